@@ -1,0 +1,70 @@
+// Reading the answer key, its secret and the public items, with every problem located.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { schemaProblems, type SchemaName } from '../formats/schemas.ts';
+import { readJsonLines } from '../io/json-files.ts';
+import type { StudyLayout } from '../layout.ts';
+import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import type { AnswerKeyItem } from './answer-key.ts';
+import type { StudyConfig } from './study.ts';
+
+export const SECRET_ENV = 'PREREG_ANSWER_KEY_SECRET';
+const MIN_SECRET_BYTES = 16;
+
+function readValidatedLines<T extends { item_id: string }>(path: string, schema: SchemaName, code: ReasonCode): T[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const rows = readJsonLines(path).map(({ line, value }) => {
+    for (const p of schemaProblems(schema, value)) problems.push(`${path}:${line}: ${p}`);
+    const id = (value as T).item_id;
+    if (typeof id === 'string') {
+      if (seen.has(id)) problems.push(`${path}:${line}: item_id ${id} appears twice`);
+      seen.add(id);
+    }
+    return value as T;
+  });
+  if (problems.length > 0) throw new PreregError(code, problems.join('\n'), EXIT.blocked, { path, problems });
+  return rows;
+}
+
+export function readItems(layout: StudyLayout, study: StudyConfig): Array<{ item_id: string; question: string }> {
+  return readValidatedLines(join(layout.corpus, study.corpus.items), 'items', 'ITEMS_INVALID');
+}
+
+export function readAnswerKey(path: string): AnswerKeyItem[] {
+  return readValidatedLines<AnswerKeyItem>(path, 'answer-key', 'ANSWER_KEY_INVALID');
+}
+
+/**
+ * The secret comes from --secret-file, else $PREREG_ANSWER_KEY_SECRET, else the revealed
+ * inputs/answer-key.secret. Never from the repository, except the example study's test secret.
+ */
+export function resolveSecret(layout: StudyLayout, secretFile: string | undefined, env: NodeJS.ProcessEnv): Buffer | null {
+  let secret: Buffer;
+  if (secretFile !== undefined) {
+    if (!existsSync(secretFile)) throw new PreregError('FILE_NOT_FOUND', `secret file ${secretFile} does not exist`, EXIT.blocked);
+    secret = readFileSync(secretFile);
+  } else if (env[SECRET_ENV]) {
+    secret = Buffer.from(env[SECRET_ENV]!, 'utf8');
+  } else if (existsSync(layout.answerKeySecret)) {
+    secret = readFileSync(layout.answerKeySecret);
+  } else {
+    return null;
+  }
+  // A trailing newline left by an editor is not part of the secret.
+  const text = secret.toString('utf8').replace(/\r?\n$/, '');
+  if (Buffer.byteLength(text) < MIN_SECRET_BYTES) {
+    throw new PreregError('ANSWER_KEY_SECRET_WEAK', `the answer-key secret must have at least ${MIN_SECRET_BYTES} bytes`, EXIT.blocked);
+  }
+  return Buffer.from(text, 'utf8');
+}
+
+/** The key must cover exactly the public items, each once. */
+export function checkKeyCoversItems(key: readonly AnswerKeyItem[], items: ReadonlyArray<{ item_id: string }>): string[] {
+  const itemIds = new Set(items.map((i) => i.item_id));
+  const keyIds = new Set(key.map((k) => k.item_id));
+  const problems: string[] = [];
+  for (const id of itemIds) if (!keyIds.has(id)) problems.push(`item ${id} has no answer-key entry`);
+  for (const id of keyIds) if (!itemIds.has(id)) problems.push(`answer-key entry ${id} is not a frozen item`);
+  return problems;
+}

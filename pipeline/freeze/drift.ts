@@ -1,0 +1,100 @@
+// Compares freeze.json with what the files say now, naming the drifted file or field (SPEC §4.4).
+import type { ReasonCode } from '../reasons.ts';
+import { diffTrees } from './file-tree.ts';
+import type { FreezeRecord, PublicDigests } from './freeze-record.ts';
+import type { StudyConfig } from './study.ts';
+
+export interface Finding {
+  code: ReasonCode;
+  /** The freeze.json field concerned. */
+  field: string;
+  /** The study file concerned, when one can be named. */
+  file?: string;
+  message: string;
+}
+
+export interface DigestComparison {
+  frozen: string;
+  recomputed: string;
+  ok: boolean;
+}
+
+export function compareDigests(
+  frozen: FreezeRecord,
+  current: PublicDigests,
+  study: StudyConfig,
+): { digests: Record<string, DigestComparison>; findings: Finding[] } {
+  const findings: Finding[] = [];
+  const cmp = (a: string, b: string): DigestComparison => ({ frozen: a, recomputed: b, ok: a === b });
+  const digests = {
+    corpus_root: cmp(frozen.corpus.root, current.corpus.root),
+    vocabulary_sha256: cmp(frozen.vocabulary.sha256, current.vocabulary.sha256),
+    section5_sha256: cmp(frozen.section5_sha256, current.section5_sha256),
+    study_sha256: cmp(frozen.study_sha256, current.study_sha256),
+    trust_root: cmp(frozen.trust.root, current.trust.root),
+  };
+
+  treeFindings('CORPUS_DRIFT', 'corpus', 'corpus/', frozen.corpus, current.corpus, findings);
+  if (!digests.vocabulary_sha256.ok || frozen.vocabulary.size !== current.vocabulary.ids.length) {
+    findings.push({
+      code: 'VOCABULARY_DRIFT',
+      field: 'vocabulary.sha256',
+      message: `vocabulary recomputed from the corpus headings has ${current.vocabulary.ids.length} identifiers (digest ${current.vocabulary.sha256}); frozen: ${frozen.vocabulary.size} (${frozen.vocabulary.sha256})`,
+    });
+  }
+  if (!digests.section5_sha256.ok) {
+    findings.push({
+      code: 'SECTION5_DRIFT',
+      field: 'section5_sha256',
+      file: 'preregistration/PREREGISTRATION.md',
+      message: `section 5 hashes to ${current.section5_sha256}; frozen ${frozen.section5_sha256}`,
+    });
+  }
+  if (!digests.study_sha256.ok) {
+    findings.push({
+      code: 'STUDY_DRIFT',
+      field: 'study_sha256',
+      file: 'preregistration/study.json',
+      message: `study.json hashes to ${current.study_sha256}; frozen ${frozen.study_sha256}`,
+    });
+  }
+  for (const key of ['opens_at', 'closes_at'] as const) {
+    if (frozen.window[key] !== study.window[key]) {
+      findings.push({
+        code: 'STUDY_DRIFT',
+        field: `window.${key}`,
+        file: 'preregistration/study.json',
+        message: `freeze.json says ${frozen.window[key]}, study.json says ${study.window[key]}`,
+      });
+    }
+  }
+  if (frozen.study_id !== study.study_id) {
+    findings.push({ code: 'STUDY_DRIFT', field: 'study_id', file: 'preregistration/study.json', message: `freeze.json says ${frozen.study_id}, study.json says ${study.study_id}` });
+  }
+  treeFindings('TRUST_DRIFT', 'trust', 'preregistration/trust/', frozen.trust, current.trust, findings);
+  return { digests, findings };
+}
+
+function treeFindings(
+  code: 'CORPUS_DRIFT' | 'TRUST_DRIFT',
+  field: 'corpus' | 'trust',
+  prefix: string,
+  frozen: FreezeRecord['corpus'],
+  current: PublicDigests['corpus'],
+  findings: Finding[],
+): void {
+  const changes = diffTrees(frozen.files, current.files);
+  for (const change of changes) {
+    const file = prefix + change.slice(0, change.lastIndexOf(':'));
+    findings.push({ code, field: `${field}.files`, file, message: `${prefix}${change}` });
+  }
+  // The file list agrees but the recorded root or count does not: freeze.json itself was edited.
+  if (changes.length === 0 && (frozen.root !== current.root || frozen.leaf_count !== current.leaf_count)) {
+    findings.push({
+      code,
+      field: frozen.root !== current.root ? `${field}.root` : `${field}.leaf_count`,
+      file: 'preregistration/freeze.json',
+      message: `freeze.json records ${field} root ${frozen.root} (${frozen.leaf_count} files); the files give ${current.root} (${current.leaf_count})`,
+    });
+  }
+}

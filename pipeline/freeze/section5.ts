@@ -1,0 +1,58 @@
+// Section 5 of the preregistration: the executable analysis plan (SPEC §4.2).
+import { sha256Hex } from '../formats/canonical-json.ts';
+
+export interface Section5 {
+  /** The section's text, line endings normalised to \n, from its heading up to the next level-2 heading. */
+  text: string;
+  sha256: string;
+  /** The fenced ```sql blocks, in order, with the line where each starts in the document. */
+  sqlBlocks: Array<{ sql: string; line: number }>;
+}
+
+/**
+ * Section 5 is the level-2 heading whose title starts with `5` (`## 5. Analysis plan`) up to the
+ * next level-2 heading. Headings inside fenced blocks do not count. Returns null when absent.
+ */
+export function extractSection5(markdown: string): Section5 | null {
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  let start = -1;
+  let end = lines.length;
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fenceMatch = /^(`{3,}|~{3,})/.exec(line);
+    if (fenceMatch) {
+      if (fence === null) fence = fenceMatch[1]!;
+      else if (line.startsWith(fence) && line.slice(fence.length).trim() === '') fence = null;
+      continue;
+    }
+    if (fence !== null || !/^## (?!#)/.test(line)) continue;
+    if (start === -1 && /^## +5(?![0-9])/.test(line)) start = i;
+    else if (start !== -1) {
+      end = i;
+      break;
+    }
+  }
+  if (start === -1) return null;
+  const sectionLines = lines.slice(start, end);
+  // A section that ends the file keeps its final newline exactly as written.
+  const text = sectionLines.join('\n') + (end < lines.length ? '\n' : '');
+  return { text, sha256: sha256Hex(text), sqlBlocks: sqlBlocksOf(sectionLines, start) };
+}
+
+function sqlBlocksOf(lines: readonly string[], firstLine: number): Array<{ sql: string; line: number }> {
+  const blocks: Array<{ sql: string; line: number }> = [];
+  let open: { fence: string; sql: boolean; body: string[]; line: number } | null = null;
+  lines.forEach((line, i) => {
+    if (open === null) {
+      const m = /^(`{3,}|~{3,})\s*([A-Za-z0-9_-]*)/.exec(line);
+      if (m) open = { fence: m[1]!, sql: m[2]!.toLowerCase() === 'sql', body: [], line: firstLine + i + 2 };
+    } else if (line.startsWith(open.fence) && line.slice(open.fence.length).trim() === '') {
+      if (open.sql) blocks.push({ sql: open.body.join('\n'), line: open.line });
+      open = null;
+    } else {
+      open.body.push(line);
+    }
+  });
+  return blocks;
+}

@@ -1,0 +1,44 @@
+// preregistration/study.json: the study's frozen configuration.
+import { schemaProblems } from '../formats/schemas.ts';
+import { readJsonFile } from '../io/json-files.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+
+export interface StudyConfig {
+  format: 'prereg.study/1';
+  study_id: string;
+  title: string;
+  as_of: string;
+  window: { opens_at: string; closes_at: string };
+  corpus: { documents_suffix: string; items: string };
+  vocabulary: { heading_patterns: string[]; shape_patterns: string[]; section_patterns?: string[] };
+  amounts: { pattern: string; unit: string; group_separators?: string[]; decimal_separator?: string };
+  anchors: { min_witnesses: number; tsas: Array<{ name: string; url: string }> };
+}
+
+export function loadStudy(path: string): StudyConfig {
+  const value = readJsonFile(path);
+  const problems = schemaProblems('study', value);
+  const study = value as StudyConfig;
+  if (problems.length === 0) {
+    const patterns = [
+      ...study.vocabulary.heading_patterns,
+      ...study.vocabulary.shape_patterns,
+      ...(study.vocabulary.section_patterns ?? []),
+      study.amounts.pattern,
+    ];
+    for (const p of patterns) {
+      try {
+        new RegExp(p, 'u');
+      } catch (err) {
+        problems.push(`pattern ${JSON.stringify(p)} is not a valid regular expression: ${(err as Error).message}`);
+      }
+    }
+    if (Date.parse(study.window.opens_at) >= Date.parse(study.window.closes_at)) {
+      problems.push('/window opens_at must be before closes_at');
+    }
+  }
+  if (problems.length > 0) {
+    throw new PreregError('STUDY_INVALID', `${path}: ${problems.join('; ')}`, EXIT.blocked, { path, problems });
+  }
+  return study;
+}

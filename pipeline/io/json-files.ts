@@ -1,0 +1,53 @@
+// Reading our JSON inputs through the canonical parser (duplicate keys refused), with the file,
+// line and column in every error.
+import { readFileSync } from 'node:fs';
+import { JsonParseError, parseJson, toPlain, type JsonValue } from '../formats/canonical-json.ts';
+import { EXIT, PreregError, type ExitCode } from '../reasons.ts';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function readText(path: string, exitCode: ExitCode = EXIT.blocked): string {
+  let data: Buffer;
+  try {
+    data = readFileSync(path);
+  } catch {
+    throw new PreregError('FILE_NOT_FOUND', `${path} cannot be read`, exitCode, { path });
+  }
+  try {
+    return utf8.decode(data);
+  } catch {
+    throw new PreregError('JSON_NOT_UTF8', `${path} is not valid UTF-8`, exitCode, { path });
+  }
+}
+
+export function parseJsonAt(text: string, where: string, lineOffset = 0, exitCode: ExitCode = EXIT.blocked): JsonValue {
+  try {
+    return parseJson(text);
+  } catch (err) {
+    if (err instanceof JsonParseError) {
+      const line = err.line + lineOffset;
+      throw new PreregError(err.code, `${where}:${line}:${err.column}: ${err.message}`, exitCode, {
+        file: where,
+        line,
+        column: err.column,
+      });
+    }
+    throw err;
+  }
+}
+
+export function readJsonFile(path: string, exitCode: ExitCode = EXIT.blocked): unknown {
+  return toPlain(parseJsonAt(readText(path, exitCode), path, 0, exitCode));
+}
+
+/** JSONL: one value per non-empty line; returns each with its 1-based line number. */
+export function readJsonLines(path: string, exitCode: ExitCode = EXIT.blocked): Array<{ line: number; value: unknown }> {
+  const out: Array<{ line: number; value: unknown }> = [];
+  const lines = readText(path, exitCode).split('\n');
+  lines.forEach((text, i) => {
+      // Only the empty string after the final newline is skipped; an empty line inside is an error.
+      if (text === '' && i === lines.length - 1) return;
+      out.push({ line: i + 1, value: toPlain(parseJsonAt(text, path, i, exitCode)) });
+  });
+  return out;
+}

@@ -1,0 +1,43 @@
+// Where a study keeps its files (SPEC §2). Every stage takes paths from here, relative to --root.
+import { join, resolve } from 'node:path';
+
+export interface StudyLayout {
+  root: string;
+  corpus: string;
+  preregistration: string;
+  plan: string;
+  study: string;
+  freeze: string;
+  anchors: string;
+  trust: string;
+  inputs: string;
+  submissions: string;
+  commitments: string;
+  answerKey: string;
+  answerKeySecret: string;
+  outputs: string;
+  work: string;
+}
+
+export function studyLayout(root: string): StudyLayout {
+  const r = resolve(root);
+  const prereg = join(r, 'preregistration');
+  const inputs = join(r, 'inputs');
+  return {
+    root: r,
+    corpus: join(r, 'corpus'),
+    preregistration: prereg,
+    plan: join(prereg, 'PREREGISTRATION.md'),
+    study: join(prereg, 'study.json'),
+    freeze: join(prereg, 'freeze.json'),
+    anchors: join(prereg, 'anchors'),
+    trust: join(prereg, 'trust'),
+    inputs,
+    submissions: join(inputs, 'submissions'),
+    commitments: join(inputs, 'commitments.jsonl'),
+    answerKey: join(inputs, 'answer-key.jsonl'),
+    answerKeySecret: join(inputs, 'answer-key.secret'),
+    outputs: join(r, 'outputs'),
+    work: join(r, 'work'),
+  };
+}

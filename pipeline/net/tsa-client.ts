@@ -1,0 +1,59 @@
+// RFC 3161 over HTTP (RFC 3161 §3.4): POST application/timestamp-query, with retries.
+import { randomBytes } from 'node:crypto';
+import pRetry, { AbortError } from 'p-retry';
+import { buildTimestampRequest } from '../formats/timestamp-request.ts';
+
+export interface TsaRequestOptions {
+  timeoutMs: number;
+  retries: number;
+  /** Base delay between attempts; p-retry backs off from it. */
+  minTimeoutMs?: number;
+  onRetry?: (attempt: number, error: Error) => void;
+}
+
+export class TsaRequestError extends Error {
+  constructor(
+    readonly url: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TsaRequestError';
+  }
+}
+
+/** Returns the raw TimeStampResp bytes from one TSA, or throws TsaRequestError after the retries. */
+export async function requestTimestamp(url: string, digest32: Uint8Array, options: TsaRequestOptions): Promise<Uint8Array> {
+  const body = buildTimestampRequest(digest32, randomBytes(8));
+  const attempt = async (): Promise<Uint8Array> => {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/timestamp-query', accept: 'application/timestamp-reply' },
+        body: new Blob([Buffer.from(body)]),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+    } catch (err) {
+      const cause = (err as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : (err as Error).message;
+      throw new TsaRequestError(url, cause);
+    }
+    if (response.status >= 500 || response.status === 429) {
+      throw new TsaRequestError(url, `HTTP ${response.status}`);
+    }
+    if (!response.ok) throw new AbortError(new TsaRequestError(url, `HTTP ${response.status} (not retried)`));
+    return new Uint8Array(await response.arrayBuffer());
+  };
+  try {
+    return await pRetry(attempt, {
+      retries: options.retries,
+      minTimeout: options.minTimeoutMs ?? 500,
+      factor: 2,
+      onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+        if (retriesLeft > 0) options.onRetry?.(attemptNumber, error);
+      },
+    });
+  } catch (err) {
+    if (err instanceof TsaRequestError) throw err;
+    throw new TsaRequestError(url, (err as Error).message);
+  }
+}

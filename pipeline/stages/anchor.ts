@@ -1,0 +1,144 @@
+// `prereg anchor`: obtains RFC 3161 tokens over freeze_digest from the study's TSAs (retries,
+// fail-over to the next TSA), or imports a .tsr obtained elsewhere. A token is stored only after
+// it verifies against the pinned roots; if no TSA answers, nothing is written.
+import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { verifyTimestampToken } from '../evidence/rfc3161.ts';
+import { writeAnchor, type AnchorMetadata } from '../freeze/anchors.ts';
+import { freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
+import { loadStudy } from '../freeze/study.ts';
+import { loadTrust } from '../io/trust-files.ts';
+import { studyLayout } from '../layout.ts';
+import { requestTimestamp, TsaRequestError } from '../net/tsa-client.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import type { Command } from './stage.ts';
+
+export const anchor: Command = {
+  name: 'anchor',
+  summary: 'obtain RFC 3161 timestamp tokens over freeze_digest (or import a .tsr)',
+  help: [
+    'usage: prereg anchor [--tsa NAME=URL]… [--timeout-ms N] [--retries N] [--root DIR] [--json]',
+    '       prereg anchor --import FILE.tsr --witness NAME [--url URL]',
+    '',
+    '  --tsa NAME=URL   ask these TSAs instead of the ones listed in study.json',
+    '  --timeout-ms N   per request (default 10000); --retries N per TSA (default 3)',
+    '  --import FILE    store a token obtained elsewhere, after verifying it',
+    '',
+    'Every TSA is asked in turn; one that fails after its retries is skipped (fail-over).',
+    'A token is stored only after it verifies (imprint, signature, chain to a pinned root).',
+    'Fails with TSA_UNAVAILABLE, writing nothing, when fewer than anchors.min_witnesses answer.',
+  ].join('\n'),
+  options: {
+    tsa: { type: 'string', multiple: true },
+    'timeout-ms': { type: 'string' },
+    retries: { type: 'string' },
+    import: { type: 'string' },
+    witness: { type: 'string' },
+    url: { type: 'string' },
+  },
+  stage: true,
+  async run(ctx) {
+    const layout = studyLayout(ctx.root);
+    if (!existsSync(layout.freeze)) {
+      throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+    }
+    const digest = freezeDigest(loadFreezeRecord(layout.freeze));
+    const study = loadStudy(layout.study);
+    const trust = loadTrust(layout.trust);
+    const digestBytes = Buffer.from(digest, 'hex');
+
+    const accept = async (tsr: Uint8Array, witness: string, url: string | null, via: 'http' | 'import') => {
+      const check = await verifyTimestampToken(tsr, digestBytes, trust.tsa);
+      if (!check.ok) return { witness, ok: false as const, codes: check.codes };
+      const meta: AnchorMetadata = {
+        format: 'prereg.anchor/1',
+        witness,
+        url,
+        retrieved_via: via,
+        retrieved_at: new Date().toISOString(),
+        freeze_digest: digest,
+        tsr_sha256: createHash('sha256').update(tsr).digest('hex'),
+      };
+      return { witness, ok: true as const, meta, tsr, gen_time: check.genTime ?? null };
+    };
+
+    if (typeof ctx.values.import === 'string') {
+      const witness = ctx.values.witness;
+      if (typeof witness !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(witness)) {
+        throw new PreregError('USAGE', '--import needs --witness NAME (lowercase letters, digits, . _ -)', EXIT.usage);
+      }
+      const outcome = await accept(readFileSync(ctx.values.import), witness, typeof ctx.values.url === 'string' ? ctx.values.url : null, 'import');
+      if (!outcome.ok) {
+        throw new PreregError('ANCHOR_INVALID', `${ctx.values.import} does not witness freeze_digest ${digest}: ${outcome.codes.join(', ')}`, EXIT.failures, { codes: outcome.codes });
+      }
+      writeAnchor(layout.anchors, outcome.tsr, outcome.meta);
+      return {
+        exitCode: EXIT.ok,
+        json: { ok: true, freeze_digest: digest, stored: [{ witness, gen_time: outcome.gen_time }], failed: [] },
+        text: `imported ${witness} (genTime ${outcome.gen_time}) over freeze_digest ${digest}`,
+      };
+    }
+
+    const tsas = parseTsaOverrides(ctx.values.tsa) ?? study.anchors.tsas;
+    if (tsas.length === 0) throw new PreregError('TSA_UNAVAILABLE', 'no TSA configured in study.json anchors.tsas', EXIT.blocked);
+    const timeoutMs = positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms');
+    const retries = positiveInt(ctx.values.retries, 3, '--retries');
+    const stored: Array<{ witness: string; gen_time: string | null }> = [];
+    const failed: Array<{ witness: string; url: string; reason: string }> = [];
+    const accepted = [];
+    for (const tsa of tsas) {
+      ctx.progress(`asking ${tsa.name} (${tsa.url})…`);
+      try {
+        const tsr = await requestTimestamp(tsa.url, digestBytes, {
+          timeoutMs,
+          retries,
+          onRetry: (n, err) => ctx.progress(`${tsa.name}: attempt ${n} failed (${err.message}), retrying…`),
+        });
+        const outcome = await accept(tsr, tsa.name, tsa.url, 'http');
+        if (outcome.ok) accepted.push(outcome);
+        else failed.push({ witness: tsa.name, url: tsa.url, reason: `token does not verify: ${outcome.codes.join(', ')}` });
+      } catch (err) {
+        if (!(err instanceof TsaRequestError)) throw err;
+        failed.push({ witness: tsa.name, url: tsa.url, reason: err.message });
+      }
+    }
+    const needed = Math.max(1, study.anchors.min_witnesses);
+    if (accepted.length < needed) {
+      throw new PreregError(
+        'TSA_UNAVAILABLE',
+        `${accepted.length} of ${tsas.length} TSA(s) gave a valid token, ${needed} needed; nothing was written. ${failed.map((f) => `${f.witness}: ${f.reason}`).join('; ')}`,
+        EXIT.failures,
+        { failed },
+      );
+    }
+    for (const a of accepted) {
+      writeAnchor(layout.anchors, a.tsr, a.meta);
+      stored.push({ witness: a.witness, gen_time: a.gen_time });
+    }
+    return {
+      exitCode: EXIT.ok,
+      json: { ok: true, freeze_digest: digest, stored, failed },
+      text: [
+        `freeze_digest ${digest}`,
+        ...stored.map((s) => `  stored ${s.witness} (genTime ${s.gen_time})`),
+        ...failed.map((f) => `  skipped ${f.witness}: ${f.reason}`),
+      ].join('\n'),
+    };
+  },
+};
+
+function parseTsaOverrides(values: unknown): Array<{ name: string; url: string }> | null {
+  if (!Array.isArray(values) || values.length === 0) return null;
+  return values.map((v: string) => {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new PreregError('USAGE', `--tsa expects NAME=URL, got ${v}`, EXIT.usage);
+    return { name: v.slice(0, eq), url: v.slice(eq + 1) };
+  });
+}
+
+function positiveInt(value: unknown, fallback: number, flag: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new PreregError('USAGE', `${flag} expects a non-negative integer`, EXIT.usage);
+  return n;
+}

@@ -1,0 +1,119 @@
+// `prereg check-anchors` (what CI runs): offline, recomputes every frozen digest from the files and
+// verifies every anchor token against the pinned TSA roots. Exit 0 all good, 1 drift or a bad
+// anchor, 3 when it cannot run at all (no freeze.json, unreadable study.json).
+import { existsSync } from 'node:fs';
+import { checkReveal } from '../freeze/answer-key.ts';
+import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
+import { countIndependentWitnesses, listAnchorTokens, verifyAnchor, type AnchorVerification } from '../freeze/anchors.ts';
+import { compareDigests, type Finding } from '../freeze/drift.ts';
+import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
+import { loadStudy } from '../freeze/study.ts';
+import { loadTrust } from '../io/trust-files.ts';
+import { studyLayout } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import type { Command } from './stage.ts';
+
+export const checkAnchors: Command = {
+  name: 'check-anchors',
+  summary: 'recompute every frozen digest and verify every anchor, offline (for CI)',
+  help: [
+    'usage: prereg check-anchors [--root DIR] [--json]',
+    '',
+    'Recomputes the corpus root, vocabulary, section 5, study.json and trust digests and',
+    'freeze_digest from the files; verifies every preregistration/anchors/*.tsr (CMS signature,',
+    'ESSCertID binding, chain to a pinned TSA root, timeStamping EKU, imprint, genTime before',
+    'opens_at); checks the answer-key commitment when the key has been revealed under inputs/.',
+    'Exit 0 when everything holds, 1 on drift or a bad anchor, 3 when it cannot run.',
+  ].join('\n'),
+  options: {},
+  stage: true,
+  async run(ctx) {
+    const layout = studyLayout(ctx.root);
+    if (!existsSync(layout.freeze)) {
+      throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+    }
+    const frozen = loadFreezeRecord(layout.freeze);
+    const study = loadStudy(layout.study);
+    const digest = freezeDigest(frozen);
+    const current = computePublicDigests(layout, study);
+    const { digests, findings } = compareDigests(frozen, current, study);
+
+    const answerKey = checkRevealedKey(layout, ctx.env, frozen.answer_key);
+    if (answerKey.checked && !answerKey.ok) {
+      findings.push({
+        code: 'ANSWER_KEY_COMMITMENT_MISMATCH',
+        field: 'answer_key.root',
+        file: 'inputs/answer-key.jsonl',
+        message: answerKey.problems.join('; '),
+      });
+    }
+
+    const trust = loadTrust(layout.trust);
+    const witnesses: AnchorVerification[] = [];
+    for (const file of listAnchorTokens(layout.anchors)) {
+      witnesses.push(await verifyAnchor(layout.anchors, file, digest, trust.tsa, frozen.window.opens_at));
+    }
+    for (const w of witnesses.filter((x) => !x.ok)) {
+      findings.push({
+        code: w.codes.includes('ANCHOR_AFTER_OPEN') && w.codes.length === 1 ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID',
+        field: 'anchors',
+        file: w.file,
+        message: `${w.witness}: ${w.codes.join(', ')}`,
+      });
+    }
+    const independent = countIndependentWitnesses(witnesses);
+    if (independent < study.anchors.min_witnesses) {
+      findings.push({
+        code: 'ANCHOR_INSUFFICIENT',
+        field: 'anchors',
+        message: `${independent} independent witness(es) confirm freeze_digest; the study requires ${study.anchors.min_witnesses}`,
+      });
+    }
+
+    const codes = [...new Set(findings.map((f) => f.code))].sort();
+    const ok = findings.length === 0;
+    const json = {
+      ok,
+      study_id: frozen.study_id,
+      freeze_digest: digest,
+      digests: { ...digests, answer_key_root: answerKey.summary },
+      witnesses,
+      independent_witnesses: independent,
+      min_witnesses: study.anchors.min_witnesses,
+      findings,
+      codes,
+    };
+    return { exitCode: ok ? EXIT.ok : EXIT.failures, json, text: render(json, findings, witnesses) };
+  },
+};
+
+function checkRevealedKey(layout: ReturnType<typeof studyLayout>, env: NodeJS.ProcessEnv, frozen: Parameters<typeof checkReveal>[2]) {
+  const secret = existsSync(layout.answerKey) ? resolveSecret(layout, undefined, env) : null;
+  if (!secret) {
+    return {
+      checked: false,
+      ok: null,
+      problems: [] as string[],
+      summary: { frozen: frozen.root, recomputed: null, ok: null, note: 'answer key not revealed: commitment not checked' },
+    };
+  }
+  const reveal = checkReveal(secret, readAnswerKey(layout.answerKey), frozen);
+  return {
+    checked: true,
+    ok: reveal.ok,
+    problems: reveal.problems,
+    summary: { frozen: frozen.root, recomputed: reveal.ok ? frozen.root : 'differs', ok: reveal.ok, note: reveal.problems.join('; ') || 'revealed key reproduces the commitment' },
+  };
+}
+
+function render(json: { ok: boolean; freeze_digest: string; independent_witnesses: number; min_witnesses: number; digests: Record<string, { ok: boolean | null }> }, findings: Finding[], witnesses: AnchorVerification[]): string {
+  const lines = [`freeze_digest ${json.freeze_digest}`];
+  for (const [name, d] of Object.entries(json.digests)) lines.push(`  ${d.ok === null ? 'skip' : d.ok ? 'ok  ' : 'FAIL'}  ${name}`);
+  for (const w of witnesses) {
+    lines.push(`  ${w.ok ? 'ok  ' : 'FAIL'}  anchor ${w.witness} genTime ${w.gen_time ?? '?'} ${w.codes.join(' ')}`);
+  }
+  lines.push(`${json.independent_witnesses} independent witness(es) confirm the freeze (required: ${json.min_witnesses})`);
+  for (const f of findings) lines.push(`${f.code}: ${f.file ? `${f.file}: ` : ''}${f.field}: ${f.message}`);
+  lines.push(json.ok ? 'check-anchors: OK' : 'check-anchors: FAILED');
+  return lines.join('\n');
+}

@@ -1,0 +1,72 @@
+// `prereg freeze`: corpus manifest and root, vocabulary, section 5, answer-key commitment, trust
+// digest → preregistration/freeze.json, and the freeze_digest that anchors will witness.
+import { existsSync } from 'node:fs';
+import { commitAnswerKey } from '../freeze/answer-key.ts';
+import { checkKeyCoversItems, readAnswerKey, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
+import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord } from '../freeze/freeze-record.ts';
+import { loadStudy } from '../freeze/study.ts';
+import { writeFileAtomic } from '../io/atomic.ts';
+import { studyLayout } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import type { Command } from './stage.ts';
+
+export const freeze: Command = {
+  name: 'freeze',
+  summary: 'freeze corpus, vocabulary, section 5, trust policy and answer-key commitment into freeze.json',
+  help: [
+    'usage: prereg freeze [--answer-key FILE] [--secret-file FILE] [--replace] [--root DIR] [--json]',
+    '',
+    '  --answer-key FILE   the private answer key (default inputs/answer-key.jsonl)',
+    `  --secret-file FILE  the commitment secret (else $${SECRET_ENV}, else inputs/answer-key.secret)`,
+    '  --replace           overwrite an existing freeze.json (its anchors then witness the old digest)',
+    '',
+    'Writes preregistration/freeze.json and prints freeze_digest.',
+  ].join('\n'),
+  options: { 'answer-key': { type: 'string' }, 'secret-file': { type: 'string' }, replace: { type: 'boolean' } },
+  stage: true,
+  async run(ctx) {
+    const layout = studyLayout(ctx.root);
+    if (existsSync(layout.freeze) && ctx.values.replace !== true) {
+      throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; pass --replace to refreeze`, EXIT.conflict);
+    }
+    const study = loadStudy(layout.study);
+    ctx.progress('hashing the corpus and the trust directory…');
+    const digests = computePublicDigests(layout, study);
+    const items = readItems(layout, study);
+    const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;
+    const key = readAnswerKey(keyPath);
+    const coverage = checkKeyCoversItems(key, items);
+    if (coverage.length > 0) {
+      throw new PreregError('ANSWER_KEY_INVALID', coverage.join('\n'), EXIT.blocked, { problems: coverage });
+    }
+    const secretFile = ctx.values['secret-file'];
+    const secret = resolveSecret(layout, typeof secretFile === 'string' ? secretFile : undefined, ctx.env);
+    if (!secret) {
+      throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no secret: pass --secret-file or set $${SECRET_ENV}`, EXIT.blocked);
+    }
+    const record = buildFreezeRecord(study, digests, commitAnswerKey(secret, key));
+    writeFileAtomic(layout.freeze, renderFreezeRecord(record));
+    const digest = freezeDigest(record);
+    const summary = {
+      ok: true,
+      freeze_digest: digest,
+      corpus_root: record.corpus.root,
+      corpus_files: record.corpus.leaf_count,
+      vocabulary_sha256: record.vocabulary.sha256,
+      vocabulary_size: record.vocabulary.size,
+      section5_sha256: record.section5_sha256,
+      answer_key_root: record.answer_key.root,
+      answer_key_items: record.answer_key.item_count,
+      study_sha256: record.study_sha256,
+      trust_root: record.trust.root,
+    };
+    return {
+      exitCode: EXIT.ok,
+      json: summary,
+      text: [
+        `froze ${study.study_id}: ${record.corpus.leaf_count} corpus files, ${record.vocabulary.size} identifiers, ${record.answer_key.item_count} answer-key items`,
+        `freeze_digest ${digest}`,
+      ].join('\n'),
+    };
+  },
+};

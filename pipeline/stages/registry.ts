@@ -1,0 +1,11 @@
+// Every command of the CLI, in the order `prereg --help` lists them. Stages (stage: true) also
+// have a Taskfile task and an npm script of the same name; test/cli/taskfile.test.ts checks that.
+import { anchor } from './anchor.ts';
+import { checkAnchors } from './check-anchors.ts';
+import { corpusProof } from './corpus-proof.ts';
+import { explain } from './explain.ts';
+import { freeze } from './freeze.ts';
+import { revealCheck } from './reveal-check.ts';
+import type { Command } from './stage.ts';
+
+export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, corpusProof, explain];
