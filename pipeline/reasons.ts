@@ -45,6 +45,287 @@ export const REASONS = {
     meaning: 'The bytes are not valid UTF-8.',
     next: 'Re-encode the file as UTF-8.',
   },
+
+  // --- RFC 3161 timestamp tokens (SPEC §4.4, §6.1 step 5; pipeline/evidence/rfc3161.ts) -----
+  TSA_TOKEN_MALFORMED: {
+    meaning: 'The timestamp token is not a well-formed RFC 3161 TimeStampResp or TimeStampToken (bad DER, wrong structure, no TSTInfo, or not exactly one signer).',
+    next: 'Check the file is the binary .tsr (not base64 or PEM) and complete; obtain the token again from the TSA.',
+  },
+  TSA_STATUS_REJECTED: {
+    meaning: 'The TSA answered with a PKIStatus other than granted/grantedWithMods, so there is no token.',
+    next: 'Read the status text and failInfo; fix the request (e.g. a hash algorithm the TSA accepts) or use another TSA.',
+  },
+  TSA_IMPRINT_MISMATCH: {
+    meaning: "The token's message imprint is not SHA-256 of the expected 32 digest bytes: it timestamps something else.",
+    next: 'Check the token belongs to this digest (freeze_digest or the chain hash); request a token over the right digest.',
+  },
+  TSA_SIGNATURE_INVALID: {
+    meaning: "The token's CMS signature does not verify, or the signer certificate is not in the token.",
+    next: 'The token was altered or damaged; obtain it again from the TSA (with certReq true so it carries the signer certificate).',
+  },
+  TSA_SIGNER_UNBOUND: {
+    meaning: 'No signed ESSCertID/ESSCertIDv2 attribute binds the signer certificate to the signature (RFC 3161 §2.4.2, RFC 5816).',
+    next: 'Use a TSA whose tokens carry the signing-certificate attribute; such a token cannot be tied to its certificate.',
+  },
+  TSA_CHAIN_UNTRUSTED: {
+    meaning: "The TSA's certificate does not chain, at the token's genTime, to a TSA root pinned in preregistration/trust/.",
+    next: "Pin the TSA's root before the freeze if this TSA is meant to be trusted; otherwise the token is not evidence.",
+  },
+  TSA_EKU_MISSING: {
+    meaning: "The signer certificate's extendedKeyUsage lacks id-kp-timeStamping (1.3.6.1.5.5.7.3.8), so it is not a TSA certificate.",
+    next: 'Obtain the token from a TSA whose certificate is issued for timestamping.',
+  },
+  TSA_TRUST_INVALID: {
+    meaning: 'A pinned TSA root file holds no certificate or a certificate that does not parse.',
+    next: 'Put PEM certificates (-----BEGIN CERTIFICATE-----) in the TSA roots file named in the message.',
+  },
+  // --- end RFC 3161 ------------------------------------------------------------------------
+
+  // --- study files and the freeze (SPEC §4) -------------------------------------------------
+  STUDY_INVALID: {
+    meaning: 'preregistration/study.json does not follow schemas/study.schema.json or has an invalid pattern or window.',
+    next: 'Fix the fields listed in the message.',
+  },
+  ITEMS_INVALID: {
+    meaning: 'The public items file (corpus/items.jsonl) has a line that is not a valid item, or an item_id twice.',
+    next: 'Fix the lines listed in the message (see schemas/items.schema.json).',
+  },
+  CORPUS_PATH_UNSAFE: {
+    meaning: 'The corpus (or trust directory) holds a symlink, device, FIFO or socket, a name that is not UTF-8, or two names equal after Unicode normalisation.',
+    next: 'Replace the named path by a regular file with a unique UTF-8 name.',
+  },
+  CORPUS_FILE_UNKNOWN: {
+    meaning: 'The named file is not part of the frozen corpus.',
+    next: 'Give a corpus-relative path exactly as listed in freeze.json.',
+  },
+  CORPUS_PROOF_INVALID: {
+    meaning: 'A corpus inclusion proof does not reach the frozen corpus root, or the file is not the proven leaf.',
+    next: 'Obtain a fresh proof with `prereg corpus-proof PATH`; a proof that fails is not evidence of membership.',
+  },
+  SECTION5_MISSING: {
+    meaning: 'PREREGISTRATION.md has no level-2 heading starting with "5" (the analysis plan).',
+    next: 'Add "## 5. Analysis plan" holding the scoring SQL in ```sql blocks.',
+  },
+  FREEZE_EXISTS: {
+    meaning: 'preregistration/freeze.json already exists; refreezing changes freeze_digest and invalidates its anchors.',
+    next: 'Pass --replace only if the study has not opened; then anchor again.',
+  },
+  FREEZE_MISSING: {
+    meaning: 'preregistration/freeze.json does not exist.',
+    next: 'Run `prereg freeze` first.',
+  },
+  FREEZE_INVALID: {
+    meaning: 'preregistration/freeze.json does not follow schemas/freeze.schema.json.',
+    next: 'Restore freeze.json from version control; never edit it by hand.',
+  },
+  ANSWER_KEY_INVALID: {
+    meaning: 'The answer key has an invalid line, a duplicate item, or does not cover exactly the frozen items.',
+    next: 'Fix the lines listed (see schemas/answer-key.schema.json).',
+  },
+  ANSWER_KEY_SECRET_MISSING: {
+    meaning: 'No answer-key secret was given.',
+    next: 'Pass --secret-file FILE or set $PREREG_ANSWER_KEY_SECRET (never commit a real secret); after the deadline, reveal it as inputs/answer-key.secret.',
+  },
+  ANSWER_KEY_SECRET_WEAK: {
+    meaning: 'The answer-key secret is shorter than 16 bytes.',
+    next: 'Use a long random secret, e.g. `openssl rand -hex 32`.',
+  },
+
+  // --- drift: what check-anchors and the scoring preflight refuse (SPEC §4.2–4.4) ---------------
+  CORPUS_DRIFT: {
+    meaning: 'A corpus file was added, removed or changed since the freeze (or freeze.json\'s corpus fields were edited).',
+    next: 'Restore the named file; a changed corpus needs a new freeze and new anchors before the study opens.',
+  },
+  VOCABULARY_DRIFT: {
+    meaning: 'The identifiers declared by the corpus headings differ from the frozen vocabulary.',
+    next: 'Restore the corpus headings or study.json heading patterns.',
+  },
+  SECTION5_DRIFT: {
+    meaning: 'Section 5 of PREREGISTRATION.md (the analysis plan) differs from the frozen one.',
+    next: 'Restore section 5 exactly as frozen; scoring refuses to run any other analysis.',
+  },
+  STUDY_DRIFT: {
+    meaning: 'preregistration/study.json differs from the frozen one (or freeze.json\'s window or study id disagree with it).',
+    next: 'Restore study.json as frozen.',
+  },
+  TRUST_DRIFT: {
+    meaning: 'A file of preregistration/trust/ was added, removed or changed since the freeze.',
+    next: 'Restore the named file: the trust policy is pinned before the study.',
+  },
+  TRUST_POLICY_INVALID: {
+    meaning: 'preregistration/trust/policy.json does not follow schemas/trust-policy.schema.json or names a file outside the trust directory.',
+    next: 'Fix the policy as the message says (before freezing).',
+  },
+  ANSWER_KEY_COMMITMENT_MISMATCH: {
+    meaning: 'The revealed answer key (with its secret) does not reproduce the frozen commitment: an item, a field, the order or the secret differs.',
+    next: 'Reveal exactly the key and secret that were committed; scoring refuses any other key.',
+  },
+
+  // --- anchors (SPEC §4.4) ------------------------------------------------------------------------
+  ANCHOR_INVALID: {
+    meaning: 'An anchor token does not verify as a witness of the current freeze_digest (see the TSA_* codes with it).',
+    next: 'If freeze.json changed, restore it; otherwise re-anchor with `prereg anchor`.',
+  },
+  ANCHOR_AFTER_OPEN: {
+    meaning: 'An anchor token\'s genTime is not before the study\'s opens_at: it cannot show the freeze preceded submissions.',
+    next: 'Nothing can repair a late anchor; report it, and anchor earlier next time.',
+  },
+  ANCHOR_INSUFFICIENT: {
+    meaning: 'Fewer independent witnesses confirm freeze_digest than study.json anchors.min_witnesses requires.',
+    next: 'Run `prereg anchor` against more TSAs (before opens_at).',
+  },
+  TSA_UNAVAILABLE: {
+    meaning: 'Too few TSAs answered with a valid token after retries; nothing was written.',
+    next: 'Check the TSA URLs and the network, then run `prereg anchor` again.',
+  },
+
+  // --- AER-1 chains (SPEC §5.2) — pipeline/evidence/aer1-chain.ts ----------------------------
+  CHAIN_MALFORMED: {
+    meaning: 'The AER-1 chain document is not well-formed: not an object, format not "aer-1", revision not a string, entries not an array, or an entry with a missing or mistyped field (digests must be 64 lowercase hex, canonical_bytes padded base64, seq an integer, close a boolean).',
+    next: 'Fix the fields named in the message; regenerate the chain with the agent tooling rather than editing it by hand.',
+  },
+  CHAIN_EMPTY: {
+    meaning: 'The AER-1 chain has no entries.',
+    next: 'Submit the chain with its receipts, or omit `receipts` if the system kept none.',
+  },
+  CHAIN_GENESIS_INVALID: {
+    meaning: "Entry 1's prev_digest is not 64 zeros: the chain does not start at a genesis (its head may have been cut).",
+    next: 'Submit the complete chain from its first entry.',
+  },
+  CHAIN_SEQ_GAP: {
+    meaning: 'The entries\' seq does not start at 1 and increase by exactly 1 (a gap, a repeat or a wrong start).',
+    next: 'Submit every entry of the chain, in order, as the agent recorded it.',
+  },
+  CHAIN_JOB_MISMATCH: {
+    meaning: "An entry's job_id differs from entry 1's: entries of different jobs were mixed in one chain.",
+    next: 'Submit one chain per job, each with its own entries only.',
+  },
+  CHAIN_CLOSE_MISPLACED: {
+    meaning: 'close: true is on an entry that is not the last, or the last entry does not carry it.',
+    next: 'Submit the chain as closed by the agent; an unclosed chain is incomplete.',
+  },
+  CHAIN_RECEIPT_HASH_MISMATCH: {
+    meaning: "An entry's id is not the SHA-256 of its decoded canonical_bytes: the receipt was altered or replaced.",
+    next: 'Submit the receipts exactly as recorded; nothing can repair an altered receipt.',
+  },
+  CHAIN_LINK_BROKEN: {
+    meaning: "An entry's prev_digest is not the recomputed digest of the entry before it: an entry was changed, inserted or removed.",
+    next: 'Submit the chain exactly as recorded; a broken link cannot be repaired after the fact.',
+  },
+  CHAIN_REVISION_UNSUPPORTED: {
+    meaning: 'The chain\'s AER-1 revision is not one of 06–09, so its rules are unknown and it is not judged by another revision\'s.',
+    next: 'Produce the chain with a supported revision (09 preferred); a chain of an unknown revision is never counted.',
+  },
+  COMMITMENT_MISSING: {
+    meaning: "No external commitment (inputs/commitments.jsonl) exists for the chain's job_id; a commitment inside the chain itself is ignored.",
+    next: 'Publish the final entry digest and entry count with a witness before submissions close, so the organizer can collect it.',
+  },
+  COMMITMENT_COUNT_MISMATCH: {
+    meaning: "The chain's entry count differs from the committed one: entries were cut (tail or head) or added after publication.",
+    next: 'Submit the chain exactly as committed; a shortened or extended chain is not anchored.',
+  },
+  COMMITMENT_FINAL_DIGEST_MISMATCH: {
+    meaning: "The recomputed digest of the chain's last entry differs from the committed final digest (the last entry was substituted, or the chain was cut).",
+    next: 'Submit the chain exactly as committed; nothing can repair a chain that differs from its commitment.',
+  },
+  COMMITMENT_LATE: {
+    meaning: "The matching commitment was published at or after the study's closes_at, so it does not show the chain existed before submissions closed.",
+    next: 'Nothing can repair a late commitment; publish commitments before closes_at next time.',
+  },
+  // --- end AER-1 chains ---------------------------------------------------------------------
+
+  // --- ArkForge proofs (SPEC §6.1) — pipeline/evidence/arkforge-proof.ts ----------------------
+  PROOF_MALFORMED: {
+    meaning: 'The proof (or evidence item) does not follow schemas/proof.schema.json: a required field is missing or ill-formed (hashes are sha256: + 64 lowercase hex, timestamps ISO-8601 UTC), payment and certification_fee differ, or a body is not JSON.',
+    next: 'Read the problems listed with the proof; submit the proof exactly as the issuer served it, with its request and response bodies as JSON.',
+  },
+  PROOF_SPEC_VERSION_UNKNOWN: {
+    meaning: "The proof's spec_version names no chain-hash algorithm this verifier knows, so its chain hash cannot be recomputed.",
+    next: 'Check the spec_version against the proof-spec; a newer version needs a newer verifier, never a guess.',
+  },
+  PROOF_REQUEST_HASH_MISMATCH: {
+    meaning: 'SHA-256 of the canonical JSON of the request body differs from hashes.request: the body is not the one the proof covers.',
+    next: 'Submit the request body exactly as sent (any key order and whitespace, but the same values); an edited body is not evidence.',
+  },
+  PROOF_RESPONSE_HASH_MISMATCH: {
+    meaning: 'SHA-256 of the canonical JSON of the response body differs from hashes.response: the passages are not the ones the proof covers.',
+    next: 'Submit the response body exactly as received; an edited response is not evidence.',
+  },
+  PROOF_CHAIN_MISMATCH: {
+    meaning: "The chain hash recomputed from the proof's fields (by its spec_version's algorithm) differs from hashes.chain: a chain-bound field was changed after issue.",
+    next: 'Submit the proof exactly as issued; nothing can repair a changed proof.',
+  },
+  PROOF_SIGNATURE_MISSING: {
+    meaning: 'The proof carries no arkforge_signature, so its origin is not established.',
+    next: 'Submit the signed proof as the issuer served it.',
+  },
+  PROOF_SIGNATURE_INVALID: {
+    meaning: "arkforge_signature verifies over the declared chain hash with no key at all — neither a pinned key nor the embedded arkforge_pubkey.",
+    next: 'The signature or hashes.chain was altered or damaged; obtain the proof again from the issuer.',
+  },
+  PROOF_KEY_UNTRUSTED: {
+    meaning: "The signature verifies only with a key that does not count: the embedded arkforge_pubkey that is not pinned, or a pinned key whose window [valid_from, valid_until) does not contain the proof's timestamp (or its token's genTime).",
+    next: 'If the key is genuinely the issuer\'s, it had to be pinned (with its window) in preregistration/trust/ before the freeze; otherwise the proof is not evidence.',
+  },
+  PROOF_TSA_MISSING: {
+    meaning: 'The trust policy requires an RFC 3161 token per proof and timestamp_authority.tsr_base64 is absent or empty.',
+    next: 'Submit the proof after its token was attached (the issuer adds it shortly after issue).',
+  },
+  PROOF_TSA_INVALID: {
+    meaning: "The proof's RFC 3161 token does not verify as a witness of its chain hash (see the TSA_* codes reported with it: malformed, rejected, imprint, signature, signer binding or EKU).",
+    next: 'Obtain the proof again with its original token; a token over another hash or an altered token is not evidence.',
+  },
+  PROOF_TSA_UNTRUSTED: {
+    meaning: "The proof's RFC 3161 token does not chain, at its genTime, to a TSA root pinned in preregistration/trust/.",
+    next: "Pin the TSA's root before the freeze if it is meant to be trusted; otherwise the token does not establish the time.",
+  },
+  PROOF_TIME_OUTSIDE_WINDOW: {
+    meaning: "The proof's timestamp, or its verified token's genTime, lies outside the study window [opens_at, closes_at), or genTime differs from timestamp by more than the policy's max_skew_seconds.",
+    next: 'Only proofs issued, and timestamped, during the study window count; check the window and the skew in the message.',
+  },
+  // --- end ArkForge proofs ------------------------------------------------------------------
+  // --- Ingest (SPEC §5.1) — pipeline/ingest/, pipeline/stages/ingest.ts and validate.ts -----------
+  LINE_TOO_LONG: {
+    meaning: 'A submission line is longer than the line limit (4 MiB by default, --max-line-bytes); it was skipped unread up to its newline.',
+    next: 'Shorten the line (e.g. move large bodies out of the answer) or, if the study allows it, rerun with a larger --max-line-bytes.',
+  },
+  LINE_EMPTY: {
+    meaning: 'A submission file has an empty line; every line of a JSONL file must hold one JSON object.',
+    next: 'Remove the empty line (a single newline at the end of the file is fine).',
+  },
+  LINE_NOT_UTF8: {
+    meaning: 'A submission line is not valid UTF-8 (the message gives the first bad byte).',
+    next: 'Re-encode the file as UTF-8.',
+  },
+  LINE_CRLF: {
+    meaning: 'A submission line ends in "\\r": the file has CRLF (Windows) line endings.',
+    next: 'Convert the file to "\\n" line endings (e.g. `dos2unix FILE`).',
+  },
+  SUBMISSION_FORMAT_UNKNOWN: {
+    meaning: 'A submission line has a "format" other than "prereg.submission/1", so it is not read as a submission at all.',
+    next: 'Write "format": "prereg.submission/1" and the fields of docs/submission.md.',
+  },
+  SUBMISSION_SCHEMA: {
+    meaning: 'A submission line does not follow schemas/submission.schema.json (missing or unknown field, wrong type, bound exceeded), or answer.text is not Unicode text.',
+    next: 'Fix the fields listed in the message; run `prereg validate FILE` before sending.',
+  },
+  SUBMISSION_ITEM_UNKNOWN: {
+    meaning: 'A submission line answers an item_id that is not among the frozen items of corpus/items.jsonl.',
+    next: 'Use the item ids of the published corpus/items.jsonl exactly.',
+  },
+  SUBMISSION_DUPLICATE: {
+    meaning: 'A later submission line repeats an accepted (system_id, item_id, attempt); the first line is kept and this one rejected, never merged.',
+    next: 'Number repeated answers to the same item with distinct attempts (1, 2, …), and send each once.',
+  },
+  SUBMISSION_PATH_UNSAFE: {
+    meaning: 'An entry of inputs/submissions/ named *.jsonl is not a regular file (a symlink, directory, device) or its name is not UTF-8.',
+    next: 'Replace it by a regular file with a UTF-8 name.',
+  },
+  SUBMISSION_FILE_CHANGED: {
+    meaning: 'A submission file changed while ingest was reading it; nothing was written.',
+    next: 'Inputs must not change during a run: wait until the file is complete, then run ingest again.',
+  },
+  // --- end Ingest ------------------------------------------------------------------------------
 } as const satisfies Record<string, ReasonEntry>;
 
 export type ReasonCode = keyof typeof REASONS;
