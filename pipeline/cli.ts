@@ -28,24 +28,39 @@ function usage(): string {
   ].join('\n');
 }
 
-function printError(err: PreregError, json: boolean): void {
+/** Where the CLI writes; tests pass their own to run commands in-process. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  isTTY: boolean;
+}
+
+const processIo: CliIo = {
+  stdout: (t) => void process.stdout.write(t),
+  stderr: (t) => void process.stderr.write(t),
+  env: process.env,
+  isTTY: process.stderr.isTTY === true,
+};
+
+function printError(io: CliIo, err: PreregError, json: boolean): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify({ ok: false, code: err.code, message: err.message, details: err.details })}\n`);
+    io.stdout(`${JSON.stringify({ ok: false, code: err.code, message: err.message, details: err.details })}\n`);
   } else {
-    process.stderr.write(`prereg: ${err.code}: ${err.message}\n  next: ${REASONS[err.code].next}\n`);
+    io.stderr(`prereg: ${err.code}: ${err.message}\n  next: ${REASONS[err.code].next}\n`);
   }
 }
 
-export async function main(argv: string[]): Promise<ExitCode> {
+export async function main(argv: string[], io: CliIo = processIo): Promise<ExitCode> {
   const name = argv[0];
   const wantsJson = argv.includes('--json');
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${usage()}\n`);
+    io.stdout(`${usage()}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   const command: Command | undefined = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    printError(new PreregError('USAGE', `unknown command "${name}"; run \`prereg --help\``, EXIT.usage), wantsJson);
+    printError(io, new PreregError('USAGE', `unknown command "${name}"; run \`prereg --help\``, EXIT.usage), wantsJson);
     return EXIT.usage;
   }
   let parsed;
@@ -57,37 +72,37 @@ export async function main(argv: string[]): Promise<ExitCode> {
       strict: true,
     });
   } catch (err) {
-    printError(new PreregError('USAGE', `${name}: ${(err as Error).message}`, EXIT.usage), wantsJson);
+    printError(io, new PreregError('USAGE', `${name}: ${(err as Error).message}`, EXIT.usage), wantsJson);
     return EXIT.usage;
   }
   if (parsed.values.help) {
-    process.stdout.write(`prereg ${command.name}: ${command.summary}\n\n${command.help}\n`);
+    io.stdout(`prereg ${command.name}: ${command.summary}\n\n${command.help}\n`);
     return EXIT.ok;
   }
   const json = parsed.values.json === true;
-  const showProgress = !json && process.stderr.isTTY === true && !process.env.CI;
+  const showProgress = !json && io.isTTY && !io.env.CI;
   const ctx: StageContext = {
     root: typeof parsed.values.root === 'string' ? parsed.values.root : process.cwd(),
     json,
     values: parsed.values as StageContext['values'],
     positionals: parsed.positionals,
     progress: (message) => {
-      if (showProgress) process.stderr.write(`\r\x1b[K${message}`);
+      if (showProgress) io.stderr(`\r\x1b[K${message}`);
     },
-    env: process.env,
+    env: io.env,
   };
   try {
     const result = await command.run(ctx);
-    if (showProgress) process.stderr.write('\r\x1b[K');
-    process.stdout.write(json ? `${JSON.stringify(result.json)}\n` : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (showProgress) io.stderr('\r\x1b[K');
+    io.stdout(json ? `${JSON.stringify(result.json)}\n` : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     return result.exitCode;
   } catch (err) {
     if (err instanceof PreregError) {
-      printError(err, json);
+      printError(io, err, json);
       return err.exitCode;
     }
     const internal = new PreregError('INTERNAL_ERROR', (err as Error)?.stack ?? String(err), EXIT.internal);
-    printError(internal, json);
+    printError(io, internal, json);
     return EXIT.internal;
   }
 }

@@ -1,0 +1,664 @@
+// RFC 3161 timestamp tokens: full verification of one token against one expected digest
+// (SPEC §4.4 check-anchors, §6.1 step 5). Pure: no file system, clock or network.
+//
+// Every check runs and is recorded, and every failure is reported (a study needs each check's
+// outcome, STYLE.md); a check that cannot run because what it needs is missing is 'skipped'.
+// Bad tokens never throw; only a caller bug (a digest that is not 32 bytes) does.
+//
+// pkijs 3.4 does only part of this, and some of it in the wrong order for us (STACK-NOTES):
+//  - SignedData.verify compares the imprint itself and throws code 15 before looking at the
+//    signature, merging two failures; it cannot check the signature of a token whose imprint we
+//    do not have a preimage for. So we compare the imprint ourselves, and hand pkijs a view of
+//    the SignedData whose eContentType is id-data: pkijs then runs exactly its CMS check
+//    (message-digest attribute over the eContent octets, signature over the signed attributes),
+//    which is the same code path it takes for TSTInfo after the imprint.
+//  - it checks the chain only with checkChain:true (otherwise any TSA verifies); we run its
+//    CertificateChainValidationEngine directly with the inputs checkChain:true would give it
+//    (intermediate CAs from the token, the signer, the pinned roots, checkDate = genTime), so the
+//    chain outcome is its own result rather than inferred from an error code, and the signature
+//    is verified once per token;
+//  - it checks neither the ESSCertID/ESSCertIDv2 attribute nor the timeStamping EKU: done here.
+// Revocation (CRL/OCSP) is not checked: the SPEC pins roots and bounds genTime instead.
+import { createHash } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+
+const OID = {
+  data: '1.2.840.113549.1.7.1',
+  signedData: '1.2.840.113549.1.7.2',
+  tstInfo: '1.2.840.113549.1.9.16.1.4', // id-ct-TSTInfo, RFC 3161 §2.4.2
+  contentType: '1.2.840.113549.1.9.3',
+  signingCertificate: '1.2.840.113549.1.9.16.2.12', // ESSCertID, RFC 2634 §5.4
+  signingCertificateV2: '1.2.840.113549.1.9.16.2.47', // ESSCertIDv2, RFC 5035 §3, RFC 5816
+  extKeyUsage: '2.5.29.37',
+  kpTimeStamping: '1.3.6.1.5.5.7.3.8', // id-kp-timeStamping, RFC 3161 §2.3
+  sha1: '1.3.14.3.2.26',
+  sha256: '2.16.840.1.101.3.4.2.1',
+} as const;
+
+/** Hash algorithms we can name and compute (imprints, ESSCertIDv2). */
+const HASHES: Readonly<Record<string, { name: string; node: string }>> = {
+  [OID.sha1]: { name: 'SHA-1', node: 'sha1' },
+  [OID.sha256]: { name: 'SHA-256', node: 'sha256' },
+  '2.16.840.1.101.3.4.2.2': { name: 'SHA-384', node: 'sha384' },
+  '2.16.840.1.101.3.4.2.3': { name: 'SHA-512', node: 'sha512' },
+};
+
+/** The checks, in the order they are recorded. */
+export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint', 'signature', 'signer_binding', 'chain', 'eku'] as const;
+export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
+
+/** The reason code a failed check reports. */
+export const TIMESTAMP_CHECK_CODES = {
+  parse: 'TSA_TOKEN_MALFORMED',
+  status: 'TSA_STATUS_REJECTED',
+  imprint: 'TSA_IMPRINT_MISMATCH',
+  signature: 'TSA_SIGNATURE_INVALID',
+  signer_binding: 'TSA_SIGNER_UNBOUND',
+  chain: 'TSA_CHAIN_UNTRUSTED',
+  eku: 'TSA_EKU_MISSING',
+} as const satisfies Record<TimestampCheck, ReasonCode>;
+export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck];
+
+export type CheckOutcome = 'pass' | 'fail' | 'skipped';
+
+/** Pinned TSA roots, decoded once and reused for every token. Treat as immutable. */
+export interface TsaTrust {
+  roots: pkijs.Certificate[];
+  /** SHA-256 (hex) of each root's DER, in the order of `roots`. */
+  rootsSha256: string[];
+  /**
+   * Work reused across tokens (set by loadTsaTrust): parsed certificates by DER digest, and chains
+   * already validated against these roots. Derived data only — results are the same without it.
+   */
+  memo?: TsaMemo;
+}
+
+/** Parsed certificates by SHA-256 of their DER; validated certificate paths by signer+intermediates. */
+export interface TsaMemo {
+  certificates: Map<string, pkijs.Certificate>;
+  chains: Map<string, pkijs.Certificate[]>;
+}
+
+/** Bound on each memo map; a map that reaches it is cleared (TSAs are few, so it rarely is). */
+const MEMO_LIMIT = 4096;
+
+export interface TimestampVerification {
+  /** No check failed. ('status' is 'skipped' for a bare TimeStampToken, which has no PKIStatusInfo.) */
+  ok: boolean;
+  /** Every failure, in check order; empty when ok. */
+  codes: TsaReasonCode[];
+  checks: Record<TimestampCheck, CheckOutcome>;
+  /** TSTInfo genTime as ISO-8601 UTC with 'Z'; fractional seconds kept exactly as the token has them. */
+  genTime?: string;
+  /** TSTInfo serialNumber, decimal. */
+  serialNumber?: string;
+  /** TSA policy OID. */
+  policy?: string;
+  /** TSTInfo tsa field (a directoryName as an RFC 4514 string), when present. */
+  tsaName?: string;
+  /** Subject of the signer certificate, RFC 4514 string. */
+  signerSubject?: string;
+  /** SHA-256 (hex) of the signer certificate's DER as carried in the token. */
+  signerCertSha256?: string;
+  /** Hash algorithm of the message imprint ('SHA-256', 'SHA-384', 'SHA-512', 'SHA-1', else the OID). */
+  hashAlgorithm?: string;
+  /** TSTInfo nonce, decimal, when present: the client compares it with the nonce it sent. */
+  nonce?: string;
+  /** PKIStatus of a TimeStampResp (0 granted, 1 grantedWithMods, 2 rejection, …). */
+  pkiStatus?: number;
+  /** PKIFreeText of a TimeStampResp, joined with '; ', when present. */
+  statusText?: string;
+}
+
+const PEM_CERT = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
+
+/**
+ * Decode pinned TSA roots from PEM texts (each may hold several certificates). Throws
+ * PreregError TSA_TRUST_INVALID for a text without a certificate or one that does not parse.
+ * Identical certificates given twice are kept once.
+ */
+export function loadTsaTrust(pemTexts: string[]): TsaTrust {
+  const trust: TsaTrust = { roots: [], rootsSha256: [], memo: newMemo() };
+  pemTexts.forEach((text, index) => {
+    const blocks = [...text.matchAll(PEM_CERT)];
+    if (blocks.length === 0) {
+      throw new PreregError('TSA_TRUST_INVALID', `TSA roots text #${index + 1} holds no PEM certificate`, EXIT.blocked);
+    }
+    blocks.forEach((block, n) => {
+      const der = new Uint8Array(Buffer.from(block[1]!.replace(/\s+/g, ''), 'base64'));
+      let cert: pkijs.Certificate;
+      try {
+        cert = parseCertificate(der);
+      } catch (e) {
+        throw new PreregError(
+          'TSA_TRUST_INVALID',
+          `TSA roots text #${index + 1}, certificate #${n + 1} does not parse: ${e instanceof Error ? e.message : String(e)}`,
+          EXIT.blocked,
+        );
+      }
+      const sha = sha256Hex(der);
+      if (trust.rootsSha256.includes(sha)) return;
+      trust.roots.push(cert);
+      trust.rootsSha256.push(sha);
+    });
+  });
+  return trust;
+}
+
+function newMemo(): TsaMemo {
+  return { certificates: new Map(), chains: new Map() };
+}
+
+/**
+ * Verify an RFC 3161 token — a TimeStampResp (.tsr, what TSAs return over HTTP) or a bare
+ * TimeStampToken ContentInfo — against `expectedDigest` and the pinned roots.
+ *
+ * The imprint: the TSA was asked to timestamp the 32 digest bytes as the *message* (SPEC §4.4,
+ * "message imprint SHA-256 of the 32 digest bytes"), so the imprint must be id-sha256 with
+ * hashedMessage = SHA-256(expectedDigest). An imprint with any other hash algorithm fails.
+ */
+export async function verifyTimestampToken(
+  token: Uint8Array,
+  expectedDigest: Uint8Array,
+  trust: TsaTrust,
+): Promise<TimestampVerification> {
+  if (!(expectedDigest instanceof Uint8Array) || expectedDigest.length !== 32) {
+    throw new TypeError('verifyTimestampToken: expectedDigest must be 32 bytes');
+  }
+  const checks: Record<TimestampCheck, CheckOutcome> = {
+    parse: 'skipped',
+    status: 'skipped',
+    imprint: 'skipped',
+    signature: 'skipped',
+    signer_binding: 'skipped',
+    chain: 'skipped',
+    eku: 'skipped',
+  };
+  const result: TimestampVerification = { ok: false, codes: [], checks };
+  const finish = (): TimestampVerification => {
+    result.codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]);
+    result.ok = result.codes.length === 0;
+    return result;
+  };
+
+  // Parse (and, for a TimeStampResp, PKIStatus, RFC 3161 §2.4.2).
+  const memo = trust.memo ?? newMemo();
+  const parsed = parseToken(token, memo);
+  if (parsed.kind === 'malformed') {
+    checks.parse = 'fail';
+    return finish();
+  }
+  checks.parse = 'pass';
+  if (parsed.pkiStatus !== undefined) result.pkiStatus = parsed.pkiStatus;
+  if (parsed.statusText !== undefined) result.statusText = parsed.statusText;
+  if (parsed.kind === 'rejected') {
+    checks.status = 'fail';
+    return finish();
+  }
+  if (parsed.pkiStatus !== undefined) checks.status = 'pass';
+  const { signedData, signerInfo, tstInfo } = parsed;
+  result.genTime = parsed.genTime;
+  result.serialNumber = tstInfo.serialNumber.toBigInt().toString();
+  result.policy = tstInfo.policy;
+  if (tstInfo.nonce) result.nonce = tstInfo.nonce.toBigInt().toString();
+  if (tstInfo.tsa) result.tsaName = formatGeneralName(tstInfo.tsa);
+
+  // Message imprint, compared before and apart from any signature work.
+  const imprint = tstInfo.messageImprint;
+  const imprintAlg = imprint.hashAlgorithm.algorithmId;
+  result.hashAlgorithm = HASHES[imprintAlg]?.name ?? imprintAlg;
+  const expectedImprint = createHash('sha256').update(expectedDigest).digest();
+  checks.imprint =
+    imprintAlg === OID.sha256 && bytesEqual(imprint.hashedMessage.valueBlock.valueHexView, expectedImprint)
+      ? 'pass'
+      : 'fail';
+
+  // The signer certificate must be in the token (RFC 3161 certReq); without it nothing below can run.
+  const signer = findSignerCertificate(parsed.certificates, signerInfo);
+  if (!signer) {
+    checks.signature = 'fail';
+    return finish();
+  }
+  result.signerSubject = formatName(signer.cert.subject);
+  result.signerCertSha256 = signer.sha256;
+
+  const [signatureOk, chainOk] = await Promise.all([
+    verifyCmsSignature(signedData, signerInfo, signer.cert),
+    verifyChain(parsed.certificates, signer, parsed.genDate, trust, memo),
+  ]);
+  checks.signature = signatureOk ? 'pass' : 'fail';
+  checks.chain = chainOk ? 'pass' : 'fail';
+  checks.signer_binding = signerCertificateBound(signerInfo, signer) ? 'pass' : 'fail';
+  checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
+  return finish();
+}
+
+// --- parsing ---------------------------------------------------------------------------------
+
+/** An X.509 certificate carried in the token, with the exact DER it was carried as. */
+interface CarriedCertificate {
+  der: Uint8Array;
+  sha256: string;
+  cert: pkijs.Certificate;
+}
+
+/** The parts of SignedData (RFC 5652 §5.1) the checks use. */
+interface SignedDataParts {
+  version: number;
+  digestAlgorithms: pkijs.AlgorithmIdentifier[];
+  encapContentInfo: pkijs.EncapsulatedContentInfo;
+}
+
+type ParsedToken =
+  | { kind: 'malformed' }
+  | { kind: 'rejected'; pkiStatus: number; statusText?: string }
+  | {
+      kind: 'token';
+      pkiStatus?: number;
+      statusText?: string;
+      signedData: SignedDataParts;
+      signerInfo: pkijs.SignerInfo;
+      certificates: CarriedCertificate[];
+      tstInfo: pkijs.TSTInfo;
+      genTime: string;
+      genDate: Date;
+    };
+
+function parseToken(token: Uint8Array, memo: TsaMemo): ParsedToken {
+  try {
+    return parseTokenOrThrow(token, memo);
+  } catch {
+    // asn1js/pkijs throw for structures that do not match their schemas: that is a malformed token.
+    return { kind: 'malformed' };
+  }
+}
+
+function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
+  const outer = fromDer(token);
+  if (!(outer instanceof asn1js.Sequence)) return { kind: 'malformed' };
+  // A ContentInfo starts with its contentType OID; a TimeStampResp with its PKIStatusInfo SEQUENCE.
+  let contentInfo: pkijs.ContentInfo;
+  let pkiStatus: number | undefined;
+  let statusText: string | undefined;
+  if (outer.valueBlock.value[0] instanceof asn1js.ObjectIdentifier) {
+    contentInfo = new pkijs.ContentInfo({ schema: outer });
+  } else {
+    const response = new pkijs.TimeStampResp({ schema: outer });
+    pkiStatus = response.status.status;
+    const texts = response.status.statusStrings?.map((s) => s.valueBlock.value);
+    if (texts && texts.length > 0) statusText = texts.join('; ');
+    if (pkiStatus !== 0 && pkiStatus !== 1) {
+      return statusText === undefined ? { kind: 'rejected', pkiStatus } : { kind: 'rejected', pkiStatus, statusText };
+    }
+    if (!response.timeStampToken) return { kind: 'malformed' };
+    contentInfo = response.timeStampToken;
+  }
+  if (contentInfo.contentType !== OID.signedData) return { kind: 'malformed' };
+  const signedDataSchema: unknown = contentInfo.content;
+  if (!(signedDataSchema instanceof asn1js.Sequence)) return { kind: 'malformed' };
+  const split = splitSignedData(signedDataSchema);
+  // RFC 3161 §2.4.2: the token MUST NOT contain any signature other than the TSA's.
+  if (!split || split.signerInfos.length !== 1) return { kind: 'malformed' };
+  const signerInfo = new pkijs.SignerInfo({ schema: split.signerInfos[0] });
+  const encapContentInfo = new pkijs.EncapsulatedContentInfo({ schema: split.encapContentInfo });
+  const eContent = encapContentInfo.eContent;
+  if (encapContentInfo.eContentType !== OID.tstInfo || !eContent) return { kind: 'malformed' };
+  const tstSchema = fromDer(new Uint8Array(eContent.getValue()));
+  if (!(tstSchema instanceof asn1js.Sequence)) return { kind: 'malformed' };
+  const tstInfo = new pkijs.TSTInfo({ schema: tstSchema });
+  const genTime = parseGeneralizedTime(tstSchema.valueBlock.value[4]);
+  if (!genTime) return { kind: 'malformed' };
+  const certificates: CarriedCertificate[] = [];
+  for (const element of split.certificates) {
+    // CertificateChoices: only the plain X.509 SEQUENCE can sign; attribute/other certs are ignored.
+    if (element.idBlock.tagClass !== 1 || element.idBlock.tagNumber !== 16) continue;
+    const der = element.valueBeforeDecodeView;
+    const sha256 = sha256Hex(der);
+    certificates.push({ der, sha256, cert: memoCertificate(memo, sha256, element) });
+  }
+  return {
+    kind: 'token',
+    ...(pkiStatus === undefined ? {} : { pkiStatus }),
+    ...(statusText === undefined ? {} : { statusText }),
+    signedData: {
+      version: split.version,
+      digestAlgorithms: split.digestAlgorithms.map((schema) => new pkijs.AlgorithmIdentifier({ schema })),
+      encapContentInfo,
+    },
+    signerInfo,
+    certificates,
+    tstInfo,
+    genTime: genTime.iso,
+    genDate: genTime.date,
+  };
+}
+
+/**
+ * SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo, certificates [0]
+ * IMPLICIT OPTIONAL, crls [1] IMPLICIT OPTIONAL, signerInfos SET } (RFC 5652 §5.1), split by hand:
+ * pkijs's SignedData parser rebuilds its whole schema, certificates included, for every token —
+ * most of the cost of a verification. The parts still go through pkijs's own parsers.
+ */
+function splitSignedData(seq: asn1js.Sequence):
+  | {
+      version: number;
+      digestAlgorithms: asn1js.AsnType[];
+      encapContentInfo: asn1js.Sequence;
+      certificates: asn1js.AsnType[];
+      signerInfos: asn1js.AsnType[];
+    }
+  | undefined {
+  const elements = seq.valueBlock.value;
+  let i = 0;
+  const version = elements[i++];
+  const digestAlgorithms = elements[i++];
+  const encapContentInfo = elements[i++];
+  if (!(version instanceof asn1js.Integer) || !(digestAlgorithms instanceof asn1js.Set)) return undefined;
+  if (!(encapContentInfo instanceof asn1js.Sequence)) return undefined;
+  let certificates: asn1js.AsnType[] = [];
+  const maybeCerts = elements[i];
+  if (maybeCerts instanceof asn1js.Constructed && maybeCerts.idBlock.tagClass === 3 && maybeCerts.idBlock.tagNumber === 0) {
+    certificates = maybeCerts.valueBlock.value;
+    i++;
+  }
+  const maybeCrls = elements[i];
+  // Revocation data is not used (see the file comment), but its place is checked.
+  if (maybeCrls instanceof asn1js.Constructed && maybeCrls.idBlock.tagClass === 3 && maybeCrls.idBlock.tagNumber === 1) i++;
+  const signerInfos = elements[i++];
+  if (!(signerInfos instanceof asn1js.Set) || i !== elements.length) return undefined;
+  return {
+    version: version.valueBlock.valueDec,
+    digestAlgorithms: digestAlgorithms.valueBlock.value,
+    encapContentInfo,
+    certificates,
+    signerInfos: signerInfos.valueBlock.value,
+  };
+}
+
+function memoCertificate(memo: TsaMemo, sha256: string, schema: asn1js.AsnType): pkijs.Certificate {
+  const known = memo.certificates.get(sha256);
+  if (known) return known;
+  const cert = new pkijs.Certificate({ schema });
+  if (memo.certificates.size >= MEMO_LIMIT) memo.certificates.clear();
+  memo.certificates.set(sha256, cert);
+  return cert;
+}
+
+/** One DER element filling the whole input, or undefined (asn1js signals garbage with offset -1). */
+function fromDer(bytes: Uint8Array): asn1js.AsnType | undefined {
+  const view = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const parsed = asn1js.fromBER(view);
+  if (parsed.offset === -1 || parsed.offset !== bytes.byteLength || parsed.result.error) return undefined;
+  return parsed.result;
+}
+
+function parseCertificate(der: Uint8Array): pkijs.Certificate {
+  const schema = fromDer(der);
+  if (!schema) throw new Error('not one DER element');
+  return new pkijs.Certificate({ schema });
+}
+
+const GENERALIZED_TIME = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d+))?Z$/;
+
+/**
+ * genTime from its raw GeneralizedTime text (pkijs gives only a Date, which drops digits below
+ * the millisecond). RFC 3161 §2.4.2: UTC ('Z'), seconds always present, optional fraction.
+ */
+function parseGeneralizedTime(element: asn1js.AsnType | undefined): { iso: string; date: Date } | undefined {
+  if (!(element instanceof asn1js.GeneralizedTime)) return undefined;
+  const text = String.fromCharCode(...element.valueBlock.valueHexView);
+  const m = GENERALIZED_TIME.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac] = m as unknown as [string, string, string, string, string, string, string, string?];
+  const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
+  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms));
+  // Reject out-of-range fields (month 13, 31 February, …), which Date.UTC would roll over.
+  const rolled = date.toISOString();
+  if (rolled.slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) return undefined;
+  return { iso: `${y}-${mo}-${d}T${h}:${mi}:${s}${frac === undefined ? '' : `.${frac}`}Z`, date };
+}
+
+// --- signer certificate, signature, chain ---------------------------------------------------
+
+/** The carried certificate the SignerInfo's sid names, matched as pkijs's SignedData.verify matches it. */
+function findSignerCertificate(certificates: CarriedCertificate[], signerInfo: pkijs.SignerInfo): CarriedCertificate | undefined {
+  const sid: unknown = signerInfo.sid;
+  if (sid instanceof pkijs.IssuerAndSerialNumber) {
+    return certificates.find((c) => c.cert.issuer.isEqual(sid.issuer) && c.cert.serialNumber.isEqual(sid.serialNumber));
+  }
+  // subjectKeyIdentifier [0]: pkijs matches SHA-1 of the subjectPublicKey bits (RFC 5280 §4.2.1.2 method 1).
+  if (!(sid instanceof asn1js.BaseBlock)) return undefined;
+  const keyId = sidKeyIdentifier(sid);
+  if (!keyId) return undefined;
+  return certificates.find((c) => {
+    const spk = c.cert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView;
+    return bytesEqual(createHash('sha1').update(spk).digest(), keyId);
+  });
+}
+
+function sidKeyIdentifier(sid: asn1js.BaseBlock): Uint8Array | undefined {
+  if (sid instanceof asn1js.Constructed) {
+    const inner = sid.valueBlock.value[0];
+    return inner instanceof asn1js.OctetString ? inner.valueBlock.valueHexView : undefined;
+  }
+  if (sid instanceof asn1js.Primitive) return sid.valueBlock.valueHexView;
+  return undefined;
+}
+
+/**
+ * RFC 5652 §5.4/§5.6 over the signed attributes. The content-type attribute must name
+ * id-ct-TSTInfo (pkijs checks only that it is present); pkijs checks the message-digest attribute
+ * against the eContent octets and the signature, on a view typed id-data (see the file comment).
+ */
+async function verifyCmsSignature(
+  signedData: SignedDataParts,
+  signerInfo: pkijs.SignerInfo,
+  signerCert: pkijs.Certificate,
+): Promise<boolean> {
+  const attributes = signerInfo.signedAttrs?.attributes;
+  if (!attributes) return false; // RFC 5652 §5.3: MUST be present when eContentType is not id-data.
+  const contentTypes = attributes.filter((a) => a.type === OID.contentType);
+  const declared: unknown = contentTypes[0]?.values[0];
+  if (contentTypes.length !== 1 || contentTypes[0]!.values.length !== 1) return false;
+  if (!(declared instanceof asn1js.ObjectIdentifier) || declared.valueBlock.toString() !== OID.tstInfo) return false;
+  const view = new pkijs.SignedData({
+    version: signedData.version,
+    digestAlgorithms: signedData.digestAlgorithms,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: OID.data,
+      eContent: signedData.encapContentInfo.eContent,
+    }),
+    certificates: [signerCert],
+    signerInfos: [signerInfo],
+  });
+  try {
+    const outcome = await view.verify({ signer: 0, checkChain: false, extendedMode: true });
+    return outcome.signatureVerified === true;
+  } catch (e) {
+    // pkijs wraps every failure (unknown algorithm, digest mismatch, bad key) in this error.
+    if (e instanceof pkijs.SignedDataVerifyError) return false;
+    throw e;
+  }
+}
+
+/**
+ * The signer certificate chains, at genTime, to a pinned root: pkijs's chain engine fed as
+ * SignedData.verify({ checkChain: true }) feeds it (CA certificates from the token + the signer,
+ * checkDate = genTime). A path once validated is remembered; for a later token only its
+ * certificates' validity periods depend on the date, so only they are re-checked.
+ */
+async function verifyChain(
+  certificates: CarriedCertificate[],
+  signer: CarriedCertificate,
+  genDate: Date,
+  trust: TsaTrust,
+  memo: TsaMemo,
+): Promise<boolean> {
+  if (trust.roots.length === 0) return false;
+  const validAt = (c: pkijs.Certificate): boolean => c.notBefore.value <= genDate && genDate <= c.notAfter.value;
+  // A signer pinned directly: pkijs's engine would drop it as a duplicate of the trusted copy and
+  // validate another certificate, so decide here: pinned and valid at genTime.
+  if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert);
+  const intermediates = certificates.filter((c) => c !== signer && pkijs.checkCA(c.cert, signer.cert) !== null);
+  const key = [signer.sha256, ...intermediates.map((c) => c.sha256).sort()].join(',');
+  const known = memo.chains.get(key);
+  if (known && known.every(validAt)) return true;
+  const engine = new pkijs.CertificateChainValidationEngine({
+    checkDate: genDate,
+    certs: [...intermediates.map((c) => c.cert), signer.cert],
+    trustedCerts: trust.roots,
+  });
+  const outcome = await engine.verify();
+  if (outcome.result !== true) return false;
+  if (memo.chains.size >= MEMO_LIMIT) memo.chains.clear();
+  memo.chains.set(key, outcome.certificatePath ?? []);
+  return true;
+}
+
+// --- ESSCertID / ESSCertIDv2 -------------------------------------------------------------------
+
+/**
+ * RFC 3161 §2.4.2 / RFC 5816 §2.2.1: a signed SigningCertificate (ESSCertID, SHA-1) or
+ * SigningCertificateV2 (ESSCertIDv2, hashAlgorithm DEFAULT SHA-256) attribute whose first entry
+ * is the hash of the signer certificate, with a matching issuerSerial when one is given. Every
+ * such attribute present must bind; at least one must be present.
+ */
+function signerCertificateBound(signerInfo: pkijs.SignerInfo, signer: CarriedCertificate): boolean {
+  const attributes = (signerInfo.signedAttrs?.attributes ?? []).filter(
+    (a) => a.type === OID.signingCertificate || a.type === OID.signingCertificateV2,
+  );
+  if (attributes.length === 0) return false;
+  return attributes.every((attribute) => {
+    try {
+      return essAttributeBinds(attribute, signer);
+    } catch {
+      return false; // an attribute pkijs cannot read binds nothing
+    }
+  });
+}
+
+function essAttributeBinds(attribute: pkijs.Attribute, signer: CarriedCertificate): boolean {
+  if (attribute.values.length !== 1) return false;
+  const first = firstEssCertId(attribute.values[0], attribute.type === OID.signingCertificateV2);
+  if (!first) return false;
+  const hash = HASHES[first.hashOid];
+  if (!hash) return false;
+  if (!bytesEqual(createHash(hash.node).update(signer.der).digest(), first.certHash)) return false;
+  return first.issuerSerial === undefined || issuerSerialMatches(first.issuerSerial, signer.cert);
+}
+
+interface EssCertId {
+  hashOid: string;
+  certHash: Uint8Array;
+  issuerSerial?: asn1js.Sequence;
+}
+
+/** SigningCertificate(V2) ::= SEQUENCE { certs SEQUENCE OF ESSCertID(v2), policies OPTIONAL }. */
+function firstEssCertId(value: unknown, v2: boolean): EssCertId | undefined {
+  if (!(value instanceof asn1js.Sequence)) return undefined;
+  const certs = value.valueBlock.value[0];
+  if (!(certs instanceof asn1js.Sequence)) return undefined;
+  const first = certs.valueBlock.value[0];
+  if (!(first instanceof asn1js.Sequence)) return undefined;
+  const fields = [...first.valueBlock.value];
+  let hashOid: string = OID.sha1;
+  if (v2) {
+    hashOid = OID.sha256;
+    if (fields[0] instanceof asn1js.Sequence) {
+      hashOid = new pkijs.AlgorithmIdentifier({ schema: fields.shift() }).algorithmId;
+    }
+  }
+  const certHash = fields.shift();
+  if (!(certHash instanceof asn1js.OctetString)) return undefined;
+  const issuerSerial = fields.shift();
+  if (issuerSerial !== undefined && !(issuerSerial instanceof asn1js.Sequence)) return undefined;
+  return issuerSerial === undefined
+    ? { hashOid, certHash: certHash.valueBlock.valueHexView }
+    : { hashOid, certHash: certHash.valueBlock.valueHexView, issuerSerial };
+}
+
+/**
+ * IssuerSerial ::= SEQUENCE { issuer GeneralNames, serialNumber, issuerUID OPTIONAL }: serial
+ * equal, and a directoryName [4] among the names equal to the signer's issuer. Read by hand:
+ * pkijs's IssuerSerial/GeneralNames parsers cost more than the rest of this check.
+ */
+function issuerSerialMatches(schema: asn1js.Sequence, signerCert: pkijs.Certificate): boolean {
+  const [names, serial] = schema.valueBlock.value;
+  if (!(names instanceof asn1js.Sequence) || !(serial instanceof asn1js.Integer)) return false;
+  if (!serial.isEqual(signerCert.serialNumber)) return false;
+  return names.valueBlock.value.some((name) => {
+    if (!(name instanceof asn1js.Constructed) || name.idBlock.tagClass !== 3 || name.idBlock.tagNumber !== 4) return false;
+    try {
+      return new pkijs.RelativeDistinguishedNames({ schema: name.valueBlock.value[0] }).isEqual(signerCert.issuer);
+    } catch {
+      return false;
+    }
+  });
+}
+
+// --- extended key usage ------------------------------------------------------------------------
+
+function hasTimeStampingEku(cert: pkijs.Certificate): boolean {
+  return (cert.extensions ?? []).some(
+    (ext) =>
+      ext.extnID === OID.extKeyUsage &&
+      ext.parsedValue instanceof pkijs.ExtKeyUsage &&
+      ext.parsedValue.keyPurposes.includes(OID.kpTimeStamping),
+  );
+}
+
+// --- names and bytes -----------------------------------------------------------------------------
+
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  '2.5.4.3': 'CN',
+  '2.5.4.5': 'serialNumber',
+  '2.5.4.6': 'C',
+  '2.5.4.7': 'L',
+  '2.5.4.8': 'ST',
+  '2.5.4.10': 'O',
+  '2.5.4.11': 'OU',
+  '2.5.4.97': 'organizationIdentifier',
+  '0.9.2342.19200300.100.1.25': 'DC',
+  '1.2.840.113549.1.9.1': 'emailAddress',
+};
+
+/** RFC 4514 string of a Name: last RDN first, special characters escaped. */
+function formatName(name: pkijs.RelativeDistinguishedNames): string {
+  return [...name.typesAndValues]
+    .reverse()
+    .map((tv) => {
+      const key = SHORT_NAMES[tv.type] ?? tv.type;
+      const value: unknown = tv.value;
+      const text =
+        value instanceof asn1js.BaseStringBlock
+          ? escapeDnValue(value.getValue())
+          : `#${Buffer.from((value as asn1js.BaseBlock).toBER(false)).toString('hex')}`;
+      return `${key}=${text}`;
+    })
+    .join(',');
+}
+
+function escapeDnValue(value: string): string {
+  return value
+    .replace(/[\\,+"<>;=]/g, (c) => `\\${c}`)
+    .replace(/^[ #]/, (c) => `\\${c}`)
+    .replace(/ $/, '\\ ');
+}
+
+function formatGeneralName(name: pkijs.GeneralName): string {
+  if (name.type === 4 && name.value instanceof pkijs.RelativeDistinguishedNames) return formatName(name.value);
+  if (typeof name.value === 'string') return name.value;
+  return `GeneralName[${name.type}]`;
+}
+
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function bytesEqual(a: ArrayBuffer | Uint8Array, b: ArrayBuffer | Uint8Array): boolean {
+  const x = a instanceof Uint8Array ? a : new Uint8Array(a);
+  const y = b instanceof Uint8Array ? b : new Uint8Array(b);
+  return x.length === y.length && Buffer.compare(x, y) === 0;
+}

@@ -1,0 +1,68 @@
+// RFC 3161 §2.4.1 TimeStampReq, as `anchor` sends it to a TSA over HTTP (RFC 3161 §3.4).
+//
+// The message we timestamp is the 32 bytes of a SHA-256 digest (freeze_digest, a proof's chain
+// hash, a batch root), so the message imprint is SHA-256 over those 32 bytes (SPEC §4.4: "message
+// imprint SHA-256 of the 32 digest bytes"). rfc3161.ts checks the imprint the same way.
+import { createHash } from 'node:crypto';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+
+/** id-sha256, RFC 5754 §2.2. */
+export const OID_SHA256 = '2.16.840.1.101.3.4.2.1';
+
+/**
+ * DER TimeStampReq { version v1, messageImprint { sha256, SHA-256(digest32) }, nonce, certReq TRUE }.
+ * The hash AlgorithmIdentifier has absent parameters, as RFC 5754 §2 says to generate (and as
+ * `openssl ts -query` does). No reqPolicy: the TSA applies its default policy.
+ *
+ * `nonce` is a positive integer: a bigint, or its unsigned big-endian bytes (e.g. 8 random bytes).
+ * Throws TypeError for a digest that is not 32 bytes or a nonce that is not positive (caller bugs).
+ */
+export function buildTimestampRequest(digest32: Uint8Array, nonce: bigint | Uint8Array): Uint8Array<ArrayBuffer> {
+  if (!(digest32 instanceof Uint8Array) || digest32.length !== 32) {
+    throw new TypeError(`buildTimestampRequest: digest must be 32 bytes, got ${describeLength(digest32)}`);
+  }
+  const hashedMessage = createHash('sha256').update(digest32).digest();
+  const request = new pkijs.TimeStampReq({
+    version: 1,
+    messageImprint: new pkijs.MessageImprint({
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: OID_SHA256 }),
+      hashedMessage: new asn1js.OctetString({ valueHex: toArrayBuffer(hashedMessage) }),
+    }),
+    nonce: new asn1js.Integer({ valueHex: toArrayBuffer(integerContent(nonce)) }),
+    certReq: true,
+  });
+  return new Uint8Array(request.toSchema().toBER(false));
+}
+
+/** DER content octets of a positive INTEGER (X.690 §8.3: minimal, leading 0x00 when the top bit is set). */
+function integerContent(nonce: bigint | Uint8Array): Uint8Array {
+  let bytes: Uint8Array;
+  if (typeof nonce === 'bigint') {
+    if (nonce <= 0n) throw new TypeError('buildTimestampRequest: nonce must be a positive integer');
+    let hex = nonce.toString(16);
+    if (hex.length % 2 === 1) hex = `0${hex}`;
+    bytes = Buffer.from(hex, 'hex');
+  } else if (nonce instanceof Uint8Array) {
+    let start = 0;
+    while (start < nonce.length && nonce[start] === 0) start++;
+    if (start === nonce.length) throw new TypeError('buildTimestampRequest: nonce must be a positive integer');
+    bytes = nonce.subarray(start);
+  } else {
+    throw new TypeError('buildTimestampRequest: nonce must be a bigint or a Uint8Array');
+  }
+  if ((bytes[0]! & 0x80) !== 0) {
+    const padded = new Uint8Array(bytes.length + 1);
+    padded.set(bytes, 1);
+    return padded;
+  }
+  return bytes;
+}
+
+function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+function describeLength(value: unknown): string {
+  return value instanceof Uint8Array ? `${value.length} bytes` : typeof value;
+}

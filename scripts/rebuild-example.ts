@@ -1,0 +1,81 @@
+// Rebuilds the example study's pre-registration from scratch, keys aside: the trust directory
+// (pinning the TEST-ONLY keys of test/fixtures), freeze.json with the answer-key commitment, and an
+// anchor minted by the local pkijs TSA with a genTime before the study opens. Run it whenever the
+// corpus, section 5, study.json or the trust policy changes: the example is never patched by hand.
+//
+//   npm run example:rebuild
+import { createPublicKey } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../pipeline/cli.ts';
+import { writeFileAtomic } from '../pipeline/io/atomic.ts';
+import { studyLayout } from '../pipeline/layout.ts';
+import { startTsaServer } from '../test/support/tsa/http-tsa.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const KEYS = join(ROOT, 'test/fixtures/keys');
+const PKI = join(ROOT, 'test/fixtures/pki');
+/** The example's anchor is dated the day before the study opens (study.json window.opens_at). */
+export const EXAMPLE_ANCHOR_GEN_TIME = '2026-11-01T09:00:00Z';
+
+function ed25519Published(pemPath: string): string {
+  const jwk = createPublicKey(readFileSync(pemPath)).export({ format: 'jwk' });
+  return `ed25519:${jwk.x}`;
+}
+
+function writeTrustDirectory(trustDir: string): void {
+  rmSync(trustDir, { recursive: true, force: true });
+  mkdirSync(join(trustDir, 'tsa-roots'), { recursive: true });
+  mkdirSync(join(trustDir, 'operator'), { recursive: true });
+  copyFileSync(join(PKI, 'TEST-ONLY-tsa-root.cert.pem'), join(trustDir, 'tsa-roots/TEST-ONLY-tsa-root.cert.pem'));
+  copyFileSync(join(KEYS, 'TEST-ONLY-operator.pub.pem'), join(trustDir, 'operator/TEST-ONLY-operator.pub.pem'));
+  const policy = {
+    format: 'prereg.trust/1',
+    arkforge_keys: [
+      {
+        key_id: 'TEST-ONLY-arkforge-2026',
+        public_key: ed25519Published(join(KEYS, 'TEST-ONLY-arkforge-2026.pub.pem')),
+        valid_from: '2026-01-01T00:00:00Z',
+        valid_until: '2027-01-01T00:00:00Z',
+      },
+      {
+        key_id: 'TEST-ONLY-arkforge-2025-expired',
+        public_key: ed25519Published(join(KEYS, 'TEST-ONLY-arkforge-2025-expired.pub.pem')),
+        valid_from: '2025-01-01T00:00:00Z',
+        valid_until: '2026-01-01T00:00:00Z',
+      },
+    ],
+    tsa_roots: ['tsa-roots/TEST-ONLY-tsa-root.cert.pem'],
+    tlog_keys: [],
+    operator_public_key: 'operator/TEST-ONLY-operator.pub.pem',
+    require_tsa_token: false,
+    max_skew_seconds: 300,
+    batch_max_skew_seconds: 900,
+    require_receipts: false,
+  };
+  writeFileAtomic(join(trustDir, 'policy.json'), `${JSON.stringify(policy, null, 2)}\n`);
+}
+
+async function prereg(args: string[]): Promise<void> {
+  const code = await main(args);
+  if (code !== 0) throw new Error(`prereg ${args.join(' ')} exited ${code}`);
+}
+
+export async function rebuildExample(root: string = ROOT): Promise<void> {
+  const layout = studyLayout(root);
+  writeTrustDirectory(layout.trust);
+  rmSync(layout.anchors, { recursive: true, force: true });
+  await prereg(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret]);
+  const tsa = await startTsaServer({ backend: 'pkijs', genTime: EXAMPLE_ANCHOR_GEN_TIME });
+  try {
+    await prereg(['anchor', '--root', root, '--tsa', `local-test-tsa=${tsa.url}`]);
+  } finally {
+    await tsa.close();
+  }
+  await prereg(['check-anchors', '--root', root]);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await rebuildExample();
+}

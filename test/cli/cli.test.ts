@@ -1,0 +1,86 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REASONS } from '../../pipeline/reasons.ts';
+import { COMMANDS } from '../../pipeline/stages/registry.ts';
+import { PROJECT_ROOT, runCli } from '../support/cli.ts';
+
+describe('the prereg CLI', () => {
+  it('runs as `npx prereg` (bin entry, real process) with exit codes', () => {
+    const ok = spawnSync('node', ['bin/prereg.mjs', 'explain', 'SECTION5_DRIFT', '--json'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout).codes[0]).toMatchObject({ code: 'SECTION5_DRIFT', known: true });
+    const usage = spawnSync('node', ['bin/prereg.mjs', 'no-such-stage'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(usage.status).toBe(2);
+    expect(usage.stderr).toContain('USAGE');
+  });
+
+  it('gives --help for every command', async () => {
+    for (const c of COMMANDS) {
+      const r = await runCli([c.name, '--help']);
+      expect(r.code, c.name).toBe(0);
+      expect(r.stdout, c.name).toContain(`usage: prereg ${c.name}`);
+    }
+  });
+
+  it('refuses an unknown option with exit 2', async () => {
+    const r = await runCli(['check-anchors', '--no-such-option', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json.code).toBe('USAGE');
+  });
+
+  it('explains known codes and never turns an unknown one into a good result', async () => {
+    const r = await runCli(['explain', 'CORPUS_DRIFT', 'NOT_A_CODE', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.ok).toBe(false);
+    expect(r.json.codes.map((c: { code: string; known: boolean }) => [c.code, c.known])).toEqual([['CORPUS_DRIFT', true], ['NOT_A_CODE', false]]);
+    const all = await runCli(['explain', '--all', '--json']);
+    expect(all.json.codes).toHaveLength(Object.keys(REASONS).length);
+  });
+
+  it('every reason code is UPPER_SNAKE with a meaning and a next step', () => {
+    for (const [code, entry] of Object.entries(REASONS)) {
+      expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/);
+      expect(entry.meaning.length, code).toBeGreaterThan(10);
+      expect(entry.next.length, code).toBeGreaterThan(5);
+    }
+  });
+});
+
+describe('corpus-proof', () => {
+  it('proves one file of the frozen corpus, and the proof verifies with the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prereg-proof-'));
+    try {
+      const r = await runCli(['corpus-proof', 'ccag-travaux.md', '--root', PROJECT_ROOT, '--json']);
+      expect(r.code).toBe(0);
+      expect(r.json).toMatchObject({ leaf: { path: 'ccag-travaux.md' }, tree_size: 4 });
+      expect(r.json.audit_path).toHaveLength(2);
+      const proofFile = join(dir, 'proof.json');
+      writeFileSync(proofFile, JSON.stringify(r.json));
+      const file = join(PROJECT_ROOT, 'corpus/ccag-travaux.md');
+      const ok = await runCli(['corpus-proof', '--verify', proofFile, '--file', file, '--root', PROJECT_ROOT, '--json']);
+      expect(ok.code).toBe(0);
+
+      const edited = join(dir, 'edited.md');
+      writeFileSync(edited, `${readFileSync(file, 'utf8')} `);
+      const wrongFile = await runCli(['corpus-proof', '--verify', proofFile, '--file', edited, '--root', PROJECT_ROOT, '--json']);
+      expect(wrongFile.code).toBe(1);
+      expect(wrongFile.json.codes).toEqual(['CORPUS_PROOF_INVALID']);
+
+      writeFileSync(proofFile, JSON.stringify({ ...r.json, index: 1 }));
+      const wrongIndex = await runCli(['corpus-proof', '--verify', proofFile, '--root', PROJECT_ROOT, '--json']);
+      expect(wrongIndex.code).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a path that is not in the frozen corpus', async () => {
+    const r = await runCli(['corpus-proof', 'nope.md', '--root', PROJECT_ROOT, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.code).toBe('CORPUS_FILE_UNKNOWN');
+  });
+});
+

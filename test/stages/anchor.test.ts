@@ -1,0 +1,118 @@
+// `prereg anchor` against real local TSAs over HTTP: pkijs (chosen genTime) and `openssl ts -reply`.
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
+import { copyExampleStudy, runCli } from '../support/cli.ts';
+import { issueTimestampResponse, loadTestSigner } from '../support/tsa/pkijs-tsa.ts';
+import { startTsaServer, type TsaServer } from '../support/tsa/http-tsa.ts';
+
+let cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const c of cleanups) await c();
+  cleanups = [];
+});
+function freshStudy(): string {
+  const s = copyExampleStudy();
+  cleanups.push(s.cleanup);
+  rmSync(join(s.root, 'preregistration/anchors'), { recursive: true, force: true });
+  return s.root;
+}
+async function tsa(options: Parameters<typeof startTsaServer>[0]): Promise<TsaServer> {
+  const server = await startTsaServer(options);
+  cleanups.push(() => server.close());
+  return server;
+}
+const BEFORE_OPEN = '2026-11-01T09:00:00Z';
+const anchorsOf = (root: string) => (existsSync(join(root, 'preregistration/anchors')) ? readdirSync(join(root, 'preregistration/anchors')).sort() : []);
+
+describe('anchor', () => {
+  it('stores a token from the pkijs TSA that check-anchors then verifies', async () => {
+    const root = freshStudy();
+    const server = await tsa({ backend: 'pkijs', genTime: BEFORE_OPEN });
+    const r = await runCli(['anchor', '--root', root, '--tsa', `tsa-a=${server.url}`, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json.stored).toEqual([{ witness: 'tsa-a', gen_time: BEFORE_OPEN }]);
+    expect(anchorsOf(root)).toEqual(['tsa-a.json', 'tsa-a.tsr']);
+    const meta = JSON.parse(readFileSync(join(root, 'preregistration/anchors/tsa-a.json'), 'utf8'));
+    expect(meta).toMatchObject({ witness: 'tsa-a', url: server.url, retrieved_via: 'http', freeze_digest: r.json.freeze_digest });
+    const check = await runCli(['check-anchors', '--root', root, '--json']);
+    expect(check.code).toBe(0);
+    expect(check.json.independent_witnesses).toBe(1);
+  });
+
+  it('stores a real `openssl ts -reply` token; check-anchors verifies it and flags its genTime after opens_at', async () => {
+    const root = freshStudy();
+    const server = await tsa({ backend: 'openssl' });
+    const r = await runCli(['anchor', '--root', root, '--tsa', `openssl-tsa=${server.url}`, '--json']);
+    expect(r.code).toBe(0);
+    const check = await runCli(['check-anchors', '--root', root, '--json']);
+    expect(check.code).toBe(1);
+    // The token itself verifies (signature, ESS binding, chain, EKU, imprint); only its time is late.
+    expect(check.json.witnesses[0].codes).toEqual(['ANCHOR_AFTER_OPEN']);
+    expect(check.json.codes).toEqual(['ANCHOR_AFTER_OPEN', 'ANCHOR_INSUFFICIENT']);
+  });
+
+  it('retries a TSA that fails once, then answers', async () => {
+    const root = freshStudy();
+    const server = await tsa({ backend: 'pkijs', genTime: BEFORE_OPEN, failFirst: 1 });
+    const r = await runCli(['anchor', '--root', root, '--tsa', `flaky=${server.url}`, '--retries', '2', '--json']);
+    expect(r.code).toBe(0);
+    expect(server.requests).toBe(2);
+    expect(r.json.stored.map((s: { witness: string }) => s.witness)).toEqual(['flaky']);
+  });
+
+  it('fails over to the next TSA when one never answers', async () => {
+    const root = freshStudy();
+    const dead = await tsa({ backend: 'pkijs', neverAnswer: true });
+    const good = await tsa({ backend: 'pkijs', genTime: BEFORE_OPEN });
+    const r = await runCli(['anchor', '--root', root, '--tsa', `dead=${dead.url}`, '--tsa', `good=${good.url}`, '--timeout-ms', '300', '--retries', '1', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json.stored.map((s: { witness: string }) => s.witness)).toEqual(['good']);
+    expect(r.json.failed).toEqual([expect.objectContaining({ witness: 'dead', reason: expect.stringContaining('no answer within 300 ms') })]);
+    expect(dead.requests).toBe(2);
+  });
+
+  it('writes nothing and says why when no TSA answers', async () => {
+    const root = freshStudy();
+    const dead = await tsa({ backend: 'pkijs', neverAnswer: true });
+    const r = await runCli(['anchor', '--root', root, '--tsa', `dead=${dead.url}`, '--timeout-ms', '200', '--retries', '0', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json).toMatchObject({ ok: false, code: 'TSA_UNAVAILABLE' });
+    expect(r.json.message).toContain('nothing was written');
+    expect(anchorsOf(root)).toEqual([]);
+  });
+
+  it('does not store a token from an unpinned TSA', async () => {
+    const root = freshStudy();
+    const server = await tsa({ backend: 'pkijs', genTime: BEFORE_OPEN, signer: await loadTestSigner('unpinned-tsa') });
+    const r = await runCli(['anchor', '--root', root, '--tsa', `rogue=${server.url}`, '--retries', '0', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.details.failed[0].reason).toContain('TSA_CHAIN_UNTRUSTED');
+    expect(anchorsOf(root)).toEqual([]);
+  });
+
+  it('imports a .tsr over freeze_digest, and refuses one over another digest', async () => {
+    const root = freshStudy();
+    const frozen = await runCli(['check-anchors', '--root', root, '--json']);
+    const digest = Buffer.from(frozen.json.freeze_digest, 'hex');
+    const signer = await loadTestSigner('tsa');
+    const dir = mkdtempSync(join(tmpdir(), 'prereg-tsr-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const good = join(dir, 'good.tsr');
+    writeFileSync(good, await issueTimestampResponse(buildTimestampRequest(digest, 1n), signer, { genTime: BEFORE_OPEN }));
+    const other = join(dir, 'other.tsr');
+    writeFileSync(other, await issueTimestampResponse(buildTimestampRequest(Buffer.alloc(32, 7), 2n), signer, { genTime: BEFORE_OPEN }));
+
+    const refused = await runCli(['anchor', '--root', root, '--import', other, '--witness', 'elsewhere', '--json']);
+    expect(refused.code).toBe(1);
+    expect(refused.json).toMatchObject({ code: 'ANCHOR_INVALID', details: { codes: ['TSA_IMPRINT_MISMATCH'] } });
+    expect(anchorsOf(root)).toEqual([]);
+
+    const ok = await runCli(['anchor', '--root', root, '--import', good, '--witness', 'elsewhere', '--json']);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(root, 'preregistration/anchors/elsewhere.json'), 'utf8')).retrieved_via).toBe('import');
+    expect((await runCli(['check-anchors', '--root', root])).code).toBe(0);
+  });
+});

@@ -1,0 +1,182 @@
+// check-anchors on the committed example, then on copies with exactly one thing changed.
+import { appendFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { copyExampleStudy, PROJECT_ROOT, runCli } from '../support/cli.ts';
+
+let cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+function study(): string {
+  const s = copyExampleStudy();
+  cleanups.push(s.cleanup);
+  return s.root;
+}
+function edit(path: string, from: string | RegExp, to: string): void {
+  const text = readFileSync(path, 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`nothing to replace in ${path}`);
+  writeFileSync(path, next);
+}
+async function check(root: string) {
+  return runCli(['check-anchors', '--root', root, '--json']);
+}
+
+describe('check-anchors', () => {
+  it('passes on the committed example and reports every digest and witness', async () => {
+    const r = await runCli(['check-anchors', '--root', PROJECT_ROOT, '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json.ok).toBe(true);
+    for (const name of ['corpus_root', 'vocabulary_sha256', 'section5_sha256', 'study_sha256', 'trust_root', 'answer_key_root']) {
+      expect(r.json.digests[name].ok, name).toBe(true);
+      expect(r.json.digests[name].recomputed, name).toBe(r.json.digests[name].frozen);
+    }
+    expect(r.json.witnesses).toHaveLength(1);
+    expect(r.json.witnesses[0]).toMatchObject({ witness: 'local-test-tsa', ok: true, gen_time: '2026-11-01T09:00:00Z', codes: [] });
+    expect(r.json.independent_witnesses).toBe(1);
+    expect(r.json.freeze_digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('names the corpus file when one byte of it changes', async () => {
+    const root = study();
+    const file = join(root, 'corpus/ccag-travaux.md');
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf('notifications'); // body text, not a heading
+    bytes[at] = bytes[at]! ^ 0x01;
+    writeFileSync(file, bytes);
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.codes).toEqual(['CORPUS_DRIFT']);
+    expect(r.json.findings[0]).toMatchObject({ code: 'CORPUS_DRIFT', file: 'corpus/ccag-travaux.md', field: 'corpus.files' });
+    expect(r.json.digests.corpus_root.ok).toBe(false);
+  });
+
+  it('catches an added corpus file and a changed heading (vocabulary)', async () => {
+    const root = study();
+    writeFileSync(join(root, 'corpus/extra.txt'), 'new');
+    edit(join(root, 'corpus/ccag-travaux.md'), '### CCAG Travaux 44', '### CCAG Travaux 45');
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.codes).toEqual(['CORPUS_DRIFT', 'VOCABULARY_DRIFT']);
+    expect(r.json.findings.map((f: { file?: string }) => f.file)).toContain('corpus/extra.txt');
+  });
+
+  it('refuses a symlink in the corpus (exit 4)', async () => {
+    const root = study();
+    symlinkSync(join(root, 'corpus/items.jsonl'), join(root, 'corpus/link.jsonl'));
+    const r = await check(root);
+    expect(r.code).toBe(4);
+    expect(r.json).toMatchObject({ ok: false, code: 'CORPUS_PATH_UNSAFE' });
+    expect(r.json.message).toContain('link.jsonl');
+  });
+
+  it('fails on any change in section 5 and ignores changes elsewhere in the plan', async () => {
+    const root = study();
+    const plan = join(root, 'preregistration/PREREGISTRATION.md');
+    edit(plan, 'None so far.', 'None so far, really.');
+    expect((await check(root)).code).toBe(0);
+    edit(plan, 'SELECT 1 AS placeholder', 'SELECT 2 AS placeholder');
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.codes).toEqual(['SECTION5_DRIFT']);
+    expect(r.json.findings[0]).toMatchObject({ field: 'section5_sha256', file: 'preregistration/PREREGISTRATION.md' });
+  });
+
+  it('names the trust file when the trust policy changes', async () => {
+    const root = study();
+    edit(join(root, 'preregistration/trust/policy.json'), '"max_skew_seconds": 300', '"max_skew_seconds": 301');
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.codes).toEqual(['TRUST_DRIFT']);
+    expect(r.json.findings[0]).toMatchObject({ file: 'preregistration/trust/policy.json' });
+  });
+
+  it('fails on a changed study.json (window)', async () => {
+    const root = study();
+    edit(join(root, 'preregistration/study.json'), '2026-11-16T00:00:00Z', '2026-11-17T00:00:00Z');
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.codes).toEqual(['STUDY_DRIFT']);
+    expect(r.json.findings.map((f: { field: string }) => f.field).sort()).toEqual(['study_sha256', 'window.closes_at']);
+  });
+
+  it('fails when freeze.json is edited: the field, and every anchor (it witnessed the old digest)', async () => {
+    const root = study();
+    const freeze = join(root, 'preregistration/freeze.json');
+    const frozen = JSON.parse(readFileSync(freeze, 'utf8'));
+    frozen.corpus.root = 'f'.repeat(64);
+    writeFileSync(freeze, JSON.stringify(frozen, null, 2));
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.codes).toEqual(['ANCHOR_INSUFFICIENT', 'ANCHOR_INVALID', 'CORPUS_DRIFT']);
+    expect(r.json.findings.find((f: { code: string }) => f.code === 'CORPUS_DRIFT')).toMatchObject({ field: 'corpus.root', file: 'preregistration/freeze.json' });
+    expect(r.json.witnesses[0].codes).toEqual(['TSA_IMPRINT_MISMATCH']);
+  });
+
+  it('fails when only a field no file recomputes is edited (tool version): anchors catch it', async () => {
+    const root = study();
+    edit(join(root, 'preregistration/freeze.json'), /"version": "[^"]+"/, '"version": "9.9.9"');
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.codes).toEqual(['ANCHOR_INSUFFICIENT', 'ANCHOR_INVALID']);
+  });
+
+  it('re-indenting freeze.json changes nothing (the digest is over its canonical form)', async () => {
+    const root = study();
+    const freeze = join(root, 'preregistration/freeze.json');
+    writeFileSync(freeze, JSON.stringify(JSON.parse(readFileSync(freeze, 'utf8'))));
+    expect((await check(root)).code).toBe(0);
+  });
+
+  it('fails on a revealed answer key that differs from the commitment', async () => {
+    const root = study();
+    edit(join(root, 'inputs/answer-key.jsonl'), /"value": ?"40000"/, '"value": "40001"');
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.codes).toEqual(['ANSWER_KEY_COMMITMENT_MISMATCH']);
+    expect(r.json.digests.answer_key_root.ok).toBe(false);
+  });
+
+  it('skips the commitment check, saying so, before the key is revealed', async () => {
+    const root = study();
+    rmSync(join(root, 'inputs/answer-key.jsonl'));
+    const r = await check(root);
+    expect(r.code).toBe(0);
+    expect(r.json.digests.answer_key_root).toMatchObject({ ok: null, note: expect.stringContaining('not revealed') });
+  });
+
+  it('fails without any anchor, and on a tampered token', async () => {
+    const root = study();
+    const tsr = join(root, 'preregistration/anchors/local-test-tsa.tsr');
+    const bytes = readFileSync(tsr);
+    bytes[bytes.length - 10] = bytes[bytes.length - 10]! ^ 0xff;
+    writeFileSync(tsr, bytes);
+    const tampered = await check(root);
+    expect(tampered.code).toBe(1);
+    expect(tampered.json.witnesses[0].ok).toBe(false);
+    expect(tampered.json.independent_witnesses).toBe(0);
+    rmSync(tsr);
+    const none = await check(root);
+    expect(none.json.codes).toEqual(['ANCHOR_INSUFFICIENT']);
+    expect(none.json.independent_witnesses).toBe(0);
+  });
+
+  it('cannot run without freeze.json (exit 3)', async () => {
+    const root = study();
+    rmSync(join(root, 'preregistration/freeze.json'));
+    const r = await check(root);
+    expect(r.code).toBe(3);
+    expect(r.json.code).toBe('FREEZE_MISSING');
+  });
+
+  it('prints a readable report without --json', async () => {
+    const root = study();
+    appendFileSync(join(root, 'corpus/items.jsonl'), '');
+    const r = await runCli(['check-anchors', '--root', root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('check-anchors: OK');
+    expect(r.stdout).toContain('1 independent witness(es) confirm the freeze');
+  });
+});

@@ -1,0 +1,39 @@
+// Runs the CLI in-process (same code path as `npx prereg`), capturing what it prints.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../pipeline/cli.ts';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The parsed stdout when --json was given. */
+  json: any;
+}
+
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: { CI: 'true', ...env },
+    isTTY: false,
+  });
+  let json: unknown = null;
+  if (args.includes('--json') && stdout.trim() !== '') json = JSON.parse(stdout);
+  return { code, stdout, stderr, json };
+}
+
+/** A scratch copy of the committed example study (the study's own files only). */
+export function copyExampleStudy(): { root: string; cleanup: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'prereg-study-'));
+  for (const dir of ['corpus', 'preregistration', 'inputs']) {
+    cpSync(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
+  }
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
