@@ -19,6 +19,13 @@
 //    is verified once per token;
 //  - it checks neither the ESSCertID/ESSCertIDv2 attribute nor the timeStamping EKU: done here.
 // Revocation (CRL/OCSP) is not checked: the SPEC pins roots and bounds genTime instead.
+//
+// Cost: this runs for every proof token of a study. pkijs's SignedData parser rebuilds its whole
+// schema (certificates included) per call, so SignedData is split by hand and its parts go
+// through pkijs's own smaller parsers; certificates are parsed once per TsaTrust (memo keyed by
+// the SHA-256 of their DER) and a validated path is reused (only validity dates re-checked).
+// asn1js parses BER leniently (e.g. length octets of the unsigned envelope): what is verified is
+// always what was parsed, so this allows re-encodings of unsigned parts, never other content.
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
