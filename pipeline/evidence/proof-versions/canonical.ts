@@ -1,0 +1,14 @@
+// proof-spec §2 "Algorithm": spec_version 1.2 and 2.1.
+// chain = SHA-256 of canonical_json(chain_data) (SPEC §3), chain_data = the six base fields plus
+// upstream_timestamp / receipt_content_hash when served (non-empty strings).
+import { canonicalJson, sha256Hex } from '../../formats/canonical-json.ts';
+import { chainFields, type ArkForgeProof } from './proof.ts';
+import type { ProofVersionModule } from './index.ts';
+
+export const canonical: ProofVersionModule = {
+  algorithm: 'canonical',
+  chainHash(proof: ArkForgeProof): string {
+    // chainFields leaves the optional keys out when not served, as chain_data does.
+    return sha256Hex(canonicalJson(chainFields(proof)));
+  },
+};

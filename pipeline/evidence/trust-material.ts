@@ -1,0 +1,141 @@
+// Trust material (SPEC §5.4): everything pinned in preregistration/trust/ that a proof is
+// verified against, decoded ONCE and passed down (STYLE.md: never looked up from globals).
+// Pure: the caller reads the files (pipeline/io/trust-files.ts) and hands in the policy and
+// the TSA roots' PEM texts.
+//
+// Verification will run on worker threads: KeyObjects and pkijs certificates do not cross a
+// thread boundary as they are, so a worker rebuilds the material from `TrustMaterialInputs`,
+// plain data that structuredClone / postMessage carry unchanged. Rebuilding costs one JWK import
+// per pinned key (≈10 µs, STACK-NOTES) and one parse per TSA root.
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { loadTsaTrust, type TsaTrust } from './rfc3161.ts';
+import type { TrustPolicy } from '../io/trust-files.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+
+/** One pinned ArkForge Ed25519 key with its half-open validity window [from, until). */
+export interface PinnedKey {
+  readonly key_id: string;
+  /** As the policy pins it: ed25519:<base64url of the raw 32 bytes>. */
+  readonly public_key: string;
+  /** The raw 32 bytes in canonical base64url (no padding), for comparison with embedded keys. */
+  readonly x: string;
+  readonly key: KeyObject;
+  /** Epoch milliseconds (fractions kept) of valid_from, inclusive. */
+  readonly from_ms: number;
+  /** Epoch milliseconds (fractions kept) of valid_until, exclusive. */
+  readonly until_ms: number;
+}
+
+/** The policy's numbers a verifier needs. */
+export interface ProofPolicy {
+  readonly requireTsaToken: boolean;
+  readonly maxSkewSeconds: number;
+  readonly batchMaxSkewSeconds: number;
+  readonly requireReceipts: boolean;
+}
+
+/** Plain data from which TrustMaterial is rebuilt (e.g. on a worker thread). */
+export interface TrustMaterialInputs {
+  policy: TrustPolicy;
+  tsaRootPems: string[];
+}
+
+export interface TrustMaterial {
+  readonly keys: readonly PinnedKey[];
+  readonly tsa: TsaTrust;
+  readonly policy: ProofPolicy;
+  /** What this material was built from: post it to a worker, rebuild with buildTrustMaterialFrom. */
+  readonly inputs: TrustMaterialInputs;
+}
+
+const ED25519_PREFIX = 'ed25519:';
+const BASE64URL_43 = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Decode the pinned keys and TSA roots. Throws PreregError TRUST_POLICY_INVALID for a key that is
+ * not an Ed25519 public key, a window that is not ISO-8601 UTC or is empty (from ≥ until), or a
+ * key_id given twice; TSA_TRUST_INVALID for a TSA root that does not parse (rfc3161.ts).
+ */
+export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[]): TrustMaterial {
+  const seen = new Set<string>();
+  const keys = policy.arkforge_keys.map((entry, index): PinnedKey => {
+    const where = `arkforge_keys[${index}] (key_id ${JSON.stringify(entry.key_id)})`;
+    if (seen.has(entry.key_id)) invalid(`${where}: key_id given twice`);
+    seen.add(entry.key_id);
+    const raw = decodeEd25519PublicKey(entry.public_key);
+    if (!raw) invalid(`${where}: public_key must be ed25519:<base64url of 32 bytes>`);
+    const x = raw.toString('base64url');
+    let key: KeyObject;
+    try {
+      key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+    } catch (e) {
+      invalid(`${where}: public_key is not an Ed25519 key (${e instanceof Error ? e.message : String(e)})`);
+    }
+    const from_ms = utcMillis(entry.valid_from);
+    const until_ms = utcMillis(entry.valid_until);
+    if (from_ms === undefined) invalid(`${where}: valid_from ${JSON.stringify(entry.valid_from)} is not an ISO-8601 UTC instant`);
+    if (until_ms === undefined) invalid(`${where}: valid_until ${JSON.stringify(entry.valid_until)} is not an ISO-8601 UTC instant`);
+    if (!(from_ms < until_ms)) invalid(`${where}: the window [valid_from, valid_until) is empty`);
+    return Object.freeze({ key_id: entry.key_id, public_key: entry.public_key, x, key, from_ms, until_ms });
+  });
+  for (const [name, value] of [
+    ['max_skew_seconds', policy.max_skew_seconds],
+    ['batch_max_skew_seconds', policy.batch_max_skew_seconds],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) invalid(`${name} must be a non-negative integer`);
+  }
+  return Object.freeze({
+    keys: Object.freeze(keys),
+    tsa: loadTsaTrust(tsaRootPems),
+    policy: Object.freeze({
+      requireTsaToken: policy.require_tsa_token,
+      maxSkewSeconds: policy.max_skew_seconds,
+      batchMaxSkewSeconds: policy.batch_max_skew_seconds,
+      requireReceipts: policy.require_receipts,
+    }),
+    inputs: structuredClone({ policy, tsaRootPems }),
+  });
+}
+
+/** Rebuild from plain data (a worker thread's entry point). */
+export function buildTrustMaterialFrom(inputs: TrustMaterialInputs): TrustMaterial {
+  return buildTrustMaterial(inputs.policy, inputs.tsaRootPems);
+}
+
+/** The plain, structured-cloneable inputs of a TrustMaterial. */
+export function trustMaterialInputs(material: TrustMaterial): TrustMaterialInputs {
+  return structuredClone(material.inputs);
+}
+
+/** The raw 32 bytes of `ed25519:<base64url>` (43 characters, no padding), or undefined. */
+export function decodeEd25519PublicKey(text: string): Buffer | undefined {
+  if (!text.startsWith(ED25519_PREFIX)) return undefined;
+  const body = text.slice(ED25519_PREFIX.length);
+  if (!BASE64URL_43.test(body)) return undefined;
+  const raw = Buffer.from(body, 'base64url');
+  return raw.length === 32 ? raw : undefined;
+}
+
+// ISO-8601 UTC: date, 'T', time with seconds, optional fraction, 'Z' or '+00:00'.
+const UTC_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|\+00:00)$/;
+
+/**
+ * Epoch milliseconds of an ISO-8601 UTC instant, with the digits below the millisecond kept as
+ * a fraction (a double near today resolves ≈0.24 µs, so a skew limit holds to the microsecond);
+ * undefined for any other text or an impossible date (month 13, 30 February, hour 24, leap second).
+ */
+export function utcMillis(text: string): number | undefined {
+  const m = UTC_INSTANT.exec(text);
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac] = m as unknown as [string, string, string, string, string, string, string, string?];
+  const whole = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  // Date.UTC rolls over out-of-range fields; a round trip catches them (years 0000–9999 only).
+  if (!Number.isFinite(whole) || new Date(whole).toISOString().slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) {
+    return undefined;
+  }
+  return frac === undefined ? whole : whole + Number(`0.${frac}`) * 1000;
+}
+
+function invalid(message: string): never {
+  throw new PreregError('TRUST_POLICY_INVALID', `trust policy: ${message}`, EXIT.blocked);
+}

@@ -1,0 +1,202 @@
+// Generates the example study's submissions and commitments from three synthetic systems, signed
+// with the TEST-ONLY keys and stamped by the local pkijs TSA (genTime inside the study window):
+//
+//   sys-honest     every proof verifies, every receipt chain is anchored by its commitment;
+//   sys-tampered   some evidence was altered after signing, some is unsigned or signed by a key or
+//                  TSA that is not pinned; one phantom citation, one invented amount, one answered
+//                  negative, and two lines that ingest must reject (a duplicate, an unknown item);
+//   sys-truncated  honest proofs, but half its receipt chains were cut at the tail and re-closed
+//                  (internally valid, caught only by the commitment), and two truncated answers.
+//
+// Called by scripts/rebuild-example.ts; every hash and signature is computed, never hand-written.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalJson } from '../pipeline/formats/canonical-json.ts';
+import { buildChain, cutTail, type Aer1Chain } from '../test/support/aer1-builder.ts';
+import { issueProof } from '../test/support/arkforge-issuer.ts';
+import { loadTestSigner, type TsaSigner } from '../test/support/tsa/pkijs-tsa.ts';
+import type { ChainCommitment } from '../pipeline/evidence/aer1-chain.ts';
+
+interface Item {
+  item_id: string;
+  question: string;
+}
+interface KeyItem {
+  item_id: string;
+  kind: 'positive' | 'negative';
+  expected_refs: string[];
+  expected_amounts: Array<{ ref: string; value: string; unit: string }>;
+}
+type Passage = { ref: string; text: string };
+
+const SYSTEMS = ['sys-honest', 'sys-tampered', 'sys-truncated'] as const;
+type SystemId = (typeof SYSTEMS)[number];
+const ATTEMPTS = 3;
+
+/** Article texts by identifier, read from the corpus headings and the paragraph under each. */
+export function articlePassages(corpusDir: string, files: string[]): Map<string, string> {
+  const passages = new Map<string, string>();
+  for (const file of files) {
+    const lines = readFileSync(join(corpusDir, file), 'utf8').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^#{2,4} (?:Article )?((?:[LRD][0-9]{4}-[0-9]+)|(?:CCAG Travaux [0-9]+))\s*$/.exec(lines[i]!);
+      if (!m) continue;
+      const body: string[] = [];
+      for (let j = i + 2; j < lines.length && lines[j]!.trim() !== '' && !lines[j]!.startsWith('#'); j++) body.push(lines[j]!.trim());
+      passages.set(m[1]!, body.join(' '));
+    }
+  }
+  return passages;
+}
+
+const euros = (value: string) => `${Number(value).toLocaleString('fr-FR').replace(/\u202f/g, ' ')} euros`;
+const cite = (ref: string) => (ref.startsWith('CCAG') ? ref : `l'article ${ref}`);
+
+function honestAnswer(key: KeyItem, passages: Map<string, string>): string {
+  if (key.kind === 'negative') return 'Le corpus ne contient pas de disposition permettant de répondre à cette question.';
+  const parts = key.expected_refs.map((ref) => {
+    const amount = key.expected_amounts.find((a) => a.ref === ref);
+    const gist = passages.get(ref)!.split(/[,.;]/)[0]!.toLowerCase();
+    return amount ? `Selon ${cite(ref)}, le seuil est de ${euros(amount.value)} hors taxes (${gist}).` : `Selon ${cite(ref)} : ${gist}.`;
+  });
+  return parts.join(' ');
+}
+
+interface Plan {
+  text: string;
+  refused: boolean;
+  truncated: boolean;
+  /** What happens to the evidence of this record. */
+  evidence: 'good' | 'tampered-response' | 'unsigned' | 'expired-key' | 'unpinned-tsa';
+  chain: 'anchored' | 'tail-cut';
+}
+
+function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<string, string>): Plan {
+  const plan: Plan = { text: honestAnswer(key, passages), refused: key.kind === 'negative', truncated: false, evidence: 'good', chain: 'anchored' };
+  const id = key.item_id;
+  if (system === 'sys-honest') {
+    // Constancy: the honest system misses the expected reference once in three attempts on one item.
+    if (id === 'mp-010' && attempt === 3) plan.text = 'L\'acheteur doit demander des explications sur le prix proposé.';
+    return plan;
+  }
+  if (system === 'sys-tampered') {
+    if (id === 'mp-001') plan.text = plan.text.replace("l'article R2122-8", "l'article L2122-8");
+    if (['mp-002', 'mp-003', 'mp-004'].includes(id)) plan.evidence = 'tampered-response';
+    if (['mp-005', 'mp-006'].includes(id)) plan.evidence = 'unsigned';
+    if (id === 'mp-007') plan.evidence = 'expired-key';
+    if (id === 'mp-008') plan.evidence = 'unpinned-tsa';
+    if (id === 'mp-011') plan.text = plan.text.replace('50 000 euros', '100 000 euros');
+    if (id === 'mp-017') {
+      plan.text = 'Selon l\'article R2123-1, le taux applicable est réduit pour les travaux.';
+      plan.refused = false;
+    }
+    return plan;
+  }
+  const n = Number(id.slice(3));
+  if (n >= 1 && n <= 10) plan.chain = 'tail-cut';
+  if ((id === 'mp-012' || id === 'mp-013') && attempt === 2) {
+    // Cut mid-citation: the stub "R2192-" must not count as a citation.
+    plan.truncated = true;
+    plan.text = plan.text.slice(0, plan.text.indexOf(key.expected_refs[0]!) + 'R2192-'.length);
+  }
+  return plan;
+}
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+export interface GeneratedInputs {
+  records: number;
+  rejectsExpected: number;
+}
+
+export async function generateExampleSubmissions(root: string): Promise<GeneratedInputs> {
+  const corpus = join(root, 'corpus');
+  const items = readFileSync(join(corpus, 'items.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Item);
+  const key = new Map(
+    readFileSync(join(root, 'inputs/answer-key.jsonl'), 'utf8').trim().split('\n').map((l) => {
+      const k = JSON.parse(l) as KeyItem;
+      return [k.item_id, k];
+    }),
+  );
+  const passages = articlePassages(corpus, ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md', 'ccag-travaux.md']);
+  const keys = join(root, 'test/fixtures/keys');
+  const pinnedKey = readFileSync(join(keys, 'TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
+  const expiredKey = readFileSync(join(keys, 'TEST-ONLY-arkforge-2025-expired.key.pem'), 'utf8');
+  const tsa: TsaSigner = await loadTestSigner('tsa');
+  const rogueTsa: TsaSigner = await loadTestSigner('unpinned-tsa');
+
+  const submissions = join(root, 'inputs/submissions');
+  rmSync(submissions, { recursive: true, force: true });
+  mkdirSync(submissions, { recursive: true });
+  const commitments: ChainCommitment[] = [];
+  let records = 0;
+
+  for (const [s, system] of SYSTEMS.entries()) {
+    const lines: string[] = [];
+    let clock = Date.parse(`2026-11-0${5 + s}T08:00:00Z`);
+    for (const item of items) {
+      const k = key.get(item.item_id)!;
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        clock += 37_000;
+        const plan = planFor(system, k, attempt, passages);
+        const served: Passage[] = (k.kind === 'positive' ? k.expected_refs : ['R2123-1']).map((ref) => ({ ref, text: passages.get(ref)! }));
+        const request = { query: item.question, top_k: 3 };
+        const response = { passages: served };
+        const timestamp = new Date(clock).toISOString().replace('.000Z', 'Z');
+        const issued = await issueProof({
+          request,
+          response,
+          timestamp,
+          seller: 'retrieval.example',
+          buyerApiKey: `TEST-ONLY-api-key-${system}`,
+          transactionId: `crd_${system}_${item.item_id}_${attempt}`,
+          specVersion: system === 'sys-tampered' && attempt === 2 ? '1.1' : '2.1',
+          signingKeyPem: plan.evidence === 'expired-key' ? expiredKey : pinnedKey,
+          tsa: { signer: plan.evidence === 'unpinned-tsa' ? rogueTsa : tsa, genTime: new Date(clock + 2_000).toISOString().replace('.000Z', 'Z') },
+        });
+        const proof = issued.proof;
+        let shownResponse: unknown = response;
+        if (plan.evidence === 'tampered-response') {
+          // Altered after signing: the passage now says what the answer needs.
+          shownResponse = { passages: served.map((p) => ({ ...p, text: `${p.text} (version modifiée)` })) };
+        }
+        if (plan.evidence === 'unsigned') {
+          delete proof.arkforge_signature;
+          delete proof.arkforge_pubkey;
+        }
+        const jobId = `job-${system}-${item.item_id}-${attempt}`;
+        const built = buildChain({
+          revision: '09',
+          job_id: jobId,
+          receipts: [
+            { tool: 'plan', provenance_class: 'LOGGED_BY_AGENT', canonical_bytes: canonicalJson({ step: 'plan', question: item.question }), output_hash: `sha256:${sha256(item.question)}` },
+            { tool: 'retrieve', provenance_class: 'LOGGED_BY_AGENT', canonical_bytes: canonicalJson({ step: 'retrieve', proof_id: proof.proof_id }), output_hash: (proof.hashes as { response: string }).response },
+            { tool: 'answer', provenance_class: 'LOGGED_BY_AGENT', canonical_bytes: canonicalJson({ step: 'answer', text: plan.text }), output_hash: `sha256:${sha256(plan.text)}` },
+          ],
+        });
+        commitments.push(built.commitment);
+        const chain: Aer1Chain = plan.chain === 'tail-cut' ? cutTail(built.chain, 2) : built.chain;
+        lines.push(
+          canonicalJson({
+            format: 'prereg.submission/1',
+            system_id: system,
+            item_id: item.item_id,
+            attempt,
+            answer: { text: plan.text, refused: plan.refused, truncated: plan.truncated },
+            evidence: [{ proof, request, response: shownResponse }],
+            receipts: chain,
+          }),
+        );
+        records++;
+      }
+    }
+    if (system === 'sys-tampered') {
+      lines.splice(5, 0, lines[0]!); // a duplicate (system, item, attempt): rejected, the first kept
+      lines.push(lines[lines.length - 1]!.replace('"item_id":"mp-020"', '"item_id":"mp-099"')); // not a frozen item
+    }
+    writeFileSync(join(submissions, `${system}.jsonl`), `${lines.join('\n')}\n`);
+  }
+  writeFileSync(join(root, 'inputs/commitments.jsonl'), `${commitments.map((c) => canonicalJson(c)).join('\n')}\n`);
+  return { records, rejectsExpected: 2 };
+}

@@ -1,0 +1,169 @@
+// Mints ArkForge proofs as the reference service does (ark-forge/trust-layer: proxy.execute_proxy
+// → proofs.generate_proof, crypto.sign_proof, timestamps.submit_hash), for the tests and the
+// script that rebuilds the example study. TEST support: it signs with the TEST-ONLY keys.
+//
+// The chain-hash formulas are written out here on purpose rather than imported from
+// pipeline/evidence/proof-versions/: a shared bug must not make the verifier agree with itself.
+// What the reference service does and this copies:
+//  - request/response hashes: SHA-256 of canonical JSON (Python json.dumps, sort_keys, compact);
+//  - chain hash: canonical JSON of chain_data for 1.2 / 2.1, the legacy concatenation for
+//    1.0 / 1.1 / 2.0 / absent; optional fields only when non-empty; receipt hash without prefix;
+//  - arkforge_signature: Ed25519 over the chain-hash hex string (UTF-8), ed25519:<base64url>;
+//  - the RFC 3161 token is requested over the 32 chain-hash bytes, stored as the TSA's whole
+//    TimeStampResp in timestamp_authority.tsr_base64;
+//  - the transaction block is `certification_fee` {method, transaction_id, amount, currency,
+//    status}; `payment` (proof-spec §1) carries `provider` instead of `method`.
+import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
+import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
+import { issueTimestampResponse, type TsaSigner } from './tsa/pkijs-tsa.ts';
+
+export interface IssueProofOptions {
+  /** Bodies: parsed JsonValue (exact numbers) or plain JS. Returned unchanged. */
+  request: unknown;
+  response: unknown;
+  /** ISO-8601 UTC, as the service writes it: YYYY-MM-DDTHH:MM:SSZ. */
+  timestamp: string;
+  seller: string;
+  /** The raw API key; the proof carries SHA-256 of it (proof-spec §4). */
+  buyerApiKey: string;
+  transactionId: string;
+  /** '1.0' | '1.1' | '2.0' | '1.2' | '2.1', or null/undefined for a proof without spec_version. */
+  specVersion?: string | null;
+  /** PKCS#8 PEM of the Ed25519 signing key. */
+  signingKeyPem: string;
+  /** When given, an RFC 3161 token from this TSA with exactly this genTime. */
+  tsa?: { signer: TsaSigner; genTime: string | Date; provider?: string };
+  /** Which block carries the transaction; default 'certification_fee', as the reference service. */
+  paymentField?: 'payment' | 'certification_fee';
+  upstreamTimestamp?: string;
+  /** SHA-256 hex of the receipt, with or without "sha256:". */
+  receiptContentHash?: string;
+  /** Default: prf_<date>_<time>_<6 hex derived from the chain hash> (deterministic). */
+  proofId?: string;
+  amount?: number;
+  currency?: string;
+  /** arkforge_pubkey to embed: default the signing key's public half; null embeds none. */
+  embeddedPubkey?: string | null;
+}
+
+export interface IssuedProof {
+  proof: Record<string, unknown>;
+  request: unknown;
+  response: unknown;
+}
+
+const LEGACY = new Set(['1.0', '1.1', '2.0']);
+const CANONICAL = new Set(['1.2', '2.1']);
+const TRUST_LAYER = 'https://trust.arkforge.tech';
+
+export async function issueProof(o: IssueProofOptions): Promise<IssuedProof> {
+  const specVersion = o.specVersion ?? null;
+  if (specVersion !== null && !LEGACY.has(specVersion) && !CANONICAL.has(specVersion)) {
+    throw new Error(`issueProof: spec_version ${specVersion} is not minted by this issuer`);
+  }
+  const requestHash = sha256(canonicalJson(o.request));
+  const responseHash = sha256(canonicalJson(o.response));
+  const buyerFingerprint = sha256(o.buyerApiKey);
+  const receipt = o.receiptContentHash?.replace(/^sha256:/, '');
+
+  let chainHash: string;
+  if (specVersion !== null && CANONICAL.has(specVersion)) {
+    const chainData: Record<string, string> = {
+      request_hash: requestHash,
+      response_hash: responseHash,
+      transaction_id: o.transactionId,
+      timestamp: o.timestamp,
+      buyer_fingerprint: buyerFingerprint,
+      seller: o.seller,
+    };
+    if (o.upstreamTimestamp) chainData.upstream_timestamp = o.upstreamTimestamp;
+    if (receipt) chainData.receipt_content_hash = receipt;
+    chainHash = sha256(canonicalJson(chainData));
+  } else {
+    let input = requestHash + responseHash + o.transactionId + o.timestamp + buyerFingerprint + o.seller;
+    if (o.upstreamTimestamp) input += o.upstreamTimestamp;
+    if (receipt) input += receipt;
+    chainHash = sha256(input);
+  }
+
+  const privateKey = signingKey(o.signingKeyPem);
+  const signature = sign(null, Buffer.from(chainHash, 'utf8'), privateKey).toString('base64url');
+  const ownPubkey = `ed25519:${createPublicKey(privateKey).export({ format: 'jwk' }).x}`;
+  const embedded = o.embeddedPubkey === undefined ? ownPubkey : o.embeddedPubkey;
+
+  const proofId = o.proofId ?? `prf_${o.timestamp.slice(0, 10).replaceAll('-', '')}_${o.timestamp.slice(11, 19).replaceAll(':', '')}_${chainHash.slice(0, 6)}`;
+  const provider = o.tsa?.provider ?? 'test-tsa.invalid';
+  const timestampAuthority: Record<string, unknown> = {
+    status: 'submitted',
+    provider,
+    tsr_url: `${TRUST_LAYER}/v1/proof/${proofId}/tsr`,
+  };
+  if (o.tsa) {
+    const chainBytes = Buffer.from(chainHash, 'hex');
+    // A nonce derived from the chain hash keeps the request deterministic.
+    const request = buildTimestampRequest(chainBytes, BigInt(`0x${chainHash.slice(0, 16)}`) | 1n);
+    const response = await issueTimestampResponse(request, o.tsa.signer, { genTime: o.tsa.genTime });
+    timestampAuthority.status = 'verified';
+    timestampAuthority.tsr_base64 = Buffer.from(response).toString('base64');
+  }
+
+  const amount = o.amount ?? 0.1;
+  const currency = o.currency ?? 'eur';
+  const transaction =
+    (o.paymentField ?? 'certification_fee') === 'payment'
+      ? { provider: 'prepaid_credit', transaction_id: o.transactionId, amount, currency, status: 'succeeded' }
+      : { method: 'prepaid_credit', transaction_id: o.transactionId, amount, currency, status: 'succeeded' };
+
+  const proof: Record<string, unknown> = { proof_id: proofId };
+  if (specVersion !== null) proof.spec_version = specVersion;
+  Object.assign(proof, {
+    verification_url: `${TRUST_LAYER}/v1/proof/${proofId}`,
+    verification_algorithm: 'https://github.com/ark-forge/proof-spec/blob/main/SPEC.md#2-chain-hash-algorithm',
+    hashes: { request: `sha256:${requestHash}`, response: `sha256:${responseHash}`, chain: `sha256:${chainHash}` },
+    parties: {
+      buyer_fingerprint: buyerFingerprint,
+      seller: o.seller,
+      agent_identity: null,
+      agent_identity_verified: null,
+      did_resolution_status: null,
+      agent_version: null,
+    },
+    [o.paymentField ?? 'certification_fee']: transaction,
+    timestamp: o.timestamp,
+    timestamp_authority: timestampAuthority,
+    identity_consistent: null,
+    transaction_success: true,
+    upstream_status_code: 200,
+  });
+  if (o.upstreamTimestamp) proof.upstream_timestamp = o.upstreamTimestamp;
+  if (receipt) {
+    proof.provider_payment = {
+      type: 'stripe',
+      receipt_url: 'https://pay.stripe.com/receipts/payment/TEST-ONLY',
+      receipt_fetch_status: 'fetched',
+      receipt_content_hash: `sha256:${receipt}`,
+      parsing_status: 'success',
+      parsed_fields: null,
+      verification_status: 'fetched',
+    };
+  }
+  proof.arkforge_signature = `ed25519:${signature}`;
+  if (embedded !== null) proof.arkforge_pubkey = embedded;
+  return { proof, request: o.request, response: o.response };
+}
+
+/** Keys imported once per PEM: an example study mints thousands of proofs with one key. */
+const signingKeys = new Map<string, KeyObject>();
+function signingKey(pem: string): KeyObject {
+  let key = signingKeys.get(pem);
+  if (!key) {
+    key = createPrivateKey(pem);
+    signingKeys.set(pem, key);
+  }
+  return key;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
