@@ -69,7 +69,7 @@ export interface ProofTsaOutcome {
 export interface ProofVerification {
   status: ProofStatus;
   /** Every failure, sorted and unique; empty when VERIFIED. */
-  codes: ProofCode[];
+  codes: Array<ProofCode | ProofParseCode>;
   checks: Record<ProofCheck, CheckOutcome>;
   proof_id: string | null;
   /** As the proof states it; null when absent or null. */

@@ -521,7 +521,7 @@ describe('verifyEvidenceItem: one row per rule (SPEC §6.1)', () => {
     expect({ status: result.status, codes: result.codes }).toEqual({ status: row.status, codes: row.codes });
     // Every code belongs to a failed check, and every failed check has a code.
     const failed = PROOF_CHECKS.filter((c) => result.checks[c] === 'fail');
-    expect([...new Set(result.codes.map((c) => PROOF_CODES[c].check))].sort()).toEqual([...failed].sort());
+    expect([...new Set(result.codes.map((c) => PROOF_CODES[c as ProofCode].check))].sort()).toEqual([...failed].sort());
     expect(result.problems.length).toBeGreaterThanOrEqual(result.codes.length);
     row.also?.(result);
   });

@@ -1,0 +1,82 @@
+// One unit of verification work, as text in and plain result out, so the same code runs in a
+// worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
+// Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
+import { JsonParseError, parseJson, toPlain, type JsonValue } from '../formats/canonical-json.ts';
+import { indexCommitments, verifyChain, type ChainCommitment, type ChainVerification, type CommitmentIndex } from './aer1-chain.ts';
+import { proofStatus, verifyEvidenceItem, PROOF_CHECKS, type ProofVerification, type StudyWindow } from './arkforge-proof.ts';
+import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from './trust-material.ts';
+
+export type VerifyTask =
+  | { kind: 'evidence'; key: string; proof: string; request: string | null; response: string | null }
+  | { kind: 'chain'; key: string; chain: string };
+
+export type VerifyOutcome =
+  | { kind: 'evidence'; key: string; result: ProofVerification }
+  | { kind: 'chain'; key: string; result: ChainVerification };
+
+export interface VerifyContextInputs {
+  trust: TrustMaterialInputs;
+  window: StudyWindow;
+  commitments: ChainCommitment[];
+}
+
+export interface VerifyContext {
+  trust: TrustMaterial;
+  window: StudyWindow;
+  commitments: CommitmentIndex;
+}
+
+export function buildVerifyContext(inputs: VerifyContextInputs): VerifyContext {
+  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments) };
+}
+
+/** A proof whose JSON does not even parse: MALFORMED with the parser's code, every check skipped. */
+function unparsedProof(code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSON_SYNTAX', problem: string): ProofVerification {
+  const codes: ProofVerification['codes'] = code === 'JSON_SYNTAX' ? ['PROOF_MALFORMED'] : [code];
+  return {
+    status: proofStatus(codes),
+    codes,
+    checks: Object.fromEntries(PROOF_CHECKS.map((c) => [c, c === 'structure' ? 'fail' : 'skipped'])) as ProofVerification['checks'],
+    proof_id: null,
+    spec_version: null,
+    algorithm: null,
+    timestamp: null,
+    declared_chain_hash: null,
+    recomputed_chain_hash: null,
+    request_hash: null,
+    response_hash: null,
+    key_id: null,
+    embedded_pubkey: null,
+    embedded_pubkey_pinned: null,
+    tsa: null,
+    problems: [problem],
+  };
+}
+
+function parse(text: string): JsonValue {
+  return parseJson(text);
+}
+
+export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promise<VerifyOutcome> {
+  if (task.kind === 'chain') {
+    let doc: unknown;
+    try {
+      doc = toPlain(parse(task.chain));
+    } catch (err) {
+      if (!(err instanceof JsonParseError)) throw err;
+      doc = null; // verifyChain reports a non-object document as CHAIN_MALFORMED
+    }
+    return { kind: 'chain', key: task.key, result: verifyChain(doc, ctx.commitments, ctx.window.closes_at) };
+  }
+  try {
+    const item = {
+      proof: parse(task.proof),
+      ...(task.request !== null ? { request: parse(task.request) } : {}),
+      ...(task.response !== null ? { response: parse(task.response) } : {}),
+    };
+    return { kind: 'evidence', key: task.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
+  } catch (err) {
+    if (!(err instanceof JsonParseError)) throw err;
+    return { kind: 'evidence', key: task.key, result: unparsedProof(err.code, `line ${err.line} column ${err.column}: ${err.message}`) };
+  }
+}
