@@ -326,6 +326,36 @@ export const REASONS = {
     next: 'Inputs must not change during a run: wait until the file is complete, then run ingest again.',
   },
   // --- end Ingest ------------------------------------------------------------------------------
+  // --- Outputs (SPEC §7) — pipeline/emit/, pipeline/stages/emit.ts ----------------------------
+  OUTPUT_EXISTS: {
+    meaning: 'outputs/<run_id>/ already exists: the same inputs were already emitted, and an output directory is never overwritten.',
+    next: 'Keep the existing directory (same inputs give the same bytes), or move it away deliberately and emit again.',
+  },
+  OUTPUT_STORE_INCOMPLETE: {
+    meaning: 'The DuckDB store lacks a table or column that emit reads (or it is a view, not a table): the stages before emit did not all complete.',
+    next: 'Run the pipeline up to score (`prereg run`, or ingest, verify, classify, score), then emit again.',
+  },
+  OPERATOR_KEY_MISSING: {
+    meaning: 'No operator signing key was given (the Ed25519 key for manifest.sig, or the CMS key and certificate for manifest.p7s).',
+    next: 'Pass --operator-key FILE, --cms-key FILE and --cms-cert FILE, or set $PREREG_OPERATOR_KEY, $PREREG_OPERATOR_CMS_KEY and $PREREG_OPERATOR_CMS_CERT; never commit a real key.',
+  },
+  OPERATOR_KEY_INVALID: {
+    meaning: 'The operator key is not a PEM Ed25519 private key.',
+    next: 'Give the PEM (PKCS#8) Ed25519 private key whose public half is pinned in preregistration/trust/.',
+  },
+  OPERATOR_KEY_UNPINNED: {
+    meaning: 'The trust policy pins no operator_public_key (or the file it names is not an Ed25519 public key), so nobody could check the manifest signature.',
+    next: 'Pin the operator public key in preregistration/trust/ before the freeze.',
+  },
+  OPERATOR_KEY_MISMATCH: {
+    meaning: "The operator key's public half differs from the operator_public_key pinned in preregistration/trust/: the outputs would carry a signature nobody can check.",
+    next: 'Sign with the operator key that was pinned before the freeze.',
+  },
+  OPERATOR_CMS_INVALID: {
+    meaning: 'The CMS signing key or certificate is unusable: not an RSA key, not a PEM certificate, the certificate does not carry that key, or it was not issued by the pinned operator key.',
+    next: 'Give the RSA CMS key and its certificate issued by the operator key (see docs/outputs.md and scripts/make-test-operator-cms.sh).',
+  },
+  // --- end Outputs ---------------------------------------------------------------------------
 } as const satisfies Record<string, ReasonEntry>;
 
 export type ReasonCode = keyof typeof REASONS;

@@ -5,7 +5,9 @@ import { checkAnchors } from './check-anchors.ts';
 import { corpusProof } from './corpus-proof.ts';
 import { explain } from './explain.ts';
 import { freeze } from './freeze.ts';
+import { ingest } from './ingest.ts';
 import { revealCheck } from './reveal-check.ts';
 import type { Command } from './stage.ts';
+import { validate } from './validate.ts';
 
-export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, corpusProof, explain];
+export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, validate, corpusProof, explain];

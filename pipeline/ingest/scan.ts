@@ -1,0 +1,123 @@
+// The one loop over submission files that both `prereg ingest` and `prereg validate` run: read
+// each file as a stream of lines, check each line, hand every outcome to the caller, and count.
+// accepted + rejected = lines read, per file and in total (SPEC §5.1).
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { EXIT, PreregError } from '../reasons.ts';
+import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
+import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
+
+export interface FileSummary {
+  file: string;
+  sha256: string;
+  bytes: number;
+  lines_read: number;
+  accepted: number;
+  rejected: number;
+  /** Rejected lines per reason code, codes sorted. */
+  rejects_by_code: Record<string, number>;
+}
+
+export interface ScanSinks {
+  record(record: AcceptedRecord): void;
+  reject(reject: Reject): void;
+}
+
+/** The largest --max-line-bytes accepted (a Buffer must hold one line). */
+export const MAX_MAX_LINE_BYTES = 1024 * 1024 * 1024;
+
+/** Parses --max-line-bytes; USAGE (exit 2) unless a whole number of bytes in [1, 1 GiB]. */
+export function parseMaxLineBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_LINE_BYTES;
+  const n = typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= MAX_MAX_LINE_BYTES)) {
+    throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`, EXIT.usage);
+  }
+  return n;
+}
+
+export async function scanFile(
+  path: string,
+  file: string,
+  checker: SubmissionChecker,
+  sinks: ScanSinks,
+  options: { maxLineBytes: number; chunkBytes?: number; progress?: (bytesRead: number) => void },
+): Promise<FileSummary> {
+  const fileHash = createHash('sha256');
+  let bytes = 0;
+  const summary: FileSummary = { file, sha256: '', bytes: 0, lines_read: 0, accepted: 0, rejected: 0, rejects_by_code: {} };
+  const byCode = new Map<string, number>();
+  const lines = readLines(path, file, {
+    maxLineBytes: options.maxLineBytes,
+    ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
+    onChunk: (chunk) => {
+      fileHash.update(chunk);
+      bytes += chunk.length;
+      options.progress?.(bytes);
+    },
+  });
+  for await (const line of lines) {
+    summary.lines_read++;
+    const outcome = checker.check(line);
+    if (outcome.accepted) {
+      summary.accepted++;
+      sinks.record(outcome.accepted);
+    } else {
+      summary.rejected++;
+      byCode.set(outcome.rejected.reason_code, (byCode.get(outcome.rejected.reason_code) ?? 0) + 1);
+      sinks.reject(outcome.rejected);
+    }
+  }
+  summary.sha256 = fileHash.digest('hex');
+  summary.bytes = bytes;
+  summary.rejects_by_code = sortedCounts(byCode);
+  return summary;
+}
+
+/** SHA-256 and size of a file, streamed. */
+export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
+  const h = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) {
+    h.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { sha256: h.digest('hex'), bytes };
+}
+
+export function sortedCounts(counts: ReadonlyMap<string, number> | Record<string, number>): Record<string, number> {
+  const entries = counts instanceof Map ? [...counts.entries()] : Object.entries(counts);
+  const out: Record<string, number> = {};
+  for (const [k, v] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) out[k] = v;
+  return out;
+}
+
+export interface Totals {
+  files: number;
+  lines_read: number;
+  accepted: number;
+  rejected: number;
+  rejects_by_code: Record<string, number>;
+}
+
+export function totalsOf(files: readonly FileSummary[]): Totals {
+  const byCode = new Map<string, number>();
+  for (const f of files) for (const [code, n] of Object.entries(f.rejects_by_code)) byCode.set(code, (byCode.get(code) ?? 0) + n);
+  return {
+    files: files.length,
+    lines_read: files.reduce((s, f) => s + f.lines_read, 0),
+    accepted: files.reduce((s, f) => s + f.accepted, 0),
+    rejected: files.reduce((s, f) => s + f.rejected, 0),
+    rejects_by_code: sortedCounts(byCode),
+  };
+}
+
+export function formatCounts(counts: Record<string, number>): string {
+  const entries = Object.entries(counts);
+  return entries.length === 0 ? 'none' : entries.map(([code, n]) => `${code} ${n}`).join(', ');
+}
+
+/** "1.5 MB" style, for progress lines only. */
+export function megabytes(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}

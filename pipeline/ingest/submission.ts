@@ -1,0 +1,166 @@
+// The checks of one submission line (SPEC §5.1): pure, no I/O. A line is either accepted as a
+// record (with its evidence items and receipts) or rejected with one reason code, its file, line
+// number, byte offset and SHA-256. Checks, first failure wins:
+//   1. the line itself (lines.ts): LINE_TOO_LONG, LINE_EMPTY, LINE_NOT_UTF8, LINE_CRLF;
+//   2. JSON (canonical parser: exact number lexemes, no duplicate key, depth ≤ 64):
+//      JSON_SYNTAX, JSON_DUPLICATE_KEY, JSON_NUMBER_INVALID;
+//   3. a `format` other than "prereg.submission/1": SUBMISSION_FORMAT_UNKNOWN;
+//   4. schemas/submission.schema.json, and answer.text being Unicode text: SUBMISSION_SCHEMA;
+//   5. item_id among the frozen items (when items are given): SUBMISSION_ITEM_UNKNOWN;
+//   6. (system_id, item_id, attempt) not already accepted: SUBMISSION_DUPLICATE — the first
+//      accepted line wins, a later one is rejected, never merged.
+// Evidence bodies are kept as canonical JSON (SPEC §3) of the parsed value, so the verifier
+// hashes exactly the bytes Python would: number lexemes survive (1.0 stays 1.0).
+import { canonicalJson, JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonParseErrorCode, type JsonValue } from '../formats/canonical-json.ts';
+import { validator, describeErrors } from '../formats/schemas.ts';
+import type { LineProblem, RawLine } from './lines.ts';
+
+export const SUBMISSION_FORMAT = 'prereg.submission/1';
+/** Nesting limit of a submission line (objects and arrays), enforced by the parser. */
+export const MAX_JSON_DEPTH = 64;
+
+export type SubmissionRejectCode =
+  | LineProblem
+  | JsonParseErrorCode
+  | 'SUBMISSION_FORMAT_UNKNOWN'
+  | 'SUBMISSION_SCHEMA'
+  | 'SUBMISSION_ITEM_UNKNOWN'
+  | 'SUBMISSION_DUPLICATE';
+
+/** Where a line is: what every record and reject carries. */
+export interface LineLocation {
+  file: string;
+  line_no: number;
+  byte_offset: number;
+  line_sha256: string;
+}
+
+export interface Reject extends LineLocation {
+  reason_code: SubmissionRejectCode;
+  /** 1-based column (in characters) of a JSON error; null otherwise. */
+  column_no: number | null;
+  detail: string;
+}
+
+export interface EvidenceItem {
+  /** 0-based position in the line's `evidence` array. */
+  evidence_index: number;
+  proof_json: string;
+  /** Canonical JSON of the body; null when the key is absent (a JSON null is the text "null"). */
+  request_json: string | null;
+  response_json: string | null;
+  disclosure_json: string | null;
+}
+
+export interface AcceptedRecord extends LineLocation {
+  system_id: string;
+  item_id: string;
+  attempt: number;
+  answer_text: string;
+  refused: boolean;
+  truncated: boolean;
+  evidence: EvidenceItem[];
+  /** Canonical JSON of the receipts chain document; null when absent. */
+  receipts_json: string | null;
+}
+
+export type LineOutcome = { accepted: AcceptedRecord; rejected?: undefined } | { rejected: Reject; accepted?: undefined };
+
+interface SubmissionShape {
+  system_id: string;
+  item_id: string;
+  attempt: number;
+  answer: { text: string; refused: boolean; truncated: boolean };
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function isObject(v: JsonValue): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
+}
+
+function shown(s: string, max = 80): string {
+  return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
+}
+
+/**
+ * Checks lines in order. It holds the (system_id, item_id, attempt) triples accepted so far, so
+ * one checker spans every file of a run, files in the order they are read.
+ */
+export class SubmissionChecker {
+  /** Accepted triples → where first accepted, packed as file index × 2^32 + line number. */
+  private readonly seen = new Map<string, number>();
+  private readonly files: string[] = [];
+
+  /** items: the frozen item ids, or null to skip that check (validate outside a study). */
+  constructor(private readonly items: ReadonlySet<string> | null) {}
+
+  check(line: RawLine): LineOutcome {
+    const at: LineLocation = { file: line.file, line_no: line.line_no, byte_offset: line.byte_offset, line_sha256: line.sha256 };
+    const reject = (reason_code: SubmissionRejectCode, detail: string, column_no: number | null = null): LineOutcome => ({
+      rejected: { ...at, reason_code, column_no, detail },
+    });
+
+    if (line.problem !== undefined || line.text === undefined) {
+      return reject(line.problem ?? 'LINE_NOT_UTF8', line.detail ?? 'the line could not be read as text');
+    }
+    let value: JsonValue;
+    try {
+      value = parseJson(line.text, { maxDepth: MAX_JSON_DEPTH });
+    } catch (err) {
+      if (err instanceof JsonParseError) return reject(err.code, `${err.detail} (column ${err.column})`, err.column);
+      throw err;
+    }
+    if (isObject(value) && value.format !== undefined && !(typeof value.format === 'string' && value.format === SUBMISSION_FORMAT)) {
+      const found = typeof value.format === 'string' ? shown(value.format) : `a ${value.format instanceof JsonNumber ? 'number' : Array.isArray(value.format) ? 'array' : value.format === null ? 'null' : typeof value.format}`;
+      return reject('SUBMISSION_FORMAT_UNKNOWN', `format is ${found}; this pipeline reads ${JSON.stringify(SUBMISSION_FORMAT)}`);
+    }
+    const plain = toPlain(value);
+    const validate = validator('submission');
+    if (!validate(plain)) return reject('SUBMISSION_SCHEMA', describeErrors(validate.errors).join('; '));
+    const sub = plain as SubmissionShape;
+    if (LONE_SURROGATE.test(sub.answer.text)) {
+      return reject('SUBMISSION_SCHEMA', '/answer/text contains a lone surrogate escape (e.g. \\ud800): it is not Unicode text');
+    }
+    if (this.items !== null && !this.items.has(sub.item_id)) {
+      return reject('SUBMISSION_ITEM_UNKNOWN', `item_id ${shown(sub.item_id)} is not an item of the frozen corpus/items.jsonl`);
+    }
+    const key = `${sub.system_id}\u0000${sub.item_id}\u0000${sub.attempt}`;
+    const first = this.seen.get(key);
+    if (first !== undefined) {
+      const where = `${this.files[Math.floor(first / 2 ** 32)]}:${first % 2 ** 32}`;
+      return reject(
+        'SUBMISSION_DUPLICATE',
+        `(system_id, item_id, attempt) = (${sub.system_id}, ${sub.item_id}, ${sub.attempt}) was already accepted at ${where}; the first line is kept`,
+      );
+    }
+    if (this.files[this.files.length - 1] !== line.file) this.files.push(line.file);
+    this.seen.set(key, (this.files.length - 1) * 2 ** 32 + line.line_no);
+
+    // The schema guarantees the shape below; the bodies are taken from the parsed value itself.
+    const doc = value as JsonObject;
+    const evidence = (doc.evidence as JsonValue[]).map((item, evidence_index): EvidenceItem => {
+      const ev = item as JsonObject;
+      return {
+        evidence_index,
+        proof_json: canonicalJson(ev.proof),
+        request_json: ev.request === undefined ? null : canonicalJson(ev.request),
+        response_json: ev.response === undefined ? null : canonicalJson(ev.response),
+        disclosure_json: ev.disclosure === undefined ? null : canonicalJson(ev.disclosure),
+      };
+    });
+    return {
+      accepted: {
+        ...at,
+        system_id: sub.system_id,
+        item_id: sub.item_id,
+        attempt: sub.attempt,
+        answer_text: sub.answer.text,
+        refused: sub.answer.refused,
+        truncated: sub.answer.truncated,
+        evidence,
+        receipts_json: doc.receipts === undefined ? null : canonicalJson(doc.receipts),
+      },
+    };
+  }
+}

@@ -1,0 +1,289 @@
+// `prereg ingest` (SPEC §2, §5.1): every inputs/submissions/*.jsonl → the DuckDB tables records,
+// evidence, receipts, rejects (and submission_files, stage_runs) in work/prereg.duckdb.
+//
+// Rejected lines are data, not a failure of the stage: they are recorded with their reason code
+// and the stage exits 0. It exits 3 when the frozen items cannot be established (freeze.json or
+// the items file missing, invalid, or drifted from the freeze). The database is a cache: when the
+// inputs digest recorded by the last run matches, the stage skips and says so; otherwise it
+// rebuilds every table from scratch into a new file renamed into place.
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { SCHEMA_DIR } from '../formats/schemas.ts';
+import { readItems } from '../freeze/answer-key-file.ts';
+import { loadFreezeRecord } from '../freeze/freeze-record.ts';
+import { loadStudy } from '../freeze/study.ts';
+import { formatCounts, hashFile, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
+import { studyLayout, type StudyLayout } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import {
+  buildStoreAtomically,
+  duckdbVersion,
+  openStore,
+  readStageRun,
+  runSqlFile,
+  storePath,
+  TABLES_SQL_PATH,
+  TableAppender,
+  writeStageRun,
+} from '../store/db.ts';
+import { TOOL_VERSION } from '../version.ts';
+import type { Command, StageContext } from './stage.ts';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
+interface IngestInputs {
+  stage: 'ingest';
+  max_line_bytes: number;
+  items: { file: string; sha256: string };
+  submissions: Array<{ file: string; sha256: string; bytes: number }>;
+  /** The code that shapes the tables: a change forces a rebuild. */
+  code: { tool_version: string; duckdb_version: string; tables_sql_sha256: string; submission_schema_sha256: string };
+}
+
+interface IngestOutputs {
+  files: FileSummary[];
+  totals: Totals;
+}
+
+interface SubmissionFile {
+  path: string;
+  /** Study-relative, "/"-separated: what rows and messages record. */
+  file: string;
+}
+
+/** Studies are addressed with "/" whatever the platform. */
+function studyRelative(layout: StudyLayout, path: string): string {
+  return relative(layout.root, path).split(sep).join('/');
+}
+
+/**
+ * inputs/submissions/*.jsonl, sorted by the UTF-8 bytes of their names. Other names are listed as
+ * ignored; a *.jsonl that is not a regular file, or a name that is not UTF-8, is refused.
+ */
+export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFile[]; ignored: string[] } {
+  const dir = layout.submissions;
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st || !st.isDirectory()) {
+    throw new PreregError('FILE_NOT_FOUND', `${dir} is not a directory; submissions go in inputs/submissions/*.jsonl`, EXIT.blocked, { path: dir });
+  }
+  const names = (readdirSync(dir, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare);
+  const files: SubmissionFile[] = [];
+  const ignored: string[] = [];
+  for (const raw of names) {
+    let name: string;
+    try {
+      name = utf8.decode(raw);
+    } catch {
+      throw new PreregError('SUBMISSION_PATH_UNSAFE', `${dir}: an entry's name is not valid UTF-8 (${raw.toString('hex')})`, EXIT.conflict);
+    }
+    const path = join(dir, name);
+    if (!name.endsWith('.jsonl')) {
+      ignored.push(studyRelative(layout, path));
+      continue;
+    }
+    if (!lstatSync(path).isFile()) {
+      throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path} is not a regular file (symlinks and directories are refused)`, EXIT.conflict, { path });
+    }
+    files.push({ path, file: studyRelative(layout, path) });
+  }
+  return { files, ignored };
+}
+
+/** The frozen item ids: items file valid, and byte-identical to the one freeze.json recorded. */
+export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: string; sha256: string } {
+  if (!existsSync(layout.freeze)) {
+    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+  }
+  const frozen = loadFreezeRecord(layout.freeze);
+  const study = loadStudy(layout.study);
+  const itemsPath = join(layout.corpus, study.corpus.items);
+  const relPath = studyRelative(layout, itemsPath);
+  if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, EXIT.blocked, { path: itemsPath });
+  const sha256 = sha256Hex(readFileSync(itemsPath));
+  const leaf = frozen.corpus.files.find((f) => f.path === study.corpus.items);
+  if (!leaf || leaf.sha256 !== sha256) {
+    throw new PreregError(
+      'CORPUS_DRIFT',
+      leaf ? `${relPath} hashes to ${sha256}; freeze.json recorded ${leaf.sha256}` : `${relPath} is not in the frozen corpus`,
+      EXIT.blocked,
+      { file: relPath },
+    );
+  }
+  const ids = new Set(readItems(layout, study).map((i) => i.item_id));
+  return { ids, file: relPath, sha256 };
+}
+
+/** Why the recorded run does not cover these inputs (DVC-style: say why a stage reruns). */
+function staleness(previous: IngestInputs, current: IngestInputs): string {
+  const why: string[] = [];
+  if (previous.max_line_bytes !== current.max_line_bytes) why.push(`--max-line-bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
+  if (previous.items?.sha256 !== current.items.sha256) why.push(`${current.items.file} changed`);
+  const before = new Map((previous.submissions ?? []).map((f) => [f.file, f.sha256]));
+  const now = new Map(current.submissions.map((f) => [f.file, f.sha256]));
+  for (const [file, sha] of now) {
+    if (!before.has(file)) why.push(`${file} added`);
+    else if (before.get(file) !== sha) why.push(`${file} changed`);
+  }
+  for (const file of before.keys()) if (!now.has(file)) why.push(`${file} removed`);
+  if (canonicalJson(previous.code ?? {}) !== canonicalJson(current.code)) why.push('the tool, DuckDB, table definitions or submission schema changed');
+  return why.length > 0 ? `inputs changed: ${why.join('; ')}` : 'the recorded inputs differ';
+}
+
+async function previousRun(path: string): Promise<{ inputs: IngestInputs; outputs: IngestOutputs; digest: string } | { missing: string }> {
+  if (!existsSync(path)) return { missing: 'no database yet' };
+  let store;
+  try {
+    store = await openStore(path, { readOnly: true });
+  } catch (err) {
+    return { missing: `the database could not be opened (${(err as Error).message.split('\n')[0]})` };
+  }
+  try {
+    const run = await readStageRun(store.connection, 'ingest');
+    if (!run) return { missing: 'the database has no completed ingest' };
+    return { inputs: JSON.parse(run.inputs_json) as IngestInputs, outputs: JSON.parse(run.outputs_json) as IngestOutputs, digest: run.inputs_digest };
+  } catch (err) {
+    return { missing: `the database could not be read (${(err as Error).message.split('\n')[0]})` };
+  } finally {
+    store.close();
+  }
+}
+
+async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[], inputs: IngestInputs, digest: string, items: Set<string>): Promise<IngestOutputs> {
+  const summaries: FileSummary[] = [];
+  await buildStoreAtomically(dbPath, async (store) => {
+    const c = store.connection;
+    await runSqlFile(c, TABLES_SQL_PATH);
+    const records = await TableAppender.create(c, 'records');
+    const evidence = await TableAppender.create(c, 'evidence');
+    const receipts = await TableAppender.create(c, 'receipts');
+    const rejects = await TableAppender.create(c, 'rejects');
+    const checker = new SubmissionChecker(items);
+    let recordId = 0;
+    const sinks = {
+      record(r: AcceptedRecord) {
+        recordId++;
+        records.append([
+          recordId, r.system_id, r.item_id, r.attempt, r.file, r.line_no, r.byte_offset, r.line_sha256,
+          r.answer_text, r.refused, r.truncated, r.evidence.length, r.receipts_json !== null,
+        ]);
+        for (const e of r.evidence) {
+          evidence.append([recordId, e.evidence_index, e.proof_json, e.request_json, e.response_json, e.disclosure_json]);
+        }
+        if (r.receipts_json !== null) receipts.append([recordId, r.receipts_json, sha256Hex(r.receipts_json)]);
+      },
+      reject(r: Reject) {
+        rejects.append([r.file, r.line_no, r.byte_offset, r.line_sha256, r.reason_code, r.column_no, r.detail]);
+      },
+    };
+    for (const [i, f] of files.entries()) {
+      const expected = inputs.submissions[i]!;
+      const summary = await scanFile(f.path, f.file, checker, sinks, {
+        maxLineBytes: inputs.max_line_bytes,
+        progress: (done) => ctx.progress(`ingest: ${f.file} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(expected.bytes)}`),
+      });
+      if (summary.sha256 !== expected.sha256 || summary.bytes !== expected.bytes) {
+        throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, EXIT.blocked, { file: f.file });
+      }
+      summaries.push(summary);
+    }
+    for (const a of [records, evidence, receipts, rejects]) a.close();
+    const fileRows = await TableAppender.create(c, 'submission_files');
+    for (const s of summaries) fileRows.append([s.file, s.sha256, s.bytes, s.lines_read, s.accepted, s.rejected]);
+    fileRows.close();
+    const outputs: IngestOutputs = { files: summaries, totals: totalsOf(summaries) };
+    await writeStageRun(c, {
+      stage: 'ingest',
+      inputs_digest: digest,
+      inputs_json: canonicalJson(inputs),
+      outputs_json: canonicalJson(outputs),
+      tool_version: TOOL_VERSION,
+      duckdb_version: duckdbVersion(),
+    });
+  });
+  return { files: summaries, totals: totalsOf(summaries) };
+}
+
+export const ingest: Command = {
+  name: 'ingest',
+  summary: 'read inputs/submissions/*.jsonl into the DuckDB store (records, evidence, receipts, rejects)',
+  help: [
+    'usage: prereg ingest [--max-line-bytes N] [--force] [--root DIR] [--json]',
+    '',
+    '  --max-line-bytes N  the longest line accepted, in bytes (default 4194304 = 4 MiB)',
+    '  --force             rebuild the database even when the inputs are unchanged',
+    '',
+    'Reads every inputs/submissions/*.jsonl (files sorted by name, lines in order) into',
+    'work/prereg.duckdb. A bad line is rejected with a reason code, its file, line number and',
+    'byte offset (the rejects table); the other lines go on. lines read = accepted + rejected.',
+    'Rejects are data, not a failure: exit 0. Exit 3 when freeze.json or the frozen items are',
+    'missing, invalid or drifted. With unchanged inputs the stage skips and says so.',
+  ].join('\n'),
+  options: { 'max-line-bytes': { type: 'string' }, force: { type: 'boolean' } },
+  stage: true,
+  async run(ctx) {
+    const layout = studyLayout(ctx.root);
+    const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
+    const items = loadFrozenItems(layout);
+    const { files, ignored } = listSubmissionFiles(layout);
+    const submissions: IngestInputs['submissions'] = [];
+    for (const [i, f] of files.entries()) {
+      ctx.progress(`ingest: hashing ${f.file} (${i + 1}/${files.length})`);
+      submissions.push({ file: f.file, ...(await hashFile(f.path)) });
+    }
+    const inputs: IngestInputs = {
+      stage: 'ingest',
+      max_line_bytes: maxLineBytes,
+      items: { file: items.file, sha256: items.sha256 },
+      submissions,
+      code: {
+        tool_version: TOOL_VERSION,
+        duckdb_version: duckdbVersion(),
+        tables_sql_sha256: sha256Hex(readFileSync(TABLES_SQL_PATH)),
+        submission_schema_sha256: sha256Hex(readFileSync(join(SCHEMA_DIR, 'submission.schema.json'))),
+      },
+    };
+    const digest = sha256Hex(canonicalJson(inputs));
+    const dbPath = storePath(layout);
+    const previous = await previousRun(dbPath);
+
+    const skipped = !('missing' in previous) && previous.digest === digest && ctx.values.force !== true;
+    const reason =
+      'missing' in previous ? previous.missing
+      : ctx.values.force === true ? '--force'
+      : skipped ? 'inputs unchanged since the last ingest'
+      : staleness(previous.inputs, inputs);
+    const outputs = skipped && !('missing' in previous) ? previous.outputs : await build(ctx, dbPath, files, inputs, digest, items.ids);
+
+    const json = {
+      ok: true,
+      stage: 'ingest',
+      skipped,
+      reason,
+      database: studyRelative(layout, dbPath),
+      inputs_digest: digest,
+      max_line_bytes: maxLineBytes,
+      files: outputs.files,
+      totals: outputs.totals,
+      ignored,
+    };
+    return { exitCode: EXIT.ok, json, text: render(json) };
+  },
+};
+
+function render(r: { skipped: boolean; reason: string; database: string; files: FileSummary[]; totals: Totals; ignored: string[] }): string {
+  const lines = [r.skipped ? `ingest: skipped, ${r.reason} (${r.database})` : `ingest: rebuilt ${r.database} (${r.reason})`];
+  if (r.files.length === 0) lines.push('  no submission files in inputs/submissions/');
+  const width = Math.max(0, ...r.files.map((f) => f.file.length));
+  for (const f of r.files) {
+    lines.push(`  ${f.file.padEnd(width)}  ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected${f.rejected > 0 ? ` (${formatCounts(f.rejects_by_code)})` : ''}`);
+  }
+  const t = r.totals;
+  lines.push(`total: ${t.lines_read} lines read = ${t.accepted} accepted + ${t.rejected} rejected, in ${t.files} file(s)`);
+  lines.push(`rejects by code: ${formatCounts(t.rejects_by_code)}`);
+  for (const f of r.ignored) lines.push(`ignored (not *.jsonl): ${f}`);
+  if (t.rejected > 0) lines.push('rejected lines are in the rejects table; they are data, not a failure of the stage');
+  return lines.join('\n');
+}

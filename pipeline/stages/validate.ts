@@ -1,0 +1,83 @@
+// `prereg validate FILE…` (SPEC §1, §5.1): what a participant runs before sending. The same line
+// checks as ingest (the same code: pipeline/ingest/), without a study database. Item ids are
+// checked when the study's items file is found under --root (or the current directory);
+// otherwise that one check is skipped, with a note. Exit 1 when any line is rejected.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { readItems } from '../freeze/answer-key-file.ts';
+import { loadStudy, type StudyConfig } from '../freeze/study.ts';
+import { formatCounts, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary } from '../ingest/scan.ts';
+import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
+import { studyLayout } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import type { Command } from './stage.ts';
+
+/** The study's item ids, or null with the reason they are not checked. */
+function findItems(root: string): { ids: Set<string>; file: string } | { ids: null; note: string } {
+  const layout = studyLayout(root);
+  // The items file named by study.json, else the conventional corpus/items.jsonl.
+  const study: Pick<StudyConfig, 'corpus'> = existsSync(layout.study) ? loadStudy(layout.study) : { corpus: { documents_suffix: '.md', items: 'items.jsonl' } };
+  const file = join(layout.corpus, study.corpus.items);
+  if (!existsSync(file)) {
+    return { ids: null, note: `no study items file at ${file} (pass --root STUDY_DIR): item ids not checked` };
+  }
+  return { ids: new Set(readItems(layout, study as StudyConfig).map((i) => i.item_id)), file };
+}
+
+export const validate: Command = {
+  name: 'validate',
+  summary: 'check submission files line by line, as ingest would, before sending them',
+  help: [
+    'usage: prereg validate FILE… [--max-line-bytes N] [--root STUDY_DIR] [--json]',
+    '',
+    'Runs the checks of `prereg ingest` on each line of each FILE (schemas/submission.schema.json,',
+    'bounds, duplicate (system_id, item_id, attempt) across the files given, in order) and prints',
+    'every problem as FILE:LINE[:COLUMN]: CODE: detail. Item ids are checked against the study\'s',
+    'corpus/items.jsonl when one is found under --root (default: the current directory).',
+    'Exit 0 when every line would be accepted, 1 when any line would be rejected.',
+  ].join('\n'),
+  options: { 'max-line-bytes': { type: 'string' } },
+  stage: false,
+  async run(ctx) {
+    if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)', EXIT.usage);
+    const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
+    for (const file of ctx.positionals) {
+      if (!existsSync(file) || !statSync(file).isFile()) {
+        throw new PreregError('FILE_NOT_FOUND', `${file} is not a readable file`, EXIT.blocked, { path: file });
+      }
+    }
+    const items = findItems(ctx.root);
+    const notes = items.ids === null ? [items.note] : [];
+    const checker = new SubmissionChecker(items.ids);
+    const rejects: Reject[] = [];
+    const files: FileSummary[] = [];
+    for (const [i, file] of ctx.positionals.entries()) {
+      files.push(
+        await scanFile(file, file, checker, { record: () => {}, reject: (r) => void rejects.push(r) }, {
+          maxLineBytes,
+          progress: (done) => ctx.progress(`validate: ${file} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
+        }),
+      );
+    }
+    const totals = totalsOf(files);
+    const ok = totals.rejected === 0;
+    const json = {
+      ok,
+      items_checked: items.ids !== null,
+      ...(items.ids !== null ? { items_file: items.file } : {}),
+      notes,
+      max_line_bytes: maxLineBytes,
+      files,
+      totals,
+      rejects,
+    };
+    const lines = rejects.map(
+      (r) => `${r.file}:${r.line_no}${r.column_no !== null ? `:${r.column_no}` : ''}: ${r.reason_code}: ${r.detail} (byte offset ${r.byte_offset})`,
+    );
+    for (const n of notes) lines.push(`note: ${n}`);
+    for (const f of files) lines.push(`${f.file}: ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected`);
+    if (files.length > 1) lines.push(`total: ${totals.lines_read} lines = ${totals.accepted} accepted + ${totals.rejected} rejected`);
+    lines.push(ok ? 'validate: OK, every line would be accepted' : `validate: ${totals.rejected} line(s) would be rejected (${formatCounts(totals.rejects_by_code)})`);
+    return { exitCode: ok ? EXIT.ok : EXIT.failures, json, text: lines.join('\n') };
+  },
+};
