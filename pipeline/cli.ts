@@ -94,7 +94,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
   try {
     const result = await command.run(ctx);
     if (showProgress) io.stderr('\r\x1b[K');
-    io.stdout(json ? `${JSON.stringify(result.json)}\n` : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${JSON.stringify(l)}\n`).join('') : `${JSON.stringify(result.json)}\n`) : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     return result.exitCode;
   } catch (err) {
     if (err instanceof PreregError) {

@@ -356,6 +356,15 @@ export const REASONS = {
     next: 'Give the RSA CMS key and its certificate issued by the operator key (see docs/outputs.md and scripts/make-test-operator-cms.sh).',
   },
   // --- end Outputs ---------------------------------------------------------------------------
+  // --- verify (SPEC §5.2, §6, §9) ------------------------------------------------------------------
+  COMMITMENTS_INVALID: {
+    meaning: 'inputs/commitments.jsonl (or --commitments FILE) has a line that is not a valid receipt-chain commitment.',
+    next: 'Fix the lines listed: {job_id, final_entry_digest, entry_count, published_at, witness, retrieved_via, retrieved_at}.',
+  },
+  VERIFY_FILE_UNREADABLE: {
+    meaning: 'A file given to `prereg verify` cannot be read or is not a JSON object (proof, evidence item or AER-1 chain).',
+    next: 'Give JSON files holding one proof, one evidence item ({proof, request?, response?}) or one chain ({"format":"aer-1", …}).',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type ReasonCode = keyof typeof REASONS;

@@ -1,6 +1,7 @@
-// Rebuilds the example study's pre-registration from scratch, keys aside: the trust directory
-// (pinning the TEST-ONLY keys of test/fixtures), freeze.json with the answer-key commitment, and an
-// anchor minted by the local pkijs TSA with a genTime before the study opens. Run it whenever the
+// Rebuilds the example study from scratch, keys aside: the trust directory (pinning the TEST-ONLY
+// keys of test/fixtures), freeze.json with the answer-key commitment, an anchor minted by the local
+// pkijs TSA with a genTime before the study opens, then the three synthetic systems' submissions
+// and the receipt-chain commitments (scripts/generate-example-submissions.ts). Run it whenever the
 // corpus, section 5, study.json or the trust policy changes: the example is never patched by hand.
 //
 //   npm run example:rebuild
@@ -12,6 +13,7 @@ import { main } from '../pipeline/cli.ts';
 import { writeFileAtomic } from '../pipeline/io/atomic.ts';
 import { studyLayout } from '../pipeline/layout.ts';
 import { startTsaServer } from '../test/support/tsa/http-tsa.ts';
+import { generateExampleSubmissions } from './generate-example-submissions.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KEYS = join(ROOT, 'test/fixtures/keys');
@@ -49,10 +51,10 @@ function writeTrustDirectory(trustDir: string): void {
     tsa_roots: ['tsa-roots/TEST-ONLY-tsa-root.cert.pem'],
     tlog_keys: [],
     operator_public_key: 'operator/TEST-ONLY-operator.pub.pem',
-    require_tsa_token: false,
+    require_tsa_token: true,
     max_skew_seconds: 300,
     batch_max_skew_seconds: 900,
-    require_receipts: false,
+    require_receipts: true,
   };
   writeFileAtomic(join(trustDir, 'policy.json'), `${JSON.stringify(policy, null, 2)}\n`);
 }
@@ -74,6 +76,8 @@ export async function rebuildExample(root: string = ROOT): Promise<void> {
     await tsa.close();
   }
   await prereg(['check-anchors', '--root', root]);
+  const generated = await generateExampleSubmissions(root);
+  console.log(`generated ${generated.records} submission records from 3 systems (+${generated.rejectsExpected} lines ingest must reject)`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

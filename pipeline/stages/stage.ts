@@ -19,6 +19,8 @@ export interface StageResult {
   exitCode: ExitCode;
   /** The --json document. */
   json: unknown;
+  /** With --json, print these as JSON lines (one per input) instead of `json`. */
+  jsonLines?: unknown[];
   /** The human rendering. */
   text: string;
 }

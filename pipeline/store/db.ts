@@ -5,7 +5,7 @@
 // once complete (its stage_runs row written last), so an interrupted run never leaves a
 // half-filled database that looks complete. Bulk rows go in through the DuckDB Appender (never
 // row-by-row SQL INSERT); values never enter SQL text.
-import { DuckDBInstance, DuckDBTypeId, version, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, DuckDBTypeId, LIST, listValue, VARCHAR, version, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -28,6 +28,7 @@ export function duckdbVersion(): string {
 
 export interface Store {
   path: string;
+  instance: DuckDBInstance;
   connection: DuckDBConnection;
   close(): void;
 }
@@ -53,6 +54,7 @@ export async function openStore(path: string, options: { readOnly?: boolean; mem
   let open = true;
   return {
     path,
+    instance,
     connection,
     close() {
       if (!open) return;
@@ -136,10 +138,14 @@ function removeStaleTemporaries(finalPath: string): void {
 /** Rows an appender holds before it flushes them to the table. */
 const FLUSH_EVERY_ROWS = 16_384;
 
-type ColumnKind = 'varchar' | 'integer' | 'bigint' | 'boolean';
+type ColumnKind = 'varchar' | 'integer' | 'bigint' | 'boolean' | 'double' | 'varchar_list';
 
-function columnKind(typeId: DuckDBTypeId): ColumnKind {
+function columnKind(type: { typeId: DuckDBTypeId; valueType?: { typeId: DuckDBTypeId } }): ColumnKind {
+  const typeId = type.typeId;
+  if (typeId === DuckDBTypeId.LIST && type.valueType?.typeId === DuckDBTypeId.VARCHAR) return 'varchar_list';
   switch (typeId) {
+    case DuckDBTypeId.DOUBLE:
+      return 'double';
     case DuckDBTypeId.VARCHAR:
       return 'varchar';
     case DuckDBTypeId.INTEGER:
@@ -153,7 +159,9 @@ function columnKind(typeId: DuckDBTypeId): ColumnKind {
   }
 }
 
-export type CellValue = string | number | boolean | null;
+const VARCHAR_LIST = LIST(VARCHAR);
+
+export type CellValue = string | number | boolean | null | readonly string[];
 
 /**
  * Appends rows to one table through a DuckDB Appender, in the order given. Values go in one by
@@ -172,7 +180,7 @@ export class TableAppender {
   static async create(connection: DuckDBConnection, table: string): Promise<TableAppender> {
     const appender = await connection.createAppender(table);
     const kinds: ColumnKind[] = [];
-    for (let i = 0; i < appender.columnCount; i++) kinds.push(columnKind(appender.columnType(i).typeId));
+    for (let i = 0; i < appender.columnCount; i++) kinds.push(columnKind(appender.columnType(i) as Parameters<typeof columnKind>[0]));
     return new TableAppender(appender, kinds, table);
   }
 
@@ -186,6 +194,8 @@ export class TableAppender {
       else if (kinds[i] === 'varchar') a.appendVarchar(v as string);
       else if (kinds[i] === 'bigint') a.appendBigInt(BigInt(v as number));
       else if (kinds[i] === 'integer') a.appendInteger(v as number);
+      else if (kinds[i] === 'double') a.appendDouble(v as number);
+      else if (kinds[i] === 'varchar_list') a.appendList(listValue([...(v as readonly string[])]), VARCHAR_LIST);
       else a.appendBoolean(v as boolean);
     }
     a.endRow();

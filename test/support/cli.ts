@@ -13,6 +13,8 @@ export interface CliRun {
   stderr: string;
   /** The parsed stdout when --json was given. */
   json: any;
+  /** Every line of stdout parsed as JSON, when --json was given (commands printing JSON lines). */
+  jsonLines: any[];
 }
 
 export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
@@ -25,8 +27,12 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
     isTTY: false,
   });
   let json: unknown = null;
-  if (args.includes('--json') && stdout.trim() !== '') json = JSON.parse(stdout);
-  return { code, stdout, stderr, json };
+  let jsonLines: unknown[] = [];
+  if (args.includes('--json') && stdout.trim() !== '') {
+    jsonLines = stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    json = jsonLines.length === 1 ? jsonLines[0] : null;
+  }
+  return { code, stdout, stderr, json, jsonLines };
 }
 
 /** A scratch copy of the committed example study (the study's own files only). */

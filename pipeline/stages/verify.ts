@@ -1,0 +1,116 @@
+// `prereg verify`: in a study, verifies every ingested evidence item and receipt chain into
+// proof_checks, chain_checks, chain_entries, evidence_links and served_passages (SPEC §5.2, §6.1,
+// §6.2); with files, verifies those files alone (SPEC §9) with the same code.
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { digestTree } from '../freeze/file-tree.ts';
+import { loadFreezeRecord } from '../freeze/freeze-record.ts';
+import { loadStudy } from '../freeze/study.ts';
+import { studyLayout } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { TOOL_VERSION } from '../version.ts';
+import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
+import { readCommitments, sha256OfFile, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
+import { verifyStore } from '../verify/study-verify.ts';
+import { ingest } from './ingest.ts';
+import type { Command, StageContext, StageResult } from './stage.ts';
+
+const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+
+export const verify: Command = {
+  name: 'verify',
+  summary: 'verify every proof and receipt chain of the study (or the given files)',
+  help: [
+    'usage: prereg verify [--force] [--root DIR] [--json]',
+    '       prereg verify FILE|DIR… [--trust DIR] [--commitments FILE] [--root DIR] [--json]',
+    '',
+    'In a study (no files): runs ingest if the store is missing or stale, then verifies every',
+    'evidence item (ArkForge proof: hashes, chain hash, Ed25519 with a pinned key, RFC 3161 token)',
+    'and every AER-1 chain (rules of SPEC §5.2, external commitments) on all cores, into',
+    'proof_checks, chain_checks, chain_entries, evidence_links and served_passages. Skips when',
+    'nothing it consumed changed (--force reruns). Exit 0; 3 when the trust directory drifted',
+    'from the freeze.',
+    '',
+    'With files: each is a proof, an evidence item ({proof, request?, response?}) or a chain',
+    '({"format":"aer-1", …}); directories are walked for *.json in sorted order. --trust defaults',
+    'to preregistration/trust, --commitments to inputs/commitments.jsonl, the window to the',
+    "study's when a study.json is found, else unbounded. With --json, one line per file:",
+    '{file, kind, status, reason_codes, checks, problems}. Exit 0 when every file verified',
+    '(VERIFIED, ANCHORED), 1 otherwise.',
+  ].join('\n'),
+  options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
+  stage: true,
+  async run(ctx) {
+    return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : verifyStudy(ctx);
+  },
+};
+
+async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
+  const layout = studyLayout(ctx.root);
+  const trustDir = typeof ctx.values.trust === 'string' ? ctx.values.trust : layout.trust;
+  const commitmentsPath = typeof ctx.values.commitments === 'string' ? ctx.values.commitments : layout.commitments;
+  if (typeof ctx.values.commitments === 'string' && !existsSync(commitmentsPath)) {
+    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.usage);
+  }
+  const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
+  const inputs = verifyContextInputs(trustDir, window, readCommitments(commitmentsPath));
+  const results = await verifyFiles(expandPaths(ctx.positionals), inputs);
+  const ok = results.every(fileVerified);
+  return {
+    exitCode: ok ? EXIT.ok : EXIT.failures,
+    json: results,
+    jsonLines: results,
+    text: results.map((r) => `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`).join('\n'),
+  };
+}
+
+async function verifyStudy(ctx: StageContext): Promise<StageResult> {
+  const layout = studyLayout(ctx.root);
+  const frozen = loadFreezeRecord(layout.freeze);
+  const study = loadStudy(layout.study);
+  const trustNow = digestTree(layout.trust);
+  if (trustNow.root !== frozen.trust.root) {
+    throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
+  }
+  const ingested = (await ingest.run({ ...ctx, values: {} })).json as { inputs_digest: string };
+  const commitments = readCommitments(layout.commitments);
+  const inputs = verifyContextInputs(layout.trust, study.window, commitments);
+  const consumed = {
+    stage: 'verify',
+    ingest_digest: ingested.inputs_digest,
+    trust_root: trustNow.root,
+    commitments_sha256: sha256OfFile(layout.commitments),
+    window: study.window,
+    code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
+  };
+  const digest = sha256Hex(canonicalJson(consumed));
+  const store = await openStore(storePath(layout));
+  try {
+    const previous = await readStageRun(store.connection, 'verify');
+    if (previous && previous.inputs_digest === digest && ctx.values.force !== true) {
+      const outputs = JSON.parse(previous.outputs_json) as unknown;
+      return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...(outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}` };
+    }
+    await store.connection.run("DELETE FROM stage_runs WHERE stage = 'verify'");
+    const counts = await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress);
+    await writeStageRun(store.connection, {
+      stage: 'verify',
+      inputs_digest: digest,
+      inputs_json: canonicalJson(consumed),
+      outputs_json: canonicalJson(counts),
+      tool_version: TOOL_VERSION,
+      duckdb_version: duckdbVersion(),
+    });
+    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, inputs_digest: digest, ...counts }, text: renderCounts(counts) };
+  } finally {
+    store.close();
+  }
+}
+
+function renderCounts(counts: unknown): string {
+  const c = counts as { evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number> };
+  const fmt = (t: Record<string, number>) => Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  return [`verified ${c.evidence} evidence item(s): ${fmt(c.proofs_by_status)}`, `verified ${c.chains} receipt chain(s): ${fmt(c.chains_by_status)}`].join('\n');
+}

@@ -1,0 +1,39 @@
+-- Cross-links and served passages (SPEC §6.2), derived from the verify tables by SQL.
+
+-- Which evidence responses are the output_hash of which chain entries of the same record.
+CREATE TABLE evidence_links AS
+SELECT p.record_id, p.evidence_index, e.seq, c.status AS chain_status
+FROM proof_checks p
+JOIN chain_entries e ON e.record_id = p.record_id
+  AND lower(regexp_replace(e.output_hash, '^sha256:', '')) = p.response_hash
+JOIN chain_checks c ON c.record_id = p.record_id
+ORDER BY p.record_id, p.evidence_index, e.seq;
+
+-- Every passage of every evidence response, in the two columns:
+--   declared: it appears in an evidence response of the record;
+--   proven:   its proof is VERIFIED and, when the policy requires receipts, the proof's response
+--             hash is the output_hash of an entry of an ANCHORED chain of the same record.
+CREATE TABLE served_passages AS
+WITH counted AS (
+  SELECT record_id, evidence_index, response_json,
+         CASE WHEN json_type(response_json, '$.passages') = 'ARRAY' THEN CAST(json_array_length(response_json, '$.passages') AS BIGINT) ELSE 0 END AS n
+  FROM evidence
+), indexed AS (
+  SELECT record_id, evidence_index, response_json, unnest(range(n)) AS i FROM counted
+), passages AS (
+  SELECT record_id, evidence_index, CAST(i AS INTEGER) AS passage_index,
+         json_extract_string(response_json, '$.passages[' || i || '].ref') AS ref,
+         json_extract_string(response_json, '$.passages[' || i || '].text') AS text
+  FROM indexed
+)
+SELECT r.system_id, r.item_id, r.attempt, s.record_id, s.evidence_index, s.passage_index, s.ref, s.text,
+       p.status AS proof_status,
+       EXISTS (SELECT 1 FROM evidence_links l WHERE l.record_id = s.record_id AND l.evidence_index = s.evidence_index AND l.chain_status = 'ANCHORED') AS anchored_link,
+       TRUE AS declared,
+       p.status = 'VERIFIED'
+         AND (NOT getvariable('require_receipts')
+              OR EXISTS (SELECT 1 FROM evidence_links l WHERE l.record_id = s.record_id AND l.evidence_index = s.evidence_index AND l.chain_status = 'ANCHORED')) AS proven
+FROM passages s
+JOIN records r ON r.record_id = s.record_id
+JOIN proof_checks p ON p.record_id = s.record_id AND p.evidence_index = s.evidence_index
+ORDER BY s.record_id, s.evidence_index, s.passage_index;

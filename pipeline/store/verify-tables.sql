@@ -1,0 +1,83 @@
+-- The verify stage's tables (SPEC §5.2, §6.1, §6.2), rebuilt on every verify run.
+-- Every column is documented in docs/tables.md.
+DROP TABLE IF EXISTS served_passages;
+DROP TABLE IF EXISTS evidence_links;
+DROP TABLE IF EXISTS chain_entries;
+DROP TABLE IF EXISTS chain_checks;
+DROP TABLE IF EXISTS proof_checks;
+
+-- One row per evidence item: every check's outcome as a column, all reason codes as a list.
+CREATE TABLE proof_checks (
+  record_id              BIGINT    NOT NULL,
+  evidence_index         INTEGER   NOT NULL,
+  system_id              VARCHAR   NOT NULL,
+  item_id                VARCHAR   NOT NULL,
+  attempt                INTEGER   NOT NULL,
+  proof_id               VARCHAR,
+  spec_version           VARCHAR,
+  algorithm              VARCHAR,
+  status                 VARCHAR   NOT NULL,
+  reason_codes           VARCHAR[] NOT NULL,
+  check_structure        VARCHAR   NOT NULL,
+  check_request_hash     VARCHAR   NOT NULL,
+  check_response_hash    VARCHAR   NOT NULL,
+  check_chain            VARCHAR   NOT NULL,
+  check_signature        VARCHAR   NOT NULL,
+  check_key              VARCHAR   NOT NULL,
+  check_tsa              VARCHAR   NOT NULL,
+  check_time             VARCHAR   NOT NULL,
+  proof_timestamp        VARCHAR,
+  declared_chain_hash    VARCHAR,
+  recomputed_chain_hash  VARCHAR,
+  request_hash           VARCHAR,
+  response_hash          VARCHAR,
+  key_id                 VARCHAR,
+  embedded_pubkey        VARCHAR,
+  embedded_pubkey_pinned BOOLEAN,
+  tsa_gen_time           VARCHAR,
+  tsa_signer             VARCHAR,
+  tsa_codes              VARCHAR[] NOT NULL,
+  independent_witnesses  INTEGER   NOT NULL,
+  problems               VARCHAR[] NOT NULL
+);
+
+-- One row per receipt chain.
+CREATE TABLE chain_checks (
+  record_id                     BIGINT    NOT NULL,
+  system_id                     VARCHAR   NOT NULL,
+  item_id                       VARCHAR   NOT NULL,
+  attempt                       INTEGER   NOT NULL,
+  job_id                        VARCHAR,
+  revision                      VARCHAR,
+  status                        VARCHAR   NOT NULL,
+  reason_codes                  VARCHAR[] NOT NULL,
+  check_structure               VARCHAR   NOT NULL,
+  check_revision                VARCHAR   NOT NULL,
+  check_genesis                 VARCHAR   NOT NULL,
+  check_seq                     VARCHAR   NOT NULL,
+  check_job                     VARCHAR   NOT NULL,
+  check_close                   VARCHAR   NOT NULL,
+  check_receipt_hash            VARCHAR   NOT NULL,
+  check_links                   VARCHAR   NOT NULL,
+  check_commitment_found        VARCHAR   NOT NULL,
+  check_commitment_count        VARCHAR   NOT NULL,
+  check_commitment_final_digest VARCHAR   NOT NULL,
+  check_commitment_timely       VARCHAR   NOT NULL,
+  entry_count                   INTEGER   NOT NULL,
+  final_entry_digest            VARCHAR,
+  commitment_witness            VARCHAR,
+  commitment_published_at       VARCHAR,
+  provenance_classes            VARCHAR[] NOT NULL,
+  problems                      VARCHAR[] NOT NULL
+);
+
+-- One row per entry of a chain whose structure could be read (recomputed digests).
+CREATE TABLE chain_entries (
+  record_id        BIGINT  NOT NULL,
+  seq              INTEGER NOT NULL,
+  entry_digest     VARCHAR NOT NULL,
+  receipt_id       VARCHAR NOT NULL,
+  output_hash      VARCHAR NOT NULL,
+  tool             VARCHAR NOT NULL,
+  provenance_class VARCHAR NOT NULL
+);

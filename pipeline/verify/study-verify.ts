@@ -1,0 +1,120 @@
+// The verify stage over a study's store: every evidence item and receipt chain ingested, on
+// worker threads (both cores), streamed back into proof_checks / chain_checks / chain_entries by
+// the Appender, then the cross-links and served passages by SQL.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { fileURLToPath } from 'node:url';
+import type { VerifyContextInputs, VerifyOutcome, VerifyTask } from '../evidence/verify-task.ts';
+import { WorkerPool } from '../parallel/pool.ts';
+import { runSqlFile, TableAppender } from '../store/db.ts';
+import { chainCheckRow, chainEntryRows, proofCheckRow, type RecordKey } from './rows.ts';
+
+const VERIFY_TABLES_SQL = fileURLToPath(new URL('../store/verify-tables.sql', import.meta.url));
+const SERVED_PASSAGES_SQL = fileURLToPath(new URL('../store/served-passages.sql', import.meta.url));
+const WORKER = new URL('../parallel/verify-worker.ts', import.meta.url);
+const BATCH = 256;
+
+export interface VerifyCounts {
+  evidence: number;
+  chains: number;
+  proofs_by_status: Record<string, number>;
+  chains_by_status: Record<string, number>;
+}
+
+interface TaskRow {
+  key: RecordKey & { evidence_index: number };
+  task: VerifyTask;
+}
+
+/** Streams rows of a query as verification tasks, in batches. */
+async function* taskBatches(connection: DuckDBConnection, sql: string, toTask: (row: Record<string, unknown>) => TaskRow): AsyncGenerator<TaskRow[]> {
+  const result = await connection.stream(sql);
+  let batch: TaskRow[] = [];
+  for await (const rows of result.yieldRowObjectJs()) {
+    for (const row of rows) {
+      batch.push(toTask(row as Record<string, unknown>));
+      if (batch.length === BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+function recordKey(row: Record<string, unknown>): RecordKey {
+  return { record_id: Number(row.record_id), system_id: String(row.system_id), item_id: String(row.item_id), attempt: Number(row.attempt) };
+}
+
+const count = (tally: Record<string, number>, key: string) => void (tally[key] = (tally[key] ?? 0) + 1);
+
+export async function verifyStore(
+  instance: { connect(): Promise<DuckDBConnection> },
+  connection: DuckDBConnection,
+  inputs: VerifyContextInputs,
+  requireReceipts: boolean,
+  progress: (message: string) => void,
+  threads?: number,
+): Promise<VerifyCounts> {
+  await runSqlFile(connection, VERIFY_TABLES_SQL);
+  const counts: VerifyCounts = { evidence: 0, chains: 0, proofs_by_status: {}, chains_by_status: {} };
+  const reader = await instance.connect();
+  const pool = new WorkerPool<VerifyContextInputs, VerifyTask, VerifyOutcome>({ module: WORKER, init: inputs, ...(threads ? { threads } : {}) });
+  try {
+    const proofs = await TableAppender.create(connection, 'proof_checks');
+    await pool.mapOrdered(
+      taskBatches(
+        reader,
+        `SELECT r.record_id, r.system_id, r.item_id, r.attempt, e.evidence_index,
+                e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response
+         FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`,
+        (row) => ({
+          key: { ...recordKey(row), evidence_index: Number(row.evidence_index) },
+          task: { kind: 'evidence', key: `${String(row.record_id)}/${String(row.evidence_index)}`, proof: String(row.proof), request: (row.request as string | null) ?? null, response: (row.response as string | null) ?? null },
+        }),
+      ),
+      (row) => row.task,
+      (results, batch) => {
+        results.forEach((outcome, i) => {
+          if (outcome.kind !== 'evidence') throw new Error('verify: a worker answered an evidence task with a chain result');
+          const k = batch[i]!.key;
+          proofs.append(proofCheckRow(k, k.evidence_index, outcome.result));
+          count(counts.proofs_by_status, outcome.result.status);
+        });
+        counts.evidence += results.length;
+        progress(`verify: ${counts.evidence} evidence items`);
+      },
+    );
+    proofs.close();
+
+    const chains = await TableAppender.create(connection, 'chain_checks');
+    const entries = await TableAppender.create(connection, 'chain_entries');
+    await pool.mapOrdered(
+      taskBatches(
+        reader,
+        `SELECT r.record_id, r.system_id, r.item_id, r.attempt, 0 AS evidence_index, c.chain_json::VARCHAR AS chain
+         FROM receipts c JOIN records r USING (record_id) ORDER BY c.record_id`,
+        (row) => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain) } }),
+      ),
+      (row) => row.task,
+      (results, batch) => {
+        results.forEach((outcome, i) => {
+          if (outcome.kind !== 'chain') throw new Error('verify: a worker answered a chain task with an evidence result');
+          const k = batch[i]!.key;
+          chains.append(chainCheckRow(k, outcome.result));
+          for (const row of chainEntryRows(k.record_id, outcome.result)) entries.append(row);
+          count(counts.chains_by_status, outcome.result.status);
+        });
+        counts.chains += results.length;
+        progress(`verify: ${counts.chains} receipt chains`);
+      },
+    );
+    chains.close();
+    entries.close();
+  } finally {
+    reader.closeSync();
+    await pool.close();
+  }
+  await connection.run(`SET VARIABLE require_receipts = ${requireReceipts ? 'true' : 'false'}`);
+  await runSqlFile(connection, SERVED_PASSAGES_SQL);
+  return counts;
+}
