@@ -9,3 +9,7 @@ echo "== check-anchors: every frozen digest recomputed, every anchor verified"
 prereg check-anchors
 echo "== reveal-check: the revealed answer key reproduces the frozen commitment"
 prereg reveal-check
+echo "== ingest: every submission line accepted or rejected with its reason"
+prereg ingest
+echo "== verify: every proof and receipt chain"
+prereg verify
