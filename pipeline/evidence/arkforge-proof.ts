@@ -22,7 +22,7 @@
 // - key_id names the pinned key the signature verified with, also when that key is outside its
 //   window (then the key check fails); null when no pinned key verified.
 import { createPublicKey, verify as ed25519Verify, type KeyObject } from 'node:crypto';
-import { JsonNumber, canonicalJson, sha256Hex, toPlain, type JsonValue } from '../formats/canonical-json.ts';
+import { CanonicalText, JsonNumber, canonicalJson, sha256Hex, toPlain, type JsonValue } from '../formats/canonical-json.ts';
 import { describeErrors, validator } from '../formats/schemas.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof, type ChainAlgorithm } from './proof-versions/index.ts';
@@ -275,7 +275,7 @@ function readItem(item: EvidenceItem): ReadProof | { problems: string[] } {
 
 /** SHA-256 hex of the body's canonical JSON; undefined when no body is given (absent or null). */
 function bodyHash(body: unknown, name: string, problems: string[]): string | undefined {
-  if (body === undefined || body === null) return undefined;
+  if (body === undefined || body === null || (body instanceof CanonicalText && body.text === 'null')) return undefined;
   try {
     return sha256Hex(canonicalJson(body));
   } catch (e) {

@@ -1,11 +1,12 @@
 // One unit of verification work, as text in and plain result out, so the same code runs in a
 // worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
-import { JsonParseError, parseJson, toPlain, type JsonValue } from '../formats/canonical-json.ts';
+import { CanonicalText, JsonParseError, parseJson, toPlain, type JsonValue } from '../formats/canonical-json.ts';
 import { indexCommitments, verifyChain, type ChainCommitment, type ChainVerification, type CommitmentIndex } from './aer1-chain.ts';
 import { proofStatus, verifyEvidenceItem, PROOF_CHECKS, type ProofVerification, type StudyWindow } from './arkforge-proof.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from './trust-material.ts';
 
+/** Texts are canonical JSON (canonicalJson's output): request and response are hashed as given. */
 export type VerifyTask =
   | { kind: 'evidence'; key: string; proof: string; request: string | null; response: string | null }
   | { kind: 'chain'; key: string; chain: string };
@@ -69,10 +70,12 @@ export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promi
     return { kind: 'chain', key: task.key, result: verifyChain(doc, ctx.commitments, ctx.window.closes_at) };
   }
   try {
+    // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson; file mode
+    // canonicalises them too): they are hashed as they are, without a second parse.
     const item = {
       proof: parse(task.proof),
-      ...(task.request !== null ? { request: parse(task.request) } : {}),
-      ...(task.response !== null ? { response: parse(task.response) } : {}),
+      ...(task.request !== null ? { request: new CanonicalText(task.request) } : {}),
+      ...(task.response !== null ? { response: new CanonicalText(task.response) } : {}),
     };
     return { kind: 'evidence', key: task.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
   } catch (err) {

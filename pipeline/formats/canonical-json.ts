@@ -340,6 +340,15 @@ class Parser {
 // ------------------------------------------------------------------------------------------
 // Writer
 
+/**
+ * A value already written in canonical form (e.g. read back from the store, where ingest wrote it
+ * with canonicalJson): the writer embeds the text as is, so hashing it costs no re-parse.
+ * Only wrap text that canonicalJson produced.
+ */
+export class CanonicalText {
+  constructor(readonly text: string) {}
+}
+
 /** Python json.dumps(value, sort_keys=True, separators=(",", ":")), ensure_ascii=True. */
 export function canonicalJson(value: unknown): string {
   try {
@@ -383,6 +392,7 @@ function write(v: unknown, depth: number): string {
     case 'object': {
       if (v === null) return 'null';
       if (v instanceof JsonNumber) return canonicalNumber(v.lexeme);
+      if (v instanceof CanonicalText) return v.text;
       if (depth >= MAX_WRITE_DEPTH) throw new TypeError(`value nested deeper than ${MAX_WRITE_DEPTH} levels (cyclic?)`);
       if (Array.isArray(v)) {
         const n = v.length;

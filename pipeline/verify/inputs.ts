@@ -12,7 +12,7 @@ import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */
-export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '0001-01-01T00:00:00Z', closes_at: '9999-12-31T23:59:59Z' };
+export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z', closes_at: '9999-12-31T23:59:59Z' };
 
 export function readCommitments(path: string | null): ChainCommitment[] {
   if (path === null || !existsSync(path)) return [];

@@ -317,3 +317,10 @@ describe('toPlain', () => {
     expect(Object.getOwnPropertyDescriptor(plain, '__proto__')?.value).toEqual([100000]);
   });
 });
+
+describe('CanonicalText', () => {
+  it('is embedded as written, so stored canonical bodies hash without a re-parse', async () => {
+    const { CanonicalText } = await import('../../pipeline/formats/canonical-json.ts');
+    expect(canonicalJson({ b: new CanonicalText('{"x":1.0}'), a: 1 })).toBe('{"a":1,"b":{"x":1.0}}');
+  });
+});

@@ -138,4 +138,21 @@ describe('verify FILE… (outside the pipeline)', () => {
     });
     expect(r.jsonLines.filter((l) => l.status !== 'VERIFIED').length).toBeGreaterThan(0);
   });
+
+  it('works outside a study: --trust given, no study.json, an unbounded window', async () => {
+    const lines = readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const outside = join(root, 'outside');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(join(outside, 'evidence.json'), JSON.stringify(lines[0].evidence[0]));
+    writeFileSync(join(outside, 'chain.json'), JSON.stringify(lines[0].receipts));
+    const r = await runCli(['verify', outside, '--root', outside, '--trust', join(root, 'preregistration/trust'), '--json']);
+    // No commitments file outside the study: the chain is consistent but not anchored.
+    expect(r.jsonLines.map((l) => [l.kind, l.status, l.reason_codes])).toEqual([
+      ['chain', 'UNANCHORED', ['COMMITMENT_MISSING']],
+      ['evidence', 'VERIFIED', []],
+    ]);
+    const anchored = await runCli(['verify', join(outside, 'chain.json'), '--root', outside, '--trust', join(root, 'preregistration/trust'), '--commitments', join(root, 'inputs/commitments.jsonl'), '--json']);
+    expect(anchored.jsonLines[0].status).toBe('ANCHORED');
+    expect(anchored.code).toBe(0);
+  });
 });
