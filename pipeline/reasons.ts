@@ -365,6 +365,23 @@ export const REASONS = {
     meaning: 'A file given to `prereg verify` cannot be read or is not a JSON object (proof, evidence item or AER-1 chain).',
     next: 'Give JSON files holding one proof, one evidence item ({proof, request?, response?}) or one chain ({"format":"aer-1", …}).',
   },
+  // --- classify and score: section 5 (SPEC §4.2, §6.3) ---------------------------------------------
+  SECTION5_SQL_FAILED: {
+    meaning: 'A fenced sql block of section 5 failed to run (the message names its line); external access is disabled and the configuration locked while it runs.',
+    next: 'Section 5 is frozen: fixing it means a new freeze before the study opens, or a declared deviation.',
+  },
+  SECTION5_VIEW_MISSING: {
+    meaning: 'Section 5 ran but did not create a view the contract requires (assertion_classes, scores, constancy, sign_tests, hypotheses).',
+    next: 'Nothing was written. The view must be created by the pre-registered SQL (docs/tables.md lists them).',
+  },
+  SECTION5_VIEW_COLUMNS: {
+    meaning: 'A required view lacks one of its documented columns.',
+    next: 'Nothing was written. See docs/tables.md for the columns each view must have.',
+  },
+  SECTION5_VALUE_INVALID: {
+    meaning: 'A required view holds a value outside its documented set (an unknown class or outcome).',
+    next: 'Nothing was written. An unknown value is never read as a favourable one; see docs/tables.md.',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type ReasonCode = keyof typeof REASONS;

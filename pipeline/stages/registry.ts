@@ -1,5 +1,6 @@
 // Every command of the CLI, in the order `prereg --help` lists them. Stages (stage: true) also
 // have a Taskfile task and an npm script of the same name; test/cli/taskfile.test.ts checks that.
+import { classify, score } from './analysis.ts';
 import { anchor } from './anchor.ts';
 import { checkAnchors } from './check-anchors.ts';
 import { corpusProof } from './corpus-proof.ts';
@@ -11,4 +12,4 @@ import type { Command } from './stage.ts';
 import { validate } from './validate.ts';
 import { verify } from './verify.ts';
 
-export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, validate, corpusProof, explain];
+export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, validate, corpusProof, explain];

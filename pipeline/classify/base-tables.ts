@@ -1,0 +1,102 @@
+// The classify stage's base tables for section 5: the pipeline extracts assertions from every
+// answer and the references and amounts of every served passage; section 5 only classifies.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { fileURLToPath } from 'node:url';
+import type { AnswerKeyItem } from '../freeze/answer-key.ts';
+import type { StudyConfig } from '../freeze/study.ts';
+import { runSqlFile, TableAppender } from '../store/db.ts';
+import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
+
+const CLASSIFY_TABLES_SQL = fileURLToPath(new URL('../store/classify-tables.sql', import.meta.url));
+
+export interface BaseTableCounts {
+  records: number;
+  assertions: number;
+  served_refs: number;
+  served_amounts: number;
+}
+
+async function rows(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
+  return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
+}
+
+export async function buildBaseTables(
+  connection: DuckDBConnection,
+  study: StudyConfig,
+  vocabulary: readonly string[],
+  answerKey: readonly AnswerKeyItem[],
+  items: ReadonlyArray<{ item_id: string; question: string }>,
+): Promise<BaseTableCounts> {
+  await runSqlFile(connection, CLASSIFY_TABLES_SQL);
+  const extractor = compileExtractor(extractorConfigFromStudy(study, vocabulary));
+
+  const key = await TableAppender.create(connection, 'answer_key');
+  const amounts = await TableAppender.create(connection, 'answer_key_amounts');
+  for (const k of answerKey) {
+    key.append([k.item_id, k.kind, k.expected_refs]);
+    for (const a of k.expected_amounts) amounts.append([k.item_id, a.ref, String(a.value), a.unit]);
+  }
+  key.close();
+  amounts.close();
+  const vocab = await TableAppender.create(connection, 'vocabulary');
+  for (const ref of vocabulary) vocab.append([ref]);
+  vocab.close();
+  const itemTable = await TableAppender.create(connection, 'items');
+  for (const i of items) itemTable.append([i.item_id, i.question]);
+  itemTable.close();
+
+  const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0 };
+  const assertions = await TableAppender.create(connection, 'assertions');
+  for (const r of await rows(connection, 'SELECT record_id, system_id, item_id, attempt, answer_text, truncated FROM records ORDER BY record_id')) {
+    counts.records++;
+    const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
+    for (const a of extractor.extract(String(r.answer_text), { truncated: r.truncated === true })) {
+      assertions.append([
+        Number(r.record_id), String(r.system_id), String(r.item_id), Number(r.attempt), `${id}/${a.assertion_index}`, a.assertion_index,
+        a.kind, a.ref, a.in_vocabulary, a.value, a.unit, a.start, a.end, a.text, a.stub,
+      ]);
+      counts.assertions++;
+    }
+  }
+  assertions.close();
+  await servedFacts(connection, extractor, counts);
+  return counts;
+}
+
+/**
+ * What each record was served: a passage serves its own `ref` and every vocabulary identifier and
+ * amount its text contains; declared if any passage serves it, proven if a proven passage does.
+ */
+async function servedFacts(connection: DuckDBConnection, extractor: Extractor, counts: BaseTableCounts): Promise<void> {
+  const refs = new Map<string, { record: number; ref: string; declared: boolean; proven: boolean }>();
+  const amounts = new Map<string, { record: number; value: string; unit: string; declared: boolean; proven: boolean }>();
+  const merge = <T extends { declared: boolean; proven: boolean }>(map: Map<string, T>, k: string, fresh: T) => {
+    const seen = map.get(k);
+    if (!seen) map.set(k, fresh);
+    else {
+      seen.declared ||= fresh.declared;
+      seen.proven ||= fresh.proven;
+    }
+  };
+  for (const p of await rows(connection, 'SELECT record_id, ref, text, declared, proven FROM served_passages ORDER BY record_id, evidence_index, passage_index')) {
+    const record = Number(p.record_id);
+    const flags = { declared: p.declared === true, proven: p.proven === true };
+    if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });
+    for (const a of extractor.extract(typeof p.text === 'string' ? p.text : '', { truncated: false })) {
+      if (a.kind === 'citation' && a.in_vocabulary && a.ref !== null) merge(refs, `${record}\u0000${a.ref}`, { record, ref: a.ref, ...flags });
+      if (a.kind === 'amount' && a.value !== null) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value, unit: a.unit ?? '', ...flags });
+    }
+  }
+  const refTable = await TableAppender.create(connection, 'served_refs');
+  for (const r of [...refs.values()].sort((a, b) => a.record - b.record || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {
+    refTable.append([r.record, r.ref, r.declared, r.proven]);
+    counts.served_refs++;
+  }
+  refTable.close();
+  const amountTable = await TableAppender.create(connection, 'served_amounts');
+  for (const a of [...amounts.values()].sort((x, y) => x.record - y.record || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))) {
+    amountTable.append([a.record, a.value, a.unit, a.declared, a.proven]);
+    counts.served_amounts++;
+  }
+  amountTable.close();
+}

@@ -1,0 +1,124 @@
+// `prereg classify` and `prereg score`: the pre-registered analysis. Both first check that every
+// frozen input is what was frozen (section 5 digest, corpus, vocabulary, study, trust, and the
+// revealed answer key against its commitment: exit 3 otherwise), then run section 5's SQL in a
+// locked DuckDB instance. classify extracts the assertions and materialises assertion_classes;
+// score materialises scores, constancy, sign_tests and hypotheses.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildBaseTables } from '../classify/base-tables.ts';
+import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { readItems } from '../freeze/answer-key-file.ts';
+import { requireFrozenInputs } from '../freeze/preflight.ts';
+import { studyLayout } from '../layout.ts';
+import { EXIT } from '../reasons.ts';
+import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { runSection5, type RequiredView } from '../store/section5-runner.ts';
+import { TOOL_VERSION } from '../version.ts';
+import type { Command, StageContext, StageResult } from './stage.ts';
+import { verify } from './verify.ts';
+
+const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/base-tables.ts', '../store/section5-runner.ts'].map((p) =>
+  fileURLToPath(new URL(p, import.meta.url)),
+);
+
+const HELP_COMMON = [
+  'Refuses (exit 3, nothing written) when section 5 differs from its frozen digest',
+  '(SECTION5_DRIFT), when any other frozen input drifted, or when the revealed answer key does',
+  'not reproduce its commitment (ANSWER_KEY_COMMITMENT_MISMATCH). Section 5 runs with DuckDB',
+  "external access disabled and the configuration locked; a missing view or column is refused",
+  'before anything is written. Skips when nothing it consumed changed (--force reruns).',
+];
+
+interface AnalysisStage {
+  name: 'classify' | 'score';
+  views: readonly RequiredView[];
+  /** The stage that must be current first. */
+  before: Command;
+  /** Work done before section 5 (classify builds the base tables). */
+  prepare?: (ctx: StageContext, store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
+}
+
+async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<StageResult> {
+  const layout = studyLayout(ctx.root);
+  const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
+  const frozen = requireFrozenInputs(layout, ctx.env, secretFile);
+  const upstream = (await stage.before.run({ ...ctx, values: secretFile ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string };
+  const consumed = {
+    stage: stage.name,
+    upstream_digest: upstream.inputs_digest,
+    section5_sha256: frozen.section5.sha256,
+    answer_key_root: frozen.frozen.answer_key.root,
+    vocabulary_sha256: frozen.digests.vocabulary.sha256,
+    study_sha256: frozen.digests.study_sha256,
+    code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), files: CODE_FILES.map((f) => sha256Hex(readFileSync(f))) },
+  };
+  const digest = sha256Hex(canonicalJson(consumed));
+  const dbPath = storePath(layout);
+  const store = await openStore(dbPath);
+  let prepared: Record<string, number> = {};
+  try {
+    const previous = await readStageRun(store.connection, stage.name);
+    if (previous && previous.inputs_digest === digest && ctx.values.force !== true) {
+      const outputs = JSON.parse(previous.outputs_json) as Record<string, number>;
+      return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
+    }
+    await store.connection.run('DELETE FROM stage_runs WHERE stage = $1', [stage.name]);
+    if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
+  } finally {
+    store.close();
+  }
+  ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
+  const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views);
+  const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])) };
+  const after = await openStore(dbPath);
+  try {
+    await writeStageRun(after.connection, {
+      stage: stage.name,
+      inputs_digest: digest,
+      inputs_json: canonicalJson(consumed),
+      outputs_json: canonicalJson(outputs),
+      tool_version: TOOL_VERSION,
+      duckdb_version: duckdbVersion(),
+    });
+  } finally {
+    after.close();
+  }
+  return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, inputs_digest: digest, ...outputs }, text: render(outputs) };
+}
+
+function render(outputs: Record<string, number>): string {
+  return Object.entries(outputs)
+    .map(([k, v]) => `  ${k}: ${v}`)
+    .join('\n');
+}
+
+export const classify: Command = {
+  name: 'classify',
+  summary: 'extract assertions and classify them with the section-5 SQL (declared and proven)',
+  help: ['usage: prereg classify [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs verify if needed, extracts every assertion (assertions table), builds the', 'base tables of docs/tables.md, then materialises section 5\'s assertion_classes.', ...HELP_COMMON].join('\n'),
+  options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
+  stage: true,
+  run: (ctx) =>
+    runAnalysis(
+      {
+        name: 'classify',
+        views: ['assertion_classes'],
+        before: verify,
+        prepare: async (ctx, store, frozen) => {
+          ctx.progress('classify: extracting assertions…');
+          const items = readItems(studyLayout(ctx.root), frozen.study);
+          return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
+        },
+      },
+      ctx,
+    ),
+};
+
+export const score: Command = {
+  name: 'score',
+  summary: 'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
+  help: ['usage: prereg score [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests', 'and hypotheses (result_* tables, read by emit).', ...HELP_COMMON].join('\n'),
+  options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
+  stage: true,
+  run: (ctx) => runAnalysis({ name: 'score', views: ['scores', 'constancy', 'sign_tests', 'hypotheses'], before: classify }, ctx),
+};

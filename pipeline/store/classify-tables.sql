@@ -1,0 +1,58 @@
+-- The base tables the classify stage adds for section 5 (SPEC §6.3). Documented in docs/tables.md.
+DROP TABLE IF EXISTS assertions;
+DROP TABLE IF EXISTS answer_key;
+DROP TABLE IF EXISTS answer_key_amounts;
+DROP TABLE IF EXISTS vocabulary;
+DROP TABLE IF EXISTS items;
+DROP TABLE IF EXISTS served_refs;
+DROP TABLE IF EXISTS served_amounts;
+
+CREATE TABLE assertions (
+  record_id       BIGINT  NOT NULL,
+  system_id       VARCHAR NOT NULL,
+  item_id         VARCHAR NOT NULL,
+  attempt         INTEGER NOT NULL,
+  assertion_id    VARCHAR NOT NULL,
+  assertion_index INTEGER NOT NULL,
+  kind            VARCHAR NOT NULL,
+  ref             VARCHAR,
+  in_vocabulary   BOOLEAN,
+  value           VARCHAR,
+  unit            VARCHAR,
+  start_offset    INTEGER NOT NULL,
+  end_offset      INTEGER NOT NULL,
+  text            VARCHAR NOT NULL,
+  stub            BOOLEAN NOT NULL
+);
+
+CREATE TABLE answer_key (
+  item_id       VARCHAR   NOT NULL,
+  kind          VARCHAR   NOT NULL,
+  expected_refs VARCHAR[] NOT NULL
+);
+
+CREATE TABLE answer_key_amounts (
+  item_id VARCHAR NOT NULL,
+  ref     VARCHAR NOT NULL,
+  value   VARCHAR NOT NULL,
+  unit    VARCHAR NOT NULL
+);
+
+CREATE TABLE vocabulary (ref VARCHAR NOT NULL);
+
+CREATE TABLE items (item_id VARCHAR NOT NULL, question VARCHAR NOT NULL);
+
+CREATE TABLE served_refs (
+  record_id BIGINT  NOT NULL,
+  ref       VARCHAR NOT NULL,
+  declared  BOOLEAN NOT NULL,
+  proven    BOOLEAN NOT NULL
+);
+
+CREATE TABLE served_amounts (
+  record_id BIGINT  NOT NULL,
+  value     VARCHAR NOT NULL,
+  unit      VARCHAR NOT NULL,
+  declared  BOOLEAN NOT NULL,
+  proven    BOOLEAN NOT NULL
+);

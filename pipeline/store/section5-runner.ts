@@ -1,0 +1,115 @@
+// Runs section 5 of the preregistration — the analysis itself — with DuckDB's external access
+// disabled and its configuration locked (SPEC §4.2), checks that it created the required views
+// with the documented columns and values, and materialises them as result_* tables, all in one
+// transaction: a refused analysis writes nothing. Readers (emit) only ever read result_* tables,
+// never the views, so no section-5 SQL runs outside this locked instance.
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { EXIT, PreregError } from '../reasons.ts';
+
+/** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
+export const REQUIRED_VIEWS = {
+  assertion_classes: ['system_id', 'item_id', 'attempt', 'assertion_id', 'kind', 'ref', 'class_declared', 'class_proven'],
+  scores: ['system_id', 'metric', 'declared', 'proven', 'n_declared', 'n_proven'],
+  constancy: ['system_id', 'metric', 'always', 'sometimes', 'never'],
+  sign_tests: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'],
+  hypotheses: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome'],
+} as const;
+export type RequiredView = keyof typeof REQUIRED_VIEWS;
+
+/** Values a view may hold in a column, where the contract fixes them. */
+const ALLOWED_VALUES: Partial<Record<RequiredView, Record<string, readonly string[]>>> = {
+  assertion_classes: {
+    kind: ['citation', 'amount', 'record'],
+    class_declared: CLASSES(),
+    class_proven: CLASSES(),
+  },
+  hypotheses: { outcome: ['SUPPORTED', 'NOT_SUPPORTED', 'INCONCLUSIVE'] },
+};
+function CLASSES(): readonly string[] {
+  return [
+    'PHANTOM', 'OUT_OF_CONTEXT', 'GROUNDED_EXPECTED', 'GROUNDED_OTHER', 'NOT_JUDGED',
+    'AMOUNT_SUPPORTED', 'AMOUNT_INVENTED',
+    'REFUSAL_CORRECT', 'REFUSAL_WRONG', 'ANSWERED_NEGATIVE', 'ANSWERED_POSITIVE',
+  ];
+}
+
+export interface Section5Block {
+  sql: string;
+  line: number;
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+async function columnsOf(connection: DuckDBConnection, view: string): Promise<string[] | null> {
+  const r = await connection.runAndReadAll(
+    "SELECT column_name FROM information_schema.columns WHERE table_schema = 'main' AND table_name = $1 ORDER BY ordinal_position",
+    [view],
+  );
+  const cols = r.getRowObjectsJS().map((row) => String(row.column_name));
+  return cols.length === 0 ? null : cols;
+}
+
+/**
+ * Opens the store in a locked instance (external access off, configuration locked, one thread so
+ * that any floating-point aggregate is deterministic), runs the blocks in order and materialises
+ * `views` as result_<view> tables ordered by all their columns.
+ */
+export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[]): Promise<Record<string, number>> {
+  const instance = await DuckDBInstance.create(dbPath, {
+    enable_external_access: 'false',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    threads: '1',
+    lock_configuration: 'true',
+  });
+  const connection = await instance.connect();
+  const counts: Record<string, number> = {};
+  try {
+    await connection.run('BEGIN TRANSACTION');
+    for (const block of blocks) {
+      try {
+        await connection.run(block.sql);
+      } catch (err) {
+        throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${(err as Error).message}`, EXIT.blocked, {
+          line: block.line,
+        });
+      }
+    }
+    for (const view of views) {
+      const columns = await columnsOf(connection, view);
+      if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, EXIT.blocked, { view });
+      const missing = REQUIRED_VIEWS[view].filter((c) => !columns.includes(c));
+      if (missing.length > 0) {
+        throw new PreregError('SECTION5_VIEW_COLUMNS', `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`, EXIT.blocked, {
+          view,
+          missing,
+        });
+      }
+      for (const [column, allowed] of Object.entries(ALLOWED_VALUES[view] ?? {})) {
+        const bad = await connection.runAndReadAll(
+          `SELECT DISTINCT CAST(${quote(column)} AS VARCHAR) AS v FROM ${quote(view)} WHERE ${quote(column)} IS NULL OR NOT list_contains(string_split($1, ','), CAST(${quote(column)} AS VARCHAR)) ORDER BY 1 LIMIT 5`,
+          [allowed.join(',')],
+        );
+        const values = bad.getRowObjectsJS().map((r) => String(r.v));
+        if (values.length > 0) {
+          throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, EXIT.blocked, { view, column, values });
+        }
+      }
+      // Required columns first, in the documented order, then any extra ones; a total row order.
+      const ordered = [...REQUIRED_VIEWS[view], ...columns.filter((c) => !(REQUIRED_VIEWS[view] as readonly string[]).includes(c))];
+      const list = ordered.map(quote).join(', ');
+      await connection.run(`DROP TABLE IF EXISTS ${quote(`result_${view}`)}`);
+      await connection.run(`CREATE TABLE ${quote(`result_${view}`)} AS SELECT ${list} FROM ${quote(view)} ORDER BY ${list}`);
+      const n = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${quote(`result_${view}`)}`);
+      counts[view] = Number(n.getRowObjectsJS()[0]!.n);
+    }
+    await connection.run('COMMIT');
+  } catch (err) {
+    await connection.run('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+  return counts;
+}
