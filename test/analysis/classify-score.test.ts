@@ -1,0 +1,153 @@
+// The pre-registered analysis on a hand-built study where the class of every assertion is known,
+// and on the example study (sign tests checked against Python's math.comb).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articlePassages } from '../../scripts/generate-example-submissions.ts';
+import { copyExampleStudy, PROJECT_ROOT, runCli } from '../support/cli.ts';
+import { buildSmallStudy, type HandRecord } from '../support/small-study.ts';
+import { queryStore } from '../support/store-query.ts';
+
+const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), [
+  'code-commande-publique/partie-reglementaire.md',
+  'code-commande-publique/partie-legislative.md',
+  'ccag-travaux.md',
+]);
+const served = (...refs: string[]) => refs.map((ref) => ({ ref, text: passages.get(ref)! }));
+
+const RECORDS: HandRecord[] = [
+  { system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.", passages: served('R2122-8') },
+  { system: 'sys-a', item: 'mp-001', attempt: 2, text: "Selon l'article L2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
+  { system: 'sys-a', item: 'mp-001', attempt: 3, text: "Voir l'article R2152-2 et un seuil de 45 000 euros.", passages: served('R2122-8') },
+  { system: 'sys-a', item: 'mp-014', attempt: 1, text: 'Le CCAG Travaux 41 règle la réception.', passages: served('CCAG Travaux 4') },
+  { system: 'sys-a', item: 'mp-014', attempt: 2, text: 'Voir le CCAG Travaux 4.', passages: served('CCAG Travaux 4') },
+  { system: 'sys-a', item: 'mp-012', attempt: 1, text: "Selon l'article R2192-", truncated: true, passages: served('R2192-10') },
+  { system: 'sys-a', item: 'mp-017', attempt: 1, text: 'Le corpus ne permet pas de répondre.', refused: true, passages: served('R2123-1') },
+  { system: 'sys-a', item: 'mp-018', attempt: 1, text: 'La durée est de cinq ans.', passages: served('R2123-1') },
+  { system: 'sys-a', item: 'mp-002', attempt: 1, text: 'Je ne peux pas répondre.', refused: true, passages: served('R2123-1') },
+  { system: 'sys-a', item: 'mp-003', attempt: 1, text: "Selon l'article R2123-1, le seuil des travaux est de 5 538 000 euros.", passages: served('R2123-1'), tamper: true },
+  { system: 'sys-b', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
+  { system: 'sys-b', item: 'mp-001', attempt: 2, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
+  { system: 'sys-b', item: 'mp-001', attempt: 3, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
+];
+
+// The expected class of every assertion, by (system, item, attempt, kind, ref or value): [declared, proven].
+const EXPECTED: Array<[string, string, string, string | null, string, string]> = [
+  ['sys-a/mp-001/1', 'citation', 'R2122-8', null, 'GROUNDED_EXPECTED', 'GROUNDED_EXPECTED'],
+  ['sys-a/mp-001/1', 'amount', null, '40000', 'AMOUNT_SUPPORTED', 'AMOUNT_SUPPORTED'],
+  ['sys-a/mp-001/2', 'citation', 'L2122-8', null, 'PHANTOM', 'PHANTOM'],
+  ['sys-a/mp-001/2', 'amount', null, '40000', 'AMOUNT_SUPPORTED', 'AMOUNT_SUPPORTED'],
+  ['sys-a/mp-001/3', 'citation', 'R2152-2', null, 'OUT_OF_CONTEXT', 'OUT_OF_CONTEXT'],
+  ['sys-a/mp-001/3', 'amount', null, '45000', 'AMOUNT_INVENTED', 'AMOUNT_INVENTED'],
+  ['sys-a/mp-014/1', 'citation', 'CCAG Travaux 41', null, 'OUT_OF_CONTEXT', 'OUT_OF_CONTEXT'],
+  ['sys-a/mp-014/2', 'citation', 'CCAG Travaux 4', null, 'GROUNDED_EXPECTED', 'GROUNDED_EXPECTED'],
+  ['sys-a/mp-012/1', 'citation', 'R2192-', null, 'NOT_JUDGED', 'NOT_JUDGED'],
+  ['sys-a/mp-003/1', 'citation', 'R2123-1', null, 'GROUNDED_EXPECTED', 'OUT_OF_CONTEXT'],
+  ['sys-a/mp-003/1', 'amount', null, '5538000', 'AMOUNT_SUPPORTED', 'AMOUNT_INVENTED'],
+  ['sys-a/mp-017/1', 'record', null, null, 'REFUSAL_CORRECT', 'REFUSAL_CORRECT'],
+  ['sys-a/mp-018/1', 'record', null, null, 'ANSWERED_NEGATIVE', 'ANSWERED_NEGATIVE'],
+  ['sys-a/mp-002/1', 'record', null, null, 'REFUSAL_WRONG', 'REFUSAL_WRONG'],
+];
+
+describe('classify and score on a hand-built study', () => {
+  let root: string;
+  let cleanup: () => void;
+  let run: Awaited<ReturnType<typeof runCli>>;
+  beforeAll(async () => {
+    ({ root, cleanup } = await buildSmallStudy(RECORDS));
+    run = await runCli(['score', '--root', root, '--json']);
+  });
+  afterAll(() => cleanup());
+
+  it('runs', () => {
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+  });
+
+  it('classes every assertion as expected, in both columns', async () => {
+    const rows = await queryStore(
+      root,
+      `SELECT c.system_id || '/' || c.item_id || '/' || CAST(c.attempt AS VARCHAR) AS rec, c.kind, c.ref, a.value, c.class_declared, c.class_proven
+       FROM result_assertion_classes c LEFT JOIN assertions a ON a.assertion_id = c.assertion_id`,
+    );
+    for (const [rec, kind, ref, value, declared, proven] of EXPECTED) {
+      const row = rows.find((r) => r.rec === rec && r.kind === kind && (kind === 'record' || (ref !== null ? r.ref === ref : r.value === value)));
+      expect(row, `${rec} ${kind} ${ref ?? value ?? ''}`).toBeDefined();
+      expect([row!.class_declared, row!.class_proven], `${rec} ${kind} ${ref ?? value ?? ''}`).toEqual([declared, proven]);
+    }
+    // CCAG Travaux 41 never matched as CCAG Travaux 4; the stub R2192- is not a phantom.
+    expect(rows.filter((r) => r.rec === 'sys-a/mp-014/1' && r.kind === 'citation').map((r) => r.ref)).toEqual(['CCAG Travaux 41']);
+    expect(rows.filter((r) => r.rec === 'sys-a/mp-012/1' && r.kind === 'citation').map((r) => r.class_declared)).toEqual(['NOT_JUDGED']);
+  });
+
+  it('scores as numerator and denominator; a stub is not counted as a judged citation', async () => {
+    const s = await queryStore(root, "SELECT metric, declared, proven, n_declared, n_proven FROM result_scores WHERE system_id = 'sys-a' ORDER BY metric");
+    const by = Object.fromEntries(s.map((r) => [r.metric, [r.declared, r.proven, r.n_declared, r.n_proven]]));
+    // Judged citations of sys-a: R2122-8, L2122-8, R2152-2, CCAG 41, CCAG 4, R2123-1 = 6 (the stub is not one).
+    expect(by.phantom_citations).toEqual(['1', '1', '6', '6']);
+    expect(by.out_of_context_citations).toEqual(['2', '3', '6', '6']);
+    expect(by.not_judged_citations).toEqual(['1', '1', '7', '7']);
+    expect(by.invented_amounts).toEqual(['1', '2', '4', '4']);
+    // Positives: mp-001 ×3, mp-014 ×2, mp-012, mp-002, mp-003 = 8; citing expected: mp-001#1, mp-014#2, mp-003 (declared only).
+    expect(by.positives_citing_expected).toEqual(['3', '2', '8', '8']);
+    expect(by.refusal_rate_negatives).toEqual(['1', '1', '2', '2']);
+    expect(by.truncated_answers).toEqual(['1', '1', '10', '10']);
+  });
+
+  it('counts constancy over 3 attempts: sometimes is not always', async () => {
+    const c = await queryStore(root, "SELECT system_id, always, sometimes, never FROM result_constancy WHERE metric = 'positives_citing_expected/declared' ORDER BY system_id");
+    // sys-a: mp-001 sometimes (1 of 3), mp-014 sometimes, mp-003 always, mp-002 and mp-012 never.
+    expect(c).toEqual([
+      { system_id: 'sys-a', always: '1', sometimes: '2', never: '2' },
+      { system_id: 'sys-b', always: '1', sometimes: '0', never: '0' },
+    ]);
+  });
+
+  it('refuses to run a changed section 5 (exit 3, SECTION5_DRIFT)', async () => {
+    const s = copyExampleStudy();
+    try {
+      const plan = join(s.root, 'preregistration/PREREGISTRATION.md');
+      writeFileSync(plan, readFileSync(plan, 'utf8').replace("'H1' AS hypothesis_id", "'H1 ' AS hypothesis_id"));
+      const r = await runCli(['score', '--root', s.root, '--json']);
+      expect(r.code).toBe(3);
+      expect(r.json.code).toBe('SECTION5_DRIFT');
+    } finally {
+      s.cleanup();
+    }
+  });
+
+  it('refuses a revealed key that does not reproduce the commitment (exit 3)', async () => {
+    const s = copyExampleStudy();
+    try {
+      const key = join(s.root, 'inputs/answer-key.jsonl');
+      writeFileSync(key, readFileSync(key, 'utf8').replace('"negative"', '"positive"'));
+      const r = await runCli(['classify', '--root', s.root, '--json']);
+      expect(r.code).toBe(3);
+      expect(r.json.code).toBe('ANSWER_KEY_COMMITMENT_MISMATCH');
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe('sign tests on the example study', () => {
+  it('match an exact binomial test computed independently by Python (math.comb)', async () => {
+    const s = copyExampleStudy();
+    try {
+      const r = await runCli(['score', '--root', s.root, '--json']);
+      expect(r.code).toBe(0);
+      const rows = await queryStore(s.root, 'SELECT wins_a, wins_b, p_value FROM result_sign_tests');
+      expect(rows.length).toBe(6);
+      const pairs = rows.map((x) => [Number(x.wins_a), Number(x.wins_b)]);
+      const python = JSON.parse(
+        execFileSync('python3', ['-c', 'import json,sys; from math import comb\nprint(json.dumps([min(1.0, 2*sum(comb(a+b,i) for i in range(min(a,b)+1))/2**(a+b)) if a+b else 1.0 for a,b in json.load(sys.stdin)]))'], {
+          input: JSON.stringify(pairs),
+        }).toString(),
+      ) as number[];
+      rows.forEach((x, i) => expect(x.p_value, `wins ${pairs[i]}`).toBe(python[i]));
+      expect(rows.some((x) => Number(x.p_value) < 0.05)).toBe(true);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
