@@ -33,7 +33,7 @@ const RECORDS: HandRecord[] = [
 ];
 
 // The expected class of every assertion, by (system, item, attempt, kind, ref or value): [declared, proven].
-const EXPECTED: Array<[string, string, string, string | null, string, string]> = [
+const EXPECTED: Array<[string, string, string | null, string | null, string, string]> = [
   ['sys-a/mp-001/1', 'citation', 'R2122-8', null, 'GROUNDED_EXPECTED', 'GROUNDED_EXPECTED'],
   ['sys-a/mp-001/1', 'amount', null, '40000', 'AMOUNT_SUPPORTED', 'AMOUNT_SUPPORTED'],
   ['sys-a/mp-001/2', 'citation', 'L2122-8', null, 'PHANTOM', 'PHANTOM'],

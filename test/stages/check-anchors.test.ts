@@ -1,19 +1,10 @@
 // check-anchors on the committed example, then on copies with exactly one thing changed.
 import { appendFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { copyExampleStudy, PROJECT_ROOT, runCli } from '../support/cli.ts';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups) c();
-  cleanups = [];
-});
-function study(): string {
-  const s = copyExampleStudy();
-  cleanups.push(s.cleanup);
-  return s.root;
-}
+const study = scratchStudies();
 function edit(path: string, from: string | RegExp, to: string): void {
   const text = readFileSync(path, 'utf8');
   const next = text.replace(from, to);
@@ -77,7 +68,7 @@ describe('check-anchors', () => {
     const plan = join(root, 'preregistration/PREREGISTRATION.md');
     edit(plan, 'None so far.', 'None so far, really.');
     expect((await check(root)).code).toBe(0);
-    edit(plan, 'SELECT 1 AS placeholder', 'SELECT 2 AS placeholder');
+    edit(plan, 'num * 10 >= den * 8', 'num * 10 >= den * 7');
     const r = await check(root);
     expect(r.code).toBe(1);
     expect(r.json.codes).toEqual(['SECTION5_DRIFT']);

@@ -1,19 +1,10 @@
 // `prereg freeze` and `prereg reveal-check` on copies of the example study.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { copyExampleStudy, PROJECT_ROOT, runCli } from '../support/cli.ts';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 
-let cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const c of cleanups) c();
-  cleanups = [];
-});
-function study(): string {
-  const s = copyExampleStudy();
-  cleanups.push(s.cleanup);
-  return s.root;
-}
+const study = scratchStudies();
 const keyLines = (root: string) => readFileSync(join(root, 'inputs/answer-key.jsonl'), 'utf8').trimEnd().split('\n');
 const writeKey = (root: string, lines: string[]) => writeFileSync(join(root, 'inputs/answer-key.jsonl'), `${lines.join('\n')}\n`);
 

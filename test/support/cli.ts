@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { main } from '../../pipeline/cli.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -42,4 +43,18 @@ export function copyExampleStudy(): { root: string; cleanup: () => void } {
     cpSync(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
   }
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Scratch copies of the example study, removed after each test: call the returned function per copy. */
+export function scratchStudies(): () => string {
+  let cleanups: Array<() => void> = [];
+  afterEach(() => {
+    for (const c of cleanups) c();
+    cleanups = [];
+  });
+  return () => {
+    const s = copyExampleStudy();
+    cleanups.push(s.cleanup);
+    return s.root;
+  };
 }
