@@ -4,6 +4,7 @@ import { classify, score } from './analysis.ts';
 import { anchor } from './anchor.ts';
 import { checkAnchors } from './check-anchors.ts';
 import { corpusProof } from './corpus-proof.ts';
+import { emit } from './emit.ts';
 import { explain } from './explain.ts';
 import { freeze } from './freeze.ts';
 import { ingest } from './ingest.ts';
@@ -12,4 +13,4 @@ import type { Command } from './stage.ts';
 import { validate } from './validate.ts';
 import { verify } from './verify.ts';
 
-export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, validate, corpusProof, explain];
+export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, validate, corpusProof, explain];

@@ -1,0 +1,254 @@
+// What emit reads from the store (SPEC §7): plain TABLES only — never a section-5 view, whose SQL
+// would run here without the locks the score stage runs it under — each in a total order.
+//
+// The store is ATTACHed read-only as `store` to a fresh in-memory DuckDB instance (see
+// openEmitDatabase in writers.ts). A table's named columns come first, in the order below; any
+// other column follows in the table's own order, so every column is emitted. Rows are ordered by
+// ALL of those columns (ORDER BY ALL): a total order up to rows that are identical in every
+// column, whose relative order cannot show in any output. Insertion order is never relied on.
+import {
+  DuckDBTimestampValue,
+  DuckDBTypeId,
+  DuckDBListValue,
+  DuckDBArrayValue,
+  DuckDBStructValue,
+  DuckDBMapValue,
+  DuckDBDecimalValue,
+  DuckDBTimestampTZValue,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+
+/** The alias of the attached store database. */
+export const STORE_ALIAS = 'store';
+
+export interface TableSpec {
+  /** The table in the store. */
+  table: string;
+  /** Columns the table must have, in the order outputs list them (others follow). */
+  columns: readonly string[];
+}
+
+/** The five result tables the score stage writes (SPEC §6.3), keyed as results.json names them. */
+export const RESULT_TABLES = {
+  assertion_classes: {
+    table: 'result_assertion_classes',
+    columns: ['system_id', 'item_id', 'attempt', 'assertion_id', 'kind', 'ref', 'class_declared', 'class_proven'],
+  },
+  scores: { table: 'result_scores', columns: ['system_id', 'metric', 'declared', 'proven', 'n_declared', 'n_proven'] },
+  constancy: { table: 'result_constancy', columns: ['system_id', 'metric', 'always', 'sometimes', 'never'] },
+  sign_tests: { table: 'result_sign_tests', columns: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'] },
+  hypotheses: { table: 'result_hypotheses', columns: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome'] },
+} as const satisfies Record<string, TableSpec>;
+
+export type ResultName = keyof typeof RESULT_TABLES;
+export const RESULT_NAMES = Object.keys(RESULT_TABLES) as ResultName[];
+
+/** The results whose rows decide the study (decision_digest, SPEC §7). */
+export const DECISION_RESULTS = ['assertion_classes', 'scores', 'hypotheses'] as const satisfies readonly ResultName[];
+
+/** Base tables emit copies or summarises; their other columns belong to their stages. */
+export const BASE_TABLES = {
+  assertions: { table: 'assertions', columns: [] },
+  proof_checks: { table: 'proof_checks', columns: [] },
+  chain_checks: { table: 'chain_checks', columns: [] },
+  rejects: { table: 'rejects', columns: ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] },
+  records: { table: 'records', columns: ['system_id'] },
+  submission_files: { table: 'submission_files', columns: ['file', 'sha256', 'bytes', 'lines_read', 'accepted', 'rejected'] },
+} as const satisfies Record<string, TableSpec>;
+
+export type BaseName = keyof typeof BASE_TABLES;
+
+/** Every table emit reads, each with its full column list in output order. */
+export type Schema = Map<string, string[]>;
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** A string literal for the few places DuckDB takes no parameter (ATTACH and COPY paths). */
+export function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+export function qualified(table: string): string {
+  return `${STORE_ALIAS}.main.${quoteIdent(table)}`;
+}
+
+/**
+ * The column lists of every table emit reads, refusing (OUTPUT_STORE_INCOMPLETE) a table that is
+ * missing, that is a view rather than a table, or that lacks a named column.
+ */
+export async function describeStore(connection: DuckDBConnection, specs: readonly TableSpec[]): Promise<Schema> {
+  // duckdb_tables() lists base tables only, so a view of the same name never qualifies.
+  const reader = await connection.runAndReadAll(
+    `SELECT c.table_name, c.column_name
+       FROM duckdb_columns() c
+       JOIN duckdb_tables() t ON t.database_name = c.database_name AND t.schema_name = c.schema_name AND t.table_name = c.table_name
+      WHERE c.database_name = $1 AND c.schema_name = 'main'
+      ORDER BY c.table_name, c.column_index`,
+    [STORE_ALIAS],
+  );
+  const found = new Map<string, string[]>();
+  for (const [table, column] of reader.getRows() as [string, string][]) {
+    const list = found.get(table) ?? [];
+    list.push(column);
+    found.set(table, list);
+  }
+  const schema: Schema = new Map();
+  const problems: string[] = [];
+  for (const spec of specs) {
+    const actual = found.get(spec.table);
+    if (!actual) {
+      problems.push(`no table ${spec.table}`);
+      continue;
+    }
+    const missing = spec.columns.filter((c) => !actual.includes(c));
+    if (missing.length > 0) problems.push(`${spec.table} lacks ${missing.join(', ')}`);
+    schema.set(spec.table, [...spec.columns, ...actual.filter((c) => !(spec.columns as readonly string[]).includes(c))]);
+  }
+  if (problems.length > 0) {
+    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `the store cannot be emitted: ${problems.join('; ')}`, EXIT.blocked, { problems });
+  }
+  return schema;
+}
+
+export function columnsOf(schema: Schema, table: string): string[] {
+  const columns = schema.get(table);
+  if (!columns) throw new Error(`table ${table} was not described`);
+  return columns;
+}
+
+/** SELECT of every column, named ones first, in the total order ORDER BY ALL gives. */
+export function orderedSelect(table: string, columns: readonly string[]): string {
+  return `SELECT ${columns.map(quoteIdent).join(', ')} FROM ${qualified(table)} ORDER BY ALL`;
+}
+
+/**
+ * A value as emit writes it in JSON: integers of every width as bigint (exact), doubles as the
+ * JsonNumber of their Python repr (so 1.0 stays 1.0), decimals by their exact digits, strings
+ * (JSON columns included, as their text) as strings, lists and structs as arrays and objects.
+ */
+export type Cell = null | boolean | string | bigint | JsonNumber | Cell[] | { [key: string]: Cell };
+export type Row = Record<string, Cell>;
+
+export async function readRows(connection: DuckDBConnection, table: string, columns: readonly string[]): Promise<Row[]> {
+  const reader = await connection.runAndReadAll(orderedSelect(table, columns));
+  const types = reader.columnTypes();
+  const names = reader.columnNames();
+  return reader.getRows().map((values, i) => {
+    const row: Row = {};
+    values.forEach((v, c) => {
+      row[names[c]!] = toCell(v, types[c]!, `${table}.${names[c]} (row ${i + 1})`);
+    });
+    return row;
+  });
+}
+
+export function toCell(value: DuckDBValue, type: DuckDBType, where: string): Cell {
+  if (value === null) return null;
+  switch (type.typeId) {
+    case DuckDBTypeId.BOOLEAN:
+      return value as boolean;
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+    case DuckDBTypeId.UBIGINT:
+    case DuckDBTypeId.HUGEINT:
+    case DuckDBTypeId.UHUGEINT:
+      return BigInt(value as number | bigint);
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE: {
+      const x = value as number;
+      if (!Number.isFinite(x)) {
+        throw new PreregError('JSON_NUMBER_INVALID', `${where} is ${x}, which canonical JSON cannot hold`, EXIT.blocked, { where });
+      }
+      return new JsonNumber(pythonFloatRepr(x));
+    }
+    case DuckDBTypeId.DECIMAL:
+      return new JsonNumber((value as DuckDBDecimalValue).toString());
+    case DuckDBTypeId.VARCHAR:
+      return value as string;
+    case DuckDBTypeId.LIST:
+    case DuckDBTypeId.ARRAY: {
+      const items = (value as DuckDBListValue | DuckDBArrayValue).items;
+      const itemType = (type as { valueType: DuckDBType }).valueType;
+      return items.map((v, i) => toCell(v, itemType, `${where}[${i}]`));
+    }
+    case DuckDBTypeId.STRUCT: {
+      const entries = (value as DuckDBStructValue).entries;
+      const st = type as { entryNames: readonly string[]; entryTypes: readonly DuckDBType[] };
+      const out: { [key: string]: Cell } = {};
+      st.entryNames.forEach((name, i) => {
+        out[name] = toCell(entries[name] ?? null, st.entryTypes[i]!, `${where}.${name}`);
+      });
+      return out;
+    }
+    case DuckDBTypeId.MAP: {
+      const mt = type as { keyType: DuckDBType; valueType: DuckDBType };
+      return (value as DuckDBMapValue).entries.map((e, i) => ({
+        key: toCell(e.key, mt.keyType, `${where}{${i}}.key`),
+        value: toCell(e.value, mt.valueType, `${where}{${i}}.value`),
+      }));
+    }
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      // The library's own toString uses the process's time zone; outputs must not.
+      return `${new DuckDBTimestampValue((value as DuckDBTimestampTZValue).micros).toString()}+00`;
+    default:
+      // Dates, times, timestamps, intervals, UUIDs, enums, blobs: DuckDB's own text form.
+      return String(value);
+  }
+}
+
+/** Small aggregate facts for the report, computed from base tables only. */
+export interface StoreFacts {
+  submission_files: Row[];
+  rejects_by_code: Array<{ reason_code: string; lines: bigint }>;
+  records_by_system: Array<{ system_id: string; records: bigint }>;
+  counts: { assertions: bigint; proof_checks: bigint; chain_checks: bigint };
+  /** Rows by `status`, when the table has that column (verify stage). */
+  proof_status: Array<{ status: string; rows: bigint }> | null;
+  chain_status: Array<{ status: string; rows: bigint }> | null;
+}
+
+async function pairs(connection: DuckDBConnection, sql: string): Promise<Array<[string, bigint]>> {
+  const rows = (await connection.runAndReadAll(sql)).getRows();
+  return rows.map((r) => [r[0] === null ? '(null)' : String(r[0]), BigInt(r[1] as bigint)]);
+}
+
+async function count(connection: DuckDBConnection, table: string): Promise<bigint> {
+  return BigInt((await connection.runAndReadAll(`SELECT count(*) FROM ${qualified(table)}`)).getRows()[0]![0] as bigint);
+}
+
+async function statusCounts(connection: DuckDBConnection, schema: Schema, table: string): Promise<Array<{ status: string; rows: bigint }> | null> {
+  if (!columnsOf(schema, table).includes('status')) return null;
+  const rows = await pairs(connection, `SELECT CAST(status AS VARCHAR) AS s, count(*) FROM ${qualified(table)} GROUP BY s ORDER BY s NULLS LAST`);
+  return rows.map(([status, n]) => ({ status, rows: n }));
+}
+
+export async function readStoreFacts(connection: DuckDBConnection, schema: Schema): Promise<StoreFacts> {
+  const files = BASE_TABLES.submission_files;
+  return {
+    submission_files: await readRows(connection, files.table, columnsOf(schema, files.table)),
+    rejects_by_code: (
+      await pairs(connection, `SELECT reason_code, count(*) FROM ${qualified('rejects')} GROUP BY reason_code ORDER BY reason_code`)
+    ).map(([reason_code, lines]) => ({ reason_code, lines })),
+    records_by_system: (
+      await pairs(connection, `SELECT system_id, count(*) FROM ${qualified('records')} GROUP BY system_id ORDER BY system_id`)
+    ).map(([system_id, records]) => ({ system_id, records })),
+    counts: {
+      assertions: await count(connection, 'assertions'),
+      proof_checks: await count(connection, 'proof_checks'),
+      chain_checks: await count(connection, 'chain_checks'),
+    },
+    proof_status: await statusCounts(connection, schema, 'proof_checks'),
+    chain_status: await statusCounts(connection, schema, 'chain_checks'),
+  };
+}

@@ -1,0 +1,72 @@
+// The DuckDB side of emit: a fresh in-memory instance with the store attached read-only, and the
+// COPY statements that write Parquet and CSV with every option that shapes their bytes pinned.
+//
+// Determinism (checked byte for byte by test/emit): one thread (floating-point aggregation and
+// row-group layout then follow one path), insertion order preserved, every query ORDER BY ALL,
+// no extension loaded or installed on demand, time zone UTC. The Parquet footer names the DuckDB
+// version, which the manifest records: the same inputs give the same bytes with the same DuckDB.
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { orderedSelect, quoteLiteral, STORE_ALIAS } from './tables.ts';
+
+export interface EmitDatabase {
+  connection: DuckDBConnection;
+  close(): void;
+}
+
+/** Pinned options of every Parquet file (docs/outputs.md). */
+export const PARQUET_OPTIONS = "FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 122880, PARQUET_VERSION V1";
+
+/**
+ * Pinned options of every CSV file: RFC 4180 quoting ('"' doubled inside quoted fields), a header,
+ * "\n" line ends, NULL as an empty field (an empty string is written as ""), ISO-8601 dates and
+ * timestamps (UTC). DuckDB writes a DOUBLE as the shortest text that reads back to the same value
+ * (as Python's repr: 1.0, 0.1, 1e+16), the same for a given DuckDB version.
+ */
+export const CSV_OPTIONS =
+  "FORMAT csv, HEADER true, DELIMITER ',', QUOTE '\"', ESCAPE '\"', NULLSTR '', NEW_LINE '\\n', DATEFORMAT '%Y-%m-%d', TIMESTAMPFORMAT '%Y-%m-%dT%H:%M:%S.%fZ'";
+
+/**
+ * A fresh in-memory DuckDB (COPY TO needs external access, which the store's own instance, where
+ * section 5 runs, may have locked off) with the store ATTACHed READ_ONLY as `store`.
+ */
+export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    threads: '1',
+    preserve_insertion_order: 'true',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  let connection: DuckDBConnection | undefined;
+  try {
+    connection = await instance.connect();
+    try {
+      await connection.run("SET TimeZone = 'UTC'");
+    } catch {
+      // Without the ICU extension DuckDB has no time zones at all and writes TIMESTAMPTZ in UTC.
+    }
+    await connection.run(`ATTACH ${quoteLiteral(storeFile)} AS ${STORE_ALIAS} (READ_ONLY)`);
+  } catch (err) {
+    connection?.closeSync();
+    instance.closeSync();
+    throw err;
+  }
+  const c = connection;
+  let open = true;
+  return {
+    connection: c,
+    close() {
+      if (!open) return;
+      open = false;
+      c.closeSync();
+      instance.closeSync();
+    },
+  };
+}
+
+export async function copyParquet(connection: DuckDBConnection, table: string, columns: readonly string[], path: string): Promise<void> {
+  await connection.run(`COPY (${orderedSelect(table, columns)}) TO ${quoteLiteral(path)} (${PARQUET_OPTIONS})`);
+}
+
+export async function copyCsv(connection: DuckDBConnection, table: string, columns: readonly string[], path: string): Promise<void> {
+  await connection.run(`COPY (${orderedSelect(table, columns)}) TO ${quoteLiteral(path)} (${CSV_OPTIONS})`);
+}

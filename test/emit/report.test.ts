@@ -1,0 +1,118 @@
+// The pure parts of emit: fractions and percentages of the report, escaping, the manifest helpers.
+import { describe, expect, it } from 'vitest';
+import { sealManifest, sha256sums, type EmitInputs } from '../../pipeline/emit/manifest.ts';
+import type { Row, StoreFacts } from '../../pipeline/emit/tables.ts';
+import { JsonNumber } from '../../pipeline/formats/canonical-json.ts';
+import { fraction, renderHtml, renderMarkdown, type ReportInput } from '../../pipeline/report/render.ts';
+
+describe('fraction: numerator/denominator with a percentage rounded half up, in integers', () => {
+  it.each([
+    [1n, 3n, '1/3 (33.3%)'],
+    [2n, 3n, '2/3 (66.7%)'],
+    [1n, 8n, '1/8 (12.5%)'],
+    [1n, 16n, '1/16 (6.3%)'], // 6.25 → 6.3
+    [1n, 2000n, '1/2000 (0.1%)'], // 0.05 → 0.1
+    [1n, 2001n, '1/2001 (0.0%)'],
+    [7n, 7n, '7/7 (100.0%)'],
+    [0n, 5n, '0/5 (0.0%)'],
+    [3n, 0n, '3/0 (n/a)'],
+    [12345678901234567n, 12345678901234568n, '12345678901234567/12345678901234568 (100.0%)'],
+  ])('%s/%s → %s', (n, d, text) => {
+    expect(fraction(n, d).text).toBe(text);
+  });
+
+  it('shows a missing value as a dash and draws no bar', () => {
+    expect(fraction(null, 4n)).toEqual({ text: '—/4', tenths: null });
+    expect(fraction(new JsonNumber('3'), new JsonNumber('4')).tenths).toBe(750n);
+  });
+});
+
+const inputs: EmitInputs = {
+  corpus_root: 'c'.repeat(64),
+  section5_sha256: '5'.repeat(64),
+  answer_key_root: 'a'.repeat(64),
+  trust_root: 't'.repeat(64),
+  freeze_digest: 'f'.repeat(64),
+  submissions: [],
+  commitments_sha256: null,
+  anchors: [],
+};
+const facts: StoreFacts = {
+  submission_files: [],
+  rejects_by_code: [],
+  records_by_system: [],
+  counts: { assertions: 0n, proof_checks: 0n, chain_checks: 0n },
+  proof_status: null,
+  chain_status: null,
+};
+
+function report(scores: Row[]): ReportInput {
+  return {
+    title: 'T <b>',
+    study_id: 's',
+    as_of: '2026-01-01',
+    run_id: '0123456789abcdef',
+    inputs,
+    witnesses: [],
+    independent_witnesses: 0,
+    min_witnesses: 1,
+    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], hypotheses: [] },
+    facts,
+  };
+}
+
+describe('report rendering', () => {
+  const hostile: Row[] = [
+    { system_id: '<script>alert(1)</script>', metric: 'm|x', declared: 1n, proven: 0n, n_declared: 2n, n_proven: 2n },
+    { system_id: 'https://evil.example/x.png', metric: 'm|x', declared: 5n, proven: 4n, n_declared: 4n, n_proven: 4n },
+  ];
+
+  it('escapes every value in HTML and Markdown', () => {
+    const html = renderHtml(report(hostile));
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).toContain('T &lt;b&gt;');
+    const md = renderMarkdown(report(hostile));
+    expect(md).toContain('| m\\|x |');
+    expect(md).toContain('\\<script\\>');
+  });
+
+  it('never loads anything, even when values look like URLs (they are text), and clamps bars to 100 %', () => {
+    const html = renderHtml(report(hostile));
+    expect(html).not.toMatch(/\bsrc=|\bhref=|url\(|<img|<link|<script/i);
+    expect(html).toContain("default-src 'none'");
+    expect(html).toContain('5/4 (125.0%)');
+    expect(html).toMatch(/<rect class="declared" x="\d+" y="24\.0" width="40" height="150\.0">/);
+  });
+
+  it('says so when no witness confirmed the freeze', () => {
+    expect(renderMarkdown(report([]))).toContain('No independent witness confirmed the freeze');
+    expect(renderHtml(report([]))).toContain('(no scores to chart)');
+  });
+});
+
+describe('manifest helpers', () => {
+  it('writes SHA256SUMS in sha256sum -c form, sorted by name', () => {
+    expect(sha256sums([{ file: 'b', bytes: 1, sha256: '2'.repeat(64) }, { file: 'a.csv', bytes: 1, sha256: '1'.repeat(64) }])).toBe(
+      `${'1'.repeat(64)}  a.csv\n${'2'.repeat(64)}  b\n`,
+    );
+  });
+
+  it('sorts outputs and seals the manifest with the digest of everything else', () => {
+    const m = sealManifest({
+      format: 'prereg.manifest/1',
+      study_id: 's',
+      as_of: '2026-01-01',
+      run_id: 'r',
+      inputs,
+      tool: { name: 'prereg', version: '0' },
+      duckdb_version: 'v1',
+      outputs: [{ file: 'z', bytes: 0, sha256: '0'.repeat(64) }, { file: 'a', bytes: 0, sha256: '0'.repeat(64) }],
+      decision_digest: 'd'.repeat(64),
+    });
+    expect(m.outputs.map((o) => o.file)).toEqual(['a', 'z']);
+    expect(m.artifact_digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(sealManifest({ ...m, decision_digest: 'e'.repeat(64) }).artifact_digest).not.toBe(m.artifact_digest);
+    expect(sealManifest({ ...m, artifact_digest: 'stale' } as never)).toEqual(m); // never hashes itself
+  });
+});
