@@ -65,8 +65,11 @@ export const DATA_FILES = [
 ] as const;
 
 export interface EmitOptions {
-  /** The operator's keys (PEM texts); resolveOperatorKeys reads them from options or environment. */
-  keys: OperatorKeyPems;
+  /**
+   * The operator's keys (PEM texts; resolveOperatorKeys reads them from options or environment),
+   * or null for an unsigned emit (an audit's rerun): every file but manifest.sig and manifest.p7s.
+   */
+  keys: OperatorKeyPems | null;
   /** Where <run_id>/ is created (default: the study's outputs/). */
   outputsDir?: string;
   /** The DuckDB store (default: work/prereg.duckdb). */
@@ -120,8 +123,9 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
   if (pinned === undefined || pinned === '') {
     throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key', EXIT.blocked);
   }
-  const keys = loadOperatorKeys(options.keys);
-  checkOperatorKeys(keys, readText(trustPath(layout.trust, pinned)), `preregistration/trust/${pinned}`);
+  // An audit's rerun has no operator key: it writes everything but the two signatures.
+  const keys = options.keys === null ? null : loadOperatorKeys(options.keys);
+  if (keys) checkOperatorKeys(keys, readText(trustPath(layout.trust, pinned)), `preregistration/trust/${pinned}`);
 
   const storeFile = options.storeFile ?? storePath(layout);
   if (!existsSync(storeFile)) {
@@ -216,8 +220,10 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       const manifestData = manifestBytes(manifest);
       writeText(MANIFEST_FILE, manifestData);
       writeText(SUMS_FILE, sha256sums([...manifest.outputs, describeFile(tmp, MANIFEST_FILE)]));
-      writeText(SIGNATURE_FILE, signEd25519(keys, manifestData));
-      writeText(CMS_FILE, await signCmsDetached(keys, manifestData));
+      if (keys) {
+        writeText(SIGNATURE_FILE, signEd25519(keys, manifestData));
+        writeText(CMS_FILE, await signCmsDetached(keys, manifestData));
+      }
       publish(tmp, finalDir, outputsDir);
       return { run_id: runId, dir: finalDir, manifest, removed_temporaries: removed };
     } catch (err) {

@@ -9,8 +9,9 @@ import { explain } from './explain.ts';
 import { freeze } from './freeze.ts';
 import { ingest } from './ingest.ts';
 import { revealCheck } from './reveal-check.ts';
+import { run } from './run.ts';
 import type { Command } from './stage.ts';
 import { validate } from './validate.ts';
 import { verify } from './verify.ts';
 
-export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, validate, corpusProof, explain];
+export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, validate, corpusProof, explain];

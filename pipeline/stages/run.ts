@@ -1,0 +1,40 @@
+// `prereg run`: the whole after-the-deadline pipeline, ingest → verify → classify → score → emit.
+// Each stage skips when nothing it consumed changed, and says why it reran otherwise.
+import { classify, score } from './analysis.ts';
+import { emit, KEY_OPTIONS } from './emit.ts';
+import { ingest } from './ingest.ts';
+import type { Command } from './stage.ts';
+import { verify } from './verify.ts';
+import { EXIT } from '../reasons.ts';
+
+export const run: Command = {
+  name: 'run',
+  summary: 'run the whole pipeline after the deadline: ingest → verify → classify → score → emit',
+  help: [
+    'usage: prereg run [--operator-key FILE] [--cms-key FILE] [--cms-cert FILE] [--secret-file FILE]',
+    '                  [--outputs DIR] [--force] [--root DIR] [--json]',
+    '',
+    'Runs every stage in order (see each stage\'s --help); a stage whose inputs are unchanged',
+    'since its last run is skipped. Ends with emit, which writes outputs/<run_id>/ and refuses',
+    'an existing one (OUTPUT_EXISTS, exit 4). Stops at the first stage that refuses, with its',
+    'code and exit code; nothing is written to outputs/ then.',
+  ].join('\n'),
+  options: { ...KEY_OPTIONS, 'secret-file': { type: 'string' }, outputs: { type: 'string' }, force: { type: 'boolean' } },
+  stage: true,
+  async run(ctx) {
+    const stages: Record<string, unknown> = {};
+    // score runs classify, which runs verify, which runs ingest: each skips when it can.
+    for (const stage of [ingest, verify, classify, score, emit]) {
+      ctx.progress(`run: ${stage.name}…`);
+      const result = await stage.run(ctx);
+      stages[stage.name] = result.json;
+      if (result.exitCode !== EXIT.ok) return { exitCode: result.exitCode, json: { ok: false, failed_stage: stage.name, stages }, text: result.text };
+    }
+    const emitted = stages.emit as { run_id: string; dir: string };
+    return {
+      exitCode: EXIT.ok,
+      json: { ok: true, run_id: emitted.run_id, dir: emitted.dir, stages },
+      text: `run complete: outputs written to ${emitted.dir} (run_id ${emitted.run_id})`,
+    };
+  },
+};
