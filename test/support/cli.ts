@@ -58,3 +58,10 @@ export function scratchStudies(): () => string {
     return s.root;
   };
 }
+
+/** The example study's TEST-ONLY operator keys, as `prereg run` / `emit` options. */
+export const TEST_OPERATOR_ARGS = [
+  '--operator-key', join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator.key.pem'),
+  '--cms-key', join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator-cms.key.pem'),
+  '--cms-cert', join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator-cms.cert.pem'),
+];

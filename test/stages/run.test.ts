@@ -1,0 +1,58 @@
+// `prereg run` on the example study: the whole pipeline, checked with the real tools an auditor uses.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyExampleStudy, PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+
+const KEYS = join(PROJECT_ROOT, 'test/fixtures/keys');
+
+let root: string;
+let cleanup: () => void;
+let dir: string;
+beforeAll(async () => {
+  ({ root, cleanup } = copyExampleStudy());
+  const r = await runCli(['run', '--root', root, ...TEST_OPERATOR_ARGS, '--json']);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  dir = r.json.dir;
+});
+afterAll(() => cleanup());
+
+describe('prereg run on the example study', () => {
+  it('declared and proven agree for the honest system and differ where evidence is bad', () => {
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    const score = (system: string, metric: string) => results.scores.find((s: { system_id: string; metric: string }) => s.system_id === system && s.metric === metric);
+    for (const s of results.scores.filter((x: { system_id: string }) => x.system_id === 'sys-honest')) {
+      expect([s.declared, s.n_declared], s.metric).toEqual([s.proven, s.n_proven]);
+    }
+    for (const system of ['sys-tampered', 'sys-truncated']) {
+      const s = score(system, 'positives_citing_expected');
+      expect(s.proven, system).toBeLessThan(s.declared);
+    }
+    expect(results.hypotheses.map((h: { hypothesis_id: string; outcome: string }) => [h.hypothesis_id, h.outcome])).toEqual([
+      ['H1', 'SUPPORTED'], ['H2', 'SUPPORTED'], ['H3', 'SUPPORTED'], ['H4', 'SUPPORTED'],
+    ]);
+    const report = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(report).toMatch(/sys-tampered \| positives\\_citing\\_expected \| 45\/48 .*\| 24\/48 /);
+  });
+
+  it('passes sha256sum -c, openssl cms -verify and openssl pkeyutl -verify; DuckDB reads the Parquet back', async () => {
+    execFileSync('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: dir });
+    execFileSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'manifest.p7s', '-content', 'manifest.json', '-CAfile', join(KEYS, 'TEST-ONLY-operator.cert.pem'), '-purpose', 'any', '-out', '/dev/null'], { cwd: dir, stdio: 'pipe' });
+    execFileSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', join(root, 'preregistration/trust/operator/TEST-ONLY-operator.pub.pem'), '-rawin', '-in', 'manifest.json', '-sigfile', 'manifest.sig'], { cwd: dir, stdio: 'pipe' });
+    const { openStore } = await import('../../pipeline/store/db.ts');
+    const mem = await openStore(':memory:');
+    try {
+      const n = await mem.connection.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${join(dir, 'proof_checks.parquet')}')`);
+      expect(n.getRowObjectsJS()[0]!.n).toBe(180n);
+    } finally {
+      mem.close();
+    }
+  });
+
+  it('refuses to overwrite the output directory (exit 4)', async () => {
+    const again = await runCli(['run', '--root', root, ...TEST_OPERATOR_ARGS, '--json']);
+    expect(again.code).toBe(4);
+    expect(again.json.code).toBe('OUTPUT_EXISTS');
+  });
+});
