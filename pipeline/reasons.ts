@@ -382,6 +382,134 @@ export const REASONS = {
     meaning: 'A required view holds a value outside its documented set (an unknown class or outcome).',
     next: 'Nothing was written. An unknown value is never read as a favourable one; see docs/tables.md.',
   },
+  // --- Audit (SPEC §8) — pipeline/audit/, pipeline/stages/audit.ts ------------------------------
+  AUDIT_INCOMPLETE: {
+    meaning: 'The audited directory has no manifest.json: the emit that wrote it never completed, so it is not a result.',
+    next: 'Audit a complete outputs/<run_id>/ directory; rerun `prereg run` if the run was interrupted.',
+  },
+  AUDIT_SCHEMA_INVALID: {
+    meaning: 'manifest.json is not canonical or lacks a field, results.json does not parse, or SHA256SUMS or a file\'s size or SHA-256 differs from what the manifest lists (the file is named).',
+    next: 'The directory was altered after emit or damaged in transfer; obtain the published copy again and compare the named file.',
+  },
+  AUDIT_SIGNATURE_INVALID: {
+    meaning: 'manifest.sig or manifest.p7s does not verify over manifest.json with the operator key pinned in the study\'s trust policy (or the CMS signer certificate was not issued by it).',
+    next: 'Do not trust this manifest: either it or its signature was altered, or it was signed by another key than the pinned one.',
+  },
+  AUDIT_INPUT_CHANGED: {
+    meaning: 'An input digest the manifest recorded (corpus, section 5, answer key, trust policy, freeze, a submission, commitments, an anchor) differs from what the study\'s files give now; the file is named.',
+    next: 'Audit against the inputs the run used; a changed input means these outputs are not the outputs of these inputs.',
+  },
+  AUDIT_ANCHORS_INVALID: {
+    meaning: '`prereg check-anchors` fails on the study: a frozen digest no longer recomputes from the files, or an anchor token does not verify.',
+    next: 'Run `prereg check-anchors` on the study for the drifted file or field; the pre-registration no longer holds as anchored.',
+  },
+  AUDIT_NOT_REPRODUCED: {
+    meaning: 'Rerunning the pipeline from the study\'s inputs did not give these files byte for byte (the first differing file and line or row are named), or the rerun refused (its code is listed).',
+    next: 'Compare the named file and row with the rerun; check the tool and DuckDB versions recorded in the manifest.',
+  },
+  AUDIT_DIGEST_MISMATCH: {
+    meaning: 'run_id, artifact_digest or decision_digest does not recompute from manifest.json and the rows of results.json.',
+    next: 'The manifest or results.json was altered; obtain the published copy again.',
+  },
+  AUDIT_DECISIONS_DIFFER: {
+    meaning: 'The rerun\'s decision rows (assertion classes, scores, hypotheses) differ from those recorded in results.json; the first differing table and row are named.',
+    next: 'The recorded decisions are not what the pre-registered analysis gives on these inputs: report it.',
+  },
+  AUDIT_STUDY_UNREADABLE: {
+    meaning: 'The study\'s inputs (corpus/, preregistration/, inputs/ under --root) are missing or cannot be read, so nothing can be rerun.',
+    next: 'Run the audit from the study root, or pass --root DIR pointing at the published study.',
+  },
+  // --- end Audit -----------------------------------------------------------------------------
+  // --- Transparency log (SPEC §6.1) — pipeline/evidence/tlog.ts: a Rekor hashedrekord entry carried
+  // with the evidence, verified offline; every PROOF_TLOG_* code means UNTRUSTED -------------------
+  PROOF_TLOG_MALFORMED: {
+    meaning: 'The transparency-log entry carried with the evidence does not follow schemas/tlog-entry.schema.json (Rekor\'s entry as retrieved: body, integratedTime, logID, logIndex, verification {signedEntryTimestamp, inclusionProof}); none of its checks ran.',
+    next: 'Carry the entry exactly as the log served it (GET /api/v1/log/entries/{uuid}, the value under the uuid), with its inclusion proof and checkpoint.',
+  },
+  PROOF_TLOG_KIND: {
+    meaning: 'The log entry\'s body is not a hashedrekord v0.0.1 entry (another kind, not JSON, or a field missing), so it does not log a signed artifact hash.',
+    next: 'Carry the hashedrekord entry the issuer created for this proof (its transparency_log.uuid), not another entry.',
+  },
+  PROOF_TLOG_ARTIFACT: {
+    meaning: 'The log entry logs another artifact: its spec.data.hash is not SHA-256 of the witnessed hash\'s hex string (the chain hash, or the batch root when batch-anchored).',
+    next: 'Carry the entry of this proof\'s chain hash (or of its batch root); an entry for another hash witnesses nothing about this proof.',
+  },
+  PROOF_TLOG_ENTRY_SIGNATURE: {
+    meaning: 'The log entry\'s signature (spec.signature.content) does not verify with the submitter key it carries over the witnessed hash\'s hex string, or that key does not parse.',
+    next: 'The entry was altered or is not the one the log accepted; fetch it again from the log.',
+  },
+  PROOF_TLOG_SUBMITTER_UNPINNED: {
+    meaning: 'The log entry verifies, but it was submitted with a key that is not one of the issuer keys pinned in preregistration/trust/: someone else logged this hash.',
+    next: 'If the issuer logs with another key, that key had to be pinned before the freeze; otherwise the entry does not attribute the hash to the issuer.',
+  },
+  PROOF_TLOG_SET: {
+    meaning: 'The signed entry timestamp does not verify with the pinned log key over the canonical JSON {body, integratedTime, logID, logIndex}: one of them was changed after the log signed it.',
+    next: 'Fetch the entry again from the log; a changed integrated time or index is not the log\'s word.',
+  },
+  PROOF_TLOG_INCLUSION: {
+    meaning: 'The inclusion proof does not reach its root from the entry\'s leaf (SHA-256(0x00 ‖ body)): the audit path does not have exactly the length RFC 6962 fixes for its index and tree size, the index is outside the tree, or the walk ends at another root.',
+    next: 'Fetch the entry with a fresh inclusion proof; a proof for another tree size or a cut path shows no inclusion.',
+  },
+  PROOF_TLOG_CHECKPOINT: {
+    meaning: 'The checkpoint does not vouch for the inclusion proof: it is not a signed note, its tree size or root differs from the proof\'s, or it carries no signature by the pinned log key that verifies.',
+    next: 'Carry the checkpoint the log served with the inclusion proof; a checkpoint of another tree or by another key proves nothing.',
+  },
+  PROOF_TLOG_KEY_UNPINNED: {
+    meaning: 'The entry\'s log id names no log key pinned in preregistration/trust/ (tlog_keys), or the pinned key\'s window [valid_from, valid_until) does not contain the entry\'s integrated time.',
+    next: 'Pin the log\'s public key (log_id = hex SHA-256 of its DER SPKI) before the freeze if the log is meant to be trusted; otherwise the entry is not a witness.',
+  },
+  // --- end Transparency log --------------------------------------------------------------------
+  // --- ArkForge proofs 3.x and batch anchors (SPEC §6.1) — pipeline/evidence/proof-versions/
+  // commitments.ts, pipeline/evidence/batch-anchor.ts; statuses per the SPEC table --------------
+  PROOF_COMMITMENT_ROOT_MISMATCH: {
+    meaning: "A spec 3.x proof's hashes.chain is not the RFC 6962 root of its commitments (taken in sorted field order): a commitment or the chain hash was changed after issue. TAMPERED.",
+    next: 'Submit the proof exactly as issued; nothing can repair a changed proof.',
+  },
+  PROOF_COMMITMENT_SET_MISMATCH: {
+    meaning: 'The committed fields of a spec 3.x proof are not exactly the six base fields, plus upstream_timestamp / receipt_content_hash when served, plus (3.1) the identity block: a field is served but not committed, or committed but not part of the set. TAMPERED.',
+    next: 'The problems name the fields; a proof whose commitments do not cover what it serves is not evidence for those fields. Obtain the proof again from the issuer.',
+  },
+  PROOF_DISCLOSURE_MISMATCH: {
+    meaning: "An opening {nonce, value} — in the proof's disclosed or in the evidence item's disclosure — does not open its commitment: SHA-256(field ‖ 0x00 ‖ nonce ‖ canonical value) differs, or the proof commits no such field (a proof before 3.0 commits none). TAMPERED.",
+    next: 'Give the openings exactly as the issuer handed them over (nonce as 64 hex digits, the value as committed); an edited value or nonce is not evidence.',
+  },
+  PROOF_SERVED_VALUE_MISMATCH: {
+    meaning: 'An opening opens its commitment, but the proof serves another value for that field (compared as canonical JSON): the served field was changed after anchoring. TAMPERED.',
+    next: 'The opened value is the anchored one; the served value is not. Obtain the proof again from the issuer.',
+  },
+  PROOF_BODY_UNBOUND: {
+    meaning: 'With spec 3.x a request or response body is bound to the chain hash only through an opened request_hash / response_hash; this body has no opening that opens to its hash, so nothing anchored covers it. UNTRUSTED.',
+    next: 'Add the owner\'s opening to the evidence item: "disclosure": {"disclosed": {"response_hash": {"nonce": …, "value": …}}} (and request_hash for the request body).',
+  },
+  PROOF_IDENTITY_INCOMPLETE: {
+    meaning: 'A spec 3.1 proof lacks its identity block: agent_identity, agent_identity_verified, did_resolution_status or identity_consistent is not committed, or committed but not opened in the proof\'s disclosed. MALFORMED.',
+    next: 'Submit the proof as the issuer served it, with its disclosed block; a 3.1 proof without it is not a conforming proof.',
+  },
+  PROOF_IDENTITY_INVALID: {
+    meaning: 'An opened identity value of a spec 3.1 proof is outside its domain: agent_identity a string or null, agent_identity_verified true or null (never false), did_resolution_status "bound", "unverified" or null, identity_consistent true, false or null. MALFORMED.',
+    next: 'Report the proof to its issuer; it is not a conforming 3.1 proof.',
+  },
+  PROOF_IDENTITY_UNANCHORED: {
+    meaning: 'The proof serves an agent identity, but its spec_version (below 3.1) commits none: the identity is the issuer\'s unanchored statement, reported and never counted as verified. Informational: the status is unaffected.',
+    next: 'Nothing to fix. An identity that must count needs a spec 3.1 proof, whose identity block is committed and opened.',
+  },
+  PROOF_BATCH_INDEX_OUT_OF_RANGE: {
+    meaning: "batch_anchor.leaf_index is not in [0, tree_size): the chain hash cannot be a leaf of the batch tree it names. TAMPERED.",
+    next: 'Submit the proof with the batch anchor exactly as issued.',
+  },
+  PROOF_BATCH_PATH_LENGTH: {
+    meaning: 'batch_anchor.audit_path does not have exactly the number of nodes RFC 6962 fixes for leaf_index in a tree of tree_size leaves (one too many, one too few, or an overstated tree_size). TAMPERED.',
+    next: 'Submit the proof with the batch anchor exactly as issued; a path for another tree shape proves no inclusion.',
+  },
+  PROOF_BATCH_PATH_INVALID: {
+    meaning: 'The audit path walked from SHA-256(0x00 ‖ chain-hash bytes) at leaf_index does not reach batch_anchor.root: the batch root the external witnesses attest does not cover this chain hash. TAMPERED.',
+    next: 'Submit the proof with the batch anchor exactly as issued; nothing can repair a broken inclusion proof.',
+  },
+  PROOF_BATCH_PENDING: {
+    meaning: "batch_anchor.status is pending: the proof's batch had not closed when it was retrieved, so no external anchor covers it yet — waiting, not tampered. UNTRUSTED when the trust policy requires a token, informational otherwise.",
+    next: 'Retrieve the proof again after its batch closed (within minutes of issue): it then carries the anchored batch anchor and its token.',
+  },
+  // --- end ArkForge proofs 3.x and batch anchors -----------------------------------------------
 } as const satisfies Record<string, ReasonEntry>;
 
 export type ReasonCode = keyof typeof REASONS;
