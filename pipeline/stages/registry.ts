@@ -2,6 +2,7 @@
 // have a Taskfile task and an npm script of the same name; test/cli/taskfile.test.ts checks that.
 import { classify, score } from './analysis.ts';
 import { anchor } from './anchor.ts';
+import { audit } from './audit.ts';
 import { checkAnchors } from './check-anchors.ts';
 import { corpusProof } from './corpus-proof.ts';
 import { emit } from './emit.ts';
@@ -14,4 +15,4 @@ import type { Command } from './stage.ts';
 import { validate } from './validate.ts';
 import { verify } from './verify.ts';
 
-export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, validate, corpusProof, explain];
+export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, audit, validate, corpusProof, explain];

@@ -1,0 +1,44 @@
+// The anchors rail: exactly what `prereg check-anchors` decides on the study root (the command
+// itself is run, in-process, so the audit never re-implements a check). ok iff it reports ok.
+import { relative, sep } from 'node:path';
+import type { Finding } from '../freeze/drift.ts';
+import type { StudyLayout } from '../layout.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
+import { checkAnchors } from '../stages/check-anchors.ts';
+import { railOf, type Difference, type Rail } from './rails.ts';
+
+/** Findings without a file name the study place their field belongs to. */
+function fileOfFinding(f: Finding): string {
+  if (f.file) return f.file;
+  if (f.field.startsWith('vocabulary') || f.field.startsWith('corpus')) return 'corpus/';
+  if (f.field === 'anchors') return 'preregistration/anchors/';
+  return 'preregistration/freeze.json';
+}
+
+/** A refusal's path, relative to the study root when it lies inside it. */
+export function studyFileOf(err: PreregError, root: string): string | null {
+  const path = err.details.path ?? err.details.file;
+  if (typeof path !== 'string') return null;
+  const rel = relative(root, path);
+  return rel.startsWith('..') ? path : rel.split(sep).join('/');
+}
+
+export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv): Promise<Rail> {
+  let json: { ok: boolean; findings: Finding[]; codes: ReasonCode[]; freeze_digest: string; independent_witnesses: number; min_witnesses: number };
+  try {
+    const result = await checkAnchors.run({ root: layout.root, json: true, values: {}, positionals: [], progress: () => {}, env });
+    json = result.json as typeof json;
+  } catch (err) {
+    if (!(err instanceof PreregError)) throw err;
+    const file = studyFileOf(err, layout.root) ?? 'preregistration/freeze.json';
+    return railOf('anchors', '', [{ file, message: `check-anchors cannot run: ${err.code}: ${err.message}` }], [err.code]);
+  }
+  const differences: Difference[] = json.findings.map((f) => ({ file: fileOfFinding(f), message: `${f.code}: ${f.field}: ${f.message}` }));
+  if (!json.ok && differences.length === 0) differences.push({ file: 'preregistration/', message: 'check-anchors reported a failure' });
+  return railOf(
+    'anchors',
+    `check-anchors: every frozen digest recomputes and ${json.independent_witnesses} independent witness(es) (required ${json.min_witnesses}) anchor freeze_digest ${json.freeze_digest} before the study opened`,
+    differences,
+    json.codes,
+  );
+}

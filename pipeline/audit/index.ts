@@ -1,0 +1,63 @@
+// `prereg audit` (SPEC §8) as one function: every rail, in order, over an output directory and the
+// study whose published inputs are rerun. The rails are independent: one failing never hides
+// another, and every rail runs whatever the others found.
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { studyLayout } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import { anchorsRail } from './anchors.ts';
+import { decisionsRail, reproducedRail } from './compare.ts';
+import { completeRail, digestsRail, schemaRail } from './integrity.ts';
+import { inputsRail } from './inputs.ts';
+import { assembleReport, type AuditReport, type Rail } from './rails.ts';
+import { readAudited } from './recorded.ts';
+import { STUDY_INPUT_DIRS, withRerun } from './rerun.ts';
+import { signaturesRail } from './signatures.ts';
+
+export interface AuditOptions {
+  /** The study root whose inputs are rerun. */
+  root: string;
+  env: NodeJS.ProcessEnv;
+  progress?: (message: string) => void;
+}
+
+function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}
+
+/** Throws (exit 3) only when the audit cannot run at all; every finding is a failed rail. */
+export async function auditOutputs(outputsDir: string, options: AuditOptions): Promise<AuditReport> {
+  const dir = resolve(outputsDir);
+  const progress = options.progress ?? (() => {});
+  if (!isDirectory(dir)) throw new PreregError('FILE_NOT_FOUND', `${dir} is not a directory: there is nothing to audit`, EXIT.blocked, { path: dir });
+  const layout = studyLayout(options.root);
+  for (const sub of STUDY_INPUT_DIRS) {
+    const path = join(layout.root, sub);
+    if (!isDirectory(path)) {
+      throw new PreregError('AUDIT_STUDY_UNREADABLE', `${path} is not a directory: the study's inputs (corpus/, preregistration/, inputs/) must be under --root`, EXIT.blocked, { path });
+    }
+  }
+
+  progress('audit: reading the output directory…');
+  const audited = readAudited(dir);
+  const rails: Rail[] = [completeRail(audited)];
+  const schema = schemaRail(audited);
+  rails.push(schema.rail);
+  progress('audit: signatures…');
+  rails.push(await signaturesRail(dir, layout, schema.manifestIntact));
+  progress('audit: inputs…');
+  rails.push(inputsRail(audited.fields, layout, options.env));
+  progress('audit: anchors…');
+  rails.push(await anchorsRail(layout, options.env));
+  rails.push(digestsRail(audited));
+  let rerun: AuditReport['rerun'] = { run_id: null, refused: null };
+  await withRerun(layout, { env: options.env, progress }, async (outcome) => {
+    rerun = outcome.ok
+      ? { run_id: outcome.manifest.run_id, refused: null }
+      : { run_id: null, refused: { stage: outcome.refusal.stage, code: outcome.refusal.code, message: outcome.refusal.message } };
+    progress('audit: comparing with the rerun…');
+    rails.push(await reproducedRail(audited, outcome));
+    rails.push(decisionsRail(audited, outcome));
+  });
+  return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun });
+}

@@ -1,0 +1,156 @@
+// The inputs rail: every input digest manifest.json recorded (docs/outputs.md, `inputs`) against
+// what the study's files give now, naming the first input file that differs.
+//
+// The frozen roots (corpus, section 5, answer key, trust) are recomputed from the files, not read
+// from freeze.json, and freeze.json is the third account that tells which side changed: a corpus
+// root that differs is pinned on the corpus file that differs from freeze.json's file list; when
+// the files agree with freeze.json and only the manifest says otherwise, manifest.json is named.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EmitInputs, Manifest } from '../emit/manifest.ts';
+import { commitAnswerKey } from '../freeze/answer-key.ts';
+import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
+import { listAnchorTokens } from '../freeze/anchors.ts';
+import { diffTrees, digestTree, type TreeDigest } from '../freeze/file-tree.ts';
+import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../freeze/freeze-record.ts';
+import { extractSection5 } from '../freeze/section5.ts';
+import { readText } from '../io/json-files.ts';
+import type { StudyLayout } from '../layout.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
+import { listSubmissionFiles } from '../stages/ingest.ts';
+import { railOf, type Difference, type Rail } from './rails.ts';
+import { sha256Of } from './recorded.ts';
+
+const MANIFEST = 'manifest.json';
+const FREEZE = 'preregistration/freeze.json';
+const PLAN = 'preregistration/PREREGISTRATION.md';
+const ANSWER_KEY = 'inputs/answer-key.jsonl';
+
+/** A line number a refusal names (a JSON error's line, or `file:LINE:` in its first problem). */
+function lineOf(err: PreregError): number | undefined {
+  if (typeof err.details.line === 'number') return err.details.line;
+  const problems = err.details.problems;
+  const first = Array.isArray(problems) && typeof problems[0] === 'string' ? problems[0] : err.message;
+  const m = /:(\d+):/.exec(first);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Runs one input's check; a refusal while reading it becomes a difference naming that input. */
+function attempt(file: string, d: Difference[], codes: ReasonCode[], check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    if (!(err instanceof PreregError)) throw err;
+    codes.push(err.code);
+    const row = lineOf(err);
+    d.push({ file, ...(row !== undefined ? { row } : {}), message: `cannot be read: ${err.code}: ${err.message}` });
+  }
+}
+
+/** The tree root recorded by the manifest against the files, with freeze.json's file list as witness. */
+function treeDifference(prefix: string, recorded: string, now: TreeDigest, frozen: TreeDigest | null, what: string): Difference | null {
+  if (now.root === recorded) return null;
+  const changes = frozen ? diffTrees(frozen.files, now.files) : [];
+  if (changes.length > 0) {
+    const change = changes[0]!;
+    const path = change.slice(0, change.lastIndexOf(':'));
+    return { file: prefix + path, message: `${change.slice(path.length + 2)} since the freeze: ${what} is now ${now.root}, the manifest recorded ${recorded}` };
+  }
+  if (frozen && frozen.root === now.root) return { file: MANIFEST, message: `records ${what} ${recorded}; the files and freeze.json give ${now.root}` };
+  return { file: frozen ? FREEZE : prefix, message: `${what} is now ${now.root}, the manifest recorded ${recorded}` };
+}
+
+export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: NodeJS.ProcessEnv): Rail {
+  if (!fields) return railOf('inputs', '', [{ file: MANIFEST, message: 'is missing or unreadable: the recorded inputs are unknown' }]);
+  const recorded: EmitInputs = fields.inputs;
+  const d: Difference[] = [];
+  const codes: ReasonCode[] = [];
+  let frozen: FreezeRecord | null = null;
+  try {
+    frozen = loadFreezeRecord(layout.freeze);
+  } catch {
+    // Reported below, as freeze_digest.
+  }
+
+  attempt('corpus/', d, codes, () => {
+    const diff = treeDifference('corpus/', recorded.corpus_root, digestTree(layout.corpus), frozen?.corpus ?? null, 'corpus_root');
+    if (diff) d.push(diff);
+  });
+
+  attempt(PLAN, d, codes, () => {
+    const section5 = extractSection5(readText(layout.plan));
+    const now = section5?.sha256 ?? null;
+    if (now === recorded.section5_sha256) return;
+    if (now !== null && frozen?.section5_sha256 === now) d.push({ file: MANIFEST, message: `records section5_sha256 ${recorded.section5_sha256}; section 5 and freeze.json give ${now}` });
+    else d.push({ file: PLAN, message: now === null ? 'has no section 5' : `section 5 hashes to ${now}; the manifest recorded ${recorded.section5_sha256}` });
+  });
+
+  attempt(ANSWER_KEY, d, codes, () => {
+    const secret = resolveSecret(layout, undefined, env);
+    if (!secret) {
+      d.push({ file: 'inputs/answer-key.secret', message: 'is absent (and no $PREREG_ANSWER_KEY_SECRET): the revealed key cannot reproduce answer_key_root' });
+      return;
+    }
+    const now = commitAnswerKey(secret, readAnswerKey(layout.answerKey));
+    if (now.root === recorded.answer_key_root) return;
+    const committed = frozen && frozen.answer_key.root === recorded.answer_key_root ? frozen.answer_key.leaves : null;
+    const differing = committed ? now.leaves.map((leaf, i) => (leaf === committed[i] ? -1 : i)).filter((i) => i >= 0) : [];
+    if (committed && differing.length > 1 && differing.length === Math.max(now.leaves.length, committed.length)) {
+      d.push({ file: existsSync(layout.answerKeySecret) ? 'inputs/answer-key.secret' : ANSWER_KEY, message: 'every item\'s salted leaf differs from the commitment: the secret is not the committed one' });
+    } else {
+      const first = differing[0] ?? (committed ? Math.min(now.leaves.length, committed.length) : undefined);
+      d.push({
+        file: ANSWER_KEY,
+        ...(first !== undefined ? { row: first + 1 } : {}),
+        message: `the revealed key gives answer_key_root ${now.root}; the manifest recorded ${recorded.answer_key_root}`,
+      });
+    }
+  });
+
+  attempt('preregistration/trust/', d, codes, () => {
+    const diff = treeDifference('preregistration/trust/', recorded.trust_root, digestTree(layout.trust), frozen?.trust ?? null, 'trust_root');
+    if (diff) d.push(diff);
+  });
+
+  attempt(FREEZE, d, codes, () => {
+    const now = freezeDigest(loadFreezeRecord(layout.freeze));
+    if (now !== recorded.freeze_digest) d.push({ file: FREEZE, message: `freeze_digest is now ${now}; the manifest recorded ${recorded.freeze_digest}` });
+  });
+
+  attempt('inputs/submissions/', d, codes, () => {
+    const now = new Map(
+      listSubmissionFiles(layout).files.map((f) => {
+        const bytes = readFileSync(f.path);
+        return [f.file, { sha256: sha256Of(bytes), bytes: bytes.length }] as const;
+      }),
+    );
+    const before = new Map(recorded.submissions.map((s) => [s.file, s]));
+    for (const file of [...new Set([...before.keys(), ...now.keys()])].sort()) {
+      const was = before.get(file);
+      const is = now.get(file);
+      if (!is) d.push({ file, message: 'was read by the run but is missing now' });
+      else if (!was) d.push({ file, message: 'is a submission file the run did not read' });
+      else if (was.sha256 !== is.sha256 || was.bytes !== is.bytes) d.push({ file, message: `has SHA-256 ${is.sha256} (${is.bytes} bytes); the run read ${was.sha256} (${was.bytes} bytes)` });
+    }
+  });
+
+  attempt('inputs/commitments.jsonl', d, codes, () => {
+    const now = existsSync(layout.commitments) ? sha256Of(readFileSync(layout.commitments)) : null;
+    if (now !== recorded.commitments_sha256) d.push({ file: 'inputs/commitments.jsonl', message: `is now ${now ?? 'absent'}; the manifest recorded ${recorded.commitments_sha256 ?? 'none'}` });
+  });
+
+  attempt('preregistration/anchors/', d, codes, () => {
+    const now = new Map(listAnchorTokens(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256Of(readFileSync(join(layout.anchors, f)))]));
+    const before = new Map(recorded.anchors.map((a) => [a.file, a.sha256]));
+    for (const file of [...new Set([...before.keys(), ...now.keys()])].sort()) {
+      if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? 'differs from the token the manifest recorded' : 'is an anchor the manifest did not record') : 'was recorded by the manifest but is missing now' });
+    }
+  });
+
+  return railOf(
+    'inputs',
+    'corpus_root, section5_sha256, answer_key_root, trust_root, freeze_digest, every submission file, commitments and anchors are what the manifest recorded',
+    d,
+    codes,
+  );
+}

@@ -1,0 +1,157 @@
+// The audited directory as recorded: its files, manifest.json, SHA256SUMS and results.json, read
+// once and parsed with the canonical parser (duplicate keys refused, number lexemes kept).
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CMS_FILE, MANIFEST_FILE, MANIFEST_FORMAT, RESULTS_FORMAT, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
+import { RESULT_NAMES } from '../emit/tables.ts';
+import { JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
+import { DATA_FILES } from '../stages/emit.ts';
+import type { Difference } from './rails.ts';
+
+/** Every file an output directory holds, in the order emit writes them. */
+export const OUTPUT_FILES = [...DATA_FILES, MANIFEST_FILE, SUMS_FILE, SIGNATURE_FILE, CMS_FILE] as const;
+/** The files a rerun reproduces: all but the two signatures (an audit holds no operator key). */
+export const REPRODUCIBLE_FILES = [...DATA_FILES, MANIFEST_FILE, SUMS_FILE] as const;
+
+export interface ParsedFile {
+  bytes: Buffer;
+  value: JsonObject | null;
+  /** Why value is null: not UTF-8, not JSON, or not an object. */
+  error: Difference | null;
+}
+
+export interface AuditedDir {
+  dir: string;
+  /** Every entry of the directory, sorted by name. */
+  entries: Array<{ name: string; file: boolean }>;
+  manifest: ParsedFile | null;
+  /** The parsed manifest when it has every required field (see manifestProblems), else null. */
+  fields: Manifest | null;
+  results: ParsedFile | null;
+}
+
+export function sha256Of(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function parseJsonObject(file: string, bytes: Buffer): ParsedFile {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { bytes, value: null, error: { file, message: 'is not valid UTF-8' } };
+  }
+  try {
+    const value = parseJson(text);
+    if (!isObject(value)) return { bytes, value: null, error: { file, message: 'is JSON but not an object' } };
+    return { bytes, value, error: null };
+  } catch (err) {
+    if (err instanceof JsonParseError) return { bytes, value: null, error: { file, row: err.line, message: `${err.code}: ${err.message}` } };
+    throw err;
+  }
+}
+
+function readParsed(dir: string, file: string): ParsedFile | null {
+  const path = join(dir, file);
+  if (!existsSync(path) || !lstatSync(path).isFile()) return null;
+  return parseJsonObject(file, readFileSync(path));
+}
+
+export function readAudited(dir: string): AuditedDir {
+  const entries = readdirSync(dir)
+    .sort()
+    .map((name) => ({ name, file: lstatSync(join(dir, name)).isFile() }));
+  const manifest = readParsed(dir, MANIFEST_FILE);
+  const fields = manifest?.value && manifestProblems(manifest.value).length === 0 ? (toPlain(manifest.value) as Manifest) : null;
+  return { dir, entries, manifest, fields, results: readParsed(dir, 'results.json') };
+}
+
+// ------------------------------------------------------------------------------------------
+// The required fields of manifest.json (docs/outputs.md) and of results.json
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const isString = (v: JsonValue | undefined): v is string => typeof v === 'string';
+const isHex = (v: JsonValue | undefined): boolean => isString(v) && HEX64.test(v);
+const isCount = (v: JsonValue | undefined): boolean => v instanceof JsonNumber && /^(0|[1-9][0-9]*)$/.test(v.lexeme);
+
+function listProblems(where: string, v: JsonValue | undefined, item: (x: JsonObject) => boolean): string[] {
+  if (!Array.isArray(v)) return [`${where} is not an array`];
+  return v.flatMap((x, i) => (isObject(x) && item(x) ? [] : [`${where}[${i}] lacks a field or has a wrong type`]));
+}
+
+/** The problems of a parsed manifest: every field docs/outputs.md lists, with its type. */
+export function manifestProblems(m: JsonObject): string[] {
+  const problems: string[] = [];
+  if (m.format !== MANIFEST_FORMAT) problems.push(`format is not "${MANIFEST_FORMAT}"`);
+  for (const key of ['study_id', 'as_of', 'duckdb_version'] as const) if (!isString(m[key])) problems.push(`${key} is missing or not a string`);
+  if (!isString(m.run_id) || !/^[0-9a-f]{16}$/.test(m.run_id)) problems.push('run_id is not 16 hex digits');
+  for (const key of ['decision_digest', 'artifact_digest'] as const) if (!isHex(m[key])) problems.push(`${key} is not 64 hex digits`);
+  const tool = m.tool;
+  if (!isObject(tool) || tool.name !== 'prereg' || !isString(tool.version)) problems.push('tool is not {name: "prereg", version}');
+  const inputs = m.inputs;
+  if (!isObject(inputs)) {
+    problems.push('inputs is missing');
+  } else {
+    for (const key of ['corpus_root', 'section5_sha256', 'answer_key_root', 'trust_root', 'freeze_digest'] as const) {
+      if (!isHex(inputs[key])) problems.push(`inputs.${key} is not 64 hex digits`);
+    }
+    if (inputs.commitments_sha256 !== null && !isHex(inputs.commitments_sha256)) problems.push('inputs.commitments_sha256 is neither null nor 64 hex digits');
+    problems.push(...listProblems('inputs.submissions', inputs.submissions, (x) => isString(x.file) && isHex(x.sha256) && isCount(x.bytes)));
+    problems.push(...listProblems('inputs.anchors', inputs.anchors, (x) => isString(x.file) && isHex(x.sha256)));
+  }
+  const outputs = m.outputs;
+  const listed = listProblems('outputs', outputs, (x) => isString(x.file) && isHex(x.sha256) && isCount(x.bytes));
+  problems.push(...listed);
+  if (listed.length === 0) {
+    const names = (outputs as JsonObject[]).map((o) => o.file as string);
+    const expected = [...DATA_FILES].sort();
+    if (names.join('\n') !== expected.join('\n')) problems.push(`outputs lists ${names.join(', ')}; the format has ${expected.join(', ')} (sorted)`);
+  }
+  return problems;
+}
+
+/** The problems of a parsed results.json: its format and the five result tables as arrays of rows. */
+export function resultsProblems(r: JsonObject): string[] {
+  const problems: string[] = [];
+  if (r.format !== RESULTS_FORMAT) problems.push(`format is not "${RESULTS_FORMAT}"`);
+  for (const name of RESULT_NAMES) {
+    const rows = r[name];
+    if (!Array.isArray(rows) || !rows.every((row) => isObject(row))) problems.push(`${name} is not an array of rows`);
+  }
+  return problems;
+}
+
+// ------------------------------------------------------------------------------------------
+// SHA256SUMS
+
+export interface SumsEntry {
+  sha256: string;
+  /** 1-based line number. */
+  line: number;
+}
+
+/** Parses `sha256sum` lines ("<hex>␠␠<name>\n"); malformed and duplicate lines are problems. */
+export function parseSums(text: string): { entries: Map<string, SumsEntry>; problems: Difference[] } {
+  const entries = new Map<string, SumsEntry>();
+  const problems: Difference[] = [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] !== '') problems.push({ file: SUMS_FILE, row: lines.length, message: 'the last line has no final newline' });
+  lines.slice(0, -1).forEach((line, i) => {
+    const m = /^([0-9a-f]{64}) {2}(\S.*)$/.exec(line);
+    if (!m) {
+      problems.push({ file: SUMS_FILE, row: i + 1, message: 'is not a `<sha256>  <name>` line' });
+    } else if (entries.has(m[2]!)) {
+      problems.push({ file: SUMS_FILE, row: i + 1, message: `lists ${m[2]} a second time` });
+    } else {
+      entries.set(m[2]!, { sha256: m[1]!, line: i + 1 });
+    }
+  });
+  return { entries, problems };
+}

@@ -1,0 +1,121 @@
+// The audit's rerun: the study's inputs (corpus/, preregistration/, inputs/) copied into a fresh
+// scratch directory, the pipeline run there in-process with the existing stage commands
+// (ingest → verify → classify → score), then an unsigned emit (every file but the signatures).
+// Nothing is written into the study or the audited directory; the scratch directory is removed
+// afterwards, whatever happened.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Manifest } from '../emit/manifest.ts';
+import { compareDigests, type Finding } from '../freeze/drift.ts';
+import { computePublicDigests, loadFreezeRecord } from '../freeze/freeze-record.ts';
+import { loadStudy } from '../freeze/study.ts';
+import { studyLayout, type StudyLayout } from '../layout.ts';
+import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import { classify, score } from '../stages/analysis.ts';
+import { emitOutputs } from '../stages/emit.ts';
+import { ingest } from '../stages/ingest.ts';
+import type { Command } from '../stages/stage.ts';
+import { verify } from '../stages/verify.ts';
+import { studyFileOf } from './anchors.ts';
+
+/** The directories a study's inputs live in: all an audit copies. */
+export const STUDY_INPUT_DIRS = ['corpus', 'preregistration', 'inputs'] as const;
+
+export interface Refusal {
+  stage: string;
+  code: ReasonCode;
+  message: string;
+  /** The study input the refusal concerns (study-relative), when one can be named. */
+  file: string | null;
+  row?: number;
+}
+
+export type RerunOutcome = { ok: true; dir: string; manifest: Manifest } | { ok: false; refusal: Refusal };
+
+/** Where a code's refusal points when the error names no file. */
+const INPUT_OF_CODE: ReadonlyArray<[RegExp, string]> = [
+  [/^ANSWER_KEY_/, 'inputs/answer-key.jsonl'],
+  [/^SECTION5_/, 'preregistration/PREREGISTRATION.md'],
+  [/^FREEZE_/, 'preregistration/freeze.json'],
+  [/^(TRUST_|OPERATOR_KEY_)/, 'preregistration/trust/'],
+  [/^STUDY_/, 'preregistration/study.json'],
+  [/^(CORPUS_|VOCABULARY_|ITEMS_)/, 'corpus/'],
+  [/^COMMITMENTS_/, 'inputs/commitments.jsonl'],
+  [/^SUBMISSION_/, 'inputs/submissions/'],
+];
+
+/** The input a stage's refusal concerns: its finding's file, its path, or its code's input. */
+export function refusalOf(stage: string, err: PreregError, scratch: string): Refusal {
+  let findings = Array.isArray(err.details.findings) ? (err.details.findings as Finding[]) : [];
+  // A drift refused without saying where (verify's TRUST_DRIFT): the freeze module says where.
+  if (findings.length === 0 && err.code.endsWith('_DRIFT')) findings = driftFindings(scratch);
+  const finding = findings.find((f) => f.code === err.code && f.file) ?? findings.find((f) => f.file);
+  let file = finding?.file ?? studyFileOf(err, scratch);
+  if (file === null || file.startsWith('/')) file = INPUT_OF_CODE.find(([re]) => re.test(err.code))?.[1] ?? file;
+  const problems = err.details.problems;
+  const line = Array.isArray(problems) && typeof problems[0] === 'string' ? /^line (\d+)/.exec(problems[0]) : null;
+  // The scratch directory's path means nothing to the reader: messages name study paths.
+  const message = err.message.split(`${scratch}/`).join('');
+  return { stage, code: err.code, message, file, ...(line ? { row: Number(line[1]) } : {}) };
+}
+
+/** What compareDigests finds in the scratch study (the same findings check-anchors reports). */
+function driftFindings(scratch: string): Finding[] {
+  try {
+    const layout = studyLayout(scratch);
+    const study = loadStudy(layout.study);
+    return compareDigests(loadFreezeRecord(layout.freeze), computePublicDigests(layout, study), study).findings;
+  } catch {
+    return [];
+  }
+}
+
+async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (m: string) => void): Promise<RerunOutcome> {
+  const stages: Command[] = [ingest, verify, classify, score];
+  let current = 'emit';
+  try {
+    for (const stage of stages) {
+      current = stage.name;
+      progress(`audit: rerun ${stage.name}…`);
+      const result = await stage.run({ root: scratch, json: true, values: {}, positionals: [], progress, env });
+      if (result.exitCode !== EXIT.ok) {
+        const json = result.json as { code?: string };
+        throw new PreregError('AUDIT_NOT_REPRODUCED', `${stage.name} exited ${result.exitCode}${json.code ? ` (${json.code})` : ''}`, EXIT.failures);
+      }
+    }
+    current = 'emit';
+    progress('audit: rerun emit (unsigned)…');
+    const emitted = await emitOutputs(studyLayout(scratch), { keys: null, outputsDir: join(scratch, 'outputs'), progress });
+    return { ok: true, dir: emitted.dir, manifest: emitted.manifest };
+  } catch (err) {
+    if (err instanceof PreregError) return { ok: false, refusal: refusalOf(current, err, scratch) };
+    throw err;
+  }
+}
+
+/**
+ * Reruns the study in a scratch directory and hands the outcome to `use`; the scratch directory
+ * is removed when `use` is done. Throws AUDIT_STUDY_UNREADABLE (exit 3) when the inputs cannot
+ * even be copied.
+ */
+export async function withRerun<T>(
+  layout: StudyLayout,
+  options: { env: NodeJS.ProcessEnv; progress: (message: string) => void },
+  use: (outcome: RerunOutcome) => Promise<T>,
+): Promise<T> {
+  const scratch = mkdtempSync(join(tmpdir(), 'prereg-audit-'));
+  try {
+    for (const dir of STUDY_INPUT_DIRS) {
+      try {
+        // Symlinks are copied as links, so the stages refuse them as they would in the study.
+        cpSync(join(layout.root, dir), join(scratch, dir), { recursive: true, verbatimSymlinks: true });
+      } catch (err) {
+        throw new PreregError('AUDIT_STUDY_UNREADABLE', `${join(layout.root, dir)} cannot be copied for the rerun: ${(err as Error).message}`, EXIT.blocked, { path: join(layout.root, dir) });
+      }
+    }
+    return await use(await runInScratch(scratch, options.env, options.progress));
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

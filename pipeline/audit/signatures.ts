@@ -1,0 +1,114 @@
+// The signatures rail: both signatures over manifest.json go back to the operator key pinned in
+// the study's frozen trust policy (docs/outputs.md, "Signatures").
+//
+// - manifest.sig: Ed25519 (RFC 8032) over the exact manifest.json bytes, verified with the pinned key;
+// - manifest.p7s: detached CMS SignedData (RFC 5652), verified with pkijs over the manifest.json
+//   bytes; its signer certificate is the RSA CMS certificate it embeds, and that certificate must
+//   be signed by the pinned Ed25519 key (node's X509Certificate.verify). No clock: certificate
+//   validity periods are not judged, the pinned key is.
+import { createPublicKey, verify as cryptoVerify, X509Certificate, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
+import { CMS_FILE, MANIFEST_FILE, SIGNATURE_FILE } from '../emit/manifest.ts';
+import { readText } from '../io/json-files.ts';
+import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
+import type { StudyLayout } from '../layout.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
+import { railOf, type Difference, type Rail } from './rails.ts';
+
+const POLICY_FILE = 'preregistration/trust/policy.json';
+
+/** The operator's Ed25519 public key pinned by the study's trust policy, or why there is none. */
+export function pinnedOperatorKey(layout: StudyLayout): { key: KeyObject; file: string } | { problem: Difference; code: ReasonCode } {
+  try {
+    const policy = loadTrustPolicy(layout.trust);
+    const named = policy.operator_public_key;
+    if (named === undefined || named === '') {
+      return { problem: { file: POLICY_FILE, message: 'pins no operator_public_key: no signature can be checked' }, code: 'OPERATOR_KEY_UNPINNED' };
+    }
+    const key = createPublicKey(readText(trustPath(layout.trust, named)));
+    if (key.asymmetricKeyType !== 'ed25519') {
+      return { problem: { file: `preregistration/trust/${named}`, message: `is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519` }, code: 'OPERATOR_KEY_UNPINNED' };
+    }
+    return { key, file: `preregistration/trust/${named}` };
+  } catch (err) {
+    if (err instanceof PreregError) return { problem: { file: POLICY_FILE, message: `${err.code}: ${err.message}` }, code: err.code };
+    return { problem: { file: POLICY_FILE, message: `the pinned operator key cannot be read: ${(err as Error).message}` }, code: 'OPERATOR_KEY_UNPINNED' };
+  }
+}
+
+/** Why a detached CMS signature does not verify over `content` (null when it does). */
+export async function cmsProblem(p7s: Uint8Array, content: Uint8Array, pinned: KeyObject): Promise<string | null> {
+  let signedData: pkijs.SignedData;
+  try {
+    const contentInfo = pkijs.ContentInfo.fromBER(new Uint8Array(p7s));
+    if (contentInfo.contentType !== pkijs.ContentInfo.SIGNED_DATA) return `is a CMS ${contentInfo.contentType}, not SignedData`;
+    signedData = new pkijs.SignedData({ schema: contentInfo.content as asn1js.Sequence });
+  } catch (err) {
+    return `is not DER CMS SignedData (${(err as Error).message})`;
+  }
+  if (signedData.encapContentInfo.eContent) return 'encapsulates its content: the signature must be detached';
+  if (signedData.signerInfos.length !== 1) return `has ${signedData.signerInfos.length} signers, not one`;
+  const certificates = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+  const sid = signedData.signerInfos[0]!.sid;
+  const signer = sid instanceof pkijs.IssuerAndSerialNumber ? certificates.find((c) => c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber)) : undefined;
+  if (!signer) return 'does not embed its signer certificate (by issuer and serial number)';
+  let verified = false;
+  try {
+    const data = new Uint8Array(content).buffer;
+    verified = (await signedData.verify({ signer: 0, data, checkChain: false, extendedMode: true })).signatureVerified === true;
+  } catch (err) {
+    if (!(err instanceof pkijs.SignedDataVerifyError)) throw err;
+  }
+  if (!verified) return 'does not verify over manifest.json (message digest or signature)';
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(Buffer.from(signer.toSchema().toBER(false)));
+  } catch (err) {
+    return `its signer certificate does not parse (${(err as Error).message})`;
+  }
+  if (cert.publicKey.asymmetricKeyType !== 'rsa') return `its signer certificate carries a ${cert.publicKey.asymmetricKeyType ?? 'unknown'} key, not the RSA CMS key`;
+  if (!cert.verify(pinned)) return `its signer certificate (${cert.subject.replaceAll('\n', ', ')}) was not issued by the pinned operator key`;
+  return null;
+}
+
+/**
+ * manifestIntact (from the schema rail): when manifest.json itself agrees with SHA256SUMS and its
+ * artifact digest, a failing signature is the signature file's fault; otherwise manifest.json's.
+ */
+export async function signaturesRail(dir: string, layout: StudyLayout, manifestIntact: boolean): Promise<Rail> {
+  const d: Difference[] = [];
+  const codes: ReasonCode[] = [];
+  const pinned = pinnedOperatorKey(layout);
+  const manifestPath = join(dir, MANIFEST_FILE);
+  if ('problem' in pinned) {
+    d.push(pinned.problem);
+    codes.push(pinned.code);
+  } else if (!existsSync(manifestPath)) {
+    d.push({ file: MANIFEST_FILE, message: 'is missing: there is nothing the signatures could cover' });
+  } else {
+    const manifest = readFileSync(manifestPath);
+    const blame = (file: string) => (manifestIntact ? file : MANIFEST_FILE);
+    const sigPath = join(dir, SIGNATURE_FILE);
+    if (!existsSync(sigPath)) {
+      d.push({ file: SIGNATURE_FILE, message: 'is missing' });
+    } else {
+      const sig = readFileSync(sigPath);
+      if (sig.length !== 64) d.push({ file: SIGNATURE_FILE, message: `has ${sig.length} bytes; an Ed25519 signature has 64` });
+      else if (!cryptoVerify(null, manifest, pinned.key, sig)) {
+        d.push({ file: blame(SIGNATURE_FILE), message: `the Ed25519 signature in manifest.sig does not verify over manifest.json with the pinned key ${pinned.file}` });
+      }
+    }
+    const p7sPath = join(dir, CMS_FILE);
+    if (!existsSync(p7sPath)) {
+      d.push({ file: CMS_FILE, message: 'is missing' });
+    } else {
+      const problem = await cmsProblem(readFileSync(p7sPath), manifest, pinned.key);
+      if (problem) d.push({ file: problem.startsWith('does not verify') ? blame(CMS_FILE) : CMS_FILE, message: `manifest.p7s ${problem}` });
+    }
+  }
+  const keyFile = 'key' in pinned ? pinned.file : POLICY_FILE;
+  return railOf('signatures', `manifest.sig (Ed25519) and manifest.p7s (CMS, RSA signer certified by the operator key) verify over manifest.json with the key pinned in ${keyFile}`, d, codes);
+}

@@ -1,0 +1,42 @@
+// `prereg audit <outputs dir>` (SPEC §8): rerun everything from the study's inputs in a scratch
+// directory and report separate rails; `valid` only when every rail passes. The rails are in
+// pipeline/audit/; this file parses the command and maps the verdict to an exit code.
+import { auditOutputs } from '../audit/index.ts';
+import { renderReport } from '../audit/rails.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import type { Command } from './stage.ts';
+
+export const audit: Command = {
+  name: 'audit',
+  summary: 'rerun from the inputs in a scratch dir, compare every output byte, verify signatures and anchors',
+  help: [
+    'usage: prereg audit <outputs dir> [--root DIR] [--json]',
+    '',
+    'Audits an output directory (outputs/<run_id>/) against the study at --root (default: the',
+    'current directory), whose corpus/, preregistration/ and inputs/ are copied to a scratch',
+    'directory and rerun there (ingest → verify → classify → score → unsigned emit); nothing is',
+    'written into the study or the audited directory. Rails, each passing or failing on its own:',
+    '  complete    manifest.json present (a directory without it is incomplete)',
+    '  schema      manifest.json canonical with every field, results.json parses, SHA256SUMS and',
+    '              every file\'s size and SHA-256 as listed',
+    '  signatures  manifest.sig (Ed25519) and manifest.p7s (CMS) verify with the pinned operator key',
+    '  inputs      the inputs the manifest recorded are what the study\'s files give now',
+    '  anchors     check-anchors on the study: frozen digests recompute, anchors verify',
+    '  reproduced  every output but the signatures is byte-identical to the rerun\'s',
+    '  digests     run_id, artifact_digest and decision_digest recompute',
+    '  decisions   the rerun\'s classes, scores and hypotheses equal the recorded rows',
+    'The report names the first differing file (and line or row). It proves reproducibility and',
+    'integrity, not that evidence was truthful, nor that witnesses saw every action.',
+    'Exit 0 valid, 1 invalid (a rail failed), 2 usage, 3 when it cannot run (no such directory,',
+    'study inputs unreadable). See docs/audit.md.',
+  ].join('\n'),
+  options: {},
+  stage: true,
+  async run(ctx) {
+    if (ctx.positionals.length !== 1) {
+      throw new PreregError('USAGE', `audit takes one output directory, got ${ctx.positionals.length}; usage: prereg audit <outputs dir> [--root DIR] [--json]`, EXIT.usage);
+    }
+    const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress });
+    return { exitCode: report.ok ? EXIT.ok : EXIT.failures, json: report, text: renderReport(report) };
+  },
+};
