@@ -216,6 +216,12 @@ export interface StoreFacts {
   /** Rows by `status`, when the table has that column (verify stage). */
   proof_status: Array<{ status: string; rows: bigint }> | null;
   chain_status: Array<{ status: string; rows: bigint }> | null;
+  /**
+   * Per system, from proof_checks (when it has independent_witnesses): proofs checked, proofs
+   * with at least one independent witness (TSA token, transparency log) that verified for them,
+   * and the sum of those witnesses (SPEC §6.1).
+   */
+  witnesses_by_system: Array<{ system_id: string; proofs: bigint; witnessed: bigint; witnesses: bigint }> | null;
 }
 
 async function pairs(connection: DuckDBConnection, sql: string): Promise<Array<[string, bigint]>> {
@@ -250,5 +256,18 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
     },
     proof_status: await statusCounts(connection, schema, 'proof_checks'),
     chain_status: await statusCounts(connection, schema, 'chain_checks'),
+    witnesses_by_system: await witnessesBySystem(connection, schema),
   };
+}
+
+async function witnessesBySystem(connection: DuckDBConnection, schema: Schema): Promise<StoreFacts['witnesses_by_system']> {
+  const columns = columnsOf(schema, 'proof_checks');
+  if (!columns.includes('independent_witnesses') || !columns.includes('system_id')) return null;
+  const rows = (
+    await connection.runAndReadAll(
+      `SELECT system_id, count(*)::BIGINT, count(*) FILTER (WHERE independent_witnesses > 0)::BIGINT, coalesce(sum(independent_witnesses), 0)::BIGINT
+       FROM ${qualified('proof_checks')} GROUP BY system_id ORDER BY system_id`,
+    )
+  ).getRows();
+  return rows.map((r) => ({ system_id: String(r[0]), proofs: BigInt(r[1] as bigint), witnessed: BigInt(r[2] as bigint), witnesses: BigInt(r[3] as bigint) }));
 }

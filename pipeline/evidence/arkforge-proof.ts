@@ -1,61 +1,48 @@
-// ArkForge proofs and evidence items (SPEC §6.1, proof-spec v2.1.0 and older): verification of
-// one item against the pinned trust material and the study window. Pure: no file system, clock
-// or network — "now" never matters, the window and the trust come in as arguments.
+// ArkForge proofs and evidence items (SPEC §6.1; proof-spec v2.1.0 and older, v3.1.0 for spec 3.0 /
+// 3.1 and batch anchors): verification of one item against the pinned trust material and the
+// study window. Pure: no file system, clock or network — "now" never matters, the window and the
+// trust come in as arguments.
 //
 // The orchestrator below reads as the list of checks, one per witness, in SPEC order:
-//   structure → request_hash / response_hash → chain → tsa → signature + key → time.
+//   structure → request_hash / response_hash → the version's checks (chain, commitments,
+//   disclosures, body_binding, identity; proof-versions/) → batch → tsa → signature + key → time.
 // (The token is verified before the signature because its genTime, when the token verifies,
 // also bounds which pinned keys count — SPEC §5.4.) Every check runs when what it needs is
-// well-formed, and every failure is reported; a check that cannot run is 'skipped'. When the
-// structure fails nothing else runs: fields of unknown shape are not read. Bad evidence never
-// throws; only a caller bug (a window that is not ISO-8601 UTC) does.
+// well-formed, and every failure is reported; a check that cannot run, or has nothing to check,
+// is 'skipped'. When the structure fails nothing else runs: fields of unknown shape are not read.
+// Bad evidence never throws; only a caller bug (a window that is not ISO-8601 UTC) does.
 //
-// Inputs are parsed JsonValue (numbers as JsonNumber lexemes, so body hashes are Python-exact)
-// or plain JS (numbers are then JS numbers: 1.0 and 1 are the same, as JSON.parse reads them).
+// Inputs are parsed JsonValue (numbers as JsonNumber lexemes, so body hashes and openings are
+// Python-exact) or plain JS (numbers are then JS numbers: 1.0 and 1 are the same, as JSON.parse
+// reads them).
 //
-// Decisions (see also schemas/proof.schema.json):
+// Decisions (see also schemas/proof.schema.json and docs/proofs.md):
 // - request_hash / response_hash in the result are the proof's DECLARED hashes (hex): the values
-//   the chain binds, which the body checks compare against when bodies are given.
+//   the chain binds (3.x: that an opening binds), which the body checks compare against.
 // - A body given as null counts as not given.
 // - Only a token that verifies contributes its genTime (to the key windows and the time check):
 //   an untrusted or broken token is nobody's word about time; its genTime is still reported.
 // - key_id names the pinned key the signature verified with, also when that key is outside its
 //   window (then the key check fails); null when no pinned key verified.
+// - Informational codes (PROOF_IDENTITY_UNANCHORED; PROOF_BATCH_PENDING when the policy does not
+//   require a token) are in `codes` AND in `informational_codes`; the status is computed from the
+//   other codes only, and their check stays 'skipped'.
+// - With a batch anchor the token witnesses the declared batch root; a pending batch has no
+//   witness, so a token it may carry is not read (the tsa check is skipped).
 import { createPublicKey, verify as ed25519Verify, type KeyObject } from 'node:crypto';
-import { CanonicalText, JsonNumber, canonicalJson, sha256Hex, toPlain, type JsonValue } from '../formats/canonical-json.ts';
-import { describeErrors, validator } from '../formats/schemas.ts';
-import type { ReasonCode } from '../reasons.ts';
+import { checkBatchAnchor, type BatchReport } from './batch-anchor.ts';
+import { PROOF_CHECKS, proofStatus, type CheckOutcome, type Finding, type ProofCheck, type ProofCode, type ProofParseCode, type ProofStatus } from './proof-checks.ts';
+import { isRecord, readItem, type EvidenceItem, type ReadProof } from './proof-item.ts';
 import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof, type ChainAlgorithm } from './proof-versions/index.ts';
 import { SHA256_PREFIX, stripSha256 } from './proof-versions/proof.ts';
+import { member } from './proof-versions/served.ts';
 import { verifyTimestampToken, type TsaReasonCode } from './rfc3161.ts';
-import { decodeEd25519PublicKey, utcMillis, type PinnedKey, type TrustMaterial } from './trust-material.ts';
+import { decodeEd25519PublicKey, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';
 
-export type ProofStatus = 'VERIFIED' | 'TAMPERED' | 'UNTRUSTED' | 'MALFORMED';
-
-/** The checks, in the order they are recorded (one column each in proof_checks). */
-export const PROOF_CHECKS = ['structure', 'request_hash', 'response_hash', 'chain', 'signature', 'key', 'tsa', 'time'] as const;
-export type ProofCheck = (typeof PROOF_CHECKS)[number];
-export type CheckOutcome = 'pass' | 'fail' | 'skipped';
-
-/** Every code this verifier reports, with the one check that reports it and the status it implies (SPEC §6.1 table). */
-export const PROOF_CODES = {
-  PROOF_MALFORMED: { check: 'structure', status: 'MALFORMED' },
-  PROOF_REQUEST_HASH_MISMATCH: { check: 'request_hash', status: 'TAMPERED' },
-  PROOF_RESPONSE_HASH_MISMATCH: { check: 'response_hash', status: 'TAMPERED' },
-  PROOF_SPEC_VERSION_UNKNOWN: { check: 'chain', status: 'MALFORMED' },
-  PROOF_CHAIN_MISMATCH: { check: 'chain', status: 'TAMPERED' },
-  PROOF_SIGNATURE_MISSING: { check: 'signature', status: 'UNTRUSTED' },
-  PROOF_SIGNATURE_INVALID: { check: 'signature', status: 'TAMPERED' },
-  PROOF_KEY_UNTRUSTED: { check: 'key', status: 'UNTRUSTED' },
-  PROOF_TSA_MISSING: { check: 'tsa', status: 'UNTRUSTED' },
-  PROOF_TSA_INVALID: { check: 'tsa', status: 'UNTRUSTED' },
-  PROOF_TSA_UNTRUSTED: { check: 'tsa', status: 'UNTRUSTED' },
-  PROOF_TIME_OUTSIDE_WINDOW: { check: 'time', status: 'UNTRUSTED' },
-} as const satisfies Partial<Record<ReasonCode, { check: ProofCheck; status: Exclude<ProofStatus, 'VERIFIED'> }>>;
-export type ProofCode = keyof typeof PROOF_CODES;
-
-/** Parse refusals that make a proof MALFORMED before it reaches this module (SPEC §6.1 table). */
-export type ProofParseCode = 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID';
+export { PROOF_CHECKS, PROOF_CODES, proofStatus } from './proof-checks.ts';
+export type { CheckOutcome, ProofCheck, ProofCode, ProofParseCode, ProofStatus } from './proof-checks.ts';
+export type { EvidenceItem } from './proof-item.ts';
+export type { BatchReport } from './batch-anchor.ts';
 
 export interface ProofTsaOutcome {
   /** TSTInfo genTime as the token states it (ISO-8601 UTC), also when the token does not verify. */
@@ -66,10 +53,13 @@ export interface ProofTsaOutcome {
   signer: string | null;
 }
 
+/** Plain data only (it crosses worker threads by structured clone). */
 export interface ProofVerification {
   status: ProofStatus;
-  /** Every failure, sorted and unique; empty when VERIFIED. */
+  /** Every code reported, informational ones included, sorted and unique; empty when nothing was found. */
   codes: Array<ProofCode | ProofParseCode>;
+  /** The codes of `codes` that do not change the status (see the file comment). */
+  informational_codes: ProofCode[];
   checks: Record<ProofCheck, CheckOutcome>;
   proof_id: string | null;
   /** As the proof states it; null when absent or null. */
@@ -82,14 +72,32 @@ export interface ProofVerification {
   /** hashes.request / hashes.response without "sha256:" (declared; only when well-formed). */
   request_hash: string | null;
   response_hash: string | null;
+  /** 3.x: the committed field names (code-point order); null otherwise. */
+  committed_fields: string[] | null;
+  /** Fields whose opening (proof or disclosure) opens its commitment, sorted. */
+  opened_fields: string[];
+  /** The identity block reported with the proof (canonical JSON): opened (3.1) or as served; null when none is claimed. */
+  identity_json: string | null;
+  /** Whether an anchor backs identity_json: true only for a 3.1 block committed, opened and in its domain. */
+  identity_anchored: boolean | null;
+  /** The batch anchor as the proof states it; null without one. */
+  batch: BatchReport | null;
+  /** The hash the RFC 3161 token must witness: the chain hash, or the batch root; null while the batch is pending. */
+  witnessed_hash: string | null;
   /** The pinned key the signature verified with (see the file comment). */
   key_id: string | null;
   /** arkforge_pubkey as the proof carries it: reported, never trusted on its own. */
   embedded_pubkey: string | null;
   /** Whether the embedded key is one of the pinned keys (any window); null without one. */
   embedded_pubkey_pinned: boolean | null;
-  /** The RFC 3161 token's outcome; null when the proof carries none. */
+  /** The RFC 3161 token's outcome; null when the proof carries none (or its batch is pending). */
   tsa: ProofTsaOutcome | null;
+  /**
+   * Witnesses independent of the issuer that verified for THIS proof: a TSA token that verified
+   * over the witnessed hash, when no batch path failed (0 or 1; a transparency-log entry will add 1).
+   * The issuer's signature and hashes are never independent.
+   */
+  independent_witnesses: number;
   /** What was wrong and where, one line each, in check order (for the report and `explain`). */
   problems: string[];
 }
@@ -98,23 +106,6 @@ export interface StudyWindow {
   opens_at: string;
   closes_at: string;
 }
-
-export interface EvidenceItem {
-  proof: unknown;
-  request?: unknown;
-  response?: unknown;
-}
-
-/** The status the codes imply, first match wins: MALFORMED > TAMPERED > UNTRUSTED > VERIFIED. */
-export function proofStatus(codes: readonly (ProofCode | ProofParseCode)[]): ProofStatus {
-  let rank: number = STATUS_RANK.length;
-  for (const code of codes) {
-    const status = code === 'JSON_DUPLICATE_KEY' || code === 'JSON_NUMBER_INVALID' ? 'MALFORMED' : PROOF_CODES[code].status;
-    rank = Math.min(rank, STATUS_RANK.indexOf(status));
-  }
-  return STATUS_RANK[rank] ?? 'VERIFIED';
-}
-const STATUS_RANK: readonly ProofStatus[] = ['MALFORMED', 'TAMPERED', 'UNTRUSTED'];
 
 /** A bare proof: an evidence item without bodies. */
 export function verifyProof(proof: unknown, trust: TrustMaterial, window: StudyWindow): Promise<ProofVerification> {
@@ -138,11 +129,16 @@ export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMateria
   const declaredChain = stripSha256(read.proof.hashes.chain);
 
   checkBodies(read, v); // 2.
-  checkChain(read.proof, declaredChain, v); // 3.
-  const genTimeMs = await checkToken(read.proof, declaredChain, trust, v); // 5. (its genTime bounds the key windows)
+  checkVersion(read, declaredChain, v); // 3. (the checks the spec_version decides)
+  const batch = checkBatchAnchor(read.proof.batch_anchor, declaredChain, trust.policy.requireTsaToken); // batch anchor
+  if (batch.check === 'pass') v.checks.batch = 'pass';
+  record(v, batch.findings);
+  v.batch = batch.report;
+  v.witnessed_hash = batch.witnessed?.hash ?? null;
+  const genTimeMs = await checkToken(read.proof, batch.witnessed, trust, v); // 5. (its genTime bounds the key windows)
   checkSignature(read.proof, declaredChain, read.timestampMs, genTimeMs, trust.keys, v); // 4.
-  checkTime(read.proof, read.timestampMs, genTimeMs, trust.policy.maxSkewSeconds, study, v); // 5. (time)
-  // 6. transparency_log and other post-chain metadata are never read.
+  checkTime(read.proof, read.timestampMs, genTimeMs, trust.policy, study, v); // 5. (time)
+  // 6. transparency_log and other post-chain metadata never enter the chain hash.
   return finish(v);
 }
 
@@ -150,6 +146,19 @@ function fail(v: ProofVerification, check: ProofCheck, code: ProofCode, problem:
   v.checks[check] = 'fail';
   v.codes.push(code);
   v.problems.push(problem);
+}
+
+/** A module's or the batch check's findings: failures fail their check, informational ones only note. */
+function record(v: ProofVerification, findings: readonly Finding[]): void {
+  for (const f of findings) {
+    if (f.informational) {
+      v.codes.push(f.code);
+      v.informational_codes.push(f.code);
+      v.problems.push(`${f.problem} (informational)`);
+    } else {
+      fail(v, f.check, f.code, f.problem);
+    }
+  }
 }
 
 // --- step 2: bodies ----------------------------------------------------------------------------
@@ -166,35 +175,53 @@ function checkBodies(read: ReadProof, v: ProofVerification): void {
   }
 }
 
-// --- step 3: chain hash ------------------------------------------------------------------------
+// --- step 3: what the spec_version decides -----------------------------------------------------
 
-/** Recompute by the algorithm the spec_version selects (one module per algorithm, proof-versions/). */
-function checkChain(proof: ArkForgeProof, declaredChain: string, v: ProofVerification): void {
-  const version = proofVersionModule(proof.spec_version);
+/** The module the spec_version selects (proof-versions/) recomputes the chain hash and decides its checks. */
+function checkVersion(read: ReadProof, declaredChain: string, v: ProofVerification): void {
+  const version = proofVersionModule(read.proof.spec_version);
   if (!version) {
     const known = KNOWN_SPEC_VERSIONS.map((s) => (s === null ? 'absent' : JSON.stringify(s))).join(', ');
-    fail(v, 'chain', 'PROOF_SPEC_VERSION_UNKNOWN', `spec_version ${JSON.stringify(proof.spec_version)} is not one of ${known}`);
+    fail(v, 'chain', 'PROOF_SPEC_VERSION_UNKNOWN', `spec_version ${JSON.stringify(read.proof.spec_version)} is not one of ${known}`);
     return;
   }
   v.algorithm = version.algorithm;
-  v.recomputed_chain_hash = version.chainHash(proof);
-  if (v.recomputed_chain_hash === declaredChain) v.checks.chain = 'pass';
-  else fail(v, 'chain', 'PROOF_CHAIN_MISMATCH', `chain hash recomputed by the ${version.algorithm} algorithm is ${v.recomputed_chain_hash}, the proof declares ${declaredChain}`);
+  const outcome = version.verify({
+    proof: read.proof,
+    raw: read.raw,
+    declaredChain,
+    openings: read.openings,
+    bodyHashes: { ...(read.requestHash !== undefined ? { request: read.requestHash } : {}), ...(read.responseHash !== undefined ? { response: read.responseHash } : {}) },
+  });
+  v.recomputed_chain_hash = outcome.recomputed_chain_hash;
+  v.committed_fields = outcome.committed_fields;
+  v.opened_fields = outcome.opened_fields;
+  v.identity_json = outcome.identity?.json ?? null;
+  v.identity_anchored = outcome.identity?.anchored ?? null;
+  for (const [check, result] of Object.entries(outcome.checks) as Array<[ProofCheck, CheckOutcome]>) v.checks[check] = result;
+  record(v, outcome.findings);
 }
 
 // --- step 5: RFC 3161 token --------------------------------------------------------------------
 
 /**
- * The token in timestamp_authority.tsr_base64 over the 32 bytes of the declared chain hash,
- * chained to a pinned root (rfc3161.ts). Returns the genTime (epoch ms) of a token that verifies.
+ * The token in timestamp_authority.tsr_base64 over the 32 bytes of the witnessed hash — the
+ * declared chain hash, or the declared batch root — chained to a pinned root (rfc3161.ts).
+ * Returns the genTime (epoch ms) of a token that verifies. Nothing is witnessed while a batch is pending.
  */
-async function checkToken(proof: ArkForgeProof, declaredChain: string, trust: TrustMaterial, v: ProofVerification): Promise<number | undefined> {
+async function checkToken(
+  proof: ArkForgeProof,
+  witnessed: { hash: string; what: string } | null,
+  trust: TrustMaterial,
+  v: ProofVerification,
+): Promise<number | undefined> {
+  if (witnessed === null) return undefined;
   const tsr = proof.timestamp_authority?.tsr_base64;
   if (typeof tsr !== 'string' || tsr === '') {
     if (trust.policy.requireTsaToken) fail(v, 'tsa', 'PROOF_TSA_MISSING', 'the policy requires a timestamp token and timestamp_authority.tsr_base64 is absent');
     return undefined;
   }
-  const outcome = await verifyTimestampToken(Buffer.from(tsr, 'base64'), Buffer.from(declaredChain, 'hex'), trust.tsa);
+  const outcome = await verifyTimestampToken(Buffer.from(tsr, 'base64'), Buffer.from(witnessed.hash, 'hex'), trust.tsa);
   v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';
@@ -204,27 +231,37 @@ async function checkToken(proof: ArkForgeProof, declaredChain: string, trust: Tr
   if (outcome.codes.includes('TSA_CHAIN_UNTRUSTED')) {
     fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', `timestamp token does not chain to a pinned TSA root (signer ${outcome.signerSubject ?? 'unknown'})`);
   }
-  if (invalid.length > 0) fail(v, 'tsa', 'PROOF_TSA_INVALID', `timestamp token does not verify over the chain hash: ${invalid.join(', ')}`);
+  if (invalid.length > 0) fail(v, 'tsa', 'PROOF_TSA_INVALID', `timestamp token does not verify over the ${witnessed.what}: ${invalid.join(', ')}`);
   return undefined;
 }
 
 // --- step 5 (time) -----------------------------------------------------------------------------
 
-/** timestamp — and a verified genTime — inside [opens_at, closes_at); |genTime − timestamp| ≤ the skew. */
+/**
+ * timestamp — and a verified genTime — inside [opens_at, closes_at). Without a batch,
+ * |genTime − timestamp| ≤ max_skew_seconds; anchored in a batch, the token is made when the batch
+ * closes: genTime − timestamp in [0, batch_max_skew_seconds] (it may trail, never precede).
+ */
 function checkTime(
   proof: ArkForgeProof,
   timestampMs: number,
   genTimeMs: number | undefined,
-  maxSkewSeconds: number,
+  policy: ProofPolicy,
   study: ParsedWindow,
   v: ProofVerification,
 ): void {
   const problems: string[] = [];
   if (!study.contains(timestampMs)) problems.push(`timestamp ${proof.timestamp} is outside the study window ${study.text}`);
   if (genTimeMs !== undefined) {
-    const skewMs = Math.abs(genTimeMs - timestampMs);
-    if (skewMs > maxSkewSeconds * 1000) {
-      problems.push(`token genTime ${v.tsa?.gen_time} is ${skewMs / 1000} s from timestamp ${proof.timestamp}; the policy allows ${maxSkewSeconds} s`);
+    const skewMs = genTimeMs - timestampMs;
+    if (proof.batch_anchor?.status === 'anchored') {
+      if (skewMs < 0) {
+        problems.push(`token genTime ${v.tsa?.gen_time} precedes timestamp ${proof.timestamp} by ${-skewMs / 1000} s; a batch root is timestamped after its proofs, never before`);
+      } else if (skewMs > policy.batchMaxSkewSeconds * 1000) {
+        problems.push(`token genTime ${v.tsa?.gen_time} trails timestamp ${proof.timestamp} by ${skewMs / 1000} s; the policy allows ${policy.batchMaxSkewSeconds} s for a batch-anchored proof`);
+      }
+    } else if (Math.abs(skewMs) > policy.maxSkewSeconds * 1000) {
+      problems.push(`token genTime ${v.tsa?.gen_time} is ${Math.abs(skewMs) / 1000} s from timestamp ${proof.timestamp}; the policy allows ${policy.maxSkewSeconds} s`);
     }
     if (!study.contains(genTimeMs)) problems.push(`token genTime ${v.tsa?.gen_time} is outside the study window ${study.text}`);
   }
@@ -234,54 +271,6 @@ function checkTime(
   }
   fail(v, 'time', 'PROOF_TIME_OUTSIDE_WINDOW', problems[0]!);
   v.problems.push(...problems.slice(1));
-}
-
-// --- step 1: structure -------------------------------------------------------------------------
-
-const validateProof = validator('proof'); // compiled once, at module load
-
-interface ReadProof {
-  proof: ArkForgeProof;
-  timestampMs: number;
-  /** SHA-256 hex of the canonical JSON of each body given. */
-  requestHash?: string;
-  responseHash?: string;
-}
-
-function readItem(item: EvidenceItem): ReadProof | { problems: string[] } {
-  const raw = item.proof;
-  if (!isRecord(raw)) return { problems: [`the proof must be a JSON object, got ${describe(raw)}`] };
-  // ajv sees plain JS: JsonNumber lexemes become numbers (the schema only asks "is a number").
-  const plain = toPlain(raw as JsonValue);
-  if (!validateProof(plain)) return { problems: describeErrors(validateProof.errors).map((p) => (p.startsWith('/ ') ? `proof${p.slice(1)}` : `proof${p}`)) };
-  const proof = plain as ArkForgeProof;
-  const problems: string[] = [];
-  const timestampMs = utcMillis(proof.timestamp);
-  if (timestampMs === undefined) problems.push(`proof/timestamp ${JSON.stringify(proof.timestamp)} is not a real instant`);
-  const payment = ownValue(raw, 'payment');
-  const fee = ownValue(raw, 'certification_fee');
-  // Compared on the parsed values (lexemes kept): 1 and 1.0 differ, as in Python's canonical form.
-  if (payment !== undefined && fee !== undefined && canonicalJson(payment) !== canonicalJson(fee)) {
-    problems.push('proof/payment and proof/certification_fee are both present and differ (canonical JSON)');
-  }
-  const requestHash = bodyHash(item.request, 'request', problems);
-  const responseHash = bodyHash(item.response, 'response', problems);
-  if (problems.length > 0 || timestampMs === undefined) return { problems };
-  const read: ReadProof = { proof, timestampMs };
-  if (requestHash !== undefined) read.requestHash = requestHash;
-  if (responseHash !== undefined) read.responseHash = responseHash;
-  return read;
-}
-
-/** SHA-256 hex of the body's canonical JSON; undefined when no body is given (absent or null). */
-function bodyHash(body: unknown, name: string, problems: string[]): string | undefined {
-  if (body === undefined || body === null || (body instanceof CanonicalText && body.text === 'null')) return undefined;
-  try {
-    return sha256Hex(canonicalJson(body));
-  } catch (e) {
-    problems.push(`the ${name} body is not a JSON value: ${e instanceof Error ? e.message : String(e)}`);
-    return undefined;
-  }
 }
 
 // --- step 4: signature and key -----------------------------------------------------------------
@@ -373,29 +362,20 @@ function importRawKey(raw: Buffer): KeyObject | undefined {
 
 function newVerification(raw: unknown): ProofVerification {
   const o = isRecord(raw) ? raw : undefined;
-  const hashes = o && ownValue(o, 'hashes');
-  const h = isRecord(hashes) ? hashes : undefined;
+  const hashes = member(o, 'hashes');
   const declared = (key: string): string | null => {
-    const value = h && ownValue(h, key);
+    const value = member(hashes, key);
     return typeof value === 'string' && HASH.test(value) ? value.slice(SHA256_PREFIX.length) : null;
   };
   const text = (key: string): string | null => {
-    const value = o && ownValue(o, key);
+    const value = member(o, key);
     return typeof value === 'string' ? value : null;
   };
   return {
     status: 'VERIFIED',
     codes: [],
-    checks: {
-      structure: 'skipped',
-      request_hash: 'skipped',
-      response_hash: 'skipped',
-      chain: 'skipped',
-      signature: 'skipped',
-      key: 'skipped',
-      tsa: 'skipped',
-      time: 'skipped',
-    },
+    informational_codes: [],
+    checks: Object.fromEntries(PROOF_CHECKS.map((c) => [c, 'skipped'])) as Record<ProofCheck, CheckOutcome>,
     proof_id: text('proof_id'),
     spec_version: text('spec_version'),
     algorithm: null,
@@ -404,17 +384,28 @@ function newVerification(raw: unknown): ProofVerification {
     recomputed_chain_hash: null,
     request_hash: declared('request'),
     response_hash: declared('response'),
+    committed_fields: null,
+    opened_fields: [],
+    identity_json: null,
+    identity_anchored: null,
+    batch: null,
+    witnessed_hash: null,
     key_id: null,
     embedded_pubkey: text('arkforge_pubkey'),
     embedded_pubkey_pinned: null,
     tsa: null,
+    independent_witnesses: 0,
     problems: [],
   };
 }
 
 function finish(v: ProofVerification): ProofVerification {
   v.codes = [...new Set(v.codes)].sort();
-  v.status = proofStatus(v.codes);
+  v.informational_codes = [...new Set(v.informational_codes)].sort();
+  const informational = new Set<string>(v.informational_codes);
+  v.status = proofStatus(v.codes.filter((c) => !informational.has(c)));
+  // A token over a batch root witnesses this proof only when the path from its chain hash reaches that root.
+  v.independent_witnesses = v.checks.tsa === 'pass' && v.checks.batch !== 'fail' ? 1 : 0;
   return v;
 }
 
@@ -442,18 +433,3 @@ function studyWindow(window: StudyWindow): ParsedWindow {
   return parsed;
 }
 
-// --- small helpers ------------------------------------------------------------------------------
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof JsonNumber);
-}
-
-function ownValue(o: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(o, key) ? o[key] : undefined;
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return value instanceof JsonNumber ? 'a number' : typeof value;
-}

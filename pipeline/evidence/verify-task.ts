@@ -8,7 +8,7 @@ import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } 
 
 /** Texts are canonical JSON (canonicalJson's output): request and response are hashed as given. */
 export type VerifyTask =
-  | { kind: 'evidence'; key: string; proof: string; request: string | null; response: string | null }
+  | { kind: 'evidence'; key: string; proof: string; request: string | null; response: string | null; disclosure: string | null }
   | { kind: 'chain'; key: string; chain: string };
 
 export type VerifyOutcome =
@@ -37,6 +37,7 @@ function unparsedProof(code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSO
   return {
     status: proofStatus(codes),
     codes,
+    informational_codes: [],
     checks: Object.fromEntries(PROOF_CHECKS.map((c) => [c, c === 'structure' ? 'fail' : 'skipped'])) as ProofVerification['checks'],
     proof_id: null,
     spec_version: null,
@@ -46,10 +47,17 @@ function unparsedProof(code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSO
     recomputed_chain_hash: null,
     request_hash: null,
     response_hash: null,
+    committed_fields: null,
+    opened_fields: [],
+    identity_json: null,
+    identity_anchored: null,
+    batch: null,
+    witnessed_hash: null,
     key_id: null,
     embedded_pubkey: null,
     embedded_pubkey_pinned: null,
     tsa: null,
+    independent_witnesses: 0,
     problems: [problem],
   };
 }
@@ -71,11 +79,13 @@ export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promi
   }
   try {
     // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson; file mode
-    // canonicalises them too): they are hashed as they are, without a second parse.
+    // canonicalises them too): they are hashed as they are, without a second parse. The
+    // disclosure's values are hashed one by one, so it is parsed (lexemes kept).
     const item = {
       proof: parse(task.proof),
       ...(task.request !== null ? { request: new CanonicalText(task.request) } : {}),
       ...(task.response !== null ? { response: new CanonicalText(task.response) } : {}),
+      ...(task.disclosure !== null ? { disclosure: parse(task.disclosure) } : {}),
     };
     return { kind: 'evidence', key: task.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
   } catch (err) {

@@ -247,6 +247,15 @@ function sections(r: ReportInput): Section[] {
         ], [1]),
         ...(f.proof_status ? [table(['proof status', 'proofs'], f.proof_status.map((x) => [x.status, String(x.rows)]), [1])] : []),
         ...(f.chain_status ? [table(['chain status', 'chains'], f.chain_status.map((x) => [x.status, String(x.rows)]), [1])] : []),
+        ...(f.witnesses_by_system
+          ? [
+              {
+                kind: 'p' as const,
+                text: 'Independent witnesses per system: witnesses the issuer could not have produced itself (an RFC 3161 token from a pinned TSA, a transparency-log entry) that verified for a proof. The issuer\'s own signature and hashes are not counted.',
+              },
+              table(['system', 'proofs', 'proofs with an independent witness', 'independent witnesses'], f.witnesses_by_system.map((x) => [x.system_id, String(x.proofs), String(x.witnessed), String(x.witnesses)]), [1, 2, 3]),
+            ]
+          : []),
       ],
     },
   ];

@@ -6,7 +6,8 @@ DROP TABLE IF EXISTS chain_entries;
 DROP TABLE IF EXISTS chain_checks;
 DROP TABLE IF EXISTS proof_checks;
 
--- One row per evidence item: every check's outcome as a column, all reason codes as a list.
+-- One row per evidence item: every check's outcome as a column, all reason codes as a list
+-- (informational codes included, and listed again in informational_codes).
 CREATE TABLE proof_checks (
   record_id              BIGINT    NOT NULL,
   evidence_index         INTEGER   NOT NULL,
@@ -18,6 +19,7 @@ CREATE TABLE proof_checks (
   algorithm              VARCHAR,
   status                 VARCHAR   NOT NULL,
   reason_codes           VARCHAR[] NOT NULL,
+  informational_codes    VARCHAR[] NOT NULL,
   check_structure        VARCHAR   NOT NULL,
   check_request_hash     VARCHAR   NOT NULL,
   check_response_hash    VARCHAR   NOT NULL,
@@ -26,6 +28,11 @@ CREATE TABLE proof_checks (
   check_key              VARCHAR   NOT NULL,
   check_tsa              VARCHAR   NOT NULL,
   check_time             VARCHAR   NOT NULL,
+  check_commitments      VARCHAR   NOT NULL,
+  check_disclosures      VARCHAR   NOT NULL,
+  check_body_binding     VARCHAR   NOT NULL,
+  check_identity         VARCHAR   NOT NULL,
+  check_batch            VARCHAR   NOT NULL,
   proof_timestamp        VARCHAR,
   declared_chain_hash    VARCHAR,
   recomputed_chain_hash  VARCHAR,
@@ -37,6 +44,16 @@ CREATE TABLE proof_checks (
   tsa_gen_time           VARCHAR,
   tsa_signer             VARCHAR,
   tsa_codes              VARCHAR[] NOT NULL,
+  committed_fields       VARCHAR[],
+  opened_fields          VARCHAR[] NOT NULL,
+  identity_json          JSON,
+  identity_anchored      BOOLEAN,
+  batch_status           VARCHAR,
+  batch_id               VARCHAR,
+  batch_root             VARCHAR,
+  batch_leaf_index       BIGINT,
+  batch_tree_size        BIGINT,
+  witnessed_hash         VARCHAR,
   independent_witnesses  INTEGER   NOT NULL,
   problems               VARCHAR[] NOT NULL
 );

@@ -15,6 +15,8 @@ export interface FileVerification {
   kind: FileKind | 'unknown';
   status: string;
   reason_codes: ReasonCode[];
+  /** The codes of reason_codes that do not change the status (proofs only; SPEC §6.1 informational codes). */
+  informational_codes: ReasonCode[];
   checks: Record<string, string>;
   problems: string[];
 }
@@ -57,23 +59,24 @@ function prepare(file: string): Prepared {
     doc = parseJson(readFileSync(file, 'utf8'));
   } catch (err) {
     if (!(err instanceof JsonParseError)) {
-      return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: ['VERIFY_FILE_UNREADABLE'], checks: {}, problems: [String((err as Error).message)] } };
+      return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: ['VERIFY_FILE_UNREADABLE'], informational_codes: [], checks: {}, problems: [String((err as Error).message)] } };
     }
-    return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: [err.code], checks: {}, problems: [`line ${err.line} column ${err.column}: ${err.message}`] } };
+    return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: [err.code], informational_codes: [], checks: {}, problems: [`line ${err.line} column ${err.column}: ${err.message}`] } };
   }
   const kind = kindOf(doc);
   const text = (v: JsonValue | undefined) => (v === undefined ? null : canonicalJson(v));
   if (kind === 'chain') return { file, kind, task: { kind: 'chain', key: file, chain: canonicalJson(doc) } };
   if (kind === 'evidence') {
     const item = doc as JsonObject;
-    return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(item.proof!), request: text(item.request), response: text(item.response) } };
+    return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(item.proof!), request: text(item.request), response: text(item.response), disclosure: text(item.disclosure) } };
   }
-  return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(doc), request: null, response: null } };
+  return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(doc), request: null, response: null, disclosure: null } };
 }
 
 function toFileResult(file: string, kind: FileKind, outcome: VerifyOutcome): FileVerification {
   const r = outcome.result;
-  return { file, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], checks: { ...r.checks }, problems: r.problems };
+  const informational = outcome.kind === 'evidence' ? [...outcome.result.informational_codes] : [];
+  return { file, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], informational_codes: informational, checks: { ...r.checks }, problems: r.problems };
 }
 
 export async function verifyFiles(files: readonly string[], inputs: VerifyContextInputs): Promise<FileVerification[]> {

@@ -10,20 +10,29 @@ export interface RecordKey {
   attempt: number;
 }
 
-/** Witnesses independent of the issuer (SPEC §6.1): a TSA token that verified. */
+/**
+ * Witnesses independent of the issuer (SPEC §6.1) that verified for this proof — a TSA token over
+ * its chain hash or over a batch root its path reaches — as the verifier counts them.
+ */
 export function independentWitnesses(v: ProofVerification): number {
-  return v.checks.tsa === 'pass' ? 1 : 0;
+  return v.independent_witnesses;
 }
 
+/** One row of proof_checks, in the column order of pipeline/store/verify-tables.sql. */
 export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerification): CellValue[] {
+  const c = v.checks;
   return [
     k.record_id, evidenceIndex, k.system_id, k.item_id, k.attempt,
-    v.proof_id, v.spec_version, v.algorithm, v.status, v.codes,
-    v.checks.structure, v.checks.request_hash, v.checks.response_hash, v.checks.chain,
-    v.checks.signature, v.checks.key, v.checks.tsa, v.checks.time,
+    v.proof_id, v.spec_version, v.algorithm, v.status, v.codes, v.informational_codes,
+    c.structure, c.request_hash, c.response_hash, c.chain,
+    c.signature, c.key, c.tsa, c.time,
+    c.commitments, c.disclosures, c.body_binding, c.identity, c.batch,
     v.timestamp, v.declared_chain_hash, v.recomputed_chain_hash, v.request_hash, v.response_hash,
     v.key_id, v.embedded_pubkey, v.embedded_pubkey_pinned,
     v.tsa?.gen_time ?? null, v.tsa?.signer ?? null, v.tsa?.codes ?? [],
+    v.committed_fields, v.opened_fields, v.identity_json, v.identity_anchored,
+    v.batch?.status ?? null, v.batch?.batch_id ?? null, v.batch?.root ?? null, v.batch?.leaf_index ?? null, v.batch?.tree_size ?? null,
+    v.witnessed_hash,
     independentWitnesses(v), v.problems,
   ];
 }

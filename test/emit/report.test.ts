@@ -44,6 +44,7 @@ const facts: StoreFacts = {
   counts: { assertions: 0n, proof_checks: 0n, chain_checks: 0n },
   proof_status: null,
   chain_status: null,
+  witnesses_by_system: null,
 };
 
 function report(scores: Row[]): ReportInput {
@@ -83,6 +84,15 @@ describe('report rendering', () => {
     expect(html).toContain("default-src 'none'");
     expect(html).toContain('5/4 (125.0%)');
     expect(html).toMatch(/<rect class="declared" x="\d+" y="24\.0" width="40" height="150\.0">/);
+  });
+
+  it('counts independent evidence witnesses per system (SPEC §6.1)', () => {
+    const r = report([]);
+    r.facts = { ...facts, witnesses_by_system: [{ system_id: 'sys-a', proofs: 3n, witnessed: 2n, witnesses: 2n }] };
+    const md = renderMarkdown(r);
+    expect(md).toContain('| system | proofs | proofs with an independent witness | independent witnesses |');
+    expect(md).toContain('| sys-a | 3 | 2 | 2 |');
+    expect(renderMarkdown(report([]))).not.toContain('Independent witnesses per system');
   });
 
   it('says so when no witness confirmed the freeze', () => {

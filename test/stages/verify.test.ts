@@ -2,7 +2,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyExampleStudy, runCli } from '../support/cli.ts';
+import { canonicalJson, parseJson, toPlain } from '../../pipeline/formats/canonical-json.ts';
+import { BOUND_IDENTITY, anchorBatch, issueProofV3, ownerDisclosure } from '../support/arkforge-issuer-v3.ts';
+import { PROJECT_ROOT, copyExampleStudy, runCli } from '../support/cli.ts';
+import { loadTestSigner } from '../support/tsa/pkijs-tsa.ts';
 import { queryStore } from '../support/store-query.ts';
 
 // What the generator (scripts/generate-example-submissions.ts) planted, written out here by hand.
@@ -154,5 +157,55 @@ describe('verify FILE… (outside the pipeline)', () => {
     const anchored = await runCli(['verify', join(outside, 'chain.json'), '--root', outside, '--trust', join(root, 'preregistration/trust'), '--commitments', join(root, 'inputs/commitments.jsonl'), '--json']);
     expect(anchored.jsonLines[0].status).toBe('ANCHORED');
     expect(anchored.code).toBe(0);
+  });
+});
+
+describe('verify in a study: spec 3.x evidence with the owner\'s disclosure (evidence.disclosure_json)', () => {
+  it('binds the bodies through the disclosure, records every witness as its own column, and agrees with verify FILE', async () => {
+    const s = copyExampleStudy();
+    try {
+      const tsa = await loadTestSigner('tsa');
+      const key = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
+      const honest = readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const template = honest.find((l) => l.item_id === 'mp-001' && l.attempt === 1);
+      const response = parseJson(canonicalJson(template.evidence[0].response));
+      const issued = await Promise.all([0, 1, 2].map((n) => issueProofV3({
+        request: { q: 'mp-001', n }, response, timestamp: '2026-11-05T08:00:00Z', seller: 'retrieval.example', buyerApiKey: 'k',
+        transactionId: `crd_v3_${n}`, specVersion: '3.1', signingKeyPem: key, identity: n === 0 ? BOUND_IDENTITY : undefined,
+      })));
+      await anchorBatch(issued, { signer: tsa, genTime: '2026-11-05T08:07:00Z', batchId: 'batch_20261105_080700_001' });
+      const evidence = (n: number, disclose: boolean) => ({
+        proof: issued[n]!.proof, request: issued[n]!.request, response: issued[n]!.response,
+        ...(disclose ? { disclosure: ownerDisclosure(issued[n]!) } : {}),
+      });
+      const lines = [1, 2, 3].map((attempt) => ({ ...template, system_id: 'sys-v3', attempt, receipts: undefined, evidence: [evidence(attempt - 1, attempt !== 3)] }));
+      writeFileSync(join(s.root, 'inputs/submissions/sys-v3.jsonl'), lines.map((l) => JSON.stringify(toPlain(parseJson(canonicalJson(l))))).join('\n') + '\n');
+      const r = await runCli(['verify', '--root', s.root, '--json']);
+      expect(r.code).toBe(0);
+      const rows = await queryStore(
+        s.root,
+        `SELECT attempt, status, reason_codes, informational_codes, algorithm, check_chain, check_commitments, check_disclosures, check_body_binding,
+                check_identity, check_batch, check_tsa, identity_anchored, batch_status, batch_leaf_index, batch_tree_size,
+                witnessed_hash = batch_root AS witnesses_root, independent_witnesses, opened_fields
+         FROM proof_checks WHERE system_id = 'sys-v3' ORDER BY attempt`,
+      );
+      const common = { algorithm: 'commitments', check_chain: 'pass', check_commitments: 'pass', check_disclosures: 'pass', check_identity: 'pass', check_batch: 'pass', check_tsa: 'pass', batch_status: 'anchored', batch_tree_size: '3', witnesses_root: true, independent_witnesses: 1 };
+      expect(rows).toEqual([
+        { attempt: 1, status: 'VERIFIED', reason_codes: [], informational_codes: [], check_body_binding: 'pass', identity_anchored: true, batch_leaf_index: '0', opened_fields: ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent', 'request_hash', 'response_hash'], ...common },
+        { attempt: 2, status: 'VERIFIED', reason_codes: [], informational_codes: [], check_body_binding: 'pass', identity_anchored: true, batch_leaf_index: '1', opened_fields: ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent', 'request_hash', 'response_hash'], ...common },
+        { attempt: 3, status: 'UNTRUSTED', reason_codes: ['PROOF_BODY_UNBOUND'], informational_codes: [], check_body_binding: 'fail', identity_anchored: true, batch_leaf_index: '2', opened_fields: ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent'], ...common },
+      ]);
+      // Served passages carry the proof's status: the unbound response can never count as proven.
+      const served = await queryStore(s.root, "SELECT attempt, any_value(proof_status) AS proof_status FROM served_passages WHERE system_id = 'sys-v3' GROUP BY attempt ORDER BY attempt");
+      expect(served.map((x) => x.proof_status)).toEqual(['VERIFIED', 'VERIFIED', 'UNTRUSTED']);
+      // verify FILE on the same evidence items gives the same rows.
+      const dir = join(s.root, 'v3-files');
+      mkdirSync(dir);
+      lines.forEach((l, i) => writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))));
+      const files = await runCli(['verify', dir, '--root', s.root, '--json']);
+      expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.body_binding, l.checks.batch])).toEqual(rows.map((x) => [x.status, x.reason_codes, x.check_body_binding, x.check_batch]));
+    } finally {
+      s.cleanup();
+    }
   });
 });

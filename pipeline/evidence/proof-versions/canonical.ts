@@ -3,12 +3,9 @@
 // upstream_timestamp / receipt_content_hash when served (non-empty strings).
 import { canonicalJson, sha256Hex } from '../../formats/canonical-json.ts';
 import { chainFields, type ArkForgeProof } from './proof.ts';
-import type { ProofVersionModule } from './index.ts';
+import { valueModule } from './values.ts';
 
-export const canonical: ProofVersionModule = {
-  algorithm: 'canonical',
-  chainHash(proof: ArkForgeProof): string {
-    // chainFields leaves the optional keys out when not served, as chain_data does.
-    return sha256Hex(canonicalJson(chainFields(proof)));
-  },
-};
+export const canonical = valueModule('canonical', (proof: ArkForgeProof): string =>
+  // chainFields leaves the optional keys out when not served, as chain_data does.
+  sha256Hex(canonicalJson(chainFields(proof))),
+);

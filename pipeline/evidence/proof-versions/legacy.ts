@@ -4,15 +4,12 @@
 //   [+ upstream_timestamp] [+ receipt_content_hash]
 import { sha256Hex } from '../../formats/canonical-json.ts';
 import { chainFields, type ArkForgeProof } from './proof.ts';
-import type { ProofVersionModule } from './index.ts';
+import { valueModule } from './values.ts';
 
-export const legacy: ProofVersionModule = {
-  algorithm: 'legacy',
-  chainHash(proof: ArkForgeProof): string {
-    const f = chainFields(proof);
-    let input = f.request_hash + f.response_hash + f.transaction_id + f.timestamp + f.buyer_fingerprint + f.seller;
-    if (f.upstream_timestamp !== undefined) input += f.upstream_timestamp;
-    if (f.receipt_content_hash !== undefined) input += f.receipt_content_hash;
-    return sha256Hex(input);
-  },
-};
+export const legacy = valueModule('legacy', (proof: ArkForgeProof): string => {
+  const f = chainFields(proof);
+  let input = f.request_hash + f.response_hash + f.transaction_id + f.timestamp + f.buyer_fingerprint + f.seller;
+  if (f.upstream_timestamp !== undefined) input += f.upstream_timestamp;
+  if (f.receipt_content_hash !== undefined) input += f.receipt_content_hash;
+  return sha256Hex(input);
+});

@@ -1,0 +1,49 @@
+// What every value algorithm (spec_version absent, 1.x, 2.x) decides besides its formula:
+//   chain      — the recomputed hash against hashes.chain (PROOF_CHAIN_MISMATCH);
+//   disclosures — such a proof commits no field, so an opening given with it opens nothing
+//                 (PROOF_DISCLOSURE_MISMATCH: silence would read as success);
+//   identity   — identity fields are covered by no anchor: a claim is reported as the issuer's
+//                 unanchored word (PROOF_IDENTITY_UNANCHORED, informational), never as evidence.
+// The bodies are bound by the chain itself (hashes.request / hashes.response are chain inputs):
+// body_binding is a 3.x check and stays 'skipped' here.
+import { canonicalJson } from '../../formats/canonical-json.ts';
+import type { Finding } from '../proof-checks.ts';
+import type { ChainAlgorithm, ProofVersionModule, VersionInput, VersionOutcome } from './index.ts';
+import type { ArkForgeProof } from './proof.ts';
+import { claimsIdentity, servedIdentity } from './served.ts';
+
+export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, chainHash: (proof: ArkForgeProof) => string): ProofVersionModule {
+  return {
+    algorithm,
+    chainHash,
+    verify(input: VersionInput): VersionOutcome {
+      const out: VersionOutcome = { recomputed_chain_hash: chainHash(input.proof), checks: {}, findings: [], committed_fields: null, opened_fields: [], identity: null };
+      if (out.recomputed_chain_hash === input.declaredChain) out.checks.chain = 'pass';
+      else out.findings.push({ check: 'chain', code: 'PROOF_CHAIN_MISMATCH', problem: `chain hash recomputed by the ${algorithm} algorithm is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}` });
+      if (input.openings.length > 0) {
+        const fields = [...new Set(input.openings.map((o) => o.field))].join(', ');
+        out.findings.push({ check: 'disclosures', code: 'PROOF_DISCLOSURE_MISMATCH', problem: `spec_version ${versionLabel(input.proof)} commits no field: ${input.openings.length} opening(s) (${fields}) open nothing` });
+      }
+      out.identity = unanchoredIdentity(input, out.findings);
+      return out;
+    },
+  };
+}
+
+/** An identity served by a proof whose version commits none: reported, flagged informational. */
+export function unanchoredIdentity(input: VersionInput, findings: Finding[]): { json: string; anchored: false } | null {
+  const identity = servedIdentity(input.proof, input.raw);
+  if (!claimsIdentity(identity)) return null;
+  const json = canonicalJson(identity);
+  findings.push({
+    check: 'identity',
+    code: 'PROOF_IDENTITY_UNANCHORED',
+    problem: `identity ${json} is served, but spec_version ${versionLabel(input.proof)} commits no identity: it is the issuer's unanchored statement, not evidence`,
+    informational: true,
+  });
+  return { json, anchored: false };
+}
+
+export function versionLabel(proof: ArkForgeProof): string {
+  return proof.spec_version === undefined || proof.spec_version === null ? '(absent)' : JSON.stringify(proof.spec_version);
+}
