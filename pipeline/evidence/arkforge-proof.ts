@@ -5,7 +5,8 @@
 //
 // The orchestrator below reads as the list of checks, one per witness, in SPEC order:
 //   structure → request_hash / response_hash → the version's checks (chain, commitments,
-//   disclosures, body_binding, identity; proof-versions/) → batch → tsa → signature + key → time.
+//   disclosures, body_binding, identity; proof-versions/) → batch → tsa → tlog → signature + key
+//   → time.
 // (The token is verified before the signature because its genTime, when the token verifies,
 // also bounds which pinned keys count — SPEC §5.4.) Every check runs when what it needs is
 // well-formed, and every failure is reported; a check that cannot run, or has nothing to check,
@@ -29,6 +30,12 @@
 //   other codes only, and their check stays 'skipped'.
 // - With a batch anchor the token witnesses the declared batch root; a pending batch has no
 //   witness, so a token it may carry is not read (the tsa check is skipped).
+// - The transparency-log entry carried with the item (never the proof's own `transparency_log`
+//   field, which is the issuer's word) is verified over the same witnessed hash (tlog.ts); no
+//   entry, or a pending batch, leaves the tlog check skipped without a code. Each of its checks
+//   is reported in `tlog.checks`; every PROOF_TLOG_* code fails the one `tlog` check.
+// - independent_witnesses counts the token and the log entry that verified, and counts neither
+//   when the batch path failed: both then witness a root this proof's chain hash does not reach.
 import { createPublicKey, verify as ed25519Verify, type KeyObject } from 'node:crypto';
 import { checkBatchAnchor, type BatchReport } from './batch-anchor.ts';
 import { PROOF_CHECKS, proofStatus, type CheckOutcome, type Finding, type ProofCheck, type ProofCode, type ProofParseCode, type ProofStatus } from './proof-checks.ts';
@@ -37,6 +44,7 @@ import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof, type Chain
 import { SHA256_PREFIX, stripSha256 } from './proof-versions/proof.ts';
 import { member } from './proof-versions/served.ts';
 import { verifyTimestampToken, type TsaReasonCode } from './rfc3161.ts';
+import { verifyTlogEntry, type TlogCheck, type TlogCheckOutcome, type TlogCode } from './tlog.ts';
 import { decodeEd25519PublicKey, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';
 
 export { PROOF_CHECKS, PROOF_CODES, proofStatus } from './proof-checks.ts';
@@ -51,6 +59,17 @@ export interface ProofTsaOutcome {
   codes: TsaReasonCode[];
   /** Subject of the token's signer certificate (RFC 4514). */
   signer: string | null;
+}
+
+export interface ProofTlogOutcome {
+  /** The PROOF_TLOG_* codes of tlog.ts; empty when the entry verified. */
+  codes: TlogCode[];
+  /** Each of the entry's checks (tlog.ts TLOG_CHECKS). */
+  checks: Record<TlogCheck, TlogCheckOutcome>;
+  /** As the entry states them; null when the entry is malformed. integrated_time: ISO-8601 UTC. */
+  log_id: string | null;
+  log_index: number | null;
+  integrated_time: string | null;
 }
 
 /** Plain data only (it crosses worker threads by structured clone). */
@@ -82,7 +101,7 @@ export interface ProofVerification {
   identity_anchored: boolean | null;
   /** The batch anchor as the proof states it; null without one. */
   batch: BatchReport | null;
-  /** The hash the RFC 3161 token must witness: the chain hash, or the batch root; null while the batch is pending. */
+  /** The hash the RFC 3161 token and the log entry must witness: the chain hash, or the batch root; null while the batch is pending. */
   witnessed_hash: string | null;
   /** The pinned key the signature verified with (see the file comment). */
   key_id: string | null;
@@ -92,10 +111,12 @@ export interface ProofVerification {
   embedded_pubkey_pinned: boolean | null;
   /** The RFC 3161 token's outcome; null when the proof carries none (or its batch is pending). */
   tsa: ProofTsaOutcome | null;
+  /** The transparency-log entry's outcome; null when the item carries none (or its batch is pending). */
+  tlog: ProofTlogOutcome | null;
   /**
-   * Witnesses independent of the issuer that verified for THIS proof: a TSA token that verified
-   * over the witnessed hash, when no batch path failed (0 or 1; a transparency-log entry will add 1).
-   * The issuer's signature and hashes are never independent.
+   * Witnesses independent of the issuer that verified for THIS proof, when no batch path failed:
+   * a TSA token over the witnessed hash (1) and a transparency-log entry of it (1), so 0 to 2.
+   * The issuer's signature and hashes, and the proof's own transparency_log field, never count.
    */
   independent_witnesses: number;
   /** What was wrong and where, one line each, in check order (for the report and `explain`). */
@@ -136,6 +157,7 @@ export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMateria
   v.batch = batch.report;
   v.witnessed_hash = batch.witnessed?.hash ?? null;
   const genTimeMs = await checkToken(read.proof, batch.witnessed, trust, v); // 5. (its genTime bounds the key windows)
+  checkTlog(item.transparency_log_entry, batch.witnessed, trust, v); // the log entry over the same witnessed hash
   checkSignature(read.proof, declaredChain, read.timestampMs, genTimeMs, trust.keys, v); // 4.
   checkTime(read.proof, read.timestampMs, genTimeMs, trust.policy, study, v); // 5. (time)
   // 6. transparency_log and other post-chain metadata never enter the chain hash.
@@ -233,6 +255,26 @@ async function checkToken(
   }
   if (invalid.length > 0) fail(v, 'tsa', 'PROOF_TSA_INVALID', `timestamp token does not verify over the ${witnessed.what}: ${invalid.join(', ')}`);
   return undefined;
+}
+
+// --- transparency log ------------------------------------------------------------------------
+
+/**
+ * The entry carried with the evidence item, verified offline over the witnessed hash (the declared
+ * chain hash, or the declared batch root) against the pinned log keys and issuer keys (tlog.ts).
+ * No entry (absent or null), or nothing witnessed yet (a pending batch): skipped, no code.
+ */
+function checkTlog(entry: unknown, witnessed: { hash: string; what: string } | null, trust: TrustMaterial, v: ProofVerification): void {
+  if (entry === undefined || entry === null || witnessed === null) return;
+  const outcome = verifyTlogEntry(entry, witnessed.hash, trust.tlog);
+  v.tlog = { codes: outcome.codes, checks: outcome.checks, log_id: outcome.log_id, log_index: outcome.log_index, integrated_time: outcome.integrated_time };
+  if (outcome.ok) {
+    v.checks.tlog = 'pass';
+    return;
+  }
+  v.checks.tlog = 'fail';
+  v.codes.push(...outcome.codes);
+  v.problems.push(...outcome.problems.map((p) => `transparency log (over the ${witnessed.what}): ${p}`));
 }
 
 // --- step 5 (time) -----------------------------------------------------------------------------
@@ -394,6 +436,7 @@ function newVerification(raw: unknown): ProofVerification {
     embedded_pubkey: text('arkforge_pubkey'),
     embedded_pubkey_pinned: null,
     tsa: null,
+    tlog: null,
     independent_witnesses: 0,
     problems: [],
   };
@@ -404,8 +447,8 @@ function finish(v: ProofVerification): ProofVerification {
   v.informational_codes = [...new Set(v.informational_codes)].sort();
   const informational = new Set<string>(v.informational_codes);
   v.status = proofStatus(v.codes.filter((c) => !informational.has(c)));
-  // A token over a batch root witnesses this proof only when the path from its chain hash reaches that root.
-  v.independent_witnesses = v.checks.tsa === 'pass' && v.checks.batch !== 'fail' ? 1 : 0;
+  // A token or a log entry over a batch root witnesses this proof only when the path from its chain hash reaches that root.
+  v.independent_witnesses = v.checks.batch === 'fail' ? 0 : (v.checks.tsa === 'pass' ? 1 : 0) + (v.checks.tlog === 'pass' ? 1 : 0);
   return v;
 }
 

@@ -1,6 +1,7 @@
 // The checks of an ArkForge proof and the codes they report (SPEC §6.1 tables), shared by the
 // orchestrator (arkforge-proof.ts) and the per-version modules (proof-versions/).
 import type { ReasonCode } from '../reasons.ts';
+import { TLOG_CODES, type TlogCode } from './tlog.ts';
 
 export type ProofStatus = 'VERIFIED' | 'TAMPERED' | 'UNTRUSTED' | 'MALFORMED';
 
@@ -8,7 +9,8 @@ export type ProofStatus = 'VERIFIED' | 'TAMPERED' | 'UNTRUSTED' | 'MALFORMED';
  * The checks, in the order they are recorded (one column each in proof_checks). Each witness is
  * its own check: the chain hash (values, or the root of the commitments), the committed set, the
  * openings, the binding of the bodies through openings (3.x), the identity block, the issuer's
- * signature and key, the batch inclusion proof, the RFC 3161 token and the time.
+ * signature and key, the batch inclusion proof, the RFC 3161 token, the transparency-log entry
+ * and the time.
  */
 export const PROOF_CHECKS = [
   'structure',
@@ -23,10 +25,16 @@ export const PROOF_CHECKS = [
   'key',
   'batch',
   'tsa',
+  'tlog',
   'time',
 ] as const;
 export type ProofCheck = (typeof PROOF_CHECKS)[number];
 export type CheckOutcome = 'pass' | 'fail' | 'skipped';
+
+/** The transparency-log verifier's codes (tlog.ts), all on the one `tlog` check, all UNTRUSTED (SPEC §6.1). */
+const PROOF_TLOG_CODES = Object.fromEntries(Object.keys(TLOG_CODES).map((code) => [code, { check: 'tlog', status: 'UNTRUSTED' }])) as {
+  readonly [C in TlogCode]: { readonly check: 'tlog'; readonly status: 'UNTRUSTED' };
+};
 
 /**
  * Every code this verifier reports, with the one check that reports it and the status it implies
@@ -59,6 +67,7 @@ export const PROOF_CODES = {
   PROOF_TSA_MISSING: { check: 'tsa', status: 'UNTRUSTED' },
   PROOF_TSA_INVALID: { check: 'tsa', status: 'UNTRUSTED' },
   PROOF_TSA_UNTRUSTED: { check: 'tsa', status: 'UNTRUSTED' },
+  ...PROOF_TLOG_CODES,
   PROOF_TIME_OUTSIDE_WINDOW: { check: 'time', status: 'UNTRUSTED' },
 } as const satisfies Partial<Record<ReasonCode, { check: ProofCheck; status: Exclude<ProofStatus, 'VERIFIED'> | null }>>;
 export type ProofCode = keyof typeof PROOF_CODES;

@@ -15,6 +15,12 @@ export interface EvidenceItem {
   response?: unknown;
   /** The owner's openings of a 3.x proof's commitments: {"disclosed": {field: {nonce, value}}}. */
   disclosure?: unknown;
+  /**
+   * The transparency-log entry of the witnessed hash as retrieved at collection time
+   * (schemas/tlog-entry.schema.json). Not read here: the tlog check judges it (tlog.ts), and a bad
+   * entry is PROOF_TLOG_*, never PROOF_MALFORMED. Absent or null: none.
+   */
+  transparency_log_entry?: unknown;
 }
 
 export interface ReadProof {

@@ -48,7 +48,7 @@ import { hashLeaf, inclusionPathLength, verifyInclusion } from '../formats/merkl
 import { describeErrors, validator } from '../formats/schemas.ts';
 import type { TrustPolicy } from '../io/trust-files.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
-import { utcMillis } from './trust-material.ts';
+import { utcMillis } from '../formats/utc-instant.ts';
 
 // --- types ---------------------------------------------------------------------------------
 

@@ -1,16 +1,21 @@
 // Trust material (SPEC §5.4): everything pinned in preregistration/trust/ that a proof is
 // verified against, decoded ONCE and passed down (STYLE.md: never looked up from globals).
-// Pure: the caller reads the files (pipeline/io/trust-files.ts) and hands in the policy and
-// the TSA roots' PEM texts.
+// Pure: the caller reads the files (pipeline/io/trust-files.ts) and hands in the policy, the TSA
+// roots' PEM texts and the pinned transparency-log keys' PEM texts.
 //
 // Verification will run on worker threads: KeyObjects and pkijs certificates do not cross a
 // thread boundary as they are, so a worker rebuilds the material from `TrustMaterialInputs`,
 // plain data that structuredClone / postMessage carry unchanged. Rebuilding costs one JWK import
-// per pinned key (≈10 µs, STACK-NOTES) and one parse per TSA root.
+// per pinned key (≈10 µs, STACK-NOTES), one parse per TSA root and one SPKI import per log key.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { loadTsaTrust, type TsaTrust } from './rfc3161.ts';
+import { loadTlogKeys, type TlogMaterial } from './tlog.ts';
 import type { TrustPolicy } from '../io/trust-files.ts';
+import { utcMillis } from '../formats/utc-instant.ts';
 import { EXIT, PreregError } from '../reasons.ts';
+
+// Re-exported: the evidence modules read instants through here.
+export { utcMillis };
 
 /** One pinned ArkForge Ed25519 key with its half-open validity window [from, until). */
 export interface PinnedKey {
@@ -38,11 +43,15 @@ export interface ProofPolicy {
 export interface TrustMaterialInputs {
   policy: TrustPolicy;
   tsaRootPems: string[];
+  /** The text of each policy.tlog_keys[i].public_key_file, in the policy's order. */
+  tlogKeyPems: string[];
 }
 
 export interface TrustMaterial {
   readonly keys: readonly PinnedKey[];
   readonly tsa: TsaTrust;
+  /** The pinned log keys, and the pinned issuer keys an entry's submitter must be one of (tlog.ts). */
+  readonly tlog: TlogMaterial;
   readonly policy: ProofPolicy;
   /** What this material was built from: post it to a worker, rebuild with buildTrustMaterialFrom. */
   readonly inputs: TrustMaterialInputs;
@@ -52,11 +61,13 @@ const ED25519_PREFIX = 'ed25519:';
 const BASE64URL_43 = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Decode the pinned keys and TSA roots. Throws PreregError TRUST_POLICY_INVALID for a key that is
- * not an Ed25519 public key, a window that is not ISO-8601 UTC or is empty (from ≥ until), or a
- * key_id given twice; TSA_TRUST_INVALID for a TSA root that does not parse (rfc3161.ts).
+ * Decode the pinned keys, TSA roots and log keys. Throws PreregError TRUST_POLICY_INVALID for a
+ * key that is not an Ed25519 public key, a window that is not ISO-8601 UTC or is empty (from ≥
+ * until), or a key_id given twice; for a log key as loadTlogKeys says (tlog.ts); TSA_TRUST_INVALID
+ * for a TSA root that does not parse (rfc3161.ts). `tlogKeyPems[i]` is the text of
+ * `policy.tlog_keys[i].public_key_file` (none when the policy pins no log key).
  */
-export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[]): TrustMaterial {
+export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], tlogKeyPems: string[] = []): TrustMaterial {
   const seen = new Set<string>();
   const keys = policy.arkforge_keys.map((entry, index): PinnedKey => {
     const where = `arkforge_keys[${index}] (key_id ${JSON.stringify(entry.key_id)})`;
@@ -84,22 +95,29 @@ export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[]): 
   ] as const) {
     if (!Number.isSafeInteger(value) || value < 0) invalid(`${name} must be a non-negative integer`);
   }
+  // A log entry's submitter must be a pinned issuer key, whatever its window: the window bounds the
+  // proof's timestamp, which the key check decides; the log only says who logged the hash.
+  const tlog: TlogMaterial = Object.freeze({
+    logKeys: Object.freeze(loadTlogKeys(policy.tlog_keys ?? [], tlogKeyPems)),
+    issuerKeys: Object.freeze(keys.map((k) => k.key)),
+  });
   return Object.freeze({
     keys: Object.freeze(keys),
     tsa: loadTsaTrust(tsaRootPems),
+    tlog,
     policy: Object.freeze({
       requireTsaToken: policy.require_tsa_token,
       maxSkewSeconds: policy.max_skew_seconds,
       batchMaxSkewSeconds: policy.batch_max_skew_seconds,
       requireReceipts: policy.require_receipts,
     }),
-    inputs: structuredClone({ policy, tsaRootPems }),
+    inputs: structuredClone({ policy, tsaRootPems, tlogKeyPems }),
   });
 }
 
 /** Rebuild from plain data (a worker thread's entry point). */
 export function buildTrustMaterialFrom(inputs: TrustMaterialInputs): TrustMaterial {
-  return buildTrustMaterial(inputs.policy, inputs.tsaRootPems);
+  return buildTrustMaterial(inputs.policy, inputs.tsaRootPems, inputs.tlogKeyPems);
 }
 
 /** The plain, structured-cloneable inputs of a TrustMaterial. */
@@ -114,26 +132,6 @@ export function decodeEd25519PublicKey(text: string): Buffer | undefined {
   if (!BASE64URL_43.test(body)) return undefined;
   const raw = Buffer.from(body, 'base64url');
   return raw.length === 32 ? raw : undefined;
-}
-
-// ISO-8601 UTC: date, 'T', time with seconds, optional fraction, 'Z' or '+00:00'.
-const UTC_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|\+00:00)$/;
-
-/**
- * Epoch milliseconds of an ISO-8601 UTC instant, with the digits below the millisecond kept as
- * a fraction (a double near today resolves ≈0.24 µs, so a skew limit holds to the microsecond);
- * undefined for any other text or an impossible date (month 13, 30 February, hour 24, leap second).
- */
-export function utcMillis(text: string): number | undefined {
-  const m = UTC_INSTANT.exec(text);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, s, frac] = m as unknown as [string, string, string, string, string, string, string, string?];
-  const whole = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  // Date.UTC rolls over out-of-range fields; a round trip catches them (years 0000–9999 only).
-  if (!Number.isFinite(whole) || new Date(whole).toISOString().slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) {
-    return undefined;
-  }
-  return frac === undefined ? whole : whole + Number(`0.${frac}`) * 1000;
 }
 
 function invalid(message: string): never {

@@ -8,7 +8,16 @@ import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } 
 
 /** Texts are canonical JSON (canonicalJson's output): request and response are hashed as given. */
 export type VerifyTask =
-  | { kind: 'evidence'; key: string; proof: string; request: string | null; response: string | null; disclosure: string | null }
+  | {
+      kind: 'evidence';
+      key: string;
+      proof: string;
+      request: string | null;
+      response: string | null;
+      disclosure: string | null;
+      /** The evidence item's transparency_log_entry (schemas/tlog-entry.schema.json); null when absent. */
+      transparency_log_entry: string | null;
+    }
   | { kind: 'chain'; key: string; chain: string };
 
 export type VerifyOutcome =
@@ -57,6 +66,7 @@ function unparsedProof(code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSO
     embedded_pubkey: null,
     embedded_pubkey_pinned: null,
     tsa: null,
+    tlog: null,
     independent_witnesses: 0,
     problems: [problem],
   };
@@ -80,12 +90,14 @@ export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promi
   try {
     // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson; file mode
     // canonicalises them too): they are hashed as they are, without a second parse. The
-    // disclosure's values are hashed one by one, so it is parsed (lexemes kept).
+    // disclosure's values are hashed one by one, so it is parsed (lexemes kept); so is the
+    // transparency-log entry (the verifier reads its integers and strings).
     const item = {
       proof: parse(task.proof),
       ...(task.request !== null ? { request: new CanonicalText(task.request) } : {}),
       ...(task.response !== null ? { response: new CanonicalText(task.response) } : {}),
       ...(task.disclosure !== null ? { disclosure: parse(task.disclosure) } : {}),
+      ...(task.transparency_log_entry !== null ? { transparency_log_entry: parse(task.transparency_log_entry) } : {}),
     };
     return { kind: 'evidence', key: task.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
   } catch (err) {

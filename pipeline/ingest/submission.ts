@@ -50,6 +50,8 @@ export interface EvidenceItem {
   request_json: string | null;
   response_json: string | null;
   disclosure_json: string | null;
+  /** Canonical JSON of transparency_log_entry (checked by the verify stage); null when absent. */
+  tlog_entry_json: string | null;
 }
 
 export interface AcceptedRecord extends LineLocation {
@@ -147,6 +149,7 @@ export class SubmissionChecker {
         request_json: ev.request === undefined ? null : canonicalJson(ev.request),
         response_json: ev.response === undefined ? null : canonicalJson(ev.response),
         disclosure_json: ev.disclosure === undefined ? null : canonicalJson(ev.disclosure),
+        tlog_entry_json: ev.transparency_log_entry === undefined ? null : canonicalJson(ev.transparency_log_entry),
       };
     });
     return {

@@ -170,7 +170,7 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
           r.answer_text, r.refused, r.truncated, r.evidence.length, r.receipts_json !== null,
         ]);
         for (const e of r.evidence) {
-          evidence.append([recordId, e.evidence_index, e.proof_json, e.request_json, e.response_json, e.disclosure_json]);
+          evidence.append([recordId, e.evidence_index, e.proof_json, e.request_json, e.response_json, e.disclosure_json, e.tlog_entry_json]);
         }
         if (r.receipts_json !== null) receipts.append([recordId, r.receipts_json, sha256Hex(r.receipts_json)]);
       },

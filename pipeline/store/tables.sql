@@ -46,7 +46,8 @@ CREATE TABLE evidence (
   proof_json      JSON    NOT NULL,
   request_json    JSON,
   response_json   JSON,
-  disclosure_json JSON
+  disclosure_json JSON,
+  tlog_entry_json JSON
 );
 
 -- One row per accepted line that carries receipts.

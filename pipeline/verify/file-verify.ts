@@ -68,9 +68,21 @@ function prepare(file: string): Prepared {
   if (kind === 'chain') return { file, kind, task: { kind: 'chain', key: file, chain: canonicalJson(doc) } };
   if (kind === 'evidence') {
     const item = doc as JsonObject;
-    return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(item.proof!), request: text(item.request), response: text(item.response), disclosure: text(item.disclosure) } };
+    return {
+      file,
+      kind,
+      task: {
+        kind: 'evidence',
+        key: file,
+        proof: canonicalJson(item.proof!),
+        request: text(item.request),
+        response: text(item.response),
+        disclosure: text(item.disclosure),
+        transparency_log_entry: text(item.transparency_log_entry),
+      },
+    };
   }
-  return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(doc), request: null, response: null, disclosure: null } };
+  return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(doc), request: null, response: null, disclosure: null, transparency_log_entry: null } };
 }
 
 function toFileResult(file: string, kind: FileKind, outcome: VerifyOutcome): FileVerification {

@@ -32,7 +32,8 @@ export function verifyContextInputs(trustDir: string, window: StudyWindow, commi
   }
   const policy = loadTrustPolicy(trustDir);
   const tsaRootPems = policy.tsa_roots.map((p) => readText(trustPath(trustDir, p)));
-  const material = buildTrustMaterial(policy, tsaRootPems);
+  const tlogKeyPems = (policy.tlog_keys ?? []).map((k) => readText(trustPath(trustDir, k.public_key_file)));
+  const material = buildTrustMaterial(policy, tsaRootPems, tlogKeyPems);
   return { trust: material.inputs, window, commitments };
 }
 

@@ -1,6 +1,7 @@
 // Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md).
 import type { ChainVerification } from '../evidence/aer1-chain.ts';
 import type { ProofVerification } from '../evidence/arkforge-proof.ts';
+import { TLOG_CHECKS } from '../evidence/tlog.ts';
 import type { CellValue } from '../store/db.ts';
 
 export interface RecordKey {
@@ -11,8 +12,9 @@ export interface RecordKey {
 }
 
 /**
- * Witnesses independent of the issuer (SPEC §6.1) that verified for this proof — a TSA token over
- * its chain hash or over a batch root its path reaches — as the verifier counts them.
+ * Witnesses independent of the issuer (SPEC §6.1) that verified for this proof — a TSA token and a
+ * transparency-log entry over its chain hash, or over a batch root its path reaches — as the
+ * verifier counts them.
  */
 export function independentWitnesses(v: ProofVerification): number {
   return v.independent_witnesses;
@@ -26,13 +28,15 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
     v.proof_id, v.spec_version, v.algorithm, v.status, v.codes, v.informational_codes,
     c.structure, c.request_hash, c.response_hash, c.chain,
     c.signature, c.key, c.tsa, c.time,
-    c.commitments, c.disclosures, c.body_binding, c.identity, c.batch,
+    c.commitments, c.disclosures, c.body_binding, c.identity, c.batch, c.tlog,
     v.timestamp, v.declared_chain_hash, v.recomputed_chain_hash, v.request_hash, v.response_hash,
     v.key_id, v.embedded_pubkey, v.embedded_pubkey_pinned,
     v.tsa?.gen_time ?? null, v.tsa?.signer ?? null, v.tsa?.codes ?? [],
     v.committed_fields, v.opened_fields, v.identity_json, v.identity_anchored,
     v.batch?.status ?? null, v.batch?.batch_id ?? null, v.batch?.root ?? null, v.batch?.leaf_index ?? null, v.batch?.tree_size ?? null,
     v.witnessed_hash,
+    v.tlog?.log_id ?? null, v.tlog?.log_index ?? null, v.tlog?.integrated_time ?? null,
+    ...TLOG_CHECKS.map((check) => v.tlog?.checks[check] ?? 'skipped'),
     independentWitnesses(v), v.problems,
   ];
 }

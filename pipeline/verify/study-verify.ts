@@ -66,11 +66,19 @@ export async function verifyStore(
         reader,
         `SELECT r.record_id, r.system_id, r.item_id, r.attempt, e.evidence_index,
                 e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response,
-                e.disclosure_json::VARCHAR AS disclosure
+                e.disclosure_json::VARCHAR AS disclosure, e.tlog_entry_json::VARCHAR AS tlog_entry
          FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`,
         (row) => ({
           key: { ...recordKey(row), evidence_index: Number(row.evidence_index) },
-          task: { kind: 'evidence', key: `${String(row.record_id)}/${String(row.evidence_index)}`, proof: String(row.proof), request: (row.request as string | null) ?? null, response: (row.response as string | null) ?? null, disclosure: (row.disclosure as string | null) ?? null },
+          task: {
+            kind: 'evidence',
+            key: `${String(row.record_id)}/${String(row.evidence_index)}`,
+            proof: String(row.proof),
+            request: (row.request as string | null) ?? null,
+            response: (row.response as string | null) ?? null,
+            disclosure: (row.disclosure as string | null) ?? null,
+            transparency_log_entry: (row.tlog_entry as string | null) ?? null,
+          },
         }),
       ),
       (row) => row.task,

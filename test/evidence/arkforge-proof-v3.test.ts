@@ -183,7 +183,7 @@ const rows: Row[] = [
       expect(r.algorithm).toBe('commitments');
       expect(r.checks).toEqual({
         structure: 'pass', request_hash: 'pass', response_hash: 'pass', chain: 'pass', commitments: 'pass', disclosures: 'pass',
-        body_binding: 'pass', identity: 'pass', signature: 'pass', key: 'pass', batch: 'skipped', tsa: 'pass', time: 'pass',
+        body_binding: 'pass', identity: 'pass', signature: 'pass', key: 'pass', batch: 'skipped', tsa: 'pass', tlog: 'skipped', time: 'pass',
       });
       expect(r.committed_fields).toEqual(['agent_identity', 'agent_identity_verified', 'buyer_fingerprint', 'did_resolution_status', 'identity_consistent', 'request_hash', 'response_hash', 'seller', 'timestamp', 'transaction_id']);
       expect(r.opened_fields).toEqual(['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent', 'request_hash', 'response_hash']);
@@ -580,7 +580,7 @@ describe('prereg verify FILE on 3.x proofs: the same result as the pipeline (run
         const doc = parseJson(readFileSync(path.join(dir, name), 'utf8')) as JsonObject;
         const evidence = 'proof' in doc ? doc : { proof: doc };
         const outcome = await runVerifyTask(
-          { kind: 'evidence', key: name, proof: text(evidence.proof)!, request: text(evidence.request), response: text(evidence.response), disclosure: text(evidence.disclosure) },
+          { kind: 'evidence', key: name, proof: text(evidence.proof)!, request: text(evidence.request), response: text(evidence.response), disclosure: text(evidence.disclosure), transparency_log_entry: text(evidence.transparency_log_entry) },
           ctx,
         );
         if (outcome.kind !== 'evidence') throw new Error('not evidence');

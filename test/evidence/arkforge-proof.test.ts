@@ -125,7 +125,8 @@ async function tokenOver(hexDigest: string, signer: TsaSigner, genTime: string):
 }
 
 /** Checks only spec 3.x proofs, openings, identities or batch anchors give something to check. */
-const V3_AND_BATCH_CHECKS: readonly string[] = ['commitments', 'disclosures', 'body_binding', 'identity', 'batch'];
+/** The checks an older proof without batch anchor or log entry has nothing for. */
+const V3_AND_BATCH_CHECKS: readonly string[] = ['commitments', 'disclosures', 'body_binding', 'identity', 'batch', 'tlog'];
 
 const at = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString().replace('.000Z', 'Z');
 
@@ -291,7 +292,7 @@ const rows: Row[] = [
     item: () => mint(),
     status: 'VERIFIED',
     codes: [],
-    // A 2.1 proof without batch anchor or identity: the 3.x and batch checks have nothing to check.
+    // A 2.1 proof without batch anchor, identity or log entry: the 3.x, batch and tlog checks have nothing to check.
     also: (r) => expect(Object.values(r.checks)).toEqual(PROOF_CHECKS.map((c) => (V3_AND_BATCH_CHECKS.includes(c) ? 'skipped' : 'pass'))),
   },
   { name: 'request body changed → PROOF_REQUEST_HASH_MISMATCH', item: () => mint({}, (_p, item) => { item.request.payload.k = new JsonNumber('4'); }), status: 'TAMPERED', codes: ['PROOF_REQUEST_HASH_MISMATCH'] },
@@ -509,7 +510,7 @@ const rows: Row[] = [
     also: (r) => {
       expect(r.checks).toEqual({
         structure: 'pass', request_hash: 'pass', response_hash: 'fail', chain: 'fail', signature: 'fail', key: 'skipped', tsa: 'fail', time: 'fail',
-        commitments: 'skipped', disclosures: 'skipped', body_binding: 'skipped', identity: 'skipped', batch: 'skipped',
+        commitments: 'skipped', disclosures: 'skipped', body_binding: 'skipped', identity: 'skipped', batch: 'skipped', tlog: 'skipped',
       });
       expect(r.problems).toHaveLength(5);
     },
@@ -631,7 +632,7 @@ describe('trust material', () => {
 
   it('is rebuilt from plain, cloneable inputs (worker threads)', async () => {
     const inputs = structuredClone(trustMaterialInputs(trust));
-    expect(inputs).toEqual({ policy: policy(), tsaRootPems: [TSA_ROOT] });
+    expect(inputs).toEqual({ policy: policy(), tsaRootPems: [TSA_ROOT], tlogKeyPems: [] });
     const rebuilt = buildTrustMaterialFrom(inputs);
     expect((await verifyEvidenceItem(await mint(), rebuilt, WINDOW)).status).toBe('VERIFIED');
   });

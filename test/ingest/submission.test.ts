@@ -49,6 +49,8 @@ describe('SubmissionChecker: one rule per row, first failure wins', () => {
     ['SUBMISSION_SCHEMA', submissionLine({ evidence: Array.from({ length: 65 }, () => ({ proof: {} })) })],
     ['SUBMISSION_SCHEMA', submissionLine({ evidence: [{ proof: {}, response: { passages: Array.from({ length: 257 }, () => ({})) } }] })],
     ['SUBMISSION_SCHEMA', submissionLine({ evidence: [{ proof: {}, disclosure: 'x' }] })],
+    ['SUBMISSION_SCHEMA', submissionLine({ evidence: [{ proof: {}, transparency_log_entry: 'x' }] })],
+    ['SUBMISSION_SCHEMA', submissionLine({ evidence: [{ proof: {}, transparency_log_entry: [] }] })],
     ['SUBMISSION_SCHEMA', submissionLine({ receipts: [] })],
     ['SUBMISSION_ITEM_UNKNOWN', submissionLine({ item_id: 'mp-999' })],
   ])('%s: %s', (code, line) => {
@@ -107,7 +109,7 @@ describe('accepted records keep the evidence bytes exactly', () => {
     '{"format":"prereg.submission/1","system_id":"sys-a","item_id":"mp-002","attempt":2,' +
     '"answer":{"text":"R2122-8 \\u00e9","refused":false,"truncated":true},' +
     '"evidence":[{"proof":{"z":1.0,"a":1E5,"big":123456789012345678901234567890,"neg":-0,"s":"é\\u007f😀"},' +
-    '"request":{"q":"x","k":1.10},"response":null},{"proof":{},"disclosure":{"disclosed":{}}}],' +
+    '"request":{"q":"x","k":1.10},"response":null},{"proof":{},"disclosure":{"disclosed":{}},"transparency_log_entry":{"logIndex":7,"integratedTime":1.0E9}}],' +
     '"receipts":{"format":"aer-1","entries":[]}}';
 
   it('stores canonical JSON of the parsed bodies (number lexemes kept), null for an absent key', () => {
@@ -120,8 +122,9 @@ describe('accepted records keep the evidence bytes exactly', () => {
         request_json: '{"k":1.1,"q":"x"}',
         response_json: 'null',
         disclosure_json: null,
+        tlog_entry_json: null,
       },
-      { evidence_index: 1, proof_json: '{}', request_json: null, response_json: null, disclosure_json: '{"disclosed":{}}' },
+      { evidence_index: 1, proof_json: '{}', request_json: null, response_json: null, disclosure_json: '{"disclosed":{}}', tlog_entry_json: '{"integratedTime":1000000000.0,"logIndex":7}' },
     ]);
     expect(r.receipts_json).toBe('{"entries":[],"format":"aer-1"}');
   });

@@ -3,8 +3,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, parseJson, toPlain } from '../../pipeline/formats/canonical-json.ts';
-import { BOUND_IDENTITY, anchorBatch, issueProofV3, ownerDisclosure } from '../support/arkforge-issuer-v3.ts';
-import { PROJECT_ROOT, copyExampleStudy, runCli } from '../support/cli.ts';
+import { BOUND_IDENTITY, anchorBatch, issueProofV3, logWitnessedHash, ownerDisclosure } from '../support/arkforge-issuer-v3.ts';
+import { PROJECT_ROOT, TEST_OPERATOR_ARGS, copyExampleStudy, runCli } from '../support/cli.ts';
+import { TestLog } from '../support/tlog/test-log.ts';
+import { pinTestLog } from '../support/tlog/trust-dir.ts';
 import { loadTestSigner } from '../support/tsa/pkijs-tsa.ts';
 import { queryStore } from '../support/store-query.ts';
 
@@ -204,6 +206,85 @@ describe('verify in a study: spec 3.x evidence with the owner\'s disclosure (evi
       lines.forEach((l, i) => writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))));
       const files = await runCli(['verify', dir, '--root', s.root, '--json']);
       expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.body_binding, l.checks.batch])).toEqual(rows.map((x) => [x.status, x.reason_codes, x.check_body_binding, x.check_batch]));
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
+describe('verify in a study: transparency-log entries carried with the evidence (evidence.tlog_entry_json)', () => {
+  it('stores the entry, records the tlog check and its columns, counts the log as a witness, agrees with verify FILE and the report', async () => {
+    const s = copyExampleStudy();
+    try {
+      // The study pins the TEST-ONLY log key: a scratch copy of the example, refrozen (the committed example pins none).
+      pinTestLog(join(s.root, 'preregistration/trust'));
+      const frozen = await runCli(['freeze', '--root', s.root, '--replace', '--json']);
+      expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
+
+      const tsa = await loadTestSigner('tsa');
+      const key = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
+      const honest = readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const template = honest.find((l) => l.item_id === 'mp-001' && l.attempt === 1);
+      const response = parseJson(canonicalJson(template.evidence[0].response));
+      const mint = (n: number, token: boolean) => issueProofV3({
+        request: { q: 'mp-001', n }, response, timestamp: '2026-11-05T08:00:00Z', seller: 'retrieval.example', buyerApiKey: 'k',
+        transactionId: `crd_tlog_${n}`, specVersion: '3.1', signingKeyPem: key, ...(token ? { tsa: { signer: tsa, genTime: '2026-11-05T08:00:07Z' } } : {}),
+      });
+      const single = await mint(0, true);
+      const batch = await Promise.all([1, 2, 3].map((n) => mint(n, false)));
+      await anchorBatch(batch, { signer: tsa, genTime: '2026-11-05T08:07:00Z', batchId: 'batch_20261105_080700_002' });
+      const unlogged = await mint(4, true);
+      const log = TestLog.withTestKey();
+      const integratedTime = Date.parse('2026-11-05T08:07:09Z') / 1000;
+      const entry = (proof: Record<string, unknown>) => logWitnessedHash(log, proof, { signingKeyPem: key, integratedTime });
+      const goodSingle = entry(single.proof);
+      const goodBatch = entry(batch[1]!.proof); // over the batch root
+      const changedTime = { ...entry(batch[2]!.proof), integratedTime: integratedTime + 60 }; // the SET no longer covers it
+      const items = [
+        { issued: single, tlog: goodSingle },
+        { issued: batch[1]!, tlog: goodBatch },
+        { issued: batch[2]!, tlog: changedTime },
+        { issued: unlogged, tlog: undefined },
+      ];
+      const lines = items.map(({ issued, tlog }, i) => ({
+        ...template, system_id: 'sys-tlog', attempt: i + 1, receipts: undefined,
+        evidence: [{ proof: issued.proof, request: issued.request, response: issued.response, disclosure: ownerDisclosure(issued), ...(tlog ? { transparency_log_entry: tlog } : {}) }],
+      }));
+      writeFileSync(join(s.root, 'inputs/submissions/sys-tlog.jsonl'), lines.map((l) => JSON.stringify(toPlain(parseJson(canonicalJson(l))))).join('\n') + '\n');
+
+      const r = await runCli(['verify', '--root', s.root, '--json']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      // Ingest keeps the entry as canonical JSON, NULL when the item carries none.
+      const stored = await queryStore(s.root, "SELECT r.attempt, e.tlog_entry_json::VARCHAR AS tlog FROM evidence e JOIN records r USING (record_id) WHERE r.system_id = 'sys-tlog' ORDER BY r.attempt");
+      expect(stored.map((x) => x.tlog)).toEqual([...items.map((x) => (x.tlog ? canonicalJson(x.tlog) : null))]);
+
+      const rows = await queryStore(
+        s.root,
+        `SELECT attempt, status, reason_codes, check_tsa, check_batch, check_tlog, tlog_log_id, tlog_log_index, tlog_integrated_time,
+                tlog_kind, tlog_artifact, tlog_entry_signature, tlog_set, tlog_inclusion, tlog_checkpoint, tlog_log_key, independent_witnesses
+         FROM proof_checks WHERE system_id = 'sys-tlog' ORDER BY attempt`,
+      );
+      const passed = { tlog_kind: 'pass', tlog_artifact: 'pass', tlog_entry_signature: 'pass', tlog_set: 'pass', tlog_inclusion: 'pass', tlog_checkpoint: 'pass', tlog_log_key: 'pass' };
+      const skipped = Object.fromEntries(Object.keys(passed).map((k) => [k, 'skipped']));
+      expect(rows).toEqual([
+        { attempt: 1, status: 'VERIFIED', reason_codes: [], check_tsa: 'pass', check_batch: 'skipped', check_tlog: 'pass', tlog_log_id: log.logId, tlog_log_index: '0', tlog_integrated_time: '2026-11-05T08:07:09Z', ...passed, independent_witnesses: 2 },
+        { attempt: 2, status: 'VERIFIED', reason_codes: [], check_tsa: 'pass', check_batch: 'pass', check_tlog: 'pass', tlog_log_id: log.logId, tlog_log_index: '1', tlog_integrated_time: '2026-11-05T08:07:09Z', ...passed, independent_witnesses: 2 },
+        { attempt: 3, status: 'UNTRUSTED', reason_codes: ['PROOF_TLOG_SET'], check_tsa: 'pass', check_batch: 'pass', check_tlog: 'fail', tlog_log_id: log.logId, tlog_log_index: '2', tlog_integrated_time: '2026-11-05T08:08:09Z', ...passed, tlog_set: 'fail', independent_witnesses: 1 },
+        { attempt: 4, status: 'VERIFIED', reason_codes: [], check_tsa: 'pass', check_batch: 'skipped', check_tlog: 'skipped', tlog_log_id: null, tlog_log_index: null, tlog_integrated_time: null, ...skipped, independent_witnesses: 1 },
+      ]);
+
+      // verify FILE on the same evidence items, with the study's (refrozen) trust directory, gives the same rows.
+      const dir = join(s.root, 'tlog-files');
+      mkdirSync(dir);
+      lines.forEach((l, i) => writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))));
+      const files = await runCli(['verify', dir, '--root', s.root, '--json']);
+      expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.tlog])).toEqual(rows.map((x) => [x.status, x.reason_codes, x.check_tlog]));
+
+      // The report counts the log among the independent witnesses per system.
+      const run = await runCli(['run', '--root', s.root, ...TEST_OPERATOR_ARGS, '--json']);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const report = readFileSync(join(run.json.dir, 'report.md'), 'utf8');
+      expect(report).toContain('| sys-tlog | 4 | 4 | 6 |');
     } finally {
       s.cleanup();
     }

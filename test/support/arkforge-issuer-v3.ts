@@ -20,12 +20,17 @@
 //  - a proof anchored on its own carries a token over the 32 chain-hash bytes; a batch-anchored
 //    one carries batch_anchor {status, batch_id, leaf_index, tree_size, audit_path, root} and a
 //    token over the 32 batch-root bytes (leaves SHA-256(0x00 ‖ 32 chain-hash bytes)).
+//  - the same witnessed hash (chain hash, or batch root) is logged in a transparency log as a
+//    hashedrekord of its hex string signed with the issuer's key (logWitnessedHash, with the
+//    in-test log of test/support/tlog/); the evidence item carries the entry as retrieved.
 // Options marked "non-conforming" mint a proof the real service would not, with a valid root and
 // signature, so that a test isolates one rule.
 import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 import { hashLeaf, inclusionPath, rootFromLeafHashes } from '../../pipeline/formats/merkle.ts';
 import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
+import type { TlogEntry } from '../../pipeline/evidence/tlog.ts';
+import { hashedRekordBody, type EntryOptions, type TestLog } from './tlog/test-log.ts';
 import { issueTimestampResponse, type TsaSigner } from './tsa/pkijs-tsa.ts';
 
 export interface IdentityBlock {
@@ -221,6 +226,37 @@ export async function anchorBatch(
 export function markPending(item: { proof: Record<string, unknown> }, batchId: string): void {
   item.proof.batch_anchor = { status: 'pending', batch_id: batchId };
   item.proof.timestamp_authority = { status: 'pending', provider: 'test-tsa.invalid' };
+}
+
+/**
+ * The hash a proof's external witnesses attest, hex: the batch root when the proof is anchored in
+ * a batch, else its chain hash; null while its batch is pending (nothing is witnessed yet).
+ */
+export function witnessedHash(proof: Record<string, unknown>): string | null {
+  const anchor = proof.batch_anchor as { status?: string; root?: string } | undefined | null;
+  if (anchor?.status === 'pending') return null;
+  const hash = anchor?.status === 'anchored' ? anchor.root : (proof.hashes as Record<string, string>).chain;
+  return String(hash).replace(/^sha256:/, '');
+}
+
+export interface LogOptions extends Omit<EntryOptions, 'treeSize'> {
+  /** PKCS#8 PEM of the submitter's key: the issuer's Ed25519 key, as the reference service logs. */
+  signingKeyPem: string;
+  /** Log this hash (hex) instead of the proof's witnessed hash (a non-conforming entry). */
+  hashHex?: string;
+}
+
+/**
+ * Logs a proof's witnessed hash in the in-test log, as the reference service submits it (a
+ * hashedrekord of the hash's hex string, signed by the issuer), and returns the entry as the log
+ * serves it then: SET, and an inclusion proof and checkpoint for the log's current size.
+ */
+export function logWitnessedHash(log: TestLog, proof: Record<string, unknown>, o: LogOptions): TlogEntry {
+  const { signingKeyPem, hashHex, ...entry } = o;
+  const hash = hashHex ?? witnessedHash(proof);
+  if (hash === null) throw new Error('logWitnessedHash: the proof\'s batch is pending, nothing is witnessed yet');
+  const index = log.append(hashedRekordBody({ witnessedHashHex: hash, submitter: signingKey(signingKeyPem) }));
+  return log.entry(index, entry);
 }
 
 /** A TimeStampResp over the 32 bytes of a hex digest, base64 (deterministic request nonce). */
