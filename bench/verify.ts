@@ -6,7 +6,7 @@
 // single-core `crypto.verify` Ed25519 rate. Prints proofs/s, the raw rate and their ratio.
 //
 //   npm run bench [-- --items 100000]
-import { createPublicKey, createPrivateKey, sign, verify as edVerify } from 'node:crypto';
+import { createHash, createPublicKey, createPrivateKey, sign, verify as edVerify } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +45,7 @@ async function generate(path: string, count: number, withToken: boolean): Promis
     await pool.mapOrdered(source(), (x) => x, (rows) => {
       for (const r of rows) {
         records.append([r.index + 1, 'sys-bench', `b-${r.index}`, 1, 'bench.jsonl', r.index + 1, 0, '', '', false, false, 1, false]);
-        evidence.append([r.index + 1, 0, r.proof, r.request, r.response, null]);
+        evidence.append([r.index + 1, 0, r.proof, r.request, r.response, null, null]);
       }
       done += rows.length;
       process.stderr.write(`\rgenerating ${withToken ? 'with' : 'without'} tokens: ${done}/${count}`);
@@ -88,8 +88,10 @@ async function timeVerify(path: string, label: string): Promise<{ rate: number; 
 }
 
 mkdirSync(DIR, { recursive: true });
-const noToken = join(DIR, `no-token-${half}.duckdb`);
-const withToken = join(DIR, `with-token-${total - half}.duckdb`);
+// The cache is keyed by the table definitions: a store of another shape is regenerated.
+const shape = createHash('sha256').update(readFileSync(TABLES_SQL_PATH)).digest('hex').slice(0, 12);
+const noToken = join(DIR, `no-token-${half}-${shape}.duckdb`);
+const withToken = join(DIR, `with-token-${total - half}-${shape}.duckdb`);
 await generate(noToken, half, false);
 await generate(withToken, total - half, true);
 
