@@ -402,6 +402,18 @@ function importRawKey(raw: Buffer): KeyObject | undefined {
 
 // --- result ----------------------------------------------------------------------------------
 
+/**
+ * A proof whose JSON text does not even parse (the parser's code; a syntax error is
+ * PROOF_MALFORMED): MALFORMED, structure failed, every other check skipped.
+ */
+export function unparsedProofVerification(code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSON_SYNTAX', problem: string): ProofVerification {
+  const v = newVerification(undefined);
+  v.checks.structure = 'fail';
+  v.codes.push(code === 'JSON_SYNTAX' ? 'PROOF_MALFORMED' : code);
+  v.problems.push(problem);
+  return finish(v);
+}
+
 function newVerification(raw: unknown): ProofVerification {
   const o = isRecord(raw) ? raw : undefined;
   const hashes = member(o, 'hashes');

@@ -3,7 +3,7 @@
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
 import { CanonicalText, JsonParseError, parseJson, toPlain, type JsonValue } from '../formats/canonical-json.ts';
 import { indexCommitments, verifyChain, type ChainCommitment, type ChainVerification, type CommitmentIndex } from './aer1-chain.ts';
-import { proofStatus, verifyEvidenceItem, PROOF_CHECKS, type ProofVerification, type StudyWindow } from './arkforge-proof.ts';
+import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from './arkforge-proof.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from './trust-material.ts';
 
 /** Texts are canonical JSON (canonicalJson's output): request and response are hashed as given. */
@@ -40,37 +40,6 @@ export function buildVerifyContext(inputs: VerifyContextInputs): VerifyContext {
   return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments) };
 }
 
-/** A proof whose JSON does not even parse: MALFORMED with the parser's code, every check skipped. */
-function unparsedProof(code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSON_SYNTAX', problem: string): ProofVerification {
-  const codes: ProofVerification['codes'] = code === 'JSON_SYNTAX' ? ['PROOF_MALFORMED'] : [code];
-  return {
-    status: proofStatus(codes),
-    codes,
-    informational_codes: [],
-    checks: Object.fromEntries(PROOF_CHECKS.map((c) => [c, c === 'structure' ? 'fail' : 'skipped'])) as ProofVerification['checks'],
-    proof_id: null,
-    spec_version: null,
-    algorithm: null,
-    timestamp: null,
-    declared_chain_hash: null,
-    recomputed_chain_hash: null,
-    request_hash: null,
-    response_hash: null,
-    committed_fields: null,
-    opened_fields: [],
-    identity_json: null,
-    identity_anchored: null,
-    batch: null,
-    witnessed_hash: null,
-    key_id: null,
-    embedded_pubkey: null,
-    embedded_pubkey_pinned: null,
-    tsa: null,
-    tlog: null,
-    independent_witnesses: 0,
-    problems: [problem],
-  };
-}
 
 function parse(text: string): JsonValue {
   return parseJson(text);
@@ -102,6 +71,6 @@ export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promi
     return { kind: 'evidence', key: task.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
   } catch (err) {
     if (!(err instanceof JsonParseError)) throw err;
-    return { kind: 'evidence', key: task.key, result: unparsedProof(err.code, `line ${err.line} column ${err.column}: ${err.message}`) };
+    return { kind: 'evidence', key: task.key, result: unparsedProofVerification(err.code, `line ${err.line} column ${err.column}: ${err.message}`) };
   }
 }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/verify-task.ts';
+import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
+import { PROJECT_ROOT } from '../support/cli.ts';
+
+const ctx = buildVerifyContext(verifyContextInputs(`${PROJECT_ROOT}/preregistration/trust`, UNBOUNDED_WINDOW, []));
+
+describe('runVerifyTask on text that does not parse', () => {
+  it.each([
+    ['{"a": 1, "a": 2}', ['JSON_DUPLICATE_KEY']],
+    ['{"n": 1e400}', ['JSON_NUMBER_INVALID']],
+    ['{"a": ', ['PROOF_MALFORMED']],
+  ])('%s is MALFORMED with %j, structure failed and nothing else checked', async (proof, codes) => {
+    const out = await runVerifyTask({ kind: 'evidence', key: 'k', proof, request: null, response: null, disclosure: null, transparency_log_entry: null }, ctx);
+    expect(out.kind).toBe('evidence');
+    if (out.kind !== 'evidence') return;
+    expect(out.result.status).toBe('MALFORMED');
+    expect(out.result.codes).toEqual(codes);
+    expect(out.result.checks.structure).toBe('fail');
+    expect(Object.entries(out.result.checks).filter(([c, o]) => c !== 'structure' && o !== 'skipped')).toEqual([]);
+    expect(out.result.independent_witnesses).toBe(0);
+  });
+
+  it('a chain document that does not parse is BROKEN (CHAIN_MALFORMED)', async () => {
+    const out = await runVerifyTask({ kind: 'chain', key: 'c', chain: '{"format": "aer-1",' }, ctx);
+    expect(out.kind === 'chain' && [out.result.status, out.result.codes]).toEqual(['BROKEN', ['CHAIN_MALFORMED']]);
+  });
+});
