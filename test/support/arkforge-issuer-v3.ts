@@ -25,13 +25,14 @@
 //    in-test log of test/support/tlog/); the evidence item carries the entry as retrieved.
 // Options marked "non-conforming" mint a proof the real service would not, with a valid root and
 // signature, so that a test isolates one rule.
-import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, sign } from 'node:crypto';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 import { hashLeaf, inclusionPath, rootFromLeafHashes } from '../../pipeline/formats/merkle.ts';
 import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
 import type { TlogEntry } from '../../pipeline/evidence/tlog.ts';
 import { hashedRekordBody, type EntryOptions, type TestLog } from './tlog/test-log.ts';
 import { issueTimestampResponse, type TsaSigner } from './tsa/pkijs-tsa.ts';
+import { signingKey } from './arkforge-issuer.ts';
 
 export interface IdentityBlock {
   agent_identity: unknown;
@@ -273,16 +274,6 @@ function commit(field: string, nonceHex: string, value: unknown): string {
 /** Python's sorted() on str: code-point order, which is UTF-8 byte order. */
 function utf8Order(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
-const signingKeys = new Map<string, KeyObject>();
-function signingKey(pem: string): KeyObject {
-  let key = signingKeys.get(pem);
-  if (!key) {
-    key = createPrivateKey(pem);
-    signingKeys.set(pem, key);
-  }
-  return key;
 }
 
 function sha256(text: string): string {

@@ -155,7 +155,7 @@ export async function issueProof(o: IssueProofOptions): Promise<IssuedProof> {
 
 /** Keys imported once per PEM: an example study mints thousands of proofs with one key. */
 const signingKeys = new Map<string, KeyObject>();
-function signingKey(pem: string): KeyObject {
+export function signingKey(pem: string): KeyObject {
   let key = signingKeys.get(pem);
   if (!key) {
     key = createPrivateKey(pem);
