@@ -32,7 +32,7 @@ import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.
 import type { TlogEntry } from '../../pipeline/evidence/tlog.ts';
 import { hashedRekordBody, type EntryOptions, type TestLog } from './tlog/test-log.ts';
 import { issueTimestampResponse, type TsaSigner } from './tsa/pkijs-tsa.ts';
-import { signingKey } from './arkforge-issuer.ts';
+import { chainFields, signingKey } from './arkforge-issuer.ts';
 
 export interface IdentityBlock {
   agent_identity: unknown;
@@ -98,23 +98,13 @@ export interface IssuedProofV3 {
 const TRUST_LAYER = 'https://trust.arkforge.tech';
 
 export async function issueProofV3(o: IssueProofV3Options): Promise<IssuedProofV3> {
-  const requestHash = sha256(canonicalJson(o.request));
-  const responseHash = sha256(canonicalJson(o.response));
-  const buyerFingerprint = sha256(o.buyerApiKey);
-  const receipt = o.receiptContentHash?.replace(/^sha256:/, '');
   const identity = o.identity ?? NULL_IDENTITY;
 
   // The committed values (proof-spec v3.1.0 §2 "Definitions").
-  const values: Record<string, unknown> = {
-    request_hash: requestHash,
-    response_hash: responseHash,
-    transaction_id: o.transactionId,
-    timestamp: o.timestamp,
-    buyer_fingerprint: buyerFingerprint,
-    seller: o.seller,
-  };
-  if (o.upstreamTimestamp) values.upstream_timestamp = o.upstreamTimestamp;
-  if (receipt) values.receipt_content_hash = receipt;
+  const base = chainFields(o);
+  const { request_hash: requestHash, response_hash: responseHash, buyer_fingerprint: buyerFingerprint } = base;
+  const receipt = base.receipt_content_hash;
+  const values: Record<string, unknown> = { ...base };
   if (o.specVersion === '3.1') Object.assign(values, identity);
   Object.assign(values, o.extraCommitments ?? {});
   for (const f of o.omitCommitments ?? []) delete values[f];

@@ -57,28 +57,45 @@ const LEGACY = new Set(['1.0', '1.1', '2.0']);
 const CANONICAL = new Set(['1.2', '2.1']);
 const TRUST_LAYER = 'https://trust.arkforge.tech';
 
+/**
+ * The chain fields every version binds (proof-spec §2 "Definitions"): the canonical chain data of
+ * 1.2/2.1, and the committed base values of 3.x. Optional fields only when non-empty.
+ */
+export function chainFields(o: {
+  request: unknown;
+  response: unknown;
+  buyerApiKey: string;
+  transactionId: string;
+  timestamp: string;
+  seller: string;
+  upstreamTimestamp?: string;
+  receiptContentHash?: string;
+}): Record<string, string> & { request_hash: string; response_hash: string; buyer_fingerprint: string; receipt_content_hash?: string } {
+  const fields: Record<string, string> & { request_hash: string; response_hash: string; buyer_fingerprint: string } = {
+    request_hash: sha256(canonicalJson(o.request)),
+    response_hash: sha256(canonicalJson(o.response)),
+    transaction_id: o.transactionId,
+    timestamp: o.timestamp,
+    buyer_fingerprint: sha256(o.buyerApiKey),
+    seller: o.seller,
+  };
+  const receipt = o.receiptContentHash?.replace(/^sha256:/, '');
+  if (o.upstreamTimestamp) fields.upstream_timestamp = o.upstreamTimestamp;
+  if (receipt) fields.receipt_content_hash = receipt;
+  return fields;
+}
+
 export async function issueProof(o: IssueProofOptions): Promise<IssuedProof> {
   const specVersion = o.specVersion ?? null;
   if (specVersion !== null && !LEGACY.has(specVersion) && !CANONICAL.has(specVersion)) {
     throw new Error(`issueProof: spec_version ${specVersion} is not minted by this issuer`);
   }
-  const requestHash = sha256(canonicalJson(o.request));
-  const responseHash = sha256(canonicalJson(o.response));
-  const buyerFingerprint = sha256(o.buyerApiKey);
-  const receipt = o.receiptContentHash?.replace(/^sha256:/, '');
+  const chainData = chainFields(o);
+  const { request_hash: requestHash, response_hash: responseHash, buyer_fingerprint: buyerFingerprint } = chainData;
+  const receipt = chainData.receipt_content_hash;
 
   let chainHash: string;
   if (specVersion !== null && CANONICAL.has(specVersion)) {
-    const chainData: Record<string, string> = {
-      request_hash: requestHash,
-      response_hash: responseHash,
-      transaction_id: o.transactionId,
-      timestamp: o.timestamp,
-      buyer_fingerprint: buyerFingerprint,
-      seller: o.seller,
-    };
-    if (o.upstreamTimestamp) chainData.upstream_timestamp = o.upstreamTimestamp;
-    if (receipt) chainData.receipt_content_hash = receipt;
     chainHash = sha256(canonicalJson(chainData));
   } else {
     let input = requestHash + responseHash + o.transactionId + o.timestamp + buyerFingerprint + o.seller;
