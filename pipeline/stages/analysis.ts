@@ -14,7 +14,7 @@ import { EXIT } from '../reasons.ts';
 import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
-import type { Command, StageContext, StageResult } from './stage.ts';
+import { runOnce, type Command, type StageContext, type StageResult } from './stage.ts';
 import { verify } from './verify.ts';
 
 const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/base-tables.ts', '../store/section5-runner.ts'].map((p) =>
@@ -42,7 +42,7 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
   const layout = studyLayout(ctx.root);
   const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
   const frozen = requireFrozenInputs(layout, ctx.env, secretFile);
-  const upstream = (await stage.before.run({ ...ctx, values: secretFile ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string };
+  const upstream = (await runOnce(stage.before, { ...ctx, values: secretFile ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string };
   const consumed = {
     stage: stage.name,
     upstream_digest: upstream.inputs_digest,

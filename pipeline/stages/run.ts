@@ -3,7 +3,7 @@
 import { classify, score } from './analysis.ts';
 import { emit, KEY_OPTIONS } from './emit.ts';
 import { ingest } from './ingest.ts';
-import type { Command } from './stage.ts';
+import { runOnce, type Command } from './stage.ts';
 import { verify } from './verify.ts';
 import { EXIT } from '../reasons.ts';
 
@@ -23,10 +23,11 @@ export const run: Command = {
   stage: true,
   async run(ctx) {
     const stages: Record<string, unknown> = {};
-    // score runs classify, which runs verify, which runs ingest: each skips when it can.
+    // Each stage asks for its predecessor through runOnce: with one memo, none runs twice.
+    const shared = { ...ctx, memo: new Map() };
     for (const stage of [ingest, verify, classify, score, emit]) {
       ctx.progress(`run: ${stage.name}…`);
-      const result = await stage.run(ctx);
+      const result = await runOnce(stage, shared);
       stages[stage.name] = result.json;
       if (result.exitCode !== EXIT.ok) return { exitCode: result.exitCode, json: { ok: false, failed_stage: stage.name, stages }, text: result.text };
     }

@@ -13,6 +13,11 @@ export interface StageContext {
   /** Progress for long work: shown on a TTY, silent in CI and with --json. */
   progress: (message: string) => void;
   env: NodeJS.ProcessEnv;
+  /**
+   * Results of stages already run in this invocation (`prereg run`): a stage that needs its
+   * predecessor to be current asks through runOnce, so no stage runs twice in one command.
+   */
+  memo?: Map<string, StageResult>;
 }
 
 export interface StageResult {
@@ -34,4 +39,13 @@ export interface Command {
   /** A pipeline stage (has a Taskfile task and an npm script) rather than a utility. */
   stage: boolean;
   run(ctx: StageContext): Promise<StageResult>;
+}
+
+/** Runs `command` unless this invocation already ran it (see StageContext.memo). */
+export async function runOnce(command: Command, ctx: StageContext): Promise<StageResult> {
+  const done = ctx.memo?.get(command.name);
+  if (done) return done;
+  const result = await command.run(ctx);
+  ctx.memo?.set(command.name, result);
+  return result;
 }

@@ -15,7 +15,7 @@ import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts
 import { readCommitments, sha256OfFile, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
-import type { Command, StageContext, StageResult } from './stage.ts';
+import { runOnce, type Command, type StageContext, type StageResult } from './stage.ts';
 
 const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
@@ -76,7 +76,7 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   if (trustNow.root !== frozen.trust.root) {
     throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
   }
-  const ingested = (await ingest.run({ ...ctx, values: {} })).json as { inputs_digest: string };
+  const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
   const commitments = readCommitments(layout.commitments);
   const inputs = verifyContextInputs(layout.trust, study.window, commitments);
   const consumed = {
