@@ -20,15 +20,18 @@
 //  - it checks neither the ESSCertID/ESSCertIDv2 attribute nor the timeStamping EKU: done here.
 // Revocation (CRL/OCSP) is not checked: the SPEC pins roots and bounds genTime instead.
 //
-// Cost: this runs for every proof token of a study. pkijs's SignedData parser rebuilds its whole
-// schema (certificates included) per call, so SignedData is split by hand and its parts go
-// through pkijs's own smaller parsers; certificates are parsed once per TsaTrust (memo keyed by
-// the SHA-256 of their DER) and a validated path is reused (only validity dates re-checked).
-// asn1js parses BER leniently (e.g. length octets of the unsigned envelope): what is verified is
-// always what was parsed, so this allows re-encodings of unsigned parts, never other content.
+// Cost: this runs for every proof token of a study, and asn1js decodes ≈ 2 KB/ms here. So the
+// token is walked by byte range (formats/der.ts) down to the parts the checks read, and only those
+// go through asn1js and pkijs's own parsers: the carried certificates (the same bytes in every
+// token of a TSA) are decoded once per TsaTrust (memo keyed by the SHA-256 of their DER), the
+// signer's imported public key is kept with its certificate, and a validated path is reused (only
+// validity dates re-checked). The walker reads BER as leniently as asn1js (e.g. indefinite or
+// non-minimal lengths of the unsigned envelope): what is verified is always what was parsed, so
+// this allows re-encodings of unsigned parts, never other content.
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { children, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 
 const OID = {
@@ -255,7 +258,8 @@ interface CarriedCertificate {
 interface SignedDataParts {
   version: number;
   digestAlgorithms: pkijs.AlgorithmIdentifier[];
-  encapContentInfo: pkijs.EncapsulatedContentInfo;
+  /** The eContent OCTET STRING (a TSTInfo, eContentType id-ct-TSTInfo checked when parsing). */
+  eContent: asn1js.OctetString;
 }
 
 type ParsedToken =
@@ -283,47 +287,50 @@ function parseToken(token: Uint8Array, memo: TsaMemo): ParsedToken {
 }
 
 function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
-  const outer = fromDer(token);
-  if (!(outer instanceof asn1js.Sequence)) return { kind: 'malformed' };
+  const outer = readWhole(token);
+  const parts = outer && isUniversal(outer, TAG.sequence, true) ? children(token, outer) : undefined;
+  if (!outer || !parts || parts.length === 0) return { kind: 'malformed' };
   // A ContentInfo starts with its contentType OID; a TimeStampResp with its PKIStatusInfo SEQUENCE.
-  let contentInfo: pkijs.ContentInfo;
+  let contentInfo: DerElement;
   let pkiStatus: number | undefined;
   let statusText: string | undefined;
-  if (outer.valueBlock.value[0] instanceof asn1js.ObjectIdentifier) {
-    contentInfo = new pkijs.ContentInfo({ schema: outer });
+  if (isUniversal(parts[0], TAG.oid, false)) {
+    contentInfo = outer;
   } else {
-    const response = new pkijs.TimeStampResp({ schema: outer });
-    pkiStatus = response.status.status;
-    const texts = response.status.statusStrings?.map((s) => s.valueBlock.value);
+    // TimeStampResp ::= SEQUENCE { status PKIStatusInfo, timeStampToken TimeStampToken OPTIONAL }
+    if (parts.length > 2) return { kind: 'malformed' };
+    const status = new pkijs.PKIStatusInfo({ schema: partSchema(elementBytes(token, parts[0]!)) });
+    pkiStatus = status.status;
+    const texts = status.statusStrings?.map((s) => s.valueBlock.value);
     if (texts && texts.length > 0) statusText = texts.join('; ');
     if (pkiStatus !== 0 && pkiStatus !== 1) {
       return statusText === undefined ? { kind: 'rejected', pkiStatus } : { kind: 'rejected', pkiStatus, statusText };
     }
-    if (!response.timeStampToken) return { kind: 'malformed' };
-    contentInfo = response.timeStampToken;
+    if (!isUniversal(parts[1], TAG.sequence, true)) return { kind: 'malformed' };
+    contentInfo = parts[1];
   }
-  if (contentInfo.contentType !== OID.signedData) return { kind: 'malformed' };
-  const signedDataSchema: unknown = contentInfo.content;
-  if (!(signedDataSchema instanceof asn1js.Sequence)) return { kind: 'malformed' };
-  const split = splitSignedData(signedDataSchema);
+  // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY }
+  const info = children(token, contentInfo);
+  if (!info || info.length !== 2 || !isUniversal(info[0], TAG.oid, false) || !isContext(info[1], 0)) return { kind: 'malformed' };
+  const contentType = fromDer(elementBytes(token, info[0]));
+  if (!(contentType instanceof asn1js.ObjectIdentifier) || contentType.valueBlock.toString() !== OID.signedData) return { kind: 'malformed' };
+  const content = children(token, info[1]);
+  if (!content || content.length !== 1 || !isUniversal(content[0], TAG.sequence, true)) return { kind: 'malformed' };
+  const split = splitSignedData(token, content[0]);
   // RFC 3161 §2.4.2: the token MUST NOT contain any signature other than the TSA's.
   if (!split || split.signerInfos.length !== 1) return { kind: 'malformed' };
-  const signerInfo = new pkijs.SignerInfo({ schema: split.signerInfos[0] });
-  const encapContentInfo = new pkijs.EncapsulatedContentInfo({ schema: split.encapContentInfo });
-  const eContent = encapContentInfo.eContent;
-  if (encapContentInfo.eContentType !== OID.tstInfo || !eContent) return { kind: 'malformed' };
+  const signerInfo = new pkijs.SignerInfo({ schema: partSchema(split.signerInfos[0]!) });
+  const eContent = tstInfoContent(token, split.encapContentInfo);
+  if (!eContent) return { kind: 'malformed' };
   const tstSchema = fromDer(new Uint8Array(eContent.getValue()));
   if (!(tstSchema instanceof asn1js.Sequence)) return { kind: 'malformed' };
   const tstInfo = new pkijs.TSTInfo({ schema: tstSchema });
   const genTime = parseGeneralizedTime(tstSchema.valueBlock.value[4]);
   if (!genTime) return { kind: 'malformed' };
   const certificates: CarriedCertificate[] = [];
-  for (const element of split.certificates) {
-    // CertificateChoices: only the plain X.509 SEQUENCE can sign; attribute/other certs are ignored.
-    if (element.idBlock.tagClass !== 1 || element.idBlock.tagNumber !== 16) continue;
-    const der = element.valueBeforeDecodeView;
+  for (const der of split.certificates) {
     const sha256 = sha256Hex(der);
-    certificates.push({ der, sha256, cert: memoCertificate(memo, sha256, element) });
+    certificates.push({ der, sha256, cert: memoCertificate(memo, sha256, der) });
   }
   return {
     kind: 'token',
@@ -331,8 +338,8 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
     ...(statusText === undefined ? {} : { statusText }),
     signedData: {
       version: split.version,
-      digestAlgorithms: split.digestAlgorithms.map((schema) => new pkijs.AlgorithmIdentifier({ schema })),
-      encapContentInfo,
+      digestAlgorithms: split.digestAlgorithms.map((der) => new pkijs.AlgorithmIdentifier({ schema: partSchema(der) })),
+      eContent,
     },
     signerInfo,
     certificates,
@@ -344,50 +351,74 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
 
 /**
  * SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo, certificates [0]
- * IMPLICIT OPTIONAL, crls [1] IMPLICIT OPTIONAL, signerInfos SET } (RFC 5652 §5.1), split by hand:
- * pkijs's SignedData parser rebuilds its whole schema, certificates included, for every token —
- * most of the cost of a verification. The parts still go through pkijs's own parsers.
+ * IMPLICIT OPTIONAL, crls [1] IMPLICIT OPTIONAL, signerInfos SET } (RFC 5652 §5.1), walked by
+ * byte range: asn1js decoding the carried certificates of every token (the same bytes each time)
+ * was most of the cost of a verification. Each part goes through asn1js/pkijs on its own bytes;
+ * certificates only the first time their digest is seen. Only plain X.509 certificates (a
+ * SEQUENCE among the CertificateChoices) can sign: attribute and other certificates are ignored.
  */
-function splitSignedData(seq: asn1js.Sequence):
-  | {
-      version: number;
-      digestAlgorithms: asn1js.AsnType[];
-      encapContentInfo: asn1js.Sequence;
-      certificates: asn1js.AsnType[];
-      signerInfos: asn1js.AsnType[];
-    }
+function splitSignedData(
+  bytes: Uint8Array,
+  seq: DerElement,
+):
+  | { version: number; digestAlgorithms: Uint8Array[]; encapContentInfo: DerElement; certificates: Uint8Array[]; signerInfos: Uint8Array[] }
   | undefined {
-  const elements = seq.valueBlock.value;
+  const elements = children(bytes, seq);
+  if (!elements) return undefined;
   let i = 0;
   const version = elements[i++];
   const digestAlgorithms = elements[i++];
   const encapContentInfo = elements[i++];
-  if (!(version instanceof asn1js.Integer) || !(digestAlgorithms instanceof asn1js.Set)) return undefined;
-  if (!(encapContentInfo instanceof asn1js.Sequence)) return undefined;
-  let certificates: asn1js.AsnType[] = [];
-  const maybeCerts = elements[i];
-  if (maybeCerts instanceof asn1js.Constructed && maybeCerts.idBlock.tagClass === 3 && maybeCerts.idBlock.tagNumber === 0) {
-    certificates = maybeCerts.valueBlock.value;
+  if (!isUniversal(version, TAG.integer, false) || !isUniversal(digestAlgorithms, TAG.set, true)) return undefined;
+  if (!isUniversal(encapContentInfo, TAG.sequence, true)) return undefined;
+  let certificates: DerElement[] = [];
+  if (isContext(elements[i], 0)) {
+    const carried = children(bytes, elements[i]!);
+    if (!carried) return undefined;
+    certificates = carried.filter((c) => isUniversal(c, TAG.sequence, true));
     i++;
   }
-  const maybeCrls = elements[i];
   // Revocation data is not used (see the file comment), but its place is checked.
-  if (maybeCrls instanceof asn1js.Constructed && maybeCrls.idBlock.tagClass === 3 && maybeCrls.idBlock.tagNumber === 1) i++;
+  if (isContext(elements[i], 1)) i++;
   const signerInfos = elements[i++];
-  if (!(signerInfos instanceof asn1js.Set) || i !== elements.length) return undefined;
+  if (!isUniversal(signerInfos, TAG.set, true) || i !== elements.length) return undefined;
+  const algorithms = children(bytes, digestAlgorithms);
+  const signers = children(bytes, signerInfos);
+  const versionValue = fromDer(elementBytes(bytes, version));
+  if (!algorithms || !signers || !(versionValue instanceof asn1js.Integer)) return undefined;
   return {
-    version: version.valueBlock.valueDec,
-    digestAlgorithms: digestAlgorithms.valueBlock.value,
+    version: versionValue.valueBlock.valueDec,
+    digestAlgorithms: algorithms.map((e) => elementBytes(bytes, e)),
     encapContentInfo,
-    certificates,
-    signerInfos: signerInfos.valueBlock.value,
+    certificates: certificates.map((e) => elementBytes(bytes, e)),
+    signerInfos: signers.map((e) => elementBytes(bytes, e)),
   };
 }
 
-function memoCertificate(memo: TsaMemo, sha256: string, schema: asn1js.AsnType): pkijs.Certificate {
+/**
+ * EncapsulatedContentInfo ::= SEQUENCE { eContentType OBJECT IDENTIFIER, eContent [0] EXPLICIT
+ * OCTET STRING OPTIONAL } (RFC 5652 §5.2): the eContent when eContentType is id-ct-TSTInfo and
+ * it is present, else undefined. Walked by hand: asn1js decodes an OCTET STRING's contents when
+ * they parse, so decoding the whole structure would decode the TSTInfo twice.
+ */
+function tstInfoContent(bytes: Uint8Array, encapContentInfo: DerElement): asn1js.OctetString | undefined {
+  const parts = children(bytes, encapContentInfo);
+  if (!parts || parts.length !== 2 || !isUniversal(parts[0], TAG.oid, false) || !isContext(parts[1], 0)) return undefined;
+  const type = fromDer(elementBytes(bytes, parts[0]));
+  if (!(type instanceof asn1js.ObjectIdentifier) || type.valueBlock.toString() !== OID.tstInfo) return undefined;
+  const inner = children(bytes, parts[1]);
+  if (!inner || inner.length !== 1) return undefined;
+  const octets = inner[0]!;
+  if (isUniversal(octets, TAG.octetString, false)) return new asn1js.OctetString({ valueHex: bytes.slice(octets.contentStart, octets.contentEnd) });
+  // A constructed (BER) OCTET STRING: asn1js joins its segments.
+  const decoded = isUniversal(octets, TAG.octetString, true) ? fromDer(elementBytes(bytes, octets)) : undefined;
+  return decoded instanceof asn1js.OctetString ? decoded : undefined;
+}
+
+function memoCertificate(memo: TsaMemo, sha256: string, der: Uint8Array): pkijs.Certificate {
   const known = memo.certificates.get(sha256);
   if (known) return known;
-  const cert = new pkijs.Certificate({ schema });
+  const cert = parseCertificate(der);
   if (memo.certificates.size >= MEMO_LIMIT) memo.certificates.clear();
   memo.certificates.set(sha256, cert);
   return cert;
@@ -399,6 +430,16 @@ function fromDer(bytes: Uint8Array): asn1js.AsnType | undefined {
   const parsed = asn1js.fromBER(view);
   if (parsed.offset === -1 || parsed.offset !== bytes.byteLength || parsed.result.error) return undefined;
   return parsed.result;
+}
+
+/**
+ * A part the walker delimited, decoded. pkijs given `schema: undefined` builds an empty default
+ * object instead of failing, so a part asn1js cannot read throws here (parseToken: malformed).
+ */
+function partSchema(bytes: Uint8Array): asn1js.AsnType {
+  const schema = fromDer(bytes);
+  if (!schema) throw new Error('a part of the token is not one BER element');
+  return schema;
 }
 
 function parseCertificate(der: Uint8Array): pkijs.Certificate {
@@ -459,6 +500,32 @@ function sidKeyIdentifier(sid: asn1js.BaseBlock): Uint8Array | undefined {
  * id-ct-TSTInfo (pkijs checks only that it is present); pkijs checks the message-digest attribute
  * against the eContent octets and the signature, on a view typed id-data (see the file comment).
  */
+/**
+ * pkijs's engine imports the signer's public key (re-encoding it to DER first) for every
+ * signature it checks. Certificates are memoised, so the same PublicKeyInfo object comes back for
+ * every token of a TSA: its imported key is kept with it, per import parameters (a WeakMap, so it
+ * goes when the certificate does). A failed import stays failed, as it would on every retry.
+ */
+class KeyCachingEngine extends pkijs.CryptoEngine {
+  private readonly keys = new WeakMap<pkijs.PublicKeyInfo, Map<string, Promise<CryptoKey>>>();
+
+  override getPublicKey(
+    publicKeyInfo: pkijs.PublicKeyInfo,
+    signatureAlgorithm: pkijs.AlgorithmIdentifier,
+    parameters?: pkijs.CryptoEnginePublicKeyParams,
+  ): Promise<CryptoKey> {
+    const params = parameters ?? this.fillPublicKeyParameters(publicKeyInfo, signatureAlgorithm);
+    const id = JSON.stringify(params.algorithm);
+    let perKey = this.keys.get(publicKeyInfo);
+    if (!perKey) this.keys.set(publicKeyInfo, (perKey = new Map()));
+    let key = perKey.get(id);
+    if (!key) perKey.set(id, (key = super.getPublicKey(publicKeyInfo, signatureAlgorithm, params)));
+    return key;
+  }
+}
+
+const cmsEngine = new KeyCachingEngine({ name: 'prereg-key-caching', crypto: globalThis.crypto });
+
 async function verifyCmsSignature(
   signedData: SignedDataParts,
   signerInfo: pkijs.SignerInfo,
@@ -475,13 +542,13 @@ async function verifyCmsSignature(
     digestAlgorithms: signedData.digestAlgorithms,
     encapContentInfo: new pkijs.EncapsulatedContentInfo({
       eContentType: OID.data,
-      eContent: signedData.encapContentInfo.eContent,
+      eContent: signedData.eContent,
     }),
     certificates: [signerCert],
     signerInfos: [signerInfo],
   });
   try {
-    const outcome = await view.verify({ signer: 0, checkChain: false, extendedMode: true });
+    const outcome = await view.verify({ signer: 0, checkChain: false, extendedMode: true }, cmsEngine);
     return outcome.signatureVerified === true;
   } catch (e) {
     // pkijs wraps every failure (unknown algorithm, digest mismatch, bad key) in this error.

@@ -102,6 +102,25 @@ function signedDataOf(response: Uint8Array): pkijs.SignedData {
   return new pkijs.SignedData({ schema: resp.timeStampToken!.content });
 }
 
+/**
+ * Re-encodes a TimeStampResp after `edit` changed the elements of its SignedData (version,
+ * digestAlgorithms, encapContentInfo, certificates [0], signerInfos), with asn1js.
+ */
+function editSignedData(response: Uint8Array, edit: (parts: asn1js.AsnType[]) => void): Uint8Array {
+  const resp = asn1js.fromBER(response.slice()).result as asn1js.Sequence;
+  const contentInfo = resp.valueBlock.value[1] as asn1js.Sequence;
+  const signedData = (contentInfo.valueBlock.value[1] as asn1js.Constructed).valueBlock.value[0] as asn1js.Sequence;
+  edit(signedData.valueBlock.value);
+  return new Uint8Array(resp.toBER(false));
+}
+
+/** The same TimeStampResp with its outer SEQUENCE in BER indefinite-length form (30 80 … 00 00). */
+function indefiniteOuter(response: Uint8Array): Uint8Array {
+  const resp = asn1js.fromBER(response.slice()).result as asn1js.Sequence;
+  const inner = Buffer.concat(resp.valueBlock.value.map((v) => Buffer.from(v.toBER(false))));
+  return new Uint8Array(Buffer.concat([Buffer.from([0x30, 0x80]), inner, Buffer.from([0, 0])]));
+}
+
 describe('good tokens', () => {
   it('pkijs TSA: verifies, with exactly the chosen genTime and the token fields', async () => {
     const token = await pkijsToken(tsa, { serialNumber: 123456789n });
@@ -122,6 +141,25 @@ describe('good tokens', () => {
     const result = await verifyTimestampToken(await pkijsToken(tsa, { genTime: '2024-05-01T08:31:00.123456Z' }), DIGEST, trust);
     expectAllPass(result);
     expect(result.genTime).toBe('2024-05-01T08:31:00.123456Z');
+  });
+
+  it('a re-encoding by asn1js (editSignedData with no edit) still verifies, so the malformed cases below test their edit', async () => {
+    expectAllPass(await verifyTimestampToken(editSignedData(await pkijsToken(tsa), () => {}), DIGEST, trust));
+  });
+
+  it('accepts BER the way asn1js does: the unsigned outer SEQUENCE in indefinite-length form', async () => {
+    const token = indefiniteOuter(await pkijsToken(tsa));
+    expect([...token.subarray(0, 2)]).toEqual([0x30, 0x80]);
+    expectAllPass(await verifyTimestampToken(token, DIGEST, trust));
+  });
+
+  it('verifies many tokens of one TSA alike (memoised certificates and imported key give the same results)', async () => {
+    const local = loadTsaTrust([pem('tsa-root')]);
+    const tokens = await Promise.all([1n, 2n, 3n].map((serialNumber) => pkijsToken(tsa, { serialNumber })));
+    for (const token of tokens) expectAllPass(await verifyTimestampToken(token, DIGEST, local));
+    const flipped = tokens[2]!.slice();
+    flipped[flipped.length - 5]! ^= 1; // inside the signature value, the last field of the token
+    expectFailures(await verifyTimestampToken(flipped, DIGEST, local), ['TSA_SIGNATURE_INVALID']);
   });
 
   it('accepts a bare TimeStampToken (ContentInfo); status is then skipped', async () => {
@@ -370,6 +408,17 @@ describe('malformed input → TSA_TOKEN_MALFORMED, every other check skipped', (
     ['valid DER that is not a token (a certificate)', async () => derOfPem(pem('tsa'))],
     ['base64 text of a token', async () => new Uint8Array(Buffer.from(Buffer.from(await pkijsToken(tsa)).toString('base64')))],
   ];
+  // Parts the walker delimits (pipeline/formats/der.ts) but that are not what they must be.
+  const notASignerInfo = () => new asn1js.Sequence({ value: [new asn1js.Integer({ value: 7 })] });
+  cases.push(
+    ['the signerInfo is a SEQUENCE but not a SignerInfo', async () => editSignedData(await pkijsToken(tsa), (parts) => (parts.at(-1) as asn1js.Set).valueBlock.value.splice(0, 1, notASignerInfo()))],
+    ['a carried certificate does not parse', async () => editSignedData(await pkijsToken(tsa), (parts) => (parts[3] as asn1js.Constructed).valueBlock.value.splice(0, 1, notASignerInfo()))],
+    ['the encapsulated content is typed id-data, not id-ct-TSTInfo', async () =>
+      editSignedData(await pkijsToken(tsa), (parts) => (parts[2] as asn1js.Sequence).valueBlock.value.splice(0, 1, new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })))],
+    ['the encapsulated content is absent', async () => editSignedData(await pkijsToken(tsa), (parts) => (parts[2] as asn1js.Sequence).valueBlock.value.splice(1, 1))],
+    ['two signerInfos', async () => editSignedData(await pkijsToken(tsa), (parts) => { const set = parts.at(-1) as asn1js.Set; set.valueBlock.value.push(set.valueBlock.value[0]!); })],
+    ['the version is not an INTEGER', async () => editSignedData(await pkijsToken(tsa), (parts) => parts.splice(0, 1, new asn1js.Utf8String({ value: '3' })))],
+  );
   for (const [name, make] of cases) {
     it(name, async () => {
       const result = await verifyTimestampToken(await make(), DIGEST, trust);

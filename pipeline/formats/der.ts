@@ -1,0 +1,106 @@
+// A BER/DER walker that finds elements' byte ranges without decoding them: asn1js decodes every
+// element it meets (≈ 0.5 ms per kilobyte here), so a caller that needs a few parts of a large
+// structure — an RFC 3161 token, whose carried certificates are the same bytes in every token —
+// walks to them with this and hands only those parts to asn1js.
+//
+// Accepts what asn1js's fromBER accepts for the structure: definite lengths in short or long
+// form (non-minimal too) and indefinite lengths closed by end-of-contents; tag numbers in high
+// form. Anything else (truncated, overlong, a length past the input) is undefined.
+
+export interface DerElement {
+  /** 0 universal, 1 application, 2 context-specific, 3 private (the two high bits of the tag). */
+  tagClass: number;
+  constructed: boolean;
+  tagNumber: number;
+  /** Offsets in the input: the whole element (header included) and its contents. */
+  start: number;
+  end: number;
+  contentStart: number;
+  contentEnd: number;
+}
+
+/** Deeper nesting than any certificate or token has: refuses crafted inputs that recurse. */
+const MAX_DEPTH = 64;
+
+/** The element starting at `offset`, or undefined when the bytes there are not one. */
+export function readElement(bytes: Uint8Array, offset = 0, depth = 0): DerElement | undefined {
+  if (depth > MAX_DEPTH) return undefined;
+  let i = offset;
+  if (i >= bytes.length) return undefined;
+  const first = bytes[i++]!;
+  const tagClass = first >> 6;
+  const constructed = (first & 0x20) !== 0;
+  let tagNumber = first & 0x1f;
+  if (tagNumber === 0x1f) {
+    tagNumber = 0;
+    for (let n = 0; ; n++) {
+      if (i >= bytes.length || n === 4) return undefined;
+      const b = bytes[i++]!;
+      tagNumber = tagNumber * 128 + (b & 0x7f);
+      if ((b & 0x80) === 0) break;
+    }
+  }
+  if (i >= bytes.length) return undefined;
+  const lengthByte = bytes[i++]!;
+  if (lengthByte === 0x80) {
+    // Indefinite length (constructed only): the contents run to the end-of-contents octets 00 00.
+    if (!constructed) return undefined;
+    const contentStart = i;
+    for (;;) {
+      if (i + 1 < bytes.length && bytes[i] === 0 && bytes[i + 1] === 0) {
+        return { tagClass, constructed, tagNumber, start: offset, end: i + 2, contentStart, contentEnd: i };
+      }
+      const child = readElement(bytes, i, depth + 1);
+      if (!child) return undefined;
+      i = child.end;
+    }
+  }
+  let length = lengthByte;
+  if (lengthByte & 0x80) {
+    const count = lengthByte & 0x7f;
+    if (count > 4 || count === 0x7f) return undefined;
+    length = 0;
+    for (let n = 0; n < count; n++) {
+      if (i >= bytes.length) return undefined;
+      length = length * 256 + bytes[i++]!;
+    }
+  }
+  const end = i + length;
+  if (end > bytes.length) return undefined;
+  return { tagClass, constructed, tagNumber, start: offset, end, contentStart: i, contentEnd: end };
+}
+
+/** The one element that fills `bytes` exactly, or undefined. */
+export function readWhole(bytes: Uint8Array): DerElement | undefined {
+  const element = readElement(bytes);
+  return element && element.end === bytes.length ? element : undefined;
+}
+
+/** The elements inside a constructed element, in order; undefined when they do not fill it exactly. */
+export function children(bytes: Uint8Array, parent: DerElement): DerElement[] | undefined {
+  if (!parent.constructed) return undefined;
+  const out: DerElement[] = [];
+  for (let i = parent.contentStart; i < parent.contentEnd; ) {
+    const child = readElement(bytes.subarray(0, parent.contentEnd), i);
+    if (!child) return undefined;
+    out.push(child);
+    i = child.end;
+  }
+  return out;
+}
+
+/** The bytes of an element, header included (a view, not a copy). */
+export function elementBytes(bytes: Uint8Array, element: DerElement): Uint8Array {
+  return bytes.subarray(element.start, element.end);
+}
+
+/** Universal tag numbers the callers test for. */
+export const TAG = { integer: 2, octetString: 4, oid: 6, sequence: 16, set: 17 } as const;
+
+export function isUniversal(element: DerElement | undefined, tagNumber: number, constructed: boolean): element is DerElement {
+  return element !== undefined && element.tagClass === 0 && element.tagNumber === tagNumber && element.constructed === constructed;
+}
+
+export function isContext(element: DerElement | undefined, tagNumber: number): element is DerElement {
+  return element !== undefined && element.tagClass === 2 && element.tagNumber === tagNumber && element.constructed;
+}

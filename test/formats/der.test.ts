@@ -1,0 +1,100 @@
+// The BER/DER walker: element ranges agree with asn1js on real structures, every length form
+// asn1js accepts is read, and everything else is refused.
+import { readFileSync } from 'node:fs';
+import * as asn1js from 'asn1js';
+import { describe, expect, it } from 'vitest';
+import { children, elementBytes, isContext, isUniversal, readElement, readWhole, TAG, type DerElement } from '../../pipeline/formats/der.ts';
+import { testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
+
+const bytes = (...b: number[]) => Uint8Array.from(b);
+
+/** Every element of the tree, depth first, as asn1js sees it: its exact bytes and whether it is constructed. */
+function asn1Tree(block: asn1js.AsnType): { der: string; constructed: boolean }[] {
+  const out = [{ der: Buffer.from(block.valueBeforeDecodeView).toString('hex'), constructed: block.idBlock.isConstructed }];
+  if (block.idBlock.isConstructed) for (const child of (block as asn1js.Constructed).valueBlock.value) out.push(...asn1Tree(child));
+  return out;
+}
+
+function walkTree(input: Uint8Array, element: DerElement): { der: string; constructed: boolean }[] {
+  const out = [{ der: Buffer.from(elementBytes(input, element)).toString('hex'), constructed: element.constructed }];
+  if (element.constructed) for (const child of children(input, element)!) out.push(...walkTree(input, child));
+  return out;
+}
+
+describe('readElement', () => {
+  it('agrees with asn1js on every element of a real certificate', () => {
+    const pem = readFileSync(testPkiPaths('tsa').cert, 'utf8');
+    const der = new Uint8Array(Buffer.from(pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64'));
+    const root = readWhole(der)!;
+    expect(isUniversal(root, TAG.sequence, true)).toBe(true);
+    const walked = walkTree(der, root);
+    expect(walked.length).toBeGreaterThan(40);
+    expect(walked).toEqual(asn1Tree(asn1js.fromBER(der.slice()).result));
+  });
+
+  it('reads short, long and non-minimal long length forms', () => {
+    expect(readWhole(bytes(0x04, 0x02, 0xaa, 0xbb))).toMatchObject({ tagNumber: 4, contentStart: 2, contentEnd: 4, constructed: false });
+    expect(readWhole(bytes(0x04, 0x81, 0x02, 0xaa, 0xbb))).toMatchObject({ contentStart: 3, contentEnd: 5 });
+    expect(readWhole(bytes(0x04, 0x82, 0x00, 0x02, 0xaa, 0xbb))).toMatchObject({ contentStart: 4, contentEnd: 6 });
+    const long = new Uint8Array(4 + 300);
+    long.set([0x04, 0x82, 0x01, 0x2c]);
+    expect(readWhole(long)).toMatchObject({ contentStart: 4, contentEnd: 304 });
+  });
+
+  it('reads high tag numbers and tag classes', () => {
+    expect(readWhole(bytes(0x9f, 0x81, 0x00, 0x00))).toMatchObject({ tagClass: 2, tagNumber: 128, constructed: false, end: 4 });
+    const ctx = readWhole(bytes(0xa0, 0x03, 0x02, 0x01, 0x05))!;
+    expect(isContext(ctx, 0)).toBe(true);
+    expect(isContext(ctx, 1)).toBe(false);
+    expect(children(bytes(0xa0, 0x03, 0x02, 0x01, 0x05), ctx)!.map((c) => c.tagNumber)).toEqual([TAG.integer]);
+  });
+
+  it('reads indefinite lengths, nested, up to their end-of-contents octets', () => {
+    // SEQUENCE (indefinite) { SEQUENCE (indefinite) { INTEGER 5 } , NULL }
+    const input = bytes(0x30, 0x80, 0x30, 0x80, 0x02, 0x01, 0x05, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00);
+    const outer = readWhole(input)!;
+    expect(outer).toMatchObject({ contentStart: 2, contentEnd: 11, end: 13 });
+    const [inner, nul] = children(input, outer)!;
+    expect(inner).toMatchObject({ start: 2, end: 9, contentEnd: 7 });
+    expect(nul).toMatchObject({ tagNumber: 5, start: 9, end: 11 });
+    expect(asn1js.fromBER(input.slice()).offset).toBe(input.length); // asn1js reads it too
+  });
+
+  const refused: [string, Uint8Array][] = [
+    ['empty input', bytes()],
+    ['a tag without a length', bytes(0x30)],
+    ['a length past the input', bytes(0x04, 0x05, 0x01)],
+    ['a long form cut short', bytes(0x04, 0x82, 0x01)],
+    ['more than four length octets', bytes(0x04, 0x85, 0, 0, 0, 0, 1, 0)],
+    ['an indefinite length on a primitive', bytes(0x04, 0x80, 0x01, 0x00, 0x00)],
+    ['an indefinite length never closed', bytes(0x30, 0x80, 0x02, 0x01, 0x05)],
+    ['a high tag number never ended', bytes(0x1f, 0x81, 0x81)],
+  ];
+  for (const [name, input] of refused) {
+    it(`refuses ${name}`, () => expect(readElement(input)).toBeUndefined());
+  }
+
+  it('refuses nesting deeper than any real structure', () => {
+    const depth = 100;
+    const input = new Uint8Array([...Array(depth).fill([0x30, 0x80]).flat(), ...Array(depth).fill([0, 0]).flat()]);
+    expect(readElement(input)).toBeUndefined();
+  });
+
+  it('readWhole refuses trailing bytes; children refuses contents that do not fill the parent', () => {
+    expect(readWhole(bytes(0x05, 0x00, 0x00))).toBeUndefined();
+    // SEQUENCE of length 3 holding INTEGER (3 bytes) is fine; length 4 leaves one stray byte inside.
+    const ok = bytes(0x30, 0x03, 0x02, 0x01, 0x05);
+    expect(children(ok, readWhole(ok)!)).toHaveLength(1);
+    const stray = bytes(0x30, 0x04, 0x02, 0x01, 0x05, 0x02);
+    expect(children(stray, readWhole(stray)!)).toBeUndefined();
+    // A child may not run past its parent even when the input goes on.
+    const overrun = bytes(0x30, 0x02, 0x02, 0x01, 0x05);
+    expect(readWhole(overrun)).toBeUndefined();
+    expect(children(overrun, readElement(overrun)!)).toBeUndefined();
+  });
+
+  it('children of a primitive element is undefined', () => {
+    const input = bytes(0x02, 0x01, 0x05);
+    expect(children(input, readWhole(input)!)).toBeUndefined();
+  });
+});
