@@ -20,6 +20,18 @@ export function independentWitnesses(v: ProofVerification): number {
   return v.independent_witnesses;
 }
 
+/**
+ * The proof_checks columns that differ from proof to proof (identifiers, hashes, times, texts);
+ * the verify stage stores the others once per distinct combination (store/factored-appender.ts).
+ * Only a matter of speed: a column left out here is still stored right, just once per profile.
+ */
+export const PROOF_CHECK_VARYING_COLUMNS = [
+  'record_id', 'evidence_index', 'system_id', 'item_id', 'attempt', 'proof_id', 'proof_timestamp',
+  'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash', 'witnessed_hash',
+  'tsa_gen_time', 'identity_json', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
+  'tlog_log_index', 'tlog_integrated_time', 'problems',
+] as const;
+
 /** One row of proof_checks, in the column order of pipeline/store/verify-tables.sql. */
 export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerification): CellValue[] {
   const c = v.checks;

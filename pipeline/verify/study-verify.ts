@@ -3,14 +3,16 @@
 // the Appender, then the cross-links and served passages by SQL.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileURLToPath } from 'node:url';
-import type { VerifyContextInputs, VerifyOutcome, VerifyTask } from '../evidence/verify-task.ts';
+import type { VerifyContextInputs, VerifyTask } from '../evidence/verify-task.ts';
 import { WorkerPool } from '../parallel/pool.ts';
+import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from '../parallel/verify-rows-worker.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
-import { chainCheckRow, chainEntryRows, proofCheckRow, type RecordKey } from './rows.ts';
+import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
+import { chainCheckRow, chainEntryRows, PROOF_CHECK_VARYING_COLUMNS, type RecordKey } from './rows.ts';
 
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../store/verify-tables.sql', import.meta.url));
 const SERVED_PASSAGES_SQL = fileURLToPath(new URL('../store/served-passages.sql', import.meta.url));
-const WORKER = new URL('../parallel/verify-worker.ts', import.meta.url);
+const WORKER = new URL('../parallel/verify-rows-worker.ts', import.meta.url);
 const BATCH = 256;
 
 export interface VerifyCounts {
@@ -58,9 +60,14 @@ export async function verifyStore(
   await runSqlFile(connection, VERIFY_TABLES_SQL);
   const counts: VerifyCounts = { evidence: 0, chains: 0, proofs_by_status: {}, chains_by_status: {} };
   const reader = await instance.connect();
-  const pool = new WorkerPool<VerifyContextInputs, VerifyTask, VerifyOutcome>({ module: WORKER, init: inputs, ...(threads ? { threads } : {}) });
+  const proofFactoring = await rowFactoring(connection, 'proof_checks', PROOF_CHECK_VARYING_COLUMNS);
+  const pool = new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({
+    module: WORKER,
+    init: { context: inputs, proofFactoring },
+    ...(threads ? { threads } : {}),
+  });
   try {
-    const proofs = await TableAppender.create(connection, 'proof_checks');
+    const proofs = await FactoredAppender.create(connection, 'proof_checks', proofFactoring);
     await pool.mapOrdered(
       taskBatches(
         reader,
@@ -81,19 +88,18 @@ export async function verifyStore(
           },
         }),
       ),
-      (row) => row.task,
-      (results, batch) => {
-        results.forEach((outcome, i) => {
+      (row) => row,
+      (results) => {
+        for (const outcome of results) {
           if (outcome.kind !== 'evidence') throw new Error('verify: a worker answered an evidence task with a chain result');
-          const k = batch[i]!.key;
-          proofs.append(proofCheckRow(k, k.evidence_index, outcome.result));
-          count(counts.proofs_by_status, outcome.result.status);
-        });
+          proofs.append(outcome.row);
+          count(counts.proofs_by_status, outcome.status);
+        }
         counts.evidence += results.length;
         progress(`verify: ${counts.evidence} evidence items`);
       },
     );
-    proofs.close();
+    await proofs.close();
 
     const chains = await TableAppender.create(connection, 'chain_checks');
     const entries = await TableAppender.create(connection, 'chain_entries');
@@ -104,7 +110,7 @@ export async function verifyStore(
          FROM receipts c JOIN records r USING (record_id) ORDER BY c.record_id`,
         (row) => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain) } }),
       ),
-      (row) => row.task,
+      (row) => row,
       (results, batch) => {
         results.forEach((outcome, i) => {
           if (outcome.kind !== 'chain') throw new Error('verify: a worker answered a chain task with an evidence result');
