@@ -1,0 +1,21 @@
+// The raw Ed25519 rate: crypto.verify with an imported KeyObject over 64-byte messages (as the
+// chain-hash hex a proof signs), for `seconds`. Plain JS so that it runs as a worker thread as it
+// is (no TypeScript loader): bench/verify.ts runs it on its own thread and on two workers at once.
+import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+export function ed25519Rate(keyPem, seconds) {
+  const key = createPrivateKey(keyPem);
+  const pub = createPublicKey(key);
+  const msgs = Array.from({ length: 256 }, (_, i) => Buffer.from(String(i).padStart(64, '0')));
+  const sigs = msgs.map((m) => sign(null, m, key));
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) {
+    for (let i = 0; i < msgs.length; i++) if (!verify(null, msgs[i], pub, sigs[i])) throw new Error('bench: signature did not verify');
+    n += msgs.length;
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+if (!isMainThread && workerData?.ed25519Rate) parentPort.postMessage(ed25519Rate(workerData.keyPem, workerData.seconds));

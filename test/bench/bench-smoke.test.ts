@@ -1,0 +1,26 @@
+// npm run bench must keep working (it is not run by CI otherwise): a tiny run, no timing asserted.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../support/cli.ts';
+
+it('bench/verify.ts runs end to end on 200 items and prints every figure', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prereg-bench-'));
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/verify.ts', '--items', '200', '--seconds', '0.2', '--dir', dir], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
+    expect(figures.items).toBe(200);
+    for (const key of ['raw_ed25519_per_s', 'two_thread_ed25519_per_s', 'floor_per_s', 'no_token_per_s', 'ratio', 'no_token_cpu_us_per_proof', 'with_token_per_s', 'with_token_cpu_us_per_proof']) {
+      expect(figures[key], key).toBeGreaterThan(0);
+    }
+    expect(out).toContain('verify stage, 100 proofs without tokens');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
