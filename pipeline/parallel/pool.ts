@@ -3,12 +3,29 @@
 // everything downstream stays deterministic.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { workerBundle } from './worker-bundle.ts';
 
 export interface PoolOptions<TInit> {
-  /** A worker module exporting nothing; it receives `init` as workerData (see worker-entry.mjs). */
+  /** A worker module exporting `createHandler(init)` (see worker-loop.ts); it is bundled (worker-bundle.ts). */
   module: URL;
   init: TInit;
   threads?: number;
+}
+
+/**
+ * The parent's Node flags without tsx's (`npx tsx`, `node --import tsx`): a bundle is plain
+ * JavaScript, and a worker inheriting the loader would start tsx and its loader thread for nothing.
+ */
+export function withoutTypeScriptLoader(execArgv: readonly string[]): string[] {
+  const namesTsx = (specifier: string) => /(^|[/\\])tsx([/\\]|$)/.test(specifier);
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!;
+    const joined = /^--(?:import|require)=(.*)$/.exec(flag);
+    if ((flag === '--import' || flag === '--require' || flag === '-r') && namesTsx(execArgv[i + 1] ?? '')) i++;
+    else if (!(joined && namesTsx(joined[1]!))) out.push(flag);
+  }
+  return out;
 }
 
 interface Pending<TOut> {
@@ -16,39 +33,44 @@ interface Pending<TOut> {
   reject: (error: Error) => void;
 }
 
-/** Worker entry shim: registers tsx in the worker, then loads the TypeScript worker module. */
-const ENTRY = new URL('./worker-entry.mjs', import.meta.url);
-
 export class WorkerPool<TInit, TIn, TOut> {
   private readonly workers: Worker[] = [];
   private readonly pending = new Map<number, Pending<TOut>>();
   private readonly load: number[] = [];
+  private readonly threads: number;
+  /** Workers start once their bundle is built; run() and close() wait for it. */
+  private readonly started: Promise<void>;
   private nextId = 0;
   private failure: Error | null = null;
 
   constructor(options: PoolOptions<TInit>) {
-    const threads = Math.max(1, options.threads ?? availableParallelism());
-    for (let i = 0; i < threads; i++) {
-      const worker = new Worker(ENTRY, { workerData: { module: options.module.href, init: options.init } });
-      worker.on('message', (msg: { id: number; results?: TOut[]; error?: string }) => {
-        const p = this.pending.get(msg.id);
-        if (!p) return;
-        this.pending.delete(msg.id);
-        this.load[i]!--;
-        if (msg.error !== undefined) p.reject(new Error(msg.error));
-        else p.resolve(msg.results!);
-      });
-      worker.on('error', (err) => this.fail(err));
-      worker.on('exit', (code) => {
-        if (code !== 0) this.fail(new Error(`verification worker exited with code ${code}`));
-      });
-      this.workers.push(worker);
-      this.load.push(0);
-    }
+    this.threads = Math.max(1, options.threads ?? availableParallelism());
+    this.started = workerBundle(options.module).then((entry) => {
+      for (let i = 0; i < this.threads; i++) this.startWorker(entry, options.init, i);
+    });
+    this.started.catch((err: Error) => this.fail(err));
+  }
+
+  private startWorker(entry: URL, init: TInit, i: number): void {
+    const worker = new Worker(entry, { workerData: { init }, execArgv: withoutTypeScriptLoader(process.execArgv) });
+    worker.on('message', (msg: { id: number; results?: TOut[]; error?: string }) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      this.load[i]!--;
+      if (msg.error !== undefined) p.reject(new Error(msg.error));
+      else p.resolve(msg.results!);
+    });
+    worker.on('error', (err) => this.fail(err));
+    worker.on('exit', (code) => {
+      if (code !== 0) this.fail(new Error(`verification worker exited with code ${code}`));
+    });
+    this.workers.push(worker);
+    this.load.push(0);
   }
 
   get size(): number {
-    return this.workers.length;
+    return this.threads;
   }
 
   private fail(err: Error): void {
@@ -58,8 +80,9 @@ export class WorkerPool<TInit, TIn, TOut> {
   }
 
   /** Runs one batch on the least-loaded worker. */
-  run(batch: TIn[]): Promise<TOut[]> {
-    if (this.failure) return Promise.reject(this.failure);
+  async run(batch: TIn[]): Promise<TOut[]> {
+    await this.started;
+    if (this.failure) throw this.failure;
     let target = 0;
     for (let i = 1; i < this.load.length; i++) if (this.load[i]! < this.load[target]!) target = i;
     const id = this.nextId++;
@@ -93,6 +116,7 @@ export class WorkerPool<TInit, TIn, TOut> {
   }
 
   async close(): Promise<void> {
+    await this.started.catch(() => undefined);
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }

@@ -3,7 +3,7 @@
 // only appends a few cells per proof and the structured clone back is a short array.
 import { buildVerifyContext, runVerifyTask, type VerifyContextInputs, type VerifyTask } from '../evidence/verify-task.ts';
 import type { ChainVerification } from '../evidence/aer1-chain.ts';
-import { factorRow, type FactoredRow, type RowFactoring } from '../store/factored-appender.ts';
+import { factorRow, type FactoredRow, type RowFactoring } from '../store/row-factoring.ts';
 import { proofCheckRow, type RecordKey } from '../verify/rows.ts';
 
 export interface StageVerifyInit {

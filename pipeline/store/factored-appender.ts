@@ -6,18 +6,11 @@
 // this turns ≈ 48 µs of main-thread work per proof_checks row into ≈ 10 (bench/verify.ts).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { TableAppender, type CellValue } from './db.ts';
+import type { FactoredRow, RowFactoring } from './row-factoring.ts';
 
 interface ColumnInfo {
   name: string;
   type: string;
-}
-
-/** Which cells of a table's row vary per row; the others are grouped into a profile. */
-export interface RowFactoring {
-  /** Positions (in table column order) of the cells appended with every row. */
-  varying: number[];
-  /** Positions of the cells stored once per distinct profile. */
-  shared: number[];
 }
 
 export async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
@@ -38,17 +31,6 @@ export async function rowFactoring(connection: DuckDBConnection, table: string, 
     varying: names.flatMap((n, i) => (varying.has(n) ? [i] : [])),
     shared: names.flatMap((n, i) => (varying.has(n) ? [] : [i])),
   };
-}
-
-/** A row split by a factoring: the varying cells, and the shared cells as JSON text (the profile's key). */
-export interface FactoredRow {
-  varying: CellValue[];
-  shared: string;
-}
-
-/** Splits a row (table column order). Runs where the row is built (a worker thread), not on the appending thread. */
-export function factorRow(row: readonly CellValue[], factoring: RowFactoring): FactoredRow {
-  return { varying: factoring.varying.map((i) => row[i]!), shared: JSON.stringify(factoring.shared.map((i) => row[i]!)) };
 }
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, TableAppender, type CellValue, type Store } from '../../pipeline/store/db.ts';
-import { factorRow, FactoredAppender, rowFactoring } from '../../pipeline/store/factored-appender.ts';
+import { FactoredAppender, rowFactoring } from '../../pipeline/store/factored-appender.ts';
+import { factorRow } from '../../pipeline/store/row-factoring.ts';
 
 const DDL = `(
   id BIGINT NOT NULL, status VARCHAR NOT NULL, codes VARCHAR[] NOT NULL, note VARCHAR, n INTEGER,

@@ -1,0 +1,69 @@
+// The worker pool with real worker threads started from esbuild bundles (worker-bundle.ts).
+import { describe, expect, it } from 'vitest';
+import { withoutTypeScriptLoader, WorkerPool } from '../../pipeline/parallel/pool.ts';
+
+const fixture = (name: string) => new URL(`./fixtures/${name}.ts`, import.meta.url);
+
+describe('WorkerPool', () => {
+  it('maps batches on every thread and hands results back in source order', async () => {
+    const pool = new WorkerPool<{ factor: number }, number, string>({ module: fixture('echo-worker'), init: { factor: 3 }, threads: 2 });
+    try {
+      const source = async function* () {
+        for (let i = 0; i < 40; i += 4) yield [i, i + 1, i + 2, i + 3];
+      };
+      const seen: string[] = [];
+      await pool.mapOrdered(source(), (n) => n, (results, items) => {
+        expect(results).toHaveLength(items.length);
+        seen.push(...results);
+      });
+      // The worker read a file next to its own source: import.meta.url survived bundling.
+      expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => `${i * 3} read next to the source`));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a handler that throws rejects that batch with its message; the pool keeps working', async () => {
+    const pool = new WorkerPool<{ factor: number }, number, string>({ module: fixture('echo-worker'), init: { factor: 1 }, threads: 1 });
+    try {
+      await expect(pool.run([1, -2])).rejects.toThrow('echo-worker: negative input -2');
+      expect(await pool.run([5])).toEqual(['5 read next to the source']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a worker whose handler cannot be built fails every run', async () => {
+    const pool = new WorkerPool<null, number, number>({ module: fixture('failing-worker'), init: null, threads: 1 });
+    try {
+      await expect(pool.run([1])).rejects.toThrow('failing-worker: no handler today');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a worker module that cannot be bundled fails every run, naming what is missing', async () => {
+    const pool = new WorkerPool<null, number, number>({ module: fixture('unbundlable-worker'), init: null, threads: 1 });
+    try {
+      await expect(pool.run([1])).rejects.toThrow(/no-such-module/);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('withoutTypeScriptLoader', () => {
+  it('drops the flags npx tsx and node --import tsx add, and keeps every other flag', () => {
+    expect(
+      withoutTypeScriptLoader([
+        '--require', '/p/node_modules/tsx/dist/preflight.cjs',
+        '--import', 'file:///p/node_modules/tsx/dist/loader.mjs',
+        '--import', 'tsx',
+        '--import=tsx/esm',
+        '--max-old-space-size=4096',
+        '--import', './my-hooks.mjs',
+        '--enable-source-maps',
+      ]),
+    ).toEqual(['--max-old-space-size=4096', '--import', './my-hooks.mjs', '--enable-source-maps']);
+  });
+});
