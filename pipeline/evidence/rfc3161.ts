@@ -33,6 +33,7 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { children, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import { decodeTstInfo, type TstInfo } from './tst-info.ts';
 
 const OID = {
   data: '1.2.840.113549.1.7.1',
@@ -89,6 +90,8 @@ export interface TsaTrust {
 export interface TsaMemo {
   certificates: Map<string, pkijs.Certificate>;
   chains: Map<string, pkijs.Certificate[]>;
+  /** TSTInfo tsa names (GeneralName DER, hex) as formatted. */
+  names: Map<string, string>;
 }
 
 /** Bound on each memo map; a map that reaches it is cleared (TSAs are few, so it rarely is). */
@@ -158,7 +161,7 @@ export function loadTsaTrust(pemTexts: string[]): TsaTrust {
 }
 
 function newMemo(): TsaMemo {
-  return { certificates: new Map(), chains: new Map() };
+  return { certificates: new Map(), chains: new Map(), names: new Map() };
 }
 
 /**
@@ -209,19 +212,18 @@ export async function verifyTimestampToken(
   }
   if (parsed.pkiStatus !== undefined) checks.status = 'pass';
   const { signedData, signerInfo, tstInfo } = parsed;
-  result.genTime = parsed.genTime;
-  result.serialNumber = tstInfo.serialNumber.toBigInt().toString();
+  result.genTime = tstInfo.genTime;
+  result.serialNumber = tstInfo.serialNumber.toString();
   result.policy = tstInfo.policy;
-  if (tstInfo.nonce) result.nonce = tstInfo.nonce.toBigInt().toString();
-  if (tstInfo.tsa) result.tsaName = formatGeneralName(tstInfo.tsa);
+  if (tstInfo.nonce !== undefined) result.nonce = tstInfo.nonce.toString();
+  if (parsed.tsaName !== undefined) result.tsaName = parsed.tsaName;
 
   // Message imprint, compared before and apart from any signature work.
-  const imprint = tstInfo.messageImprint;
-  const imprintAlg = imprint.hashAlgorithm.algorithmId;
+  const imprintAlg = tstInfo.imprintAlgorithm;
   result.hashAlgorithm = HASHES[imprintAlg]?.name ?? imprintAlg;
   const expectedImprint = createHash('sha256').update(expectedDigest).digest();
   checks.imprint =
-    imprintAlg === OID.sha256 && bytesEqual(imprint.hashedMessage.valueBlock.valueHexView, expectedImprint)
+    imprintAlg === OID.sha256 && bytesEqual(tstInfo.hashedMessage, expectedImprint)
       ? 'pass'
       : 'fail';
 
@@ -236,7 +238,7 @@ export async function verifyTimestampToken(
 
   const [signatureOk, chainOk] = await Promise.all([
     verifyCmsSignature(signedData, signerInfo, signer.cert),
-    verifyChain(parsed.certificates, signer, parsed.genDate, trust, memo),
+    verifyChain(parsed.certificates, signer, tstInfo.genDate, trust, memo),
   ]);
   checks.signature = signatureOk ? 'pass' : 'fail';
   checks.chain = chainOk ? 'pass' : 'fail';
@@ -272,9 +274,9 @@ type ParsedToken =
       signedData: SignedDataParts;
       signerInfo: pkijs.SignerInfo;
       certificates: CarriedCertificate[];
-      tstInfo: pkijs.TSTInfo;
-      genTime: string;
-      genDate: Date;
+      tstInfo: TstInfo;
+      /** The TSTInfo's tsa name, formatted. */
+      tsaName?: string;
     };
 
 function parseToken(token: Uint8Array, memo: TsaMemo): ParsedToken {
@@ -322,11 +324,9 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
   const signerInfo = new pkijs.SignerInfo({ schema: partSchema(split.signerInfos[0]!) });
   const eContent = tstInfoContent(token, split.encapContentInfo);
   if (!eContent) return { kind: 'malformed' };
-  const tstSchema = fromDer(new Uint8Array(eContent.getValue()));
-  if (!(tstSchema instanceof asn1js.Sequence)) return { kind: 'malformed' };
-  const tstInfo = new pkijs.TSTInfo({ schema: tstSchema });
-  const genTime = parseGeneralizedTime(tstSchema.valueBlock.value[4]);
-  if (!genTime) return { kind: 'malformed' };
+  const tstInfo = decodeTstInfo(new Uint8Array(eContent.getValue()));
+  if (!tstInfo) return { kind: 'malformed' };
+  const tsaName = tstInfo.tsaName === undefined ? undefined : memoGeneralName(memo, tstInfo.tsaName);
   const certificates: CarriedCertificate[] = [];
   for (const der of split.certificates) {
     const sha256 = sha256Hex(der);
@@ -344,8 +344,7 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
     signerInfo,
     certificates,
     tstInfo,
-    genTime: genTime.iso,
-    genDate: genTime.date,
+    ...(tsaName === undefined ? {} : { tsaName }),
   };
 }
 
@@ -415,6 +414,17 @@ function tstInfoContent(bytes: Uint8Array, encapContentInfo: DerElement): asn1js
   return decoded instanceof asn1js.OctetString ? decoded : undefined;
 }
 
+/** A TSTInfo tsa GeneralName, formatted; throws (malformed token) when pkijs cannot read it. */
+function memoGeneralName(memo: TsaMemo, der: Uint8Array): string {
+  const key = Buffer.from(der).toString('hex');
+  const known = memo.names.get(key);
+  if (known !== undefined) return known;
+  const text = formatGeneralName(new pkijs.GeneralName({ schema: partSchema(der) }));
+  if (memo.names.size >= MEMO_LIMIT) memo.names.clear();
+  memo.names.set(key, text);
+  return text;
+}
+
 function memoCertificate(memo: TsaMemo, sha256: string, der: Uint8Array): pkijs.Certificate {
   const known = memo.certificates.get(sha256);
   if (known) return known;
@@ -448,26 +458,6 @@ function parseCertificate(der: Uint8Array): pkijs.Certificate {
   return new pkijs.Certificate({ schema });
 }
 
-const GENERALIZED_TIME = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d+))?Z$/;
-
-/**
- * genTime from its raw GeneralizedTime text (pkijs gives only a Date, which drops digits below
- * the millisecond). RFC 3161 §2.4.2: UTC ('Z'), seconds always present, optional fraction.
- */
-function parseGeneralizedTime(element: asn1js.AsnType | undefined): { iso: string; date: Date } | undefined {
-  if (!(element instanceof asn1js.GeneralizedTime)) return undefined;
-  const text = String.fromCharCode(...element.valueBlock.valueHexView);
-  const m = GENERALIZED_TIME.exec(text);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, s, frac] = m as unknown as [string, string, string, string, string, string, string, string?];
-  const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
-  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms));
-  // Reject out-of-range fields (month 13, 31 February, …), which Date.UTC would roll over.
-  const rolled = date.toISOString();
-  if (rolled.slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) return undefined;
-  return { iso: `${y}-${mo}-${d}T${h}:${mi}:${s}${frac === undefined ? '' : `.${frac}`}Z`, date };
-}
-
 // --- signer certificate, signature, chain ---------------------------------------------------
 
 /** The carried certificate the SignerInfo's sid names, matched as pkijs's SignedData.verify matches it. */
@@ -496,11 +486,6 @@ function sidKeyIdentifier(sid: asn1js.BaseBlock): Uint8Array | undefined {
 }
 
 /**
- * RFC 5652 §5.4/§5.6 over the signed attributes. The content-type attribute must name
- * id-ct-TSTInfo (pkijs checks only that it is present); pkijs checks the message-digest attribute
- * against the eContent octets and the signature, on a view typed id-data (see the file comment).
- */
-/**
  * pkijs's engine imports the signer's public key (re-encoding it to DER first) for every
  * signature it checks. Certificates are memoised, so the same PublicKeyInfo object comes back for
  * every token of a TSA: its imported key is kept with it, per import parameters (a WeakMap, so it
@@ -526,6 +511,11 @@ class KeyCachingEngine extends pkijs.CryptoEngine {
 
 const cmsEngine = new KeyCachingEngine({ name: 'prereg-key-caching', crypto: globalThis.crypto });
 
+/**
+ * RFC 5652 §5.4/§5.6 over the signed attributes. The content-type attribute must name
+ * id-ct-TSTInfo (pkijs checks only that it is present); pkijs checks the message-digest attribute
+ * against the eContent octets and the signature, on a view typed id-data (see the file comment).
+ */
 async function verifyCmsSignature(
   signedData: SignedDataParts,
   signerInfo: pkijs.SignerInfo,

@@ -95,7 +95,7 @@ export function elementBytes(bytes: Uint8Array, element: DerElement): Uint8Array
 }
 
 /** Universal tag numbers the callers test for. */
-export const TAG = { integer: 2, octetString: 4, oid: 6, sequence: 16, set: 17 } as const;
+export const TAG = { boolean: 1, integer: 2, octetString: 4, oid: 6, sequence: 16, set: 17, generalizedTime: 24 } as const;
 
 export function isUniversal(element: DerElement | undefined, tagNumber: number, constructed: boolean): element is DerElement {
   return element !== undefined && element.tagClass === 0 && element.tagNumber === tagNumber && element.constructed === constructed;
@@ -103,4 +103,34 @@ export function isUniversal(element: DerElement | undefined, tagNumber: number, 
 
 export function isContext(element: DerElement | undefined, tagNumber: number): element is DerElement {
   return element !== undefined && element.tagClass === 2 && element.tagNumber === tagNumber && element.constructed;
+}
+
+/** The contents of an element (a view). */
+export function contents(bytes: Uint8Array, element: DerElement): Uint8Array {
+  return bytes.subarray(element.contentStart, element.contentEnd);
+}
+
+/** OBJECT IDENTIFIER contents in dotted form, or undefined when they are not one (X.690 §8.19). */
+export function decodeOid(content: Uint8Array): string | undefined {
+  if (content.length === 0 || (content[content.length - 1]! & 0x80) !== 0) return undefined;
+  const arcs: bigint[] = [];
+  let value = 0n;
+  for (const byte of content) {
+    value = (value << 7n) | BigInt(byte & 0x7f);
+    if ((byte & 0x80) === 0) {
+      arcs.push(value);
+      value = 0n;
+    }
+  }
+  const first = arcs[0]!;
+  const head = first < 40n ? [0n, first] : first < 80n ? [1n, first - 40n] : [2n, first - 80n];
+  return [...head, ...arcs.slice(1)].join('.');
+}
+
+/** INTEGER contents as a two's-complement big-endian number (X.690 §8.3), or undefined when empty. */
+export function decodeInteger(content: Uint8Array): bigint | undefined {
+  if (content.length === 0) return undefined;
+  let value = 0n;
+  for (const byte of content) value = (value << 8n) | BigInt(byte);
+  return (content[0]! & 0x80) !== 0 ? value - (1n << BigInt(8 * content.length)) : value;
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import * as asn1js from 'asn1js';
 import { describe, expect, it } from 'vitest';
-import { children, elementBytes, isContext, isUniversal, readElement, readWhole, TAG, type DerElement } from '../../pipeline/formats/der.ts';
+import { children, contents, decodeInteger, decodeOid, elementBytes, isContext, isUniversal, readElement, readWhole, TAG, type DerElement } from '../../pipeline/formats/der.ts';
 import { testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
@@ -96,5 +96,25 @@ describe('readElement', () => {
   it('children of a primitive element is undefined', () => {
     const input = bytes(0x02, 0x01, 0x05);
     expect(children(input, readWhole(input)!)).toBeUndefined();
+  });
+});
+
+describe('decodeOid and decodeInteger', () => {
+  it('decode as asn1js does', () => {
+    for (const oid of ['1.2.840.113549.1.9.16.1.4', '2.16.840.1.101.3.4.2.1', '0.9.2342.19200300.100.1.25', '2.999.18446744073709551617', '1.3.6.1.5.5.7.3.8']) {
+      const der = new Uint8Array(new asn1js.ObjectIdentifier({ value: oid }).toBER(false));
+      const element = readWhole(der)!;
+      expect(decodeOid(contents(der, element))).toBe(oid);
+    }
+    for (const n of [0n, 1n, 127n, 128n, 255n, 256n, -1n, -128n, -129n, 2n ** 64n + 3n, -(2n ** 70n)]) {
+      const der = new Uint8Array(asn1js.Integer.fromBigInt(n).toBER(false));
+      expect(decodeInteger(contents(der, readWhole(der)!))).toBe(n);
+    }
+  });
+
+  it('refuse empty contents and an OID whose last arc is unfinished', () => {
+    expect(decodeOid(bytes())).toBeUndefined();
+    expect(decodeOid(bytes(0x2a, 0x86))).toBeUndefined();
+    expect(decodeInteger(bytes())).toBeUndefined();
   });
 });
