@@ -92,6 +92,8 @@ export interface TsaMemo {
   chains: Map<string, pkijs.Certificate[]>;
   /** TSTInfo tsa names (GeneralName DER, hex) as formatted. */
   names: Map<string, string>;
+  /** Whether an ESSCertID(v2) attribute (by its bytes) binds a signer certificate (by its digest). */
+  bindings: Map<string, boolean>;
 }
 
 /** Bound on each memo map; a map that reaches it is cleared (TSAs are few, so it rarely is). */
@@ -161,7 +163,7 @@ export function loadTsaTrust(pemTexts: string[]): TsaTrust {
 }
 
 function newMemo(): TsaMemo {
-  return { certificates: new Map(), chains: new Map(), names: new Map() };
+  return { certificates: new Map(), chains: new Map(), names: new Map(), bindings: new Map() };
 }
 
 /**
@@ -242,7 +244,7 @@ export async function verifyTimestampToken(
   ]);
   checks.signature = signatureOk ? 'pass' : 'fail';
   checks.chain = chainOk ? 'pass' : 'fail';
-  checks.signer_binding = signerCertificateBound(signerInfo, signer) ? 'pass' : 'fail';
+  checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
   return finish();
 }
@@ -589,17 +591,32 @@ async function verifyChain(
  * is the hash of the signer certificate, with a matching issuerSerial when one is given. Every
  * such attribute present must bind; at least one must be present.
  */
-function signerCertificateBound(signerInfo: pkijs.SignerInfo, signer: CarriedCertificate): boolean {
+function signerCertificateBound(signerInfo: pkijs.SignerInfo, signer: CarriedCertificate, memo: TsaMemo): boolean {
   const attributes = (signerInfo.signedAttrs?.attributes ?? []).filter(
     (a) => a.type === OID.signingCertificate || a.type === OID.signingCertificateV2,
   );
   if (attributes.length === 0) return false;
   return attributes.every((attribute) => {
+    // The outcome depends only on the attribute's bytes and the signer certificate, the same in
+    // every token of a TSA: decided once (its issuer name comparison costs an asn1js parse).
+    const value: unknown = attribute.values[0];
+    const key =
+      attribute.values.length === 1 && value instanceof asn1js.BaseBlock
+        ? `${signer.sha256}/${attribute.type}/${Buffer.from(value.valueBeforeDecodeView).toString('hex')}`
+        : undefined;
+    const known = key === undefined ? undefined : memo.bindings.get(key);
+    if (known !== undefined) return known;
+    let binds: boolean;
     try {
-      return essAttributeBinds(attribute, signer);
+      binds = essAttributeBinds(attribute, signer);
     } catch {
-      return false; // an attribute pkijs cannot read binds nothing
+      binds = false; // an attribute pkijs cannot read binds nothing
     }
+    if (key !== undefined) {
+      if (memo.bindings.size >= MEMO_LIMIT) memo.bindings.clear();
+      memo.bindings.set(key, binds);
+    }
+    return binds;
   });
 }
 

@@ -160,6 +160,12 @@ describe('good tokens', () => {
     const flipped = tokens[2]!.slice();
     flipped[flipped.length - 5]! ^= 1; // inside the signature value, the last field of the token
     expectFailures(await verifyTimestampToken(flipped, DIGEST, local), ['TSA_SIGNATURE_INVALID']);
+    // Remembered bindings are keyed by the attribute's bytes: other ESSCertIDv2 contents are decided anew.
+    const otherCert = await pkijsToken(tsa, { essCertIdCertificateDer: derOfPem(pem('tsa-no-eku')) });
+    expectFailures(await verifyTimestampToken(otherCert, DIGEST, local), ['TSA_SIGNER_UNBOUND']);
+    const otherSerial = await pkijsToken(tsa, { essCertIdSerialNumber: 1n });
+    expectFailures(await verifyTimestampToken(otherSerial, DIGEST, local), ['TSA_SIGNER_UNBOUND']);
+    expectAllPass(await verifyTimestampToken(tokens[0]!, DIGEST, local));
   });
 
   it('accepts a bare TimeStampToken (ContentInfo); status is then skipped', async () => {
