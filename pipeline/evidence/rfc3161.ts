@@ -20,25 +20,31 @@
 //  - it checks neither the ESSCertID/ESSCertIDv2 attribute nor the timeStamping EKU: done here.
 // Revocation (CRL/OCSP) is not checked: the SPEC pins roots and bounds genTime instead.
 //
-// Cost: this runs for every proof token of a study, and asn1js decodes ≈ 2 KB/ms here. So the
-// token is walked by byte range (formats/der.ts) down to the parts the checks read, and only those
-// go through asn1js and pkijs's own parsers: the carried certificates (the same bytes in every
-// token of a TSA) are decoded once per TsaTrust (memo keyed by the SHA-256 of their DER), the
-// signer's imported public key is kept with its certificate, and a validated path is reused (only
-// validity dates re-checked). The walker reads BER as leniently as asn1js (e.g. indefinite or
-// non-minimal lengths of the unsigned envelope): what is verified is always what was parsed, so
-// this allows re-encodings of unsigned parts, never other content.
+// Cost: this runs for every proof token of a study. Reading the token (timestamp-token.ts) decodes
+// only the parts the checks use, each carried certificate once; the signer's imported public key
+// is kept with its certificate, a validated path is reused (only validity dates re-checked), and
+// an ESSCertID binding is decided once per attribute and certificate.
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { children, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
-import { decodeTstInfo, type TstInfo } from './tst-info.ts';
+import {
+  formatGeneralName,
+  formatName,
+  MEMO_LIMIT,
+  newMemo,
+  parseCertificate,
+  parseToken,
+  sha256Hex,
+  TOKEN_OID,
+  type CarriedCertificate,
+  type SignedDataParts,
+  type TsaMemo,
+} from './timestamp-token.ts';
 
 const OID = {
+  ...TOKEN_OID,
   data: '1.2.840.113549.1.7.1',
-  signedData: '1.2.840.113549.1.7.2',
-  tstInfo: '1.2.840.113549.1.9.16.1.4', // id-ct-TSTInfo, RFC 3161 §2.4.2
   contentType: '1.2.840.113549.1.9.3',
   signingCertificate: '1.2.840.113549.1.9.16.2.12', // ESSCertID, RFC 2634 §5.4
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47', // ESSCertIDv2, RFC 5035 §3, RFC 5816
@@ -85,19 +91,6 @@ export interface TsaTrust {
    */
   memo?: TsaMemo;
 }
-
-/** Parsed certificates by SHA-256 of their DER; validated certificate paths by signer+intermediates. */
-export interface TsaMemo {
-  certificates: Map<string, pkijs.Certificate>;
-  chains: Map<string, pkijs.Certificate[]>;
-  /** TSTInfo tsa names (GeneralName DER, hex) as formatted. */
-  names: Map<string, string>;
-  /** Whether an ESSCertID(v2) attribute (by its bytes) binds a signer certificate (by its digest). */
-  bindings: Map<string, boolean>;
-}
-
-/** Bound on each memo map; a map that reaches it is cleared (TSAs are few, so it rarely is). */
-const MEMO_LIMIT = 4096;
 
 export interface TimestampVerification {
   /** No check failed. ('status' is 'skipped' for a bare TimeStampToken, which has no PKIStatusInfo.) */
@@ -160,10 +153,6 @@ export function loadTsaTrust(pemTexts: string[]): TsaTrust {
     });
   });
   return trust;
-}
-
-function newMemo(): TsaMemo {
-  return { certificates: new Map(), chains: new Map(), names: new Map(), bindings: new Map() };
 }
 
 /**
@@ -247,217 +236,6 @@ export async function verifyTimestampToken(
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
   return finish();
-}
-
-// --- parsing ---------------------------------------------------------------------------------
-
-/** An X.509 certificate carried in the token, with the exact DER it was carried as. */
-interface CarriedCertificate {
-  der: Uint8Array;
-  sha256: string;
-  cert: pkijs.Certificate;
-}
-
-/** The parts of SignedData (RFC 5652 §5.1) the checks use. */
-interface SignedDataParts {
-  version: number;
-  digestAlgorithms: pkijs.AlgorithmIdentifier[];
-  /** The eContent OCTET STRING (a TSTInfo, eContentType id-ct-TSTInfo checked when parsing). */
-  eContent: asn1js.OctetString;
-}
-
-type ParsedToken =
-  | { kind: 'malformed' }
-  | { kind: 'rejected'; pkiStatus: number; statusText?: string }
-  | {
-      kind: 'token';
-      pkiStatus?: number;
-      statusText?: string;
-      signedData: SignedDataParts;
-      signerInfo: pkijs.SignerInfo;
-      certificates: CarriedCertificate[];
-      tstInfo: TstInfo;
-      /** The TSTInfo's tsa name, formatted. */
-      tsaName?: string;
-    };
-
-function parseToken(token: Uint8Array, memo: TsaMemo): ParsedToken {
-  try {
-    return parseTokenOrThrow(token, memo);
-  } catch {
-    // asn1js/pkijs throw for structures that do not match their schemas: that is a malformed token.
-    return { kind: 'malformed' };
-  }
-}
-
-function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
-  const outer = readWhole(token);
-  const parts = outer && isUniversal(outer, TAG.sequence, true) ? children(token, outer) : undefined;
-  if (!outer || !parts || parts.length === 0) return { kind: 'malformed' };
-  // A ContentInfo starts with its contentType OID; a TimeStampResp with its PKIStatusInfo SEQUENCE.
-  let contentInfo: DerElement;
-  let pkiStatus: number | undefined;
-  let statusText: string | undefined;
-  if (isUniversal(parts[0], TAG.oid, false)) {
-    contentInfo = outer;
-  } else {
-    // TimeStampResp ::= SEQUENCE { status PKIStatusInfo, timeStampToken TimeStampToken OPTIONAL }
-    if (parts.length > 2) return { kind: 'malformed' };
-    const status = new pkijs.PKIStatusInfo({ schema: partSchema(elementBytes(token, parts[0]!)) });
-    pkiStatus = status.status;
-    const texts = status.statusStrings?.map((s) => s.valueBlock.value);
-    if (texts && texts.length > 0) statusText = texts.join('; ');
-    if (pkiStatus !== 0 && pkiStatus !== 1) {
-      return statusText === undefined ? { kind: 'rejected', pkiStatus } : { kind: 'rejected', pkiStatus, statusText };
-    }
-    if (!isUniversal(parts[1], TAG.sequence, true)) return { kind: 'malformed' };
-    contentInfo = parts[1];
-  }
-  // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY }
-  const info = children(token, contentInfo);
-  if (!info || info.length !== 2 || !isUniversal(info[0], TAG.oid, false) || !isContext(info[1], 0)) return { kind: 'malformed' };
-  const contentType = fromDer(elementBytes(token, info[0]));
-  if (!(contentType instanceof asn1js.ObjectIdentifier) || contentType.valueBlock.toString() !== OID.signedData) return { kind: 'malformed' };
-  const content = children(token, info[1]);
-  if (!content || content.length !== 1 || !isUniversal(content[0], TAG.sequence, true)) return { kind: 'malformed' };
-  const split = splitSignedData(token, content[0]);
-  // RFC 3161 §2.4.2: the token MUST NOT contain any signature other than the TSA's.
-  if (!split || split.signerInfos.length !== 1) return { kind: 'malformed' };
-  const signerInfo = new pkijs.SignerInfo({ schema: partSchema(split.signerInfos[0]!) });
-  const eContent = tstInfoContent(token, split.encapContentInfo);
-  if (!eContent) return { kind: 'malformed' };
-  const tstInfo = decodeTstInfo(new Uint8Array(eContent.getValue()));
-  if (!tstInfo) return { kind: 'malformed' };
-  const tsaName = tstInfo.tsaName === undefined ? undefined : memoGeneralName(memo, tstInfo.tsaName);
-  const certificates: CarriedCertificate[] = [];
-  for (const der of split.certificates) {
-    const sha256 = sha256Hex(der);
-    certificates.push({ der, sha256, cert: memoCertificate(memo, sha256, der) });
-  }
-  return {
-    kind: 'token',
-    ...(pkiStatus === undefined ? {} : { pkiStatus }),
-    ...(statusText === undefined ? {} : { statusText }),
-    signedData: {
-      version: split.version,
-      digestAlgorithms: split.digestAlgorithms.map((der) => new pkijs.AlgorithmIdentifier({ schema: partSchema(der) })),
-      eContent,
-    },
-    signerInfo,
-    certificates,
-    tstInfo,
-    ...(tsaName === undefined ? {} : { tsaName }),
-  };
-}
-
-/**
- * SignedData ::= SEQUENCE { version, digestAlgorithms SET, encapContentInfo, certificates [0]
- * IMPLICIT OPTIONAL, crls [1] IMPLICIT OPTIONAL, signerInfos SET } (RFC 5652 §5.1), walked by
- * byte range: asn1js decoding the carried certificates of every token (the same bytes each time)
- * was most of the cost of a verification. Each part goes through asn1js/pkijs on its own bytes;
- * certificates only the first time their digest is seen. Only plain X.509 certificates (a
- * SEQUENCE among the CertificateChoices) can sign: attribute and other certificates are ignored.
- */
-function splitSignedData(
-  bytes: Uint8Array,
-  seq: DerElement,
-):
-  | { version: number; digestAlgorithms: Uint8Array[]; encapContentInfo: DerElement; certificates: Uint8Array[]; signerInfos: Uint8Array[] }
-  | undefined {
-  const elements = children(bytes, seq);
-  if (!elements) return undefined;
-  let i = 0;
-  const version = elements[i++];
-  const digestAlgorithms = elements[i++];
-  const encapContentInfo = elements[i++];
-  if (!isUniversal(version, TAG.integer, false) || !isUniversal(digestAlgorithms, TAG.set, true)) return undefined;
-  if (!isUniversal(encapContentInfo, TAG.sequence, true)) return undefined;
-  let certificates: DerElement[] = [];
-  if (isContext(elements[i], 0)) {
-    const carried = children(bytes, elements[i]!);
-    if (!carried) return undefined;
-    certificates = carried.filter((c) => isUniversal(c, TAG.sequence, true));
-    i++;
-  }
-  // Revocation data is not used (see the file comment), but its place is checked.
-  if (isContext(elements[i], 1)) i++;
-  const signerInfos = elements[i++];
-  if (!isUniversal(signerInfos, TAG.set, true) || i !== elements.length) return undefined;
-  const algorithms = children(bytes, digestAlgorithms);
-  const signers = children(bytes, signerInfos);
-  const versionValue = fromDer(elementBytes(bytes, version));
-  if (!algorithms || !signers || !(versionValue instanceof asn1js.Integer)) return undefined;
-  return {
-    version: versionValue.valueBlock.valueDec,
-    digestAlgorithms: algorithms.map((e) => elementBytes(bytes, e)),
-    encapContentInfo,
-    certificates: certificates.map((e) => elementBytes(bytes, e)),
-    signerInfos: signers.map((e) => elementBytes(bytes, e)),
-  };
-}
-
-/**
- * EncapsulatedContentInfo ::= SEQUENCE { eContentType OBJECT IDENTIFIER, eContent [0] EXPLICIT
- * OCTET STRING OPTIONAL } (RFC 5652 §5.2): the eContent when eContentType is id-ct-TSTInfo and
- * it is present, else undefined. Walked by hand: asn1js decodes an OCTET STRING's contents when
- * they parse, so decoding the whole structure would decode the TSTInfo twice.
- */
-function tstInfoContent(bytes: Uint8Array, encapContentInfo: DerElement): asn1js.OctetString | undefined {
-  const parts = children(bytes, encapContentInfo);
-  if (!parts || parts.length !== 2 || !isUniversal(parts[0], TAG.oid, false) || !isContext(parts[1], 0)) return undefined;
-  const type = fromDer(elementBytes(bytes, parts[0]));
-  if (!(type instanceof asn1js.ObjectIdentifier) || type.valueBlock.toString() !== OID.tstInfo) return undefined;
-  const inner = children(bytes, parts[1]);
-  if (!inner || inner.length !== 1) return undefined;
-  const octets = inner[0]!;
-  if (isUniversal(octets, TAG.octetString, false)) return new asn1js.OctetString({ valueHex: bytes.slice(octets.contentStart, octets.contentEnd) });
-  // A constructed (BER) OCTET STRING: asn1js joins its segments.
-  const decoded = isUniversal(octets, TAG.octetString, true) ? fromDer(elementBytes(bytes, octets)) : undefined;
-  return decoded instanceof asn1js.OctetString ? decoded : undefined;
-}
-
-/** A TSTInfo tsa GeneralName, formatted; throws (malformed token) when pkijs cannot read it. */
-function memoGeneralName(memo: TsaMemo, der: Uint8Array): string {
-  const key = Buffer.from(der).toString('hex');
-  const known = memo.names.get(key);
-  if (known !== undefined) return known;
-  const text = formatGeneralName(new pkijs.GeneralName({ schema: partSchema(der) }));
-  if (memo.names.size >= MEMO_LIMIT) memo.names.clear();
-  memo.names.set(key, text);
-  return text;
-}
-
-function memoCertificate(memo: TsaMemo, sha256: string, der: Uint8Array): pkijs.Certificate {
-  const known = memo.certificates.get(sha256);
-  if (known) return known;
-  const cert = parseCertificate(der);
-  if (memo.certificates.size >= MEMO_LIMIT) memo.certificates.clear();
-  memo.certificates.set(sha256, cert);
-  return cert;
-}
-
-/** One DER element filling the whole input, or undefined (asn1js signals garbage with offset -1). */
-function fromDer(bytes: Uint8Array): asn1js.AsnType | undefined {
-  const view = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  const parsed = asn1js.fromBER(view);
-  if (parsed.offset === -1 || parsed.offset !== bytes.byteLength || parsed.result.error) return undefined;
-  return parsed.result;
-}
-
-/**
- * A part the walker delimited, decoded. pkijs given `schema: undefined` builds an empty default
- * object instead of failing, so a part asn1js cannot read throws here (parseToken: malformed).
- */
-function partSchema(bytes: Uint8Array): asn1js.AsnType {
-  const schema = fromDer(bytes);
-  if (!schema) throw new Error('a part of the token is not one BER element');
-  return schema;
-}
-
-function parseCertificate(der: Uint8Array): pkijs.Certificate {
-  const schema = fromDer(der);
-  if (!schema) throw new Error('not one DER element');
-  return new pkijs.Certificate({ schema });
 }
 
 // --- signer certificate, signature, chain ---------------------------------------------------
@@ -688,54 +466,6 @@ function hasTimeStampingEku(cert: pkijs.Certificate): boolean {
       ext.parsedValue instanceof pkijs.ExtKeyUsage &&
       ext.parsedValue.keyPurposes.includes(OID.kpTimeStamping),
   );
-}
-
-// --- names and bytes -----------------------------------------------------------------------------
-
-const SHORT_NAMES: Readonly<Record<string, string>> = {
-  '2.5.4.3': 'CN',
-  '2.5.4.5': 'serialNumber',
-  '2.5.4.6': 'C',
-  '2.5.4.7': 'L',
-  '2.5.4.8': 'ST',
-  '2.5.4.10': 'O',
-  '2.5.4.11': 'OU',
-  '2.5.4.97': 'organizationIdentifier',
-  '0.9.2342.19200300.100.1.25': 'DC',
-  '1.2.840.113549.1.9.1': 'emailAddress',
-};
-
-/** RFC 4514 string of a Name: last RDN first, special characters escaped. */
-function formatName(name: pkijs.RelativeDistinguishedNames): string {
-  return [...name.typesAndValues]
-    .reverse()
-    .map((tv) => {
-      const key = SHORT_NAMES[tv.type] ?? tv.type;
-      const value: unknown = tv.value;
-      const text =
-        value instanceof asn1js.BaseStringBlock
-          ? escapeDnValue(value.getValue())
-          : `#${Buffer.from((value as asn1js.BaseBlock).toBER(false)).toString('hex')}`;
-      return `${key}=${text}`;
-    })
-    .join(',');
-}
-
-function escapeDnValue(value: string): string {
-  return value
-    .replace(/[\\,+"<>;=]/g, (c) => `\\${c}`)
-    .replace(/^[ #]/, (c) => `\\${c}`)
-    .replace(/ $/, '\\ ');
-}
-
-function formatGeneralName(name: pkijs.GeneralName): string {
-  if (name.type === 4 && name.value instanceof pkijs.RelativeDistinguishedNames) return formatName(name.value);
-  if (typeof name.value === 'string') return name.value;
-  return `GeneralName[${name.type}]`;
-}
-
-function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function bytesEqual(a: ArrayBuffer | Uint8Array, b: ArrayBuffer | Uint8Array): boolean {
