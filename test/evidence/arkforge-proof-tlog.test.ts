@@ -6,7 +6,7 @@
 // SETs and checkpoints the TEST-ONLY ECDSA P-256 log key signs; real tokens from the TEST-ONLY TSA.
 // Then: trust material rebuilt from plain inputs, and `prereg verify FILE` against the pipeline's
 // path (runVerifyTask) with a trust directory that pins the test log key.
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,24 +24,16 @@ import { anchorBatch, issueProofV3, logWitnessedHash, markPending, ownerDisclosu
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { hashedRekordBody, testKeyPem, TestLog } from '../support/tlog/test-log.ts';
 import { TEST_LOG_KEY_FILE, TEST_LOG_WINDOW, trustDirPinningTestLog } from '../support/tlog/trust-dir.ts';
-import { loadTestSigner, testPkiPaths, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+import { at, KEY_2026, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, WINDOW } from '../support/proof-fixtures.ts';
+import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
 
-const KEY_2026 = testKeyPem('TEST-ONLY-arkforge-2026.key.pem');
-const PUB_2026 = `ed25519:${createPublicKey(testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')).export({ format: 'jwk' }).x}`;
-const TSA_ROOT = readFileSync(testPkiPaths('tsa-root').cert, 'utf8');
 const TLOG_PUB = testKeyPem('TEST-ONLY-tlog.pub.pem');
 /** Submits to the log, but is no pinned issuer key. */
 const STRANGER_PEM = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
-const WINDOW = { opens_at: '2026-03-01T00:00:00Z', closes_at: '2026-04-01T00:00:00Z' };
-const TS = '2026-03-10T12:00:00Z';
-const GEN = '2026-03-10T12:00:07Z';
-const at = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString().replace('.000Z', 'Z');
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 /** When the log integrated the entries: a few seconds after the token. */
 const INTEGRATED = seconds('2026-03-10T12:00:09Z');
-const REQUEST_TEXT = '{"target":"https://api.example.com/search","payload":{"q":"R2152-2","k":3},"amount":0.1}';
-const RESPONSE_TEXT = '{"passages":[{"ref":"R2152-2","text":"Le délai est de 30 jours.","score":0.875}]}';
 
 // The log: a few entries of other proofs first, so that inclusion proofs have real paths.
 const log = TestLog.withTestKey();
@@ -52,17 +44,7 @@ rogue.append(hashedRekordBody({ witnessedHashHex: sha256Hex('rogue filler'), sub
 
 
 function policy(over: Partial<TrustPolicy> = {}): TrustPolicy {
-  return {
-    format: 'prereg.trust/1',
-    arkforge_keys: [{ key_id: 'arkforge-2026', public_key: PUB_2026, valid_from: '2026-01-01T00:00:00Z', valid_until: '2027-01-01T00:00:00Z' }],
-    tsa_roots: ['TEST-ONLY-tsa-root.cert.pem'],
-    tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, ...TEST_LOG_WINDOW }],
-    require_tsa_token: true,
-    max_skew_seconds: 300,
-    batch_max_skew_seconds: 900,
-    require_receipts: false,
-    ...over,
-  };
+  return testTrustPolicy({ tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, ...TEST_LOG_WINDOW }], ...over });
 }
 
 let tsa: TsaSigner;
@@ -87,20 +69,7 @@ type Plain = Record<string, any>;
 type Item = { proof: unknown; request?: unknown; response?: unknown; disclosure?: unknown; transparency_log_entry?: unknown };
 type Issued = { proof: Record<string, unknown>; request: unknown; response: unknown };
 
-function v3Options(over: Partial<IssueProofV3Options> = {}, n = 0): IssueProofV3Options {
-  return {
-    request: parseJson(REQUEST_TEXT),
-    response: parseJson(RESPONSE_TEXT),
-    timestamp: TS,
-    seller: 'api.example.com',
-    buyerApiKey: 'mcp_test_example_key',
-    transactionId: `crd_20260310_120000_${String(n).padStart(6, '0')}`,
-    specVersion: '3.1',
-    signingKeyPem: KEY_2026,
-    tsa: { signer: tsa, genTime: GEN },
-    ...over,
-  };
-}
+const v3Options = (over: Partial<IssueProofV3Options> = {}, n = 0): IssueProofV3Options => v3MintOptions(tsa, over, n);
 
 /** The entry of this proof's witnessed hash, as the reference service logs it (issuer key), integrated at INTEGRATED. */
 const entryFor = (issued: Issued, o: { log?: TestLog; signingKeyPem?: string; hashHex?: string } = {}): TlogEntry =>

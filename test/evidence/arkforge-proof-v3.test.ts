@@ -5,11 +5,9 @@
 // Then: the minted proofs recomputed by Python's hashlib (an independent implementation), and
 // `prereg verify FILE` against the pipeline's path (runVerifyTask).
 import { execFileSync } from 'node:child_process';
-import { createPublicKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   PROOF_CHECKS,
@@ -24,7 +22,6 @@ import { buildTrustMaterial, type TrustMaterial } from '../../pipeline/evidence/
 import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/verify-task.ts';
 import { JsonNumber, canonicalJson, parseJson, sha256Hex, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
 import { inclusionPathLength } from '../../pipeline/formats/merkle.ts';
-import type { TrustPolicy } from '../../pipeline/io/trust-files.ts';
 import { REASONS } from '../../pipeline/reasons.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
 import { issueProof } from '../support/arkforge-issuer.ts';
@@ -39,35 +36,12 @@ import {
   type IssuedProofV3,
 } from '../support/arkforge-issuer-v3.ts';
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
-import { loadTestSigner, testPkiPaths, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+import { at, GEN, KEY_2026, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, V3_REQUEST_TEXT, V3_RESPONSE_TEXT, WINDOW } from '../support/proof-fixtures.ts';
+import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const keysDir = path.join(root, 'test/fixtures/keys');
-const read = (p: string) => readFileSync(p, 'utf8');
-const KEY_2026 = read(path.join(keysDir, 'TEST-ONLY-arkforge-2026.key.pem'));
-const PUB_2026 = `ed25519:${createPublicKey(read(path.join(keysDir, 'TEST-ONLY-arkforge-2026.pub.pem'))).export({ format: 'jwk' }).x}`;
-const TSA_ROOT = read(testPkiPaths('tsa-root').cert);
-
-function policy(over: Partial<TrustPolicy> = {}): TrustPolicy {
-  return {
-    format: 'prereg.trust/1',
-    arkforge_keys: [{ key_id: 'arkforge-2026', public_key: PUB_2026, valid_from: '2026-01-01T00:00:00Z', valid_until: '2027-01-01T00:00:00Z' }],
-    tsa_roots: ['TEST-ONLY-tsa-root.cert.pem'],
-    require_tsa_token: true,
-    max_skew_seconds: 300,
-    batch_max_skew_seconds: 900,
-    require_receipts: false,
-    ...over,
-  };
-}
-
-const WINDOW = { opens_at: '2026-03-01T00:00:00Z', closes_at: '2026-04-01T00:00:00Z' };
-const TS = '2026-03-10T12:00:00Z';
-const GEN = '2026-03-10T12:00:07Z';
-const at = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString().replace('.000Z', 'Z');
+const policy = testTrustPolicy;
 const RECEIPT = 'af65b75f3901dfd0ed9590a009bf7283e318801e15733bf68403219967d4edb7';
-const REQUEST_TEXT = '{"target":"https://api.example.com/search","payload":{"q":"R2152-2","k":3},"amount":0.1}';
-const RESPONSE_TEXT = '{"passages":[{"ref":"R2152-2","text":"Le délai est de 30 jours.","score":0.875}]}';
+const REQUEST_TEXT = V3_REQUEST_TEXT;
 
 let tsa: TsaSigner;
 let trust: TrustMaterial;
@@ -92,18 +66,7 @@ interface MintOptions extends Partial<IssueProofV3Options> {
 
 function v3Options(over: MintOptions, n = 0): IssueProofV3Options {
   const { disclose: _disclose, ...rest } = over;
-  return {
-    request: parseJson(REQUEST_TEXT),
-    response: parseJson(RESPONSE_TEXT),
-    timestamp: TS,
-    seller: 'api.example.com',
-    buyerApiKey: 'mcp_test_example_key',
-    transactionId: `crd_20260310_120000_${String(n).padStart(6, '0')}`,
-    specVersion: '3.1',
-    signingKeyPem: KEY_2026,
-    tsa: { signer: tsa, genTime: GEN },
-    ...rest,
-  };
+  return v3MintOptions(tsa, rest, n);
 }
 
 /** Written and parsed back as a file would be (JsonValue with number lexemes), then mutated. */
@@ -142,7 +105,7 @@ async function mintBatch(
 async function mint21(identity?: Record<string, unknown>, mutate?: (p: Plain, item: Plain) => void): Promise<Item> {
   const issued = await issueProof({
     request: parseJson(REQUEST_TEXT),
-    response: parseJson(RESPONSE_TEXT),
+    response: parseJson(V3_RESPONSE_TEXT),
     timestamp: TS,
     seller: 'api.example.com',
     buyerApiKey: 'mcp_test_example_key',
@@ -468,7 +431,7 @@ describe('the version modules and the codes', () => {
   it('dispatches 3.0 and 3.1 to the commitments algorithm; the schema knows the same versions', () => {
     expect(['3.0', '3.1'].map((s) => proofVersionModule(s)?.algorithm)).toEqual(['commitments', 'commitments']);
     expect(KNOWN_SPEC_VERSIONS).toEqual([null, '1.0', '1.1', '2.0', '1.2', '2.1', '3.0', '3.1']);
-    const schema = JSON.parse(read(path.join(root, 'schemas/proof.schema.json')));
+    const schema = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'schemas/proof.schema.json'), 'utf8'));
     const branches = schema.allOf.map((b: { if: { properties: { spec_version: { enum: unknown[] } } } }) => b.if.properties.spec_version.enum).flat();
     expect([...branches].sort()).toEqual([...KNOWN_SPEC_VERSIONS].sort());
   });

@@ -2,10 +2,9 @@
 // row per rule — a passing and a rejecting case, exact codes and status — on proofs minted as
 // the reference service mints them (test/support/arkforge-issuer.ts), with real RFC 3161 tokens
 // from the TEST-ONLY TSA and the TEST-ONLY Ed25519 keys.
-import { createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   PROOF_CHECKS,
@@ -29,41 +28,24 @@ import { JsonNumber, canonicalJson, parseJson, sha256Hex, type JsonObject, type 
 import type { TrustPolicy } from '../../pipeline/io/trust-files.ts';
 import { REASONS, PreregError } from '../../pipeline/reasons.ts';
 import { issueProof, type IssueProofOptions } from '../support/arkforge-issuer.ts';
-import { loadTestSigner, testPkiPaths, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+import { PROJECT_ROOT } from '../support/cli.ts';
+import { at, GEN, KEY_2026, KEY_ENTRY_2026, pinnedEd25519, PUB_2026, testKey, testTrustPolicy, TS, TSA_ROOT, WINDOW } from '../support/proof-fixtures.ts';
+import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const keysDir = path.join(root, 'test/fixtures/keys');
-const read = (p: string) => readFileSync(p, 'utf8');
-
-const KEY_2026 = read(path.join(keysDir, 'TEST-ONLY-arkforge-2026.key.pem'));
-const KEY_2025 = read(path.join(keysDir, 'TEST-ONLY-arkforge-2025-expired.key.pem'));
-const pinned = (pem: string) => `ed25519:${createPublicKey(pem).export({ format: 'jwk' }).x}`;
-const PUB_2026 = pinned(read(path.join(keysDir, 'TEST-ONLY-arkforge-2026.pub.pem')));
-const PUB_2025 = pinned(read(path.join(keysDir, 'TEST-ONLY-arkforge-2025-expired.pub.pem')));
+const KEY_2025 = testKey('TEST-ONLY-arkforge-2025-expired.key.pem');
+const PUB_2025 = pinnedEd25519(testKey('TEST-ONLY-arkforge-2025-expired.pub.pem'));
 const unpinnedPair = generateKeyPairSync('ed25519');
 const UNPINNED_KEY = unpinnedPair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-const UNPINNED_PUB = pinned(unpinnedPair.publicKey.export({ format: 'pem', type: 'spki' }).toString());
-const TSA_ROOT = read(testPkiPaths('tsa-root').cert);
+const UNPINNED_PUB = pinnedEd25519(unpinnedPair.publicKey.export({ format: 'pem', type: 'spki' }).toString());
 
+/** The test policy with the expired 2025 key pinned too (for its own window). */
 function policy(over: Partial<TrustPolicy> = {}): TrustPolicy {
-  return {
-    format: 'prereg.trust/1',
-    arkforge_keys: [
-      { key_id: 'arkforge-2026', public_key: PUB_2026, valid_from: '2026-01-01T00:00:00Z', valid_until: '2027-01-01T00:00:00Z' },
-      { key_id: 'arkforge-2025', public_key: PUB_2025, valid_from: '2025-01-01T00:00:00Z', valid_until: '2026-01-01T00:00:00Z' },
-    ],
-    tsa_roots: ['TEST-ONLY-tsa-root.cert.pem'],
-    require_tsa_token: true,
-    max_skew_seconds: 300,
-    batch_max_skew_seconds: 900,
-    require_receipts: false,
+  return testTrustPolicy({
+    arkforge_keys: [KEY_ENTRY_2026, { key_id: 'arkforge-2025', public_key: PUB_2025, valid_from: '2025-01-01T00:00:00Z', valid_until: '2026-01-01T00:00:00Z' }],
     ...over,
-  };
+  });
 }
 
-const WINDOW = { opens_at: '2026-03-01T00:00:00Z', closes_at: '2026-04-01T00:00:00Z' };
-const TS = '2026-03-10T12:00:00Z';
-const GEN = '2026-03-10T12:00:07Z';
 const RECEIPT = 'af65b75f3901dfd0ed9590a009bf7283e318801e15733bf68403219967d4edb7';
 
 let tsa: TsaSigner;
@@ -124,16 +106,14 @@ async function tokenOver(hexDigest: string, signer: TsaSigner, genTime: string):
   return Buffer.from(response).toString('base64');
 }
 
-/** Checks only spec 3.x proofs, openings, identities or batch anchors give something to check. */
-/** The checks an older proof without batch anchor or log entry has nothing for. */
+/** The checks an older proof (no 3.x commitments, openings, identity, batch anchor or log entry) has nothing for. */
 const V3_AND_BATCH_CHECKS: readonly string[] = ['commitments', 'disclosures', 'body_binding', 'identity', 'batch', 'tlog'];
 
-const at = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 // --- the official vectors --------------------------------------------------------------------
 
 describe('proof-spec v2.1.0 vectors through the version modules', () => {
-  const vectors = (parseJson(read(path.resolve(root, '../shared/reference/arkforge-proof-spec/test-vectors.json'))) as JsonObject)
+  const vectors = (parseJson(readFileSync(path.join(PROJECT_ROOT, '../shared/reference/arkforge-proof-spec/test-vectors.json'), 'utf8')) as JsonObject)
     .vectors as JsonObject[];
 
   it.each(vectors.map((v) => [v.name as string, v] as const))('%s', (_name, v) => {
