@@ -5,31 +5,29 @@
 // outcome, STYLE.md); a check that cannot run because what it needs is missing is 'skipped'.
 // Bad tokens never throw; only a caller bug (a digest that is not 32 bytes) does.
 //
-// pkijs 3.4 does only part of this, and some of it in the wrong order for us (STACK-NOTES):
-//  - SignedData.verify compares the imprint itself and throws code 15 before looking at the
-//    signature, merging two failures; it cannot check the signature of a token whose imprint we
-//    do not have a preimage for. So we compare the imprint ourselves, and hand pkijs a view of
-//    the SignedData whose eContentType is id-data: pkijs then runs exactly its CMS check
-//    (message-digest attribute over the eContent octets, signature over the signed attributes),
-//    which is the same code path it takes for TSTInfo after the imprint.
-//  - it checks the chain only with checkChain:true (otherwise any TSA verifies); we run its
-//    CertificateChainValidationEngine directly with the inputs checkChain:true would give it
-//    (intermediate CAs from the token, the signer, the pinned roots, checkDate = genTime), so the
-//    chain outcome is its own result rather than inferred from an error code, and the signature
-//    is verified once per token;
-//  - it checks neither the ESSCertID/ESSCertIDv2 attribute nor the timeStamping EKU: done here.
+// What runs where:
+//  - the token is read by timestamp-token.ts (walked by byte range; TSTInfo and SignerInfo decoded
+//    by hand, certificates by pkijs once each);
+//  - the imprint is compared here, before and apart from the signature (pkijs's SignedData.verify
+//    compares it itself and throws before looking at the signature, merging two failures);
+//  - the CMS signature (content-type and message-digest attributes, signature over the signed
+//    attributes) is checked by cms-signer-info.ts with node:crypto, the signer's key imported once;
+//  - the chain is pkijs's CertificateChainValidationEngine, run directly with the inputs
+//    SignedData.verify({ checkChain: true }) would give it (intermediate CAs from the token, the
+//    signer, the pinned roots, checkDate = genTime), so its outcome is its own result;
+//  - pkijs checks neither the ESSCertID/ESSCertIDv2 attribute nor the timeStamping EKU: done here.
 // Revocation (CRL/OCSP) is not checked: the SPEC pins roots and bounds genTime instead.
 //
-// Cost: this runs for every proof token of a study. Reading the token (timestamp-token.ts) decodes
-// only the parts the checks use, each carried certificate once; the signer's imported public key
-// is kept with its certificate, a validated path is reused (only validity dates re-checked), and
-// an ESSCertID binding is decided once per attribute and certificate.
-import { createHash } from 'node:crypto';
+// Cost: this runs for every proof token of a study. Each carried certificate is decoded once, the
+// signer's key imported once, a validated path reused (only validity dates re-checked), and the
+// outcomes that depend only on bytes shared by every token of a TSA (sid issuer, ESSCertID
+// binding) decided once.
+import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import {
-  formatGeneralName,
   formatName,
   MEMO_LIMIT,
   newMemo,
@@ -38,7 +36,6 @@ import {
   sha256Hex,
   TOKEN_OID,
   type CarriedCertificate,
-  type SignedDataParts,
   type TsaMemo,
 } from './timestamp-token.ts';
 
@@ -202,7 +199,7 @@ export async function verifyTimestampToken(
     return finish();
   }
   if (parsed.pkiStatus !== undefined) checks.status = 'pass';
-  const { signedData, signerInfo, tstInfo } = parsed;
+  const { signerInfo, tstInfo } = parsed;
   result.genTime = tstInfo.genTime;
   result.serialNumber = tstInfo.serialNumber.toString();
   result.policy = tstInfo.policy;
@@ -219,7 +216,7 @@ export async function verifyTimestampToken(
       : 'fail';
 
   // The signer certificate must be in the token (RFC 3161 certReq); without it nothing below can run.
-  const signer = findSignerCertificate(parsed.certificates, signerInfo);
+  const signer = findSignerCertificate(parsed.certificates, signerInfo, memo);
   if (!signer) {
     checks.signature = 'fail';
     return finish();
@@ -227,12 +224,9 @@ export async function verifyTimestampToken(
   result.signerSubject = formatName(signer.cert.subject);
   result.signerCertSha256 = signer.sha256;
 
-  const [signatureOk, chainOk] = await Promise.all([
-    verifyCmsSignature(signedData, signerInfo, signer.cert),
-    verifyChain(parsed.certificates, signer, tstInfo.genDate, trust, memo),
-  ]);
-  checks.signature = signatureOk ? 'pass' : 'fail';
-  checks.chain = chainOk ? 'pass' : 'fail';
+  const key = signerKey(signer, memo);
+  checks.signature = key && signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key) ? 'pass' : 'fail';
+  checks.chain = (await verifyChain(parsed.certificates, signer, tstInfo.genDate, trust, memo)) ? 'pass' : 'fail';
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
   return finish();
@@ -240,92 +234,57 @@ export async function verifyTimestampToken(
 
 // --- signer certificate, signature, chain ---------------------------------------------------
 
-/** The carried certificate the SignerInfo's sid names, matched as pkijs's SignedData.verify matches it. */
-function findSignerCertificate(certificates: CarriedCertificate[], signerInfo: pkijs.SignerInfo): CarriedCertificate | undefined {
-  const sid: unknown = signerInfo.sid;
-  if (sid instanceof pkijs.IssuerAndSerialNumber) {
-    return certificates.find((c) => c.cert.issuer.isEqual(sid.issuer) && c.cert.serialNumber.isEqual(sid.serialNumber));
+/**
+ * The carried certificate the SignerInfo's sid names, matched as pkijs's SignedData.verify matches
+ * it: issuer name (pkijs's comparison) and serial number, or the SHA-1 of the subjectPublicKey bits
+ * as subjectKeyIdentifier (RFC 5280 §4.2.1.2 method 1). A name comparison is decided once per
+ * (sid issuer bytes, certificate).
+ */
+function findSignerCertificate(certificates: CarriedCertificate[], signerInfo: SignerInfo, memo: TsaMemo): CarriedCertificate | undefined {
+  const sid = signerInfo.sid;
+  if (sid.kind === 'issuerAndSerialNumber') {
+    return certificates.find(
+      (c) => bytesEqual(c.cert.serialNumber.valueBlock.valueHexView, sid.serial) && memoDecision(memo, `sid/${c.sha256}/${hex(sid.issuer)}`, () => {
+        try {
+          return new pkijs.RelativeDistinguishedNames({ schema: asn1js.fromBER(sid.issuer.slice()).result }).isEqual(c.cert.issuer);
+        } catch {
+          return false;
+        }
+      }),
+    );
   }
-  // subjectKeyIdentifier [0]: pkijs matches SHA-1 of the subjectPublicKey bits (RFC 5280 §4.2.1.2 method 1).
-  if (!(sid instanceof asn1js.BaseBlock)) return undefined;
-  const keyId = sidKeyIdentifier(sid);
-  if (!keyId) return undefined;
   return certificates.find((c) => {
     const spk = c.cert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView;
-    return bytesEqual(createHash('sha1').update(spk).digest(), keyId);
+    return bytesEqual(createHash('sha1').update(spk).digest(), sid.keyId);
   });
 }
 
-function sidKeyIdentifier(sid: asn1js.BaseBlock): Uint8Array | undefined {
-  if (sid instanceof asn1js.Constructed) {
-    const inner = sid.valueBlock.value[0];
-    return inner instanceof asn1js.OctetString ? inner.valueBlock.valueHexView : undefined;
+/** The signer certificate's public key, imported once per certificate; undefined when Node cannot import it. */
+function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undefined {
+  let key = memo.keys.get(signer.sha256);
+  if (key === undefined) {
+    try {
+      key = createPublicKey({ key: Buffer.from(signer.cert.subjectPublicKeyInfo.toSchema().toBER(false)), format: 'der', type: 'spki' });
+    } catch {
+      key = null;
+    }
+    if (memo.keys.size >= MEMO_LIMIT) memo.keys.clear();
+    memo.keys.set(signer.sha256, key);
   }
-  if (sid instanceof asn1js.Primitive) return sid.valueBlock.valueHexView;
-  return undefined;
+  return key ?? undefined;
 }
 
-/**
- * pkijs's engine imports the signer's public key (re-encoding it to DER first) for every
- * signature it checks. Certificates are memoised, so the same PublicKeyInfo object comes back for
- * every token of a TSA: its imported key is kept with it, per import parameters (a WeakMap, so it
- * goes when the certificate does). A failed import stays failed, as it would on every retry.
- */
-class KeyCachingEngine extends pkijs.CryptoEngine {
-  private readonly keys = new WeakMap<pkijs.PublicKeyInfo, Map<string, Promise<CryptoKey>>>();
-
-  override getPublicKey(
-    publicKeyInfo: pkijs.PublicKeyInfo,
-    signatureAlgorithm: pkijs.AlgorithmIdentifier,
-    parameters?: pkijs.CryptoEnginePublicKeyParams,
-  ): Promise<CryptoKey> {
-    const params = parameters ?? this.fillPublicKeyParameters(publicKeyInfo, signatureAlgorithm);
-    const id = JSON.stringify(params.algorithm);
-    let perKey = this.keys.get(publicKeyInfo);
-    if (!perKey) this.keys.set(publicKeyInfo, (perKey = new Map()));
-    let key = perKey.get(id);
-    if (!key) perKey.set(id, (key = super.getPublicKey(publicKeyInfo, signatureAlgorithm, params)));
-    return key;
-  }
+/** A yes/no that depends only on the bytes named in `key`: decided once, then remembered. */
+function memoDecision(memo: TsaMemo, key: string, decide: () => boolean): boolean {
+  const known = memo.decisions.get(key);
+  if (known !== undefined) return known;
+  const decided = decide();
+  if (memo.decisions.size >= MEMO_LIMIT) memo.decisions.clear();
+  memo.decisions.set(key, decided);
+  return decided;
 }
 
-const cmsEngine = new KeyCachingEngine({ name: 'prereg-key-caching', crypto: globalThis.crypto });
-
-/**
- * RFC 5652 §5.4/§5.6 over the signed attributes. The content-type attribute must name
- * id-ct-TSTInfo (pkijs checks only that it is present); pkijs checks the message-digest attribute
- * against the eContent octets and the signature, on a view typed id-data (see the file comment).
- */
-async function verifyCmsSignature(
-  signedData: SignedDataParts,
-  signerInfo: pkijs.SignerInfo,
-  signerCert: pkijs.Certificate,
-): Promise<boolean> {
-  const attributes = signerInfo.signedAttrs?.attributes;
-  if (!attributes) return false; // RFC 5652 §5.3: MUST be present when eContentType is not id-data.
-  const contentTypes = attributes.filter((a) => a.type === OID.contentType);
-  const declared: unknown = contentTypes[0]?.values[0];
-  if (contentTypes.length !== 1 || contentTypes[0]!.values.length !== 1) return false;
-  if (!(declared instanceof asn1js.ObjectIdentifier) || declared.valueBlock.toString() !== OID.tstInfo) return false;
-  const view = new pkijs.SignedData({
-    version: signedData.version,
-    digestAlgorithms: signedData.digestAlgorithms,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({
-      eContentType: OID.data,
-      eContent: signedData.eContent,
-    }),
-    certificates: [signerCert],
-    signerInfos: [signerInfo],
-  });
-  try {
-    const outcome = await view.verify({ signer: 0, checkChain: false, extendedMode: true }, cmsEngine);
-    return outcome.signatureVerified === true;
-  } catch (e) {
-    // pkijs wraps every failure (unknown algorithm, digest mismatch, bad key) in this error.
-    if (e instanceof pkijs.SignedDataVerifyError) return false;
-    throw e;
-  }
-}
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /**
  * The signer certificate chains, at genTime, to a pinned root: pkijs's chain engine fed as
@@ -369,38 +328,27 @@ async function verifyChain(
  * is the hash of the signer certificate, with a matching issuerSerial when one is given. Every
  * such attribute present must bind; at least one must be present.
  */
-function signerCertificateBound(signerInfo: pkijs.SignerInfo, signer: CarriedCertificate, memo: TsaMemo): boolean {
+function signerCertificateBound(signerInfo: SignerInfo, signer: CarriedCertificate, memo: TsaMemo): boolean {
   const attributes = (signerInfo.signedAttrs?.attributes ?? []).filter(
     (a) => a.type === OID.signingCertificate || a.type === OID.signingCertificateV2,
   );
   if (attributes.length === 0) return false;
-  return attributes.every((attribute) => {
-    // The outcome depends only on the attribute's bytes and the signer certificate, the same in
-    // every token of a TSA: decided once (its issuer name comparison costs an asn1js parse).
-    const value: unknown = attribute.values[0];
-    const key =
-      attribute.values.length === 1 && value instanceof asn1js.BaseBlock
-        ? `${signer.sha256}/${attribute.type}/${Buffer.from(value.valueBeforeDecodeView).toString('hex')}`
-        : undefined;
-    const known = key === undefined ? undefined : memo.bindings.get(key);
-    if (known !== undefined) return known;
-    let binds: boolean;
-    try {
-      binds = essAttributeBinds(attribute, signer);
-    } catch {
-      binds = false; // an attribute pkijs cannot read binds nothing
-    }
-    if (key !== undefined) {
-      if (memo.bindings.size >= MEMO_LIMIT) memo.bindings.clear();
-      memo.bindings.set(key, binds);
-    }
-    return binds;
-  });
+  // The outcome depends only on the attribute's bytes and the signer certificate, the same in every
+  // token of a TSA: decided once (its issuer name comparison costs an asn1js parse).
+  return attributes.every((attribute) =>
+    attribute.values.length === 1 &&
+    memoDecision(memo, `ess/${signer.sha256}/${attribute.type}/${hex(attribute.values[0]!)}`, () => {
+      try {
+        return essAttributeBinds(attribute.type, asn1js.fromBER(attribute.values[0]!.slice()).result, signer);
+      } catch {
+        return false; // an attribute pkijs cannot read binds nothing
+      }
+    }),
+  );
 }
 
-function essAttributeBinds(attribute: pkijs.Attribute, signer: CarriedCertificate): boolean {
-  if (attribute.values.length !== 1) return false;
-  const first = firstEssCertId(attribute.values[0], attribute.type === OID.signingCertificateV2);
+function essAttributeBinds(type: string, value: asn1js.AsnType, signer: CarriedCertificate): boolean {
+  const first = firstEssCertId(value, type === OID.signingCertificateV2);
   if (!first) return false;
   const hash = HASHES[first.hashOid];
   if (!hash) return false;
@@ -468,8 +416,3 @@ function hasTimeStampingEku(cert: pkijs.Certificate): boolean {
   );
 }
 
-function bytesEqual(a: ArrayBuffer | Uint8Array, b: ArrayBuffer | Uint8Array): boolean {
-  const x = a instanceof Uint8Array ? a : new Uint8Array(a);
-  const y = b instanceof Uint8Array ? b : new Uint8Array(b);
-  return x.length === y.length && Buffer.compare(x, y) === 0;
-}

@@ -1,15 +1,16 @@
 // Reading an RFC 3161 token (a TimeStampResp or a bare TimeStampToken ContentInfo) into the parts
 // rfc3161.ts checks. asn1js decodes ≈ 2 KB/ms here and every proof of a study carries a token, so
-// the token is walked by byte range (formats/der.ts) down to those parts, and only they are
-// decoded: the carried certificates (the same bytes in every token of a TSA) once per TsaMemo,
-// keyed by the SHA-256 of their DER; the TSTInfo by hand (tst-info.ts); the SignerInfo and the
-// digest algorithms by pkijs's own parsers. The walker reads BER as leniently as asn1js (e.g.
-// indefinite or non-minimal lengths of the unsigned envelope): what is verified is always what was
-// parsed, so this allows re-encodings of unsigned parts, never other content.
-import { createHash } from 'node:crypto';
+// the token is walked by byte range (formats/der.ts): the TSTInfo (tst-info.ts) and the SignerInfo
+// (cms-signer-info.ts) are decoded by hand, and the carried certificates (the same bytes in every
+// token of a TSA) by pkijs once per TsaMemo, keyed by the SHA-256 of their DER. The walker reads
+// BER as leniently as asn1js (e.g. indefinite or non-minimal lengths of the unsigned envelope):
+// what is verified is always what was parsed, so this allows re-encodings of unsigned parts, never
+// other content.
+import { createHash, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { children, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
+import { children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
+import { decodeSignerInfo, type SignerInfo } from './cms-signer-info.ts';
 import { decodeTstInfo, type TstInfo } from './tst-info.ts';
 
 export const TOKEN_OID = {
@@ -26,17 +27,24 @@ const OID = TOKEN_OID;
 export interface TsaMemo {
   certificates: Map<string, pkijs.Certificate>;
   chains: Map<string, pkijs.Certificate[]>;
+  /** PKIStatusInfo of TimeStampResps (DER, hex) as decoded. */
+  statuses: Map<string, { status: number; text?: string }>;
   /** TSTInfo tsa names (GeneralName DER, hex) as formatted. */
   names: Map<string, string>;
-  /** Whether an ESSCertID(v2) attribute (by its bytes) binds a signer certificate (by its digest). */
-  bindings: Map<string, boolean>;
+  /** Signer public keys by certificate digest (null: Node cannot import it). */
+  keys: Map<string, KeyObject | null>;
+  /**
+   * Yes/no outcomes that depend only on the bytes their key names: whether a sid's issuer names a
+   * certificate, whether an ESSCertID(v2) attribute binds a signer certificate.
+   */
+  decisions: Map<string, boolean>;
 }
 
 /** Bound on each memo map; a map that reaches it is cleared (TSAs are few, so it rarely is). */
 export const MEMO_LIMIT = 4096;
 
 export function newMemo(): TsaMemo {
-  return { certificates: new Map(), chains: new Map(), names: new Map(), bindings: new Map() };
+  return { certificates: new Map(), chains: new Map(), statuses: new Map(), names: new Map(), keys: new Map(), decisions: new Map() };
 }
 
 // --- parsing ---------------------------------------------------------------------------------
@@ -48,14 +56,6 @@ export interface CarriedCertificate {
   cert: pkijs.Certificate;
 }
 
-/** The parts of SignedData (RFC 5652 §5.1) the checks use. */
-export interface SignedDataParts {
-  version: number;
-  digestAlgorithms: pkijs.AlgorithmIdentifier[];
-  /** The eContent OCTET STRING (a TSTInfo, eContentType id-ct-TSTInfo checked when parsing). */
-  eContent: asn1js.OctetString;
-}
-
 export type ParsedToken =
   | { kind: 'malformed' }
   | { kind: 'rejected'; pkiStatus: number; statusText?: string }
@@ -63,8 +63,9 @@ export type ParsedToken =
       kind: 'token';
       pkiStatus?: number;
       statusText?: string;
-      signedData: SignedDataParts;
-      signerInfo: pkijs.SignerInfo;
+      /** The eContent octets: the DER of the TSTInfo (eContentType id-ct-TSTInfo checked when parsing). */
+      eContent: Uint8Array;
+      signerInfo: SignerInfo;
       certificates: CarriedCertificate[];
       tstInfo: TstInfo;
       /** The TSTInfo's tsa name, formatted. */
@@ -93,10 +94,9 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
   } else {
     // TimeStampResp ::= SEQUENCE { status PKIStatusInfo, timeStampToken TimeStampToken OPTIONAL }
     if (parts.length > 2) return { kind: 'malformed' };
-    const status = new pkijs.PKIStatusInfo({ schema: partSchema(elementBytes(token, parts[0]!)) });
+    const status = memoStatus(memo, elementBytes(token, parts[0]!));
     pkiStatus = status.status;
-    const texts = status.statusStrings?.map((s) => s.valueBlock.value);
-    if (texts && texts.length > 0) statusText = texts.join('; ');
+    statusText = status.text;
     if (pkiStatus !== 0 && pkiStatus !== 1) {
       return statusText === undefined ? { kind: 'rejected', pkiStatus } : { kind: 'rejected', pkiStatus, statusText };
     }
@@ -113,11 +113,10 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
   const split = splitSignedData(token, content[0]);
   // RFC 3161 §2.4.2: the token MUST NOT contain any signature other than the TSA's.
   if (!split || split.signerInfos.length !== 1) return { kind: 'malformed' };
-  const signerInfo = new pkijs.SignerInfo({ schema: partSchema(split.signerInfos[0]!) });
+  const signerInfo = decodeSignerInfo(split.signerInfos[0]!);
   const eContent = tstInfoContent(token, split.encapContentInfo);
-  if (!eContent) return { kind: 'malformed' };
-  const tstInfo = decodeTstInfo(new Uint8Array(eContent.getValue()));
-  if (!tstInfo) return { kind: 'malformed' };
+  const tstInfo = eContent && decodeTstInfo(eContent);
+  if (!signerInfo || !eContent || !tstInfo) return { kind: 'malformed' };
   const tsaName = tstInfo.tsaName === undefined ? undefined : memoGeneralName(memo, tstInfo.tsaName);
   const certificates: CarriedCertificate[] = [];
   for (const der of split.certificates) {
@@ -128,11 +127,7 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
     kind: 'token',
     ...(pkiStatus === undefined ? {} : { pkiStatus }),
     ...(statusText === undefined ? {} : { statusText }),
-    signedData: {
-      version: split.version,
-      digestAlgorithms: split.digestAlgorithms.map((der) => new pkijs.AlgorithmIdentifier({ schema: partSchema(der) })),
-      eContent,
-    },
+    eContent,
     signerInfo,
     certificates,
     tstInfo,
@@ -152,7 +147,7 @@ function splitSignedData(
   bytes: Uint8Array,
   seq: DerElement,
 ):
-  | { version: number; digestAlgorithms: Uint8Array[]; encapContentInfo: DerElement; certificates: Uint8Array[]; signerInfos: Uint8Array[] }
+  | { encapContentInfo: DerElement; certificates: Uint8Array[]; signerInfos: Uint8Array[] }
   | undefined {
   const elements = children(bytes, seq);
   if (!elements) return undefined;
@@ -173,13 +168,10 @@ function splitSignedData(
   if (isContext(elements[i], 1)) i++;
   const signerInfos = elements[i++];
   if (!isUniversal(signerInfos, TAG.set, true) || i !== elements.length) return undefined;
-  const algorithms = children(bytes, digestAlgorithms);
+  // The SignedData version and digestAlgorithms are not used (the SignerInfo names its digest): only their places are checked.
   const signers = children(bytes, signerInfos);
-  const versionValue = fromDer(elementBytes(bytes, version));
-  if (!algorithms || !signers || !(versionValue instanceof asn1js.Integer)) return undefined;
+  if (!children(bytes, digestAlgorithms) || !signers) return undefined;
   return {
-    version: versionValue.valueBlock.valueDec,
-    digestAlgorithms: algorithms.map((e) => elementBytes(bytes, e)),
     encapContentInfo,
     certificates: certificates.map((e) => elementBytes(bytes, e)),
     signerInfos: signers.map((e) => elementBytes(bytes, e)),
@@ -192,18 +184,30 @@ function splitSignedData(
  * it is present, else undefined. Walked by hand: asn1js decodes an OCTET STRING's contents when
  * they parse, so decoding the whole structure would decode the TSTInfo twice.
  */
-function tstInfoContent(bytes: Uint8Array, encapContentInfo: DerElement): asn1js.OctetString | undefined {
+function tstInfoContent(bytes: Uint8Array, encapContentInfo: DerElement): Uint8Array | undefined {
   const parts = children(bytes, encapContentInfo);
   if (!parts || parts.length !== 2 || !isUniversal(parts[0], TAG.oid, false) || !isContext(parts[1], 0)) return undefined;
-  const type = fromDer(elementBytes(bytes, parts[0]));
-  if (!(type instanceof asn1js.ObjectIdentifier) || type.valueBlock.toString() !== OID.tstInfo) return undefined;
+  if (decodeOid(contents(bytes, parts[0])) !== OID.tstInfo) return undefined;
   const inner = children(bytes, parts[1]);
   if (!inner || inner.length !== 1) return undefined;
   const octets = inner[0]!;
-  if (isUniversal(octets, TAG.octetString, false)) return new asn1js.OctetString({ valueHex: bytes.slice(octets.contentStart, octets.contentEnd) });
+  if (isUniversal(octets, TAG.octetString, false)) return contents(bytes, octets);
   // A constructed (BER) OCTET STRING: asn1js joins its segments.
   const decoded = isUniversal(octets, TAG.octetString, true) ? fromDer(elementBytes(bytes, octets)) : undefined;
-  return decoded instanceof asn1js.OctetString ? decoded : undefined;
+  return decoded instanceof asn1js.OctetString ? new Uint8Array(decoded.getValue()) : undefined;
+}
+
+/** A PKIStatusInfo (every granted response of a TSA carries the same bytes), decoded by pkijs once. */
+function memoStatus(memo: TsaMemo, der: Uint8Array): { status: number; text?: string } {
+  const key = Buffer.from(der).toString('hex');
+  const known = memo.statuses.get(key);
+  if (known) return known;
+  const info = new pkijs.PKIStatusInfo({ schema: partSchema(der) });
+  const texts = info.statusStrings?.map((s) => s.valueBlock.value) ?? [];
+  const status = texts.length > 0 ? { status: info.status, text: texts.join('; ') } : { status: info.status };
+  if (memo.statuses.size >= MEMO_LIMIT) memo.statuses.clear();
+  memo.statuses.set(key, status);
+  return status;
 }
 
 /** A TSTInfo tsa GeneralName, formatted; throws (malformed token) when pkijs cannot read it. */
@@ -288,7 +292,7 @@ function escapeDnValue(value: string): string {
     .replace(/ $/, '\\ ');
 }
 
-export function formatGeneralName(name: pkijs.GeneralName): string {
+function formatGeneralName(name: pkijs.GeneralName): string {
   if (name.type === 4 && name.value instanceof pkijs.RelativeDistinguishedNames) return formatName(name.value);
   if (typeof name.value === 'string') return name.value;
   return `GeneralName[${name.type}]`;

@@ -103,6 +103,8 @@ export interface IssueOptions {
   includeCertificates?: boolean;
   /** Digest of the CMS signature; default SHA-256. */
   signatureHash?: 'SHA-256' | 'SHA-384' | 'SHA-512';
+  /** Changes the signed attributes before signing (a token a real TSA would not issue), by OID. */
+  editSignedAttributes?: (attributes: pkijs.Attribute[], oids: { contentType: string; messageDigest: string }) => pkijs.Attribute[];
   /** TSTInfo tsa field = the signer's subject; default true. */
   tsaName?: boolean;
   accuracy?: { seconds?: number; millis?: number; micros?: number };
@@ -197,6 +199,9 @@ async function issueToken(req: pkijs.TimeStampReq, signer: TsaSigner, options: I
   }
   if (essMode === 'v1' || essMode === 'both') {
     attributes.push(new pkijs.Attribute({ type: OID.signingCertificate, values: [essCertIds(boundDer, signer, 'v1', options)] }));
+  }
+  if (options.editSignedAttributes) {
+    attributes.splice(0, attributes.length, ...options.editSignedAttributes(attributes, { contentType: OID.contentType, messageDigest: OID.messageDigest }));
   }
   // DER SET OF: elements sorted by their encodings (X.690 §11.6), so verifiers that re-encode
   // the signed attributes (OpenSSL does) hash the same bytes that were signed.
