@@ -6,7 +6,7 @@
 // SHA-256 of its text, so concurrent runs share it and a changed source gets a new one.
 import { build, type Plugin } from 'esbuild';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -57,14 +57,36 @@ await serveBatches(createHandler);`;
     // Bundled CommonJS dependencies (ajv, pkijs) call require() for Node's built-ins.
     banner: { js: "import { createRequire as __prereg_createRequire } from 'node:module'; const require = __prereg_createRequire(import.meta.url);" },
   });
-  const text = result.outputFiles[0]!.text;
-  const dir = join(tmpdir(), 'prereg-workers');
+  return pathToFileURL(storeBundle(result.outputFiles[0]!.text, BUNDLE_DIR));
+}
+
+const BUNDLE_DIR = join(tmpdir(), 'prereg-workers');
+
+/** Bundles (and leftover temporaries) unused for this long are removed when another is stored. */
+export const BUNDLE_MAX_IDLE_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Writes a bundle under the SHA-256 of its text (atomically: temporary name, then rename) or, when
+ * it is there already, marks it used (mtime). Every source edit makes a new bundle, so bundles
+ * nobody used for BUNDLE_MAX_IDLE_MS are removed; one in use is touched at each start, never that old.
+ */
+export function storeBundle(text: string, dir: string, now = Date.now()): string {
   const path = join(dir, `${createHash('sha256').update(text).digest('hex').slice(0, 24)}.mjs`);
-  if (!existsSync(path)) {
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+  if (existsSync(path)) {
+    utimesSync(path, now / 1000, now / 1000);
+    return path;
   }
-  return pathToFileURL(path);
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+  for (const name of readdirSync(dir)) {
+    const old = join(dir, name);
+    try {
+      if (/\.mjs(\.[0-9a-f]{12}\.tmp)?$/.test(name) && now - statSync(old).mtimeMs > BUNDLE_MAX_IDLE_MS) rmSync(old, { force: true });
+    } catch {
+      // removed meanwhile by another run
+    }
+  }
+  return path;
 }

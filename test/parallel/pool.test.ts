@@ -1,6 +1,10 @@
 // The worker pool with real worker threads started from esbuild bundles (worker-bundle.ts).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { withoutTypeScriptLoader, WorkerPool } from '../../pipeline/parallel/pool.ts';
+import { BUNDLE_MAX_IDLE_MS, storeBundle } from '../../pipeline/parallel/worker-bundle.ts';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}.ts`, import.meta.url);
 
@@ -65,5 +69,33 @@ describe('withoutTypeScriptLoader', () => {
         '--enable-source-maps',
       ]),
     ).toEqual(['--max-old-space-size=4096', '--import', './my-hooks.mjs', '--enable-source-maps']);
+  });
+});
+
+describe('storeBundle', () => {
+  it('writes a bundle once under its digest, touches it when reused, and removes bundles idle for a week', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prereg-bundles-'));
+    try {
+      const now = Date.now();
+      const week = BUNDLE_MAX_IDLE_MS;
+      const stale = join(dir, 'aaaaaaaaaaaaaaaaaaaaaaaa.mjs');
+      const staleTemp = join(dir, 'bbbbbbbbbbbbbbbbbbbbbbbb.mjs.0123456789ab.tmp');
+      const recent = join(dir, 'cccccccccccccccccccccccc.mjs');
+      const other = join(dir, 'notes.txt');
+      for (const f of [stale, staleTemp, recent, other]) writeFileSync(f, 'x');
+      for (const f of [stale, staleTemp, other]) utimesSync(f, (now - week - 60_000) / 1000, (now - week - 60_000) / 1000);
+      utimesSync(recent, (now - week + 60_000) / 1000, (now - week + 60_000) / 1000);
+
+      const path = storeBundle('export {};\n', dir, now);
+      expect(readFileSync(path, 'utf8')).toBe('export {};\n');
+      expect(readdirSync(dir).sort()).toEqual([path.split('/').at(-1), 'cccccccccccccccccccccccc.mjs', 'notes.txt'].sort());
+
+      // Reused later: the same path, its mtime moved on, so a long-running study never loses it.
+      utimesSync(path, (now - week) / 1000, (now - week) / 1000);
+      expect(storeBundle('export {};\n', dir, now + 1000)).toBe(path);
+      expect(statSync(path).mtimeMs).toBeGreaterThan(now);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
