@@ -14,6 +14,7 @@
 // (also given as rsaEncryption / id-ecPublicKey with the digest algorithm's hash), Ed25519. Any
 // other (RSASSA-PSS, SHA-1, …) fails the signature check (docs/proofs.md).
 import { createHash, verify, type KeyObject } from 'node:crypto';
+import { HASH_ALGORITHMS } from '../formats/hash-algorithms.ts';
 import { children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
 
 export interface CmsAttribute {
@@ -109,12 +110,10 @@ function attributeSet(der: Uint8Array, set: DerElement): CmsAttribute[] | undefi
   return out;
 }
 
-/** Hash algorithms by OID, as node:crypto names them. */
-const DIGESTS: Readonly<Record<string, string>> = {
-  '2.16.840.1.101.3.4.2.1': 'sha256',
-  '2.16.840.1.101.3.4.2.2': 'sha384',
-  '2.16.840.1.101.3.4.2.3': 'sha512',
-};
+/** Digest algorithms accepted for the message digest, by OID, as node:crypto names them: SHA-2 only. */
+const DIGESTS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(HASH_ALGORITHMS).flatMap(([oid, h]) => (h.node === 'sha1' ? [] : [[oid, h.node]])),
+);
 
 /** Signature algorithms: the key type they need and their hash ('digest': the digestAlgorithm's; null: none). */
 const SIGNATURES: Readonly<Record<string, { keyType: 'ec' | 'rsa' | 'ed25519'; hash: string | 'digest' | null }>> = {

@@ -25,6 +25,7 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { HASH_ALGORITHMS } from '../formats/hash-algorithms.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import {
@@ -52,12 +53,7 @@ const OID = {
 } as const;
 
 /** Hash algorithms we can name and compute (imprints, ESSCertIDv2). */
-const HASHES: Readonly<Record<string, { name: string; node: string }>> = {
-  [OID.sha1]: { name: 'SHA-1', node: 'sha1' },
-  [OID.sha256]: { name: 'SHA-256', node: 'sha256' },
-  '2.16.840.1.101.3.4.2.2': { name: 'SHA-384', node: 'sha384' },
-  '2.16.840.1.101.3.4.2.3': { name: 'SHA-512', node: 'sha512' },
-};
+const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
 export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint', 'signature', 'signer_binding', 'chain', 'eku'] as const;
