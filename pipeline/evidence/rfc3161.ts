@@ -41,9 +41,7 @@ import {
 } from './timestamp-token.ts';
 
 const OID = {
-  ...TOKEN_OID,
-  data: '1.2.840.113549.1.7.1',
-  contentType: '1.2.840.113549.1.9.3',
+  tstInfo: TOKEN_OID.tstInfo,
   signingCertificate: '1.2.840.113549.1.9.16.2.12', // ESSCertID, RFC 2634 §5.4
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47', // ESSCertIDv2, RFC 5035 §3, RFC 5816
   extKeyUsage: '2.5.29.37',
