@@ -32,7 +32,7 @@ import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.
 import type { TlogEntry } from '../../pipeline/evidence/tlog.ts';
 import { hashedRekordBody, type EntryOptions, type TestLog } from './tlog/test-log.ts';
 import { issueTimestampResponse, type TsaSigner } from './tsa/pkijs-tsa.ts';
-import { chainFields, signingKey } from './arkforge-issuer.ts';
+import { chainFields, signingKey, type IssueProofBase } from './arkforge-issuer.ts';
 
 export interface IdentityBlock {
   agent_identity: unknown;
@@ -44,24 +44,8 @@ export interface IdentityBlock {
 export const NULL_IDENTITY: IdentityBlock = { agent_identity: null, agent_identity_verified: null, did_resolution_status: null, identity_consistent: null };
 export const BOUND_IDENTITY: IdentityBlock = { agent_identity: 'did:web:agent.example', agent_identity_verified: true, did_resolution_status: 'bound', identity_consistent: true };
 
-export interface IssueProofV3Options {
-  /** Bodies: parsed JsonValue (exact numbers) or plain JS. Returned unchanged. */
-  request: unknown;
-  response: unknown;
-  /** ISO-8601 UTC, YYYY-MM-DDTHH:MM:SSZ. */
-  timestamp: string;
-  seller: string;
-  /** The raw API key; the proof carries SHA-256 of it. */
-  buyerApiKey: string;
-  transactionId: string;
+export interface IssueProofV3Options extends IssueProofBase {
   specVersion: '3.0' | '3.1';
-  /** PKCS#8 PEM of the Ed25519 signing key. */
-  signingKeyPem: string;
-  /** When given, an RFC 3161 token over the chain hash (a proof anchored on its own). */
-  tsa?: { signer: TsaSigner; genTime: string | Date; provider?: string };
-  upstreamTimestamp?: string;
-  /** SHA-256 hex of the receipt, with or without "sha256:". */
-  receiptContentHash?: string;
   /** The identity block served (and, from 3.1, committed); default NULL_IDENTITY. */
   identity?: IdentityBlock;
   /** 3.1: publish the identity block's openings in `disclosed` (default true). */
@@ -74,10 +58,6 @@ export interface IssueProofV3Options {
   publicView?: boolean;
   /** Seed of the deterministic nonces; default transactionId|timestamp. */
   nonceSeed?: string;
-  /** Which block carries the transaction; default 'certification_fee'. */
-  paymentField?: 'payment' | 'certification_fee';
-  /** arkforge_pubkey to embed: default the signing key's public half; null embeds none. */
-  embeddedPubkey?: string | null;
 }
 
 export interface Opening {

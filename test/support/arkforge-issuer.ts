@@ -18,7 +18,8 @@ import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
 import { issueTimestampResponse, type TsaSigner } from './tsa/pkijs-tsa.ts';
 
-export interface IssueProofOptions {
+/** What every test proof is issued from, whatever its spec version. */
+export interface IssueProofBase {
   /** Bodies: parsed JsonValue (exact numbers) or plain JS. Returned unchanged. */
   request: unknown;
   response: unknown;
@@ -28,23 +29,26 @@ export interface IssueProofOptions {
   /** The raw API key; the proof carries SHA-256 of it (proof-spec §4). */
   buyerApiKey: string;
   transactionId: string;
-  /** '1.0' | '1.1' | '2.0' | '1.2' | '2.1', or null/undefined for a proof without spec_version. */
-  specVersion?: string | null;
   /** PKCS#8 PEM of the Ed25519 signing key. */
   signingKeyPem: string;
-  /** When given, an RFC 3161 token from this TSA with exactly this genTime. */
+  /** When given, an RFC 3161 token over the chain hash from this TSA, with exactly this genTime. */
   tsa?: { signer: TsaSigner; genTime: string | Date; provider?: string };
   /** Which block carries the transaction; default 'certification_fee', as the reference service. */
   paymentField?: 'payment' | 'certification_fee';
   upstreamTimestamp?: string;
   /** SHA-256 hex of the receipt, with or without "sha256:". */
   receiptContentHash?: string;
+  /** arkforge_pubkey to embed: default the signing key's public half; null embeds none. */
+  embeddedPubkey?: string | null;
+}
+
+export interface IssueProofOptions extends IssueProofBase {
+  /** '1.0' | '1.1' | '2.0' | '1.2' | '2.1', or null/undefined for a proof without spec_version. */
+  specVersion?: string | null;
   /** Default: prf_<date>_<time>_<6 hex derived from the chain hash> (deterministic). */
   proofId?: string;
   amount?: number;
   currency?: string;
-  /** arkforge_pubkey to embed: default the signing key's public half; null embeds none. */
-  embeddedPubkey?: string | null;
 }
 
 export interface IssuedProof {
