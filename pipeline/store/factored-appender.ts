@@ -35,9 +35,17 @@ export async function rowFactoring(connection: DuckDBConnection, table: string, 
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+/**
+ * Profiles remembered for reuse. Shared columns are meant to take few values, but some carry what a
+ * submission wrote (lists of field names, for one): past this many distinct profiles a new one is
+ * still stored, just not remembered, so a hostile submission costs speed, never memory.
+ */
+export const MAX_REMEMBERED_PROFILES = 65_536;
+
 export class FactoredAppender {
   rows = 0;
   private readonly profiles = new Map<string, number>();
+  private nextProfile = 0;
 
   private constructor(
     private readonly connection: DuckDBConnection,
@@ -46,13 +54,19 @@ export class FactoredAppender {
     private readonly factoring: RowFactoring,
     private readonly rowAppender: TableAppender,
     private readonly profileAppender: TableAppender,
+    private readonly maxRemembered: number,
   ) {}
 
   private static staging(table: string): { rows: string; profiles: string } {
     return { rows: `${table}__factored_rows`, profiles: `${table}__factored_profiles` };
   }
 
-  static async create(connection: DuckDBConnection, table: string, factoring: RowFactoring): Promise<FactoredAppender> {
+  static async create(
+    connection: DuckDBConnection,
+    table: string,
+    factoring: RowFactoring,
+    maxRemembered = MAX_REMEMBERED_PROFILES,
+  ): Promise<FactoredAppender> {
     const columns = await tableColumns(connection, table);
     const { rows, profiles } = FactoredAppender.staging(table);
     const defs = (positions: number[]) => positions.map((i) => `${quote(`c${i}`)} ${columns[i]!.type}`).join(', ');
@@ -68,20 +82,21 @@ export class FactoredAppender {
       factoring,
       await TableAppender.create(connection, rows),
       await TableAppender.create(connection, profiles),
+      maxRemembered,
     );
   }
 
-  /** Distinct profiles appended so far. */
+  /** Profile rows appended so far (distinct ones, until MAX_REMEMBERED_PROFILES). */
   get profileCount(): number {
-    return this.profiles.size;
+    return this.nextProfile;
   }
 
   /** Appends one row given as factorRow's split. */
   append(row: FactoredRow): void {
     let profile = this.profiles.get(row.shared);
     if (profile === undefined) {
-      profile = this.profiles.size;
-      this.profiles.set(row.shared, profile);
+      profile = this.nextProfile++;
+      if (this.profiles.size < this.maxRemembered) this.profiles.set(row.shared, profile);
       this.profileAppender.append([profile, ...(JSON.parse(row.shared) as CellValue[])]);
     }
     this.rowAppender.append([this.rows++, profile, ...row.varying]);

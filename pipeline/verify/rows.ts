@@ -30,6 +30,9 @@ export const PROOF_CHECK_VARYING_COLUMNS = [
   'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash', 'witnessed_hash',
   'tsa_gen_time', 'identity_json', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
   'tlog_log_index', 'tlog_integrated_time', 'problems',
+  // Texts a submission chooses freely (an unknown spec_version, an embedded key, a TSA or log it
+  // made up): each could differ in every proof.
+  'spec_version', 'embedded_pubkey', 'tsa_signer', 'tlog_log_id',
 ] as const;
 
 /** One row of proof_checks, in the column order of pipeline/store/verify-tables.sql. */

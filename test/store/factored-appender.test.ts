@@ -89,6 +89,26 @@ describe('FactoredAppender', () => {
     }
   });
 
+  it('past the profiles it remembers, new ones are stored unremembered: still the same table', async () => {
+    const plain = await TableAppender.create(store.connection, 'plain');
+    const factoring = await rowFactoring(store.connection, 'factored', ['id', 'hash']);
+    const factored = await FactoredAppender.create(store.connection, 'factored', factoring, 2);
+    const distinct = new Set<string>();
+    for (const row of rows()) {
+      plain.append(row);
+      const split = factorRow(row, factoring);
+      distinct.add(split.shared);
+      factored.append(split);
+    }
+    plain.close();
+    // Only two profiles were remembered: the others were stored again each time they came back.
+    expect(distinct.size).toBeGreaterThan(2);
+    expect(factored.profileCount).toBeGreaterThan(distinct.size);
+    expect(factored.profileCount).toBeLessThan(500);
+    await factored.close();
+    expect(await dump('factored')).toEqual(await dump('plain'));
+  });
+
   it('refuses a varying column the table does not have', async () => {
     await expect(rowFactoring(store.connection, 'factored', ['id', 'nope'])).rejects.toThrow('factored has no column nope');
   });
