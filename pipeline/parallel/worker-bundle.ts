@@ -2,8 +2,9 @@
 // is first made. Loading the TypeScript sources through tsx instead made every thread transpile
 // and resolve ~60 modules through tsx's loader thread: 2.1 s of CPU and 1.1 s before the first
 // proof for two verify workers, against 1.0 s and 0.5 s bundled (a verify run of 50,000 proofs
-// takes ≈ 10 s here). The bundle is written under the OS temporary directory, named by the
-// SHA-256 of its text, so concurrent runs share it and a changed source gets a new one.
+// takes ≈ 10 s here). The bundle is written under the OS temporary directory (a directory per
+// user), named by the SHA-256 of its text, so concurrent runs share it and a changed source gets
+// a new one.
 import { build, type Plugin } from 'esbuild';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -60,7 +61,8 @@ await serveBatches(createHandler);`;
   return pathToFileURL(storeBundle(result.outputFiles[0]!.text, BUNDLE_DIR));
 }
 
-const BUNDLE_DIR = join(tmpdir(), 'prereg-workers');
+// One directory per user: in a shared /tmp another user's directory is not writable.
+const BUNDLE_DIR = join(tmpdir(), `prereg-workers-${process.getuid?.() ?? 'user'}`);
 
 /** Bundles (and leftover temporaries) unused for this long are removed when another is stored. */
 export const BUNDLE_MAX_IDLE_MS = 7 * 24 * 3600 * 1000;
@@ -73,7 +75,11 @@ export const BUNDLE_MAX_IDLE_MS = 7 * 24 * 3600 * 1000;
 export function storeBundle(text: string, dir: string, now = Date.now()): string {
   const path = join(dir, `${createHash('sha256').update(text).digest('hex').slice(0, 24)}.mjs`);
   if (existsSync(path)) {
-    utimesSync(path, now / 1000, now / 1000);
+    try {
+      utimesSync(path, now / 1000, now / 1000);
+    } catch {
+      // not ours to touch: it is still the right bundle
+    }
     return path;
   }
   mkdirSync(dir, { recursive: true });
