@@ -1,7 +1,7 @@
 // Worker threads start from one bundled ES module per worker module, built by esbuild when a pool
 // is first made. Loading the TypeScript sources through tsx instead made every thread transpile
 // and resolve ~60 modules through tsx's loader thread: 2.1 s of CPU and 1.1 s before the first
-// proof for two verify workers, against 1.0 s and 0.5 s bundled (a verify run of 50,000 proofs
+// proof for two verify workers, against 0.5 s and 0.4 s bundled (a verify run of 50,000 proofs
 // takes ≈ 10 s here). The bundle is written under the OS temporary directory (a directory per
 // user), named by the SHA-256 of its text, so concurrent runs share it and a changed source gets
 // a new one.
