@@ -25,16 +25,18 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { sha256Hex } from '../formats/canonical-json.ts';
 import { HASH_ALGORITHMS } from '../formats/hash-algorithms.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import {
   formatName,
+  hex,
   MEMO_LIMIT,
   newMemo,
   parseCertificate,
   parseToken,
-  sha256Hex,
+  remembered,
   TOKEN_OID,
   type CarriedCertificate,
   type TsaMemo,
@@ -238,7 +240,7 @@ function findSignerCertificate(certificates: CarriedCertificate[], signerInfo: S
   const sid = signerInfo.sid;
   if (sid.kind === 'issuerAndSerialNumber') {
     return certificates.find(
-      (c) => bytesEqual(c.cert.serialNumber.valueBlock.valueHexView, sid.serial) && memoDecision(memo, `sid/${c.sha256}/${hex(sid.issuer)}`, () => {
+      (c) => bytesEqual(c.cert.serialNumber.valueBlock.valueHexView, sid.serial) && remembered(memo.decisions, `sid/${c.sha256}/${hex(sid.issuer)}`, () => {
         try {
           return new pkijs.RelativeDistinguishedNames({ schema: asn1js.fromBER(sid.issuer.slice()).result }).isEqual(c.cert.issuer);
         } catch {
@@ -255,30 +257,15 @@ function findSignerCertificate(certificates: CarriedCertificate[], signerInfo: S
 
 /** The signer certificate's public key, imported once per certificate; undefined when Node cannot import it. */
 function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undefined {
-  let key = memo.keys.get(signer.sha256);
-  if (key === undefined) {
+  const key = remembered(memo.keys, signer.sha256, () => {
     try {
-      key = createPublicKey({ key: Buffer.from(signer.cert.subjectPublicKeyInfo.toSchema().toBER(false)), format: 'der', type: 'spki' });
+      return createPublicKey({ key: Buffer.from(signer.cert.subjectPublicKeyInfo.toSchema().toBER(false)), format: 'der', type: 'spki' });
     } catch {
-      key = null;
+      return null;
     }
-    if (memo.keys.size >= MEMO_LIMIT) memo.keys.clear();
-    memo.keys.set(signer.sha256, key);
-  }
+  });
   return key ?? undefined;
 }
-
-/** A yes/no that depends only on the bytes named in `key`: decided once, then remembered. */
-function memoDecision(memo: TsaMemo, key: string, decide: () => boolean): boolean {
-  const known = memo.decisions.get(key);
-  if (known !== undefined) return known;
-  const decided = decide();
-  if (memo.decisions.size >= MEMO_LIMIT) memo.decisions.clear();
-  memo.decisions.set(key, decided);
-  return decided;
-}
-
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 /**
  * The signer certificate chains, at genTime, to a pinned root: pkijs's chain engine fed as
@@ -331,7 +318,7 @@ function signerCertificateBound(signerInfo: SignerInfo, signer: CarriedCertifica
   // token of a TSA: decided once (its issuer name comparison costs an asn1js parse).
   return attributes.every((attribute) =>
     attribute.values.length === 1 &&
-    memoDecision(memo, `ess/${signer.sha256}/${attribute.type}/${hex(attribute.values[0]!)}`, () => {
+    remembered(memo.decisions, `ess/${signer.sha256}/${attribute.type}/${hex(attribute.values[0]!)}`, () => {
       try {
         return essAttributeBinds(attribute.type, asn1js.fromBER(attribute.values[0]!.slice()).result, signer);
       } catch {

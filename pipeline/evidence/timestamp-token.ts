@@ -6,9 +6,10 @@
 // BER as leniently as asn1js (e.g. indefinite or non-minimal lengths of the unsigned envelope):
 // what is verified is always what was parsed, so this allows re-encodings of unsigned parts, never
 // other content.
-import { createHash, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
+import { sha256Hex } from '../formats/canonical-json.ts';
 import { children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
 import { decodeSignerInfo, type SignerInfo } from './cms-signer-info.ts';
 import { decodeTstInfo, type TstInfo } from './tst-info.ts';
@@ -106,8 +107,7 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
   // ContentInfo ::= SEQUENCE { contentType OBJECT IDENTIFIER, content [0] EXPLICIT ANY }
   const info = children(token, contentInfo);
   if (!info || info.length !== 2 || !isUniversal(info[0], TAG.oid, false) || !isContext(info[1], 0)) return { kind: 'malformed' };
-  const contentType = fromDer(elementBytes(token, info[0]));
-  if (!(contentType instanceof asn1js.ObjectIdentifier) || contentType.valueBlock.toString() !== OID.signedData) return { kind: 'malformed' };
+  if (decodeOid(contents(token, info[0])) !== OID.signedData) return { kind: 'malformed' };
   const content = children(token, info[1]);
   if (!content || content.length !== 1 || !isUniversal(content[0], TAG.sequence, true)) return { kind: 'malformed' };
   const split = splitSignedData(token, content[0]);
@@ -197,37 +197,38 @@ function tstInfoContent(bytes: Uint8Array, encapContentInfo: DerElement): Uint8A
   return decoded instanceof asn1js.OctetString ? new Uint8Array(decoded.getValue()) : undefined;
 }
 
+/**
+ * The value remembered in `map` under `key`, computed and remembered when absent. A map that
+ * reaches MEMO_LIMIT is emptied first, so what a submission chooses cannot grow it. A `compute`
+ * that throws remembers nothing.
+ */
+export function remembered<V>(map: Map<string, V>, key: string, compute: () => V): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const value = compute();
+  if (map.size >= MEMO_LIMIT) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+export const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
 /** A PKIStatusInfo (every granted response of a TSA carries the same bytes), decoded by pkijs once. */
 function memoStatus(memo: TsaMemo, der: Uint8Array): { status: number; text?: string } {
-  const key = Buffer.from(der).toString('hex');
-  const known = memo.statuses.get(key);
-  if (known) return known;
-  const info = new pkijs.PKIStatusInfo({ schema: partSchema(der) });
-  const texts = info.statusStrings?.map((s) => s.valueBlock.value) ?? [];
-  const status = texts.length > 0 ? { status: info.status, text: texts.join('; ') } : { status: info.status };
-  if (memo.statuses.size >= MEMO_LIMIT) memo.statuses.clear();
-  memo.statuses.set(key, status);
-  return status;
+  return remembered(memo.statuses, hex(der), () => {
+    const info = new pkijs.PKIStatusInfo({ schema: partSchema(der) });
+    const texts = info.statusStrings?.map((s) => s.valueBlock.value) ?? [];
+    return texts.length > 0 ? { status: info.status, text: texts.join('; ') } : { status: info.status };
+  });
 }
 
 /** A TSTInfo tsa GeneralName, formatted; throws (malformed token) when pkijs cannot read it. */
 function memoGeneralName(memo: TsaMemo, der: Uint8Array): string {
-  const key = Buffer.from(der).toString('hex');
-  const known = memo.names.get(key);
-  if (known !== undefined) return known;
-  const text = formatGeneralName(new pkijs.GeneralName({ schema: partSchema(der) }));
-  if (memo.names.size >= MEMO_LIMIT) memo.names.clear();
-  memo.names.set(key, text);
-  return text;
+  return remembered(memo.names, hex(der), () => formatGeneralName(new pkijs.GeneralName({ schema: partSchema(der) })));
 }
 
 function memoCertificate(memo: TsaMemo, sha256: string, der: Uint8Array): pkijs.Certificate {
-  const known = memo.certificates.get(sha256);
-  if (known) return known;
-  const cert = parseCertificate(der);
-  if (memo.certificates.size >= MEMO_LIMIT) memo.certificates.clear();
-  memo.certificates.set(sha256, cert);
-  return cert;
+  return remembered(memo.certificates, sha256, () => parseCertificate(der));
 }
 
 /** One DER element filling the whole input, or undefined (asn1js signals garbage with offset -1). */
@@ -298,7 +299,4 @@ function formatGeneralName(name: pkijs.GeneralName): string {
   return `GeneralName[${name.type}]`;
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
 
