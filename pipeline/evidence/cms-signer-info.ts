@@ -15,7 +15,7 @@
 // other (RSASSA-PSS, SHA-1, …) fails the signature check (docs/proofs.md).
 import { createHash, verify, type KeyObject } from 'node:crypto';
 import { HASH_ALGORITHMS } from '../formats/hash-algorithms.ts';
-import { children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
+import { algorithmIdentifierOid, children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
 
 export interface CmsAttribute {
   type: string;
@@ -48,7 +48,7 @@ export function decodeSignerInfo(der: Uint8Array): SignerInfo | undefined {
   const [version, sidElement, digestAlgorithm] = fields;
   if (!isUniversal(version, TAG.integer, false) || !sidElement) return undefined;
   const sid = signerIdentifier(der, sidElement);
-  const digest = algorithmOid(der, digestAlgorithm);
+  const digest = algorithmIdentifierOid(der, digestAlgorithm);
   if (!sid || digest === undefined) return undefined;
   let i = 3;
   let signedAttrs: SignerInfo['signedAttrs'];
@@ -58,7 +58,7 @@ export function decodeSignerInfo(der: Uint8Array): SignerInfo | undefined {
     signedAttrs = { der: elementBytes(der, fields[i]!), attributes };
     i++;
   }
-  const signatureAlgorithm = algorithmOid(der, fields[i++]);
+  const signatureAlgorithm = algorithmIdentifierOid(der, fields[i++]);
   const signature = fields[i++];
   if (signatureAlgorithm === undefined || !isUniversal(signature, TAG.octetString, false)) return undefined;
   if (isContext(fields[i], 1)) i++;
@@ -85,14 +85,6 @@ function signerIdentifier(der: Uint8Array, element: DerElement): SignerIdentifie
     if (inner?.length === 1 && isUniversal(inner[0], TAG.octetString, false)) return { kind: 'subjectKeyIdentifier', keyId: contents(der, inner[0]) };
   }
   return undefined;
-}
-
-/** AlgorithmIdentifier ::= SEQUENCE { algorithm OBJECT IDENTIFIER, parameters ANY OPTIONAL }: the OID. */
-function algorithmOid(der: Uint8Array, element: DerElement | undefined): string | undefined {
-  if (!isUniversal(element, TAG.sequence, true)) return undefined;
-  const parts = children(der, element);
-  if (!parts || parts.length < 1 || parts.length > 2 || !isUniversal(parts[0], TAG.oid, false)) return undefined;
-  return decodeOid(contents(der, parts[0]));
 }
 
 function attributeSet(der: Uint8Array, set: DerElement): CmsAttribute[] | undefined {

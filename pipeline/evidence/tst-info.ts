@@ -10,7 +10,7 @@
 // Every field is type-checked in its place; anything out of order, of another type, or left over
 // makes the TSTInfo malformed (undefined). The tsa name is returned as the DER of its GeneralName,
 // for the caller to decode (once per distinct name).
-import { children, contents, decodeInteger, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG } from '../formats/der.ts';
+import { algorithmIdentifierOid, children, contents, decodeInteger, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG } from '../formats/der.ts';
 
 export interface TstInfo {
   version: bigint;
@@ -36,10 +36,8 @@ export function decodeTstInfo(der: Uint8Array): TstInfo | undefined {
   const imprintParts = children(der, imprint);
   if (!imprintParts || imprintParts.length !== 2) return undefined;
   const [algorithm, hashed] = imprintParts;
-  if (!isUniversal(algorithm, TAG.sequence, true) || !isUniversal(hashed, TAG.octetString, false)) return undefined;
-  const algorithmParts = children(der, algorithm);
-  // AlgorithmIdentifier ::= SEQUENCE { algorithm OBJECT IDENTIFIER, parameters ANY OPTIONAL }
-  if (!algorithmParts || algorithmParts.length < 1 || algorithmParts.length > 2 || !isUniversal(algorithmParts[0], TAG.oid, false)) return undefined;
+  const imprintAlgorithm = algorithmIdentifierOid(der, algorithm);
+  if (imprintAlgorithm === undefined || !isUniversal(hashed, TAG.octetString, false)) return undefined;
 
   let i = 5;
   if (isUniversal(fields[i], TAG.sequence, true)) i++; // accuracy
@@ -55,23 +53,19 @@ export function decodeTstInfo(der: Uint8Array): TstInfo | undefined {
   if (isContext(fields[i], 1)) i++; // extensions
   if (i !== fields.length) return undefined;
 
-  const decoded = {
-    version: decodeInteger(contents(der, version)),
-    policy: decodeOid(contents(der, policy)),
-    imprintAlgorithm: decodeOid(contents(der, algorithmParts[0]!)),
-    serialNumber: decodeInteger(contents(der, serial)),
-    genTime: parseGeneralizedTime(contents(der, time)),
-  };
-  const { version: v, policy: p, imprintAlgorithm: a, serialNumber: s, genTime: g } = decoded;
-  if (v === undefined || p === undefined || a === undefined || s === undefined || g === undefined) return undefined;
+  const versionNumber = decodeInteger(contents(der, version));
+  const policyOid = decodeOid(contents(der, policy));
+  const serialNumber = decodeInteger(contents(der, serial));
+  const genTime = parseGeneralizedTime(contents(der, time));
+  if (versionNumber === undefined || policyOid === undefined || serialNumber === undefined || genTime === undefined) return undefined;
   return {
-    version: v,
-    policy: p,
-    imprintAlgorithm: a,
+    version: versionNumber,
+    policy: policyOid,
+    imprintAlgorithm,
     hashedMessage: contents(der, hashed).slice(),
-    serialNumber: s,
-    genTime: g.iso,
-    genDate: g.date,
+    serialNumber,
+    genTime: genTime.iso,
+    genDate: genTime.date,
     ...(nonce === undefined ? {} : { nonce }),
     ...(tsaName === undefined ? {} : { tsaName }),
   };

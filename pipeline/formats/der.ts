@@ -134,3 +134,11 @@ export function decodeInteger(content: Uint8Array): bigint | undefined {
   for (const byte of content) value = (value << 8n) | BigInt(byte);
   return (content[0]! & 0x80) !== 0 ? value - (1n << BigInt(8 * content.length)) : value;
 }
+
+/** AlgorithmIdentifier ::= SEQUENCE { algorithm OBJECT IDENTIFIER, parameters ANY OPTIONAL }: the OID. */
+export function algorithmIdentifierOid(der: Uint8Array, element: DerElement | undefined): string | undefined {
+  if (!isUniversal(element, TAG.sequence, true)) return undefined;
+  const parts = children(der, element);
+  if (!parts || parts.length < 1 || parts.length > 2 || !isUniversal(parts[0], TAG.oid, false)) return undefined;
+  return decodeOid(contents(der, parts[0]));
+}
