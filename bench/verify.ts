@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { WorkerPool } from '../pipeline/parallel/pool.ts';
 import { buildStoreAtomically, openStore, runSqlFile, TABLES_SQL_PATH, TableAppender } from '../pipeline/store/db.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../pipeline/verify/inputs.ts';
-import { verifyStore } from '../pipeline/verify/study-verify.ts';
+import { rowBatches, verifyStore } from '../pipeline/verify/study-verify.ts';
 import { ed25519Rate } from './ed25519-rate.mjs';
 import type { FloorInit, FloorTask } from './floor-worker.ts';
 import type { GenerateInit, GeneratedEvidence } from './generate-worker.ts';
@@ -127,22 +127,14 @@ function timeFloor(path: string): Promise<Timed> {
     const jwk = createPublicKey(createPrivateKey(readFileSync(KEY))).export({ format: 'jwk' });
     const pool = new WorkerPool<FloorInit, FloorTask, boolean>({ module: new URL('./floor-worker.ts', import.meta.url), init: { x: String(jwk.x) } });
     try {
-      const result = await store.connection.stream(
+      const batches = rowBatches(
+        store.connection,
         `SELECT e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response
          FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`,
+        (row): FloorTask => ({ proof: String(row.proof), request: String(row.request), response: String(row.response) }),
       );
-      const batches = async function* () {
-        let batch: FloorTask[] = [];
-        for await (const rows of result.yieldRowObjectJs()) {
-          for (const row of rows) {
-            batch.push({ proof: String(row.proof), request: String(row.request), response: String(row.response) });
-            if (batch.length === 256) yield batch.splice(0);
-          }
-        }
-        if (batch.length > 0) yield batch;
-      };
       let n = 0;
-      await pool.mapOrdered(batches(), (task) => task, (results) => {
+      await pool.mapOrdered(batches, (task) => task, (results) => {
         for (const ok of results) if (!ok) throw new Error('bench: the floor found a proof that does not verify');
         n += results.length;
       });

@@ -3,7 +3,7 @@
 // the Appender, then the cross-links and served passages by SQL.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileURLToPath } from 'node:url';
-import type { VerifyContextInputs, VerifyTask } from '../evidence/verify-task.ts';
+import type { VerifyContextInputs } from '../evidence/verify-task.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from '../parallel/verify-rows-worker.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
@@ -22,18 +22,13 @@ export interface VerifyCounts {
   chains_by_status: Record<string, number>;
 }
 
-interface TaskRow {
-  key: RecordKey & { evidence_index: number };
-  task: VerifyTask;
-}
-
-/** Streams rows of a query as verification tasks, in batches. */
-async function* taskBatches(connection: DuckDBConnection, sql: string, toTask: (row: Record<string, unknown>) => TaskRow): AsyncGenerator<TaskRow[]> {
+/** Streams the rows of a query, each mapped by `toItem`, in batches of BATCH. */
+export async function* rowBatches<T>(connection: DuckDBConnection, sql: string, toItem: (row: Record<string, unknown>) => T): AsyncGenerator<T[]> {
   const result = await connection.stream(sql);
-  let batch: TaskRow[] = [];
+  let batch: T[] = [];
   for await (const rows of result.yieldRowObjectJs()) {
     for (const row of rows) {
-      batch.push(toTask(row as Record<string, unknown>));
+      batch.push(toItem(row as Record<string, unknown>));
       if (batch.length === BATCH) {
         yield batch;
         batch = [];
@@ -69,13 +64,13 @@ export async function verifyStore(
   try {
     const proofs = await FactoredAppender.create(connection, 'proof_checks', proofFactoring);
     await pool.mapOrdered(
-      taskBatches(
+      rowBatches(
         reader,
         `SELECT r.record_id, r.system_id, r.item_id, r.attempt, e.evidence_index,
                 e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response,
                 e.disclosure_json::VARCHAR AS disclosure, e.tlog_entry_json::VARCHAR AS tlog_entry
          FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`,
-        (row) => ({
+        (row): StageVerifyInput => ({
           key: { ...recordKey(row), evidence_index: Number(row.evidence_index) },
           task: {
             kind: 'evidence',
@@ -104,11 +99,11 @@ export async function verifyStore(
     const chains = await TableAppender.create(connection, 'chain_checks');
     const entries = await TableAppender.create(connection, 'chain_entries');
     await pool.mapOrdered(
-      taskBatches(
+      rowBatches(
         reader,
         `SELECT r.record_id, r.system_id, r.item_id, r.attempt, 0 AS evidence_index, c.chain_json::VARCHAR AS chain
          FROM receipts c JOIN records r USING (record_id) ORDER BY c.record_id`,
-        (row) => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain) } }),
+        (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain) } }),
       ),
       (row) => row,
       (results, batch) => {
