@@ -13,7 +13,7 @@ interface ColumnInfo {
   type: string;
 }
 
-export async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
+async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
   const reader = await connection.runAndReadAll(
     "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index",
     [table],
