@@ -113,7 +113,7 @@ const V3_AND_BATCH_CHECKS: readonly string[] = ['commitments', 'disclosures', 'b
 // --- the official vectors --------------------------------------------------------------------
 
 describe('proof-spec v2.1.0 vectors through the version modules', () => {
-  const vectors = (parseJson(readFileSync(path.join(PROJECT_ROOT, '../shared/reference/arkforge-proof-spec/test-vectors.json'), 'utf8')) as JsonObject)
+  const vectors = (parseJson(readFileSync(path.join(PROJECT_ROOT, 'test/fixtures/real/arkforge-proof-spec/test-vectors.json'), 'utf8')) as JsonObject)
     .vectors as JsonObject[];
 
   it.each(vectors.map((v) => [v.name as string, v] as const))('%s', (_name, v) => {

@@ -1,4 +1,4 @@
-// ArkForge proof-spec v2.1.0 official test vectors (../shared/reference/arkforge-proof-spec).
+// ArkForge proof-spec v2.1.0 official test vectors (vendored in test/fixtures/real/arkforge-proof-spec, CC BY 4.0).
 // Vectors 1–7: legacy chain hash (string concatenation); 8–9: canonical-JSON chain hash.
 // The chain helpers here are the spec's formulas written out for the test only; the proof
 // verifier proper lives in pipeline/evidence/.
@@ -16,7 +16,7 @@ import {
 } from '../../pipeline/formats/canonical-json.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const vectorsPath = path.resolve(projectRoot, '../shared/reference/arkforge-proof-spec/test-vectors.json');
+const vectorsPath = path.resolve(projectRoot, 'test/fixtures/real/arkforge-proof-spec/test-vectors.json');
 
 function isObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
