@@ -170,13 +170,19 @@ function fail(v: ProofVerification, check: ProofCheck, code: ProofCode, problem:
   v.problems.push(problem);
 }
 
-/** A module's or the batch check's findings: failures fail their check, informational ones only note. */
+/**
+ * A module's or the batch check's findings: failures fail their check, undecided ones leave it
+ * 'skipped' with a code that counts, informational ones only note.
+ */
 function record(v: ProofVerification, findings: readonly Finding[]): void {
   for (const f of findings) {
     if (f.informational) {
       v.codes.push(f.code);
       v.informational_codes.push(f.code);
       v.problems.push(`${f.problem} (informational)`);
+    } else if (f.undecided) {
+      v.codes.push(f.code);
+      v.problems.push(f.problem);
     } else {
       fail(v, f.check, f.code, f.problem);
     }

@@ -49,6 +49,7 @@ export const PROOF_CODES = {
   PROOF_RESPONSE_HASH_MISMATCH: { check: 'response_hash', status: 'TAMPERED' },
   PROOF_SPEC_VERSION_UNKNOWN: { check: 'chain', status: 'MALFORMED' },
   PROOF_CHAIN_MISMATCH: { check: 'chain', status: 'TAMPERED' },
+  PROOF_PREIMAGE_REDACTED: { check: 'chain', status: 'UNTRUSTED' },
   PROOF_COMMITMENT_ROOT_MISMATCH: { check: 'chain', status: 'TAMPERED' },
   PROOF_COMMITMENT_SET_MISMATCH: { check: 'commitments', status: 'TAMPERED' },
   PROOF_DISCLOSURE_MISMATCH: { check: 'disclosures', status: 'TAMPERED' },
@@ -82,6 +83,8 @@ export interface Finding {
   problem: string;
   /** Recorded without changing the status (the check stays 'skipped'). */
   informational?: true;
+  /** The check could not be decided (it stays 'skipped'), and the code counts for the status. */
+  undecided?: true;
 }
 
 /**

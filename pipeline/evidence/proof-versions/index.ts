@@ -39,8 +39,8 @@ export interface VersionInput {
 }
 
 export interface VersionOutcome {
-  /** The chain hash recomputed by this version's algorithm (64 lowercase hex). */
-  recomputed_chain_hash: string;
+  /** The chain hash recomputed by this version's algorithm (64 lowercase hex); null when the preimage is redacted. */
+  recomputed_chain_hash: string | null;
   /** Outcomes of the checks this module decides; a check it does not list stays 'skipped'. */
   checks: Partial<Record<ProofCheck, CheckOutcome>>;
   /** Every failed rule (and informational notes), in the order found. */

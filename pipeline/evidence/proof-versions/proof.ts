@@ -4,14 +4,18 @@
 // The schema has one branch per algorithm family (spec_version absent, 1.x, 2.x: values; 3.0,
 // 3.1: commitments) and only the common fields for a version it does not know.
 
-/** The transaction block (`payment` per proof-spec §1, `certification_fee` as the reference service issues it). */
+/**
+ * The transaction block (`payment` per proof-spec §1, `certification_fee` as the reference service
+ * issues it). Only transaction_id is read (it enters the chain hash); the public view of a proof
+ * may omit it, or the whole block.
+ */
 export interface ProofTransaction {
   provider?: string;
   method?: string;
-  transaction_id: string;
-  amount: number;
-  currency: string;
-  status: string;
+  transaction_id?: string | null;
+  amount?: number;
+  currency?: string;
+  status?: string;
 }
 
 /** One opening of a spec 3.x commitment: the field's 32-byte nonce (64 lowercase hex) and its value. */
@@ -33,19 +37,24 @@ export interface BatchAnchor {
 }
 
 /**
- * A proof the schema accepted (plain JS values; optional fields may be null = absent). Fields the
- * schema requires only for some versions are optional here: `parties` (a value proof always has
- * it; a public 3.x proof may omit buyer_fingerprint), `payment` / `certification_fee`,
- * `commitments` (3.x only).
+ * A proof the schema accepted (plain JS values; optional fields may be null = absent). The
+ * reference service serves two shapes: the full one (`parties` with the buyer fingerprint, a
+ * transaction block) and the public view, where `seller` and the identity fields sit at the top
+ * level and the buyer fingerprint and transaction id are not published (chainInputs). So
+ * `parties`, `payment` / `certification_fee` and `commitments` (3.x only) are all optional here.
  */
 export interface ArkForgeProof {
   proof_id: string;
   spec_version?: string | null;
   timestamp: string;
   hashes: { request: string; response: string; chain: string };
-  parties?: { buyer_fingerprint?: string | null; seller?: string | null; [identity: string]: unknown };
-  payment?: ProofTransaction;
-  certification_fee?: ProofTransaction;
+  parties?: { buyer_fingerprint?: string | null; seller?: string | null; [identity: string]: unknown } | null;
+  /** The public view's place for the seller (read when parties.seller is absent). */
+  seller?: string | null;
+  /** Read when parties.buyer_fingerprint is absent, as seller is. */
+  buyer_fingerprint?: string | null;
+  payment?: ProofTransaction | null;
+  certification_fee?: ProofTransaction | null;
   upstream_timestamp?: string | null;
   provider_payment?: { receipt_content_hash?: string | null } | null;
   arkforge_signature?: string | null;
@@ -90,28 +99,45 @@ export function servedReceiptContentHash(proof: ArkForgeProof): string | undefin
   return typeof receipt === 'string' && receipt !== '' ? stripSha256(receipt) : undefined;
 }
 
+/** The value chain inputs a proof may leave unpublished (its public view). */
+export const REDACTABLE_CHAIN_INPUTS = ['transaction_id', 'buyer_fingerprint', 'seller'] as const;
+export type RedactableChainInput = (typeof REDACTABLE_CHAIN_INPUTS)[number];
+
 /**
  * The chain inputs as the reference service reads them (trust_layer/proofs.py): the transaction
  * id from `payment`, else `certification_fee` (the verifier has already refused a proof whose two
- * blocks differ); optional fields only when non-empty strings.
+ * blocks differ); the buyer fingerprint and the seller from `parties`, else the top level (where
+ * the public view serves the seller); optional fields only when non-empty strings. When an input
+ * is not served (absent or null: the public view below 3.0 publishes neither the buyer
+ * fingerprint nor the transaction id) the chain hash cannot be recomputed: `redacted` names what
+ * is missing, in REDACTABLE_CHAIN_INPUTS order.
  */
-export function chainFields(proof: ArkForgeProof): ChainFields {
-  const transaction = proof.payment ?? proof.certification_fee;
-  const parties = proof.parties;
-  if (!transaction || typeof parties?.buyer_fingerprint !== 'string' || typeof parties.seller !== 'string') {
-    throw new TypeError('chainFields: the proof lacks the transaction block or parties (schema not applied?)');
-  }
+export function chainInputs(proof: ArkForgeProof): { fields: ChainFields } | { redacted: RedactableChainInput[] } {
+  const served: Record<RedactableChainInput, unknown> = {
+    transaction_id: (proof.payment ?? proof.certification_fee)?.transaction_id,
+    buyer_fingerprint: proof.parties?.buyer_fingerprint ?? proof.buyer_fingerprint,
+    seller: proof.parties?.seller ?? proof.seller,
+  };
+  const redacted = REDACTABLE_CHAIN_INPUTS.filter((f) => typeof served[f] !== 'string');
+  if (redacted.length > 0) return { redacted };
   const fields: ChainFields = {
     request_hash: stripSha256(proof.hashes.request),
     response_hash: stripSha256(proof.hashes.response),
-    transaction_id: transaction.transaction_id,
+    transaction_id: served.transaction_id as string,
     timestamp: proof.timestamp,
-    buyer_fingerprint: parties.buyer_fingerprint,
-    seller: parties.seller,
+    buyer_fingerprint: served.buyer_fingerprint as string,
+    seller: served.seller as string,
   };
   const upstream = servedUpstreamTimestamp(proof);
   if (upstream !== undefined) fields.upstream_timestamp = upstream;
   const receipt = servedReceiptContentHash(proof);
   if (receipt !== undefined) fields.receipt_content_hash = receipt;
-  return fields;
+  return { fields };
+}
+
+/** The chain inputs of a proof whose preimage is published; throws (a caller bug) for a redacted one. */
+export function chainFields(proof: ArkForgeProof): ChainFields {
+  const inputs = chainInputs(proof);
+  if ('redacted' in inputs) throw new TypeError(`chainFields: the proof does not publish ${inputs.redacted.join(', ')} (check chainInputs first)`);
+  return inputs.fields;
 }

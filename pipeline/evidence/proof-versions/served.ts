@@ -26,7 +26,8 @@ export function member(o: unknown, key: string): unknown {
 
 /**
  * What the proof serves for a committed field. Base fields count as served when present and not
- * null (a public proof omits or nulls buyer_fingerprint); the two optional fields when non-empty
+ * null (a public proof omits or nulls buyer_fingerprint), buyer_fingerprint and seller read from
+ * `parties` first and from the top level otherwise; the two optional fields when non-empty
  * strings (as they enter a chain hash); identity fields when the key is present, null included
  * (null is a committed value), read from `parties` first and from the top level otherwise
  * (`identity_consistent` the other way round). A field the proof has no place for is not served.
@@ -45,8 +46,11 @@ export function servedValue(proof: ArkForgeProof, raw: unknown, field: string): 
     case 'timestamp':
       return { served: true, value: proof.timestamp };
     case 'buyer_fingerprint':
-    case 'seller':
-      return present(member(member(raw, 'parties'), field));
+    case 'seller': {
+      // parties.X, else the top-level X (the public view serves the seller there).
+      const inParties = member(member(raw, 'parties'), field);
+      return present(inParties === undefined || inParties === null ? member(raw, field) : inParties);
+    }
     case 'upstream_timestamp':
       return present(servedUpstreamTimestamp(proof));
     case 'receipt_content_hash':

@@ -1,5 +1,10 @@
 // What every value algorithm (spec_version absent, 1.x, 2.x) decides besides its formula:
-//   chain      — the recomputed hash against hashes.chain (PROOF_CHAIN_MISMATCH);
+//   chain      — the recomputed hash against hashes.chain (PROOF_CHAIN_MISMATCH); when the proof
+//                is the public view, which publishes neither the buyer fingerprint nor the
+//                transaction id, nothing can be recomputed: the check stays 'skipped' and
+//                PROOF_PREIMAGE_REDACTED (UNTRUSTED) says why. The signature, token and log entry
+//                still witness the declared chain hash, but no body is bound by it. Fields a
+//                submitter fills in are recomputed like any others (made-up values mismatch);
 //   disclosures — such a proof commits no field, so an opening given with it opens nothing
 //                 (PROOF_DISCLOSURE_MISMATCH: silence would read as success);
 //   identity   — identity fields are covered by no anchor: a claim is reported as the issuer's
@@ -9,7 +14,7 @@
 import { canonicalJson } from '../../formats/canonical-json.ts';
 import type { Finding } from '../proof-checks.ts';
 import type { ChainAlgorithm, ProofVersionModule, VersionInput, VersionOutcome } from './index.ts';
-import type { ArkForgeProof } from './proof.ts';
+import { chainInputs, type ArkForgeProof } from './proof.ts';
 import { claimsIdentity, servedIdentity } from './served.ts';
 
 export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, chainHash: (proof: ArkForgeProof) => string): ProofVersionModule {
@@ -17,9 +22,20 @@ export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, c
     algorithm,
     chainHash,
     verify(input: VersionInput): VersionOutcome {
-      const out: VersionOutcome = { recomputed_chain_hash: chainHash(input.proof), checks: {}, findings: [], committed_fields: null, opened_fields: [], identity: null };
-      if (out.recomputed_chain_hash === input.declaredChain) out.checks.chain = 'pass';
-      else out.findings.push({ check: 'chain', code: 'PROOF_CHAIN_MISMATCH', problem: `chain hash recomputed by the ${algorithm} algorithm is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}` });
+      const out: VersionOutcome = { recomputed_chain_hash: null, checks: {}, findings: [], committed_fields: null, opened_fields: [], identity: null };
+      const inputs = chainInputs(input.proof);
+      if ('redacted' in inputs) {
+        out.findings.push({
+          check: 'chain',
+          code: 'PROOF_PREIMAGE_REDACTED',
+          problem: `the proof does not publish ${inputs.redacted.join(', ')}: its chain hash cannot be recomputed, so the request and response hashes are bound by nothing (the signature and witnesses cover only the declared chain hash)`,
+          undecided: true,
+        });
+      } else {
+        out.recomputed_chain_hash = chainHash(input.proof);
+        if (out.recomputed_chain_hash === input.declaredChain) out.checks.chain = 'pass';
+        else out.findings.push({ check: 'chain', code: 'PROOF_CHAIN_MISMATCH', problem: `chain hash recomputed by the ${algorithm} algorithm is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}` });
+      }
       if (input.openings.length > 0) {
         const fields = [...new Set(input.openings.map((o) => o.field))].join(', ');
         out.findings.push({ check: 'disclosures', code: 'PROOF_DISCLOSURE_MISMATCH', problem: `spec_version ${versionLabel(input.proof)} commits no field: ${input.openings.length} opening(s) (${fields}) open nothing` });
