@@ -253,6 +253,19 @@ const rows: Row[] = [
       expect(r.problems[0]).toContain(`does not publish ${missing}:`);
     },
   })),
+  ...(['1.1', '2.0', '1.2', '2.1'] as const).map((specVersion): Row => ({
+    name: `${specVersion} in the reference service's layout (seller and identity at the top level, metadata) → VERIFIED`,
+    item: () => mint({ specVersion, view: 'service', upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT' }),
+    status: 'VERIFIED',
+    codes: [],
+  })),
+  ...(['1.1', '2.0', '1.2', '2.1'] as const).map((specVersion): Row => ({
+    name: `${specVersion}, the service's public view → PROOF_PREIMAGE_REDACTED (UNTRUSTED), witnesses still checked`,
+    item: () => mint({ specVersion, view: 'public', upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT' }),
+    status: 'UNTRUSTED',
+    codes: ['PROOF_PREIMAGE_REDACTED'],
+    also: (r) => expect(r.checks).toMatchObject({ chain: 'skipped', signature: 'pass', key: 'pass', tsa: 'pass', time: 'pass' }),
+  })),
   {
     name: 'seller at the top level instead of parties (the public view) → VERIFIED',
     item: () => mint({}, (p) => { p.seller = p.parties.seller; delete p.parties.seller; }),

@@ -40,6 +40,18 @@ export interface IssueProofBase {
   receiptContentHash?: string;
   /** arkforge_pubkey to embed: default the signing key's public half; null embeds none. */
   embeddedPubkey?: string | null;
+  /**
+   * The layout of the JSON served (the chain hash is the same in all three):
+   *  - 'spec' (default): proof-spec §1, everything about the parties in `parties`;
+   *  - 'service': as the reference service lays out a proof (its production proofs,
+   *    test/fixtures/real/arkforge-production/): `seller` and the identity fields at the top
+   *    level, service metadata (is_demo, views_count, transparency_log…); the buyer's copy also
+   *    keeps `parties.buyer_fingerprint` and the transaction block (no real buyer copy was
+   *    available: that part is an assumption, see docs/proofs.md);
+   *  - 'public': the service's public view: 'service' without `parties` and without the
+   *    transaction block, so below 3.0 its preimage is redacted.
+   */
+  view?: 'spec' | 'service' | 'public';
 }
 
 export interface IssueProofOptions extends IssueProofBase {
@@ -137,26 +149,52 @@ export async function issueProof(o: IssueProofOptions): Promise<IssuedProof> {
       : { method: 'prepaid_credit', transaction_id: o.transactionId, amount, currency, status: 'succeeded' };
 
   const proof: Record<string, unknown> = { proof_id: proofId };
+  const view = o.view ?? 'spec';
+  if (view !== 'spec') proof.is_demo = false;
   if (specVersion !== null) proof.spec_version = specVersion;
-  Object.assign(proof, {
-    verification_url: `${TRUST_LAYER}/v1/proof/${proofId}`,
-    verification_algorithm: 'https://github.com/ark-forge/proof-spec/blob/main/SPEC.md#2-chain-hash-algorithm',
-    hashes: { request: `sha256:${requestHash}`, response: `sha256:${responseHash}`, chain: `sha256:${chainHash}` },
-    parties: {
-      buyer_fingerprint: buyerFingerprint,
-      seller: o.seller,
+  const hashes = { request: `sha256:${requestHash}`, response: `sha256:${responseHash}`, chain: `sha256:${chainHash}` };
+  if (view === 'spec') {
+    Object.assign(proof, {
+      verification_url: `${TRUST_LAYER}/v1/proof/${proofId}`,
+      verification_algorithm: 'https://github.com/ark-forge/proof-spec/blob/main/SPEC.md#2-chain-hash-algorithm',
+      hashes,
+      parties: {
+        buyer_fingerprint: buyerFingerprint,
+        seller: o.seller,
+        agent_identity: null,
+        agent_identity_verified: null,
+        did_resolution_status: null,
+        agent_version: null,
+      },
+      [o.paymentField ?? 'certification_fee']: transaction,
+      timestamp: o.timestamp,
+      timestamp_authority: timestampAuthority,
+      identity_consistent: null,
+      transaction_success: true,
+      upstream_status_code: 200,
+    });
+  } else {
+    // The order and the metadata of the service's production proofs.
+    Object.assign(proof, { hashes, ...(view === 'service' ? { parties: { buyer_fingerprint: buyerFingerprint }, [o.paymentField ?? 'certification_fee']: transaction } : {}) });
+    Object.assign(proof, {
+      timestamp_authority: timestampAuthority,
+      timestamp: o.timestamp,
+      verification_algorithm: 'https://github.com/ark-forge/proof-spec/blob/main/SPEC.md#2-chain-hash-algorithm',
+      identity_consistent: null,
+      views_count: 1,
+      transaction_success: true,
+      upstream_status_code: 200,
+      disputed: null,
+      dispute_id: null,
+      transparency_log: { provider: 'sigstore-rekor', status: 'pending' },
       agent_identity: null,
       agent_identity_verified: null,
       did_resolution_status: null,
-      agent_version: null,
-    },
-    [o.paymentField ?? 'certification_fee']: transaction,
-    timestamp: o.timestamp,
-    timestamp_authority: timestampAuthority,
-    identity_consistent: null,
-    transaction_success: true,
-    upstream_status_code: 200,
-  });
+      seller: o.seller,
+      provider_payment: null,
+      integrity_verified: true,
+    });
+  }
   if (o.upstreamTimestamp) proof.upstream_timestamp = o.upstreamTimestamp;
   if (receipt) {
     proof.provider_payment = {
