@@ -179,60 +179,68 @@ export const REASONS = {
     next: 'Check the TSA URLs and the network, then run `prereg anchor` again.',
   },
 
-  // --- AER-1 chains (SPEC §5.2) — pipeline/evidence/aer1-chain.ts ----------------------------
+  // --- AER-1 timelines, commitments and receipts (SPEC §5.2) — pipeline/evidence/aer1/ ---------
   CHAIN_MALFORMED: {
-    meaning: 'The AER-1 chain document is not well-formed: not an object, format not "aer-1", revision not a string, entries not an array, or an entry with a missing or mistyped field (digests must be 64 lowercase hex, canonical_bytes padded base64, seq an integer, close a boolean).',
-    next: 'Fix the fields named in the message; regenerate the chain with the agent tooling rather than editing it by hand.',
+    meaning: 'The AER-1 timeline is not well-formed: not a JSON array nor an envelope {"format": "aer-1", "revision", "entries"}, an entry not an object, or a member missing or of the wrong type or shape (id, job_id, tool non-empty strings; seq an integer; provenance_class one of the three classes; canonical_bytes strict padded base64; prev_digest 64 lowercase hex; close a boolean).',
+    next: 'Fix the members named in the message; submit the timeline exactly as the agent tooling wrote it rather than editing it by hand.',
   },
   CHAIN_EMPTY: {
-    meaning: 'The AER-1 chain has no entries.',
-    next: 'Submit the chain with its receipts, or omit `receipts` if the system kept none.',
+    meaning: 'The AER-1 timeline has no entries.',
+    next: 'Submit the timeline with its entries, or omit `receipts` if the system kept none.',
   },
   CHAIN_GENESIS_INVALID: {
-    meaning: "Entry 1's prev_digest is not 64 zeros: the chain does not start at a genesis (its head may have been cut).",
-    next: 'Submit the complete chain from its first entry.',
+    meaning: "Entry 1's prev_digest is not 64 zeros: the timeline does not start at a genesis (its head may have been cut).",
+    next: 'Submit the complete timeline from its first entry.',
   },
   CHAIN_SEQ_GAP: {
     meaning: 'The entries\' seq does not start at 1 and increase by exactly 1 (a gap, a repeat or a wrong start).',
-    next: 'Submit every entry of the chain, in order, as the agent recorded it.',
+    next: 'Submit every entry of the timeline, in order, as the agent recorded it.',
   },
   CHAIN_JOB_MISMATCH: {
-    meaning: "An entry's job_id differs from entry 1's: entries of different jobs were mixed in one chain.",
-    next: 'Submit one chain per job, each with its own entries only.',
+    meaning: "An entry's job_id differs from entry 1's: entries of different jobs were mixed in one timeline.",
+    next: 'Submit one timeline per job, each with its own entries only.',
   },
   CHAIN_CLOSE_MISPLACED: {
     meaning: 'close: true is on an entry that is not the last, or the last entry does not carry it.',
-    next: 'Submit the chain as closed by the agent; an unclosed chain is incomplete.',
-  },
-  CHAIN_RECEIPT_HASH_MISMATCH: {
-    meaning: "An entry's id is not the SHA-256 of its decoded canonical_bytes: the receipt was altered or replaced.",
-    next: 'Submit the receipts exactly as recorded; nothing can repair an altered receipt.',
+    next: 'Submit the timeline as closed by the agent; an unclosed timeline is incomplete.',
   },
   CHAIN_LINK_BROKEN: {
-    meaning: "An entry's prev_digest is not the recomputed digest of the entry before it: an entry was changed, inserted or removed.",
-    next: 'Submit the chain exactly as recorded; a broken link cannot be repaired after the fact.',
+    meaning: "An entry's prev_digest is not the recomputed digest of the entry before it: an entry was changed, inserted or removed (or the timeline was built with another construction than the one it is read with, e.g. a -06 timeline given as a bare array).",
+    next: 'Submit the timeline exactly as recorded, in the envelope declaring its revision if it is not -07/-08/-09; a broken link cannot be repaired after the fact.',
   },
   CHAIN_REVISION_UNSUPPORTED: {
-    meaning: 'The chain\'s AER-1 revision is not one of 06–09, so its rules are unknown and it is not judged by another revision\'s.',
-    next: 'Produce the chain with a supported revision (09 preferred); a chain of an unknown revision is never counted.',
+    meaning: 'The envelope declares an AER-1 revision other than 06–09, so its rules are unknown and it is not judged by another revision\'s.',
+    next: 'Submit the timeline as a bare array (the current construction) or declare revision 06, 07, 08 or 09; a timeline of an unknown revision is never counted.',
   },
   COMMITMENT_MISSING: {
-    meaning: "No external commitment (inputs/commitments.jsonl) exists for the chain's job_id; a commitment inside the chain itself is ignored.",
+    meaning: "No external commitment (inputs/commitments.jsonl) names the timeline's job_id; a commitment inside the timeline itself is ignored.",
     next: 'Publish the final entry digest and entry count with a witness before submissions close, so the organizer can collect it.',
   },
+  COMMITMENT_MALFORMED: {
+    meaning: 'A line of the commitments file is not a well-formed commitment {job_id, final_entry_digest (64 lowercase hex), entry_count (a JSON integer: 5, not 5.0), published_at (RFC 3339, a real date), witness, retrieved_via, retrieved_at}; it counts for nothing, the other lines still count. On a timeline: its job\'s commitment is malformed and no well-formed one anchors it.',
+    next: 'Fix the line named (file:line) as the message says and rerun verify.',
+  },
   COMMITMENT_COUNT_MISMATCH: {
-    meaning: "The chain's entry count differs from the committed one: entries were cut (tail or head) or added after publication.",
-    next: 'Submit the chain exactly as committed; a shortened or extended chain is not anchored.',
+    meaning: "The timeline's entry count differs from the committed one: entries were cut (tail or head) or added after publication.",
+    next: 'Submit the timeline exactly as committed; a shortened or extended timeline is not anchored.',
   },
   COMMITMENT_FINAL_DIGEST_MISMATCH: {
-    meaning: "The recomputed digest of the chain's last entry differs from the committed final digest (the last entry was substituted, or the chain was cut).",
-    next: 'Submit the chain exactly as committed; nothing can repair a chain that differs from its commitment.',
+    meaning: "The recomputed digest of the timeline's last entry differs from the committed final digest (the last entry was substituted, or the timeline was cut).",
+    next: 'Submit the timeline exactly as committed; nothing can repair a timeline that differs from its commitment.',
   },
   COMMITMENT_LATE: {
-    meaning: "The matching commitment was published at or after the study's closes_at, so it does not show the chain existed before submissions closed.",
+    meaning: "The matching commitment was published at or after the study's closes_at, so it does not show the timeline existed before submissions closed.",
     next: 'Nothing can repair a late commitment; publish commitments before closes_at next time.',
   },
-  // --- end AER-1 chains ---------------------------------------------------------------------
+  RECEIPT_MALFORMED: {
+    meaning: 'A single AER-1 receipt does not pass the draft\'s core check: a member missing or of the wrong shape (id a lowercase UUID, receipt_schema_version non-empty, created_at RFC 3339 with a real date, tool {name, version, scope} non-empty strings, provenance_class one of the three classes, canonical_bytes strict base64 of UTF-8, output_hash "sha256:" + 64 lowercase hex, verification_status "verified").',
+    next: 'Fix the members named in the message; a conformant receipt is still only its producer\'s statement.',
+  },
+  RECEIPT_OUTPUT_HASH_MISMATCH: {
+    meaning: "A single AER-1 receipt's output_hash is not the SHA-256 of its decoded canonical_bytes: the bytes or the hash were altered.",
+    next: 'Submit the receipt exactly as produced; nothing can repair an altered receipt.',
+  },
+  // --- end AER-1 -------------------------------------------------------------------------------
 
   // --- ArkForge proofs (SPEC §6.1) — pipeline/evidence/arkforge-proof.ts ----------------------
   PROOF_MALFORMED: {
@@ -361,13 +369,9 @@ export const REASONS = {
   },
   // --- end Outputs ---------------------------------------------------------------------------
   // --- verify (SPEC §5.2, §6, §9) ------------------------------------------------------------------
-  COMMITMENTS_INVALID: {
-    meaning: 'inputs/commitments.jsonl (or --commitments FILE) has a line that is not a valid receipt-chain commitment.',
-    next: 'Fix the lines listed: {job_id, final_entry_digest, entry_count, published_at, witness, retrieved_via, retrieved_at}.',
-  },
   VERIFY_FILE_UNREADABLE: {
-    meaning: 'A file given to `prereg verify` cannot be read or is not a JSON object (proof, evidence item or AER-1 chain).',
-    next: 'Give JSON files holding one proof, one evidence item ({proof, request?, response?}) or one chain ({"format":"aer-1", …}).',
+    meaning: 'A file given to `prereg verify` cannot be read as JSON text (a proof, an evidence item, an AER-1 timeline or a single AER-1 receipt).',
+    next: 'Give JSON files holding one proof, one evidence item ({proof, request?, response?}), one AER-1 timeline (a JSON array, or {"format":"aer-1", "revision", "entries"}) or one receipt.',
   },
   // --- classify and score: section 5 (SPEC §4.2, §6.3) ---------------------------------------------
   SECTION5_SQL_FAILED: {

@@ -1,22 +1,26 @@
 // Generates the example study's submissions and commitments from three synthetic systems, signed
 // with the TEST-ONLY keys and stamped by the local pkijs TSA (genTime inside the study window):
 //
-//   sys-honest     every proof verifies, every receipt chain is anchored by its commitment;
+//   sys-honest     every proof verifies, every receipt timeline is anchored by its commitment;
 //   sys-tampered   some evidence was altered after signing, some is unsigned or signed by a key or
 //                  TSA that is not pinned; one phantom citation, one invented amount, one answered
 //                  negative, and two lines that ingest must reject (a duplicate, an unknown item);
-//   sys-truncated  honest proofs, but half its receipt chains were cut at the tail and re-closed
-//                  (internally valid, caught only by the commitment), and two truncated answers.
+//   sys-truncated  honest proofs, but a third of its receipt timelines were cut at the tail and
+//                  re-closed (internally valid, caught only by the commitment), and two truncated
+//                  answers.
+//
+// Receipts are AER-1 timelines as draft-zambo-aer1-09 writes them (bare arrays, docs/aer1.md):
+// the retrieve entry's canonical bytes are the response body as canonical JSON, so its output
+// commitment is the proof's response hash (the evidence link of SPEC §6.2).
 //
 // Called by scripts/rebuild-example.ts; every hash and signature is computed, never hand-written.
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../pipeline/formats/canonical-json.ts';
-import { buildChain, cutTail, type Aer1Chain } from '../test/support/aer1-builder.ts';
+import { buildTimeline, cutTail, type Timeline } from '../test/support/aer1-builder.ts';
 import { issueProof } from '../test/support/arkforge-issuer.ts';
 import { loadTestSigner, type TsaSigner } from '../test/support/tsa/pkijs-tsa.ts';
-import type { ChainCommitment } from '../pipeline/evidence/aer1-chain.ts';
+import type { ChainCommitment } from '../pipeline/evidence/aer1/index.ts';
 
 interface Item {
   item_id: string;
@@ -103,8 +107,6 @@ function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<
   return plan;
 }
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-
 export interface GeneratedInputs {
   records: number;
   rejectsExpected: number;
@@ -166,17 +168,16 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
           delete proof.arkforge_pubkey;
         }
         const jobId = `job-${system}-${item.item_id}-${attempt}`;
-        const built = buildChain({
-          revision: '09',
+        const built = buildTimeline({
           job_id: jobId,
           receipts: [
-            { tool: 'plan', provenance_class: 'LOGGED_BY_AGENT', canonical_bytes: canonicalJson({ step: 'plan', question: item.question }), output_hash: `sha256:${sha256(item.question)}` },
-            { tool: 'retrieve', provenance_class: 'LOGGED_BY_AGENT', canonical_bytes: canonicalJson({ step: 'retrieve', proof_id: proof.proof_id }), output_hash: (proof.hashes as { response: string }).response },
-            { tool: 'answer', provenance_class: 'LOGGED_BY_AGENT', canonical_bytes: canonicalJson({ step: 'answer', text: plan.text }), output_hash: `sha256:${sha256(plan.text)}` },
+            { tool: 'plan', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson({ step: 'plan', question: item.question }) },
+            { tool: 'retrieve', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson(response) },
+            { tool: 'answer', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson({ step: 'answer', text: plan.text }) },
           ],
         });
         commitments.push(built.commitment);
-        const chain: Aer1Chain = plan.chain === 'tail-cut' ? cutTail(built.chain, 2) : built.chain;
+        const timeline: Timeline = plan.chain === 'tail-cut' ? cutTail(built.timeline, 2) : built.timeline;
         lines.push(
           canonicalJson({
             format: 'prereg.submission/1',
@@ -185,7 +186,7 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
             attempt,
             answer: { text: plan.text, refused: plan.refused, truncated: plan.truncated },
             evidence: [{ proof, request, response: shownResponse }],
-            receipts: chain,
+            receipts: timeline,
           }),
         );
         records++;

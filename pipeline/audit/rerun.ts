@@ -41,7 +41,6 @@ const INPUT_OF_CODE: ReadonlyArray<[RegExp, string]> = [
   [/^(TRUST_|OPERATOR_KEY_)/, 'preregistration/trust/'],
   [/^STUDY_/, 'preregistration/study.json'],
   [/^(CORPUS_|VOCABULARY_|ITEMS_)/, 'corpus/'],
-  [/^COMMITMENTS_/, 'inputs/commitments.jsonl'],
   [/^SUBMISSION_/, 'inputs/submissions/'],
 ];
 

@@ -1,8 +1,8 @@
 // One unit of verification work, as text in and plain result out, so the same code runs in a
 // worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
-import { CanonicalText, JsonParseError, parseJson, toPlain, type JsonValue } from '../formats/canonical-json.ts';
-import { indexCommitments, verifyChain, type ChainCommitment, type ChainVerification, type CommitmentIndex } from './aer1-chain.ts';
+import { CanonicalText, JsonParseError, parseJson, type JsonValue } from '../formats/canonical-json.ts';
+import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from './aer1/index.ts';
 import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from './arkforge-proof.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from './trust-material.ts';
 
@@ -18,16 +18,21 @@ export type VerifyTask =
       /** The evidence item's transparency_log_entry (schemas/tlog-entry.schema.json); null when absent. */
       transparency_log_entry: string | null;
     }
-  | { kind: 'chain'; key: string; chain: string };
+  /** An AER-1 timeline: a bare array or prereg's envelope (SPEC §5.2). */
+  | { kind: 'chain'; key: string; chain: string }
+  /** A single AER-1 receipt (an object with receipt_schema_version). */
+  | { kind: 'receipt'; key: string; receipt: string };
 
 export type VerifyOutcome =
   | { kind: 'evidence'; key: string; result: ProofVerification }
-  | { kind: 'chain'; key: string; result: ChainVerification };
+  | { kind: 'chain'; key: string; result: TimelineVerification }
+  | { kind: 'receipt'; key: string; result: ReceiptVerification };
 
 export interface VerifyContextInputs {
   trust: TrustMaterialInputs;
   window: StudyWindow;
-  commitments: ChainCommitment[];
+  /** Every line of the commitments file, well-formed or not (plain data for the workers). */
+  commitments: CommitmentLine[];
 }
 
 export interface VerifyContext {
@@ -45,17 +50,21 @@ function parse(text: string): JsonValue {
   return parseJson(text);
 }
 
+/** The parsed document (number lexemes kept: seq 2.0 is not 2.5), or null when it does not parse. */
+function parseOrNull(text: string): JsonValue | null {
+  try {
+    return parse(text);
+  } catch (err) {
+    if (!(err instanceof JsonParseError)) throw err;
+    return null; // the verifiers report null as malformed
+  }
+}
+
 export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promise<VerifyOutcome> {
   if (task.kind === 'chain') {
-    let doc: unknown;
-    try {
-      doc = toPlain(parse(task.chain));
-    } catch (err) {
-      if (!(err instanceof JsonParseError)) throw err;
-      doc = null; // verifyChain reports a non-object document as CHAIN_MALFORMED
-    }
-    return { kind: 'chain', key: task.key, result: verifyChain(doc, ctx.commitments, ctx.window.closes_at) };
+    return { kind: 'chain', key: task.key, result: verifyTimeline(parseOrNull(task.chain), ctx.commitments, ctx.window.closes_at) };
   }
+  if (task.kind === 'receipt') return { kind: 'receipt', key: task.key, result: verifyReceipt(parseOrNull(task.receipt)) };
   try {
     // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson; file mode
     // canonicalises them too): they are hashed as they are, without a second parse. The

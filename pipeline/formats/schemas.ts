@@ -8,7 +8,7 @@ export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.ur
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 const compiled = new Map<string, ValidateFunction>();
 
-export type SchemaName = 'study' | 'freeze' | 'items' | 'answer-key' | 'trust-policy' | 'proof' | 'submission' | 'tlog-entry';
+export type SchemaName = 'study' | 'freeze' | 'items' | 'answer-key' | 'trust-policy' | 'proof' | 'submission' | 'tlog-entry' | 'timeline' | 'commitment';
 
 export function validator(name: SchemaName): ValidateFunction {
   let v = compiled.get(name);

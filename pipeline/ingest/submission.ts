@@ -62,7 +62,7 @@ export interface AcceptedRecord extends LineLocation {
   refused: boolean;
   truncated: boolean;
   evidence: EvidenceItem[];
-  /** Canonical JSON of the receipts chain document; null when absent. */
+  /** Canonical JSON of the receipts timeline (bare array or envelope); null when absent. */
   receipts_json: string | null;
 }
 

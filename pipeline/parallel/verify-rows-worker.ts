@@ -2,7 +2,7 @@
 // proof_checks row already built and factored (store/factored-appender.ts), so the main thread
 // only appends a few cells per proof and the structured clone back is a short array.
 import type { VerifyContextInputs, VerifyTask } from '../evidence/verify-task.ts';
-import type { ChainVerification } from '../evidence/aer1-chain.ts';
+import type { TimelineVerification } from '../evidence/aer1/index.ts';
 import { createHandler as createVerifyHandler } from './verify-worker.ts';
 import { factorRow, type FactoredRow, type RowFactoring } from '../store/row-factoring.ts';
 import { proofCheckRow, type RecordKey } from '../verify/rows.ts';
@@ -17,7 +17,7 @@ export interface StageVerifyInput {
   task: VerifyTask;
 }
 
-export type StageVerifyOutput = { kind: 'evidence'; status: string; row: FactoredRow } | { kind: 'chain'; result: ChainVerification };
+export type StageVerifyOutput = { kind: 'evidence'; status: string; row: FactoredRow } | { kind: 'chain'; result: TimelineVerification };
 
 export async function createHandler(init: StageVerifyInit): Promise<(batch: StageVerifyInput[]) => Promise<StageVerifyOutput[]>> {
   const verify = await createVerifyHandler(init.context);
@@ -25,6 +25,8 @@ export async function createHandler(init: StageVerifyInit): Promise<(batch: Stag
     const outcomes = await verify(batch.map((input) => input.task));
     return outcomes.map((outcome, i): StageVerifyOutput => {
       if (outcome.kind === 'chain') return { kind: 'chain', result: outcome.result };
+      // The stage sends evidence items and timelines only; a single receipt is never study evidence.
+      if (outcome.kind === 'receipt') throw new Error('verify: the stage sent a single receipt to a worker');
       const key = batch[i]!.key;
       return { kind: 'evidence', status: outcome.result.status, row: factorRow(proofCheckRow(key, key.evidence_index, outcome.result), init.proofFactoring) };
     });

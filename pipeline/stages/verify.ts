@@ -1,4 +1,4 @@
-// `prereg verify`: in a study, verifies every ingested evidence item and receipt chain into
+// `prereg verify`: in a study, verifies every ingested evidence item and AER-1 timeline into
 // proof_checks, chain_checks, chain_entries, evidence_links and served_passages (SPEC §5.2, §6.1,
 // §6.2); with files, verifies those files alone (SPEC §9) with the same code.
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
-import { readCommitments, sha256OfFile, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
+import { commitmentProblems, readCommitments, sha256OfFile, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type Command, type StageContext, type StageResult } from './stage.ts';
@@ -21,7 +21,7 @@ const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql']
 
 export const verify: Command = {
   name: 'verify',
-  summary: 'verify every proof and receipt chain of the study (or the given files)',
+  summary: 'verify every proof and receipt timeline of the study (or the given files)',
   help: [
     'usage: prereg verify [--force] [--root DIR] [--json]',
     '       prereg verify FILE|DIR… [--trust DIR] [--commitments FILE] [--root DIR] [--json]',
@@ -29,18 +29,21 @@ export const verify: Command = {
     'In a study (no files): runs ingest if the store is missing or stale, then verifies every',
     'evidence item (ArkForge proof: hashes, chain hash or spec 3.x commitments and openings, Ed25519',
     'with a pinned key, batch inclusion proof, RFC 3161 token, transparency-log entry; docs/proofs.md)',
-    'and every AER-1 chain (rules of SPEC §5.2, external commitments) on all cores, into',
-    'proof_checks, chain_checks, chain_entries, evidence_links and served_passages. Skips when',
-    'nothing it consumed changed (--force reruns). Exit 0; 3 when the trust directory drifted',
-    'from the freeze.',
+    'and every AER-1 timeline (rules of docs/aer1.md, external commitments) on all cores, into',
+    'proof_checks, chain_checks, chain_entries, evidence_links and served_passages. A malformed',
+    'line of inputs/commitments.jsonl is reported (file:line, COMMITMENT_MALFORMED) and the other',
+    'lines still count. Skips when nothing it consumed changed (--force reruns). Exit 0; 3 when',
+    'the trust directory drifted from the freeze.',
     '',
     'With files: each is a proof, an evidence item ({proof, request?, response?, disclosure?,',
-    'transparency_log_entry?}) or a chain ({"format":"aer-1", …}); directories are walked for',
-    '*.json in sorted order. --trust defaults',
-    'to preregistration/trust, --commitments to inputs/commitments.jsonl, the window to the',
-    "study's when a study.json is found, else unbounded. With --json, one line per file:",
-    '{file, kind, status, reason_codes, informational_codes, checks, problems}. Exit 0 when every file verified',
-    '(VERIFIED, ANCHORED), 1 otherwise.',
+    'transparency_log_entry?}), an AER-1 timeline (a JSON array, or {"format":"aer-1", "revision",',
+    '"entries"}) or a single AER-1 receipt (an object with receipt_schema_version); directories',
+    'are walked for *.json in sorted order. --trust defaults to preregistration/trust,',
+    '--commitments to inputs/commitments.jsonl, the window to the study\'s when a study.json is',
+    'found, else unbounded. With --json, one line per file: {file, kind, status, reason_codes,',
+    'informational_codes, checks, problems}. Exit 0 when every file reached the best status of',
+    'its kind (VERIFIED, ANCHORED, CONFORMANT: a conformant receipt is consistent, not evidence),',
+    '1 otherwise.',
   ].join('\n'),
   options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
@@ -57,14 +60,22 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
     throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.usage);
   }
   const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
-  const inputs = verifyContextInputs(trustDir, window, readCommitments(commitmentsPath));
+  const commitments = readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
+  const inputs = verifyContextInputs(trustDir, window, commitments);
   const results = await verifyFiles(expandPaths(ctx.positionals), inputs);
+  // A malformed line that names no job concerns every timeline: each one lists it. A line that
+  // names a job is already among that job's timelines' problems.
+  const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));
+  for (const r of results) if (r.kind === 'chain') r.problems.push(...unattributed);
   const ok = results.every(fileVerified);
   return {
     exitCode: ok ? EXIT.ok : EXIT.failures,
     json: results,
     jsonLines: results,
-    text: results.map((r) => `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`).join('\n'),
+    text: [
+      ...commitmentProblems(commitments),
+      ...results.map((r) => `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`),
+    ].join('\n'),
   };
 }
 
@@ -77,7 +88,7 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
   }
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
-  const commitments = readCommitments(layout.commitments);
+  const commitments = readCommitments(layout.commitments, 'inputs/commitments.jsonl');
   const inputs = verifyContextInputs(layout.trust, study.window, commitments);
   const consumed = {
     stage: 'verify',
@@ -96,7 +107,10 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
       return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...(outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}` };
     }
     await store.connection.run("DELETE FROM stage_runs WHERE stage = 'verify'");
-    const counts = await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress);
+    const counts = {
+      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress)),
+      commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
+    };
     await writeStageRun(store.connection, {
       stage: 'verify',
       inputs_digest: digest,
@@ -112,7 +126,16 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
 }
 
 function renderCounts(counts: unknown): string {
-  const c = counts as { evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number> };
+  const c = counts as {
+    evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number>;
+    commitments?: { lines: number; malformed: string[] };
+  };
   const fmt = (t: Record<string, number>) => Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
-  return [`verified ${c.evidence} evidence item(s): ${fmt(c.proofs_by_status)}`, `verified ${c.chains} receipt chain(s): ${fmt(c.chains_by_status)}`].join('\n');
+  const malformed = c.commitments?.malformed ?? [];
+  return [
+    `verified ${c.evidence} evidence item(s): ${fmt(c.proofs_by_status)}`,
+    `verified ${c.chains} receipt timeline(s): ${fmt(c.chains_by_status)}`,
+    ...(c.commitments ? [`read ${c.commitments.lines} commitment line(s), ${malformed.length} malformed`] : []),
+    ...malformed,
+  ].join('\n');
 }

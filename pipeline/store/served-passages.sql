@@ -1,18 +1,20 @@
 -- Cross-links and served passages (SPEC §6.2), derived from the verify tables by SQL.
 
--- Which evidence responses are the output_hash of which chain entries of the same record.
+-- Which evidence responses are the output commitment (SHA-256 of the decoded canonical_bytes,
+-- computed by verify, never read from the entry) of which timeline entries of the same record.
 CREATE TABLE evidence_links AS
 SELECT p.record_id, p.evidence_index, e.seq, c.status AS chain_status
 FROM proof_checks p
 JOIN chain_entries e ON e.record_id = p.record_id
-  AND lower(regexp_replace(e.output_hash, '^sha256:', '')) = p.response_hash
+  AND e.output_commitment = p.response_hash
 JOIN chain_checks c ON c.record_id = p.record_id
 ORDER BY p.record_id, p.evidence_index, e.seq;
 
 -- Every passage of every evidence response, in the two columns:
 --   declared: it appears in an evidence response of the record;
 --   proven:   its proof is VERIFIED and, when the policy requires receipts, the proof's response
---             hash is the output_hash of an entry of an ANCHORED chain of the same record.
+--             hash is the output commitment of an entry of an ANCHORED timeline of the same
+--             record (the entry's canonical bytes are the response body as canonical JSON).
 CREATE TABLE served_passages AS
 WITH counted AS (
   SELECT record_id, evidence_index, response_json,

@@ -69,14 +69,16 @@ CREATE TABLE proof_checks (
   problems               VARCHAR[] NOT NULL
 );
 
--- One row per receipt chain.
+-- One row per AER-1 timeline (docs/aer1.md).
 CREATE TABLE chain_checks (
   record_id                     BIGINT    NOT NULL,
   system_id                     VARCHAR   NOT NULL,
   item_id                       VARCHAR   NOT NULL,
   attempt                       INTEGER   NOT NULL,
   job_id                        VARCHAR,
+  form                          VARCHAR,
   revision                      VARCHAR,
+  construction                  VARCHAR,
   status                        VARCHAR   NOT NULL,
   reason_codes                  VARCHAR[] NOT NULL,
   check_structure               VARCHAR   NOT NULL,
@@ -85,9 +87,9 @@ CREATE TABLE chain_checks (
   check_seq                     VARCHAR   NOT NULL,
   check_job                     VARCHAR   NOT NULL,
   check_close                   VARCHAR   NOT NULL,
-  check_receipt_hash            VARCHAR   NOT NULL,
   check_links                   VARCHAR   NOT NULL,
   check_commitment_found        VARCHAR   NOT NULL,
+  check_commitment_wellformed   VARCHAR   NOT NULL,
   check_commitment_count        VARCHAR   NOT NULL,
   check_commitment_final_digest VARCHAR   NOT NULL,
   check_commitment_timely       VARCHAR   NOT NULL,
@@ -99,13 +101,14 @@ CREATE TABLE chain_checks (
   problems                      VARCHAR[] NOT NULL
 );
 
--- One row per entry of a chain whose structure could be read (recomputed digests).
+-- One row per entry of a timeline whose entries are all well-formed: the recomputed entry
+-- digest and the output commitment (SHA-256 of the decoded canonical_bytes), both computed.
 CREATE TABLE chain_entries (
-  record_id        BIGINT  NOT NULL,
-  seq              INTEGER NOT NULL,
-  entry_digest     VARCHAR NOT NULL,
-  receipt_id       VARCHAR NOT NULL,
-  output_hash      VARCHAR NOT NULL,
-  tool             VARCHAR NOT NULL,
-  provenance_class VARCHAR NOT NULL
+  record_id         BIGINT  NOT NULL,
+  seq               INTEGER NOT NULL,
+  entry_digest      VARCHAR NOT NULL,
+  entry_id          VARCHAR NOT NULL,
+  output_commitment VARCHAR NOT NULL,
+  tool              VARCHAR NOT NULL,
+  provenance_class  VARCHAR NOT NULL
 );

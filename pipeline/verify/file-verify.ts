@@ -1,5 +1,5 @@
-// `prereg verify FILE|DIR…`: proofs, evidence items and AER-1 chains outside a study, with the
-// same code and reason codes as the pipeline (SPEC §9). Directories are walked in sorted order for
+// `prereg verify FILE|DIR…`: proofs, evidence items, AER-1 timelines and single receipts outside
+// a study, with the same code and reason codes as the pipeline (SPEC §9). Directories are walked in sorted order for
 // *.json files; results come back in the order given.
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { buildVerifyContext, runVerifyTask, type VerifyContextInputs, type Verif
 import { WorkerPool } from '../parallel/pool.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 
-export type FileKind = 'chain' | 'evidence' | 'proof';
+export type FileKind = 'chain' | 'receipt' | 'evidence' | 'proof';
 
 export interface FileVerification {
   file: string;
@@ -44,10 +44,16 @@ function isObject(v: JsonValue): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonNumber);
 }
 
-/** SPEC §6.1: a chain has "format": "aer-1", an evidence item a top-level proof, else a proof. */
+/**
+ * SPEC §6.1: a JSON array or an object with "format": "aer-1" is an AER-1 timeline ('chain'), an
+ * object with receipt_schema_version a single receipt, one with a top-level proof an evidence
+ * item, anything else a bare proof.
+ */
 export function kindOf(doc: JsonValue): FileKind {
+  if (Array.isArray(doc)) return 'chain';
   if (!isObject(doc)) return 'proof';
   if (doc.format === 'aer-1') return 'chain';
+  if ('receipt_schema_version' in doc) return 'receipt';
   return 'proof' in doc ? 'evidence' : 'proof';
 }
 
@@ -66,6 +72,7 @@ function prepare(file: string): Prepared {
   const kind = kindOf(doc);
   const text = (v: JsonValue | undefined) => (v === undefined ? null : canonicalJson(v));
   if (kind === 'chain') return { file, kind, task: { kind: 'chain', key: file, chain: canonicalJson(doc) } };
+  if (kind === 'receipt') return { file, kind, task: { kind: 'receipt', key: file, receipt: canonicalJson(doc) } };
   if (kind === 'evidence') {
     const item = doc as JsonObject;
     return {
@@ -112,7 +119,11 @@ export async function verifyFiles(files: readonly string[], inputs: VerifyContex
   return prepared.map((p) => ('failed' in p ? p.failed : toFileResult(p.file, p.kind, outcomes.get(p.file)!)));
 }
 
-/** A file verifies when its proof is VERIFIED or its chain ANCHORED. */
+/**
+ * A file passes when it reached the best status of its kind: a proof or evidence item VERIFIED, a
+ * timeline ANCHORED, a receipt CONFORMANT. A conformant receipt passes the only check a lone
+ * receipt has (it is internally consistent); it is still its producer's word, never evidence.
+ */
 export function fileVerified(r: FileVerification): boolean {
-  return r.status === 'VERIFIED' || r.status === 'ANCHORED';
+  return r.status === 'VERIFIED' || r.status === 'ANCHORED' || r.status === 'CONFORMANT';
 }

@@ -3,30 +3,34 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { validateCommitmentLine, type ChainCommitment } from '../evidence/aer1-chain.ts';
+import { readCommitmentsJsonl, type CommitmentLine } from '../evidence/aer1/index.ts';
 import type { StudyWindow } from '../evidence/arkforge-proof.ts';
 import { buildTrustMaterial } from '../evidence/trust-material.ts';
 import type { VerifyContextInputs } from '../evidence/verify-task.ts';
-import { readJsonLines, readText } from '../io/json-files.ts';
+import { readText } from '../io/json-files.ts';
 import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */
 export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z', closes_at: '9999-12-31T23:59:59Z' };
 
-export function readCommitments(path: string | null): ChainCommitment[] {
+/**
+ * Every line of a commitments file (SPEC §5.2), each well-formed or malformed with its problems;
+ * `shownAs` names the file in those problems (the study's relative path, or the path given). A
+ * malformed line never stops the others; only a file that is not UTF-8 text is refused.
+ */
+export function readCommitments(path: string | null, shownAs: string | null = path): CommitmentLine[] {
   if (path === null || !existsSync(path)) return [];
-  const problems: string[] = [];
-  const out = readJsonLines(path).map(({ line, value }) => {
-    for (const p of validateCommitmentLine(value)) problems.push(`${path}:${line}: ${p}`);
-    return value as ChainCommitment;
-  });
-  if (problems.length > 0) throw new PreregError('COMMITMENTS_INVALID', problems.join('\n'), EXIT.blocked, { path, problems });
-  return out;
+  return readCommitmentsJsonl(readText(path), shownAs ?? path);
+}
+
+/** The malformed lines, as `file:line: COMMITMENT_MALFORMED problems` for people. */
+export function commitmentProblems(lines: readonly CommitmentLine[]): string[] {
+  return lines.flatMap((l) => (l.ok ? [] : [`${l.file}:${l.line}: COMMITMENT_MALFORMED ${l.problems.join('; ')}`]));
 }
 
 /** Builds (and so validates) the trust material once; workers rebuild it from the same inputs. */
-export function verifyContextInputs(trustDir: string, window: StudyWindow, commitments: ChainCommitment[]): VerifyContextInputs {
+export function verifyContextInputs(trustDir: string, window: StudyWindow, commitments: CommitmentLine[]): VerifyContextInputs {
   if (!existsSync(join(trustDir, 'policy.json'))) {
     throw new PreregError('FILE_NOT_FOUND', `${trustDir}/policy.json does not exist; pass --trust DIR`, EXIT.blocked);
   }

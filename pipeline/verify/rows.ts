@@ -1,5 +1,5 @@
 // Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md).
-import type { ChainVerification } from '../evidence/aer1-chain.ts';
+import type { TimelineVerification } from '../evidence/aer1/index.ts';
 import type { ProofVerification } from '../evidence/arkforge-proof.ts';
 import { TLOG_CHECKS } from '../evidence/tlog.ts';
 import type { CellValue } from '../store/db.ts';
@@ -56,17 +56,19 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
   ];
 }
 
-export function chainCheckRow(k: RecordKey, v: ChainVerification): CellValue[] {
+/** One row of chain_checks, in the column order of pipeline/store/verify-tables.sql. */
+export function chainCheckRow(k: RecordKey, v: TimelineVerification): CellValue[] {
   const c = v.checks;
   return [
-    k.record_id, k.system_id, k.item_id, k.attempt, v.job_id, v.revision, v.status, v.codes,
-    c.structure, c.revision, c.genesis, c.seq, c.job, c.close, c.receipt_hash, c.links,
-    c.commitment_found, c.commitment_count, c.commitment_final_digest, c.commitment_timely,
+    k.record_id, k.system_id, k.item_id, k.attempt, v.job_id, v.form, v.revision, v.construction, v.status, v.codes,
+    c.structure, c.revision, c.genesis, c.seq, c.job, c.close, c.links,
+    c.commitment_found, c.commitment_wellformed, c.commitment_count, c.commitment_final_digest, c.commitment_timely,
     v.entry_count, v.final_entry_digest, v.commitment?.witness ?? null, v.commitment?.published_at ?? null,
     v.provenance_classes, v.problems,
   ];
 }
 
-export function chainEntryRows(recordId: number, v: ChainVerification): CellValue[][] {
-  return v.entries.map((e) => [recordId, e.seq, e.digest, e.id, e.output_hash, e.tool, e.provenance_class]);
+/** The rows of chain_entries: the entry's id member and its output commitment, computed here. */
+export function chainEntryRows(recordId: number, v: TimelineVerification): CellValue[][] {
+  return v.entries.map((e) => [recordId, e.seq, e.digest, e.id, e.output_commitment, e.tool, e.provenance_class]);
 }

@@ -21,8 +21,13 @@ describe('runVerifyTask on text that does not parse', () => {
     expect(out.result.independent_witnesses).toBe(0);
   });
 
-  it('a chain document that does not parse is BROKEN (CHAIN_MALFORMED)', async () => {
-    const out = await runVerifyTask({ kind: 'chain', key: 'c', chain: '{"format": "aer-1",' }, ctx);
+  it('a timeline that does not parse is BROKEN (CHAIN_MALFORMED)', async () => {
+    const out = await runVerifyTask({ kind: 'chain', key: 'c', chain: '[{"seq": 1,' }, ctx);
     expect(out.kind === 'chain' && [out.result.status, out.result.codes]).toEqual(['BROKEN', ['CHAIN_MALFORMED']]);
+  });
+
+  it('a receipt that does not parse is NONCONFORMANT (RECEIPT_MALFORMED)', async () => {
+    const out = await runVerifyTask({ kind: 'receipt', key: 'r', receipt: '{"receipt_schema_version": "0.3",' }, ctx);
+    expect(out.kind === 'receipt' && [out.result.status, out.result.codes]).toEqual(['NONCONFORMANT', ['RECEIPT_MALFORMED']]);
   });
 });

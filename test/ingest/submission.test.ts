@@ -51,7 +51,11 @@ describe('SubmissionChecker: one rule per row, first failure wins', () => {
     ['SUBMISSION_SCHEMA', submissionLine({ evidence: [{ proof: {}, disclosure: 'x' }] })],
     ['SUBMISSION_SCHEMA', submissionLine({ evidence: [{ proof: {}, transparency_log_entry: 'x' }] })],
     ['SUBMISSION_SCHEMA', submissionLine({ evidence: [{ proof: {}, transparency_log_entry: [] }] })],
-    ['SUBMISSION_SCHEMA', submissionLine({ receipts: [] })],
+    // receipts: an AER-1 timeline (a bare array) or the envelope; anything else is not one.
+    ['SUBMISSION_SCHEMA', submissionLine({ receipts: {} })],
+    ['SUBMISSION_SCHEMA', submissionLine({ receipts: { format: 'aer-2', revision: '09', entries: [] } })],
+    ['SUBMISSION_SCHEMA', submissionLine({ receipts: 'aer-1' })],
+    ['SUBMISSION_SCHEMA', submissionLine({ receipts: null })],
     ['SUBMISSION_ITEM_UNKNOWN', submissionLine({ item_id: 'mp-999' })],
   ])('%s: %s', (code, line) => {
     const outcome = check(line);
@@ -62,7 +66,9 @@ describe('SubmissionChecker: one rule per row, first failure wins', () => {
 
   it.each([
     ['no evidence', submissionLine()],
-    ['nesting of exactly 64 levels', submissionLine({ receipts: {} }).replace('"receipts":{}', `"receipts":{"x":${deep(62)}}`)],
+    ['nesting of exactly 64 levels', submissionLine({ receipts: [] }).replace('"receipts":[]', `"receipts":[${deep(62)}]`)],
+    ['receipts a bare timeline (entries judged by verify, even an empty one)', submissionLine({ receipts: [] })],
+    ['receipts in the envelope', submissionLine({ receipts: { format: 'aer-1', revision: '06', entries: [{}] } })],
     ['attempt written 1.0 (an integer in JSON Schema)', submissionLine().replace('"attempt":1', '"attempt":1.0')],
     ['any request and response bodies', submissionLine({ evidence: [{ proof: {}, request: null, response: [1, 'x'] }] })],
     ['a text with astral characters', submissionLine({ answer: { text: '😀 R2122-8', refused: true, truncated: true } })],

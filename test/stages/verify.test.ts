@@ -61,7 +61,7 @@ describe('verify on the example study', () => {
     }
   });
 
-  it('links each response to the chain entry whose output_hash it is, and proves only what verified', async () => {
+  it('links each response to the timeline entry whose output commitment it is, and proves only what verified', async () => {
     const links = await queryStore(root, 'SELECT count(*) AS n, count(DISTINCT record_id) AS records, min(seq) AS seq FROM evidence_links');
     expect(links[0]).toEqual({ n: '180', records: '180', seq: 2 });
     const served = await queryStore(
@@ -83,6 +83,40 @@ describe('verify on the example study', () => {
     expect(again.json).toMatchObject({ skipped: true, evidence: 180 });
     const forced = await runCli(['verify', '--root', root, '--force', '--json']);
     expect(forced.json).toMatchObject({ skipped: false, evidence: 180 });
+  });
+});
+
+describe('verify with malformed lines in inputs/commitments.jsonl', () => {
+  it('reports each with its file and line, lets the other lines count, and leaves unanchored the job whose only commitment is malformed', async () => {
+    const s = copyExampleStudy();
+    try {
+      const file = join(s.root, 'inputs/commitments.jsonl');
+      const lines = readFileSync(file, 'utf8').trim().split('\n');
+      // Line 1 (job-sys-honest-mp-001-1) written with entry_count 3.0; a second copy of line 2 as
+      // 3.0 beside the valid one; a line that is not JSON.
+      const float = (l: string) => l.replace('"entry_count":3,', '"entry_count":3.0,');
+      expect(float(lines[0]!)).not.toBe(lines[0]);
+      writeFileSync(file, `${[float(lines[0]!), ...lines.slice(1), float(lines[1]!), 'not json'].join('\n')}\n`);
+      const r = await runCli(['verify', '--root', s.root, '--json']);
+      expect(r.code).toBe(0);
+      expect(r.json.commitments.lines).toBe(182);
+      expect(r.json.commitments.malformed).toEqual([
+        expect.stringMatching(/^inputs\/commitments\.jsonl:1: COMMITMENT_MALFORMED "entry_count" must be a positive JSON integer/),
+        expect.stringMatching(/^inputs\/commitments\.jsonl:181: COMMITMENT_MALFORMED "entry_count"/),
+        expect.stringMatching(/^inputs\/commitments\.jsonl:182: COMMITMENT_MALFORMED JSON_SYNTAX/),
+      ]);
+      const rows = await queryStore(s.root, `SELECT item_id, attempt, status, reason_codes, check_commitment_wellformed AS wellformed FROM chain_checks
+        WHERE system_id = 'sys-honest' AND item_id = 'mp-001' ORDER BY attempt`);
+      expect(rows).toEqual([
+        { item_id: 'mp-001', attempt: 1, status: 'UNANCHORED', reason_codes: ['COMMITMENT_MALFORMED'], wellformed: 'fail' },
+        { item_id: 'mp-001', attempt: 2, status: 'ANCHORED', reason_codes: [], wellformed: 'pass' },
+        { item_id: 'mp-001', attempt: 3, status: 'ANCHORED', reason_codes: [], wellformed: 'pass' },
+      ]);
+      const proven = await queryStore(s.root, `SELECT attempt, bool_and(proven) AS proven FROM served_passages WHERE system_id = 'sys-honest' AND item_id = 'mp-001' GROUP BY ALL ORDER BY ALL`);
+      expect(proven).toEqual([{ attempt: 1, proven: false }, { attempt: 2, proven: true }, { attempt: 3, proven: true }]);
+    } finally {
+      s.cleanup();
+    }
   });
 });
 

@@ -4,11 +4,10 @@
 import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
-import { buildChain } from './aer1-builder.ts';
+import { buildTimeline } from './aer1-builder.ts';
 import { issueProof } from './arkforge-issuer.ts';
 import { copyExampleStudy, PROJECT_ROOT } from './cli.ts';
 import { loadTestSigner } from './tsa/pkijs-tsa.ts';
-import { createHash } from 'node:crypto';
 
 export interface HandRecord {
   system: string;
@@ -44,13 +43,13 @@ export async function buildSmallStudy(records: readonly HandRecord[]): Promise<{
       tsa: { signer, genTime: iso(clock + 1000) },
     });
     const shown = r.tamper ? { passages: r.passages.map((p) => ({ ...p, text: `${p.text} (modifié)` })) } : response;
-    const proof = issued.proof as { hashes: { response: string } };
-    const { chain, commitment } = buildChain({
-      revision: '09',
+    // The retrieve entry's bytes are the response as canonical JSON: its output commitment is
+    // the proof's response hash, which links the two (SPEC §6.2).
+    const { timeline, commitment } = buildTimeline({
       job_id: `job-${r.system}-${r.item}-${r.attempt}`,
       receipts: [
-        { tool: 'retrieve', provenance_class: 'LOGGED_BY_AGENT', canonical_bytes: 'retrieve', output_hash: proof.hashes.response },
-        { tool: 'answer', provenance_class: 'LOGGED_BY_AGENT', canonical_bytes: r.text, output_hash: `sha256:${createHash('sha256').update(r.text).digest('hex')}` },
+        { tool: 'retrieve', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson(response) },
+        { tool: 'answer', provenance_class: 'LOGGED BY AGENT', canonical_bytes: r.text },
       ],
     });
     commitments.push(canonicalJson(commitment));
@@ -58,7 +57,7 @@ export async function buildSmallStudy(records: readonly HandRecord[]): Promise<{
       format: 'prereg.submission/1', system_id: r.system, item_id: r.item, attempt: r.attempt,
       answer: { text: r.text, refused: r.refused ?? false, truncated: r.truncated ?? false },
       evidence: [{ proof: issued.proof, request, response: shown }],
-      receipts: chain,
+      receipts: timeline,
     });
     lines.set(r.system, [...(lines.get(r.system) ?? []), line]);
   }

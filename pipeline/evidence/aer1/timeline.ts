@@ -1,0 +1,243 @@
+// AER-1 timelines (draft-zambo-aer1-09 §7.1–7.3, SPEC §5.2): the rules of one timeline and its
+// comparison with the external commitments. Pure: the commitments and closes_at come in as
+// arguments.
+//
+// Every rule runs and every failure is reported; a check is 'skipped' when what it needs is
+// missing or malformed, so it could not be decided. Bad evidence never throws; only a caller bug
+// (closesAt not RFC 3339) does.
+//
+// A timeline is a bare JSON array (read with the current, -07/-08/-09 construction) or prereg's
+// envelope {"format": "aer-1", "revision": "06"…"09", "entries": […]} declaring a revision. A
+// commitment stored inside the document is circular and is ignored: unknown members are never read.
+import { parseRfc3339 } from '../../formats/rfc3339.ts';
+import type { ReasonCode } from '../../reasons.ts';
+import { COMMITMENT_CHECK_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex } from './commitments.ts';
+import { entryDigest, outputCommitment, readEntry, type Construction, type EntryFields } from './entry.ts';
+import { describe, isRecord, member, ZERO_DIGEST } from './fields.ts';
+
+/** Revisions the envelope may declare; 06 is checked, but its metadata is bound by nothing. */
+export const TIMELINE_REVISIONS = ['06', '07', '08', '09'] as const;
+
+/** The checks, in the order they run and are recorded (chain_checks has one column each). */
+export const TIMELINE_CHECKS = [
+  'structure', 'revision', 'genesis', 'seq', 'job', 'close', 'links',
+  'commitment_found', 'commitment_wellformed', 'commitment_count', 'commitment_final_digest', 'commitment_timely',
+] as const;
+export type TimelineCheck = (typeof TIMELINE_CHECKS)[number];
+export type CheckOutcome = 'pass' | 'fail' | 'skipped';
+
+/** The code each failed check reports; 'structure' reports CHAIN_MALFORMED or CHAIN_EMPTY. */
+export const TIMELINE_CHECK_CODES = {
+  structure: 'CHAIN_MALFORMED',
+  revision: 'CHAIN_REVISION_UNSUPPORTED',
+  genesis: 'CHAIN_GENESIS_INVALID',
+  seq: 'CHAIN_SEQ_GAP',
+  job: 'CHAIN_JOB_MISMATCH',
+  close: 'CHAIN_CLOSE_MISPLACED',
+  links: 'CHAIN_LINK_BROKEN',
+  ...COMMITMENT_CHECK_CODES,
+} as const satisfies Record<TimelineCheck, ReasonCode>;
+
+export type TimelineReasonCode = (typeof TIMELINE_CHECK_CODES)[TimelineCheck] | 'CHAIN_EMPTY';
+export type TimelineStatus = 'ANCHORED' | 'UNANCHORED' | 'BROKEN' | 'METADATA_UNBOUND';
+
+export interface TimelineEntrySummary {
+  seq: number;
+  /** The entry's id member (an identifier, not a hash). */
+  id: string;
+  /** The entry digest as recomputed here, by the timeline's construction. */
+  digest: string;
+  /** SHA-256 (hex) of the decoded canonical_bytes, computed here. */
+  output_commitment: string;
+  tool: string;
+  provenance_class: string;
+}
+
+export interface TimelineVerification {
+  status: TimelineStatus;
+  /** Every failed rule, sorted, no duplicates. */
+  codes: TimelineReasonCode[];
+  checks: Record<TimelineCheck, CheckOutcome>;
+  /** 'array' for a bare timeline, 'envelope' for prereg's envelope, null for neither. */
+  form: 'array' | 'envelope' | null;
+  /** The envelope's declared revision when it is a string; null for a bare array. */
+  revision: string | null;
+  /** The construction the entry digests were computed with; null when the revision is unknown. */
+  construction: Construction | null;
+  /** Entry 1's job_id, by which the commitment is looked up. */
+  job_id: string | null;
+  /** Number of entries (0 when there is no entries array). */
+  entry_count: number;
+  /** Recomputed digest of the last entry; null when it cannot be computed. */
+  final_entry_digest: string | null;
+  /** One per entry, with recomputed digests; empty unless every entry was well-formed. */
+  entries: TimelineEntrySummary[];
+  /** The external commitment compared, or null when none was. */
+  commitment: ChainCommitment | null;
+  /** Distinct provenance classes the entries declare, sorted: reported, never trusted. */
+  provenance_classes: string[];
+  /** What failed and where (e.g. `entries[3].prev_digest …`), for people; not a contract. */
+  problems: string[];
+}
+
+/** Problems listed per check before the rest are counted only. */
+const PROBLEMS_PER_CHECK = 5;
+
+/** The outcomes, codes and problems of one verification, filled in as the checks run. */
+class Report {
+  readonly checks = Object.fromEntries(TIMELINE_CHECKS.map((c) => [c, 'skipped'])) as Record<TimelineCheck, CheckOutcome>;
+  readonly codes = new Set<TimelineReasonCode>();
+  readonly problems: string[] = [];
+  private readonly listed = new Map<TimelineCheck, number>();
+
+  /** A check's outcome: failed wins over undecided ('skipped'). */
+  record(check: TimelineCheck, failed: boolean, undecided = false, code: TimelineReasonCode = TIMELINE_CHECK_CODES[check]): void {
+    this.checks[check] = failed ? 'fail' : undecided ? 'skipped' : 'pass';
+    if (failed) this.codes.add(code);
+  }
+
+  /** A problem for people; a check's first few are listed, then one line says more were not. */
+  problem(check: TimelineCheck, message: string): void {
+    const n = (this.listed.get(check) ?? 0) + 1;
+    this.listed.set(check, n);
+    if (n <= PROBLEMS_PER_CHECK) this.problems.push(message);
+    else if (n === PROBLEMS_PER_CHECK + 1) this.problems.push(`${check}: further failures not listed`);
+  }
+
+  result(fields: Partial<TimelineVerification>): TimelineVerification {
+    const codes = [...this.codes].sort();
+    const base: TimelineVerification = {
+      status: 'BROKEN', codes, checks: this.checks, form: null, revision: null, construction: null, job_id: null,
+      entry_count: 0, final_entry_digest: null, entries: [], commitment: null, provenance_classes: [], problems: this.problems,
+      ...fields,
+    };
+    return { ...base, status: statusOf(codes, base.construction) };
+  }
+}
+
+/**
+ * Verifies one timeline document and compares it with the external commitments. `closesAt` is
+ * the study's closes_at (RFC 3339); a commitment counts only when published strictly before it.
+ */
+export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, closesAt: string): TimelineVerification {
+  const closes = parseRfc3339(closesAt);
+  if (closes === null) throw new TypeError(`closesAt must be an RFC 3339 date-time, got ${JSON.stringify(closesAt)}`);
+  const report = new Report();
+
+  // 1. The form: a bare array, or the envelope declaring a revision; other members are ignored.
+  let raw: unknown[];
+  let form: 'array' | 'envelope';
+  let revision: string | null = null;
+  if (Array.isArray(doc)) {
+    [raw, form] = [doc, 'array'];
+  } else if (isRecord(doc) && member(doc, 'format') === 'aer-1') {
+    form = 'envelope';
+    const declared = member(doc, 'revision'), entries = member(doc, 'entries');
+    if (typeof declared === 'string') revision = declared;
+    else report.problem('structure', `the envelope's revision must be a string such as "09", got ${describe(declared)}`);
+    if (!Array.isArray(entries)) report.problem('structure', `the envelope's entries must be an array, got ${describe(entries)}`);
+    if (revision !== null && !(TIMELINE_REVISIONS as readonly string[]).includes(revision)) {
+      // An unknown revision is never judged by another revision's rules: nothing further runs.
+      report.record('revision', true);
+      report.problem('revision', `revision ${JSON.stringify(revision)} is not one of ${TIMELINE_REVISIONS.join(', ')}`);
+      report.record('structure', !Array.isArray(entries));
+      return report.result({ form, revision, entry_count: Array.isArray(entries) ? entries.length : 0 });
+    }
+    if (revision === null || !Array.isArray(entries)) {
+      report.record('structure', true);
+      return report.result({ form, revision, entry_count: Array.isArray(entries) ? entries.length : 0 });
+    }
+    raw = entries;
+  } else {
+    report.problem('structure', `a timeline must be a JSON array of entries or an envelope {"format": "aer-1", "revision", "entries"}, got ${describe(doc)}`);
+    report.record('structure', true);
+    return report.result({});
+  }
+  report.record('revision', false);
+  const construction: Construction = revision === '06' ? '06' : 'current';
+
+  // 2. Entries: each member read once; a malformed member is null and each rule needing it is
+  //    undecided for that entry (its check is 'skipped' unless it failed elsewhere).
+  const read = raw.map((e, i) => readEntry(e, i));
+  const entries = read.map((r) => r.fields);
+  const malformed = read.some((r) => r.problems.length > 0);
+  for (const r of read) for (const p of r.problems) report.problem('structure', p);
+  const empty = entries.length === 0;
+  if (empty) report.problem('structure', 'the timeline has no entries');
+  report.record('structure', malformed || empty, false, malformed ? 'CHAIN_MALFORMED' : 'CHAIN_EMPTY');
+
+  const digests = entries.map((e) => entryDigest(construction, e));
+  const jobId = entries[0]?.job_id ?? null;
+  const finalDigest = empty ? null : digests[entries.length - 1]!;
+  if (!empty) verifyRules(entries, digests, jobId, report);
+
+  // 3. The external commitment: the only witness of the timeline's length and last entry.
+  let commitment: ChainCommitment | null = null;
+  if (jobId !== null) {
+    const compared = compareCommitments(commitments, jobId, entries.length, finalDigest, closes);
+    for (const [check, outcome] of Object.entries(compared.checks) as Array<[TimelineCheck, CheckOutcome]>) {
+      report.record(check, outcome === 'fail', outcome === 'skipped');
+    }
+    for (const p of compared.problems) report.problems.push(p);
+    commitment = compared.commitment;
+  }
+
+  return report.result({
+    form, revision, construction, job_id: jobId, entry_count: entries.length, final_entry_digest: finalDigest,
+    entries: malformed ? [] : entries.map((e, i) => ({
+      seq: Number(e.seq), id: e.id!, digest: digests[i]!, output_commitment: outputCommitment(e.bytes!), tool: e.tool!, provenance_class: e.provenance_class!,
+    })),
+    commitment,
+    provenance_classes: [...new Set(entries.flatMap((e) => (e.provenance_class === null ? [] : [e.provenance_class])))].sort(),
+  });
+}
+
+/**
+ * The rules of every revision: entry 1's prev_digest is 64 zeros; seq runs 1, 2, … with no gap
+ * or repeat; every job_id is entry 1's; close: true on the last entry and on no other; each
+ * prev_digest is the previous entry's recomputed digest.
+ */
+function verifyRules(entries: readonly EntryFields[], digests: readonly (string | null)[], jobId: string | null, report: Report): void {
+  const first = entries[0]!;
+  const last = entries.length - 1;
+  const genesisFailed = first.prev_digest !== null && first.prev_digest !== ZERO_DIGEST;
+  report.record('genesis', genesisFailed, first.prev_digest === null);
+  if (genesisFailed) report.problem('genesis', 'entries[0].prev_digest is not 64 zeros');
+
+  const fail = { seq: false, job: false, close: false, links: false };
+  const undecided = { seq: false, job: jobId === null, close: false, links: false };
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    if (e.seq === null) undecided.seq = true;
+    else if (e.seq !== BigInt(i + 1)) {
+      fail.seq = true;
+      report.problem('seq', `entries[${i}].seq is ${e.seq}, expected ${i + 1}`);
+    }
+    if (e.job_id === null) undecided.job = true;
+    else if (jobId !== null && e.job_id !== jobId) {
+      fail.job = true;
+      report.problem('job', `entries[${i}].job_id ${JSON.stringify(e.job_id)} differs from entry 1's ${JSON.stringify(jobId)}`);
+    }
+    if (e.close === null) undecided.close = true;
+    else if (e.close !== (i === last)) {
+      fail.close = true;
+      report.problem('close', i === last ? `the last entry, entries[${i}], does not carry close: true` : `entries[${i}] carries close: true but is not the last entry`);
+    }
+    if (i > 0) {
+      const before = digests[i - 1];
+      if (e.prev_digest === null || before === null) undecided.links = true;
+      else if (e.prev_digest !== before) {
+        fail.links = true;
+        report.problem('links', `entries[${i}].prev_digest is not the digest of entries[${i - 1}]`);
+      }
+    }
+  }
+  for (const check of ['seq', 'job', 'close', 'links'] as const) report.record(check, fail[check], undecided[check]);
+}
+
+/** First match wins (SPEC §5.2): BROKEN > METADATA_UNBOUND > ANCHORED > UNANCHORED. */
+function statusOf(codes: readonly TimelineReasonCode[], construction: Construction | null): TimelineStatus {
+  if (codes.some((c) => c.startsWith('CHAIN_'))) return 'BROKEN';
+  if (construction === '06') return 'METADATA_UNBOUND';
+  return codes.length === 0 ? 'ANCHORED' : 'UNANCHORED';
+}
