@@ -60,8 +60,12 @@ export const REASONS = {
     next: 'Check the token belongs to this digest (freeze_digest or the chain hash); request a token over the right digest.',
   },
   TSA_SIGNATURE_INVALID: {
-    meaning: "The token's CMS signature does not verify, or the signer certificate is not in the token.",
-    next: 'The token was altered or damaged; obtain it again from the TSA (with certReq true so it carries the signer certificate).',
+    meaning: "The token's CMS signature does not verify with the key of the signer certificate its SignerInfo names.",
+    next: 'The token was altered or damaged; obtain it again from the TSA.',
+  },
+  TSA_SIGNER_NOT_FOUND: {
+    meaning: "The certificate the token's SignerInfo names is neither carried in the token nor supplied by the trust policy's tsa_certs, so its signature cannot be checked (a pinned root is never looked up as the signer).",
+    next: "Obtain the token with certReq true, or add the TSA's signing certificate (and any intermediate) to tsa_certs in preregistration/trust/policy.json before the freeze (docs/trust.md).",
   },
   TSA_SIGNER_UNBOUND: {
     meaning: 'No signed ESSCertID/ESSCertIDv2 attribute binds the signer certificate to the signature (RFC 3161 §2.4.2, RFC 5816).',
@@ -76,8 +80,8 @@ export const REASONS = {
     next: 'Obtain the token from a TSA whose certificate is issued for timestamping.',
   },
   TSA_TRUST_INVALID: {
-    meaning: 'A pinned TSA root file holds no certificate or a certificate that does not parse.',
-    next: 'Put PEM certificates (-----BEGIN CERTIFICATE-----) in the TSA roots file named in the message.',
+    meaning: 'A pinned TSA root file (tsa_roots) or a supplied TSA certificate file (tsa_certs) holds no certificate or a certificate that does not parse.',
+    next: 'Put PEM certificates (-----BEGIN CERTIFICATE-----) in the file named in the message.',
   },
   // --- end RFC 3161 ------------------------------------------------------------------------
 

@@ -12,9 +12,15 @@
 //    compares it itself and throws before looking at the signature, merging two failures);
 //  - the CMS signature (content-type and message-digest attributes, signature over the signed
 //    attributes) is checked by cms-signer-info.ts with node:crypto, the signer's key imported once;
+//  - the signer certificate is the one the SignerInfo's sid names among the token's certificates
+//    and, after them, the policy's tsa_certs (SPEC §5.4: as `openssl ts -verify -untrusted`;
+//    FreeTSA's tokens carry none). A supplied certificate is path material, never an anchor: it
+//    is fed to the chain engine as untrusted, and the binding and EKU checks judge it as they
+//    judge a carried one. A pinned root is an anchor only: it ends a path, it is never looked up
+//    as the signer (OpenSSL's PKCS7_get0_signers does not look in the CA file either);
 //  - the chain is pkijs's CertificateChainValidationEngine, run directly with the inputs
-//    SignedData.verify({ checkChain: true }) would give it (intermediate CAs from the token, the
-//    signer, the pinned roots, checkDate = genTime), so its outcome is its own result;
+//    SignedData.verify({ checkChain: true }) would give it (intermediate CAs from the token and
+//    tsa_certs, the signer, the pinned roots, checkDate = genTime), so its outcome is its own result;
 //  - pkijs checks neither the ESSCertID/ESSCertIDv2 attribute nor the timeStamping EKU: done here.
 // Revocation (CRL/OCSP) is not checked: the SPEC pins roots and bounds genTime instead.
 //
@@ -69,15 +75,25 @@ export const TIMESTAMP_CHECK_CODES = {
   chain: 'TSA_CHAIN_UNTRUSTED',
   eku: 'TSA_EKU_MISSING',
 } as const satisfies Record<TimestampCheck, ReasonCode>;
-export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck];
+/**
+ * The signature check's other code: no certificate the token carries or the policy supplies is
+ * the one its SignerInfo names, so there is no key to check the signature with.
+ */
+export const TSA_SIGNER_NOT_FOUND = 'TSA_SIGNER_NOT_FOUND' as const satisfies ReasonCode;
+export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck] | typeof TSA_SIGNER_NOT_FOUND;
 
 export type CheckOutcome = 'pass' | 'fail' | 'skipped';
 
-/** Pinned TSA roots, decoded once and reused for every token. Treat as immutable. */
+/** Pinned TSA roots and supplied TSA certificates, decoded once and reused for every token. Treat as immutable. */
 export interface TsaTrust {
   roots: pkijs.Certificate[];
   /** SHA-256 (hex) of each root's DER, in the order of `roots`. */
   rootsSha256: string[];
+  /**
+   * The policy's tsa_certs: signing and intermediate certificates for tokens that do not carry
+   * them. Searched after the token's own; never anchors (SPEC §5.4). Absent: none.
+   */
+  supplied?: CarriedCertificate[];
   /**
    * Work reused across tokens (set by loadTsaTrust): parsed certificates by DER digest, and chains
    * already validated against these roots. Derived data only — results are the same without it.
@@ -116,16 +132,25 @@ export interface TimestampVerification {
 const PEM_CERT = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
 
 /**
- * Decode pinned TSA roots from PEM texts (each may hold several certificates). Throws
- * PreregError TSA_TRUST_INVALID for a text without a certificate or one that does not parse.
- * Identical certificates given twice are kept once.
+ * Decode pinned TSA roots and supplied TSA certificates (tsa_certs) from PEM texts (each may
+ * hold several certificates; `names` are their files, for messages). Throws PreregError TSA_TRUST_INVALID for a text without a
+ * certificate or one that does not parse. Identical certificates given twice are kept once; the
+ * supplied ones are decoded once here and shared with the tokens that carry the same bytes.
  */
-export function loadTsaTrust(pemTexts: string[]): TsaTrust {
-  const trust: TsaTrust = { roots: [], rootsSha256: [], memo: newMemo() };
-  pemTexts.forEach((text, index) => {
+export function loadTsaTrust(rootPemTexts: string[], certPemTexts: string[] = [], names: { roots?: readonly string[]; certs?: readonly string[] } = {}): TsaTrust {
+  const memo = newMemo();
+  const roots = decodePemCertificates(rootPemTexts, (i) => (names.roots?.[i] === undefined ? `TSA roots text #${i + 1}` : `tsa_roots[${i}] (${names.roots[i]})`));
+  const supplied = decodePemCertificates(certPemTexts, (i) => (names.certs?.[i] === undefined ? `TSA certificates text #${i + 1}` : `tsa_certs[${i}] (${names.certs[i]})`));
+  for (const c of supplied) memo.certificates.set(c.sha256, c.cert);
+  return { roots: roots.map((c) => c.cert), rootsSha256: roots.map((c) => c.sha256), supplied, memo };
+}
+
+function decodePemCertificates(texts: string[], where: (index: number) => string): CarriedCertificate[] {
+  const out: CarriedCertificate[] = [];
+  texts.forEach((text, index) => {
     const blocks = [...text.matchAll(PEM_CERT)];
     if (blocks.length === 0) {
-      throw new PreregError('TSA_TRUST_INVALID', `TSA roots text #${index + 1} holds no PEM certificate`, EXIT.blocked);
+      throw new PreregError('TSA_TRUST_INVALID', `${where(index)} holds no PEM certificate`, EXIT.blocked);
     }
     blocks.forEach((block, n) => {
       const der = new Uint8Array(Buffer.from(block[1]!.replace(/\s+/g, ''), 'base64'));
@@ -135,17 +160,15 @@ export function loadTsaTrust(pemTexts: string[]): TsaTrust {
       } catch (e) {
         throw new PreregError(
           'TSA_TRUST_INVALID',
-          `TSA roots text #${index + 1}, certificate #${n + 1} does not parse: ${e instanceof Error ? e.message : String(e)}`,
+          `${where(index)}, certificate #${n + 1} does not parse: ${e instanceof Error ? e.message : String(e)}`,
           EXIT.blocked,
         );
       }
-      const sha = sha256Hex(der);
-      if (trust.rootsSha256.includes(sha)) return;
-      trust.roots.push(cert);
-      trust.rootsSha256.push(sha);
+      const sha256 = sha256Hex(der);
+      if (!out.some((c) => c.sha256 === sha256)) out.push({ der, sha256, cert });
     });
   });
-  return trust;
+  return out;
 }
 
 /**
@@ -174,8 +197,11 @@ export async function verifyTimestampToken(
     eku: 'skipped',
   };
   const result: TimestampVerification = { ok: false, codes: [], checks };
+  let signerMissing = false;
   const finish = (): TimestampVerification => {
-    result.codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]);
+    result.codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) =>
+      c === 'signature' && signerMissing ? TSA_SIGNER_NOT_FOUND : TIMESTAMP_CHECK_CODES[c],
+    );
     result.ok = result.codes.length === 0;
     return result;
   };
@@ -211,10 +237,13 @@ export async function verifyTimestampToken(
       ? 'pass'
       : 'fail';
 
-  // The signer certificate must be in the token (RFC 3161 certReq); without it nothing below can run.
-  const signer = findSignerCertificate(parsed.certificates, signerInfo, memo);
+  // The signer certificate, from the token (certReq) or the policy's tsa_certs; without it
+  // nothing below can run.
+  const certificates = withSupplied(parsed.certificates, trust.supplied);
+  const signer = findSignerCertificate(certificates, signerInfo, memo);
   if (!signer) {
     checks.signature = 'fail';
+    signerMissing = true;
     return finish();
   }
   result.signerSubject = formatName(signer.cert.subject);
@@ -222,13 +251,19 @@ export async function verifyTimestampToken(
 
   const key = signerKey(signer, memo);
   checks.signature = key && signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key) ? 'pass' : 'fail';
-  checks.chain = (await verifyChain(parsed.certificates, signer, tstInfo.genDate, trust, memo)) ? 'pass' : 'fail';
+  checks.chain = (await verifyChain(certificates, signer, tstInfo.genDate, trust, memo)) ? 'pass' : 'fail';
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
   return finish();
 }
 
 // --- signer certificate, signature, chain ---------------------------------------------------
+
+/** The token's certificates, then the supplied ones it does not carry (same DER counted once). */
+function withSupplied(carried: CarriedCertificate[], supplied: readonly CarriedCertificate[] | undefined): CarriedCertificate[] {
+  if (!supplied || supplied.length === 0) return carried;
+  return [...carried, ...supplied.filter((s) => !carried.some((c) => c.sha256 === s.sha256))];
+}
 
 /**
  * The carried certificate the SignerInfo's sid names, matched as pkijs's SignedData.verify matches
@@ -269,8 +304,8 @@ function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undef
 
 /**
  * The signer certificate chains, at genTime, to a pinned root: pkijs's chain engine fed as
- * SignedData.verify({ checkChain: true }) feeds it (CA certificates from the token + the signer,
- * checkDate = genTime). A path once validated is remembered; for a later token only its
+ * SignedData.verify({ checkChain: true }) feeds it (CA certificates from the token and tsa_certs
+ * as untrusted + the signer, checkDate = genTime). A path once validated is remembered; for a later token only its
  * certificates' validity periods depend on the date, so only they are re-checked.
  */
 async function verifyChain(
