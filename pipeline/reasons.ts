@@ -443,8 +443,8 @@ export const REASONS = {
     next: 'The entry was altered or is not the one the log accepted; fetch it again from the log.',
   },
   PROOF_TLOG_SUBMITTER_UNPINNED: {
-    meaning: 'The log entry verifies, but it was submitted with a key that is not one of the issuer keys pinned in preregistration/trust/: someone else logged this hash.',
-    next: 'If the issuer logs with another key, that key had to be pinned before the freeze; otherwise the entry does not attribute the hash to the issuer.',
+    meaning: "The log entry verifies, but the key that signed it is not one of the issuer's log-signing keys pinned in preregistration/trust/ (tlog_submitter_keys), or that key's window [valid_from, valid_until) does not hold the entry's integrated time: the entry does not attribute the hash to the issuer.",
+    next: "Pin the issuer's log-signing keys before the freeze (for ArkForge, its rekor keys; docs/trust.md); the issuer's proof keys (arkforge_keys) do not count for log entries.",
   },
   PROOF_TLOG_SET: {
     meaning: 'The signed entry timestamp does not verify with the pinned log key over the canonical JSON {body, integratedTime, logID, logIndex}: one of them was changed after the log signed it.',
