@@ -156,6 +156,14 @@ export const REASONS = {
     meaning: 'A file of preregistration/trust/ was added, removed or changed since the freeze.',
     next: 'Restore the named file: the trust policy is pinned before the study.',
   },
+  ARKFORGE_KEYS_INVALID: {
+    meaning: "The file given to `prereg trust import-arkforge` is not ArkForge's published key history ({keys: [{kid, type: Ed25519, public, valid_from, retired_at}], rekor_keys: [{kid, type: ECDSA-P256-SHA256, public_pem, valid_from, retired_at}]}): bad JSON, a missing member, an unknown type, a key that does not decode, a date that is not ISO-8601 UTC, an empty window or a kid given twice. Nothing was written.",
+    next: 'Fix or fetch again the field the message names (file and field); see docs/trust.md.',
+  },
+  ARKFORGE_KEY_CONFLICT: {
+    meaning: 'A key id of the published history is already pinned in the trust policy with another key (or its submitter key file exists with other content): importing would rebind a name to another key. Nothing was written.',
+    next: 'Find out which key is right; remove or rename the pinned entry (and its file) by hand if the published one is, then import again.',
+  },
   TRUST_POLICY_INVALID: {
     meaning: 'preregistration/trust/policy.json does not follow schemas/trust-policy.schema.json or names a file outside the trust directory.',
     next: 'Fix the policy as the message says (before freezing).',
@@ -444,7 +452,7 @@ export const REASONS = {
   },
   PROOF_TLOG_SUBMITTER_UNPINNED: {
     meaning: "The log entry verifies, but the key that signed it is not one of the issuer's log-signing keys pinned in preregistration/trust/ (tlog_submitter_keys), or that key's window [valid_from, valid_until) does not hold the entry's integrated time: the entry does not attribute the hash to the issuer.",
-    next: "Pin the issuer's log-signing keys before the freeze (for ArkForge, its rekor keys; docs/trust.md); the issuer's proof keys (arkforge_keys) do not count for log entries.",
+    next: "Pin the issuer's log-signing keys before the freeze (for ArkForge, its rekor keys: `prereg trust import-arkforge published_keys.json`, docs/trust.md); the issuer's proof keys (arkforge_keys) do not count for log entries.",
   },
   PROOF_TLOG_SET: {
     meaning: 'The signed entry timestamp does not verify with the pinned log key over the canonical JSON {body, integratedTime, logID, logIndex}: one of them was changed after the log signed it.',
