@@ -85,7 +85,7 @@ type Issued = { proof: Record<string, unknown>; request: unknown; response: unkn
 
 const v3Options = (over: Partial<IssueProofV3Options> = {}, n = 0): IssueProofV3Options => v3MintOptions(tsa, over, n);
 
-/** The entry of this proof's witnessed hash, as the reference service logs it (issuer key), integrated at INTEGRATED. */
+/** The entry of this proof's witnessed hash, logged with the issuer's pinned submitter key, integrated at INTEGRATED. */
 const entryFor = (issued: Issued, o: { log?: TestLog; signingKeyPem?: string; hashHex?: string } = {}): TlogEntry =>
   logWitnessedHash(o.log ?? log, issued.proof, { signingKeyPem: o.signingKeyPem ?? KEY_2026, integratedTime: INTEGRATED, ...(o.hashHex ? { hashHex: o.hashHex } : {}) });
 
