@@ -60,8 +60,12 @@ export const REASONS = {
     next: 'Check the token belongs to this digest (freeze_digest or the chain hash); request a token over the right digest.',
   },
   TSA_SIGNATURE_INVALID: {
-    meaning: "The token's CMS signature does not verify, or the signer certificate is not in the token.",
-    next: 'The token was altered or damaged; obtain it again from the TSA (with certReq true so it carries the signer certificate).',
+    meaning: "The token's CMS signature does not verify with the key of the signer certificate its SignerInfo names.",
+    next: 'The token was altered or damaged; obtain it again from the TSA.',
+  },
+  TSA_SIGNER_NOT_FOUND: {
+    meaning: "The certificate the token's SignerInfo names is neither carried in the token nor supplied by the trust policy's tsa_certs, so its signature cannot be checked (a pinned root is never looked up as the signer).",
+    next: "Obtain the token with certReq true, or add the TSA's signing certificate (and any intermediate) to tsa_certs in preregistration/trust/policy.json before the freeze (docs/trust.md).",
   },
   TSA_SIGNER_UNBOUND: {
     meaning: 'No signed ESSCertID/ESSCertIDv2 attribute binds the signer certificate to the signature (RFC 3161 §2.4.2, RFC 5816).',
@@ -76,8 +80,8 @@ export const REASONS = {
     next: 'Obtain the token from a TSA whose certificate is issued for timestamping.',
   },
   TSA_TRUST_INVALID: {
-    meaning: 'A pinned TSA root file holds no certificate or a certificate that does not parse.',
-    next: 'Put PEM certificates (-----BEGIN CERTIFICATE-----) in the TSA roots file named in the message.',
+    meaning: 'A pinned TSA root file (tsa_roots) or a supplied TSA certificate file (tsa_certs) holds no certificate or a certificate that does not parse.',
+    next: 'Put PEM certificates (-----BEGIN CERTIFICATE-----) in the file named in the message.',
   },
   // --- end RFC 3161 ------------------------------------------------------------------------
 
@@ -151,6 +155,14 @@ export const REASONS = {
   TRUST_DRIFT: {
     meaning: 'A file of preregistration/trust/ was added, removed or changed since the freeze.',
     next: 'Restore the named file: the trust policy is pinned before the study.',
+  },
+  ARKFORGE_KEYS_INVALID: {
+    meaning: "The file given to `prereg trust import-arkforge` is not ArkForge's published key history ({keys: [{kid, type: Ed25519, public, valid_from, retired_at}], rekor_keys: [{kid, type: ECDSA-P256-SHA256, public_pem, valid_from, retired_at}]}): bad JSON, a missing member, an unknown type, a key that does not decode, a date that is not ISO-8601 UTC, an empty window or a kid given twice. Nothing was written.",
+    next: 'Fix or fetch again the field the message names (file and field); see docs/trust.md.',
+  },
+  ARKFORGE_KEY_CONFLICT: {
+    meaning: 'A key id of the published history is already pinned in the trust policy with another key (or its submitter key file exists with other content): importing would rebind a name to another key. Nothing was written.',
+    next: 'Find out which key is right; remove or rename the pinned entry (and its file) by hand if the published one is, then import again.',
   },
   TRUST_POLICY_INVALID: {
     meaning: 'preregistration/trust/policy.json does not follow schemas/trust-policy.schema.json or names a file outside the trust directory.',
@@ -447,8 +459,8 @@ export const REASONS = {
     next: 'The entry was altered or is not the one the log accepted; fetch it again from the log.',
   },
   PROOF_TLOG_SUBMITTER_UNPINNED: {
-    meaning: 'The log entry verifies, but it was submitted with a key that is not one of the issuer keys pinned in preregistration/trust/: someone else logged this hash.',
-    next: 'If the issuer logs with another key, that key had to be pinned before the freeze; otherwise the entry does not attribute the hash to the issuer.',
+    meaning: "The log entry verifies, but the key that signed it is not one of the issuer's log-signing keys pinned in preregistration/trust/ (tlog_submitter_keys), or that key's window [valid_from, valid_until) does not hold the entry's integrated time: the entry does not attribute the hash to the issuer.",
+    next: "Pin the issuer's log-signing keys before the freeze (for ArkForge, its rekor keys: `prereg trust import-arkforge published_keys.json`, docs/trust.md); the issuer's proof keys (arkforge_keys) do not count for log entries.",
   },
   PROOF_TLOG_SET: {
     meaning: 'The signed entry timestamp does not verify with the pinned log key over the canonical JSON {body, integratedTime, logID, logIndex}: one of them was changed after the log signed it.',

@@ -12,10 +12,17 @@
 //    compares it itself and throws before looking at the signature, merging two failures);
 //  - the CMS signature (content-type and message-digest attributes, signature over the signed
 //    attributes) is checked by cms-signer-info.ts with node:crypto, the signer's key imported once;
+//  - the signer certificate is the one the SignerInfo's sid names among the token's certificates
+//    and, after them, the policy's tsa_certs (SPEC §5.4: as `openssl ts -verify -untrusted`;
+//    FreeTSA's tokens carry none). A supplied certificate is path material, never an anchor: it
+//    is fed to the chain engine as untrusted, and the binding and EKU checks judge it as they
+//    judge a carried one. A pinned root is an anchor only: it ends a path, it is never looked up
+//    as the signer (OpenSSL's PKCS7_get0_signers does not look in the CA file either);
 //  - the chain is pkijs's CertificateChainValidationEngine, run directly with the inputs
-//    SignedData.verify({ checkChain: true }) would give it (intermediate CAs from the token, the
-//    signer, the pinned roots, checkDate = genTime), so its outcome is its own result;
-//  - pkijs checks neither the ESSCertID/ESSCertIDv2 attribute nor the timeStamping EKU: done here.
+//    SignedData.verify({ checkChain: true }) would give it (intermediate CAs from the token and
+//    tsa_certs, the signer, the pinned roots, checkDate = genTime), so its outcome is its own result;
+//  - pkijs checks neither the ESSCertID/ESSCertIDv2 attribute (ess-cert-id.ts) nor the
+//    timeStamping EKU (here).
 // Revocation (CRL/OCSP) is not checked: the SPEC pins roots and bounds genTime instead.
 //
 // Cost: this runs for every proof token of a study. Each carried certificate is decoded once, the
@@ -29,6 +36,7 @@ import { sha256Hex } from '../formats/canonical-json.ts';
 import { HASH_ALGORITHMS } from '../formats/hash-algorithms.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
+import { signerCertificateBound } from './ess-cert-id.ts';
 import {
   formatName,
   hex,
@@ -44,15 +52,12 @@ import {
 
 const OID = {
   tstInfo: TOKEN_OID.tstInfo,
-  signingCertificate: '1.2.840.113549.1.9.16.2.12', // ESSCertID, RFC 2634 §5.4
-  signingCertificateV2: '1.2.840.113549.1.9.16.2.47', // ESSCertIDv2, RFC 5035 §3, RFC 5816
   extKeyUsage: '2.5.29.37',
   kpTimeStamping: '1.3.6.1.5.5.7.3.8', // id-kp-timeStamping, RFC 3161 §2.3
-  sha1: '1.3.14.3.2.26',
   sha256: '2.16.840.1.101.3.4.2.1',
 } as const;
 
-/** Hash algorithms we can name and compute (imprints, ESSCertIDv2). */
+/** Hash algorithms we can name (imprints). */
 const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
@@ -69,15 +74,25 @@ export const TIMESTAMP_CHECK_CODES = {
   chain: 'TSA_CHAIN_UNTRUSTED',
   eku: 'TSA_EKU_MISSING',
 } as const satisfies Record<TimestampCheck, ReasonCode>;
-export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck];
+/**
+ * The signature check's other code: no certificate the token carries or the policy supplies is
+ * the one its SignerInfo names, so there is no key to check the signature with.
+ */
+export const TSA_SIGNER_NOT_FOUND = 'TSA_SIGNER_NOT_FOUND' as const satisfies ReasonCode;
+export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck] | typeof TSA_SIGNER_NOT_FOUND;
 
 export type CheckOutcome = 'pass' | 'fail' | 'skipped';
 
-/** Pinned TSA roots, decoded once and reused for every token. Treat as immutable. */
+/** Pinned TSA roots and supplied TSA certificates, decoded once and reused for every token. Treat as immutable. */
 export interface TsaTrust {
   roots: pkijs.Certificate[];
   /** SHA-256 (hex) of each root's DER, in the order of `roots`. */
   rootsSha256: string[];
+  /**
+   * The policy's tsa_certs: signing and intermediate certificates for tokens that do not carry
+   * them. Searched after the token's own; never anchors (SPEC §5.4). Absent: none.
+   */
+  supplied?: CarriedCertificate[];
   /**
    * Work reused across tokens (set by loadTsaTrust): parsed certificates by DER digest, and chains
    * already validated against these roots. Derived data only — results are the same without it.
@@ -116,16 +131,25 @@ export interface TimestampVerification {
 const PEM_CERT = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
 
 /**
- * Decode pinned TSA roots from PEM texts (each may hold several certificates). Throws
- * PreregError TSA_TRUST_INVALID for a text without a certificate or one that does not parse.
- * Identical certificates given twice are kept once.
+ * Decode pinned TSA roots and supplied TSA certificates (tsa_certs) from PEM texts (each may
+ * hold several certificates; `names` are their files, for messages). Throws PreregError TSA_TRUST_INVALID for a text without a
+ * certificate or one that does not parse. Identical certificates given twice are kept once; the
+ * supplied ones are decoded once here and shared with the tokens that carry the same bytes.
  */
-export function loadTsaTrust(pemTexts: string[]): TsaTrust {
-  const trust: TsaTrust = { roots: [], rootsSha256: [], memo: newMemo() };
-  pemTexts.forEach((text, index) => {
+export function loadTsaTrust(rootPemTexts: string[], certPemTexts: string[] = [], names: { roots?: readonly string[]; certs?: readonly string[] } = {}): TsaTrust {
+  const memo = newMemo();
+  const roots = decodePemCertificates(rootPemTexts, (i) => (names.roots?.[i] === undefined ? `TSA roots text #${i + 1}` : `tsa_roots[${i}] (${names.roots[i]})`));
+  const supplied = decodePemCertificates(certPemTexts, (i) => (names.certs?.[i] === undefined ? `TSA certificates text #${i + 1}` : `tsa_certs[${i}] (${names.certs[i]})`));
+  for (const c of supplied) memo.certificates.set(c.sha256, c.cert);
+  return { roots: roots.map((c) => c.cert), rootsSha256: roots.map((c) => c.sha256), supplied, memo };
+}
+
+function decodePemCertificates(texts: string[], where: (index: number) => string): CarriedCertificate[] {
+  const out: CarriedCertificate[] = [];
+  texts.forEach((text, index) => {
     const blocks = [...text.matchAll(PEM_CERT)];
     if (blocks.length === 0) {
-      throw new PreregError('TSA_TRUST_INVALID', `TSA roots text #${index + 1} holds no PEM certificate`, EXIT.blocked);
+      throw new PreregError('TSA_TRUST_INVALID', `${where(index)} holds no PEM certificate`, EXIT.blocked);
     }
     blocks.forEach((block, n) => {
       const der = new Uint8Array(Buffer.from(block[1]!.replace(/\s+/g, ''), 'base64'));
@@ -135,17 +159,15 @@ export function loadTsaTrust(pemTexts: string[]): TsaTrust {
       } catch (e) {
         throw new PreregError(
           'TSA_TRUST_INVALID',
-          `TSA roots text #${index + 1}, certificate #${n + 1} does not parse: ${e instanceof Error ? e.message : String(e)}`,
+          `${where(index)}, certificate #${n + 1} does not parse: ${e instanceof Error ? e.message : String(e)}`,
           EXIT.blocked,
         );
       }
-      const sha = sha256Hex(der);
-      if (trust.rootsSha256.includes(sha)) return;
-      trust.roots.push(cert);
-      trust.rootsSha256.push(sha);
+      const sha256 = sha256Hex(der);
+      if (!out.some((c) => c.sha256 === sha256)) out.push({ der, sha256, cert });
     });
   });
-  return trust;
+  return out;
 }
 
 /**
@@ -174,8 +196,11 @@ export async function verifyTimestampToken(
     eku: 'skipped',
   };
   const result: TimestampVerification = { ok: false, codes: [], checks };
+  let signerMissing = false;
   const finish = (): TimestampVerification => {
-    result.codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]);
+    result.codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) =>
+      c === 'signature' && signerMissing ? TSA_SIGNER_NOT_FOUND : TIMESTAMP_CHECK_CODES[c],
+    );
     result.ok = result.codes.length === 0;
     return result;
   };
@@ -211,10 +236,13 @@ export async function verifyTimestampToken(
       ? 'pass'
       : 'fail';
 
-  // The signer certificate must be in the token (RFC 3161 certReq); without it nothing below can run.
-  const signer = findSignerCertificate(parsed.certificates, signerInfo, memo);
+  // The signer certificate, from the token (certReq) or the policy's tsa_certs; without it
+  // nothing below can run.
+  const certificates = withSupplied(parsed.certificates, trust.supplied);
+  const signer = findSignerCertificate(certificates, signerInfo, memo);
   if (!signer) {
     checks.signature = 'fail';
+    signerMissing = true;
     return finish();
   }
   result.signerSubject = formatName(signer.cert.subject);
@@ -222,13 +250,19 @@ export async function verifyTimestampToken(
 
   const key = signerKey(signer, memo);
   checks.signature = key && signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key) ? 'pass' : 'fail';
-  checks.chain = (await verifyChain(parsed.certificates, signer, tstInfo.genDate, trust, memo)) ? 'pass' : 'fail';
+  checks.chain = (await verifyChain(certificates, signer, tstInfo.genDate, trust, memo)) ? 'pass' : 'fail';
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
   return finish();
 }
 
 // --- signer certificate, signature, chain ---------------------------------------------------
+
+/** The token's certificates, then the supplied ones it does not carry (same DER counted once). */
+function withSupplied(carried: CarriedCertificate[], supplied: readonly CarriedCertificate[] | undefined): CarriedCertificate[] {
+  if (!supplied || supplied.length === 0) return carried;
+  return [...carried, ...supplied.filter((s) => !carried.some((c) => c.sha256 === s.sha256))];
+}
 
 /**
  * The carried certificate the SignerInfo's sid names, matched as pkijs's SignedData.verify matches
@@ -269,8 +303,8 @@ function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undef
 
 /**
  * The signer certificate chains, at genTime, to a pinned root: pkijs's chain engine fed as
- * SignedData.verify({ checkChain: true }) feeds it (CA certificates from the token + the signer,
- * checkDate = genTime). A path once validated is remembered; for a later token only its
+ * SignedData.verify({ checkChain: true }) feeds it (CA certificates from the token and tsa_certs
+ * as untrusted + the signer, checkDate = genTime). A path once validated is remembered; for a later token only its
  * certificates' validity periods depend on the date, so only they are re-checked.
  */
 async function verifyChain(
@@ -299,91 +333,6 @@ async function verifyChain(
   if (memo.chains.size >= MEMO_LIMIT) memo.chains.clear();
   memo.chains.set(key, outcome.certificatePath ?? []);
   return true;
-}
-
-// --- ESSCertID / ESSCertIDv2 -------------------------------------------------------------------
-
-/**
- * RFC 3161 §2.4.2 / RFC 5816 §2.2.1: a signed SigningCertificate (ESSCertID, SHA-1) or
- * SigningCertificateV2 (ESSCertIDv2, hashAlgorithm DEFAULT SHA-256) attribute whose first entry
- * is the hash of the signer certificate, with a matching issuerSerial when one is given. Every
- * such attribute present must bind; at least one must be present.
- */
-function signerCertificateBound(signerInfo: SignerInfo, signer: CarriedCertificate, memo: TsaMemo): boolean {
-  const attributes = (signerInfo.signedAttrs?.attributes ?? []).filter(
-    (a) => a.type === OID.signingCertificate || a.type === OID.signingCertificateV2,
-  );
-  if (attributes.length === 0) return false;
-  // The outcome depends only on the attribute's bytes and the signer certificate, the same in every
-  // token of a TSA: decided once (its issuer name comparison costs an asn1js parse).
-  return attributes.every((attribute) =>
-    attribute.values.length === 1 &&
-    remembered(memo.decisions, `ess/${signer.sha256}/${attribute.type}/${hex(attribute.values[0]!)}`, () => {
-      try {
-        return essAttributeBinds(attribute.type, asn1js.fromBER(attribute.values[0]!.slice()).result, signer);
-      } catch {
-        return false; // an attribute pkijs cannot read binds nothing
-      }
-    }),
-  );
-}
-
-function essAttributeBinds(type: string, value: asn1js.AsnType, signer: CarriedCertificate): boolean {
-  const first = firstEssCertId(value, type === OID.signingCertificateV2);
-  if (!first) return false;
-  const hash = HASHES[first.hashOid];
-  if (!hash) return false;
-  if (!bytesEqual(createHash(hash.node).update(signer.der).digest(), first.certHash)) return false;
-  return first.issuerSerial === undefined || issuerSerialMatches(first.issuerSerial, signer.cert);
-}
-
-interface EssCertId {
-  hashOid: string;
-  certHash: Uint8Array;
-  issuerSerial?: asn1js.Sequence;
-}
-
-/** SigningCertificate(V2) ::= SEQUENCE { certs SEQUENCE OF ESSCertID(v2), policies OPTIONAL }. */
-function firstEssCertId(value: unknown, v2: boolean): EssCertId | undefined {
-  if (!(value instanceof asn1js.Sequence)) return undefined;
-  const certs = value.valueBlock.value[0];
-  if (!(certs instanceof asn1js.Sequence)) return undefined;
-  const first = certs.valueBlock.value[0];
-  if (!(first instanceof asn1js.Sequence)) return undefined;
-  const fields = [...first.valueBlock.value];
-  let hashOid: string = OID.sha1;
-  if (v2) {
-    hashOid = OID.sha256;
-    if (fields[0] instanceof asn1js.Sequence) {
-      hashOid = new pkijs.AlgorithmIdentifier({ schema: fields.shift() }).algorithmId;
-    }
-  }
-  const certHash = fields.shift();
-  if (!(certHash instanceof asn1js.OctetString)) return undefined;
-  const issuerSerial = fields.shift();
-  if (issuerSerial !== undefined && !(issuerSerial instanceof asn1js.Sequence)) return undefined;
-  return issuerSerial === undefined
-    ? { hashOid, certHash: certHash.valueBlock.valueHexView }
-    : { hashOid, certHash: certHash.valueBlock.valueHexView, issuerSerial };
-}
-
-/**
- * IssuerSerial ::= SEQUENCE { issuer GeneralNames, serialNumber, issuerUID OPTIONAL }: serial
- * equal, and a directoryName [4] among the names equal to the signer's issuer. Read by hand:
- * pkijs's IssuerSerial/GeneralNames parsers cost more than the rest of this check.
- */
-function issuerSerialMatches(schema: asn1js.Sequence, signerCert: pkijs.Certificate): boolean {
-  const [names, serial] = schema.valueBlock.value;
-  if (!(names instanceof asn1js.Sequence) || !(serial instanceof asn1js.Integer)) return false;
-  if (!serial.isEqual(signerCert.serialNumber)) return false;
-  return names.valueBlock.value.some((name) => {
-    if (!(name instanceof asn1js.Constructed) || name.idBlock.tagClass !== 3 || name.idBlock.tagNumber !== 4) return false;
-    try {
-      return new pkijs.RelativeDistinguishedNames({ schema: name.valueBlock.value[0] }).isEqual(signerCert.issuer);
-    } catch {
-      return false;
-    }
-  });
 }
 
 // --- extended key usage ------------------------------------------------------------------------

@@ -11,7 +11,8 @@
 //                    string (the chain hash, or the batch root when anchored)
 //   entry_signature  spec.signature verifies with the submitter's key in the PROOF_TLOG_ENTRY_SIGNATURE
 //                    body, over the artifact bytes (the hex string) …
-//                    … and that key is a pinned issuer key                   PROOF_TLOG_SUBMITTER_UNPINNED
+//                    … and that key is one of the issuer's pinned submitter  PROOF_TLOG_SUBMITTER_UNPINNED
+//                    keys (tlog_submitter_keys) whose window holds integratedTime
 //   set              the signed entry timestamp verifies with the pinned log PROOF_TLOG_SET
 //                    key over canonical JSON {body, integratedTime, logID, logIndex}
 //   inclusion        RFC 6962 audit path from SHA-256(0x00 ‖ body) reaches   PROOF_TLOG_INCLUSION
@@ -31,7 +32,10 @@
 //   only checked once the artifact matches (otherwise the signed bytes are unknown): skipped.
 // - An unpinned submitter key has its own code (PROOF_TLOG_SUBMITTER_UNPINNED, reported by the
 //   entry_signature check): the entry is genuine but someone else logged the hash, which is not
-//   the same failure as a signature that does not verify.
+//   the same failure as a signature that does not verify. The submitter keys are the issuer's
+//   log-signing keys, pinned apart from its proof keys (SPEC §5.4): ArkForge signs its Rekor
+//   entries with ECDSA P-256 "rekor" keys, never with its Ed25519 proof keys. A pinned key whose
+//   window [from, until) does not hold integratedTime counts as unpinned for that entry.
 // - A log key that is pinned but whose window does not hold integratedTime still verifies the
 //   SET and the checkpoint (to tell a bad signature from an untrusted key); only log_key fails.
 //   A log id that is not pinned at all leaves set and checkpoint without a key: 'skipped'
@@ -46,9 +50,11 @@ import { canonicalJson, JsonNumber, parseJson, sha256Hex, toPlain, type JsonValu
 import { BASE64_STD, parseCheckpoint } from '../formats/checkpoint.ts';
 import { hashLeaf, inclusionPathLength, verifyInclusion } from '../formats/merkle.ts';
 import { describeErrors, validator } from '../formats/schemas.ts';
-import type { TrustPolicy } from '../io/trust-files.ts';
-import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
-import { utcMillis } from '../formats/utc-instant.ts';
+import type { ReasonCode } from '../reasons.ts';
+import { logIdOf, type PinnedLogKey, type PinnedSubmitterKey } from './tlog-keys.ts';
+
+// The pinned keys are decoded in tlog-keys.ts; re-exported for the callers of this module.
+export { loadTlogKeys, loadTlogSubmitterKeys, logIdOf, type PinnedLogKey, type PinnedSubmitterKey, type TlogKeyPolicy, type TlogSubmitterKeyPolicy } from './tlog-keys.ts';
 
 // --- types ---------------------------------------------------------------------------------
 
@@ -78,19 +84,10 @@ export interface TlogInclusionProof {
   checkpoint: string;
 }
 
-/** One pinned log key, decoded once (loadTlogKeys); the window is half-open [from_ms, until_ms). */
-export interface PinnedLogKey {
-  readonly log_id: string;
-  /** ECDSA P-256 or Ed25519. */
-  readonly key: KeyObject;
-  readonly from_ms?: number;
-  readonly until_ms?: number;
-}
-
 export interface TlogMaterial {
   readonly logKeys: readonly PinnedLogKey[];
-  /** The pinned issuer keys (ArkForge Ed25519): the submitter of the entry must be one of them. */
-  readonly issuerKeys: readonly KeyObject[];
+  /** The issuer's pinned log-signing keys (tlog_submitter_keys): the entry's submitter must be one of them. */
+  readonly submitterKeys: readonly PinnedSubmitterKey[];
 }
 
 /** The checks, in the order they are recorded. */
@@ -189,7 +186,7 @@ export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, materi
       fail('PROOF_TLOG_ARTIFACT', `the entry logs ${algorithm}:${value}; the witnessed hash ${witnessedHashHex} is logged as sha256:${expected} (SHA-256 of its hex string)`);
     } else {
       pass('artifact');
-      checkEntrySignature(rekord.spec, witnessedHashHex, material.issuerKeys, fail, pass);
+      checkEntrySignature(rekord.spec, witnessedHashHex, e.integratedTime, material.submitterKeys, fail, pass);
     }
   }
 
@@ -212,8 +209,8 @@ export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, materi
 type Fail = (code: TlogCode, problem: string) => void;
 type Pass = (check: TlogCheck) => void;
 
-/** The submitter's signature over the artifact bytes, then the submitter's key against the pinned issuer keys. */
-function checkEntrySignature(spec: HashedRekordSpec, witnessedHashHex: string, issuerKeys: readonly KeyObject[], fail: Fail, pass: Pass): void {
+/** The submitter's signature over the artifact bytes, then the submitter's key against the pinned submitter keys at integratedTime. */
+function checkEntrySignature(spec: HashedRekordSpec, witnessedHashHex: string, integratedTime: number, submitterKeys: readonly PinnedSubmitterKey[], fail: Fail, pass: Pass): void {
   const key = submitterKey(spec.publicKey);
   if (typeof key === 'string') {
     fail('PROOF_TLOG_ENTRY_SIGNATURE', key);
@@ -223,8 +220,16 @@ function checkEntrySignature(spec: HashedRekordSpec, witnessedHashHex: string, i
     fail('PROOF_TLOG_ENTRY_SIGNATURE', `spec.signature does not verify with the submitter's ${key.asymmetricKeyType} key over the witnessed hash's hex string`);
     return;
   }
-  if (issuerKeys.some((k) => k.equals(key))) pass('entry_signature');
-  else fail('PROOF_TLOG_SUBMITTER_UNPINNED', `the entry verifies, but its submitter key (${key.asymmetricKeyType}, SPKI SHA-256 ${logIdOf(key)}) is not a pinned issuer key: someone else logged this hash`);
+  const pinned = submitterKeys.filter((k) => k.key.equals(key));
+  const ms = integratedTime * 1000;
+  if (pinned.some((k) => inWindow(k, ms))) pass('entry_signature');
+  else if (pinned.length === 0) {
+    const names = submitterKeys.map((k) => k.key_id).join(', ') || 'none';
+    fail('PROOF_TLOG_SUBMITTER_UNPINNED', `the entry verifies, but its submitter key (${key.asymmetricKeyType}, SPKI SHA-256 ${logIdOf(key)}) is not a pinned submitter key (tlog_submitter_keys: ${names}): someone else logged this hash`);
+  } else {
+    const windows = pinned.map((k) => `${k.key_id} ${windowText(k)}`).join(', ');
+    fail('PROOF_TLOG_SUBMITTER_UNPINNED', `the entry verifies with pinned submitter key ${windows}, whose window does not contain integratedTime ${isoSeconds(integratedTime)}`);
+  }
 }
 
 /** Size and root equal the proof's; a signature line with the log key's hint verifies over the note. */
@@ -327,60 +332,6 @@ function submitterKey(content: string): KeyObject | string {
   }
 }
 
-// --- pinned log keys -----------------------------------------------------------------------
-
-export type TlogKeyPolicy = NonNullable<TrustPolicy['tlog_keys']>[number];
-
-/** Rekor's log id of a key: hex SHA-256 of its DER SubjectPublicKeyInfo. */
-export function logIdOf(key: KeyObject): string {
-  return sha256Hex(key.export({ type: 'spki', format: 'der' }));
-}
-
-/**
- * Decode the policy's tlog_keys once. `pems[i]` is the text of `entries[i].public_key_file` (the
- * caller reads the files, inside the trust directory). Throws PreregError TRUST_POLICY_INVALID for
- * a file that is not one PEM SPKI public key, a key that is neither ECDSA P-256 nor Ed25519, a
- * log_id that is not the key's (hex SHA-256 of its DER SPKI), a log_id given twice, or a window
- * that is not ISO-8601 UTC or is empty.
- */
-export function loadTlogKeys(entries: readonly TlogKeyPolicy[] | undefined, pems: readonly string[]): PinnedLogKey[] {
-  const list = entries ?? [];
-  if (list.length !== pems.length) throw new TypeError(`loadTlogKeys: ${list.length} tlog_keys but ${pems.length} PEM texts`);
-  const seen = new Set<string>();
-  return list.map((entry, i): PinnedLogKey => {
-    const where = `tlog_keys[${i}] (${entry.public_key_file})`;
-    const m = /^\s*-----BEGIN PUBLIC KEY-----\r?\n([A-Za-z0-9+/=\r\n]+)-----END PUBLIC KEY-----\s*$/.exec(pems[i]!);
-    if (!m) invalid(`${where}: not one PEM public key (-----BEGIN PUBLIC KEY-----)`);
-    let key: KeyObject;
-    try {
-      key = createPublicKey({ key: Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
-    } catch (e) {
-      invalid(`${where}: the public key does not parse (${e instanceof Error ? e.message : String(e)})`);
-    }
-    const curve = key.asymmetricKeyDetails?.namedCurve;
-    if (!(key.asymmetricKeyType === 'ed25519' || (key.asymmetricKeyType === 'ec' && curve === 'prime256v1'))) {
-      invalid(`${where}: a log key must be ECDSA P-256 or Ed25519, not ${key.asymmetricKeyType}${curve ? ` ${curve}` : ''}`);
-    }
-    const id = logIdOf(key);
-    if (entry.log_id !== id) invalid(`${where}: log_id ${entry.log_id} is not this key's log id ${id} (hex SHA-256 of its DER SPKI)`);
-    if (seen.has(id)) invalid(`${where}: log_id ${id} is pinned twice`);
-    seen.add(id);
-    const pinned: { log_id: string; key: KeyObject; from_ms?: number; until_ms?: number } = { log_id: id, key };
-    for (const [name, text, prop] of [['valid_from', entry.valid_from, 'from_ms'], ['valid_until', entry.valid_until, 'until_ms']] as const) {
-      if (text === undefined) continue;
-      const ms = utcMillis(text);
-      if (ms === undefined) invalid(`${where}: ${name} ${JSON.stringify(text)} is not an ISO-8601 UTC instant`);
-      pinned[prop] = ms;
-    }
-    if (pinned.from_ms !== undefined && pinned.until_ms !== undefined && !(pinned.from_ms < pinned.until_ms)) invalid(`${where}: the window [valid_from, valid_until) is empty`);
-    return Object.freeze(pinned);
-  });
-}
-
-function invalid(message: string): never {
-  throw new PreregError('TRUST_POLICY_INVALID', `trust policy: ${message}`, EXIT.blocked);
-}
-
 // --- small helpers -------------------------------------------------------------------------
 
 /** Ed25519 over the bytes; ECDSA (ASN.1 DER) and RSA (PKCS #1 v1.5) over their SHA-256. Never throws. */
@@ -393,11 +344,11 @@ function verifySignature(key: KeyObject, data: Uint8Array, signature: Uint8Array
   }
 }
 
-function inWindow(k: PinnedLogKey, ms: number): boolean {
+function inWindow(k: { from_ms?: number; until_ms?: number }, ms: number): boolean {
   return (k.from_ms === undefined || k.from_ms <= ms) && (k.until_ms === undefined || ms < k.until_ms);
 }
 
-function windowText(k: PinnedLogKey): string {
+function windowText(k: { from_ms?: number; until_ms?: number }): string {
   const at = (ms: number | undefined): string => (ms === undefined ? '…' : new Date(ms).toISOString());
   return `[${at(k.from_ms)}, ${at(k.until_ms)})`;
 }

@@ -1,21 +1,33 @@
 // Trust material (SPEC §5.4): everything pinned in preregistration/trust/ that a proof is
 // verified against, decoded ONCE and passed down (STYLE.md: never looked up from globals).
-// Pure: the caller reads the files (pipeline/io/trust-files.ts) and hands in the policy, the TSA
-// roots' PEM texts and the pinned transparency-log keys' PEM texts.
+// Pure: the caller reads the files (pipeline/io/trust-files.ts) and hands in the policy and the
+// texts of the files it names: TSA roots, supplied TSA certificates (tsa_certs), log keys
+// (tlog_keys) and the issuer's log-signing keys (tlog_submitter_keys). docs/trust.md.
 //
 // Verification will run on worker threads: KeyObjects and pkijs certificates do not cross a
 // thread boundary as they are, so a worker rebuilds the material from `TrustMaterialInputs`,
 // plain data that structuredClone / postMessage carry unchanged. Rebuilding costs one JWK import
-// per pinned key (≈10 µs, STACK-NOTES), one parse per TSA root and one SPKI import per log key.
+// per pinned key (≈10 µs, STACK-NOTES), one parse per TSA certificate and one SPKI import per
+// log or submitter key.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { loadTsaTrust, type TsaTrust } from './rfc3161.ts';
-import { loadTlogKeys, type TlogMaterial } from './tlog.ts';
+import { loadTlogKeys, loadTlogSubmitterKeys } from './tlog-keys.ts';
+import type { TlogMaterial } from './tlog.ts';
 import type { TrustPolicy } from '../io/trust-files.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 // Re-exported: the evidence modules read instants through here.
 export { utcMillis };
+
+/** The batch allowance when the policy gives none (SPEC §6.1: a production batch token trails its proof by 604 s). */
+export const DEFAULT_BATCH_MAX_SKEW_SECONDS = 900;
+
+/**
+ * until_ms of a key whose valid_until is null (no end): the last instant a Date can hold, so
+ * that every comparison and every rendering of the window still works.
+ */
+export const NO_END_MS = 8.64e15;
 
 /** One pinned ArkForge Ed25519 key with its half-open validity window [from, until). */
 export interface PinnedKey {
@@ -27,7 +39,7 @@ export interface PinnedKey {
   readonly key: KeyObject;
   /** Epoch milliseconds (fractions kept) of valid_from, inclusive. */
   readonly from_ms: number;
-  /** Epoch milliseconds (fractions kept) of valid_until, exclusive. */
+  /** Epoch milliseconds (fractions kept) of valid_until, exclusive; NO_END_MS when valid_until is null. */
   readonly until_ms: number;
 }
 
@@ -42,15 +54,26 @@ export interface ProofPolicy {
 /** Plain data from which TrustMaterial is rebuilt (e.g. on a worker thread). */
 export interface TrustMaterialInputs {
   policy: TrustPolicy;
+  /** The text of each policy.tsa_roots[i]. */
   tsaRootPems: string[];
   /** The text of each policy.tlog_keys[i].public_key_file, in the policy's order. */
   tlogKeyPems: string[];
+  /** The text of each policy.tsa_certs[i]; absent when the policy supplies none. */
+  tsaCertPems?: string[];
+  /** The text of each policy.tlog_submitter_keys[i].public_key_file; absent when the policy pins none. */
+  tlogSubmitterKeyPems?: string[];
+}
+
+/** The texts of the files the policy names beyond its TSA roots and log keys (buildTrustMaterial). */
+export interface MoreTrustTexts {
+  tsaCertPems?: string[];
+  tlogSubmitterKeyPems?: string[];
 }
 
 export interface TrustMaterial {
   readonly keys: readonly PinnedKey[];
   readonly tsa: TsaTrust;
-  /** The pinned log keys, and the pinned issuer keys an entry's submitter must be one of (tlog.ts). */
+  /** The pinned log keys, and the issuer's log-signing keys an entry's submitter must be one of (tlog.ts). */
   readonly tlog: TlogMaterial;
   readonly policy: ProofPolicy;
   /** What this material was built from: post it to a worker, rebuild with buildTrustMaterialFrom. */
@@ -61,13 +84,20 @@ const ED25519_PREFIX = 'ed25519:';
 const BASE64URL_43 = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Decode the pinned keys, TSA roots and log keys. Throws PreregError TRUST_POLICY_INVALID for a
- * key that is not an Ed25519 public key, a window that is not ISO-8601 UTC or is empty (from ≥
- * until), or a key_id given twice; for a log key as loadTlogKeys says (tlog.ts); TSA_TRUST_INVALID
- * for a TSA root that does not parse (rfc3161.ts). `tlogKeyPems[i]` is the text of
- * `policy.tlog_keys[i].public_key_file` (none when the policy pins no log key).
+ * Decode the pinned keys, TSA certificates, log keys and submitter keys. Throws PreregError
+ * TRUST_POLICY_INVALID for a key that is not an Ed25519 public key, a window that is not
+ * ISO-8601 UTC or is empty (from ≥ until; `valid_until: null` is no end), or a key_id given
+ * twice; for a log or submitter key as tlog-keys.ts says; TSA_TRUST_INVALID for a TSA root or
+ * supplied certificate that does not parse (rfc3161.ts). `tlogKeyPems[i]` is the text of
+ * `policy.tlog_keys[i].public_key_file`; `more` holds the texts of tsa_certs and of
+ * tlog_submitter_keys[i].public_key_file, in the policy's order.
  */
-export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], tlogKeyPems: string[] = []): TrustMaterial {
+export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], tlogKeyPems: string[] = [], more: MoreTrustTexts = {}): TrustMaterial {
+  const tsaCertPems = more.tsaCertPems ?? [];
+  const submitterPems = more.tlogSubmitterKeyPems ?? [];
+  const tsaCerts = policy.tsa_certs ?? [];
+  if (tsaRootPems.length !== policy.tsa_roots.length) throw new TypeError(`buildTrustMaterial: ${policy.tsa_roots.length} tsa_roots but ${tsaRootPems.length} PEM texts`);
+  if (tsaCertPems.length !== tsaCerts.length) throw new TypeError(`buildTrustMaterial: ${tsaCerts.length} tsa_certs but ${tsaCertPems.length} PEM texts`);
   const seen = new Set<string>();
   const keys = policy.arkforge_keys.map((entry, index): PinnedKey => {
     const where = `arkforge_keys[${index}] (key_id ${JSON.stringify(entry.key_id)})`;
@@ -83,41 +113,52 @@ export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], t
       invalid(`${where}: public_key is not an Ed25519 key (${e instanceof Error ? e.message : String(e)})`);
     }
     const from_ms = utcMillis(entry.valid_from);
-    const until_ms = utcMillis(entry.valid_until);
+    const until_ms = entry.valid_until === null ? NO_END_MS : utcMillis(entry.valid_until);
     if (from_ms === undefined) invalid(`${where}: valid_from ${JSON.stringify(entry.valid_from)} is not an ISO-8601 UTC instant`);
-    if (until_ms === undefined) invalid(`${where}: valid_until ${JSON.stringify(entry.valid_until)} is not an ISO-8601 UTC instant`);
+    if (until_ms === undefined) invalid(`${where}: valid_until ${JSON.stringify(entry.valid_until)} is not an ISO-8601 UTC instant (or null: no end)`);
     if (!(from_ms < until_ms)) invalid(`${where}: the window [valid_from, valid_until) is empty`);
     return Object.freeze({ key_id: entry.key_id, public_key: entry.public_key, x, key, from_ms, until_ms });
   });
+  const batchMaxSkewSeconds = policy.batch_max_skew_seconds ?? DEFAULT_BATCH_MAX_SKEW_SECONDS;
   for (const [name, value] of [
     ['max_skew_seconds', policy.max_skew_seconds],
-    ['batch_max_skew_seconds', policy.batch_max_skew_seconds],
+    ['batch_max_skew_seconds', batchMaxSkewSeconds],
   ] as const) {
     if (!Number.isSafeInteger(value) || value < 0) invalid(`${name} must be a non-negative integer`);
   }
-  // A log entry's submitter must be a pinned issuer key, whatever its window: the window bounds the
-  // proof's timestamp, which the key check decides; the log only says who logged the hash.
+  // The log's submitter must be one of the issuer's log-signing keys, pinned apart from its proof
+  // keys: ArkForge signs Rekor entries with ECDSA P-256 keys, its proofs with Ed25519 ones.
   const tlog: TlogMaterial = Object.freeze({
     logKeys: Object.freeze(loadTlogKeys(policy.tlog_keys ?? [], tlogKeyPems)),
-    issuerKeys: Object.freeze(keys.map((k) => k.key)),
+    submitterKeys: Object.freeze(loadTlogSubmitterKeys(policy.tlog_submitter_keys ?? [], submitterPems)),
   });
+  const inputs: TrustMaterialInputs = {
+    policy,
+    tsaRootPems,
+    tlogKeyPems,
+    ...(tsaCertPems.length > 0 ? { tsaCertPems } : {}),
+    ...(submitterPems.length > 0 ? { tlogSubmitterKeyPems: submitterPems } : {}),
+  };
   return Object.freeze({
     keys: Object.freeze(keys),
-    tsa: loadTsaTrust(tsaRootPems),
+    tsa: loadTsaTrust(tsaRootPems, tsaCertPems, { roots: policy.tsa_roots, certs: tsaCerts }),
     tlog,
     policy: Object.freeze({
       requireTsaToken: policy.require_tsa_token,
       maxSkewSeconds: policy.max_skew_seconds,
-      batchMaxSkewSeconds: policy.batch_max_skew_seconds,
+      batchMaxSkewSeconds,
       requireReceipts: policy.require_receipts,
     }),
-    inputs: structuredClone({ policy, tsaRootPems, tlogKeyPems }),
+    inputs: structuredClone(inputs),
   });
 }
 
 /** Rebuild from plain data (a worker thread's entry point). */
 export function buildTrustMaterialFrom(inputs: TrustMaterialInputs): TrustMaterial {
-  return buildTrustMaterial(inputs.policy, inputs.tsaRootPems, inputs.tlogKeyPems);
+  return buildTrustMaterial(inputs.policy, inputs.tsaRootPems, inputs.tlogKeyPems, {
+    ...(inputs.tsaCertPems ? { tsaCertPems: inputs.tsaCertPems } : {}),
+    ...(inputs.tlogSubmitterKeyPems ? { tlogSubmitterKeyPems: inputs.tlogSubmitterKeyPems } : {}),
+  });
 }
 
 /** The plain, structured-cloneable inputs of a TrustMaterial. */

@@ -6,6 +6,7 @@ import { checkKeyCoversItems, readAnswerKey, readItems, resolveSecret, SECRET_EN
 import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord } from '../freeze/freeze-record.ts';
 import { loadStudy } from '../freeze/study.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
+import { loadTrust } from '../io/trust-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from './stage.ts';
@@ -20,6 +21,7 @@ export const freeze: Command = {
     `  --secret-file FILE  the commitment secret (else $${SECRET_ENV}, else inputs/answer-key.secret)`,
     '  --replace           overwrite an existing freeze.json (its anchors then witness the old digest)',
     '',
+    'Refuses a trust policy that does not load (every file it names is read and decoded first).',
     'Writes preregistration/freeze.json and prints freeze_digest.',
   ].join('\n'),
   options: { 'answer-key': { type: 'string' }, 'secret-file': { type: 'string' }, replace: { type: 'boolean' } },
@@ -30,6 +32,9 @@ export const freeze: Command = {
       throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; pass --replace to refreeze`, EXIT.conflict);
     }
     const study = loadStudy(layout.study);
+    // A trust policy that does not load could verify nothing: every file it names is read and
+    // decoded before it is frozen (docs/trust.md).
+    loadTrust(layout.trust);
     ctx.progress('hashing the corpus and the trust directory…');
     const digests = computePublicDigests(layout, study);
     const items = readItems(layout, study);

@@ -12,7 +12,8 @@ import { ingest } from './ingest.ts';
 import { revealCheck } from './reveal-check.ts';
 import { run } from './run.ts';
 import type { Command } from './stage.ts';
+import { trust } from './trust.ts';
 import { validate } from './validate.ts';
 import { verify } from './verify.ts';
 
-export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, audit, validate, corpusProof, explain];
+export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, audit, validate, trust, corpusProof, explain];

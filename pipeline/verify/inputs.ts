@@ -5,10 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCommitmentsJsonl, type CommitmentLine } from '../evidence/aer1/index.ts';
 import type { StudyWindow } from '../evidence/arkforge-proof.ts';
-import { buildTrustMaterial } from '../evidence/trust-material.ts';
 import type { VerifyContextInputs } from '../evidence/verify-task.ts';
 import { readText } from '../io/json-files.ts';
-import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
+import { loadTrust } from '../io/trust-files.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */
@@ -34,11 +33,7 @@ export function verifyContextInputs(trustDir: string, window: StudyWindow, commi
   if (!existsSync(join(trustDir, 'policy.json'))) {
     throw new PreregError('FILE_NOT_FOUND', `${trustDir}/policy.json does not exist; pass --trust DIR`, EXIT.blocked);
   }
-  const policy = loadTrustPolicy(trustDir);
-  const tsaRootPems = policy.tsa_roots.map((p) => readText(trustPath(trustDir, p)));
-  const tlogKeyPems = (policy.tlog_keys ?? []).map((k) => readText(trustPath(trustDir, k.public_key_file)));
-  const material = buildTrustMaterial(policy, tsaRootPems, tlogKeyPems);
-  return { trust: material.inputs, window, commitments };
+  return { trust: loadTrust(trustDir).material.inputs, window, commitments };
 }
 
 export function sha256OfFile(path: string): string | null {

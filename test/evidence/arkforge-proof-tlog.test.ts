@@ -23,12 +23,14 @@ import { issueProof } from '../support/arkforge-issuer.ts';
 import { anchorBatch, issueProofV3, logWitnessedHash, markPending, ownerDisclosure, witnessedHash, type IssueProofV3Options, type IssuedProofV3 } from '../support/arkforge-issuer-v3.ts';
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { hashedRekordBody, testKeyPem, TestLog } from '../support/tlog/test-log.ts';
-import { TEST_LOG_KEY_FILE, TEST_LOG_WINDOW, trustDirPinningTestLog } from '../support/tlog/trust-dir.ts';
+import { TEST_LOG_KEY_FILE, TEST_LOG_WINDOW, testSubmitterKeyPolicy, trustDirPinningTestLog } from '../support/tlog/trust-dir.ts';
 import { at, KEY_2026, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, WINDOW } from '../support/proof-fixtures.ts';
 import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
 
 const TLOG_PUB = testKeyPem('TEST-ONLY-tlog.pub.pem');
-/** Submits to the log, but is no pinned issuer key. */
+/** The test issuer's key, pinned as its log-signing key (tlog_submitter_keys) as well as its proof key. */
+const SUBMITTER_PUB = testKeyPem('TEST-ONLY-arkforge-2026.pub.pem');
+/** Submits to the log, but is no pinned submitter key. */
 const STRANGER_PEM = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
@@ -44,7 +46,13 @@ rogue.append(hashedRekordBody({ witnessedHashHex: sha256Hex('rogue filler'), sub
 
 
 function policy(over: Partial<TrustPolicy> = {}): TrustPolicy {
-  return testTrustPolicy({ tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, ...TEST_LOG_WINDOW }], ...over });
+  return testTrustPolicy({ tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, ...TEST_LOG_WINDOW }], tlog_submitter_keys: [testSubmitterKeyPolicy()], ...over });
+}
+
+/** The material of `p`: the test TSA root, the log key when pinned, the submitter key when pinned. */
+function material(p: TrustPolicy): TrustMaterial {
+  const submitters = (p.tlog_submitter_keys ?? []).map(() => SUBMITTER_PUB);
+  return buildTrustMaterial(p, [TSA_ROOT], (p.tlog_keys ?? []).map(() => TLOG_PUB), { tlogSubmitterKeyPems: submitters });
 }
 
 let tsa: TsaSigner;
@@ -52,14 +60,20 @@ let trust: TrustMaterial;
 let trustNoToken: TrustMaterial;
 let trustNoLog: TrustMaterial;
 let trustLateLog: TrustMaterial;
+let trustNoSubmitter: TrustMaterial;
+let trustLateSubmitter: TrustMaterial;
 
 beforeAll(async () => {
   tsa = await loadTestSigner('tsa');
-  trust = buildTrustMaterial(policy(), [TSA_ROOT], [TLOG_PUB]);
-  trustNoToken = buildTrustMaterial(policy({ require_tsa_token: false }), [TSA_ROOT], [TLOG_PUB]);
-  trustNoLog = buildTrustMaterial(policy({ tlog_keys: [] }), [TSA_ROOT], []);
+  trust = material(policy());
+  trustNoToken = material(policy({ require_tsa_token: false }));
+  trustNoLog = material(policy({ tlog_keys: [] }));
   // The log key is pinned only from after the entries were integrated.
-  trustLateLog = buildTrustMaterial(policy({ tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, valid_from: '2026-03-11T00:00:00Z' }] }), [TSA_ROOT], [TLOG_PUB]);
+  trustLateLog = material(policy({ tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, valid_from: '2026-03-11T00:00:00Z' }] }));
+  // The issuer's key pinned as a proof key only (arkforge_keys), not as a log-signing key.
+  trustNoSubmitter = material(policy({ tlog_submitter_keys: [] }));
+  // The submitter key pinned only from after the entries were integrated.
+  trustLateSubmitter = material(policy({ tlog_submitter_keys: [{ ...testSubmitterKeyPolicy(), valid_from: '2026-03-11T00:00:00Z', valid_until: null }] }));
 });
 
 // --- minting ---------------------------------------------------------------------------------
@@ -71,7 +85,7 @@ type Issued = { proof: Record<string, unknown>; request: unknown; response: unkn
 
 const v3Options = (over: Partial<IssueProofV3Options> = {}, n = 0): IssueProofV3Options => v3MintOptions(tsa, over, n);
 
-/** The entry of this proof's witnessed hash, as the reference service logs it (issuer key), integrated at INTEGRATED. */
+/** The entry of this proof's witnessed hash, logged with the issuer's pinned submitter key, integrated at INTEGRATED. */
 const entryFor = (issued: Issued, o: { log?: TestLog; signingKeyPem?: string; hashHex?: string } = {}): TlogEntry =>
   logWitnessedHash(o.log ?? log, issued.proof, { signingKeyPem: o.signingKeyPem ?? KEY_2026, integratedTime: INTEGRATED, ...(o.hashHex ? { hashHex: o.hashHex } : {}) });
 
@@ -356,6 +370,32 @@ const rows: Row[] = [
     tlogChecks: { entry_signature: 'fail' },
   },
   {
+    name: 'the issuer’s proof key pinned, but not as a submitter key (tlog_submitter_keys empty) → PROOF_TLOG_SUBMITTER_UNPINNED',
+    item: async () => {
+      const issued = await single();
+      return asItem(issued, entryFor(issued));
+    },
+    trust: () => trustNoSubmitter,
+    status: 'UNTRUSTED',
+    codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    tlog: 'fail',
+    witnesses: 1,
+    tlogChecks: { entry_signature: 'fail' },
+  },
+  {
+    name: 'the submitter key’s window does not hold integratedTime → PROOF_TLOG_SUBMITTER_UNPINNED',
+    item: async () => {
+      const issued = await single();
+      return asItem(issued, entryFor(issued));
+    },
+    trust: () => trustLateSubmitter,
+    status: 'UNTRUSTED',
+    codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    tlog: 'fail',
+    witnesses: 1,
+    tlogChecks: { entry_signature: 'fail' },
+  },
+  {
     name: 'an entry of another kind → PROOF_TLOG_KIND',
     item: async () => {
       const issued = await single();
@@ -482,18 +522,18 @@ describe('the tlog check among the proof checks', () => {
     const issued = await single(7);
     const item = asItem(issued, entryFor(issued));
     const inputs = structuredClone(trustMaterialInputs(trust));
-    expect(inputs).toEqual({ policy: policy(), tsaRootPems: [TSA_ROOT], tlogKeyPems: [TLOG_PUB] });
+    expect(inputs).toEqual({ policy: policy(), tsaRootPems: [TSA_ROOT], tlogKeyPems: [TLOG_PUB], tlogSubmitterKeyPems: [SUBMITTER_PUB] });
     const rebuilt = buildTrustMaterialFrom(inputs);
     expect(rebuilt.tlog.logKeys.map((k) => k.log_id)).toEqual([log.logId]);
-    expect(rebuilt.tlog.issuerKeys).toHaveLength(1);
+    expect(rebuilt.tlog.submitterKeys.map((k) => k.key_id)).toEqual(['TEST-ONLY-arkforge-2026']);
     expect(await verifyEvidenceItem(item, rebuilt, WINDOW)).toEqual(await verifyEvidenceItem(item, trust, WINDOW));
   });
 
   it('refuses a policy whose log key file is not the pinned log id (TRUST_POLICY_INVALID)', () => {
     const other = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    expect(() => buildTrustMaterial(policy(), [TSA_ROOT], [other])).toThrow(PreregError);
+    expect(() => buildTrustMaterial(policy(), [TSA_ROOT], [other], { tlogSubmitterKeyPems: [SUBMITTER_PUB] })).toThrow(PreregError);
     try {
-      buildTrustMaterial(policy(), [TSA_ROOT], [other]);
+      buildTrustMaterial(policy(), [TSA_ROOT], [other], { tlogSubmitterKeyPems: [SUBMITTER_PUB] });
     } catch (e) {
       expect((e as PreregError).code).toBe('TRUST_POLICY_INVALID');
     }
@@ -567,8 +607,8 @@ describe('prereg verify FILE with transparency-log entries: the same result as t
     ]);
     expect(cli.code).toBe(1);
 
-    // The committed example trust directory pins no log key: the same good entry is then no witness.
+    // The committed example trust directory pins no log key and no submitter key: the same good entry is then no witness.
     const unpinned = await runCli(['verify', path.join(files, 'a-single-good.json'), '--root', files, '--trust', path.join(PROJECT_ROOT, 'preregistration/trust'), '--json']);
-    expect([unpinned.jsonLines[0].status, unpinned.jsonLines[0].reason_codes]).toEqual(['UNTRUSTED', ['PROOF_TLOG_KEY_UNPINNED']]);
+    expect([unpinned.jsonLines[0].status, unpinned.jsonLines[0].reason_codes]).toEqual(['UNTRUSTED', ['PROOF_TLOG_KEY_UNPINNED', 'PROOF_TLOG_SUBMITTER_UNPINNED']]);
   });
 });

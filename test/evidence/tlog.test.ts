@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   loadTlogKeys,
+  loadTlogSubmitterKeys,
   logIdOf,
   TLOG_CHECKS,
   TLOG_CODES,
@@ -17,6 +18,7 @@ import {
   type TlogEntry,
   type TlogKeyPolicy,
   type TlogMaterial,
+  type TlogSubmitterKeyPolicy,
 } from '../../pipeline/evidence/tlog.ts';
 import { canonicalJson, parseJson, sha256Hex } from '../../pipeline/formats/canonical-json.ts';
 import { PreregError, REASONS } from '../../pipeline/reasons.ts';
@@ -28,9 +30,12 @@ const seconds = (iso: string): number => Date.parse(iso) / 1000;
 const T = seconds('2026-03-10T12:00:05Z');
 const WINDOW = { valid_from: '2026-01-01T00:00:00Z', valid_until: '2027-01-01T00:00:00Z' };
 
+// The issuer's log-signing key, pinned as a tlog_submitter_keys entry (Ed25519 here; ArkForge's
+// real entries are ECDSA P-256, see real-witnesses.test.ts).
 const issuer = createPrivateKey(testKeyPem('TEST-ONLY-arkforge-2026.key.pem'));
 const issuerPublic = createPublicKey(testKeyPem('TEST-ONLY-arkforge-2026.pub.pem'));
 const stranger = generateKeyPairSync('ed25519').privateKey; // submits, but is not pinned
+const ecSubmitter = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey; // an ECDSA P-256 submitter, as ArkForge's
 const otherLogKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey; // a log key nobody pinned
 
 // The log: the entry of the witnessed hash, and the entries the rejecting cases point at.
@@ -51,9 +56,29 @@ log.append(hashedRekordBody({ witnessedHashHex: sha256Hex('filler 11'), submitte
 log.append(hashedRekordBody({ witnessedHashHex: sha256Hex('filler 12'), submitter: stranger })); // a later head: 13
 
 const pinnedLog = { log_id: log.logId, public_key_file: 'TEST-ONLY-tlog.pub.pem', ...WINDOW };
+const pinnedSubmitter: TlogSubmitterKeyPolicy = { key_id: 'arkforge-2026', public_key_file: 'TEST-ONLY-arkforge-2026.pub.pem', ...WINDOW };
+const SUBMITTERS = loadTlogSubmitterKeys([pinnedSubmitter], [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')]);
 const MATERIAL: TlogMaterial = {
   logKeys: loadTlogKeys([pinnedLog], [testKeyPem('TEST-ONLY-tlog.pub.pem')]),
-  issuerKeys: [issuerPublic],
+  submitterKeys: SUBMITTERS,
+};
+/** The issuer's Ed25519 key and an ECDSA P-256 key, both pinned as submitters; the ECDSA one with no end. */
+const BOTH_SUBMITTERS: TlogMaterial = {
+  logKeys: MATERIAL.logKeys,
+  submitterKeys: loadTlogSubmitterKeys(
+    [pinnedSubmitter, { key_id: 'rekor-ec', public_key_file: 'ec.pub.pem', valid_from: WINDOW.valid_from, valid_until: null }],
+    [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem'), publicPem(ecSubmitter)],
+  ),
+};
+/** The submitter pinned from 2019 with no end: the log key's window alone decides. */
+const WIDE_SUBMITTER: TlogMaterial = {
+  logKeys: MATERIAL.logKeys,
+  submitterKeys: loadTlogSubmitterKeys([{ ...pinnedSubmitter, valid_from: '2019-01-01T00:00:00Z', valid_until: null }], [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')]),
+};
+/** The submitter pinned only from after the entries were integrated (T). */
+const LATE_SUBMITTER: TlogMaterial = {
+  logKeys: MATERIAL.logKeys,
+  submitterKeys: loadTlogSubmitterKeys([{ ...pinnedSubmitter, valid_from: '2026-03-11T00:00:00Z' }], [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')]),
 };
 
 const entryAt = (index: number, o: Partial<EntryOptions> = {}): TlogEntry => log.entry(index, { integratedTime: T, treeSize: SIZE, ...o });
@@ -69,6 +94,11 @@ const rogue = new TestLog(otherLogKey);
 rogue.append(goodBody);
 const single = TestLog.withTestKey();
 single.append(goodBody);
+// A log of the same key where the witnessed hash is submitted with an ECDSA P-256 key.
+const ecLog = TestLog.withTestKey();
+ecLog.append(hashedRekordBody({ witnessedHashHex: sha256Hex('ec filler'), submitter: stranger }));
+const EC_SUBMITTED = ecLog.append(hashedRekordBody({ witnessedHashHex: WITNESSED, submitter: ecSubmitter }));
+const ecEntry = (): TlogEntry => ecLog.entry(EC_SUBMITTED, { integratedTime: T });
 const edLogKey = generateKeyPairSync('ed25519').privateKey;
 const edLog = new TestLog(edLogKey);
 edLog.append(hashedRekordBody({ witnessedHashHex: sha256Hex('ed filler'), submitter: stranger }));
@@ -76,11 +106,11 @@ edLog.append(goodBody);
 edLog.append(hashedRekordBody({ witnessedHashHex: sha256Hex('ed filler 2'), submitter: stranger }));
 const ED_MATERIAL: TlogMaterial = {
   logKeys: loadTlogKeys([{ log_id: edLog.logId, public_key_file: 'ed.pub.pem' }], [publicPem(edLogKey)]),
-  issuerKeys: [issuerPublic],
+  submitterKeys: SUBMITTERS,
 };
 const UNWINDOWED: TlogMaterial = {
   logKeys: loadTlogKeys([{ log_id: log.logId, public_key_file: 'TEST-ONLY-tlog.pub.pem' }], [testKeyPem('TEST-ONLY-tlog.pub.pem')]),
-  issuerKeys: [issuerPublic],
+  submitterKeys: loadTlogSubmitterKeys([{ ...pinnedSubmitter, valid_from: '2019-01-01T00:00:00Z' }], [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')]),
 };
 
 /** Every check's outcome: 'pass' unless named. */
@@ -119,6 +149,8 @@ const cases: Case[] = [
   { name: 'a parsed JsonValue (numbers as lexemes)', entry: () => parseJson(JSON.stringify(entryAt(GOOD), null, 2)), codes: [], checks: outcomes() },
   { name: 'a log key pinned without a window', entry: () => entryAt(GOOD, { integratedTime: seconds('2020-01-01T00:00:00Z') }), codes: [], checks: outcomes(), material: UNWINDOWED },
   { name: 'integratedTime exactly valid_from (windows are half-open)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) }), codes: [], checks: outcomes() },
+  { name: 'an ECDSA P-256 submitter key pinned with no end (valid_until null)', entry: ecEntry, codes: [], checks: outcomes(), material: BOTH_SUBMITTERS },
+  { name: 'the Ed25519 submitter next to another pinned submitter key', entry: () => entryAt(GOOD), codes: [], checks: outcomes(), material: BOTH_SUBMITTERS },
 
   // --- structure -------------------------------------------------------------------------------
   ...([
@@ -145,6 +177,16 @@ const cases: Case[] = [
 
   // --- entry signature -------------------------------------------------------------------------
   { name: 'an entry signed by an unpinned submitter key', entry: () => entryAt(UNPINNED_SUBMITTER), codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) },
+  { name: 'an ECDSA P-256 submitter that is not pinned', entry: ecEntry, codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) },
+  { name: 'no submitter key pinned at all', entry: () => entryAt(GOOD), codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }), material: { logKeys: MATERIAL.logKeys, submitterKeys: [] } },
+  { name: 'the submitter key pinned only from after integratedTime', entry: () => entryAt(GOOD), codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }), material: LATE_SUBMITTER },
+  {
+    name: 'integratedTime exactly the submitter key’s valid_until (the log key pinned without a window)',
+    entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }),
+    codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    checks: outcomes({ entry_signature: 'fail' }),
+    material: { logKeys: UNWINDOWED.logKeys, submitterKeys: SUBMITTERS },
+  },
   { name: 'an entry whose signature is over other bytes', entry: () => entryAt(BAD_SIGNATURE), codes: ['PROOF_TLOG_ENTRY_SIGNATURE'], checks: outcomes({ entry_signature: 'fail' }) },
 
   // --- SET -------------------------------------------------------------------------------------
@@ -194,9 +236,9 @@ const cases: Case[] = [
 
   // --- log key ---------------------------------------------------------------------------------
   { name: 'an unpinned log key', entry: () => rogue.entry(0, { integratedTime: T }), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }) },
-  { name: 'a pinned log key outside its window (before valid_from)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) - 1 }), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }) },
-  { name: 'integratedTime exactly valid_until', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }) },
-  { name: 'no log key pinned at all', entry: () => entryAt(GOOD), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }), material: { logKeys: [], issuerKeys: [issuerPublic] } },
+  { name: 'a pinned log key outside its window (before valid_from)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) - 1 }), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }), material: WIDE_SUBMITTER },
+  { name: 'integratedTime exactly valid_until', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }), material: WIDE_SUBMITTER },
+  { name: 'no log key pinned at all', entry: () => entryAt(GOOD), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }), material: { logKeys: [], submitterKeys: SUBMITTERS } },
 
   // --- several at once -------------------------------------------------------------------------
   {
@@ -315,6 +357,50 @@ describe('loadTlogKeys (pinned log keys, decoded once)', () => {
   it('no tlog_keys in the policy: no pinned log key', () => {
     expect(loadTlogKeys(undefined, [])).toEqual([]);
   });
+
+  it('valid_until null is no end, as an absent one', () => {
+    const [k] = loadTlogKeys([{ ...pinnedLog, valid_until: null }], [p256]);
+    expect(k).toMatchObject({ from_ms: Date.parse(WINDOW.valid_from) });
+    expect(k).not.toHaveProperty('until_ms');
+  });
+});
+
+describe('loadTlogSubmitterKeys (the issuer’s pinned log-signing keys)', () => {
+  const ed = testKeyPem('TEST-ONLY-arkforge-2026.pub.pem');
+  const p256 = publicPem(ecSubmitter);
+  const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey;
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
+
+  it('decodes Ed25519 and ECDSA P-256 keys with their windows; null is no end', () => {
+    const keys = loadTlogSubmitterKeys([pinnedSubmitter, { key_id: 'ec', public_key_file: 'ec.pem', valid_from: WINDOW.valid_from, valid_until: null }], [ed, p256]);
+    expect(keys.map((k) => [k.key_id, k.key.asymmetricKeyType, k.from_ms, k.until_ms])).toEqual([
+      ['arkforge-2026', 'ed25519', Date.parse(WINDOW.valid_from), Date.parse(WINDOW.valid_until)],
+      ['ec', 'ec', Date.parse(WINDOW.valid_from), undefined],
+    ]);
+    expect(keys[0]!.key.equals(issuerPublic)).toBe(true);
+    expect(loadTlogSubmitterKeys(undefined, [])).toEqual([]);
+  });
+
+  const refusals: Array<[string, TlogSubmitterKeyPolicy[], string[]]> = [
+    ['a private key', [pinnedSubmitter], [testKeyPem('TEST-ONLY-arkforge-2026.key.pem')]],
+    ['a file that is no key', [pinnedSubmitter], ['not a key']],
+    ['an ECDSA P-384 key', [pinnedSubmitter], [publicPem(p384)]],
+    ['an RSA key', [pinnedSubmitter], [publicPem(rsa)]],
+    ['a key_id pinned twice', [pinnedSubmitter, { ...pinnedSubmitter, public_key_file: 'ec.pem' }], [ed, p256]],
+    ['a valid_from that is not UTC', [{ ...pinnedSubmitter, valid_from: '2026-01-01' }], [ed]],
+    ['a valid_until that is not UTC', [{ ...pinnedSubmitter, valid_until: '2027-01-01T00:00:00+01:00' }], [ed]],
+    ['an empty window', [{ ...pinnedSubmitter, valid_from: WINDOW.valid_until, valid_until: WINDOW.valid_from }], [ed]],
+  ];
+  it.each(refusals)('refuses %s (TRUST_POLICY_INVALID)', (_what, entries, pems) => {
+    let error: unknown;
+    try {
+      loadTlogSubmitterKeys(entries, pems);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(PreregError);
+    expect((error as PreregError).code).toBe('TRUST_POLICY_INVALID');
+  });
 });
 
 describe('interoperability with the public Rekor log (rekor.sigstore.dev)', () => {
@@ -349,7 +435,7 @@ describe('interoperability with the public Rekor log (rekor.sigstore.dev)', () =
   };
 
   it('its SET and checkpoint verify with the production key: same payload, key hint and note as the in-test log', () => {
-    const material: TlogMaterial = { logKeys: loadTlogKeys([{ log_id: REKOR_LOG_ID, public_key_file: 'rekor.pub' }], [REKOR_PUB]), issuerKeys: [issuerPublic] };
+    const material: TlogMaterial = { logKeys: loadTlogKeys([{ log_id: REKOR_LOG_ID, public_key_file: 'rekor.pub' }], [REKOR_PUB]), submitterKeys: SUBMITTERS };
     const r = verifyTlogEntry(ENTRY, WITNESSED, material);
     expect(r.checks).toEqual(outcomes({ artifact: 'fail', entry_signature: 'skipped', inclusion: 'fail' }));
     expect(r.codes).toEqual(['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_INCLUSION']);

@@ -84,6 +84,25 @@ describe('check-anchors', () => {
     expect(r.json.findings[0]).toMatchObject({ file: 'preregistration/trust/policy.json' });
   });
 
+  it('reads every file the policy names (docs/trust.md): a broken tsa_certs or submitter key file blocks check-anchors, anchor and verify alike (exit 3)', async () => {
+    const root = study();
+    const trustDir = join(root, 'preregistration/trust');
+    const policyFile = join(trustDir, 'policy.json');
+    const policy = JSON.parse(readFileSync(policyFile, 'utf8'));
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ tsa_certs: ['tsa-certs/absent.pem'] }, 'FILE_NOT_FOUND'],
+      [{ tsa_certs: ['operator/TEST-ONLY-operator.pub.pem'] }, 'TSA_TRUST_INVALID'],
+      [{ tlog_submitter_keys: [{ key_id: 'k', public_key_file: 'tsa-roots/TEST-ONLY-tsa-root.cert.pem', valid_from: '2026-01-01T00:00:00Z', valid_until: null }] }, 'TRUST_POLICY_INVALID'],
+    ];
+    for (const [over, code] of cases) {
+      writeFileSync(policyFile, JSON.stringify({ ...policy, ...over }, null, 2));
+      const checked = await check(root);
+      const anchored = await runCli(['anchor', '--root', root, '--import', join(root, 'preregistration/anchors/local-test-tsa.tsr'), '--witness', 'again', '--json']);
+      const verified = await runCli(['verify', join(root, 'inputs/submissions'), '--root', root, '--trust', trustDir, '--json']);
+      expect([checked.code, checked.json.code, anchored.code, anchored.json.code, verified.code, verified.json.code]).toEqual([3, code, 3, code, 3, code]);
+    }
+  });
+
   it('fails on a changed study.json (window)', async () => {
     const root = study();
     edit(join(root, 'preregistration/study.json'), '2026-11-16T00:00:00Z', '2026-11-17T00:00:00Z');

@@ -21,6 +21,29 @@ describe('freeze', () => {
     expect(r.json).toMatchObject({ corpus_files: 4, vocabulary_size: 28, answer_key_items: 20 });
   });
 
+  it('refuses a trust policy that does not load, naming the file, and writes nothing (docs/trust.md)', async () => {
+    const root = study();
+    const trust = join(root, 'preregistration/trust');
+    const policyFile = join(trust, 'policy.json');
+    const frozen = readFileSync(join(root, 'preregistration/freeze.json'), 'utf8');
+    const policy = JSON.parse(readFileSync(policyFile, 'utf8'));
+    const cases: Array<[string, (p: Record<string, unknown>) => void, string, string]> = [
+      ['a tsa_certs file that does not exist', (p) => (p.tsa_certs = ['tsa-certs/missing.pem']), 'FILE_NOT_FOUND', 'tsa-certs/missing.pem'],
+      ['a tsa_certs file without a certificate', (p) => (p.tsa_certs = ['operator/TEST-ONLY-operator.pub.pem']), 'TSA_TRUST_INVALID', 'tsa_certs[0] (operator/TEST-ONLY-operator.pub.pem)'],
+      ['a submitter key file that is a certificate', (p) => (p.tlog_submitter_keys = [{ key_id: 'k', public_key_file: 'tsa-roots/TEST-ONLY-tsa-root.cert.pem', valid_from: '2026-01-01T00:00:00Z', valid_until: null }]), 'TRUST_POLICY_INVALID', 'tlog_submitter_keys[0]'],
+      ['a submitter key outside the trust directory', (p) => (p.tlog_submitter_keys = [{ key_id: 'k', public_key_file: '../study.json', valid_from: '2026-01-01T00:00:00Z', valid_until: null }]), 'TRUST_POLICY_INVALID', '../study.json is outside the trust directory'],
+    ];
+    for (const [what, change, code, named] of cases) {
+      const edited = structuredClone(policy);
+      change(edited);
+      writeFileSync(policyFile, JSON.stringify(edited, null, 2));
+      const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+      expect([what, r.code, r.json.code]).toEqual([what, 3, code]);
+      expect(r.json.message).toContain(named);
+      expect(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')).toBe(frozen);
+    }
+  });
+
   it('refuses to overwrite freeze.json without --replace (exit 4)', async () => {
     const r = await runCli(['freeze', '--root', study(), '--json']);
     expect(r.code).toBe(4);

@@ -211,7 +211,10 @@ export function witnessedHash(proof: Record<string, unknown>): string | null {
 }
 
 export interface LogOptions extends Omit<EntryOptions, 'treeSize'> {
-  /** PKCS#8 PEM of the submitter's key: the issuer's Ed25519 key, as the reference service logs. */
+  /**
+   * PKCS#8 PEM of the submitter's key. The tests log with the issuer's TEST-ONLY Ed25519 key and
+   * pin it as a tlog_submitter_keys entry; the reference service logs with ECDSA P-256 "rekor" keys.
+   */
   signingKeyPem: string;
   /** Log this hash (hex) instead of the proof's witnessed hash (a non-conforming entry). */
   hashHex?: string;

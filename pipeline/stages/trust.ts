@@ -1,0 +1,94 @@
+// `prereg trust import-arkforge FILE [--trust DIR]`: pins ArkForge's published key history in the
+// trust policy — its Ed25519 proof keys in arkforge_keys, its rekor keys as PEM files and
+// tlog_submitter_keys entries — leaving every other member untouched (docs/trust.md). A utility
+// an operator runs before the freeze, not a pipeline stage: it has no Taskfile task.
+//
+// Everything is decided before anything is written: the file is parsed, the plan made, and the
+// resulting policy loaded as every stage will load it (schema, every named file decoded). Then
+// the new PEM files and policy.json are written atomically; a run that changes nothing writes
+// nothing.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildTrustMaterialFrom } from '../evidence/trust-material.ts';
+import { writeFileAtomic } from '../io/atomic.ts';
+import { readText } from '../io/json-files.ts';
+import { checkTrustPolicy, loadTrustPolicy, readTrustInputs, renderTrustPolicy, trustPath } from '../io/trust-files.ts';
+import { studyLayout } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import { parseArkForgeKeyHistory, planArkForgeImport, type ImportedKey } from '../trust/index.ts';
+import type { Command, StageContext, StageResult } from './stage.ts';
+
+const USAGE = 'usage: prereg trust import-arkforge FILE [--trust DIR] [--json]';
+
+export const trust: Command = {
+  name: 'trust',
+  summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys",
+  help: [
+    USAGE,
+    '',
+    "Reads ArkForge's published_keys.json ({keys: [{kid, type: Ed25519, public, valid_from, retired_at}],",
+    'rekor_keys: [{kid, type: ECDSA-P256-SHA256, public_pem, valid_from, retired_at}]}) and pins',
+    'its proof keys in arkforge_keys and its rekor keys (the keys that sign its transparency-log',
+    'entries) as tlog-submitters/<kid>.pub.pem with tlog_submitter_keys entries; retired_at null',
+    'becomes valid_until null (no end). Every other member of policy.json is left as it is.',
+    '',
+    '  --trust DIR   the trust directory (default preregistration/trust under --root)',
+    '',
+    'A second run changes nothing. A malformed file is ARKFORGE_KEYS_INVALID (exit 3); a kid',
+    'already pinned with another key is ARKFORGE_KEY_CONFLICT (exit 4); both write nothing.',
+    'The trust directory is frozen: import before `prereg freeze` (or freeze again).',
+  ].join('\n'),
+  options: { trust: { type: 'string' } },
+  stage: false,
+  async run(ctx) {
+    const [verb, file, ...rest] = ctx.positionals;
+    if (verb !== 'import-arkforge' || file === undefined || rest.length > 0) {
+      throw new PreregError('USAGE', verb === undefined || verb === 'import-arkforge' ? USAGE : `unknown trust command "${verb}"; ${USAGE}`, EXIT.usage);
+    }
+    const dir = typeof ctx.values.trust === 'string' ? resolve(ctx.values.trust) : studyLayout(ctx.root).trust;
+    return importArkForge(ctx, dir, file);
+  },
+};
+
+async function importArkForge(ctx: StageContext, dir: string, file: string): Promise<StageResult> {
+  const policyFile = join(dir, 'policy.json');
+  if (!existsSync(policyFile)) {
+    throw new PreregError('FILE_NOT_FOUND', `${policyFile} does not exist; pass --trust DIR (the directory holding the trust policy)`, EXIT.blocked, { path: policyFile });
+  }
+  const history = parseArkForgeKeyHistory(readText(file), file);
+  const policy = loadTrustPolicy(dir);
+  const existing = (rel: string): string | undefined => {
+    const path = trustPath(dir, rel);
+    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  };
+  const plan = planArkForgeImport(policy, history, existing);
+
+  // The policy as every stage will read it: schema, then every file it names (the new ones from the plan).
+  const next = checkTrustPolicy(plan.policy, `${policyFile} (after the import)`);
+  const pending = new Map(plan.files.map((f) => [f.path, f.text]));
+  buildTrustMaterialFrom(readTrustInputs(dir, next, (rel) => pending.get(rel) ?? readText(trustPath(dir, rel))));
+
+  const written: string[] = [];
+  for (const f of plan.files) {
+    writeFileAtomic(trustPath(dir, f.path), f.text);
+    written.push(f.path);
+  }
+  if (plan.policyChanged) {
+    writeFileAtomic(policyFile, renderTrustPolicy(next));
+    written.push('policy.json');
+  }
+  const changed = written.length > 0;
+  const json = { ok: true, changed, trust_dir: dir, source: file, written, keys: plan.keys };
+  return { exitCode: EXIT.ok, json, text: render(json.keys, written, dir) };
+}
+
+function render(keys: ImportedKey[], written: string[], dir: string): string {
+  const window = (k: ImportedKey) => `[${k.valid_from}, ${k.valid_until ?? 'no end'})`;
+  const lines = keys.map((k) => `  ${k.action.padEnd(9)} ${k.list} ${k.key_id} ${window(k)}${k.file ? ` ${k.file}` : ''}`);
+  lines.push(
+    written.length === 0
+      ? `${dir}: nothing changed`
+      : `${dir}: wrote ${written.join(', ')}; the trust directory is frozen: run \`prereg freeze\` (again) before the study opens`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,244 @@
+// ArkForge's published key history (`published_keys.json`) turned into trust-policy entries
+// (SPEC §5.4; docs/trust.md, "import-arkforge"). Pure: the stage reads the files and writes the
+// plan; nothing here touches the file system.
+//
+//   {keys: [{kid, type: "Ed25519", public: "ed25519:…", valid_from, retired_at}],
+//    rekor_keys: [{kid, type: "ECDSA-P256-SHA256", public_pem, valid_from, retired_at}]}
+//
+// Other members (`_doc`, `node`, …) are ignored. `retired_at` is the end of the window, exclusive
+// ("valid for proofs dated before retired_at"); null is no end and becomes `valid_until: null`.
+// Proof keys go to arkforge_keys; rekor keys are the issuer's log-signing keys and go to
+// tlog_submitter_keys, each as a PEM file `tlog-submitters/<kid>.pub.pem` of the trust directory.
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { canonicalJson, JsonParseError, parseJson, toPlain } from '../formats/canonical-json.ts';
+import { utcMillis } from '../formats/utc-instant.ts';
+import { decodeEd25519PublicKey } from '../evidence/trust-material.ts';
+import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../io/trust-files.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+
+export interface PublishedProofKey {
+  kid: string;
+  /** Canonical ed25519:<base64url of the 32 bytes>. */
+  public_key: string;
+  valid_from: string;
+  valid_until: WindowEnd;
+}
+
+export interface PublishedRekorKey {
+  kid: string;
+  key: KeyObject;
+  /** The SubjectPublicKeyInfo PEM as Node writes it (64-column base64, one final newline). */
+  pem: string;
+  valid_from: string;
+  valid_until: WindowEnd;
+}
+
+export interface ArkForgeKeyHistory {
+  proofKeys: PublishedProofKey[];
+  rekorKeys: PublishedRekorKey[];
+}
+
+/** Where the rekor keys' PEM files go, inside the trust directory. */
+export const SUBMITTER_KEY_DIR = 'tlog-submitters';
+
+// A kid names a file: letters, digits, '.', '_', '-', not starting with '.'.
+const KID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$/;
+
+/**
+ * Read a published_keys.json text. Throws PreregError ARKFORGE_KEYS_INVALID (exit 3) naming
+ * `file` and the field: bad JSON (with line and column), a missing or mistyped member, an
+ * unknown type, a key that does not decode, a date that is not ISO-8601 UTC, an empty window,
+ * a kid that is not a safe name or is given twice in its list.
+ */
+export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKeyHistory {
+  const bad = (field: string | null, problem: string, more: Record<string, unknown> = {}): never => {
+    throw new PreregError('ARKFORGE_KEYS_INVALID', `${file}${field === null ? '' : `: ${field}`}: ${problem}`, EXIT.blocked, { path: file, field, ...more });
+  };
+  let doc: unknown;
+  try {
+    doc = toPlain(parseJson(text));
+  } catch (e) {
+    if (!(e instanceof JsonParseError)) throw e;
+    return bad(null, `${e.code}: ${e.message}`, { line: e.line, column: e.column });
+  }
+  if (!isRecord(doc)) return bad(null, 'is not a JSON object');
+  if (!Array.isArray(doc.keys)) return bad('keys', 'must be an array of Ed25519 proof keys');
+  if (doc.rekor_keys !== undefined && !Array.isArray(doc.rekor_keys)) return bad('rekor_keys', 'must be an array of rekor keys');
+
+  const windowOf = (k: Record<string, unknown>, at: string): { valid_from: string; valid_until: WindowEnd } => {
+    const from = k.valid_from;
+    const until = k.retired_at;
+    if (typeof from !== 'string' || !UTC.test(from) || utcMillis(from) === undefined) bad(`${at}.valid_from`, `${shown(from)} is not an ISO-8601 UTC instant (YYYY-MM-DDTHH:MM:SSZ)`);
+    if (until !== null && (typeof until !== 'string' || !UTC.test(until) || utcMillis(until) === undefined)) bad(`${at}.retired_at`, `${shown(until)} is neither null nor an ISO-8601 UTC instant`);
+    if (typeof until === 'string' && !(utcMillis(from as string)! < utcMillis(until)!)) bad(`${at}.retired_at`, `the window [valid_from ${String(from)}, retired_at ${until}) is empty`);
+    return { valid_from: from as string, valid_until: until as WindowEnd };
+  };
+  const kidOf = (k: Record<string, unknown>, at: string, seen: Set<string>): string => {
+    const kid = k.kid;
+    if (typeof kid !== 'string' || !KID.test(kid)) bad(`${at}.kid`, `${shown(kid)} is not a key id (letters, digits, . _ -; at most 64)`);
+    if (seen.has(kid as string)) bad(`${at}.kid`, `${shown(kid)} is given twice`);
+    seen.add(kid as string);
+    return kid as string;
+  };
+
+  const seenProof = new Set<string>();
+  const proofKeys = (doc.keys as unknown[]).map((k, i): PublishedProofKey => {
+    const at = `keys[${i}]`;
+    if (!isRecord(k)) return bad(at, 'is not an object');
+    const kid = kidOf(k, at, seenProof);
+    if (k.type !== 'Ed25519') bad(`${at}.type`, `${shown(k.type)} is not a known proof-key type (Ed25519)`);
+    const raw = typeof k.public === 'string' ? decodeEd25519PublicKey(k.public) : undefined;
+    if (!raw || !importsAsEd25519(raw)) bad(`${at}.public`, `${shown(k.public)} is not ed25519:<base64url of a 32-byte Ed25519 public key>`);
+    return { kid, public_key: `ed25519:${raw!.toString('base64url')}`, ...windowOf(k, at) };
+  });
+
+  const seenRekor = new Set<string>();
+  const rekorKeys = ((doc.rekor_keys ?? []) as unknown[]).map((k, i): PublishedRekorKey => {
+    const at = `rekor_keys[${i}]`;
+    if (!isRecord(k)) return bad(at, 'is not an object');
+    const kid = kidOf(k, at, seenRekor);
+    if (k.type !== 'ECDSA-P256-SHA256') bad(`${at}.type`, `${shown(k.type)} is not a known rekor-key type (ECDSA-P256-SHA256)`);
+    const key = typeof k.public_pem === 'string' ? p256PublicKey(k.public_pem) : undefined;
+    if (!key) return bad(`${at}.public_pem`, 'is not one PEM public key (-----BEGIN PUBLIC KEY-----) on the P-256 curve');
+    return { kid, key, pem: key.export({ type: 'spki', format: 'pem' }).toString(), ...windowOf(k, at) };
+  });
+  return { proofKeys, rekorKeys };
+}
+
+// --- merging into a policy ---------------------------------------------------------------------
+
+export type ImportAction = 'added' | 'unchanged' | 'updated';
+
+export interface ImportedKey {
+  list: 'arkforge_keys' | 'tlog_submitter_keys';
+  key_id: string;
+  action: ImportAction;
+  valid_from: string;
+  valid_until: WindowEnd;
+  /** The PEM file of a submitter key, relative to the trust directory. */
+  file?: string;
+}
+
+export interface ImportPlan {
+  /** The policy after the import: every member not named here kept as it was, in its order. */
+  policy: TrustPolicy;
+  /** Whether the policy's content changes (its file is rewritten only then). */
+  policyChanged: boolean;
+  /** PEM files to write (absent, or present with other bytes is a conflict): path relative to the trust directory. */
+  files: Array<{ path: string; text: string }>;
+  keys: ImportedKey[];
+}
+
+/**
+ * The policy with the history's keys pinned. A kid already pinned with the same key keeps its
+ * entry (and its file), its window set to the published one ('updated' when it differed); a kid
+ * pinned with another key, or a submitter file that exists with other bytes, is
+ * ARKFORGE_KEY_CONFLICT (exit 4). `readExisting(path)` is the text of a file of the trust
+ * directory, or undefined when there is none.
+ */
+export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHistory, readExisting: (path: string) => string | undefined): ImportPlan {
+  const conflict = (field: string, problem: string): never => {
+    throw new PreregError('ARKFORGE_KEY_CONFLICT', `policy.json ${field}: ${problem}; nothing was written`, EXIT.conflict, { field });
+  };
+  const keys: ImportedKey[] = [];
+  const arkforge = policy.arkforge_keys.map((k) => ({ ...k }));
+  for (const p of history.proofKeys) {
+    const i = arkforge.findIndex((k) => k.key_id === p.kid);
+    const window = { valid_from: p.valid_from, valid_until: p.valid_until };
+    if (i < 0) {
+      arkforge.push({ key_id: p.kid, public_key: p.public_key, ...window });
+      keys.push({ list: 'arkforge_keys', key_id: p.kid, action: 'added', ...window });
+      continue;
+    }
+    const pinned = arkforge[i]!;
+    const same = decodeEd25519PublicKey(pinned.public_key)?.equals(decodeEd25519PublicKey(p.public_key)!) === true;
+    if (!same) conflict(`arkforge_keys[${i}]`, `key_id ${p.kid} is pinned with another key (${pinned.public_key}, published: ${p.public_key})`);
+    const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
+    arkforge[i] = { ...pinned, ...window };
+    keys.push({ list: 'arkforge_keys', key_id: p.kid, action, ...window });
+  }
+
+  const submitters = (policy.tlog_submitter_keys ?? []).map((k) => ({ ...k }));
+  const files: ImportPlan['files'] = [];
+  for (const r of history.rekorKeys) {
+    const i = submitters.findIndex((k) => k.key_id === r.kid);
+    const window = { valid_from: r.valid_from, valid_until: r.valid_until };
+    if (i < 0) {
+      const path = `${SUBMITTER_KEY_DIR}/${r.kid}.pub.pem`;
+      const existing = readExisting(path);
+      if (existing !== undefined && existing !== r.pem) conflict(`tlog_submitter_keys (${path})`, `the file exists with other content than rekor key ${r.kid}`);
+      if (existing === undefined) files.push({ path, text: r.pem });
+      submitters.push({ key_id: r.kid, public_key_file: path, ...window });
+      keys.push({ list: 'tlog_submitter_keys', key_id: r.kid, action: 'added', file: path, ...window });
+      continue;
+    }
+    const pinned = submitters[i]!;
+    const text = readExisting(pinned.public_key_file);
+    const key = text === undefined ? undefined : anyPublicKey(text);
+    if (!key?.equals(r.key)) conflict(`tlog_submitter_keys[${i}]`, `key_id ${r.kid} is pinned with ${text === undefined ? 'a file that does not exist' : 'another key'} (${pinned.public_key_file})`);
+    const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
+    submitters[i] = { ...pinned, ...window };
+    keys.push({ list: 'tlog_submitter_keys', key_id: r.kid, action, file: pinned.public_key_file, ...window });
+  }
+
+  let next = withMember(policy, 'arkforge_keys', arkforge);
+  if (submitters.length > 0 || policy.tlog_submitter_keys !== undefined) next = withMember(next, 'tlog_submitter_keys', submitters);
+  return { policy: next, policyChanged: canonicalJson(next) !== canonicalJson(policy), files, keys };
+}
+
+/**
+ * `policy` with member `name` set to `value`: in its place when present, else after the last
+ * member the schema lists before it (TRUST_POLICY_FIELDS), so a rewritten policy keeps its order.
+ */
+export function withMember<K extends keyof TrustPolicy>(policy: TrustPolicy, name: K, value: TrustPolicy[K]): TrustPolicy {
+  const entries = Object.entries(policy);
+  if (Object.hasOwn(policy, name)) return Object.fromEntries(entries.map(([k, v]) => [k, k === name ? value : v])) as unknown as TrustPolicy;
+  const rank = (k: string) => TRUST_POLICY_FIELDS.indexOf(k as (typeof TRUST_POLICY_FIELDS)[number]);
+  const before = rank(name);
+  let at = 0;
+  entries.forEach(([k], i) => {
+    if (rank(k) >= 0 && rank(k) < before) at = i + 1;
+  });
+  entries.splice(at, 0, [name, value]);
+  return Object.fromEntries(entries) as unknown as TrustPolicy;
+}
+
+// --- helpers -----------------------------------------------------------------------------------
+
+function sameWindow(a: { valid_from: string; valid_until: WindowEnd }, b: { valid_from: string; valid_until: WindowEnd }): boolean {
+  return a.valid_from === b.valid_from && a.valid_until === b.valid_until;
+}
+
+function importsAsEd25519(raw: Buffer): boolean {
+  try {
+    createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function p256PublicKey(pem: string): KeyObject | undefined {
+  const key = /^\s*-----BEGIN PUBLIC KEY-----\r?\n[A-Za-z0-9+/=\r\n]+-----END PUBLIC KEY-----\s*$/.test(pem) ? anyPublicKey(pem) : undefined;
+  return key?.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? key : undefined;
+}
+
+function anyPublicKey(pem: string): KeyObject | undefined {
+  try {
+    const key = createPublicKey(pem);
+    return key.type === 'public' ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function shown(v: unknown): string {
+  if (v === undefined) return 'absent';
+  const text = JSON.stringify(v);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,13 @@
+// Editing the trust policy from an issuer's published material (docs/trust.md). Pure: the stage
+// (pipeline/stages/trust.ts) reads and writes the files.
+export {
+  parseArkForgeKeyHistory,
+  planArkForgeImport,
+  SUBMITTER_KEY_DIR,
+  type ArkForgeKeyHistory,
+  type ImportAction,
+  type ImportedKey,
+  type ImportPlan,
+  type PublishedProofKey,
+  type PublishedRekorKey,
+} from './arkforge-keys.ts';
