@@ -3,7 +3,8 @@
 //
 //   sys-honest     every proof verifies, every receipt timeline is anchored by its commitment;
 //   sys-tampered   some evidence was altered after signing, some is unsigned or signed by a key or
-//                  TSA that is not pinned; one phantom citation, one invented amount, one answered
+//                  TSA that is not pinned, one item's evidence is the issuer's public view (its
+//                  preimage redacted: it proves no body); one phantom citation, one invented amount, one answered
 //                  negative, and two lines that ingest must reject (a duplicate, an unknown item);
 //   sys-truncated  honest proofs, but a third of its receipt timelines were cut at the tail and
 //                  re-closed (internally valid, caught only by the commitment), and two truncated
@@ -12,6 +13,10 @@
 // Receipts are AER-1 timelines as draft-zambo-aer1-09 writes them (bare arrays, docs/aer1.md):
 // the retrieve entry's canonical bytes are the response body as canonical JSON, so its output
 // commitment is the proof's response hash (the evidence link of SPEC §6.2).
+//
+// Proofs are laid out as the reference service serves them (issueProof's 'service' view: seller
+// and identity at the top level) for sys-honest and sys-tampered, and in proof-spec §1's layout
+// for sys-truncated, so the example carries both shapes a participant may hold.
 //
 // Called by scripts/rebuild-example.ts; every hash and signature is computed, never hand-written.
 import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
@@ -72,7 +77,7 @@ interface Plan {
   refused: boolean;
   truncated: boolean;
   /** What happens to the evidence of this record. */
-  evidence: 'good' | 'tampered-response' | 'unsigned' | 'expired-key' | 'unpinned-tsa';
+  evidence: 'good' | 'tampered-response' | 'unsigned' | 'expired-key' | 'unpinned-tsa' | 'public-view';
   chain: 'anchored' | 'tail-cut';
 }
 
@@ -90,6 +95,8 @@ function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<
     if (['mp-005', 'mp-006'].includes(id)) plan.evidence = 'unsigned';
     if (id === 'mp-007') plan.evidence = 'expired-key';
     if (id === 'mp-008') plan.evidence = 'unpinned-tsa';
+    // The participant submitted the proof's public page instead of its own copy.
+    if (id === 'mp-009') plan.evidence = 'public-view';
     if (id === 'mp-011') plan.text = plan.text.replace('50 000 euros', '100 000 euros');
     if (id === 'mp-017') {
       plan.text = 'Selon l\'article R2123-1, le taux applicable est réduit pour les travaux.';
@@ -156,6 +163,8 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
           specVersion: system === 'sys-tampered' && attempt === 2 ? '1.1' : '2.1',
           signingKeyPem: plan.evidence === 'expired-key' ? expiredKey : pinnedKey,
           tsa: { signer: plan.evidence === 'unpinned-tsa' ? rogueTsa : tsa, genTime: new Date(clock + 2_000).toISOString().replace('.000Z', 'Z') },
+          upstreamTimestamp: new Date(clock + 1_000).toUTCString(),
+          view: plan.evidence === 'public-view' ? 'public' : system === 'sys-truncated' ? 'spec' : 'service',
         });
         const proof = issued.proof;
         let shownResponse: unknown = response;

@@ -19,6 +19,7 @@ const TAMPERED_PROOFS: Record<string, { status: string; codes: string[] }> = {
   'mp-006': { status: 'UNTRUSTED', codes: ['PROOF_SIGNATURE_MISSING'] },
   'mp-007': { status: 'UNTRUSTED', codes: ['PROOF_KEY_UNTRUSTED'] },
   'mp-008': { status: 'UNTRUSTED', codes: ['PROOF_TSA_UNTRUSTED'] },
+  'mp-009': { status: 'UNTRUSTED', codes: ['PROOF_PREIMAGE_REDACTED'] },
 };
 const CUT_CHAINS = ['mp-001', 'mp-002', 'mp-003', 'mp-004', 'mp-005', 'mp-006', 'mp-007', 'mp-008', 'mp-009', 'mp-010'];
 
