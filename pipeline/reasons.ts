@@ -46,7 +46,7 @@ export const REASONS = {
     next: 'Re-encode the file as UTF-8.',
   },
 
-  // --- RFC 3161 timestamp tokens (SPEC §4.4, §6.1 step 5; pipeline/evidence/rfc3161.ts) -----
+  // --- RFC 3161 timestamp tokens (SPEC §4.4, §6.1 step 5; pipeline/evidence/timestamp/rfc3161.ts) -----
   TSA_TOKEN_MALFORMED: {
     meaning: 'The timestamp token is not a well-formed RFC 3161 TimeStampResp or TimeStampToken (bad DER, wrong structure, no TSTInfo, or not exactly one signer).',
     next: 'Check the file is the binary .tsr (not base64 or PEM) and complete; obtain the token again from the TSA.',
@@ -440,7 +440,7 @@ export const REASONS = {
     next: 'Run the audit from the study root, or pass --root DIR pointing at the published study.',
   },
   // --- end Audit -----------------------------------------------------------------------------
-  // --- Transparency log (SPEC §6.1) — pipeline/evidence/tlog.ts: a Rekor hashedrekord entry carried
+  // --- Transparency log (SPEC §6.1) — pipeline/evidence/tlog/rekor-entry.ts: a Rekor hashedrekord entry carried
   // with the evidence, verified offline; every PROOF_TLOG_* code means UNTRUSTED -------------------
   PROOF_TLOG_MALFORMED: {
     meaning: 'The transparency-log entry carried with the evidence does not follow schemas/tlog-entry.schema.json (Rekor\'s entry as retrieved: body, integratedTime, logID, logIndex, verification {signedEntryTimestamp, inclusionProof}); none of its checks ran.',

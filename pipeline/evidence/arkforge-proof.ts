@@ -31,7 +31,7 @@
 // - With a batch anchor the token witnesses the declared batch root; a pending batch has no
 //   witness, so a token it may carry is not read (the tsa check is skipped).
 // - The transparency-log entry carried with the item (never the proof's own `transparency_log`
-//   field, which is the issuer's word) is verified over the same witnessed hash (tlog.ts); no
+//   field, which is the issuer's word) is verified over the same witnessed hash (tlog/rekor-entry.ts); no
 //   entry, or a pending batch, leaves the tlog check skipped without a code. Each of its checks
 //   is reported in `tlog.checks`; every PROOF_TLOG_* code fails the one `tlog` check.
 // - independent_witnesses counts the token and the log entry that verified, and counts neither
@@ -43,8 +43,8 @@ import { isRecord, readItem, type EvidenceItem, type ReadProof } from './proof-i
 import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof, type ChainAlgorithm } from './proof-versions/index.ts';
 import { SHA256_PREFIX, stripSha256 } from './proof-versions/proof.ts';
 import { member } from './proof-versions/served.ts';
-import { verifyTimestampToken, type TsaReasonCode } from './rfc3161.ts';
-import { verifyTlogEntry, type TlogCheck, type TlogCheckOutcome, type TlogCode } from './tlog.ts';
+import { verifyTimestampToken, type TsaReasonCode } from './timestamp/index.ts';
+import { verifyTlogEntry, type TlogCheck, type TlogCheckOutcome, type TlogCode } from './tlog/index.ts';
 import { decodeEd25519PublicKey, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';
 
 export { PROOF_CHECKS, PROOF_CODES, proofStatus } from './proof-checks.ts';
@@ -55,7 +55,7 @@ export type { BatchReport } from './batch-anchor.ts';
 export interface ProofTsaOutcome {
   /** TSTInfo genTime as the token states it (ISO-8601 UTC), also when the token does not verify. */
   gen_time: string | null;
-  /** The TSA_* codes of pipeline/evidence/rfc3161.ts; empty when the token verified. */
+  /** The TSA_* codes of pipeline/evidence/timestamp/rfc3161.ts; empty when the token verified. */
   codes: TsaReasonCode[];
   /** Subject of the token's signer certificate (RFC 4514). */
   signer: string | null;
@@ -64,7 +64,7 @@ export interface ProofTsaOutcome {
 export interface ProofTlogOutcome {
   /** The PROOF_TLOG_* codes of tlog.ts; empty when the entry verified. */
   codes: TlogCode[];
-  /** Each of the entry's checks (tlog.ts TLOG_CHECKS). */
+  /** Each of the entry's checks (tlog/rekor-entry.ts TLOG_CHECKS). */
   checks: Record<TlogCheck, TlogCheckOutcome>;
   /** As the entry states them; null when the entry is malformed. integrated_time: ISO-8601 UTC. */
   log_id: string | null;
@@ -234,7 +234,7 @@ function checkVersion(read: ReadProof, declaredChain: string, v: ProofVerificati
 
 /**
  * The token in timestamp_authority.tsr_base64 over the 32 bytes of the witnessed hash — the
- * declared chain hash, or the declared batch root — chained to a pinned root (rfc3161.ts).
+ * declared chain hash, or the declared batch root — chained to a pinned root (timestamp/rfc3161.ts).
  * Returns the genTime (epoch ms) of a token that verifies. Nothing is witnessed while a batch is pending.
  */
 async function checkToken(
@@ -267,7 +267,7 @@ async function checkToken(
 
 /**
  * The entry carried with the evidence item, verified offline over the witnessed hash (the declared
- * chain hash, or the declared batch root) against the pinned log keys and issuer keys (tlog.ts).
+ * chain hash, or the declared batch root) against the pinned log keys and issuer keys (tlog/rekor-entry.ts).
  * No entry (absent or null), or nothing witnessed yet (a pending batch): skipped, no code.
  */
 function checkTlog(entry: unknown, witnessed: { hash: string; what: string } | null, trust: TrustMaterial, v: ProofVerification): void {

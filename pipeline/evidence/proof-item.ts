@@ -17,7 +17,7 @@ export interface EvidenceItem {
   disclosure?: unknown;
   /**
    * The transparency-log entry of the witnessed hash as retrieved at collection time
-   * (schemas/tlog-entry.schema.json). Not read here: the tlog check judges it (tlog.ts), and a bad
+   * (schemas/tlog-entry.schema.json). Not read here: the tlog check judges it (tlog/rekor-entry.ts), and a bad
    * entry is PROOF_TLOG_*, never PROOF_MALFORMED. Absent or null: none.
    */
   transparency_log_entry?: unknown;

@@ -10,9 +10,9 @@
 // per pinned key (≈10 µs, STACK-NOTES), one parse per TSA certificate and one SPKI import per
 // log or submitter key.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { loadTsaTrust, type TsaTrust } from './rfc3161.ts';
-import { loadTlogKeys, loadTlogSubmitterKeys } from './tlog-keys.ts';
-import type { TlogMaterial } from './tlog.ts';
+import { loadTsaTrust, type TsaTrust } from './timestamp/index.ts';
+import { loadTlogKeys, loadTlogSubmitterKeys } from './tlog/index.ts';
+import type { TlogMaterial } from './tlog/index.ts';
 import type { TrustPolicy } from '../io/trust-files.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -73,7 +73,7 @@ export interface MoreTrustTexts {
 export interface TrustMaterial {
   readonly keys: readonly PinnedKey[];
   readonly tsa: TsaTrust;
-  /** The pinned log keys, and the issuer's log-signing keys an entry's submitter must be one of (tlog.ts). */
+  /** The pinned log keys, and the issuer's log-signing keys an entry's submitter must be one of (tlog/rekor-entry.ts). */
   readonly tlog: TlogMaterial;
   readonly policy: ProofPolicy;
   /** What this material was built from: post it to a worker, rebuild with buildTrustMaterialFrom. */
@@ -88,7 +88,7 @@ const BASE64URL_43 = /^[A-Za-z0-9_-]{43}$/;
  * TRUST_POLICY_INVALID for a key that is not an Ed25519 public key, a window that is not
  * ISO-8601 UTC or is empty (from ≥ until; `valid_until: null` is no end), or a key_id given
  * twice; for a log or submitter key as tlog-keys.ts says; TSA_TRUST_INVALID for a TSA root or
- * supplied certificate that does not parse (rfc3161.ts). `tlogKeyPems[i]` is the text of
+ * supplied certificate that does not parse (timestamp/rfc3161.ts). `tlogKeyPems[i]` is the text of
  * `policy.tlog_keys[i].public_key_file`; `more` holds the texts of tsa_certs and of
  * tlog_submitter_keys[i].public_key_file, in the policy's order.
  */

@@ -5,7 +5,7 @@
 //
 // The signed text is the note: every line up to and including the newline before the blank
 // line. Each signature line starts with an em dash (U+2014); its base64 holds a 4-byte key hint
-// and the signature. Parsing only: which key must sign, and how, is the caller's (evidence/tlog.ts).
+// and the signature. Parsing only: which key must sign, and how, is the caller's (evidence/tlog/rekor-entry.ts).
 
 export interface NoteSignature {
   /** The signer's name as the line gives it. */

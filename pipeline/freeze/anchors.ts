@@ -2,7 +2,7 @@
 // <witness>.tsr with <witness>.json beside it (who, where, when and how it was retrieved).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { verifyTimestampToken, type TsaTrust } from '../evidence/rfc3161.ts';
+import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import type { ReasonCode } from '../reasons.ts';

@@ -3,7 +3,7 @@
 // them) goes through loadTrust or readTrustInputs, so a file the policy names that is missing or
 // does not decode blocks all of them alike (docs/trust.md).
 import { join, resolve, sep } from 'node:path';
-import type { TsaTrust } from '../evidence/rfc3161.ts';
+import type { TsaTrust } from '../evidence/timestamp/index.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../evidence/trust-material.ts';
 import { schemaProblems } from '../formats/schemas.ts';
 import { EXIT, PreregError } from '../reasons.ts';

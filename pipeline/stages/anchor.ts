@@ -3,7 +3,7 @@
 // it verifies against the pinned roots; if no TSA answers, nothing is written.
 import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { verifyTimestampToken } from '../evidence/rfc3161.ts';
+import { verifyTimestampToken } from '../evidence/timestamp/index.ts';
 import { writeAnchor, type AnchorMetadata } from '../freeze/anchors.ts';
 import { freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
 import { loadStudy } from '../freeze/study.ts';

@@ -1,7 +1,7 @@
 // Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md).
 import type { TimelineVerification } from '../evidence/aer1/index.ts';
 import type { ProofVerification } from '../evidence/arkforge-proof.ts';
-import { TLOG_CHECKS } from '../evidence/tlog.ts';
+import { TLOG_CHECKS } from '../evidence/tlog/index.ts';
 import type { CellValue } from '../store/db.ts';
 
 export interface RecordKey {

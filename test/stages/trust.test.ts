@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyTlogEntry, type TlogEntry } from '../../pipeline/evidence/tlog.ts';
+import { verifyTlogEntry, type TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
 import { loadTrust } from '../../pipeline/io/trust-files.ts';
 import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 

@@ -29,7 +29,7 @@ import { createHash, createPublicKey, sign } from 'node:crypto';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 import { hashLeaf, inclusionPath, rootFromLeafHashes } from '../../pipeline/formats/merkle.ts';
 import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
-import type { TlogEntry } from '../../pipeline/evidence/tlog.ts';
+import type { TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
 import { hashedRekordBody, type EntryOptions, type TestLog } from './tlog/test-log.ts';
 import { issueTimestampResponse, type TsaSigner } from './tsa/pkijs-tsa.ts';
 import { chainFields, signingKey, type IssueProofBase } from './arkforge-issuer.ts';

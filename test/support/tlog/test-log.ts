@@ -17,7 +17,7 @@ import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } f
 import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../../../pipeline/formats/canonical-json.ts';
 import { hashLeaf, inclusionPath, rootFromLeafHashes } from '../../../pipeline/formats/merkle.ts';
-import { logIdOf, type TlogEntry } from '../../../pipeline/evidence/tlog.ts';
+import { logIdOf, type TlogEntry } from '../../../pipeline/evidence/tlog/index.ts';
 
 const KEYS = new URL('../../fixtures/keys/', import.meta.url);
 

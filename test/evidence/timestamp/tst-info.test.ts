@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTstInfo } from '../../pipeline/evidence/tst-info.ts';
-import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
-import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.ts';
-import { issueTimestampResponse, loadTestSigner, testPkiPaths, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+import { decodeTstInfo } from '../../../pipeline/evidence/timestamp/tst-info.ts';
+import { buildTimestampRequest } from '../../../pipeline/formats/timestamp-request.ts';
+import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.ts';
+import { issueTimestampResponse, loadTestSigner, testPkiPaths, type TsaSigner } from '../../support/tsa/pkijs-tsa.ts';
 
 const DIGEST = createHash('sha256').update('prereg tst-info test').digest();
 

@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTsaTrust, TIMESTAMP_CHECKS, verifyTimestampToken, type TimestampVerification } from '../../pipeline/evidence/rfc3161.ts';
-import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
-import { PreregError } from '../../pipeline/reasons.ts';
-import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.ts';
-import { issueTimestampResponse, loadTestSigner, testPkiPaths, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+import { loadTsaTrust, TIMESTAMP_CHECKS, verifyTimestampToken, type TimestampVerification } from '../../../pipeline/evidence/timestamp/rfc3161.ts';
+import { buildTimestampRequest } from '../../../pipeline/formats/timestamp-request.ts';
+import { PreregError } from '../../../pipeline/reasons.ts';
+import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.ts';
+import { issueTimestampResponse, loadTestSigner, testPkiPaths, type TsaSigner } from '../../support/tsa/pkijs-tsa.ts';
 
 const DIGEST = createHash('sha256').update('prereg tsa_certs test: the anchored digest').digest();
 const pem = (name: Parameters<typeof testPkiPaths>[0]) => readFileSync(testPkiPaths(name).cert, 'utf8');

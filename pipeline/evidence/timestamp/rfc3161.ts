@@ -32,9 +32,9 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { sha256Hex } from '../formats/canonical-json.ts';
-import { HASH_ALGORITHMS } from '../formats/hash-algorithms.ts';
-import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import { sha256Hex } from '../../formats/canonical-json.ts';
+import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
+import { EXIT, PreregError, type ReasonCode } from '../../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
 import {
@@ -48,7 +48,7 @@ import {
   TOKEN_OID,
   type CarriedCertificate,
   type TsaMemo,
-} from './timestamp-token.ts';
+} from './token.ts';
 
 const OID = {
   tstInfo: TOKEN_OID.tstInfo,

@@ -19,10 +19,10 @@ import {
   type TlogKeyPolicy,
   type TlogMaterial,
   type TlogSubmitterKeyPolicy,
-} from '../../pipeline/evidence/tlog.ts';
-import { canonicalJson, parseJson, sha256Hex } from '../../pipeline/formats/canonical-json.ts';
-import { PreregError, REASONS } from '../../pipeline/reasons.ts';
-import { hashedRekordBody, publicPem, testKeyPem, TestLog, type EntryOptions } from '../support/tlog/test-log.ts';
+} from '../../../pipeline/evidence/tlog/rekor-entry.ts';
+import { canonicalJson, parseJson, sha256Hex } from '../../../pipeline/formats/canonical-json.ts';
+import { PreregError, REASONS } from '../../../pipeline/reasons.ts';
+import { hashedRekordBody, publicPem, testKeyPem, TestLog, type EntryOptions } from '../../support/tlog/test-log.ts';
 
 const WITNESSED = sha256Hex('prereg tlog test: the hash a proof declares');
 const OTHER = sha256Hex('prereg tlog test: the hash of another proof');
@@ -317,7 +317,7 @@ describe('verifyTlogEntry (SPEC §6.1, transparency log, offline)', () => {
 });
 
 describe('loadTlogKeys (pinned log keys, decoded once)', () => {
-  const pubPath = fileURLToPath(new URL('../fixtures/keys/TEST-ONLY-tlog.pub.pem', import.meta.url));
+  const pubPath = fileURLToPath(new URL('../../fixtures/keys/TEST-ONLY-tlog.pub.pem', import.meta.url));
 
   it('log_id is hex SHA-256 of the key’s DER SPKI, as OpenSSL computes it', () => {
     const der = execFileSync('openssl', ['pkey', '-pubin', '-in', pubPath, '-outform', 'DER']);

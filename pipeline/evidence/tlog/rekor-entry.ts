@@ -46,15 +46,15 @@
 //   with the pinned log key's hint must verify. Rekor's key hint is the first 4 bytes of SHA-256
 //   of the DER SPKI (= the log id), for ECDSA and Ed25519 alike. The origin line is not pinned.
 import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { canonicalJson, JsonNumber, parseJson, sha256Hex, toPlain, type JsonValue } from '../formats/canonical-json.ts';
-import { BASE64_STD, parseCheckpoint } from '../formats/checkpoint.ts';
-import { hashLeaf, inclusionPathLength, verifyInclusion } from '../formats/merkle.ts';
-import { describeErrors, validator } from '../formats/schemas.ts';
-import type { ReasonCode } from '../reasons.ts';
-import { logIdOf, type PinnedLogKey, type PinnedSubmitterKey } from './tlog-keys.ts';
+import { canonicalJson, JsonNumber, parseJson, sha256Hex, toPlain, type JsonValue } from '../../formats/canonical-json.ts';
+import { BASE64_STD, parseCheckpoint } from '../../formats/checkpoint.ts';
+import { hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
+import { describeErrors, validator } from '../../formats/schemas.ts';
+import type { ReasonCode } from '../../reasons.ts';
+import { logIdOf, type PinnedLogKey, type PinnedSubmitterKey } from './keys.ts';
 
 // The pinned keys are decoded in tlog-keys.ts; re-exported for the callers of this module.
-export { loadTlogKeys, loadTlogSubmitterKeys, logIdOf, type PinnedLogKey, type PinnedSubmitterKey, type TlogKeyPolicy, type TlogSubmitterKeyPolicy } from './tlog-keys.ts';
+export { loadTlogKeys, loadTlogSubmitterKeys, logIdOf, type PinnedLogKey, type PinnedSubmitterKey, type TlogKeyPolicy, type TlogSubmitterKeyPolicy } from './keys.ts';
 
 // --- types ---------------------------------------------------------------------------------
 

@@ -17,11 +17,11 @@ import {
   type TimestampVerification,
   type TsaReasonCode,
   type TsaTrust,
-} from '../../pipeline/evidence/rfc3161.ts';
-import { buildTimestampRequest, OID_SHA256 } from '../../pipeline/formats/timestamp-request.ts';
-import { PreregError } from '../../pipeline/reasons.ts';
-import { startTsaServer } from '../support/tsa/http-tsa.ts';
-import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.ts';
+} from '../../../pipeline/evidence/timestamp/rfc3161.ts';
+import { buildTimestampRequest, OID_SHA256 } from '../../../pipeline/formats/timestamp-request.ts';
+import { PreregError } from '../../../pipeline/reasons.ts';
+import { startTsaServer } from '../../support/tsa/http-tsa.ts';
+import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.ts';
 import {
   issueTimestampResponse,
   loadTestSigner,
@@ -31,7 +31,7 @@ import {
   timeStampTokenOf,
   type IssueOptions,
   type TsaSigner,
-} from '../support/tsa/pkijs-tsa.ts';
+} from '../../support/tsa/pkijs-tsa.ts';
 
 const DIGEST = createHash('sha256').update('prereg rfc3161 test: freeze digest').digest();
 const OTHER_DIGEST = createHash('sha256').update('some other document').digest();

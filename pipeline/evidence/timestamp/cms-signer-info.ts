@@ -14,8 +14,8 @@
 // (also given as rsaEncryption / id-ecPublicKey with the digest algorithm's hash), Ed25519. Any
 // other (RSASSA-PSS, SHA-1, …) fails the signature check (docs/proofs.md).
 import { createHash, verify, type KeyObject } from 'node:crypto';
-import { HASH_ALGORITHMS } from '../formats/hash-algorithms.ts';
-import { algorithmIdentifierOid, children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../formats/der.ts';
+import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
+import { algorithmIdentifierOid, children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../../formats/der.ts';
 
 export interface CmsAttribute {
   type: string;

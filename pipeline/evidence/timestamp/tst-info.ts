@@ -10,7 +10,7 @@
 // Every field is type-checked in its place; anything out of order, of another type, or left over
 // makes the TSTInfo malformed (undefined). The tsa name is returned as the DER of its GeneralName,
 // for the caller to decode (once per distinct name).
-import { algorithmIdentifierOid, children, contents, decodeInteger, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG } from '../formats/der.ts';
+import { algorithmIdentifierOid, children, contents, decodeInteger, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG } from '../../formats/der.ts';
 
 export interface TstInfo {
   version: bigint;

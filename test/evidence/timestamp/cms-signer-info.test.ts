@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeSignerInfo, signerInfoSignatureValid, type SignerInfo } from '../../pipeline/evidence/cms-signer-info.ts';
-import { loadTsaTrust, verifyTimestampToken } from '../../pipeline/evidence/rfc3161.ts';
-import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
-import { createOpensslTsa, type OpensslTsa } from '../support/tsa/openssl-tsa.ts';
-import { issueTimestampResponse, loadTestSigner, testPkiPaths, type IssueOptions, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+import { decodeSignerInfo, signerInfoSignatureValid, type SignerInfo } from '../../../pipeline/evidence/timestamp/cms-signer-info.ts';
+import { loadTsaTrust, verifyTimestampToken } from '../../../pipeline/evidence/timestamp/rfc3161.ts';
+import { buildTimestampRequest } from '../../../pipeline/formats/timestamp-request.ts';
+import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.ts';
+import { issueTimestampResponse, loadTestSigner, testPkiPaths, type IssueOptions, type TsaSigner } from '../../support/tsa/pkijs-tsa.ts';
 
 const DIGEST = createHash('sha256').update('prereg cms-signer-info test').digest();
 const TST_INFO = '1.2.840.113549.1.9.16.1.4';

@@ -5,9 +5,9 @@
 import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { HASH_ALGORITHMS } from '../formats/hash-algorithms.ts';
+import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
 import { bytesEqual, type SignerInfo } from './cms-signer-info.ts';
-import { hex, remembered, type CarriedCertificate, type TsaMemo } from './timestamp-token.ts';
+import { hex, remembered, type CarriedCertificate, type TsaMemo } from './token.ts';
 
 const OID = {
   signingCertificate: '1.2.840.113549.1.9.16.2.12', // ESSCertID, RFC 2634 §5.4

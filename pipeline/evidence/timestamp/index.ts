@@ -1,0 +1,6 @@
+// RFC 3161 timestamp tokens (SPEC §4.4, §6.1 step 5): verify one token against one expected
+// digest and the pinned TSA material. Pure: inputs in, outcome out (docs/preregistration.md,
+// docs/trust.md). rfc3161.ts decides; token.ts reads a token by byte range; tst-info.ts,
+// cms-signer-info.ts and ess-cert-id.ts decode and check its parts.
+export { loadTsaTrust, verifyTimestampToken, TIMESTAMP_CHECKS, TIMESTAMP_CHECK_CODES } from './rfc3161.ts';
+export type { TimestampCheck, TimestampVerification, TsaReasonCode, TsaTrust } from './rfc3161.ts';
