@@ -45,7 +45,7 @@ import { SHA256_PREFIX, stripSha256 } from './proof-versions/proof.ts';
 import { member } from './proof-versions/served.ts';
 import { verifyTimestampToken, type TsaReasonCode } from './timestamp/index.ts';
 import { verifyTlogEntry, type TlogCheck, type TlogCheckOutcome, type TlogCode } from './tlog/index.ts';
-import { decodeEd25519PublicKey, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';
+import { decodeEd25519PublicKey, NO_END_MS, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';
 
 export { PROOF_CHECKS, PROOF_CODES, proofStatus } from './proof-checks.ts';
 export type { CheckOutcome, ProofCheck, ProofCode, ProofParseCode, ProofStatus } from './proof-checks.ts';
@@ -380,7 +380,7 @@ function checkSignature(
     if (verifies(k.key)) {
       v.checks.signature = 'pass';
       v.key_id = k.key_id;
-      fail(v, 'key', 'PROOF_KEY_UNTRUSTED', `the signature verifies with pinned key ${k.key_id}, whose window [${new Date(k.from_ms).toISOString()}, ${new Date(k.until_ms).toISOString()}) does not contain the proof's timestamp${genTimeMs === undefined ? '' : ' and token genTime'}`);
+      fail(v, 'key', 'PROOF_KEY_UNTRUSTED', `the signature verifies with pinned key ${k.key_id}, whose window [${new Date(k.from_ms).toISOString()}, ${k.until_ms === NO_END_MS ? 'no end' : new Date(k.until_ms).toISOString()}) does not contain the proof's timestamp${genTimeMs === undefined ? '' : ' and token genTime'}`);
       return;
     }
   }

@@ -465,6 +465,21 @@ const rows: Row[] = [
     codes: [],
   },
   {
+    name: 'a key with no end (valid_until null) counts from valid_from on → VERIFIED',
+    item: () => mint(),
+    trust: () => buildTrustMaterial(policy({ arkforge_keys: [{ key_id: 'k', public_key: PUB_2026, valid_from: TS, valid_until: null }] }), [TSA_ROOT]),
+    status: 'VERIFIED',
+    codes: [],
+  },
+  {
+    name: 'a key with no end, valid from after the timestamp → PROOF_KEY_UNTRUSTED, its window written "no end"',
+    item: () => mint(),
+    trust: () => buildTrustMaterial(policy({ arkforge_keys: [{ key_id: 'k', public_key: PUB_2026, valid_from: at(TS, 1), valid_until: null }] }), [TSA_ROOT]),
+    status: 'UNTRUSTED',
+    codes: ['PROOF_KEY_UNTRUSTED'],
+    also: (r) => expect(r.problems.join('\n')).toContain(`whose window [${new Date(Date.parse(at(TS, 1))).toISOString()}, no end) does not contain`),
+  },
+  {
     name: 'key window starts exactly at timestamp (half-open) → VERIFIED',
     item: () => mint(),
     trust: () => buildTrustMaterial(policy({ arkforge_keys: [{ key_id: 'k', public_key: PUB_2026, valid_from: TS, valid_until: '2027-01-01T00:00:00Z' }] }), [TSA_ROOT]),
