@@ -14,7 +14,8 @@
 // the retrieve entry's canonical bytes are the response body as canonical JSON, so its output
 // commitment is the proof's response hash (the evidence link of SPEC §6.2).
 //
-// Proofs are laid out as the reference service serves them (issueProof's 'service' view: seller
+// sys-honest's tokens carry no certificate, as FreeTSA's production tokens (the example's trust
+// policy supplies the TSA certificate in tsa_certs). Proofs are laid out as the reference service serves them (issueProof's 'service' view: seller
 // and identity at the top level) for sys-honest and sys-tampered, and in proof-spec §1's layout
 // for sys-truncated, so the example carries both shapes a participant may hold.
 //
@@ -162,7 +163,11 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
           transactionId: `crd_${system}_${item.item_id}_${attempt}`,
           specVersion: system === 'sys-tampered' && attempt === 2 ? '1.1' : '2.1',
           signingKeyPem: plan.evidence === 'expired-key' ? expiredKey : pinnedKey,
-          tsa: { signer: plan.evidence === 'unpinned-tsa' ? rogueTsa : tsa, genTime: new Date(clock + 2_000).toISOString().replace('.000Z', 'Z') },
+          tsa: {
+            signer: plan.evidence === 'unpinned-tsa' ? rogueTsa : tsa,
+            genTime: new Date(clock + 2_000).toISOString().replace('.000Z', 'Z'),
+            carryCertificate: system !== 'sys-honest',
+          },
           upstreamTimestamp: new Date(clock + 1_000).toUTCString(),
           view: plan.evidence === 'public-view' ? 'public' : system === 'sys-truncated' ? 'spec' : 'service',
         });

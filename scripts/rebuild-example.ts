@@ -29,8 +29,11 @@ function ed25519Published(pemPath: string): string {
 function writeTrustDirectory(trustDir: string): void {
   rmSync(trustDir, { recursive: true, force: true });
   mkdirSync(join(trustDir, 'tsa-roots'), { recursive: true });
+  mkdirSync(join(trustDir, 'tsa-certs'), { recursive: true });
   mkdirSync(join(trustDir, 'operator'), { recursive: true });
   copyFileSync(join(PKI, 'TEST-ONLY-tsa-root.cert.pem'), join(trustDir, 'tsa-roots/TEST-ONLY-tsa-root.cert.pem'));
+  // The TSA's signing certificate, for the tokens that carry none (sys-honest's, as FreeTSA's).
+  copyFileSync(join(PKI, 'TEST-ONLY-tsa.cert.pem'), join(trustDir, 'tsa-certs/TEST-ONLY-tsa.cert.pem'));
   copyFileSync(join(KEYS, 'TEST-ONLY-operator.pub.pem'), join(trustDir, 'operator/TEST-ONLY-operator.pub.pem'));
   const policy = {
     format: 'prereg.trust/1',
@@ -49,7 +52,9 @@ function writeTrustDirectory(trustDir: string): void {
       },
     ],
     tsa_roots: ['tsa-roots/TEST-ONLY-tsa-root.cert.pem'],
+    tsa_certs: ['tsa-certs/TEST-ONLY-tsa.cert.pem'],
     tlog_keys: [],
+    tlog_submitter_keys: [],
     operator_public_key: 'operator/TEST-ONLY-operator.pub.pem',
     require_tsa_token: true,
     max_skew_seconds: 300,

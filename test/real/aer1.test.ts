@@ -89,10 +89,13 @@ describe('the ten reference vectors through prereg verify', () => {
 });
 
 describe("the kit's commitment timeline job-7a1f", () => {
-  it('is ANCHORED by its commitment, through prereg verify', async () => {
+  it.each([
+    ['exactly as the kit publishes it (the draft\'s four members)', (() => { const { job_id, final_entry_digest, entry_count, published_at } = COMMITMENT_7A1F; return { job_id, final_entry_digest, entry_count, published_at }; })()],
+    ['with the witness prereg records beside it', COMMITMENT_7A1F],
+  ])('is ANCHORED by its commitment %s, through prereg verify', async (_how, commitment) => {
     const file = path.join(dir, 'timeline-job-7a1f.json');
     writeFileSync(file, JSON.stringify(timeline7a1f, null, 1));
-    const cli = await verify([file], [JSON.stringify(COMMITMENT_7A1F)]);
+    const cli = await verify([file], [JSON.stringify(commitment)]);
     expect(cli.code).toBe(0);
     expect(cli.jsonLines[0]).toMatchObject({ kind: 'chain', status: 'ANCHORED', reason_codes: [] });
   });

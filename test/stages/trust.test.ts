@@ -84,10 +84,10 @@ describe('prereg trust import-arkforge', () => {
     expect(after.arkforge_keys).toEqual([...before.arkforge_keys, ...IMPORTED_PROOF_KEYS]);
     expect(after.tlog_submitter_keys).toEqual(IMPORTED_SUBMITTERS);
     const { arkforge_keys: _a, ...rest } = after;
-    const { arkforge_keys: _b, ...restBefore } = before;
+    const { arkforge_keys: _b, tlog_submitter_keys: _c, ...restBefore } = before;
     expect(Object.fromEntries(Object.entries(rest).filter(([k]) => k !== 'tlog_submitter_keys'))).toEqual(restBefore);
     // Members in their order, the new one where the schema lists it (after tlog_keys); the project's format.
-    expect(Object.keys(after)).toEqual(['format', 'arkforge_keys', 'tsa_roots', 'tlog_keys', 'tlog_submitter_keys', 'operator_public_key', 'require_tsa_token', 'max_skew_seconds', 'batch_max_skew_seconds', 'require_receipts']);
+    expect(Object.keys(after)).toEqual(['format', 'arkforge_keys', 'tsa_roots', 'tsa_certs', 'tlog_keys', 'tlog_submitter_keys', 'operator_public_key', 'require_tsa_token', 'max_skew_seconds', 'batch_max_skew_seconds', 'require_receipts']);
     expect(readFileSync(join(dir, 'policy.json'), 'utf8')).toBe(`${JSON.stringify(after, null, 2)}\n`);
     // The PEM files are the published keys: rekor-1 byte for byte the separately vendored copy.
     expect(readFileSync(join(dir, 'tlog-submitters/rekor-1.pub.pem'), 'utf8')).toBe(readFileSync(join(REAL, 'arkforge-rekor-1.pub.pem'), 'utf8'));
@@ -158,11 +158,17 @@ describe('prereg trust import-arkforge', () => {
   it('places tlog_submitter_keys after tsa_roots when the policy has no tlog_keys, and adds no member for a history without rekor keys', async () => {
     const dir = trustCopy();
     const policy = policyOf(dir);
+    // The example pins both lists (empty): take them out, as a policy written before them.
     delete policy.tlog_keys;
+    delete policy.tlog_submitter_keys;
+    delete policy.tsa_certs;
     writeFileSync(join(dir, 'policy.json'), JSON.stringify(policy, null, 2));
     await importInto(dir);
     expect(Object.keys(policyOf(dir)).slice(0, 4)).toEqual(['format', 'arkforge_keys', 'tsa_roots', 'tlog_submitter_keys']);
     const other = trustCopy();
+    const otherPolicy = policyOf(other);
+    delete otherPolicy.tlog_submitter_keys;
+    writeFileSync(join(other, 'policy.json'), JSON.stringify(otherPolicy, null, 2));
     const r = await importInto(other, publishedWith((doc) => delete doc.rekor_keys));
     expect(r.json.written).toEqual(['policy.json']);
     expect(policyOf(other)).not.toHaveProperty('tlog_submitter_keys');

@@ -121,6 +121,29 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
   });
 });
 
+describe("sys-honest's tokens carry no certificate, as FreeTSA's", () => {
+  it('they verify with the TSA certificate the policy supplies (tsa_certs), and only with it', async () => {
+    const s = copyExampleStudy();
+    try {
+      const line = JSON.parse(readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').split('\n')[0]!);
+      const file = join(s.root, 'evidence.json');
+      writeFileSync(file, JSON.stringify(line.evidence[0]));
+      const withCerts = await runCli(['verify', file, '--root', s.root, '--json']);
+      expect([withCerts.json.status, withCerts.json.checks.tsa]).toEqual(['VERIFIED', 'pass']);
+      // The same trust directory without tsa_certs: the token's signer cannot be found.
+      const policy = join(s.root, 'preregistration/trust/policy.json');
+      const doc = JSON.parse(readFileSync(policy, 'utf8'));
+      delete doc.tsa_certs;
+      writeFileSync(policy, JSON.stringify(doc));
+      const without = await runCli(['verify', file, '--root', s.root, '--json']);
+      expect([without.json.status, without.json.reason_codes]).toEqual(['UNTRUSTED', ['PROOF_TSA_INVALID']]);
+      expect(without.json.problems.join('\n')).toContain('TSA_SIGNER_NOT_FOUND');
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
 describe('verify refuses a drifted trust directory', () => {
   it('exits 3 with TRUST_DRIFT', async () => {
     const s = copyExampleStudy();

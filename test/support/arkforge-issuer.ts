@@ -31,8 +31,12 @@ export interface IssueProofBase {
   transactionId: string;
   /** PKCS#8 PEM of the Ed25519 signing key. */
   signingKeyPem: string;
-  /** When given, an RFC 3161 token over the chain hash from this TSA, with exactly this genTime. */
-  tsa?: { signer: TsaSigner; genTime: string | Date; provider?: string };
+  /**
+   * When given, an RFC 3161 token over the chain hash from this TSA, with exactly this genTime.
+   * carryCertificate false: the token carries no certificate, as FreeTSA's do (the verifier then
+   * needs the TSA certificate from the trust policy's tsa_certs); default true.
+   */
+  tsa?: { signer: TsaSigner; genTime: string | Date; provider?: string; carryCertificate?: boolean };
   /** Which block carries the transaction; default 'certification_fee', as the reference service. */
   paymentField?: 'payment' | 'certification_fee';
   upstreamTimestamp?: string;
@@ -136,7 +140,7 @@ export async function issueProof(o: IssueProofOptions): Promise<IssuedProof> {
     const chainBytes = Buffer.from(chainHash, 'hex');
     // A nonce derived from the chain hash keeps the request deterministic.
     const request = buildTimestampRequest(chainBytes, BigInt(`0x${chainHash.slice(0, 16)}`) | 1n);
-    const response = await issueTimestampResponse(request, o.tsa.signer, { genTime: o.tsa.genTime });
+    const response = await issueTimestampResponse(request, o.tsa.signer, { genTime: o.tsa.genTime, includeCertificates: o.tsa.carryCertificate ?? true });
     timestampAuthority.status = 'verified';
     timestampAuthority.tsr_base64 = Buffer.from(response).toString('base64');
   }

@@ -9,7 +9,11 @@ import { JsonParseError, parseJson } from '../../formats/canonical-json.ts';
 import { compareInstants, parseRfc3339, type Rfc3339Instant } from '../../formats/rfc3339.ts';
 import { describe, integerOf, isHex64, isNonEmptyString, isRecord, member } from './fields.ts';
 
-/** One well-formed line: the draft's four members plus how the organizer witnessed it. */
+/**
+ * One well-formed line: the draft's four members, plus how the organizer witnessed it. The draft
+ * publishes the four alone (its conformance kit's commitment has nothing else), so a commitment
+ * copied as published is accepted: the witness members are null when not recorded.
+ */
 export interface ChainCommitment {
   job_id: string;
   /** Entry digest of the timeline's last entry, 64 lowercase hex. */
@@ -17,12 +21,12 @@ export interface ChainCommitment {
   entry_count: number;
   /** When the timeline's owner published it: RFC 3339, a real date, any offset. */
   published_at: string;
-  /** Who or what witnessed the publication (e.g. a log or a mirror). */
-  witness: string;
-  /** How the organizer retrieved it (e.g. a URL). */
-  retrieved_via: string;
-  /** When the organizer retrieved it: RFC 3339. */
-  retrieved_at: string;
+  /** Who or what witnessed the publication (e.g. a log or a mirror); null when not recorded. */
+  witness: string | null;
+  /** How the organizer retrieved it (e.g. a URL); null when not recorded. */
+  retrieved_via: string | null;
+  /** When the organizer retrieved it: RFC 3339; null when not recorded. */
+  retrieved_at: string | null;
 }
 
 /** Where a line is: its file as the user named it and its 1-based line number. */
@@ -42,7 +46,11 @@ export type CommitmentLine =
   | (CommitmentSource & { ok: true; commitment: ChainCommitment })
   | (MalformedCommitment & { ok: false });
 
-const MEMBERS = ['job_id', 'final_entry_digest', 'entry_count', 'published_at', 'witness', 'retrieved_via', 'retrieved_at'];
+/** The draft's members, all required. */
+const REQUIRED = ['job_id', 'final_entry_digest', 'entry_count', 'published_at'];
+/** prereg's record of how the line was collected: optional (absent or null: not recorded), well-formed when given. */
+const WITNESS = ['witness', 'retrieved_via', 'retrieved_at'];
+const MEMBERS = [...REQUIRED, ...WITNESS];
 
 /**
  * Reads one parsed line. Pass the canonical parser's JsonValue: `entry_count` must be an integer
@@ -52,11 +60,11 @@ const MEMBERS = ['job_id', 'final_entry_digest', 'entry_count', 'published_at', 
 export function readCommitmentLine(value: unknown, at: CommitmentSource): CommitmentLine {
   if (!isRecord(value)) return { ...at, ok: false, job_id: null, problems: [`a commitment must be a JSON object, got ${describe(value)}`] };
   const problems: string[] = [];
-  for (const key of MEMBERS) if (!Object.hasOwn(value, key)) problems.push(`missing member "${key}"`);
+  for (const key of REQUIRED) if (!Object.hasOwn(value, key)) problems.push(`missing member "${key}"`);
   for (const key of Object.keys(value)) if (!MEMBERS.includes(key)) problems.push(`unknown member ${JSON.stringify(key)}`);
   const check = (key: string, ok: (v: unknown) => boolean, shape: string) => {
     const v = member(value, key);
-    if (v !== undefined && !ok(v)) problems.push(`"${key}" must be ${shape}, got ${describe(v)}`);
+    if (v !== undefined && !(v === null && WITNESS.includes(key)) && !ok(v)) problems.push(`"${key}" must be ${shape}, got ${describe(v)}`);
   };
   const count = integerOf(member(value, 'entry_count'), false);
   check('job_id', isNonEmptyString, 'a non-empty string');
@@ -70,13 +78,13 @@ export function readCommitmentLine(value: unknown, at: CommitmentSource): Commit
     const job = member(value, 'job_id');
     return { ...at, ok: false, job_id: isNonEmptyString(job) ? job : null, problems };
   }
-  const v = value as Record<string, string>;
+  const v = value as Record<string, string | null | undefined>;
   return {
     ...at,
     ok: true,
     commitment: {
       job_id: v.job_id!, final_entry_digest: v.final_entry_digest!, entry_count: Number(count), published_at: v.published_at!,
-      witness: v.witness!, retrieved_via: v.retrieved_via!, retrieved_at: v.retrieved_at!,
+      witness: v.witness ?? null, retrieved_via: v.retrieved_via ?? null, retrieved_at: v.retrieved_at ?? null,
     },
   };
 }

@@ -50,7 +50,12 @@ describe('readCommitmentLine: one row per rule', () => {
     ['witness empty', withMember('witness', '""'), false],
     ['retrieved_via a number', withMember('retrieved_via', '3'), false],
     ['job_id missing', withMember('job_id', undefined), false],
-    ['witness missing (the draft\'s four members alone)', withMember('witness', undefined), false],
+    // The draft publishes the four members alone (its kit's commitment): accepted as published.
+    ['witness missing', withMember('witness', undefined), true],
+    ['witness null (not recorded)', withMember('witness', 'null'), true],
+    ['retrieved_at null (not recorded)', withMember('retrieved_at', 'null'), true],
+    ['the draft\'s four members alone', canonicalJson({ job_id: GOOD.job_id, final_entry_digest: GOOD.final_entry_digest, entry_count: GOOD.entry_count, published_at: GOOD.published_at }), true],
+    ['retrieved_at not a date-time', withMember('retrieved_at', '"yesterday"'), false],
     ['an unknown member', withMember('publised_at', '"2026-10-01T18:30:00Z"'), false],
     ['not an object', `[${canonicalJson(GOOD)}]`, false],
   ])('%s → %s', (_name, text, ok) => {
@@ -62,6 +67,13 @@ describe('readCommitmentLine: one row per rule', () => {
 
   it('reads a well-formed line into the commitment, entry_count a number', () => {
     expect(readCommitmentLine(parseJson(canonicalJson(GOOD)), AT)).toEqual({ ...AT, ok: true, commitment: GOOD });
+  });
+
+  it('reads the draft\'s four members alone with the witness members not recorded (null)', () => {
+    const { job_id, final_entry_digest, entry_count, published_at } = GOOD;
+    expect(readCommitmentLine(parseJson(canonicalJson({ job_id, final_entry_digest, entry_count, published_at })), AT)).toEqual({
+      ...AT, ok: true, commitment: { job_id, final_entry_digest, entry_count, published_at, witness: null, retrieved_via: null, retrieved_at: null },
+    });
   });
 
   it('names every problem of a line and keeps its job when it has one', () => {
@@ -85,7 +97,7 @@ describe('readCommitmentsJsonl: a malformed line never stops the others', () => 
     expect(lines.every((l) => l.file === COMMITMENTS_FILE)).toBe(true);
     const bad = lines.flatMap((l) => (l.ok ? [] : [[l.line, l.job_id, l.problems.join('; ')]]));
     expect(bad).toEqual([
-      [2, 'job-2', 'missing member "final_entry_digest"; missing member "published_at"; missing member "witness"; missing member "retrieved_via"; missing member "retrieved_at"; "entry_count" must be a positive JSON integer (5, not 5.0), got 5.0'],
+      [2, 'job-2', 'missing member "final_entry_digest"; missing member "published_at"; "entry_count" must be a positive JSON integer (5, not 5.0), got 5.0'],
       [3, null, expect.stringMatching(/^JSON_SYNTAX: /)],
       [4, null, expect.stringMatching(/^JSON_DUPLICATE_KEY: /)],
       [6, null, 'an empty line'],

@@ -82,6 +82,8 @@ describe('schemas/commitment.schema.json agrees with readCommitmentLine', () => 
     ['published_at month 13', text.replace('2026-10-01T18:30:00Z', '2026-13-01T18:30:00Z')],
     ['an unknown member', text.replace('{', '{"note":"x",')],
     ['witness empty', text.replace('"witness":"w"', '"witness":""')],
+    ['witness null (not recorded)', text.replace('"witness":"w"', '"witness":null')],
+    ['retrieved_at not a date-time', text.replace('"retrieved_at":"2026-10-02T00:00:00Z"', '"retrieved_at":"yesterday"')],
     ['not an object', '[]'],
   ])('%s', (_name, line) => {
     const { schema, verifier } = both(line);
