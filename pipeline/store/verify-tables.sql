@@ -101,7 +101,8 @@ CREATE TABLE chain_checks (
   problems                      VARCHAR[] NOT NULL
 );
 
--- One row per entry of a timeline whose entries are all well-formed: the recomputed entry
+-- One row per entry of a timeline whose entries are all well-formed and numbered 1, 2, … (seq is
+-- then the position; a chain with a seq gap has none): the recomputed entry
 -- digest and the output commitment (SHA-256 of the decoded canonical_bytes), both computed.
 CREATE TABLE chain_entries (
   record_id         BIGINT  NOT NULL,

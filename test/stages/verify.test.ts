@@ -121,6 +121,28 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
   });
 });
 
+describe('a hostile seq never stops the study', () => {
+  it('a timeline numbered beyond any integer column is BROKEN (CHAIN_SEQ_GAP); verify completes for every record', async () => {
+    const s = copyExampleStudy();
+    try {
+      const file = join(s.root, 'inputs/submissions/sys-honest.jsonl');
+      const lines = readFileSync(file, 'utf8').trim().split('\n');
+      const first = JSON.parse(lines[0]!);
+      first.receipts[1].seq = 99999999999;
+      first.receipts[2].seq = 1e20;
+      writeFileSync(file, `${[JSON.stringify(first), ...lines.slice(1)].join('\n')}\n`);
+      const r = await runCli(['verify', '--root', s.root, '--json']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const rows = await queryStore(s.root, `SELECT status, reason_codes, (SELECT CAST(count(*) AS INTEGER) FROM chain_entries e WHERE e.record_id = c.record_id) AS entries
+        FROM chain_checks c WHERE system_id = 'sys-honest' AND item_id = 'mp-001' AND attempt = 1`);
+      expect(rows).toEqual([{ status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN', 'CHAIN_SEQ_GAP', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], entries: 0 }]);
+      expect(r.json.chains).toBe(180);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
 describe("sys-honest's tokens carry no certificate, as FreeTSA's", () => {
   it('they verify with the TSA certificate the policy supplies (tsa_certs), and only with it', async () => {
     const s = copyExampleStudy();

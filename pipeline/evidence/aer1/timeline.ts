@@ -70,7 +70,10 @@ export interface TimelineVerification {
   entry_count: number;
   /** Recomputed digest of the last entry; null when it cannot be computed. */
   final_entry_digest: string | null;
-  /** One per entry, with recomputed digests; empty unless every entry was well-formed. */
+  /**
+   * One per entry, with recomputed digests; empty unless every entry was well-formed and seq ran
+   * 1, 2, … (so seq is the entry's position: a declared seq such as 1e20 never reaches a table).
+   */
   entries: TimelineEntrySummary[];
   /** The external commitment compared, or null when none was. */
   commitment: ChainCommitment | null;
@@ -184,7 +187,7 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, close
 
   return report.result({
     form, revision, construction, job_id: jobId, entry_count: entries.length, final_entry_digest: finalDigest,
-    entries: malformed ? [] : entries.map((e, i) => ({
+    entries: malformed || report.checks.seq !== 'pass' ? [] : entries.map((e, i) => ({
       seq: Number(e.seq), id: e.id!, digest: digests[i]!, output_commitment: outputCommitment(e.bytes!), tool: e.tool!, provenance_class: e.provenance_class!,
     })),
     commitment,
