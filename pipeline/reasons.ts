@@ -276,7 +276,7 @@ export const REASONS = {
     next: 'Submit the proof exactly as issued; nothing can repair a changed proof.',
   },
   PROOF_PREIMAGE_REDACTED: {
-    meaning: "The proof is the issuer's public view (spec below 3.0): it publishes neither the buyer fingerprint nor the transaction id (or not the seller), so its chain hash cannot be recomputed. The signature, token and log entry are still checked over the declared chain hash, but the request and response hashes are bound by nothing: no body is proven by this proof.",
+    meaning: "The proof is the issuer's public view (spec below 3.0): it publishes neither the buyer fingerprint nor the transaction id, so its chain hash cannot be recomputed. The signature, token and log entry are still checked over the declared chain hash, but the request and response hashes are bound by nothing: no body is proven by this proof.",
     next: 'Submit the full proof as the issuer returned it to the buyer (with parties.buyer_fingerprint and the transaction block), or a spec 3.x proof with the hash commitments opened; filling in the fields by hand does not help (made-up values give PROOF_CHAIN_MISMATCH).',
   },
   PROOF_SIGNATURE_MISSING: {

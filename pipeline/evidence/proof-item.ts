@@ -5,7 +5,8 @@
 import { CanonicalText, JsonNumber, canonicalJson, parseJson, sha256Hex, toPlain, type JsonValue } from '../formats/canonical-json.ts';
 import { describeErrors, validator } from '../formats/schemas.ts';
 import { byCodePoint } from './proof-versions/commitments.ts';
-import type { ArkForgeProof, SourcedOpening } from './proof-versions/index.ts';
+import { proofVersionModule, type ArkForgeProof, type SourcedOpening } from './proof-versions/index.ts';
+import { chainInputs } from './proof-versions/proof.ts';
 import { member } from './proof-versions/served.ts';
 import { utcMillis } from './trust-material.ts';
 
@@ -49,6 +50,12 @@ export function readItem(item: EvidenceItem): ReadProof | { problems: string[] }
   const problems: string[] = [];
   const timestampMs = utcMillis(proof.timestamp);
   if (timestampMs === undefined) problems.push(`proof/timestamp ${JSON.stringify(proof.timestamp)} is not a real instant`);
+  // Below 3.0 the chain inputs are values: served as a full proof or as the issuer's public view, nothing in between.
+  const version = proofVersionModule(proof.spec_version);
+  if (version !== undefined && version.algorithm !== 'commitments') {
+    const inputs = chainInputs(proof);
+    if ('malformed' in inputs) problems.push(`proof: ${inputs.malformed}`);
+  }
   const payment = member(raw, 'payment');
   const fee = member(raw, 'certification_fee');
   // Compared on the parsed values (lexemes kept): 1 and 1.0 differ, as in Python's canonical form.

@@ -232,12 +232,9 @@ const rows: Row[] = [
 
   // the public view (spec below 3.0): a preimage that is not published cannot be recomputed
   ...([
-    ['neither payment nor certification_fee', (p: Plain) => { delete p.certification_fee; }, 'transaction_id'],
-    ['transaction_id null', (p: Plain) => { p.certification_fee.transaction_id = null; }, 'transaction_id'],
-    ['no parties.buyer_fingerprint', (p: Plain) => { delete p.parties.buyer_fingerprint; }, 'buyer_fingerprint'],
-    ['no parties.seller and none at the top level', (p: Plain) => { delete p.parties.seller; }, 'seller'],
-    ['no parties at all (the public view)', (p: Plain) => { delete p.parties; delete p.certification_fee; }, 'transaction_id, buyer_fingerprint, seller'],
-  ] as const).map(([what, edit, missing]): Row => ({
+    ['no parties at all, no transaction block, the seller at the top level (the public view)', (p: Plain) => { p.seller = p.parties.seller; delete p.parties; delete p.certification_fee; }],
+    ['buyer_fingerprint and transaction_id null, the seller in parties', (p: Plain) => { p.parties.buyer_fingerprint = null; p.certification_fee.transaction_id = null; }],
+  ] as const).map(([what, edit]): Row => ({
     name: `${what} → PROOF_PREIMAGE_REDACTED, chain skipped, signature and token still checked`,
     item: () => mint({}, edit),
     status: 'UNTRUSTED',
@@ -250,22 +247,29 @@ const rows: Row[] = [
       expect(r.checks.tsa).toBe('pass');
       expect(r.checks.time).toBe('pass');
       expect(r.independent_witnesses).toBe(1);
-      expect(r.problems[0]).toContain(`does not publish ${missing}:`);
+      expect(r.problems[0]).toContain('publishes neither transaction_id nor buyer_fingerprint');
     },
   })),
-  ...(['1.1', '2.0', '1.2', '2.1'] as const).map((specVersion): Row => ({
-    name: `${specVersion} in the reference service's layout (seller and identity at the top level, metadata) → VERIFIED`,
-    item: () => mint({ specVersion, view: 'service', upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT' }),
-    status: 'VERIFIED',
-    codes: [],
+  // Any other gap is no shape an issuer serves: a deleted fee block must not pass for a public view.
+  ...([
+    ['no transaction block (the buyer fingerprint served)', (p: Plain) => { delete p.certification_fee; }, 'serves the buyer fingerprint but not the transaction id'],
+    ['transaction_id null (the buyer fingerprint served)', (p: Plain) => { p.certification_fee.transaction_id = null; }, 'serves the buyer fingerprint but not the transaction id'],
+    ['no parties.buyer_fingerprint (the transaction id served)', (p: Plain) => { delete p.parties.buyer_fingerprint; }, 'serves the transaction id but not the buyer fingerprint'],
+    ['no seller in parties nor at the top level', (p: Plain) => { delete p.parties.seller; }, 'serves no seller'],
+    ['the public view without its seller', (p: Plain) => { delete p.parties; delete p.certification_fee; }, 'serves no seller'],
+  ] as const).map(([what, edit, problem]): Row => ({
+    name: `${what} → PROOF_MALFORMED`,
+    item: () => mint({}, edit),
+    status: 'MALFORMED',
+    codes: ['PROOF_MALFORMED'],
+    also: (r) => expect(r.problems.join('\n')).toContain(problem),
   })),
-  ...(['1.1', '2.0', '1.2', '2.1'] as const).map((specVersion): Row => ({
-    name: `${specVersion}, the service's public view → PROOF_PREIMAGE_REDACTED (UNTRUSTED), witnesses still checked`,
-    item: () => mint({ specVersion, view: 'public', upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT' }),
-    status: 'UNTRUSTED',
-    codes: ['PROOF_PREIMAGE_REDACTED'],
-    also: (r) => expect(r.checks).toMatchObject({ chain: 'skipped', signature: 'pass', key: 'pass', tsa: 'pass', time: 'pass' }),
-  })),
+  {
+    name: 'a tampered full proof with its fee block deleted stays refused (MALFORMED), never downgraded to a public view',
+    item: () => mint({}, (p, item) => { item.response = { passages: [] }; delete p.certification_fee; }),
+    status: 'MALFORMED',
+    codes: ['PROOF_MALFORMED'],
+  },
   {
     name: 'seller at the top level instead of parties (the public view) → VERIFIED',
     item: () => mint({}, (p) => { p.seller = p.parties.seller; delete p.parties.seller; }),
@@ -286,7 +290,7 @@ const rows: Row[] = [
   },
   {
     name: 'a redacted preimage whose response body is given: the body hash matches, but nothing binds it',
-    item: () => mint({}, (p) => { delete p.parties; delete p.certification_fee; }),
+    item: () => mint({}, (p) => { p.seller = p.parties.seller; delete p.parties; delete p.certification_fee; }),
     status: 'UNTRUSTED',
     codes: ['PROOF_PREIMAGE_REDACTED'],
     also: (r) => {

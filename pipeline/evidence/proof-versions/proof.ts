@@ -99,34 +99,39 @@ export function servedReceiptContentHash(proof: ArkForgeProof): string | undefin
   return typeof receipt === 'string' && receipt !== '' ? stripSha256(receipt) : undefined;
 }
 
-/** The value chain inputs a proof may leave unpublished (its public view). */
-export const REDACTABLE_CHAIN_INPUTS = ['transaction_id', 'buyer_fingerprint', 'seller'] as const;
-export type RedactableChainInput = (typeof REDACTABLE_CHAIN_INPUTS)[number];
+/** The value chain inputs the issuer's public view leaves unpublished (below 3.0). */
+export const REDACTED_CHAIN_INPUTS = ['transaction_id', 'buyer_fingerprint'] as const;
 
 /**
  * The chain inputs as the reference service reads them (trust_layer/proofs.py): the transaction
  * id from `payment`, else `certification_fee` (the verifier has already refused a proof whose two
  * blocks differ); the buyer fingerprint and the seller from `parties`, else the top level (where
- * the public view serves the seller); optional fields only when non-empty strings. When an input
- * is not served (absent or null: the public view below 3.0 publishes neither the buyer
- * fingerprint nor the transaction id) the chain hash cannot be recomputed: `redacted` names what
- * is missing, in REDACTABLE_CHAIN_INPUTS order.
+ * the public view serves the seller); optional fields only when non-empty strings.
+ *
+ * Three outcomes. `fields`: everything is served, the chain hash recomputes. `redacted`: the
+ * issuer's public view, which serves the seller but neither the buyer fingerprint nor the
+ * transaction id (absent or null) — nothing to recompute. `malformed`: any other gap (one of the
+ * two withheld alone, or no seller), which no issuer serves: a proof with its fee block deleted
+ * must not pass for a public view (that would turn a TAMPERED proof into an UNTRUSTED one).
  */
-export function chainInputs(proof: ArkForgeProof): { fields: ChainFields } | { redacted: RedactableChainInput[] } {
-  const served: Record<RedactableChainInput, unknown> = {
-    transaction_id: (proof.payment ?? proof.certification_fee)?.transaction_id,
-    buyer_fingerprint: proof.parties?.buyer_fingerprint ?? proof.buyer_fingerprint,
-    seller: proof.parties?.seller ?? proof.seller,
-  };
-  const redacted = REDACTABLE_CHAIN_INPUTS.filter((f) => typeof served[f] !== 'string');
-  if (redacted.length > 0) return { redacted };
+export function chainInputs(proof: ArkForgeProof): { fields: ChainFields } | { redacted: true } | { malformed: string } {
+  const transactionId = (proof.payment ?? proof.certification_fee)?.transaction_id;
+  const buyerFingerprint = proof.parties?.buyer_fingerprint ?? proof.buyer_fingerprint;
+  const seller = proof.parties?.seller ?? proof.seller;
+  if (typeof seller !== 'string') return { malformed: 'the proof serves no seller (parties.seller or seller): every proof below 3.0 does, its public view included' };
+  const served = { transaction_id: typeof transactionId === 'string', buyer_fingerprint: typeof buyerFingerprint === 'string' };
+  if (!served.transaction_id && !served.buyer_fingerprint) return { redacted: true };
+  if (!served.transaction_id || !served.buyer_fingerprint) {
+    const [given, missing] = served.transaction_id ? ['the transaction id', 'the buyer fingerprint'] : ['the buyer fingerprint', 'the transaction id'];
+    return { malformed: `the proof serves ${given} but not ${missing}: a full proof serves both, the issuer's public view neither` };
+  }
   const fields: ChainFields = {
     request_hash: stripSha256(proof.hashes.request),
     response_hash: stripSha256(proof.hashes.response),
-    transaction_id: served.transaction_id as string,
+    transaction_id: transactionId as string,
     timestamp: proof.timestamp,
-    buyer_fingerprint: served.buyer_fingerprint as string,
-    seller: served.seller as string,
+    buyer_fingerprint: buyerFingerprint as string,
+    seller,
   };
   const upstream = servedUpstreamTimestamp(proof);
   if (upstream !== undefined) fields.upstream_timestamp = upstream;
@@ -138,6 +143,6 @@ export function chainInputs(proof: ArkForgeProof): { fields: ChainFields } | { r
 /** The chain inputs of a proof whose preimage is published; throws (a caller bug) for a redacted one. */
 export function chainFields(proof: ArkForgeProof): ChainFields {
   const inputs = chainInputs(proof);
-  if ('redacted' in inputs) throw new TypeError(`chainFields: the proof does not publish ${inputs.redacted.join(', ')} (check chainInputs first)`);
+  if (!('fields' in inputs)) throw new TypeError('chainFields: the proof does not publish its chain inputs (check chainInputs first)');
   return inputs.fields;
 }

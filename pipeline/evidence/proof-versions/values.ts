@@ -14,7 +14,7 @@
 import { canonicalJson } from '../../formats/canonical-json.ts';
 import type { Finding } from '../proof-checks.ts';
 import type { ChainAlgorithm, ProofVersionModule, VersionInput, VersionOutcome } from './index.ts';
-import { chainInputs, type ArkForgeProof } from './proof.ts';
+import { chainInputs, REDACTED_CHAIN_INPUTS, type ArkForgeProof } from './proof.ts';
 import { claimsIdentity, servedIdentity } from './served.ts';
 
 export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, chainHash: (proof: ArkForgeProof) => string): ProofVersionModule {
@@ -24,11 +24,12 @@ export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, c
     verify(input: VersionInput): VersionOutcome {
       const out: VersionOutcome = { recomputed_chain_hash: null, checks: {}, findings: [], committed_fields: null, opened_fields: [], identity: null };
       const inputs = chainInputs(input.proof);
-      if ('redacted' in inputs) {
+      if (!('fields' in inputs)) {
+        // readItem refused every other gap as malformed: this is the issuer's public view.
         out.findings.push({
           check: 'chain',
           code: 'PROOF_PREIMAGE_REDACTED',
-          problem: `the proof does not publish ${inputs.redacted.join(', ')}: its chain hash cannot be recomputed, so the request and response hashes are bound by nothing (the signature and witnesses cover only the declared chain hash)`,
+          problem: `the proof is the issuer's public view: it publishes neither ${REDACTED_CHAIN_INPUTS.join(' nor ')}, so its chain hash cannot be recomputed and the request and response hashes are bound by nothing (the signature and witnesses cover only the declared chain hash)`,
           undecided: true,
         });
       } else {
