@@ -300,8 +300,8 @@ export const REASONS = {
     next: 'Obtain the proof again with its original token; a token over another hash or an altered token is not evidence.',
   },
   PROOF_TSA_UNTRUSTED: {
-    meaning: "The proof's RFC 3161 token does not chain, at its genTime, to a TSA root pinned in preregistration/trust/.",
-    next: "Pin the TSA's root before the freeze if it is meant to be trusted; otherwise the token does not establish the time.",
+    meaning: "The proof's RFC 3161 token is not established by the pinned trust material: it does not chain, at its genTime, to a TSA root pinned in preregistration/trust/, or its signer certificate is neither carried by the token nor supplied by the policy's tsa_certs (TSA_SIGNER_NOT_FOUND; FreeTSA's tokens carry none).",
+    next: "Pin the TSA's root before the freeze if it is meant to be trusted, and supply its signing certificate in tsa_certs when its tokens carry none; otherwise the token does not establish the time.",
   },
   PROOF_TIME_OUTSIDE_WINDOW: {
     meaning: "The proof's timestamp, or its verified token's genTime, lies outside the study window [opens_at, closes_at), or genTime differs from timestamp by more than the policy's max_skew_seconds.",

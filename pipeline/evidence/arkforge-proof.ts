@@ -255,9 +255,13 @@ async function checkToken(
     v.checks.tsa = 'pass';
     return utcMillis(outcome.genTime);
   }
-  const invalid = outcome.codes.filter((c) => c !== 'TSA_CHAIN_UNTRUSTED');
+  // What the trust material lacks (a root, the signer's certificate) is untrusted; the rest is the token's own fault.
+  const invalid = outcome.codes.filter((c) => c !== 'TSA_CHAIN_UNTRUSTED' && c !== 'TSA_SIGNER_NOT_FOUND');
   if (outcome.codes.includes('TSA_CHAIN_UNTRUSTED')) {
     fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', `timestamp token does not chain to a pinned TSA root (signer ${outcome.signerSubject ?? 'unknown'})`);
+  }
+  if (outcome.codes.includes('TSA_SIGNER_NOT_FOUND')) {
+    fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', 'timestamp token carries no signer certificate and the trust policy supplies none that its SignerInfo names (tsa_certs): TSA_SIGNER_NOT_FOUND');
   }
   if (invalid.length > 0) fail(v, 'tsa', 'PROOF_TSA_INVALID', `timestamp token does not verify over the ${witnessed.what}: ${invalid.join(', ')}`);
   return undefined;

@@ -4,7 +4,7 @@
 // issuer's keys imported from its published key history with `prereg trust import-arkforge`, then
 // `prereg verify` on the files. Each real artefact gives the verdict its provenance states; each
 // tampered copy derived from it here is refused with the code that names what was changed.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,8 @@ let dir: string;
 let trustDir: string;
 let verified: Map<string, CliRun['jsonLines'][number]>;
 let importRun: CliRun;
+/** The real proofs verified with the same policy but without FreeTSA's TSA certificate (tsa_certs). */
+let withoutTsaCert: Map<string, CliRun['jsonLines'][number]>;
 
 /** Every file below, with the verdict it must get. */
 const FILES: Record<string, Json> = {
@@ -108,6 +110,14 @@ beforeAll(async () => {
   // No study.json in --root: outside a study nothing bounds the time.
   const cli = await runCli(['verify', files, '--root', dir, '--trust', trustDir, '--json']);
   verified = new Map(cli.jsonLines.map((l) => [path.basename(l.file as string), l]));
+  const noCerts = path.join(dir, 'trust-without-tsa-cert');
+  cpSync(trustDir, noCerts, { recursive: true });
+  const policy = JSON.parse(readFileSync(path.join(noCerts, 'policy.json'), 'utf8')) as Json;
+  delete policy.tsa_certs;
+  writeFileSync(path.join(noCerts, 'policy.json'), JSON.stringify(policy));
+  const real = ['real-3.1-batch.json', 'real-2.0-rekor.json', 'real-1.2.json'].map((f) => path.join(files, f));
+  const bare = await runCli(['verify', ...real, '--root', dir, '--trust', noCerts, '--json']);
+  withoutTsaCert = new Map(bare.jsonLines.map((l) => [path.basename(l.file as string), l]));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -138,6 +148,19 @@ describe('the production proofs, as published', () => {
     const r = verified.get(name)!;
     expect([r.kind, r.status, r.reason_codes]).toEqual(['proof', 'UNTRUSTED', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED']]);
     expect(nonSkipped(r.checks)).toEqual({ structure: 'pass', signature: 'pass', key: 'pass', tsa: 'pass', time: 'pass' });
+  });
+});
+
+describe("FreeTSA's tokens carry no certificate", () => {
+  it.each([
+    ['real-3.1-batch.json', []],
+    ['real-2.0-rekor.json', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED']],
+    ['real-1.2.json', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED']],
+  ])('%s without FreeTSA\'s TSA certificate in the policy: the token is PROOF_TSA_UNTRUSTED (its signer is found nowhere)', (name, others) => {
+    const r = withoutTsaCert.get(name)!;
+    expect([r.status, r.reason_codes]).toEqual(['UNTRUSTED', [...others, 'PROOF_TSA_UNTRUSTED'].sort()]);
+    expect(r.checks.tsa).toBe('fail');
+    expect((r.problems as string[]).join('\n')).toContain('TSA_SIGNER_NOT_FOUND');
   });
 });
 

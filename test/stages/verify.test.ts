@@ -158,7 +158,7 @@ describe("sys-honest's tokens carry no certificate, as FreeTSA's", () => {
       delete doc.tsa_certs;
       writeFileSync(policy, JSON.stringify(doc));
       const without = await runCli(['verify', file, '--root', s.root, '--json']);
-      expect([without.json.status, without.json.reason_codes]).toEqual(['UNTRUSTED', ['PROOF_TSA_INVALID']]);
+      expect([without.json.status, without.json.reason_codes]).toEqual(['UNTRUSTED', ['PROOF_TSA_UNTRUSTED']]);
       expect(without.json.problems.join('\n')).toContain('TSA_SIGNER_NOT_FOUND');
     } finally {
       s.cleanup();
