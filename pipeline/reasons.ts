@@ -161,7 +161,7 @@ export const REASONS = {
     next: 'Fix or fetch again the field the message names (file and field); see docs/trust.md.',
   },
   ARKFORGE_KEY_CONFLICT: {
-    meaning: 'A key id of the published history is already pinned in the trust policy with another key (or its submitter key file exists with other content): importing would rebind a name to another key. Nothing was written.',
+    meaning: 'Importing the published key history would change what the operator pinned: a key id already pinned with another key (or its submitter key file exists with other content), the same key already pinned under another key id, or a published window wider than the pinned one. Nothing was written.',
     next: 'Find out which key is right; remove or rename the pinned entry (and its file) by hand if the published one is, then import again.',
   },
   TRUST_POLICY_INVALID: {

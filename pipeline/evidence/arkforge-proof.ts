@@ -62,7 +62,7 @@ export interface ProofTsaOutcome {
 }
 
 export interface ProofTlogOutcome {
-  /** The PROOF_TLOG_* codes of tlog.ts; empty when the entry verified. */
+  /** The PROOF_TLOG_* codes of tlog/rekor-entry.ts; empty when the entry verified. */
   codes: TlogCode[];
   /** Each of the entry's checks (tlog/rekor-entry.ts TLOG_CHECKS). */
   checks: Record<TlogCheck, TlogCheckOutcome>;

@@ -87,7 +87,7 @@ const BASE64URL_43 = /^[A-Za-z0-9_-]{43}$/;
  * Decode the pinned keys, TSA certificates, log keys and submitter keys. Throws PreregError
  * TRUST_POLICY_INVALID for a key that is not an Ed25519 public key, a window that is not
  * ISO-8601 UTC or is empty (from ≥ until; `valid_until: null` is no end), or a key_id given
- * twice; for a log or submitter key as tlog-keys.ts says; TSA_TRUST_INVALID for a TSA root or
+ * twice; for a log or submitter key as tlog/keys.ts says; TSA_TRUST_INVALID for a TSA root or
  * supplied certificate that does not parse (timestamp/rfc3161.ts). `tlogKeyPems[i]` is the text of
  * `policy.tlog_keys[i].public_key_file`; `more` holds the texts of tsa_certs and of
  * tlog_submitter_keys[i].public_key_file, in the policy's order.

@@ -7,7 +7,7 @@
 // resulting policy loaded as every stage will load it (schema, every named file decoded). Then
 // the new PEM files and policy.json are written atomically; a run that changes nothing writes
 // nothing.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildTrustMaterialFrom } from '../evidence/trust-material.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
@@ -68,14 +68,21 @@ async function importArkForge(ctx: StageContext, dir: string, file: string): Pro
   const pending = new Map(plan.files.map((f) => [f.path, f.text]));
   buildTrustMaterialFrom(readTrustInputs(dir, next, (rel) => pending.get(rel) ?? readText(trustPath(dir, rel))));
 
+  // Each file atomically, the policy last; files this run created are removed if a later write
+  // fails, so a failed import leaves the trust directory as it was (they were absent before).
   const written: string[] = [];
-  for (const f of plan.files) {
-    writeFileAtomic(trustPath(dir, f.path), f.text);
-    written.push(f.path);
-  }
-  if (plan.policyChanged) {
-    writeFileAtomic(policyFile, renderTrustPolicy(next));
-    written.push('policy.json');
+  try {
+    for (const f of plan.files) {
+      writeFileAtomic(trustPath(dir, f.path), f.text);
+      written.push(f.path);
+    }
+    if (plan.policyChanged) {
+      writeFileAtomic(policyFile, renderTrustPolicy(next));
+      written.push('policy.json');
+    }
+  } catch (err) {
+    for (const path of written) rmSync(trustPath(dir, path), { force: true });
+    throw err;
   }
   const changed = written.length > 0;
   const json = { ok: true, changed, trust_dir: dir, source: file, written, keys: plan.keys };

@@ -132,10 +132,11 @@ export interface ImportPlan {
 
 /**
  * The policy with the history's keys pinned. A kid already pinned with the same key keeps its
- * entry (and its file), its window set to the published one ('updated' when it differed); a kid
- * pinned with another key, or a submitter file that exists with other bytes, is
- * ARKFORGE_KEY_CONFLICT (exit 4). `readExisting(path)` is the text of a file of the trust
- * directory, or undefined when there is none.
+ * entry (and its file); its window becomes the published one ('updated') only when that narrows
+ * it — a key the issuer retired since — never when it would widen what the operator pinned. A
+ * kid pinned with another key, the same key pinned under another kid, a published window wider
+ * than the pinned one, or a submitter file that exists with other bytes, is ARKFORGE_KEY_CONFLICT
+ * (exit 4). `readExisting(path)` is the text of a file of the trust directory, or undefined.
  */
 export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHistory, readExisting: (path: string) => string | undefined): ImportPlan {
   const conflict = (field: string, problem: string): never => {
@@ -146,6 +147,9 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
   for (const p of history.proofKeys) {
     const i = arkforge.findIndex((k) => k.key_id === p.kid);
     const window = { valid_from: p.valid_from, valid_until: p.valid_until };
+    const raw = decodeEd25519PublicKey(p.public_key)!;
+    const twin = arkforge.findIndex((k) => k.key_id !== p.kid && decodeEd25519PublicKey(k.public_key)?.equals(raw) === true);
+    if (twin >= 0) conflict(`arkforge_keys[${twin}]`, `the published key ${p.kid} (${p.public_key}) is already pinned as ${arkforge[twin]!.key_id}`);
     if (i < 0) {
       arkforge.push({ key_id: p.kid, public_key: p.public_key, ...window });
       keys.push({ list: 'arkforge_keys', key_id: p.kid, action: 'added', ...window });
@@ -154,6 +158,7 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
     const pinned = arkforge[i]!;
     const same = decodeEd25519PublicKey(pinned.public_key)?.equals(decodeEd25519PublicKey(p.public_key)!) === true;
     if (!same) conflict(`arkforge_keys[${i}]`, `key_id ${p.kid} is pinned with another key (${pinned.public_key}, published: ${p.public_key})`);
+    if (widens(pinned, window)) conflict(`arkforge_keys[${i}]`, widening(p.kid, pinned, window));
     const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
     arkforge[i] = { ...pinned, ...window };
     keys.push({ list: 'arkforge_keys', key_id: p.kid, action, ...window });
@@ -164,6 +169,12 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
   for (const r of history.rekorKeys) {
     const i = submitters.findIndex((k) => k.key_id === r.kid);
     const window = { valid_from: r.valid_from, valid_until: r.valid_until };
+    const twin = submitters.findIndex((k) => {
+      if (k.key_id === r.kid) return false;
+      const text = readExisting(k.public_key_file);
+      return text !== undefined && anyPublicKey(text)?.equals(r.key) === true;
+    });
+    if (twin >= 0) conflict(`tlog_submitter_keys[${twin}]`, `the published rekor key ${r.kid} is already pinned as ${submitters[twin]!.key_id} (${submitters[twin]!.public_key_file})`);
     if (i < 0) {
       const path = `${SUBMITTER_KEY_DIR}/${r.kid}.pub.pem`;
       const existing = readExisting(path);
@@ -177,6 +188,7 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
     const text = readExisting(pinned.public_key_file);
     const key = text === undefined ? undefined : anyPublicKey(text);
     if (!key?.equals(r.key)) conflict(`tlog_submitter_keys[${i}]`, `key_id ${r.kid} is pinned with ${text === undefined ? 'a file that does not exist' : 'another key'} (${pinned.public_key_file})`);
+    if (widens(pinned, window)) conflict(`tlog_submitter_keys[${i}]`, widening(r.kid, pinned, window));
     const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
     submitters[i] = { ...pinned, ...window };
     keys.push({ list: 'tlog_submitter_keys', key_id: r.kid, action, file: pinned.public_key_file, ...window });
@@ -206,8 +218,21 @@ export function withMember<K extends keyof TrustPolicy>(policy: TrustPolicy, nam
 
 // --- helpers -----------------------------------------------------------------------------------
 
-function sameWindow(a: { valid_from: string; valid_until: WindowEnd }, b: { valid_from: string; valid_until: WindowEnd }): boolean {
+type Window = { valid_from: string; valid_until: WindowEnd };
+
+function sameWindow(a: Window, b: Window): boolean {
   return a.valid_from === b.valid_from && a.valid_until === b.valid_until;
+}
+
+/** Whether `published` holds an instant `pinned` does not: it starts earlier or ends later. */
+function widens(pinned: Window, published: Window): boolean {
+  const end = (w: Window) => (w.valid_until === null ? Infinity : utcMillis(w.valid_until)!);
+  return utcMillis(published.valid_from)! < utcMillis(pinned.valid_from)! || end(published) > end(pinned);
+}
+
+function widening(kid: string, pinned: Window, published: Window): string {
+  const text = (w: Window) => `[${w.valid_from}, ${w.valid_until ?? 'no end'})`;
+  return `key_id ${kid} is pinned for ${text(pinned)}; the published window ${text(published)} would widen it (an import only narrows a pinned window, e.g. to a retirement; widen it by hand if that is meant)`;
 }
 
 function importsAsEd25519(raw: Buffer): boolean {

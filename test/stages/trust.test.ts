@@ -231,6 +231,32 @@ describe('prereg trust import-arkforge', () => {
       mkdirSync(join(dir, 'tlog-submitters'));
       copyFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-tlog.pub.pem'), join(dir, 'tlog-submitters/rekor-2.pub.pem'));
     }],
+    // An import narrows a pinned window (a retirement), never widens what the operator pinned.
+    ['a published window that ends later than the one the operator pinned', (dir) => {
+      const p = policyOf(dir);
+      p.arkforge_keys.push({ key_id: 'key-1', public_key: published().keys[0].public, valid_from: '2026-02-26T00:00:00Z', valid_until: '2026-06-01T00:00:00Z' });
+      writeFileSync(join(dir, 'policy.json'), JSON.stringify(p, null, 2));
+    }],
+    ['a published window that starts earlier than the one the operator pinned', (dir) => {
+      mkdirSync(join(dir, 'mine'));
+      copyFileSync(join(REAL, 'arkforge-rekor-1.pub.pem'), join(dir, 'mine/rekor-1.pem'));
+      const p = policyOf(dir);
+      p.tlog_submitter_keys = [{ key_id: 'rekor-1', public_key_file: 'mine/rekor-1.pem', valid_from: '2026-03-04T00:00:00Z', valid_until: null }];
+      writeFileSync(join(dir, 'policy.json'), JSON.stringify(p, null, 2));
+    }],
+    // One key, one pin: the same key under a second key_id would count twice in every report.
+    ['the same proof key already pinned under another key_id', (dir) => {
+      const p = policyOf(dir);
+      p.arkforge_keys.push({ key_id: 'arkforge-main', public_key: published().keys[0].public, valid_from: '2026-02-26T00:00:00Z', valid_until: null });
+      writeFileSync(join(dir, 'policy.json'), JSON.stringify(p, null, 2));
+    }],
+    ['the same rekor key already pinned under another key_id', (dir) => {
+      mkdirSync(join(dir, 'mine'));
+      copyFileSync(join(REAL, 'arkforge-rekor-1.pub.pem'), join(dir, 'mine/r.pem'));
+      const p = policyOf(dir);
+      p.tlog_submitter_keys = [{ key_id: 'my-rekor', public_key_file: 'mine/r.pem', valid_from: '2026-03-03T00:00:00Z', valid_until: null }];
+      writeFileSync(join(dir, 'policy.json'), JSON.stringify(p, null, 2));
+    }],
   ];
   it.each(conflicts)('refuses %s → ARKFORGE_KEY_CONFLICT (exit 4), writing nothing', async (_what, arrange) => {
     const dir = trustCopy();

@@ -6,7 +6,7 @@
 // Bad tokens never throw; only a caller bug (a digest that is not 32 bytes) does.
 //
 // What runs where:
-//  - the token is read by timestamp-token.ts (walked by byte range; TSTInfo and SignerInfo decoded
+//  - the token is read by token.ts (walked by byte range; TSTInfo and SignerInfo decoded
 //    by hand, certificates by pkijs once each);
 //  - the imprint is compared here, before and apart from the signature (pkijs's SignedData.verify
 //    compares it itself and throws before looking at the signature, merging two failures);

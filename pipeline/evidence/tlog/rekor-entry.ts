@@ -53,8 +53,7 @@ import { describeErrors, validator } from '../../formats/schemas.ts';
 import type { ReasonCode } from '../../reasons.ts';
 import { logIdOf, type PinnedLogKey, type PinnedSubmitterKey } from './keys.ts';
 
-// The pinned keys are decoded in tlog-keys.ts; re-exported for the callers of this module.
-export { loadTlogKeys, loadTlogSubmitterKeys, logIdOf, type PinnedLogKey, type PinnedSubmitterKey, type TlogKeyPolicy, type TlogSubmitterKeyPolicy } from './keys.ts';
+// The pinned keys are decoded in keys.ts; callers take both from index.ts.
 
 // --- types ---------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import {
   type TlogKeyPolicy,
   type TlogMaterial,
   type TlogSubmitterKeyPolicy,
-} from '../../../pipeline/evidence/tlog/rekor-entry.ts';
+} from '../../../pipeline/evidence/tlog/index.ts';
 import { canonicalJson, parseJson, sha256Hex } from '../../../pipeline/formats/canonical-json.ts';
 import { PreregError, REASONS } from '../../../pipeline/reasons.ts';
 import { hashedRekordBody, publicPem, testKeyPem, TestLog, type EntryOptions } from '../../support/tlog/test-log.ts';
