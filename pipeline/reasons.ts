@@ -240,6 +240,10 @@ export const REASONS = {
     meaning: "The recomputed digest of the timeline's last entry differs from the committed final digest (the last entry was substituted, or the timeline was cut).",
     next: 'Submit the timeline exactly as committed; nothing can repair a timeline that differs from its commitment.',
   },
+  COMMITMENT_CONFLICT: {
+    meaning: "The timeline's job was committed in more than one way before closes_at: well-formed commitments name different final entry digests or entry counts, so none of them shows which timeline existed when submissions closed (an owner could have chosen afterwards).",
+    next: 'Check with the witness which commitment the owner really published; an owner committing to two timelines for one job is anchored by neither.',
+  },
   COMMITMENT_LATE: {
     meaning: "The matching commitment was published at or after the study's closes_at, so it does not show the timeline existed before submissions closed.",
     next: 'Nothing can repair a late commitment; publish commitments before closes_at next time.',

@@ -93,6 +93,7 @@ CREATE TABLE chain_checks (
   check_commitment_count        VARCHAR   NOT NULL,
   check_commitment_final_digest VARCHAR   NOT NULL,
   check_commitment_timely       VARCHAR   NOT NULL,
+  check_commitment_consistent   VARCHAR   NOT NULL,
   entry_count                   INTEGER   NOT NULL,
   final_entry_digest            VARCHAR,
   commitment_witness            VARCHAR,

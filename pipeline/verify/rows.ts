@@ -63,6 +63,7 @@ export function chainCheckRow(k: RecordKey, v: TimelineVerification): CellValue[
     k.record_id, k.system_id, k.item_id, k.attempt, v.job_id, v.form, v.revision, v.construction, v.status, v.codes,
     c.structure, c.revision, c.genesis, c.seq, c.job, c.close, c.links,
     c.commitment_found, c.commitment_wellformed, c.commitment_count, c.commitment_final_digest, c.commitment_timely,
+    c.commitment_consistent,
     v.entry_count, v.final_entry_digest, v.commitment?.witness ?? null, v.commitment?.published_at ?? null,
     v.provenance_classes, v.problems,
   ];

@@ -142,6 +142,7 @@ export const COMMITMENT_CHECK_CODES = {
   commitment_count: 'COMMITMENT_COUNT_MISMATCH',
   commitment_final_digest: 'COMMITMENT_FINAL_DIGEST_MISMATCH',
   commitment_timely: 'COMMITMENT_LATE',
+  commitment_consistent: 'COMMITMENT_CONFLICT',
 } as const;
 export type CommitmentCheck = keyof typeof COMMITMENT_CHECK_CODES;
 type Outcome = 'pass' | 'fail' | 'skipped';
@@ -159,9 +160,14 @@ export interface CommitmentComparison {
  * the final digest, else the count, else published in time; ties go to the first in file order.
  * A malformed line of the job is COMMITMENT_MALFORMED unless a well-formed one anchors the
  * timeline (it then changes nothing, and is still listed in the problems).
+ *
+ * Decision: a job committed in more than one way before closes_at (well-formed lines that name
+ * different final digests or counts) is COMMITMENT_CONFLICT and anchored by none of them: an
+ * owner who published commitments to a full and to a cut timeline could choose after the fact
+ * which one to submit, which is what a commitment exists to prevent.
  */
 export function compareCommitments(index: CommitmentIndex, jobId: string, entryCount: number, finalDigest: string | null, closesAt: Rfc3339Instant): CommitmentComparison {
-  const checks: Record<CommitmentCheck, Outcome> = { commitment_found: 'skipped', commitment_wellformed: 'skipped', commitment_count: 'skipped', commitment_final_digest: 'skipped', commitment_timely: 'skipped' };
+  const checks: Record<CommitmentCheck, Outcome> = { commitment_found: 'skipped', commitment_wellformed: 'skipped', commitment_count: 'skipped', commitment_final_digest: 'skipped', commitment_timely: 'skipped', commitment_consistent: 'skipped' };
   const problems: string[] = [];
   const job = index.jobs.get(jobId);
   const malformed = job?.malformed ?? [];
@@ -184,6 +190,16 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
     checks.commitment_wellformed = 'fail';
     return { checks, commitment: null, problems };
   }
+  const committed = new Map<string, string[]>();
+  for (const v of job.valid) {
+    if (!timely(v.commitment)) continue;
+    const key = `${v.commitment.final_entry_digest} / ${v.commitment.entry_count} entries`;
+    committed.set(key, [...(committed.get(key) ?? []), `${v.file}:${v.line}`]);
+  }
+  checks.commitment_consistent = committed.size > 1 ? 'fail' : 'pass';
+  if (committed.size > 1) {
+    problems.push(`job ${JSON.stringify(jobId)} was committed ${committed.size} ways before closes_at: ${[...committed].map(([k, at]) => `${k} (${at.join(', ')})`).join('; ')}`);
+  }
   const c = best.commitment;
   const countFailed = c.entry_count !== entryCount;
   const digestFailed = finalDigest !== null && c.final_entry_digest !== finalDigest;
@@ -191,7 +207,7 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   checks.commitment_count = countFailed ? 'fail' : 'pass';
   checks.commitment_final_digest = digestFailed ? 'fail' : finalDigest === null ? 'skipped' : 'pass';
   checks.commitment_timely = late ? 'fail' : 'pass';
-  const anchored = !countFailed && !late && finalDigest !== null && !digestFailed;
+  const anchored = !countFailed && !late && finalDigest !== null && !digestFailed && committed.size <= 1;
   checks.commitment_wellformed = malformed.length > 0 && !anchored ? 'fail' : 'pass';
   const where = `${best.file}:${best.line}`;
   if (countFailed) problems.push(`the timeline has ${entryCount} entries, its commitment (${where}) says ${c.entry_count}`);

@@ -22,6 +22,7 @@ export const TIMELINE_REVISIONS = ['06', '07', '08', '09'] as const;
 export const TIMELINE_CHECKS = [
   'structure', 'revision', 'genesis', 'seq', 'job', 'close', 'links',
   'commitment_found', 'commitment_wellformed', 'commitment_count', 'commitment_final_digest', 'commitment_timely',
+  'commitment_consistent',
 ] as const;
 export type TimelineCheck = (typeof TIMELINE_CHECKS)[number];
 export type CheckOutcome = 'pass' | 'fail' | 'skipped';

@@ -416,10 +416,23 @@ describe('verifyTimeline: what it records', () => {
     const { timeline, commitment } = honest();
     const wrong = { ...commitment, final_entry_digest: sha256('wrong'), entry_count: 3 };
     const late = { ...commitment, published_at: '2026-12-01T00:00:00Z' };
-    expect(run({ doc: timeline, commitments: [wrong, late, commitment] })).toMatchObject({ status: 'ANCHORED', commitment });
+    // The same commitment collected twice, or once late as well: no conflict, anchored.
+    expect(run({ doc: timeline, commitments: [late, commitment, { ...commitment, witness: 'second' }] })).toMatchObject({ status: 'ANCHORED', codes: [], commitment });
     expect(run({ doc: timeline, commitments: [wrong, late] })).toMatchObject({ status: 'UNANCHORED', codes: ['COMMITMENT_LATE'], commitment: late });
     const wrong2 = { ...wrong, witness: 'second' };
     expect(run({ doc: timeline, commitments: [wrong, wrong2] })).toMatchObject({ codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], commitment: wrong });
+  });
+
+  it('a job committed two ways before closes_at is anchored by neither (COMMITMENT_CONFLICT), whichever the timeline matches', () => {
+    const { timeline, commitment } = honest();
+    const { commitment: cut } = buildTimeline({ job_id: commitment.job_id, receipts: sampleReceipts(3) });
+    for (const commitments of [[cut, commitment], [commitment, cut]]) {
+      const r = run({ doc: timeline, commitments });
+      expect(r).toMatchObject({ status: 'UNANCHORED', codes: ['COMMITMENT_CONFLICT'], commitment });
+      expect(r.checks).toMatchObject({ commitment_consistent: 'fail', commitment_count: 'pass', commitment_final_digest: 'pass', commitment_timely: 'pass' });
+      expect(r.problems.join('\n')).toMatch(/committed 2 ways before closes_at/);
+    }
+    expect(run({ doc: timeline, commitments: [commitment] }).checks.commitment_consistent).toBe('pass');
   });
 
   it('reports provenance classes, never trusting them', () => {
