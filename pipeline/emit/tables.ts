@@ -55,7 +55,8 @@ export const BASE_TABLES = {
   assertions: { table: 'assertions', columns: [] },
   proof_checks: { table: 'proof_checks', columns: [] },
   chain_checks: { table: 'chain_checks', columns: [] },
-  rejects: { table: 'rejects', columns: ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] },
+  /** Every rejected input line: the submissions' (ingest) and the commitments file's (verify). */
+  rejects: { table: 'input_rejects', columns: ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] },
   records: { table: 'records', columns: ['system_id'] },
   submission_files: { table: 'submission_files', columns: ['file', 'sha256', 'bytes', 'lines_read', 'accepted', 'rejected'] },
 } as const satisfies Record<string, TableSpec>;
@@ -244,7 +245,7 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
   return {
     submission_files: await readRows(connection, files.table, columnsOf(schema, files.table)),
     rejects_by_code: (
-      await pairs(connection, `SELECT reason_code, count(*) FROM ${qualified('rejects')} GROUP BY reason_code ORDER BY reason_code`)
+      await pairs(connection, `SELECT reason_code, count(*) FROM ${qualified(BASE_TABLES.rejects.table)} GROUP BY reason_code ORDER BY reason_code`)
     ).map(([reason_code, lines]) => ({ reason_code, lines })),
     records_by_system: (
       await pairs(connection, `SELECT system_id, count(*) FROM ${qualified('records')} GROUP BY system_id ORDER BY system_id`)

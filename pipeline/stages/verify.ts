@@ -41,9 +41,10 @@ export const verify: Command = {
     'are walked for *.json in sorted order. --trust defaults to preregistration/trust,',
     '--commitments to inputs/commitments.jsonl, the window to the study\'s when a study.json is',
     'found, else unbounded. With --json, one line per file: {file, kind, status, reason_codes,',
-    'informational_codes, checks, problems}. Exit 0 when every file reached the best status of',
-    'its kind (VERIFIED, ANCHORED, CONFORMANT: a conformant receipt is consistent, not evidence),',
-    '1 otherwise.',
+    'informational_codes, checks, problems}, then one line per malformed commitments line',
+    '({file, line, kind: "commitment", status: "MALFORMED", …}). Exit 0 when every file reached',
+    'the best status of its kind (VERIFIED, ANCHORED, CONFORMANT: a conformant receipt is',
+    'consistent, not evidence) and no commitments line is malformed, 1 otherwise.',
   ].join('\n'),
   options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
@@ -67,11 +68,16 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   // names a job is already among that job's timelines' problems.
   const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));
   for (const r of results) if (r.kind === 'chain') r.problems.push(...unattributed);
-  const ok = results.every(fileVerified);
+  // A malformed commitments line is an input that did not verify either: one more JSON line each
+  // (kind "commitment", after the files), and the exit says so.
+  const malformed = commitments.flatMap((l) => (l.ok ? [] : [{
+    file: l.file, line: l.line, kind: 'commitment', status: 'MALFORMED', reason_codes: ['COMMITMENT_MALFORMED'], informational_codes: [], checks: {}, problems: l.problems,
+  }]));
+  const ok = results.every(fileVerified) && malformed.length === 0;
   return {
     exitCode: ok ? EXIT.ok : EXIT.failures,
-    json: results,
-    jsonLines: results,
+    json: [...results, ...malformed],
+    jsonLines: [...results, ...malformed],
     text: [
       ...commitmentProblems(commitments),
       ...results.map((r) => `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`),

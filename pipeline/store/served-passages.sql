@@ -39,3 +39,9 @@ FROM passages s
 JOIN records r ON r.record_id = s.record_id
 JOIN proof_checks p ON p.record_id = s.record_id AND p.evidence_index = s.evidence_index
 ORDER BY s.record_id, s.evidence_index, s.passage_index;
+
+-- Every rejected input line of the study, submissions and commitments: what rejects.csv lists.
+CREATE TABLE input_rejects AS
+SELECT * FROM rejects
+UNION ALL
+SELECT * FROM commitment_rejects;

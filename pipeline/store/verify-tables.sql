@@ -1,5 +1,7 @@
 -- The verify stage's tables (SPEC §5.2, §6.1, §6.2), rebuilt on every verify run.
 -- Every column is documented in docs/tables.md.
+DROP TABLE IF EXISTS input_rejects;
+DROP TABLE IF EXISTS commitment_rejects;
 DROP TABLE IF EXISTS served_passages;
 DROP TABLE IF EXISTS evidence_links;
 DROP TABLE IF EXISTS chain_entries;
@@ -113,4 +115,16 @@ CREATE TABLE chain_entries (
   output_commitment VARCHAR NOT NULL,
   tool              VARCHAR NOT NULL,
   provenance_class  VARCHAR NOT NULL
+);
+
+-- One row per malformed line of the commitments file (COMMITMENT_MALFORMED), in the columns of
+-- the ingest stage's rejects: a line never counts, and never disappears (docs/aer1.md).
+CREATE TABLE commitment_rejects (
+  file        VARCHAR NOT NULL,
+  line_no     BIGINT  NOT NULL,
+  byte_offset BIGINT  NOT NULL,
+  line_sha256 VARCHAR NOT NULL,
+  reason_code VARCHAR NOT NULL,
+  column_no   INTEGER,
+  detail      VARCHAR NOT NULL
 );

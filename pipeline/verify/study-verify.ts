@@ -120,6 +120,13 @@ export async function verifyStore(
     );
     chains.close();
     entries.close();
+    const rejects = await TableAppender.create(connection, 'commitment_rejects');
+    for (const l of inputs.commitments) {
+      if (l.ok) continue;
+      if (l.byte_offset === undefined || l.line_sha256 === undefined) throw new Error('verify: a commitments line read without its offset (readCommitmentsJsonl sets it)');
+      rejects.append([l.file, l.line, l.byte_offset, l.line_sha256, 'COMMITMENT_MALFORMED', null, l.problems.join('; ')]);
+    }
+    rejects.close();
   } finally {
     reader.closeSync();
     await pool.close();

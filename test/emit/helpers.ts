@@ -60,6 +60,8 @@ INSERT INTO records VALUES
 INSERT INTO rejects VALUES
   ('inputs/submissions/sys-b.jsonl', 2, 500, '${'c'.repeat(64)}', 'SUBMISSION_SCHEMA', 17, 'missing "answer", café; line 2'),
   ('inputs/submissions/sys-a.jsonl', 9, 77, '${'d'.repeat(64)}', 'LINE_EMPTY', NULL, '');
+-- What verify makes of them: the submissions' rejects and the commitments file's (none here).
+CREATE TABLE input_rejects AS SELECT * FROM rejects;
 INSERT INTO assertions VALUES
   (5, 'sys-b', 'mp-002', 1, 'a3', 'citation', 'R2152-2', 8, 15, NULL, ['Réponse']),
   (1, 'sys-a', 'mp-001', 1, 'a1', 'citation', 'R2122-8', 6, 13, NULL, ['Selon', 'R2122-8']),

@@ -26,16 +26,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const verify = (files: string[], ...extra: string[]) => runCli(['verify', ...files.map((f) => join(dir, f)), '--root', dir, '--trust', TRUST, ...extra]);
 
 describe('prereg verify on a timeline file, with --commitments', () => {
-  it('is ANCHORED by the kit\'s commitment though two other lines are malformed, each named by file:line', async () => {
+  it('is ANCHORED by the kit\'s commitment though two other lines are malformed, each named by file:line (exit 1: an input did not verify)', async () => {
     const commitments = join(dir, 'commitments.jsonl');
     writeFileSync(commitments, `${KIT.replace('"entry_count":5', '"entry_count":5.0')}\nnot json\n${KIT}\n`);
     const text = await verify(['timeline.json'], '--commitments', commitments);
-    expect(text.code).toBe(0);
+    expect(text.code).toBe(1);
     expect(text.stdout).toContain(`${commitments}:1: COMMITMENT_MALFORMED "entry_count" must be a positive JSON integer (5, not 5.0), got 5.0`);
     expect(text.stdout).toContain(`${commitments}:2: COMMITMENT_MALFORMED JSON_SYNTAX`);
     expect(text.stdout).toContain(`${join(dir, 'timeline.json')}: chain ANCHORED`);
     const json = await verify(['timeline.json'], '--commitments', commitments, '--json');
-    expect(json.jsonLines).toHaveLength(1);
+    expect(json.code).toBe(1);
+    // One line for the file, then one per malformed commitments line.
+    expect(json.jsonLines.map((l) => [l.kind, l.status, l.line ?? null])).toEqual([['chain', 'ANCHORED', null], ['commitment', 'MALFORMED', 1], ['commitment', 'MALFORMED', 2]]);
+    expect(json.jsonLines[1]).toMatchObject({ file: commitments, reason_codes: ['COMMITMENT_MALFORMED'] });
     expect(json.jsonLines[0]).toMatchObject({ kind: 'chain', status: 'ANCHORED', reason_codes: [] });
     expect(json.jsonLines[0].checks).toMatchObject({ commitment_found: 'pass', commitment_wellformed: 'pass', commitment_count: 'pass' });
     const problems = json.jsonLines[0].problems as string[];

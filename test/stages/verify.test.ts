@@ -1,4 +1,5 @@
 // `prereg verify` on the example study (three synthetic systems) and on single files.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +116,17 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
       ]);
       const proven = await queryStore(s.root, `SELECT attempt, bool_and(proven) AS proven FROM served_passages WHERE system_id = 'sys-honest' AND item_id = 'mp-001' GROUP BY ALL ORDER BY ALL`);
       expect(proven).toEqual([{ attempt: 1, proven: false }, { attempt: 2, proven: true }, { attempt: 3, proven: true }]);
+      // Every malformed line is kept, as a submission reject is, in what rejects.csv lists.
+      const written = readFileSync(file);
+      const starts = [0];
+      for (let i = 0; i < written.length; i++) if (written[i] === 0x0a) starts.push(i + 1);
+      const expected = [1, 181, 182].map((n) => {
+        const bytes = written.subarray(starts[n - 1]!, starts[n]! - 1);
+        return { file: 'inputs/commitments.jsonl', line_no: n, byte_offset: starts[n - 1]!, line_sha256: createHash('sha256').update(bytes).digest('hex'), reason_code: 'COMMITMENT_MALFORMED' };
+      });
+      const rejected = await queryStore(s.root, `SELECT file, CAST(line_no AS INTEGER) AS line_no, CAST(byte_offset AS INTEGER) AS byte_offset, line_sha256, reason_code
+        FROM input_rejects WHERE reason_code = 'COMMITMENT_MALFORMED' ORDER BY line_no`);
+      expect(rejected).toEqual(expected);
     } finally {
       s.cleanup();
     }

@@ -5,7 +5,7 @@
 //
 // A malformed line is reported with its file and line and never stops the other lines from
 // counting (SPEC §5.2). Pure: the text comes in, nothing is read from disk.
-import { JsonParseError, parseJson } from '../../formats/canonical-json.ts';
+import { JsonParseError, parseJson, sha256Hex } from '../../formats/canonical-json.ts';
 import { compareInstants, parseRfc3339, type Rfc3339Instant } from '../../formats/rfc3339.ts';
 import { describe, integerOf, isHex64, isNonEmptyString, isRecord, member } from './fields.ts';
 
@@ -29,10 +29,15 @@ export interface ChainCommitment {
   retrieved_at: string | null;
 }
 
-/** Where a line is: its file as the user named it and its 1-based line number. */
+/**
+ * Where a line is: its file as the user named it and its 1-based line number; read from a file,
+ * also the byte offset of the line's start and the SHA-256 of its bytes (as a submission reject).
+ */
 export interface CommitmentSource {
   file: string;
   line: number;
+  byte_offset?: number;
+  line_sha256?: string;
 }
 
 export interface MalformedCommitment extends CommitmentSource {
@@ -96,8 +101,11 @@ export function readCommitmentLine(value: unknown, at: CommitmentSource): Commit
 export function readCommitmentsJsonl(text: string, file: string): CommitmentLine[] {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop(); // the final newline ends the last line
+  let offset = 0;
   return lines.map((raw, i): CommitmentLine => {
-    const at = { file, line: i + 1 };
+    const bytes = Buffer.from(raw, 'utf8');
+    const at = { file, line: i + 1, byte_offset: offset, line_sha256: sha256Hex(bytes) };
+    offset += bytes.length + 1;
     if (raw.trim() === '') return { ...at, ok: false, job_id: null, problems: ['an empty line'] };
     try {
       return readCommitmentLine(parseJson(raw), at);

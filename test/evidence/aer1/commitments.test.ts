@@ -2,7 +2,7 @@
 // reports a malformed line with its file and line and goes on.
 import { describe, expect, it } from 'vitest';
 import { indexCommitments, readCommitmentLine, readCommitmentsJsonl } from '../../../pipeline/evidence/aer1/index.ts';
-import { canonicalJson, parseJson } from '../../../pipeline/formats/canonical-json.ts';
+import { canonicalJson, parseJson, sha256Hex } from '../../../pipeline/formats/canonical-json.ts';
 import { COMMITMENTS_FILE, commitmentsText } from './helpers.ts';
 
 const GOOD = {
@@ -113,6 +113,7 @@ describe('readCommitmentsJsonl: a malformed line never stops the others', () => 
 
   it('reads an empty file as no lines, and a last line without its newline', () => {
     expect(readCommitmentsJsonl('', COMMITMENTS_FILE)).toEqual([]);
-    expect(readCommitmentsJsonl(canonicalJson(GOOD), COMMITMENTS_FILE)).toEqual([{ file: COMMITMENTS_FILE, line: 1, ok: true, commitment: GOOD }]);
+    const text = canonicalJson(GOOD);
+    expect(readCommitmentsJsonl(text, COMMITMENTS_FILE)).toEqual([{ file: COMMITMENTS_FILE, line: 1, byte_offset: 0, line_sha256: sha256Hex(text), ok: true, commitment: GOOD }]);
   });
 });
