@@ -5,7 +5,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CMS_FILE, MANIFEST_FILE, MANIFEST_FORMAT, RESULTS_FORMAT, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
 import { RESULT_NAMES } from '../emit/tables.ts';
-import { JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
+import { JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import { DATA_FILES } from '../stages/emit.ts';
 import type { Difference } from './rails.ts';
 
@@ -35,9 +35,6 @@ export function sha256Of(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-export function isObject(v: JsonValue | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
-}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -50,7 +47,7 @@ export function parseJsonObject(file: string, bytes: Buffer): ParsedFile {
   }
   try {
     const value = parseJson(text);
-    if (!isObject(value)) return { bytes, value: null, error: { file, message: 'is JSON but not an object' } };
+    if (!isRecord(value)) return { bytes, value: null, error: { file, message: 'is JSON but not an object' } };
     return { bytes, value, error: null };
   } catch (err) {
     if (err instanceof JsonParseError) return { bytes, value: null, error: { file, row: err.line, message: `${err.code}: ${err.message}` } };
@@ -83,7 +80,7 @@ const isCount = (v: JsonValue | undefined): boolean => v instanceof JsonNumber &
 
 function listProblems(where: string, v: JsonValue | undefined, item: (x: JsonObject) => boolean): string[] {
   if (!Array.isArray(v)) return [`${where} is not an array`];
-  return v.flatMap((x, i) => (isObject(x) && item(x) ? [] : [`${where}[${i}] lacks a field or has a wrong type`]));
+  return v.flatMap((x, i) => (isRecord(x) && item(x) ? [] : [`${where}[${i}] lacks a field or has a wrong type`]));
 }
 
 /** The problems of a parsed manifest: every field docs/outputs.md lists, with its type. */
@@ -94,9 +91,9 @@ export function manifestProblems(m: JsonObject): string[] {
   if (!isString(m.run_id) || !/^[0-9a-f]{16}$/.test(m.run_id)) problems.push('run_id is not 16 hex digits');
   for (const key of ['decision_digest', 'artifact_digest'] as const) if (!isHex(m[key])) problems.push(`${key} is not 64 hex digits`);
   const tool = m.tool;
-  if (!isObject(tool) || tool.name !== 'prereg' || !isString(tool.version)) problems.push('tool is not {name: "prereg", version}');
+  if (!isRecord(tool) || tool.name !== 'prereg' || !isString(tool.version)) problems.push('tool is not {name: "prereg", version}');
   const inputs = m.inputs;
-  if (!isObject(inputs)) {
+  if (!isRecord(inputs)) {
     problems.push('inputs is missing');
   } else {
     for (const key of ['corpus_root', 'section5_sha256', 'answer_key_root', 'trust_root', 'freeze_digest'] as const) {
@@ -123,7 +120,7 @@ export function resultsProblems(r: JsonObject): string[] {
   if (r.format !== RESULTS_FORMAT) problems.push(`format is not "${RESULTS_FORMAT}"`);
   for (const name of RESULT_NAMES) {
     const rows = r[name];
-    if (!Array.isArray(rows) || !rows.every((row) => isObject(row))) problems.push(`${name} is not an array of rows`);
+    if (!Array.isArray(rows) || !rows.every((row) => isRecord(row))) problems.push(`${name} is not an array of rows`);
   }
   return problems;
 }

@@ -39,10 +39,10 @@
 import { createPublicKey, verify as ed25519Verify, type KeyObject } from 'node:crypto';
 import { checkBatchAnchor, type BatchReport } from './batch-anchor.ts';
 import { PROOF_CHECKS, proofStatus, type CheckOutcome, type Finding, type ProofCheck, type ProofCode, type ProofParseCode, type ProofStatus } from './proof-checks.ts';
-import { isRecord, readItem, type EvidenceItem, type ReadProof } from './proof-item.ts';
+import { isRecord, member } from '../formats/canonical-json.ts';
+import { readItem, type EvidenceItem, type ReadProof } from './proof-item.ts';
 import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof, type ChainAlgorithm } from './proof-versions/index.ts';
 import { SHA256_PREFIX, stripSha256 } from './proof-versions/proof.ts';
-import { member } from './proof-versions/served.ts';
 import { verifyTimestampToken, type TsaReasonCode } from './timestamp/index.ts';
 import { verifyTlogEntry, type TlogCheck, type TlogCheckOutcome, type TlogCode } from './tlog/index.ts';
 import { decodeEd25519PublicKey, NO_END_MS, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';

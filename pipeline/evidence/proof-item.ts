@@ -2,12 +2,11 @@
 // branch per algorithm family), then what a schema cannot say — a real instant, payment and
 // certification_fee equal when both are given, bodies that are JSON, openings that are well-formed,
 // batch numbers written as integers. Pure; returns the problems or what the checks read.
-import { CanonicalText, JsonNumber, canonicalJson, parseJson, sha256Hex, toPlain, type JsonValue } from '../formats/canonical-json.ts';
+import { CanonicalText, JsonNumber, canonicalJson, isRecord, member, parseJson, sha256Hex, toPlain, type JsonValue } from '../formats/canonical-json.ts';
 import { describeErrors, validator } from '../formats/schemas.ts';
 import { byCodePoint } from './proof-versions/commitments.ts';
 import { proofVersionModule, type ArkForgeProof, type SourcedOpening } from './proof-versions/index.ts';
 import { chainInputs } from './proof-versions/proof.ts';
-import { member } from './proof-versions/served.ts';
 import { utcMillis } from './trust-material.ts';
 
 export interface EvidenceItem {
@@ -138,9 +137,6 @@ function readOpenings(disclosed: unknown, source: SourcedOpening['source'], wher
   return out;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof JsonNumber) && !(value instanceof CanonicalText);
-}
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

@@ -349,6 +349,19 @@ export class CanonicalText {
   constructor(readonly text: string) {}
 }
 
+/**
+ * A JSON object, parsed here (JsonObject) or plain JS: never null, an array, a JsonNumber or a
+ * CanonicalText. The one test of "is an object" every reader of parsed input uses.
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof JsonNumber) && !(value instanceof CanonicalText);
+}
+
+/** An object's own member (a plain object may inherit others); undefined for a non-object. */
+export function member(o: unknown, key: string): unknown {
+  return isRecord(o) && Object.hasOwn(o, key) ? o[key] : undefined;
+}
+
 /** Python json.dumps(value, sort_keys=True, separators=(",", ":")), ensure_ascii=True. */
 export function canonicalJson(value: unknown): string {
   try {

@@ -11,7 +11,7 @@
 //      accepted line wins, a later one is rejected, never merged.
 // Evidence bodies are kept as canonical JSON (SPEC §3) of the parsed value, so the verifier
 // hashes exactly the bytes Python would: number lexemes survive (1.0 stays 1.0).
-import { canonicalJson, JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonParseErrorCode, type JsonValue } from '../formats/canonical-json.ts';
+import { canonicalJson, JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonParseErrorCode, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import { validator, describeErrors } from '../formats/schemas.ts';
 import type { LineProblem, RawLine } from './lines.ts';
 
@@ -77,9 +77,6 @@ interface SubmissionShape {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-function isObject(v: JsonValue): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
-}
 
 function shown(s: string, max = 80): string {
   return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
@@ -113,7 +110,7 @@ export class SubmissionChecker {
       if (err instanceof JsonParseError) return reject(err.code, `${err.detail} (column ${err.column})`, err.column);
       throw err;
     }
-    if (isObject(value) && value.format !== undefined && !(typeof value.format === 'string' && value.format === SUBMISSION_FORMAT)) {
+    if (isRecord(value) && value.format !== undefined && !(typeof value.format === 'string' && value.format === SUBMISSION_FORMAT)) {
       const found = typeof value.format === 'string' ? shown(value.format) : `a ${value.format instanceof JsonNumber ? 'number' : Array.isArray(value.format) ? 'array' : value.format === null ? 'null' : typeof value.format}`;
       return reject('SUBMISSION_FORMAT_UNKNOWN', `format is ${found}; this pipeline reads ${JSON.stringify(SUBMISSION_FORMAT)}`);
     }

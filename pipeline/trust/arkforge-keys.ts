@@ -10,7 +10,7 @@
 // Proof keys go to arkforge_keys; rekor keys are the issuer's log-signing keys and go to
 // tlog_submitter_keys, each as a PEM file `tlog-submitters/<kid>.pub.pem` of the trust directory.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { canonicalJson, JsonParseError, parseJson, toPlain } from '../formats/canonical-json.ts';
+import { canonicalJson, JsonParseError, parseJson, toPlain, isRecord } from '../formats/canonical-json.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { decodeEd25519PublicKey } from '../evidence/trust-material.ts';
 import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../io/trust-files.ts';
@@ -256,10 +256,6 @@ function anyPublicKey(pem: string): KeyObject | undefined {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function shown(v: unknown): string {

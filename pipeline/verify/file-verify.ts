@@ -3,7 +3,7 @@
 // *.json files; results come back in the order given.
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, JsonNumber, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
+import { canonicalJson, isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
 import { buildVerifyContext, runVerifyTask, type VerifyContextInputs, type VerifyOutcome, type VerifyTask } from '../evidence/verify-task.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
@@ -40,9 +40,6 @@ export function expandPaths(paths: readonly string[]): string[] {
   return out;
 }
 
-function isObject(v: JsonValue): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof JsonNumber);
-}
 
 /**
  * SPEC §6.1: a JSON array or an object with "format": "aer-1" is an AER-1 timeline ('chain'), an
@@ -51,7 +48,7 @@ function isObject(v: JsonValue): v is JsonObject {
  */
 export function kindOf(doc: JsonValue): FileKind {
   if (Array.isArray(doc)) return 'chain';
-  if (!isObject(doc)) return 'proof';
+  if (!isRecord(doc)) return 'proof';
   if (doc.format === 'aer-1') return 'chain';
   if ('receipt_schema_version' in doc) return 'receipt';
   return 'proof' in doc ? 'evidence' : 'proof';

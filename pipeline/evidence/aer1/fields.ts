@@ -13,15 +13,6 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** The three provenance classes of draft §5, with spaces; NAME in upper case. */
 const PROVENANCE_CLASS = /^(?:EXECUTED BY [A-Z0-9][A-Z0-9 ._-]*|OBSERVED VIA GATEWAY|LOGGED BY AGENT)$/;
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber);
-}
-
-/** An own member (a null-prototype object has no inherited ones; a plain one might). */
-export function member(o: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(o, key) ? o[key] : undefined;
-}
-
 export function isNonEmptyString(v: unknown): v is string {
   return typeof v === 'string' && v !== '';
 }

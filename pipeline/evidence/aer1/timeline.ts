@@ -13,7 +13,8 @@ import { parseRfc3339 } from '../../formats/rfc3339.ts';
 import type { ReasonCode } from '../../reasons.ts';
 import { COMMITMENT_CHECK_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex } from './commitments.ts';
 import { entryDigest, outputCommitment, readEntry, type Construction, type EntryFields } from './entry.ts';
-import { describe, isRecord, member, ZERO_DIGEST } from './fields.ts';
+import { isRecord, member } from '../../formats/canonical-json.ts';
+import { describe, ZERO_DIGEST } from './fields.ts';
 
 /** Revisions the envelope may declare; 06 is checked, but its metadata is bound by nothing. */
 export const TIMELINE_REVISIONS = ['06', '07', '08', '09'] as const;

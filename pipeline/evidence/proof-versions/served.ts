@@ -4,7 +4,7 @@
 //
 // Values are read from the proof as given (`raw`: parsed JsonValue with number lexemes, or plain
 // JS), so that a canonical-JSON comparison is exact (1.0 is not 1).
-import { JsonNumber } from '../../formats/canonical-json.ts';
+import { member } from '../../formats/canonical-json.ts';
 import { servedReceiptContentHash, servedUpstreamTimestamp, stripSha256, type ArkForgeProof } from './proof.ts';
 
 /** Committed by every 3.x proof (proof-spec v3.1.0 §2 "Fields committed"). */
@@ -17,12 +17,6 @@ export type IdentityField = (typeof IDENTITY_FIELDS)[number];
 
 export type Served = { served: true; value: unknown } | { served: false };
 const NOT_SERVED: Served = { served: false };
-
-/** An object's own member (JsonObject or plain object); undefined for anything else. */
-export function member(o: unknown, key: string): unknown {
-  if (typeof o !== 'object' || o === null || Array.isArray(o) || o instanceof JsonNumber) return undefined;
-  return Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined;
-}
 
 /**
  * What the proof serves for a committed field. Base fields count as served when present and not

@@ -46,7 +46,7 @@
 //   with the pinned log key's hint must verify. Rekor's key hint is the first 4 bytes of SHA-256
 //   of the DER SPKI (= the log id), for ECDSA and Ed25519 alike. The origin line is not pinned.
 import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { canonicalJson, JsonNumber, parseJson, sha256Hex, toPlain, type JsonValue } from '../../formats/canonical-json.ts';
+import { canonicalJson, JsonNumber, parseJson, sha256Hex, toPlain, type JsonValue, isRecord } from '../../formats/canonical-json.ts';
 import { BASE64_STD, parseCheckpoint } from '../../formats/checkpoint.ts';
 import { hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
 import { describeErrors, validator } from '../../formats/schemas.ts';
@@ -354,10 +354,6 @@ function windowText(k: { from_ms?: number; until_ms?: number }): string {
 
 function isoSeconds(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof JsonNumber);
 }
 
 /** A body value for a message: absent, or its canonical JSON (cut short). */
