@@ -117,14 +117,7 @@ CREATE TABLE chain_entries (
   provenance_class  VARCHAR NOT NULL
 );
 
--- One row per malformed line of the commitments file (COMMITMENT_MALFORMED), in the columns of
--- the ingest stage's rejects: a line never counts, and never disappears (docs/aer1.md).
-CREATE TABLE commitment_rejects (
-  file        VARCHAR NOT NULL,
-  line_no     BIGINT  NOT NULL,
-  byte_offset BIGINT  NOT NULL,
-  line_sha256 VARCHAR NOT NULL,
-  reason_code VARCHAR NOT NULL,
-  column_no   INTEGER,
-  detail      VARCHAR NOT NULL
-);
+-- One row per malformed line of the commitments file (COMMITMENT_MALFORMED), in exactly the
+-- columns of the ingest stage's rejects (so the two can be listed as one): a line never counts,
+-- and never disappears (docs/aer1.md).
+CREATE TABLE commitment_rejects AS SELECT * FROM rejects LIMIT 0;
