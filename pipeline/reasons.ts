@@ -229,7 +229,7 @@ export const REASONS = {
     next: 'Publish the final entry digest and entry count with a witness before submissions close, so the organizer can collect it.',
   },
   COMMITMENT_MALFORMED: {
-    meaning: 'A line of the commitments file is not a well-formed commitment {job_id, final_entry_digest (64 lowercase hex), entry_count (a JSON integer: 5, not 5.0), published_at (RFC 3339, a real date), witness, retrieved_via, retrieved_at}; it counts for nothing, the other lines still count. On a timeline: its job\'s commitment is malformed and no well-formed one anchors it.',
+    meaning: 'A line of the commitments file is not a well-formed commitment {job_id, final_entry_digest (64 lowercase hex), entry_count (a JSON integer: 5, not 5.0), published_at (RFC 3339, a real date), and optionally witness, retrieved_via, retrieved_at}; it counts for nothing, the other lines still count. On a timeline: its job\'s commitment is malformed and no well-formed one anchors it.',
     next: 'Fix the line named (file:line) as the message says and rerun verify.',
   },
   COMMITMENT_COUNT_MISMATCH: {
