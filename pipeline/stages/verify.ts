@@ -61,7 +61,7 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
     throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.usage);
   }
   const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
-  const commitments = readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
+  const commitments = await readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
   const inputs = verifyContextInputs(trustDir, window, commitments);
   const results = await verifyFiles(expandPaths(ctx.positionals), inputs);
   // A malformed line that names no job concerns every timeline: each one lists it. A line that
@@ -94,7 +94,7 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
   }
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
-  const commitments = readCommitments(layout.commitments, 'inputs/commitments.jsonl');
+  const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
   const inputs = verifyContextInputs(layout.trust, study.window, commitments);
   const consumed = {
     stage: 'verify',

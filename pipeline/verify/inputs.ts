@@ -3,10 +3,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCommitmentsJsonl, type CommitmentLine } from '../evidence/aer1/index.ts';
+import { readCommitmentText, type CommitmentLine } from '../evidence/aer1/index.ts';
 import type { StudyWindow } from '../evidence/arkforge-proof.ts';
 import type { VerifyContextInputs } from '../evidence/verify-task.ts';
-import { readText } from '../io/json-files.ts';
+import { readLines } from '../ingest/lines.ts';
 import { loadTrust } from '../io/trust-files.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
@@ -15,12 +15,19 @@ export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z',
 
 /**
  * Every line of a commitments file (SPEC §5.2), each well-formed or malformed with its problems;
- * `shownAs` names the file in those problems (the study's relative path, or the path given). A
- * malformed line never stops the others; only a file that is not UTF-8 text is refused.
+ * `shownAs` names the file in those problems (the study's relative path, or the path given). The
+ * lines are split and checked by the reader of submission lines (pipeline/ingest/lines.ts): a
+ * line that is empty, not UTF-8, CRLF-terminated or too long is malformed with that line code, as
+ * a submission line is rejected, and a malformed line never stops the others.
  */
-export function readCommitments(path: string | null, shownAs: string | null = path): CommitmentLine[] {
+export async function readCommitments(path: string | null, shownAs: string | null = path): Promise<CommitmentLine[]> {
   if (path === null || !existsSync(path)) return [];
-  return readCommitmentsJsonl(readText(path), shownAs ?? path);
+  const out: CommitmentLine[] = [];
+  for await (const raw of readLines(path, shownAs ?? path)) {
+    const at = { file: raw.file, line: raw.line_no, byte_offset: raw.byte_offset, line_sha256: raw.sha256 };
+    out.push(raw.text === undefined ? { ...at, ok: false, job_id: null, problems: [`${raw.problem}: ${raw.detail}`] } : readCommitmentText(raw.text, at));
+  }
+  return out;
 }
 
 /** The malformed lines, as `file:line: COMMITMENT_MALFORMED problems` for people. */

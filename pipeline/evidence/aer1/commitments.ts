@@ -30,14 +30,14 @@ export interface ChainCommitment {
 }
 
 /**
- * Where a line is: its file as the user named it and its 1-based line number; read from a file,
- * also the byte offset of the line's start and the SHA-256 of its bytes (as a submission reject).
+ * Where a line is: its file as the user named it, its 1-based line number, the byte offset of the
+ * line's start and the SHA-256 of its bytes (as a rejected submission line is located).
  */
 export interface CommitmentSource {
   file: string;
   line: number;
-  byte_offset?: number;
-  line_sha256?: string;
+  byte_offset: number;
+  line_sha256: string;
 }
 
 export interface MalformedCommitment extends CommitmentSource {
@@ -95,25 +95,17 @@ export function readCommitmentLine(value: unknown, at: CommitmentSource): Commit
 }
 
 /**
- * Reads a commitments file's text: one JSON object per line, `\n` separated. A line that is not
- * JSON (or is empty) is one more malformed line, never a reason to stop.
+ * One line of a commitments file, as the line reader (pipeline/ingest/lines.ts) split, decoded
+ * and checked it: parsed and read. A line that is not JSON is one more malformed line, never a
+ * reason to stop.
  */
-export function readCommitmentsJsonl(text: string, file: string): CommitmentLine[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop(); // the final newline ends the last line
-  let offset = 0;
-  return lines.map((raw, i): CommitmentLine => {
-    const bytes = Buffer.from(raw, 'utf8');
-    const at = { file, line: i + 1, byte_offset: offset, line_sha256: sha256Hex(bytes) };
-    offset += bytes.length + 1;
-    if (raw.trim() === '') return { ...at, ok: false, job_id: null, problems: ['an empty line'] };
-    try {
-      return readCommitmentLine(parseJson(raw), at);
-    } catch (err) {
-      if (!(err instanceof JsonParseError)) throw err;
-      return { ...at, ok: false, job_id: null, problems: [`${err.code}: ${err.message}`] };
-    }
-  });
+export function readCommitmentText(text: string, at: CommitmentSource): CommitmentLine {
+  try {
+    return readCommitmentLine(parseJson(text), at);
+  } catch (err) {
+    if (!(err instanceof JsonParseError)) throw err;
+    return { ...at, ok: false, job_id: null, problems: [`${err.code}: ${err.message}`] };
+  }
 }
 
 interface JobCommitments {
@@ -137,9 +129,10 @@ export function indexCommitments(lines: readonly CommitmentLine[]): CommitmentIn
     return j;
   };
   for (const l of lines) {
-    if (l.ok) of(l.commitment.job_id).valid.push({ file: l.file, line: l.line, commitment: l.commitment });
-    else if (l.job_id !== null) of(l.job_id).malformed.push({ file: l.file, line: l.line, job_id: l.job_id, problems: l.problems });
-    else unattributed.push({ file: l.file, line: l.line, job_id: null, problems: l.problems });
+    const at: CommitmentSource = { file: l.file, line: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256 };
+    if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment });
+    else if (l.job_id !== null) of(l.job_id).malformed.push({ ...at, job_id: l.job_id, problems: l.problems });
+    else unattributed.push({ ...at, job_id: null, problems: l.problems });
   }
   return { jobs, unattributed };
 }

@@ -2,7 +2,7 @@
 // commitments, and single receipts. Pure: inputs in, outcome out (docs/aer1.md).
 export { verifyTimeline, TIMELINE_CHECKS, TIMELINE_CHECK_CODES, TIMELINE_REVISIONS } from './timeline.ts';
 export type { CheckOutcome, TimelineCheck, TimelineEntrySummary, TimelineReasonCode, TimelineStatus, TimelineVerification } from './timeline.ts';
-export { indexCommitments, readCommitmentLine, readCommitmentsJsonl } from './commitments.ts';
+export { indexCommitments, readCommitmentLine, readCommitmentText } from './commitments.ts';
 export type { ChainCommitment, CommitmentIndex, CommitmentLine, CommitmentSource, MalformedCommitment } from './commitments.ts';
 export { verifyReceipt, RECEIPT_CHECKS } from './receipt.ts';
 export type { ReceiptCheck, ReceiptReasonCode, ReceiptStatus, ReceiptVerification } from './receipt.ts';

@@ -1,8 +1,12 @@
 // Commitment lines (SPEC §5.2): the strict shape, one row per rule, and the file reader that
 // reports a malformed line with its file and line and goes on.
-import { describe, expect, it } from 'vitest';
-import { indexCommitments, readCommitmentLine, readCommitmentsJsonl } from '../../../pipeline/evidence/aer1/index.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { indexCommitments, readCommitmentLine } from '../../../pipeline/evidence/aer1/index.ts';
 import { canonicalJson, parseJson, sha256Hex } from '../../../pipeline/formats/canonical-json.ts';
+import { readCommitments } from '../../../pipeline/verify/inputs.ts';
 import { COMMITMENTS_FILE, commitmentsText } from './helpers.ts';
 
 const GOOD = {
@@ -14,7 +18,7 @@ const GOOD = {
   retrieved_via: 'https://witness.example/aer1/commitments',
   retrieved_at: '2026-10-02T00:00:00Z',
 };
-const AT = { file: COMMITMENTS_FILE, line: 7 };
+const AT = { file: COMMITMENTS_FILE, line: 7, byte_offset: 1200, line_sha256: 'e'.repeat(64) };
 /** GOOD with one member replaced by raw JSON text (so number lexemes stay as written), or removed. */
 function withMember(key: string, raw: string | undefined): string {
   const { [key]: _drop, ...rest } = GOOD as Record<string, unknown>;
@@ -87,12 +91,20 @@ describe('readCommitmentLine: one row per rule', () => {
   });
 });
 
-describe('readCommitmentsJsonl: a malformed line never stops the others', () => {
+describe('readCommitments: every line of the file, a malformed one never stopping the others', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prereg-commitments-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  /** The file of these bytes, read as the verify stage reads it. */
+  const read = (content: string | Buffer) => {
+    const path = join(dir, `${Math.random().toString(16).slice(2)}.jsonl`);
+    writeFileSync(path, content);
+    return readCommitments(path, COMMITMENTS_FILE);
+  };
   const other = { ...GOOD, job_id: 'job-2' };
   const text = commitmentsText(GOOD, '{"job_id": "job-2", "entry_count": 5.0}', 'not json', '{"a": 1, "a": 2}', other) + '\n' + commitmentsText(GOOD);
 
-  it('reports each malformed line with its file and line number', () => {
-    const lines = readCommitmentsJsonl(text, COMMITMENTS_FILE);
+  it('reports each malformed line with its file, line number, byte offset and SHA-256', async () => {
+    const lines = await read(text);
     expect(lines.map((l) => [l.line, l.ok])).toEqual([[1, true], [2, false], [3, false], [4, false], [5, true], [6, false], [7, true]]);
     expect(lines.every((l) => l.file === COMMITMENTS_FILE)).toBe(true);
     const bad = lines.flatMap((l) => (l.ok ? [] : [[l.line, l.job_id, l.problems.join('; ')]]));
@@ -100,20 +112,37 @@ describe('readCommitmentsJsonl: a malformed line never stops the others', () => 
       [2, 'job-2', 'missing member "final_entry_digest"; missing member "published_at"; "entry_count" must be a positive JSON integer (5, not 5.0), got 5.0'],
       [3, null, expect.stringMatching(/^JSON_SYNTAX: /)],
       [4, null, expect.stringMatching(/^JSON_DUPLICATE_KEY: /)],
-      [6, null, 'an empty line'],
+      [6, null, expect.stringMatching(/^LINE_EMPTY: /)],
     ]);
+    // Offsets and hashes of the bytes as written (computed here from the text, line by line).
+    const raw = text.split('\n').slice(0, 7);
+    const offsets = raw.map((_, i) => raw.slice(0, i).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0));
+    expect(lines.map((l) => [l.byte_offset, l.line_sha256])).toEqual(raw.map((l, i) => [offsets[i], sha256Hex(l)]));
   });
 
-  it('indexes the well-formed lines by job, in file order; a malformed one by its job when it names one', () => {
-    const index = indexCommitments(readCommitmentsJsonl(text, COMMITMENTS_FILE));
+  it('indexes the well-formed lines by job, in file order; a malformed one by its job when it names one', async () => {
+    const index = indexCommitments(await read(text));
     expect(index.jobs.get('job-7a1f')!.valid.map((v) => v.line)).toEqual([1, 7]);
     expect(index.jobs.get('job-2')).toMatchObject({ valid: [{ line: 5, commitment: other }], malformed: [{ line: 2, job_id: 'job-2' }] });
     expect(index.unattributed.map((m) => m.line)).toEqual([3, 4, 6]);
   });
 
-  it('reads an empty file as no lines, and a last line without its newline', () => {
-    expect(readCommitmentsJsonl('', COMMITMENTS_FILE)).toEqual([]);
-    const text = canonicalJson(GOOD);
-    expect(readCommitmentsJsonl(text, COMMITMENTS_FILE)).toEqual([{ file: COMMITMENTS_FILE, line: 1, byte_offset: 0, line_sha256: sha256Hex(text), ok: true, commitment: GOOD }]);
+  it('reads an empty file as no lines, and a last line without its newline', async () => {
+    expect(await read('')).toEqual([]);
+    const line = canonicalJson(GOOD);
+    expect(await read(line)).toEqual([{ file: COMMITMENTS_FILE, line: 1, byte_offset: 0, line_sha256: sha256Hex(line), ok: true, commitment: GOOD }]);
+  });
+
+  it('refuses, line by line as a submission line is rejected, a BOM, CRLF and bytes that are not UTF-8', async () => {
+    const line = canonicalJson(GOOD);
+    const lines = await read(Buffer.concat([Buffer.from(`\ufeff${line}\n${line}\r\n`), Buffer.from([0x7b, 0xff, 0x7d, 0x0a]), Buffer.from(`${line}\n`)]));
+    expect(lines.map((l) => [l.line, l.ok, l.ok ? '' : l.problems[0]!.split(':')[0]])).toEqual([
+      [1, false, 'JSON_SYNTAX'], // U+FEFF is kept and refused by the parser, as Python's json.loads does
+      [2, false, 'LINE_CRLF'],
+      [3, false, 'LINE_NOT_UTF8'],
+      [4, true, ''],
+    ]);
+    // The offsets count the BOM's three bytes.
+    expect(lines.map((l) => l.byte_offset)).toEqual([0, 3 + line.length + 1, 3 + 2 * (line.length + 1) + 1, 3 + 2 * (line.length + 1) + 1 + 4]);
   });
 });

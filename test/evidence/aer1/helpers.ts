@@ -1,7 +1,7 @@
-// Shared by the AER-1 tests: commitments read the way the verify stage reads them (a JSON-lines
-// text through the canonical parser), and the study's closes_at.
-import { indexCommitments, readCommitmentsJsonl, type CommitmentIndex } from '../../../pipeline/evidence/aer1/index.ts';
-import { canonicalJson } from '../../../pipeline/formats/canonical-json.ts';
+// Shared by the AER-1 tests: commitment lines read the way the verify stage reads each line of
+// its file (through the canonical parser, with its place), and the study's closes_at.
+import { indexCommitments, readCommitmentText, type CommitmentIndex, type CommitmentLine } from '../../../pipeline/evidence/aer1/index.ts';
+import { canonicalJson, sha256Hex } from '../../../pipeline/formats/canonical-json.ts';
 
 export const CLOSES_AT = '2026-11-16T00:00:00Z';
 export const COMMITMENTS_FILE = 'inputs/commitments.jsonl';
@@ -11,7 +11,18 @@ export function commitmentsText(...lines: unknown[]): string {
   return lines.map((l) => (typeof l === 'string' ? l : canonicalJson(l))).map((l) => `${l}\n`).join('');
 }
 
-/** The index of these commitment lines, read from their file text. */
+/** These lines (objects as canonical JSON, or raw text) read as lines 1, 2, … of COMMITMENTS_FILE. */
+export function commitmentLines(...lines: unknown[]): CommitmentLine[] {
+  let offset = 0;
+  return lines.map((l, i) => {
+    const text = typeof l === 'string' ? l : canonicalJson(l);
+    const at = { file: COMMITMENTS_FILE, line: i + 1, byte_offset: offset, line_sha256: sha256Hex(text) };
+    offset += Buffer.byteLength(text) + 1;
+    return readCommitmentText(text, at);
+  });
+}
+
+/** The index of these commitment lines. */
 export function commitmentIndex(...lines: unknown[]): CommitmentIndex {
-  return indexCommitments(readCommitmentsJsonl(commitmentsText(...lines), COMMITMENTS_FILE));
+  return indexCommitments(commitmentLines(...lines));
 }

@@ -65,7 +65,7 @@ describe('schemas/commitment.schema.json agrees with readCommitmentLine', () => 
   const text = canonicalJson(good);
   const both = (line: string) => ({
     schema: schemaProblems('commitment', JSON.parse(line)).length === 0,
-    verifier: readCommitmentLine(parseJson(line), { file: 'c.jsonl', line: 1 }).ok,
+    verifier: readCommitmentLine(parseJson(line), { file: 'c.jsonl', line: 1, byte_offset: 0, line_sha256: '0'.repeat(64) }).ok,
   });
 
   it.each<[string, string]>([
