@@ -13,8 +13,8 @@ export interface EntryFields {
   job_id: string | null;
   tool: string | null;
   provenance_class: string | null;
-  /** The decoded canonical_bytes. */
-  bytes: Buffer | null;
+  /** SHA-256 (hex) of the decoded canonical_bytes, computed once when they decode: the entry's output commitment. */
+  output_commitment: string | null;
   prev_digest: string | null;
   /** false when absent; null when present but not a boolean. */
   close: boolean | null;
@@ -26,7 +26,7 @@ export interface EntryFields {
  * and the output hash is always computed).
  */
 export function readEntry(raw: unknown, i: number): { fields: EntryFields; problems: string[] } {
-  const fields: EntryFields = { id: null, seq: null, job_id: null, tool: null, provenance_class: null, bytes: null, prev_digest: null, close: null };
+  const fields: EntryFields = { id: null, seq: null, job_id: null, tool: null, provenance_class: null, output_commitment: null, prev_digest: null, close: null };
   if (!isRecord(raw)) return { fields, problems: [`entries[${i}] must be an object, got ${describe(raw)}`] };
   const problems: string[] = [];
   const want = (key: string, shape: string) => problems.push(`entries[${i}].${key} must be ${shape}, got ${describe(member(raw, key))}`);
@@ -42,8 +42,9 @@ export function readEntry(raw: unknown, i: number): { fields: EntryFields; probl
   else want('tool', 'a non-empty string');
   if (isProvenanceClass(pc)) fields.provenance_class = pc;
   else want('provenance_class', '"EXECUTED BY <NAME>", "OBSERVED VIA GATEWAY" or "LOGGED BY AGENT"');
-  fields.bytes = strictBase64(member(raw, 'canonical_bytes'));
-  if (fields.bytes === null) want('canonical_bytes', 'strict, padded base64');
+  const bytes = strictBase64(member(raw, 'canonical_bytes'));
+  if (bytes === null) want('canonical_bytes', 'strict, padded base64');
+  else fields.output_commitment = outputCommitment(bytes);
   if (isHex64(prev)) fields.prev_digest = prev;
   else want('prev_digest', '64 lowercase hex digits');
   if (close === undefined || typeof close === 'boolean') fields.close = close ?? false;
@@ -65,11 +66,11 @@ export function outputCommitment(bytes: Uint8Array): string {
  * - 06: SHA-256 of the decoded canonical_bytes alone, so the metadata is bound by nothing.
  */
 export function entryDigest(construction: Construction, e: EntryFields): string | null {
-  if (e.bytes === null) return null;
-  if (construction === '06') return outputCommitment(e.bytes);
+  if (e.output_commitment === null) return null;
+  if (construction === '06') return e.output_commitment;
   if (e.id === null || e.seq === null || e.job_id === null || e.tool === null || e.provenance_class === null || e.prev_digest === null || e.close === null) return null;
   return sha256Hex(canonicalJson({
-    close: e.close, id: e.id, job_id: e.job_id, output_hash: outputCommitment(e.bytes), prev_digest: e.prev_digest,
+    close: e.close, id: e.id, job_id: e.job_id, output_hash: e.output_commitment, prev_digest: e.prev_digest,
     provenance_class: e.provenance_class, seq: e.seq, tool: e.tool,
   }));
 }

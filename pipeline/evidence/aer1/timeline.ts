@@ -12,7 +12,7 @@
 import { parseRfc3339 } from '../../formats/rfc3339.ts';
 import type { ReasonCode } from '../../reasons.ts';
 import { COMMITMENT_CHECK_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex } from './commitments.ts';
-import { entryDigest, outputCommitment, readEntry, type Construction, type EntryFields } from './entry.ts';
+import { entryDigest, readEntry, type Construction, type EntryFields } from './entry.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
 import { describe, ZERO_DIGEST } from './fields.ts';
 
@@ -190,7 +190,7 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, close
   return report.result({
     form, revision, construction, job_id: jobId, entry_count: entries.length, final_entry_digest: finalDigest,
     entries: malformed || report.checks.seq !== 'pass' ? [] : entries.map((e, i) => ({
-      seq: Number(e.seq), id: e.id!, digest: digests[i]!, output_commitment: outputCommitment(e.bytes!), tool: e.tool!, provenance_class: e.provenance_class!,
+      seq: Number(e.seq), id: e.id!, digest: digests[i]!, output_commitment: e.output_commitment!, tool: e.tool!, provenance_class: e.provenance_class!,
     })),
     commitment,
     provenance_classes: [...new Set(entries.flatMap((e) => (e.provenance_class === null ? [] : [e.provenance_class])))].sort(),
