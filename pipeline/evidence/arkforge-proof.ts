@@ -220,6 +220,7 @@ function checkVersion(read: ReadProof, declaredChain: string, v: ProofVerificati
     declaredChain,
     openings: read.openings,
     bodyHashes: { ...(read.requestHash !== undefined ? { request: read.requestHash } : {}), ...(read.responseHash !== undefined ? { response: read.responseHash } : {}) },
+    ...(read.chainInputs !== undefined ? { chainInputs: read.chainInputs } : {}),
   });
   v.recomputed_chain_hash = outcome.recomputed_chain_hash;
   v.committed_fields = outcome.committed_fields;

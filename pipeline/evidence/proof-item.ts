@@ -6,7 +6,7 @@ import { CanonicalText, JsonNumber, canonicalJson, isRecord, member, parseJson, 
 import { describeErrors, validator } from '../formats/schemas.ts';
 import { byCodePoint } from './proof-versions/commitments.ts';
 import { proofVersionModule, type ArkForgeProof, type SourcedOpening } from './proof-versions/index.ts';
-import { chainInputs } from './proof-versions/proof.ts';
+import { chainInputs, type ChainFields } from './proof-versions/proof.ts';
 import { utcMillis } from './trust-material.ts';
 
 export interface EvidenceItem {
@@ -34,6 +34,8 @@ export interface ReadProof {
   responseHash?: string;
   /** The proof's `disclosed`, then the item's `disclosure.disclosed`, each sorted by field. */
   openings: SourcedOpening[];
+  /** Below 3.0: the chain inputs, served in full or as the public view (any other gap is a problem). */
+  chainInputs?: { fields: ChainFields } | { redacted: true };
 }
 
 const validateProof = validator('proof'); // compiled once, at module load
@@ -51,10 +53,8 @@ export function readItem(item: EvidenceItem): ReadProof | { problems: string[] }
   if (timestampMs === undefined) problems.push(`proof/timestamp ${JSON.stringify(proof.timestamp)} is not a real instant`);
   // Below 3.0 the chain inputs are values: served as a full proof or as the issuer's public view, nothing in between.
   const version = proofVersionModule(proof.spec_version);
-  if (version !== undefined && version.algorithm !== 'commitments') {
-    const inputs = chainInputs(proof);
-    if ('malformed' in inputs) problems.push(`proof: ${inputs.malformed}`);
-  }
+  const inputs = version !== undefined && version.algorithm !== 'commitments' ? chainInputs(proof) : undefined;
+  if (inputs !== undefined && 'malformed' in inputs) problems.push(`proof: ${inputs.malformed}`);
   const payment = member(raw, 'payment');
   const fee = member(raw, 'certification_fee');
   // Compared on the parsed values (lexemes kept): 1 and 1.0 differ, as in Python's canonical form.
@@ -77,6 +77,7 @@ export function readItem(item: EvidenceItem): ReadProof | { problems: string[] }
   const read: ReadProof = { proof, raw, timestampMs, openings };
   if (requestHash !== undefined) read.requestHash = requestHash;
   if (responseHash !== undefined) read.responseHash = responseHash;
+  if (inputs !== undefined && !('malformed' in inputs)) read.chainInputs = inputs;
   return read;
 }
 

@@ -11,7 +11,7 @@ import type { CheckOutcome, Finding, ProofCheck } from '../proof-checks.ts';
 import { canonical } from './canonical.ts';
 import { commitments30, commitments31 } from './commitments.ts';
 import { legacy } from './legacy.ts';
-import type { ArkForgeProof } from './proof.ts';
+import type { ArkForgeProof, chainInputs } from './proof.ts';
 
 export type ChainAlgorithm = 'legacy' | 'canonical' | 'commitments';
 
@@ -36,6 +36,8 @@ export interface VersionInput {
   openings: readonly SourcedOpening[];
   /** SHA-256 hex of the canonical JSON of each body given with the evidence item. */
   bodyHashes: { request?: string; response?: string };
+  /** Below 3.0: the chain inputs as the structure step already read them (chainInputs), so they are read once. */
+  chainInputs?: ReturnType<typeof chainInputs>;
 }
 
 export interface VersionOutcome {

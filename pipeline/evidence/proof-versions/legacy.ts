@@ -3,11 +3,10 @@
 //   request_hash + response_hash + transaction_id + timestamp + buyer_fingerprint + seller
 //   [+ upstream_timestamp] [+ receipt_content_hash]
 import { sha256Hex } from '../../formats/canonical-json.ts';
-import { chainFields, type ArkForgeProof } from './proof.ts';
+import type { ChainFields } from './proof.ts';
 import { valueModule } from './values.ts';
 
-export const legacy = valueModule('legacy', (proof: ArkForgeProof): string => {
-  const f = chainFields(proof);
+export const legacy = valueModule('legacy', (f: ChainFields): string => {
   let input = f.request_hash + f.response_hash + f.transaction_id + f.timestamp + f.buyer_fingerprint + f.seller;
   if (f.upstream_timestamp !== undefined) input += f.upstream_timestamp;
   if (f.receipt_content_hash !== undefined) input += f.receipt_content_hash;

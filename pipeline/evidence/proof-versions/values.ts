@@ -14,16 +14,17 @@
 import { canonicalJson } from '../../formats/canonical-json.ts';
 import type { Finding } from '../proof-checks.ts';
 import type { ChainAlgorithm, ProofVersionModule, VersionInput, VersionOutcome } from './index.ts';
-import { chainInputs, REDACTED_CHAIN_INPUTS, type ArkForgeProof } from './proof.ts';
+import { chainFields, chainInputs, REDACTED_CHAIN_INPUTS, type ArkForgeProof, type ChainFields } from './proof.ts';
 import { claimsIdentity, servedIdentity } from './served.ts';
 
-export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, chainHash: (proof: ArkForgeProof) => string): ProofVersionModule {
+/** A value algorithm: its formula over the chain inputs, and the checks every one of them decides. */
+export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, formula: (fields: ChainFields) => string): ProofVersionModule {
   return {
     algorithm,
-    chainHash,
+    chainHash: (proof: ArkForgeProof) => formula(chainFields(proof)),
     verify(input: VersionInput): VersionOutcome {
       const out: VersionOutcome = { recomputed_chain_hash: null, checks: {}, findings: [], committed_fields: null, opened_fields: [], identity: null };
-      const inputs = chainInputs(input.proof);
+      const inputs = input.chainInputs ?? chainInputs(input.proof);
       if (!('fields' in inputs)) {
         // readItem refused every other gap as malformed: this is the issuer's public view.
         out.findings.push({
@@ -33,7 +34,7 @@ export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, c
           undecided: true,
         });
       } else {
-        out.recomputed_chain_hash = chainHash(input.proof);
+        out.recomputed_chain_hash = formula(inputs.fields);
         if (out.recomputed_chain_hash === input.declaredChain) out.checks.chain = 'pass';
         else out.findings.push({ check: 'chain', code: 'PROOF_CHAIN_MISMATCH', problem: `chain hash recomputed by the ${algorithm} algorithm is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}` });
       }
