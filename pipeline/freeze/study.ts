@@ -1,5 +1,6 @@
 // preregistration/study.json: the study's frozen configuration.
 import { schemaProblems } from '../formats/schemas.ts';
+import { utcMillis } from '../formats/utc-instant.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
@@ -33,9 +34,12 @@ export function loadStudy(path: string): StudyConfig {
         problems.push(`pattern ${JSON.stringify(p)} is not a valid regular expression: ${(err as Error).message}`);
       }
     }
-    if (Date.parse(study.window.opens_at) >= Date.parse(study.window.closes_at)) {
-      problems.push('/window opens_at must be before closes_at');
-    }
+    // A real instant each (Date.parse would take 30 February or hour 24, which the verifiers refuse).
+    const opens = utcMillis(study.window.opens_at);
+    const closes = utcMillis(study.window.closes_at);
+    if (opens === undefined) problems.push(`/window/opens_at ${JSON.stringify(study.window.opens_at)} is not a real instant`);
+    if (closes === undefined) problems.push(`/window/closes_at ${JSON.stringify(study.window.closes_at)} is not a real instant`);
+    if (opens !== undefined && closes !== undefined && opens >= closes) problems.push('/window opens_at must be before closes_at');
   }
   if (problems.length > 0) {
     throw new PreregError('STUDY_INVALID', `${path}: ${problems.join('; ')}`, EXIT.blocked, { path, problems });

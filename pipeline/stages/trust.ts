@@ -7,7 +7,7 @@
 // resulting policy loaded as every stage will load it (schema, every named file decoded). Then
 // the new PEM files and policy.json are written atomically; a run that changes nothing writes
 // nothing.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildTrustMaterialFrom } from '../evidence/trust-material.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
@@ -59,7 +59,7 @@ async function importArkForge(ctx: StageContext, dir: string, file: string): Pro
   const policy = loadTrustPolicy(dir);
   const existing = (rel: string): string | undefined => {
     const path = trustPath(dir, rel);
-    return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    return existsSync(path) ? readText(path) : undefined;
   };
   const plan = planArkForgeImport(policy, history, existing);
 

@@ -93,6 +93,17 @@ describe('freeze', () => {
     expect(r.json.code).toBe('STUDY_INVALID');
     expect(r.json.message).toContain('/as_of');
   });
+
+  it.each([['closes_at', '2026-11-31T00:00:00Z'], ['opens_at', '2026-11-02T24:00:00Z']])('refuses a window whose %s is no real instant (%s), which the verifiers could not use', async (field, instant) => {
+    const root = study();
+    const path = join(root, 'preregistration/study.json');
+    const doc = JSON.parse(readFileSync(path, 'utf8'));
+    doc.window[field] = instant;
+    writeFileSync(path, JSON.stringify(doc, null, 2));
+    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    expect([r.code, r.json.code]).toEqual([3, 'STUDY_INVALID']);
+    expect(r.json.message).toContain(`/window/${field} "${instant}" is not a real instant`);
+  });
 });
 
 describe('reveal-check', () => {

@@ -258,6 +258,19 @@ describe('prereg trust import-arkforge', () => {
       writeFileSync(join(dir, 'policy.json'), JSON.stringify(p, null, 2));
     }],
   ];
+  it('a pinned submitter key file that cannot be read is a clear refusal (exit 3), not an internal error', async () => {
+    const dir = trustCopy();
+    mkdirSync(join(dir, 'mine/k.pem'), { recursive: true }); // a directory where the key file should be
+    const p = policyOf(dir);
+    p.tlog_submitter_keys = [{ key_id: 'rekor-1', public_key_file: 'mine/k.pem', valid_from: '2026-03-03T00:00:00Z', valid_until: null }];
+    writeFileSync(join(dir, 'policy.json'), JSON.stringify(p, null, 2));
+    const files = snapshot(dir);
+    const r = await importInto(dir);
+    expect([r.code, r.json.code]).toEqual([3, 'FILE_NOT_FOUND']);
+    expect(r.json.message).toContain('mine/k.pem');
+    expect(snapshot(dir)).toEqual(files);
+  });
+
   it.each(conflicts)('refuses %s → ARKFORGE_KEY_CONFLICT (exit 4), writing nothing', async (_what, arrange) => {
     const dir = trustCopy();
     arrange(dir);
