@@ -4,12 +4,11 @@
 // prototype) or plain JS; a plain number cannot tell 5 from 5.0, so callers that must refuse
 // 5.0 pass the parsed JsonValue.
 import { JsonNumber } from '../../formats/canonical-json.ts';
+import { BASE64_STD } from '../../formats/checkpoint.ts';
 
 export const ZERO_DIGEST = '0'.repeat(64);
 const HEX64 = /^[0-9a-f]{64}$/;
 const INTEGER_LEXEME = /^-?(?:0|[1-9][0-9]*)$/;
-/** Strict base64 (RFC 4648 §4): the standard alphabet, padded, no whitespace. */
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** The three provenance classes of draft §5, with spaces; NAME in upper case. */
 const PROVENANCE_CLASS = /^(?:EXECUTED BY [A-Z0-9][A-Z0-9 ._-]*|OBSERVED VIA GATEWAY|LOGGED BY AGENT)$/;
 
@@ -29,7 +28,7 @@ export function isProvenanceClass(v: unknown): v is string {
 export function strictBase64(v: unknown): Buffer | null {
   // Node's decoder is lenient; the pattern is what makes it strict. Non-zero padding bits are
   // accepted, as Python's b64decode(validate=True) accepts them.
-  return typeof v === 'string' && BASE64.test(v) ? Buffer.from(v, 'base64') : null;
+  return typeof v === 'string' && BASE64_STD.test(v) ? Buffer.from(v, 'base64') : null;
 }
 
 /**
