@@ -9,9 +9,10 @@
 // ("valid for proofs dated before retired_at"); null is no end and becomes `valid_until: null`.
 // Proof keys go to arkforge_keys; rekor keys are the issuer's log-signing keys and go to
 // tlog_submitter_keys, each as a PEM file `tlog-submitters/<kid>.pub.pem` of the trust directory.
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { canonicalJson, JsonParseError, parseJson, toPlain, isRecord } from '../formats/canonical-json.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
+import { parseSpkiPem } from '../evidence/tlog/index.ts';
 import { decodeEd25519PublicKey } from '../evidence/trust-material.ts';
 import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../io/trust-files.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -89,7 +90,7 @@ export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKey
     const kid = kidOf(k, at, seenProof);
     if (k.type !== 'Ed25519') bad(`${at}.type`, `${shown(k.type)} is not a known proof-key type (Ed25519)`);
     const raw = typeof k.public === 'string' ? decodeEd25519PublicKey(k.public) : undefined;
-    if (!raw || !importsAsEd25519(raw)) bad(`${at}.public`, `${shown(k.public)} is not ed25519:<base64url of a 32-byte Ed25519 public key>`);
+    if (!raw) bad(`${at}.public`, `${shown(k.public)} is not ed25519:<base64url of a 32-byte Ed25519 public key>`);
     return { kid, public_key: `ed25519:${raw!.toString('base64url')}`, ...windowOf(k, at) };
   });
 
@@ -166,14 +167,19 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
 
   const submitters = (policy.tlog_submitter_keys ?? []).map((k) => ({ ...k }));
   const files: ImportPlan['files'] = [];
+  // Each pinned key file read and decoded once, whatever the number of published keys.
+  const decoded = new Map<string, KeyObject | undefined>();
+  const pinnedKey = (file: string): KeyObject | undefined => {
+    if (!decoded.has(file)) {
+      const text = readExisting(file);
+      decoded.set(file, text === undefined ? undefined : parseSpkiPem(text));
+    }
+    return decoded.get(file);
+  };
   for (const r of history.rekorKeys) {
     const i = submitters.findIndex((k) => k.key_id === r.kid);
     const window = { valid_from: r.valid_from, valid_until: r.valid_until };
-    const twin = submitters.findIndex((k) => {
-      if (k.key_id === r.kid) return false;
-      const text = readExisting(k.public_key_file);
-      return text !== undefined && anyPublicKey(text)?.equals(r.key) === true;
-    });
+    const twin = submitters.findIndex((k) => k.key_id !== r.kid && pinnedKey(k.public_key_file)?.equals(r.key) === true);
     if (twin >= 0) conflict(`tlog_submitter_keys[${twin}]`, `the published rekor key ${r.kid} is already pinned as ${submitters[twin]!.key_id} (${submitters[twin]!.public_key_file})`);
     if (i < 0) {
       const path = `${SUBMITTER_KEY_DIR}/${r.kid}.pub.pem`;
@@ -185,9 +191,10 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
       continue;
     }
     const pinned = submitters[i]!;
-    const text = readExisting(pinned.public_key_file);
-    const key = text === undefined ? undefined : anyPublicKey(text);
-    if (!key?.equals(r.key)) conflict(`tlog_submitter_keys[${i}]`, `key_id ${r.kid} is pinned with ${text === undefined ? 'a file that does not exist' : 'another key'} (${pinned.public_key_file})`);
+    if (pinnedKey(pinned.public_key_file)?.equals(r.key) !== true) {
+      const what = readExisting(pinned.public_key_file) === undefined ? 'a file that does not exist' : 'another key';
+      conflict(`tlog_submitter_keys[${i}]`, `key_id ${r.kid} is pinned with ${what} (${pinned.public_key_file})`);
+    }
     if (widens(pinned, window)) conflict(`tlog_submitter_keys[${i}]`, widening(r.kid, pinned, window));
     const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
     submitters[i] = { ...pinned, ...window };
@@ -235,27 +242,9 @@ function widening(kid: string, pinned: Window, published: Window): string {
   return `key_id ${kid} is pinned for ${text(pinned)}; the published window ${text(published)} would widen it (an import only narrows a pinned window, e.g. to a retirement; widen it by hand if that is meant)`;
 }
 
-function importsAsEd25519(raw: Buffer): boolean {
-  try {
-    createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function p256PublicKey(pem: string): KeyObject | undefined {
-  const key = /^\s*-----BEGIN PUBLIC KEY-----\r?\n[A-Za-z0-9+/=\r\n]+-----END PUBLIC KEY-----\s*$/.test(pem) ? anyPublicKey(pem) : undefined;
+  const key = parseSpkiPem(pem);
   return key?.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? key : undefined;
-}
-
-function anyPublicKey(pem: string): KeyObject | undefined {
-  try {
-    const key = createPublicKey(pem);
-    return key.type === 'public' ? key : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function shown(v: unknown): string {

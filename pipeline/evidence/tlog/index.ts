@@ -3,5 +3,5 @@
 // docs/trust.md). Pure: inputs in, outcome out.
 export { verifyTlogEntry, TLOG_CHECKS, TLOG_CODES } from './rekor-entry.ts';
 export type { TlogCheck, TlogCheckOutcome, TlogCode, TlogEntry, TlogMaterial, TlogVerification } from './rekor-entry.ts';
-export { loadTlogKeys, loadTlogSubmitterKeys, logIdOf } from './keys.ts';
+export { loadTlogKeys, loadTlogSubmitterKeys, logIdOf, parseSpkiPem } from './keys.ts';
 export type { PinnedLogKey, PinnedSubmitterKey, TlogKeyPolicy, TlogSubmitterKeyPolicy } from './keys.ts';

@@ -83,16 +83,24 @@ export function loadTlogSubmitterKeys(entries: readonly TlogSubmitterKeyPolicy[]
   });
 }
 
-/** One PEM SubjectPublicKeyInfo, ECDSA P-256 or Ed25519; anything else is TRUST_POLICY_INVALID. */
-export function readPinnedPublicKey(pem: string, where: string, what: string): KeyObject {
-  const m = /^\s*-----BEGIN PUBLIC KEY-----\r?\n([A-Za-z0-9+/=\r\n]+)-----END PUBLIC KEY-----\s*$/.exec(pem);
-  if (!m) invalid(`${where}: not one PEM public key (-----BEGIN PUBLIC KEY-----)`);
-  let key: KeyObject;
+const SPKI_PEM = /^\s*-----BEGIN PUBLIC KEY-----\r?\n([A-Za-z0-9+/=\r\n]+)-----END PUBLIC KEY-----\s*$/;
+
+/** One PEM SubjectPublicKeyInfo and nothing else, of any key type; undefined when it is not one or does not parse. */
+export function parseSpkiPem(pem: string): KeyObject | undefined {
+  const m = SPKI_PEM.exec(pem);
+  if (!m) return undefined;
   try {
-    key = createPublicKey({ key: Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
-  } catch (e) {
-    invalid(`${where}: the public key does not parse (${e instanceof Error ? e.message : String(e)})`);
+    return createPublicKey({ key: Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
+  } catch {
+    return undefined;
   }
+}
+
+/** One PEM SubjectPublicKeyInfo, ECDSA P-256 or Ed25519; anything else is TRUST_POLICY_INVALID. */
+function readPinnedPublicKey(pem: string, where: string, what: string): KeyObject {
+  if (!SPKI_PEM.test(pem)) invalid(`${where}: not one PEM public key (-----BEGIN PUBLIC KEY-----)`);
+  const key = parseSpkiPem(pem);
+  if (key === undefined) invalid(`${where}: the public key does not parse`);
   const curve = key.asymmetricKeyDetails?.namedCurve;
   if (!(key.asymmetricKeyType === 'ed25519' || (key.asymmetricKeyType === 'ec' && curve === 'prime256v1'))) {
     invalid(`${where}: ${what} must be ECDSA P-256 or Ed25519, not ${key.asymmetricKeyType}${curve ? ` ${curve}` : ''}`);
