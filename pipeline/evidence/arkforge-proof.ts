@@ -45,7 +45,8 @@ import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof, type Chain
 import { SHA256_PREFIX, stripSha256 } from './proof-versions/proof.ts';
 import { verifyTimestampToken, type TsaReasonCode } from './timestamp/index.ts';
 import { verifyTlogEntry, type TlogCheck, type TlogCheckOutcome, type TlogCode } from './tlog/index.ts';
-import { decodeEd25519PublicKey, NO_END_MS, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';
+import { inWindow, windowText } from '../formats/utc-instant.ts';
+import { decodeEd25519PublicKey, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';
 
 export { PROOF_CHECKS, PROOF_CODES, proofStatus } from './proof-checks.ts';
 export type { CheckOutcome, ProofCheck, ProofCode, ProofParseCode, ProofStatus } from './proof-checks.ts';
@@ -362,17 +363,17 @@ function checkSignature(
     }
   };
   const counts = (k: PinnedKey): boolean =>
-    inKeyWindow(k, timestampMs) && (genTimeMs === undefined || inKeyWindow(k, genTimeMs));
+    inWindow(k, timestampMs) && (genTimeMs === undefined || inWindow(k, genTimeMs));
 
   // Pinned keys whose window holds come first, the one the proof names (arkforge_pubkey) first among them.
-  const inWindow: PinnedKey[] = [];
+  const counting: PinnedKey[] = [];
   const outOfWindow: PinnedKey[] = [];
   for (const k of keys) {
-    const list = counts(k) ? inWindow : outOfWindow;
+    const list = counts(k) ? counting : outOfWindow;
     if (k.x === embeddedX) list.unshift(k);
     else list.push(k);
   }
-  for (const k of inWindow) {
+  for (const k of counting) {
     if (verifies(k.key)) {
       v.checks.signature = 'pass';
       v.checks.key = 'pass';
@@ -385,7 +386,7 @@ function checkSignature(
     if (verifies(k.key)) {
       v.checks.signature = 'pass';
       v.key_id = k.key_id;
-      fail(v, 'key', 'PROOF_KEY_UNTRUSTED', `the signature verifies with pinned key ${k.key_id}, whose window [${new Date(k.from_ms).toISOString()}, ${k.until_ms === NO_END_MS ? 'no end' : new Date(k.until_ms).toISOString()}) does not contain the proof's timestamp${genTimeMs === undefined ? '' : ' and token genTime'}`);
+      fail(v, 'key', 'PROOF_KEY_UNTRUSTED', `the signature verifies with pinned key ${k.key_id}, whose window ${windowText(k)} does not contain the proof's timestamp${genTimeMs === undefined ? '' : ' and token genTime'}`);
       return;
     }
   }
@@ -398,9 +399,6 @@ function checkSignature(
   fail(v, 'signature', 'PROOF_SIGNATURE_INVALID', 'arkforge_signature does not verify over the declared chain hash with any pinned key or the embedded key');
 }
 
-function inKeyWindow(k: PinnedKey, ms: number): boolean {
-  return k.from_ms <= ms && ms < k.until_ms;
-}
 
 /** An unpinned embedded key, imported only on the failure path (never per verified proof); undefined when the bytes are no key. */
 function importRawKey(raw: Buffer): KeyObject | undefined {

@@ -23,12 +23,6 @@ export { utcMillis };
 /** The batch allowance when the policy gives none (SPEC §6.1: a production batch token trails its proof by 604 s). */
 export const DEFAULT_BATCH_MAX_SKEW_SECONDS = 900;
 
-/**
- * until_ms of a key whose valid_until is null (no end): the last instant a Date can hold, so
- * that every comparison and every rendering of the window still works.
- */
-export const NO_END_MS = 8.64e15;
-
 /** One pinned ArkForge Ed25519 key with its half-open validity window [from, until). */
 export interface PinnedKey {
   readonly key_id: string;
@@ -39,8 +33,8 @@ export interface PinnedKey {
   readonly key: KeyObject;
   /** Epoch milliseconds (fractions kept) of valid_from, inclusive. */
   readonly from_ms: number;
-  /** Epoch milliseconds (fractions kept) of valid_until, exclusive; NO_END_MS when valid_until is null. */
-  readonly until_ms: number;
+  /** Epoch milliseconds (fractions kept) of valid_until, exclusive; absent when valid_until is null (no end). */
+  readonly until_ms?: number;
 }
 
 /** The policy's numbers a verifier needs. */
@@ -113,11 +107,11 @@ export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], t
       invalid(`${where}: public_key is not an Ed25519 key (${e instanceof Error ? e.message : String(e)})`);
     }
     const from_ms = utcMillis(entry.valid_from);
-    const until_ms = entry.valid_until === null ? NO_END_MS : utcMillis(entry.valid_until);
+    const until_ms = entry.valid_until === null ? null : utcMillis(entry.valid_until);
     if (from_ms === undefined) invalid(`${where}: valid_from ${JSON.stringify(entry.valid_from)} is not an ISO-8601 UTC instant`);
     if (until_ms === undefined) invalid(`${where}: valid_until ${JSON.stringify(entry.valid_until)} is not an ISO-8601 UTC instant (or null: no end)`);
-    if (!(from_ms < until_ms)) invalid(`${where}: the window [valid_from, valid_until) is empty`);
-    return Object.freeze({ key_id: entry.key_id, public_key: entry.public_key, x, key, from_ms, until_ms });
+    if (until_ms !== null && !(from_ms < until_ms)) invalid(`${where}: the window [valid_from, valid_until) is empty`);
+    return Object.freeze({ key_id: entry.key_id, public_key: entry.public_key, x, key, from_ms, ...(until_ms === null ? {} : { until_ms }) });
   });
   const batchMaxSkewSeconds = policy.batch_max_skew_seconds ?? DEFAULT_BATCH_MAX_SKEW_SECONDS;
   for (const [name, value] of [

@@ -20,3 +20,18 @@ export function utcMillis(text: string): number | undefined {
   }
   return frac === undefined ? whole : whole + Number(`0.${frac}`) * 1000;
 }
+
+/** A half-open window [from_ms, until_ms) of epoch milliseconds; an absent end is no end (SPEC §5.4). */
+export interface InstantWindow {
+  readonly from_ms?: number;
+  readonly until_ms?: number;
+}
+
+export function inWindow(w: InstantWindow, ms: number): boolean {
+  return (w.from_ms === undefined || w.from_ms <= ms) && (w.until_ms === undefined || ms < w.until_ms);
+}
+
+/** "[2026-01-01T00:00:00.000Z, no end)", for messages. */
+export function windowText(w: InstantWindow): string {
+  return `[${w.from_ms === undefined ? 'no start' : new Date(w.from_ms).toISOString()}, ${w.until_ms === undefined ? 'no end' : new Date(w.until_ms).toISOString()})`;
+}

@@ -49,6 +49,7 @@ import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:cr
 import { canonicalJson, JsonNumber, parseJson, sha256Hex, toPlain, type JsonValue, isRecord } from '../../formats/canonical-json.ts';
 import { BASE64_STD, parseCheckpoint } from '../../formats/checkpoint.ts';
 import { hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
+import { inWindow, windowText } from '../../formats/utc-instant.ts';
 import { describeErrors, validator } from '../../formats/schemas.ts';
 import type { ReasonCode } from '../../reasons.ts';
 import { logIdOf, type PinnedLogKey, type PinnedSubmitterKey } from './keys.ts';
@@ -341,15 +342,6 @@ function verifySignature(key: KeyObject, data: Uint8Array, signature: Uint8Array
   } catch {
     return false;
   }
-}
-
-function inWindow(k: { from_ms?: number; until_ms?: number }, ms: number): boolean {
-  return (k.from_ms === undefined || k.from_ms <= ms) && (k.until_ms === undefined || ms < k.until_ms);
-}
-
-function windowText(k: { from_ms?: number; until_ms?: number }): string {
-  const at = (ms: number | undefined): string => (ms === undefined ? '…' : new Date(ms).toISOString());
-  return `[${at(k.from_ms)}, ${at(k.until_ms)})`;
 }
 
 function isoSeconds(seconds: number): string {
