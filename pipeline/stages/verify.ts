@@ -94,8 +94,6 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
   }
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
-  const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
-  const inputs = verifyContextInputs(layout.trust, study.window, commitments);
   const consumed = {
     stage: 'verify',
     ingest_digest: ingested.inputs_digest,
@@ -112,6 +110,9 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
       const outputs = JSON.parse(previous.outputs_json) as unknown;
       return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...(outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}` };
     }
+    // Read and decoded only when the stage runs: the skip above needs their digests alone.
+    const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
+    const inputs = verifyContextInputs(layout.trust, study.window, commitments);
     await store.connection.run("DELETE FROM stage_runs WHERE stage = 'verify'");
     const counts = {
       ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress)),
