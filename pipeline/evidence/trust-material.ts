@@ -59,7 +59,7 @@ export interface TrustMaterialInputs {
 }
 
 /** The texts of the files the policy names beyond its TSA roots and log keys (buildTrustMaterial). */
-export interface MoreTrustTexts {
+interface MoreTrustTexts {
   tsaCertPems?: string[];
   tlogSubmitterKeyPems?: string[];
 }

@@ -40,7 +40,7 @@ export interface ArkForgeKeyHistory {
 }
 
 /** Where the rekor keys' PEM files go, inside the trust directory. */
-export const SUBMITTER_KEY_DIR = 'tlog-submitters';
+const SUBMITTER_KEY_DIR = 'tlog-submitters';
 
 // A kid names a file: letters, digits, '.', '_', '-', not starting with '.'.
 const KID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

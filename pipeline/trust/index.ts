@@ -3,7 +3,6 @@
 export {
   parseArkForgeKeyHistory,
   planArkForgeImport,
-  SUBMITTER_KEY_DIR,
   type ArkForgeKeyHistory,
   type ImportAction,
   type ImportedKey,

@@ -17,7 +17,7 @@ import { isRecord, member } from '../../formats/canonical-json.ts';
 import { describe, ZERO_DIGEST } from './fields.ts';
 
 /** Revisions the envelope may declare; 06 is checked, but its metadata is bound by nothing. */
-export const TIMELINE_REVISIONS = ['06', '07', '08', '09'] as const;
+const TIMELINE_REVISIONS = ['06', '07', '08', '09'] as const;
 
 /** The checks, in the order they run and are recorded (chain_checks has one column each). */
 export const TIMELINE_CHECKS = [
