@@ -258,16 +258,17 @@ async function checkToken(
     return utcMillis(outcome.genTime);
   }
   // What the trust material lacks (a root, the signer's certificate) is untrusted; the rest is the token's own fault.
-  const invalid = outcome.codes.filter((c) => c !== 'TSA_CHAIN_UNTRUSTED' && c !== 'TSA_SIGNER_NOT_FOUND');
-  if (outcome.codes.includes('TSA_CHAIN_UNTRUSTED')) {
-    fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', `timestamp token does not chain to a pinned TSA root (signer ${outcome.signerSubject ?? 'unknown'})`);
-  }
-  if (outcome.codes.includes('TSA_SIGNER_NOT_FOUND')) {
-    fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', 'timestamp token carries no signer certificate and the trust policy supplies none that its SignerInfo names (tsa_certs): TSA_SIGNER_NOT_FOUND');
+  const untrusted = outcome.codes.filter((c) => TRUST_GAPS.has(c));
+  const invalid = outcome.codes.filter((c) => !TRUST_GAPS.has(c));
+  if (untrusted.length > 0) {
+    fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', `timestamp token is not established by the pinned trust material (no pinned root it chains to, or no signer certificate carried or in tsa_certs; signer ${outcome.signerSubject ?? 'unknown'}): ${untrusted.join(', ')}`);
   }
   if (invalid.length > 0) fail(v, 'tsa', 'PROOF_TSA_INVALID', `timestamp token does not verify over the ${witnessed.what}: ${invalid.join(', ')}`);
   return undefined;
 }
+
+/** The token codes that say the trust material, not the token, falls short. */
+const TRUST_GAPS: ReadonlySet<TsaReasonCode> = new Set(['TSA_CHAIN_UNTRUSTED', 'TSA_SIGNER_NOT_FOUND']);
 
 // --- transparency log ------------------------------------------------------------------------
 

@@ -61,7 +61,7 @@ const OID = {
 const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
-export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint', 'signature', 'signer_binding', 'chain', 'eku'] as const;
+export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint', 'signer', 'signature', 'signer_binding', 'chain', 'eku'] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
 /** The reason code a failed check reports. */
@@ -69,17 +69,15 @@ export const TIMESTAMP_CHECK_CODES = {
   parse: 'TSA_TOKEN_MALFORMED',
   status: 'TSA_STATUS_REJECTED',
   imprint: 'TSA_IMPRINT_MISMATCH',
+  // No certificate the token carries or the policy supplies (tsa_certs) is the one its SignerInfo
+  // names: there is no key to check the signature with.
+  signer: 'TSA_SIGNER_NOT_FOUND',
   signature: 'TSA_SIGNATURE_INVALID',
   signer_binding: 'TSA_SIGNER_UNBOUND',
   chain: 'TSA_CHAIN_UNTRUSTED',
   eku: 'TSA_EKU_MISSING',
 } as const satisfies Record<TimestampCheck, ReasonCode>;
-/**
- * The signature check's other code: no certificate the token carries or the policy supplies is
- * the one its SignerInfo names, so there is no key to check the signature with.
- */
-export const TSA_SIGNER_NOT_FOUND = 'TSA_SIGNER_NOT_FOUND' as const satisfies ReasonCode;
-export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck] | typeof TSA_SIGNER_NOT_FOUND;
+export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck];
 
 export type CheckOutcome = 'pass' | 'fail' | 'skipped';
 
@@ -190,17 +188,15 @@ export async function verifyTimestampToken(
     parse: 'skipped',
     status: 'skipped',
     imprint: 'skipped',
+    signer: 'skipped',
     signature: 'skipped',
     signer_binding: 'skipped',
     chain: 'skipped',
     eku: 'skipped',
   };
   const result: TimestampVerification = { ok: false, codes: [], checks };
-  let signerMissing = false;
   const finish = (): TimestampVerification => {
-    result.codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) =>
-      c === 'signature' && signerMissing ? TSA_SIGNER_NOT_FOUND : TIMESTAMP_CHECK_CODES[c],
-    );
+    result.codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]);
     result.ok = result.codes.length === 0;
     return result;
   };
@@ -241,10 +237,10 @@ export async function verifyTimestampToken(
   const certificates = withSupplied(parsed.certificates, trust.supplied);
   const signer = findSignerCertificate(certificates, signerInfo, memo);
   if (!signer) {
-    checks.signature = 'fail';
-    signerMissing = true;
+    checks.signer = 'fail';
     return finish();
   }
+  checks.signer = 'pass';
   result.signerSubject = formatName(signer.cert.subject);
   result.signerCertSha256 = signer.sha256;
 
