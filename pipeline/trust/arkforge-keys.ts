@@ -144,28 +144,13 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
     throw new PreregError('ARKFORGE_KEY_CONFLICT', `policy.json ${field}: ${problem}; nothing was written`, EXIT.conflict, { field });
   };
   const keys: ImportedKey[] = [];
-  const arkforge = policy.arkforge_keys.map((k) => ({ ...k }));
-  for (const p of history.proofKeys) {
-    const i = arkforge.findIndex((k) => k.key_id === p.kid);
-    const window = { valid_from: p.valid_from, valid_until: p.valid_until };
-    const raw = decodeEd25519PublicKey(p.public_key)!;
-    const twin = arkforge.findIndex((k) => k.key_id !== p.kid && decodeEd25519PublicKey(k.public_key)?.equals(raw) === true);
-    if (twin >= 0) conflict(`arkforge_keys[${twin}]`, `the published key ${p.kid} (${p.public_key}) is already pinned as ${arkforge[twin]!.key_id}`);
-    if (i < 0) {
-      arkforge.push({ key_id: p.kid, public_key: p.public_key, ...window });
-      keys.push({ list: 'arkforge_keys', key_id: p.kid, action: 'added', ...window });
-      continue;
-    }
-    const pinned = arkforge[i]!;
-    const same = decodeEd25519PublicKey(pinned.public_key)?.equals(decodeEd25519PublicKey(p.public_key)!) === true;
-    if (!same) conflict(`arkforge_keys[${i}]`, `key_id ${p.kid} is pinned with another key (${pinned.public_key}, published: ${p.public_key})`);
-    if (widens(pinned, window)) conflict(`arkforge_keys[${i}]`, widening(p.kid, pinned, window));
-    const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
-    arkforge[i] = { ...pinned, ...window };
-    keys.push({ list: 'arkforge_keys', key_id: p.kid, action, ...window });
-  }
+  const merge = mergePinned(keys, conflict);
+  const arkforge = merge('arkforge_keys', policy.arkforge_keys, history.proofKeys, {
+    sameKey: (k, p) => decodeEd25519PublicKey(k.public_key)?.equals(decodeEd25519PublicKey(p.public_key)!) === true,
+    shown: (k) => k.public_key,
+    add: (p, window) => ({ key_id: p.kid, public_key: p.public_key, ...window }),
+  });
 
-  const submitters = (policy.tlog_submitter_keys ?? []).map((k) => ({ ...k }));
   const files: ImportPlan['files'] = [];
   // Each pinned key file read and decoded once, whatever the number of published keys.
   const decoded = new Map<string, KeyObject | undefined>();
@@ -176,30 +161,18 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
     }
     return decoded.get(file);
   };
-  for (const r of history.rekorKeys) {
-    const i = submitters.findIndex((k) => k.key_id === r.kid);
-    const window = { valid_from: r.valid_from, valid_until: r.valid_until };
-    const twin = submitters.findIndex((k) => k.key_id !== r.kid && pinnedKey(k.public_key_file)?.equals(r.key) === true);
-    if (twin >= 0) conflict(`tlog_submitter_keys[${twin}]`, `the published rekor key ${r.kid} is already pinned as ${submitters[twin]!.key_id} (${submitters[twin]!.public_key_file})`);
-    if (i < 0) {
+  const submitters = merge('tlog_submitter_keys', policy.tlog_submitter_keys ?? [], history.rekorKeys, {
+    sameKey: (k, r) => pinnedKey(k.public_key_file)?.equals(r.key) === true,
+    shown: (k) => (readExisting(k.public_key_file) === undefined ? `${k.public_key_file}, a file that does not exist` : k.public_key_file),
+    file: (k) => k.public_key_file,
+    add: (r, window) => {
       const path = `${SUBMITTER_KEY_DIR}/${r.kid}.pub.pem`;
       const existing = readExisting(path);
       if (existing !== undefined && existing !== r.pem) conflict(`tlog_submitter_keys (${path})`, `the file exists with other content than rekor key ${r.kid}`);
       if (existing === undefined) files.push({ path, text: r.pem });
-      submitters.push({ key_id: r.kid, public_key_file: path, ...window });
-      keys.push({ list: 'tlog_submitter_keys', key_id: r.kid, action: 'added', file: path, ...window });
-      continue;
-    }
-    const pinned = submitters[i]!;
-    if (pinnedKey(pinned.public_key_file)?.equals(r.key) !== true) {
-      const what = readExisting(pinned.public_key_file) === undefined ? 'a file that does not exist' : 'another key';
-      conflict(`tlog_submitter_keys[${i}]`, `key_id ${r.kid} is pinned with ${what} (${pinned.public_key_file})`);
-    }
-    if (widens(pinned, window)) conflict(`tlog_submitter_keys[${i}]`, widening(r.kid, pinned, window));
-    const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
-    submitters[i] = { ...pinned, ...window };
-    keys.push({ list: 'tlog_submitter_keys', key_id: r.kid, action, file: pinned.public_key_file, ...window });
-  }
+      return { key_id: r.kid, public_key_file: path, ...window };
+    },
+  });
 
   let next = withMember(policy, 'arkforge_keys', arkforge);
   if (submitters.length > 0 || policy.tlog_submitter_keys !== undefined) next = withMember(next, 'tlog_submitter_keys', submitters);
@@ -221,6 +194,48 @@ export function withMember<K extends keyof TrustPolicy>(policy: TrustPolicy, nam
   });
   entries.splice(at, 0, [name, value]);
   return Object.fromEntries(entries) as unknown as TrustPolicy;
+}
+
+/** How one list of pinned keys meets the published keys of its kind. */
+interface MergeRules<E extends { key_id: string } & Window, P extends { kid: string } & Window> {
+  /** Whether a pinned entry holds the published key. */
+  sameKey(entry: E, published: P): boolean;
+  /** The pinned entry's key, for messages. */
+  shown(entry: E): string;
+  /** The entry's key file, reported with it (submitter keys). */
+  file?(entry: E): string;
+  /** The entry pinning a key not pinned yet. */
+  add(published: P, window: Window): E;
+}
+
+/**
+ * The one merge both lists follow: a key pinned under another key_id, a key_id pinned with
+ * another key, or a published window wider than the pinned one is a conflict; a new key is
+ * added; a pinned one takes the published window ('updated' when it narrows, else 'unchanged').
+ */
+function mergePinned(keys: ImportedKey[], conflict: (field: string, problem: string) => never) {
+  return <E extends { key_id: string } & Window, P extends { kid: string } & Window>(list: ImportedKey['list'], pinnedList: readonly E[], publishedList: readonly P[], rules: MergeRules<E, P>): E[] => {
+    const entries = pinnedList.map((k) => ({ ...k }));
+    for (const p of publishedList) {
+      const window: Window = { valid_from: p.valid_from, valid_until: p.valid_until };
+      const twin = entries.findIndex((k) => k.key_id !== p.kid && rules.sameKey(k, p));
+      if (twin >= 0) conflict(`${list}[${twin}]`, `the published key ${p.kid} is already pinned as ${entries[twin]!.key_id} (${rules.shown(entries[twin]!)})`);
+      const i = entries.findIndex((k) => k.key_id === p.kid);
+      if (i < 0) {
+        const added = rules.add(p, window);
+        entries.push(added);
+        keys.push({ list, key_id: p.kid, action: 'added', ...(rules.file ? { file: rules.file(added) } : {}), ...window });
+        continue;
+      }
+      const pinned = entries[i]!;
+      if (!rules.sameKey(pinned, p)) conflict(`${list}[${i}]`, `key_id ${p.kid} is pinned with another key (${rules.shown(pinned)})`);
+      if (widens(pinned, window)) conflict(`${list}[${i}]`, widening(p.kid, pinned, window));
+      const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
+      entries[i] = { ...pinned, ...window };
+      keys.push({ list, key_id: p.kid, action, ...(rules.file ? { file: rules.file(pinned) } : {}), ...window });
+    }
+    return entries;
+  };
 }
 
 // --- helpers -----------------------------------------------------------------------------------
