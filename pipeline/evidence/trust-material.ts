@@ -150,8 +150,8 @@ export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], t
 /** Rebuild from plain data (a worker thread's entry point). */
 export function buildTrustMaterialFrom(inputs: TrustMaterialInputs): TrustMaterial {
   return buildTrustMaterial(inputs.policy, inputs.tsaRootPems, inputs.tlogKeyPems, {
-    ...(inputs.tsaCertPems ? { tsaCertPems: inputs.tsaCertPems } : {}),
-    ...(inputs.tlogSubmitterKeyPems ? { tlogSubmitterKeyPems: inputs.tlogSubmitterKeyPems } : {}),
+    tsaCertPems: inputs.tsaCertPems ?? [],
+    tlogSubmitterKeyPems: inputs.tlogSubmitterKeyPems ?? [],
   });
 }
 

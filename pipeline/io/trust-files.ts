@@ -91,14 +91,12 @@ export function namedTrustFiles(policy: TrustPolicy): string[] {
  * trust directory (default: the file inside `dir`; trust import passes files it is about to write).
  */
 export function readTrustInputs(dir: string, policy: TrustPolicy = loadTrustPolicy(dir), read: (relative: string) => string = (rel) => readText(trustPath(dir, rel))): TrustMaterialInputs {
-  const tsaCertPems = (policy.tsa_certs ?? []).map(read);
-  const tlogSubmitterKeyPems = (policy.tlog_submitter_keys ?? []).map((k) => read(k.public_key_file));
   return {
     policy,
     tsaRootPems: policy.tsa_roots.map(read),
     tlogKeyPems: (policy.tlog_keys ?? []).map((k) => read(k.public_key_file)),
-    ...(tsaCertPems.length > 0 ? { tsaCertPems } : {}),
-    ...(tlogSubmitterKeyPems.length > 0 ? { tlogSubmitterKeyPems } : {}),
+    tsaCertPems: (policy.tsa_certs ?? []).map(read),
+    tlogSubmitterKeyPems: (policy.tlog_submitter_keys ?? []).map((k) => read(k.public_key_file)),
   };
 }
 
