@@ -168,6 +168,18 @@ export const REASONS = {
     meaning: 'preregistration/trust/policy.json does not follow schemas/trust-policy.schema.json or names a file outside the trust directory.',
     next: 'Fix the policy as the message says (before freezing).',
   },
+  VOCABULARY_EMPTY: {
+    meaning: 'The heading patterns of study.json (or one of them, as the message says) match no heading of the corpus documents: no citation could ever be grounded.',
+    next: 'Fix vocabulary.heading_patterns (each needs a named group `id` and must match a heading line such as "## Article R2152-2") or corpus.documents_suffix, then freeze.',
+  },
+  COMMITMENTS_MISSING: {
+    meaning: 'The trust policy requires receipt chains (require_receipts) but inputs/commitments.jsonl does not exist: every chain would be UNANCHORED and every proven score 0, a wrong result rather than a missing one.',
+    next: 'Put the commitments collected when submissions closed in inputs/commitments.jsonl, then run again. Nothing was written.',
+  },
+  SUBMISSIONS_EMPTY: {
+    meaning: 'inputs/submissions/ holds no submission line (no *.jsonl file, or only empty files): a run would publish signed outputs of nothing.',
+    next: 'Put the received submissions (*.jsonl) in inputs/submissions/, then run again. Nothing was written.',
+  },
   ANSWER_KEY_COMMITMENT_MISMATCH: {
     meaning: 'The revealed answer key (with its secret) does not reproduce the frozen commitment: an item, a field, the order or the secret differs.',
     next: 'Reveal exactly the key and secret that were committed; scoring refuses any other key.',
