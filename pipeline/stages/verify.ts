@@ -7,6 +7,7 @@ import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
 import { digestTree } from '../freeze/file-tree.ts';
 import { loadFreezeRecord } from '../freeze/freeze-record.ts';
 import { loadStudy } from '../freeze/study.ts';
+import { loadTrustPolicy } from '../io/trust-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
@@ -33,7 +34,8 @@ export const verify: Command = {
     'proof_checks, chain_checks, chain_entries, evidence_links and served_passages. A malformed',
     'line of inputs/commitments.jsonl is reported (file:line, COMMITMENT_MALFORMED) and the other',
     'lines still count. Skips when nothing it consumed changed (--force reruns). Exit 0; 3 when',
-    'the trust directory drifted from the freeze.',
+    'the trust directory drifted from the freeze, or when the policy requires receipts and',
+    'inputs/commitments.jsonl does not exist (COMMITMENTS_MISSING).',
     '',
     'With files: each is a proof, an evidence item ({proof, request?, response?, disclosure?,',
     'transparency_log_entry?}), an AER-1 timeline (a JSON array, or {"format":"aer-1", "revision",',
@@ -92,6 +94,10 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const trustNow = digestTree(layout.trust);
   if (trustNow.root !== frozen.trust.root) {
     throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
+  }
+  // Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one.
+  if (loadTrustPolicy(layout.trust).require_receipts && !existsSync(layout.commitments)) {
+    throw new PreregError('COMMITMENTS_MISSING', `the trust policy requires receipts, and ${layout.commitments} does not exist`, EXIT.blocked);
   }
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
   const consumed = {
