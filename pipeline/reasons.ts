@@ -110,6 +110,10 @@ export const REASONS = {
     meaning: 'PREREGISTRATION.md has no level-2 heading starting with "5" (the analysis plan).',
     next: 'Add "## 5. Analysis plan" holding the scoring SQL in ```sql blocks.',
   },
+  INIT_TARGET_EXISTS: {
+    meaning: '`prereg init` was given a study directory or a private directory that exists and is not empty; it never writes over files.',
+    next: 'Pass a new or empty DIR (and --private-dir), or remove the old one yourself.',
+  },
   FREEZE_EXISTS: {
     meaning: 'preregistration/freeze.json already exists; refreezing changes freeze_digest and invalidates its anchors.',
     next: 'Pass --replace only if the study has not opened; then anchor again.',

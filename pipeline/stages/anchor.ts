@@ -127,7 +127,7 @@ export const anchor: Command = {
   },
 };
 
-function parseTsaOverrides(values: unknown): Array<{ name: string; url: string }> | null {
+export function parseTsaOverrides(values: unknown): Array<{ name: string; url: string }> | null {
   if (!Array.isArray(values) || values.length === 0) return null;
   return values.map((v: string) => {
     const eq = v.indexOf('=');

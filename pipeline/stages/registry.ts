@@ -9,6 +9,7 @@ import { emit } from './emit.ts';
 import { explain } from './explain.ts';
 import { freeze } from './freeze.ts';
 import { ingest } from './ingest.ts';
+import { init } from './init.ts';
 import { revealCheck } from './reveal-check.ts';
 import { run } from './run.ts';
 import type { Command } from './stage.ts';
@@ -16,4 +17,4 @@ import { trust } from './trust.ts';
 import { validate } from './validate.ts';
 import { verify } from './verify.ts';
 
-export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, audit, validate, trust, corpusProof, explain];
+export const COMMANDS: readonly Command[] = [init, freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, audit, validate, trust, corpusProof, explain];
