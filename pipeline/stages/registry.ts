@@ -5,6 +5,7 @@ import { anchor } from './anchor.ts';
 import { audit } from './audit.ts';
 import { checkAnchors } from './check-anchors.ts';
 import { corpusProof } from './corpus-proof.ts';
+import { doctor } from './doctor.ts';
 import { emit } from './emit.ts';
 import { explain } from './explain.ts';
 import { freeze } from './freeze.ts';
@@ -17,4 +18,4 @@ import { trust } from './trust.ts';
 import { validate } from './validate.ts';
 import { verify } from './verify.ts';
 
-export const COMMANDS: readonly Command[] = [init, freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, audit, validate, trust, corpusProof, explain];
+export const COMMANDS: readonly Command[] = [init, doctor, freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, audit, validate, trust, corpusProof, explain];

@@ -56,8 +56,10 @@ describe('prereg init, then the whole study from the CLI', () => {
     const keyFile = join(priv, 'answer-key.jsonl');
     writeFileSync(keyFile, `${readFileSync(keyFile, 'utf8')}{"item_id":"q-002","kind":"positive","expected_refs":["B-1"],"expected_amounts":[{"ref":"B-1","value":"250","unit":"EUR"}]}\n`);
 
+    // doctor: the plan is ready to freeze, nothing else is yet.
     const doctorBefore = await runCli(['doctor', '--root', study, '--json']);
-    expect(doctorBefore.json?.ok, doctorBefore.stdout).toBe(false);
+    expect([doctorBefore.code, doctorBefore.json.stages.map((s: { status: string }) => s.status)]).toEqual([3, ['ready', 'blocked', 'blocked', 'blocked']]);
+    expect(doctorBefore.json.next).toMatch(/^anchor: freeze first/);
 
     const frozen = await runCli(['freeze', '--root', study, '--answer-key', keyFile, '--secret-file', join(priv, 'answer-key.secret'), '--json']);
     expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
