@@ -39,8 +39,10 @@ export const verify: Command = {
     '',
     'With files: each is a proof, an evidence item ({proof, request?, response?, disclosure?,',
     'transparency_log_entry?}), an AER-1 timeline (a JSON array, or {"format":"aer-1", "revision",',
-    '"entries"}) or a single AER-1 receipt (an object with receipt_schema_version); directories',
-    'are walked for *.json in sorted order. --trust defaults to preregistration/trust,',
+    '"entries"}) or a single AER-1 receipt (an object with receipt_schema_version); a submission',
+    'file (*.jsonl) has every evidence item and the receipts of every line verified, each result',
+    'with its line and part (evidence[i], receipts); directories are walked for *.json and *.jsonl',
+    'in sorted order, and one with nothing to verify is refused (NOTHING_TO_VERIFY, exit 3). --trust defaults to preregistration/trust,',
     '--commitments to inputs/commitments.jsonl, the window to the study\'s when a study.json is',
     'found, else unbounded. With --json, one line per file: {file, kind, status, reason_codes,',
     'informational_codes, checks, problems}, then one line per malformed commitments line',
@@ -60,12 +62,16 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const trustDir = typeof ctx.values.trust === 'string' ? ctx.values.trust : layout.trust;
   const commitmentsPath = typeof ctx.values.commitments === 'string' ? ctx.values.commitments : layout.commitments;
   if (typeof ctx.values.commitments === 'string' && !existsSync(commitmentsPath)) {
-    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.usage);
+    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.blocked);
   }
   const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
   const commitments = await readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
   const inputs = verifyContextInputs(trustDir, window, commitments);
-  const results = await verifyFiles(expandPaths(ctx.positionals), inputs);
+  const files = expandPaths(ctx.positionals);
+  if (files.length === 0) {
+    throw new PreregError('NOTHING_TO_VERIFY', `${ctx.positionals.join(', ')}: no *.json or *.jsonl file to verify`, EXIT.blocked, { paths: ctx.positionals });
+  }
+  const results = await verifyFiles(files, inputs);
   // A malformed line that names no job concerns every timeline: each one lists it. A line that
   // names a job is already among that job's timelines' problems.
   const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));
@@ -82,7 +88,7 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
     jsonLines: [...results, ...malformed],
     text: [
       ...commitmentProblems(commitments),
-      ...results.map((r) => `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`),
+      ...results.map((r) => `${r.file}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`),
     ].join('\n'),
   };
 }

@@ -12,6 +12,9 @@ export type FileKind = 'chain' | 'receipt' | 'evidence' | 'proof';
 
 export interface FileVerification {
   file: string;
+  /** For a submission file (*.jsonl): the line, and which part of it (`evidence[0]`, `receipts`). */
+  line?: number;
+  part?: string;
   kind: FileKind | 'unknown';
   status: string;
   reason_codes: ReasonCode[];
@@ -29,10 +32,10 @@ export function expandPaths(paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
     const st = lstatSync(p, { throwIfNoEntry: false });
-    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, EXIT.usage, { path: p });
+    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, EXIT.blocked, { path: p });
     if (st.isDirectory()) {
       const names = readdirSync(p).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-      out.push(...expandPaths(names.filter((n) => n.endsWith('.json') || lstatSync(join(p, n)).isDirectory()).map((n) => join(p, n))));
+      out.push(...expandPaths(names.filter((n) => n.endsWith('.json') || n.endsWith('.jsonl') || lstatSync(join(p, n)).isDirectory()).map((n) => join(p, n))));
     } else {
       out.push(p);
     }
@@ -54,30 +57,37 @@ export function kindOf(doc: JsonValue): FileKind {
   return 'proof' in doc ? 'evidence' : 'proof';
 }
 
-type Prepared = { file: string; kind: FileKind; task: VerifyTask } | { file: string; failed: FileVerification };
+type Where = { file: string; line?: number; part?: string };
+type Prepared = (Where & { key: string; kind: FileKind; task: VerifyTask }) | { key: string; failed: FileVerification };
 
-function prepare(file: string): Prepared {
-  let doc: JsonValue;
+const failure = (where: Where, codes: ReasonCode[], problems: string[]): FileVerification => ({
+  ...where, kind: 'unknown', status: 'MALFORMED', reason_codes: codes, informational_codes: [], checks: {}, problems,
+});
+
+function parsed(where: Where, text: string): { doc: JsonValue } | { failed: FileVerification } {
   try {
-    doc = parseJson(readFileSync(file, 'utf8'));
+    return { doc: parseJson(text) };
   } catch (err) {
-    if (!(err instanceof JsonParseError)) {
-      return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: ['VERIFY_FILE_UNREADABLE'], informational_codes: [], checks: {}, problems: [String((err as Error).message)] } };
-    }
-    return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: [err.code], informational_codes: [], checks: {}, problems: [`line ${err.line} column ${err.column}: ${err.message}`] } };
+    if (!(err instanceof JsonParseError)) return { failed: failure(where, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) };
+    return { failed: failure(where, [err.code], [`line ${err.line} column ${err.column}: ${err.message}`]) };
   }
+}
+
+/** The task that verifies one document (a proof, an evidence item, a timeline, a receipt). */
+function taskOf(where: Where, key: string, doc: JsonValue): Prepared {
   const kind = kindOf(doc);
   const text = (v: JsonValue | undefined) => (v === undefined ? null : canonicalJson(v));
-  if (kind === 'chain') return { file, kind, task: { kind: 'chain', key: file, chain: canonicalJson(doc) } };
-  if (kind === 'receipt') return { file, kind, task: { kind: 'receipt', key: file, receipt: canonicalJson(doc) } };
+  if (kind === 'chain') return { ...where, key, kind, task: { kind: 'chain', key, chain: canonicalJson(doc) } };
+  if (kind === 'receipt') return { ...where, key, kind, task: { kind: 'receipt', key, receipt: canonicalJson(doc) } };
   if (kind === 'evidence') {
     const item = doc as JsonObject;
     return {
-      file,
+      ...where,
+      key,
       kind,
       task: {
         kind: 'evidence',
-        key: file,
+        key,
         proof: canonicalJson(item.proof!),
         request: text(item.request),
         response: text(item.response),
@@ -86,17 +96,49 @@ function prepare(file: string): Prepared {
       },
     };
   }
-  return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(doc), request: null, response: null, disclosure: null, transparency_log_entry: null } };
+  return { ...where, key, kind, task: { kind: 'evidence', key, proof: canonicalJson(doc), request: null, response: null, disclosure: null, transparency_log_entry: null } };
 }
 
-function toFileResult(file: string, kind: FileKind, outcome: VerifyOutcome): FileVerification {
+/**
+ * A submission file (docs/submission.md): every evidence item and the receipts of every line, each
+ * a result of its own with its line. The line's other fields are ingest's and validate's concern.
+ */
+function prepareSubmissions(file: string, text: string): Prepared[] {
+  const out: Prepared[] = [];
+  text.split('\n').forEach((lineText, i) => {
+    if (lineText === '') return;
+    const line = i + 1;
+    const result = parsed({ file, line }, lineText);
+    if ('failed' in result) return void out.push({ key: `${file}:${line}`, failed: result.failed });
+    const doc = result.doc;
+    if (!isRecord(doc)) return void out.push({ key: `${file}:${line}`, failed: failure({ file, line }, ['SUBMISSION_SCHEMA'], ['the line is not a JSON object']) });
+    const evidence = Array.isArray(doc.evidence) ? doc.evidence : [];
+    evidence.forEach((item, j) => out.push(taskOf({ file, line, part: `evidence[${j}]` }, `${file}:${line}:evidence[${j}]`, item)));
+    if (doc.receipts !== undefined) out.push(taskOf({ file, line, part: 'receipts' }, `${file}:${line}:receipts`, doc.receipts));
+  });
+  return out;
+}
+
+function prepare(file: string): Prepared[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    return [{ key: file, failed: failure({ file }, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) }];
+  }
+  if (file.endsWith('.jsonl')) return prepareSubmissions(file, text);
+  const result = parsed({ file }, text);
+  return ['failed' in result ? { key: file, failed: result.failed } : taskOf({ file }, file, result.doc)];
+}
+
+function toFileResult(where: Where, kind: FileKind, outcome: VerifyOutcome): FileVerification {
   const r = outcome.result;
   const informational = outcome.kind === 'evidence' ? [...outcome.result.informational_codes] : [];
-  return { file, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], informational_codes: informational, checks: { ...r.checks }, problems: r.problems };
+  return { ...where, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], informational_codes: informational, checks: { ...r.checks }, problems: r.problems };
 }
 
 export async function verifyFiles(files: readonly string[], inputs: VerifyContextInputs): Promise<FileVerification[]> {
-  const prepared = files.map(prepare);
+  const prepared = files.flatMap(prepare);
   const tasks = prepared.flatMap((p) => ('task' in p ? [p] : []));
   const outcomes = new Map<string, VerifyOutcome>();
   if (tasks.length >= POOL_THRESHOLD) {
@@ -105,15 +147,19 @@ export async function verifyFiles(files: readonly string[], inputs: VerifyContex
       const batches = async function* () {
         for (let i = 0; i < tasks.length; i += 128) yield tasks.slice(i, i + 128);
       };
-      await pool.mapOrdered(batches(), (p) => p.task, (results, items) => results.forEach((o, i) => outcomes.set(items[i]!.file, o)));
+      await pool.mapOrdered(batches(), (p) => p.task, (results, items) => results.forEach((o, i) => outcomes.set(items[i]!.key, o)));
     } finally {
       await pool.close();
     }
   } else {
     const ctx = buildVerifyContext(inputs);
-    for (const t of tasks) outcomes.set(t.file, await runVerifyTask(t.task, ctx));
+    for (const t of tasks) outcomes.set(t.key, await runVerifyTask(t.task, ctx));
   }
-  return prepared.map((p) => ('failed' in p ? p.failed : toFileResult(p.file, p.kind, outcomes.get(p.file)!)));
+  return prepared.map((p) => {
+    if ('failed' in p) return p.failed;
+    const where: Where = { file: p.file, ...(p.line !== undefined ? { line: p.line } : {}), ...(p.part !== undefined ? { part: p.part } : {}) };
+    return toFileResult(where, p.kind, outcomes.get(p.key)!);
+  });
 }
 
 /**
