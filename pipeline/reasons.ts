@@ -334,7 +334,7 @@ export const REASONS = {
     next: 'Write "format": "prereg.submission/1" and the fields of docs/submission.md.',
   },
   SUBMISSION_SCHEMA: {
-    meaning: 'A submission line does not follow schemas/submission.schema.json (missing or unknown field, wrong type, bound exceeded), or answer.text is not Unicode text.',
+    meaning: 'A submission line does not follow schemas/submission.schema.json (missing or unknown field, wrong type, bound exceeded), or a string or key of the line (answer.text, an evidence body) holds a lone surrogate escape and so is not Unicode text.',
     next: 'Fix the fields listed in the message; run `prereg validate FILE` before sending.',
   },
   SUBMISSION_ITEM_UNKNOWN: {
