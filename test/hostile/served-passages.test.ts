@@ -1,3 +1,5 @@
+// Hostile served passages, end to end through `run`.
+//
 // A lone surrogate escape ("\udfff", "\ud800") anywhere in a submission line is not Unicode text:
 // ingest refuses the line (SUBMISSION_SCHEMA, with the JSON pointer), so no later stage meets
 // it. Before, such a line was accepted and `run` died in DuckDB with INTERNAL_ERROR.
@@ -18,6 +20,8 @@ describe('lone surrogates in an evidence response', () => {
       { system: 'sys-ref', item: 'mp-001', attempt: 1, text: TEXT, passages: [{ ref: 'R2122-8\ud800', text: 'x' }] },
       { system: 'sys-field', item: 'mp-001', attempt: 1, text: TEXT, passages: [{ ref: 'R2122-8', text: 'x' }] },
       { system: 'sys-string', item: 'mp-001', attempt: 1, text: TEXT, passages: [{ ref: 'R2122-8', text: 'x' }] },
+      // Accepted: a served passage of 200,000 digits (classify was quadratic in a digit run).
+      { system: 'sys-digits', item: 'mp-001', attempt: 1, text: TEXT, passages: [{ ref: 'R2122-8', text: `${'1'.repeat(200_000)} €` }] },
     ]);
     const patch = (system: string, edit: (line: any) => void) => {
       const file = join(study.root, 'inputs/submissions', `${system}.jsonl`);
@@ -31,7 +35,7 @@ describe('lone surrogates in an evidence response', () => {
   afterAll(() => study.cleanup());
 
   it('validate rejects each of the four lines with the pointer, and accepts the clean one', async () => {
-    const files = ['sys-ok', 'sys-text', 'sys-ref', 'sys-field', 'sys-string'].map((s) => join(study.root, 'inputs/submissions', `${s}.jsonl`));
+    const files = ['sys-ok', 'sys-digits', 'sys-text', 'sys-ref', 'sys-field', 'sys-string'].map((s) => join(study.root, 'inputs/submissions', `${s}.jsonl`));
     const r = await runCli(['validate', ...files, '--json']);
     expect(r.code).toBe(1);
     const rejects = r.json.rejects as Array<{ file: string; reason_code: string; detail: string }>;
@@ -41,10 +45,10 @@ describe('lone surrogates in an evidence response', () => {
       ['sys-field.jsonl', 'SUBMISSION_SCHEMA', '/evidence/0/response/other'],
       ['sys-string.jsonl', 'SUBMISSION_SCHEMA', '/evidence/0/response'],
     ]);
-    expect(r.json.totals.accepted).toBe(1);
+    expect(r.json.totals.accepted).toBe(2);
   });
 
-  it('run goes end to end: four rejects recorded in rejects.csv, no internal error', async () => {
+  it('run goes end to end: four rejects recorded in rejects.csv, the digits classified, no internal error', async () => {
     const r = await runCli(['run', '--root', study.root, ...TEST_OPERATOR_ARGS, '--json']);
     expect(r.stderr).not.toContain('INTERNAL_ERROR');
     expect(r.code).toBe(0);
@@ -53,5 +57,9 @@ describe('lone surrogates in an evidence response', () => {
     for (const s of ['sys-text', 'sys-ref', 'sys-field', 'sys-string']) expect(rejects).toContain(`inputs/submissions/${s}.jsonl`);
     expect(rejects).toContain('lone surrogate');
     expect(rejects).not.toMatch(/[\ud800-\udfff]/);
+    expect(r.json.stages.classify.ok).toBe(true);
+    const results = JSON.parse(readFileSync(join(r.json.dir, 'results.json'), 'utf8'));
+    const systems = new Set((results.assertion_classes ?? results.views?.assertion_classes ?? []).map((c: any) => c.system_id));
+    expect([...systems].sort()).toEqual(['sys-digits', 'sys-ok']);
   }, 120_000);
 });
