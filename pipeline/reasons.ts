@@ -27,6 +27,10 @@ export const REASONS = {
     meaning: 'A file or directory the stage needs does not exist.',
     next: 'Check the path; stages are run from the study root (or pass --root).',
   },
+  INPUT_NOT_REGULAR_FILE: {
+    meaning: 'An input path names a FIFO (named pipe), device, socket or directory, not a regular file; reading it could block forever or never end, so it is not opened.',
+    next: 'Replace it by the regular file it should be (e.g. copy the data into a file instead of piping it).',
+  },
 
   // --- canonical JSON (SPEC §3) -------------------------------------------------------------
   JSON_SYNTAX: {
@@ -346,8 +350,8 @@ export const REASONS = {
     next: 'Number repeated answers to the same item with distinct attempts (1, 2, …), and send each once.',
   },
   SUBMISSION_PATH_UNSAFE: {
-    meaning: 'An entry of inputs/submissions/ named *.jsonl is not a regular file (a symlink, directory, device) or its name is not UTF-8.',
-    next: 'Replace it by a regular file with a UTF-8 name.',
+    meaning: 'An entry of inputs/submissions/ would not be read as it looks: a *.jsonl that is not a regular file (a symlink, directory, device), a name ending in another case of ".jsonl" (sys-a.JSONL), a subdirectory, or a name that is not UTF-8.',
+    next: 'Put each submission in a regular file directly in inputs/submissions/, named *.jsonl in lower case, with a UTF-8 name.',
   },
   SUBMISSION_FILE_CHANGED: {
     meaning: 'A submission file changed while ingest was reading it; nothing was written.',

@@ -7,7 +7,7 @@
 //   be signed by the pinned Ed25519 key (node's X509Certificate.verify). No clock: certificate
 //   validity periods are not judged, the pinned key is.
 import { createPublicKey, verify as cryptoVerify, X509Certificate, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -17,6 +17,7 @@ import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 const POLICY_FILE = 'preregistration/trust/policy.json';
 
@@ -89,13 +90,13 @@ export async function signaturesRail(dir: string, layout: StudyLayout, manifestI
   } else if (!existsSync(manifestPath)) {
     d.push({ file: MANIFEST_FILE, message: 'is missing: there is nothing the signatures could cover' });
   } else {
-    const manifest = readFileSync(manifestPath);
+    const manifest = readRegularFile(manifestPath);
     const blame = (file: string) => (manifestIntact ? file : MANIFEST_FILE);
     const sigPath = join(dir, SIGNATURE_FILE);
     if (!existsSync(sigPath)) {
       d.push({ file: SIGNATURE_FILE, message: 'is missing' });
     } else {
-      const sig = readFileSync(sigPath);
+      const sig = readRegularFile(sigPath);
       if (sig.length !== 64) d.push({ file: SIGNATURE_FILE, message: `has ${sig.length} bytes; an Ed25519 signature has 64` });
       else if (!cryptoVerify(null, manifest, pinned.key, sig)) {
         d.push({ file: blame(SIGNATURE_FILE), message: `the Ed25519 signature in manifest.sig does not verify over manifest.json with the pinned key ${pinned.file}` });
@@ -105,7 +106,7 @@ export async function signaturesRail(dir: string, layout: StudyLayout, manifestI
     if (!existsSync(p7sPath)) {
       d.push({ file: CMS_FILE, message: 'is missing' });
     } else {
-      const problem = await cmsProblem(readFileSync(p7sPath), manifest, pinned.key);
+      const problem = await cmsProblem(readRegularFile(p7sPath), manifest, pinned.key);
       if (problem) d.push({ file: problem.startsWith('does not verify') ? blame(CMS_FILE) : CMS_FILE, message: `manifest.p7s ${problem}` });
     }
   }

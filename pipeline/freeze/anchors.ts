@@ -1,12 +1,12 @@
 // Anchors: RFC 3161 tokens over freeze_digest, stored in preregistration/anchors/ as
 // <witness>.tsr with <witness>.json beside it (who, where, when and how it was retrieved).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { listFiles } from './freeze-record.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export interface AnchorMetadata {
   format: 'prereg.anchor/1';
@@ -56,7 +56,7 @@ export async function verifyAnchor(
   } catch {
     // Metadata is descriptive; a token without it still verifies or fails on its own.
   }
-  const result = await verifyTimestampToken(readFileSync(join(dir, file)), Buffer.from(freezeDigestHex, 'hex'), trust);
+  const result = await verifyTimestampToken(readRegularFile(join(dir, file)), Buffer.from(freezeDigestHex, 'hex'), trust);
   const codes: ReasonCode[] = [...result.codes];
   if (result.genTime !== undefined && Date.parse(result.genTime) >= Date.parse(opensAt)) codes.push('ANCHOR_AFTER_OPEN');
   return {

@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { EXIT, PreregError } from '../reasons.ts';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
 import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
+import { openRegularFile } from '../io/regular-file.ts';
 
 export interface FileSummary {
   file: string;
@@ -78,7 +79,7 @@ export async function scanFile(
 export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
   const h = createHash('sha256');
   let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) {
+  for await (const chunk of createReadStream('', { fd: openRegularFile(path), highWaterMark: 4 * 1024 * 1024 })) {
     h.update(chunk as Buffer);
     bytes += (chunk as Buffer).length;
   }

@@ -5,7 +5,7 @@
 // store's tables, an existing outputs/<run_id>/), then the data files into a temporary directory,
 // manifest.json after all of them, then SHA256SUMS, manifest.sig and manifest.p7s, then one rename.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { crashPoint, createTemporaryDir, publish, refuseExisting, removeStaleTemporaries } from '../emit/directory.ts';
 import {
@@ -51,6 +51,7 @@ import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.t
 import { duckdbVersion, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, OptionSpec, StageContext } from './stage.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 /** The data files, in the order they are written (the manifest lists them sorted). */
 export const DATA_FILES = [
@@ -91,7 +92,7 @@ function studyRelative(layout: StudyLayout, path: string): string {
 }
 
 function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  return createHash('sha256').update(readRegularFile(path)).digest('hex');
 }
 
 function describeFile(dir: string, file: string): OutputFile {

@@ -30,6 +30,7 @@ import {
 } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from './stage.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -61,7 +62,8 @@ function studyRelative(layout: StudyLayout, path: string): string {
 
 /**
  * inputs/submissions/*.jsonl, sorted by the UTF-8 bytes of their names. Other names are listed as
- * ignored; a *.jsonl that is not a regular file, or a name that is not UTF-8, is refused.
+ * ignored; a *.jsonl that is not a regular file, a name ending in another case of .jsonl, a
+ * subdirectory, or a name that is not UTF-8, is refused.
  */
 export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFile[]; ignored: string[] } {
   const dir = layout.submissions;
@@ -81,6 +83,14 @@ export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFil
     }
     const path = join(dir, name);
     if (!name.endsWith('.jsonl')) {
+      // Never dropped silently: what looks like a submission (any case of .jsonl, or a directory
+      // that may hold some) is refused, so a file is either read or the run stops.
+      if (name.toLowerCase().endsWith('.jsonl')) {
+        throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path}: a submission file's name ends in ".jsonl" exactly (lower case); rename it or remove it`, EXIT.conflict, { path });
+      }
+      if (lstatSync(path).isDirectory()) {
+        throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path} is a directory: submissions are the *.jsonl files directly in inputs/submissions/, never in subdirectories`, EXIT.conflict, { path });
+      }
       ignored.push(studyRelative(layout, path));
       continue;
     }
@@ -102,7 +112,7 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
   const itemsPath = join(layout.corpus, study.corpus.items);
   const relPath = studyRelative(layout, itemsPath);
   if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, EXIT.blocked, { path: itemsPath });
-  const sha256 = sha256Hex(readFileSync(itemsPath));
+  const sha256 = sha256Hex(readRegularFile(itemsPath));
   const leaf = frozen.corpus.files.find((f) => f.path === study.corpus.items);
   if (!leaf || leaf.sha256 !== sha256) {
     throw new PreregError(

@@ -2,12 +2,13 @@
 // checks as ingest (the same code: pipeline/ingest/), without a study database. Item ids are
 // checked when the study's items file is found under --root (or the current directory);
 // otherwise that one check is skipped, with a note. Exit 1 when any line is rejected.
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { loadStudy, type StudyConfig } from '../freeze/study.ts';
 import { formatCounts, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary } from '../ingest/scan.ts';
 import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
+import { openRegularFile } from '../io/regular-file.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from './stage.ts';
@@ -41,11 +42,7 @@ export const validate: Command = {
   async run(ctx) {
     if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)', EXIT.usage);
     const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
-    for (const file of ctx.positionals) {
-      if (!existsSync(file) || !statSync(file).isFile()) {
-        throw new PreregError('FILE_NOT_FOUND', `${file} is not a readable file`, EXIT.blocked, { path: file });
-      }
-    }
+    for (const file of ctx.positionals) closeSync(openRegularFile(file)); // every file readable before any line is checked
     const items = findItems(ctx.root);
     const notes = items.ids === null ? [items.note] : [];
     const checker = new SubmissionChecker(items.ids);

@@ -1,12 +1,13 @@
 // `prereg verify FILE|DIR…`: proofs, evidence items, AER-1 timelines and single receipts outside
 // a study, with the same code and reason codes as the pipeline (SPEC §9). Directories are walked in sorted order for
 // *.json files; results come back in the order given.
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
 import { buildVerifyContext, runVerifyTask, type VerifyContextInputs, type VerifyOutcome, type VerifyTask } from '../evidence/verify-task.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export type FileKind = 'chain' | 'receipt' | 'evidence' | 'proof';
 
@@ -59,7 +60,7 @@ type Prepared = { file: string; kind: FileKind; task: VerifyTask } | { file: str
 function prepare(file: string): Prepared {
   let doc: JsonValue;
   try {
-    doc = parseJson(readFileSync(file, 'utf8'));
+    doc = parseJson(readRegularFile(file).toString('utf8'));
   } catch (err) {
     if (!(err instanceof JsonParseError)) {
       return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: ['VERIFY_FILE_UNREADABLE'], informational_codes: [], checks: {}, problems: [String((err as Error).message)] } };
