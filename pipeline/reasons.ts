@@ -363,6 +363,22 @@ export const REASONS = {
     meaning: 'outputs/<run_id>/ already exists: the same inputs were already emitted, and an output directory is never overwritten.',
     next: 'Keep the existing directory (same inputs give the same bytes), or move it away deliberately and emit again.',
   },
+  OUTPUT_PATH_UNSAFE: {
+    meaning: 'The outputs directory lies inside corpus/, preregistration/ or inputs/: writing there would change what was frozen or submitted.',
+    next: 'Pass an --outputs directory outside corpus/, preregistration/ and inputs/ (the default outputs/ is).',
+  },
+  OUTPUT_PATH_INVALID: {
+    meaning: 'The outputs directory (or a path in it) is not a directory that can be written into: a file, a dangling symlink, a symlink loop.',
+    next: 'Point --outputs at a directory (or a path that can be created as one); nothing was published.',
+  },
+  OUTPUT_NOT_WRITABLE: {
+    meaning: 'The outputs directory cannot be written: permission denied or a read-only file system. Nothing was published.',
+    next: 'Make the directory writable (or choose another --outputs) and rerun; the run is reproducible, so nothing is lost.',
+  },
+  OUTPUT_DISK_FULL: {
+    meaning: 'The device holding the outputs ran out of space (or quota) while writing them; the partial directory was removed and nothing was published.',
+    next: 'Free space on that device (or choose another --outputs) and rerun.',
+  },
   OUTPUT_STORE_INCOMPLETE: {
     meaning: 'The DuckDB store lacks a table or column that emit reads (or it is a view, not a table): the stages before emit did not all complete.',
     next: 'Run the pipeline up to score (`prereg run`, or ingest, verify, classify, score), then emit again.',

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { crashPoint, createTemporaryDir, publish, refuseExisting, removeStaleTemporaries } from '../emit/directory.ts';
+import { crashPoint, createTemporaryDir, publish, refuseExisting, refuseOutputsInsideStudy, removeStaleTemporaries } from '../emit/directory.ts';
 import {
   CMS_FILE,
   decisionDigest,
@@ -52,6 +52,7 @@ import { duckdbVersion, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, OptionSpec, StageContext } from './stage.ts';
 import { readRegularFile } from '../io/regular-file.ts';
+import { writeFailure } from '../io/write-failures.ts';
 
 /** The data files, in the order they are written (the manifest lists them sorted). */
 export const DATA_FILES = [
@@ -153,6 +154,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     };
     const runId = runIdOf(inputs);
     const outputsDir = options.outputsDir ?? layout.outputs;
+    refuseOutputsInsideStudy(outputsDir, layout);
     const finalDir = join(outputsDir, runId);
     refuseExisting(finalDir);
 
@@ -178,8 +180,14 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     };
 
     // --- Writing: a temporary directory, renamed into place at the end ----------------------
-    const removed = removeStaleTemporaries(outputsDir, runId);
-    const tmp = createTemporaryDir(outputsDir, runId);
+    let removed: string[];
+    let tmp: string;
+    try {
+      removed = removeStaleTemporaries(outputsDir, runId);
+      tmp = createTemporaryDir(outputsDir, runId);
+    } catch (err) {
+      throw writeFailure(err, outputsDir) ?? err;
+    }
     try {
       let written = 0;
       const wrote = (file: string) => {
@@ -229,7 +237,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       return { run_id: runId, dir: finalDir, manifest, removed_temporaries: removed };
     } catch (err) {
       rmSync(tmp, { recursive: true, force: true });
-      throw err;
+      throw writeFailure(err, outputsDir) ?? err;
     }
   } finally {
     db.close();
