@@ -21,6 +21,7 @@ import {
   buildStoreAtomically,
   duckdbVersion,
   openStore,
+  readEveryBlock,
   readStageRun,
   runSqlFile,
   storePath,
@@ -153,6 +154,8 @@ async function previousRun(path: string): Promise<{ inputs: IngestInputs; output
   try {
     const run = await readStageRun(store.connection, 'ingest');
     if (!run) return { missing: 'the database has no completed ingest' };
+    // The store is a cache (SPEC §2): a corrupted block means rebuild it, not fail every later stage.
+    await readEveryBlock(store.connection);
     return { inputs: JSON.parse(run.inputs_json) as IngestInputs, outputs: JSON.parse(run.outputs_json) as IngestOutputs, digest: run.inputs_digest };
   } catch (err) {
     return { missing: `the database could not be read (${(err as Error).message.split('\n')[0]})` };
