@@ -25,6 +25,9 @@ function findItems(root: string): { ids: Set<string>; file: string } | { ids: nu
   return { ids: new Set(readItems(layout, study as StudyConfig).map((i) => i.item_id)), file };
 }
 
+/** Rejected lines listed one by one; the rest are counted. */
+export const MAX_LISTED_REJECTS = 1000;
+
 export const validate: Command = {
   name: 'validate',
   summary: 'check submission files line by line, as ingest would, before sending them',
@@ -46,11 +49,14 @@ export const validate: Command = {
     const items = findItems(ctx.root);
     const notes = items.ids === null ? [items.note] : [];
     const checker = new SubmissionChecker(items.ids);
+    // The first problems are listed, the rest only counted (totals.rejects_by_code has them all):
+    // a file of a million bad lines must not become a million objects in memory and on stdout.
     const rejects: Reject[] = [];
+    let unlisted = 0;
     const files: FileSummary[] = [];
     for (const [i, file] of ctx.positionals.entries()) {
       files.push(
-        await scanFile(file, file, checker, { record: () => {}, reject: (r) => void rejects.push(r) }, {
+        await scanFile(file, file, checker, { record: () => {}, reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++) }, {
           maxLineBytes,
           progress: (done) => ctx.progress(`validate: ${file} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
         }),
@@ -67,10 +73,12 @@ export const validate: Command = {
       files,
       totals,
       rejects,
+      rejects_unlisted: unlisted,
     };
     const lines = rejects.map(
       (r) => `${r.file}:${r.line_no}${r.column_no !== null ? `:${r.column_no}` : ''}: ${r.reason_code}: ${r.detail} (byte offset ${r.byte_offset})`,
     );
+    if (unlisted > 0) lines.push(`… and ${unlisted} more rejected line(s), not listed (the first ${MAX_LISTED_REJECTS} are)`);
     for (const n of notes) lines.push(`note: ${n}`);
     for (const f of files) lines.push(`${f.file}: ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected`);
     if (files.length > 1) lines.push(`total: ${totals.lines_read} lines = ${totals.accepted} accepted + ${totals.rejected} rejected`);
