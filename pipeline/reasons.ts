@@ -190,6 +190,10 @@ export const REASONS = {
     meaning: 'Fewer independent witnesses confirm freeze_digest than study.json anchors.min_witnesses requires.',
     next: 'Run `prereg anchor` against more TSAs (before opens_at).',
   },
+  TSA_RESPONSE_TOO_LARGE: {
+    meaning: 'A TSA answered more than 1 MiB; a timestamp response is a few KiB, so the body was cut off unread (it is given as the reason that TSA failed).',
+    next: 'Check the TSA URL (it may not be an RFC 3161 endpoint); use another TSA.',
+  },
   TSA_UNAVAILABLE: {
     meaning: 'Too few TSAs answered with a valid token after retries; nothing was written.',
     next: 'Check the TSA URLs and the network, then run `prereg anchor` again.',
