@@ -186,6 +186,10 @@ export const REASONS = {
     meaning: 'An anchor token\'s genTime is not before the study\'s opens_at: it cannot show the freeze preceded submissions.',
     next: 'Nothing can repair a late anchor; report it, and anchor earlier next time.',
   },
+  ANCHOR_METADATA_MISMATCH: {
+    meaning: "An anchor's metadata (preregistration/anchors/<witness>.json) is missing, unreadable, or contradicts its token: tsr_sha256 is not the token's SHA-256, freeze_digest is not the freeze's, witness is not the file's name, or retrieved_at is before the token's genTime.",
+    next: 'Restore the metadata written by `prereg anchor` (or re-import the token with `prereg anchor --import`); the witness named in the report is taken from it.',
+  },
   ANCHOR_INSUFFICIENT: {
     meaning: 'Fewer independent witnesses confirm freeze_digest than study.json anchors.min_witnesses requires.',
     next: 'Run `prereg anchor` against more TSAs (before opens_at).',

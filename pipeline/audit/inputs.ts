@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { EmitInputs, Manifest } from '../emit/manifest.ts';
 import { commitAnswerKey } from '../freeze/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
-import { listAnchorTokens } from '../freeze/anchors.ts';
+import { listAnchorFiles } from '../freeze/anchors.ts';
 import { diffTrees, digestTree, type TreeDigest } from '../freeze/file-tree.ts';
 import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../freeze/freeze-record.ts';
 import { extractSection5 } from '../freeze/section5.ts';
@@ -141,10 +141,10 @@ export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: No
   });
 
   attempt('preregistration/anchors/', d, codes, () => {
-    const now = new Map(listAnchorTokens(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256Of(readRegularFile(join(layout.anchors, f)))]));
+    const now = new Map(listAnchorFiles(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256Of(readRegularFile(join(layout.anchors, f)))]));
     const before = new Map(recorded.anchors.map((a) => [a.file, a.sha256]));
     for (const file of [...new Set([...before.keys(), ...now.keys()])].sort()) {
-      if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? 'differs from the token the manifest recorded' : 'is an anchor the manifest did not record') : 'was recorded by the manifest but is missing now' });
+      if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? 'differs from the anchor file the manifest recorded' : 'is an anchor the manifest did not record') : 'was recorded by the manifest but is missing now' });
     }
   });
 

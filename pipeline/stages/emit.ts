@@ -39,7 +39,7 @@ import {
 } from '../emit/tables.ts';
 import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
-import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, listAnchorFiles, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
 import { diffTrees, digestTree } from '../freeze/file-tree.ts';
 import { freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
 import { loadStudy } from '../freeze/study.ts';
@@ -150,7 +150,8 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
         .map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) }))
         .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
       commitments_sha256: existsSync(layout.commitments) ? sha256File(layout.commitments) : null,
-      anchors: anchorFiles.map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
+      // Each token and its metadata: an edit of either after this run is an audit finding.
+      anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
     };
     const runId = runIdOf(inputs);
     const outputsDir = options.outputsDir ?? layout.outputs;
