@@ -18,6 +18,7 @@ import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { readRegularFile } from '../io/regular-file.ts';
+import { assembleCmsDetached, cmsSignedBytes } from '../emit/sign.ts';
 
 const POLICY_FILE = 'preregistration/trust/policy.json';
 
@@ -72,6 +73,33 @@ export async function cmsProblem(p7s: Uint8Array, content: Uint8Array, pinned: K
   }
   if (cert.publicKey.asymmetricKeyType !== 'rsa') return `its signer certificate carries a ${cert.publicKey.asymmetricKeyType ?? 'unknown'} key, not the RSA CMS key`;
   if (!cert.verify(pinned)) return `its signer certificate (${cert.subject.replaceAll('\n', ', ')}) was not issued by the pinned operator key`;
+  // Every other certificate carried (the chain) must be the operator's too: OpenSSL builds its
+  // chain from them, so an unchecked one is a byte nothing would vouch for.
+  for (const [i, other] of certificates.entries()) {
+    if (other === signer) continue;
+    let ok = false;
+    try {
+      ok = new X509Certificate(Buffer.from(other.toSchema().toBER(false))).verify(pinned);
+    } catch {
+      ok = false;
+    }
+    if (!ok) return `carries a certificate (number ${i + 1}) not signed by the pinned operator key`;
+  }
+  // At least as strict as `openssl cms -verify`: the parser above reads BER leniently and skips
+  // what it does not check, so the file must also be, byte for byte, the one DER encoding emit
+  // writes for its certificates and signature value (every other byte is then fixed by
+  // manifest.json), and the RSA signature must verify over the signed attributes of manifest.json.
+  const signature = signedData.signerInfos[0]!.signature.valueBlock.valueHexView;
+  const expected = assembleCmsDetached(certificates.map((c) => new Uint8Array(c.toSchema().toBER(false))), content, signature);
+  const given = Buffer.from(p7s);
+  if (!expected.equals(given)) {
+    let at = 0;
+    while (at < Math.min(expected.length, given.length) && expected[at] === given[at]) at++;
+    return `is not the DER CMS SignedData prereg emits over manifest.json (first difference at byte ${at})`;
+  }
+  if (!cryptoVerify('sha256', cmsSignedBytes(content), cert.publicKey, Buffer.from(signature))) {
+    return 'does not verify over manifest.json (message digest or signature)';
+  }
   return null;
 }
 
