@@ -7,6 +7,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
 import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
 import { openRegularFile } from '../io/regular-file.ts';
+import type { StudyConfig } from '../freeze/study.ts';
 
 export interface FileSummary {
   file: string;
@@ -35,6 +36,11 @@ export function parseMaxLineBytes(value: unknown): number {
     throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`, EXIT.usage);
   }
   return n;
+}
+
+/** The study's line limit (study.json limits.max_line_bytes, else 4 MiB): the same for every stage. */
+export function studyMaxLineBytes(study: Pick<StudyConfig, 'limits'>): number {
+  return study.limits?.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES;
 }
 
 export async function scanFile(

@@ -13,7 +13,7 @@ import { SCHEMA_DIR } from '../formats/schemas.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { loadFreezeRecord } from '../freeze/freeze-record.ts';
 import { loadStudy } from '../freeze/study.ts';
-import { formatCounts, hashFile, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import { formatCounts, hashFile, megabytes, scanFile, studyMaxLineBytes, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -130,7 +130,7 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
 /** Why the recorded run does not cover these inputs (DVC-style: say why a stage reruns). */
 function staleness(previous: IngestInputs, current: IngestInputs): string {
   const why: string[] = [];
-  if (previous.max_line_bytes !== current.max_line_bytes) why.push(`--max-line-bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
+  if (previous.max_line_bytes !== current.max_line_bytes) why.push(`limits.max_line_bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
   if (previous.items?.sha256 !== current.items.sha256) why.push(`${current.items.file} changed`);
   const before = new Map((previous.submissions ?? []).map((f) => [f.file, f.sha256]));
   const now = new Map(current.submissions.map((f) => [f.file, f.sha256]));
@@ -223,9 +223,9 @@ export const ingest: Command = {
   name: 'ingest',
   summary: 'read inputs/submissions/*.jsonl into the DuckDB store (records, evidence, receipts, rejects)',
   help: [
-    'usage: prereg ingest [--max-line-bytes N] [--force] [--root DIR] [--json]',
+    'usage: prereg ingest [--force] [--root DIR] [--json]',
     '',
-    '  --max-line-bytes N  the longest line accepted, in bytes (default 4194304 = 4 MiB)',
+    '  the longest line accepted is study.json limits.max_line_bytes (default 4194304 = 4 MiB)',
     '  --force             rebuild the database even when the inputs are unchanged',
     '',
     'Reads every inputs/submissions/*.jsonl (files sorted by name, lines in order) into',
@@ -238,7 +238,16 @@ export const ingest: Command = {
   stage: true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
-    const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
+    if (ctx.values['max-line-bytes'] !== undefined) {
+      // A bound is one of the study's recorded inputs: a flag given to one stage would be undone
+      // by the next stage that re-ingests (verify, run), so it is set once, in study.json.
+      throw new PreregError(
+        'USAGE',
+        `--max-line-bytes is not an ingest option: the line limit is the study's, limits.max_line_bytes in preregistration/study.json (set before the freeze; now ${studyMaxLineBytes(loadStudy(layout.study))})`,
+        EXIT.usage,
+      );
+    }
+    const maxLineBytes = studyMaxLineBytes(loadStudy(layout.study));
     const items = loadFrozenItems(layout);
     const { files, ignored } = listSubmissionFiles(layout);
     const submissions: IngestInputs['submissions'] = [];

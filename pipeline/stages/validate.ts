@@ -6,7 +6,7 @@ import { closeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { loadStudy, type StudyConfig } from '../freeze/study.ts';
-import { formatCounts, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary } from '../ingest/scan.ts';
+import { formatCounts, megabytes, parseMaxLineBytes, scanFile, studyMaxLineBytes, totalsOf, type FileSummary } from '../ingest/scan.ts';
 import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
 import { openRegularFile } from '../io/regular-file.ts';
 import { studyLayout } from '../layout.ts';
@@ -44,7 +44,11 @@ export const validate: Command = {
   stage: false,
   async run(ctx) {
     if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)', EXIT.usage);
-    const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
+    // The study's limit when a study is found (as ingest applies it), unless the flag says otherwise.
+    const layout = studyLayout(ctx.root);
+    const maxLineBytes = ctx.values['max-line-bytes'] !== undefined || !existsSync(layout.study)
+      ? parseMaxLineBytes(ctx.values['max-line-bytes'])
+      : studyMaxLineBytes(loadStudy(layout.study));
     for (const file of ctx.positionals) closeSync(openRegularFile(file)); // every file readable before any line is checked
     const items = findItems(ctx.root);
     const notes = items.ids === null ? [items.note] : [];
