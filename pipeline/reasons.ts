@@ -357,6 +357,10 @@ export const REASONS = {
     meaning: 'A later submission line repeats an accepted (system_id, item_id, attempt); the first line is kept and this one rejected, never merged.',
     next: 'Number repeated answers to the same item with distinct attempts (1, 2, …), and send each once.',
   },
+  STUDY_TOO_MANY_SYSTEMS: {
+    meaning: 'The accepted submission lines name more distinct system_ids than the study accepts (study.json limits.max_systems, default 100); sign tests compare every pair, so the outputs would grow with the square of the count. Nothing was ingested.',
+    next: 'Remove the extra systems, or raise limits.max_systems in preregistration/study.json before the freeze if the study means to compare that many.',
+  },
   SUBMISSION_PATH_UNSAFE: {
     meaning: 'An entry of inputs/submissions/ would not be read as it looks: a *.jsonl that is not a regular file (a symlink, directory, device), a name ending in another case of ".jsonl" (sys-a.JSONL), a subdirectory, or a name that is not UTF-8.',
     next: 'Put each submission in a regular file directly in inputs/submissions/, named *.jsonl in lower case, with a UTF-8 name.',

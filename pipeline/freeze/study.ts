@@ -15,7 +15,7 @@ export interface StudyConfig {
   amounts: { pattern: string; unit: string; group_separators?: string[]; decimal_separator?: string };
   anchors: { min_witnesses: number; tsas: Array<{ name: string; url: string }> };
   /** Bounds every stage applies alike (absent: the defaults). */
-  limits?: { max_line_bytes?: number };
+  limits?: { max_line_bytes?: number; max_systems?: number };
 }
 
 export function loadStudy(path: string): StudyConfig {

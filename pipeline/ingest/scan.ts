@@ -43,6 +43,16 @@ export function studyMaxLineBytes(study: Pick<StudyConfig, 'limits'>): number {
   return study.limits?.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES;
 }
 
+/**
+ * The most distinct systems a study accepts (study.json limits.max_systems, else 100). Pairwise
+ * outputs (sign tests) grow with its square: 1,000 one-line systems made 1,005,006 sign-test rows,
+ * a 167 MB report.html and a 2.5 GB peak; the bound is declared with the study, never implied.
+ */
+export const DEFAULT_MAX_SYSTEMS = 100;
+export function studyMaxSystems(study: Pick<StudyConfig, 'limits'>): number {
+  return study.limits?.max_systems ?? DEFAULT_MAX_SYSTEMS;
+}
+
 export async function scanFile(
   path: string,
   file: string,

@@ -13,7 +13,7 @@ import { SCHEMA_DIR } from '../formats/schemas.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { loadFreezeRecord } from '../freeze/freeze-record.ts';
 import { loadStudy } from '../freeze/study.ts';
-import { formatCounts, hashFile, megabytes, scanFile, studyMaxLineBytes, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import { formatCounts, hashFile, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -39,6 +39,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 interface IngestInputs {
   stage: 'ingest';
   max_line_bytes: number;
+  max_systems: number;
   items: { file: string; sha256: string };
   submissions: Array<{ file: string; sha256: string; bytes: number }>;
   /** The code that shapes the tables: a change forces a rebuild. */
@@ -130,6 +131,7 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
 /** Why the recorded run does not cover these inputs (DVC-style: say why a stage reruns). */
 function staleness(previous: IngestInputs, current: IngestInputs): string {
   const why: string[] = [];
+  if (previous.max_systems !== current.max_systems) why.push(`limits.max_systems ${previous.max_systems ?? 'unset'} → ${current.max_systems}`);
   if (previous.max_line_bytes !== current.max_line_bytes) why.push(`limits.max_line_bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
   if (previous.items?.sha256 !== current.items.sha256) why.push(`${current.items.file} changed`);
   const before = new Map((previous.submissions ?? []).map((f) => [f.file, f.sha256]));
@@ -175,8 +177,18 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
     const rejects = await TableAppender.create(c, 'rejects');
     const checker = new SubmissionChecker(items);
     let recordId = 0;
+    const systems = new Set<string>();
     const sinks = {
       record(r: AcceptedRecord) {
+        systems.add(r.system_id);
+        if (systems.size > inputs.max_systems) {
+          throw new PreregError(
+            'STUDY_TOO_MANY_SYSTEMS',
+            `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`,
+            EXIT.blocked,
+            { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
+          );
+        }
         recordId++;
         records.append([
           recordId, r.system_id, r.item_id, r.attempt, r.file, r.line_no, r.byte_offset, r.line_sha256,
@@ -247,7 +259,8 @@ export const ingest: Command = {
         EXIT.usage,
       );
     }
-    const maxLineBytes = studyMaxLineBytes(loadStudy(layout.study));
+    const study = loadStudy(layout.study);
+    const maxLineBytes = studyMaxLineBytes(study);
     const items = loadFrozenItems(layout);
     const { files, ignored } = listSubmissionFiles(layout);
     const submissions: IngestInputs['submissions'] = [];
@@ -258,6 +271,7 @@ export const ingest: Command = {
     const inputs: IngestInputs = {
       stage: 'ingest',
       max_line_bytes: maxLineBytes,
+      max_systems: studyMaxSystems(study),
       items: { file: items.file, sha256: items.sha256 },
       submissions,
       code: {

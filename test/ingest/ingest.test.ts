@@ -1,5 +1,5 @@
 // `prereg ingest` end to end: real DuckDB file, example-study copies, submission files written here.
-import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
@@ -280,5 +280,25 @@ describe('the line limit is the study\'s (study.json limits.max_line_bytes), hon
     expect(rejects).toEqual([{ reason_code: 'LINE_TOO_LONG' }]);
     const validated = await runCli(['validate', join(study.submissions, 'a.jsonl'), '--root', study.root, '--json']);
     expect(validated.json).toMatchObject({ max_line_bytes: 300, totals: { rejects_by_code: { LINE_TOO_LONG: 1 } } });
+  });
+});
+
+describe('the number of systems is bounded by the study (limits.max_systems): pairwise outputs grow with its square', () => {
+  it('one system more than the bound: STUDY_TOO_MANY_SYSTEMS, exit 3, no store; at the bound: ingested', async () => {
+    const study = await frozenStudy({ maxSystems: 2 });
+    try {
+      const lines = ['sys-a', 'sys-b', 'sys-c'].map((system_id) => submissionLine({ system_id }));
+      writeFileSync(join(study.submissions, 'a.jsonl'), jsonl(lines).data);
+      const over = await runCli(['ingest', '--root', study.root, '--json']);
+      expect([over.code, over.json.code]).toEqual([3, 'STUDY_TOO_MANY_SYSTEMS']);
+      expect(over.json.message).toContain('inputs/submissions/a.jsonl:3');
+      expect(existsSync(join(study.root, 'work/prereg.duckdb'))).toBe(false);
+      writeFileSync(join(study.submissions, 'a.jsonl'), jsonl(lines.slice(0, 2)).data);
+      const at = await runCli(['ingest', '--root', study.root, '--json']);
+      expect(at.code, at.stdout).toBe(0);
+      expect(at.json.totals.accepted).toBe(2);
+    } finally {
+      study.cleanup();
+    }
   });
 });
