@@ -57,7 +57,7 @@ function report(scores: Row[]): ReportInput {
     witnesses: [],
     independent_witnesses: 0,
     min_witnesses: 1,
-    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], hypotheses: [] },
+    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [] },
     facts,
   };
 }
