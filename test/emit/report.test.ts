@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { sealManifest, sha256sums, type EmitInputs } from '../../pipeline/emit/manifest.ts';
 import type { Row, StoreFacts } from '../../pipeline/emit/tables.ts';
 import { JsonNumber } from '../../pipeline/formats/canonical-json.ts';
-import { fraction, renderHtml, renderMarkdown, type ReportInput } from '../../pipeline/report/render.ts';
+import { renderHtml, renderMarkdown, type ReportInput } from '../../pipeline/report/render.ts';
+import { fraction } from '../../pipeline/report/values.ts';
 
 describe('fraction: numerator/denominator with a percentage rounded half up, in integers', () => {
   it.each([
@@ -57,6 +58,8 @@ function report(scores: Row[]): ReportInput {
     witnesses: [],
     independent_witnesses: 0,
     min_witnesses: 1,
+    primary_metric: null,
+    metric_labels: {},
     results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [] },
     facts,
   };
