@@ -51,7 +51,7 @@ h1{font-size:1.5rem;margin:.4rem 0}h2{font-size:1.2rem;margin-top:2rem;border-bo
 .lead-row{display:flex;flex-wrap:wrap;gap:.5rem 2rem;align-items:flex-start}.lead-row ul{flex:1 1 26rem;margin:.3rem 0;padding-left:1.2rem}
 .lead-row li{margin-bottom:.35rem}.legend{margin:.2rem 0}
 table{border-collapse:collapse;margin:.6rem 0}th,td{border:1px solid #d0d7de;padding:.25rem .55rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}figure{margin:0}figcaption{font-weight:600;margin-bottom:.3rem}
 svg text{font:11px system-ui,sans-serif;fill:#1b1f24}svg .axis{stroke:#8c959f;stroke-width:1}svg .grid{stroke:#d0d7de;stroke-width:1}
 svg .declared{fill:#9ecae1}svg .proven{fill:#08519c}.key{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em}
