@@ -256,10 +256,10 @@ export function sections(r: ReportInput): Section[] {
           ['system', 'metric', 'attempts', 'always', 'sometimes', 'never'],
           r.results.constancy.map((row) => [
             show(row.system_id), metricName(show(row.metric), r.metric_labels),
-            `${show(row.attempts)}${mixedAttempts ? ' (differs between systems)' : ''}`,
+            show(row.attempts),
             show(row.always), show(row.sometimes), show(row.never),
           ]),
-          [3, 4, 5],
+          [2, 3, 4, 5],
         ),
       ],
     },

@@ -20,6 +20,25 @@ function mdEscape(text: string): string {
   return text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, ' ');
 }
 
+const TEXT_BAR = 40;
+
+/** The primary metric's chart in text: a declared and a proven bar per system, 0–100 % in 40 cells. */
+function textChart(rows: Row[]): string[] {
+  const width = Math.max(0, ...rows.map((row) => show(row.system_id).length));
+  const line = (label: string, column: string, f: Fraction) => {
+    const cells = f.tenths === null ? 0 : Number((BigInt(TEXT_BAR) * (f.tenths < 0n ? 0n : f.tenths > 1000n ? 1000n : f.tenths) + 500n) / 1000n);
+    return `${label.padEnd(width)}  ${column}  ${'█'.repeat(cells)}${'·'.repeat(TEXT_BAR - cells)}  ${f.text}`;
+  };
+  return [
+    '```text',
+    ...rows.flatMap((row) => [
+      line(show(row.system_id), 'declared', fraction(row.declared, row.n_declared)),
+      line('', 'proven  ', fraction(row.proven, row.n_proven)),
+    ]),
+    '```',
+  ];
+}
+
 export function renderMarkdown(r: ReportInput): string {
   const out: string[] = [`# ${mdEscape(r.title)}`, ''];
   for (const s of sections(r)) {
@@ -32,7 +51,8 @@ export function renderMarkdown(r: ReportInput): string {
         out.push(`| ${b.headers.map((_, i) => (b.numeric?.includes(i) ? '---:' : '---')).join(' | ')} |`);
         for (const row of b.rows) out.push(`| ${row.map(mdEscape).join(' | ')} |`);
         out.push('');
-      } else out.push(b.metric === null ? 'The charts of declared vs proven per system are in report.html.' : 'The chart of declared vs proven per system is in report.html.', '');
+      } else if (b.metric === null) out.push('The charts of declared vs proven per system are in report.html.', '');
+      else out.push(...textChart(r.results.scores.filter((row) => show(row.metric) === b.metric)), '');
     }
   }
   return `${out.join('\n').trimEnd()}\n`;
