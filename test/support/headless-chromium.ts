@@ -67,6 +67,12 @@ class DevTools {
     this.listeners.push(listener);
   }
 
+  /** The browser went away: every pending command fails instead of waiting forever. */
+  closed(reason: string): void {
+    for (const p of this.pending.values()) p.reject(new Error(reason));
+    this.pending.clear();
+  }
+
   waitFor(method: string): Promise<Message> {
     return new Promise((resolve) => this.on((m) => m.method === method && resolve(m)));
   }
@@ -77,11 +83,14 @@ export async function renderPage(url: string, selectors: string[], viewport = { 
   const profile = mkdtempSync(join(tmpdir(), 'prereg-chromium-'));
   const child: ChildProcess = spawn(
     CHROMIUM,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-extensions', '--hide-scrollbars', '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'],
+    ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-extensions', '--disable-crash-reporter', '--hide-scrollbars', '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
   );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const cdp = new DevTools(child.stdio[3] as Writable, child.stdio[4] as Readable);
+  child.once('exit', (code, signal) => cdp.closed(`${CHROMIUM} exited (${signal ?? code}) before answering`));
+  child.once('error', (err) => cdp.closed(`${CHROMIUM} could not start: ${err.message}`));
   try {
-    const cdp = new DevTools(child.stdio[3] as Writable, child.stdio[4] as Readable);
     const { targetId } = (await cdp.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
     const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
     const requests: string[] = [];
@@ -104,8 +113,13 @@ export async function renderPage(url: string, selectors: string[], viewport = { 
     const shot = (await send('Page.captureScreenshot', { format: 'png' })) as { data: string };
     return { viewport: { width: geometry.width, height: geometry.height }, rects: geometry.rects, requests, png: Buffer.from(shot.data, 'base64') };
   } finally {
-    child.kill('SIGKILL');
-    await new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+    // Browser.close lets Chromium take its own child processes down; a kill is the fallback.
+    if (child.exitCode === null && child.signalCode === null) {
+      const fallback = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await cdp.send('Browser.close').catch(() => undefined);
+      await exited;
+      clearTimeout(fallback);
+    }
     rmSync(profile, { recursive: true, force: true });
   }
 }
