@@ -4,7 +4,7 @@
 // does not decode blocks all of them alike (docs/trust.md).
 import { join, resolve, sep } from 'node:path';
 import type { TsaTrust } from '../evidence/timestamp/index.ts';
-import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../evidence/trust-material.ts';
+import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../evidence/trust/index.ts';
 import { schemaProblems } from '../formats/schemas.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { readJsonFile, readText } from './json-files.ts';

@@ -3,7 +3,7 @@
 // the Appender, then the cross-links and served passages by SQL.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileURLToPath } from 'node:url';
-import type { VerifyContextInputs } from '../evidence/verify-task.ts';
+import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from '../parallel/verify-rows-worker.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
