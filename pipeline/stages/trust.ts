@@ -16,7 +16,7 @@ import { checkTrustPolicy, loadTrustPolicy, readTrustInputs, renderTrustPolicy, 
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { parseArkForgeKeyHistory, planArkForgeImport, type ImportedKey } from '../trust-import/index.ts';
-import type { Command, StageContext, StageResult } from './stage.ts';
+import type { Command, StageContext, StageResult } from '../command.ts';
 
 const USAGE = 'usage: prereg trust import-arkforge FILE [--trust DIR] [--json]';
 

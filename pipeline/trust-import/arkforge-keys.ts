@@ -14,7 +14,7 @@ import { canonicalJson, JsonParseError, parseJson, toPlain, isRecord } from '../
 import { utcMillis } from '../formats/utc-instant.ts';
 import { parseSpkiPem } from '../evidence/tlog/index.ts';
 import { decodeEd25519PublicKey } from '../evidence/trust/index.ts';
-import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../io/trust-files.ts';
+import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../formats/trust-policy.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 export interface PublishedProofKey {

@@ -7,7 +7,7 @@ import { readCommitmentText, type CommitmentLine } from '../evidence/aer1/index.
 import type { StudyWindow } from '../evidence/arkforge/index.ts';
 import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { readLines } from '../ingest/lines.ts';
-import { loadTrust } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */

@@ -16,7 +16,7 @@ import { TLOG_CHECKS, TLOG_CODES, type TlogCheck, type CheckOutcome as TlogCheck
 import { buildTrustMaterial, buildTrustMaterialFrom, trustMaterialInputs, type TrustMaterial } from '../../pipeline/evidence/trust/index.ts';
 import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
 import { canonicalJson, parseJson, sha256Hex, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
-import type { TrustPolicy } from '../../pipeline/io/trust-files.ts';
+import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import { PreregError, REASONS } from '../../pipeline/reasons.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
 import { issueProof } from '../support/arkforge-issuer.ts';

@@ -39,7 +39,7 @@
 import { createPublicKey, verify as ed25519Verify, type KeyObject } from 'node:crypto';
 import { checkBatchAnchor } from './batch-anchor.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
-import type { ProofCheck, ProofCode } from './checks.ts';
+import type { ProofCheck } from './checks.ts';
 import { readItem, type EvidenceItem, type ReadProof } from './item.ts';
 import { fail, finish, newVerification, record, type ProofVerification, type StudyWindow } from './verification.ts';
 import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof } from './versions/index.ts';

@@ -13,7 +13,9 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { loadTsaTrust, type TsaTrust } from '../timestamp/index.ts';
 import { loadTlogKeys, loadTlogSubmitterKeys } from '../tlog/index.ts';
 import type { TlogMaterial } from '../tlog/index.ts';
-import type { TrustPolicy } from '../../io/trust-files.ts';
+import type { TrustMaterialInputs, TrustPolicy } from '../../formats/trust-policy.ts';
+
+export type { TrustMaterialInputs };
 import { utcMillis } from '../../formats/utc-instant.ts';
 import { EXIT, PreregError } from '../../reasons.ts';
 
@@ -40,19 +42,6 @@ export interface ProofPolicy {
   readonly maxSkewSeconds: number;
   readonly batchMaxSkewSeconds: number;
   readonly requireReceipts: boolean;
-}
-
-/** Plain data from which TrustMaterial is rebuilt (e.g. on a worker thread). */
-export interface TrustMaterialInputs {
-  policy: TrustPolicy;
-  /** The text of each policy.tsa_roots[i]. */
-  tsaRootPems: string[];
-  /** The text of each policy.tlog_keys[i].public_key_file, in the policy's order. */
-  tlogKeyPems: string[];
-  /** The text of each policy.tsa_certs[i]; absent when the policy supplies none. */
-  tsaCertPems?: string[];
-  /** The text of each policy.tlog_submitter_keys[i].public_key_file; absent when the policy pins none. */
-  tlogSubmitterKeyPems?: string[];
 }
 
 /** The texts of the files the policy names beyond its TSA roots and log keys (buildTrustMaterial). */
