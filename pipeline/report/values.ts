@@ -2,7 +2,7 @@
 // in integer arithmetic, metric names in words. Pure; formatting happens here and nowhere else.
 import { canonicalJson, JsonNumber } from '../formats/canonical-json.ts';
 import type { Cell, Row } from '../emit/tables.ts';
-import type { MetricLabel } from '../freeze/study.ts';
+import type { MetricLabel } from '../study/study.ts';
 
 export function integer(c: Cell | undefined): bigint | null {
   if (typeof c === 'bigint') return c;
