@@ -97,7 +97,7 @@ export function metricName(metric: string, labels: MetricLabels): string {
   const [base, column] = /^(.*)\/(declared|proven)$/.exec(metric)?.slice(1) ?? [metric, null];
   const label = labels[base!];
   if (label === undefined) return metric;
-  return `${label.label}${column ? `, ${column}` : ''} (${label.better} is better)`;
+  return `${label.label}${column ? `, ${column}` : ''}${label.better ? ` (${label.better} is better)` : ''}`;
 }
 
 export function codePointOrder(a: string, b: string): number {

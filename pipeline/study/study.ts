@@ -20,7 +20,8 @@ export interface StudyConfig {
 
 export interface MetricLabel {
   label: string;
-  better: 'higher' | 'lower';
+  /** Absent for a count that is neither good nor bad (relayed citations). */
+  better?: 'higher' | 'lower';
 }
 
 export function loadStudy(path: string): StudyConfig {

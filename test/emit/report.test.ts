@@ -50,11 +50,12 @@ describe('percentOf: thresholds and observed doubles as percentages, never the r
 });
 
 describe('metricName: metrics in words with the better direction', () => {
-  const labels = { invented_amounts: { label: 'invented amounts', better: 'lower' as const }, positives: { label: 'positives citing', better: 'higher' as const } };
+  const labels = { invented_amounts: { label: 'invented amounts', better: 'lower' as const }, positives: { label: 'positives citing', better: 'higher' as const }, relayed: { label: 'relayed' } };
   it.each([
     ['invented_amounts', 'invented amounts (lower is better)'],
     ['positives/proven', 'positives citing, proven (higher is better)'],
     ['positives/declared', 'positives citing, declared (higher is better)'],
+    ['relayed', 'relayed'], // neither good nor bad: no direction
     ['unnamed_metric', 'unnamed_metric'],
     ['positives/other', 'positives/other'],
   ])('%s → %s', (metric, text) => {
