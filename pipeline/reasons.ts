@@ -270,7 +270,7 @@ export const REASONS = {
   },
   // --- end AER-1 -------------------------------------------------------------------------------
 
-  // --- ArkForge proofs (SPEC §6.1) — pipeline/evidence/arkforge-proof.ts ----------------------
+  // --- ArkForge proofs (SPEC §6.1) — pipeline/evidence/arkforge/ --------------------------
   PROOF_MALFORMED: {
     meaning: 'The proof (or evidence item) does not follow schemas/proof.schema.json: a required field is missing or ill-formed (hashes are sha256: + 64 lowercase hex, timestamps ISO-8601 UTC), payment and certification_fee differ, or a body is not JSON.',
     next: 'Read the problems listed with the proof; submit the proof exactly as the issuer served it, with its request and response bodies as JSON.',
@@ -371,6 +371,10 @@ export const REASONS = {
   },
   // --- end Ingest ------------------------------------------------------------------------------
   // --- Outputs (SPEC §7) — pipeline/emit/, pipeline/stages/emit.ts ----------------------------
+  REPORT_METRIC_UNKNOWN: {
+    meaning: "study.json's report.primary_metric names a metric that section 5's scores do not produce, so the report could not lead with it.",
+    next: 'Name in report.primary_metric a metric of result_scores (the `metric` column), or remove report from study.json before the freeze.',
+  },
   OUTPUT_EXISTS: {
     meaning: 'outputs/<run_id>/ already exists: the same inputs were already emitted, and an output directory is never overwritten.',
     next: 'Keep the existing directory (same inputs give the same bytes), or move it away deliberately and emit again.',
@@ -515,8 +519,8 @@ export const REASONS = {
     next: 'Pin the log\'s public key (log_id = hex SHA-256 of its DER SPKI) before the freeze if the log is meant to be trusted; otherwise the entry is not a witness.',
   },
   // --- end Transparency log --------------------------------------------------------------------
-  // --- ArkForge proofs 3.x and batch anchors (SPEC §6.1) — pipeline/evidence/proof-versions/
-  // commitments.ts, pipeline/evidence/batch-anchor.ts; statuses per the SPEC table --------------
+  // --- ArkForge proofs 3.x and batch anchors (SPEC §6.1) — pipeline/evidence/arkforge/
+  // versions/commitments.ts, pipeline/evidence/arkforge/batch-anchor.ts; statuses per the SPEC table --------------
   PROOF_COMMITMENT_ROOT_MISMATCH: {
     meaning: "A spec 3.x proof's hashes.chain is not the RFC 6962 root of its commitments (taken in sorted field order): a commitment or the chain hash was changed after issue. TAMPERED.",
     next: 'Submit the proof exactly as issued; nothing can repair a changed proof.',

@@ -5,7 +5,7 @@ import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index
 import { readJsonFile } from '../io/json-files.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import type { ReasonCode } from '../reasons.ts';
-import { listFiles } from './freeze-record.ts';
+import { listFiles } from '../study/freeze-record.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { sha256Hex } from '../formats/canonical-json.ts';
 

@@ -7,7 +7,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
 import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
 import { openRegularFile } from '../io/regular-file.ts';
-import type { StudyConfig } from '../freeze/study.ts';
+import type { StudyConfig } from '../study/study.ts';
 
 export interface FileSummary {
   file: string;

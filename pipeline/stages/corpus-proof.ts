@@ -1,12 +1,12 @@
 // `prereg corpus-proof PATH`: proves that one corpus file is part of the frozen corpus root with an
 // RFC 6962 audit path, and (with --verify FILE.json) checks such a proof without the corpus.
-import { digestTree, leafHash, type TreeLeaf } from '../freeze/file-tree.ts';
-import { loadFreezeRecord } from '../freeze/freeze-record.ts';
+import { digestTree, leafHash, type TreeLeaf } from '../study/file-tree.ts';
+import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { inclusionPath, verifyInclusion } from '../formats/merkle.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 
 export interface CorpusInclusionProof {

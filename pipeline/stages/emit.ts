@@ -10,6 +10,7 @@ import { join, relative, sep } from 'node:path';
 import { crashPoint, createTemporaryDir, publish, refuseExisting, refuseOutputsInsideStudy, removeStaleTemporaries } from '../emit/directory.ts';
 import {
   CMS_FILE,
+  DATA_FILES,
   decisionDigest,
   MANIFEST_FILE,
   MANIFEST_FORMAT,
@@ -40,31 +41,20 @@ import {
 import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { countIndependentWitnesses, listAnchorFiles, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
-import { diffTrees, digestTree } from '../freeze/file-tree.ts';
-import { freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
+import { diffTrees, digestTree } from '../study/file-tree.ts';
+import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
 import { readText } from '../io/json-files.ts';
-import { loadTrust, trustPath } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
+import { trustPath } from '../io/trust-files.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.ts';
 import { duckdbVersion, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
-import type { Command, OptionSpec, StageContext } from './stage.ts';
+import type { Command, OptionSpec, StageContext } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { writeFailure } from '../io/write-failures.ts';
-
-/** The data files, in the order they are written (the manifest lists them sorted). */
-export const DATA_FILES = [
-  'results.json',
-  'scores.csv',
-  'assertions.parquet',
-  'proof_checks.parquet',
-  'chain_checks.parquet',
-  'rejects.csv',
-  'report.md',
-  'report.html',
-] as const;
 
 export interface EmitOptions {
   /**
@@ -165,6 +155,12 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       const t = RESULT_TABLES[name].table;
       results[name] = await readRows(c, t, columnsOf(schema, t));
     }
+    const primary = study.report?.primary_metric ?? null;
+    if (primary !== null && !results.scores.some((row) => row.metric === primary)) {
+      throw new PreregError('REPORT_METRIC_UNKNOWN', `preregistration/study.json report.primary_metric ${JSON.stringify(primary)} is not a metric of section 5's scores`, EXIT.blocked, {
+        metric: primary,
+      });
+    }
     const witnesses = [];
     for (const f of anchorFiles) witnesses.push(await verifyAnchor(layout.anchors, f, inputs.freeze_digest, trust.tsa, frozen.window.opens_at));
     const report: ReportInput = {
@@ -176,6 +172,8 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       witnesses: witnesses.map((w) => ({ witness: w.witness, ok: w.ok, codes: [...w.codes], signer: w.signer })),
       independent_witnesses: countIndependentWitnesses(witnesses),
       min_witnesses: study.anchors.min_witnesses,
+      primary_metric: primary,
+      metric_labels: study.report?.metrics ?? {},
       results,
       facts,
     };
