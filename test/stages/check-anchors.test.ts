@@ -2,7 +2,7 @@
 import { appendFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
+import { PROJECT_ROOT, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 
 const study = scratchStudies();
 function edit(path: string, from: string | RegExp, to: string): void {
@@ -212,6 +212,17 @@ describe('check-anchors binds each anchor to its metadata', () => {
     const finding = r.json.findings.find((f: any) => f.code === 'ANCHOR_METADATA_MISMATCH');
     expect(finding.message).toContain(field);
   });
+
+  it('run reports the witness whose metadata was edited as not verified (ANCHOR_METADATA_MISMATCH), never under the edited name', async () => {
+    const root = study();
+    edit(join(root, META), '"witness": "local-test-tsa"', '"witness": "independent-notary"');
+    const r = await runCli(['run', '--root', root, ...TEST_OPERATOR_ARGS, '--json']);
+    expect(r.code, r.stdout.slice(0, 400)).toBe(0);
+    const report = readFileSync(join(r.json.dir, 'report.md'), 'utf8');
+    expect(report).toMatch(/\| local-test-tsa \| NO \| .* \| ANCHOR\\_METADATA\\_MISMATCH \|/);
+    expect(report).toContain('0 independent witness(es) confirmed the freeze');
+    expect(report).not.toContain('independent-notary');
+  }, 120_000);
 
   it('a token without its metadata: ANCHOR_METADATA_MISMATCH', async () => {
     const root = study();
