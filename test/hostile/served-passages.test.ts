@@ -61,5 +61,9 @@ describe('lone surrogates in an evidence response', () => {
     const results = JSON.parse(readFileSync(join(r.json.dir, 'results.json'), 'utf8'));
     const systems = new Set((results.assertion_classes ?? results.views?.assertion_classes ?? []).map((c: any) => c.system_id));
     expect([...systems].sort()).toEqual(['sys-digits', 'sys-ok']);
-  }, 120_000);
+    // The audit reruns every stage from the same inputs, the four lines and the digits included.
+    const audited = await runCli(['audit', r.json.dir, '--root', study.root, '--json']);
+    expect(audited.code, audited.stdout.slice(0, 600)).toBe(0);
+    expect(audited.json.verdict).toBe('valid');
+  }, 180_000);
 });
