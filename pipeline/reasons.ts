@@ -388,11 +388,11 @@ export const REASONS = {
     next: 'Point --outputs at a directory (or a path that can be created as one); nothing was published.',
   },
   OUTPUT_NOT_WRITABLE: {
-    meaning: 'The outputs directory cannot be written: permission denied or a read-only file system. Nothing was published.',
+    meaning: 'The outputs directory (or the store\'s work/) cannot be written: permission denied or a read-only file system. Nothing was published or replaced.',
     next: 'Make the directory writable (or choose another --outputs) and rerun; the run is reproducible, so nothing is lost.',
   },
   OUTPUT_DISK_FULL: {
-    meaning: 'The device holding the outputs ran out of space (or quota) while writing them; the partial directory was removed and nothing was published.',
+    meaning: 'The device holding the outputs (or the store\'s work/) ran out of space or quota while writing; the partial directory or database was removed and nothing was published or replaced.',
     next: 'Free space on that device (or choose another --outputs) and rerun.',
   },
   OUTPUT_STORE_INCOMPLETE: {

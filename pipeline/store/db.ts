@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StudyLayout } from '../layout.ts';
+import { writeFailure } from '../io/write-failures.ts';
 
 export const STORE_FILE = 'prereg.duckdb';
 
@@ -130,7 +131,9 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
   mkdirSync(dir, { recursive: true });
   removeStaleTemporaries(finalPath);
   const tmp = join(dir, `.${basename(finalPath)}.${randomBytes(6).toString('hex')}.tmp`);
-  const store = await openStore(tmp, { memoryLimit: BUILD_MEMORY_LIMIT });
+  const store = await openStore(tmp, { memoryLimit: BUILD_MEMORY_LIMIT }).catch((err: unknown) => {
+    throw writeFailure(err, dir) ?? err;
+  });
   try {
     await build(store);
     await store.connection.run('CHECKPOINT');
@@ -140,7 +143,8 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
     renameSync(tmp, finalPath);
   } catch (err) {
     store.close();
-    throw err;
+    // A full disk or a read-only work/ is the operator's to fix, not a bug (nothing was replaced).
+    throw writeFailure(err, dir) ?? err;
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });

@@ -88,3 +88,22 @@ describe('outputs that cannot or must not be written', () => {
     }
   });
 });
+
+describe('a full disk under the store (work/ on a 64 KiB tmpfs)', () => {
+  it.skipIf(!CAN_MOUNT)('ingest: OUTPUT_DISK_FULL, exit 3, no database left', async () => {
+    const study = copyExampleStudy();
+    const work = join(study.root, 'work');
+    mkdirSync(work);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', work]).status === 0;
+    try {
+      expect(mounted).toBe(true);
+      const r = await runCli(['ingest', '--root', study.root, '--json']);
+      expect(r.code, r.stdout.slice(0, 400)).toBe(3);
+      expect(r.json.code).toBe('OUTPUT_DISK_FULL');
+      expect(readdirSync(work)).toEqual([]);
+    } finally {
+      if (mounted) execFileSync('umount', [work]);
+      study.cleanup();
+    }
+  });
+});
