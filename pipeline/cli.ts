@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './stages/registry.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
-import type { Command, StageContext } from './stages/stage.ts';
+import type { StageContext } from './stages/stage.ts';
 
 const GLOBAL_OPTIONS = {
   root: { type: 'string' },
@@ -58,11 +58,12 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
     io.stdout(`${usage()}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     printError(io, new PreregError('USAGE', `unknown command "${name}"; run \`prereg --help\``, EXIT.usage), wantsJson);
     return EXIT.usage;
   }
+  const command = await entry.load();
   let parsed;
   try {
     parsed = parseArgs({
