@@ -43,7 +43,7 @@ import { isRecord, member } from '../formats/canonical-json.ts';
 import { readItem, type EvidenceItem, type ReadProof } from './proof-item.ts';
 import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof, type ChainAlgorithm } from './proof-versions/index.ts';
 import { SHA256_PREFIX, stripSha256 } from './proof-versions/proof.ts';
-import { verifyTimestampToken, type TsaReasonCode } from './timestamp/index.ts';
+import { verifyTimestampTokenOnce, type TsaReasonCode } from './timestamp/index.ts';
 import { verifyTlogEntry, type TlogCheck, type TlogCheckOutcome, type TlogCode } from './tlog/index.ts';
 import { inWindow, windowText } from '../formats/utc-instant.ts';
 import { decodeEd25519PublicKey, utcMillis, type PinnedKey, type ProofPolicy, type TrustMaterial } from './trust-material.ts';
@@ -251,7 +251,8 @@ async function checkToken(
     if (trust.policy.requireTsaToken) fail(v, 'tsa', 'PROOF_TSA_MISSING', 'the policy requires a timestamp token and timestamp_authority.tsr_base64 is absent');
     return undefined;
   }
-  const outcome = await verifyTimestampToken(Buffer.from(tsr, 'base64'), Buffer.from(witnessed.hash, 'hex'), trust.tsa);
+  // A batch's proofs share one token: verified once, its time still checked for each proof.
+  const outcome = await verifyTimestampTokenOnce(Buffer.from(tsr, 'base64'), Buffer.from(witnessed.hash, 'hex'), trust.tsa);
   v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';
