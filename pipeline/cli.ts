@@ -91,11 +91,12 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
       if (showProgress) io.stderr(`\r\x1b[K${message}`);
     },
     env: io.env,
+    printLine: (lineJson, text) => io.stdout(json ? `${JSON.stringify(lineJson)}\n` : `${text}\n`),
   };
   try {
     const result = await command.run(ctx);
     if (showProgress) io.stderr('\r\x1b[K');
-    io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${JSON.stringify(l)}\n`).join('') : `${JSON.stringify(result.json)}\n`) : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (!result.printed) io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${JSON.stringify(l)}\n`).join('') : `${JSON.stringify(result.json)}\n`) : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     return result.exitCode;
   } catch (err) {
     if (err instanceof PreregError) {

@@ -54,24 +54,33 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
   const commitments = await readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
   const inputs = verifyContextInputs(trustDir, window, commitments);
-  const results = await verifyFiles(expandPaths(ctx.positionals), inputs);
   // A malformed line that names no job concerns every timeline: each one lists it. A line that
   // names a job is already among that job's timelines' problems.
   const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));
-  for (const r of results) if (r.kind === 'chain') r.problems.push(...unattributed);
+  const files = expandPaths(ctx.positionals); // a missing path is refused before anything is printed
+  const header = commitmentProblems(commitments);
+  const lines: string[] = [...header];
+  const print = ctx.printLine;
+  if (print && !ctx.json) for (const line of header) print(null, line);
+  // Each file's line is printed as soon as it and the files before it are verified.
+  const results = await verifyFiles(files, inputs, (r) => {
+    if (r.kind === 'chain') r.problems.push(...unattributed);
+    const text = `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`;
+    lines.push(text);
+    print?.(r, text);
+  });
   // A malformed commitments line is an input that did not verify either: one more JSON line each
   // (kind "commitment", after the files), and the exit says so.
   const malformed = commitments.flatMap((l) => (l.ok ? [] : [{
     file: l.file, line: l.line, kind: 'commitment', status: 'MALFORMED', reason_codes: ['COMMITMENT_MALFORMED'], informational_codes: [], checks: {}, problems: l.problems,
   }]));
+  if (print && ctx.json) for (const m of malformed) print(m, '');
   const ok = results.every(fileVerified) && malformed.length === 0;
   return {
     exitCode: ok ? EXIT.ok : EXIT.failures,
     json: [...results, ...malformed],
     jsonLines: [...results, ...malformed],
-    text: [
-      ...commitmentProblems(commitments),
-      ...results.map((r) => `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`),
-    ].join('\n'),
+    text: lines.join('\n'),
+    printed: print !== undefined,
   };
 }
