@@ -13,7 +13,7 @@
 //
 //   npm run bench [-- --items 100000] [--seconds 2] [--dir work/bench] [--regenerate]
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { WorkerPool } from '../pipeline/parallel/pool.ts';
 import { buildStoreAtomically, openStore, runSqlFile, TABLES_SQL_PATH, TableAppender } from '../pipeline/store/db.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../pipeline/verify/inputs.ts';
 import { rowBatches, verifyStore } from '../pipeline/verify/study-verify.ts';
+import { expandPaths, verifyFiles } from '../pipeline/verify/file-verify.ts';
 import { ed25519Rate } from './ed25519-rate.mjs';
 import type { FloorInit, FloorTask } from './floor-worker.ts';
 import { BATCH_SIZE, type GenerateInit, type GeneratedEvidence, type GenerateTask, type TokenKind } from './generate-worker.ts';
@@ -40,6 +41,8 @@ const { values } = parseArgs({
     /** Where the generated stores are cached. */
     dir: { type: 'string', default: join(ROOT, 'work/bench') },
     regenerate: { type: 'boolean' },
+    /** Evidence files per set for the files mode (`prereg verify DIR`'s code). */
+    files: { type: 'string', default: '4000' },
   },
 });
 const DIR = values.dir;
@@ -149,6 +152,34 @@ async function tokensVerified(path: string, limit: number): Promise<{ proofs: nu
   }
 }
 
+/** The first `count` evidence items of a store as files `e<n>.json` in a directory (made once). */
+async function evidenceFiles(path: string, count: number, dir: string): Promise<string> {
+  if (existsSync(dir) && !values.regenerate) return dir;
+  const store = await openStore(path, { readOnly: true });
+  const tmp = `${dir}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  try {
+    const rows = (await store.connection.runAndReadAll(`SELECT proof_json::VARCHAR AS proof, request_json::VARCHAR AS request, response_json::VARCHAR AS response FROM evidence ORDER BY record_id LIMIT ${count}`)).getRowObjects();
+    rows.forEach((row, i) => writeFileSync(join(tmp, `e${String(i).padStart(6, '0')}.json`), `{"proof":${row.proof},"request":${row.request},"response":${row.response}}`));
+  } finally {
+    store.close();
+  }
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  return dir;
+}
+
+/** `prereg verify DIR`'s code (walk, workers reading the files, results in order) on a directory. */
+function timeFiles(dir: string): Promise<Timed> {
+  return timed(async () => {
+    const results = await verifyFiles(expandPaths([dir]), benchTrust());
+    const bad = results.find((r) => r.status !== 'VERIFIED');
+    if (bad) throw new Error(`bench: ${bad.file} is ${bad.status} ${bad.reason_codes.join(' ')}`);
+    return results.length;
+  });
+}
+
 /** The floor: bench/floor-worker.ts over the same rows, stream and pool as the stage. */
 function timeFloor(path: string): Promise<Timed> {
   return timed(async () => {
@@ -192,6 +223,9 @@ const plain = await timeVerify(noToken, 'without tokens');
 const tokens = await timeVerify(withToken, 'with tokens');
 const batched = await timeVerify(batchAnchored, 'batch-anchored');
 const batchTokens = await tokensVerified(batchAnchored, 6400);
+const fileCount = Math.min(Number(values.files), half, total - half);
+const filesPlain = await timeFiles(await evidenceFiles(noToken, fileCount, join(DIR, `files-no-token-${fileCount}-${shape}`)));
+const filesTokens = await timeFiles(await evidenceFiles(withToken, fileCount, join(DIR, `files-with-token-${fileCount}-${shape}`)));
 const rawAfter = rawEd25519Rate();
 const raw = (rawBefore + rawAfter) / 2;
 const edMicros = 1e6 / raw;
@@ -203,9 +237,12 @@ console.log(`raw single-core crypto.verify Ed25519: ${fmt(raw)} /s (before ${fmt
 console.log(`Ed25519 alone on 2 threads: ${fmt(twoThreads)} /s (ratio ${ratio(twoThreads)}: the ceiling of any verifier here)`);
 console.log(`floor, ${fmt(half)} proofs (parse, 3 hashes, Ed25519; no checks, no rows): ${fmt(floor.rate)} /s (ratio ${ratio(floor.rate)}); ${cpu(floor)}`);
 const perProof = (t: Timed) => t.cpuPerProof / edMicros;
+const ofTwoThreads = (t: Timed) => (t.rate / twoThreads).toFixed(2);
 console.log(`verify stage, ${fmt(half)} proofs without tokens: ${fmt(plain.rate)} proofs/s (ratio ${ratio(plain.rate)}); ${cpu(plain)} (target <= 1.7)`);
 console.log(`verify stage, ${fmt(total - half)} proofs with one RFC 3161 token each: ${fmt(tokens.rate)} proofs/s; ${cpu(tokens)} (target <= 3.0)`);
 console.log(`verify stage, ${fmt(half)} batch-anchored proofs (batches of ${BATCH_SIZE}): ${fmt(batched.rate)} proofs/s; ${cpu(batched)} (target <= 1.8); tokens actually verified: ${fmt(batchTokens.tokens)} for the first ${fmt(batchTokens.proofs)} proofs, in one thread`);
+console.log(`verify FILE|DIR, ${fmt(fileCount)} evidence files without tokens: ${fmt(filesPlain.rate)} files/s = ${ofTwoThreads(filesPlain)} × the 2-thread Ed25519 rate (target >= 0.80); ${cpu(filesPlain)}`);
+console.log(`verify FILE|DIR, ${fmt(fileCount)} evidence files with tokens: ${fmt(filesTokens.rate)} files/s = ${ofTwoThreads(filesTokens)} × the 2-thread Ed25519 rate (target >= 0.35); ${cpu(filesTokens)}`);
 console.log(
   JSON.stringify({
     items: total,
@@ -224,5 +261,10 @@ console.log(
     no_token_ed25519_per_proof: Number(perProof(plain).toFixed(2)),
     with_token_ed25519_per_proof: Number(perProof(tokens).toFixed(2)),
     batch_ed25519_per_proof: Number(perProof(batched).toFixed(2)),
+    files: fileCount,
+    files_no_token_per_s: Math.round(filesPlain.rate),
+    files_no_token_of_two_threads: Number(ofTwoThreads(filesPlain)),
+    files_with_token_per_s: Math.round(filesTokens.rate),
+    files_with_token_of_two_threads: Number(ofTwoThreads(filesTokens)),
   }),
 );

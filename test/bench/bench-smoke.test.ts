@@ -16,7 +16,7 @@ it('bench/verify.ts runs end to end on 200 items and prints every figure', () =>
     });
     const figures = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
     expect(figures.items).toBe(200);
-    for (const key of ['raw_ed25519_per_s', 'two_thread_ed25519_per_s', 'floor_per_s', 'no_token_per_s', 'ratio', 'no_token_cpu_us_per_proof', 'with_token_per_s', 'with_token_cpu_us_per_proof', 'batch_per_s', 'batch_cpu_us_per_proof']) {
+    for (const key of ['raw_ed25519_per_s', 'two_thread_ed25519_per_s', 'floor_per_s', 'no_token_per_s', 'ratio', 'no_token_cpu_us_per_proof', 'with_token_per_s', 'with_token_cpu_us_per_proof', 'batch_per_s', 'batch_cpu_us_per_proof', 'files_no_token_per_s', 'files_with_token_per_s']) {
       expect(figures[key], key).toBeGreaterThan(0);
     }
     expect(out).toContain('verify stage, 100 proofs without tokens');
