@@ -24,7 +24,8 @@ import { buildStoreAtomically, openStore, runSqlFile, TABLES_SQL_PATH, TableAppe
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../pipeline/verify/inputs.ts';
 import { rowBatches, verifyStore } from '../pipeline/verify/study-verify.ts';
 import { expandPaths, verifyFiles } from '../pipeline/verify/file-verify.ts';
-import { ed25519Rate } from './ed25519-rate.mjs';
+import { ed25519Measure } from './ed25519-rate.mjs';
+import { loadavg } from 'node:os';
 import type { FloorInit, FloorTask } from './floor-worker.ts';
 import { BATCH_SIZE, type GenerateInit, type GeneratedEvidence, type GenerateTask, type TokenKind } from './generate-worker.ts';
 import { timestampVerificationCount } from '../pipeline/evidence/timestamp/index.ts';
@@ -83,9 +84,9 @@ async function generate(path: string, count: number, token: TokenKind): Promise<
   process.stderr.write(` (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
 }
 
-/** Raw single-core Ed25519 verification rate, on this thread. */
-function rawEd25519Rate(seconds = SECONDS): number {
-  return ed25519Rate(readFileSync(KEY, 'utf8'), seconds);
+/** Raw single-core Ed25519 verification, on this thread: wall rate and CPU per verify. */
+function rawEd25519(seconds = SECONDS): { rate: number; cpuMicros: number } {
+  return ed25519Measure(readFileSync(KEY, 'utf8'), seconds);
 }
 
 /** The same loop on `threads` worker threads at once: the total rate. */
@@ -216,7 +217,9 @@ await generate(noToken, half, 'none');
 await generate(withToken, total - half, 'own');
 await generate(batchAnchored, half, 'batch');
 
-const rawBefore = rawEd25519Rate();
+const loadBefore = loadavg()[0]!;
+const before = rawEd25519();
+const rawBefore = before.rate;
 const twoThreads = await threadedEd25519Rate(2);
 const floor = await timeFloor(noToken);
 const plain = await timeVerify(noToken, 'without tokens');
@@ -226,14 +229,16 @@ const batchTokens = await tokensVerified(batchAnchored, 6400);
 const fileCount = Math.min(Number(values.files), half, total - half);
 const filesPlain = await timeFiles(await evidenceFiles(noToken, fileCount, join(DIR, `files-no-token-${fileCount}-${shape}`)));
 const filesTokens = await timeFiles(await evidenceFiles(withToken, fileCount, join(DIR, `files-with-token-${fileCount}-${shape}`)));
-const rawAfter = rawEd25519Rate();
+const after = rawEd25519();
+const rawAfter = after.rate;
 const raw = (rawBefore + rawAfter) / 2;
-const edMicros = 1e6 / raw;
+// CPU per proof is counted in units of one verify's CPU (not its wall time: the machine may be loaded).
+const edMicros = (before.cpuMicros + after.cpuMicros) / 2;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ratio = (n: number) => (n / raw).toFixed(2);
 const cpu = (t: Timed) => `${fmt(t.cpuPerProof)} µs CPU/proof = ${(t.cpuPerProof / edMicros).toFixed(2)} Ed25519 verifies`;
-console.log(`machine: ${availableParallelism()} cores, Node ${process.version}`);
-console.log(`raw single-core crypto.verify Ed25519: ${fmt(raw)} /s (before ${fmt(rawBefore)}, after ${fmt(rawAfter)})`);
+console.log(`machine: ${availableParallelism()} cores, Node ${process.version}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (wall rates are inflated by load; CPU per proof is not)`);
+console.log(`raw single-core crypto.verify Ed25519: ${fmt(raw)} /s (before ${fmt(rawBefore)}, after ${fmt(rawAfter)}); ${edMicros.toFixed(1)} µs CPU per verify`);
 console.log(`Ed25519 alone on 2 threads: ${fmt(twoThreads)} /s (ratio ${ratio(twoThreads)}: the ceiling of any verifier here)`);
 console.log(`floor, ${fmt(half)} proofs (parse, 3 hashes, Ed25519; no checks, no rows): ${fmt(floor.rate)} /s (ratio ${ratio(floor.rate)}); ${cpu(floor)}`);
 const perProof = (t: Timed) => t.cpuPerProof / edMicros;
@@ -246,6 +251,8 @@ console.log(`verify FILE|DIR, ${fmt(fileCount)} evidence files with tokens: ${fm
 console.log(
   JSON.stringify({
     items: total,
+    load_start: Number(loadBefore.toFixed(2)),
+    ed25519_cpu_us: Number(edMicros.toFixed(1)),
     raw_ed25519_per_s: Math.round(raw),
     two_thread_ed25519_per_s: Math.round(twoThreads),
     floor_per_s: Math.round(floor.rate),
