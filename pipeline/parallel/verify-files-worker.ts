@@ -3,12 +3,9 @@
 // directories and prints.
 import { buildVerifyContext, type VerifyContextInputs } from '../evidence/verify-task.ts';
 import { verifyFile, type FileVerification } from '../verify/file-task.ts';
+import { inTurn } from './verify-worker.ts';
 
 export async function createHandler(init: VerifyContextInputs): Promise<(batch: string[]) => Promise<FileVerification[]>> {
   const ctx = buildVerifyContext(init);
-  return async (batch) => {
-    const out: FileVerification[] = [];
-    for (const file of batch) out.push(await verifyFile(file, ctx));
-    return out;
-  };
+  return inTurn((file) => verifyFile(file, ctx));
 }
