@@ -26,3 +26,9 @@ it('bench/verify.ts runs end to end on 200 items and prints every figure', () =>
     rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+it('bench/startup.mjs times the compiled CLI and prints every figure', () => {
+  const out = execFileSync(process.execPath, ['bench/startup.mjs', '--runs', '1'], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const figures = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
+  for (const key of ['--help', 'explain', 'check-anchors']) expect(figures[key], key).toBeGreaterThan(0);
+}, 120_000);
