@@ -3,6 +3,7 @@
 // everything downstream stays deterministic.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { RUNS_COMPILED, runningModule } from '../running-code.ts';
 
 /**
  * Compiled (dist/, what `prereg` runs), a worker starts from worker-entry.js and imports its
@@ -10,8 +11,6 @@ import { Worker } from 'node:worker_threads';
  * module is bundled first (worker-bundle.ts): a thread loading sources through tsx would spend
  * seconds transpiling them.
  */
-const COMPILED = import.meta.url.endsWith('.js');
-
 interface WorkerStart {
   entry: URL;
   /** The compiled worker module worker-entry.js imports; absent for a bundle, which holds it. */
@@ -19,7 +18,7 @@ interface WorkerStart {
 }
 
 async function workerStart(module: URL): Promise<WorkerStart> {
-  if (COMPILED) return { entry: new URL('./worker-entry.js', import.meta.url), module: module.href.replace(/\.ts$/, '.js') };
+  if (RUNS_COMPILED) return { entry: new URL('./worker-entry.js', import.meta.url), module: runningModule(module).href };
   const { workerBundle } = await import('./worker-bundle.ts');
   return { entry: await workerBundle(module) };
 }
