@@ -32,3 +32,14 @@ it('bench/startup.mjs times the compiled CLI and prints every figure', () => {
   const figures = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
   for (const key of ['--help', 'explain', 'check-anchors']) expect(figures[key], key).toBeGreaterThan(0);
 }, 120_000);
+
+it('bench/ingest.ts runs validate and ingest on a generated file and prints every figure', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prereg-bench-ingest-'));
+  try {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/ingest.ts', '--megabytes', '1', '--dir', dir], { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as Record<string, number>;
+    for (const key of ['megabytes', 'validate_mb_per_s', 'validate_cpu_mb_per_s', 'ingest_mb_per_s', 'ingest_cpu_mb_per_s']) expect(figures[key], key).toBeGreaterThan(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
