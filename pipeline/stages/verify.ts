@@ -1,6 +1,7 @@
-// `prereg verify`: in a study, verifies every ingested evidence item and AER-1 timeline into
-// proof_checks, chain_checks, chain_entries, evidence_links and served_passages (SPEC §5.2, §6.1,
-// §6.2); with files, verifies those files alone (SPEC §9) with the same code.
+// `prereg verify`: in a study (stages/verify-study.ts), verifies every ingested evidence item and
+// AER-1 timeline into proof_checks, chain_checks, chain_entries, evidence_links and
+// served_passages (SPEC §5.2, §6.1, §6.2); with files, verifies those files alone (SPEC §9) with
+// the same code, printing each file's line as soon as it is known.
 import { existsSync } from 'node:fs';
 import { loadStudy } from '../freeze/study.ts';
 import { studyLayout } from '../layout.ts';
