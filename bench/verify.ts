@@ -29,7 +29,7 @@ import { loadavg } from 'node:os';
 import type { FloorInit, FloorTask } from './floor-worker.ts';
 import { BATCH_SIZE, type GenerateInit, type GeneratedEvidence, type GenerateTask, type TokenKind } from './generate-worker.ts';
 import { timestampVerificationCount } from '../pipeline/evidence/timestamp/index.ts';
-import { buildVerifyContext, runVerifyTask } from '../pipeline/evidence/verify-task.ts';
+import { buildVerifyContext, runVerifyTask } from '../pipeline/evidence/task/index.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KEY = join(ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem');

@@ -15,7 +15,7 @@ import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
-import { runOnce, type Command, type StageContext, type StageResult } from './stage.ts';
+import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 import { verify } from './verify.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).

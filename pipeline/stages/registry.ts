@@ -4,7 +4,7 @@
 // `verify FILE` must not pay for DuckDB, ajv or pkijs they never use (a start-up the user waits
 // for). Name, summary and stage are repeated here so the list needs no import; test/cli/cli.test.ts
 // checks they match the module's.
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 export interface CommandEntry {
   name: string;

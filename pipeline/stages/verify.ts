@@ -3,12 +3,12 @@
 // served_passages (SPEC §5.2, §6.1, §6.2); with files, verifies those files alone (SPEC §9) with
 // the same code, printing each file's line as soon as it is known.
 import { existsSync } from 'node:fs';
-import { loadStudy } from '../freeze/study.ts';
+import { loadStudy } from '../study/study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
 import { commitmentProblems, readCommitments, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
-import type { Command, StageContext, StageResult } from './stage.ts';
+import type { Command, StageContext, StageResult } from '../command.ts';
 
 export const verify: Command = {
   name: 'verify',

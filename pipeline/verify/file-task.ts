@@ -1,10 +1,10 @@
 // One file of `prereg verify FILE|DIR…` (SPEC §9): read, recognised (§6.1), parsed with the
-// canonical parser and verified by the same task as the pipeline's (evidence/verify-task.ts).
-// Runs in a worker thread (parallel/verify-files-worker.ts) or in-process for a few files: either
+// canonical parser and verified by the same task as the pipeline's (evidence/task/).
+// Runs in a worker thread (verify/files-worker.ts) or in-process for a few files: either
 // way the file is read where it is verified, off the main thread when there are many.
 import { readFileSync } from 'node:fs';
 import { canonicalJson, isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
-import { runVerifyTask, type VerifyContext, type VerifyOutcome, type VerifyTask } from '../evidence/verify-task.ts';
+import { runVerifyTask, type VerifyContext, type VerifyOutcome, type VerifyTask } from '../evidence/task/index.ts';
 import type { ReasonCode } from '../reasons.ts';
 
 export type FileKind = 'chain' | 'receipt' | 'evidence' | 'proof';

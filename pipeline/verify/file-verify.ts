@@ -1,18 +1,18 @@
 // `prereg verify FILE|DIR…`: proofs, evidence items, AER-1 timelines and single receipts outside
 // a study, with the same code and reason codes as the pipeline (SPEC §9), on the stage's engine:
 // worker threads fed batches of paths (each file is read, parsed and verified in its worker,
-// parallel/verify-files-worker.ts), results handed on in the order given as batches complete.
+// verify/files-worker.ts), results handed on in the order given as batches complete.
 // Directories are walked in sorted order for *.json files.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildVerifyContext, type VerifyContextInputs } from '../evidence/verify-task.ts';
+import { buildVerifyContext, type VerifyContextInputs } from '../evidence/task/index.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { verifyFile, type FileVerification } from './file-task.ts';
 
 export { fileVerified, kindOf, type FileKind, type FileVerification } from './file-task.ts';
 
-const WORKER = new URL('../parallel/verify-files-worker.ts', import.meta.url);
+const WORKER = new URL('./files-worker.ts', import.meta.url);
 /** Below this many files, starting worker threads costs more than it saves. */
 const POOL_THRESHOLD = 64;
 /** Paths per batch posted to a worker: enough to amortise a message, small enough to stream. */

@@ -3,9 +3,9 @@
 // a copy whose token differs by one byte is verified afresh and refused. Real tokens from the
 // TEST-ONLY TSA; the count is that of verifyTimestampToken calls actually made in this process.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verifyEvidenceItem, type ProofVerification } from '../../../pipeline/evidence/arkforge-proof.ts';
+import { verifyEvidenceItem, type ProofVerification } from '../../../pipeline/evidence/arkforge/index.ts';
 import { timestampVerificationCount } from '../../../pipeline/evidence/timestamp/index.ts';
-import { buildTrustMaterial, type TrustMaterial } from '../../../pipeline/evidence/trust-material.ts';
+import { buildTrustMaterial, type TrustMaterial } from '../../../pipeline/evidence/trust/index.ts';
 import { canonicalJson, parseJson } from '../../../pipeline/formats/canonical-json.ts';
 import { anchorBatch, issueProofV3, ownerDisclosure } from '../../support/arkforge-issuer-v3.ts';
 import { at, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, WINDOW } from '../../support/proof-fixtures.ts';
