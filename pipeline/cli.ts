@@ -2,8 +2,7 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './stages/registry.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
-import type { Command, StageContext } from './stages/stage.ts';
-import { duckdbVersion } from './store/db.ts';
+import type { Command, StageContext } from './command.ts';
 import { nearest } from './text/nearest.ts';
 import { TOOL_VERSION } from './version.ts';
 
@@ -56,7 +55,9 @@ function printError(io: CliIo, err: PreregError, json: boolean): void {
 }
 
 /** The versions an audit depends on: the tool, the DuckDB library (Parquet bytes), Node. */
-export function versions(): { prereg: string; duckdb: string; node: string } {
+export async function versions(): Promise<{ prereg: string; duckdb: string; node: string }> {
+  // Loaded here only: no other command-less invocation pays for DuckDB.
+  const { duckdbVersion } = await import('./store/db.ts');
   return { prereg: TOOL_VERSION, duckdb: duckdbVersion(), node: process.version };
 }
 
@@ -78,16 +79,17 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
   const name = argv[0];
   const wantsJson = argv.includes('--json');
   if (name === '--version' || name === '-V') {
-    const v = versions();
+    const v = await versions();
     io.stdout(wantsJson ? `${JSON.stringify(v)}\n` : `prereg ${v.prereg}\nduckdb ${v.duckdb}\nnode ${v.node}\n`);
     return EXIT.ok;
   }
   if (name === 'help' && argv[1] !== undefined && !argv[1].startsWith('-')) {
-    const target = COMMANDS.find((c) => c.name === argv[1]);
-    if (!target) {
+    const targetEntry = COMMANDS.find((c) => c.name === argv[1]);
+    if (!targetEntry) {
       printError(io, unknownCommand(argv[1]), wantsJson);
       return EXIT.usage;
     }
+    const target = await targetEntry.load();
     io.stdout(`prereg ${target.name}: ${target.summary}\n\n${target.help}\n`);
     return EXIT.ok;
   }
@@ -95,11 +97,12 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
     io.stdout(`${usage()}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     printError(io, unknownCommand(name), wantsJson);
     return EXIT.usage;
   }
+  const command = await entry.load();
   let parsed;
   try {
     parsed = parseArgs({
@@ -127,11 +130,12 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
       if (showProgress) io.stderr(`\r\x1b[K${message}`);
     },
     env: io.env,
+    printLine: (lineJson, text) => io.stdout(json ? `${JSON.stringify(lineJson)}\n` : `${text}\n`),
   };
   try {
     const result = await command.run(ctx);
     if (showProgress) io.stderr('\r\x1b[K');
-    io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${JSON.stringify(l)}\n`).join('') : `${JSON.stringify(result.json)}\n`) : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (!result.printed) io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${JSON.stringify(l)}\n`).join('') : `${JSON.stringify(result.json)}\n`) : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     return result.exitCode;
   } catch (err) {
     if (err instanceof PreregError) {

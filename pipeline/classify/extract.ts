@@ -26,7 +26,7 @@
 //   When the answer is not truncated, an incomplete fragment is simply not a citation.
 // - Amounts: matches of the study's pattern whose named group `value` is normalised to a canonical
 //   decimal string (see normaliseAmount); a match overlapping a citation or stub is not an amount.
-import type { StudyConfig } from '../freeze/study.ts';
+import type { StudyConfig } from '../study/study.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 export interface ExtractorConfig {
@@ -164,9 +164,36 @@ function isTriePrefix(root: TrieNode, text: string, start: number): boolean {
   return start < text.length;
 }
 
+/** Every bounded occurrence of the trie's identifiers: leftmost, then longest, never overlapping. */
+function literalMatches(root: TrieNode, text: string): Array<Span & { ref: string }> {
+  const found: Array<Span & { ref: string }> = [];
+  for (let i = 0; i < text.length; ) {
+    if (root.children.has(text.charCodeAt(i)) && isBoundaryBefore(text, i)) {
+      const end = longestAt(root, text, i);
+      if (end > i) {
+        found.push({ ref: text.slice(i, end), start: i, end });
+        i = end;
+        continue;
+      }
+    }
+    i++;
+  }
+  return found;
+}
+
+/**
+ * A matcher for a fixed set of identifiers by the vocabulary's own rules (one trie, bounded,
+ * case-sensitive, leftmost-longest, linear in the text): used to find where served passages write
+ * the identifiers an answer cites, vocabulary or not.
+ */
+export function compileLiteralMatcher(ids: Iterable<string>): (text: string) => Array<Span & { ref: string }> {
+  const root = buildTrie([...new Set(ids)]);
+  return (text) => literalMatches(root, text);
+}
+
 // --- the extractor ------------------------------------------------------------------------------
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
 }
@@ -187,15 +214,45 @@ function compilePattern(pattern: string, what: string, bounded: boolean): RegExp
   }
 }
 
+/**
+ * The longest text one pattern match may span, in UTF-16 code units. A study pattern is matched
+ * inside windows of the text, so the time is linear in the text whatever the pattern (a greedy
+ * `[0-9]+` run over the whole text from every position was quadratic: 200,000 digits took a
+ * minute); a match that would be longer is not an assertion.
+ */
+export const MAX_MATCH_LENGTH = 256;
+/** Text scanned per window (plus MAX_MATCH_LENGTH of context on each side): a failing match costs at most the window and its context. */
+const WINDOW = MAX_MATCH_LENGTH;
+
+/**
+ * The leftmost, non-overlapping matches of `re` (flags 'gu') in text, as a global scan of the
+ * whole text finds them, bounded to MAX_MATCH_LENGTH: each window sees MAX_MATCH_LENGTH units of
+ * context before (for lookbehinds) and after; a match reaching the window's end may have been cut
+ * there, so it is not one. `index` is into the whole text.
+ */
 function* matchesOf(re: RegExp, text: string): Generator<RegExpExecArray> {
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (m[0] === '') {
-      // An empty match names nothing; step over one code point.
-      re.lastIndex = m.index + ((text.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
-      continue;
+  let from = 0; // no match may start before the end of the previous one
+  for (let windowStart = 0; windowStart < text.length; windowStart += WINDOW) {
+    const windowEnd = Math.min(text.length, windowStart + WINDOW);
+    const left = Math.max(0, windowStart - MAX_MATCH_LENGTH);
+    const right = Math.min(text.length, windowEnd + MAX_MATCH_LENGTH + 1); // a match of the bound ends before it
+    const slice = text.slice(left, right);
+    re.lastIndex = Math.max(from, windowStart) - left;
+    for (let m = re.exec(slice); m !== null; m = re.exec(slice)) {
+      const start = m.index + left;
+      if (start >= windowEnd) break;
+      const end = start + m[0].length;
+      const cut = m[0].length > MAX_MATCH_LENGTH || (end >= right && right < text.length);
+      if (m[0] === '' || cut || start < from) {
+        // An empty match names nothing, a cut one is too long: step over one code point.
+        re.lastIndex = m.index + ((slice.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
+        continue;
+      }
+      from = end;
+      m.index = start;
+      yield m;
+      re.lastIndex = end - left;
     }
-    yield m;
   }
 }
 
@@ -233,20 +290,7 @@ export function compileExtractor(config: ExtractorConfig): Extractor {
   const { groupSeparators, decimalSeparator, amountUnit } = config;
 
   function vocabularyCitations(text: string): Assertion[] {
-    const found: Assertion[] = [];
-    for (let i = 0; i < text.length; ) {
-      if (trie.children.has(text.charCodeAt(i)) && isBoundaryBefore(text, i)) {
-        const end = longestAt(trie, text, i);
-        if (end > i) {
-          const ref = text.slice(i, end);
-          found.push(citation(ref, true, i, end));
-          i = end;
-          continue;
-        }
-      }
-      i++;
-    }
-    return found;
+    return literalMatches(trie, text).map((m) => citation(m.ref, true, m.start, m.end));
   }
 
   function phantomCitations(text: string, known: readonly Assertion[]): Assertion[] {

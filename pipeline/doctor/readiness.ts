@@ -5,15 +5,15 @@
 // commitment: exit 4). docs/getting-started.md.
 import { existsSync } from 'node:fs';
 import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
-import { compareDigests } from '../freeze/drift.ts';
-import { computePublicDigests, freezeDigest, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../freeze/freeze-record.ts';
+import { compareDigests } from '../study/drift.ts';
+import { computePublicDigests, freezeDigest, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
 import { planProblems } from '../freeze/plan-check.ts';
-import { loadStudy, type StudyConfig } from '../freeze/study.ts';
-import { loadTrust } from '../io/trust-files.ts';
+import { loadStudy, type StudyConfig } from '../study/study.ts';
+import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { runProblems } from '../run/preflight.ts';
-import type { StageContext } from '../stages/stage.ts';
+import type { StageContext } from '../command.ts';
 
 export type Readiness = 'ready' | 'blocked' | 'conflict';
 

@@ -1,12 +1,17 @@
 // Worker-thread side of verification: builds the trust material once per thread (keys and TSA
 // certificates decoded once, not per proof), then verifies batches.
-import { buildVerifyContext, runVerifyTask, type VerifyContextInputs, type VerifyOutcome, type VerifyTask } from '../evidence/verify-task.ts';
+import { buildVerifyContext, runVerifyTask, type VerifyContextInputs, type VerifyOutcome, type VerifyTask } from '../evidence/task/index.ts';
+
+/** A batch handler that runs `each` on the items one after the other (verification is CPU-bound), in order. */
+export function inTurn<TIn, TOut>(each: (item: TIn) => Promise<TOut>): (batch: TIn[]) => Promise<TOut[]> {
+  return async (batch) => {
+    const out: TOut[] = [];
+    for (const item of batch) out.push(await each(item));
+    return out;
+  };
+}
 
 export async function createHandler(init: VerifyContextInputs): Promise<(batch: VerifyTask[]) => Promise<VerifyOutcome[]>> {
   const ctx = buildVerifyContext(init);
-  return async (batch) => {
-    const out: VerifyOutcome[] = [];
-    for (const task of batch) out.push(await runVerifyTask(task, ctx));
-    return out;
-  };
+  return inTurn((task) => runVerifyTask(task, ctx));
 }

@@ -4,14 +4,16 @@
 // submissions directory a signed report of nothing). docs/outputs.md, "What run checks first".
 import { existsSync, statSync } from 'node:fs';
 import { checkOperatorKeys, loadOperatorKeys } from '../emit/sign.ts';
-import { loadTrust, trustPath, type TrustPolicy } from '../io/trust-files.ts';
+import type { TrustPolicy } from '../formats/trust-policy.ts';
+import { trustPath } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
 import { readText } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 import { resolveOperatorKeys } from '../stages/emit.ts';
-import { listSubmissionFiles } from '../stages/ingest.ts';
-import { requireRevealedKey } from '../stages/reveal-check.ts';
-import type { StageContext } from '../stages/stage.ts';
+import { listSubmissionFiles } from '../ingest/submission-files.ts';
+import { requireRevealedKey } from '../freeze/reveal.ts';
+import type { StageContext } from '../command.ts';
 
 export interface RunProblem {
   code: ReasonCode;

@@ -14,11 +14,13 @@ import { EXIT } from '../reasons.ts';
 import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
-import { runOnce, type Command, type StageContext, type StageResult } from './stage.ts';
+import { runningModule } from '../running-code.ts';
+import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 import { verify } from './verify.ts';
 
+// The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
 const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/base-tables.ts', '../store/section5-runner.ts'].map((p) =>
-  fileURLToPath(new URL(p, import.meta.url)),
+  fileURLToPath(runningModule(new URL(p, import.meta.url))),
 );
 
 const HELP_COMMON = [
@@ -117,8 +119,8 @@ export const classify: Command = {
 export const score: Command = {
   name: 'score',
   summary: 'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
-  help: ['usage: prereg score [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests', 'and hypotheses (result_* tables, read by emit).', ...HELP_COMMON].join('\n'),
+  help: ['usage: prereg score [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,', 'discordant_items and hypotheses (result_* tables, read by emit).', ...HELP_COMMON].join('\n'),
   options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
-  run: (ctx) => runAnalysis({ name: 'score', views: ['scores', 'constancy', 'sign_tests', 'hypotheses'], before: classify }, ctx),
+  run: (ctx) => runAnalysis({ name: 'score', views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], before: classify }, ctx),
 };

@@ -2,17 +2,17 @@
 // verifies every anchor token against the pinned TSA roots. Exit 0 all good, 1 drift or a bad
 // anchor, 3 when it cannot run at all (no freeze.json, unreadable study.json).
 import { existsSync } from 'node:fs';
-import { checkReveal } from '../freeze/answer-key.ts';
+import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
 import { countIndependentWitnesses, listAnchorTokens, verifyAnchor, type AnchorVerification } from '../freeze/anchors.ts';
-import { compareDigests, type Finding } from '../freeze/drift.ts';
-import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
+import { compareDigests, type Finding } from '../study/drift.ts';
+import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
+import { loadTrust } from '../study/trust.ts';
 import { planProblems } from '../freeze/plan-check.ts';
-import { loadStudy } from '../freeze/study.ts';
-import { loadTrust } from '../io/trust-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 export const checkAnchors: Command = {
   name: 'check-anchors',
@@ -62,10 +62,10 @@ export const checkAnchors: Command = {
     }
     for (const w of witnesses.filter((x) => !x.ok)) {
       findings.push({
-        code: w.codes.includes('ANCHOR_AFTER_OPEN') && w.codes.length === 1 ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID',
+        code: w.codes.length === 1 && (w.codes[0] === 'ANCHOR_AFTER_OPEN' || w.codes[0] === 'ANCHOR_METADATA_MISMATCH') ? w.codes[0] : 'ANCHOR_INVALID',
         field: 'anchors',
         file: w.file,
-        message: `${w.witness}: ${w.codes.join(', ')}`,
+        message: `${w.witness}: ${w.codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}`,
       });
     }
     const independent = countIndependentWitnesses(witnesses);

@@ -3,7 +3,7 @@ import { diagnose } from '../doctor/readiness.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import { KEY_OPTIONS } from './emit.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 export const doctor: Command = {
   name: 'doctor',

@@ -5,11 +5,12 @@
 // store's tables, an existing outputs/<run_id>/), then the data files into a temporary directory,
 // manifest.json after all of them, then SHA256SUMS, manifest.sig and manifest.p7s, then one rename.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { crashPoint, createTemporaryDir, publish, refuseExisting, removeStaleTemporaries } from '../emit/directory.ts';
+import { crashPoint, createTemporaryDir, publish, refuseExisting, refuseOutputsInsideStudy, removeStaleTemporaries } from '../emit/directory.ts';
 import {
   CMS_FILE,
+  DATA_FILES,
   decisionDigest,
   MANIFEST_FILE,
   MANIFEST_FORMAT,
@@ -39,30 +40,21 @@ import {
 } from '../emit/tables.ts';
 import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
-import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
-import { diffTrees, digestTree } from '../freeze/file-tree.ts';
-import { freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
+import { countIndependentWitnesses, listAnchorFiles, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
+import { diffTrees, digestTree } from '../study/file-tree.ts';
+import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
 import { readText } from '../io/json-files.ts';
-import { loadTrust, trustPath } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
+import { trustPath } from '../io/trust-files.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.ts';
 import { duckdbVersion, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
-import type { Command, OptionSpec, StageContext } from './stage.ts';
-
-/** The data files, in the order they are written (the manifest lists them sorted). */
-export const DATA_FILES = [
-  'results.json',
-  'scores.csv',
-  'assertions.parquet',
-  'proof_checks.parquet',
-  'chain_checks.parquet',
-  'rejects.csv',
-  'report.md',
-  'report.html',
-] as const;
+import type { Command, OptionSpec, StageContext } from '../command.ts';
+import { readRegularFile } from '../io/regular-file.ts';
+import { writeFailure } from '../io/write-failures.ts';
 
 export interface EmitOptions {
   /**
@@ -91,7 +83,7 @@ function studyRelative(layout: StudyLayout, path: string): string {
 }
 
 function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  return createHash('sha256').update(readRegularFile(path)).digest('hex');
 }
 
 function describeFile(dir: string, file: string): OutputFile {
@@ -148,10 +140,12 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
         .map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) }))
         .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
       commitments_sha256: existsSync(layout.commitments) ? sha256File(layout.commitments) : null,
-      anchors: anchorFiles.map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
+      // Each token and its metadata: an edit of either after this run is an audit finding.
+      anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
     };
     const runId = runIdOf(inputs);
     const outputsDir = options.outputsDir ?? layout.outputs;
+    refuseOutputsInsideStudy(outputsDir, layout);
     const finalDir = join(outputsDir, runId);
     refuseExisting(finalDir);
 
@@ -160,6 +154,12 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     for (const name of RESULT_NAMES) {
       const t = RESULT_TABLES[name].table;
       results[name] = await readRows(c, t, columnsOf(schema, t));
+    }
+    const primary = study.report?.primary_metric ?? null;
+    if (primary !== null && !results.scores.some((row) => row.metric === primary)) {
+      throw new PreregError('REPORT_METRIC_UNKNOWN', `preregistration/study.json report.primary_metric ${JSON.stringify(primary)} is not a metric of section 5's scores`, EXIT.blocked, {
+        metric: primary,
+      });
     }
     const witnesses = [];
     for (const f of anchorFiles) witnesses.push(await verifyAnchor(layout.anchors, f, inputs.freeze_digest, trust.tsa, frozen.window.opens_at));
@@ -172,13 +172,21 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       witnesses: witnesses.map((w) => ({ witness: w.witness, ok: w.ok, codes: [...w.codes], signer: w.signer })),
       independent_witnesses: countIndependentWitnesses(witnesses),
       min_witnesses: study.anchors.min_witnesses,
+      primary_metric: primary,
+      metric_labels: study.report?.metrics ?? {},
       results,
       facts,
     };
 
     // --- Writing: a temporary directory, renamed into place at the end ----------------------
-    const removed = removeStaleTemporaries(outputsDir, runId);
-    const tmp = createTemporaryDir(outputsDir, runId);
+    let removed: string[];
+    let tmp: string;
+    try {
+      removed = removeStaleTemporaries(outputsDir, runId);
+      tmp = createTemporaryDir(outputsDir, runId);
+    } catch (err) {
+      throw writeFailure(err, outputsDir) ?? err;
+    }
     try {
       let written = 0;
       const wrote = (file: string) => {
@@ -228,7 +236,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       return { run_id: runId, dir: finalDir, manifest, removed_temporaries: removed };
     } catch (err) {
       rmSync(tmp, { recursive: true, force: true });
-      throw err;
+      throw writeFailure(err, outputsDir) ?? err;
     }
   } finally {
     db.close();

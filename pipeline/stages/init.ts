@@ -10,7 +10,7 @@ import { generateOperatorKeys } from '../init/operator-keys.ts';
 import { PRIVATE_FILES, scaffoldStudy } from '../init/scaffold.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { parseTsaOverrides } from './anchor.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 /** The tool's own example study plan: its section 5 is a new study's starting analysis. */
 const EXAMPLE_PLAN = fileURLToPath(new URL('../../preregistration/PREREGISTRATION.md', import.meta.url));

@@ -3,9 +3,10 @@
 import { classify, score } from './analysis.ts';
 import { emit, KEY_OPTIONS } from './emit.ts';
 import { ingest } from './ingest.ts';
-import { runOnce, type Command } from './stage.ts';
+import { runOnce, type Command } from '../command.ts';
 import { verify } from './verify.ts';
 import { EXIT } from '../reasons.ts';
+import { refuseOutputsInsideStudy } from '../emit/directory.ts';
 import { studyLayout } from '../layout.ts';
 import { requireRunnable } from '../run/preflight.ts';
 
@@ -27,6 +28,8 @@ export const run: Command = {
   options: { ...KEY_OPTIONS, 'secret-file': { type: 'string' }, outputs: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
   async run(ctx) {
+    // Refused before any stage runs: outputs inside the study would modify its inputs.
+    if (typeof ctx.values.outputs === 'string') refuseOutputsInsideStudy(ctx.values.outputs, studyLayout(ctx.root));
     // Everything run will need, checked before any stage does any work.
     requireRunnable(studyLayout(ctx.root), ctx.values, ctx.env);
     const stages: Record<string, unknown> = {};

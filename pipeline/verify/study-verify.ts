@@ -3,16 +3,16 @@
 // the Appender, then the cross-links and served passages by SQL.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileURLToPath } from 'node:url';
-import type { VerifyContextInputs } from '../evidence/verify-task.ts';
+import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { WorkerPool } from '../parallel/pool.ts';
-import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from '../parallel/verify-rows-worker.ts';
+import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { chainCheckRow, chainEntryRows, PROOF_CHECK_VARYING_COLUMNS, type RecordKey } from './rows.ts';
 
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../store/verify-tables.sql', import.meta.url));
 const SERVED_PASSAGES_SQL = fileURLToPath(new URL('../store/served-passages.sql', import.meta.url));
-const WORKER = new URL('../parallel/verify-rows-worker.ts', import.meta.url);
+const WORKER = new URL('./rows-worker.ts', import.meta.url);
 const BATCH = 256;
 
 export interface VerifyCounts {

@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, scratchStudies } from '../support/cli.ts';
+import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 
 const study = scratchStudies();
 
@@ -21,6 +21,8 @@ const editText = (root: string, file: string, change: (t: string) => string) => 
   expect(after).not.toBe(before);
   writeFileSync(path, after);
 };
+/** The 1-based line of the example plan where `text` starts. */
+const lineOf = (text: string) => readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8').split('\n').findIndex((l) => l.startsWith(text)) + 1;
 const POLICY = 'preregistration/trust/policy.json';
 const STUDY = 'preregistration/study.json';
 const PLAN = 'preregistration/PREREGISTRATION.md';
@@ -72,7 +74,7 @@ const TRAPS: Trap[] = [
     edit: (r) => editText(r, PLAN, (t) => t.replace('CREATE OR REPLACE VIEW scores AS', 'CREATE OR REPLACE VIEWW scores AS')),
     code: 'SECTION5_SQL_FAILED',
     // The line of the offending statement in PREREGISTRATION.md, not in its SQL block.
-    names: [PLAN, 'PREREGISTRATION.md line 128: CREATE OR REPLACE VIEWW scores'],
+    names: [PLAN, `PREREGISTRATION.md line ${lineOf('CREATE OR REPLACE VIEW scores AS')}: CREATE OR REPLACE VIEWW scores`],
   },
   {
     what: 'a renamed required view',

@@ -1,0 +1,58 @@
+// What every CLI command is: a name, its help, its options, and a run function returning a result
+// that the CLI prints as text or JSON and maps to an exit code.
+import type { ParseArgsConfig } from 'node:util';
+import type { ExitCode } from './reasons.ts';
+
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+
+export interface StageContext {
+  root: string;
+  json: boolean;
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+  /** Progress for long work: shown on a TTY, silent in CI and with --json. */
+  progress: (message: string) => void;
+  env: NodeJS.ProcessEnv;
+  /**
+   * Results of stages already run in this invocation (`prereg run`): a stage that needs its
+   * predecessor to be current asks through runOnce, so no stage runs twice in one command.
+   */
+  memo?: Map<string, StageResult>;
+  /**
+   * Prints one result line now (the CLI gives it: `json` as a JSON line with --json, else `text`),
+   * for a command that streams results as they come; it then returns `printed: true`.
+   */
+  printLine?: (json: unknown, text: string) => void;
+}
+
+export interface StageResult {
+  exitCode: ExitCode;
+  /** The --json document. */
+  json: unknown;
+  /** With --json, print these as JSON lines (one per input) instead of `json`. */
+  jsonLines?: unknown[];
+  /** The human rendering. */
+  text: string;
+  /** Every line was already printed through StageContext.printLine: the CLI prints nothing more. */
+  printed?: boolean;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  /** Usage and option help, shown by `prereg <name> --help`. */
+  help: string;
+  options: OptionSpec;
+  /** A pipeline stage (has a Taskfile task and an npm script) rather than a utility. */
+  stage: boolean;
+  run(ctx: StageContext): Promise<StageResult>;
+}
+
+/** Runs `command` unless this invocation already ran it (see StageContext.memo). */
+export async function runOnce(command: Command, ctx: StageContext): Promise<StageResult> {
+  const done = ctx.memo?.get(command.name);
+  if (done) return done;
+  const result = await command.run(ctx);
+  ctx.memo?.set(command.name, result);
+  return result;
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { byCodePoint, extractVocabulary, vocabularyDigest } from '../../pipeline/study/vocabulary.ts';
+
+const patterns = ['^#{2,4} Article (?<id>[LR][0-9]{4}-[0-9]+)\\s*$', '^#{2,4} (?<id>CCAG Travaux [0-9]+)\\s*$'];
+
+describe('vocabulary from corpus headings', () => {
+  it('reads identifiers from headings only, outside fenced blocks, once each', () => {
+    const v = extractVocabulary(
+      [
+        {
+          path: 'a.md',
+          text: '### Article R2152-2\nArticle R9999-9 in prose\n```\n### Article L1111-1\n```\n#### CCAG Travaux 41\n### CCAG Travaux 4\n',
+        },
+        { path: 'b.md', text: '## Article R2152-2\n# Article L2113-10 (level 1 is not matched)\n' },
+      ],
+      patterns,
+    );
+    expect(v.ids).toEqual(['CCAG Travaux 4', 'CCAG Travaux 41', 'R2152-2']);
+    expect(v.entries.find((e) => e.id === 'R2152-2')).toEqual({ id: 'R2152-2', file: 'a.md', line: 1 });
+    expect(v.sha256).toBe(vocabularyDigest(['R2152-2', 'CCAG Travaux 41', 'CCAG Travaux 4']));
+  });
+
+  it('orders by code point, not UTF-16 units', () => {
+    // U+FFFF sorts before U+1F600 by code point, after it by UTF-16 unit (0xD83D < 0xFFFF).
+    expect(['\u{1F600}', '\uFFFF'].sort(byCodePoint)).toEqual(['\uFFFF', '\u{1F600}']);
+  });
+});
