@@ -438,8 +438,8 @@ export const REASONS = {
   // --- end Outputs ---------------------------------------------------------------------------
   // --- verify (SPEC §5.2, §6, §9) ------------------------------------------------------------------
   NOTHING_TO_VERIFY: {
-    meaning: '`prereg verify` was given paths that hold no *.json file: nothing was verified, which is not a success.',
-    next: 'Give the proof, evidence, timeline or receipt files (*.json), or the directory holding them.',
+    meaning: '`prereg verify` was given paths that hold no *.json or *.jsonl file: nothing was verified, which is not a success.',
+    next: 'Give the proof, evidence, timeline or receipt files (*.json), submission files (*.jsonl), or the directory holding them.',
   },
   VERIFY_FILE_UNREADABLE: {
     meaning: 'A file given to `prereg verify` cannot be read as JSON text (a proof, an evidence item, an AER-1 timeline or a single AER-1 receipt).',

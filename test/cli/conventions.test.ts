@@ -1,5 +1,5 @@
 // CLI conventions: --version, `help CMD`, did-you-mean, explain case-insensitive, one exit code
-// per reason, and `verify` on directories with nothing to verify.
+// per reason, and `verify` on submission files and on directories with nothing to verify.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,5 +64,21 @@ describe('CLI conventions', () => {
     writeFileSync(join(empty, 'notes.txt'), 'no evidence here\n');
     const r = await runCli(['verify', empty, '--root', PROJECT_ROOT, '--json']);
     expect([r.code, r.json.code]).toEqual([3, 'NOTHING_TO_VERIFY']);
+  });
+
+  it('verify on a submission file (*.jsonl) verifies every evidence item and the receipts of every line', async () => {
+    const fs = await import('node:fs');
+    const file = join(PROJECT_ROOT, 'inputs/submissions/sys-tampered.jsonl');
+    const r = await runCli(['verify', file, '--root', PROJECT_ROOT, '--json']);
+    expect(r.code).toBe(1);
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { evidence: unknown[]; receipts?: unknown });
+    const expected = lines.flatMap((l, i) => [...l.evidence.map((_, j) => `${i + 1} evidence[${j}]`), ...(l.receipts === undefined ? [] : [`${i + 1} receipts`])]);
+    expect(r.jsonLines.filter((x) => x.kind !== 'commitment').map((x) => `${x.line} ${x.part}`)).toEqual(expected);
+    // The tampered system's evidence is partly verified, partly not.
+    const statuses = new Set(r.jsonLines.filter((x) => x.kind === 'evidence').map((x) => x.status));
+    expect(statuses.has('VERIFIED') && statuses.size > 1).toBe(true);
+    const honest = await runCli(['verify', join(PROJECT_ROOT, 'inputs/submissions/sys-honest.jsonl'), '--root', PROJECT_ROOT, '--json']);
+    expect(honest.code, honest.stdout.slice(0, 2000)).toBe(0);
+    expect(honest.jsonLines.every((x) => x.status === 'VERIFIED' || x.status === 'ANCHORED')).toBe(true);
   });
 });
