@@ -13,10 +13,10 @@ import { startTsaServer, type TsaServer } from '../support/tsa/http-tsa.ts';
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-function recipe(): string {
+function recipe(name = 'anchor-import'): string {
   const doc = readFileSync(join(PROJECT_ROOT, 'docs/getting-started.md'), 'utf8');
-  const m = /<!-- recipe:anchor-import -->\n```sh\n([\s\S]*?)```\n<!-- \/recipe -->/.exec(doc);
-  if (!m) throw new Error('docs/getting-started.md has no anchor-import recipe block');
+  const m = new RegExp(`<!-- recipe:${name} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n<!-- /recipe -->`).exec(doc);
+  if (!m) throw new Error(`docs/getting-started.md has no ${name} recipe block`);
   return m[1]!;
 }
 
@@ -43,11 +43,11 @@ afterAll(async () => {
  * Runs `script` with bash in a fresh directory, `prereg` being this checkout's CLI on the study.
  * Asynchronously: the TSA answering curl runs in this process.
  */
-async function bash(script: string, witness: string): Promise<{ code: number; output: string }> {
+async function bash(script: string, witness: string, env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
   const work = mkdtempSync(join(base, 'work-'));
   const prelude = `set -euo pipefail\nprereg() { node ${JSON.stringify(join(PROJECT_ROOT, 'bin/prereg.mjs'))} "$@" --root ${JSON.stringify(study)}; }\n`;
   try {
-    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', prelude + script], { cwd: work, env: { ...process.env, TSA_URL: tsa.url, WITNESS: witness, CI: 'true' }, encoding: 'utf8', timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', prelude + script], { cwd: work, env: { ...process.env, TSA_URL: tsa.url, WITNESS: witness, CI: 'true', ...env }, encoding: 'utf8', timeout: 60_000 });
     return { code: 0, output: `${stdout}${stderr}` };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -63,6 +63,16 @@ describe('docs/getting-started.md: anchor --import with openssl ts -query', () =
     const check = await runCli(['check-anchors', '--root', study, '--json']);
     expect([check.code, check.json.codes]).toEqual([0, []]);
     expect(check.json.witnesses.map((w: { witness: string; ok: boolean }) => [w.witness, w.ok])).toEqual([['recipe-tsa', true]]);
+
+    // The stored token checks with OpenSSL alone, over the same 32 bytes (the verify recipe).
+    const pki = join(PROJECT_ROOT, 'test/fixtures/pki');
+    const env = { ANCHOR: join(study, 'preregistration/anchors/recipe-tsa.tsr'), TSA_ROOT: join(pki, 'TEST-ONLY-tsa-root.cert.pem'), TSA_CERT: join(pki, 'TEST-ONLY-tsa.cert.pem') };
+    const digestBytes = `printf '%s' ${check.json.freeze_digest} | xxd -r -p > freeze-digest.bin\n`;
+    const verified = await bash(digestBytes + recipe('anchor-verify'), 'recipe-tsa', env);
+    expect(verified.code, verified.output).toBe(0);
+    expect(verified.output).toContain('Verification: OK');
+    const other = await bash(`printf '%s' ${'0'.repeat(64)} | xxd -r -p > freeze-digest.bin\n${recipe('anchor-verify')}`, 'recipe-tsa', env);
+    expect(other.code).not.toBe(0);
   });
 
   for (const [mistake, step2, step3] of [
