@@ -10,7 +10,7 @@ import { loadTrust } from '../study/trust.ts';
 import { readText } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
-import { resolveOperatorKeys } from '../stages/emit.ts';
+import { resolveOperatorKeys } from '../emit/operator-keys.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { requireRevealedKey } from '../freeze/reveal.ts';
 import type { StageContext } from '../command.ts';
