@@ -11,7 +11,7 @@ import { planProblems } from '../freeze/plan-check.ts';
 import { loadStudy, type StudyConfig } from '../study/study.ts';
 import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
-import { PreregError, type ReasonCode } from '../reasons.ts';
+import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts';
 import { runProblems } from '../run/preflight.ts';
 import type { StageContext } from '../command.ts';
 
@@ -20,6 +20,8 @@ export type Readiness = 'ready' | 'blocked' | 'conflict';
 export interface DoctorProblem {
   code: ReasonCode;
   message: string;
+  /** Set when the refusal is a conflict by its exit code (an unsafe path: 4). */
+  exitCode?: ExitCode;
 }
 
 export interface StageReadiness {
@@ -34,12 +36,12 @@ export interface StageReadiness {
 const CONFLICT_CODES: ReadonlySet<ReasonCode> = new Set(['CORPUS_DRIFT', 'VOCABULARY_DRIFT', 'SECTION5_DRIFT', 'STUDY_DRIFT', 'TRUST_DRIFT', 'ANSWER_KEY_COMMITMENT_MISMATCH', 'ANCHOR_INVALID', 'ANCHOR_AFTER_OPEN', 'OPERATOR_KEY_MISMATCH']);
 
 function stage(name: StageReadiness['stage'], problems: DoctorProblem[], next: string): StageReadiness {
-  const status: Readiness = problems.length === 0 ? 'ready' : problems.some((p) => CONFLICT_CODES.has(p.code)) ? 'conflict' : 'blocked';
+  const status: Readiness = problems.length === 0 ? 'ready' : problems.some((p) => CONFLICT_CODES.has(p.code) || p.exitCode === EXIT.conflict) ? 'conflict' : 'blocked';
   return { stage: name, status, problems, next: status === 'ready' ? null : next };
 }
 
 function caught(err: unknown): DoctorProblem {
-  if (err instanceof PreregError) return { code: err.code, message: err.message };
+  if (err instanceof PreregError) return { code: err.code, message: err.message, exitCode: err.exitCode };
   throw err;
 }
 
@@ -100,7 +102,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   stages.push(stage('check-anchors', [...anchors], '`prereg check-anchors` names every drifted file and field'));
 
   // After the deadline: exactly what `prereg run` checks before any work.
-  const run: DoctorProblem[] = frozen ? runProblems(layout, values, env) : [{ code: 'FREEZE_MISSING', message: 'nothing can run before the freeze' }];
+  const run: DoctorProblem[] = frozen ? runProblems(layout, values, env) : [{ code: 'FREEZE_MISSING', message: 'nothing can run before the freeze', exitCode: EXIT.blocked }];
   stages.push(stage('run', [...consistency, ...run], 'after the deadline: reveal the answer key and secret under inputs/, collect submissions and commitments, pass the operator keys (docs/outputs.md, "What run checks first")'));
 
   const status: Readiness = stages.some((s) => s.status === 'conflict') ? 'conflict' : stages.some((s) => s.status === 'blocked') ? 'blocked' : 'ready';

@@ -9,7 +9,7 @@ import { trustPath } from '../io/trust-files.ts';
 import { loadTrust } from '../study/trust.ts';
 import { readText } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts';
 import { resolveOperatorKeys } from '../emit/operator-keys.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { requireRevealedKey } from '../freeze/reveal.ts';
@@ -18,6 +18,8 @@ import type { StageContext } from '../command.ts';
 export interface RunProblem {
   code: ReasonCode;
   message: string;
+  /** The exit code the refusal carries (an unsafe path is 4, a missing input 3). */
+  exitCode: ExitCode;
 }
 
 /** Runs one check; a refusal becomes a problem, anything else is a bug and propagates. */
@@ -26,7 +28,7 @@ function attempt(problems: RunProblem[], check: () => void): void {
     check();
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
-    problems.push({ code: err.code, message: err.message });
+    problems.push({ code: err.code, message: err.message, exitCode: err.exitCode });
   }
 }
 
@@ -34,7 +36,7 @@ function attempt(problems: RunProblem[], check: () => void): void {
 export function runProblems(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): RunProblem[] {
   const problems: RunProblem[] = [];
   if (!existsSync(layout.freeze)) {
-    return [{ code: 'FREEZE_MISSING', message: `${layout.freeze} does not exist; run \`prereg freeze\`` }];
+    return [{ code: 'FREEZE_MISSING', message: `${layout.freeze} does not exist; run \`prereg freeze\``, exitCode: EXIT.blocked }];
   }
   attempt(problems, () => {
     const { files } = listSubmissionFiles(layout);
@@ -45,7 +47,7 @@ export function runProblems(layout: StudyLayout, values: StageContext['values'],
   let policy: TrustPolicy | undefined;
   attempt(problems, () => void (policy = loadTrust(layout.trust).policy));
   if (policy?.require_receipts && !existsSync(layout.commitments)) {
-    problems.push({ code: 'COMMITMENTS_MISSING', message: `preregistration/trust/policy.json requires receipts, and ${layout.commitments} does not exist` });
+    problems.push({ code: 'COMMITMENTS_MISSING', message: `preregistration/trust/policy.json requires receipts, and ${layout.commitments} does not exist`, exitCode: EXIT.blocked });
   }
   if (policy) {
     const pinned = policy.operator_public_key;
@@ -63,11 +65,11 @@ export function runProblems(layout: StudyLayout, values: StageContext['values'],
   return problems;
 }
 
-/** Throws the first problem (exit 3, every problem in its details), before anything is written. */
+/** Throws the first problem (with its exit code, every problem in its details), before anything is written. */
 export function requireRunnable(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): void {
   const problems = runProblems(layout, values, env);
   if (problems.length === 0) return;
   const message = problems.map((p, i) => (i === 0 ? p.message : `${p.code}: ${p.message}`)).join('\n');
-  throw new PreregError(problems[0]!.code, `run refused before doing any work: ${message}`, EXIT.blocked, { problems });
+  throw new PreregError(problems[0]!.code, `run refused before doing any work: ${message}`, problems[0]!.exitCode, { problems });
 }
 
