@@ -47,7 +47,9 @@ function certificate(subject: string, issuer: string, subjectKey: KeyObject, iss
   const cert = new pkijs.Certificate();
   cert.version = 2;
   const serial = randomBytes(12);
-  serial[0]! &= 0x7f; // a positive INTEGER
+  // A positive INTEGER in minimal DER: a first byte in 1..127 (0x00 followed by a byte below 0x80
+  // is not DER, and a verifier that re-encodes the certificate would then reject its signature).
+  serial[0] = 1 + (serial[0]! % 127);
   cert.serialNumber = new asn1js.Integer({ valueHex: serial.buffer.slice(serial.byteOffset, serial.byteOffset + serial.length) });
   cert.subject = name(subject);
   cert.issuer = name(issuer);
