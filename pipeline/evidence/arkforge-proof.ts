@@ -100,6 +100,9 @@ export interface ProofVerification {
   identity_json: string | null;
   /** Whether an anchor backs identity_json: true only for a 3.1 block committed, opened and in its domain. */
   identity_anchored: boolean | null;
+  /** The buyer fingerprint the chain hash covers (preimage below 3.0, an opening for 3.x); null when none does. */
+  buyer_fingerprint: string | null;
+  buyer_fingerprint_source: 'preimage' | 'opening' | null;
   /** The batch anchor as the proof states it; null without one. */
   batch: BatchReport | null;
   /** The hash the RFC 3161 token and the log entry must witness: the chain hash, or the batch root; null while the batch is pending. */
@@ -228,6 +231,8 @@ function checkVersion(read: ReadProof, declaredChain: string, v: ProofVerificati
   v.opened_fields = outcome.opened_fields;
   v.identity_json = outcome.identity?.json ?? null;
   v.identity_anchored = outcome.identity?.anchored ?? null;
+  v.buyer_fingerprint = outcome.buyer_fingerprint?.value ?? null;
+  v.buyer_fingerprint_source = outcome.buyer_fingerprint?.source ?? null;
   for (const [check, result] of Object.entries(outcome.checks) as Array<[ProofCheck, CheckOutcome]>) v.checks[check] = result;
   record(v, outcome.findings);
 }
@@ -452,6 +457,8 @@ function newVerification(raw: unknown): ProofVerification {
     opened_fields: [],
     identity_json: null,
     identity_anchored: null,
+    buyer_fingerprint: null,
+    buyer_fingerprint_source: null,
     batch: null,
     witnessed_hash: null,
     key_id: null,

@@ -17,7 +17,7 @@ import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type Command, type StageContext, type StageResult } from './stage.ts';
 
-const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 export const verify: Command = {
   name: 'verify',
@@ -100,6 +100,8 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     trust_root: trustNow.root,
     commitments_sha256: sha256OfFile(layout.commitments),
     window: study.window,
+    // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
+    systems: study.systems ?? null,
     code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
   };
   const digest = sha256Hex(canonicalJson(consumed));
@@ -115,7 +117,7 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     const inputs = verifyContextInputs(layout.trust, study.window, commitments);
     await store.connection.run("DELETE FROM stage_runs WHERE stage = 'verify'");
     const counts = {
-      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress)),
+      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress, undefined, study.systems)),
       commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
     };
     await writeStageRun(store.connection, {

@@ -46,7 +46,8 @@ CREATE TABLE served_refs (
   record_id BIGINT  NOT NULL,
   ref       VARCHAR NOT NULL,
   declared  BOOLEAN NOT NULL,
-  proven    BOOLEAN NOT NULL
+  proven    BOOLEAN NOT NULL,
+  proven_owned BOOLEAN NOT NULL
 );
 
 CREATE TABLE served_amounts (
@@ -54,5 +55,6 @@ CREATE TABLE served_amounts (
   value     VARCHAR NOT NULL,
   unit      VARCHAR NOT NULL,
   declared  BOOLEAN NOT NULL,
-  proven    BOOLEAN NOT NULL
+  proven    BOOLEAN NOT NULL,
+  proven_owned BOOLEAN NOT NULL
 );
