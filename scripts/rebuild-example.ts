@@ -68,11 +68,13 @@ function writeTrustDirectory(trustDir: string): void {
 
 /**
  * study.json with its `systems` member replaced by `systems`, one system per line, before
- * `anchors`; the rest of the text is kept as written (its escapes included).
+ * `anchors` (removed when `systems` is empty: a study that registers none); the rest of the text
+ * is kept as written (its escapes included).
  */
 export function withRegisteredSystems(studyText: string, systems: readonly RegisteredSystem[]): string {
   const start = studyText.indexOf('\n  "systems": [');
   const kept = start < 0 ? studyText : studyText.slice(0, start) + studyText.slice(studyText.indexOf('\n  ],', start) + '\n  ],'.length);
+  if (systems.length === 0) return kept;
   const at = kept.indexOf('\n  "anchors": {');
   if (at < 0) throw new Error('study.json: no "anchors" member to place "systems" before');
   const block = `\n  "systems": [\n${systems.map((s) => `    ${JSON.stringify(s)}`).join(',\n')}\n  ],`;
