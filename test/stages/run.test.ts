@@ -37,6 +37,26 @@ describe('prereg run on the example study', () => {
     expect(report).toMatch(/sys-tampered \| positives\\_citing\\_expected \| 45\/48 .*\| 21\/48 /);
   });
 
+  it("the copycat, which submitted sys-honest's lines as its own, declares high and proves nothing; sys-honest keeps its credit", () => {
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    const cites = (system: string) => results.scores.find((s: { system_id: string; metric: string }) => s.system_id === system && s.metric === 'positives_citing_expected');
+    expect(cites('copycat')).toMatchObject({ declared: 15, proven: 0, n_declared: 15, n_proven: 15 });
+    expect(cites('sys-honest')).toMatchObject({ declared: 47, proven: 47, n_declared: 48 });
+    expect(results.evidence.by_system.find((s: { system_id: string }) => s.system_id === 'copycat')).toEqual({
+      system_id: 'copycat', proofs: 15, verified: 15, proofs_not_bound: 15, proofs_reused: 0, timelines_reused: 0,
+    });
+    // Every copied proof and timeline is listed as used by both, claimed by sys-honest alone.
+    expect(results.evidence.reuse).toHaveLength(15 * 5);
+    for (const r of results.evidence.reuse) {
+      expect(r.systems).toEqual(['copycat', 'sys-honest']);
+      expect(r.claimed_by).toEqual([r.records[1]]);
+      expect(r.cancels).toBe(false);
+    }
+    const report = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(report).toMatch(/copycat \| positives\\_citing\\_expected \| 15\/15 \(100\.0%\) \| 0\/15 \(0\.0%\) /);
+    expect(report).toContain('study.json registers 4 system(s)');
+  });
+
   it('passes sha256sum -c, openssl cms -verify and openssl pkeyutl -verify; DuckDB reads the Parquet back', async () => {
     execFileSync('sha256sum', ['-c', '--strict', 'SHA256SUMS'], { cwd: dir });
     execFileSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', 'manifest.p7s', '-content', 'manifest.json', '-CAfile', join(KEYS, 'TEST-ONLY-operator.cert.pem'), '-purpose', 'any', '-out', '/dev/null'], { cwd: dir, stdio: 'pipe' });
@@ -45,7 +65,7 @@ describe('prereg run on the example study', () => {
     const mem = await openStore(':memory:');
     try {
       const n = await mem.connection.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${join(dir, 'proof_checks.parquet')}')`);
-      expect(n.getRowObjectsJS()[0]!.n).toBe(180n);
+      expect(n.getRowObjectsJS()[0]!.n).toBe(195n);
     } finally {
       mem.close();
     }

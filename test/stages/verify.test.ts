@@ -36,12 +36,12 @@ afterAll(() => cleanup());
 describe('verify on the example study', () => {
   it('verifies every ingested evidence item and chain', () => {
     expect(first.code).toBe(0);
-    expect(first.json).toMatchObject({ ok: true, skipped: false, evidence: 180, chains: 180 });
+    expect(first.json).toMatchObject({ ok: true, skipped: false, evidence: 195, chains: 195 });
   });
 
   it('gives the expected proof status for every record', async () => {
     const rows = await queryStore(root, 'SELECT system_id, item_id, attempt, status, reason_codes FROM proof_checks ORDER BY ALL');
-    expect(rows).toHaveLength(180);
+    expect(rows).toHaveLength(195); // 3 systems × 20 items × 3 attempts, and the copycat's 15 copied lines
     for (const r of rows) {
       const planted = r.system_id === 'sys-tampered' ? TAMPERED_PROOFS[r.item_id as string] : undefined;
       const where = `${r.system_id} ${r.item_id} #${r.attempt}`;
@@ -51,7 +51,7 @@ describe('verify on the example study', () => {
 
   it('gives the expected chain status for every record: only the commitment catches a tail cut', async () => {
     const rows = await queryStore(root, 'SELECT system_id, item_id, status, reason_codes, check_links, entry_count FROM chain_checks ORDER BY ALL');
-    expect(rows).toHaveLength(180);
+    expect(rows).toHaveLength(195); // 3 systems × 20 items × 3 attempts, and the copycat's 15 copied lines
     for (const r of rows) {
       const cut = r.system_id === 'sys-truncated' && CUT_CHAINS.includes(r.item_id as string);
       expect({ status: r.status, codes: r.reason_codes, n: r.entry_count }, `${r.system_id} ${r.item_id}`).toEqual(
@@ -65,7 +65,7 @@ describe('verify on the example study', () => {
 
   it('links each response to the timeline entry whose output commitment it is, and proves only what verified', async () => {
     const links = await queryStore(root, 'SELECT count(*) AS n, count(DISTINCT record_id) AS records, min(seq) AS seq FROM evidence_links');
-    expect(links[0]).toEqual({ n: '180', records: '180', seq: 2 });
+    expect(links[0]).toEqual({ n: '195', records: '195', seq: 2 });
     const served = await queryStore(
       root,
       `SELECT system_id, item_id, bool_and(declared) AS declared, bool_or(proven) AS any_proven, bool_and(proven) AS all_proven
@@ -78,13 +78,21 @@ describe('verify on the example study', () => {
       expect(s.declared).toBe(true);
       expect({ any: s.any_proven, all: s.all_proven }, `${s.system_id} ${s.item_id}`).toEqual(bad ? { any: false, all: false } : { any: true, all: true });
     }
+    // Whose evidence is whose: the copycat's proofs were bought by sys-honest's key, and the public
+    // view sys-tampered submitted for mp-009 publishes no fingerprint; everything else is its record's.
+    const owned = await queryStore(root, 'SELECT system_id, item_id, bool_or(owned) AS any_owned FROM served_passages GROUP BY ALL ORDER BY ALL');
+    expect(owned).toHaveLength(65);
+    for (const o of owned) {
+      const foreign = o.system_id === 'copycat' || (o.system_id === 'sys-tampered' && o.item_id === 'mp-009');
+      expect(o.any_owned, `${o.system_id} ${o.item_id}`).toBe(!foreign);
+    }
   });
 
   it('skips when nothing changed, reruns with --force', async () => {
     const again = await runCli(['verify', '--root', root, '--json']);
-    expect(again.json).toMatchObject({ skipped: true, evidence: 180 });
+    expect(again.json).toMatchObject({ skipped: true, evidence: 195 });
     const forced = await runCli(['verify', '--root', root, '--force', '--json']);
-    expect(forced.json).toMatchObject({ skipped: false, evidence: 180 });
+    expect(forced.json).toMatchObject({ skipped: false, evidence: 195 });
   });
 });
 
@@ -148,7 +156,7 @@ describe('a hostile seq never stops the study', () => {
       const rows = await queryStore(s.root, `SELECT status, reason_codes, (SELECT CAST(count(*) AS INTEGER) FROM chain_entries e WHERE e.record_id = c.record_id) AS entries
         FROM chain_checks c WHERE system_id = 'sys-honest' AND item_id = 'mp-001' AND attempt = 1`);
       expect(rows).toEqual([{ status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN', 'CHAIN_SEQ_GAP', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], entries: 0 }]);
-      expect(r.json.chains).toBe(180);
+      expect(r.json.chains).toBe(195);
     } finally {
       s.cleanup();
     }
