@@ -4,7 +4,7 @@
 // the same DuckDB stream and worker pool as the verify stage, it measures the headroom the stage
 // has on this machine (bench/verify.ts prints it as the "floor").
 import { createPublicKey, hash, verify, type KeyObject } from 'node:crypto';
-import { proofVersionModule, type ArkForgeProof } from '../pipeline/evidence/proof-versions/index.ts';
+import { proofVersionModule, type ArkForgeProof } from '../pipeline/evidence/arkforge/index.ts';
 
 export interface FloorInit {
   /** The pinned key as a JWK x (base64url of the 32 raw bytes). */

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './stages/registry.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
-import type { Command, StageContext } from './stages/stage.ts';
+import type { Command, StageContext } from './command.ts';
 
 const GLOBAL_OPTIONS = {
   root: { type: 'string' },

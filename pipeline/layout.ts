@@ -1,5 +1,5 @@
 // Where a study keeps its files (SPEC §2). Every stage takes paths from here, relative to --root.
-import { join, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 
 export interface StudyLayout {
   root: string;
@@ -40,4 +40,9 @@ export function studyLayout(root: string): StudyLayout {
     outputs: join(r, 'outputs'),
     work: join(r, 'work'),
   };
+}
+
+/** Studies are addressed with "/" whatever the platform. */
+export function studyRelative(layout: StudyLayout, path: string): string {
+  return relative(layout.root, path).split(sep).join('/');
 }

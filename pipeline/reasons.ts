@@ -262,7 +262,7 @@ export const REASONS = {
   },
   // --- end AER-1 -------------------------------------------------------------------------------
 
-  // --- ArkForge proofs (SPEC §6.1) — pipeline/evidence/arkforge-proof.ts ----------------------
+  // --- ArkForge proofs (SPEC §6.1) — pipeline/evidence/arkforge/ --------------------------
   PROOF_MALFORMED: {
     meaning: 'The proof (or evidence item) does not follow schemas/proof.schema.json: a required field is missing or ill-formed (hashes are sha256: + 64 lowercase hex, timestamps ISO-8601 UTC), payment and certification_fee differ, or a body is not JSON.',
     next: 'Read the problems listed with the proof; submit the proof exactly as the issuer served it, with its request and response bodies as JSON.',
@@ -496,8 +496,8 @@ export const REASONS = {
     next: 'Pin the log\'s public key (log_id = hex SHA-256 of its DER SPKI) before the freeze if the log is meant to be trusted; otherwise the entry is not a witness.',
   },
   // --- end Transparency log --------------------------------------------------------------------
-  // --- ArkForge proofs 3.x and batch anchors (SPEC §6.1) — pipeline/evidence/proof-versions/
-  // commitments.ts, pipeline/evidence/batch-anchor.ts; statuses per the SPEC table --------------
+  // --- ArkForge proofs 3.x and batch anchors (SPEC §6.1) — pipeline/evidence/arkforge/
+  // versions/commitments.ts, pipeline/evidence/arkforge/batch-anchor.ts; statuses per the SPEC table --------------
   PROOF_COMMITMENT_ROOT_MISMATCH: {
     meaning: "A spec 3.x proof's hashes.chain is not the RFC 6962 root of its commitments (taken in sorted field order): a commitment or the chain hash was changed after issue. TAMPERED.",
     next: 'Submit the proof exactly as issued; nothing can repair a changed proof.',

@@ -14,7 +14,7 @@ import { main } from '../pipeline/cli.ts';
 import { writeFileAtomic } from '../pipeline/io/atomic.ts';
 import { studyLayout } from '../pipeline/layout.ts';
 import { startTsaServer } from '../test/support/tsa/http-tsa.ts';
-import type { RegisteredSystem } from '../pipeline/freeze/study.ts';
+import type { RegisteredSystem } from '../pipeline/study/study.ts';
 import { exampleSystems, generateExampleSubmissions } from './generate-example-submissions.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -1,10 +1,11 @@
 // The anchors rail: exactly what `prereg check-anchors` decides on the study root (the command
-// itself is run, in-process, so the audit never re-implements a check). ok iff it reports ok.
+// itself is run, in-process, so the audit never re-implements a check; the caller hands it in).
+// ok iff it reports ok.
 import { relative, sep } from 'node:path';
-import type { Finding } from '../freeze/drift.ts';
+import type { Finding } from '../study/drift.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
-import { checkAnchors } from '../stages/check-anchors.ts';
+import type { Command } from '../command.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 
 /** Findings without a file name the study place their field belongs to. */
@@ -23,7 +24,7 @@ export function studyFileOf(err: PreregError, root: string): string | null {
   return rel.startsWith('..') ? path : rel.split(sep).join('/');
 }
 
-export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv): Promise<Rail> {
+export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, checkAnchors: Command): Promise<Rail> {
   let json: { ok: boolean; findings: Finding[]; codes: ReasonCode[]; freeze_digest: string; independent_witnesses: number; min_witnesses: number };
   try {
     const result = await checkAnchors.run({ root: layout.root, json: true, values: {}, positionals: [], progress: () => {}, env });

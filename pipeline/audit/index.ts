@@ -11,7 +11,7 @@ import { completeRail, digestsRail, schemaRail } from './integrity.ts';
 import { inputsRail } from './inputs.ts';
 import { assembleReport, type AuditReport, type Rail } from './rails.ts';
 import { readAudited } from './recorded.ts';
-import { STUDY_INPUT_DIRS, withRerun } from './rerun.ts';
+import { STUDY_INPUT_DIRS, withRerun, type AuditStages } from './rerun.ts';
 import { signaturesRail } from './signatures.ts';
 
 export interface AuditOptions {
@@ -19,7 +19,11 @@ export interface AuditOptions {
   root: string;
   env: NodeJS.ProcessEnv;
   progress?: (message: string) => void;
+  /** The stage commands the audit reruns (stages/audit.ts gives them). */
+  stages: AuditStages;
 }
+
+export type { AuditStages };
 
 function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
@@ -48,10 +52,10 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   progress('audit: inputs…');
   rails.push(inputsRail(audited.fields, layout, options.env));
   progress('audit: anchors…');
-  rails.push(await anchorsRail(layout, options.env));
+  rails.push(await anchorsRail(layout, options.env, options.stages.checkAnchors));
   rails.push(digestsRail(audited));
   let rerun: AuditReport['rerun'] = { run_id: null, refused: null };
-  await withRerun(layout, { env: options.env, progress }, async (outcome) => {
+  await withRerun(layout, { env: options.env, progress, stages: options.stages }, async (outcome) => {
     rerun = outcome.ok
       ? { run_id: outcome.manifest.run_id, refused: null }
       : { run_id: null, refused: { stage: outcome.refusal.stage, code: outcome.refusal.code, message: outcome.refusal.message } };

@@ -8,16 +8,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitInputs, Manifest } from '../emit/manifest.ts';
-import { commitAnswerKey } from '../freeze/answer-key.ts';
+import { commitAnswerKey } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
 import { listAnchorTokens } from '../freeze/anchors.ts';
-import { diffTrees, digestTree, type TreeDigest } from '../freeze/file-tree.ts';
-import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../freeze/freeze-record.ts';
-import { extractSection5 } from '../freeze/section5.ts';
+import { diffTrees, digestTree, type TreeDigest } from '../study/file-tree.ts';
+import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../study/freeze-record.ts';
+import { extractSection5 } from '../study/section5.ts';
 import { readText } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
-import { listSubmissionFiles } from '../stages/ingest.ts';
+import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { sha256Of } from './recorded.ts';
 

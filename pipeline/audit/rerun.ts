@@ -1,23 +1,30 @@
 // The audit's rerun: the study's inputs (corpus/, preregistration/, inputs/) copied into a fresh
 // scratch directory, the pipeline run there in-process with the existing stage commands
 // (ingest → verify → classify → score), then an unsigned emit (every file but the signatures).
+// The commands come in as AuditStages (given by stages/audit.ts), so audit/ imports no stage.
 // Nothing is written into the study or the audited directory; the scratch directory is removed
 // afterwards, whatever happened.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Manifest } from '../emit/manifest.ts';
-import { compareDigests, type Finding } from '../freeze/drift.ts';
-import { computePublicDigests, loadFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
+import { compareDigests, type Finding } from '../study/drift.ts';
+import { computePublicDigests, loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
-import { classify, score } from '../stages/analysis.ts';
-import { emitOutputs } from '../stages/emit.ts';
-import { ingest } from '../stages/ingest.ts';
-import type { Command } from '../stages/stage.ts';
-import { verify } from '../stages/verify.ts';
+import type { Command } from '../command.ts';
 import { studyFileOf } from './anchors.ts';
+
+/** The stage commands an audit runs in-process. */
+export interface AuditStages {
+  /** Run in order in the scratch study: ingest, verify, classify, score. */
+  rerun: readonly Command[];
+  /** The rerun's unsigned emit (every file but the signatures). */
+  emit(layout: StudyLayout, options: { outputsDir: string; progress: (message: string) => void }): Promise<{ dir: string; manifest: Manifest }>;
+  /** What the anchors rail runs on the study root. */
+  checkAnchors: Command;
+}
 
 /** The directories a study's inputs live in: all an audit copies. */
 export const STUDY_INPUT_DIRS = ['corpus', 'preregistration', 'inputs'] as const;
@@ -70,11 +77,10 @@ function driftFindings(scratch: string): Finding[] {
   }
 }
 
-async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (m: string) => void): Promise<RerunOutcome> {
-  const stages: Command[] = [ingest, verify, classify, score];
+async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (m: string) => void, stages: AuditStages): Promise<RerunOutcome> {
   let current = 'emit';
   try {
-    for (const stage of stages) {
+    for (const stage of stages.rerun) {
       current = stage.name;
       progress(`audit: rerun ${stage.name}…`);
       const result = await stage.run({ root: scratch, json: true, values: {}, positionals: [], progress, env });
@@ -85,7 +91,7 @@ async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (
     }
     current = 'emit';
     progress('audit: rerun emit (unsigned)…');
-    const emitted = await emitOutputs(studyLayout(scratch), { keys: null, outputsDir: join(scratch, 'outputs'), progress });
+    const emitted = await stages.emit(studyLayout(scratch), { outputsDir: join(scratch, 'outputs'), progress });
     return { ok: true, dir: emitted.dir, manifest: emitted.manifest };
   } catch (err) {
     if (err instanceof PreregError) return { ok: false, refusal: refusalOf(current, err, scratch) };
@@ -100,7 +106,7 @@ async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (
  */
 export async function withRerun<T>(
   layout: StudyLayout,
-  options: { env: NodeJS.ProcessEnv; progress: (message: string) => void },
+  options: { env: NodeJS.ProcessEnv; progress: (message: string) => void; stages: AuditStages },
   use: (outcome: RerunOutcome) => Promise<T>,
 ): Promise<T> {
   const scratch = mkdtempSync(join(tmpdir(), 'prereg-audit-'));
@@ -113,7 +119,7 @@ export async function withRerun<T>(
         throw new PreregError('AUDIT_STUDY_UNREADABLE', `${join(layout.root, dir)} cannot be copied for the rerun: ${(err as Error).message}`, EXIT.blocked, { path: join(layout.root, dir) });
       }
     }
-    return await use(await runInScratch(scratch, options.env, options.progress));
+    return await use(await runInScratch(scratch, options.env, options.progress, options.stages));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -2,8 +2,8 @@
 // answer and the references and amounts of every served passage; section 5 only classifies.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileURLToPath } from 'node:url';
-import type { AnswerKeyItem } from '../freeze/answer-key.ts';
-import type { StudyConfig } from '../freeze/study.ts';
+import type { AnswerKeyItem } from '../study/answer-key.ts';
+import type { StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
 

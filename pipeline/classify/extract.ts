@@ -26,7 +26,7 @@
 //   When the answer is not truncated, an incomplete fragment is simply not a citation.
 // - Amounts: matches of the study's pattern whose named group `value` is normalised to a canonical
 //   decimal string (see normaliseAmount); a match overlapping a citation or stub is not an amount.
-import type { StudyConfig } from '../freeze/study.ts';
+import type { StudyConfig } from '../study/study.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 export interface ExtractorConfig {

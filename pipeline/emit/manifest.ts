@@ -10,6 +10,18 @@ export const SUMS_FILE = 'SHA256SUMS';
 export const SIGNATURE_FILE = 'manifest.sig';
 export const CMS_FILE = 'manifest.p7s';
 
+/** The data files, in the order they are written (the manifest lists them sorted). */
+export const DATA_FILES = [
+  'results.json',
+  'scores.csv',
+  'assertions.parquet',
+  'proof_checks.parquet',
+  'chain_checks.parquet',
+  'rejects.csv',
+  'report.md',
+  'report.html',
+] as const;
+
 /** Every input digest the outputs depend on; run_id is derived from this object alone. */
 export interface EmitInputs {
   /** RFC 6962 root of the frozen corpus (freeze.json corpus.root). */

@@ -6,7 +6,7 @@ import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index
 import { readJsonFile } from '../io/json-files.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import type { ReasonCode } from '../reasons.ts';
-import { listFiles } from './freeze-record.ts';
+import { listFiles } from '../study/freeze-record.ts';
 
 export interface AnchorMetadata {
   format: 'prereg.anchor/1';

@@ -5,8 +5,8 @@ import { schemaProblems, type SchemaName } from '../formats/schemas.ts';
 import { readJsonLines } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
-import type { AnswerKeyItem } from './answer-key.ts';
-import type { StudyConfig } from './study.ts';
+import type { AnswerKeyItem } from '../study/answer-key.ts';
+import type { StudyConfig } from '../study/study.ts';
 
 export const SECRET_ENV = 'PREREG_ANSWER_KEY_SECRET';
 const MIN_SECRET_BYTES = 16;

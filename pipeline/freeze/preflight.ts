@@ -2,13 +2,13 @@
 // (SPEC §4.2, §4.3). Any drift blocks (exit 3) with the code of the first finding.
 import { EXIT, PreregError } from '../reasons.ts';
 import type { StudyLayout } from '../layout.ts';
-import type { AnswerKeyItem } from './answer-key.ts';
-import { compareDigests } from './drift.ts';
-import { computePublicDigests, loadFreezeRecord, type FreezeRecord, type PublicDigests } from './freeze-record.ts';
-import { extractSection5, type Section5 } from './section5.ts';
-import { loadStudy, type StudyConfig } from './study.ts';
+import type { AnswerKeyItem } from '../study/answer-key.ts';
+import { compareDigests } from '../study/drift.ts';
+import { computePublicDigests, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
+import { extractSection5, type Section5 } from '../study/section5.ts';
+import { loadStudy, type StudyConfig } from '../study/study.ts';
 import { readText } from '../io/json-files.ts';
-import { requireRevealedKey } from '../stages/reveal-check.ts';
+import { requireRevealedKey } from './reveal.ts';
 
 export interface FrozenInputs {
   frozen: FreezeRecord;

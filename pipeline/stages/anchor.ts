@@ -5,13 +5,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { verifyTimestampToken } from '../evidence/timestamp/index.ts';
 import { writeAnchor, type AnchorMetadata } from '../freeze/anchors.ts';
-import { freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
-import { loadTrust } from '../io/trust-files.ts';
+import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
+import { loadTrust } from '../study/trust.ts';
 import { studyLayout } from '../layout.ts';
 import { requestTimestamp, TsaRequestError } from '../net/tsa-client.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 export const anchor: Command = {
   name: 'anchor',

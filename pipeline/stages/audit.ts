@@ -1,10 +1,22 @@
 // `prereg audit <outputs dir>` (SPEC §8): rerun everything from the study's inputs in a scratch
 // directory and report separate rails; `valid` only when every rail passes. The rails are in
 // pipeline/audit/; this file parses the command and maps the verdict to an exit code.
-import { auditOutputs } from '../audit/index.ts';
+import { auditOutputs, type AuditStages } from '../audit/index.ts';
 import { renderReport } from '../audit/rails.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
+import { classify, score } from './analysis.ts';
+import { checkAnchors } from './check-anchors.ts';
+import { emitOutputs } from './emit.ts';
+import { ingest } from './ingest.ts';
+import { verify } from './verify.ts';
+
+/** What the audit runs in-process: the same commands a user runs, so no check is implemented twice. */
+const AUDIT_STAGES: AuditStages = {
+  rerun: [ingest, verify, classify, score],
+  emit: (layout, options) => emitOutputs(layout, { keys: null, ...options }),
+  checkAnchors,
+};
 
 export const audit: Command = {
   name: 'audit',
@@ -36,7 +48,7 @@ export const audit: Command = {
     if (ctx.positionals.length !== 1) {
       throw new PreregError('USAGE', `audit takes one output directory, got ${ctx.positionals.length}; usage: prereg audit <outputs dir> [--root DIR] [--json]`, EXIT.usage);
     }
-    const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress });
+    const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress, stages: AUDIT_STAGES });
     return { exitCode: report.ok ? EXIT.ok : EXIT.failures, json: report, text: renderReport(report) };
   },
 };

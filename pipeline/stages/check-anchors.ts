@@ -2,16 +2,16 @@
 // verifies every anchor token against the pinned TSA roots. Exit 0 all good, 1 drift or a bad
 // anchor, 3 when it cannot run at all (no freeze.json, unreadable study.json).
 import { existsSync } from 'node:fs';
-import { checkReveal } from '../freeze/answer-key.ts';
+import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
 import { countIndependentWitnesses, listAnchorTokens, verifyAnchor, type AnchorVerification } from '../freeze/anchors.ts';
-import { compareDigests, type Finding } from '../freeze/drift.ts';
-import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
-import { loadTrust } from '../io/trust-files.ts';
+import { compareDigests, type Finding } from '../study/drift.ts';
+import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
+import { loadTrust } from '../study/trust.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 export const checkAnchors: Command = {
   name: 'check-anchors',

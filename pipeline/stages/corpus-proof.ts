@@ -1,13 +1,13 @@
 // `prereg corpus-proof PATH`: proves that one corpus file is part of the frozen corpus root with an
 // RFC 6962 audit path, and (with --verify FILE.json) checks such a proof without the corpus.
 import { readFileSync } from 'node:fs';
-import { digestTree, leafHash, type TreeLeaf } from '../freeze/file-tree.ts';
-import { loadFreezeRecord } from '../freeze/freeze-record.ts';
+import { digestTree, leafHash, type TreeLeaf } from '../study/file-tree.ts';
+import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { inclusionPath, verifyInclusion } from '../formats/merkle.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 export interface CorpusInclusionProof {
   format: 'prereg.corpus-proof/1';

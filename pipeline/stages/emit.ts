@@ -10,6 +10,7 @@ import { join, relative, sep } from 'node:path';
 import { crashPoint, createTemporaryDir, publish, refuseExisting, removeStaleTemporaries } from '../emit/directory.ts';
 import {
   CMS_FILE,
+  DATA_FILES,
   decisionDigest,
   MANIFEST_FILE,
   MANIFEST_FORMAT,
@@ -40,29 +41,18 @@ import {
 import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
-import { diffTrees, digestTree } from '../freeze/file-tree.ts';
-import { freezeDigest, loadFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
+import { diffTrees, digestTree } from '../study/file-tree.ts';
+import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
 import { readText } from '../io/json-files.ts';
-import { loadTrust, trustPath } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
+import { trustPath } from '../io/trust-files.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.ts';
 import { duckdbVersion, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
-import type { Command, OptionSpec, StageContext } from './stage.ts';
-
-/** The data files, in the order they are written (the manifest lists them sorted). */
-export const DATA_FILES = [
-  'results.json',
-  'scores.csv',
-  'assertions.parquet',
-  'proof_checks.parquet',
-  'chain_checks.parquet',
-  'rejects.csv',
-  'report.md',
-  'report.html',
-] as const;
+import type { Command, OptionSpec, StageContext } from '../command.ts';
 
 export interface EmitOptions {
   /**

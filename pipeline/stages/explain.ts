@@ -1,6 +1,6 @@
 // `prereg explain CODE…`: meaning and next step of reason codes, from the one catalogue.
 import { EXIT, REASONS, isReasonCode } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 export const explain: Command = {
   name: 'explain',

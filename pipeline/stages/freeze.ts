@@ -1,15 +1,15 @@
 // `prereg freeze`: corpus manifest and root, vocabulary, section 5, answer-key commitment, trust
 // digest → preregistration/freeze.json, and the freeze_digest that anchors will witness.
 import { existsSync } from 'node:fs';
-import { commitAnswerKey } from '../freeze/answer-key.ts';
+import { commitAnswerKey } from '../study/answer-key.ts';
 import { checkKeyCoversItems, readAnswerKey, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
-import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
+import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
-import { loadTrust } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 export const freeze: Command = {
   name: 'freeze',

@@ -6,16 +6,17 @@
 // the items file missing, invalid, or drifted from the freeze). The database is a cache: when the
 // inputs digest recorded by the last run matches, the stage skips and says so; otherwise it
 // rebuilds every table from scratch into a new file renamed into place.
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
 import { SCHEMA_DIR } from '../formats/schemas.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
-import { loadFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
+import { loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
 import { formatCounts, hashFile, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import { listSubmissionFiles, type SubmissionFile } from '../ingest/submission-files.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
-import { studyLayout, type StudyLayout } from '../layout.ts';
+import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import {
   buildStoreAtomically,
@@ -29,9 +30,7 @@ import {
   writeStageRun,
 } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
-import type { Command, StageContext } from './stage.ts';
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+import type { Command, StageContext } from '../command.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
 interface IngestInputs {
@@ -46,50 +45,6 @@ interface IngestInputs {
 interface IngestOutputs {
   files: FileSummary[];
   totals: Totals;
-}
-
-interface SubmissionFile {
-  path: string;
-  /** Study-relative, "/"-separated: what rows and messages record. */
-  file: string;
-}
-
-/** Studies are addressed with "/" whatever the platform. */
-function studyRelative(layout: StudyLayout, path: string): string {
-  return relative(layout.root, path).split(sep).join('/');
-}
-
-/**
- * inputs/submissions/*.jsonl, sorted by the UTF-8 bytes of their names. Other names are listed as
- * ignored; a *.jsonl that is not a regular file, or a name that is not UTF-8, is refused.
- */
-export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFile[]; ignored: string[] } {
-  const dir = layout.submissions;
-  const st = lstatSync(dir, { throwIfNoEntry: false });
-  if (!st || !st.isDirectory()) {
-    throw new PreregError('FILE_NOT_FOUND', `${dir} is not a directory; submissions go in inputs/submissions/*.jsonl`, EXIT.blocked, { path: dir });
-  }
-  const names = (readdirSync(dir, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare);
-  const files: SubmissionFile[] = [];
-  const ignored: string[] = [];
-  for (const raw of names) {
-    let name: string;
-    try {
-      name = utf8.decode(raw);
-    } catch {
-      throw new PreregError('SUBMISSION_PATH_UNSAFE', `${dir}: an entry's name is not valid UTF-8 (${raw.toString('hex')})`, EXIT.conflict);
-    }
-    const path = join(dir, name);
-    if (!name.endsWith('.jsonl')) {
-      ignored.push(studyRelative(layout, path));
-      continue;
-    }
-    if (!lstatSync(path).isFile()) {
-      throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path} is not a regular file (symlinks and directories are refused)`, EXIT.conflict, { path });
-    }
-    files.push({ path, file: studyRelative(layout, path) });
-  }
-  return { files, ignored };
 }
 
 /** The frozen item ids: items file valid, and byte-identical to the one freeze.json recorded. */

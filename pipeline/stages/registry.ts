@@ -11,7 +11,7 @@ import { freeze } from './freeze.ts';
 import { ingest } from './ingest.ts';
 import { revealCheck } from './reveal-check.ts';
 import { run } from './run.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 import { trust } from './trust.ts';
 import { validate } from './validate.ts';
 import { verify } from './verify.ts';

@@ -3,7 +3,7 @@
 import { classify, score } from './analysis.ts';
 import { emit, KEY_OPTIONS } from './emit.ts';
 import { ingest } from './ingest.ts';
-import { runOnce, type Command } from './stage.ts';
+import { runOnce, type Command } from '../command.ts';
 import { verify } from './verify.ts';
 import { EXIT } from '../reasons.ts';
 

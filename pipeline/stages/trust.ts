@@ -9,14 +9,14 @@
 // nothing.
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildTrustMaterialFrom } from '../evidence/trust-material.ts';
+import { buildTrustMaterialFrom } from '../evidence/trust/index.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { readText } from '../io/json-files.ts';
 import { checkTrustPolicy, loadTrustPolicy, readTrustInputs, renderTrustPolicy, trustPath } from '../io/trust-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { parseArkForgeKeyHistory, planArkForgeImport, type ImportedKey } from '../trust/index.ts';
-import type { Command, StageContext, StageResult } from './stage.ts';
+import { parseArkForgeKeyHistory, planArkForgeImport, type ImportedKey } from '../trust-import/index.ts';
+import type { Command, StageContext, StageResult } from '../command.ts';
 
 const USAGE = 'usage: prereg trust import-arkforge FILE [--trust DIR] [--json]';
 

@@ -5,12 +5,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readItems } from '../freeze/answer-key-file.ts';
-import { loadStudy, type StudyConfig } from '../freeze/study.ts';
+import { loadStudy, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary } from '../ingest/scan.ts';
 import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import type { Command } from './stage.ts';
+import type { Command } from '../command.ts';
 
 /** The study's item ids, or null with the reason they are not checked. */
 function findItems(root: string): { ids: Set<string>; file: string } | { ids: null; note: string } {

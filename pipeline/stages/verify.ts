@@ -4,9 +4,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
-import { digestTree } from '../freeze/file-tree.ts';
-import { loadFreezeRecord } from '../freeze/freeze-record.ts';
-import { loadStudy } from '../freeze/study.ts';
+import { digestTree } from '../study/file-tree.ts';
+import { loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
@@ -15,7 +15,7 @@ import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts
 import { commitmentProblems, readCommitments, sha256OfFile, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
-import { runOnce, type Command, type StageContext, type StageResult } from './stage.ts';
+import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 
 const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 

@@ -4,10 +4,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCommitmentText, type CommitmentLine } from '../evidence/aer1/index.ts';
-import type { StudyWindow } from '../evidence/arkforge-proof.ts';
-import type { VerifyContextInputs } from '../evidence/verify-task.ts';
+import type { StudyWindow } from '../evidence/arkforge/index.ts';
+import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { readLines } from '../ingest/lines.ts';
-import { loadTrust } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */

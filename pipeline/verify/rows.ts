@@ -1,6 +1,6 @@
 // Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md).
 import type { TimelineVerification } from '../evidence/aer1/index.ts';
-import type { ProofVerification } from '../evidence/arkforge-proof.ts';
+import type { ProofVerification } from '../evidence/arkforge/index.ts';
 import { TLOG_CHECKS } from '../evidence/tlog/index.ts';
 import type { CellValue } from '../store/db.ts';
 

@@ -4,10 +4,10 @@
 // (registered systems, reuse: SPEC §6.2) and the served passages.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileURLToPath } from 'node:url';
-import type { VerifyContextInputs } from '../evidence/verify-task.ts';
-import type { RegisteredSystem } from '../freeze/study.ts';
+import type { VerifyContextInputs } from '../evidence/task/index.ts';
+import type { RegisteredSystem } from '../study/study.ts';
 import { WorkerPool } from '../parallel/pool.ts';
-import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from '../parallel/verify-rows-worker.ts';
+import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { chainCheckRow, chainEntryRows, PROOF_CHECK_VARYING_COLUMNS, type RecordKey } from './rows.ts';
@@ -15,7 +15,7 @@ import { chainCheckRow, chainEntryRows, PROOF_CHECK_VARYING_COLUMNS, type Record
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../store/verify-tables.sql', import.meta.url));
 /** Run in this order after the checks: each reads the tables the previous ones made. */
 const DERIVED_SQL = ['../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
-const WORKER = new URL('../parallel/verify-rows-worker.ts', import.meta.url);
+const WORKER = new URL('./rows-worker.ts', import.meta.url);
 const BATCH = 256;
 
 export interface VerifyCounts {

@@ -8,8 +8,8 @@ import {
   extractorConfigFromStudy,
   normaliseAmount,
 } from '../../pipeline/classify/extract.ts';
-import type { StudyConfig } from '../../pipeline/freeze/study.ts';
-import { extractVocabulary } from '../../pipeline/freeze/vocabulary.ts';
+import type { StudyConfig } from '../../pipeline/study/study.ts';
+import { extractVocabulary } from '../../pipeline/study/vocabulary.ts';
 import { PreregError } from '../../pipeline/reasons.ts';
 
 // The example study's real patterns and the vocabulary its corpus declares.

@@ -8,7 +8,8 @@ import { artifactDigestOf, decisionDigest, runIdOf, type Manifest } from '../../
 import { canonicalJson, parseJson, sha256Hex, type JsonObject } from '../../pipeline/formats/canonical-json.ts';
 import { studyLayout } from '../../pipeline/layout.ts';
 import { PreregError } from '../../pipeline/reasons.ts';
-import { DATA_FILES, emitOutputs, type EmitResult } from '../../pipeline/stages/emit.ts';
+import { DATA_FILES } from '../../pipeline/emit/manifest.ts';
+import { emitOutputs, type EmitResult } from '../../pipeline/stages/emit.ts';
 import { runCli } from '../support/cli.ts';
 import { filesOf, KEY_ARGS, KEY_FILES, KEYS, rowsOf, run, studyWithStore, variantStore } from './helpers.ts';
 

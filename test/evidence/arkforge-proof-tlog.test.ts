@@ -11,12 +11,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROOF_CHECKS, PROOF_CODES, verifyEvidenceItem, type CheckOutcome, type ProofCode, type ProofStatus, type ProofVerification } from '../../pipeline/evidence/arkforge-proof.ts';
-import { TLOG_CHECKS, TLOG_CODES, type TlogCheck, type TlogCheckOutcome, type TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
-import { buildTrustMaterial, buildTrustMaterialFrom, trustMaterialInputs, type TrustMaterial } from '../../pipeline/evidence/trust-material.ts';
-import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/verify-task.ts';
+import { PROOF_CHECKS, PROOF_CODES, verifyEvidenceItem, type CheckOutcome, type ProofCode, type ProofStatus, type ProofVerification } from '../../pipeline/evidence/arkforge/index.ts';
+import { TLOG_CHECKS, TLOG_CODES, type TlogCheck, type CheckOutcome as TlogCheckOutcome, type TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
+import { buildTrustMaterial, buildTrustMaterialFrom, trustMaterialInputs, type TrustMaterial } from '../../pipeline/evidence/trust/index.ts';
+import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
 import { canonicalJson, parseJson, sha256Hex, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
-import type { TrustPolicy } from '../../pipeline/io/trust-files.ts';
+import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import { PreregError, REASONS } from '../../pipeline/reasons.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
 import { issueProof } from '../support/arkforge-issuer.ts';

@@ -16,10 +16,10 @@ import {
   type ProofCode,
   type ProofStatus,
   type ProofVerification,
-} from '../../pipeline/evidence/arkforge-proof.ts';
-import { KNOWN_SPEC_VERSIONS, proofVersionModule } from '../../pipeline/evidence/proof-versions/index.ts';
-import { buildTrustMaterial, type TrustMaterial } from '../../pipeline/evidence/trust-material.ts';
-import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/verify-task.ts';
+} from '../../pipeline/evidence/arkforge/index.ts';
+import { KNOWN_SPEC_VERSIONS, proofVersionModule } from '../../pipeline/evidence/arkforge/index.ts';
+import { buildTrustMaterial, type TrustMaterial } from '../../pipeline/evidence/trust/index.ts';
+import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
 import { JsonNumber, canonicalJson, parseJson, sha256Hex, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
 import { inclusionPathLength } from '../../pipeline/formats/merkle.ts';
 import { REASONS } from '../../pipeline/reasons.ts';

@@ -15,17 +15,17 @@ import {
   type ProofCode,
   type ProofStatus,
   type ProofVerification,
-} from '../../pipeline/evidence/arkforge-proof.ts';
-import { proofVersionModule, type ArkForgeProof } from '../../pipeline/evidence/proof-versions/index.ts';
+} from '../../pipeline/evidence/arkforge/index.ts';
+import { proofVersionModule, type ArkForgeProof } from '../../pipeline/evidence/arkforge/index.ts';
 import {
   buildTrustMaterial,
   buildTrustMaterialFrom,
   trustMaterialInputs,
-  utcMillis,
   type TrustMaterial,
-} from '../../pipeline/evidence/trust-material.ts';
+} from '../../pipeline/evidence/trust/index.ts';
+import { utcMillis } from '../../pipeline/formats/utc-instant.ts';
 import { JsonNumber, canonicalJson, parseJson, sha256Hex, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
-import type { TrustPolicy } from '../../pipeline/io/trust-files.ts';
+import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import { REASONS, PreregError } from '../../pipeline/reasons.ts';
 import { issueProof, type IssueProofOptions } from '../support/arkforge-issuer.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';

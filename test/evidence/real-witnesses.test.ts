@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadTsaTrust, verifyTimestampToken, type TsaTrust } from '../../pipeline/evidence/timestamp/index.ts';
-import { loadTlogKeys, loadTlogSubmitterKeys, TLOG_CHECKS, verifyTlogEntry, type TlogCheck, type TlogCheckOutcome, type TlogEntry, type TlogMaterial } from '../../pipeline/evidence/tlog/index.ts';
+import { loadTlogKeys, loadTlogSubmitterKeys, TLOG_CHECKS, verifyTlogEntry, type TlogCheck, type CheckOutcome as TlogCheckOutcome, type TlogEntry, type TlogMaterial } from '../../pipeline/evidence/tlog/index.ts';
 import { testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
 
 const REAL = new URL('../fixtures/real/arkforge-production/', import.meta.url);

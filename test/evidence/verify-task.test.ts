@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/verify-task.ts';
+import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';
 

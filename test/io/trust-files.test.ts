@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyTimestampToken } from '../../pipeline/evidence/timestamp/index.ts';
 import { verifyTlogEntry, type TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
-import { checkTrustPolicy, loadTrust, namedTrustFiles, readTrustInputs, renderTrustPolicy, type TrustPolicy } from '../../pipeline/io/trust-files.ts';
+import { checkTrustPolicy, namedTrustFiles, readTrustInputs, renderTrustPolicy } from '../../pipeline/io/trust-files.ts';
+import { loadTrust } from '../../pipeline/study/trust.ts';
+import { type TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import { PreregError } from '../../pipeline/reasons.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';
 

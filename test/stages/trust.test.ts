@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyTlogEntry, type TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
-import { loadTrust } from '../../pipeline/io/trust-files.ts';
+import { loadTrust } from '../../pipeline/study/trust.ts';
 import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 
 const REAL = fileURLToPath(new URL('../fixtures/real/arkforge-production/', import.meta.url));

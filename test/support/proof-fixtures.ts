@@ -4,7 +4,7 @@
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseJson } from '../../pipeline/formats/canonical-json.ts';
-import type { TrustPolicy } from '../../pipeline/io/trust-files.ts';
+import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import type { IssueProofV3Options } from './arkforge-issuer-v3.ts';
 import { testPkiPaths, type TsaSigner } from './tsa/pkijs-tsa.ts';
 

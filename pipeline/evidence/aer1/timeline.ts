@@ -15,6 +15,7 @@ import { COMMITMENT_CHECK_CODES, compareCommitments, type ChainCommitment, type 
 import { entryDigest, readEntry, type Construction, type EntryFields } from './entry.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
 import { describe, ZERO_DIGEST } from './fields.ts';
+import type { CheckOutcome } from '../check-outcome.ts';
 
 /** Revisions the envelope may declare; 06 is checked, but its metadata is bound by nothing. */
 const TIMELINE_REVISIONS = ['06', '07', '08', '09'] as const;
@@ -26,7 +27,6 @@ export const TIMELINE_CHECKS = [
   'commitment_consistent',
 ] as const;
 export type TimelineCheck = (typeof TIMELINE_CHECKS)[number];
-export type CheckOutcome = 'pass' | 'fail' | 'skipped';
 
 /** The code each failed check reports; 'structure' reports CHAIN_MALFORMED or CHAIN_EMPTY. */
 export const TIMELINE_CHECK_CODES = {

@@ -49,6 +49,7 @@ import {
   type CarriedCertificate,
   type TsaMemo,
 } from './token.ts';
+import type { CheckOutcome } from '../check-outcome.ts';
 
 const OID = {
   tstInfo: TOKEN_OID.tstInfo,
@@ -78,8 +79,6 @@ export const TIMESTAMP_CHECK_CODES = {
   eku: 'TSA_EKU_MISSING',
 } as const satisfies Record<TimestampCheck, ReasonCode>;
 export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck];
-
-export type CheckOutcome = 'pass' | 'fail' | 'skipped';
 
 /** Pinned TSA roots and supplied TSA certificates, decoded once and reused for every token. Treat as immutable. */
 export interface TsaTrust {
@@ -246,7 +245,7 @@ export async function verifyTimestampToken(
 
   const key = signerKey(signer, memo);
   checks.signature = key && signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key) ? 'pass' : 'fail';
-  checks.chain = (await verifyChain(certificates, signer, tstInfo.genDate, trust, memo)) ? 'pass' : 'fail';
+  checks.chain = (await signerChainsToPinnedRoot(certificates, signer, tstInfo.genDate, trust, memo)) ? 'pass' : 'fail';
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
   return finish();
@@ -303,7 +302,7 @@ function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undef
  * as untrusted + the signer, checkDate = genTime). A path once validated is remembered; for a later token only its
  * certificates' validity periods depend on the date, so only they are re-checked.
  */
-async function verifyChain(
+async function signerChainsToPinnedRoot(
   certificates: CarriedCertificate[],
   signer: CarriedCertificate,
   genDate: Date,

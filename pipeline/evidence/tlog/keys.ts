@@ -8,7 +8,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { sha256Hex } from '../../formats/canonical-json.ts';
 import { utcMillis } from '../../formats/utc-instant.ts';
-import type { TrustPolicy } from '../../io/trust-files.ts';
+import type { TrustPolicy } from '../../formats/trust-policy.ts';
 import { EXIT, PreregError } from '../../reasons.ts';
 
 /** One pinned log key, decoded once (loadTlogKeys); the window is half-open [from_ms, until_ms). */

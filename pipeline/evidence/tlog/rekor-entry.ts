@@ -53,6 +53,7 @@ import { inWindow, windowText } from '../../formats/utc-instant.ts';
 import { describeErrors, validator } from '../../formats/schemas.ts';
 import type { ReasonCode } from '../../reasons.ts';
 import { logIdOf, type PinnedLogKey, type PinnedSubmitterKey } from './keys.ts';
+import type { CheckOutcome } from '../check-outcome.ts';
 
 // The pinned keys are decoded in keys.ts; callers take both from index.ts.
 
@@ -93,7 +94,6 @@ export interface TlogMaterial {
 /** The checks, in the order they are recorded. */
 export const TLOG_CHECKS = ['kind', 'artifact', 'entry_signature', 'set', 'inclusion', 'checkpoint', 'log_key'] as const;
 export type TlogCheck = (typeof TLOG_CHECKS)[number];
-export type TlogCheckOutcome = 'pass' | 'fail' | 'skipped';
 
 /** Every code this verifier reports, the check that reports it (null: the whole entry) and its status (SPEC §6.1). */
 export const TLOG_CODES = {
@@ -114,7 +114,7 @@ export interface TlogVerification {
   ok: boolean;
   /** Every failure, sorted and unique; empty exactly when ok. */
   codes: TlogCode[];
-  checks: Record<TlogCheck, TlogCheckOutcome>;
+  checks: Record<TlogCheck, CheckOutcome>;
   /** As the entry states them (null when the entry is malformed); integrated_time counts as a time only when ok. */
   log_id: string | null;
   log_index: number | null;
@@ -135,7 +135,7 @@ const validateEntry = validator('tlog-entry'); // compiled once, at module load
  */
 export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, material: TlogMaterial): TlogVerification {
   if (!HEX64.test(witnessedHashHex)) throw new TypeError(`witnessed hash must be 64 lowercase hex digits, got ${JSON.stringify(witnessedHashHex)}`);
-  const checks = Object.fromEntries(TLOG_CHECKS.map((c) => [c, 'skipped'])) as Record<TlogCheck, TlogCheckOutcome>;
+  const checks = Object.fromEntries(TLOG_CHECKS.map((c) => [c, 'skipped'])) as Record<TlogCheck, CheckOutcome>;
   const found = new Map<TlogCheck | null, string[]>();
   const codes = new Set<TlogCode>();
   const fail = (code: TlogCode, problem: string): void => {

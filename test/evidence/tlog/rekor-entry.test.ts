@@ -13,7 +13,7 @@ import {
   TLOG_CODES,
   verifyTlogEntry,
   type TlogCheck,
-  type TlogCheckOutcome,
+  type CheckOutcome as TlogCheckOutcome,
   type TlogCode,
   type TlogEntry,
   type TlogKeyPolicy,

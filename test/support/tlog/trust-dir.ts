@@ -7,7 +7,7 @@
 // study); a test that needs a pinned log builds one of these in a scratch place.
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TrustPolicy } from '../../../pipeline/io/trust-files.ts';
+import type { TrustPolicy } from '../../../pipeline/formats/trust-policy.ts';
 import { testKeyPem, TestLog } from './test-log.ts';
 
 /** The window the log key is pinned for: the example study's year. */

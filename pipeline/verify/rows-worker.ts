@@ -1,11 +1,11 @@
 // Worker-thread side of the verify stage: verifies a batch and returns each evidence item's
 // proof_checks row already built and factored (store/factored-appender.ts), so the main thread
 // only appends a few cells per proof and the structured clone back is a short array.
-import type { VerifyContextInputs, VerifyTask } from '../evidence/verify-task.ts';
+import type { VerifyContextInputs, VerifyTask } from '../evidence/task/index.ts';
 import type { TimelineVerification } from '../evidence/aer1/index.ts';
-import { createHandler as createVerifyHandler } from './verify-worker.ts';
+import { createHandler as createVerifyHandler } from '../parallel/verify-worker.ts';
 import { factorRow, type FactoredRow, type RowFactoring } from '../store/row-factoring.ts';
-import { proofCheckRow, type RecordKey } from '../verify/rows.ts';
+import { proofCheckRow, type RecordKey } from './rows.ts';
 
 export interface StageVerifyInit {
   context: VerifyContextInputs;

@@ -1,7 +1,7 @@
 // What every CLI command is: a name, its help, its options, and a run function returning a result
 // that the CLI prints as text or JSON and maps to an exit code.
 import type { ParseArgsConfig } from 'node:util';
-import type { ExitCode } from '../reasons.ts';
+import type { ExitCode } from './reasons.ts';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 

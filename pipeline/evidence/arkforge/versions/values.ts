@@ -11,9 +11,9 @@
 //                 unanchored word (PROOF_IDENTITY_UNANCHORED, informational), never as evidence.
 // The bodies are bound by the chain itself (hashes.request / hashes.response are chain inputs):
 // body_binding is a 3.x check and stays 'skipped' here.
-import { canonicalJson } from '../../formats/canonical-json.ts';
-import type { Finding } from '../proof-checks.ts';
-import type { ChainAlgorithm, ProofVersionModule, VersionInput, VersionOutcome } from './index.ts';
+import { canonicalJson } from '../../../formats/canonical-json.ts';
+import type { Finding } from '../checks.ts';
+import type { ChainAlgorithm, ProofVersionModule, VersionInput, VersionOutcome } from './types.ts';
 import { chainFields, chainInputs, REDACTED_CHAIN_INPUTS, type ArkForgeProof, type ChainFields } from './proof.ts';
 import { claimsIdentity, servedIdentity } from './served.ts';
 

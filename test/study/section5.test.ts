@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { extractSection5 } from '../../pipeline/freeze/section5.ts';
+import { extractSection5 } from '../../pipeline/study/section5.ts';
 
 const doc = [
   '# Plan',

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkReveal, commitAnswerKey, revealOneItem } from '../../pipeline/freeze/answer-key.ts';
+import { checkReveal, commitAnswerKey, revealOneItem } from '../../pipeline/study/answer-key.ts';
 import { hashLeaf, verifyInclusion } from '../../pipeline/formats/merkle.ts';
 
 const secret = Buffer.from('TEST-ONLY secret for the commitment tests');

@@ -1,10 +1,10 @@
 // One unit of verification work, as text in and plain result out, so the same code runs in a
 // worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
-import { CanonicalText, JsonParseError, parseJson, type JsonValue } from '../formats/canonical-json.ts';
-import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from './aer1/index.ts';
-import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from './arkforge-proof.ts';
-import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from './trust-material.ts';
+import { CanonicalText, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
+import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
+import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
+import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../trust/index.ts';
 
 /** Texts are canonical JSON (canonicalJson's output): request and response are hashed as given. */
 export type VerifyTask =

@@ -1,6 +1,6 @@
 // Trust material (SPEC §5.4): everything pinned in preregistration/trust/ that a proof is
 // verified against, decoded ONCE and passed down (STYLE.md: never looked up from globals).
-// Pure: the caller reads the files (pipeline/io/trust-files.ts) and hands in the policy and the
+// Pure: the caller reads the files (pipeline/io/trust-files.ts; the study's trust directory, pipeline/study/trust.ts) and hands in the policy and the
 // texts of the files it names: TSA roots, supplied TSA certificates (tsa_certs), log keys
 // (tlog_keys) and the issuer's log-signing keys (tlog_submitter_keys). docs/trust.md.
 //
@@ -10,15 +10,14 @@
 // per pinned key (≈10 µs, STACK-NOTES), one parse per TSA certificate and one SPKI import per
 // log or submitter key.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { loadTsaTrust, type TsaTrust } from './timestamp/index.ts';
-import { loadTlogKeys, loadTlogSubmitterKeys } from './tlog/index.ts';
-import type { TlogMaterial } from './tlog/index.ts';
-import type { TrustPolicy } from '../io/trust-files.ts';
-import { utcMillis } from '../formats/utc-instant.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { loadTsaTrust, type TsaTrust } from '../timestamp/index.ts';
+import { loadTlogKeys, loadTlogSubmitterKeys } from '../tlog/index.ts';
+import type { TlogMaterial } from '../tlog/index.ts';
+import type { TrustMaterialInputs, TrustPolicy } from '../../formats/trust-policy.ts';
 
-// Re-exported: the evidence modules read instants through here.
-export { utcMillis };
+export type { TrustMaterialInputs };
+import { utcMillis } from '../../formats/utc-instant.ts';
+import { EXIT, PreregError } from '../../reasons.ts';
 
 /** The batch allowance when the policy gives none (SPEC §6.1: a production batch token trails its proof by 604 s). */
 export const DEFAULT_BATCH_MAX_SKEW_SECONDS = 900;
@@ -43,19 +42,6 @@ export interface ProofPolicy {
   readonly maxSkewSeconds: number;
   readonly batchMaxSkewSeconds: number;
   readonly requireReceipts: boolean;
-}
-
-/** Plain data from which TrustMaterial is rebuilt (e.g. on a worker thread). */
-export interface TrustMaterialInputs {
-  policy: TrustPolicy;
-  /** The text of each policy.tsa_roots[i]. */
-  tsaRootPems: string[];
-  /** The text of each policy.tlog_keys[i].public_key_file, in the policy's order. */
-  tlogKeyPems: string[];
-  /** The text of each policy.tsa_certs[i]; absent when the policy supplies none. */
-  tsaCertPems?: string[];
-  /** The text of each policy.tlog_submitter_keys[i].public_key_file; absent when the policy pins none. */
-  tlogSubmitterKeyPems?: string[];
 }
 
 /** The texts of the files the policy names beyond its TSA roots and log keys (buildTrustMaterial). */

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { diffTrees, digestTree } from '../../pipeline/freeze/file-tree.ts';
+import { diffTrees, digestTree } from '../../pipeline/study/file-tree.ts';
 import { PreregError } from '../../pipeline/reasons.ts';
 
 let dirs: string[] = [];

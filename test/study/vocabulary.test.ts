@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byCodePoint, extractVocabulary, vocabularyDigest } from '../../pipeline/freeze/vocabulary.ts';
+import { byCodePoint, extractVocabulary, vocabularyDigest } from '../../pipeline/study/vocabulary.ts';
 
 const patterns = ['^#{2,4} Article (?<id>[LR][0-9]{4}-[0-9]+)\\s*$', '^#{2,4} (?<id>CCAG Travaux [0-9]+)\\s*$'];
 

@@ -4,7 +4,7 @@
 //
 // Values are read from the proof as given (`raw`: parsed JsonValue with number lexemes, or plain
 // JS), so that a canonical-JSON comparison is exact (1.0 is not 1).
-import { member } from '../../formats/canonical-json.ts';
+import { member } from '../../../formats/canonical-json.ts';
 import { servedReceiptContentHash, servedUpstreamTimestamp, stripSha256, type ArkForgeProof } from './proof.ts';
 
 /** Committed by every 3.x proof (proof-spec v3.1.0 §2 "Fields committed"). */

@@ -9,9 +9,9 @@
 // A batch not yet closed (`pending`) has no external anchor: waiting, never tampered —
 // PROOF_BATCH_PENDING, UNTRUSTED when the policy requires a token, informational otherwise.
 // Pure: inputs in, outcome out.
-import { hashLeaf, inclusionPathLength, verifyInclusion } from '../formats/merkle.ts';
-import type { CheckOutcome, Finding } from './proof-checks.ts';
-import { stripSha256, type BatchAnchor } from './proof-versions/proof.ts';
+import { hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
+import type { CheckOutcome, Finding } from './checks.ts';
+import { stripSha256, type BatchAnchor } from './versions/proof.ts';
 
 /** What proof_checks records of the batch anchor, as the proof states it. */
 export interface BatchReport {

@@ -1,7 +1,8 @@
 // The checks of an ArkForge proof and the codes they report (SPEC §6.1 tables), shared by the
-// orchestrator (arkforge-proof.ts) and the per-version modules (proof-versions/).
-import type { ReasonCode } from '../reasons.ts';
-import { TLOG_CODES, type TlogCode } from './tlog/index.ts';
+// orchestrator (verify-item.ts) and the per-version modules (versions/).
+import type { ReasonCode } from '../../reasons.ts';
+import { TLOG_CODES, type TlogCode } from '../tlog/index.ts';
+import type { CheckOutcome } from '../check-outcome.ts';
 
 export type ProofStatus = 'VERIFIED' | 'TAMPERED' | 'UNTRUSTED' | 'MALFORMED';
 
@@ -29,7 +30,7 @@ export const PROOF_CHECKS = [
   'time',
 ] as const;
 export type ProofCheck = (typeof PROOF_CHECKS)[number];
-export type CheckOutcome = 'pass' | 'fail' | 'skipped';
+export type { CheckOutcome };
 
 /** The transparency-log verifier's codes (tlog/rekor-entry.ts), all on the one `tlog` check, all UNTRUSTED (SPEC §6.1). */
 const PROOF_TLOG_CODES = Object.fromEntries(Object.keys(TLOG_CODES).map((code) => [code, { check: 'tlog', status: 'UNTRUSTED' }])) as {

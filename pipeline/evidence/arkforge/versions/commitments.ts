@@ -19,10 +19,10 @@
 //                  (PROOF_IDENTITY_INCOMPLETE, PROOF_IDENTITY_INVALID); 3.0: an identity claim
 //                  is unanchored (PROOF_IDENTITY_UNANCHORED, informational).
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../formats/canonical-json.ts';
-import { hashLeaf, rootFromLeafHashes } from '../../formats/merkle.ts';
-import type { Finding } from '../proof-checks.ts';
-import type { ProofVersionModule, SourcedOpening, VersionInput, VersionOutcome } from './index.ts';
+import { canonicalJson } from '../../../formats/canonical-json.ts';
+import { hashLeaf, rootFromLeafHashes } from '../../../formats/merkle.ts';
+import type { Finding } from '../checks.ts';
+import type { ProofVersionModule, SourcedOpening, VersionInput, VersionOutcome } from './types.ts';
 import { stripSha256, type ArkForgeProof } from './proof.ts';
 import { BASE_FIELDS, IDENTITY_FIELDS, OPTIONAL_FIELDS, claimsIdentity, servedIdentity, servedValue, type IdentityField } from './served.ts';
 import { unanchoredIdentity, versionLabel } from './values.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadStudy, unregisteredSystemsWarning } from '../../pipeline/freeze/study.ts';
+import { loadStudy, unregisteredSystemsWarning } from '../../pipeline/study/study.ts';
 import { PreregError } from '../../pipeline/reasons.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';
 

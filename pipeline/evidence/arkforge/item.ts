@@ -2,12 +2,12 @@
 // branch per algorithm family), then what a schema cannot say — a real instant, payment and
 // certification_fee equal when both are given, bodies that are JSON, openings that are well-formed,
 // batch numbers written as integers. Pure; returns the problems or what the checks read.
-import { CanonicalText, JsonNumber, canonicalJson, isRecord, member, parseJson, sha256Hex, toPlain, type JsonValue } from '../formats/canonical-json.ts';
-import { describeErrors, validator } from '../formats/schemas.ts';
-import { byCodePoint } from './proof-versions/commitments.ts';
-import { proofVersionModule, type ArkForgeProof, type SourcedOpening } from './proof-versions/index.ts';
-import { chainInputs, type ChainFields } from './proof-versions/proof.ts';
-import { utcMillis } from './trust-material.ts';
+import { CanonicalText, JsonNumber, canonicalJson, isRecord, member, parseJson, sha256Hex, toPlain, type JsonValue } from '../../formats/canonical-json.ts';
+import { describeErrors, validator } from '../../formats/schemas.ts';
+import { byCodePoint } from './versions/commitments.ts';
+import { proofVersionModule, type ArkForgeProof, type SourcedOpening } from './versions/index.ts';
+import { chainInputs, type ChainFields } from './versions/proof.ts';
+import { utcMillis } from '../../formats/utc-instant.ts';
 
 export interface EvidenceItem {
   proof: unknown;

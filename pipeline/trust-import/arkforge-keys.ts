@@ -13,8 +13,8 @@ import type { KeyObject } from 'node:crypto';
 import { canonicalJson, JsonParseError, parseJson, toPlain, isRecord } from '../formats/canonical-json.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { parseSpkiPem } from '../evidence/tlog/index.ts';
-import { decodeEd25519PublicKey } from '../evidence/trust-material.ts';
-import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../io/trust-files.ts';
+import { decodeEd25519PublicKey } from '../evidence/trust/index.ts';
+import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../formats/trust-policy.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 export interface PublishedProofKey {

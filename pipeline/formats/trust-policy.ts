@@ -1,0 +1,51 @@
+// preregistration/trust/policy.json (schemas/trust-policy.schema.json, docs/trust.md): the
+// policy's shape, and the policy with the texts of the files it names as plain data — what
+// pipeline/io/trust-files.ts reads and evidence/trust/ decodes, so neither imports the other.
+
+/** A window's end: an ISO-8601 UTC instant, exclusive, or null for no end. */
+export type WindowEnd = string | null;
+
+export interface TrustPolicy {
+  format: 'prereg.trust/1';
+  arkforge_keys: Array<{ key_id: string; public_key: string; valid_from: string; valid_until: WindowEnd }>;
+  tsa_roots: string[];
+  /** TSA signing and intermediate certificates for tokens that carry none; never anchors. */
+  tsa_certs?: string[];
+  tlog_keys?: Array<{ log_id: string; public_key_file: string; valid_from?: string; valid_until?: WindowEnd }>;
+  /** The issuer's transparency-log signing keys (ECDSA P-256 or Ed25519). */
+  tlog_submitter_keys?: Array<{ key_id: string; public_key_file: string; valid_from: string; valid_until: WindowEnd }>;
+  operator_public_key?: string;
+  require_tsa_token: boolean;
+  max_skew_seconds: number;
+  /** Absent: DEFAULT_BATCH_MAX_SKEW_SECONDS (900). */
+  batch_max_skew_seconds?: number;
+  require_receipts: boolean;
+}
+
+/** The policy's members in the order the schema lists them: how a rewritten policy orders new ones. */
+export const TRUST_POLICY_FIELDS = [
+  'format',
+  'arkforge_keys',
+  'tsa_roots',
+  'tsa_certs',
+  'tlog_keys',
+  'tlog_submitter_keys',
+  'operator_public_key',
+  'require_tsa_token',
+  'max_skew_seconds',
+  'batch_max_skew_seconds',
+  'require_receipts',
+] as const satisfies ReadonlyArray<keyof TrustPolicy>;
+
+/** Plain data from which TrustMaterial is rebuilt (e.g. on a worker thread). */
+export interface TrustMaterialInputs {
+  policy: TrustPolicy;
+  /** The text of each policy.tsa_roots[i]. */
+  tsaRootPems: string[];
+  /** The text of each policy.tlog_keys[i].public_key_file, in the policy's order. */
+  tlogKeyPems: string[];
+  /** The text of each policy.tsa_certs[i]; absent when the policy supplies none. */
+  tsaCertPems?: string[];
+  /** The text of each policy.tlog_submitter_keys[i].public_key_file; absent when the policy pins none. */
+  tlogSubmitterKeyPems?: string[];
+}

@@ -1,0 +1,190 @@
+// Data flows one way (README, "Layout"): the stage commands sit on top and nothing below imports
+// them; evidence/ and formats/ are pure, so nothing they reach, however indirectly, does I/O;
+// io/ reads files and knows nothing of the evidence it feeds. Read from the sources' import
+// statements, so a new back-edge fails here rather than in review.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const PIPELINE = join(ROOT, 'pipeline');
+
+/** Modules that reach outside the process: files, processes, the network, the database. */
+const IO_MODULES = new Set([
+  'fs',
+  'node:fs',
+  'node:fs/promises',
+  'node:child_process',
+  'node:net',
+  'node:http',
+  'node:https',
+  'node:http2',
+  'node:dgram',
+  'node:dns',
+  'node:tls',
+  '@duckdb/node-api',
+]);
+/** Rooms whose every file does I/O (reads or writes files, the network, the store). */
+const IO_ROOMS = ['pipeline/io/', 'pipeline/net/', 'pipeline/store/'];
+/** Rooms that must stay pure. */
+const PURE_ROOMS = ['pipeline/evidence/', 'pipeline/formats/'];
+/**
+ * Known I/O inside a pure room, each with the reason and what removes it. The test fails too when
+ * an entry is no longer needed, so the list only shrinks.
+ */
+const KNOWN_IO: ReadonlyArray<{ file: string; module: string; why: string }> = [
+  { file: 'pipeline/formats/schemas.ts', module: 'node:fs', why: 'reads schemas/*.schema.json when first asked; issue 13 (schemas imported as modules) removes it' },
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** Repository-relative, "/"-separated. */
+const rel = (abs: string): string => relative(ROOT, abs).split(sep).join('/');
+
+/** Every module a file imports, re-exports, imports dynamically or starts as a worker (new URL('./x.ts', import.meta.url)). */
+function importsOf(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const found: string[] = [];
+  for (const re of [
+    /\b(?:import|export)\s[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\bnew URL\(\s*['"](\.{1,2}\/[^'"]+\.ts)['"]\s*,\s*import\.meta\.url\s*\)/g,
+  ]) {
+    for (const m of code.matchAll(re)) found.push(m[1]!);
+  }
+  return found;
+}
+
+interface Graph {
+  /** file (repository-relative) → the local files it imports (repository-relative). */
+  local: Map<string, string[]>;
+  /** file → the package or node: modules it imports. */
+  external: Map<string, string[]>;
+}
+
+function graphOf(files: string[]): Graph {
+  const local = new Map<string, string[]>();
+  const external = new Map<string, string[]>();
+  for (const abs of files) {
+    const specs = importsOf(readFileSync(abs, 'utf8'));
+    local.set(rel(abs), specs.filter((s) => s.startsWith('.')).map((s) => rel(resolve(dirname(abs), s))));
+    external.set(rel(abs), specs.filter((s) => !s.startsWith('.')));
+  }
+  return { local, external };
+}
+
+/** The first chain of imports from `start` to a module that does I/O, or null. */
+function ioChain(graph: Graph, start: string, known: ReadonlySet<string>): string[] | null {
+  const seen = new Set<string>();
+  const walk = (file: string, path: string[]): string[] | null => {
+    if (seen.has(file)) return null;
+    seen.add(file);
+    const here = [...path, file];
+    if (IO_ROOMS.some((room) => file.startsWith(room))) return here;
+    for (const m of graph.external.get(file) ?? []) {
+      if (IO_MODULES.has(m) && !known.has(`${file} ${m}`)) return [...here, m];
+    }
+    for (const next of graph.local.get(file) ?? []) {
+      const chain = walk(next, here);
+      if (chain) return chain;
+    }
+    return null;
+  };
+  return walk(start, []);
+}
+
+const isStage = (file: string): boolean => file.startsWith('pipeline/stages/');
+const mayImportStages = (file: string): boolean => isStage(file) || file === 'pipeline/cli.ts';
+
+/** Every rule broken in `graph`, one line each. */
+function violations(graph: Graph, known = KNOWN_IO): string[] {
+  const knownKeys = new Set(known.map((k) => `${k.file} ${k.module}`));
+  const found: string[] = [];
+  for (const [file, imports] of graph.local) {
+    if (!mayImportStages(file)) {
+      for (const target of imports.filter(isStage)) found.push(`${file} imports the stage ${target}: only pipeline/stages/ and pipeline/cli.ts may`);
+    }
+    if (PURE_ROOMS.some((room) => file.startsWith(room))) {
+      const chain = ioChain(graph, file, knownKeys);
+      if (chain) found.push(`${file} is in a pure room but reaches I/O: ${chain.join(' → ')}`);
+    }
+    if (file.startsWith('pipeline/io/')) {
+      for (const target of imports.filter((t) => t.startsWith('pipeline/evidence/'))) found.push(`${file} reads files and must not import ${target}`);
+    }
+  }
+  for (const k of known) {
+    if (!(graph.external.get(k.file) ?? []).includes(k.module)) found.push(`KNOWN_IO lists ${k.file} → ${k.module}, which no longer exists: remove the entry`);
+  }
+  return found;
+}
+
+describe('import direction', () => {
+  const graph = graphOf(sourceFiles(PIPELINE));
+
+  it('reads the imports of every pipeline source', () => {
+    expect(graph.local.size).toBeGreaterThan(100);
+    expect(graph.local.get('pipeline/stages/audit.ts')).toContain('pipeline/stages/verify.ts');
+    expect(graph.external.get('pipeline/store/db.ts')).toContain('@duckdb/node-api');
+  });
+
+  it('no file outside pipeline/stages/ and cli.ts imports a stage; evidence/ and formats/ reach no I/O; io/ imports no evidence', () => {
+    expect(violations(graph)).toEqual([]);
+  });
+
+  // The rules themselves, on the real graph with one bad edge added each time.
+  const withEdge = (from: string, to: string, externalModule = false): Graph => {
+    const local = new Map([...graph.local].map(([k, v]) => [k, [...v]]));
+    const external = new Map([...graph.external].map(([k, v]) => [k, [...v]]));
+    (externalModule ? external : local).get(from)!.push(to);
+    return { local, external };
+  };
+
+  it('fails when a room below the stages imports a stage', () => {
+    expect(violations(withEdge('pipeline/audit/recorded.ts', 'pipeline/stages/emit.ts'))).toEqual([
+      'pipeline/audit/recorded.ts imports the stage pipeline/stages/emit.ts: only pipeline/stages/ and pipeline/cli.ts may',
+    ]);
+  });
+
+  it('fails when a pure file imports node:fs, or reaches pipeline/io/ through another file', () => {
+    // Every file that imports keys.ts, directly or not, now reaches node:fs too.
+    expect(violations(withEdge('pipeline/evidence/tlog/keys.ts', 'node:fs', true))).toContain(
+      'pipeline/evidence/tlog/keys.ts is in a pure room but reaches I/O: pipeline/evidence/tlog/keys.ts → node:fs',
+    );
+    const reached = violations(withEdge('pipeline/formats/merkle.ts', 'pipeline/study/trust.ts'));
+    expect(reached.find((v) => v.startsWith('pipeline/formats/merkle.ts '))).toMatch(
+      /^pipeline\/formats\/merkle\.ts is in a pure room but reaches I\/O: pipeline\/formats\/merkle\.ts → pipeline\/study\/trust\.ts → .*(pipeline\/io\/|node:fs)/,
+    );
+  });
+
+  it('fails when io/ imports the evidence it feeds', () => {
+    expect(violations(withEdge('pipeline/io/trust-files.ts', 'pipeline/evidence/trust/index.ts'))).toEqual([
+      'pipeline/io/trust-files.ts reads files and must not import pipeline/evidence/trust/index.ts',
+    ]);
+  });
+
+  it('fails when a known exception is no longer needed', () => {
+    expect(violations(graph, [...KNOWN_IO, { file: 'pipeline/formats/merkle.ts', module: 'node:fs', why: 'test' }])).toEqual([
+      'KNOWN_IO lists pipeline/formats/merkle.ts → node:fs, which no longer exists: remove the entry',
+    ]);
+  });
+
+  it('reads multi-line, type-only, re-exporting, dynamic and worker imports, not commented ones', () => {
+    const text = [
+      "import {\n  a,\n  type B,\n} from './a.ts';",
+      "import type { C } from '../c.ts';",
+      "export { d } from './d.ts';",
+      "const e = await import('./e.ts');",
+      "const W = new URL('./worker.ts', import.meta.url);",
+      "// import { x } from './commented.ts';",
+      "/* import { y } from './block.ts'; */",
+      "import 'node:fs';",
+    ].join('\n');
+    expect(importsOf(text).sort()).toEqual(['../c.ts', './a.ts', './d.ts', './e.ts', './worker.ts', 'node:fs'].sort());
+  });
+});
