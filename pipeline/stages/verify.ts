@@ -30,7 +30,9 @@ export const verify: Command = {
     'evidence item (ArkForge proof: hashes, chain hash or spec 3.x commitments and openings, Ed25519',
     'with a pinned key, batch inclusion proof, RFC 3161 token, transparency-log entry; docs/proofs.md)',
     'and every AER-1 timeline (rules of docs/aer1.md, external commitments) on all cores, into',
-    'proof_checks, chain_checks, chain_entries, evidence_links and served_passages. A malformed',
+    'proof_checks, chain_checks, chain_entries, evidence_links and served_passages, and whose',
+    'evidence is whose (evidence_ownership, evidence_reuse: EVIDENCE_NOT_BOUND, EVIDENCE_REUSED;',
+    'docs/ownership.md), with a warning when study.json registers no systems. A malformed',
     'line of inputs/commitments.jsonl is reported (file:line, COMMITMENT_MALFORMED) and the other',
     'lines still count. Skips when nothing it consumed changed (--force reruns). Exit 0; 3 when',
     'the trust directory drifted from the freeze.',
@@ -138,7 +140,9 @@ function renderCounts(counts: unknown): string {
   const c = counts as {
     evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number>;
     commitments?: { lines: number; malformed: string[] };
+    ownership?: { registered_systems: number; not_bound: number; reused: number };
   };
+  const o = c.ownership;
   const fmt = (t: Record<string, number>) => Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   const malformed = c.commitments?.malformed ?? [];
   return [
@@ -146,5 +150,12 @@ function renderCounts(counts: unknown): string {
     `verified ${c.chains} receipt timeline(s): ${fmt(c.chains_by_status)}`,
     ...(c.commitments ? [`read ${c.commitments.lines} commitment line(s), ${malformed.length} malformed`] : []),
     ...malformed,
+    ...(o
+      ? [
+          `evidence ownership (docs/ownership.md), proofs and timelines: ${o.not_bound} EVIDENCE_NOT_BOUND, ${o.reused} EVIDENCE_REUSED; ${
+            o.registered_systems > 0 ? `${o.registered_systems} system(s) registered` : 'warning: study.json registers no systems, so a copier cancels the original\'s proven credit (STUDY_SYSTEMS_UNREGISTERED)'
+          }`,
+        ]
+      : []),
   ].join('\n');
 }

@@ -23,6 +23,8 @@ export interface VerifyCounts {
   chains: number;
   proofs_by_status: Record<string, number>;
   chains_by_status: Record<string, number>;
+  /** Whose evidence is whose (SPEC §6.2): systems registered, and rows of evidence_ownership (proofs and timelines) EVIDENCE_NOT_BOUND, EVIDENCE_REUSED. */
+  ownership?: { registered_systems: number; not_bound: number; reused: number };
 }
 
 /** Streams the rows of a query, each mapped by `toItem`, in batches of BATCH. */
@@ -139,5 +141,11 @@ export async function verifyStore(
   registered.close();
   await connection.run(`SET VARIABLE require_receipts = ${requireReceipts ? 'true' : 'false'}`);
   for (const file of DERIVED_SQL) await runSqlFile(connection, file);
+  const [notBound, reused] = (
+    await connection.runAndReadAll(
+      `SELECT count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_REUSED')) FROM evidence_ownership`,
+    )
+  ).getRows()[0]!;
+  counts.ownership = { registered_systems: systems.length, not_bound: Number(notBound), reused: Number(reused) };
   return counts;
 }

@@ -78,6 +78,13 @@ describe('a copied line in a study that registers no systems', () => {
     ]);
   });
 
+  it('is counted, with the warning, by verify', async () => {
+    const json = await runCli(['verify', '--root', s.root, '--json']);
+    expect(json.json.ownership).toEqual({ registered_systems: 0, not_bound: 0, reused: 4 });
+    const text = await runCli(['verify', '--root', s.root]);
+    expect(text.stdout).toContain('4 EVIDENCE_REUSED; warning: study.json registers no systems');
+  });
+
   it('lists every reuse, with its records and systems, in results.json and the report, which says a copier cancels the original', () => {
     const [dir] = readdirSync(outputs);
     const results = JSON.parse(readFileSync(join(outputs, dir!, 'results.json'), 'utf8')) as { evidence: { registered_systems: unknown[]; reuse: Array<Record<string, unknown>> } };
