@@ -16,6 +16,14 @@ export interface StudyConfig {
   anchors: { min_witnesses: number; tsas: Array<{ name: string; url: string }> };
   /** The registered systems (SPEC §6.2): whose buyer fingerprints bind a proof to a record. */
   systems?: RegisteredSystem[];
+  /** How the report presents the scores: the metric it leads with, metric names in words. */
+  report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
+}
+
+export interface MetricLabel {
+  label: string;
+  /** Absent for a count that is neither good nor bad (relayed citations). */
+  better?: 'higher' | 'lower';
 }
 
 export interface RegisteredSystem {
