@@ -149,6 +149,28 @@ describe('the same copied line in a study that registers its systems', () => {
   });
 });
 
+describe('a copied line that relays a reference from its served passage, in a registered study', () => {
+  it('is RELAYED for the original in both columns, and for the copy only declared (PHANTOM proven: the passage is not its own)', async () => {
+    const quoting = served('L2113-10')[0]!;
+    expect(quoting.text).toContain('L5132-4'); // the corpus article quotes another code
+    const relaying: HandRecord = { system: 'sys-a', item: 'mp-007', attempt: 1, text: "Selon l'article L2113-10, un lot peut être réservé (article L5132-4 du code du travail).", passages: [quoting] };
+    const s = await scored([relaying], { copies: [{ system: 'copycat', item: 'mp-007', attempt: 1, copyOf: { system: 'sys-a', item: 'mp-007', attempt: 1 } }] });
+    try {
+      const classes = await queryStore(s.root, "SELECT system_id, ref, class_declared, class_proven FROM result_assertion_classes WHERE kind = 'citation' ORDER BY system_id, ref");
+      expect(classes).toEqual([
+        { system_id: 'copycat', ref: 'L2113-10', class_declared: 'GROUNDED_EXPECTED', class_proven: 'OUT_OF_CONTEXT' },
+        { system_id: 'copycat', ref: 'L5132-4', class_declared: 'RELAYED', class_proven: 'PHANTOM' },
+        { system_id: 'sys-a', ref: 'L2113-10', class_declared: 'GROUNDED_EXPECTED', class_proven: 'GROUNDED_EXPECTED' },
+        { system_id: 'sys-a', ref: 'L5132-4', class_declared: 'RELAYED', class_proven: 'RELAYED' },
+      ]);
+      const mentions = await queryStore(s.root, "SELECT r.system_id, m.proven, m.owned FROM passage_mentions m JOIN records r USING (record_id) WHERE m.ref = 'L5132-4' ORDER BY r.system_id");
+      expect(mentions).toEqual([{ system_id: 'copycat', proven: true, owned: false }, { system_id: 'sys-a', proven: true, owned: true }]);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
+
 describe('one system reusing its own evidence', () => {
   it('a proof submitted for two attempts of one item is EVIDENCE_REUSED on both: proven 0 for both, declared unchanged', async () => {
     const s = await scored([MP001, MP014], { copies: [{ system: 'sys-a', item: 'mp-001', attempt: 2, copyOf: { system: 'sys-a', item: 'mp-001', attempt: 1 } }] });

@@ -39,11 +39,11 @@ describe('prereg run on the example study', () => {
     expect(report).toMatch(/sys-tampered \| positive answers citing an expected reference \(higher is better\) \| 45\/48 .*\| 21\/48 /);
     expect(report).toContain('- sys-tampered: 45/48 (93.8%) declared, 21/48 (43.8%) proven — proven is 50.0 points below declared.');
     // The constancy flag, and the discordant items behind a sign test (which item went which way).
-    expect(report).toContain('counted over different numbers of attempts per item (sys-honest 3, sys-tampered 3, sys-truncated 2)');
+    expect(report).toContain('counted over different numbers of attempts per item (copycat 3, sys-honest 3, sys-tampered 3, sys-truncated 2)');
     expect(report).toMatch(/\| sys-honest \| sys-tampered \| [^|]*, proven [^|]*\| 3 \/ 3 \| 9 \| 1 \| 6 \| 0\.021484375 \| mp-001, mp-002, mp-003, mp-004, mp-005, mp-006, mp-007, mp-008, mp-009 \| mp-010 \|/);
     expect(report).toMatch(/\| sys-honest \| sys-truncated \| [^|]*\| 3 \/ 2 — not comparable \|/);
     // L5132-4, relayed from the served L2113-10: RELAYED for both, PHANTOM proven for sys-tampered (expired key).
-    expect(report).toContain('| RELAYED | 3 | 3 | 3 | 0 | 0 | 0 |');
+    expect(report).toContain('| RELAYED | 0 | 0 | 3 | 3 | 3 | 0 | 0 | 0 |'); // copycat, sys-honest, sys-tampered, sys-truncated
   });
 
   it("the copycat, which submitted sys-honest's lines as its own, declares high and proves nothing; sys-honest keeps its credit", () => {
@@ -62,7 +62,8 @@ describe('prereg run on the example study', () => {
       expect(r.cancels).toBe(false);
     }
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
-    expect(report).toMatch(/copycat \| positives\\_citing\\_expected \| 15\/15 \(100\.0%\) \| 0\/15 \(0\.0%\) /);
+    expect(report).toContain('- copycat: 15/15 (100.0%) declared, 0/15 (0.0%) proven');
+    expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/15 \(100\.0%\) \| 0\/15 \(0\.0%\) \|/);
     expect(report).toContain('study.json registers 4 system(s)');
   });
 
