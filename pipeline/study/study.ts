@@ -16,6 +16,8 @@ export interface StudyConfig {
   anchors: { min_witnesses: number; tsas: Array<{ name: string; url: string }> };
   /** The registered systems (SPEC §6.2): whose buyer fingerprints bind a proof to a record. */
   systems?: RegisteredSystem[];
+  /** Bounds every stage applies alike (absent: the defaults). */
+  limits?: { max_line_bytes?: number; max_systems?: number };
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
