@@ -86,19 +86,29 @@ async function prereg(args: string[]): Promise<void> {
   if (code !== 0) throw new Error(`prereg ${args.join(' ')} exited ${code}`);
 }
 
+/**
+ * Freezes the study at `root` again (its answer-key secret in inputs/) and anchors the new
+ * freeze_digest from the local pkijs TSA, dated before the study opens, as the example's own
+ * anchor is: what a study whose study.json changed needs before it is scored and audited.
+ */
+export async function freezeAndAnchor(root: string, run: (args: string[]) => Promise<void> = prereg): Promise<void> {
+  const layout = studyLayout(root);
+  rmSync(layout.anchors, { recursive: true, force: true });
+  await run(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret]);
+  const tsa = await startTsaServer({ backend: 'pkijs', genTime: EXAMPLE_ANCHOR_GEN_TIME });
+  try {
+    await run(['anchor', '--root', root, '--tsa', `local-test-tsa=${tsa.url}`]);
+  } finally {
+    await tsa.close();
+  }
+  await run(['check-anchors', '--root', root]);
+}
+
 export async function rebuildExample(root: string = ROOT): Promise<void> {
   const layout = studyLayout(root);
   writeTrustDirectory(layout.trust);
   writeFileAtomic(layout.study, withRegisteredSystems(readFileSync(layout.study, 'utf8'), exampleSystems()));
-  rmSync(layout.anchors, { recursive: true, force: true });
-  await prereg(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret]);
-  const tsa = await startTsaServer({ backend: 'pkijs', genTime: EXAMPLE_ANCHOR_GEN_TIME });
-  try {
-    await prereg(['anchor', '--root', root, '--tsa', `local-test-tsa=${tsa.url}`]);
-  } finally {
-    await tsa.close();
-  }
-  await prereg(['check-anchors', '--root', root]);
+  await freezeAndAnchor(root);
   const generated = await generateExampleSubmissions(root);
   console.log(`generated ${generated.records} submission records from 4 systems (+${generated.rejectsExpected} lines ingest must reject)`);
 }

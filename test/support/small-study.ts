@@ -4,11 +4,11 @@
 // each system buys with its own TEST-ONLY API key and each call's response carries its own
 // call_id, so that every record's evidence is its own unless a test says otherwise. The study
 // registers its systems (study.json `systems`, SPEC §6.2) unless `registered: false`; either way
-// it is frozen again, so the scoring preflight accepts it.
+// it is frozen and anchored again (local TSA), so the scoring preflight and an audit accept it.
 import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
-import { withRegisteredSystems } from '../../scripts/rebuild-example.ts';
+import { freezeAndAnchor, withRegisteredSystems } from '../../scripts/rebuild-example.ts';
 import { buildTimeline } from './aer1-builder.ts';
 import { buyerFingerprint, issueProof } from './arkforge-issuer.ts';
 import { issueProofV3, ownerDisclosure } from './arkforge-issuer-v3.ts';
@@ -135,7 +135,9 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   const registration = options.registered === false ? [] : systems.map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(smallBuyerKey(system_id))] }));
   const studyFile = join(study.root, 'preregistration/study.json');
   writeFileSync(studyFile, withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration));
-  const frozen = await runCli(['freeze', '--replace', '--root', study.root, '--secret-file', join(study.root, 'inputs/answer-key.secret'), '--json']);
-  if (frozen.code !== 0) throw new Error(`small study: freeze failed: ${frozen.stdout}${frozen.stderr}`);
+  await freezeAndAnchor(study.root, async (args) => {
+    const r = await runCli(args);
+    if (r.code !== 0) throw new Error(`small study: prereg ${args[0]} failed: ${r.stdout}${r.stderr}`);
+  });
   return study;
 }
