@@ -8,7 +8,7 @@ import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../fr
 import { compareDigests } from '../study/drift.ts';
 import { computePublicDigests, freezeDigest, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
 import { planProblems } from '../freeze/plan-check.ts';
-import { loadStudy, type StudyConfig } from '../study/study.ts';
+import { loadStudy, unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
 import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts';
@@ -62,6 +62,8 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   const beforeFreeze: DoctorProblem[] = [];
   try {
     study = loadStudy(layout.study);
+    const systems = unregisteredSystemsWarning(study);
+    if (systems) warnings.push(`${systems.code}: ${systems.message}`);
     digests = computePublicDigests(layout, study);
     beforeFreeze.push(...(await planProblems(layout, study, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
   } catch (err) {

@@ -13,6 +13,8 @@ export interface ScaffoldOptions {
   /** TSA root certificates to pin: file name → PEM text. */
   tsaRoots: Array<{ name: string; pem: string }>;
   keys: OperatorKeyFiles;
+  /** The participating systems and their buyer fingerprints (`--system ID=FP[,FP…]`); none: no `systems` member. */
+  systems: Array<{ system_id: string; buyer_fingerprints: string[] }>;
   /** 32 random bytes, hex: the answer-key commitment secret. */
   secret: string;
   /** The tool's own example plan: its section 5 is the new study's starting analysis. */
@@ -58,6 +60,8 @@ function studyConfig(o: ScaffoldOptions): StudyConfig {
     vocabulary: { heading_patterns: ['^#{2,4} Article (?<id>[A-Z]+-[0-9]+)\\s*$'], shape_patterns: ['[A-Z]+-[0-9]+'] },
     amounts: { pattern: '(?<value>[0-9]+(?:\\.[0-9]+)?)\\s?(?:EUR\\b|€)', unit: 'EUR', decimal_separator: '.' },
     anchors: { min_witnesses: Math.min(1, o.tsas.length), tsas: o.tsas },
+    // Never a placeholder: a fingerprint frozen by mistake would bind no proof to its system.
+    ...(o.systems.length > 0 ? { systems: o.systems } : {}),
   };
 }
 

@@ -9,12 +9,14 @@ import { utcMillis } from '../formats/utc-instant.ts';
 import { generateOperatorKeys } from '../init/operator-keys.ts';
 import { PRIVATE_FILES, scaffoldStudy } from '../init/scaffold.ts';
 import { EXIT, PreregError } from '../reasons.ts';
+import { unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
 import { parseTsaOverrides } from './anchor.ts';
 import type { Command } from '../command.ts';
 
 /** The tool's own example study plan: its section 5 is a new study's starting analysis. */
 const EXAMPLE_PLAN = fileURLToPath(new URL('../../preregistration/PREREGISTRATION.md', import.meta.url));
 const DAY = 86_400_000;
+const loadStudyText = (text: string) => JSON.parse(text) as StudyConfig;
 
 function isEmptyOrAbsent(dir: string): boolean {
   return !existsSync(dir) || readdirSync(dir).length === 0;
@@ -50,6 +52,16 @@ function writeTree(dir: string, files: Record<string, string>, mode?: number): v
   }
 }
 
+function parseSystems(values: unknown): Array<{ system_id: string; buyer_fingerprints: string[] }> {
+  if (!Array.isArray(values)) return [];
+  return values.map((v: string) => {
+    const eq = v.indexOf('=');
+    const fingerprints = eq > 0 ? v.slice(eq + 1).split(',').filter((f) => f !== '') : [];
+    if (eq <= 0 || fingerprints.length === 0) throw new PreregError('USAGE', `--system expects ID=FINGERPRINT[,FINGERPRINT…], got ${v}`, EXIT.usage);
+    return { system_id: v.slice(0, eq), buyer_fingerprints: fingerprints };
+  });
+}
+
 export const init: Command = {
   name: 'init',
   summary: 'scaffold a new study in DIR (corpus, plan with section 5, study.json, trust policy, operator keys)',
@@ -64,6 +76,8 @@ export const init: Command = {
     '  --opens-at T       submission window (default: 7 days from now, 00:00Z); --closes-at (default +14 days)',
     '  --tsa NAME=URL     the TSAs anchor asks (default: none; add them to study.json anchors.tsas)',
     '  --tsa-root FILE    a TSA root certificate (PEM) to pin in preregistration/trust/tsa-roots/',
+    '  --system ID=FP[,FP…]  register a participating system and its buyer fingerprints (study.json',
+    '                     systems); without any, doctor warns STUDY_SYSTEMS_UNREGISTERED',
     '',
     'Writes DIR/corpus/ (one sample document, items.jsonl), DIR/preregistration/ (PREREGISTRATION.md',
     'whose section 5 is the example study\'s analysis, study.json, trust/policy.json pinning the new',
@@ -79,6 +93,7 @@ export const init: Command = {
     'closes-at': { type: 'string' },
     tsa: { type: 'string', multiple: true },
     'tsa-root': { type: 'string', multiple: true },
+    system: { type: 'string', multiple: true },
   },
   stage: true,
   async run(ctx) {
@@ -104,6 +119,7 @@ export const init: Command = {
       studyId,
       window: { opens_at: opens, closes_at: closes },
       tsas: parseTsaOverrides(ctx.values.tsa) ?? [],
+      systems: parseSystems(ctx.values.system),
       tsaRoots,
       keys: generateOperatorKeys(studyId),
       secret: randomBytes(32).toString('hex'),
@@ -115,6 +131,7 @@ export const init: Command = {
     writeTree(dir, scaffold.study);
     const priv = (f: string) => join(privateDir, f);
     const rel = (p: string) => relative(process.cwd(), p) || '.';
+    const warning = unregisteredSystemsWarning(loadStudyText(scaffold.study['preregistration/study.json']!));
     const next = [
       `prereg doctor --root ${rel(dir)}`,
       `prereg freeze --root ${rel(dir)} --answer-key ${rel(priv(PRIVATE_FILES.answerKey))} --secret-file ${rel(priv(PRIVATE_FILES.secret))}`,
@@ -122,11 +139,12 @@ export const init: Command = {
     ];
     return {
       exitCode: EXIT.ok,
-      json: { ok: true, study_id: studyId, dir, private_dir: privateDir, files: Object.keys(scaffold.study).sort(), private_files: Object.keys(scaffold.private).sort(), window: { opens_at: opens, closes_at: closes }, next },
+      json: { ok: true, warnings: warning ? [warning] : [], study_id: studyId, dir, private_dir: privateDir, files: Object.keys(scaffold.study).sort(), private_files: Object.keys(scaffold.private).sort(), window: { opens_at: opens, closes_at: closes }, next },
       text: [
         `init: study ${studyId} in ${dir}`,
         `  private files (never commit them) in ${privateDir}: ${Object.keys(scaffold.private).sort().join(', ')}`,
         `  window ${opens} → ${closes}`,
+        ...(warning ? [`  warning: ${warning.code}: ${warning.message}`] : []),
         'next:',
         ...next.map((n) => `  ${n}`),
       ].join('\n'),

@@ -143,8 +143,11 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
   return counts;
 }
 
-/** The DDL of every base table section 5 may read (docs/tables.md), in the order the stages create them. */
-const BASE_TABLE_DDL = ['./tables.sql', './verify-tables.sql', './served-passages.sql', './classify-tables.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+/**
+ * The DDL of every base table section 5 may read (docs/tables.md), in the order ingest, verify
+ * (verify/study-verify.ts) and classify create them.
+ */
+const BASE_TABLE_DDL = ['./tables.sql', './verify-tables.sql', './evidence-links.sql', './evidence-ownership.sql', './served-passages.sql', './classify-tables.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 /**
  * Before the freeze: runs section 5 in the same locked configuration against empty base tables,

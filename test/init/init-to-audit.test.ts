@@ -102,4 +102,23 @@ describe('prereg init, then the whole study from the CLI', () => {
     expect([inside.code, inside.json.code]).toEqual([2, 'USAGE']);
     expect(existsSync(join(base, 'other'))).toBe(false);
   });
+
+  it('registers the systems given with --system, and warns (init and doctor) when none is', async () => {
+    const bare = await runCli(['init', join(base, 'bare'), '--json']);
+    expect(bare.json.warnings.map((w: { code: string }) => w.code)).toEqual(['STUDY_SYSTEMS_UNREGISTERED']);
+    expect(JSON.parse(readFileSync(join(base, 'bare/preregistration/study.json'), 'utf8')).systems).toBeUndefined();
+    const doctor = await runCli(['doctor', '--root', join(base, 'bare'), '--json']);
+    expect(doctor.json.warnings.some((w: string) => w.startsWith('STUDY_SYSTEMS_UNREGISTERED'))).toBe(true);
+
+    const registered = await runCli(['init', join(base, 'registered'), '--system', 'sys-a=fp-a1,fp-a2', '--system', 'sys-b=fp-b', '--json']);
+    expect([registered.code, registered.json.warnings]).toEqual([0, []]);
+    expect(JSON.parse(readFileSync(join(base, 'registered/preregistration/study.json'), 'utf8')).systems).toEqual([
+      { system_id: 'sys-a', buyer_fingerprints: ['fp-a1', 'fp-a2'] },
+      { system_id: 'sys-b', buyer_fingerprints: ['fp-b'] },
+    ]);
+    const doctorRegistered = await runCli(['doctor', '--root', join(base, 'registered'), '--json']);
+    expect(doctorRegistered.json.warnings.some((w: string) => w.startsWith('STUDY_SYSTEMS_UNREGISTERED'))).toBe(false);
+    const bad = await runCli(['init', join(base, 'bad'), '--system', 'sys-a', '--json']);
+    expect([bad.code, bad.json.code]).toEqual([2, 'USAGE']);
+  });
 });
