@@ -6,15 +6,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBaseTables } from '../classify/base-tables.ts';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/canonical-json.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
-import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { duckdbVersion, openStore, storePath } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
+import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 import { verify } from './verify.ts';
 
@@ -40,30 +41,54 @@ interface AnalysisStage {
   prepare?: (ctx: StageContext, store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
 }
 
-async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<StageResult> {
-  const layout = studyLayout(ctx.root);
-  const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
-  const frozen = requireFrozenInputs(layout, ctx.env, secretFile);
-  const upstream = (await runOnce(stage.before, { ...ctx, values: secretFile ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string };
-  const consumed = {
-    stage: stage.name,
-    upstream_digest: upstream.inputs_digest,
+// How the analysis stages' recorded inputs are named when they change.
+const ANALYSIS_LABELS = {
+  upstream_digest: 'the previous stage reran',
+  section5_sha256: 'PREREGISTRATION.md section 5',
+  answer_key_root: 'the answer key',
+  vocabulary_sha256: 'the vocabulary',
+  study_sha256: 'preregistration/study.json',
+  code: 'the tool, DuckDB or the analysis code changed',
+};
+
+/** What classify or score would consume now, given the previous stage's inputs digest. */
+export function analysisInputs(name: 'classify' | 'score', upstreamDigest: string, frozen: ReturnType<typeof requireFrozenInputs>) {
+  return {
+    stage: name,
+    upstream_digest: upstreamDigest,
     section5_sha256: frozen.section5.sha256,
     answer_key_root: frozen.frozen.answer_key.root,
     vocabulary_sha256: frozen.digests.vocabulary.sha256,
     study_sha256: frozen.digests.study_sha256,
     code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), files: CODE_FILES.map((f) => sha256Hex(readFileSync(f))) },
   };
-  const digest = sha256Hex(canonicalJson(consumed));
+}
+
+export async function analysisVerdict(layout: ReturnType<typeof studyLayout>, inputs: ReturnType<typeof analysisInputs>, force: boolean): Promise<StageVerdict> {
+  const store = await openStore(storePath(layout), { readOnly: true });
+  try {
+    return judge(await recordedRun(store.connection, inputs.stage), inputs, ANALYSIS_LABELS, force);
+  } finally {
+    store.close();
+  }
+}
+
+async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<StageResult> {
+  const layout = studyLayout(ctx.root);
+  const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
+  const frozen = requireFrozenInputs(layout, ctx.env, secretFile);
+  const upstream = (await runOnce(stage.before, { ...ctx, values: secretFile ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string };
+  const consumed = analysisInputs(stage.name, upstream.inputs_digest, frozen);
   const dbPath = storePath(layout);
+  const verdict = await analysisVerdict(layout, consumed, ctx.values.force === true);
+  if (verdict.current) {
+    const outputs = verdict.outputs as Record<string, number>;
+    return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: verdict.digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
+  }
+  const digest = verdict.digest;
   const store = await openStore(dbPath);
   let prepared: Record<string, number> = {};
   try {
-    const previous = await readStageRun(store.connection, stage.name);
-    if (previous && previous.inputs_digest === digest && ctx.values.force !== true) {
-      const outputs = JSON.parse(previous.outputs_json) as Record<string, number>;
-      return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
-    }
     await store.connection.run('DELETE FROM stage_runs WHERE stage = $1', [stage.name]);
     if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
   } finally {
@@ -74,18 +99,11 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
   const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])) };
   const after = await openStore(dbPath);
   try {
-    await writeStageRun(after.connection, {
-      stage: stage.name,
-      inputs_digest: digest,
-      inputs_json: canonicalJson(consumed),
-      outputs_json: canonicalJson(outputs),
-      tool_version: TOOL_VERSION,
-      duckdb_version: duckdbVersion(),
-    });
+    await recordRun(after.connection, stage.name, consumed, outputs);
   } finally {
     after.close();
   }
-  return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, inputs_digest: digest, ...outputs }, text: render(outputs) };
+  return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason: verdict.reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${verdict.reason}\n${render(outputs)}` };
 }
 
 function render(outputs: Record<string, number>): string {

@@ -28,11 +28,11 @@ import {
   storePath,
   TABLES_SQL_PATH,
   TableAppender,
-  writeStageRun,
 } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
+import { judge, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
 interface IngestInputs {
@@ -74,22 +74,12 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
   return { ids, file: relPath, sha256 };
 }
 
-/** Why the recorded run does not cover these inputs (DVC-style: say why a stage reruns). */
-function staleness(previous: IngestInputs, current: IngestInputs): string {
-  const why: string[] = [];
-  if (previous.max_systems !== current.max_systems) why.push(`limits.max_systems ${previous.max_systems ?? 'unset'} → ${current.max_systems}`);
-  if (previous.max_line_bytes !== current.max_line_bytes) why.push(`limits.max_line_bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
-  if (previous.items?.sha256 !== current.items.sha256) why.push(`${current.items.file} changed`);
-  const before = new Map((previous.submissions ?? []).map((f) => [f.file, f.sha256]));
-  const now = new Map(current.submissions.map((f) => [f.file, f.sha256]));
-  for (const [file, sha] of now) {
-    if (!before.has(file)) why.push(`${file} added`);
-    else if (before.get(file) !== sha) why.push(`${file} changed`);
-  }
-  for (const file of before.keys()) if (!now.has(file)) why.push(`${file} removed`);
-  if (canonicalJson(previous.code ?? {}) !== canonicalJson(current.code)) why.push('the tool, DuckDB, table definitions or submission schema changed');
-  return why.length > 0 ? `inputs changed: ${why.join('; ')}` : 'the recorded inputs differ';
-}
+// How ingest's recorded inputs are named when they change.
+const INGEST_LABELS = {
+  max_line_bytes: 'limits.max_line_bytes',
+  max_systems: 'limits.max_systems',
+  code: 'the tool, DuckDB, table definitions or submission schema changed',
+};
 
 async function previousRun(path: string): Promise<{ inputs: IngestInputs; outputs: IngestOutputs; digest: string } | { missing: string }> {
   if (!existsSync(path)) return { missing: 'no database yet' };
@@ -165,16 +155,41 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
     for (const s of summaries) fileRows.append([s.file, s.sha256, s.bytes, s.lines_read, s.accepted, s.rejected]);
     fileRows.close();
     const outputs: IngestOutputs = { files: summaries, totals: totalsOf(summaries) };
-    await writeStageRun(c, {
-      stage: 'ingest',
-      inputs_digest: digest,
-      inputs_json: canonicalJson(inputs),
-      outputs_json: canonicalJson(outputs),
-      tool_version: TOOL_VERSION,
-      duckdb_version: duckdbVersion(),
-    });
+    await recordRun(c, 'ingest', inputs, outputs);
   });
   return { files: summaries, totals: totalsOf(summaries) };
+}
+
+/** What ingest would consume now (every submission file hashed). */
+export async function ingestInputs(layout: StudyLayout, progress: (message: string) => void): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[] }> {
+  const study = loadStudy(layout.study);
+  const items = loadFrozenItems(layout);
+  const { files, ignored } = listSubmissionFiles(layout);
+  const submissions: IngestInputs['submissions'] = [];
+  for (const [i, f] of files.entries()) {
+    progress(`ingest: hashing ${f.file} (${i + 1}/${files.length})`);
+    submissions.push({ file: f.file, ...(await hashFile(f.path)) });
+  }
+  const inputs: IngestInputs = {
+    stage: 'ingest',
+    max_line_bytes: studyMaxLineBytes(study),
+    max_systems: studyMaxSystems(study),
+    items: { file: items.file, sha256: items.sha256 },
+    submissions,
+    code: {
+      tool_version: TOOL_VERSION,
+      duckdb_version: duckdbVersion(),
+      tables_sql_sha256: sha256Hex(readFileSync(TABLES_SQL_PATH)),
+      submission_schema_sha256: sha256Hex(readFileSync(join(SCHEMA_DIR, 'submission.schema.json'))),
+    },
+  };
+  return { inputs, files, ignored };
+}
+
+/** Whether the recorded ingest covers `inputs` (a database that cannot be read is stale, not an error). */
+export async function ingestVerdict(layout: StudyLayout, inputs: IngestInputs, force: boolean): Promise<{ verdict: StageVerdict; previous: Awaited<ReturnType<typeof previousRun>> }> {
+  const previous = await previousRun(storePath(layout));
+  return { verdict: judge(previous, inputs, INGEST_LABELS, force), previous };
 }
 
 export const ingest: Command = {
@@ -205,39 +220,14 @@ export const ingest: Command = {
         EXIT.usage,
       );
     }
-    const study = loadStudy(layout.study);
-    const maxLineBytes = studyMaxLineBytes(study);
-    const items = loadFrozenItems(layout);
-    const { files, ignored } = listSubmissionFiles(layout);
-    const submissions: IngestInputs['submissions'] = [];
-    for (const [i, f] of files.entries()) {
-      ctx.progress(`ingest: hashing ${f.file} (${i + 1}/${files.length})`);
-      submissions.push({ file: f.file, ...(await hashFile(f.path)) });
-    }
-    const inputs: IngestInputs = {
-      stage: 'ingest',
-      max_line_bytes: maxLineBytes,
-      max_systems: studyMaxSystems(study),
-      items: { file: items.file, sha256: items.sha256 },
-      submissions,
-      code: {
-        tool_version: TOOL_VERSION,
-        duckdb_version: duckdbVersion(),
-        tables_sql_sha256: sha256Hex(readFileSync(TABLES_SQL_PATH)),
-        submission_schema_sha256: sha256Hex(readFileSync(join(SCHEMA_DIR, 'submission.schema.json'))),
-      },
-    };
-    const digest = sha256Hex(canonicalJson(inputs));
+    const { inputs, files, ignored } = await ingestInputs(layout, ctx.progress);
+    const maxLineBytes = inputs.max_line_bytes;
     const dbPath = storePath(layout);
-    const previous = await previousRun(dbPath);
-
-    const skipped = !('missing' in previous) && previous.digest === digest && ctx.values.force !== true;
-    const reason =
-      'missing' in previous ? previous.missing
-      : ctx.values.force === true ? '--force'
-      : skipped ? 'inputs unchanged since the last ingest'
-      : staleness(previous.inputs, inputs);
-    const outputs = skipped && !('missing' in previous) ? previous.outputs : await build(ctx, dbPath, files, inputs, digest, items.ids);
+    const { verdict, previous } = await ingestVerdict(layout, inputs, ctx.values.force === true);
+    const digest = verdict.digest;
+    const skipped = verdict.current;
+    const reason = verdict.current ? 'inputs unchanged since the last ingest' : verdict.reason;
+    const outputs = verdict.current && previous && !('missing' in previous) ? (previous.outputs as IngestOutputs) : await build(ctx, dbPath, files, inputs, digest, loadFrozenItems(layout).ids);
 
     const json = {
       ok: true,

@@ -4,14 +4,15 @@
 // (stages/verify.ts) never loads DuckDB.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
-import { digestTree } from '../study/file-tree.ts';
+import { sha256Hex } from '../formats/canonical-json.ts';
+import { diffTrees, digestTree } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { loadTrustPolicy } from '../io/trust-files.ts';
-import { studyLayout } from '../layout.ts';
+import { studyLayout, type StudyLayout } from '../layout.ts';
+import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { duckdbVersion, openStore, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { commitmentProblems, readCommitments, sha256OfFile, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
@@ -20,37 +21,57 @@ import { runOnce, type StageContext, type StageResult } from '../command.ts';
 
 const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
-export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
-  const layout = studyLayout(ctx.root);
+// How verify's recorded inputs are named when they change.
+const VERIFY_LABELS = { ingest_digest: 'the ingested submissions (ingest reran)', commitments_sha256: 'inputs/commitments.jsonl', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
+
+/** What verify would consume now, given ingest's current inputs digest; refuses a drifted trust policy. */
+export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
   const trustNow = digestTree(layout.trust);
   if (trustNow.root !== frozen.trust.root) {
-    throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
+    const changed = diffTrees(frozen.trust.files, trustNow.files).map((c) => `preregistration/trust/${c}`);
+    throw new PreregError('TRUST_DRIFT', `preregistration/trust/ differs from the frozen trust policy (${changed.join('; ')}); run \`prereg check-anchors\``, EXIT.blocked, { changed });
   }
   // Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one.
   if (loadTrustPolicy(layout.trust).require_receipts && !existsSync(layout.commitments)) {
     throw new PreregError('COMMITMENTS_MISSING', `the trust policy requires receipts, and ${layout.commitments} does not exist`, EXIT.blocked);
   }
-  const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
-  const consumed = {
+  return {
     stage: 'verify',
-    ingest_digest: ingested.inputs_digest,
-    trust_root: trustNow.root,
+    ingest_digest: ingestDigest,
+    // Each file by name, so that a rerun names the one that changed.
+    trust: trustNow.files.map((f) => ({ file: `preregistration/trust/${f.path}`, sha256: f.sha256 })),
     commitments_sha256: sha256OfFile(layout.commitments),
     window: study.window,
     // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
     systems: study.systems ?? null,
     code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
   };
-  const digest = sha256Hex(canonicalJson(consumed));
+}
+
+export async function verifyVerdict(layout: StudyLayout, inputs: ReturnType<typeof verifyInputs>, force: boolean): Promise<StageVerdict> {
+  const store = await openStore(storePath(layout), { readOnly: true });
+  try {
+    return judge(await recordedRun(store.connection, 'verify'), inputs, VERIFY_LABELS, force);
+  } finally {
+    store.close();
+  }
+}
+
+export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
+  const layout = studyLayout(ctx.root);
+  const study = loadStudy(layout.study);
+  verifyInputs(layout, ''); // its refusals come before ingest's work
+  const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
+  const consumed = verifyInputs(layout, ingested.inputs_digest);
+  const verdict = await verifyVerdict(layout, consumed, ctx.values.force === true);
+  if (verdict.current) {
+    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: verdict.digest, ...(verdict.outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(verdict.outputs)}` };
+  }
+  const digest = verdict.digest;
   const store = await openStore(storePath(layout));
   try {
-    const previous = await readStageRun(store.connection, 'verify');
-    if (previous && previous.inputs_digest === digest && ctx.values.force !== true) {
-      const outputs = JSON.parse(previous.outputs_json) as unknown;
-      return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...(outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}` };
-    }
     // Read and decoded only when the stage runs: the skip above needs their digests alone.
     const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
     const inputs = verifyContextInputs(layout.trust, study.window, commitments);
@@ -59,15 +80,8 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
       ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress, undefined, study.systems)),
       commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
     };
-    await writeStageRun(store.connection, {
-      stage: 'verify',
-      inputs_digest: digest,
-      inputs_json: canonicalJson(consumed),
-      outputs_json: canonicalJson(counts),
-      tool_version: TOOL_VERSION,
-      duckdb_version: duckdbVersion(),
-    });
-    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, inputs_digest: digest, ...counts }, text: renderCounts(counts) };
+    await recordRun(store.connection, 'verify', consumed, counts);
+    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
   } finally {
     store.close();
   }
