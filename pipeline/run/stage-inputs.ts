@@ -30,10 +30,10 @@ export async function recordedRun(connection: DuckDBConnection, stage: string): 
   return run ? { digest: run.inputs_digest, inputs: JSON.parse(run.inputs_json) as unknown, outputs: JSON.parse(run.outputs_json) as unknown } : null;
 }
 
-/** Current or stale, and why. `missing` says why there is no recorded run (default: never run). */
+/** Current or stale, and why. `missing` says why there is no recorded run. */
 export function judge(previous: RecordedRun | null | { missing: string }, inputs: unknown, labels: InputLabels = {}, force = false): StageVerdict {
   const digest = inputsDigest(inputs);
-  if (previous === null) return { current: false, digest, reason: 'never run' };
+  if (previous === null) return { current: false, digest, reason: 'no recorded run' };
   if ('missing' in previous) return { current: false, digest, reason: previous.missing };
   if (force) return { current: false, digest, reason: '--force' };
   if (previous.digest === digest) return { current: true, digest, reason: 'inputs unchanged since the last run', outputs: previous.outputs };

@@ -43,7 +43,7 @@ interface AnalysisStage {
 
 // How the analysis stages' recorded inputs are named when they change.
 const ANALYSIS_LABELS = {
-  upstream_digest: 'the previous stage reran',
+  upstream_digest: "the previous stage's inputs",
   section5_sha256: 'PREREGISTRATION.md section 5',
   answer_key_root: 'the answer key',
   vocabulary_sha256: 'the vocabulary',

@@ -101,6 +101,23 @@ function checkTrustFrozen(layout: StudyLayout, frozenRoot: string, frozenFiles: 
   }
 }
 
+/** What run_id derives from: the freeze, the ingested submission files, the commitments and the anchors. */
+export function emitInputs(layout: StudyLayout, frozen: ReturnType<typeof loadFreezeRecord>, submissions: Array<{ file: string; sha256: string; bytes: number }>): EmitInputs {
+  return {
+    corpus_root: frozen.corpus.root,
+    section5_sha256: frozen.section5_sha256,
+    answer_key_root: frozen.answer_key.root,
+    trust_root: frozen.trust.root,
+    freeze_digest: freezeDigest(frozen),
+    submissions: submissions
+      .map((r) => ({ file: r.file, sha256: r.sha256, bytes: r.bytes }))
+      .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
+    commitments_sha256: existsSync(layout.commitments) ? sha256File(layout.commitments) : null,
+    // Each token and its metadata: an edit of either after this run is an audit finding.
+    anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
+  };
+}
+
 export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Promise<EmitResult> {
   const progress = options.progress ?? (() => {});
 
@@ -131,19 +148,11 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     const facts = await readStoreFacts(c, schema);
 
     const anchorFiles = listAnchorTokens(layout.anchors);
-    const inputs: EmitInputs = {
-      corpus_root: frozen.corpus.root,
-      section5_sha256: frozen.section5_sha256,
-      answer_key_root: frozen.answer_key.root,
-      trust_root: frozen.trust.root,
-      freeze_digest: freezeDigest(frozen),
-      submissions: facts.submission_files
-        .map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) }))
-        .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
-      commitments_sha256: existsSync(layout.commitments) ? sha256File(layout.commitments) : null,
-      // Each token and its metadata: an edit of either after this run is an audit finding.
-      anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
-    };
+    const inputs = emitInputs(
+      layout,
+      frozen,
+      facts.submission_files.map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) })),
+    );
     const runId = runIdOf(inputs);
     const outputsDir = options.outputsDir ?? layout.outputs;
     refuseOutputsInsideStudy(outputsDir, layout);

@@ -26,6 +26,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'score', summary: 'compute scores, constancy, sign tests and hypotheses with the section-5 SQL', stage: true, load: async () => (await import('./analysis.ts')).score },
   { name: 'emit', summary: 'write the signed, reproducible outputs/<run_id>/ (results, tables, report, manifest, signatures)', stage: true, load: async () => (await import('./emit.ts')).emit },
   { name: 'run', summary: 'run the whole pipeline after the deadline: ingest → verify → classify → score → emit', stage: true, load: async () => (await import('./run.ts')).run },
+  { name: 'status', summary: 'say, for each stage from ingest to emit, whether it is current or stale, and why', stage: true, load: async () => (await import('./status.ts')).status },
   { name: 'audit', summary: 'rerun from the inputs in a scratch dir, compare every output byte, verify signatures and anchors', stage: true, load: async () => (await import('./audit.ts')).audit },
   { name: 'validate', summary: 'check submission files line by line, as ingest would, before sending them', stage: false, load: async () => (await import('./validate.ts')).validate },
   { name: 'trust', summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys", stage: false, load: async () => (await import('./trust.ts')).trust },

@@ -33,19 +33,22 @@ export const run: Command = {
     // Everything run will need, checked before any stage does any work.
     requireRunnable(studyLayout(ctx.root), ctx.values, ctx.env);
     const stages: Record<string, unknown> = {};
+    // Each stage's first line: skipped, or rerun and why.
+    const said: string[] = [];
     // Each stage asks for its predecessor through runOnce: with one memo, none runs twice.
     const shared = { ...ctx, memo: new Map() };
     for (const stage of [ingest, verify, classify, score, emit]) {
       ctx.progress(`run: ${stage.name}…`);
       const result = await runOnce(stage, shared);
       stages[stage.name] = result.json;
+      if (stage !== emit) said.push(result.text.split('\n')[0]!);
       if (result.exitCode !== EXIT.ok) return { exitCode: result.exitCode, json: { ok: false, failed_stage: stage.name, stages }, text: result.text };
     }
     const emitted = stages.emit as { run_id: string; dir: string };
     return {
       exitCode: EXIT.ok,
       json: { ok: true, run_id: emitted.run_id, dir: emitted.dir, stages },
-      text: `run complete: outputs written to ${emitted.dir} (run_id ${emitted.run_id})`,
+      text: `${said.join('\n')}\nrun complete: outputs written to ${emitted.dir} (run_id ${emitted.run_id})`,
     };
   },
 };

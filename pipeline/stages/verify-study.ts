@@ -22,7 +22,7 @@ import { runOnce, type StageContext, type StageResult } from '../command.ts';
 const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 // How verify's recorded inputs are named when they change.
-const VERIFY_LABELS = { ingest_digest: 'the ingested submissions (ingest reran)', commitments_sha256: 'inputs/commitments.jsonl', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
+const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', commitments_sha256: 'inputs/commitments.jsonl', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
 
 /** What verify would consume now, given ingest's current inputs digest; refuses a drifted trust policy. */
 export function verifyInputs(layout: StudyLayout, ingestDigest: string) {

@@ -1,0 +1,98 @@
+// `prereg status`: for each after-the-deadline stage, current or stale and why (DVC's `status`),
+// judged by the same rule the stages skip by (run/stage-inputs.ts). Runs no stage, writes nothing.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { studyLayout, studyRelative } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import { requireFrozenInputs } from '../freeze/preflight.ts';
+import { loadFreezeRecord } from '../study/freeze-record.ts';
+import { runIdOf } from '../emit/manifest.ts';
+import { storePath } from '../store/db.ts';
+import type { StageVerdict } from '../run/stage-inputs.ts';
+import { analysisInputs, analysisVerdict } from './analysis.ts';
+import { emitInputs } from './emit.ts';
+import { ingestInputs, ingestVerdict } from './ingest.ts';
+import { verifyInputs, verifyVerdict } from './verify-study.ts';
+import type { Command } from '../command.ts';
+
+export interface StageStatus {
+  stage: string;
+  state: 'current' | 'stale' | 'blocked';
+  reason: string;
+  code?: string;
+}
+
+const STAGES = ['ingest', 'verify', 'classify', 'score', 'emit'] as const;
+
+export const status: Command = {
+  name: 'status',
+  summary: 'say, for each stage from ingest to emit, whether it is current or stale, and why',
+  help: [
+    'usage: prereg status [--secret-file FILE] [--root DIR] [--json]',
+    '',
+    'For ingest, verify, classify, score and emit: current (the next run skips it), stale (it',
+    'reruns, and the input that changed is named, e.g. "inputs/submissions/a.jsonl changed") or',
+    'blocked (it would refuse, with its reason code). Judged by the rule the stages skip by: the',
+    'inputs each recorded in work/prereg.duckdb against what it would consume now. Runs no stage',
+    'and writes nothing. Exit 0 when every stage could run (current or stale), 3 when one is blocked.',
+  ].join('\n'),
+  options: { 'secret-file': { type: 'string' } },
+  stage: true,
+  async run(ctx) {
+    const layout = studyLayout(ctx.root);
+    const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
+    const stages: StageStatus[] = [];
+    // Each stage is judged on its predecessor's current inputs digest; a stage after a blocked one is blocked too.
+    try {
+      const ing = await ingestInputs(layout, () => {});
+      const ingV = (await ingestVerdict(layout, ing.inputs, false)).verdict;
+      stages.push(state('ingest', ingV));
+      const verIn = verifyInputs(layout, ingV.digest);
+      // A stale ingest rebuilds the store from nothing: no later stage's record survives it.
+      const rebuilt = ingV.current ? null : { current: false, digest: '', reason: 'no recorded run once ingest rebuilds the store' };
+      const verV = rebuilt ?? (await recorded(layout, () => verifyVerdict(layout, verIn, false)));
+      stages.push(state('verify', verV));
+      const frozen = requireFrozenInputs(layout, ctx.env, secretFile);
+      let upstream = verV.digest;
+      let allCurrent = ingV.current && verV.current;
+      for (const name of ['classify', 'score'] as const) {
+        const inputs = analysisInputs(name, upstream, frozen);
+        const v = rebuilt ?? (await recorded(layout, () => analysisVerdict(layout, inputs, false)));
+        stages.push(state(name, v));
+        upstream = v.digest;
+        allCurrent &&= v.current;
+      }
+      const runId = runIdOf(emitInputs(layout, loadFreezeRecord(layout.freeze), ing.inputs.submissions));
+      const dir = join(layout.outputs, runId);
+      stages.push(
+        allCurrent && existsSync(dir)
+          ? { stage: 'emit', state: 'current', reason: `${studyRelative(layout, dir)}/ exists` }
+          : { stage: 'emit', state: 'stale', reason: allCurrent ? `${studyRelative(layout, dir)}/ does not exist` : 'an earlier stage is stale' },
+      );
+    } catch (err) {
+      if (!(err instanceof PreregError)) throw err;
+      const at = stages.length;
+      for (const [i, name] of STAGES.slice(at).entries()) {
+        stages.push(i === 0 ? { stage: name, state: 'blocked', code: err.code, reason: err.message.split('\n')[0]! } : { stage: name, state: 'blocked', reason: `${STAGES[at]} is blocked` });
+      }
+    }
+    const blocked = stages.some((s) => s.state === 'blocked');
+    const lines = stages.map((s) => `${s.stage}: ${s.state}${s.state === 'stale' ? ' — ' : ', '}${s.code ? `${s.code}: ` : ''}${s.reason}`);
+    return { exitCode: blocked ? EXIT.blocked : EXIT.ok, json: { ok: !blocked, stages }, text: lines.join('\n') };
+  },
+};
+
+/** A verdict read from the store; no store, or one that cannot be read, means never run (ingest rebuilds it). */
+async function recorded(layout: ReturnType<typeof studyLayout>, judge: () => Promise<StageVerdict>): Promise<Pick<StageVerdict, 'current' | 'digest' | 'reason'>> {
+  if (!existsSync(storePath(layout))) return { current: false, digest: '', reason: 'no recorded run' };
+  try {
+    return await judge();
+  } catch (err) {
+    if (err instanceof PreregError) throw err;
+    return { current: false, digest: '', reason: `the database could not be read (${(err as Error).message.split('\n')[0]})` };
+  }
+}
+
+function state(stage: string, v: { current: boolean; reason: string }): StageStatus {
+  return { stage, state: v.current ? 'current' : 'stale', reason: v.reason };
+}
