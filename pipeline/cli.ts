@@ -1,6 +1,7 @@
 // Parse arguments, call one command, map errors to exit codes; nothing else (SPEC §10).
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './stages/registry.ts';
+import { etaSuffix } from './text/eta.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
 import type { Command, StageContext } from './command.ts';
 import { nearest } from './text/nearest.ts';
@@ -121,13 +122,18 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
   }
   const json = parsed.values.json === true;
   const showProgress = !json && io.isTTY && !io.env.CI;
+  let counted: { total: number; since: number } | null = null;
   const ctx: StageContext = {
     root: typeof parsed.values.root === 'string' ? parsed.values.root : process.cwd(),
     json,
     values: parsed.values as StageContext['values'],
     positionals: parsed.positionals,
-    progress: (message) => {
-      if (showProgress) io.stderr(`\r\x1b[K${message}`);
+    progress: (message, done, total) => {
+      if (!showProgress) return;
+      // The ETA's clock starts when a counted piece of work starts (done 0, or a new total).
+      if (total !== undefined && (counted === null || counted.total !== total || done === 0)) counted = { total, since: Date.now() };
+      const suffix = total !== undefined ? etaSuffix(done ?? 0, total, Date.now() - counted!.since) : '';
+      io.stderr(`\r\x1b[K${message}${suffix}`);
     },
     env: io.env,
     printLine: (lineJson, text) => io.stdout(json ? `${JSON.stringify(lineJson)}\n` : `${text}\n`),

@@ -11,7 +11,8 @@ export interface StageContext {
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
   /** Progress for long work: shown on a TTY, silent in CI and with --json. */
-  progress: (message: string) => void;
+  /** A transient line on a terminal; with done and total, the line shows the total and an ETA. */
+  progress: (message: string, done?: number, total?: number) => void;
   env: NodeJS.ProcessEnv;
   /**
    * Results of stages already run in this invocation (`prereg run`): a stage that needs its

@@ -139,16 +139,20 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
         rejects.append([r.file, r.line_no, r.byte_offset, r.line_sha256, r.reason_code, r.column_no, r.detail]);
       },
     };
+    // One total over every file, so the ETA is the stage's, not one file's.
+    const totalBytes = inputs.submissions.reduce((n, f) => n + f.bytes, 0);
+    let readBefore = 0;
     for (const [i, f] of files.entries()) {
       const expected = inputs.submissions[i]!;
       const summary = await scanFile(f.path, f.file, checker, sinks, {
         maxLineBytes: inputs.max_line_bytes,
-        progress: (done) => ctx.progress(`ingest: ${f.file} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(expected.bytes)}`),
+        progress: (done) => ctx.progress(`ingest: ${f.file} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(expected.bytes)}`, readBefore + done, totalBytes),
       });
       if (summary.sha256 !== expected.sha256 || summary.bytes !== expected.bytes) {
         throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, EXIT.blocked, { file: f.file });
       }
       summaries.push(summary);
+      readBefore += expected.bytes;
     }
     for (const a of [records, evidence, receipts, rejects]) a.close();
     const fileRows = await TableAppender.create(c, 'submission_files');
@@ -161,13 +165,13 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
 }
 
 /** What ingest would consume now (every submission file hashed). */
-export async function ingestInputs(layout: StudyLayout, progress: (message: string) => void): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[] }> {
+export async function ingestInputs(layout: StudyLayout, progress: StageContext['progress']): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[] }> {
   const study = loadStudy(layout.study);
   const items = loadFrozenItems(layout);
   const { files, ignored } = listSubmissionFiles(layout);
   const submissions: IngestInputs['submissions'] = [];
   for (const [i, f] of files.entries()) {
-    progress(`ingest: hashing ${f.file} (${i + 1}/${files.length})`);
+    progress(`ingest: hashing ${f.file}`, i, files.length);
     submissions.push({ file: f.file, ...(await hashFile(f.path)) });
   }
   const inputs: IngestInputs = {

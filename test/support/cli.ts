@@ -18,14 +18,15 @@ export interface CliRun {
   jsonLines: any[];
 }
 
-export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/** `isTTY: true` (with CI unset in env) shows the progress lines a terminal would. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, options: { isTTY?: boolean } = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
     env: { CI: 'true', ...env },
-    isTTY: false,
+    isTTY: options.isTTY ?? false,
   });
   let json: unknown = null;
   let jsonLines: unknown[] = [];

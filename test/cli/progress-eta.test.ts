@@ -1,0 +1,31 @@
+// Long stages show a total and an ETA on a terminal and stay quiet otherwise.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { etaSuffix, formatDuration } from '../../pipeline/text/eta.ts';
+import { copyExampleStudy, runCli } from '../support/cli.ts';
+
+let root: string;
+let cleanup: () => void;
+beforeAll(() => ({ root, cleanup } = copyExampleStudy()));
+afterAll(() => cleanup());
+
+describe('progress with a total and an ETA', () => {
+  it('on a TTY, ingest shows its files counted against the total with an ETA; on a pipe, nothing', async () => {
+    const tty = await runCli(['ingest', '--root', root, '--force'], { CI: '' }, { isTTY: true });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stderr).toContain('ingest: hashing inputs/submissions/copycat.jsonl [0/4]');
+    expect(tty.stderr).toMatch(/ingest: hashing inputs\/submissions\/sys-honest\.jsonl \[1\/4, ETA \d+(s|m\d\ds)\]/);
+    const piped = await runCli(['ingest', '--root', root, '--force'], { CI: '' }, { isTTY: false });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe('');
+    // --json is for machines: no progress even on a terminal.
+    expect((await runCli(['ingest', '--root', root, '--json'], { CI: '' }, { isTTY: true })).stderr).toBe('');
+  });
+
+  it('the ETA is the remaining work at the rate seen so far', () => {
+    expect(etaSuffix(0, 10, 5000)).toBe(' [0/10]');
+    expect(etaSuffix(3, 4, 0)).toBe(' [3/4, ETA 0s]');
+    expect(etaSuffix(1, 4, 2000)).toBe(' [1/4, ETA 6s]');
+    expect(etaSuffix(50, 100, 90_000)).toBe(' [50/100, ETA 1m30s]');
+    expect(formatDuration(3 * 3600_000 + 60_000)).toBe('3h01m');
+  });
+});
