@@ -1,6 +1,7 @@
 // `prereg corpus-proof PATH`: proves that one corpus file is part of the frozen corpus root with an
 // RFC 6962 audit path, and (with --verify FILE.json) checks such a proof without the corpus.
 import { readFileSync } from 'node:fs';
+import { corpusDrift, refuseDrift } from '../study/drift.ts';
 import { digestTree, leafHash, type TreeLeaf } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { inclusionPath, verifyInclusion } from '../formats/merkle.ts';
@@ -68,9 +69,7 @@ export const corpusProof: Command = {
     const index = frozen.corpus.files.findIndex((f) => f.path === path);
     if (index < 0) throw new PreregError('CORPUS_FILE_UNKNOWN', `${path} is not a file of the frozen corpus`, EXIT.failures);
     const current = digestTree(layout.corpus);
-    if (current.root !== frozen.corpus.root) {
-      throw new PreregError('CORPUS_DRIFT', 'the corpus differs from the frozen one; run `prereg check-anchors`', EXIT.blocked);
-    }
+    refuseDrift(corpusDrift(frozen.corpus, current), 'run `prereg check-anchors`');
     const proof: CorpusInclusionProof = {
       format: 'prereg.corpus-proof/1',
       leaf: frozen.corpus.files[index]!,

@@ -41,7 +41,8 @@ import {
 import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
-import { diffTrees, digestTree } from '../study/file-tree.ts';
+import { refuseDrift, trustDrift } from '../study/drift.ts';
+import { digestTree } from '../study/file-tree.ts';
 import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { readText } from '../io/json-files.ts';
@@ -89,14 +90,6 @@ function describeFile(dir: string, file: string): OutputFile {
   return { file, bytes: statSync(path).size, sha256: sha256File(path) };
 }
 
-/** The trust directory must still be the frozen one: the operator key is pinned there. */
-function checkTrustFrozen(layout: StudyLayout, frozenRoot: string, frozenFiles: Parameters<typeof diffTrees>[0]): void {
-  const now = digestTree(layout.trust);
-  if (now.root !== frozenRoot) {
-    const changes = diffTrees(frozenFiles, now.files);
-    throw new PreregError('TRUST_DRIFT', `preregistration/trust/ differs from the freeze: ${changes.join('; ') || 'root differs'}`, EXIT.blocked, { changes });
-  }
-}
 
 export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Promise<EmitResult> {
   const progress = options.progress ?? (() => {});
@@ -107,7 +100,8 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
   }
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
-  checkTrustFrozen(layout, frozen.trust.root, frozen.trust.files);
+  // The trust directory must still be the frozen one: the operator key is pinned there.
+  refuseDrift(trustDrift(frozen.trust, digestTree(layout.trust)), 'emit signs only with the frozen trust directory');
   const trust = loadTrust(layout.trust);
   const pinned = trust.policy.operator_public_key;
   if (pinned === undefined || pinned === '') {

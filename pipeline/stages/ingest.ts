@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
 import { SCHEMA_DIR } from '../formats/schemas.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
+import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { formatCounts, hashFile, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
@@ -57,16 +58,9 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
   const itemsPath = join(layout.corpus, study.corpus.items);
   const relPath = studyRelative(layout, itemsPath);
   if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, EXIT.blocked, { path: itemsPath });
-  const sha256 = sha256Hex(readFileSync(itemsPath));
-  const leaf = frozen.corpus.files.find((f) => f.path === study.corpus.items);
-  if (!leaf || leaf.sha256 !== sha256) {
-    throw new PreregError(
-      'CORPUS_DRIFT',
-      leaf ? `${relPath} hashes to ${sha256}; freeze.json recorded ${leaf.sha256}` : `${relPath} is not in the frozen corpus`,
-      EXIT.blocked,
-      { file: relPath },
-    );
-  }
+  const data = readFileSync(itemsPath);
+  const sha256 = sha256Hex(data);
+  refuseDrift(corpusFileDrift(frozen.corpus, { path: study.corpus.items, bytes: data.length, sha256 }), 'run `prereg check-anchors`');
   const ids = new Set(readItems(layout, study).map((i) => i.item_id));
   return { ids, file: relPath, sha256 };
 }

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { refuseDrift, trustDrift } from '../study/drift.ts';
 import { digestTree } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
@@ -90,9 +91,7 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
   const trustNow = digestTree(layout.trust);
-  if (trustNow.root !== frozen.trust.root) {
-    throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
-  }
+  refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
   const consumed = {
     stage: 'verify',
