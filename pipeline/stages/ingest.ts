@@ -15,6 +15,9 @@ import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { formatCounts, hashFile, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import {
+  EVIDENCE_COLUMNS, evidenceRow, RECEIPT_COLUMNS, receiptRow, RECORD_COLUMNS, recordRow, REJECT_COLUMNS, rejectRow, SUBMISSION_FILE_COLUMNS, submissionFileRow,
+} from '../ingest/rows.ts';
 import { listSubmissionFiles, type SubmissionFile } from '../ingest/submission-files.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
@@ -105,26 +108,21 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
   await buildStoreAtomically(dbPath, async (store) => {
     const c = store.connection;
     await runSqlFile(c, TABLES_SQL_PATH);
-    const records = await TableAppender.create(c, 'records');
-    const evidence = await TableAppender.create(c, 'evidence');
-    const receipts = await TableAppender.create(c, 'receipts');
-    const rejects = await TableAppender.create(c, 'rejects');
+    const records = await TableAppender.create(c, 'records', RECORD_COLUMNS);
+    const evidence = await TableAppender.create(c, 'evidence', EVIDENCE_COLUMNS);
+    const receipts = await TableAppender.create(c, 'receipts', RECEIPT_COLUMNS);
+    const rejects = await TableAppender.create(c, 'rejects', REJECT_COLUMNS);
     const checker = new SubmissionChecker(items);
     let recordId = 0;
     const sinks = {
       record(r: AcceptedRecord) {
         recordId++;
-        records.append([
-          recordId, r.system_id, r.item_id, r.attempt, r.file, r.line_no, r.byte_offset, r.line_sha256,
-          r.answer_text, r.refused, r.truncated, r.evidence.length, r.receipts_json !== null,
-        ]);
-        for (const e of r.evidence) {
-          evidence.append([recordId, e.evidence_index, e.proof_json, e.request_json, e.response_json, e.disclosure_json, e.tlog_entry_json]);
-        }
-        if (r.receipts_json !== null) receipts.append([recordId, r.receipts_json, sha256Hex(r.receipts_json)]);
+        records.appendNamed(recordRow(recordId, r));
+        for (const e of r.evidence) evidence.appendNamed(evidenceRow(recordId, e));
+        if (r.receipts_json !== null) receipts.appendNamed(receiptRow(recordId, r.receipts_json));
       },
       reject(r: Reject) {
-        rejects.append([r.file, r.line_no, r.byte_offset, r.line_sha256, r.reason_code, r.column_no, r.detail]);
+        rejects.appendNamed(rejectRow(r));
       },
     };
     for (const [i, f] of files.entries()) {
@@ -139,8 +137,8 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
       summaries.push(summary);
     }
     for (const a of [records, evidence, receipts, rejects]) a.close();
-    const fileRows = await TableAppender.create(c, 'submission_files');
-    for (const s of summaries) fileRows.append([s.file, s.sha256, s.bytes, s.lines_read, s.accepted, s.rejected]);
+    const fileRows = await TableAppender.create(c, 'submission_files', SUBMISSION_FILE_COLUMNS);
+    for (const s of summaries) fileRows.appendNamed(submissionFileRow(s));
     fileRows.close();
     const outputs: IngestOutputs = { files: summaries, totals: totalsOf(summaries) };
     await writeStageRun(c, {

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StudyLayout } from '../layout.ts';
+import { cellsInOrder, requireSameColumns, type CellValue } from './named-row.ts';
 
 export const STORE_FILE = 'prereg.duckdb';
 
@@ -161,7 +162,21 @@ function columnKind(type: { typeId: DuckDBTypeId; valueType?: { typeId: DuckDBTy
 
 const VARCHAR_LIST = LIST(VARCHAR);
 
-export type CellValue = string | number | boolean | null | readonly string[];
+export type { CellValue, NamedRow } from './named-row.ts';
+
+export interface ColumnInfo {
+  name: string;
+  type: string;
+}
+
+/** A table's columns in the order DuckDB stores them. */
+export async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
+  const reader = await connection.runAndReadAll(
+    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index",
+    [table],
+  );
+  return (reader.getRowsJS() as [string, string][]).map(([name, type]) => ({ name, type }));
+}
 
 /**
  * Appends rows to one table through a DuckDB Appender, in the order given. Values go in one by
@@ -175,13 +190,26 @@ export class TableAppender {
     private readonly appender: DuckDBAppender,
     private readonly kinds: readonly ColumnKind[],
     private readonly table: string,
+    /** The table's own column list, onto which named rows are mapped. */
+    readonly columns: readonly string[],
   ) {}
 
-  static async create(connection: DuckDBConnection, table: string): Promise<TableAppender> {
+  /**
+   * An appender of `table`. Given the column names its rows will carry (`named`), it first checks
+   * that they are the table's columns, so a row builder out of step with the DDL fails at once.
+   */
+  static async create(connection: DuckDBConnection, table: string, named?: readonly string[]): Promise<TableAppender> {
+    const columns = (await tableColumns(connection, table)).map((c) => c.name);
+    if (named) requireSameColumns(table, columns, named);
     const appender = await connection.createAppender(table);
     const kinds: ColumnKind[] = [];
     for (let i = 0; i < appender.columnCount; i++) kinds.push(columnKind(appender.columnType(i) as Parameters<typeof columnKind>[0]));
-    return new TableAppender(appender, kinds, table);
+    return new TableAppender(appender, kinds, table, columns);
+  }
+
+  /** Appends a row keyed by column name, mapped onto the table's column order. */
+  appendNamed(row: Readonly<Record<string, CellValue>>): void {
+    this.append(cellsInOrder(row, this.columns));
   }
 
   append(row: readonly CellValue[]): void {

@@ -5,21 +5,8 @@
 // order. A DuckDB Appender call costs ≈ 0.5 µs per string cell and ≈ 4 µs per list cell, so
 // this turns ≈ 48 µs of main-thread work per proof_checks row into ≈ 10 (bench/verify.ts).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { TableAppender, type CellValue } from './db.ts';
+import { TableAppender, tableColumns, type CellValue, type ColumnInfo } from './db.ts';
 import type { FactoredRow, RowFactoring } from './row-factoring.ts';
-
-interface ColumnInfo {
-  name: string;
-  type: string;
-}
-
-async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
-  const reader = await connection.runAndReadAll(
-    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index",
-    [table],
-  );
-  return (reader.getRowsJS() as [string, string][]).map(([name, type]) => ({ name, type }));
-}
 
 /** The factoring of `table` with the named columns varying (every other column is shared). */
 export async function rowFactoring(connection: DuckDBConnection, table: string, varyingColumns: readonly string[]): Promise<RowFactoring> {

@@ -6,9 +6,11 @@ import { fileURLToPath } from 'node:url';
 import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
-import { runSqlFile, TableAppender } from '../store/db.ts';
+import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
+import { requireSameColumns } from '../store/named-row.ts';
+import { REJECT_COLUMNS, rejectRow } from '../ingest/rows.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
-import { chainCheckRow, chainEntryRows, PROOF_CHECK_VARYING_COLUMNS, type RecordKey } from './rows.ts';
+import { CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, type RecordKey } from './rows.ts';
 
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../store/verify-tables.sql', import.meta.url));
 const SERVED_PASSAGES_SQL = fileURLToPath(new URL('../store/served-passages.sql', import.meta.url));
@@ -55,10 +57,12 @@ export async function verifyStore(
   await runSqlFile(connection, VERIFY_TABLES_SQL);
   const counts: VerifyCounts = { evidence: 0, chains: 0, proofs_by_status: {}, chains_by_status: {} };
   const reader = await instance.connect();
+  const proofColumns = (await tableColumns(connection, 'proof_checks')).map((c) => c.name);
+  requireSameColumns('proof_checks', proofColumns, PROOF_CHECK_COLUMNS);
   const proofFactoring = await rowFactoring(connection, 'proof_checks', PROOF_CHECK_VARYING_COLUMNS);
   const pool = new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({
     module: WORKER,
-    init: { context: inputs, proofFactoring },
+    init: { context: inputs, proofFactoring, proofColumns },
     ...(threads ? { threads } : {}),
   });
   try {
@@ -96,8 +100,8 @@ export async function verifyStore(
     );
     await proofs.close();
 
-    const chains = await TableAppender.create(connection, 'chain_checks');
-    const entries = await TableAppender.create(connection, 'chain_entries');
+    const chains = await TableAppender.create(connection, 'chain_checks', CHAIN_CHECK_COLUMNS);
+    const entries = await TableAppender.create(connection, 'chain_entries', CHAIN_ENTRY_COLUMNS);
     await pool.mapOrdered(
       rowBatches(
         reader,
@@ -110,8 +114,8 @@ export async function verifyStore(
         results.forEach((outcome, i) => {
           if (outcome.kind !== 'chain') throw new Error('verify: a worker answered a chain task with an evidence result');
           const k = batch[i]!.key;
-          chains.append(chainCheckRow(k, outcome.result));
-          for (const row of chainEntryRows(k.record_id, outcome.result)) entries.append(row);
+          chains.appendNamed(chainCheckRow(k, outcome.result));
+          for (const row of chainEntryRows(k.record_id, outcome.result)) entries.appendNamed(row);
           count(counts.chains_by_status, outcome.result.status);
         });
         counts.chains += results.length;
@@ -120,10 +124,10 @@ export async function verifyStore(
     );
     chains.close();
     entries.close();
-    const rejects = await TableAppender.create(connection, 'commitment_rejects');
+    const rejects = await TableAppender.create(connection, 'commitment_rejects', REJECT_COLUMNS);
     for (const l of inputs.commitments) {
       if (l.ok) continue;
-      rejects.append([l.file, l.line, l.byte_offset, l.line_sha256, 'COMMITMENT_MALFORMED', null, l.problems.join('; ')]);
+      rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
     }
     rejects.close();
   } finally {
