@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
+import { ANSWERS_TO_CLASSIFY, SERVED_PASSAGES_TO_CLASSIFY } from '../store/statements.ts';
 import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
 
 const CLASSIFY_TABLES_SQL = fileURLToPath(new URL('../store/classify-tables.sql', import.meta.url));
@@ -47,7 +48,7 @@ export async function buildBaseTables(
 
   const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0 };
   const assertions = await TableAppender.create(connection, 'assertions');
-  for (const r of await rows(connection, 'SELECT record_id, system_id, item_id, attempt, answer_text, truncated FROM records ORDER BY record_id')) {
+  for (const r of await rows(connection, ANSWERS_TO_CLASSIFY)) {
     counts.records++;
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
     for (const a of extractor.extract(String(r.answer_text), { truncated: r.truncated === true })) {
@@ -78,7 +79,7 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
       seen.proven ||= fresh.proven;
     }
   };
-  for (const p of await rows(connection, 'SELECT record_id, ref, text, declared, proven FROM served_passages ORDER BY record_id, evidence_index, passage_index')) {
+  for (const p of await rows(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
     const record = Number(p.record_id);
     const flags = { declared: p.declared === true, proven: p.proven === true };
     if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });

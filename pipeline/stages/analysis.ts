@@ -11,13 +11,13 @@ import { readItems } from '../freeze/answer-key-file.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
-import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 import { verify } from './verify.ts';
 
-const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/base-tables.ts', '../store/section5-runner.ts'].map((p) =>
+const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/base-tables.ts', '../store/section5-runner.ts', '../store/statements.ts'].map((p) =>
   fileURLToPath(new URL(p, import.meta.url)),
 );
 
@@ -62,7 +62,7 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
       const outputs = JSON.parse(previous.outputs_json) as Record<string, number>;
       return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
     }
-    await store.connection.run('DELETE FROM stage_runs WHERE stage = $1', [stage.name]);
+    await deleteStageRun(store.connection, stage.name);
     if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
   } finally {
     store.close();

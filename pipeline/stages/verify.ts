@@ -10,7 +10,7 @@ import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
 import { commitmentProblems, readCommitments, sha256OfFile, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
@@ -18,7 +18,7 @@ import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 
-const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql', '../store/statements.ts'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 export const verify: Command = {
   name: 'verify',
@@ -112,7 +112,7 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     // Read and decoded only when the stage runs: the skip above needs their digests alone.
     const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
     const inputs = verifyContextInputs(layout.trust, study.window, commitments);
-    await store.connection.run("DELETE FROM stage_runs WHERE stage = 'verify'");
+    await deleteStageRun(store.connection, 'verify');
     const counts = {
       ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress)),
       commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },

@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StudyLayout } from '../layout.ts';
+import { TABLE_COLUMNS } from './statements.ts';
 import { cellsInOrder, requireSameColumns, type CellValue } from './named-row.ts';
 
 export const STORE_FILE = 'prereg.duckdb';
@@ -44,7 +45,10 @@ export async function openStore(path: string, options: { readOnly?: boolean; mem
   const config: Record<string, string> = {};
   if (options.readOnly) config.access_mode = 'READ_ONLY';
   if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
-  const instance = await DuckDBInstance.create(path, config);
+  return connected(path, await DuckDBInstance.create(path, config));
+}
+
+async function connected(path: string, instance: DuckDBInstance): Promise<Store> {
   let connection: DuckDBConnection;
   try {
     connection = await instance.connect();
@@ -64,6 +68,21 @@ export async function openStore(path: string, options: { readOnly?: boolean; mem
       instance.closeSync();
     },
   };
+}
+
+/**
+ * A fresh in-memory database whose outputs depend on nothing but the data: one thread (one path
+ * for floating-point aggregates and row groups), insertion order kept, no extension loaded or
+ * installed on demand. Emit writes its files through one; the audit reads Parquet back with one.
+ */
+export async function openMemoryDatabase(): Promise<Store> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    threads: '1',
+    preserve_insertion_order: 'true',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  return connected(':memory:', instance);
 }
 
 /** Runs a .sql file of statements (DDL); values never go in this way. */
@@ -94,8 +113,13 @@ export async function readStageRun(connection: DuckDBConnection, stage: string):
   return row ? (row as unknown as StageRun) : null;
 }
 
+/** Forgets a stage's recorded run (before the stage rebuilds its tables). */
+export async function deleteStageRun(connection: DuckDBConnection, stage: string): Promise<void> {
+  await connection.run('DELETE FROM stage_runs WHERE stage = $1', [stage]);
+}
+
 export async function writeStageRun(connection: DuckDBConnection, run: StageRun): Promise<void> {
-  await connection.run('DELETE FROM stage_runs WHERE stage = $1', [run.stage]);
+  await deleteStageRun(connection, run.stage);
   await connection.run(
     'INSERT INTO stage_runs (stage, inputs_digest, inputs_json, outputs_json, tool_version, duckdb_version) VALUES ($1, $2, $3, $4, $5, $6)',
     [run.stage, run.inputs_digest, run.inputs_json, run.outputs_json, run.tool_version, run.duckdb_version],
@@ -171,10 +195,7 @@ export interface ColumnInfo {
 
 /** A table's columns in the order DuckDB stores them. */
 export async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
-  const reader = await connection.runAndReadAll(
-    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index",
-    [table],
-  );
+  const reader = await connection.runAndReadAll(TABLE_COLUMNS, [table]);
   return (reader.getRowsJS() as [string, string][]).map(([name, type]) => ({ name, type }));
 }
 

@@ -5,6 +5,7 @@
 // never the views, so no section-5 SQL runs outside this locked instance.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { EXIT, PreregError } from '../reasons.ts';
+import { quoteIdent } from './sql-text.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
 export const REQUIRED_VIEWS = {
@@ -38,7 +39,6 @@ export interface Section5Block {
   line: number;
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 async function columnsOf(connection: DuckDBConnection, view: string): Promise<string[] | null> {
   const r = await connection.runAndReadAll(
@@ -87,7 +87,7 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
       }
       for (const [column, allowed] of Object.entries(ALLOWED_VALUES[view] ?? {})) {
         const bad = await connection.runAndReadAll(
-          `SELECT DISTINCT CAST(${quote(column)} AS VARCHAR) AS v FROM ${quote(view)} WHERE ${quote(column)} IS NULL OR NOT list_contains(string_split($1, ','), CAST(${quote(column)} AS VARCHAR)) ORDER BY 1 LIMIT 5`,
+          `SELECT DISTINCT CAST(${quoteIdent(column)} AS VARCHAR) AS v FROM ${quoteIdent(view)} WHERE ${quoteIdent(column)} IS NULL OR NOT list_contains(string_split($1, ','), CAST(${quoteIdent(column)} AS VARCHAR)) ORDER BY 1 LIMIT 5`,
           [allowed.join(',')],
         );
         const values = bad.getRowObjectsJS().map((r) => String(r.v));
@@ -97,10 +97,10 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
       }
       // Required columns first, in the documented order, then any extra ones; a total row order.
       const ordered = [...REQUIRED_VIEWS[view], ...columns.filter((c) => !(REQUIRED_VIEWS[view] as readonly string[]).includes(c))];
-      const list = ordered.map(quote).join(', ');
-      await connection.run(`DROP TABLE IF EXISTS ${quote(`result_${view}`)}`);
-      await connection.run(`CREATE TABLE ${quote(`result_${view}`)} AS SELECT ${list} FROM ${quote(view)} ORDER BY ${list}`);
-      const n = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${quote(`result_${view}`)}`);
+      const list = ordered.map(quoteIdent).join(', ');
+      await connection.run(`DROP TABLE IF EXISTS ${quoteIdent(`result_${view}`)}`);
+      await connection.run(`CREATE TABLE ${quoteIdent(`result_${view}`)} AS SELECT ${list} FROM ${quoteIdent(view)} ORDER BY ${list}`);
+      const n = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${quoteIdent(`result_${view}`)}`);
       counts[view] = Number(n.getRowObjectsJS()[0]!.n);
     }
     await connection.run('COMMIT');

@@ -8,6 +8,7 @@ import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
+import { EVIDENCE_TO_VERIFY, RECEIPTS_TO_VERIFY, SET_REQUIRE_RECEIPTS } from '../store/statements.ts';
 import { REJECT_COLUMNS, rejectRow } from '../ingest/rows.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, type RecordKey } from './rows.ts';
@@ -70,10 +71,7 @@ export async function verifyStore(
     await pool.mapOrdered(
       rowBatches(
         reader,
-        `SELECT r.record_id, r.system_id, r.item_id, r.attempt, e.evidence_index,
-                e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response,
-                e.disclosure_json::VARCHAR AS disclosure, e.tlog_entry_json::VARCHAR AS tlog_entry
-         FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`,
+        EVIDENCE_TO_VERIFY,
         (row): StageVerifyInput => ({
           key: { ...recordKey(row), evidence_index: Number(row.evidence_index) },
           task: {
@@ -105,8 +103,7 @@ export async function verifyStore(
     await pool.mapOrdered(
       rowBatches(
         reader,
-        `SELECT r.record_id, r.system_id, r.item_id, r.attempt, 0 AS evidence_index, c.chain_json::VARCHAR AS chain
-         FROM receipts c JOIN records r USING (record_id) ORDER BY c.record_id`,
+        RECEIPTS_TO_VERIFY,
         (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain) } }),
       ),
       (row) => row,
@@ -134,7 +131,7 @@ export async function verifyStore(
     reader.closeSync();
     await pool.close();
   }
-  await connection.run(`SET VARIABLE require_receipts = ${requireReceipts ? 'true' : 'false'}`);
+  await connection.run(SET_REQUIRE_RECEIPTS, [requireReceipts]);
   await runSqlFile(connection, SERVED_PASSAGES_SQL);
   return counts;
 }
