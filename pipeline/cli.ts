@@ -60,7 +60,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
   }
   const command: Command | undefined = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    printError(io, new PreregError('USAGE', `unknown command "${name}"; run \`prereg --help\``, EXIT.usage), wantsJson);
+    printError(io, new PreregError('USAGE', `unknown command "${name}"; run \`prereg --help\``), wantsJson);
     return EXIT.usage;
   }
   let parsed;
@@ -72,7 +72,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
       strict: true,
     });
   } catch (err) {
-    printError(io, new PreregError('USAGE', `${name}: ${(err as Error).message}`, EXIT.usage), wantsJson);
+    printError(io, new PreregError('USAGE', `${name}: ${(err as Error).message}`), wantsJson);
     return EXIT.usage;
   }
   if (parsed.values.help) {
@@ -101,7 +101,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
       printError(io, err, json);
       return err.exitCode;
     }
-    const internal = new PreregError('INTERNAL_ERROR', (err as Error)?.stack ?? String(err), EXIT.internal);
+    const internal = new PreregError('INTERNAL_ERROR', (err as Error)?.stack ?? String(err));
     printError(io, internal, json);
     return EXIT.internal;
   }

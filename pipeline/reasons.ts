@@ -2,20 +2,35 @@
 // here; `prereg explain CODE` prints its meaning and next step. Add entries, never rename one:
 // codes are a stable public contract (SPEC §10).
 
+/** Exit codes, SPEC §10. */
+export const EXIT = {
+  ok: 0,
+  failures: 1,
+  usage: 2,
+  blocked: 3,
+  conflict: 4,
+  internal: 5,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
 export interface ReasonEntry {
   /** What went wrong, in one sentence. */
   meaning: string;
   /** What the user should do next. */
   next: string;
+  /** The exit code of a command this code stops (SPEC §10); EXIT.blocked when not given. */
+  exit?: ExitCode;
 }
 
 export const REASONS = {
   // --- usage and internal -----------------------------------------------------------------
   USAGE: {
+    exit: EXIT.usage,
     meaning: 'The command line was not understood (unknown stage, option or missing argument).',
     next: 'Run `prereg --help` or `prereg <stage> --help`.',
   },
   INTERNAL_ERROR: {
+    exit: EXIT.internal,
     meaning: 'The tool hit a bug; nothing was written.',
     next: 'Report the message and the command line; rerunning will not help.',
   },
@@ -95,10 +110,12 @@ export const REASONS = {
     next: 'Fix the lines listed in the message (see schemas/items.schema.json).',
   },
   CORPUS_PATH_UNSAFE: {
+    exit: EXIT.conflict,
     meaning: 'The corpus (or trust directory) holds a symlink, device, FIFO or socket, a name that is not UTF-8, or two names equal after Unicode normalisation.',
     next: 'Replace the named path by a regular file with a unique UTF-8 name.',
   },
   CORPUS_FILE_UNKNOWN: {
+    exit: EXIT.failures,
     meaning: 'The named file is not part of the frozen corpus.',
     next: 'Give a corpus-relative path exactly as listed in freeze.json.',
   },
@@ -111,6 +128,7 @@ export const REASONS = {
     next: 'Add "## 5. Analysis plan" holding the scoring SQL in ```sql blocks.',
   },
   FREEZE_EXISTS: {
+    exit: EXIT.conflict,
     meaning: 'preregistration/freeze.json already exists; refreezing changes freeze_digest and invalidates its anchors.',
     next: 'Pass --replace only if the study has not opened; then anchor again.',
   },
@@ -161,6 +179,7 @@ export const REASONS = {
     next: 'Fix or fetch again the field the message names (file and field); see docs/trust.md.',
   },
   ARKFORGE_KEY_CONFLICT: {
+    exit: EXIT.conflict,
     meaning: 'Importing the published key history would change what the operator pinned: a key id already pinned with another key (or its submitter key file exists with other content), the same key already pinned under another key id, or a published window wider than the pinned one. Nothing was written.',
     next: 'Find out which key is right; remove or rename the pinned entry (and its file) by hand if the published one is, then import again.',
   },
@@ -175,6 +194,7 @@ export const REASONS = {
 
   // --- anchors (SPEC §4.4) ------------------------------------------------------------------------
   ANCHOR_INVALID: {
+    exit: EXIT.failures,
     meaning: 'An anchor token does not verify as a witness of the current freeze_digest (see the TSA_* codes with it).',
     next: 'If freeze.json changed, restore it; otherwise re-anchor with `prereg anchor`.',
   },
@@ -187,6 +207,7 @@ export const REASONS = {
     next: 'Run `prereg anchor` against more TSAs (before opens_at).',
   },
   TSA_UNAVAILABLE: {
+    exit: EXIT.failures,
     meaning: 'Too few TSAs answered with a valid token after retries; nothing was written.',
     next: 'Check the TSA URLs and the network, then run `prereg anchor` again.',
   },
@@ -346,6 +367,7 @@ export const REASONS = {
     next: 'Number repeated answers to the same item with distinct attempts (1, 2, …), and send each once.',
   },
   SUBMISSION_PATH_UNSAFE: {
+    exit: EXIT.conflict,
     meaning: 'An entry of inputs/submissions/ named *.jsonl is not a regular file (a symlink, directory, device) or its name is not UTF-8.',
     next: 'Replace it by a regular file with a UTF-8 name.',
   },
@@ -356,6 +378,7 @@ export const REASONS = {
   // --- end Ingest ------------------------------------------------------------------------------
   // --- Outputs (SPEC §7) — pipeline/emit/, pipeline/stages/emit.ts ----------------------------
   OUTPUT_EXISTS: {
+    exit: EXIT.conflict,
     meaning: 'outputs/<run_id>/ already exists: the same inputs were already emitted, and an output directory is never overwritten.',
     next: 'Keep the existing directory (same inputs give the same bytes), or move it away deliberately and emit again.',
   },
@@ -428,6 +451,7 @@ export const REASONS = {
     next: 'Run `prereg check-anchors` on the study for the drifted file or field; the pre-registration no longer holds as anchored.',
   },
   AUDIT_NOT_REPRODUCED: {
+    exit: EXIT.failures,
     meaning: 'Rerunning the pipeline from the study\'s inputs did not give these files byte for byte (the first differing file and line or row are named), or the rerun refused (its code is listed).',
     next: 'Compare the named file and row with the rerun; check the tool and DuckDB versions recorded in the manifest.',
   },
@@ -542,26 +566,29 @@ export function isReasonCode(code: string): code is ReasonCode {
   return Object.prototype.hasOwnProperty.call(REASONS, code);
 }
 
-/** An error the user can cause: it carries a stable code and the exit code of SPEC §10. */
+/** The exit code the catalogue gives a code (SPEC §10). */
+export function exitCodeOf(code: ReasonCode): ExitCode {
+  const entry: ReasonEntry = REASONS[code];
+  return entry.exit ?? EXIT.blocked;
+}
+
+/**
+ * An error the user can cause: it carries a stable code; its exit code is the catalogue's, which
+ * cli.ts applies. Only a stage may say otherwise (`exitCode`), where one code stops a command in
+ * two ways (a file named on the command line that does not exist is a usage error).
+ */
 export class PreregError extends Error {
+  readonly exitCode: ExitCode;
+
   constructor(
     readonly code: ReasonCode,
     message: string,
-    readonly exitCode: ExitCode = EXIT.blocked,
     readonly details: Record<string, unknown> = {},
+    exitCode: ExitCode = exitCodeOf(code),
   ) {
     super(message);
     this.name = 'PreregError';
+    this.exitCode = exitCode;
   }
 }
 
-/** Exit codes, SPEC §10. */
-export const EXIT = {
-  ok: 0,
-  failures: 1,
-  usage: 2,
-  blocked: 3,
-  conflict: 4,
-  internal: 5,
-} as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

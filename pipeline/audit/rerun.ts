@@ -71,7 +71,7 @@ async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (
       const result = await stage.run({ root: scratch, json: true, values: {}, positionals: [], progress, env });
       if (result.exitCode !== EXIT.ok) {
         const json = result.json as { code?: string };
-        throw new PreregError('AUDIT_NOT_REPRODUCED', `${stage.name} exited ${result.exitCode}${json.code ? ` (${json.code})` : ''}`, EXIT.failures);
+        throw new PreregError('AUDIT_NOT_REPRODUCED', `${stage.name} exited ${result.exitCode}${json.code ? ` (${json.code})` : ''}`);
       }
     }
     current = 'emit';
@@ -101,7 +101,7 @@ export async function withRerun<T>(
         // Symlinks are copied as links, so the stages refuse them as they would in the study.
         cpSync(join(layout.root, dir), join(scratch, dir), { recursive: true, verbatimSymlinks: true });
       } catch (err) {
-        throw new PreregError('AUDIT_STUDY_UNREADABLE', `${join(layout.root, dir)} cannot be copied for the rerun: ${(err as Error).message}`, EXIT.blocked, { path: join(layout.root, dir) });
+        throw new PreregError('AUDIT_STUDY_UNREADABLE', `${join(layout.root, dir)} cannot be copied for the rerun: ${(err as Error).message}`, { path: join(layout.root, dir) });
       }
     }
     return await use(await runInScratch(scratch, options.env, options.progress, options.stages));

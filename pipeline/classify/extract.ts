@@ -27,7 +27,7 @@
 // - Amounts: matches of the study's pattern whose named group `value` is normalised to a canonical
 //   decimal string (see normaliseAmount); a match overlapping a citation or stub is not an amount.
 import type { StudyConfig } from '../study/study.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 export interface ExtractorConfig {
   /** The frozen vocabulary: every citable identifier. */
@@ -180,9 +180,7 @@ function compilePattern(pattern: string, what: string, bounded: boolean): RegExp
   } catch (err) {
     throw new PreregError(
       'STUDY_INVALID',
-      `study.json ${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${(err as Error).message}`,
-      EXIT.blocked,
-      { pattern },
+      `study.json ${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${(err as Error).message}`, { pattern },
     );
   }
 }
@@ -224,9 +222,7 @@ export function compileExtractor(config: ExtractorConfig): Extractor {
   if (!namedGroups(config.amountPattern).has('value')) {
     throw new PreregError(
       'STUDY_INVALID',
-      `study.json amount pattern ${JSON.stringify(config.amountPattern)} has no named group \`value\`.`,
-      EXIT.blocked,
-      { pattern: config.amountPattern },
+      `study.json amount pattern ${JSON.stringify(config.amountPattern)} has no named group \`value\`.`, { pattern: config.amountPattern },
     );
   }
   const shapePrefixes = config.shapePatterns.map((p) => compilePrefixMatcher(p));

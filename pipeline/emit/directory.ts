@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 const TEMPORARY = /^\.([0-9a-f]{16})\.tmp-[0-9a-f]{12}$/;
 
@@ -18,7 +18,7 @@ export function isTemporaryName(name: string): boolean {
 }
 
 export function outputExists(final: string): PreregError {
-  return new PreregError('OUTPUT_EXISTS', `${final} already exists; an output directory is never overwritten`, EXIT.conflict, { path: final });
+  return new PreregError('OUTPUT_EXISTS', `${final} already exists; an output directory is never overwritten`, { path: final });
 }
 
 /** OUTPUT_EXISTS (exit 4) when the final directory exists in any form. */

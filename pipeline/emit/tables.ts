@@ -20,7 +20,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { quoteIdent } from '../store/sql-text.ts';
 import { BASE_TABLE_COLUMNS, countRows, countsBy, orderedSelect, witnessesBySystem } from '../store/statements.ts';
 
@@ -98,7 +98,7 @@ export async function describeStore(connection: DuckDBConnection, specs: readonl
     schema.set(spec.table, [...spec.columns, ...actual.filter((c) => !(spec.columns as readonly string[]).includes(c))]);
   }
   if (problems.length > 0) {
-    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `the store cannot be emitted: ${problems.join('; ')}`, EXIT.blocked, { problems });
+    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `the store cannot be emitted: ${problems.join('; ')}`, { problems });
   }
   return schema;
 }
@@ -155,7 +155,7 @@ export function toCell(value: DuckDBValue, type: DuckDBType, where: string): Cel
     case DuckDBTypeId.DOUBLE: {
       const x = value as number;
       if (!Number.isFinite(x)) {
-        throw new PreregError('JSON_NUMBER_INVALID', `${where} is ${x}, which canonical JSON cannot hold`, EXIT.blocked, { where });
+        throw new PreregError('JSON_NUMBER_INVALID', `${where} is ${x}, which canonical JSON cannot hold`, { where });
       }
       return new JsonNumber(pythonFloatRepr(x));
     }

@@ -1,6 +1,6 @@
 // Before anything is scored: every pre-registered input must be exactly what was frozen
 // (SPEC §4.2, §4.3). Any drift blocks (exit 3) with the code of the first finding.
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import type { StudyLayout } from '../layout.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import { compareDigests, refuseDrift } from '../study/drift.ts';

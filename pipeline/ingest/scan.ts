@@ -3,7 +3,7 @@
 // accepted + rejected = lines read, per file and in total (SPEC §5.1).
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
 import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
 
@@ -31,7 +31,7 @@ export function parseMaxLineBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_LINE_BYTES;
   const n = typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN;
   if (!(n >= 1 && n <= MAX_MAX_LINE_BYTES)) {
-    throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`, EXIT.usage);
+    throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`);
   }
   return n;
 }

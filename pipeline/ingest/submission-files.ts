@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { studyRelative, type StudyLayout } from '../layout.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -20,7 +20,7 @@ export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFil
   const dir = layout.submissions;
   const st = lstatSync(dir, { throwIfNoEntry: false });
   if (!st || !st.isDirectory()) {
-    throw new PreregError('FILE_NOT_FOUND', `${dir} is not a directory; submissions go in inputs/submissions/*.jsonl`, EXIT.blocked, { path: dir });
+    throw new PreregError('FILE_NOT_FOUND', `${dir} is not a directory; submissions go in inputs/submissions/*.jsonl`, { path: dir });
   }
   const names = (readdirSync(dir, { encoding: 'buffer' }) as Buffer[]).sort(Buffer.compare);
   const files: SubmissionFile[] = [];
@@ -30,7 +30,7 @@ export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFil
     try {
       name = utf8.decode(raw);
     } catch {
-      throw new PreregError('SUBMISSION_PATH_UNSAFE', `${dir}: an entry's name is not valid UTF-8 (${raw.toString('hex')})`, EXIT.conflict);
+      throw new PreregError('SUBMISSION_PATH_UNSAFE', `${dir}: an entry's name is not valid UTF-8 (${raw.toString('hex')})`);
     }
     const path = join(dir, name);
     if (!name.endsWith('.jsonl')) {
@@ -38,7 +38,7 @@ export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFil
       continue;
     }
     if (!lstatSync(path).isFile()) {
-      throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path} is not a regular file (symlinks and directories are refused)`, EXIT.conflict, { path });
+      throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path} is not a regular file (symlinks and directories are refused)`, { path });
     }
     files.push({ path, file: studyRelative(layout, path) });
   }

@@ -11,12 +11,12 @@ export function readText(path: string, exitCode: ExitCode = EXIT.blocked): strin
   try {
     data = readFileSync(path);
   } catch {
-    throw new PreregError('FILE_NOT_FOUND', `${path} cannot be read`, exitCode, { path });
+    throw new PreregError('FILE_NOT_FOUND', `${path} cannot be read`, { path }, exitCode);
   }
   try {
     return utf8.decode(data);
   } catch {
-    throw new PreregError('JSON_NOT_UTF8', `${path} is not valid UTF-8`, exitCode, { path });
+    throw new PreregError('JSON_NOT_UTF8', `${path} is not valid UTF-8`, { path }, exitCode);
   }
 }
 
@@ -26,11 +26,11 @@ export function parseJsonAt(text: string, where: string, lineOffset = 0, exitCod
   } catch (err) {
     if (err instanceof JsonParseError) {
       const line = err.line + lineOffset;
-      throw new PreregError(err.code, `${where}:${line}:${err.column}: ${err.message}`, exitCode, {
+      throw new PreregError(err.code, `${where}:${line}:${err.column}: ${err.message}`, {
         file: where,
         line,
         column: err.column,
-      });
+      }, exitCode);
     }
     throw err;
   }

@@ -64,10 +64,10 @@ export const corpusProof: Command = {
       };
     }
     const path = ctx.positionals[0];
-    if (path === undefined) throw new PreregError('USAGE', 'corpus-proof needs a corpus-relative path', EXIT.usage);
+    if (path === undefined) throw new PreregError('USAGE', 'corpus-proof needs a corpus-relative path');
     const frozen = loadFreezeRecord(layout.freeze);
     const index = frozen.corpus.files.findIndex((f) => f.path === path);
-    if (index < 0) throw new PreregError('CORPUS_FILE_UNKNOWN', `${path} is not a file of the frozen corpus`, EXIT.failures);
+    if (index < 0) throw new PreregError('CORPUS_FILE_UNKNOWN', `${path} is not a file of the frozen corpus`);
     const current = digestTree(layout.corpus);
     refuseDrift(corpusDrift(frozen.corpus, current), 'run `prereg check-anchors`');
     const proof: CorpusInclusionProof = {

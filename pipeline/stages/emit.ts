@@ -96,7 +96,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
 
   // --- Refusals, before anything is written -------------------------------------------------
   if (!existsSync(layout.freeze)) {
-    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
   }
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
@@ -105,7 +105,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
   const trust = loadTrust(layout.trust);
   const pinned = trust.policy.operator_public_key;
   if (pinned === undefined || pinned === '') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key', EXIT.blocked);
+    throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key');
   }
   // An audit's rerun has no operator key: it writes everything but the two signatures.
   const keys = options.keys === null ? null : loadOperatorKeys(options.keys);
@@ -113,7 +113,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
 
   const storeFile = options.storeFile ?? storePath(layout);
   if (!existsSync(storeFile)) {
-    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `no store at ${storeFile}; run the pipeline up to score first`, EXIT.blocked, { path: storeFile });
+    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `no store at ${storeFile}; run the pipeline up to score first`, { path: storeFile });
   }
   const db = await openEmitDatabase(storeFile);
   try {
@@ -235,17 +235,17 @@ export const CMS_CERT_ENV = 'PREREG_OPERATOR_CMS_CERT';
 
 function readPem(option: string, value: string | boolean | string[] | undefined, envName: string, env: NodeJS.ProcessEnv): string {
   if (typeof value === 'string') {
-    if (!existsSync(value)) throw new PreregError('FILE_NOT_FOUND', `--${option} ${value} does not exist`, EXIT.blocked, { path: value });
+    if (!existsSync(value)) throw new PreregError('FILE_NOT_FOUND', `--${option} ${value} does not exist`, { path: value });
     return readText(value);
   }
   const fromEnv = env[envName];
   if (fromEnv) {
     // The PEM itself, or the path of a PEM file.
     if (fromEnv.includes('-----BEGIN ')) return fromEnv;
-    if (!existsSync(fromEnv)) throw new PreregError('FILE_NOT_FOUND', `$${envName} names ${fromEnv}, which does not exist`, EXIT.blocked, { path: fromEnv });
+    if (!existsSync(fromEnv)) throw new PreregError('FILE_NOT_FOUND', `$${envName} names ${fromEnv}, which does not exist`, { path: fromEnv });
     return readText(fromEnv);
   }
-  throw new PreregError('OPERATOR_KEY_MISSING', `no --${option} FILE and no $${envName}`, EXIT.blocked);
+  throw new PreregError('OPERATOR_KEY_MISSING', `no --${option} FILE and no $${envName}`);
 }
 
 /** --operator-key/--cms-key/--cms-cert FILE, else $PREREG_OPERATOR_KEY/_CMS_KEY/_CMS_CERT (PEM text or a path). */

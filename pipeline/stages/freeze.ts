@@ -29,7 +29,7 @@ export const freeze: Command = {
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (existsSync(layout.freeze) && ctx.values.replace !== true) {
-      throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; pass --replace to refreeze`, EXIT.conflict);
+      throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; pass --replace to refreeze`);
     }
     const study = loadStudy(layout.study);
     // A trust policy that does not load could verify nothing: every file it names is read and
@@ -42,12 +42,12 @@ export const freeze: Command = {
     const key = readAnswerKey(keyPath);
     const coverage = checkKeyCoversItems(key, items);
     if (coverage.length > 0) {
-      throw new PreregError('ANSWER_KEY_INVALID', coverage.join('\n'), EXIT.blocked, { problems: coverage });
+      throw new PreregError('ANSWER_KEY_INVALID', coverage.join('\n'), { problems: coverage });
     }
     const secretFile = ctx.values['secret-file'];
     const secret = resolveSecret(layout, typeof secretFile === 'string' ? secretFile : undefined, ctx.env);
     if (!secret) {
-      throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no secret: pass --secret-file or set $${SECRET_ENV}`, EXIT.blocked);
+      throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no secret: pass --secret-file or set $${SECRET_ENV}`);
     }
     const record = buildFreezeRecord(study, digests, commitAnswerKey(secret, key));
     writeFileAtomic(layout.freeze, renderFreezeRecord(record));

@@ -8,8 +8,8 @@
 // rebuilds every table from scratch into a new file renamed into place.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
-import { SCHEMA_DIR } from '../formats/schemas.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
@@ -37,6 +37,9 @@ import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
+/** The submission schema's file: its digest is part of what the tables depend on. */
+const SUBMISSION_SCHEMA_PATH = fileURLToPath(new URL('../../schemas/submission.schema.json', import.meta.url));
+
 interface IngestInputs {
   stage: 'ingest';
   max_line_bytes: number;
@@ -54,13 +57,13 @@ interface IngestOutputs {
 /** The frozen item ids: items file valid, and byte-identical to the one freeze.json recorded. */
 export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: string; sha256: string } {
   if (!existsSync(layout.freeze)) {
-    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
   }
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
   const itemsPath = join(layout.corpus, study.corpus.items);
   const relPath = studyRelative(layout, itemsPath);
-  if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, EXIT.blocked, { path: itemsPath });
+  if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, { path: itemsPath });
   const data = readFileSync(itemsPath);
   const sha256 = sha256Hex(data);
   refuseDrift(corpusFileDrift(frozen.corpus, { path: study.corpus.items, bytes: data.length, sha256 }), 'run `prereg check-anchors`');
@@ -132,7 +135,7 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
         progress: (done) => ctx.progress(`ingest: ${f.file} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(expected.bytes)}`),
       });
       if (summary.sha256 !== expected.sha256 || summary.bytes !== expected.bytes) {
-        throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, EXIT.blocked, { file: f.file });
+        throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, { file: f.file });
       }
       summaries.push(summary);
     }
@@ -189,7 +192,7 @@ export const ingest: Command = {
         tool_version: TOOL_VERSION,
         duckdb_version: duckdbVersion(),
         tables_sql_sha256: sha256Hex(readFileSync(TABLES_SQL_PATH)),
-        submission_schema_sha256: sha256Hex(readFileSync(join(SCHEMA_DIR, 'submission.schema.json'))),
+        submission_schema_sha256: sha256Hex(readFileSync(SUBMISSION_SCHEMA_PATH)),
       },
     };
     const digest = sha256Hex(canonicalJson(inputs));

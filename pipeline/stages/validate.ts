@@ -39,11 +39,11 @@ export const validate: Command = {
   options: { 'max-line-bytes': { type: 'string' } },
   stage: false,
   async run(ctx) {
-    if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)', EXIT.usage);
+    if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)');
     const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
     for (const file of ctx.positionals) {
       if (!existsSync(file) || !statSync(file).isFile()) {
-        throw new PreregError('FILE_NOT_FOUND', `${file} is not a readable file`, EXIT.blocked, { path: file });
+        throw new PreregError('FILE_NOT_FOUND', `${file} is not a readable file`, { path: file });
       }
     }
     const items = findItems(ctx.root);

@@ -59,7 +59,7 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const trustDir = typeof ctx.values.trust === 'string' ? ctx.values.trust : layout.trust;
   const commitmentsPath = typeof ctx.values.commitments === 'string' ? ctx.values.commitments : layout.commitments;
   if (typeof ctx.values.commitments === 'string' && !existsSync(commitmentsPath)) {
-    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.usage);
+    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, {}, EXIT.usage);
   }
   const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
   const commitments = await readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');

@@ -4,7 +4,7 @@
 // transaction: a refused analysis writes nothing. Readers (emit) only ever read result_* tables,
 // never the views, so no section-5 SQL runs outside this locked instance.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { quoteIdent } from './sql-text.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
@@ -70,17 +70,17 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
       try {
         await connection.run(block.sql);
       } catch (err) {
-        throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${(err as Error).message}`, EXIT.blocked, {
+        throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${(err as Error).message}`, {
           line: block.line,
         });
       }
     }
     for (const view of views) {
       const columns = await columnsOf(connection, view);
-      if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, EXIT.blocked, { view });
+      if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, { view });
       const missing = REQUIRED_VIEWS[view].filter((c) => !columns.includes(c));
       if (missing.length > 0) {
-        throw new PreregError('SECTION5_VIEW_COLUMNS', `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`, EXIT.blocked, {
+        throw new PreregError('SECTION5_VIEW_COLUMNS', `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`, {
           view,
           missing,
         });
@@ -92,7 +92,7 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
         );
         const values = bad.getRowObjectsJS().map((r) => String(r.v));
         if (values.length > 0) {
-          throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, EXIT.blocked, { view, column, values });
+          throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, { view, column, values });
         }
       }
       // Required columns first, in the documented order, then any extra ones; a total row order.

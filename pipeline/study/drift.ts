@@ -1,5 +1,5 @@
 // Compares freeze.json with what the files say now, naming the drifted file or field (SPEC §4.4).
-import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
 import { diffTrees, type TreeDigest, type TreeLeaf } from './file-tree.ts';
 import type { FreezeRecord, PublicDigests } from './freeze-record.ts';
 import type { StudyConfig } from './study.ts';
@@ -98,7 +98,7 @@ export function trustDrift(frozen: FreezeRecord['trust'], current: TreeDigest): 
 export function refuseDrift(findings: readonly Finding[], then: string, first: Finding | undefined = findings[0]): void {
   if (!first) return;
   const where = first.file && !first.message.startsWith(first.file) ? `${first.file}: ` : '';
-  throw new PreregError(first.code, `${where}${first.message}; ${then}`, EXIT.blocked, { findings });
+  throw new PreregError(first.code, `${where}${first.message}; ${then}`, { findings });
 }
 
 type TreeDriftCode = 'CORPUS_DRIFT' | 'TRUST_DRIFT';

@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJsonBytes } from '../formats/canonical-json.ts';
 import { hashLeaf, rootFromLeafHashes } from '../formats/merkle.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 export interface TreeLeaf {
   path: string;
@@ -22,13 +22,13 @@ export interface TreeDigest {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function unsafe(path: string, why: string): PreregError {
-  return new PreregError('CORPUS_PATH_UNSAFE', `${path}: ${why}`, EXIT.conflict, { path });
+  return new PreregError('CORPUS_PATH_UNSAFE', `${path}: ${why}`, { path });
 }
 
 /** Relative paths of every regular file under `dir`, refusing anything that is not one. */
 function listRegularFiles(dir: string): string[] {
   const top = lstatSync(dir, { throwIfNoEntry: false });
-  if (!top) throw new PreregError('FILE_NOT_FOUND', `${dir} does not exist`, EXIT.blocked, { path: dir });
+  if (!top) throw new PreregError('FILE_NOT_FOUND', `${dir} does not exist`, { path: dir });
   if (!top.isDirectory()) throw unsafe(dir, 'is not a directory (symlinked roots are refused too)');
   const out: string[] = [];
   const walk = (abs: Buffer, rel: string) => {

@@ -5,7 +5,7 @@ import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
 import { schemaProblems } from '../formats/schemas.ts';
 import { readJsonFile, readText } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import type { AnswerKeyCommitment } from './answer-key.ts';
 import { digestTree, type TreeDigest } from './file-tree.ts';
 import { extractSection5 } from './section5.ts';
@@ -43,7 +43,7 @@ export function computePublicDigests(layout: StudyLayout, study: StudyConfig): P
   const vocabulary = extractVocabulary(documents, study.vocabulary.heading_patterns);
   const section5 = extractSection5(readText(layout.plan));
   if (!section5) {
-    throw new PreregError('SECTION5_MISSING', `${layout.plan} has no level-2 heading starting with "5"`, EXIT.blocked, {
+    throw new PreregError('SECTION5_MISSING', `${layout.plan} has no level-2 heading starting with "5"`, {
       path: layout.plan,
     });
   }
@@ -80,7 +80,7 @@ export function loadFreezeRecord(path: string): FreezeRecord {
   const value = readJsonFile(path);
   const problems = schemaProblems('freeze', value);
   if (problems.length > 0) {
-    throw new PreregError('FREEZE_INVALID', `${path}: ${problems.join('; ')}`, EXIT.blocked, { path, problems });
+    throw new PreregError('FREEZE_INVALID', `${path}: ${problems.join('; ')}`, { path, problems });
   }
   return value as FreezeRecord;
 }

@@ -15,7 +15,7 @@ import { utcMillis } from '../formats/utc-instant.ts';
 import { parseSpkiPem } from '../evidence/tlog/index.ts';
 import { decodeEd25519PublicKey } from '../evidence/trust/index.ts';
 import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../formats/trust-policy.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 export interface PublishedProofKey {
   kid: string;
@@ -54,7 +54,7 @@ const UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$
  */
 export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKeyHistory {
   const bad = (field: string | null, problem: string, more: Record<string, unknown> = {}): never => {
-    throw new PreregError('ARKFORGE_KEYS_INVALID', `${file}${field === null ? '' : `: ${field}`}: ${problem}`, EXIT.blocked, { path: file, field, ...more });
+    throw new PreregError('ARKFORGE_KEYS_INVALID', `${file}${field === null ? '' : `: ${field}`}: ${problem}`, { path: file, field, ...more });
   };
   let doc: unknown;
   try {
@@ -141,7 +141,7 @@ export interface ImportPlan {
  */
 export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHistory, readExisting: (path: string) => string | undefined): ImportPlan {
   const conflict = (field: string, problem: string): never => {
-    throw new PreregError('ARKFORGE_KEY_CONFLICT', `policy.json ${field}: ${problem}; nothing was written`, EXIT.conflict, { field });
+    throw new PreregError('ARKFORGE_KEY_CONFLICT', `policy.json ${field}: ${problem}; nothing was written`, { field });
   };
   const keys: ImportedKey[] = [];
   const merge = mergePinned(keys, conflict);

@@ -29,7 +29,7 @@ export function expandPaths(paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
     const st = lstatSync(p, { throwIfNoEntry: false });
-    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, EXIT.usage, { path: p });
+    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, { path: p }, EXIT.usage);
     if (st.isDirectory()) {
       const names = readdirSync(p).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
       out.push(...expandPaths(names.filter((n) => n.endsWith('.json') || lstatSync(join(p, n)).isDirectory()).map((n) => join(p, n))));
