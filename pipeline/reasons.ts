@@ -377,6 +377,10 @@ export const REASONS = {
   },
   // --- end Ingest ------------------------------------------------------------------------------
   // --- Outputs (SPEC §7) — pipeline/emit/, pipeline/stages/emit.ts ----------------------------
+  REPORT_METRIC_UNKNOWN: {
+    meaning: "study.json's report.primary_metric names a metric that section 5's scores do not produce, so the report could not lead with it.",
+    next: 'Name in report.primary_metric a metric of result_scores (the `metric` column), or remove report from study.json before the freeze.',
+  },
   OUTPUT_EXISTS: {
     exit: EXIT.conflict,
     meaning: 'outputs/<run_id>/ already exists: the same inputs were already emitted, and an output directory is never overwritten.',

@@ -8,7 +8,12 @@
 //                  negative, and two lines that ingest must reject (a duplicate, an unknown item);
 //   sys-truncated  honest proofs, but a third of its receipt timelines were cut at the tail and
 //                  re-closed (internally valid, caught only by the commitment), and two truncated
-//                  answers.
+//                  answers; two attempts per item where the others make three (constancy is then
+//                  not comparable: the report flags it).
+//
+// On mp-007, sys-honest and sys-tampered relay `L5132-4` (another code, quoted by the served
+// L2113-10): RELAYED, never PHANTOM — except in sys-tampered's proven column, whose evidence for
+// mp-007 is signed by an expired key (the passage is declared served, not proven).
 //
 // Receipts are AER-1 timelines as draft-zambo-aer1-09 writes them (bare arrays, docs/aer1.md):
 // the retrieve entry's canonical bytes are the response body as canonical JSON, so its output
@@ -42,7 +47,10 @@ type Passage = { ref: string; text: string };
 
 const SYSTEMS = ['sys-honest', 'sys-tampered', 'sys-truncated'] as const;
 type SystemId = (typeof SYSTEMS)[number];
-const ATTEMPTS = 3;
+/** Attempts per item: sys-truncated stops at two. */
+const ATTEMPTS: Record<SystemId, number> = { 'sys-honest': 3, 'sys-tampered': 3, 'sys-truncated': 2 };
+/** What an answer on mp-007 adds from the served L2113-10, which quotes another code. */
+const RELAYED_SENTENCE = " Un lot peut être réservé aux structures mentionnées à l'article L5132-4 du code du travail.";
 
 /** Article texts by identifier, read from the corpus headings and the paragraph under each. */
 export function articlePassages(corpusDir: string, files: string[]): Map<string, string> {
@@ -88,13 +96,17 @@ function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<
   if (system === 'sys-honest') {
     // Constancy: the honest system misses the expected reference once in three attempts on one item.
     if (id === 'mp-010' && attempt === 3) plan.text = 'L\'acheteur doit demander des explications sur le prix proposé.';
+    if (id === 'mp-007') plan.text += RELAYED_SENTENCE;
     return plan;
   }
   if (system === 'sys-tampered') {
     if (id === 'mp-001') plan.text = plan.text.replace("l'article R2122-8", "l'article L2122-8");
     if (['mp-002', 'mp-003', 'mp-004'].includes(id)) plan.evidence = 'tampered-response';
     if (['mp-005', 'mp-006'].includes(id)) plan.evidence = 'unsigned';
-    if (id === 'mp-007') plan.evidence = 'expired-key';
+    if (id === 'mp-007') {
+      plan.evidence = 'expired-key';
+      plan.text += RELAYED_SENTENCE;
+    }
     if (id === 'mp-008') plan.evidence = 'unpinned-tsa';
     // The participant submitted the proof's public page instead of its own copy.
     if (id === 'mp-009') plan.evidence = 'public-view';
@@ -147,7 +159,7 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
     let clock = Date.parse(`2026-11-0${5 + s}T08:00:00Z`);
     for (const item of items) {
       const k = key.get(item.item_id)!;
-      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      for (let attempt = 1; attempt <= ATTEMPTS[system]; attempt++) {
         clock += 37_000;
         const plan = planFor(system, k, attempt, passages);
         const served: Passage[] = (k.kind === 'positive' ? k.expected_refs : ['R2123-1']).map((ref) => ({ ref, text: passages.get(ref)! }));

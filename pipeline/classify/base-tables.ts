@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
-import { ANSWERS_TO_CLASSIFY, SERVED_PASSAGES_TO_CLASSIFY } from '../store/statements.ts';
-import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
+import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY } from '../store/statements.ts';
+import { compileExtractor, compileLiteralMatcher, extractorConfigFromStudy, type Extractor } from './extract.ts';
 
 const CLASSIFY_TABLES_SQL = fileURLToPath(new URL('../store/classify-tables.sql', import.meta.url));
 
@@ -15,6 +15,7 @@ export interface BaseTableCounts {
   assertions: number;
   served_refs: number;
   served_amounts: number;
+  passage_mentions: number;
 }
 
 async function rows(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
@@ -46,7 +47,9 @@ export async function buildBaseTables(
   for (const i of items) itemTable.append([i.item_id, i.question]);
   itemTable.close();
 
-  const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0 };
+  const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0, passage_mentions: 0 };
+  // The identifiers each record's answer cites (stubs excluded), for passage_mentions.
+  const cited = new Map<number, Set<string>>();
   const assertions = await TableAppender.create(connection, 'assertions');
   for (const r of await rows(connection, ANSWERS_TO_CLASSIFY)) {
     counts.records++;
@@ -57,10 +60,12 @@ export async function buildBaseTables(
         a.kind, a.ref, a.in_vocabulary, a.value, a.unit, a.start, a.end, a.text, a.stub,
       ]);
       counts.assertions++;
+      if (a.kind === 'citation' && !a.stub && a.ref !== null) cited.set(Number(r.record_id), (cited.get(Number(r.record_id)) ?? new Set()).add(a.ref));
     }
   }
   assertions.close();
   await servedFacts(connection, extractor, counts);
+  await passageMentions(connection, cited, counts);
   return counts;
 }
 
@@ -100,4 +105,33 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     counts.served_amounts++;
   }
   amountTable.close();
+}
+
+/**
+ * Where served passages write what the answers cite: one row per passage and identifier cited by
+ * that record's answer (in the vocabulary or not) that the passage's text contains, found by the
+ * vocabulary's literal bounded matching (a trie of the record's citations, one pass per text).
+ * Section 5 reads it to tell a reference relayed from a served passage from an invented one.
+ */
+async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<number, ReadonlySet<string>>, counts: BaseTableCounts): Promise<void> {
+  const table = await TableAppender.create(connection, 'passage_mentions');
+  // One matcher per record, over that record's own citations only: another record's identifier can
+  // never shadow one of them (leftmost-longest), and passages come grouped by record.
+  let matcherRecord: number | null = null;
+  let match = compileLiteralMatcher([]);
+  for (const p of await rows(connection, PASSAGES_TO_SCAN)) {
+    const record = Number(p.record_id);
+    const own = cited.get(record);
+    if (own === undefined || typeof p.text !== 'string') continue;
+    if (matcherRecord !== record) {
+      matcherRecord = record;
+      match = compileLiteralMatcher(own);
+    }
+    const refs = new Set(match(p.text).map((m) => m.ref));
+    for (const ref of [...refs].sort()) {
+      table.append([record, Number(p.evidence_index), Number(p.passage_index), ref, p.declared === true, p.proven === true]);
+      counts.passage_mentions++;
+    }
+  }
+  table.close();
 }

@@ -164,9 +164,36 @@ function isTriePrefix(root: TrieNode, text: string, start: number): boolean {
   return start < text.length;
 }
 
+/** Every bounded occurrence of the trie's identifiers: leftmost, then longest, never overlapping. */
+function literalMatches(root: TrieNode, text: string): Array<Span & { ref: string }> {
+  const found: Array<Span & { ref: string }> = [];
+  for (let i = 0; i < text.length; ) {
+    if (root.children.has(text.charCodeAt(i)) && isBoundaryBefore(text, i)) {
+      const end = longestAt(root, text, i);
+      if (end > i) {
+        found.push({ ref: text.slice(i, end), start: i, end });
+        i = end;
+        continue;
+      }
+    }
+    i++;
+  }
+  return found;
+}
+
+/**
+ * A matcher for a fixed set of identifiers by the vocabulary's own rules (one trie, bounded,
+ * case-sensitive, leftmost-longest, linear in the text): used to find where served passages write
+ * the identifiers an answer cites, vocabulary or not.
+ */
+export function compileLiteralMatcher(ids: Iterable<string>): (text: string) => Array<Span & { ref: string }> {
+  const root = buildTrie([...new Set(ids)]);
+  return (text) => literalMatches(root, text);
+}
+
 // --- the extractor ------------------------------------------------------------------------------
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
 }
@@ -229,20 +256,7 @@ export function compileExtractor(config: ExtractorConfig): Extractor {
   const { groupSeparators, decimalSeparator, amountUnit } = config;
 
   function vocabularyCitations(text: string): Assertion[] {
-    const found: Assertion[] = [];
-    for (let i = 0; i < text.length; ) {
-      if (trie.children.has(text.charCodeAt(i)) && isBoundaryBefore(text, i)) {
-        const end = longestAt(trie, text, i);
-        if (end > i) {
-          const ref = text.slice(i, end);
-          found.push(citation(ref, true, i, end));
-          i = end;
-          continue;
-        }
-      }
-      i++;
-    }
-    return found;
+    return literalMatches(trie, text).map((m) => citation(m.ref, true, m.start, m.end));
   }
 
   function phantomCitations(text: string, known: readonly Assertion[]): Assertion[] {

@@ -34,15 +34,16 @@ export interface TableSpec {
   columns: readonly string[];
 }
 
-/** The five result tables the score stage writes (SPEC §6.3), keyed as results.json names them. */
+/** The result tables the score stage writes (SPEC §6.3, and the discordant items behind each sign test), keyed as results.json names them. */
 export const RESULT_TABLES = {
   assertion_classes: {
     table: 'result_assertion_classes',
     columns: ['system_id', 'item_id', 'attempt', 'assertion_id', 'kind', 'ref', 'class_declared', 'class_proven'],
   },
   scores: { table: 'result_scores', columns: ['system_id', 'metric', 'declared', 'proven', 'n_declared', 'n_proven'] },
-  constancy: { table: 'result_constancy', columns: ['system_id', 'metric', 'always', 'sometimes', 'never'] },
+  constancy: { table: 'result_constancy', columns: ['system_id', 'metric', 'attempts', 'always', 'sometimes', 'never'] },
   sign_tests: { table: 'result_sign_tests', columns: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'] },
+  discordant_items: { table: 'result_discordant_items', columns: ['system_a', 'system_b', 'metric', 'item_id', 'winner'] },
   hypotheses: { table: 'result_hypotheses', columns: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome'] },
 } as const satisfies Record<string, TableSpec>;
 

@@ -1,271 +1,42 @@
 // report.md and report.html (SPEC §7) from rows: pure, no file system, no clock. The one time shown
-// is the study's as_of.
+// is the study's as_of. The document itself (sections, the finding first) is document.ts; values
+// are written by values.ts.
 //
 // Rates stay exact fractions everywhere else; here, and only here, each is also shown as a
 // percentage with one decimal (rounded half up, in integer arithmetic), next to its numerator and
 // denominator, so rounding never hides the gap between the declared and the proven column.
 // report.html is self-contained: inline CSS, inline SVG charts, no script, nothing to load (a
 // Content-Security-Policy forbids it too).
-import { canonicalJson, JsonNumber } from '../formats/canonical-json.ts';
-import type { EmitInputs } from '../emit/manifest.ts';
-import type { Cell, ResultName, Row, StoreFacts } from '../emit/tables.ts';
+import type { Row } from '../emit/tables.ts';
+import { sections, type Block, type ReportInput } from './document.ts';
+import { codePointOrder, fraction, metricName, show, type Fraction, type MetricLabels } from './values.ts';
 
-export interface WitnessSummary {
-  witness: string;
-  ok: boolean;
-  codes: string[];
-  signer: string | null;
-}
-
-export interface ReportInput {
-  title: string;
-  study_id: string;
-  as_of: string;
-  run_id: string;
-  inputs: EmitInputs;
-  witnesses: WitnessSummary[];
-  independent_witnesses: number;
-  min_witnesses: number;
-  results: Record<ResultName, Row[]>;
-  facts: StoreFacts;
-}
-
-// ------------------------------------------------------------------------------------------
-// Values
-
-function integer(c: Cell | undefined): bigint | null {
-  if (typeof c === 'bigint') return c;
-  if (c instanceof JsonNumber && /^-?\d+$/.test(c.lexeme)) return BigInt(c.lexeme);
-  return null;
-}
-
-/** A cell as text: integers and doubles exactly as in results.json, NULL as an em dash. */
-export function show(c: Cell | undefined): string {
-  if (c === null || c === undefined) return '—';
-  if (typeof c === 'bigint' || typeof c === 'boolean') return String(c);
-  if (typeof c === 'string') return c;
-  if (c instanceof JsonNumber) return c.lexeme;
-  return canonicalJson(c);
-}
-
-/** round(10 · 100 · n / d), half away from zero: a percentage in tenths. */
-function tenthsOfPercent(n: bigint, d: bigint): bigint {
-  const num = n * 1000n * (d < 0n ? -1n : 1n);
-  const den = d < 0n ? -d : d;
-  const q = (2n * (num < 0n ? -num : num) + den) / (2n * den);
-  return num < 0n ? -q : q;
-}
-
-function tenthsText(t: bigint): string {
-  const neg = t < 0n;
-  const a = neg ? -t : t;
-  return `${neg ? '−' : ''}${a / 10n}.${a % 10n}`;
-}
-
-export interface Fraction {
-  text: string;
-  /** Tenths of a percent, or null when the denominator is 0 or missing. */
-  tenths: bigint | null;
-}
-
-export function fraction(numerator: Cell | undefined, denominator: Cell | undefined): Fraction {
-  const n = integer(numerator);
-  const d = integer(denominator);
-  if (n === null || d === null) return { text: `${show(numerator)}/${show(denominator)}`, tenths: null };
-  if (d === 0n) return { text: `${n}/0 (n/a)`, tenths: null };
-  const t = tenthsOfPercent(n, d);
-  return { text: `${n}/${d} (${tenthsText(t)}%)`, tenths: t };
-}
-
-/** proven − declared, in percentage points, exact until the final rounding. */
-function gap(row: Row): string {
-  const [d, nd, p, np] = [integer(row.declared), integer(row.n_declared), integer(row.proven), integer(row.n_proven)];
-  if (d === null || nd === null || p === null || np === null || nd === 0n || np === 0n) return '—';
-  const t = tenthsOfPercent(p * nd - d * np, np * nd);
-  return `${t > 0n ? '+' : ''}${tenthsText(t)} pts`;
-}
-
-// ------------------------------------------------------------------------------------------
-// The document, shared by both renderings
-
-type Block =
-  | { kind: 'p'; text: string }
-  | { kind: 'list'; items: string[] }
-  | { kind: 'table'; headers: string[]; rows: string[][]; numeric?: number[] }
-  | { kind: 'charts' };
-
-interface Section {
-  title: string;
-  blocks: Block[];
-}
-
-function table(headers: string[], rows: string[][], numeric: number[] = []): Block {
-  return rows.length === 0 ? { kind: 'p', text: '(no rows)' } : { kind: 'table', headers, rows, numeric };
-}
-
-function classCounts(rows: Row[]): Block {
-  // class → system → [declared, proven]
-  const counts = new Map<string, Map<string, [number, number]>>();
-  const systems = new Set<string>();
-  for (const r of rows) {
-    const system = show(r.system_id);
-    systems.add(system);
-    for (const [col, i] of [['class_declared', 0], ['class_proven', 1]] as const) {
-      const cls = show(r[col]);
-      const bySystem = counts.get(cls) ?? new Map<string, [number, number]>();
-      const pair = bySystem.get(system) ?? [0, 0];
-      pair[i]++;
-      bySystem.set(system, pair);
-      counts.set(cls, bySystem);
-    }
-  }
-  const sys = [...systems].sort(codePointOrder);
-  const headers = ['class', ...sys.flatMap((s) => [`${s} declared`, `${s} proven`])];
-  const body = [...counts.keys()].sort(codePointOrder).map((cls) => [
-    cls,
-    ...sys.flatMap((s) => (counts.get(cls)!.get(s) ?? [0, 0]).map(String)),
-  ]);
-  return table(headers, body, headers.map((_, i) => i).slice(1));
-}
-
-function codePointOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-function sections(r: ReportInput): Section[] {
-  const f = r.facts;
-  const files = f.submission_files;
-  const total = (col: string) => files.reduce((s, row) => s + (integer(row[col]) ?? 0n), 0n);
-  const ok = r.witnesses.filter((w) => w.ok);
-  return [
-    {
-      title: 'How to read this report',
-      blocks: [
-        { kind: 'p', text: `Study ${r.study_id}, as of ${r.as_of}, run ${r.run_id}.` },
-        {
-          kind: 'list',
-          items: [
-            'declared: the submission taken at its word — every piece of evidence counts.',
-            'proven: only what evidence establishes that verified offline against keys and roots pinned before the study.',
-            'Rates are exact fractions (numerator/denominator); the percentage beside each is rounded to one decimal for reading only. The gap between the two columns is the finding.',
-            'This report shows reproducible results and verified evidence. It does not show that evidence was truthful, nor that the witnesses saw every action of a system.',
-          ],
-        },
-      ],
-    },
-    {
-      title: 'Freeze and witnesses',
-      blocks: [
-        table(['input', 'digest'], [
-          ['freeze_digest', r.inputs.freeze_digest],
-          ['corpus root', r.inputs.corpus_root],
-          ['section 5', r.inputs.section5_sha256],
-          ['answer-key commitment', r.inputs.answer_key_root],
-          ['trust policy root', r.inputs.trust_root],
-          ['commitments file', r.inputs.commitments_sha256 ?? 'none (no inputs/commitments.jsonl)'],
-        ]),
-        {
-          kind: 'p',
-          text:
-            r.witnesses.length === 0
-              ? 'No independent witness confirmed the freeze: there is no anchor token, so nothing outside the operator\'s own files shows that the plan preceded the submissions.'
-              : `${r.independent_witnesses} independent witness(es) confirmed the freeze before the submission window opened (the study requires ${r.min_witnesses}).`,
-        },
-        ...(r.witnesses.length === 0
-          ? []
-          : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.codes.join(', ') || '—']))]),
-        ...(ok.length < r.min_witnesses ? [{ kind: 'p' as const, text: 'Fewer witnesses than the study requires confirmed the freeze.' }] : []),
-      ],
-    },
-    {
-      title: 'Submissions',
-      blocks: [
-        table(
-          ['file', 'lines read', 'accepted', 'rejected'],
-          [
-            ...files.map((row) => [show(row.file), show(row.lines_read), show(row.accepted), show(row.rejected)]),
-            ['total', String(total('lines_read')), String(total('accepted')), String(total('rejected'))],
-          ],
-          [1, 2, 3],
-        ),
-        { kind: 'p', text: 'Every line read is either accepted or rejected with a reason code (rejects.csv); nothing is dropped.' },
-        table(['reason code', 'rejected lines'], f.rejects_by_code.map((x) => [x.reason_code, String(x.lines)]), [1]),
-        table(['system', 'accepted records'], f.records_by_system.map((x) => [x.system_id, String(x.records)]), [1]),
-      ],
-    },
-    {
-      title: 'Scores',
-      blocks: [
-        table(
-          ['system', 'metric', 'declared', 'proven', 'proven − declared'],
-          r.results.scores.map((row) => [show(row.system_id), show(row.metric), fraction(row.declared, row.n_declared).text, fraction(row.proven, row.n_proven).text, gap(row)]),
-          [2, 3, 4],
-        ),
-        { kind: 'charts' },
-      ],
-    },
-    {
-      title: 'Constancy over repeated attempts',
-      blocks: [
-        { kind: 'p', text: 'A case that succeeds only some of the time is not a success.' },
-        table(
-          ['system', 'metric', 'always', 'sometimes', 'never'],
-          r.results.constancy.map((row) => [show(row.system_id), show(row.metric), show(row.always), show(row.sometimes), show(row.never)]),
-          [2, 3, 4],
-        ),
-      ],
-    },
-    {
-      title: 'Sign tests',
-      blocks: [
-        { kind: 'p', text: 'Exact two-sided binomial test on the discordant items only.' },
-        table(
-          ['system A', 'system B', 'metric', 'wins A', 'wins B', 'ties', 'p-value'],
-          r.results.sign_tests.map((row) => [show(row.system_a), show(row.system_b), show(row.metric), show(row.wins_a), show(row.wins_b), show(row.ties), show(row.p_value)]),
-          [3, 4, 5, 6],
-        ),
-      ],
-    },
-    {
-      title: 'Pre-registered hypotheses',
-      blocks: [
-        table(
-          ['hypothesis', 'statement', 'threshold', 'observed', 'outcome'],
-          r.results.hypotheses.map((row) => [show(row.hypothesis_id), show(row.statement), show(row.threshold), show(row.observed), show(row.outcome)]),
-          [2, 3],
-        ),
-      ],
-    },
-    { title: 'Assertion classes', blocks: [classCounts(r.results.assertion_classes)] },
-    {
-      title: 'Evidence checked',
-      blocks: [
-        table(['table', 'rows'], [
-          ['assertions', String(f.counts.assertions)],
-          ['proof_checks', String(f.counts.proof_checks)],
-          ['chain_checks', String(f.counts.chain_checks)],
-        ], [1]),
-        ...(f.proof_status ? [table(['proof status', 'proofs'], f.proof_status.map((x) => [x.status, String(x.rows)]), [1])] : []),
-        ...(f.chain_status ? [table(['chain status', 'chains'], f.chain_status.map((x) => [x.status, String(x.rows)]), [1])] : []),
-        ...(f.witnesses_by_system
-          ? [
-              {
-                kind: 'p' as const,
-                text: 'Independent witnesses per system: witnesses the issuer could not have produced itself (an RFC 3161 token from a pinned TSA, a transparency-log entry) that verified for a proof. The issuer\'s own signature and hashes are not counted.',
-              },
-              table(['system', 'proofs', 'proofs with an independent witness', 'independent witnesses'], f.witnesses_by_system.map((x) => [x.system_id, String(x.proofs), String(x.witnessed), String(x.witnesses)]), [1, 2, 3]),
-            ]
-          : []),
-      ],
-    },
-  ];
-}
+export type { ReportInput, WitnessSummary } from './document.ts';
 
 // ------------------------------------------------------------------------------------------
 // Markdown
 
 function mdEscape(text: string): string {
   return text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, ' ');
+}
+
+const TEXT_BAR = 40;
+
+/** The primary metric's chart in text: a declared and a proven bar per system, 0–100 % in 40 cells. */
+function textChart(rows: Row[]): string[] {
+  const width = Math.max(0, ...rows.map((row) => show(row.system_id).length));
+  const line = (label: string, column: string, f: Fraction) => {
+    const cells = f.tenths === null ? 0 : Number((BigInt(TEXT_BAR) * (f.tenths < 0n ? 0n : f.tenths > 1000n ? 1000n : f.tenths) + 500n) / 1000n);
+    return `${label.padEnd(width)}  ${column}  ${'█'.repeat(cells)}${'·'.repeat(TEXT_BAR - cells)}  ${f.text}`;
+  };
+  return [
+    '```text',
+    ...rows.flatMap((row) => [
+      line(show(row.system_id), 'declared', fraction(row.declared, row.n_declared)),
+      line('', 'proven  ', fraction(row.proven, row.n_proven)),
+    ]),
+    '```',
+  ];
 }
 
 export function renderMarkdown(r: ReportInput): string {
@@ -280,7 +51,8 @@ export function renderMarkdown(r: ReportInput): string {
         out.push(`| ${b.headers.map((_, i) => (b.numeric?.includes(i) ? '---:' : '---')).join(' | ')} |`);
         for (const row of b.rows) out.push(`| ${row.map(mdEscape).join(' | ')} |`);
         out.push('');
-      } else out.push('The chart of declared vs proven per system is in report.html.', '');
+      } else if (b.metric === null) out.push('The charts of declared vs proven per system are in report.html.', '');
+      else out.push(...textChart(r.results.scores.filter((row) => show(row.metric) === b.metric)), '');
     }
   }
   return `${out.join('\n').trimEnd()}\n`;
@@ -294,10 +66,12 @@ function h(text: string): string {
 }
 
 const CSS = `
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;max-width:72rem;margin:2rem auto;padding:0 1rem}
-h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #d0d7de}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;max-width:72rem;margin:1rem auto;padding:0 1rem}
+h1{font-size:1.5rem;margin:.4rem 0}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #d0d7de}#finding h2{margin-top:.6rem}
+.lead-row{display:flex;flex-wrap:wrap;gap:.5rem 2rem;align-items:flex-start}.lead-row ul{flex:1 1 26rem;margin:.3rem 0;padding-left:1.2rem}
+.lead-row li{margin-bottom:.35rem}.legend{margin:.2rem 0}
 table{border-collapse:collapse;margin:.6rem 0}th,td{border:1px solid #d0d7de;padding:.25rem .55rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .charts{display:flex;flex-wrap:wrap;gap:1.5rem}figure{margin:0}figcaption{font-weight:600;margin-bottom:.3rem}
 svg text{font:11px system-ui,sans-serif;fill:#1b1f24}svg .axis{stroke:#8c959f;stroke-width:1}svg .grid{stroke:#d0d7de;stroke-width:1}
 svg .declared{fill:#9ecae1}svg .proven{fill:#08519c}.key{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em}
@@ -321,7 +95,7 @@ function bar(cls: 'declared' | 'proven', x: number, f: Fraction): string {
 }
 
 /** One SVG per metric: for each system a declared and a proven bar, on a 0–100 % scale. */
-function chart(metric: string, rows: Row[]): string {
+function chart(metric: string, rows: Row[], labels: MetricLabels, id?: string): string {
   const width = LEFT + rows.length * GROUP + 10;
   const height = PLOT_TOP + PLOT_HEIGHT + 40;
   const parts: string[] = [];
@@ -336,44 +110,60 @@ function chart(metric: string, rows: Row[]): string {
     parts.push(`<text x="${x + 42}" y="${PLOT_TOP + PLOT_HEIGHT + 16}" text-anchor="middle">${h(show(row.system_id))}</text>`);
   });
   parts.push(`<line class="axis" x1="${LEFT}" y1="${PLOT_TOP + PLOT_HEIGHT}" x2="${width - 10}" y2="${PLOT_TOP + PLOT_HEIGHT}"/>`);
+  const name = metricName(metric, labels);
   return (
-    `<figure><figcaption>${h(metric)}</figcaption>` +
-    `<svg role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-label="${h(`${metric}: declared vs proven per system`)}">` +
-    `<title>${h(`${metric}: declared vs proven per system`)}</title>${parts.join('')}</svg></figure>`
+    `<figure${id ? ` id="${id}"` : ''}><figcaption>${h(name)}</figcaption>` +
+    `<svg role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" aria-label="${h(`${name}: declared vs proven per system`)}">` +
+    `<title>${h(`${name}: declared vs proven per system`)}</title>${parts.join('')}</svg></figure>`
   );
 }
 
-function charts(scores: Row[]): string {
+const CHART_KEY = '<span class="key declared"></span>declared<span class="key proven"></span>proven';
+
+/** Every metric's chart (only: the one metric's, marked as the primary chart). */
+function charts(scores: Row[], labels: MetricLabels, only: string | null): string {
   const byMetric = new Map<string, Row[]>();
   for (const row of scores) {
     const m = show(row.metric);
-    byMetric.set(m, [...(byMetric.get(m) ?? []), row]);
+    if (only === null || m === only) byMetric.set(m, [...(byMetric.get(m) ?? []), row]);
   }
   if (byMetric.size === 0) return '<p>(no scores to chart)</p>';
+  if (only !== null) return `<div class="primary">${chart(only, byMetric.get(only)!, labels, 'primary-chart')}<p class="legend">${CHART_KEY}</p></div>`;
   const metrics = [...byMetric.keys()].sort(codePointOrder);
   return (
-    '<p>Declared vs proven per system, as a percentage of each denominator (bar labels: numerator/denominator).' +
-    '<span class="key declared"></span>declared<span class="key proven"></span>proven</p>' +
-    `<div class="charts">${metrics.map((m) => chart(m, byMetric.get(m)!)).join('')}</div>`
+    `<p>Declared vs proven per system, as a percentage of each denominator (bar labels: numerator/denominator).${CHART_KEY}</p>` +
+    `<div class="charts">${metrics.map((m) => chart(m, byMetric.get(m)!, labels)).join('')}</div>`
+  );
+}
+
+function tableHtml(b: Extract<Block, { kind: 'table' }>): string {
+  const cell = (text: string, i: number, tag: 'td' | 'th') => `<${tag}${tag === 'td' && b.numeric?.includes(i) ? ' class="n"' : ''}>${h(text)}</${tag}>`;
+  return (
+    `<table><thead><tr>${b.headers.map((t, i) => cell(t, i, 'th')).join('')}</tr></thead><tbody>` +
+    b.rows.map((row) => `<tr>${row.map((t, i) => cell(t, i, 'td')).join('')}</tr>`).join('') +
+    '</tbody></table>'
   );
 }
 
 export function renderHtml(r: ReportInput): string {
   const body: string[] = [`<h1>${h(r.title)}</h1>`];
+  const html = (b: Block, lead: boolean): string => {
+    if (b.kind === 'p') return `<p>${h(b.text)}</p>`;
+    if (b.kind === 'list') return `<ul${lead ? ' id="finding-summary"' : ''}>${b.items.map((i) => `<li>${h(i)}</li>`).join('')}</ul>`;
+    if (b.kind === 'table') return tableHtml(b);
+    return charts(r.results.scores, r.metric_labels, b.metric);
+  };
   for (const s of sections(r)) {
-    body.push(`<h2>${h(s.title)}</h2>`);
-    for (const b of s.blocks) {
-      if (b.kind === 'p') body.push(`<p>${h(b.text)}</p>`);
-      else if (b.kind === 'list') body.push(`<ul>${b.items.map((i) => `<li>${h(i)}</li>`).join('')}</ul>`);
-      else if (b.kind === 'table') {
-        const cell = (text: string, i: number, tag: 'td' | 'th') => `<${tag}${tag === 'td' && b.numeric?.includes(i) ? ' class="n"' : ''}>${h(text)}</${tag}>`;
-        body.push(
-          `<table><thead><tr>${b.headers.map((t, i) => cell(t, i, 'th')).join('')}</tr></thead><tbody>` +
-            b.rows.map((row) => `<tr>${row.map((t, i) => cell(t, i, 'td')).join('')}</tr>`).join('') +
-            '</tbody></table>',
-        );
-      } else body.push(charts(r.results.scores));
+    const blocks = s.blocks;
+    const out: string[] = [];
+    for (let i = 0; i < blocks.length; i++) {
+      // The finding's sentences and its chart side by side, so both sit in the first screen.
+      if (s.lead && blocks[i]!.kind === 'list' && blocks[i + 1]?.kind === 'charts') {
+        out.push(`<div class="lead-row">${html(blocks[i]!, true)}${html(blocks[i + 1]!, true)}</div>`);
+        i++;
+      } else out.push(html(blocks[i]!, s.lead === true));
     }
+    body.push(s.lead ? `<section id="finding">\n<h2>${h(s.title)}</h2>\n${out.join('\n')}\n</section>` : `<h2>${h(s.title)}</h2>\n${out.join('\n')}`);
   }
   return [
     '<!DOCTYPE html>',

@@ -117,8 +117,8 @@ export const classify: Command = {
 export const score: Command = {
   name: 'score',
   summary: 'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
-  help: ['usage: prereg score [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests', 'and hypotheses (result_* tables, read by emit).', ...HELP_COMMON].join('\n'),
+  help: ['usage: prereg score [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,', 'discordant_items and hypotheses (result_* tables, read by emit).', ...HELP_COMMON].join('\n'),
   options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
-  run: (ctx) => runAnalysis({ name: 'score', views: ['scores', 'constancy', 'sign_tests', 'hypotheses'], before: classify }, ctx),
+  run: (ctx) => runAnalysis({ name: 'score', views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], before: classify }, ctx),
 };

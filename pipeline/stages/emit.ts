@@ -145,6 +145,12 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       const t = RESULT_TABLES[name].table;
       results[name] = await readRows(c, t, columnsOf(schema, t));
     }
+    const primary = study.report?.primary_metric ?? null;
+    if (primary !== null && !results.scores.some((row) => row.metric === primary)) {
+      throw new PreregError('REPORT_METRIC_UNKNOWN', `preregistration/study.json report.primary_metric ${JSON.stringify(primary)} is not a metric of section 5's scores`, {
+        metric: primary,
+      });
+    }
     const witnesses = [];
     for (const f of anchorFiles) witnesses.push(await verifyAnchor(layout.anchors, f, inputs.freeze_digest, trust.tsa, frozen.window.opens_at));
     const report: ReportInput = {
@@ -156,6 +162,8 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       witnesses: witnesses.map((w) => ({ witness: w.witness, ok: w.ok, codes: [...w.codes], signer: w.signer })),
       independent_witnesses: countIndependentWitnesses(witnesses),
       min_witnesses: study.anchors.min_witnesses,
+      primary_metric: primary,
+      metric_labels: study.report?.metrics ?? {},
       results,
       facts,
     };

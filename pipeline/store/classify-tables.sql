@@ -6,6 +6,7 @@ DROP TABLE IF EXISTS vocabulary;
 DROP TABLE IF EXISTS items;
 DROP TABLE IF EXISTS served_refs;
 DROP TABLE IF EXISTS served_amounts;
+DROP TABLE IF EXISTS passage_mentions;
 
 CREATE TABLE assertions (
   record_id       BIGINT  NOT NULL,
@@ -55,4 +56,13 @@ CREATE TABLE served_amounts (
   unit      VARCHAR NOT NULL,
   declared  BOOLEAN NOT NULL,
   proven    BOOLEAN NOT NULL
+);
+
+CREATE TABLE passage_mentions (
+  record_id      BIGINT  NOT NULL,
+  evidence_index INTEGER NOT NULL,
+  passage_index  INTEGER NOT NULL,
+  ref            VARCHAR NOT NULL,
+  declared       BOOLEAN NOT NULL,
+  proven         BOOLEAN NOT NULL
 );

@@ -11,8 +11,9 @@ import { quoteIdent } from './sql-text.ts';
 export const REQUIRED_VIEWS = {
   assertion_classes: ['system_id', 'item_id', 'attempt', 'assertion_id', 'kind', 'ref', 'class_declared', 'class_proven'],
   scores: ['system_id', 'metric', 'declared', 'proven', 'n_declared', 'n_proven'],
-  constancy: ['system_id', 'metric', 'always', 'sometimes', 'never'],
+  constancy: ['system_id', 'metric', 'attempts', 'always', 'sometimes', 'never'],
   sign_tests: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'],
+  discordant_items: ['system_a', 'system_b', 'metric', 'item_id', 'winner'],
   hypotheses: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome'],
 } as const;
 export type RequiredView = keyof typeof REQUIRED_VIEWS;
@@ -28,7 +29,7 @@ const ALLOWED_VALUES: Partial<Record<RequiredView, Record<string, readonly strin
 };
 function CLASSES(): readonly string[] {
   return [
-    'PHANTOM', 'OUT_OF_CONTEXT', 'GROUNDED_EXPECTED', 'GROUNDED_OTHER', 'NOT_JUDGED',
+    'PHANTOM', 'RELAYED', 'OUT_OF_CONTEXT', 'GROUNDED_EXPECTED', 'GROUNDED_OTHER', 'NOT_JUDGED',
     'AMOUNT_SUPPORTED', 'AMOUNT_INVENTED',
     'REFUSAL_CORRECT', 'REFUSAL_WRONG', 'ANSWERED_NEGATIVE', 'ANSWERED_POSITIVE',
   ];

@@ -28,6 +28,9 @@ export const ANSWERS_TO_CLASSIFY = 'SELECT record_id, system_id, item_id, attemp
 /** The served passages the classify stage reads, in (record, evidence, passage) order. */
 export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, declared, proven FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
+/** The served passages, with their position, that the classify stage scans for vocabulary mentions. */
+export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index, text, declared, proven FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+
 /** What served-passages.sql reads as getvariable('require_receipts') ($1: a boolean). */
 export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN';
 

@@ -14,6 +14,14 @@ export interface StudyConfig {
   vocabulary: { heading_patterns: string[]; shape_patterns: string[]; section_patterns?: string[] };
   amounts: { pattern: string; unit: string; group_separators?: string[]; decimal_separator?: string };
   anchors: { min_witnesses: number; tsas: Array<{ name: string; url: string }> };
+  /** How the report presents the scores: the metric it leads with, metric names in words. */
+  report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
+}
+
+export interface MetricLabel {
+  label: string;
+  /** Absent for a count that is neither good nor bad (relayed citations). */
+  better?: 'higher' | 'lower';
 }
 
 export function loadStudy(path: string): StudyConfig {

@@ -1,7 +1,7 @@
 // The pre-registered analysis on a hand-built study where the class of every assertion is known,
 // and on the example study (sign tests checked against Python's math.comb).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
@@ -15,6 +15,8 @@ const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), [
   'ccag-travaux.md',
 ]);
 const served = (...refs: string[]) => refs.map((ref) => ({ ref, text: passages.get(ref)! }));
+// L2113-10 quotes another code's article: what an answer relays from it is never a phantom.
+const quoting = { ref: 'L2113-10', text: "Les marchés sont passés en lots séparés. Un lot peut être réservé aux structures mentionnées à l'article L5132-4 du code du travail." };
 
 const RECORDS: HandRecord[] = [
   { system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.", passages: served('R2122-8') },
@@ -27,6 +29,12 @@ const RECORDS: HandRecord[] = [
   { system: 'sys-a', item: 'mp-018', attempt: 1, text: 'La durée est de cinq ans.', passages: served('R2123-1') },
   { system: 'sys-a', item: 'mp-002', attempt: 1, text: 'Je ne peux pas répondre.', refused: true, passages: served('R2123-1') },
   { system: 'sys-a', item: 'mp-003', attempt: 1, text: "Selon l'article R2123-1, le seuil des travaux est de 5 538 000 euros.", passages: served('R2123-1'), tamper: true },
+  // A participant's new system relays L5132-4 from its served passage and invents L9999-9; once under
+  // verified evidence, once under evidence altered after signing (declared served, not proven).
+  { system: 'sys-r', item: 'mp-007', attempt: 1, text: "Selon l'article L2113-10, un lot peut être réservé (article L5132-4 du code du travail, voir aussi l'article L9999-9).", passages: [quoting] },
+  { system: 'sys-r', item: 'mp-007', attempt: 2, text: "Selon l'article L2113-10, un lot peut être réservé (article L5132-4 du code du travail, voir aussi l'article L9999-9).", passages: [quoting], tamper: true },
+  // L5132-41 is not L5132-4: the literal match is bounded.
+  { system: 'sys-r', item: 'mp-007', attempt: 3, text: "Selon l'article L2113-10, voir l'article L5132-41.", passages: [quoting] },
   { system: 'sys-b', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
   { system: 'sys-b', item: 'mp-001', attempt: 2, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
   { system: 'sys-b', item: 'mp-001', attempt: 3, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
@@ -48,6 +56,11 @@ const EXPECTED: Array<[string, string, string | null, string | null, string, str
   ['sys-a/mp-017/1', 'record', null, null, 'REFUSAL_CORRECT', 'REFUSAL_CORRECT'],
   ['sys-a/mp-018/1', 'record', null, null, 'ANSWERED_NEGATIVE', 'ANSWERED_NEGATIVE'],
   ['sys-a/mp-002/1', 'record', null, null, 'REFUSAL_WRONG', 'REFUSAL_WRONG'],
+  ['sys-r/mp-007/1', 'citation', 'L5132-4', null, 'RELAYED', 'RELAYED'],
+  ['sys-r/mp-007/1', 'citation', 'L9999-9', null, 'PHANTOM', 'PHANTOM'],
+  ['sys-r/mp-007/2', 'citation', 'L5132-4', null, 'RELAYED', 'PHANTOM'],
+  ['sys-r/mp-007/2', 'citation', 'L9999-9', null, 'PHANTOM', 'PHANTOM'],
+  ['sys-r/mp-007/3', 'citation', 'L5132-41', null, 'PHANTOM', 'PHANTOM'],
 ];
 
 describe('classify and score on a hand-built study', () => {
@@ -94,13 +107,38 @@ describe('classify and score on a hand-built study', () => {
     expect(by.truncated_answers).toEqual(['1', '1', '10', '10']);
   });
 
-  it('counts constancy over 3 attempts: sometimes is not always', async () => {
-    const c = await queryStore(root, "SELECT system_id, always, sometimes, never FROM result_constancy WHERE metric = 'positives_citing_expected/declared' ORDER BY system_id");
-    // sys-a: mp-001 sometimes (1 of 3), mp-014 sometimes, mp-003 always, mp-002 and mp-012 never.
-    expect(c).toEqual([
-      { system_id: 'sys-a', always: '1', sometimes: '2', never: '2' },
-      { system_id: 'sys-b', always: '1', sometimes: '0', never: '0' },
+  it('finds where the served passages write what the answer cites (passage_mentions), bounded', async () => {
+    const rows = await queryStore(
+      root,
+      `SELECT r.attempt, m.ref, m.declared, m.proven FROM passage_mentions m JOIN records r ON r.record_id = m.record_id
+       WHERE r.system_id = 'sys-r' ORDER BY ALL`,
+    );
+    // The passage's own ref is not in its text; L5132-41 (attempt 3) is not written there.
+    expect(rows).toEqual([
+      { attempt: 1, ref: 'L5132-4', declared: true, proven: true },
+      { attempt: 2, ref: 'L5132-4', declared: true, proven: false },
     ]);
+  });
+
+  it('counts constancy with the number of attempts it was counted over: sometimes is not always', async () => {
+    const c = await queryStore(root, "SELECT system_id, attempts, always, sometimes, never FROM result_constancy WHERE metric = 'positives_citing_expected/declared' ORDER BY ALL");
+    // sys-a: mp-001 sometimes (1 of 3), mp-014 sometimes (1 of 2), mp-003 always, mp-002 and mp-012 never;
+    // items a system attempted a different number of times are counted in different rows.
+    expect(c).toEqual([
+      { system_id: 'sys-a', attempts: 1, always: '1', sometimes: '0', never: '2' },
+      { system_id: 'sys-a', attempts: 2, always: '0', sometimes: '1', never: '0' },
+      { system_id: 'sys-a', attempts: 3, always: '0', sometimes: '1', never: '0' },
+      { system_id: 'sys-b', attempts: 3, always: '1', sometimes: '0', never: '0' },
+      { system_id: 'sys-r', attempts: 3, always: '1', sometimes: '0', never: '0' },
+    ]);
+  });
+
+  it('lists the discordant items behind each sign test, and refuses a constancy hypothesis across attempt counts', async () => {
+    const d = await queryStore(root, "SELECT system_a, system_b, item_id, winner FROM result_discordant_items WHERE metric = 'positives_citing_expected/declared' ORDER BY ALL");
+    // mp-001: sys-b cites R2122-8 in all three attempts, sys-a in one of three.
+    expect(d).toEqual([{ system_a: 'sys-a', system_b: 'sys-b', item_id: 'mp-001', winner: 'sys-b' }]);
+    const t = await queryStore(root, "SELECT wins_a, wins_b, ties FROM result_sign_tests WHERE system_a = 'sys-a' AND system_b = 'sys-b' AND metric = 'positives_citing_expected/declared'");
+    expect(t).toEqual([{ wins_a: '0', wins_b: '1', ties: '0' }]);
   });
 
   it('refuses to run a changed section 5 (exit 3, SECTION5_DRIFT)', async () => {
@@ -126,6 +164,28 @@ describe('classify and score on a hand-built study', () => {
       expect(r.json.code).toBe('ANSWER_KEY_COMMITMENT_MISMATCH');
     } finally {
       s.cleanup();
+    }
+  });
+});
+
+describe('a hypothesis over constancy on the example study', () => {
+  it('is INCONCLUSIVE across different numbers of attempts, and decided once they are equal', async () => {
+    const h5 = async (root: string) => {
+      const r = await runCli(['score', '--root', root, '--json']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      return queryStore(root, "SELECT outcome, observed_num, observed_den FROM result_hypotheses WHERE hypothesis_id = 'H5'");
+    };
+    const all = copyExampleStudy();
+    const equal = copyExampleStudy();
+    try {
+      // sys-truncated makes two attempts per item, the others three.
+      expect(await h5(all.root)).toEqual([{ outcome: 'INCONCLUSIVE', observed_num: '4', observed_den: '16' }]);
+      // Without it every system counts over three attempts: sys-tampered's 7 of 16 proven falls short of half.
+      rmSync(join(equal.root, 'inputs/submissions/sys-truncated.jsonl'));
+      expect(await h5(equal.root)).toEqual([{ outcome: 'NOT_SUPPORTED', observed_num: '7', observed_den: '16' }]);
+    } finally {
+      all.cleanup();
+      equal.cleanup();
     }
   });
 });

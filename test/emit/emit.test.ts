@@ -152,12 +152,12 @@ describe('emit: data files', () => {
     const text = readFileSync(join(first.dir, 'results.json'), 'latin1');
     expect(/^[\x20-\x7e]*\n$/.test(text)).toBe(true); // ASCII only: non-ASCII is \u-escaped
     const r = JSON.parse(text);
-    expect(Object.keys(r).sort()).toEqual(['as_of', 'assertion_classes', 'constancy', 'format', 'hypotheses', 'run_id', 'scores', 'sign_tests', 'study_id']);
+    expect(Object.keys(r).sort()).toEqual(['as_of', 'assertion_classes', 'constancy', 'discordant_items', 'format', 'hypotheses', 'run_id', 'scores', 'sign_tests', 'study_id']);
     expect(r).toMatchObject({ format: 'prereg.results/1', study_id: 'example-procurement-2026', as_of: '2026-11-20', run_id: first.run_id });
     expect(r.scores.map((s: { system_id: string; metric: string }) => `${s.system_id}/${s.metric}`)).toEqual([
-      'sys-a/expected_ref_rate', 'sys-a/phantom_count', 'sys-a/refusal_rate', 'sys-b/expected_ref_rate', 'sys-b/phantom_count',
+      'sys-a/phantom_count', 'sys-a/positives_citing_expected', 'sys-a/refusal_rate', 'sys-b/phantom_count', 'sys-b/positives_citing_expected',
     ]);
-    expect(r.scores[0]).toEqual({ system_id: 'sys-a', metric: 'expected_ref_rate', declared: 3, proven: 2, n_declared: 4, n_proven: 4 });
+    expect(r.scores[1]).toEqual({ system_id: 'sys-a', metric: 'positives_citing_expected', declared: 3, proven: 2, n_declared: 4, n_proven: 4 });
     expect(r.scores[2]).toEqual({ system_id: 'sys-a', metric: 'refusal_rate', declared: null, proven: null, n_declared: null, n_proven: null });
     // Doubles as Python's repr: 1.0 stays 1.0.
     expect(text).toContain('"p_value":1.0');
@@ -175,11 +175,11 @@ describe('emit: data files', () => {
     expect(scores).toBe(
       [
         'system_id,metric,declared,proven,n_declared,n_proven',
-        'sys-a,expected_ref_rate,3,2,4,4',
         'sys-a,phantom_count,1,1,5,5',
+        'sys-a,positives_citing_expected,3,2,4,4',
         'sys-a,refusal_rate,,,,',
-        'sys-b,expected_ref_rate,2,1,3,3',
         'sys-b,phantom_count,0,0,0,0',
+        'sys-b,positives_citing_expected,2,1,3,3',
         '',
       ].join('\n'),
     );
@@ -210,18 +210,37 @@ describe('emit: data files', () => {
 
   it('renders report.md with exact fractions beside rounded percentages', () => {
     const md = readFileSync(join(first.dir, 'report.md'), 'utf8');
-    expect(md).toContain('| sys-a | expected\\_ref\\_rate | 3/4 (75.0%) | 2/4 (50.0%) | −25.0 pts |');
-    expect(md).toContain('| sys-b | expected\\_ref\\_rate | 2/3 (66.7%) | 1/3 (33.3%) | −33.3 pts |');
+    const metric = 'positive answers citing an expected reference (higher is better)';
+    expect(md).toContain(`| sys-a | ${metric} | 3/4 (75.0%) | 2/4 (50.0%) | −25.0 pts |`);
+    expect(md).toContain(`| sys-b | ${metric} | 2/3 (66.7%) | 1/3 (33.3%) | −33.3 pts |`);
+    // A metric study.json does not name stays as section 5 wrote it.
+    expect(md).toContain('| sys-a | phantom\\_count | 1/5 (20.0%) |');
     expect(md).toContain('0/0 (n/a)');
     expect(md).toContain('| total | 7 | 6 | 1 |');
     expect(md).toContain('1 independent witness(es) confirmed the freeze');
     expect(md).toContain('as of 2026-11-20');
   });
 
+  it('leads report.md with its finding: a sentence per system on the primary metric, then the hypotheses', () => {
+    const md = readFileSync(join(first.dir, 'report.md'), 'utf8');
+    const head = md.split('\n## ')[1]!;
+    expect(head.startsWith('Finding\n')).toBe(true);
+    expect(head).toContain('Primary metric: positive answers citing an expected reference (higher is better).');
+    expect(head).toContain('- sys-a: 3/4 (75.0%) declared, 2/4 (50.0%) proven — proven is 25.0 points below declared.');
+    expect(head).toContain('- sys-b: 2/3 (66.7%) declared, 1/3 (33.3%) proven — proven is 33.3 points below declared.');
+    // Observed as an exact fraction when section 5 gives one, else a rounded percentage; never the raw double.
+    expect(head).toContain('| H2 | SUPPORTED | ≈ 28.3% | 10% |');
+    expect(md).not.toContain('0.2833333333333333');
+    // sys-a was counted over 3 attempts, sys-b over 2: flagged in the finding, constancy and sign tests.
+    expect(head).toContain('different numbers of attempts per item (sys-a 3, sys-b 2)');
+    expect(md).toContain('| sys-a | sys-b | positive answers citing an expected reference (higher is better) | 3 / 2 — not comparable | 3 | 1 | 0 | 0.625 | mp-003 | mp-001 |');
+  });
+
   it('renders a self-contained report.html: inline CSS and SVG charts, no script, nothing to load', () => {
     const html = readFileSync(join(first.dir, 'report.html'), 'utf8');
     expect(html).toMatch(/^<!DOCTYPE html>/);
-    expect((html.match(/<svg /g) ?? []).length).toBe(3); // one chart per metric
+    expect((html.match(/<svg /g) ?? []).length).toBe(4); // the primary metric's, then one chart per metric
+    expect(html).toContain('<figure id="primary-chart">');
     expect(html).toContain('<style>');
     expect(html).toContain('class="declared"');
     expect(html).toContain('class="proven"');
@@ -258,7 +277,7 @@ describe('emit: reproducibility and refusals', () => {
   it('changes decision_digest when a score row changes, and not when only a proof_checks row changes', async () => {
     const layout = studyLayout(study.root);
     const scoresStore = join(scratch, 'scores-changed', 'prereg.duckdb');
-    await variantStore(study.store, scoresStore, "UPDATE result_scores SET proven = 1 WHERE system_id = 'sys-a' AND metric = 'expected_ref_rate'");
+    await variantStore(study.store, scoresStore, "UPDATE result_scores SET proven = 1 WHERE system_id = 'sys-a' AND metric = 'positives_citing_expected'");
     const scoresChanged = await emitOutputs(layout, { keys: KEYS, storeFile: scoresStore, outputsDir: join(scratch, 'out-scores') });
     expect(scoresChanged.manifest.decision_digest).not.toBe(first.manifest.decision_digest);
 
@@ -305,6 +324,16 @@ describe('emit: reproducibility and refusals', () => {
     const ok = await runCli(['emit', '--root', study.root, '--outputs', outputsDir, '--json'], env);
     expect(ok.code).toBe(0);
     expect(ok.json).toMatchObject({ ok: true, run_id: first.run_id, decision_digest: first.manifest.decision_digest, artifact_digest: first.manifest.artifact_digest });
+  });
+
+  it('refuses a primary metric that section 5 does not score (REPORT_METRIC_UNKNOWN, exit 3), writing nothing', async () => {
+    const renamed = join(scratch, 'metric', 'prereg.duckdb');
+    await variantStore(study.store, renamed, "UPDATE result_scores SET metric = 'cites_expected' WHERE metric = 'positives_citing_expected'");
+    const outputsDir = join(scratch, 'out-metric');
+    const err = (await emitOutputs(studyLayout(study.root), { keys: KEYS, storeFile: renamed, outputsDir }).catch((e: unknown) => e)) as PreregError;
+    expect([err.code, err.exitCode]).toEqual(['REPORT_METRIC_UNKNOWN', 3]);
+    expect(err.message).toContain('"positives_citing_expected"');
+    expect(existsSync(outputsDir)).toBe(false);
   });
 
   it('reads tables only: a result table that is a view is refused (OUTPUT_STORE_INCOMPLETE), a missing store too', async () => {

@@ -39,7 +39,8 @@ CREATE TABLE result_assertion_classes (
   system_id VARCHAR, item_id VARCHAR, attempt INTEGER, assertion_id VARCHAR, kind VARCHAR, ref VARCHAR,
   class_declared VARCHAR, class_proven VARCHAR);
 CREATE TABLE result_scores (system_id VARCHAR, metric VARCHAR, declared BIGINT, proven BIGINT, n_declared BIGINT, n_proven BIGINT);
-CREATE TABLE result_constancy (system_id VARCHAR, metric VARCHAR, always BIGINT, sometimes BIGINT, never BIGINT);
+CREATE TABLE result_constancy (system_id VARCHAR, metric VARCHAR, attempts INTEGER, always BIGINT, sometimes BIGINT, never BIGINT);
+CREATE TABLE result_discordant_items (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, item_id VARCHAR, winner VARCHAR);
 CREATE TABLE result_sign_tests (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, wins_a BIGINT, wins_b BIGINT, ties BIGINT, p_value DOUBLE);
 -- An extra column (not named by the contract) and one TIMESTAMPTZ, to show every column is emitted
 -- and that no time zone of the process leaks into the outputs.
@@ -82,17 +83,20 @@ INSERT INTO result_assertion_classes VALUES
   ('sys-a', 'mp-001', 1, 'a2', 'amount', NULL, 'AMOUNT_SUPPORTED', 'AMOUNT_INVENTED'),
   ('sys-a', 'mp-002', 1, 'a5', 'amount', NULL, 'NOT_JUDGED', 'NOT_JUDGED');
 INSERT INTO result_scores VALUES
-  ('sys-b', 'expected_ref_rate', 2, 1, 3, 3),
+  ('sys-b', 'positives_citing_expected', 2, 1, 3, 3),
   ('sys-a', 'phantom_count', 1, 1, 5, 5),
-  ('sys-a', 'expected_ref_rate', 3, 2, 4, 4),
+  ('sys-a', 'positives_citing_expected', 3, 2, 4, 4),
   ('sys-b', 'phantom_count', 0, 0, 0, 0),
   ('sys-a', 'refusal_rate', NULL, NULL, NULL, NULL);
 INSERT INTO result_constancy VALUES
-  ('sys-b', 'expected_ref_rate', 1, 0, 1),
-  ('sys-a', 'expected_ref_rate', 1, 1, 0);
+  ('sys-b', 'positives_citing_expected', 2, 1, 0, 1),
+  ('sys-a', 'positives_citing_expected', 3, 1, 1, 0);
 INSERT INTO result_sign_tests VALUES
-  ('sys-a', 'sys-b', 'expected_ref_rate', 3, 1, 0, 0.625),
+  ('sys-a', 'sys-b', 'positives_citing_expected', 3, 1, 0, 0.625),
   ('sys-a', 'sys-b', 'phantom_count', 0, 0, 2, 1.0);
+INSERT INTO result_discordant_items VALUES
+  ('sys-a', 'sys-b', 'positives_citing_expected', 'mp-003', 'sys-a'),
+  ('sys-a', 'sys-b', 'positives_citing_expected', 'mp-001', 'sys-b');
 INSERT INTO result_hypotheses VALUES
   ('H2', 'Proven grounding is lower than declared — «écart»', 0.1, 0.2833333333333333, 'SUPPORTED', TIMESTAMPTZ '2026-10-01 00:00:00+00', ['gap']),
   ('H1', 'Phantoms < 10 %', 0.1, NULL, 'INCONCLUSIVE', NULL, []);

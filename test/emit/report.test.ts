@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { sealManifest, sha256sums, type EmitInputs } from '../../pipeline/emit/manifest.ts';
 import type { Row, StoreFacts } from '../../pipeline/emit/tables.ts';
 import { JsonNumber } from '../../pipeline/formats/canonical-json.ts';
-import { fraction, renderHtml, renderMarkdown, type ReportInput } from '../../pipeline/report/render.ts';
+import { renderHtml, renderMarkdown, type ReportInput } from '../../pipeline/report/render.ts';
+import { fraction, metricName, observedOf, percentOf } from '../../pipeline/report/values.ts';
 
 describe('fraction: numerator/denominator with a percentage rounded half up, in integers', () => {
   it.each([
@@ -24,6 +25,41 @@ describe('fraction: numerator/denominator with a percentage rounded half up, in 
   it('shows a missing value as a dash and draws no bar', () => {
     expect(fraction(null, 4n)).toEqual({ text: '—/4', tenths: null });
     expect(fraction(new JsonNumber('3'), new JsonNumber('4')).tenths).toBe(750n);
+  });
+});
+
+describe('percentOf: thresholds and observed doubles as percentages, never the raw double', () => {
+  it.each([
+    ['0.8', '80%'],
+    ['0.05', '5%'],
+    ['0.1', '10%'],
+    ['0.625', '62.5%'],
+    ['1.0', '100%'],
+    ['0', '0%'],
+    ['0.9791666666666666', '≈ 97.9%'],
+    ['1e-07', '≈ 0.0%'],
+  ])('%s → %s', (lexeme, text) => {
+    expect(percentOf(new JsonNumber(lexeme))).toBe(text);
+  });
+
+  it('prefers the exact fraction section 5 gives for an observed value', () => {
+    expect(observedOf({ observed: new JsonNumber('0.9791666666666666'), observed_num: 47n, observed_den: 48n })).toBe('47/48 (97.9%)');
+    expect(observedOf({ observed: new JsonNumber('0.9791666666666666') })).toBe('≈ 97.9%');
+    expect(observedOf({ observed: null, observed_num: null, observed_den: null })).toBe('—');
+  });
+});
+
+describe('metricName: metrics in words with the better direction', () => {
+  const labels = { invented_amounts: { label: 'invented amounts', better: 'lower' as const }, positives: { label: 'positives citing', better: 'higher' as const }, relayed: { label: 'relayed' } };
+  it.each([
+    ['invented_amounts', 'invented amounts (lower is better)'],
+    ['positives/proven', 'positives citing, proven (higher is better)'],
+    ['positives/declared', 'positives citing, declared (higher is better)'],
+    ['relayed', 'relayed'], // neither good nor bad: no direction
+    ['unnamed_metric', 'unnamed_metric'],
+    ['positives/other', 'positives/other'],
+  ])('%s → %s', (metric, text) => {
+    expect(metricName(metric, labels)).toBe(text);
   });
 });
 
@@ -57,7 +93,9 @@ function report(scores: Row[]): ReportInput {
     witnesses: [],
     independent_witnesses: 0,
     min_witnesses: 1,
-    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], hypotheses: [] },
+    primary_metric: null,
+    metric_labels: {},
+    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [] },
     facts,
   };
 }

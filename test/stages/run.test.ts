@@ -31,10 +31,19 @@ describe('prereg run on the example study', () => {
     }
     expect(results.hypotheses.map((h: { hypothesis_id: string; outcome: string }) => [h.hypothesis_id, h.outcome])).toEqual([
       ['H1', 'SUPPORTED'], ['H2', 'SUPPORTED'], ['H3', 'SUPPORTED'], ['H4', 'SUPPORTED'],
+      // sys-truncated was counted over two attempts per item, the others over three.
+      ['H5', 'INCONCLUSIVE'],
     ]);
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     // 24 proven before mp-009's three attempts came with the issuer's public view (redacted preimage): 21.
-    expect(report).toMatch(/sys-tampered \| positives\\_citing\\_expected \| 45\/48 .*\| 21\/48 /);
+    expect(report).toMatch(/sys-tampered \| positive answers citing an expected reference \(higher is better\) \| 45\/48 .*\| 21\/48 /);
+    expect(report).toContain('- sys-tampered: 45/48 (93.8%) declared, 21/48 (43.8%) proven — proven is 50.0 points below declared.');
+    // The constancy flag, and the discordant items behind a sign test (which item went which way).
+    expect(report).toContain('counted over different numbers of attempts per item (sys-honest 3, sys-tampered 3, sys-truncated 2)');
+    expect(report).toMatch(/\| sys-honest \| sys-tampered \| [^|]*, proven [^|]*\| 3 \/ 3 \| 9 \| 1 \| 6 \| 0\.021484375 \| mp-001, mp-002, mp-003, mp-004, mp-005, mp-006, mp-007, mp-008, mp-009 \| mp-010 \|/);
+    expect(report).toMatch(/\| sys-honest \| sys-truncated \| [^|]*\| 3 \/ 2 — not comparable \|/);
+    // L5132-4, relayed from the served L2113-10: RELAYED for both, PHANTOM proven for sys-tampered (expired key).
+    expect(report).toContain('| RELAYED | 3 | 3 | 3 | 0 | 0 | 0 |');
   });
 
   it('passes sha256sum -c, openssl cms -verify and openssl pkeyutl -verify; DuckDB reads the Parquet back', async () => {
@@ -45,7 +54,7 @@ describe('prereg run on the example study', () => {
     const mem = await openStore(':memory:');
     try {
       const n = await mem.connection.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${join(dir, 'proof_checks.parquet')}')`);
-      expect(n.getRowObjectsJS()[0]!.n).toBe(180n);
+      expect(n.getRowObjectsJS()[0]!.n).toBe(160n); // 20 items × (3 + 3 + 2 attempts)
     } finally {
       mem.close();
     }

@@ -22,6 +22,8 @@ const TAMPERED_PROOFS: Record<string, { status: string; codes: string[] }> = {
   'mp-008': { status: 'UNTRUSTED', codes: ['PROOF_TSA_UNTRUSTED'] },
   'mp-009': { status: 'UNTRUSTED', codes: ['PROOF_PREIMAGE_REDACTED'] },
 };
+/** 20 items × (3 + 3 + 2) attempts: sys-truncated makes two per item. */
+const RECORDS = 160;
 const CUT_CHAINS = ['mp-001', 'mp-002', 'mp-003', 'mp-004', 'mp-005', 'mp-006', 'mp-007', 'mp-008', 'mp-009', 'mp-010'];
 
 let root: string;
@@ -36,12 +38,12 @@ afterAll(() => cleanup());
 describe('verify on the example study', () => {
   it('verifies every ingested evidence item and chain', () => {
     expect(first.code).toBe(0);
-    expect(first.json).toMatchObject({ ok: true, skipped: false, evidence: 180, chains: 180 });
+    expect(first.json).toMatchObject({ ok: true, skipped: false, evidence: RECORDS, chains: RECORDS });
   });
 
   it('gives the expected proof status for every record', async () => {
     const rows = await queryStore(root, 'SELECT system_id, item_id, attempt, status, reason_codes FROM proof_checks ORDER BY ALL');
-    expect(rows).toHaveLength(180);
+    expect(rows).toHaveLength(RECORDS);
     for (const r of rows) {
       const planted = r.system_id === 'sys-tampered' ? TAMPERED_PROOFS[r.item_id as string] : undefined;
       const where = `${r.system_id} ${r.item_id} #${r.attempt}`;
@@ -51,7 +53,7 @@ describe('verify on the example study', () => {
 
   it('gives the expected chain status for every record: only the commitment catches a tail cut', async () => {
     const rows = await queryStore(root, 'SELECT system_id, item_id, status, reason_codes, check_links, entry_count FROM chain_checks ORDER BY ALL');
-    expect(rows).toHaveLength(180);
+    expect(rows).toHaveLength(RECORDS);
     for (const r of rows) {
       const cut = r.system_id === 'sys-truncated' && CUT_CHAINS.includes(r.item_id as string);
       expect({ status: r.status, codes: r.reason_codes, n: r.entry_count }, `${r.system_id} ${r.item_id}`).toEqual(
@@ -65,7 +67,7 @@ describe('verify on the example study', () => {
 
   it('links each response to the timeline entry whose output commitment it is, and proves only what verified', async () => {
     const links = await queryStore(root, 'SELECT count(*) AS n, count(DISTINCT record_id) AS records, min(seq) AS seq FROM evidence_links');
-    expect(links[0]).toEqual({ n: '180', records: '180', seq: 2 });
+    expect(links[0]).toEqual({ n: String(RECORDS), records: String(RECORDS), seq: 2 });
     const served = await queryStore(
       root,
       `SELECT system_id, item_id, bool_and(declared) AS declared, bool_or(proven) AS any_proven, bool_and(proven) AS all_proven
@@ -82,9 +84,9 @@ describe('verify on the example study', () => {
 
   it('skips when nothing changed, reruns with --force', async () => {
     const again = await runCli(['verify', '--root', root, '--json']);
-    expect(again.json).toMatchObject({ skipped: true, evidence: 180 });
+    expect(again.json).toMatchObject({ skipped: true, evidence: RECORDS });
     const forced = await runCli(['verify', '--root', root, '--force', '--json']);
-    expect(forced.json).toMatchObject({ skipped: false, evidence: 180 });
+    expect(forced.json).toMatchObject({ skipped: false, evidence: RECORDS });
   });
 });
 
@@ -101,11 +103,11 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
       writeFileSync(file, `${[float(lines[0]!), ...lines.slice(1), float(lines[1]!), 'not json'].join('\n')}\n`);
       const r = await runCli(['verify', '--root', s.root, '--json']);
       expect(r.code).toBe(0);
-      expect(r.json.commitments.lines).toBe(182);
+      expect(r.json.commitments.lines).toBe(RECORDS + 2);
       expect(r.json.commitments.malformed).toEqual([
         expect.stringMatching(/^inputs\/commitments\.jsonl:1: COMMITMENT_MALFORMED "entry_count" must be a positive JSON integer/),
-        expect.stringMatching(/^inputs\/commitments\.jsonl:181: COMMITMENT_MALFORMED "entry_count"/),
-        expect.stringMatching(/^inputs\/commitments\.jsonl:182: COMMITMENT_MALFORMED JSON_SYNTAX/),
+        expect.stringMatching(/^inputs\/commitments\.jsonl:161: COMMITMENT_MALFORMED "entry_count"/),
+        expect.stringMatching(/^inputs\/commitments\.jsonl:162: COMMITMENT_MALFORMED JSON_SYNTAX/),
       ]);
       const rows = await queryStore(s.root, `SELECT item_id, attempt, status, reason_codes, check_commitment_wellformed AS wellformed FROM chain_checks
         WHERE system_id = 'sys-honest' AND item_id = 'mp-001' ORDER BY attempt`);
@@ -120,7 +122,7 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
       const written = readFileSync(file);
       const starts = [0];
       for (let i = 0; i < written.length; i++) if (written[i] === 0x0a) starts.push(i + 1);
-      const expected = [1, 181, 182].map((n) => {
+      const expected = [1, RECORDS + 1, RECORDS + 2].map((n) => {
         const bytes = written.subarray(starts[n - 1]!, starts[n]! - 1);
         return { file: 'inputs/commitments.jsonl', line_no: n, byte_offset: starts[n - 1]!, line_sha256: createHash('sha256').update(bytes).digest('hex'), reason_code: 'COMMITMENT_MALFORMED' };
       });
@@ -148,7 +150,7 @@ describe('a hostile seq never stops the study', () => {
       const rows = await queryStore(s.root, `SELECT status, reason_codes, (SELECT CAST(count(*) AS INTEGER) FROM chain_entries e WHERE e.record_id = c.record_id) AS entries
         FROM chain_checks c WHERE system_id = 'sys-honest' AND item_id = 'mp-001' AND attempt = 1`);
       expect(rows).toEqual([{ status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN', 'CHAIN_SEQ_GAP', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], entries: 0 }]);
-      expect(r.json.chains).toBe(180);
+      expect(r.json.chains).toBe(RECORDS);
     } finally {
       s.cleanup();
     }

@@ -130,6 +130,45 @@ export const studySchema = {
         }
       }
     },
+    "report": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "primary_metric"
+      ],
+      "description": "How the report presents section 5's scores (docs/outputs.md): the metric its first screen leads with, and each metric's name in words with its better direction.",
+      "properties": {
+        "primary_metric": {
+          "type": "string",
+          "minLength": 1,
+          "description": "A metric of section 5's scores view; emit refuses (REPORT_METRIC_UNKNOWN) one it does not produce."
+        },
+        "metrics": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "label"
+            ],
+            "properties": {
+              "label": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 120
+              },
+              "better": {
+                "enum": [
+                  "higher",
+                  "lower"
+                ],
+                "description": "Omitted for a count that is neither good nor bad (e.g. relayed citations)."
+              }
+            }
+          }
+        }
+      }
+    },
     "anchors": {
       "type": "object",
       "additionalProperties": false,

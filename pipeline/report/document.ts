@@ -1,0 +1,290 @@
+// The report as a document of sections and blocks, shared by report.md and report.html. Pure: rows
+// in, blocks out. It leads with its finding — one sentence per system on the study's primary
+// metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
+import type { EmitInputs } from '../emit/manifest.ts';
+import type { ResultName, Row, StoreFacts } from '../emit/tables.ts';
+import { codePointOrder, fraction, gap, gapTenths, integer, metricName, observedOf, percentOf, show, tenthsText, type MetricLabels } from './values.ts';
+
+export interface WitnessSummary {
+  witness: string;
+  ok: boolean;
+  codes: string[];
+  signer: string | null;
+}
+
+export interface ReportInput {
+  title: string;
+  study_id: string;
+  as_of: string;
+  run_id: string;
+  inputs: EmitInputs;
+  witnesses: WitnessSummary[];
+  independent_witnesses: number;
+  min_witnesses: number;
+  /** study.json report.primary_metric: the metric the first screen leads with (null: none named). */
+  primary_metric: string | null;
+  /** study.json report.metrics: metric names in words, with the better direction. */
+  metric_labels: MetricLabels;
+  results: Record<ResultName, Row[]>;
+  facts: StoreFacts;
+}
+
+export type Block =
+  | { kind: 'p'; text: string }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'table'; headers: string[]; rows: string[][]; numeric?: number[] }
+  /** Charts of declared vs proven: one metric's, or every metric's. */
+  | { kind: 'charts'; metric: string | null };
+
+export interface Section {
+  title: string;
+  /** The section that opens the report (report.html marks it for the first screen). */
+  lead?: boolean;
+  blocks: Block[];
+}
+
+function table(headers: string[], rows: string[][], numeric: number[] = []): Block {
+  return rows.length === 0 ? { kind: 'p', text: '(no rows)' } : { kind: 'table', headers, rows, numeric };
+}
+
+// ------------------------------------------------------------------------------------------
+// The finding
+
+/** One sentence per system: declared vs proven on the primary metric, and the gap between them. */
+function findingSentence(row: Row): string {
+  const declared = fraction(row.declared, row.n_declared).text;
+  const proven = fraction(row.proven, row.n_proven).text;
+  const t = gapTenths(row);
+  const verdict =
+    t === null ? 'the gap cannot be computed' : t === 0n ? 'declared and proven agree' : `proven is ${tenthsText(t < 0n ? -t : t)} points ${t < 0n ? 'below' : 'above'} declared`;
+  return `${show(row.system_id)}: ${declared} declared, ${proven} proven — ${verdict}.`;
+}
+
+function hypothesesTable(rows: Row[]): Block {
+  return table(
+    ['hypothesis', 'outcome', 'observed', 'threshold', 'statement'],
+    rows.map((row) => [show(row.hypothesis_id), show(row.outcome), observedOf(row), percentOf(row.threshold), show(row.statement)]),
+    [2, 3],
+  );
+}
+
+function finding(r: ReportInput): Section {
+  const blocks: Block[] = [];
+  const primary = r.primary_metric;
+  if (primary === null) {
+    blocks.push({ kind: 'p', text: 'study.json names no primary metric (report.primary_metric): the report leads with the hypotheses.' });
+  } else {
+    const rows = r.results.scores.filter((row) => show(row.metric) === primary);
+    blocks.push({
+      kind: 'p',
+      text: `Primary metric: ${metricName(primary, r.metric_labels)}. Declared takes each submission at its word; proven counts only what verified evidence establishes.`,
+    });
+    blocks.push({ kind: 'list', items: rows.map(findingSentence) });
+    blocks.push({ kind: 'charts', metric: primary });
+  }
+  const flag = attemptsFlag(r.results.constancy);
+  if (flag) blocks.push({ kind: 'p', text: flag });
+  blocks.push(hypothesesTable(r.results.hypotheses));
+  return { title: 'Finding', lead: true, blocks };
+}
+
+// ------------------------------------------------------------------------------------------
+// Constancy on equal footing, and the items behind each sign test
+
+/** Per system, the numbers of attempts its constancy rows count over. */
+function attemptsBySystem(constancy: Row[]): Map<string, string[]> {
+  const by = new Map<string, Set<string>>();
+  for (const row of constancy) {
+    const s = show(row.system_id);
+    by.set(s, (by.get(s) ?? new Set()).add(show(row.attempts)));
+  }
+  return new Map([...by].sort(([a], [b]) => codePointOrder(a, b)).map(([s, set]) => [s, [...set].sort((a, b) => Number(a) - Number(b))]));
+}
+
+/** The warning when systems were counted over different numbers of attempts, else null. */
+function attemptsFlag(constancy: Row[]): string | null {
+  const by = attemptsBySystem(constancy);
+  const counts = new Set([...by.values()].flat());
+  if (counts.size <= 1) return null;
+  const list = [...by].map(([s, a]) => `${s} ${a.join(' and ')}`).join(', ');
+  return `Constancy is not comparable across systems: they were counted over different numbers of attempts per item (${list}). "Always" shrinks as attempts are added; constancy comparisons and sign tests between these systems are flagged below.`;
+}
+
+function comparable(by: Map<string, string[]>, a: string, b: string): string {
+  const [x, y] = [by.get(a) ?? [], by.get(b) ?? []];
+  const same = x.length === 1 && y.length === 1 && x[0] === y[0];
+  return `${x.join('+') || '—'} / ${y.join('+') || '—'}${same ? '' : ' — not comparable'}`;
+}
+
+function signTests(r: ReportInput): Block[] {
+  const by = attemptsBySystem(r.results.constancy);
+  const key = (row: Row) => `${show(row.system_a)}\u0000${show(row.system_b)}\u0000${show(row.metric)}`;
+  const won = new Map<string, { a: string[]; b: string[] }>();
+  for (const row of r.results.discordant_items) {
+    const w = won.get(key(row)) ?? { a: [], b: [] };
+    (show(row.winner) === show(row.system_a) ? w.a : w.b).push(show(row.item_id));
+    won.set(key(row), w);
+  }
+  return [
+    {
+      kind: 'p',
+      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system.',
+    },
+    table(
+      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'items won by A', 'items won by B'],
+      r.results.sign_tests.map((row) => {
+        const w = won.get(key(row)) ?? { a: [], b: [] };
+        return [
+          show(row.system_a), show(row.system_b), metricName(show(row.metric), r.metric_labels), comparable(by, show(row.system_a), show(row.system_b)),
+          show(row.wins_a), show(row.wins_b), show(row.ties), show(row.p_value), w.a.join(', ') || '—', w.b.join(', ') || '—',
+        ];
+      }),
+      [4, 5, 6, 7],
+    ),
+  ];
+}
+
+// ------------------------------------------------------------------------------------------
+// The details
+
+function classCounts(rows: Row[]): Block {
+  // class → system → [declared, proven]
+  const counts = new Map<string, Map<string, [number, number]>>();
+  const systems = new Set<string>();
+  for (const r of rows) {
+    const system = show(r.system_id);
+    systems.add(system);
+    for (const [col, i] of [['class_declared', 0], ['class_proven', 1]] as const) {
+      const cls = show(r[col]);
+      const bySystem = counts.get(cls) ?? new Map<string, [number, number]>();
+      const pair = bySystem.get(system) ?? [0, 0];
+      pair[i]++;
+      bySystem.set(system, pair);
+      counts.set(cls, bySystem);
+    }
+  }
+  const sys = [...systems].sort(codePointOrder);
+  const headers = ['class', ...sys.flatMap((s) => [`${s} declared`, `${s} proven`])];
+  const body = [...counts.keys()].sort(codePointOrder).map((cls) => [
+    cls,
+    ...sys.flatMap((s) => (counts.get(cls)!.get(s) ?? [0, 0]).map(String)),
+  ]);
+  return table(headers, body, headers.map((_, i) => i).slice(1));
+}
+
+export function sections(r: ReportInput): Section[] {
+  const f = r.facts;
+  const files = f.submission_files;
+  const total = (col: string) => files.reduce((s, row) => s + (integer(row[col]) ?? 0n), 0n);
+  const ok = r.witnesses.filter((w) => w.ok);
+  const mixedAttempts = attemptsFlag(r.results.constancy);
+  return [
+    finding(r),
+    {
+      title: 'How to read this report',
+      blocks: [
+        { kind: 'p', text: `Study ${r.study_id}, as of ${r.as_of}, run ${r.run_id}.` },
+        {
+          kind: 'list',
+          items: [
+            'declared: the submission taken at its word — every piece of evidence counts.',
+            'proven: only what evidence establishes that verified offline against keys and roots pinned before the study.',
+            'Rates are exact fractions (numerator/denominator); the percentage beside each is rounded to one decimal for reading only. The gap between the two columns is the finding.',
+            'Metrics are named in words, with the direction that is better, as study.json (report.metrics) names them; results.json keeps section 5\'s identifiers.',
+            'This report shows reproducible results and verified evidence. It does not show that evidence was truthful, nor that the witnesses saw every action of a system.',
+          ],
+        },
+      ],
+    },
+    {
+      title: 'Freeze and witnesses',
+      blocks: [
+        table(['input', 'digest'], [
+          ['freeze_digest', r.inputs.freeze_digest],
+          ['corpus root', r.inputs.corpus_root],
+          ['section 5', r.inputs.section5_sha256],
+          ['answer-key commitment', r.inputs.answer_key_root],
+          ['trust policy root', r.inputs.trust_root],
+          ['commitments file', r.inputs.commitments_sha256 ?? 'none (no inputs/commitments.jsonl)'],
+        ]),
+        {
+          kind: 'p',
+          text:
+            r.witnesses.length === 0
+              ? 'No independent witness confirmed the freeze: there is no anchor token, so nothing outside the operator\'s own files shows that the plan preceded the submissions.'
+              : `${r.independent_witnesses} independent witness(es) confirmed the freeze before the submission window opened (the study requires ${r.min_witnesses}).`,
+        },
+        ...(r.witnesses.length === 0
+          ? []
+          : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.codes.join(', ') || '—']))]),
+        ...(ok.length < r.min_witnesses ? [{ kind: 'p' as const, text: 'Fewer witnesses than the study requires confirmed the freeze.' }] : []),
+      ],
+    },
+    {
+      title: 'Submissions',
+      blocks: [
+        table(
+          ['file', 'lines read', 'accepted', 'rejected'],
+          [
+            ...files.map((row) => [show(row.file), show(row.lines_read), show(row.accepted), show(row.rejected)]),
+            ['total', String(total('lines_read')), String(total('accepted')), String(total('rejected'))],
+          ],
+          [1, 2, 3],
+        ),
+        { kind: 'p', text: 'Every line read is either accepted or rejected with a reason code (rejects.csv); nothing is dropped.' },
+        table(['reason code', 'rejected lines'], f.rejects_by_code.map((x) => [x.reason_code, String(x.lines)]), [1]),
+        table(['system', 'accepted records'], f.records_by_system.map((x) => [x.system_id, String(x.records)]), [1]),
+      ],
+    },
+    {
+      title: 'Scores',
+      blocks: [
+        table(
+          ['system', 'metric', 'declared', 'proven', 'proven − declared'],
+          r.results.scores.map((row) => [show(row.system_id), metricName(show(row.metric), r.metric_labels), fraction(row.declared, row.n_declared).text, fraction(row.proven, row.n_proven).text, gap(row)]),
+          [2, 3, 4],
+        ),
+        { kind: 'charts', metric: null },
+      ],
+    },
+    {
+      title: 'Constancy over repeated attempts',
+      blocks: [
+        { kind: 'p', text: 'A case that succeeds only some of the time is not a success. Each row counts items over the number of attempts it names; "always" shrinks as attempts are added, so only rows with the same number of attempts compare.' },
+        ...(mixedAttempts ? [{ kind: 'p' as const, text: mixedAttempts }] : []),
+        table(
+          ['system', 'metric', 'attempts', 'always', 'sometimes', 'never'],
+          r.results.constancy.map((row) => [
+            show(row.system_id), metricName(show(row.metric), r.metric_labels),
+            show(row.attempts),
+            show(row.always), show(row.sometimes), show(row.never),
+          ]),
+          [2, 3, 4, 5],
+        ),
+      ],
+    },
+    { title: 'Sign tests', blocks: signTests(r) },
+    { title: 'Assertion classes', blocks: [classCounts(r.results.assertion_classes)] },
+    {
+      title: 'Evidence checked',
+      blocks: [
+        table(['table', 'rows'], [
+          ['assertions', String(f.counts.assertions)],
+          ['proof_checks', String(f.counts.proof_checks)],
+          ['chain_checks', String(f.counts.chain_checks)],
+        ], [1]),
+        ...(f.proof_status ? [table(['proof status', 'proofs'], f.proof_status.map((x) => [x.status, String(x.rows)]), [1])] : []),
+        ...(f.chain_status ? [table(['chain status', 'chains'], f.chain_status.map((x) => [x.status, String(x.rows)]), [1])] : []),
+        ...(f.witnesses_by_system
+          ? [
+              {
+                kind: 'p' as const,
+                text: 'Independent witnesses per system: witnesses the issuer could not have produced itself (an RFC 3161 token from a pinned TSA, a transparency-log entry) that verified for a proof. The issuer\'s own signature and hashes are not counted.',
+              },
+              table(['system', 'proofs', 'proofs with an independent witness', 'independent witnesses'], f.witnesses_by_system.map((x) => [x.system_id, String(x.proofs), String(x.witnessed), String(x.witnesses)]), [1, 2, 3]),
+            ]
+          : []),
+      ],
+    },
+  ];
+}

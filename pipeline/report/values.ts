@@ -1,0 +1,105 @@
+// How the report writes values: cells as text, rates as exact fractions with a percentage rounded
+// in integer arithmetic, metric names in words. Pure; formatting happens here and nowhere else.
+import { canonicalJson, JsonNumber } from '../formats/canonical-json.ts';
+import type { Cell, Row } from '../emit/tables.ts';
+import type { MetricLabel } from '../study/study.ts';
+
+export function integer(c: Cell | undefined): bigint | null {
+  if (typeof c === 'bigint') return c;
+  if (c instanceof JsonNumber && /^-?\d+$/.test(c.lexeme)) return BigInt(c.lexeme);
+  return null;
+}
+
+/** A cell as text: integers and doubles exactly as in results.json, NULL as an em dash. */
+export function show(c: Cell | undefined): string {
+  if (c === null || c === undefined) return '—';
+  if (typeof c === 'bigint' || typeof c === 'boolean') return String(c);
+  if (typeof c === 'string') return c;
+  if (c instanceof JsonNumber) return c.lexeme;
+  return canonicalJson(c);
+}
+
+/** round(10 · 100 · n / d), half away from zero: a percentage in tenths. */
+function tenthsOfPercent(n: bigint, d: bigint): bigint {
+  const num = n * 1000n * (d < 0n ? -1n : 1n);
+  const den = d < 0n ? -d : d;
+  const q = (2n * (num < 0n ? -num : num) + den) / (2n * den);
+  return num < 0n ? -q : q;
+}
+
+export function tenthsText(t: bigint): string {
+  const neg = t < 0n;
+  const a = neg ? -t : t;
+  return `${neg ? '−' : ''}${a / 10n}.${a % 10n}`;
+}
+
+export interface Fraction {
+  text: string;
+  /** Tenths of a percent, or null when the denominator is 0 or missing. */
+  tenths: bigint | null;
+}
+
+export function fraction(numerator: Cell | undefined, denominator: Cell | undefined): Fraction {
+  const n = integer(numerator);
+  const d = integer(denominator);
+  if (n === null || d === null) return { text: `${show(numerator)}/${show(denominator)}`, tenths: null };
+  if (d === 0n) return { text: `${n}/0 (n/a)`, tenths: null };
+  const t = tenthsOfPercent(n, d);
+  return { text: `${n}/${d} (${tenthsText(t)}%)`, tenths: t };
+}
+
+/** proven − declared, in tenths of percentage points, exact until the final rounding; null when undefined. */
+export function gapTenths(row: Row): bigint | null {
+  const [d, nd, p, np] = [integer(row.declared), integer(row.n_declared), integer(row.proven), integer(row.n_proven)];
+  if (d === null || nd === null || p === null || np === null || nd === 0n || np === 0n) return null;
+  return tenthsOfPercent(p * nd - d * np, np * nd);
+}
+
+export function gap(row: Row): string {
+  const t = gapTenths(row);
+  return t === null ? '—' : `${t > 0n ? '+' : ''}${tenthsText(t)} pts`;
+}
+
+/**
+ * A decimal written in results.json (a threshold, an observed double) as a percentage: exact by
+ * moving the decimal point when the lexeme is plain (`0.05` → `5%`), else rounded to one decimal
+ * and marked `≈`. Never the raw double (`0.9791666666666666`).
+ */
+export function percentOf(c: Cell | undefined): string {
+  if (c === null || c === undefined) return '—';
+  const lexeme = c instanceof JsonNumber ? c.lexeme : typeof c === 'bigint' ? String(c) : null;
+  if (lexeme === null) return show(c);
+  const plain = /^(-?)(\d+)(?:\.(\d+))?$/.exec(lexeme);
+  if (plain && (plain[3] ?? '').length <= 3) {
+    const frac = (plain[3] ?? '').padEnd(2, '0');
+    const digits = `${plain[2]}${frac.slice(0, 2)}`.replace(/^0+(?=\d)/, '');
+    const rest = frac.slice(2);
+    return `${plain[1] === '-' ? '−' : ''}${digits}${rest === '' ? '' : `.${rest}`}%`;
+  }
+  const x = Number(lexeme);
+  return Number.isFinite(x) ? `≈ ${(x * 100).toFixed(1)}%` : lexeme;
+}
+
+/** The observed value of a hypothesis: its exact fraction when section 5 gives one. */
+export function observedOf(row: Row): string {
+  if (integer(row.observed_num) !== null && integer(row.observed_den) !== null) return fraction(row.observed_num, row.observed_den).text;
+  return percentOf(row.observed);
+}
+
+export type MetricLabels = Readonly<Record<string, MetricLabel>>;
+
+/**
+ * A metric in words, with the better direction, from study.json's report.metrics; a constancy or
+ * sign-test metric `name/declared` or `name/proven` is named after `name`, with its column. A
+ * metric study.json does not name stays as section 5 wrote it.
+ */
+export function metricName(metric: string, labels: MetricLabels): string {
+  const [base, column] = /^(.*)\/(declared|proven)$/.exec(metric)?.slice(1) ?? [metric, null];
+  const label = labels[base!];
+  if (label === undefined) return metric;
+  return `${label.label}${column ? `, ${column}` : ''}${label.better ? ` (${label.better} is better)` : ''}`;
+}
+
+export function codePointOrder(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}
