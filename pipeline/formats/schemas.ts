@@ -1,6 +1,8 @@
 // The project's published JSON Schemas (draft 2020-12, in schemas/), imported as modules
 // (formats/schemas/, generated from schemas/ by scripts/generate-schema-modules.ts) and compiled
-// once with ajv when first asked.
+// once with ajv when first asked. A value that passes is then read as its TypeScript type: that
+// type has the schema's shape, which test/formats/schema-types.test.ts checks at compile time
+// (formats/schema-shape.ts) for the proof, the log entry, the trust policy, freeze.json and study.json.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { SCHEMA_DOCUMENTS } from './schemas/index.ts';
 
