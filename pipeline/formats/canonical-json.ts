@@ -6,7 +6,6 @@
 // - canonicalJson: byte-identical to Python 3's
 //   json.dumps(x, sort_keys=True, separators=(",", ":")) (ensure_ascii=True) for the value
 //   Python's json.loads reads from the same text.
-import { hash } from 'node:crypto';
 
 /** A JSON number as written in the source text; the writer decides its canonical form. */
 export class JsonNumber {
@@ -376,11 +375,6 @@ export function canonicalJson(value: unknown): string {
 /** The canonical form as bytes (pure ASCII, so UTF-8 and ASCII agree). */
 export function canonicalJsonBytes(value: unknown): Buffer {
   return Buffer.from(canonicalJson(value), 'latin1');
-}
-
-/** SHA-256 of a string (as UTF-8) or of bytes, as 64 lowercase hex digits. */
-export function sha256Hex(data: string | Uint8Array): string {
-  return hash('sha256', data, 'hex');
 }
 
 /** Deeper than this the value is assumed cyclic; Python itself stops near 1,000. */

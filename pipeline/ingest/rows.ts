@@ -1,6 +1,6 @@
 // Ingest results as rows of records, evidence, receipts, rejects and submission_files, keyed by
 // column name (pipeline/store/tables.sql; test/store/columns.test.ts compares the lists).
-import { sha256Hex } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import type { NamedRow } from '../store/named-row.ts';
 import type { FileSummary } from './scan.ts';
 import type { AcceptedRecord, EvidenceItem, LineLocation } from './submission.ts';

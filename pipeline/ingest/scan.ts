@@ -2,7 +2,6 @@
 // each file as a stream of lines, check each line, hand every outcome to the caller, and count.
 // accepted + rejected = lines read, per file and in total (SPEC §5.1).
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { PreregError } from '../reasons.ts';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
 import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
@@ -72,17 +71,6 @@ export async function scanFile(
   summary.bytes = bytes;
   summary.rejects_by_code = sortedCounts(byCode);
   return summary;
-}
-
-/** SHA-256 and size of a file, streamed. */
-export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
-  const h = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) {
-    h.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
-  }
-  return { sha256: h.digest('hex'), bytes };
 }
 
 export function sortedCounts(counts: ReadonlyMap<string, number> | Record<string, number>): Record<string, number> {

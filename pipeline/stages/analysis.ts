@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBaseTables } from '../classify/base-tables.ts';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { studyLayout } from '../layout.ts';

@@ -1,8 +1,8 @@
 // `prereg anchor`: obtains RFC 3161 tokens over freeze_digest from the study's TSAs (retries,
 // fail-over to the next TSA), or imports a .tsr obtained elsewhere. A token is stored only after
 // it verifies against the pinned roots; if no TSA answers, nothing is written.
+import { sha256Hex } from '../formats/hash.ts';
 import { existsSync, readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { verifyTimestampToken } from '../evidence/timestamp/index.ts';
 import { writeAnchor, type AnchorMetadata } from '../freeze/anchors.ts';
 import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
@@ -57,7 +57,7 @@ export const anchor: Command = {
         retrieved_via: via,
         retrieved_at: new Date().toISOString(),
         freeze_digest: digest,
-        tsr_sha256: createHash('sha256').update(tsr).digest('hex'),
+        tsr_sha256: sha256Hex(tsr),
       };
       return { witness, ok: true as const, meta, tsr, gen_time: check.genTime ?? null };
     };

@@ -1,5 +1,6 @@
 // `prereg corpus-proof PATH`: proves that one corpus file is part of the frozen corpus root with an
 // RFC 6962 audit path, and (with --verify FILE.json) checks such a proof without the corpus.
+import { sha256Hex } from '../formats/hash.ts';
 import { readFileSync } from 'node:fs';
 import { corpusDrift, refuseDrift } from '../study/drift.ts';
 import { digestTree, leafHash, type TreeLeaf } from '../study/file-tree.ts';
@@ -53,7 +54,7 @@ export const corpusProof: Command = {
       if (!outcome.ok) problems.push(`audit path does not reach ${root}: ${outcome.failure}`);
       if (typeof ctx.values.file === 'string') {
         const data = readFileSync(ctx.values.file);
-        const sha = (await import('node:crypto')).createHash('sha256').update(data).digest('hex');
+        const sha = sha256Hex(data);
         if (sha !== proof.leaf.sha256 || data.length !== proof.leaf.bytes) problems.push(`${ctx.values.file} is not the proven leaf's content`);
       }
       const ok = problems.length === 0;

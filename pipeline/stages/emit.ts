@@ -4,8 +4,8 @@
 // Order: every refusal first (freeze, trust drift, the operator keys against the pinned key, the
 // store's tables, an existing outputs/<run_id>/), then the data files into a temporary directory,
 // manifest.json after all of them, then SHA256SUMS, manifest.sig and manifest.p7s, then one rename.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { sha256OfFile, sha256OfFileIfAny } from '../io/file-hash.ts';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { crashPoint, createTemporaryDir, publish, refuseExisting, removeStaleTemporaries } from '../emit/directory.ts';
 import {
@@ -81,13 +81,9 @@ function studyRelative(layout: StudyLayout, path: string): string {
   return relative(layout.root, path).split(sep).join('/');
 }
 
-function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
-
 function describeFile(dir: string, file: string): OutputFile {
   const path = join(dir, file);
-  return { file, bytes: statSync(path).size, sha256: sha256File(path) };
+  return { file, bytes: statSync(path).size, sha256: sha256OfFile(path) };
 }
 
 
@@ -131,8 +127,8 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       submissions: facts.submission_files
         .map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) }))
         .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
-      commitments_sha256: existsSync(layout.commitments) ? sha256File(layout.commitments) : null,
-      anchors: anchorFiles.map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
+      commitments_sha256: sha256OfFileIfAny(layout.commitments),
+      anchors: anchorFiles.map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256OfFile(join(layout.anchors, f)) })),
     };
     const runId = runIdOf(inputs);
     const outputsDir = options.outputsDir ?? layout.outputs;

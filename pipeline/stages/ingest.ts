@@ -9,12 +9,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
-import { formatCounts, hashFile, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import { formatCounts, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import {
   EVIDENCE_COLUMNS, evidenceRow, RECEIPT_COLUMNS, receiptRow, RECORD_COLUMNS, recordRow, REJECT_COLUMNS, rejectRow, SUBMISSION_FILE_COLUMNS, submissionFileRow,
 } from '../ingest/rows.ts';
@@ -33,6 +34,7 @@ import {
   TableAppender,
   writeStageRun,
 } from '../store/db.ts';
+import { hashFileStreamed } from '../io/file-hash.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
 
@@ -181,7 +183,7 @@ export const ingest: Command = {
     const submissions: IngestInputs['submissions'] = [];
     for (const [i, f] of files.entries()) {
       ctx.progress(`ingest: hashing ${f.file} (${i + 1}/${files.length})`);
-      submissions.push({ file: f.file, ...(await hashFile(f.path)) });
+      submissions.push({ file: f.file, ...(await hashFileStreamed(f.path)) });
     }
     const inputs: IngestInputs = {
       stage: 'ingest',

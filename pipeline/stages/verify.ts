@@ -3,7 +3,8 @@
 // §6.2); with files, verifies those files alone (SPEC §9) with the same code.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { refuseDrift, trustDrift } from '../study/drift.ts';
 import { digestTree } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
@@ -11,9 +12,10 @@ import { loadStudy } from '../study/study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { sha256OfFileIfAny } from '../io/file-hash.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
-import { commitmentProblems, readCommitments, sha256OfFile, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
+import { commitmentProblems, readCommitments, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
@@ -97,7 +99,7 @@ async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     stage: 'verify',
     ingest_digest: ingested.inputs_digest,
     trust_root: trustNow.root,
-    commitments_sha256: sha256OfFile(layout.commitments),
+    commitments_sha256: sha256OfFileIfAny(layout.commitments),
     window: study.window,
     code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
   };

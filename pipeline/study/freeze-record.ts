@@ -1,7 +1,8 @@
 // freeze.json (SPEC §4.4): what is fixed before submissions open, and the digest anchors witness.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { schemaProblems } from '../formats/schemas.ts';
 import { readJsonFile, readText } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';

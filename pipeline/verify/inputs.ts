@@ -1,7 +1,6 @@
 // What verification needs besides the evidence: the pinned trust material, the study window and
 // the receipt-chain commitments, read once and passed to every worker as plain data.
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCommitmentText, type CommitmentLine } from '../evidence/aer1/index.ts';
 import type { StudyWindow } from '../evidence/arkforge/index.ts';
@@ -43,6 +42,3 @@ export function verifyContextInputs(trustDir: string, window: StudyWindow, commi
   return { trust: loadTrust(trustDir).material.inputs, window, commitments };
 }
 
-export function sha256OfFile(path: string): string | null {
-  return existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : null;
-}

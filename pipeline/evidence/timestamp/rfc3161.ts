@@ -32,7 +32,7 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { sha256Hex } from '../../formats/canonical-json.ts';
+import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
 import { PreregError, type ReasonCode } from '../../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';

@@ -6,7 +6,7 @@
 // Both kinds are ECDSA P-256 or Ed25519 SubjectPublicKeyInfo PEM files, with half-open windows
 // [valid_from, valid_until); `valid_until: null` (or, for a log key, absent) means no end.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { sha256Hex } from '../../formats/canonical-json.ts';
+import { sha256Hex } from '../../formats/hash.ts';
 import { utcMillis } from '../../formats/utc-instant.ts';
 import type { TrustPolicy } from '../../formats/trust-policy.ts';
 import { PreregError } from '../../reasons.ts';
