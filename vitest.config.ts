@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Spawned `node bin/prereg.mjs` runs dist/: rebuild it when the sources changed.
+    globalSetup: ['test/support/build-dist.ts'],
   },
 });

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './stages/registry.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
-import type { Command, StageContext } from './command.ts';
+import type { StageContext } from './command.ts';
 
 const GLOBAL_OPTIONS = {
   root: { type: 'string' },
@@ -58,11 +58,12 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
     io.stdout(`${usage()}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
-  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     printError(io, new PreregError('USAGE', `unknown command "${name}"; run \`prereg --help\``), wantsJson);
     return EXIT.usage;
   }
+  const command = await entry.load();
   let parsed;
   try {
     parsed = parseArgs({
@@ -90,11 +91,12 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
       if (showProgress) io.stderr(`\r\x1b[K${message}`);
     },
     env: io.env,
+    printLine: (lineJson, text) => io.stdout(json ? `${JSON.stringify(lineJson)}\n` : `${text}\n`),
   };
   try {
     const result = await command.run(ctx);
     if (showProgress) io.stderr('\r\x1b[K');
-    io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${JSON.stringify(l)}\n`).join('') : `${JSON.stringify(result.json)}\n`) : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (!result.printed) io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${JSON.stringify(l)}\n`).join('') : `${JSON.stringify(result.json)}\n`) : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
     return result.exitCode;
   } catch (err) {
     if (err instanceof PreregError) {

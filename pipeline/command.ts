@@ -18,6 +18,11 @@ export interface StageContext {
    * predecessor to be current asks through runOnce, so no stage runs twice in one command.
    */
   memo?: Map<string, StageResult>;
+  /**
+   * Prints one result line now (the CLI gives it: `json` as a JSON line with --json, else `text`),
+   * for a command that streams results as they come; it then returns `printed: true`.
+   */
+  printLine?: (json: unknown, text: string) => void;
 }
 
 export interface StageResult {
@@ -28,6 +33,8 @@ export interface StageResult {
   jsonLines?: unknown[];
   /** The human rendering. */
   text: string;
+  /** Every line was already printed through StageContext.printLine: the CLI prints nothing more. */
+  printed?: boolean;
 }
 
 export interface Command {

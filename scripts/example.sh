@@ -6,6 +6,7 @@
 # be rerun (a real study emits once, into outputs/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+node scripts/build.mjs --if-stale # the CLI runs compiled (dist/)
 prereg() { node bin/prereg.mjs "$@"; }
 keys=test/fixtures/keys
 outdir=work/example-outputs

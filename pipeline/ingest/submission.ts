@@ -11,6 +11,7 @@
 //      accepted line wins, a later one is rejected, never merged.
 // Evidence bodies are kept as canonical JSON (SPEC §3) of the parsed value, so the verifier
 // hashes exactly the bytes Python would: number lexemes survive (1.0 stays 1.0).
+import { parsePlainIfSafe } from '../formats/json-fast-path.ts';
 import { canonicalJson, JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonParseErrorCode, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import { validator, describeErrors } from '../formats/schemas.ts';
 import type { LineProblem, RawLine } from './lines.ts';
@@ -91,8 +92,11 @@ export class SubmissionChecker {
   private readonly seen = new Map<string, number>();
   private readonly files: string[] = [];
 
-  /** items: the frozen item ids, or null to skip that check (validate outside a study). */
-  constructor(private readonly items: ReadonlySet<string> | null) {}
+  /**
+   * items: the frozen item ids, or null to skip that check (validate outside a study). fastPath:
+   * false reads every line with the canonical parser (the differential test compares the two).
+   */
+  constructor(private readonly items: ReadonlySet<string> | null, private readonly fastPath = true) {}
 
   check(line: RawLine): LineOutcome {
     const at: LineLocation = { file: line.file, line_no: line.line_no, byte_offset: line.byte_offset, line_sha256: line.sha256 };
@@ -103,18 +107,25 @@ export class SubmissionChecker {
     if (line.problem !== undefined || line.text === undefined) {
       return reject(line.problem ?? 'LINE_NOT_UTF8', line.detail ?? 'the line could not be read as text');
     }
+    // Plain from the fast path when the text shows it changes nothing (formats/json-fast-path.ts),
+    // else from the canonical parser, number lexemes kept.
     let value: JsonValue;
-    try {
-      value = parseJson(line.text, { maxDepth: MAX_JSON_DEPTH });
-    } catch (err) {
-      if (err instanceof JsonParseError) return reject(err.code, `${err.detail} (column ${err.column})`, err.column);
-      throw err;
+    let plain = this.fastPath ? parsePlainIfSafe(line.text, MAX_JSON_DEPTH) : undefined;
+    if (plain !== undefined) {
+      value = plain as JsonValue;
+    } else {
+      try {
+        value = parseJson(line.text, { maxDepth: MAX_JSON_DEPTH });
+      } catch (err) {
+        if (err instanceof JsonParseError) return reject(err.code, `${err.detail} (column ${err.column})`, err.column);
+        throw err;
+      }
     }
     if (isRecord(value) && value.format !== undefined && !(typeof value.format === 'string' && value.format === SUBMISSION_FORMAT)) {
       const found = typeof value.format === 'string' ? shown(value.format) : `a ${value.format instanceof JsonNumber ? 'number' : Array.isArray(value.format) ? 'array' : value.format === null ? 'null' : typeof value.format}`;
       return reject('SUBMISSION_FORMAT_UNKNOWN', `format is ${found}; this pipeline reads ${JSON.stringify(SUBMISSION_FORMAT)}`);
     }
-    const plain = toPlain(value);
+    plain ??= toPlain(value);
     const validate = validator('submission');
     if (!validate(plain)) return reject('SUBMISSION_SCHEMA', describeErrors(validate.errors).join('; '));
     const sub = plain as SubmissionShape;

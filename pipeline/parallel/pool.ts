@@ -3,10 +3,28 @@
 // everything downstream stays deterministic.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { workerBundle } from './worker-bundle.ts';
+import { RUNS_COMPILED, runningModule } from '../running-code.ts';
+
+/**
+ * Compiled (dist/, what `prereg` runs), a worker starts from worker-entry.js and imports its
+ * module's compiled file. From the TypeScript sources (tests, bench, scripts under tsx), the
+ * module is bundled first (worker-bundle.ts): a thread loading sources through tsx would spend
+ * seconds transpiling them.
+ */
+interface WorkerStart {
+  entry: URL;
+  /** The compiled worker module worker-entry.js imports; absent for a bundle, which holds it. */
+  module?: string;
+}
+
+async function workerStart(module: URL): Promise<WorkerStart> {
+  if (RUNS_COMPILED) return { entry: new URL('./worker-entry.js', import.meta.url), module: runningModule(module).href };
+  const { workerBundle } = await import('./worker-bundle.ts');
+  return { entry: await workerBundle(module) };
+}
 
 export interface PoolOptions<TInit> {
-  /** A worker module exporting `createHandler(init)` (see worker-loop.ts); it is bundled (worker-bundle.ts). */
+  /** A worker module exporting `createHandler(init)` (see worker-loop.ts), named by its .ts source. */
   module: URL;
   init: TInit;
   threads?: number;
@@ -45,14 +63,14 @@ export class WorkerPool<TInit, TIn, TOut> {
 
   constructor(options: PoolOptions<TInit>) {
     this.threads = Math.max(1, options.threads ?? availableParallelism());
-    this.started = workerBundle(options.module).then((entry) => {
-      for (let i = 0; i < this.threads; i++) this.startWorker(entry, options.init, i);
+    this.started = workerStart(options.module).then((start) => {
+      for (let i = 0; i < this.threads; i++) this.startWorker(start, options.init, i);
     });
     this.started.catch((err: Error) => this.fail(err));
   }
 
-  private startWorker(entry: URL, init: TInit, i: number): void {
-    const worker = new Worker(entry, { workerData: { init }, execArgv: withoutTypeScriptLoader(process.execArgv) });
+  private startWorker(start: WorkerStart, init: TInit, i: number): void {
+    const worker = new Worker(start.entry, { workerData: { init, module: start.module }, execArgv: withoutTypeScriptLoader(process.execArgv) });
     worker.on('message', (msg: { id: number; results?: TOut[]; error?: string }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;

@@ -1,4 +1,5 @@
-// Worker threads start from one bundled ES module per worker module, built by esbuild when a pool
+// From the TypeScript sources (tests, bench, scripts: prereg itself runs compiled, see pool.ts),
+// worker threads start from one bundled ES module per worker module, built by esbuild when a pool
 // is first made. Loading the TypeScript sources through tsx instead made every thread transpile
 // and resolve ~60 modules through tsx's loader thread: 2.1 s of CPU and 1.1 s before the first
 // proof for two verify workers, against 0.5 s and 0.4 s bundled (a verify run of 50,000 proofs

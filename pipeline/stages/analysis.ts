@@ -15,11 +15,13 @@ import { EXIT } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
+import { runningModule } from '../running-code.ts';
 import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 import { verify } from './verify.ts';
 
+// The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
 const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/base-tables.ts', '../store/section5-runner.ts', '../store/statements.ts'].map((p) =>
-  fileURLToPath(new URL(p, import.meta.url)),
+  fileURLToPath(runningModule(new URL(p, import.meta.url))),
 );
 
 const HELP_COMMON = [

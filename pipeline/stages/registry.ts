@@ -1,19 +1,32 @@
 // Every command of the CLI, in the order `prereg --help` lists them. Stages (stage: true) also
 // have a Taskfile task and an npm script of the same name; test/cli/taskfile.test.ts checks that.
-import { classify, score } from './analysis.ts';
-import { anchor } from './anchor.ts';
-import { audit } from './audit.ts';
-import { checkAnchors } from './check-anchors.ts';
-import { corpusProof } from './corpus-proof.ts';
-import { emit } from './emit.ts';
-import { explain } from './explain.ts';
-import { freeze } from './freeze.ts';
-import { ingest } from './ingest.ts';
-import { revealCheck } from './reveal-check.ts';
-import { run } from './run.ts';
+// A command's module is imported only when that command runs: `prereg --help`, `explain` and
+// `verify FILE` must not pay for DuckDB, ajv or pkijs they never use (a start-up the user waits
+// for). Name, summary and stage are repeated here so the list needs no import; test/cli/cli.test.ts
+// checks they match the module's.
 import type { Command } from '../command.ts';
-import { trust } from './trust.ts';
-import { validate } from './validate.ts';
-import { verify } from './verify.ts';
 
-export const COMMANDS: readonly Command[] = [freeze, anchor, checkAnchors, revealCheck, ingest, verify, classify, score, emit, run, audit, validate, trust, corpusProof, explain];
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  stage: boolean;
+  load: () => Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'freeze', summary: 'freeze corpus, vocabulary, section 5, trust policy and answer-key commitment into freeze.json', stage: true, load: async () => (await import('./freeze.ts')).freeze },
+  { name: 'anchor', summary: 'obtain RFC 3161 timestamp tokens over freeze_digest (or import a .tsr)', stage: true, load: async () => (await import('./anchor.ts')).anchor },
+  { name: 'check-anchors', summary: 'recompute every frozen digest and verify every anchor, offline (for CI)', stage: true, load: async () => (await import('./check-anchors.ts')).checkAnchors },
+  { name: 'reveal-check', summary: 'check that the revealed answer key reproduces the frozen commitment', stage: true, load: async () => (await import('./reveal-check.ts')).revealCheck },
+  { name: 'ingest', summary: 'read inputs/submissions/*.jsonl into the DuckDB store (records, evidence, receipts, rejects)', stage: true, load: async () => (await import('./ingest.ts')).ingest },
+  { name: 'verify', summary: 'verify every proof and receipt timeline of the study (or the given files)', stage: true, load: async () => (await import('./verify.ts')).verify },
+  { name: 'classify', summary: 'extract assertions and classify them with the section-5 SQL (declared and proven)', stage: true, load: async () => (await import('./analysis.ts')).classify },
+  { name: 'score', summary: 'compute scores, constancy, sign tests and hypotheses with the section-5 SQL', stage: true, load: async () => (await import('./analysis.ts')).score },
+  { name: 'emit', summary: 'write the signed, reproducible outputs/<run_id>/ (results, tables, report, manifest, signatures)', stage: true, load: async () => (await import('./emit.ts')).emit },
+  { name: 'run', summary: 'run the whole pipeline after the deadline: ingest → verify → classify → score → emit', stage: true, load: async () => (await import('./run.ts')).run },
+  { name: 'audit', summary: 'rerun from the inputs in a scratch dir, compare every output byte, verify signatures and anchors', stage: true, load: async () => (await import('./audit.ts')).audit },
+  { name: 'validate', summary: 'check submission files line by line, as ingest would, before sending them', stage: false, load: async () => (await import('./validate.ts')).validate },
+  { name: 'trust', summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys", stage: false, load: async () => (await import('./trust.ts')).trust },
+  { name: 'corpus-proof', summary: 'prove (or --verify) that one file belongs to the frozen corpus', stage: false, load: async () => (await import('./corpus-proof.ts')).corpusProof },
+  { name: 'explain', summary: 'explain reason codes (meaning and what to do next)', stage: false, load: async () => (await import('./explain.ts')).explain },
+];

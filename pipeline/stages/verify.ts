@@ -1,26 +1,14 @@
-// `prereg verify`: in a study, verifies every ingested evidence item and AER-1 timeline into
-// proof_checks, chain_checks, chain_entries, evidence_links and served_passages (SPEC §5.2, §6.1,
-// §6.2); with files, verifies those files alone (SPEC §9) with the same code.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { canonicalJson } from '../formats/canonical-json.ts';
-import { sha256Hex } from '../formats/hash.ts';
-import { refuseDrift, trustDrift } from '../study/drift.ts';
-import { digestTree } from '../study/file-tree.ts';
-import { loadFreezeRecord } from '../study/freeze-record.ts';
+// `prereg verify`: in a study (stages/verify-study.ts), verifies every ingested evidence item and
+// AER-1 timeline into proof_checks, chain_checks, chain_entries, evidence_links and
+// served_passages (SPEC §5.2, §6.1, §6.2); with files, verifies those files alone (SPEC §9) with
+// the same code, printing each file's line as soon as it is known.
+import { existsSync } from 'node:fs';
 import { loadStudy } from '../study/study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
-import { sha256OfFileIfAny } from '../io/file-hash.ts';
-import { TOOL_VERSION } from '../version.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
 import { commitmentProblems, readCommitments, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
-import { verifyStore } from '../verify/study-verify.ts';
-import { ingest } from './ingest.ts';
-import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
-
-const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql', '../store/statements.ts'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+import type { Command, StageContext, StageResult } from '../command.ts';
 
 export const verify: Command = {
   name: 'verify',
@@ -52,7 +40,8 @@ export const verify: Command = {
   options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
   async run(ctx) {
-    return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : verifyStudy(ctx);
+    // The study mode (DuckDB) is imported only when it runs: checking files needs no store.
+    return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : (await import('./verify-study.ts')).verifyStudy(ctx);
   },
 };
 
@@ -66,84 +55,33 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
   const commitments = await readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
   const inputs = verifyContextInputs(trustDir, window, commitments);
-  const results = await verifyFiles(expandPaths(ctx.positionals), inputs);
   // A malformed line that names no job concerns every timeline: each one lists it. A line that
   // names a job is already among that job's timelines' problems.
   const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));
-  for (const r of results) if (r.kind === 'chain') r.problems.push(...unattributed);
+  const files = expandPaths(ctx.positionals); // a missing path is refused before anything is printed
+  const header = commitmentProblems(commitments);
+  const lines: string[] = [...header];
+  const print = ctx.printLine;
+  if (print && !ctx.json) for (const line of header) print(null, line);
+  // Each file's line is printed as soon as it and the files before it are verified.
+  const results = await verifyFiles(files, inputs, (r) => {
+    if (r.kind === 'chain') r.problems.push(...unattributed);
+    const text = `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`;
+    lines.push(text);
+    print?.(r, text);
+  });
   // A malformed commitments line is an input that did not verify either: one more JSON line each
   // (kind "commitment", after the files), and the exit says so.
   const malformed = commitments.flatMap((l) => (l.ok ? [] : [{
     file: l.file, line: l.line, kind: 'commitment', status: 'MALFORMED', reason_codes: ['COMMITMENT_MALFORMED'], informational_codes: [], checks: {}, problems: l.problems,
   }]));
+  if (print && ctx.json) for (const m of malformed) print(m, '');
   const ok = results.every(fileVerified) && malformed.length === 0;
   return {
     exitCode: ok ? EXIT.ok : EXIT.failures,
     json: [...results, ...malformed],
     jsonLines: [...results, ...malformed],
-    text: [
-      ...commitmentProblems(commitments),
-      ...results.map((r) => `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`),
-    ].join('\n'),
+    text: lines.join('\n'),
+    printed: print !== undefined,
   };
-}
-
-async function verifyStudy(ctx: StageContext): Promise<StageResult> {
-  const layout = studyLayout(ctx.root);
-  const frozen = loadFreezeRecord(layout.freeze);
-  const study = loadStudy(layout.study);
-  const trustNow = digestTree(layout.trust);
-  refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
-  const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
-  const consumed = {
-    stage: 'verify',
-    ingest_digest: ingested.inputs_digest,
-    trust_root: trustNow.root,
-    commitments_sha256: sha256OfFileIfAny(layout.commitments),
-    window: study.window,
-    code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
-  };
-  const digest = sha256Hex(canonicalJson(consumed));
-  const store = await openStore(storePath(layout));
-  try {
-    const previous = await readStageRun(store.connection, 'verify');
-    if (previous && previous.inputs_digest === digest && ctx.values.force !== true) {
-      const outputs = JSON.parse(previous.outputs_json) as unknown;
-      return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...(outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}` };
-    }
-    // Read and decoded only when the stage runs: the skip above needs their digests alone.
-    const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
-    const inputs = verifyContextInputs(layout.trust, study.window, commitments);
-    await deleteStageRun(store.connection, 'verify');
-    const counts = {
-      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress)),
-      commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
-    };
-    await writeStageRun(store.connection, {
-      stage: 'verify',
-      inputs_digest: digest,
-      inputs_json: canonicalJson(consumed),
-      outputs_json: canonicalJson(counts),
-      tool_version: TOOL_VERSION,
-      duckdb_version: duckdbVersion(),
-    });
-    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, inputs_digest: digest, ...counts }, text: renderCounts(counts) };
-  } finally {
-    store.close();
-  }
-}
-
-function renderCounts(counts: unknown): string {
-  const c = counts as {
-    evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number>;
-    commitments?: { lines: number; malformed: string[] };
-  };
-  const fmt = (t: Record<string, number>) => Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
-  const malformed = c.commitments?.malformed ?? [];
-  return [
-    `verified ${c.evidence} evidence item(s): ${fmt(c.proofs_by_status)}`,
-    `verified ${c.chains} receipt timeline(s): ${fmt(c.chains_by_status)}`,
-    ...(c.commitments ? [`read ${c.commitments.lines} commitment line(s), ${malformed.length} malformed`] : []),
-    ...malformed,
-  ].join('\n');
 }

@@ -25,6 +25,13 @@ describe('the prereg CLI', () => {
     }
   });
 
+  it('lists each command with the name, summary and stage its module declares', async () => {
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      expect({ name: command.name, summary: command.summary, stage: command.stage }, entry.name).toEqual({ name: entry.name, summary: entry.summary, stage: entry.stage });
+    }
+  });
+
   it('refuses an unknown option with exit 2', async () => {
     const r = await runCli(['check-anchors', '--no-such-option', '--json']);
     expect(r.code).toBe(2);

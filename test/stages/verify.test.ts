@@ -229,8 +229,12 @@ describe('verify FILE… (outside the pipeline)', () => {
     const read = (f: string) => readFileSync(join(root, 'inputs/submissions', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const lines = [...read('sys-honest.jsonl'), ...read('sys-tampered.jsonl')].slice(0, 80);
     lines.forEach((l, i) => writeFileSync(join(dir, `e${String(i).padStart(3, '0')}.json`), JSON.stringify(l.evidence[0])));
+    // Read and parsed in a worker: a file that does not parse still gets its line and code, in order.
+    writeFileSync(join(dir, 'zz-duplicate-key.json'), '{"proof": {}, "proof": {}}');
     const r = await runCli(['verify', dir, '--root', root, '--json']);
-    expect(r.jsonLines).toHaveLength(80);
+    expect(r.jsonLines).toHaveLength(81);
+    expect(r.jsonLines.map((l) => (l.file as string).slice(dir.length + 1))).toEqual([...lines.map((_, i) => `e${String(i).padStart(3, '0')}.json`), 'zz-duplicate-key.json']);
+    expect([r.jsonLines[80].status, r.jsonLines[80].reason_codes, r.code]).toEqual(['MALFORMED', ['JSON_DUPLICATE_KEY'], 1]);
     const rows = await queryStore(root, 'SELECT system_id, item_id, attempt, status, reason_codes FROM proof_checks');
     const byKey = new Map(rows.map((x) => [`${x.system_id}/${x.item_id}/${x.attempt}`, [x.status, x.reason_codes]]));
     lines.forEach((l, i) => {

@@ -44,7 +44,7 @@ import { readItem, type EvidenceItem, type ReadProof } from './item.ts';
 import { fail, finish, newVerification, record, type ProofVerification, type StudyWindow } from './verification.ts';
 import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof } from './versions/index.ts';
 import { SHA256_PREFIX, stripSha256 } from './versions/proof.ts';
-import { verifyTimestampToken, type TsaReasonCode } from '../timestamp/index.ts';
+import { verifyTimestampTokenOnce, type TsaReasonCode } from '../timestamp/index.ts';
 import { verifyTlogEntry } from '../tlog/index.ts';
 import { inWindow, utcMillis, windowText } from '../../formats/utc-instant.ts';
 import { decodeEd25519PublicKey, type PinnedKey, type ProofPolicy, type TrustMaterial } from '../trust/index.ts';
@@ -146,7 +146,8 @@ async function checkToken(
     if (trust.policy.requireTsaToken) fail(v, 'tsa', 'PROOF_TSA_MISSING', 'the policy requires a timestamp token and timestamp_authority.tsr_base64 is absent');
     return undefined;
   }
-  const outcome = await verifyTimestampToken(Buffer.from(tsr, 'base64'), Buffer.from(witnessed.hash, 'hex'), trust.tsa);
+  // A batch's proofs share one token: verified once, its time still checked for each proof.
+  const outcome = await verifyTimestampTokenOnce(Buffer.from(tsr, 'base64'), Buffer.from(witnessed.hash, 'hex'), trust.tsa);
   v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';

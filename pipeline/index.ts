@@ -1,0 +1,13 @@
+// The package's public entry (`import … from 'prereg'`): the verifiers the CLI runs, for a program
+// that checks evidence without a study. Thin re-exports: the code is where the pipeline keeps it.
+export { verifyEvidenceItem as verifyEvidence, verifyProof } from './evidence/arkforge/index.ts';
+export type { EvidenceItem, ProofStatus, ProofVerification, StudyWindow } from './evidence/arkforge/index.ts';
+export { verifyReceipt, verifyTimeline, indexCommitments, readCommitmentText } from './evidence/aer1/index.ts';
+export type { CommitmentIndex, CommitmentLine, ReceiptVerification, TimelineVerification } from './evidence/aer1/index.ts';
+export { canonicalJson, parseJson, CanonicalText, JsonParseError } from './formats/canonical-json.ts';
+export type { JsonValue } from './formats/canonical-json.ts';
+export { loadTrust } from './study/trust.ts';
+export type { LoadedTrust } from './study/trust.ts';
+export type { TrustMaterial } from './evidence/trust/index.ts';
+export { UNBOUNDED_WINDOW } from './verify/inputs.ts';
+export { expandPaths, verifyFiles, type FileVerification } from './verify/file-verify.ts';

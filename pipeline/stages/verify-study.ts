@@ -1,0 +1,83 @@
+// `prereg verify` in a study: verifies every ingested evidence item and AER-1 timeline into
+// proof_checks, chain_checks, chain_entries, evidence_links and served_passages (SPEC §5.2, §6.1,
+// §6.2), skipping when nothing it consumed changed. Its own module so that verifying files
+// (stages/verify.ts) never loads DuckDB.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
+import { sha256OfFileIfAny } from '../io/file-hash.ts';
+import { refuseDrift, trustDrift } from '../study/drift.ts';
+import { digestTree } from '../study/file-tree.ts';
+import { loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudy } from '../study/study.ts';
+import { studyLayout } from '../layout.ts';
+import { EXIT } from '../reasons.ts';
+import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { TOOL_VERSION } from '../version.ts';
+import { commitmentProblems, readCommitments, verifyContextInputs } from '../verify/inputs.ts';
+import { verifyStore } from '../verify/study-verify.ts';
+import { ingest } from './ingest.ts';
+import { runOnce, type StageContext, type StageResult } from '../command.ts';
+
+const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql', '../store/statements.ts'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+
+export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
+  const layout = studyLayout(ctx.root);
+  const frozen = loadFreezeRecord(layout.freeze);
+  const study = loadStudy(layout.study);
+  const trustNow = digestTree(layout.trust);
+  refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
+  const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
+  const consumed = {
+    stage: 'verify',
+    ingest_digest: ingested.inputs_digest,
+    trust_root: trustNow.root,
+    commitments_sha256: sha256OfFileIfAny(layout.commitments),
+    window: study.window,
+    code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
+  };
+  const digest = sha256Hex(canonicalJson(consumed));
+  const store = await openStore(storePath(layout));
+  try {
+    const previous = await readStageRun(store.connection, 'verify');
+    if (previous && previous.inputs_digest === digest && ctx.values.force !== true) {
+      const outputs = JSON.parse(previous.outputs_json) as unknown;
+      return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...(outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}` };
+    }
+    // Read and decoded only when the stage runs: the skip above needs their digests alone.
+    const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
+    const inputs = verifyContextInputs(layout.trust, study.window, commitments);
+    await deleteStageRun(store.connection, 'verify');
+    const counts = {
+      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress)),
+      commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
+    };
+    await writeStageRun(store.connection, {
+      stage: 'verify',
+      inputs_digest: digest,
+      inputs_json: canonicalJson(consumed),
+      outputs_json: canonicalJson(counts),
+      tool_version: TOOL_VERSION,
+      duckdb_version: duckdbVersion(),
+    });
+    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, inputs_digest: digest, ...counts }, text: renderCounts(counts) };
+  } finally {
+    store.close();
+  }
+}
+
+function renderCounts(counts: unknown): string {
+  const c = counts as {
+    evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number>;
+    commitments?: { lines: number; malformed: string[] };
+  };
+  const fmt = (t: Record<string, number>) => Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  const malformed = c.commitments?.malformed ?? [];
+  return [
+    `verified ${c.evidence} evidence item(s): ${fmt(c.proofs_by_status)}`,
+    `verified ${c.chains} receipt timeline(s): ${fmt(c.chains_by_status)}`,
+    ...(c.commitments ? [`read ${c.commitments.lines} commitment line(s), ${malformed.length} malformed`] : []),
+    ...malformed,
+  ].join('\n');
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# npm run smoke:package (run by .ci/run): the package as a user gets it. `npm pack`, install the
+# tarball into a fresh project whose path contains a space (from the npm cache when it can), then
+# there: `npx prereg --help`; `prereg trust import-arkforge` and `prereg verify` on a vendored real
+# proof (VERIFIED), alone and as 70 copies (enough to start the compiled worker threads); and a
+# TypeScript program importing verifyEvidence, verifyTimeline, verifyReceipt and canonicalJson
+# from 'prereg', compiled against the package's own declarations, then run.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+real="$repo/test/fixtures/real/arkforge-production"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+project="$work/a consumer project"
+mkdir -p "$project" "$work/pack"
+
+fail() { echo "smoke:package: $*" >&2; exit 1; }
+
+(cd "$repo" && npm pack --silent --pack-destination "$work/pack" >/dev/null)
+tarball="$(ls "$work"/pack/*.tgz)"
+cd "$project"
+cat > package.json <<'JSON'
+{ "name": "consumer", "version": "1.0.0", "private": true, "type": "module" }
+JSON
+# Versions the project itself pins (package-lock.json), so the cache has them.
+tsver="$(node -p "require('$repo/package-lock.json').packages['node_modules/typescript'].version")"
+typesver="$(node -p "require('$repo/package-lock.json').packages['node_modules/@types/node'].version")"
+npm install --prefer-offline --no-audit --no-fund --silent "$tarball" "typescript@$tsver" "@types/node@$typesver"
+
+npx prereg --help | grep -q '^usage: prereg <command>' || fail 'npx prereg --help did not print the usage'
+
+# A trust directory pinning FreeTSA and the Rekor log, with ArkForge's published keys imported.
+mkdir trust files
+cp "$real/freetsa-cacert.pem" "$real/freetsa-tsa.crt" "$real/rekor-log.pub.pem" trust/
+cat > trust/policy.json <<'JSON'
+{
+  "format": "prereg.trust/1",
+  "arkforge_keys": [],
+  "tsa_roots": ["freetsa-cacert.pem"],
+  "tsa_certs": ["freetsa-tsa.crt"],
+  "tlog_keys": [{ "log_id": "c0d23d6ad406973f9559f3ba2d1ca01f84147d8ffc5b8445c224f98b9591801d", "public_key_file": "rekor-log.pub.pem" }],
+  "require_tsa_token": true,
+  "max_skew_seconds": 300,
+  "require_receipts": false
+}
+JSON
+npx prereg trust import-arkforge "$real/published_keys.json" --trust trust >/dev/null
+cp "$real/proof_proveit_gel.json" proof.json
+out="$(npx prereg verify proof.json --trust trust --json)" || fail "prereg verify on the real proof exited $?: $out"
+node -e 'const r = JSON.parse(process.argv[1]); if (r.status !== "VERIFIED") process.exit(1)' "$out" || fail "the real proof did not verify: $out"
+for i in $(seq -w 1 70); do cp proof.json "files/proof-$i.json"; done
+lines="$(npx prereg verify files --trust trust --json)" || fail "prereg verify on 70 copies exited $?"
+[ "$(grep -c '"status":"VERIFIED"' <<<"$lines")" = 70 ] || fail "not every one of 70 copies verified: $lines"
+
+cp "$repo/test/fixtures/package-smoke/consumer.ts" .
+cat > tsconfig.json <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true, "types": ["node"], "outDir": "out" }, "files": ["consumer.ts"] }
+JSON
+npx tsc -p . || fail 'the TypeScript consumer did not compile against the package declarations'
+got="$(node out/consumer.js proof.json trust)"
+[ "$got" = '{"proof":"VERIFIED","receipt":"NONCONFORMANT","timeline":"BROKEN"}' ] || fail "the consumer printed $got"
+echo "smoke:package: ok ($(basename "$tarball") installed in \"$project\")"

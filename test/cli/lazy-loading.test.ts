@@ -1,0 +1,64 @@
+// Commands load only what they use (pipeline/stages/registry.ts): the compiled CLI, run as a user
+// runs it, with every module it loads recorded (test/support/record-loads.mjs).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../support/cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'prereg-loads-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let runs = 0;
+/** The packages (node_modules/<name>) and prereg modules a CLI run loaded, and its exit code. */
+function loadsOf(args: string[]): { code: number | null; packages: string[]; modules: string[]; stdout: string } {
+  const record = join(dir, `loads-${runs++}.txt`);
+  const r = spawnSync(process.execPath, ['--import', './test/support/record-loads.mjs', 'bin/prereg.mjs', ...args], {
+    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, PREREG_RECORD_LOADS: record },
+  });
+  const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+  const packages = new Set(urls.flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []));
+  return { code: r.status, packages: [...packages].sort(), modules: urls.filter((u) => u.includes('/dist/')), stdout: r.stdout };
+}
+
+describe('the compiled CLI loads only what a command uses', () => {
+  it('`prereg --help` loads no package and no command module', () => {
+    const r = loadsOf(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.packages).toEqual([]);
+    expect(r.modules.some((m) => m.includes('/dist/stages/') && !m.endsWith('/registry.js'))).toBe(false);
+  });
+
+  it('`prereg explain` loads no package', () => {
+    const r = loadsOf(['explain', 'PROOF_SIGNATURE_INVALID']);
+    expect(r.code).toBe(0);
+    expect(r.packages).toEqual([]);
+  });
+
+  it('`prereg verify FILE` loads neither DuckDB nor esbuild, and it ran from dist/', () => {
+    const r = loadsOf(['verify', 'test/fixtures/real/arkforge-production/proof_2026_07.json', '--root', dir, '--trust', 'preregistration/trust']);
+    expect(r.code).toBe(1); // the example's trust policy does not pin ArkForge's real key
+    expect(r.modules.some((m) => m.endsWith('/dist/verify/file-verify.js'))).toBe(true);
+    expect(r.packages.filter((p) => p.startsWith('@duckdb/') || p === 'esbuild' || p === 'tsx')).toEqual([]);
+  });
+
+  it('`prereg verify DIR` of 70 files starts its worker threads from dist/ and prints every file in order', () => {
+    const files = join(dir, 'many');
+    mkdirSync(files);
+    const item = JSON.parse(readFileSync(join(PROJECT_ROOT, 'inputs/submissions/sys-honest.jsonl'), 'utf8').split('\n')[0]!).evidence[0];
+    const names = Array.from({ length: 70 }, (_, i) => `e${String(i).padStart(2, '0')}.json`);
+    for (const name of names) writeFileSync(join(files, name), JSON.stringify(item));
+    const r = loadsOf(['verify', files, '--json']);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string });
+    expect([r.code, lines.map((l) => l.file.slice(files.length + 1))]).toEqual([0, names]);
+    expect(lines.every((l) => l.status === 'VERIFIED')).toBe(true);
+    expect(r.modules.filter((m) => /\/dist\/(parallel\/worker-entry|verify\/files-worker)\.js$/.test(m)).length).toBeGreaterThanOrEqual(2);
+    expect(r.packages).not.toContain('esbuild');
+  });
+
+  it('a study stage does load DuckDB (the recorder is not blind)', () => {
+    const r = loadsOf(['ingest', '--root', dir]);
+    expect(r.packages).toContain('@duckdb/node-api');
+  });
+});
