@@ -6,7 +6,8 @@ import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY } from '../store/statements.ts';
-import { compileExtractor, compileLiteralMatcher, extractorConfigFromStudy, type Extractor } from './extract.ts';
+import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
+import { compileLiteralMatcher } from './vocabulary-trie.ts';
 
 const CLASSIFY_TABLES_SQL = fileURLToPath(new URL('../store/classify-tables.sql', import.meta.url));
 

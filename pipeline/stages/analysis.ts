@@ -20,7 +20,7 @@ import { runOnce, type Command, type StageContext, type StageResult } from '../c
 import { verify } from './verify.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
-const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/base-tables.ts', '../store/section5-runner.ts', '../store/statements.ts'].map((p) =>
+const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts', '../store/section5-runner.ts', '../store/statements.ts'].map((p) =>
   fileURLToPath(runningModule(new URL(p, import.meta.url))),
 );
 
