@@ -7,7 +7,7 @@
 // version, which the manifest records: the same inputs give the same bytes with the same DuckDB.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openMemoryDatabase } from '../store/db.ts';
-import { quoteLiteral } from '../store/sql-text.ts';
+import { attachReadOnly, copyTo, SET_TIME_ZONE_UTC } from '../store/statements.ts';
 import { orderedStoreSelect, STORE_ALIAS } from './tables.ts';
 
 export interface EmitDatabase {
@@ -35,11 +35,11 @@ export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase>
   const db = await openMemoryDatabase();
   try {
     try {
-      await db.connection.run("SET TimeZone = 'UTC'");
+      await db.connection.run(SET_TIME_ZONE_UTC);
     } catch {
       // Without the ICU extension DuckDB has no time zones at all and writes TIMESTAMPTZ in UTC.
     }
-    await db.connection.run(`ATTACH ${quoteLiteral(storeFile)} AS ${STORE_ALIAS} (READ_ONLY)`);
+    await db.connection.run(attachReadOnly(storeFile, STORE_ALIAS));
   } catch (err) {
     db.close();
     throw err;
@@ -48,9 +48,9 @@ export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase>
 }
 
 export async function copyParquet(connection: DuckDBConnection, table: string, columns: readonly string[], path: string): Promise<void> {
-  await connection.run(`COPY (${orderedStoreSelect(table, columns)}) TO ${quoteLiteral(path)} (${PARQUET_OPTIONS})`);
+  await connection.run(copyTo(orderedStoreSelect(table, columns), path, PARQUET_OPTIONS));
 }
 
 export async function copyCsv(connection: DuckDBConnection, table: string, columns: readonly string[], path: string): Promise<void> {
-  await connection.run(`COPY (${orderedStoreSelect(table, columns)}) TO ${quoteLiteral(path)} (${CSV_OPTIONS})`);
+  await connection.run(copyTo(orderedStoreSelect(table, columns), path, CSV_OPTIONS));
 }

@@ -1,6 +1,6 @@
 // Named statements: every query a stage runs against the store that is not a .sql file of its
 // own. Tables and columns come in as identifiers (quoted by sql-text.ts); values as parameters.
-import { quoteIdent } from './sql-text.ts';
+import { quoteIdent, quoteLiteral } from './sql-text.ts';
 
 /** A table's columns in the order DuckDB stores them ($1: the table). */
 export const TABLE_COLUMNS = "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index";
@@ -56,4 +56,17 @@ export function countsBy(table: string, column: string): string {
 export function witnessesBySystem(table: string): string {
   return `SELECT system_id, count(*)::BIGINT, count(*) FILTER (WHERE independent_witnesses > 0)::BIGINT, coalesce(sum(independent_witnesses), 0)::BIGINT
        FROM ${table} GROUP BY system_id ORDER BY system_id`;
+}
+
+/** Outputs in UTC whatever the process's time zone (fails without the ICU extension: then UTC anyway). */
+export const SET_TIME_ZONE_UTC = "SET TimeZone = 'UTC'";
+
+/** Attaches a database file read-only under `alias` (DuckDB takes no parameter for the path). */
+export function attachReadOnly(file: string, alias: string): string {
+  return `ATTACH ${quoteLiteral(file)} AS ${quoteIdent(alias)} (READ_ONLY)`;
+}
+
+/** Writes a query's rows to `path` with the given COPY options (DuckDB takes no parameter for the path). */
+export function copyTo(select: string, path: string, options: string): string {
+  return `COPY (${select}) TO ${quoteLiteral(path)} (${options})`;
 }
