@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { PreregError } from '../reasons.ts';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
 import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
+import { openRegularFile } from '../io/regular-file.ts';
+import type { StudyConfig } from '../study/study.ts';
 
 export interface FileSummary {
   file: string;
@@ -33,6 +35,21 @@ export function parseMaxLineBytes(value: unknown): number {
     throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** The study's line limit (study.json limits.max_line_bytes, else 4 MiB): the same for every stage. */
+export function studyMaxLineBytes(study: Pick<StudyConfig, 'limits'>): number {
+  return study.limits?.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES;
+}
+
+/**
+ * The most distinct systems a study accepts (study.json limits.max_systems, else 100). Pairwise
+ * outputs (sign tests) grow with its square: 1,000 one-line systems made 1,005,006 sign-test rows,
+ * a 167 MB report.html and a 2.5 GB peak; the bound is declared with the study, never implied.
+ */
+export const DEFAULT_MAX_SYSTEMS = 100;
+export function studyMaxSystems(study: Pick<StudyConfig, 'limits'>): number {
+  return study.limits?.max_systems ?? DEFAULT_MAX_SYSTEMS;
 }
 
 export async function scanFile(

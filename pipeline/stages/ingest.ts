@@ -15,7 +15,7 @@ import { readItems } from '../freeze/answer-key-file.ts';
 import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
-import { formatCounts, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import {
   EVIDENCE_COLUMNS, evidenceRow, RECEIPT_COLUMNS, receiptRow, RECORD_COLUMNS, recordRow, REJECT_COLUMNS, rejectRow, SUBMISSION_FILE_COLUMNS, submissionFileRow,
 } from '../ingest/rows.ts';
@@ -27,6 +27,7 @@ import {
   buildStoreAtomically,
   duckdbVersion,
   openStore,
+  readEveryBlock,
   readStageRun,
   runSqlFile,
   storePath,
@@ -37,6 +38,7 @@ import {
 import { hashFileStreamed } from '../io/file-hash.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
 /** The submission schema's file: its digest is part of what the tables depend on. */
@@ -45,6 +47,7 @@ const SUBMISSION_SCHEMA_PATH = fileURLToPath(new URL('../../schemas/submission.s
 interface IngestInputs {
   stage: 'ingest';
   max_line_bytes: number;
+  max_systems: number;
   items: { file: string; sha256: string };
   submissions: Array<{ file: string; sha256: string; bytes: number }>;
   /** The code that shapes the tables: a change forces a rebuild. */
@@ -66,7 +69,7 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
   const itemsPath = join(layout.corpus, study.corpus.items);
   const relPath = studyRelative(layout, itemsPath);
   if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, { path: itemsPath });
-  const data = readFileSync(itemsPath);
+  const data = readRegularFile(itemsPath);
   const sha256 = sha256Hex(data);
   refuseDrift(corpusFileDrift(frozen.corpus, { path: study.corpus.items, bytes: data.length, sha256 }), 'run `prereg check-anchors`');
   const ids = new Set(readItems(layout, study).map((i) => i.item_id));
@@ -76,7 +79,8 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
 /** Why the recorded run does not cover these inputs (DVC-style: say why a stage reruns). */
 function staleness(previous: IngestInputs, current: IngestInputs): string {
   const why: string[] = [];
-  if (previous.max_line_bytes !== current.max_line_bytes) why.push(`--max-line-bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
+  if (previous.max_systems !== current.max_systems) why.push(`limits.max_systems ${previous.max_systems ?? 'unset'} → ${current.max_systems}`);
+  if (previous.max_line_bytes !== current.max_line_bytes) why.push(`limits.max_line_bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
   if (previous.items?.sha256 !== current.items.sha256) why.push(`${current.items.file} changed`);
   const before = new Map((previous.submissions ?? []).map((f) => [f.file, f.sha256]));
   const now = new Map(current.submissions.map((f) => [f.file, f.sha256]));
@@ -100,6 +104,8 @@ async function previousRun(path: string): Promise<{ inputs: IngestInputs; output
   try {
     const run = await readStageRun(store.connection, 'ingest');
     if (!run) return { missing: 'the database has no completed ingest' };
+    // The store is a cache (SPEC §2): a corrupted block means rebuild it, not fail every later stage.
+    await readEveryBlock(store.connection);
     return { inputs: JSON.parse(run.inputs_json) as IngestInputs, outputs: JSON.parse(run.outputs_json) as IngestOutputs, digest: run.inputs_digest };
   } catch (err) {
     return { missing: `the database could not be read (${(err as Error).message.split('\n')[0]})` };
@@ -119,8 +125,16 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
     const rejects = await TableAppender.create(c, 'rejects', REJECT_COLUMNS);
     const checker = new SubmissionChecker(items);
     let recordId = 0;
+    const systems = new Set<string>();
     const sinks = {
       record(r: AcceptedRecord) {
+        systems.add(r.system_id);
+        if (systems.size > inputs.max_systems) {
+          throw new PreregError(
+            'STUDY_TOO_MANY_SYSTEMS',
+            `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`, { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
+          );
+        }
         recordId++;
         records.appendNamed(recordRow(recordId, r));
         for (const e of r.evidence) evidence.appendNamed(evidenceRow(recordId, e));
@@ -162,9 +176,9 @@ export const ingest: Command = {
   name: 'ingest',
   summary: 'read inputs/submissions/*.jsonl into the DuckDB store (records, evidence, receipts, rejects)',
   help: [
-    'usage: prereg ingest [--max-line-bytes N] [--force] [--root DIR] [--json]',
+    'usage: prereg ingest [--force] [--root DIR] [--json]',
     '',
-    '  --max-line-bytes N  the longest line accepted, in bytes (default 4194304 = 4 MiB)',
+    '  the longest line accepted is study.json limits.max_line_bytes (default 4194304 = 4 MiB)',
     '  --force             rebuild the database even when the inputs are unchanged',
     '',
     'Reads every inputs/submissions/*.jsonl (files sorted by name, lines in order) into',
@@ -177,7 +191,16 @@ export const ingest: Command = {
   stage: true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
-    const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
+    if (ctx.values['max-line-bytes'] !== undefined) {
+      // A bound is one of the study's recorded inputs: a flag given to one stage would be undone
+      // by the next stage that re-ingests (verify, run), so it is set once, in study.json.
+      throw new PreregError(
+        'USAGE',
+        `--max-line-bytes is not an ingest option: the line limit is the study's, limits.max_line_bytes in preregistration/study.json (set before the freeze; now ${studyMaxLineBytes(loadStudy(layout.study))})`,
+      );
+    }
+    const study = loadStudy(layout.study);
+    const maxLineBytes = studyMaxLineBytes(study);
     const items = loadFrozenItems(layout);
     const { files, ignored } = listSubmissionFiles(layout);
     const submissions: IngestInputs['submissions'] = [];
@@ -188,6 +211,7 @@ export const ingest: Command = {
     const inputs: IngestInputs = {
       stage: 'ingest',
       max_line_bytes: maxLineBytes,
+      max_systems: studyMaxSystems(study),
       items: { file: items.file, sha256: items.sha256 },
       submissions,
       code: {

@@ -8,6 +8,7 @@ import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { readLines } from '../ingest/lines.ts';
 import { loadTrust } from '../study/trust.ts';
 import { PreregError } from '../reasons.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */
 export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z', closes_at: '9999-12-31T23:59:59Z' };
