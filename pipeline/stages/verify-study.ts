@@ -15,12 +15,16 @@ import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
+import { runningModule } from '../running-code.ts';
 import { commitmentProblems, readCommitments, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type StageContext, type StageResult } from '../command.ts';
 
-const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql', '../store/statements.ts'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+// The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
+const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql', '../store/statements.ts'].map((p) =>
+  fileURLToPath(runningModule(new URL(p, import.meta.url))),
+);
 
 export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const layout = studyLayout(ctx.root);
