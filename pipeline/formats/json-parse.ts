@@ -174,34 +174,24 @@ class Parser {
         }
         const frame = stack[top]!;
         const d = t.charCodeAt(this.pos);
-        if (Array.isArray(frame)) {
-          frame.push(value);
-          if (d === 0x5d) {
-            this.pos++;
-            stack.pop();
-            keys.pop();
-            value = frame;
-            continue;
-          }
-          if (d !== 0x2c) this.fail('JSON_SYNTAX', `expected ',' or ']' in an array, found ${this.found()}`);
-          const comma = this.pos++;
-          this.skipWhitespace();
-          if (t.charCodeAt(this.pos) === 0x5d) this.fail('JSON_SYNTAX', 'trailing comma in an array', comma);
-          break;
-        }
-        frame[keys[top]!] = value;
-        if (d === 0x7d) {
+        // One path for both containers: they differ only in how a value joins and which byte closes.
+        const inArray = Array.isArray(frame);
+        if (Array.isArray(frame)) frame.push(value);
+        else frame[keys[top]!] = value;
+        const close = inArray ? 0x5d : 0x7d; // ']' or '}'
+        if (d === close) {
           this.pos++;
           stack.pop();
           keys.pop();
           value = frame;
           continue;
         }
-        if (d !== 0x2c) this.fail('JSON_SYNTAX', `expected ',' or '}' in an object, found ${this.found()}`);
+        const container = inArray ? 'an array' : 'an object';
+        if (d !== 0x2c) this.fail('JSON_SYNTAX', `expected ',' or '${inArray ? ']' : '}'}' in ${container}, found ${this.found()}`);
         const comma = this.pos++;
         this.skipWhitespace();
-        if (t.charCodeAt(this.pos) === 0x7d) this.fail('JSON_SYNTAX', 'trailing comma in an object', comma);
-        keys[top] = this.key(frame);
+        if (t.charCodeAt(this.pos) === close) this.fail('JSON_SYNTAX', `trailing comma in ${container}`, comma);
+        if (!Array.isArray(frame)) keys[top] = this.key(frame);
         break;
       }
     }
