@@ -95,33 +95,35 @@ function render(outputs: Record<string, number>): string {
     .join('\n');
 }
 
-export const classify: Command = {
-  name: 'classify',
-  summary: 'extract assertions and classify them with the section-5 SQL (declared and proven)',
-  help: ['usage: prereg classify [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs verify if needed, extracts every assertion (assertions table), builds the', 'base tables of docs/tables.md, then materialises section 5\'s assertion_classes.', ...HELP_COMMON].join('\n'),
-  options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
-  stage: true,
-  run: (ctx) =>
-    runAnalysis(
-      {
-        name: 'classify',
-        views: ['assertion_classes'],
-        before: verify,
-        prepare: async (ctx, store, frozen) => {
-          ctx.progress('classify: extracting assertions…');
-          const items = readItems(studyLayout(ctx.root), frozen.study);
-          return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
-        },
-      },
-      ctx,
-    ),
-};
+/** classify and score: the same options and refusals, their own views and upstream stage. */
+function analysisCommand(stage: AnalysisStage, summary: string, help: readonly string[]): Command {
+  return {
+    name: stage.name,
+    summary,
+    help: [`usage: prereg ${stage.name} [--secret-file FILE] [--force] [--root DIR] [--json]`, '', ...help, ...HELP_COMMON].join('\n'),
+    options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
+    stage: true,
+    run: (ctx) => runAnalysis(stage, ctx),
+  };
+}
 
-export const score: Command = {
-  name: 'score',
-  summary: 'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
-  help: ['usage: prereg score [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,', 'discordant_items and hypotheses (result_* tables, read by emit).', ...HELP_COMMON].join('\n'),
-  options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
-  stage: true,
-  run: (ctx) => runAnalysis({ name: 'score', views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], before: classify }, ctx),
-};
+export const classify: Command = analysisCommand(
+  {
+    name: 'classify',
+    views: ['assertion_classes'],
+    before: verify,
+    prepare: async (ctx, store, frozen) => {
+      ctx.progress('classify: extracting assertions…');
+      const items = readItems(studyLayout(ctx.root), frozen.study);
+      return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
+    },
+  },
+  'extract assertions and classify them with the section-5 SQL (declared and proven)',
+  ['Runs verify if needed, extracts every assertion (assertions table), builds the', 'base tables of docs/tables.md, then materialises section 5\'s assertion_classes.'],
+);
+
+export const score: Command = analysisCommand(
+  { name: 'score', views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], before: classify },
+  'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
+  ['Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,', 'discordant_items and hypotheses (result_* tables, read by emit).'],
+);
