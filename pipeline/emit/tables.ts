@@ -22,7 +22,7 @@ import {
 import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
 import { PreregError } from '../reasons.ts';
 import { quoteIdent } from '../store/sql-text.ts';
-import { BASE_TABLE_COLUMNS, countRows, countsBy, orderedSelect, witnessesBySystem } from '../store/statements.ts';
+import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, orderedSelect, witnessesBySystem } from '../store/statements.ts';
 
 /** The alias of the attached store database. */
 export const STORE_ALIAS = 'store';
@@ -62,6 +62,10 @@ export const BASE_TABLES = {
   rejects: { table: 'input_rejects', columns: ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] },
   records: { table: 'records', columns: ['system_id'] },
   submission_files: { table: 'submission_files', columns: ['file', 'sha256', 'bytes', 'lines_read', 'accepted', 'rejected'] },
+  /** Evidence belongs to the record that submits it (SPEC §6.2): docs/ownership.md. */
+  registered_systems: { table: 'registered_systems', columns: ['system_id', 'buyer_fingerprints', 'agent_identities'] },
+  evidence_reuse: { table: 'evidence_reuse', columns: ['kind', 'value', 'records', 'systems', 'claimed_by', 'cancels'] },
+  evidence_ownership: { table: 'evidence_ownership', columns: ['system_id', 'evidence_kind', 'status', 'reason_codes'] },
 } as const satisfies Record<string, TableSpec>;
 
 export type BaseName = keyof typeof BASE_TABLES;
@@ -210,6 +214,20 @@ export interface StoreFacts {
    * and the sum of those witnesses (SPEC §6.1).
    */
   witnesses_by_system: Array<{ system_id: string; proofs: bigint; witnessed: bigint; witnesses: bigint }> | null;
+  /** Whose evidence is whose (SPEC §6.2): what results.json's `evidence` holds. */
+  evidence: EvidenceOwnershipFacts;
+}
+
+export interface EvidenceOwnershipFacts {
+  /** The systems study.json registers (rows of registered_systems); empty when it registers none. */
+  registered_systems: Row[];
+  /** Every value used by more than one record (rows of evidence_reuse). */
+  reuse: Row[];
+  /**
+   * Per system, from evidence_ownership: proofs, VERIFIED ones, proofs EVIDENCE_NOT_BOUND,
+   * proofs EVIDENCE_REUSED, timelines EVIDENCE_REUSED.
+   */
+  by_system: Row[];
 }
 
 async function pairs(connection: DuckDBConnection, sql: string): Promise<Array<[string, bigint]>> {
@@ -245,6 +263,19 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
     proof_status: await statusCounts(connection, schema, 'proof_checks'),
     chain_status: await statusCounts(connection, schema, 'chain_checks'),
     witnesses_by_system: await readWitnessesBySystem(connection, schema),
+    evidence: await evidenceOwnership(connection, schema),
+  };
+}
+
+async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): Promise<EvidenceOwnershipFacts> {
+  const { registered_systems: registered, evidence_reuse: reuse, evidence_ownership: ownership } = BASE_TABLES;
+  const bySystem = (
+    await connection.runAndReadAll(evidenceOwnershipBySystem(qualified(ownership.table)))
+  ).getRowObjectsJS();
+  return {
+    registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),
+    reuse: await readRows(connection, reuse.table, columnsOf(schema, reuse.table)),
+    by_system: bySystem.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : (v as Cell)]))),
   };
 }
 

@@ -26,10 +26,10 @@ export const RECEIPTS_TO_VERIFY = `SELECT r.record_id, r.system_id, r.item_id, r
 export const ANSWERS_TO_CLASSIFY = 'SELECT record_id, system_id, item_id, attempt, answer_text, truncated FROM records ORDER BY record_id';
 
 /** The served passages the classify stage reads, in (record, evidence, passage) order. */
-export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, declared, proven FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
 /** The served passages, with their position, that the classify stage scans for vocabulary mentions. */
-export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index, text, declared, proven FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
 /** What served-passages.sql reads as getvariable('require_receipts') ($1: a boolean). */
 export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN';
@@ -70,3 +70,17 @@ export function attachReadOnly(file: string, alias: string): string {
 export function copyTo(select: string, path: string, options: string): string {
   return `COPY (${select}) TO ${quoteLiteral(path)} (${options})`;
 }
+
+/** Per system, from evidence_ownership (qualified): proofs, verified ones, and those not bound or reused; timelines reused. */
+export function evidenceOwnershipBySystem(table: string): string {
+  return `SELECT system_id,
+              count(*) FILTER (WHERE evidence_kind = 'proof') AS proofs,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND status = 'VERIFIED') AS verified,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')) AS proofs_not_bound,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS proofs_reused,
+              count(*) FILTER (WHERE evidence_kind = 'timeline' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS timelines_reused
+       FROM ${table} GROUP BY system_id ORDER BY system_id`;
+}
+
+/** The rows of evidence_ownership EVIDENCE_NOT_BOUND and EVIDENCE_REUSED, after verify. */
+export const OWNERSHIP_COUNTS = `SELECT count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_REUSED')) FROM evidence_ownership`;

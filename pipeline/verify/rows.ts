@@ -3,6 +3,7 @@ import type { TimelineVerification } from '../evidence/aer1/index.ts';
 import type { ProofVerification } from '../evidence/arkforge/index.ts';
 import { TLOG_CHECKS, type TlogCheck } from '../evidence/tlog/index.ts';
 import type { CellValue, NamedRow } from '../store/named-row.ts';
+import type { RegisteredSystem } from '../study/study.ts';
 
 export interface RecordKey {
   record_id: number;
@@ -29,7 +30,7 @@ export const PROOF_CHECK_VARYING_COLUMNS = [
   'record_id', 'evidence_index', 'system_id', 'item_id', 'attempt', 'proof_id', 'proof_timestamp',
   'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash', 'witnessed_hash',
   'tsa_gen_time', 'identity_json', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
-  'tlog_log_index', 'tlog_integrated_time', 'problems',
+  'tlog_log_index', 'tlog_integrated_time', 'problems', 'buyer_fingerprint',
   // Texts a submission chooses freely (an unknown spec_version, an embedded key, a TSA or log it
   // made up): each could differ in every proof.
   'spec_version', 'embedded_pubkey', 'tsa_signer', 'tlog_log_id',
@@ -45,7 +46,7 @@ export const PROOF_CHECK_COLUMNS = [
   'proof_timestamp', 'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash',
   'key_id', 'embedded_pubkey', 'embedded_pubkey_pinned',
   'tsa_gen_time', 'tsa_signer', 'tsa_codes',
-  'committed_fields', 'opened_fields', 'identity_json', 'identity_anchored',
+  'committed_fields', 'opened_fields', 'identity_json', 'identity_anchored', 'buyer_fingerprint', 'buyer_fingerprint_source',
   'batch_status', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
   'witnessed_hash',
   'tlog_log_id', 'tlog_log_index', 'tlog_integrated_time',
@@ -71,6 +72,7 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
     key_id: v.key_id, embedded_pubkey: v.embedded_pubkey, embedded_pubkey_pinned: v.embedded_pubkey_pinned,
     tsa_gen_time: v.tsa?.gen_time ?? null, tsa_signer: v.tsa?.signer ?? null, tsa_codes: v.tsa?.codes ?? [],
     committed_fields: v.committed_fields, opened_fields: v.opened_fields, identity_json: v.identity_json, identity_anchored: v.identity_anchored,
+    buyer_fingerprint: v.buyer_fingerprint, buyer_fingerprint_source: v.buyer_fingerprint_source,
     batch_status: v.batch?.status ?? null, batch_id: v.batch?.batch_id ?? null, batch_root: v.batch?.root ?? null,
     batch_leaf_index: v.batch?.leaf_index ?? null, batch_tree_size: v.batch?.tree_size ?? null,
     witnessed_hash: v.witnessed_hash,
@@ -117,4 +119,11 @@ export function chainEntryRows(recordId: number, v: TimelineVerification): Chain
   return v.entries.map((e) => ({
     record_id: recordId, seq: e.seq, entry_digest: e.digest, entry_id: e.id, output_commitment: e.output_commitment, tool: e.tool, provenance_class: e.provenance_class,
   }));
+}
+
+/** The columns of registered_systems (pipeline/store/verify-tables.sql): study.json's systems. */
+export const REGISTERED_SYSTEM_COLUMNS = ['system_id', 'buyer_fingerprints', 'agent_identities'] as const;
+
+export function registeredSystemRow(s: RegisteredSystem): NamedRow<typeof REGISTERED_SYSTEM_COLUMNS> {
+  return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints, agent_identities: s.agent_identities ?? [] };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVIDENCE_COLUMNS, RECEIPT_COLUMNS, RECORD_COLUMNS, REJECT_COLUMNS, SUBMISSION_FILE_COLUMNS } from '../../pipeline/ingest/rows.ts';
 import { openStore, TABLES_SQL_PATH, TableAppender, type Store } from '../../pipeline/store/db.ts';
 import { cellsInOrder, requireSameColumns } from '../../pipeline/store/named-row.ts';
-import { CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, PROOF_CHECK_COLUMNS } from '../../pipeline/verify/rows.ts';
+import { CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, PROOF_CHECK_COLUMNS, REGISTERED_SYSTEM_COLUMNS } from '../../pipeline/verify/rows.ts';
 
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../../pipeline/store/verify-tables.sql', import.meta.url));
 
@@ -43,6 +43,7 @@ describe('the exported column lists are the tables\' (DESCRIBE), in order', () =
     ['proof_checks', PROOF_CHECK_COLUMNS],
     ['chain_checks', CHAIN_CHECK_COLUMNS],
     ['chain_entries', CHAIN_ENTRY_COLUMNS],
+    ['registered_systems', REGISTERED_SYSTEM_COLUMNS],
   ] as const)('%s', async (table, columns) => {
     expect([...columns]).toEqual(await describeColumns(table));
   });
