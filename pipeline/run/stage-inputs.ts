@@ -3,7 +3,8 @@
 // the inputs digest) in stage_runs; it is current when the digest it would record now is the one
 // recorded, and otherwise stale, with the changes named (DVC-style: a file, not a digest).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { duckdbVersion, readStageRun, writeStageRun } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 

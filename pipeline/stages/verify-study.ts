@@ -4,22 +4,28 @@
 // (stages/verify.ts) never loads DuckDB.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { sha256Hex } from '../formats/canonical-json.ts';
-import { diffTrees, digestTree } from '../study/file-tree.ts';
+import { sha256Hex } from '../formats/hash.ts';
+import { sha256OfFileIfAny } from '../io/file-hash.ts';
+import { refuseDrift, trustDrift } from '../study/drift.ts';
+import { digestTree } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { loadTrustPolicy } from '../io/trust-files.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { duckdbVersion, openStore, storePath } from '../store/db.ts';
+import { deleteStageRun, duckdbVersion, openStore, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
-import { commitmentProblems, readCommitments, sha256OfFile, verifyContextInputs } from '../verify/inputs.ts';
+import { runningModule } from '../running-code.ts';
+import { commitmentProblems, readCommitments, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type StageContext, type StageResult } from '../command.ts';
 
-const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+// The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
+const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql', '../store/statements.ts'].map((p) =>
+  fileURLToPath(runningModule(new URL(p, import.meta.url))),
+);
 
 // How verify's recorded inputs are named when they change.
 const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', commitments_sha256: 'inputs/commitments.jsonl', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
@@ -29,20 +35,17 @@ export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
   const trustNow = digestTree(layout.trust);
-  if (trustNow.root !== frozen.trust.root) {
-    const changed = diffTrees(frozen.trust.files, trustNow.files).map((c) => `preregistration/trust/${c}`);
-    throw new PreregError('TRUST_DRIFT', `preregistration/trust/ differs from the frozen trust policy (${changed.join('; ')}); run \`prereg check-anchors\``, EXIT.blocked, { changed });
-  }
+  refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
   // Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one.
   if (loadTrustPolicy(layout.trust).require_receipts && !existsSync(layout.commitments)) {
-    throw new PreregError('COMMITMENTS_MISSING', `the trust policy requires receipts, and ${layout.commitments} does not exist`, EXIT.blocked);
+    throw new PreregError('COMMITMENTS_MISSING', `the trust policy requires receipts, and ${layout.commitments} does not exist`);
   }
   return {
     stage: 'verify',
     ingest_digest: ingestDigest,
     // Each file by name, so that a rerun names the one that changed.
     trust: trustNow.files.map((f) => ({ file: `preregistration/trust/${f.path}`, sha256: f.sha256 })),
-    commitments_sha256: sha256OfFile(layout.commitments),
+    commitments_sha256: sha256OfFileIfAny(layout.commitments),
     window: study.window,
     // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
     systems: study.systems ?? null,
@@ -75,7 +78,7 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     // Read and decoded only when the stage runs: the skip above needs their digests alone.
     const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
     const inputs = verifyContextInputs(layout.trust, study.window, commitments);
-    await store.connection.run("DELETE FROM stage_runs WHERE stage = 'verify'");
+    await deleteStageRun(store.connection, 'verify');
     const counts = {
       ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress, undefined, study.systems)),
       commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
