@@ -8,7 +8,7 @@ describe('exit codes come from the catalogue', () => {
     ['INTERNAL_ERROR', EXIT.internal],
     ['FREEZE_EXISTS', EXIT.conflict],
     ['CORPUS_PATH_UNSAFE', EXIT.conflict],
-    ['TSA_UNAVAILABLE', EXIT.failures],
+    ['TSA_UNAVAILABLE', EXIT.blocked],
     ['AUDIT_NOT_REPRODUCED', EXIT.failures],
     ['TRUST_DRIFT', EXIT.blocked],
     ['FILE_NOT_FOUND', EXIT.blocked],
