@@ -69,7 +69,8 @@ async function prereg(args: string[]): Promise<void> {
   if (code !== 0) throw new Error(`prereg ${args.join(' ')} exited ${code}`);
 }
 
-export async function rebuildExample(root: string = ROOT): Promise<void> {
+/** Trust directory, freeze.json and an anchor for the study at `root` (its corpus, key and section 5 as they are). */
+export async function freezeAndAnchor(root: string): Promise<void> {
   const layout = studyLayout(root);
   writeTrustDirectory(layout.trust);
   rmSync(layout.anchors, { recursive: true, force: true });
@@ -81,6 +82,10 @@ export async function rebuildExample(root: string = ROOT): Promise<void> {
     await tsa.close();
   }
   await prereg(['check-anchors', '--root', root]);
+}
+
+export async function rebuildExample(root: string = ROOT): Promise<void> {
+  await freezeAndAnchor(root);
   const generated = await generateExampleSubmissions(root);
   console.log(`generated ${generated.records} submission records from 3 systems (+${generated.rejectsExpected} lines ingest must reject)`);
 }
