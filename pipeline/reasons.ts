@@ -27,6 +27,10 @@ export const REASONS = {
     meaning: 'A file or directory the stage needs does not exist.',
     next: 'Check the path; stages are run from the study root (or pass --root).',
   },
+  INPUT_NOT_REGULAR_FILE: {
+    meaning: 'An input path names a FIFO (named pipe), device, socket or directory, not a regular file; reading it could block forever or never end, so it is not opened.',
+    next: 'Replace it by the regular file it should be (e.g. copy the data into a file instead of piping it).',
+  },
 
   // --- canonical JSON (SPEC §3) -------------------------------------------------------------
   JSON_SYNTAX: {
@@ -182,9 +186,17 @@ export const REASONS = {
     meaning: 'An anchor token\'s genTime is not before the study\'s opens_at: it cannot show the freeze preceded submissions.',
     next: 'Nothing can repair a late anchor; report it, and anchor earlier next time.',
   },
+  ANCHOR_METADATA_MISMATCH: {
+    meaning: "An anchor's metadata (preregistration/anchors/<witness>.json) is missing, unreadable, or contradicts its token: tsr_sha256 is not the token's SHA-256, freeze_digest is not the freeze's, witness is not the file's name, or retrieved_at is before the token's genTime.",
+    next: 'Restore the metadata written by `prereg anchor` (or re-import the token with `prereg anchor --import`); the witness named in the report is taken from it.',
+  },
   ANCHOR_INSUFFICIENT: {
     meaning: 'Fewer independent witnesses confirm freeze_digest than study.json anchors.min_witnesses requires.',
     next: 'Run `prereg anchor` against more TSAs (before opens_at).',
+  },
+  TSA_RESPONSE_TOO_LARGE: {
+    meaning: 'A TSA answered more than 1 MiB; a timestamp response is a few KiB, so the body was cut off unread (it is given as the reason that TSA failed).',
+    next: 'Check the TSA URL (it may not be an RFC 3161 endpoint); use another TSA.',
   },
   TSA_UNAVAILABLE: {
     meaning: 'Too few TSAs answered with a valid token after retries; nothing was written.',
@@ -334,7 +346,7 @@ export const REASONS = {
     next: 'Write "format": "prereg.submission/1" and the fields of docs/submission.md.',
   },
   SUBMISSION_SCHEMA: {
-    meaning: 'A submission line does not follow schemas/submission.schema.json (missing or unknown field, wrong type, bound exceeded), or answer.text is not Unicode text.',
+    meaning: 'A submission line does not follow schemas/submission.schema.json (missing or unknown field, wrong type, bound exceeded), or a string or key of the line (answer.text, an evidence body) holds a lone surrogate escape and so is not Unicode text.',
     next: 'Fix the fields listed in the message; run `prereg validate FILE` before sending.',
   },
   SUBMISSION_ITEM_UNKNOWN: {
@@ -345,9 +357,13 @@ export const REASONS = {
     meaning: 'A later submission line repeats an accepted (system_id, item_id, attempt); the first line is kept and this one rejected, never merged.',
     next: 'Number repeated answers to the same item with distinct attempts (1, 2, …), and send each once.',
   },
+  STUDY_TOO_MANY_SYSTEMS: {
+    meaning: 'The accepted submission lines name more distinct system_ids than the study accepts (study.json limits.max_systems, default 100); sign tests compare every pair, so the outputs would grow with the square of the count. Nothing was ingested.',
+    next: 'Remove the extra systems, or raise limits.max_systems in preregistration/study.json before the freeze if the study means to compare that many.',
+  },
   SUBMISSION_PATH_UNSAFE: {
-    meaning: 'An entry of inputs/submissions/ named *.jsonl is not a regular file (a symlink, directory, device) or its name is not UTF-8.',
-    next: 'Replace it by a regular file with a UTF-8 name.',
+    meaning: 'An entry of inputs/submissions/ would not be read as it looks: a *.jsonl that is not a regular file (a symlink, directory, device), a name ending in another case of ".jsonl" (sys-a.JSONL), a subdirectory, or a name that is not UTF-8.',
+    next: 'Put each submission in a regular file directly in inputs/submissions/, named *.jsonl in lower case, with a UTF-8 name.',
   },
   SUBMISSION_FILE_CHANGED: {
     meaning: 'A submission file changed while ingest was reading it; nothing was written.',
@@ -362,6 +378,22 @@ export const REASONS = {
   OUTPUT_EXISTS: {
     meaning: 'outputs/<run_id>/ already exists: the same inputs were already emitted, and an output directory is never overwritten.',
     next: 'Keep the existing directory (same inputs give the same bytes), or move it away deliberately and emit again.',
+  },
+  OUTPUT_PATH_UNSAFE: {
+    meaning: 'The outputs directory lies inside corpus/, preregistration/ or inputs/: writing there would change what was frozen or submitted.',
+    next: 'Pass an --outputs directory outside corpus/, preregistration/ and inputs/ (the default outputs/ is).',
+  },
+  OUTPUT_PATH_INVALID: {
+    meaning: 'The outputs directory (or a path in it) is not a directory that can be written into: a file, a dangling symlink, a symlink loop.',
+    next: 'Point --outputs at a directory (or a path that can be created as one); nothing was published.',
+  },
+  OUTPUT_NOT_WRITABLE: {
+    meaning: 'The outputs directory (or the store\'s work/) cannot be written: permission denied or a read-only file system. Nothing was published or replaced.',
+    next: 'Make the directory writable (or choose another --outputs) and rerun; the run is reproducible, so nothing is lost.',
+  },
+  OUTPUT_DISK_FULL: {
+    meaning: 'The device holding the outputs (or the store\'s work/) ran out of space or quota while writing; the partial directory or database was removed and nothing was published or replaced.',
+    next: 'Free space on that device (or choose another --outputs) and rerun.',
   },
   OUTPUT_STORE_INCOMPLETE: {
     meaning: 'The DuckDB store lacks a table or column that emit reads (or it is a view, not a table): the stages before emit did not all complete.',

@@ -10,6 +10,7 @@ import { firstDifferingLine } from './integrity.ts';
 import { failed, railOf, type Difference, type Rail } from './rails.ts';
 import { parseJsonObject, REPRODUCIBLE_FILES, resultsProblems, type AuditedDir } from './recorded.ts';
 import type { RerunOutcome } from './rerun.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 const TEXT_EXTENSIONS = ['.json', '.csv', '.md', '.html'];
 const MAX_EXCERPT = 160;
@@ -58,8 +59,8 @@ async function readParquet(path: string): Promise<{ columns: string[]; rows: str
 
 /** Where two Parquet files first differ: the 1-based row (file order) read back with DuckDB. */
 export async function parquetDifference(file: string, recordedPath: string, rerunPath: string): Promise<Difference> {
-  const recordedBytes = readFileSync(recordedPath);
-  const offset = firstDifferingLine(recordedBytes, readFileSync(rerunPath)).offset;
+  const recordedBytes = readRegularFile(recordedPath);
+  const offset = firstDifferingLine(recordedBytes, readRegularFile(rerunPath)).offset;
   let recorded: Awaited<ReturnType<typeof readParquet>>;
   try {
     recorded = await readParquet(recordedPath);
@@ -115,8 +116,8 @@ export async function reproducedRail(audited: AuditedDir, outcome: RerunOutcome)
       d.push({ file, message: 'is not produced by the rerun' });
       continue;
     }
-    const a = readFileSync(join(audited.dir, file));
-    const b = readFileSync(join(outcome.dir, file));
+    const a = readRegularFile(join(audited.dir, file));
+    const b = readRegularFile(join(outcome.dir, file));
     if (a.equals(b)) continue;
     if (file.endsWith('.parquet')) d.push(await parquetDifference(file, join(audited.dir, file), join(outcome.dir, file)));
     else if (isText(file)) d.push(textDifference(file, a, b));
@@ -141,7 +142,7 @@ export function decisionsRail(audited: AuditedDir, outcome: RerunOutcome): Rail 
     const diff = refusalDifference(outcome);
     return failed('decisions', `the decisions cannot be recomputed: the rerun refused (${outcome.refusal.code})`, [diff], [outcome.refusal.code]);
   }
-  const rerun = parseJsonObject('results.json', readFileSync(join(outcome.dir, 'results.json'))).value!;
+  const rerun = parseJsonObject('results.json', readRegularFile(join(outcome.dir, 'results.json'))).value!;
   const d: Difference[] = [];
   for (const table of DECISION_RESULTS) {
     const a = recorded[table] as JsonValue[];

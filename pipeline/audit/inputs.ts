@@ -5,12 +5,12 @@
 // from freeze.json, and freeze.json is the third account that tells which side changed: a corpus
 // root that differs is pinned on the corpus file that differs from freeze.json's file list; when
 // the files agree with freeze.json and only the manifest says otherwise, manifest.json is named.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EmitInputs, Manifest } from '../emit/manifest.ts';
 import { commitAnswerKey } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
-import { listAnchorTokens } from '../freeze/anchors.ts';
+import { listAnchorFiles } from '../freeze/anchors.ts';
 import { diffTrees, digestTree, type TreeDigest } from '../study/file-tree.ts';
 import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../study/freeze-record.ts';
 import { extractSection5 } from '../study/section5.ts';
@@ -20,6 +20,7 @@ import { PreregError, type ReasonCode } from '../reasons.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { sha256Of } from './recorded.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 const MANIFEST = 'manifest.json';
 const FREEZE = 'preregistration/freeze.json';
@@ -120,7 +121,7 @@ export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: No
   attempt('inputs/submissions/', d, codes, () => {
     const now = new Map(
       listSubmissionFiles(layout).files.map((f) => {
-        const bytes = readFileSync(f.path);
+        const bytes = readRegularFile(f.path);
         return [f.file, { sha256: sha256Of(bytes), bytes: bytes.length }] as const;
       }),
     );
@@ -135,15 +136,15 @@ export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: No
   });
 
   attempt('inputs/commitments.jsonl', d, codes, () => {
-    const now = existsSync(layout.commitments) ? sha256Of(readFileSync(layout.commitments)) : null;
+    const now = existsSync(layout.commitments) ? sha256Of(readRegularFile(layout.commitments)) : null;
     if (now !== recorded.commitments_sha256) d.push({ file: 'inputs/commitments.jsonl', message: `is now ${now ?? 'absent'}; the manifest recorded ${recorded.commitments_sha256 ?? 'none'}` });
   });
 
   attempt('preregistration/anchors/', d, codes, () => {
-    const now = new Map(listAnchorTokens(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256Of(readFileSync(join(layout.anchors, f)))]));
+    const now = new Map(listAnchorFiles(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256Of(readRegularFile(join(layout.anchors, f)))]));
     const before = new Map(recorded.anchors.map((a) => [a.file, a.sha256]));
     for (const file of [...new Set([...before.keys(), ...now.keys()])].sort()) {
-      if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? 'differs from the token the manifest recorded' : 'is an anchor the manifest did not record') : 'was recorded by the manifest but is missing now' });
+      if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? 'differs from the anchor file the manifest recorded' : 'is an anchor the manifest did not record') : 'was recorded by the manifest but is missing now' });
     }
   });
 

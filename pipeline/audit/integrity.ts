@@ -4,12 +4,12 @@
 // itself, its manifest entry and its SHA256SUMS line — and two of manifest.json (the file and its
 // SHA256SUMS line), with the manifest's own artifact_digest as a self-check. When two accounts
 // agree, the third is the one that changed, and that is the file named.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { artifactDigestOf, DATA_FILES, decisionDigest, MANIFEST_FILE, manifestBytes, runIdOf, sha256sums, SUMS_FILE, type EmitInputs, type Manifest } from '../emit/manifest.ts';
 import type { JsonValue } from '../formats/canonical-json.ts';
 import { OUTPUT_FILES, manifestProblems, parseSums, resultsProblems, sha256Of, type AuditedDir } from './recorded.ts';
 import { failed, passed, railOf, type Difference, type Rail } from './rails.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export function completeRail(audited: AuditedDir): Rail {
   if (audited.manifest) return passed('complete', 'manifest.json is present: the emit that wrote this directory completed');
@@ -83,7 +83,7 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
   const actual = new Map<string, { bytes: number; sha256: string }>();
   for (const file of [...DATA_FILES, MANIFEST_FILE]) {
     if (!present.has(file)) continue;
-    const bytes = readFileSync(join(audited.dir, file));
+    const bytes = readRegularFile(join(audited.dir, file));
     actual.set(file, { bytes: bytes.length, sha256: sha256Of(bytes) });
   }
 
@@ -92,7 +92,7 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
   if (!present.has(SUMS_FILE)) {
     d.push({ file: SUMS_FILE, message: 'is missing' });
   } else {
-    sumsText = readFileSync(join(audited.dir, SUMS_FILE), 'latin1');
+    sumsText = readRegularFile(join(audited.dir, SUMS_FILE)).toString('latin1');
     const parsed = parseSums(sumsText);
     d.push(...parsed.problems);
     sums = parsed.entries;

@@ -1,12 +1,13 @@
 // The audited directory as recorded: its files, manifest.json, SHA256SUMS and results.json, read
 // once and parsed with the canonical parser (duplicate keys refused, number lexemes kept).
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CMS_FILE, DATA_FILES, MANIFEST_FILE, MANIFEST_FORMAT, RESULTS_FORMAT, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
 import { RESULT_NAMES } from '../emit/tables.ts';
 import { JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import type { Difference } from './rails.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 /** Every file an output directory holds, in the order emit writes them. */
 export const OUTPUT_FILES = [...DATA_FILES, MANIFEST_FILE, SUMS_FILE, SIGNATURE_FILE, CMS_FILE] as const;
@@ -57,7 +58,7 @@ export function parseJsonObject(file: string, bytes: Buffer): ParsedFile {
 function readParsed(dir: string, file: string): ParsedFile | null {
   const path = join(dir, file);
   if (!existsSync(path) || !lstatSync(path).isFile()) return null;
-  return parseJsonObject(file, readFileSync(path));
+  return parseJsonObject(file, readRegularFile(path));
 }
 
 export function readAudited(dir: string): AuditedDir {

@@ -7,7 +7,7 @@
 //   be signed by the pinned Ed25519 key (node's X509Certificate.verify). No clock: certificate
 //   validity periods are not judged, the pinned key is.
 import { createPublicKey, verify as cryptoVerify, X509Certificate, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
@@ -17,6 +17,8 @@ import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
+import { readRegularFile } from '../io/regular-file.ts';
+import { assembleCmsDetached, cmsSignedBytes } from '../emit/sign.ts';
 
 const POLICY_FILE = 'preregistration/trust/policy.json';
 
@@ -71,6 +73,33 @@ export async function cmsProblem(p7s: Uint8Array, content: Uint8Array, pinned: K
   }
   if (cert.publicKey.asymmetricKeyType !== 'rsa') return `its signer certificate carries a ${cert.publicKey.asymmetricKeyType ?? 'unknown'} key, not the RSA CMS key`;
   if (!cert.verify(pinned)) return `its signer certificate (${cert.subject.replaceAll('\n', ', ')}) was not issued by the pinned operator key`;
+  // Every other certificate carried (the chain) must be the operator's too: OpenSSL builds its
+  // chain from them, so an unchecked one is a byte nothing would vouch for.
+  for (const [i, other] of certificates.entries()) {
+    if (other === signer) continue;
+    let ok = false;
+    try {
+      ok = new X509Certificate(Buffer.from(other.toSchema().toBER(false))).verify(pinned);
+    } catch {
+      ok = false;
+    }
+    if (!ok) return `carries a certificate (number ${i + 1}) not signed by the pinned operator key`;
+  }
+  // At least as strict as `openssl cms -verify`: the parser above reads BER leniently and skips
+  // what it does not check, so the file must also be, byte for byte, the one DER encoding emit
+  // writes for its certificates and signature value (every other byte is then fixed by
+  // manifest.json), and the RSA signature must verify over the signed attributes of manifest.json.
+  const signature = signedData.signerInfos[0]!.signature.valueBlock.valueHexView;
+  const expected = assembleCmsDetached(certificates.map((c) => new Uint8Array(c.toSchema().toBER(false))), content, signature);
+  const given = Buffer.from(p7s);
+  if (!expected.equals(given)) {
+    let at = 0;
+    while (at < Math.min(expected.length, given.length) && expected[at] === given[at]) at++;
+    return `is not the DER CMS SignedData prereg emits over manifest.json (first difference at byte ${at})`;
+  }
+  if (!cryptoVerify('sha256', cmsSignedBytes(content), cert.publicKey, Buffer.from(signature))) {
+    return 'does not verify over manifest.json (message digest or signature)';
+  }
   return null;
 }
 
@@ -89,13 +118,13 @@ export async function signaturesRail(dir: string, layout: StudyLayout, manifestI
   } else if (!existsSync(manifestPath)) {
     d.push({ file: MANIFEST_FILE, message: 'is missing: there is nothing the signatures could cover' });
   } else {
-    const manifest = readFileSync(manifestPath);
+    const manifest = readRegularFile(manifestPath);
     const blame = (file: string) => (manifestIntact ? file : MANIFEST_FILE);
     const sigPath = join(dir, SIGNATURE_FILE);
     if (!existsSync(sigPath)) {
       d.push({ file: SIGNATURE_FILE, message: 'is missing' });
     } else {
-      const sig = readFileSync(sigPath);
+      const sig = readRegularFile(sigPath);
       if (sig.length !== 64) d.push({ file: SIGNATURE_FILE, message: `has ${sig.length} bytes; an Ed25519 signature has 64` });
       else if (!cryptoVerify(null, manifest, pinned.key, sig)) {
         d.push({ file: blame(SIGNATURE_FILE), message: `the Ed25519 signature in manifest.sig does not verify over manifest.json with the pinned key ${pinned.file}` });
@@ -105,7 +134,7 @@ export async function signaturesRail(dir: string, layout: StudyLayout, manifestI
     if (!existsSync(p7sPath)) {
       d.push({ file: CMS_FILE, message: 'is missing' });
     } else {
-      const problem = await cmsProblem(readFileSync(p7sPath), manifest, pinned.key);
+      const problem = await cmsProblem(readRegularFile(p7sPath), manifest, pinned.key);
       if (problem) d.push({ file: problem.startsWith('does not verify') ? blame(CMS_FILE) : CMS_FILE, message: `manifest.p7s ${problem}` });
     }
   }

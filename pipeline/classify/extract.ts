@@ -214,15 +214,45 @@ function compilePattern(pattern: string, what: string, bounded: boolean): RegExp
   }
 }
 
+/**
+ * The longest text one pattern match may span, in UTF-16 code units. A study pattern is matched
+ * inside windows of the text, so the time is linear in the text whatever the pattern (a greedy
+ * `[0-9]+` run over the whole text from every position was quadratic: 200,000 digits took a
+ * minute); a match that would be longer is not an assertion.
+ */
+export const MAX_MATCH_LENGTH = 256;
+/** Text scanned per window (plus MAX_MATCH_LENGTH of context on each side): a failing match costs at most the window and its context. */
+const WINDOW = MAX_MATCH_LENGTH;
+
+/**
+ * The leftmost, non-overlapping matches of `re` (flags 'gu') in text, as a global scan of the
+ * whole text finds them, bounded to MAX_MATCH_LENGTH: each window sees MAX_MATCH_LENGTH units of
+ * context before (for lookbehinds) and after; a match reaching the window's end may have been cut
+ * there, so it is not one. `index` is into the whole text.
+ */
 function* matchesOf(re: RegExp, text: string): Generator<RegExpExecArray> {
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (m[0] === '') {
-      // An empty match names nothing; step over one code point.
-      re.lastIndex = m.index + ((text.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
-      continue;
+  let from = 0; // no match may start before the end of the previous one
+  for (let windowStart = 0; windowStart < text.length; windowStart += WINDOW) {
+    const windowEnd = Math.min(text.length, windowStart + WINDOW);
+    const left = Math.max(0, windowStart - MAX_MATCH_LENGTH);
+    const right = Math.min(text.length, windowEnd + MAX_MATCH_LENGTH + 1); // a match of the bound ends before it
+    const slice = text.slice(left, right);
+    re.lastIndex = Math.max(from, windowStart) - left;
+    for (let m = re.exec(slice); m !== null; m = re.exec(slice)) {
+      const start = m.index + left;
+      if (start >= windowEnd) break;
+      const end = start + m[0].length;
+      const cut = m[0].length > MAX_MATCH_LENGTH || (end >= right && right < text.length);
+      if (m[0] === '' || cut || start < from) {
+        // An empty match names nothing, a cut one is too long: step over one code point.
+        re.lastIndex = m.index + ((slice.codePointAt(m.index) ?? 0) > 0xffff ? 2 : 1);
+        continue;
+      }
+      from = end;
+      m.index = start;
+      yield m;
+      re.lastIndex = end - left;
     }
-    yield m;
   }
 }
 

@@ -7,8 +7,9 @@
 //
 // A crash leaves only the temporary directory; the next emit of the same run_id removes it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import type { StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 
 const TEMPORARY = /^\.([0-9a-f]{16})\.tmp-[0-9a-f]{12}$/;
@@ -21,9 +22,35 @@ export function outputExists(final: string): PreregError {
   return new PreregError('OUTPUT_EXISTS', `${final} already exists; an output directory is never overwritten`, EXIT.conflict, { path: final });
 }
 
-/** OUTPUT_EXISTS (exit 4) when the final directory exists in any form. */
+/** OUTPUT_EXISTS (exit 4) when the final directory exists in any form, a dangling symlink included. */
 export function refuseExisting(final: string): void {
-  if (existsSync(final)) throw outputExists(final);
+  if (lstatSync(final, { throwIfNoEntry: false }) !== undefined) throw outputExists(final);
+}
+
+/** The path with every symlink of its existing part resolved (the rest as written). */
+function resolvedThroughLinks(path: string): string {
+  let existing = resolve(path);
+  const rest: string[] = [];
+  while (!existsSync(existing) && dirname(existing) !== existing) {
+    rest.unshift(basename(existing));
+    existing = dirname(existing);
+  }
+  return join(realpathSync(existing), ...rest);
+}
+
+/**
+ * OUTPUT_PATH_UNSAFE (exit 4) when the outputs directory lies inside corpus/, preregistration/
+ * or inputs/: writing there would change the frozen corpus or the inputs (the next check-anchors
+ * would fail with CORPUS_DRIFT), and stages never modify their inputs.
+ */
+export function refuseOutputsInsideStudy(outputsDir: string, layout: StudyLayout): void {
+  const outputs = resolvedThroughLinks(outputsDir);
+  for (const [name, dir] of [['corpus/', layout.corpus], ['preregistration/', layout.preregistration], ['inputs/', layout.inputs]] as const) {
+    const inside = resolvedThroughLinks(dir);
+    if (outputs === inside || outputs.startsWith(inside + sep)) {
+      throw new PreregError('OUTPUT_PATH_UNSAFE', `--outputs ${outputsDir} lies inside the study's ${name}, which no stage may write into; choose a directory outside corpus/, preregistration/ and inputs/`, EXIT.conflict, { path: outputsDir });
+    }
+  }
 }
 
 /** Removes the temporary directories that interrupted emits of this run_id left; returns their names. */

@@ -9,7 +9,7 @@
 //   deterministic, so two emits give identical bytes), and its certificate — checked here to be
 //   signed by the pinned key — binds it to the operator. Signed attributes are contentType and
 //   messageDigest only: no signingTime, as no clock enters the outputs.
-import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, createHash, webcrypto, X509Certificate, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, createHash, X509Certificate, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -118,33 +118,64 @@ export function signEd25519(keys: OperatorKeys, data: Uint8Array): Buffer {
   return signature;
 }
 
-/** manifest.p7s: detached CMS SignedData over the exact bytes given, DER. */
-export async function signCmsDetached(keys: OperatorKeys, data: Uint8Array): Promise<Buffer> {
-  const certificates = keys.cmsCerts.map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
-  const signer = certificates[0]!;
+const OID_SHA256 = '2.16.840.1.101.3.4.2.1';
+const OID_SHA256_WITH_RSA = '1.2.840.113549.1.1.11';
+
+/** An AlgorithmIdentifier: with NULL parameters for the digest, none for the signature (as pkijs wrote them). */
+function algorithm(oid: string, nullParameters: boolean): pkijs.AlgorithmIdentifier {
+  return new pkijs.AlgorithmIdentifier(nullParameters ? { algorithmId: oid, algorithmParams: new asn1js.Null() } : { algorithmId: oid });
+}
+
+/** The signed attributes over `data`: contentType id-data and messageDigest SHA-256(data), DER. */
+function signedAttributes(data: Uint8Array): pkijs.SignedAndUnsignedAttributes {
   const digest = createHash('sha256').update(data).digest();
+  return new pkijs.SignedAndUnsignedAttributes({
+    type: 0,
+    // DER orders a SET OF by encoding: contentType (shorter) before messageDigest.
+    attributes: [
+      new pkijs.Attribute({ type: OID_CONTENT_TYPE, values: [new asn1js.ObjectIdentifier({ value: OID_DATA })] }),
+      new pkijs.Attribute({ type: OID_MESSAGE_DIGEST, values: [new asn1js.OctetString({ valueHex: digest })] }),
+    ],
+  });
+}
+
+/** What the RSA signature covers (RFC 5652 §5.4): the signed attributes encoded as an explicit SET. */
+export function cmsSignedBytes(data: Uint8Array): Buffer {
+  const der = Buffer.from(signedAttributes(data).toSchema().toBER(false));
+  der[0] = 0x31; // [0] IMPLICIT in SignerInfo, SET OF when signed
+  return der;
+}
+
+/**
+ * The one DER encoding of manifest.p7s for these certificates (the signer first), content and
+ * signature value: emit writes it, and the audit rebuilds it from the file's certificates and
+ * signature to compare byte for byte, so no byte of the file escapes a check.
+ */
+export function assembleCmsDetached(certificateDers: readonly Uint8Array[], data: Uint8Array, signature: Uint8Array): Buffer {
+  const certificates = certificateDers.map((der) => pkijs.Certificate.fromBER(new Uint8Array(der)));
+  const signer = certificates[0]!;
   const signedData = new pkijs.SignedData({
     version: 1,
+    digestAlgorithms: [algorithm(OID_SHA256, true)],
     encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID_DATA }),
     signerInfos: [
       new pkijs.SignerInfo({
         version: 1,
         sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
-        // DER orders a SET OF by encoding: contentType (shorter) before messageDigest.
-        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
-          type: 0,
-          attributes: [
-            new pkijs.Attribute({ type: OID_CONTENT_TYPE, values: [new asn1js.ObjectIdentifier({ value: OID_DATA })] }),
-            new pkijs.Attribute({ type: OID_MESSAGE_DIGEST, values: [new asn1js.OctetString({ valueHex: digest })] }),
-          ],
-        }),
+        digestAlgorithm: algorithm(OID_SHA256, true),
+        signedAttrs: signedAttributes(data),
+        signatureAlgorithm: algorithm(OID_SHA256_WITH_RSA, false),
+        signature: new asn1js.OctetString({ valueHex: new Uint8Array(signature) }),
       }),
     ],
     certificates,
   });
-  const pkcs8 = new Uint8Array(keys.cmsKey.export({ format: 'der', type: 'pkcs8' }));
-  const privateKey = await webcrypto.subtle.importKey('pkcs8', pkcs8, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['sign']);
-  await signedData.sign(privateKey, 0, 'SHA-256', new Uint8Array(data));
   const contentInfo = new pkijs.ContentInfo({ contentType: pkijs.ContentInfo.SIGNED_DATA, content: signedData.toSchema(true) });
   return Buffer.from(contentInfo.toSchema().toBER(false));
+}
+
+/** manifest.p7s: detached CMS SignedData over the exact bytes given, DER (RSA PKCS#1 v1.5, SHA-256). */
+export async function signCmsDetached(keys: OperatorKeys, data: Uint8Array): Promise<Buffer> {
+  const signature = cryptoSign('sha256', cmsSignedBytes(data), keys.cmsKey);
+  return assembleCmsDetached(keys.cmsCerts, data, signature);
 }

@@ -21,6 +21,7 @@ import {
 } from '@duckdb/node-api';
 import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
 import { EXIT, PreregError } from '../reasons.ts';
+import { quoteIdent } from '../store/db.ts';
 
 /** The alias of the attached store database. */
 export const STORE_ALIAS = 'store';
@@ -67,9 +68,6 @@ export type BaseName = keyof typeof BASE_TABLES;
 /** Every table emit reads, each with its full column list in output order. */
 export type Schema = Map<string, string[]>;
 
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 /** A string literal for the few places DuckDB takes no parameter (ATTACH and COPY paths). */
 export function quoteLiteral(text: string): string {

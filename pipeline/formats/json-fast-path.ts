@@ -17,7 +17,8 @@
 /** A string token (then whether a ':' follows, making it a key), or a number token, outside strings. */
 const TOKENS = /"(?:[^"\\]|\\.)*"(\s*:)?|-?\d[\d.eE+-]*/g;
 const SAFE_NUMBER = /^-?(?:0|[1-9]\d{0,15})(?:\.\d+)?$/;
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+/** A \\uD800–\\uDFFF escape in the raw text: only then can a decoded string hold a lone surrogate. */
+export const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /** The line's value as plain JSON (numbers as doubles), or undefined when the canonical parser must read it. */
 export function parsePlainIfSafe(text: string, maxDepth: number): unknown {

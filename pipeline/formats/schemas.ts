@@ -19,10 +19,27 @@ export function validator(name: SchemaName): ValidateFunction {
   return v;
 }
 
+/** How many of ajv's problems a message lists; the rest are counted (a line of 50,000 unknown keys stays short). */
+export const MAX_LISTED_PROBLEMS = 20;
+const MAX_SHOWN_NAME = 80;
+
+/** A name from the input as shown in a message: bounded, and lone surrogates written as escapes. */
+function shownName(s: string): string {
+  const cut = s.length > MAX_SHOWN_NAME ? `${s.slice(0, MAX_SHOWN_NAME)}…` : s;
+  return cut.replace(/[\ud800-\udfff]/g, (c, i: number, all: string) => {
+    const code = c.charCodeAt(0);
+    const paired = code <= 0xdbff ? /[\udc00-\udfff]/.test(all[i + 1] ?? '') : /[\ud800-\udbff]/.test(all[i - 1] ?? '');
+    return paired ? c : `\\u${code.toString(16)}`;
+  });
+}
+
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
-  return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}${
-    e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''
+  const all = errors ?? [];
+  const listed = all.slice(0, MAX_LISTED_PROBLEMS).map((e) => `${shownName(e.instancePath || '/')} ${e.message ?? 'is invalid'}${
+    e.keyword === 'additionalProperties' ? ` (${shownName(String((e.params as { additionalProperty?: string }).additionalProperty))})` : ''
   }`);
+  if (all.length > MAX_LISTED_PROBLEMS) listed.push(`… and ${all.length - MAX_LISTED_PROBLEMS} more problems`);
+  return listed;
 }
 
 /** Returns the problems found, empty when the value is valid. */

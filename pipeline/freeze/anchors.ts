@@ -1,12 +1,13 @@
 // Anchors: RFC 3161 tokens over freeze_digest, stored in preregistration/anchors/ as
 // <witness>.tsr with <witness>.json beside it (who, where, when and how it was retrieved).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { listFiles } from '../study/freeze-record.ts';
+import { readRegularFile } from '../io/regular-file.ts';
+import { sha256Hex } from '../formats/canonical-json.ts';
 
 export interface AnchorMetadata {
   format: 'prereg.anchor/1';
@@ -29,6 +30,39 @@ export interface AnchorVerification {
   url: string | null;
   retrieved_via: string | null;
   retrieved_at: string | null;
+  /** How <witness>.json disagrees with its token (empty when it agrees). */
+  metadata_problems: string[];
+}
+
+/** How far before genTime a retrieval time may be (clock skew between us and the TSA). */
+const RETRIEVAL_SKEW_MS = 5 * 60_000;
+
+/**
+ * What the metadata says that its token contradicts: a token other than the one it names
+ * (tsr_sha256), another digest, another witness than the file's name, a retrieval before the
+ * token existed. The url and the retrieval time are otherwise the operator's word: emit records
+ * the metadata's SHA-256 with the token's, so any later edit is an audit finding.
+ */
+function metadataProblems(meta: Partial<AnchorMetadata>, token: { witness: string; tsrSha256: string; freezeDigestHex: string; imprintMatches: boolean; genTime: string | undefined }): string[] {
+  const problems: string[] = [];
+  if (meta.format !== 'prereg.anchor/1') problems.push(`format is ${JSON.stringify(meta.format)}, not "prereg.anchor/1"`);
+  if (meta.witness !== token.witness) problems.push(`witness is ${JSON.stringify(meta.witness)}; the token file is ${token.witness}.tsr`);
+  if (meta.tsr_sha256 !== token.tsrSha256) problems.push(`tsr_sha256 is ${JSON.stringify(meta.tsr_sha256)}; the token hashes to ${token.tsrSha256}`);
+  // Against the freeze only when the token timestamps it: an edited freeze.json is the token's finding (TSA_IMPRINT_MISMATCH).
+  if (token.imprintMatches && meta.freeze_digest !== token.freezeDigestHex) problems.push(`freeze_digest is ${JSON.stringify(meta.freeze_digest)}; the freeze's is ${token.freezeDigestHex}`);
+  if (meta.retrieved_via !== 'http' && meta.retrieved_via !== 'import') problems.push(`retrieved_via is ${JSON.stringify(meta.retrieved_via)}, not "http" or "import"`);
+  if (meta.url !== null && typeof meta.url !== 'string') problems.push('url is neither a string nor null');
+  const retrieved = typeof meta.retrieved_at === 'string' ? Date.parse(meta.retrieved_at) : NaN;
+  if (Number.isNaN(retrieved)) problems.push(`retrieved_at ${JSON.stringify(meta.retrieved_at)} is not a time`);
+  else if (token.genTime !== undefined && retrieved < Date.parse(token.genTime) - RETRIEVAL_SKEW_MS) {
+    problems.push(`retrieved_at ${meta.retrieved_at} is before the token's genTime ${token.genTime}`);
+  }
+  return problems;
+}
+
+/** Every file of the anchors: each token and its metadata, as emit records them (file, sha256). */
+export function listAnchorFiles(dir: string): string[] {
+  return [...listFiles(dir, '.tsr'), ...listFiles(dir, '.json')].sort();
 }
 
 export function writeAnchor(dir: string, tsr: Uint8Array, meta: AnchorMetadata): void {
@@ -51,15 +85,20 @@ export async function verifyAnchor(
 ): Promise<AnchorVerification> {
   const witness = file.replace(/\.tsr$/, '');
   let meta: Partial<AnchorMetadata> = {};
+  let metaProblems: string[];
+  const tsr = readRegularFile(join(dir, file));
+  const result = await verifyTimestampToken(tsr, Buffer.from(freezeDigestHex, 'hex'), trust);
   try {
     meta = readJsonFile(join(dir, `${witness}.json`)) as Partial<AnchorMetadata>;
-  } catch {
-    // Metadata is descriptive; a token without it still verifies or fails on its own.
+    metaProblems = metadataProblems(meta, { witness, tsrSha256: sha256Hex(tsr), freezeDigestHex, imprintMatches: !result.codes.includes('TSA_IMPRINT_MISMATCH'), genTime: result.genTime });
+  } catch (err) {
+    metaProblems = [`${witness}.json cannot be read: ${(err as Error).message}`];
   }
-  const result = await verifyTimestampToken(readFileSync(join(dir, file)), Buffer.from(freezeDigestHex, 'hex'), trust);
   const codes: ReasonCode[] = [...result.codes];
   if (result.genTime !== undefined && Date.parse(result.genTime) >= Date.parse(opensAt)) codes.push('ANCHOR_AFTER_OPEN');
+  if (metaProblems.length > 0) codes.push('ANCHOR_METADATA_MISMATCH');
   return {
+    metadata_problems: metaProblems,
     witness,
     file: `preregistration/anchors/${file}`,
     ok: codes.length === 0,

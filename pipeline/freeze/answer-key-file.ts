@@ -1,5 +1,5 @@
 // Reading the answer key, its secret and the public items, with every problem located.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemaProblems, type SchemaName } from '../formats/schemas.ts';
 import { readJsonLines } from '../io/json-files.ts';
@@ -7,6 +7,7 @@ import type { StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export const SECRET_ENV = 'PREREG_ANSWER_KEY_SECRET';
 const MIN_SECRET_BYTES = 16;
@@ -43,11 +44,11 @@ export function resolveSecret(layout: StudyLayout, secretFile: string | undefine
   let secret: Buffer;
   if (secretFile !== undefined) {
     if (!existsSync(secretFile)) throw new PreregError('FILE_NOT_FOUND', `secret file ${secretFile} does not exist`, EXIT.blocked);
-    secret = readFileSync(secretFile);
+    secret = readRegularFile(secretFile);
   } else if (env[SECRET_ENV]) {
     secret = Buffer.from(env[SECRET_ENV]!, 'utf8');
   } else if (existsSync(layout.answerKeySecret)) {
-    secret = readFileSync(layout.answerKeySecret);
+    secret = readRegularFile(layout.answerKeySecret);
   } else {
     return null;
   }

@@ -15,7 +15,7 @@
 // which the JSON parser then refuses, as Python's json.loads does).
 import { isUtf8 } from 'node:buffer';
 import { createHash, hash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { openRegularFileHandle } from '../io/regular-file.ts';
 
 export const DEFAULT_CHUNK_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -55,7 +55,7 @@ export async function* readLines(path: string, file: string, options: ReadLinesO
   if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new RangeError(`maxLineBytes must be a positive integer, got ${maxLineBytes}`);
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`chunkBytes must be a positive integer, got ${chunkBytes}`);
 
-  const handle = await open(path, 'r');
+  const handle = await openRegularFileHandle(path);
   try {
     let lineNo = 0;
     let fileOffset = 0; // offset of the current chunk's first byte

@@ -6,6 +6,8 @@ import { createReadStream } from 'node:fs';
 import { EXIT, PreregError } from '../reasons.ts';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
 import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
+import { openRegularFile } from '../io/regular-file.ts';
+import type { StudyConfig } from '../study/study.ts';
 
 export interface FileSummary {
   file: string;
@@ -34,6 +36,21 @@ export function parseMaxLineBytes(value: unknown): number {
     throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`, EXIT.usage);
   }
   return n;
+}
+
+/** The study's line limit (study.json limits.max_line_bytes, else 4 MiB): the same for every stage. */
+export function studyMaxLineBytes(study: Pick<StudyConfig, 'limits'>): number {
+  return study.limits?.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES;
+}
+
+/**
+ * The most distinct systems a study accepts (study.json limits.max_systems, else 100). Pairwise
+ * outputs (sign tests) grow with its square: 1,000 one-line systems made 1,005,006 sign-test rows,
+ * a 167 MB report.html and a 2.5 GB peak; the bound is declared with the study, never implied.
+ */
+export const DEFAULT_MAX_SYSTEMS = 100;
+export function studyMaxSystems(study: Pick<StudyConfig, 'limits'>): number {
+  return study.limits?.max_systems ?? DEFAULT_MAX_SYSTEMS;
 }
 
 export async function scanFile(
@@ -78,7 +95,7 @@ export async function scanFile(
 export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
   const h = createHash('sha256');
   let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 4 * 1024 * 1024 })) {
+  for await (const chunk of createReadStream('', { fd: openRegularFile(path), highWaterMark: 4 * 1024 * 1024 })) {
     h.update(chunk as Buffer);
     bytes += (chunk as Buffer).length;
   }

@@ -14,7 +14,8 @@ export interface SubmissionFile {
 
 /**
  * inputs/submissions/*.jsonl, sorted by the UTF-8 bytes of their names. Other names are listed as
- * ignored; a *.jsonl that is not a regular file, or a name that is not UTF-8, is refused.
+ * ignored; a *.jsonl that is not a regular file, a name ending in another case of .jsonl, a
+ * subdirectory, or a name that is not UTF-8, is refused.
  */
 export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFile[]; ignored: string[] } {
   const dir = layout.submissions;
@@ -34,6 +35,14 @@ export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFil
     }
     const path = join(dir, name);
     if (!name.endsWith('.jsonl')) {
+      // Never dropped silently: what looks like a submission (any case of .jsonl, or a directory
+      // that may hold some) is refused, so a file is either read or the run stops.
+      if (name.toLowerCase().endsWith('.jsonl')) {
+        throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path}: a submission file's name ends in ".jsonl" exactly (lower case); rename it or remove it`, EXIT.conflict, { path });
+      }
+      if (lstatSync(path).isDirectory()) {
+        throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path} is a directory: submissions are the *.jsonl files directly in inputs/submissions/, never in subdirectories`, EXIT.conflict, { path });
+      }
       ignored.push(studyRelative(layout, path));
       continue;
     }

@@ -5,13 +5,14 @@
 //   2. JSON (canonical parser: exact number lexemes, no duplicate key, depth ≤ 64):
 //      JSON_SYNTAX, JSON_DUPLICATE_KEY, JSON_NUMBER_INVALID;
 //   3. a `format` other than "prereg.submission/1": SUBMISSION_FORMAT_UNKNOWN;
-//   4. schemas/submission.schema.json, and answer.text being Unicode text: SUBMISSION_SCHEMA;
+//   4. schemas/submission.schema.json, and every string and key being Unicode text (no lone
+//      surrogate escape anywhere, evidence bodies included): SUBMISSION_SCHEMA;
 //   5. item_id among the frozen items (when items are given): SUBMISSION_ITEM_UNKNOWN;
 //   6. (system_id, item_id, attempt) not already accepted: SUBMISSION_DUPLICATE — the first
 //      accepted line wins, a later one is rejected, never merged.
 // Evidence bodies are kept as canonical JSON (SPEC §3) of the parsed value, so the verifier
 // hashes exactly the bytes Python would: number lexemes survive (1.0 stays 1.0).
-import { parsePlainIfSafe } from '../formats/json-fast-path.ts';
+import { parsePlainIfSafe, SURROGATE_ESCAPE } from '../formats/json-fast-path.ts';
 import { canonicalJson, JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonParseErrorCode, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import { validator, describeErrors } from '../formats/schemas.ts';
 import type { LineProblem, RawLine } from './lines.ts';
@@ -78,6 +79,30 @@ interface SubmissionShape {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/**
+ * The JSON pointer of the first string or key holding a lone surrogate, or null. Such a string is
+ * not Unicode text: it has no UTF-8 form, so DuckDB, the reports and every later stage would
+ * refuse it; canonical JSON can write it, but an accepted line must never stop a later stage.
+ */
+function loneSurrogateAt(value: JsonValue, pointer = ''): string | null {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? pointer || '/' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const at = loneSurrogateAt(value[i]!, `${pointer}/${i}`);
+      if (at !== null) return at;
+    }
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) return null;
+  for (const key of Object.keys(value)) {
+    const here = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (LONE_SURROGATE.test(key)) return `${here} (the key)`;
+    const at = loneSurrogateAt(value[key]!, here);
+    if (at !== null) return at;
+  }
+  return null;
+}
+
 
 function shown(s: string, max = 80): string {
   return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
@@ -129,8 +154,9 @@ export class SubmissionChecker {
     const validate = validator('submission');
     if (!validate(plain)) return reject('SUBMISSION_SCHEMA', describeErrors(validate.errors).join('; '));
     const sub = plain as SubmissionShape;
-    if (LONE_SURROGATE.test(sub.answer.text)) {
-      return reject('SUBMISSION_SCHEMA', '/answer/text contains a lone surrogate escape (e.g. \\ud800): it is not Unicode text');
+    const surrogateAt = SURROGATE_ESCAPE.test(line.text) ? loneSurrogateAt(value) : null;
+    if (surrogateAt !== null) {
+      return reject('SUBMISSION_SCHEMA', `${JSON.stringify(surrogateAt).slice(1, -1)} contains a lone surrogate escape (e.g. \\ud800): it is not Unicode text`);
     }
     if (this.items !== null && !this.items.has(sub.item_id)) {
       return reject('SUBMISSION_ITEM_UNKNOWN', `item_id ${shown(sub.item_id)} is not an item of the frozen corpus/items.jsonl`);

@@ -1,18 +1,13 @@
 // Reading our JSON inputs through the canonical parser (duplicate keys refused), with the file,
 // line and column in every error.
-import { readFileSync } from 'node:fs';
 import { JsonParseError, parseJson, toPlain, type JsonValue } from '../formats/canonical-json.ts';
 import { EXIT, PreregError, type ExitCode } from '../reasons.ts';
+import { readRegularFile } from './regular-file.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function readText(path: string, exitCode: ExitCode = EXIT.blocked): string {
-  let data: Buffer;
-  try {
-    data = readFileSync(path);
-  } catch {
-    throw new PreregError('FILE_NOT_FOUND', `${path} cannot be read`, exitCode, { path });
-  }
+  const data = readRegularFile(path, exitCode);
   try {
     return utf8.decode(data);
   } catch {

@@ -11,6 +11,36 @@ export interface TsaRequestOptions {
   onRetry?: (attempt: number, error: Error) => void;
 }
 
+/**
+ * The largest TimeStampResp read: a token with its certificate chain is a few KiB. A TSA that
+ * answers more (512 MiB made `anchor` peak at 1.66 GB) is cut off, not buffered.
+ */
+export const MAX_TSA_RESPONSE_BYTES = 1024 * 1024;
+
+/** Reads the body up to the limit; a larger one is cancelled and refused (not retried). */
+async function boundedBody(url: string, response: Response): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new AbortError(new TsaRequestError(url, `TSA_RESPONSE_TOO_LARGE: the TSA answered more than ${MAX_TSA_RESPONSE_BYTES} bytes; a timestamp response is a few KiB`));
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > MAX_TSA_RESPONSE_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  if (response.body) {
+    for await (const chunk of response.body) {
+      length += chunk.length;
+      if (length > MAX_TSA_RESPONSE_BYTES) {
+        await response.body.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      parts.push(chunk);
+    }
+  }
+  return new Uint8Array(Buffer.concat(parts));
+}
+
 export class TsaRequestError extends Error {
   constructor(
     readonly url: string,
@@ -41,7 +71,7 @@ export async function requestTimestamp(url: string, digest32: Uint8Array, option
       throw new TsaRequestError(url, `HTTP ${response.status}`);
     }
     if (!response.ok) throw new AbortError(new TsaRequestError(url, `HTTP ${response.status} (not retried)`));
-    return new Uint8Array(await response.arrayBuffer());
+    return boundedBody(url, response);
   };
   try {
     return await pRetry(attempt, {

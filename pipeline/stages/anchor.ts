@@ -1,7 +1,7 @@
 // `prereg anchor`: obtains RFC 3161 tokens over freeze_digest from the study's TSAs (retries,
 // fail-over to the next TSA), or imports a .tsr obtained elsewhere. A token is stored only after
 // it verifies against the pinned roots; if no TSA answers, nothing is written.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { verifyTimestampToken } from '../evidence/timestamp/index.ts';
 import { writeAnchor, type AnchorMetadata } from '../freeze/anchors.ts';
@@ -12,6 +12,7 @@ import { studyLayout } from '../layout.ts';
 import { requestTimestamp, TsaRequestError } from '../net/tsa-client.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export const anchor: Command = {
   name: 'anchor',
@@ -67,7 +68,7 @@ export const anchor: Command = {
       if (typeof witness !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(witness)) {
         throw new PreregError('USAGE', '--import needs --witness NAME (lowercase letters, digits, . _ -)', EXIT.usage);
       }
-      const outcome = await accept(readFileSync(ctx.values.import), witness, typeof ctx.values.url === 'string' ? ctx.values.url : null, 'import');
+      const outcome = await accept(readRegularFile(ctx.values.import), witness, typeof ctx.values.url === 'string' ? ctx.values.url : null, 'import');
       if (!outcome.ok) {
         throw new PreregError('ANCHOR_INVALID', `${ctx.values.import} does not witness freeze_digest ${digest}: ${outcome.codes.join(', ')}`, EXIT.failures, { codes: outcome.codes });
       }

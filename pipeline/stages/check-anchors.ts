@@ -55,10 +55,10 @@ export const checkAnchors: Command = {
     }
     for (const w of witnesses.filter((x) => !x.ok)) {
       findings.push({
-        code: w.codes.includes('ANCHOR_AFTER_OPEN') && w.codes.length === 1 ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID',
+        code: w.codes.length === 1 && (w.codes[0] === 'ANCHOR_AFTER_OPEN' || w.codes[0] === 'ANCHOR_METADATA_MISMATCH') ? w.codes[0] : 'ANCHOR_INVALID',
         field: 'anchors',
         file: w.file,
-        message: `${w.witness}: ${w.codes.join(', ')}`,
+        message: `${w.witness}: ${w.codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}`,
       });
     }
     const independent = countIndependentWitnesses(witnesses);

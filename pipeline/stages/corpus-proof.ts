@@ -1,6 +1,5 @@
 // `prereg corpus-proof PATH`: proves that one corpus file is part of the frozen corpus root with an
 // RFC 6962 audit path, and (with --verify FILE.json) checks such a proof without the corpus.
-import { readFileSync } from 'node:fs';
 import { digestTree, leafHash, type TreeLeaf } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { inclusionPath, verifyInclusion } from '../formats/merkle.ts';
@@ -8,6 +7,7 @@ import { readJsonFile } from '../io/json-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export interface CorpusInclusionProof {
   format: 'prereg.corpus-proof/1';
@@ -51,7 +51,7 @@ export const corpusProof: Command = {
       const outcome = checkCorpusProof(proof, root);
       if (!outcome.ok) problems.push(`audit path does not reach ${root}: ${outcome.failure}`);
       if (typeof ctx.values.file === 'string') {
-        const data = readFileSync(ctx.values.file);
+        const data = readRegularFile(ctx.values.file);
         const sha = (await import('node:crypto')).createHash('sha256').update(data).digest('hex');
         if (sha !== proof.leaf.sha256 || data.length !== proof.leaf.bytes) problems.push(`${ctx.values.file} is not the proven leaf's content`);
       }

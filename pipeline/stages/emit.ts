@@ -5,9 +5,9 @@
 // store's tables, an existing outputs/<run_id>/), then the data files into a temporary directory,
 // manifest.json after all of them, then SHA256SUMS, manifest.sig and manifest.p7s, then one rename.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { crashPoint, createTemporaryDir, publish, refuseExisting, removeStaleTemporaries } from '../emit/directory.ts';
+import { crashPoint, createTemporaryDir, publish, refuseExisting, refuseOutputsInsideStudy, removeStaleTemporaries } from '../emit/directory.ts';
 import {
   CMS_FILE,
   DATA_FILES,
@@ -40,7 +40,7 @@ import {
 } from '../emit/tables.ts';
 import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
-import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, listAnchorFiles, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
 import { diffTrees, digestTree } from '../study/file-tree.ts';
 import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
@@ -53,6 +53,8 @@ import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.t
 import { duckdbVersion, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, OptionSpec, StageContext } from '../command.ts';
+import { readRegularFile } from '../io/regular-file.ts';
+import { writeFailure } from '../io/write-failures.ts';
 
 export interface EmitOptions {
   /**
@@ -81,7 +83,7 @@ function studyRelative(layout: StudyLayout, path: string): string {
 }
 
 function sha256File(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+  return createHash('sha256').update(readRegularFile(path)).digest('hex');
 }
 
 function describeFile(dir: string, file: string): OutputFile {
@@ -138,10 +140,12 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
         .map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) }))
         .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
       commitments_sha256: existsSync(layout.commitments) ? sha256File(layout.commitments) : null,
-      anchors: anchorFiles.map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
+      // Each token and its metadata: an edit of either after this run is an audit finding.
+      anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
     };
     const runId = runIdOf(inputs);
     const outputsDir = options.outputsDir ?? layout.outputs;
+    refuseOutputsInsideStudy(outputsDir, layout);
     const finalDir = join(outputsDir, runId);
     refuseExisting(finalDir);
 
@@ -175,8 +179,14 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     };
 
     // --- Writing: a temporary directory, renamed into place at the end ----------------------
-    const removed = removeStaleTemporaries(outputsDir, runId);
-    const tmp = createTemporaryDir(outputsDir, runId);
+    let removed: string[];
+    let tmp: string;
+    try {
+      removed = removeStaleTemporaries(outputsDir, runId);
+      tmp = createTemporaryDir(outputsDir, runId);
+    } catch (err) {
+      throw writeFailure(err, outputsDir) ?? err;
+    }
     try {
       let written = 0;
       const wrote = (file: string) => {
@@ -226,7 +236,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       return { run_id: runId, dir: finalDir, manifest, removed_temporaries: removed };
     } catch (err) {
       rmSync(tmp, { recursive: true, force: true });
-      throw err;
+      throw writeFailure(err, outputsDir) ?? err;
     }
   } finally {
     db.close();

@@ -13,7 +13,7 @@ import { SCHEMA_DIR } from '../formats/schemas.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
-import { formatCounts, hashFile, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import { formatCounts, hashFile, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import { listSubmissionFiles, type SubmissionFile } from '../ingest/submission-files.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
@@ -22,6 +22,7 @@ import {
   buildStoreAtomically,
   duckdbVersion,
   openStore,
+  readEveryBlock,
   readStageRun,
   runSqlFile,
   storePath,
@@ -31,11 +32,13 @@ import {
 } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
 interface IngestInputs {
   stage: 'ingest';
   max_line_bytes: number;
+  max_systems: number;
   items: { file: string; sha256: string };
   submissions: Array<{ file: string; sha256: string; bytes: number }>;
   /** The code that shapes the tables: a change forces a rebuild. */
@@ -57,7 +60,7 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
   const itemsPath = join(layout.corpus, study.corpus.items);
   const relPath = studyRelative(layout, itemsPath);
   if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, EXIT.blocked, { path: itemsPath });
-  const sha256 = sha256Hex(readFileSync(itemsPath));
+  const sha256 = sha256Hex(readRegularFile(itemsPath));
   const leaf = frozen.corpus.files.find((f) => f.path === study.corpus.items);
   if (!leaf || leaf.sha256 !== sha256) {
     throw new PreregError(
@@ -74,7 +77,8 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
 /** Why the recorded run does not cover these inputs (DVC-style: say why a stage reruns). */
 function staleness(previous: IngestInputs, current: IngestInputs): string {
   const why: string[] = [];
-  if (previous.max_line_bytes !== current.max_line_bytes) why.push(`--max-line-bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
+  if (previous.max_systems !== current.max_systems) why.push(`limits.max_systems ${previous.max_systems ?? 'unset'} → ${current.max_systems}`);
+  if (previous.max_line_bytes !== current.max_line_bytes) why.push(`limits.max_line_bytes ${previous.max_line_bytes} → ${current.max_line_bytes}`);
   if (previous.items?.sha256 !== current.items.sha256) why.push(`${current.items.file} changed`);
   const before = new Map((previous.submissions ?? []).map((f) => [f.file, f.sha256]));
   const now = new Map(current.submissions.map((f) => [f.file, f.sha256]));
@@ -98,6 +102,8 @@ async function previousRun(path: string): Promise<{ inputs: IngestInputs; output
   try {
     const run = await readStageRun(store.connection, 'ingest');
     if (!run) return { missing: 'the database has no completed ingest' };
+    // The store is a cache (SPEC §2): a corrupted block means rebuild it, not fail every later stage.
+    await readEveryBlock(store.connection);
     return { inputs: JSON.parse(run.inputs_json) as IngestInputs, outputs: JSON.parse(run.outputs_json) as IngestOutputs, digest: run.inputs_digest };
   } catch (err) {
     return { missing: `the database could not be read (${(err as Error).message.split('\n')[0]})` };
@@ -117,8 +123,18 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
     const rejects = await TableAppender.create(c, 'rejects');
     const checker = new SubmissionChecker(items);
     let recordId = 0;
+    const systems = new Set<string>();
     const sinks = {
       record(r: AcceptedRecord) {
+        systems.add(r.system_id);
+        if (systems.size > inputs.max_systems) {
+          throw new PreregError(
+            'STUDY_TOO_MANY_SYSTEMS',
+            `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`,
+            EXIT.blocked,
+            { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
+          );
+        }
         recordId++;
         records.append([
           recordId, r.system_id, r.item_id, r.attempt, r.file, r.line_no, r.byte_offset, r.line_sha256,
@@ -165,9 +181,9 @@ export const ingest: Command = {
   name: 'ingest',
   summary: 'read inputs/submissions/*.jsonl into the DuckDB store (records, evidence, receipts, rejects)',
   help: [
-    'usage: prereg ingest [--max-line-bytes N] [--force] [--root DIR] [--json]',
+    'usage: prereg ingest [--force] [--root DIR] [--json]',
     '',
-    '  --max-line-bytes N  the longest line accepted, in bytes (default 4194304 = 4 MiB)',
+    '  the longest line accepted is study.json limits.max_line_bytes (default 4194304 = 4 MiB)',
     '  --force             rebuild the database even when the inputs are unchanged',
     '',
     'Reads every inputs/submissions/*.jsonl (files sorted by name, lines in order) into',
@@ -180,7 +196,17 @@ export const ingest: Command = {
   stage: true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
-    const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
+    if (ctx.values['max-line-bytes'] !== undefined) {
+      // A bound is one of the study's recorded inputs: a flag given to one stage would be undone
+      // by the next stage that re-ingests (verify, run), so it is set once, in study.json.
+      throw new PreregError(
+        'USAGE',
+        `--max-line-bytes is not an ingest option: the line limit is the study's, limits.max_line_bytes in preregistration/study.json (set before the freeze; now ${studyMaxLineBytes(loadStudy(layout.study))})`,
+        EXIT.usage,
+      );
+    }
+    const study = loadStudy(layout.study);
+    const maxLineBytes = studyMaxLineBytes(study);
     const items = loadFrozenItems(layout);
     const { files, ignored } = listSubmissionFiles(layout);
     const submissions: IngestInputs['submissions'] = [];
@@ -191,6 +217,7 @@ export const ingest: Command = {
     const inputs: IngestInputs = {
       stage: 'ingest',
       max_line_bytes: maxLineBytes,
+      max_systems: studyMaxSystems(study),
       items: { file: items.file, sha256: items.sha256 },
       submissions,
       code: {

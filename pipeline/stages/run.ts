@@ -6,6 +6,8 @@ import { ingest } from './ingest.ts';
 import { runOnce, type Command } from '../command.ts';
 import { verify } from './verify.ts';
 import { EXIT } from '../reasons.ts';
+import { refuseOutputsInsideStudy } from '../emit/directory.ts';
+import { studyLayout } from '../layout.ts';
 
 export const run: Command = {
   name: 'run',
@@ -22,6 +24,8 @@ export const run: Command = {
   options: { ...KEY_OPTIONS, 'secret-file': { type: 'string' }, outputs: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
   async run(ctx) {
+    // Refused before any stage runs: outputs inside the study would modify its inputs.
+    if (typeof ctx.values.outputs === 'string') refuseOutputsInsideStudy(ctx.values.outputs, studyLayout(ctx.root));
     const stages: Record<string, unknown> = {};
     // Each stage asks for its predecessor through runOnce: with one memo, none runs twice.
     const shared = { ...ctx, memo: new Map() };

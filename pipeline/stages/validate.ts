@@ -2,12 +2,13 @@
 // checks as ingest (the same code: pipeline/ingest/), without a study database. Item ids are
 // checked when the study's items file is found under --root (or the current directory);
 // otherwise that one check is skipped, with a note. Exit 1 when any line is rejected.
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { loadStudy, type StudyConfig } from '../study/study.ts';
-import { formatCounts, megabytes, parseMaxLineBytes, scanFile, totalsOf, type FileSummary } from '../ingest/scan.ts';
+import { formatCounts, megabytes, parseMaxLineBytes, scanFile, studyMaxLineBytes, totalsOf, type FileSummary } from '../ingest/scan.ts';
 import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
+import { openRegularFile } from '../io/regular-file.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -23,6 +24,9 @@ function findItems(root: string): { ids: Set<string>; file: string } | { ids: nu
   }
   return { ids: new Set(readItems(layout, study as StudyConfig).map((i) => i.item_id)), file };
 }
+
+/** Rejected lines listed one by one; the rest are counted. */
+export const MAX_LISTED_REJECTS = 1000;
 
 export const validate: Command = {
   name: 'validate',
@@ -40,20 +44,23 @@ export const validate: Command = {
   stage: false,
   async run(ctx) {
     if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)', EXIT.usage);
-    const maxLineBytes = parseMaxLineBytes(ctx.values['max-line-bytes']);
-    for (const file of ctx.positionals) {
-      if (!existsSync(file) || !statSync(file).isFile()) {
-        throw new PreregError('FILE_NOT_FOUND', `${file} is not a readable file`, EXIT.blocked, { path: file });
-      }
-    }
+    // The study's limit when a study is found (as ingest applies it), unless the flag says otherwise.
+    const layout = studyLayout(ctx.root);
+    const maxLineBytes = ctx.values['max-line-bytes'] !== undefined || !existsSync(layout.study)
+      ? parseMaxLineBytes(ctx.values['max-line-bytes'])
+      : studyMaxLineBytes(loadStudy(layout.study));
+    for (const file of ctx.positionals) closeSync(openRegularFile(file)); // every file readable before any line is checked
     const items = findItems(ctx.root);
     const notes = items.ids === null ? [items.note] : [];
     const checker = new SubmissionChecker(items.ids);
+    // The first problems are listed, the rest only counted (totals.rejects_by_code has them all):
+    // a file of a million bad lines must not become a million objects in memory and on stdout.
     const rejects: Reject[] = [];
+    let unlisted = 0;
     const files: FileSummary[] = [];
     for (const [i, file] of ctx.positionals.entries()) {
       files.push(
-        await scanFile(file, file, checker, { record: () => {}, reject: (r) => void rejects.push(r) }, {
+        await scanFile(file, file, checker, { record: () => {}, reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++) }, {
           maxLineBytes,
           progress: (done) => ctx.progress(`validate: ${file} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
         }),
@@ -70,10 +77,12 @@ export const validate: Command = {
       files,
       totals,
       rejects,
+      rejects_unlisted: unlisted,
     };
     const lines = rejects.map(
       (r) => `${r.file}:${r.line_no}${r.column_no !== null ? `:${r.column_no}` : ''}: ${r.reason_code}: ${r.detail} (byte offset ${r.byte_offset})`,
     );
+    if (unlisted > 0) lines.push(`… and ${unlisted} more rejected line(s), not listed (the first ${MAX_LISTED_REJECTS} are)`);
     for (const n of notes) lines.push(`note: ${n}`);
     for (const f of files) lines.push(`${f.file}: ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected`);
     if (files.length > 1) lines.push(`total: ${totals.lines_read} lines = ${totals.accepted} accepted + ${totals.rejected} rejected`);

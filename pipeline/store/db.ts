@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StudyLayout } from '../layout.ts';
+import { writeFailure } from '../io/write-failures.ts';
 
 export const STORE_FILE = 'prereg.duckdb';
 
@@ -70,6 +71,26 @@ export async function runSqlFile(connection: DuckDBConnection, path: string): Pr
   await connection.run(readFileSync(path, 'utf8'));
 }
 
+/** An SQL identifier, quoted (names are never values: those go in as parameters). */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Reads every column of every table, so that DuckDB checks the checksum of every data block: a
+ * flipped byte in a block that opening the file does not touch would otherwise surface only in a
+ * later stage. Throws DuckDB's error ("Corrupt database file: computed checksum …") when one fails.
+ */
+export async function readEveryBlock(connection: DuckDBConnection): Promise<void> {
+  const tables = await connection.runAndReadAll(
+    "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database() ORDER BY schema_name, table_name",
+  );
+  for (const t of tables.getRowObjectsJson() as Array<{ schema_name: string; table_name: string }>) {
+    // One aggregate per column (COLUMNS(*)): no column can be pruned from the scan.
+    await connection.runAndReadAll(`SELECT bit_xor(hash(COLUMNS(*))) FROM ${quoteIdent(t.schema_name)}.${quoteIdent(t.table_name)}`);
+  }
+}
+
 export interface StageRun {
   stage: string;
   inputs_digest: string;
@@ -110,7 +131,9 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
   mkdirSync(dir, { recursive: true });
   removeStaleTemporaries(finalPath);
   const tmp = join(dir, `.${basename(finalPath)}.${randomBytes(6).toString('hex')}.tmp`);
-  const store = await openStore(tmp, { memoryLimit: BUILD_MEMORY_LIMIT });
+  const store = await openStore(tmp, { memoryLimit: BUILD_MEMORY_LIMIT }).catch((err: unknown) => {
+    throw writeFailure(err, dir) ?? err;
+  });
   try {
     await build(store);
     await store.connection.run('CHECKPOINT');
@@ -120,7 +143,8 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
     renameSync(tmp, finalPath);
   } catch (err) {
     store.close();
-    throw err;
+    // A full disk or a read-only work/ is the operator's to fix, not a bug (nothing was replaced).
+    throw writeFailure(err, dir) ?? err;
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });

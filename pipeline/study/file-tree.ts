@@ -1,11 +1,12 @@
 // A directory as a list of Merkle leaves {path, bytes, sha256} (SPEC §4.1). Used for the corpus
 // and for the trust directory, so that every byte of either is covered by one root.
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJsonBytes } from '../formats/canonical-json.ts';
 import { hashLeaf, rootFromLeafHashes } from '../formats/merkle.ts';
 import { EXIT, PreregError } from '../reasons.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export interface TreeLeaf {
   path: string;
@@ -68,7 +69,7 @@ export function leafHash(leaf: TreeLeaf): Buffer {
 
 export function digestTree(dir: string): TreeDigest {
   const files = listRegularFiles(dir).map((path): TreeLeaf => {
-    const data = readFileSync(join(dir, path));
+    const data = readRegularFile(join(dir, path));
     return { path, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
   });
   return { root: rootFromLeafHashes(files.map(leafHash)).toString('hex'), leaf_count: files.length, files };

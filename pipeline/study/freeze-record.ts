@@ -1,5 +1,5 @@
 // freeze.json (SPEC §4.4): what is fixed before submissions open, and the digest anchors witness.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
 import { schemaProblems } from '../formats/schemas.ts';
@@ -12,6 +12,7 @@ import { extractSection5 } from './section5.ts';
 import type { StudyConfig } from './study.ts';
 import { extractVocabulary, type Vocabulary } from './vocabulary.ts';
 import { TOOL_VERSION } from '../version.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export interface FreezeRecord {
   format: 'prereg.freeze/1';
@@ -39,7 +40,7 @@ export function computePublicDigests(layout: StudyLayout, study: StudyConfig): P
   const corpus = digestTree(layout.corpus);
   const documents = corpus.files
     .filter((f) => f.path.endsWith(study.corpus.documents_suffix))
-    .map((f) => ({ path: f.path, text: readFileSync(join(layout.corpus, f.path), 'utf8') }));
+    .map((f) => ({ path: f.path, text: readRegularFile(join(layout.corpus, f.path)).toString('utf8') }));
   const vocabulary = extractVocabulary(documents, study.vocabulary.heading_patterns);
   const section5 = extractSection5(readText(layout.plan));
   if (!section5) {
@@ -51,7 +52,7 @@ export function computePublicDigests(layout: StudyLayout, study: StudyConfig): P
     corpus,
     vocabulary,
     section5_sha256: section5.sha256,
-    study_sha256: sha256Hex(readFileSync(layout.study)),
+    study_sha256: sha256Hex(readRegularFile(layout.study)),
     trust: digestTree(layout.trust),
   };
 }

@@ -14,6 +14,8 @@ export interface StudyConfig {
   vocabulary: { heading_patterns: string[]; shape_patterns: string[]; section_patterns?: string[] };
   amounts: { pattern: string; unit: string; group_separators?: string[]; decimal_separator?: string };
   anchors: { min_witnesses: number; tsas: Array<{ name: string; url: string }> };
+  /** Bounds every stage applies alike (absent: the defaults). */
+  limits?: { max_line_bytes?: number; max_systems?: number };
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }

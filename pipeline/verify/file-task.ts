@@ -2,10 +2,10 @@
 // canonical parser and verified by the same task as the pipeline's (evidence/task/).
 // Runs in a worker thread (verify/files-worker.ts) or in-process for a few files: either
 // way the file is read where it is verified, off the main thread when there are many.
-import { readFileSync } from 'node:fs';
 import { canonicalJson, isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
 import { runVerifyTask, type VerifyContext, type VerifyOutcome, type VerifyTask } from '../evidence/task/index.ts';
 import type { ReasonCode } from '../reasons.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 export type FileKind = 'chain' | 'receipt' | 'evidence' | 'proof';
 
@@ -38,7 +38,7 @@ type Prepared = { file: string; kind: FileKind; task: VerifyTask } | { file: str
 function prepare(file: string): Prepared {
   let doc: JsonValue;
   try {
-    doc = parseJson(readFileSync(file, 'utf8'));
+    doc = parseJson(readRegularFile(file).toString('utf8'));
   } catch (err) {
     if (!(err instanceof JsonParseError)) {
       return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: ['VERIFY_FILE_UNREADABLE'], informational_codes: [], checks: {}, problems: [String((err as Error).message)] } };

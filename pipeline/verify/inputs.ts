@@ -1,7 +1,7 @@
 // What verification needs besides the evidence: the pinned trust material, the study window and
 // the receipt-chain commitments, read once and passed to every worker as plain data.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCommitmentText, type CommitmentLine } from '../evidence/aer1/index.ts';
 import type { StudyWindow } from '../evidence/arkforge/index.ts';
@@ -9,6 +9,7 @@ import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { readLines } from '../ingest/lines.ts';
 import { loadTrust } from '../study/trust.ts';
 import { EXIT, PreregError } from '../reasons.ts';
+import { readRegularFile } from '../io/regular-file.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */
 export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z', closes_at: '9999-12-31T23:59:59Z' };
@@ -44,5 +45,5 @@ export function verifyContextInputs(trustDir: string, window: StudyWindow, commi
 }
 
 export function sha256OfFile(path: string): string | null {
-  return existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : null;
+  return existsSync(path) ? createHash('sha256').update(readRegularFile(path)).digest('hex') : null;
 }

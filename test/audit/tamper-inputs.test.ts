@@ -36,6 +36,8 @@ const CASES: Array<{ file: string; at: Flip; rail: string; row?: number; refusal
   { file: 'preregistration/trust/policy.json', at: { needle: 'expired', index: 0 }, rail: 'inputs', refusal: 'TRUST_DRIFT' },
   { file: 'preregistration/freeze.json', at: { needle: '"section5_sha256": "', index: 20 }, rail: 'inputs' },
   { file: 'preregistration/anchors/local-test-tsa.tsr', at: 1000, rail: 'inputs' },
+  // The anchor's metadata: its url is the operator's word, but emit recorded its SHA-256.
+  { file: 'preregistration/anchors/local-test-tsa.json', at: { needle: '127.0.0.1:', index: 10 }, rail: 'inputs' },
   { file: 'preregistration/PREREGISTRATION.md', at: { needle: 'external access disabled', after: '## 5.', index: 0 }, rail: 'inputs', refusal: 'SECTION5_DRIFT' },
 ];
 

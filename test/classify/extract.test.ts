@@ -7,6 +7,7 @@ import {
   compileExtractor,
   extractorConfigFromStudy,
   normaliseAmount,
+  MAX_MATCH_LENGTH,
 } from '../../pipeline/classify/extract.ts';
 import type { StudyConfig } from '../../pipeline/study/study.ts';
 import { extractVocabulary } from '../../pipeline/study/vocabulary.ts';
@@ -192,5 +193,39 @@ describe('offsets, order and determinism', () => {
     expect(run('voir R2152-2', false, compiled)).toEqual(['cite R2152-2']);
     expect(run('voir R2152-2', true, compiled)).toEqual(['stub R2152-2']);
     expect(run('voir R2152-2', false, compiled)).toEqual(['cite R2152-2']);
+  });
+});
+
+describe('matching is bounded and linear in the text (a match spans at most MAX_MATCH_LENGTH)', () => {
+  it('finds every citation and amount, and no citation glued to a digit, at every alignment of the matching windows', () => {
+    const parts: string[] = [];
+    const expected: Array<[string, number]> = [];
+    let at = 0;
+    for (let k = 0; k < 700; k++) {
+      const pad = 'x'.repeat(k % 9) + ' ';
+      const glued = `9R2122-8 `; // preceded by a digit: not a citation, wherever it falls
+      const cite = 'R2122-8';
+      const amount = ' pour 40 000 euros. ';
+      parts.push(pad, glued, cite, amount);
+      at += pad.length + glued.length;
+      expected.push([`cite ${cite}`, at]);
+      at += cite.length;
+      expected.push(['amount 40000 EUR', at + ' pour '.length]);
+      at += amount.length;
+    }
+    const text = parts.join('');
+    expect(text.length).toBeGreaterThan(20 * MAX_MATCH_LENGTH);
+    const found = extractor.extract(text, { truncated: false }).map((a) => [view(a), a.start]);
+    expect(found).toEqual(expected);
+  });
+
+  it.each([
+    ['a run of 20,000 digits before a unit', `${'1'.repeat(20_000)} €`],
+    ['a shape with 20,000 digits', `R2122-${'1'.repeat(20_000)}`],
+    ['20,000 digits in groups', `${'123 '.repeat(5_000)}€`],
+  ])('reports no assertion longer than the bound in %s', (_, text) => {
+    const found = extractor.extract(text, { truncated: false });
+    for (const a of found) expect(a.end - a.start).toBeLessThanOrEqual(MAX_MATCH_LENGTH);
+    expect(found.filter((a) => a.kind === 'citation')).toEqual([]);
   });
 });

@@ -117,7 +117,8 @@ describe('emit: manifest.json', () => {
       trust_root: frozen.trust.root,
       freeze_digest: sha256Hex(canonicalJson(parseJson(readFileSync(join(study.root, 'preregistration/freeze.json'), 'utf8')))),
       commitments_sha256: sha256Hex(readFileSync(join(study.root, 'inputs/commitments.jsonl'))),
-      anchors: [{ file: 'preregistration/anchors/local-test-tsa.tsr', sha256: sha256Hex(readFileSync(join(study.root, 'preregistration/anchors/local-test-tsa.tsr'))) }],
+      // Each token and its metadata.
+      anchors: ['local-test-tsa.json', 'local-test-tsa.tsr'].map((f) => ({ file: `preregistration/anchors/${f}`, sha256: sha256Hex(readFileSync(join(study.root, 'preregistration/anchors', f))) })),
     });
     expect(m.inputs.submissions).toEqual([
       { file: 'inputs/submissions/sys-a.jsonl', sha256: 'a'.repeat(64), bytes: 4096 },

@@ -2,7 +2,7 @@
 // a study copy with a freeze, and SQL over the store.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { copyExampleStudy, runCli } from '../support/cli.ts';
 
@@ -52,10 +52,16 @@ export function sha256(data: string | Uint8Array): string {
  * A scratch copy of the example study, frozen (freeze.json made if the example has none yet), with
  * an empty inputs/submissions/.
  */
-export async function frozenStudy(): Promise<{ root: string; submissions: string; cleanup: () => void }> {
+export async function frozenStudy(options: { maxLineBytes?: number; maxSystems?: number } = {}): Promise<{ root: string; submissions: string; cleanup: () => void }> {
   const study = copyExampleStudy();
-  if (!existsSync(join(study.root, 'preregistration/freeze.json'))) {
-    const r = await runCli(['freeze', '--root', study.root, '--json']);
+  const limits = { ...(options.maxLineBytes !== undefined ? { max_line_bytes: options.maxLineBytes } : {}), ...(options.maxSystems !== undefined ? { max_systems: options.maxSystems } : {}) };
+  if (Object.keys(limits).length > 0) {
+    // Bounds are the study's (study.json limits): set them, then refreeze.
+    const path = join(study.root, 'preregistration/study.json');
+    writeFileSync(path, `${JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), limits }, null, 2)}\n`);
+  }
+  if (!existsSync(join(study.root, 'preregistration/freeze.json')) || Object.keys(limits).length > 0) {
+    const r = await runCli(['freeze', '--root', study.root, '--replace', '--json']);
     if (r.code !== 0) throw new Error(`freeze failed: ${r.stdout}${r.stderr}`);
   }
   // The tests write the submissions they need: whatever the example ships is set aside.

@@ -1,8 +1,8 @@
 // `prereg ingest` end to end: real DuckDB file, example-study copies, submission files written here.
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.ts';
+import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { frozenStudy, jsonl, query, sha256, snapshotTree, submissionLine } from './helpers.ts';
 
 const MAX = 1000;
@@ -41,14 +41,14 @@ describe('prereg ingest: one reject per code, with file, line and byte offset', 
   let before: Record<string, string>;
 
   beforeAll(async () => {
-    study = await frozenStudy();
+    study = await frozenStudy({ maxLineBytes: MAX });
     db = join(study.root, 'work/prereg.duckdb');
     writeFileSync(join(study.submissions, 'a.jsonl'), a.data);
     writeFileSync(join(study.submissions, 'b.jsonl'), b.data);
     writeFileSync(join(study.submissions, 'Z.jsonl'), z.data); // "Z" sorts before "a" by UTF-8 bytes
     writeFileSync(join(study.submissions, 'README.txt'), 'not a submission');
     before = snapshotTree(study.root);
-    result = await runCli(['ingest', '--root', study.root, '--max-line-bytes', String(MAX), '--json']);
+    result = await runCli(['ingest', '--root', study.root, '--json']);
   });
   afterAll(() => study.cleanup());
 
@@ -125,7 +125,7 @@ describe('prereg ingest: one reject per code, with file, line and byte offset', 
   });
 
   it('prints the counts and the rejects by code as text', async () => {
-    const r = await runCli(['ingest', '--root', study.root, '--max-line-bytes', String(MAX)]);
+    const r = await runCli(['ingest', '--root', study.root]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('ingest: skipped, inputs unchanged');
     expect(r.stdout).toContain('inputs/submissions/a.jsonl  13 lines = 2 accepted + 11 rejected');
@@ -197,9 +197,11 @@ describe('prereg ingest: the database is a cache', () => {
     expect((await ingest()).json.reason).toBe('inputs changed: inputs/submissions/b.jsonl added');
     renameSync(join(study.submissions, 'b.jsonl'), join(study.submissions, 'c.jsonl'));
     expect((await ingest()).json.reason).toBe('inputs changed: inputs/submissions/c.jsonl added; inputs/submissions/b.jsonl removed');
-    expect((await ingest('--max-line-bytes', '5000')).json.reason).toBe('inputs changed: --max-line-bytes 4194304 → 5000');
-    expect((await ingest('--max-line-bytes', '5000')).json.skipped).toBe(true);
-    expect((await ingest('--max-line-bytes', '5000', '--force')).json).toMatchObject({ skipped: false, reason: '--force' });
+    const studyFile = join(study.root, 'preregistration/study.json');
+    writeFileSync(studyFile, JSON.stringify({ ...JSON.parse(readFileSync(studyFile, 'utf8')), limits: { max_line_bytes: 5000 } }));
+    expect((await ingest()).json.reason).toBe('inputs changed: limits.max_line_bytes 4194304 → 5000');
+    expect((await ingest()).json.skipped).toBe(true);
+    expect((await ingest('--force')).json).toMatchObject({ skipped: false, reason: '--force' });
 
     const rows = await query(join(study.root, 'work/prereg.duckdb'), 'SELECT count(*)::INTEGER AS n FROM records');
     expect(rows).toEqual([{ n: 3 }]);
@@ -253,10 +255,50 @@ describe('prereg ingest: blocked without frozen items (exit 3)', () => {
     }
   });
 
-  it('refuses a bad --max-line-bytes as usage (exit 2)', async () => {
-    for (const v of ['0', '-1', 'abc', '1.5', '99999999999']) {
-      const r = await runCli(['ingest', '--max-line-bytes', v, '--json']);
-      expect([v, r.code, r.json.code]).toEqual([v, 2, 'USAGE']);
+  it('refuses --max-line-bytes as usage (exit 2): the limit is the study\'s, set once in study.json', async () => {
+    const r = await runCli(['ingest', '--root', PROJECT_ROOT, '--max-line-bytes', '67108864', '--json']);
+    expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
+    expect(r.json.message).toContain('limits.max_line_bytes');
+  });
+});
+
+describe('the line limit is the study\'s (study.json limits.max_line_bytes), honoured by every stage', () => {
+  let study: Awaited<ReturnType<typeof frozenStudy>>;
+  const long = submissionLine({ system_id: 'sys-long', answer: { text: 'x'.repeat(400), refused: false, truncated: false } });
+  beforeAll(async () => {
+    study = await frozenStudy({ maxLineBytes: 300 });
+    writeFileSync(join(study.submissions, 'a.jsonl'), jsonl([submissionLine(), long]).data);
+  });
+  afterAll(() => study.cleanup());
+
+  it('ingest, then verify (which re-ingests when stale) and validate all apply the same limit', async () => {
+    const ingested = await runCli(['ingest', '--root', study.root, '--json']);
+    expect(ingested.json).toMatchObject({ max_line_bytes: 300, totals: { accepted: 1, rejected: 1, rejects_by_code: { LINE_TOO_LONG: 1 } } });
+    const verified = await runCli(['verify', '--root', study.root, '--json']);
+    expect(verified.code, verified.stdout).toBe(0);
+    const rejects = await query(join(study.root, 'work/prereg.duckdb'), 'SELECT reason_code FROM rejects');
+    expect(rejects).toEqual([{ reason_code: 'LINE_TOO_LONG' }]);
+    const validated = await runCli(['validate', join(study.submissions, 'a.jsonl'), '--root', study.root, '--json']);
+    expect(validated.json).toMatchObject({ max_line_bytes: 300, totals: { rejects_by_code: { LINE_TOO_LONG: 1 } } });
+  });
+});
+
+describe('the number of systems is bounded by the study (limits.max_systems): pairwise outputs grow with its square', () => {
+  it('one system more than the bound: STUDY_TOO_MANY_SYSTEMS, exit 3, no store; at the bound: ingested', async () => {
+    const study = await frozenStudy({ maxSystems: 2 });
+    try {
+      const lines = ['sys-a', 'sys-b', 'sys-c'].map((system_id) => submissionLine({ system_id }));
+      writeFileSync(join(study.submissions, 'a.jsonl'), jsonl(lines).data);
+      const over = await runCli(['ingest', '--root', study.root, '--json']);
+      expect([over.code, over.json.code]).toEqual([3, 'STUDY_TOO_MANY_SYSTEMS']);
+      expect(over.json.message).toContain('inputs/submissions/a.jsonl:3');
+      expect(existsSync(join(study.root, 'work/prereg.duckdb'))).toBe(false);
+      writeFileSync(join(study.submissions, 'a.jsonl'), jsonl(lines.slice(0, 2)).data);
+      const at = await runCli(['ingest', '--root', study.root, '--json']);
+      expect(at.code, at.stdout).toBe(0);
+      expect(at.json.totals.accepted).toBe(2);
+    } finally {
+      study.cleanup();
     }
   });
 });

@@ -72,8 +72,30 @@ describe('SubmissionChecker: one rule per row, first failure wins', () => {
     ['attempt written 1.0 (an integer in JSON Schema)', submissionLine().replace('"attempt":1', '"attempt":1.0')],
     ['any request and response bodies', submissionLine({ evidence: [{ proof: {}, request: null, response: [1, 'x'] }] })],
     ['a text with astral characters', submissionLine({ answer: { text: '😀 R2122-8', refused: true, truncated: true } })],
+    ['a surrogate pair written as escapes in a response', submissionLine().replace('"evidence":[]', String.raw`"evidence":[{"proof":{},"response":"\ud83d\ude00 \\ud800"}]`)],
   ])('accepts %s', (_, line) => {
     expect(check(line).rejected).toBeUndefined();
+  });
+
+  it.each([
+    ['a passage text', { passages: [{ ref: 'R1', text: 'a \udfff b' }] }, '/evidence/0/response/passages/0/text'],
+    ['a passage ref', { passages: [{ ref: 'R1\ud800', text: 'x' }] }, '/evidence/0/response/passages/0/ref'],
+    ['another response field', { other: ['\udfff'] }, '/evidence/0/response/other/0'],
+    ['the response as a string', '\ud800', '/evidence/0/response'],
+    ['a key', { ['k\udc00']: 1 }, '/evidence/0/response/k\\udc00 (the key)'],
+  ])('refuses a lone surrogate in %s (SUBMISSION_SCHEMA, with its pointer)', (_, response, pointer) => {
+    const r = check(submissionLine({ evidence: [{ proof: {}, response }] })).rejected!;
+    expect(r.reason_code).toBe('SUBMISSION_SCHEMA');
+    expect(r.detail).toBe(`${pointer} contains a lone surrogate escape (e.g. \\ud800): it is not Unicode text`);
+  });
+
+  it('caps the detail of a line with 50,000 unknown keys: the first problems and a count', () => {
+    const extra = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`unknown-key-${i}`, 1]));
+    const r = check(submissionLine(extra as never)).rejected!;
+    expect(r.reason_code).toBe('SUBMISSION_SCHEMA');
+    expect(r.detail).toContain('(unknown-key-0)');
+    expect(r.detail).toContain('… and 49980 more problems');
+    expect(r.detail.length).toBeLessThan(4000);
   });
 
   it('keeps the column of a JSON error', () => {

@@ -87,3 +87,22 @@ describe('prereg validate', () => {
     expect([missing.code, missing.json.code]).toEqual([3, 'FILE_NOT_FOUND']);
   });
 });
+
+describe('prereg validate on many bad lines', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prereg-validate-many-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists the first 1,000 rejects and counts the rest: the output stays bounded, the totals exact', async () => {
+    const file = join(dir, 'empty.jsonl');
+    writeFileSync(file, '\n'.repeat(5_000));
+    const r = await runCli(['validate', file, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.totals).toMatchObject({ lines_read: 5_000, accepted: 0, rejected: 5_000, rejects_by_code: { LINE_EMPTY: 5_000 } });
+    expect(r.json.rejects).toHaveLength(1_000);
+    expect(r.json.rejects[999].line_no).toBe(1_000);
+    expect(r.json.rejects_unlisted).toBe(4_000);
+    const text = await runCli(['validate', file]);
+    expect(text.stdout).toContain('… and 4000 more rejected line(s), not listed');
+    expect(text.stdout.split('\n').length).toBeLessThan(1_100);
+  });
+});

@@ -116,3 +116,43 @@ describe('anchor', () => {
     expect((await runCli(['check-anchors', '--root', root])).code).toBe(0);
   });
 });
+
+describe('anchor against a TSA that answers too much', () => {
+  /** An HTTP server that answers every POST with an endless stream of zeros (chunked, or with a huge content-length). */
+  async function floodingServer(declareLength: boolean): Promise<{ url: string; sent: () => number }> {
+    const { createServer } = await import('node:http');
+    let sent = 0;
+    const chunk = Buffer.alloc(64 * 1024);
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/timestamp-reply', ...(declareLength ? { 'content-length': String(512 * 1024 * 1024) } : {}) });
+      const pump = () => {
+        while (!res.destroyed && sent < 512 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      res.on('close', () => res.destroy());
+      pump();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+    const { port } = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${port}/`, sent: () => sent };
+  }
+
+  it.each([
+    ['a chunked body with no length', false],
+    ['a declared content-length of 512 MiB', true],
+  ])('%s: that TSA fails with TSA_RESPONSE_TOO_LARGE, the body is not read to the end, nothing stored', async (_, declare) => {
+    const root = freshStudy();
+    const flood = await floodingServer(declare);
+    const r = await runCli(['anchor', '--root', root, '--tsa', `flood=${flood.url}`, '--retries', '0', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.code).toBe('TSA_UNAVAILABLE');
+    expect(r.json.details.failed[0].reason).toContain('TSA_RESPONSE_TOO_LARGE');
+    expect(flood.sent()).toBeLessThan(512 * 1024 * 1024);
+    expect(anchorsOf(root)).toEqual([]);
+  });
+});

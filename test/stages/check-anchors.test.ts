@@ -2,7 +2,7 @@
 import { appendFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
+import { PROJECT_ROOT, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 
 const study = scratchStudies();
 function edit(path: string, from: string | RegExp, to: string): void {
@@ -188,5 +188,47 @@ describe('check-anchors', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('check-anchors: OK');
     expect(r.stdout).toContain('1 independent witness(es) confirm the freeze');
+  });
+});
+
+describe('check-anchors binds each anchor to its metadata', () => {
+  const META = 'preregistration/anchors/local-test-tsa.json';
+  it.each([
+    ['tsr_sha256 of another token', (m: any) => void (m.tsr_sha256 = '0'.repeat(64)), 'tsr_sha256'],
+    ['another witness name', (m: any) => void (m.witness = 'independent-notary'), 'witness'],
+    ['another freeze_digest', (m: any) => void (m.freeze_digest = 'f'.repeat(64)), 'freeze_digest'],
+    ['a retrieval before the token existed', (m: any) => void (m.retrieved_at = '2026-10-01T00:00:00Z'), 'retrieved_at'],
+    ['an unknown retrieval way', (m: any) => void (m.retrieved_via = 'carrier-pigeon'), 'retrieved_via'],
+  ])('%s: ANCHOR_METADATA_MISMATCH, exit 1, naming the field', async (_, change, field) => {
+    const root = study();
+    const path = join(root, META);
+    const meta = JSON.parse(readFileSync(path, 'utf8'));
+    change(meta);
+    writeFileSync(path, JSON.stringify(meta, null, 2));
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.witnesses[0]).toMatchObject({ ok: false, codes: ['ANCHOR_METADATA_MISMATCH'] });
+    expect(r.json.independent_witnesses).toBe(0);
+    const finding = r.json.findings.find((f: any) => f.code === 'ANCHOR_METADATA_MISMATCH');
+    expect(finding.message).toContain(field);
+  });
+
+  it('run reports the witness whose metadata was edited as not verified (ANCHOR_METADATA_MISMATCH), never under the edited name', async () => {
+    const root = study();
+    edit(join(root, META), '"witness": "local-test-tsa"', '"witness": "independent-notary"');
+    const r = await runCli(['run', '--root', root, ...TEST_OPERATOR_ARGS, '--json']);
+    expect(r.code, r.stdout.slice(0, 400)).toBe(0);
+    const report = readFileSync(join(r.json.dir, 'report.md'), 'utf8');
+    expect(report).toMatch(/\| local-test-tsa \| NO \| .* \| ANCHOR\\_METADATA\\_MISMATCH \|/);
+    expect(report).toContain('0 independent witness(es) confirmed the freeze');
+    expect(report).not.toContain('independent-notary');
+  }, 120_000);
+
+  it('a token without its metadata: ANCHOR_METADATA_MISMATCH', async () => {
+    const root = study();
+    rmSync(join(root, META));
+    const r = await check(root);
+    expect(r.code).toBe(1);
+    expect(r.json.witnesses[0].codes).toEqual(['ANCHOR_METADATA_MISMATCH']);
   });
 });

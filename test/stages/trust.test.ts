@@ -258,7 +258,7 @@ describe('prereg trust import-arkforge', () => {
       writeFileSync(join(dir, 'policy.json'), JSON.stringify(p, null, 2));
     }],
   ];
-  it('a pinned submitter key file that cannot be read is a clear refusal (exit 3), not an internal error', async () => {
+  it('a pinned submitter key file that is not a regular file is a clear refusal (INPUT_NOT_REGULAR_FILE, exit 4), not an internal error', async () => {
     const dir = trustCopy();
     mkdirSync(join(dir, 'mine/k.pem'), { recursive: true }); // a directory where the key file should be
     const p = policyOf(dir);
@@ -266,7 +266,8 @@ describe('prereg trust import-arkforge', () => {
     writeFileSync(join(dir, 'policy.json'), JSON.stringify(p, null, 2));
     const files = snapshot(dir);
     const r = await importInto(dir);
-    expect([r.code, r.json.code]).toEqual([3, 'FILE_NOT_FOUND']);
+    // Inputs are opened only if they are regular files (pipeline/io/regular-file.ts).
+    expect([r.code, r.json.code]).toEqual([4, 'INPUT_NOT_REGULAR_FILE']);
     expect(r.json.message).toContain('mine/k.pem');
     expect(snapshot(dir)).toEqual(files);
   });

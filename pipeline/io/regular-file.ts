@@ -1,0 +1,74 @@
+// Every input file is opened through here: only a regular file is read. A FIFO in place of
+// study.json, commitments.jsonl or a .tsr would block the open (or the read) forever, a device
+// such as /dev/zero would never end, a directory is not a file: each is refused with
+// INPUT_NOT_REGULAR_FILE (exit 4) instead. The file is opened non-blocking, then checked with
+// fstat on the descriptor, so what is checked is what is read (no check-then-open race).
+import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { EXIT, PreregError, type ExitCode } from '../reasons.ts';
+
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+function notRegular(path: string, st: Stats): PreregError {
+  return new PreregError(
+    'INPUT_NOT_REGULAR_FILE',
+    `${path} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`,
+    EXIT.conflict,
+    { path },
+  );
+}
+
+function openFailed(path: string, err: unknown, exitCode: ExitCode): PreregError {
+  const code = (err as NodeJS.ErrnoException).code;
+  return new PreregError('FILE_NOT_FOUND', `${path} cannot be read${code ? ` (${code})` : ''}`, exitCode, { path });
+}
+
+/** Opens path for reading if it is a regular file (the descriptor is the caller's to close). */
+export function openRegularFile(path: string, exitCode: ExitCode = EXIT.blocked): number {
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_FLAGS);
+  } catch (err) {
+    throw openFailed(path, err, exitCode);
+  }
+  const st = fstatSync(fd);
+  if (!st.isFile()) {
+    closeSync(fd);
+    throw notRegular(path, st);
+  }
+  return fd;
+}
+
+/** The bytes of a regular file; anything else is refused (missing: FILE_NOT_FOUND with exitCode). */
+export function readRegularFile(path: string, exitCode: ExitCode = EXIT.blocked): Buffer {
+  const fd = openRegularFile(path, exitCode);
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** As openRegularFile, for streaming reads. */
+export async function openRegularFileHandle(path: string, exitCode: ExitCode = EXIT.blocked): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, OPEN_FLAGS);
+  } catch (err) {
+    throw openFailed(path, err, exitCode);
+  }
+  const st = await handle.stat();
+  if (!st.isFile()) {
+    await handle.close();
+    throw notRegular(path, st);
+  }
+  return handle;
+}
