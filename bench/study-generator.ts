@@ -1,16 +1,19 @@
 // The bench's study at scale: the example study (corpus documents, section 5, trust) with 100 items
 // (each of the example's 20 items in five variants, the same answer key), re-frozen and anchored
-// as `npm run example:rebuild` does, and `records` submission records from `systems` systems —
-// two evidence items each (the first with an RFC 3161 token, the second without), an AER-1
-// timeline on every record and its commitment. Minted on worker threads (bench/study-worker.ts)
-// by the tests' own minter. Written to a temporary directory and renamed: a study is whole or absent.
+// as `npm run example:rebuild` does (freezeAndAnchor), its systems registered with their buyer
+// fingerprints, and `records` submission records from `systems` systems — two evidence items each
+// (the first with an RFC 3161 token, the second without), an AER-1 timeline on every record and its
+// commitment. Minted on worker threads (bench/study-worker.ts) by test/support/submission-record.ts,
+// with the small-study builder's buyer keys. Written to a temporary directory and renamed: a study is whole or absent.
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { WorkerPool } from '../pipeline/parallel/pool.ts';
 import { articlePassages, honestAnswer, type Item, type KeyItem } from '../scripts/generate-example-submissions.ts';
-import { freezeAndAnchor } from '../scripts/rebuild-example.ts';
+import { freezeAndAnchor, withRegisteredSystems } from '../scripts/rebuild-example.ts';
+import { buyerFingerprint } from '../test/support/arkforge-issuer.ts';
+import { smallBuyerKey } from '../test/support/submission-record.ts';
 import { systemId, type StudyInit, type StudyItem, type StudyRecord } from './study-worker.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -55,6 +58,10 @@ export async function generateStudy(dir: string, opts: { records: number; system
   if (perSystem > items.length * 100) throw new Error(`generateStudy: ${perSystem} records per system exceed 100 attempts on ${items.length} items`);
   writeFileSync(join(tmp, 'corpus/items.jsonl'), `${itemLines.join('\n')}\n`);
   writeFileSync(join(tmp, 'inputs/answer-key.jsonl'), `${keyLines.join('\n')}\n`);
+  // Each system registered with its own buyer key's fingerprint (study.json systems, SPEC §6.2).
+  const studyFile = join(tmp, 'preregistration/study.json');
+  const registration = Array.from({ length: systems }, (_, s) => ({ system_id: systemId(s), buyer_fingerprints: [buyerFingerprint(smallBuyerKey(systemId(s)))] }));
+  writeFileSync(studyFile, withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration));
   await freezeAndAnchor(tmp);
 
   const submissions = join(tmp, 'inputs/submissions');

@@ -1,7 +1,7 @@
 // Records of the bench's generated study (bench/study-generator.ts), minted on worker threads by
 // the tests' own minter (test/support/submission-record.ts). A record is a pure function of its
 // index: system = index / perSystem; within a system, item = j mod items, attempt = j / items + 1.
-import { mintRecord, type HandRecord, type Passage } from '../test/support/submission-record.ts';
+import { mintRecord, type RecordSpec, type Passage } from '../test/support/submission-record.ts';
 import { loadTestSigner } from '../test/support/tsa/pkijs-tsa.ts';
 
 export interface StudyItem {
@@ -36,7 +36,7 @@ export async function createHandler(init: StudyInit) {
       const item = init.items[j % init.items.length]!;
       // System s cites a wrong reference on s of every 40 positive answers: the systems differ.
       const wrong = item.positive && (j * 7 + s) % 40 < s;
-      const r: HandRecord = {
+      const r: RecordSpec = {
         system: systemId(s),
         item: item.item_id,
         attempt: Math.floor(j / init.items.length) + 1,

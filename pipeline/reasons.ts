@@ -94,6 +94,10 @@ export const REASONS = {
     meaning: 'preregistration/study.json does not follow schemas/study.schema.json or has an invalid pattern or window.',
     next: 'Fix the fields listed in the message.',
   },
+  STUDY_SYSTEMS_UNREGISTERED: {
+    meaning: 'A warning, not a refusal: study.json registers no systems, so no proof is bound to a system. Copied evidence is then EVIDENCE_REUSED on the original as well as on the copy: a copier cancels the original\'s proven credit.',
+    next: 'Before the freeze, list each system with the buyer fingerprints of its ArkForge keys in study.json `systems` (docs/preregistration.md).',
+  },
   ITEMS_INVALID: {
     meaning: 'The public items file (corpus/items.jsonl) has a line that is not a valid item, or an item_id twice.',
     next: 'Fix the lines listed in the message (see schemas/items.schema.json).',
@@ -424,6 +428,15 @@ export const REASONS = {
   VERIFY_FILE_UNREADABLE: {
     meaning: 'A file given to `prereg verify` cannot be read as JSON text (a proof, an evidence item, an AER-1 timeline or a single AER-1 receipt).',
     next: 'Give JSON files holding one proof, one evidence item ({proof, request?, response?}), one AER-1 timeline (a JSON array, or {"format":"aer-1", "revision", "entries"}) or one receipt.',
+  },
+  // --- evidence ownership (SPEC §6.2) — pipeline/store/evidence-ownership.sql -------------------
+  EVIDENCE_NOT_BOUND: {
+    meaning: "The study registers its systems (study.json `systems`) and this proof's buyer fingerprint — from its preimage, or an opened 3.x commitment — is not one of the submitting system's (another system's, none registered for it, or not published: a redacted or unopened fingerprint cannot bind). The proof keeps its own status; the record does not get it in the proven column.",
+    next: "A proof certifies one buyer's call: submit proofs of your own calls, issued to a buyer key whose fingerprint the study registered for your system before the freeze (for 3.x, open buyer_fingerprint in the evidence item's disclosure).",
+  },
+  EVIDENCE_REUSED: {
+    meaning: 'The same evidence — a proof (by proof_id or chain hash), a response hash, or a receipt timeline (by job_id or final entry digest) — is claimed by more than one record (other systems, items or attempts). It counts as proven for none of them; the report and results.json list every reuse. In a study that registers no systems a copier can cancel the original\'s credit this way.',
+    next: 'Submit one proof per call and one timeline per job: a call serves one record. A study should register its systems (study.json `systems`) so that a copy is EVIDENCE_NOT_BOUND for the copier and leaves the original its credit.',
   },
   // --- classify and score: section 5 (SPEC §4.2, §6.3) ---------------------------------------------
   SECTION5_SQL_FAILED: {

@@ -9,7 +9,15 @@
 //   sys-truncated  honest proofs, but a third of its receipt timelines were cut at the tail and
 //                  re-closed (internally valid, caught only by the commitment), and two truncated
 //                  answers; two attempts per item where the others make three (constancy is then
-//                  not comparable: the report flags it).
+//                  not comparable: the report flags it);
+//   copycat        sys-honest's lines for five items, copied with only system_id changed: every
+//                  proof VERIFIED and every timeline ANCHORED, but bought by sys-honest's buyer key,
+//                  so the registered study gives it nothing proven (EVIDENCE_NOT_BOUND, SPEC §6.2).
+//
+// Each system buys with its own TEST-ONLY API key; exampleSystems() is the registration of their
+// buyer fingerprints that scripts/rebuild-example.ts writes into study.json before the freeze.
+// The retrieval service answers every call with its own call_id, as a service must for each call
+// to be its own evidence (a response hash used by two records is EVIDENCE_REUSED).
 //
 // On mp-007, sys-honest and sys-tampered relay `L5132-4` (another code, quoted by the served
 // L2113-10): RELAYED, never PHANTOM — except in sys-tampered's proven column, whose evidence for
@@ -29,7 +37,8 @@ import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../pipeline/formats/canonical-json.ts';
 import { buildTimeline, cutTail, type Timeline } from '../test/support/aer1-builder.ts';
-import { issueProof } from '../test/support/arkforge-issuer.ts';
+import { buyerFingerprint, issueProof } from '../test/support/arkforge-issuer.ts';
+import type { RegisteredSystem } from '../pipeline/study/study.ts';
 import { loadTestSigner, type TsaSigner } from '../test/support/tsa/pkijs-tsa.ts';
 import type { ChainCommitment } from '../pipeline/evidence/aer1/index.ts';
 
@@ -51,6 +60,16 @@ type SystemId = (typeof SYSTEMS)[number];
 const ATTEMPTS: Record<SystemId, number> = { 'sys-honest': 3, 'sys-tampered': 3, 'sys-truncated': 2 };
 /** What an answer on mp-007 adds from the served L2113-10, which quotes another code. */
 const RELAYED_SENTENCE = " Un lot peut être réservé aux structures mentionnées à l'article L5132-4 du code du travail.";
+const COPYCAT = 'copycat';
+/** The items whose sys-honest lines the copycat copies, every attempt. */
+const COPIED_ITEMS = ['mp-001', 'mp-002', 'mp-003', 'mp-004', 'mp-005'];
+
+const buyerApiKey = (system: string) => `TEST-ONLY-api-key-${system}`;
+
+/** study.json `systems`: each example system with the fingerprint of its own buyer key. */
+export function exampleSystems(): RegisteredSystem[] {
+  return [COPYCAT, ...SYSTEMS].sort().map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(buyerApiKey(system_id))] }));
+}
 
 /** Article texts by identifier, read from the corpus headings and the paragraph under each. */
 export function articlePassages(corpusDir: string, files: string[]): Map<string, string> {
@@ -164,14 +183,14 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
         const plan = planFor(system, k, attempt, passages);
         const served: Passage[] = (k.kind === 'positive' ? k.expected_refs : ['R2123-1']).map((ref) => ({ ref, text: passages.get(ref)! }));
         const request = { query: item.question, top_k: 3 };
-        const response = { passages: served };
+        const response = { call_id: `call-${system}-${item.item_id}-${attempt}`, passages: served };
         const timestamp = new Date(clock).toISOString().replace('.000Z', 'Z');
         const issued = await issueProof({
           request,
           response,
           timestamp,
           seller: 'retrieval.example',
-          buyerApiKey: `TEST-ONLY-api-key-${system}`,
+          buyerApiKey: buyerApiKey(system),
           transactionId: `crd_${system}_${item.item_id}_${attempt}`,
           specVersion: system === 'sys-tampered' && attempt === 2 ? '1.1' : '2.1',
           signingKeyPem: plan.evidence === 'expired-key' ? expiredKey : pinnedKey,
@@ -187,7 +206,7 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
         let shownResponse: unknown = response;
         if (plan.evidence === 'tampered-response') {
           // Altered after signing: the passage now says what the answer needs.
-          shownResponse = { passages: served.map((p) => ({ ...p, text: `${p.text} (version modifiée)` })) };
+          shownResponse = { ...response, passages: served.map((p) => ({ ...p, text: `${p.text} (version modifiée)` })) };
         }
         if (plan.evidence === 'unsigned') {
           delete proof.arkforge_signature;
@@ -223,6 +242,12 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
       lines.push(lines[lines.length - 1]!.replace('"item_id":"mp-020"', '"item_id":"mp-099"')); // not a frozen item
     }
     writeFileSync(join(submissions, `${system}.jsonl`), `${lines.join('\n')}\n`);
+    if (system === 'sys-honest') {
+      // A dishonest participant's whole effort: another system's lines, system_id changed.
+      const copied = lines.filter((l) => COPIED_ITEMS.some((id) => l.includes(`"item_id":"${id}"`))).map((l) => l.replace('"system_id":"sys-honest"', `"system_id":"${COPYCAT}"`));
+      writeFileSync(join(submissions, `${COPYCAT}.jsonl`), `${copied.join('\n')}\n`);
+      records += copied.length;
+    }
   }
   writeFileSync(join(root, 'inputs/commitments.jsonl'), `${commitments.map((c) => canonicalJson(c)).join('\n')}\n`);
   return { records, rejectsExpected: 2 };

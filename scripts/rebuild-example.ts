@@ -1,7 +1,8 @@
 // Rebuilds the example study from scratch, keys aside: the trust directory (pinning the TEST-ONLY
-// keys of test/fixtures), freeze.json with the answer-key commitment, an anchor minted by the local
-// pkijs TSA with a genTime before the study opens, then the three synthetic systems' submissions
-// and the receipt-chain commitments (scripts/generate-example-submissions.ts). Run it whenever the
+// keys of test/fixtures), the registered systems in study.json (their buyer fingerprints),
+// freeze.json with the answer-key commitment, an anchor minted by the local pkijs TSA with a
+// genTime before the study opens, then the synthetic systems' submissions and the receipt-chain
+// commitments (scripts/generate-example-submissions.ts). Run it whenever the
 // corpus, section 5, study.json or the trust policy changes: the example is never patched by hand.
 //
 //   npm run example:rebuild
@@ -13,7 +14,8 @@ import { main } from '../pipeline/cli.ts';
 import { writeFileAtomic } from '../pipeline/io/atomic.ts';
 import { studyLayout } from '../pipeline/layout.ts';
 import { startTsaServer } from '../test/support/tsa/http-tsa.ts';
-import { generateExampleSubmissions } from './generate-example-submissions.ts';
+import type { RegisteredSystem } from '../pipeline/study/study.ts';
+import { exampleSystems, generateExampleSubmissions } from './generate-example-submissions.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KEYS = join(ROOT, 'test/fixtures/keys');
@@ -64,30 +66,51 @@ function writeTrustDirectory(trustDir: string): void {
   writeFileAtomic(join(trustDir, 'policy.json'), `${JSON.stringify(policy, null, 2)}\n`);
 }
 
+/**
+ * study.json with its `systems` member replaced by `systems`, one system per line, before
+ * `anchors` (removed when `systems` is empty: a study that registers none); the rest of the text
+ * is kept as written (its escapes included).
+ */
+export function withRegisteredSystems(studyText: string, systems: readonly RegisteredSystem[]): string {
+  const start = studyText.indexOf('\n  "systems": [');
+  const kept = start < 0 ? studyText : studyText.slice(0, start) + studyText.slice(studyText.indexOf('\n  ],', start) + '\n  ],'.length);
+  if (systems.length === 0) return kept;
+  const at = kept.indexOf('\n  "anchors": {');
+  if (at < 0) throw new Error('study.json: no "anchors" member to place "systems" before');
+  const block = `\n  "systems": [\n${systems.map((s) => `    ${JSON.stringify(s)}`).join(',\n')}\n  ],`;
+  return kept.slice(0, at) + block + kept.slice(at);
+}
+
 async function prereg(args: string[]): Promise<void> {
   const code = await main(args);
   if (code !== 0) throw new Error(`prereg ${args.join(' ')} exited ${code}`);
 }
 
-/** Trust directory, freeze.json and an anchor for the study at `root` (its corpus, key and section 5 as they are). */
-export async function freezeAndAnchor(root: string): Promise<void> {
+/**
+ * Freezes the study at `root` again (its answer-key secret in inputs/) and anchors the new
+ * freeze_digest from the local pkijs TSA, dated before the study opens, as the example's own
+ * anchor is: what a study whose study.json changed needs before it is scored and audited.
+ */
+export async function freezeAndAnchor(root: string, run: (args: string[]) => Promise<void> = prereg): Promise<void> {
   const layout = studyLayout(root);
-  writeTrustDirectory(layout.trust);
   rmSync(layout.anchors, { recursive: true, force: true });
-  await prereg(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret]);
+  await run(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret]);
   const tsa = await startTsaServer({ backend: 'pkijs', genTime: EXAMPLE_ANCHOR_GEN_TIME });
   try {
-    await prereg(['anchor', '--root', root, '--tsa', `local-test-tsa=${tsa.url}`]);
+    await run(['anchor', '--root', root, '--tsa', `local-test-tsa=${tsa.url}`]);
   } finally {
     await tsa.close();
   }
-  await prereg(['check-anchors', '--root', root]);
+  await run(['check-anchors', '--root', root]);
 }
 
 export async function rebuildExample(root: string = ROOT): Promise<void> {
+  const layout = studyLayout(root);
+  writeTrustDirectory(layout.trust);
+  writeFileAtomic(layout.study, withRegisteredSystems(readFileSync(layout.study, 'utf8'), exampleSystems()));
   await freezeAndAnchor(root);
   const generated = await generateExampleSubmissions(root);
-  console.log(`generated ${generated.records} submission records from 3 systems (+${generated.rejectsExpected} lines ingest must reject)`);
+  console.log(`generated ${generated.records} submission records from 4 systems (+${generated.rejectsExpected} lines ingest must reject)`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

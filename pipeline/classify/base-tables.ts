@@ -70,22 +70,25 @@ export async function buildBaseTables(
 
 /**
  * What each record was served: a passage serves its own `ref` and every vocabulary identifier and
- * amount its text contains; declared if any passage serves it, proven if a proven passage does.
+ * amount its text contains; declared if any passage serves it, proven if a proven passage does,
+ * proven_owned if a proven passage whose evidence belongs to the record does (SPEC §6.2).
  */
 async function servedFacts(connection: DuckDBConnection, extractor: Extractor, counts: BaseTableCounts): Promise<void> {
-  const refs = new Map<string, { record: number; ref: string; declared: boolean; proven: boolean }>();
-  const amounts = new Map<string, { record: number; value: string; unit: string; declared: boolean; proven: boolean }>();
-  const merge = <T extends { declared: boolean; proven: boolean }>(map: Map<string, T>, k: string, fresh: T) => {
+  type Flags = { declared: boolean; proven: boolean; proven_owned: boolean };
+  const refs = new Map<string, { record: number; ref: string } & Flags>();
+  const amounts = new Map<string, { record: number; value: string; unit: string } & Flags>();
+  const merge = <T extends Flags>(map: Map<string, T>, k: string, fresh: T) => {
     const seen = map.get(k);
     if (!seen) map.set(k, fresh);
     else {
       seen.declared ||= fresh.declared;
       seen.proven ||= fresh.proven;
+      seen.proven_owned ||= fresh.proven_owned;
     }
   };
-  for (const p of await rows(connection, 'SELECT record_id, ref, text, declared, proven FROM served_passages ORDER BY record_id, evidence_index, passage_index')) {
+  for (const p of await rows(connection, 'SELECT record_id, ref, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index')) {
     const record = Number(p.record_id);
-    const flags = { declared: p.declared === true, proven: p.proven === true };
+    const flags = { declared: p.declared === true, proven: p.proven === true, proven_owned: p.proven === true && p.owned === true };
     if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });
     for (const a of extractor.extract(typeof p.text === 'string' ? p.text : '', { truncated: false })) {
       if (a.kind === 'citation' && a.in_vocabulary && a.ref !== null) merge(refs, `${record}\u0000${a.ref}`, { record, ref: a.ref, ...flags });
@@ -94,13 +97,13 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
   }
   const refTable = await TableAppender.create(connection, 'served_refs');
   for (const r of [...refs.values()].sort((a, b) => a.record - b.record || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {
-    refTable.append([r.record, r.ref, r.declared, r.proven]);
+    refTable.append([r.record, r.ref, r.declared, r.proven, r.proven_owned]);
     counts.served_refs++;
   }
   refTable.close();
   const amountTable = await TableAppender.create(connection, 'served_amounts');
   for (const a of [...amounts.values()].sort((x, y) => x.record - y.record || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))) {
-    amountTable.append([a.record, a.value, a.unit, a.declared, a.proven]);
+    amountTable.append([a.record, a.value, a.unit, a.declared, a.proven, a.proven_owned]);
     counts.served_amounts++;
   }
   amountTable.close();
@@ -118,7 +121,7 @@ async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<
   // never shadow one of them (leftmost-longest), and passages come grouped by record.
   let matcherRecord: number | null = null;
   let match = compileLiteralMatcher([]);
-  for (const p of await rows(connection, 'SELECT record_id, evidence_index, passage_index, text, declared, proven FROM served_passages ORDER BY record_id, evidence_index, passage_index')) {
+  for (const p of await rows(connection, 'SELECT record_id, evidence_index, passage_index, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index')) {
     const record = Number(p.record_id);
     const own = cited.get(record);
     if (own === undefined || typeof p.text !== 'string') continue;
@@ -128,7 +131,7 @@ async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<
     }
     const refs = new Set(match(p.text).map((m) => m.ref));
     for (const ref of [...refs].sort()) {
-      table.append([record, Number(p.evidence_index), Number(p.passage_index), ref, p.declared === true, p.proven === true]);
+      table.append([record, Number(p.evidence_index), Number(p.passage_index), ref, p.declared === true, p.proven === true, p.owned === true]);
       counts.passage_mentions++;
     }
   }

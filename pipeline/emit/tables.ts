@@ -61,6 +61,10 @@ export const BASE_TABLES = {
   rejects: { table: 'input_rejects', columns: ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] },
   records: { table: 'records', columns: ['system_id'] },
   submission_files: { table: 'submission_files', columns: ['file', 'sha256', 'bytes', 'lines_read', 'accepted', 'rejected'] },
+  /** Evidence belongs to the record that submits it (SPEC §6.2): docs/ownership.md. */
+  registered_systems: { table: 'registered_systems', columns: ['system_id', 'buyer_fingerprints', 'agent_identities'] },
+  evidence_reuse: { table: 'evidence_reuse', columns: ['kind', 'value', 'records', 'systems', 'claimed_by', 'cancels'] },
+  evidence_ownership: { table: 'evidence_ownership', columns: ['system_id', 'evidence_kind', 'status', 'reason_codes'] },
 } as const satisfies Record<string, TableSpec>;
 
 export type BaseName = keyof typeof BASE_TABLES;
@@ -222,6 +226,20 @@ export interface StoreFacts {
    * and the sum of those witnesses (SPEC §6.1).
    */
   witnesses_by_system: Array<{ system_id: string; proofs: bigint; witnessed: bigint; witnesses: bigint }> | null;
+  /** Whose evidence is whose (SPEC §6.2): what results.json's `evidence` holds. */
+  evidence: EvidenceOwnershipFacts;
+}
+
+export interface EvidenceOwnershipFacts {
+  /** The systems study.json registers (rows of registered_systems); empty when it registers none. */
+  registered_systems: Row[];
+  /** Every value used by more than one record (rows of evidence_reuse). */
+  reuse: Row[];
+  /**
+   * Per system, from evidence_ownership: proofs, VERIFIED ones, proofs EVIDENCE_NOT_BOUND,
+   * proofs EVIDENCE_REUSED, timelines EVIDENCE_REUSED.
+   */
+  by_system: Row[];
 }
 
 async function pairs(connection: DuckDBConnection, sql: string): Promise<Array<[string, bigint]>> {
@@ -257,6 +275,27 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
     proof_status: await statusCounts(connection, schema, 'proof_checks'),
     chain_status: await statusCounts(connection, schema, 'chain_checks'),
     witnesses_by_system: await witnessesBySystem(connection, schema),
+    evidence: await evidenceOwnership(connection, schema),
+  };
+}
+
+async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): Promise<EvidenceOwnershipFacts> {
+  const { registered_systems: registered, evidence_reuse: reuse, evidence_ownership: ownership } = BASE_TABLES;
+  const bySystem = (
+    await connection.runAndReadAll(
+      `SELECT system_id,
+              count(*) FILTER (WHERE evidence_kind = 'proof') AS proofs,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND status = 'VERIFIED') AS verified,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')) AS proofs_not_bound,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS proofs_reused,
+              count(*) FILTER (WHERE evidence_kind = 'timeline' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS timelines_reused
+       FROM ${qualified(ownership.table)} GROUP BY system_id ORDER BY system_id`,
+    )
+  ).getRowObjectsJS();
+  return {
+    registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),
+    reuse: await readRows(connection, reuse.table, columnsOf(schema, reuse.table)),
+    by_system: bySystem.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : (v as Cell)]))),
   };
 }
 

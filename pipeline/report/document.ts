@@ -2,7 +2,7 @@
 // in, blocks out. It leads with its finding — one sentence per system on the study's primary
 // metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
 import type { EmitInputs } from '../emit/manifest.ts';
-import type { ResultName, Row, StoreFacts } from '../emit/tables.ts';
+import type { Cell, ResultName, Row, StoreFacts } from '../emit/tables.ts';
 import { codePointOrder, fraction, gap, gapTenths, integer, metricName, observedOf, percentOf, show, tenthsText, type MetricLabels } from './values.ts';
 
 export interface WitnessSummary {
@@ -172,6 +172,36 @@ function classCounts(rows: Row[]): Block {
   return table(headers, body, headers.map((_, i) => i).slice(1));
 }
 
+/** Evidence belongs to the record that submits it (SPEC §6.2): registration, binding, every reuse. */
+function ownershipBlocks(f: StoreFacts): Block[] {
+  const e = f.evidence;
+  const registered = e.registered_systems.length > 0;
+  const list = (c: Cell | undefined) => (Array.isArray(c) ? c.map(show).join(', ') : show(c));
+  return [
+    {
+      kind: 'p',
+      text: registered
+        ? `study.json registers ${e.registered_systems.length} system(s) (${e.registered_systems.map((r) => show(r.system_id)).join(', ')}): a proof counts as proven for a record only when the buyer fingerprint its chain hash covers is one of the submitting system's; otherwise EVIDENCE_NOT_BOUND (the proof keeps its status, the record gets nothing proven from it).`
+        : 'study.json registers no systems: a proof is bound to no system, so any system may claim any proof. Evidence claimed by two records is EVIDENCE_REUSED on both: a copier who submits another system\'s evidence cancels the original\'s proven credit as well as its own.',
+    },
+    { kind: 'p', text: 'A proof (by proof_id, chain hash or response hash) or a receipt timeline (by job_id or final entry digest) claimed by more than one record is EVIDENCE_REUSED on each and counts as proven for none.' },
+    table(
+      ['system', 'proofs', 'VERIFIED', 'proofs not bound', 'proofs reused', 'timelines reused'],
+      e.by_system.map((r) => [show(r.system_id), show(r.proofs), show(r.verified), show(r.proofs_not_bound), show(r.proofs_reused), show(r.timelines_reused)]),
+      [1, 2, 3, 4, 5],
+    ),
+    {
+      kind: 'p',
+      text: e.reuse.length === 0
+        ? 'No evidence is used by more than one record.'
+        : `${e.reuse.length} value(s) are used by more than one record. "claimed by" lists the records that count as its users (a VERIFIED proof or ANCHORED timeline not EVIDENCE_NOT_BOUND); the reuse cancels credit when more than one record claims it.`,
+    },
+    ...(e.reuse.length === 0
+      ? []
+      : [table(['kind', 'value', 'records', 'systems', 'claimed by', 'cancels credit'], e.reuse.map((r) => [show(r.kind), show(r.value), list(r.records), list(r.systems), list(r.claimed_by) || '—', r.cancels === true ? 'yes' : 'no']))]),
+  ];
+}
+
 export function sections(r: ReportInput): Section[] {
   const f = r.facts;
   const files = f.submission_files;
@@ -247,6 +277,7 @@ export function sections(r: ReportInput): Section[] {
         { kind: 'charts', metric: null },
       ],
     },
+    { title: 'Whose evidence is whose', blocks: ownershipBlocks(f) },
     {
       title: 'Constancy over repeated attempts',
       blocks: [

@@ -198,7 +198,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
         writeFileSync(join(tmp, file), text, { flag: 'wx' });
         wrote(file);
       };
-      const resultsDoc = { format: RESULTS_FORMAT, study_id: study.study_id, as_of: study.as_of, run_id: runId, ...results };
+      const resultsDoc = { format: RESULTS_FORMAT, study_id: study.study_id, as_of: study.as_of, run_id: runId, ...results, evidence: facts.evidence };
       writeText('results.json', `${canonicalJson(resultsDoc)}\n`);
       const scores = RESULT_TABLES.scores.table;
       await copyCsv(c, scores, columnsOf(schema, scores), join(tmp, 'scores.csv'));

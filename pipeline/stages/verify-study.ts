@@ -1,6 +1,6 @@
 // `prereg verify` in a study: verifies every ingested evidence item and AER-1 timeline into
-// proof_checks, chain_checks, chain_entries, evidence_links and served_passages (SPEC §5.2, §6.1,
-// §6.2), skipping when nothing it consumed changed. Its own module so that verifying files
+// proof_checks, chain_checks, chain_entries, evidence_links, whose evidence is whose
+// (evidence_ownership, evidence_reuse) and served_passages (SPEC §5.2, §6.1, §6.2), skipping when nothing it consumed changed. Its own module so that verifying files
 // (stages/verify.ts) never loads DuckDB.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type StageContext, type StageResult } from '../command.ts';
 
-const SQL_FILES = ['../store/verify-tables.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const layout = studyLayout(ctx.root);
@@ -34,6 +34,8 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     trust_root: trustNow.root,
     commitments_sha256: sha256OfFile(layout.commitments),
     window: study.window,
+    // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
+    systems: study.systems ?? null,
     code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
   };
   const digest = sha256Hex(canonicalJson(consumed));
@@ -49,7 +51,7 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     const inputs = verifyContextInputs(layout.trust, study.window, commitments);
     await store.connection.run("DELETE FROM stage_runs WHERE stage = 'verify'");
     const counts = {
-      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress)),
+      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress, undefined, study.systems)),
       commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
     };
     await writeStageRun(store.connection, {
@@ -70,7 +72,9 @@ function renderCounts(counts: unknown): string {
   const c = counts as {
     evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number>;
     commitments?: { lines: number; malformed: string[] };
+    ownership?: { registered_systems: number; not_bound: number; reused: number };
   };
+  const o = c.ownership;
   const fmt = (t: Record<string, number>) => Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   const malformed = c.commitments?.malformed ?? [];
   return [
@@ -78,5 +82,12 @@ function renderCounts(counts: unknown): string {
     `verified ${c.chains} receipt timeline(s): ${fmt(c.chains_by_status)}`,
     ...(c.commitments ? [`read ${c.commitments.lines} commitment line(s), ${malformed.length} malformed`] : []),
     ...malformed,
+    ...(o
+      ? [
+          `evidence ownership (docs/ownership.md), proofs and timelines: ${o.not_bound} EVIDENCE_NOT_BOUND, ${o.reused} EVIDENCE_REUSED; ${
+            o.registered_systems > 0 ? `${o.registered_systems} system(s) registered` : 'warning: study.json registers no systems, so a copier cancels the original\'s proven credit (STUDY_SYSTEMS_UNREGISTERED)'
+          }`,
+        ]
+      : []),
   ].join('\n');
 }

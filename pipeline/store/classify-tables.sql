@@ -47,7 +47,8 @@ CREATE TABLE served_refs (
   record_id BIGINT  NOT NULL,
   ref       VARCHAR NOT NULL,
   declared  BOOLEAN NOT NULL,
-  proven    BOOLEAN NOT NULL
+  proven    BOOLEAN NOT NULL,
+  proven_owned BOOLEAN NOT NULL
 );
 
 CREATE TABLE served_amounts (
@@ -55,7 +56,8 @@ CREATE TABLE served_amounts (
   value     VARCHAR NOT NULL,
   unit      VARCHAR NOT NULL,
   declared  BOOLEAN NOT NULL,
-  proven    BOOLEAN NOT NULL
+  proven    BOOLEAN NOT NULL,
+  proven_owned BOOLEAN NOT NULL
 );
 
 CREATE TABLE passage_mentions (
@@ -64,5 +66,6 @@ CREATE TABLE passage_mentions (
   passage_index  INTEGER NOT NULL,
   ref            VARCHAR NOT NULL,
   declared       BOOLEAN NOT NULL,
-  proven         BOOLEAN NOT NULL
+  proven         BOOLEAN NOT NULL,
+  owned          BOOLEAN NOT NULL
 );

@@ -1,20 +1,13 @@
--- Cross-links and served passages (SPEC §6.2), derived from the verify tables by SQL.
-
--- Which evidence responses are the output commitment (SHA-256 of the decoded canonical_bytes,
--- computed by verify, never read from the entry) of which timeline entries of the same record.
-CREATE TABLE evidence_links AS
-SELECT p.record_id, p.evidence_index, e.seq, c.status AS chain_status
-FROM proof_checks p
-JOIN chain_entries e ON e.record_id = p.record_id
-  AND e.output_commitment = p.response_hash
-JOIN chain_checks c ON c.record_id = p.record_id
-ORDER BY p.record_id, p.evidence_index, e.seq;
+-- Served passages (SPEC §6.2), derived from the verify tables by SQL, after evidence-links.sql
+-- and evidence-ownership.sql.
 
 -- Every passage of every evidence response, in the two columns:
 --   declared: it appears in an evidence response of the record;
 --   proven:   its proof is VERIFIED and, when the policy requires receipts, the proof's response
 --             hash is the output commitment of an entry of an ANCHORED timeline of the same
---             record (the entry's canonical bytes are the response body as canonical JSON).
+--             record (the entry's canonical bytes are the response body as canonical JSON);
+--   owned:    the evidence it rests on belongs to the record (evidence_ownership): its proof is
+--             neither NOT_BOUND nor REUSED, nor, when receipts are required, the record's timeline.
 CREATE TABLE served_passages AS
 WITH counted AS (
   SELECT record_id, evidence_index, response_json,
@@ -34,10 +27,14 @@ SELECT r.system_id, r.item_id, r.attempt, s.record_id, s.evidence_index, s.passa
        TRUE AS declared,
        p.status = 'VERIFIED'
          AND (NOT getvariable('require_receipts')
-              OR EXISTS (SELECT 1 FROM evidence_links l WHERE l.record_id = s.record_id AND l.evidence_index = s.evidence_index AND l.chain_status = 'ANCHORED')) AS proven
+              OR EXISTS (SELECT 1 FROM evidence_links l WHERE l.record_id = s.record_id AND l.evidence_index = s.evidence_index AND l.chain_status = 'ANCHORED')) AS proven,
+       o.owned
+         AND (NOT getvariable('require_receipts')
+              OR coalesce((SELECT t.owned FROM evidence_ownership t WHERE t.evidence_kind = 'timeline' AND t.record_id = s.record_id), true)) AS owned
 FROM passages s
 JOIN records r ON r.record_id = s.record_id
 JOIN proof_checks p ON p.record_id = s.record_id AND p.evidence_index = s.evidence_index
+JOIN evidence_ownership o ON o.evidence_kind = 'proof' AND o.record_id = s.record_id AND o.evidence_index = s.evidence_index
 ORDER BY s.record_id, s.evidence_index, s.passage_index;
 
 -- Every rejected input line of the study, submissions and commitments: what rejects.csv lists.

@@ -3,6 +3,9 @@
 DROP TABLE IF EXISTS input_rejects;
 DROP TABLE IF EXISTS commitment_rejects;
 DROP TABLE IF EXISTS served_passages;
+DROP TABLE IF EXISTS evidence_ownership;
+DROP TABLE IF EXISTS evidence_reuse;
+DROP TABLE IF EXISTS registered_systems;
 DROP TABLE IF EXISTS evidence_links;
 DROP TABLE IF EXISTS chain_entries;
 DROP TABLE IF EXISTS chain_checks;
@@ -51,6 +54,8 @@ CREATE TABLE proof_checks (
   opened_fields          VARCHAR[] NOT NULL,
   identity_json          JSON,
   identity_anchored      BOOLEAN,
+  buyer_fingerprint      VARCHAR,
+  buyer_fingerprint_source VARCHAR,
   batch_status           VARCHAR,
   batch_id               VARCHAR,
   batch_root             VARCHAR,
@@ -121,3 +126,11 @@ CREATE TABLE chain_entries (
 -- columns of the ingest stage's rejects (so the two can be listed as one): a line never counts,
 -- and never disappears (docs/aer1.md).
 CREATE TABLE commitment_rejects AS SELECT * FROM rejects LIMIT 0;
+
+-- The systems study.json registers (SPEC §6.2), appended by the verify stage: none when it
+-- registers none.
+CREATE TABLE registered_systems (
+  system_id          VARCHAR   NOT NULL,
+  buyer_fingerprints VARCHAR[] NOT NULL,
+  agent_identities   VARCHAR[] NOT NULL
+);

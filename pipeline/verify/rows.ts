@@ -29,7 +29,7 @@ export const PROOF_CHECK_VARYING_COLUMNS = [
   'record_id', 'evidence_index', 'system_id', 'item_id', 'attempt', 'proof_id', 'proof_timestamp',
   'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash', 'witnessed_hash',
   'tsa_gen_time', 'identity_json', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
-  'tlog_log_index', 'tlog_integrated_time', 'problems',
+  'tlog_log_index', 'tlog_integrated_time', 'problems', 'buyer_fingerprint',
   // Texts a submission chooses freely (an unknown spec_version, an embedded key, a TSA or log it
   // made up): each could differ in every proof.
   'spec_version', 'embedded_pubkey', 'tsa_signer', 'tlog_log_id',
@@ -47,7 +47,7 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
     v.timestamp, v.declared_chain_hash, v.recomputed_chain_hash, v.request_hash, v.response_hash,
     v.key_id, v.embedded_pubkey, v.embedded_pubkey_pinned,
     v.tsa?.gen_time ?? null, v.tsa?.signer ?? null, v.tsa?.codes ?? [],
-    v.committed_fields, v.opened_fields, v.identity_json, v.identity_anchored,
+    v.committed_fields, v.opened_fields, v.identity_json, v.identity_anchored, v.buyer_fingerprint, v.buyer_fingerprint_source,
     v.batch?.status ?? null, v.batch?.batch_id ?? null, v.batch?.root ?? null, v.batch?.leaf_index ?? null, v.batch?.tree_size ?? null,
     v.witnessed_hash,
     v.tlog?.log_id ?? null, v.tlog?.log_index ?? null, v.tlog?.integrated_time ?? null,

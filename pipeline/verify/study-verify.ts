@@ -1,9 +1,11 @@
 // The verify stage over a study's store: every evidence item and receipt chain ingested, on
 // worker threads (both cores), streamed back into proof_checks / chain_checks / chain_entries by
-// the Appender, then the cross-links and served passages by SQL.
+// the Appender, then by SQL the cross-links, whose record each piece of evidence belongs to
+// (registered systems, reuse: SPEC §6.2) and the served passages.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { fileURLToPath } from 'node:url';
 import type { VerifyContextInputs } from '../evidence/task/index.ts';
+import type { RegisteredSystem } from '../study/study.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
@@ -11,7 +13,8 @@ import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { chainCheckRow, chainEntryRows, PROOF_CHECK_VARYING_COLUMNS, type RecordKey } from './rows.ts';
 
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../store/verify-tables.sql', import.meta.url));
-const SERVED_PASSAGES_SQL = fileURLToPath(new URL('../store/served-passages.sql', import.meta.url));
+/** Run in this order after the checks: each reads the tables the previous ones made. */
+const DERIVED_SQL = ['../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 const WORKER = new URL('./rows-worker.ts', import.meta.url);
 const BATCH = 256;
 
@@ -20,6 +23,8 @@ export interface VerifyCounts {
   chains: number;
   proofs_by_status: Record<string, number>;
   chains_by_status: Record<string, number>;
+  /** Whose evidence is whose (SPEC §6.2): systems registered, and rows of evidence_ownership (proofs and timelines) EVIDENCE_NOT_BOUND, EVIDENCE_REUSED. */
+  ownership?: { registered_systems: number; not_bound: number; reused: number };
 }
 
 /** Streams the rows of a query, each mapped by `toItem`, in batches of BATCH. */
@@ -51,6 +56,7 @@ export async function verifyStore(
   requireReceipts: boolean,
   progress: (message: string) => void,
   threads?: number,
+  systems: readonly RegisteredSystem[] = [],
 ): Promise<VerifyCounts> {
   await runSqlFile(connection, VERIFY_TABLES_SQL);
   const counts: VerifyCounts = { evidence: 0, chains: 0, proofs_by_status: {}, chains_by_status: {} };
@@ -130,7 +136,16 @@ export async function verifyStore(
     reader.closeSync();
     await pool.close();
   }
+  const registered = await TableAppender.create(connection, 'registered_systems');
+  for (const s of systems) registered.append([s.system_id, s.buyer_fingerprints, s.agent_identities ?? []]);
+  registered.close();
   await connection.run(`SET VARIABLE require_receipts = ${requireReceipts ? 'true' : 'false'}`);
-  await runSqlFile(connection, SERVED_PASSAGES_SQL);
+  for (const file of DERIVED_SQL) await runSqlFile(connection, file);
+  const [notBound, reused] = (
+    await connection.runAndReadAll(
+      `SELECT count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_REUSED')) FROM evidence_ownership`,
+    )
+  ).getRows()[0]!;
+  counts.ownership = { registered_systems: systems.length, not_bound: Number(notBound), reused: Number(reused) };
   return counts;
 }

@@ -36,9 +36,9 @@ const CASES: Array<{ file: string; at: (bytes: Buffer) => Flip; rails: string[];
   // A letter inside a string: the file still parses, only its bytes changed.
   {
     file: 'results.json',
-    at: () => ({ needle: 'sys-honest', index: 5 }),
+    at: () => ({ needle: 'copycat', index: 5 }),
     rails: ['schema', 'reproduced', 'digests', 'decisions'],
-    // The first system's first assertion class now names another system: table and row named.
+    // The first system's (copycat, in code-point order) first assertion class now names another system: table and row named.
     also: (report) => {
       expect(railOf(report, 'decisions').first_difference).toMatchObject({ file: 'results.json', table: 'assertion_classes', row: 1 });
       expect(railOf(report, 'reproduced').first_difference).toMatchObject({ file: 'results.json', row: 1 });

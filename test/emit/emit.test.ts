@@ -153,7 +153,16 @@ describe('emit: data files', () => {
     const text = readFileSync(join(first.dir, 'results.json'), 'latin1');
     expect(/^[\x20-\x7e]*\n$/.test(text)).toBe(true); // ASCII only: non-ASCII is \u-escaped
     const r = JSON.parse(text);
-    expect(Object.keys(r).sort()).toEqual(['as_of', 'assertion_classes', 'constancy', 'discordant_items', 'format', 'hypotheses', 'run_id', 'scores', 'sign_tests', 'study_id']);
+    expect(Object.keys(r).sort()).toEqual(['as_of', 'assertion_classes', 'constancy', 'discordant_items', 'evidence', 'format', 'hypotheses', 'run_id', 'scores', 'sign_tests', 'study_id']);
+    // Whose evidence is whose: every reuse, and per system what was not bound or reused.
+    expect(r.evidence).toEqual({
+      registered_systems: [],
+      reuse: [{ kind: 'proof_id', value: 'prf_copied', records: ['sys-a/mp-001/1', 'sys-b/mp-002/1'], systems: ['sys-a', 'sys-b'], claimed_by: ['sys-a/mp-001/1', 'sys-b/mp-002/1'], cancels: true }],
+      by_system: [
+        { system_id: 'sys-a', proofs: 1, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0 },
+        { system_id: 'sys-b', proofs: 2, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0 },
+      ],
+    });
     expect(r).toMatchObject({ format: 'prereg.results/1', study_id: 'example-procurement-2026', as_of: '2026-11-20', run_id: first.run_id });
     expect(r.scores.map((s: { system_id: string; metric: string }) => `${s.system_id}/${s.metric}`)).toEqual([
       'sys-a/phantom_count', 'sys-a/positives_citing_expected', 'sys-a/refusal_rate', 'sys-b/phantom_count', 'sys-b/positives_citing_expected',

@@ -35,6 +35,9 @@ CREATE TABLE proof_checks (
   record_id BIGINT, evidence_index INTEGER, status VARCHAR, reason_codes VARCHAR[], checks JSON,
   proof_timestamp TIMESTAMPTZ);
 CREATE TABLE chain_checks (record_id BIGINT, job_id VARCHAR, status VARCHAR, reason_codes VARCHAR[], entry_count INTEGER);
+CREATE TABLE registered_systems (system_id VARCHAR, buyer_fingerprints VARCHAR[], agent_identities VARCHAR[]);
+CREATE TABLE evidence_reuse (kind VARCHAR, value VARCHAR, records VARCHAR[], systems VARCHAR[], claimed_by VARCHAR[], cancels BOOLEAN);
+CREATE TABLE evidence_ownership (record_id BIGINT, evidence_kind VARCHAR, evidence_index INTEGER, system_id VARCHAR, status VARCHAR, reason_codes VARCHAR[]);
 CREATE TABLE result_assertion_classes (
   system_id VARCHAR, item_id VARCHAR, attempt INTEGER, assertion_id VARCHAR, kind VARCHAR, ref VARCHAR,
   class_declared VARCHAR, class_proven VARCHAR);
@@ -73,6 +76,14 @@ INSERT INTO proof_checks VALUES
   (5, 0, 'TAMPERED', ['PROOF_CHAIN_MISMATCH'], '{"chain":false,"signature":true}', TIMESTAMPTZ '2026-11-03 10:00:00+00'),
   (1, 0, 'VERIFIED', [], '{"chain":true,"signature":true}', TIMESTAMPTZ '2026-11-03 09:30:00.25+00'),
   (4, 0, 'UNTRUSTED', ['PROOF_KEY_UNTRUSTED', 'PROOF_TSA_MISSING'], '{"chain":true,"signature":"é"}', NULL);
+-- No system registered; sys-b's line 5 carries sys-a's proof of record 1.
+INSERT INTO evidence_reuse VALUES
+  ('proof_id', 'prf_copied', ['sys-a/mp-001/1', 'sys-b/mp-002/1'], ['sys-a', 'sys-b'], ['sys-a/mp-001/1', 'sys-b/mp-002/1'], true);
+INSERT INTO evidence_ownership VALUES
+  (5, 'proof', 0, 'sys-b', 'VERIFIED', ['EVIDENCE_REUSED']),
+  (1, 'proof', 0, 'sys-a', 'VERIFIED', ['EVIDENCE_REUSED']),
+  (4, 'proof', 0, 'sys-b', 'UNTRUSTED', []),
+  (1, 'timeline', NULL, 'sys-a', 'ANCHORED', []);
 INSERT INTO chain_checks VALUES
   (1, 'job-sys-a-1', 'ANCHORED', [], 3),
   (5, 'job-sys-b-5', 'BROKEN', ['CHAIN_LINK_BROKEN', 'COMMITMENT_MISSING'], 2);

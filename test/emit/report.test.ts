@@ -81,6 +81,7 @@ const facts: StoreFacts = {
   proof_status: null,
   chain_status: null,
   witnesses_by_system: null,
+  evidence: { registered_systems: [], reuse: [], by_system: [] },
 };
 
 function report(scores: Row[]): ReportInput {

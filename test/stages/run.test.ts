@@ -39,11 +39,32 @@ describe('prereg run on the example study', () => {
     expect(report).toMatch(/sys-tampered \| positive answers citing an expected reference \(higher is better\) \| 45\/48 .*\| 21\/48 /);
     expect(report).toContain('- sys-tampered: 45/48 (93.8%) declared, 21/48 (43.8%) proven — proven is 50.0 points below declared.');
     // The constancy flag, and the discordant items behind a sign test (which item went which way).
-    expect(report).toContain('counted over different numbers of attempts per item (sys-honest 3, sys-tampered 3, sys-truncated 2)');
+    expect(report).toContain('counted over different numbers of attempts per item (copycat 3, sys-honest 3, sys-tampered 3, sys-truncated 2)');
     expect(report).toMatch(/\| sys-honest \| sys-tampered \| [^|]*, proven [^|]*\| 3 \/ 3 \| 9 \| 1 \| 6 \| 0\.021484375 \| mp-001, mp-002, mp-003, mp-004, mp-005, mp-006, mp-007, mp-008, mp-009 \| mp-010 \|/);
     expect(report).toMatch(/\| sys-honest \| sys-truncated \| [^|]*\| 3 \/ 2 — not comparable \|/);
     // L5132-4, relayed from the served L2113-10: RELAYED for both, PHANTOM proven for sys-tampered (expired key).
-    expect(report).toContain('| RELAYED | 3 | 3 | 3 | 0 | 0 | 0 |');
+    expect(report).toContain('| RELAYED | 0 | 0 | 3 | 3 | 3 | 0 | 0 | 0 |'); // copycat, sys-honest, sys-tampered, sys-truncated
+  });
+
+  it("the copycat, which submitted sys-honest's lines as its own, declares high and proves nothing; sys-honest keeps its credit", () => {
+    const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
+    const cites = (system: string) => results.scores.find((s: { system_id: string; metric: string }) => s.system_id === system && s.metric === 'positives_citing_expected');
+    expect(cites('copycat')).toMatchObject({ declared: 15, proven: 0, n_declared: 15, n_proven: 15 });
+    expect(cites('sys-honest')).toMatchObject({ declared: 47, proven: 47, n_declared: 48 });
+    expect(results.evidence.by_system.find((s: { system_id: string }) => s.system_id === 'copycat')).toEqual({
+      system_id: 'copycat', proofs: 15, verified: 15, proofs_not_bound: 15, proofs_reused: 0, timelines_reused: 0,
+    });
+    // Every copied proof and timeline is listed as used by both, claimed by sys-honest alone.
+    expect(results.evidence.reuse).toHaveLength(15 * 5);
+    for (const r of results.evidence.reuse) {
+      expect(r.systems).toEqual(['copycat', 'sys-honest']);
+      expect(r.claimed_by).toEqual([r.records[1]]);
+      expect(r.cancels).toBe(false);
+    }
+    const report = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(report).toContain('- copycat: 15/15 (100.0%) declared, 0/15 (0.0%) proven');
+    expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/15 \(100\.0%\) \| 0\/15 \(0\.0%\) \|/);
+    expect(report).toContain('study.json registers 4 system(s)');
   });
 
   it('passes sha256sum -c, openssl cms -verify and openssl pkeyutl -verify; DuckDB reads the Parquet back', async () => {
@@ -54,7 +75,7 @@ describe('prereg run on the example study', () => {
     const mem = await openStore(':memory:');
     try {
       const n = await mem.connection.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${join(dir, 'proof_checks.parquet')}')`);
-      expect(n.getRowObjectsJS()[0]!.n).toBe(160n); // 20 items × (3 + 3 + 2 attempts)
+      expect(n.getRowObjectsJS()[0]!.n).toBe(175n); // 20 items × (3 + 3 + 2 attempts), and the copycat's 15 copied lines
     } finally {
       mem.close();
     }

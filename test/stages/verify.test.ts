@@ -22,8 +22,10 @@ const TAMPERED_PROOFS: Record<string, { status: string; codes: string[] }> = {
   'mp-008': { status: 'UNTRUSTED', codes: ['PROOF_TSA_UNTRUSTED'] },
   'mp-009': { status: 'UNTRUSTED', codes: ['PROOF_PREIMAGE_REDACTED'] },
 };
-/** 20 items × (3 + 3 + 2) attempts: sys-truncated makes two per item. */
-const RECORDS = 160;
+/** 20 items × (3 + 3 + 2) attempts (sys-truncated makes two per item), and the copycat's 15 copied lines. */
+const RECORDS = 175;
+/** One commitment per job: the copycat's copied lines carry sys-honest's timelines, whose commitments are already there. */
+const COMMITMENTS = 160;
 const CUT_CHAINS = ['mp-001', 'mp-002', 'mp-003', 'mp-004', 'mp-005', 'mp-006', 'mp-007', 'mp-008', 'mp-009', 'mp-010'];
 
 let root: string;
@@ -80,6 +82,14 @@ describe('verify on the example study', () => {
       expect(s.declared).toBe(true);
       expect({ any: s.any_proven, all: s.all_proven }, `${s.system_id} ${s.item_id}`).toEqual(bad ? { any: false, all: false } : { any: true, all: true });
     }
+    // Whose evidence is whose: the copycat's proofs were bought by sys-honest's key, and the public
+    // view sys-tampered submitted for mp-009 publishes no fingerprint; everything else is its record's.
+    const owned = await queryStore(root, 'SELECT system_id, item_id, bool_or(owned) AS any_owned FROM served_passages GROUP BY ALL ORDER BY ALL');
+    expect(owned).toHaveLength(65);
+    for (const o of owned) {
+      const foreign = o.system_id === 'copycat' || (o.system_id === 'sys-tampered' && o.item_id === 'mp-009');
+      expect(o.any_owned, `${o.system_id} ${o.item_id}`).toBe(!foreign);
+    }
   });
 
   it('skips when nothing changed, reruns with --force', async () => {
@@ -103,7 +113,7 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
       writeFileSync(file, `${[float(lines[0]!), ...lines.slice(1), float(lines[1]!), 'not json'].join('\n')}\n`);
       const r = await runCli(['verify', '--root', s.root, '--json']);
       expect(r.code).toBe(0);
-      expect(r.json.commitments.lines).toBe(RECORDS + 2);
+      expect(r.json.commitments.lines).toBe(COMMITMENTS + 2);
       expect(r.json.commitments.malformed).toEqual([
         expect.stringMatching(/^inputs\/commitments\.jsonl:1: COMMITMENT_MALFORMED "entry_count" must be a positive JSON integer/),
         expect.stringMatching(/^inputs\/commitments\.jsonl:161: COMMITMENT_MALFORMED "entry_count"/),
@@ -122,7 +132,7 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
       const written = readFileSync(file);
       const starts = [0];
       for (let i = 0; i < written.length; i++) if (written[i] === 0x0a) starts.push(i + 1);
-      const expected = [1, RECORDS + 1, RECORDS + 2].map((n) => {
+      const expected = [1, COMMITMENTS + 1, COMMITMENTS + 2].map((n) => {
         const bytes = written.subarray(starts[n - 1]!, starts[n]! - 1);
         return { file: 'inputs/commitments.jsonl', line_no: n, byte_offset: starts[n - 1]!, line_sha256: createHash('sha256').update(bytes).digest('hex'), reason_code: 'COMMITMENT_MALFORMED' };
       });

@@ -81,6 +81,11 @@ const TRUST_LAYER = 'https://trust.arkforge.tech';
  * The chain fields every version binds (proof-spec §2 "Definitions"): the canonical chain data of
  * 1.2/2.1, and the committed base values of 3.x. Optional fields only when non-empty.
  */
+/** The buyer fingerprint the issuer writes for an API key: SHA-256 hex of the key (what a study registers, SPEC §6.2). */
+export function buyerFingerprint(apiKey: string): string {
+  return sha256(apiKey);
+}
+
 export function chainFields(o: {
   request: unknown;
   response: unknown;
@@ -96,7 +101,7 @@ export function chainFields(o: {
     response_hash: sha256(canonicalJson(o.response)),
     transaction_id: o.transactionId,
     timestamp: o.timestamp,
-    buyer_fingerprint: sha256(o.buyerApiKey),
+    buyer_fingerprint: buyerFingerprint(o.buyerApiKey),
     seller: o.seller,
   };
   const receipt = o.receiptContentHash?.replace(/^sha256:/, '');

@@ -1,32 +1,144 @@
 // Hand-built studies for the analysis tests: the example study's frozen corpus, key and section 5,
 // with submissions written here record by record, so the expected class of every assertion is
-// known. Records are minted by submission-record.ts (as the bench's study generator's are).
+// known. Evidence is minted like the example's (TEST-ONLY key, local pkijs TSA, anchored chains):
+// each system buys with its own TEST-ONLY API key and each call's response carries its own
+// call_id, so that every record's evidence is its own unless a test says otherwise. The study
+// registers its systems (study.json `systems`, SPEC §6.2) unless `registered: false`; either way
+// it is frozen and anchored again (local TSA), so the scoring preflight and an audit accept it.
 import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyExampleStudy, PROJECT_ROOT } from './cli.ts';
-import { mintRecord, type HandRecord } from './submission-record.ts';
+import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
+import { freezeAndAnchor, withRegisteredSystems } from '../../scripts/rebuild-example.ts';
+import { buildTimeline } from './aer1-builder.ts';
+import { buyerFingerprint, issueProof } from './arkforge-issuer.ts';
+import { issueProofV3, ownerDisclosure } from './arkforge-issuer-v3.ts';
+import { copyExampleStudy, PROJECT_ROOT, runCli } from './cli.ts';
+import { smallBuyerKey } from './submission-record.ts';
 import { loadTestSigner } from './tsa/pkijs-tsa.ts';
 
-export type { HandRecord } from './submission-record.ts';
+export interface HandRecord {
+  system: string;
+  item: string;
+  attempt: number;
+  text: string;
+  refused?: boolean;
+  truncated?: boolean;
+  passages: Array<{ ref: string; text: string }>;
+  /** Alter the served response after signing (the proof then is TAMPERED). */
+  tamper?: boolean;
+  /** Whose buyer key paid for the call; default the record's own system. */
+  buyer?: string;
+  /**
+   * The proof's form: 'spec' (2.1, default), 'public' (2.1, the issuer's public view: redacted
+   * preimage), '3.1' (bodies bound by opened hash commitments, the buyer fingerprint opened too),
+   * '3.1-unopened' (the same without opening the buyer fingerprint).
+   */
+  proof?: 'spec' | 'public' | '3.1' | '3.1-unopened';
+  /** Records with the same key share one receipt timeline: a retrieve entry per record's response. */
+  timeline?: string;
+}
+
+/** A line copied from another record, with only its key changed (what a copier submits). */
+export interface CopiedLine {
+  system: string;
+  item: string;
+  attempt: number;
+  copyOf: { system: string; item: string; attempt: number };
+}
+
+export interface SmallStudyOptions {
+  /** Register every system of the records with its own key's fingerprint (default true). */
+  registered?: boolean;
+  copies?: readonly CopiedLine[];
+}
 
 const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
+export { smallBuyerKey };
+const keyOf = (r: { system: string; item: string; attempt: number }) => `${r.system}/${r.item}/${r.attempt}`;
 
-export async function buildSmallStudy(records: readonly HandRecord[]): Promise<{ root: string; cleanup: () => void }> {
+export async function buildSmallStudy(records: readonly HandRecord[], options: SmallStudyOptions = {}): Promise<{ root: string; cleanup: () => void }> {
   const study = copyExampleStudy();
-  const ctx = { keyPem: KEY, signer: await loadTestSigner('tsa') };
+  const signer = await loadTestSigner('tsa');
   const submissions = join(study.root, 'inputs/submissions');
   rmSync(submissions, { recursive: true, force: true });
   mkdirSync(submissions, { recursive: true });
-  const lines = new Map<string, string[]>();
-  const commitments: string[] = [];
   let clock = Date.parse('2026-11-05T10:00:00Z');
+  const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+  const minted: Array<{ r: HandRecord; item: Record<string, unknown>; response: unknown }> = [];
   for (const r of records) {
     clock += 60_000;
-    const { line, commitment } = await mintRecord(r, clock, ctx);
-    commitments.push(commitment);
-    lines.set(r.system, [...(lines.get(r.system) ?? []), line]);
+    const request = { query: r.item };
+    const response = { call_id: `call-${keyOf(r)}`, passages: r.passages };
+    const base = {
+      request, response, timestamp: iso(clock), seller: 'retrieval.example', buyerApiKey: smallBuyerKey(r.buyer ?? r.system),
+      transactionId: `crd_${r.system}_${r.item}_${r.attempt}`, signingKeyPem: KEY, tsa: { signer, genTime: iso(clock + 1000) },
+    };
+    const shown = r.tamper ? { ...response, passages: r.passages.map((p) => ({ ...p, text: `${p.text} (modifié)` })) } : response;
+    const form = r.proof ?? 'spec';
+    let item: Record<string, unknown>;
+    if (form === '3.1' || form === '3.1-unopened') {
+      const issued = await issueProofV3({ ...base, specVersion: '3.1' });
+      const opened = form === '3.1' ? ['buyer_fingerprint', 'request_hash', 'response_hash'] : ['request_hash', 'response_hash'];
+      item = { proof: issued.proof, request, response: shown, disclosure: ownerDisclosure(issued, opened) };
+    } else {
+      const issued = await issueProof({ ...base, specVersion: '2.1', ...(form === 'public' ? { view: 'public' as const } : {}) });
+      item = { proof: issued.proof, request, response: shown };
+    }
+    minted.push({ r, item, response });
+  }
+
+  // The retrieve entry's bytes are the response as canonical JSON: its output commitment is
+  // the proof's response hash, which links the two (SPEC §6.2).
+  const timelines = new Map<string, { timeline: unknown; commitment: unknown }>();
+  const groups = new Map<string, typeof minted>();
+  for (const m of minted) {
+    const group = m.r.timeline ?? keyOf(m.r);
+    groups.set(group, [...(groups.get(group) ?? []), m]);
+  }
+  for (const [group, members] of groups) {
+    timelines.set(group, buildTimeline({
+      job_id: `job-${group}`,
+      receipts: [
+        ...members.map((m) => ({ tool: 'retrieve', provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: canonicalJson(m.response) })),
+        ...members.map((m) => ({ tool: 'answer', provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: m.r.text })),
+      ],
+    }));
+  }
+
+  const lines = new Map<string, string[]>();
+  const byKey = new Map<string, string>();
+  const add = (system: string, line: string) => lines.set(system, [...(lines.get(system) ?? []), line]);
+  for (const { r, item } of minted) {
+    const line = canonicalJson({
+      format: 'prereg.submission/1', system_id: r.system, item_id: r.item, attempt: r.attempt,
+      answer: { text: r.text, refused: r.refused ?? false, truncated: r.truncated ?? false },
+      evidence: [item],
+      receipts: timelines.get(r.timeline ?? keyOf(r))!.timeline,
+    });
+    byKey.set(keyOf(r), line);
+    add(r.system, line);
+  }
+  for (const c of options.copies ?? []) {
+    const original = byKey.get(keyOf(c.copyOf));
+    if (!original) throw new Error(`small study: no record ${keyOf(c.copyOf)} to copy`);
+    // Canonical JSON: the top-level keys are sorted (…attempt, evidence, …, item_id, receipts, system_id).
+    const copied = original
+      .replace(`"attempt":${c.copyOf.attempt},"evidence"`, `"attempt":${c.attempt},"evidence"`)
+      .replace(`"item_id":${JSON.stringify(c.copyOf.item)},"receipts"`, `"item_id":${JSON.stringify(c.item)},"receipts"`)
+      .replace(/"system_id":"[^"]*"}$/, `"system_id":${JSON.stringify(c.system)}}`);
+    add(c.system, copied);
   }
   for (const [system, l] of lines) writeFileSync(join(submissions, `${system}.jsonl`), `${l.join('\n')}\n`);
-  writeFileSync(join(study.root, 'inputs/commitments.jsonl'), `${commitments.join('\n')}\n`);
+  writeFileSync(join(study.root, 'inputs/commitments.jsonl'), `${[...timelines.values()].map((t) => canonicalJson(t.commitment)).join('\n')}\n`);
+
+  const systems = [...new Set([...records.map((r) => r.system), ...(options.copies ?? []).map((c) => c.system)])].sort();
+  const registration = options.registered === false ? [] : systems.map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(smallBuyerKey(system_id))] }));
+  const studyFile = join(study.root, 'preregistration/study.json');
+  writeFileSync(studyFile, withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration));
+  await freezeAndAnchor(study.root, async (args) => {
+    const r = await runCli(args);
+    if (r.code !== 0) throw new Error(`small study: prereg ${args[0]} failed: ${r.stdout}${r.stderr}`);
+  });
   return study;
 }

@@ -1,7 +1,8 @@
-// One submission line and its receipt-chain commitment, minted as the example's are (TEST-ONLY
-// key, local pkijs TSA, an anchored AER-1 timeline whose retrieve entry is the first evidence's
-// response). Shared by the tests' small-study builder and the bench's study generator, so a large
-// study is made of the same records as a hand-built one.
+// One submission line and its receipt-chain commitment, minted as the small-study builder's are
+// (TEST-ONLY key, local pkijs TSA, each system buying with its own TEST-ONLY API key, each call's
+// response carrying its own call_id, an anchored AER-1 timeline whose retrieve entry is the first
+// evidence's response), for the bench's study generator, which mints many on worker threads (the
+// builder itself imports vitest-bound helpers; the buyer key is shared from here).
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 import { buildTimeline } from './aer1-builder.ts';
 import { issueProof } from './arkforge-issuer.ts';
@@ -9,7 +10,7 @@ import type { TsaSigner } from './tsa/pkijs-tsa.ts';
 
 export type Passage = { ref: string; text: string };
 
-export interface HandRecord {
+export interface RecordSpec {
   system: string;
   item: string;
   attempt: number;
@@ -22,8 +23,6 @@ export interface HandRecord {
   token?: boolean;
   /** Further evidence items (e.g. a second retrieval), each with or without a token. */
   moreEvidence?: Array<{ passages: Passage[]; token: boolean }>;
-  /** Alter the first served response after signing (the proof then is TAMPERED). */
-  tamper?: boolean;
 }
 
 export interface MintContext {
@@ -32,29 +31,33 @@ export interface MintContext {
   signer: TsaSigner;
 }
 
+/** Each system's TEST-ONLY API key: its buyer fingerprint is what study.json registers. */
+export const smallBuyerKey = (system: string) => `TEST-ONLY-small-${system}`;
+
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** The record served at `clock` (ms): its submission line and its commitment, as canonical JSON. */
-export async function mintRecord(r: HandRecord, clock: number, ctx: MintContext): Promise<{ line: string; commitment: string }> {
+export async function mintRecord(r: RecordSpec, clock: number, ctx: MintContext): Promise<{ line: string; commitment: string }> {
   const evidence = [{ passages: r.passages, token: r.token ?? true }, ...(r.moreEvidence ?? [])];
   const items = [];
+  let first: unknown = null;
   for (const [k, e] of evidence.entries()) {
     const request = k === 0 ? { query: r.item } : { query: r.item, part: k };
-    const response = { passages: e.passages };
+    const response = { call_id: `call-${r.system}/${r.item}/${r.attempt}/${k}`, passages: e.passages };
     const issued = await issueProof({
-      request, response, timestamp: iso(clock), seller: 'retrieval.example', buyerApiKey: 'TEST-ONLY-small',
+      request, response, timestamp: iso(clock), seller: 'retrieval.example', buyerApiKey: smallBuyerKey(r.system),
       transactionId: `crd_${r.system}_${r.item}_${r.attempt}${k === 0 ? '' : `_${k}`}`, specVersion: '2.1', signingKeyPem: ctx.keyPem,
       ...(e.token ? { tsa: { signer: ctx.signer, genTime: iso(clock + 1000) } } : {}),
     });
-    const shown = k === 0 && r.tamper ? { passages: e.passages.map((p) => ({ ...p, text: `${p.text} (modifié)` })) } : response;
-    items.push({ proof: issued.proof, request, response: shown });
+    items.push({ proof: issued.proof, request, response });
+    first ??= response;
   }
   // The retrieve entry's bytes are the response as canonical JSON: its output commitment is
   // the proof's response hash, which links the two (SPEC §6.2).
   const { timeline, commitment } = buildTimeline({
     job_id: `job-${r.system}-${r.item}-${r.attempt}`,
     receipts: [
-      { tool: 'retrieve', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson({ passages: r.passages }) },
+      { tool: 'retrieve', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson(first) },
       { tool: 'answer', provenance_class: 'LOGGED BY AGENT', canonical_bytes: r.text },
     ],
   });

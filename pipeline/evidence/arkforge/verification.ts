@@ -57,6 +57,9 @@ export interface ProofVerification {
   identity_json: string | null;
   /** Whether an anchor backs identity_json: true only for a 3.1 block committed, opened and in its domain. */
   identity_anchored: boolean | null;
+  /** The buyer fingerprint the chain hash covers (preimage below 3.0, an opening for 3.x); null when none does. */
+  buyer_fingerprint: string | null;
+  buyer_fingerprint_source: 'preimage' | 'opening' | null;
   /** The batch anchor as the proof states it; null without one. */
   batch: BatchReport | null;
   /** The hash the RFC 3161 token and the log entry must witness: the chain hash, or the batch root; null while the batch is pending. */
@@ -154,6 +157,8 @@ export function newVerification(raw: unknown): ProofVerification {
     opened_fields: [],
     identity_json: null,
     identity_anchored: null,
+    buyer_fingerprint: null,
+    buyer_fingerprint_source: null,
     batch: null,
     witnessed_hash: null,
     key_id: null,

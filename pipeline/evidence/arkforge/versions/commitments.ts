@@ -65,7 +65,7 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
     verify(input: VersionInput): VersionOutcome {
       const commitments = input.proof.commitments ?? {};
       const committed = Object.keys(commitments).sort(byCodePoint);
-      const out: VersionOutcome = { recomputed_chain_hash: commitmentRoot(commitments), checks: {}, findings: [], committed_fields: committed, opened_fields: [], identity: null };
+      const out: VersionOutcome = { recomputed_chain_hash: commitmentRoot(commitments), checks: {}, findings: [], committed_fields: committed, opened_fields: [], identity: null, buyer_fingerprint: null };
       const fail = (f: Omit<Finding, 'informational'>) => out.findings.push(f);
 
       // chain: the root of the commitments.
@@ -104,6 +104,9 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
       }
       if (input.openings.length > 0 && !out.findings.some((f) => f.check === 'disclosures')) out.checks.disclosures = 'pass';
       out.opened_fields = [...opened.keys()].sort(byCodePoint);
+      // The fingerprint an opening binds to the root; an unopened (redacted) one binds nothing.
+      const fingerprint = (opened.get('buyer_fingerprint') ?? []).find((o) => typeof o.value === 'string');
+      if (fingerprint && out.checks.chain === 'pass') out.buyer_fingerprint = { value: fingerprint.value as string, source: 'opening' };
 
       // body_binding: each body given, through an opened hash commitment.
       let bodies = 0;

@@ -45,6 +45,17 @@ export interface VersionOutcome {
   opened_fields: string[];
   /** The identity block reported with the proof: canonical JSON, and whether an anchor backs it; null when none is claimed. */
   identity: { json: string; anchored: boolean } | null;
+  /**
+   * The buyer fingerprint the chain hash covers: below 3.0 from the preimage when the chain hash
+   * recomputes, for 3.x from an opening that opens its commitment; null when none does (a
+   * redacted preimage, an unopened commitment, a mismatch). What binds a proof to a system (SPEC §6.2).
+   */
+  buyer_fingerprint: BoundFingerprint | null;
+}
+
+export interface BoundFingerprint {
+  value: string;
+  source: 'preimage' | 'opening';
 }
 
 export interface ProofVersionModule {

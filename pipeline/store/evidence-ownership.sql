@@ -1,0 +1,84 @@
+-- Evidence belongs to the record that submits it (SPEC §6.2; docs/ownership.md). A verified proof
+-- certifies one call by one buyer: copied into another system's line, or reused for another item
+-- or attempt, it proves nothing there.
+--
+-- binding (NULL when study.json registers no systems): a proof is BOUND when the buyer fingerprint
+--   its chain hash covers (proof_checks.buyer_fingerprint) is registered for the record's system,
+--   else NOT_BOUND; a timeline is BOUND through a BOUND proof of the same record it links to.
+-- claims: the record counts as a user of the evidence — a VERIFIED proof or an ANCHORED timeline
+--   that is not NOT_BOUND. Evidence that proves nothing, or that another system's buyer paid for,
+--   cancels nobody's credit.
+-- A value (proof_id, chain hash, response hash, job_id, final entry digest) used by more than one
+-- record is a reuse; claimed by more than one, it cancels: EVIDENCE_REUSED on each claimant.
+
+-- In study-verify.ts the registered systems are appended first (registered_systems).
+CREATE TEMP TABLE proof_uses AS
+SELECT p.record_id, p.evidence_index, p.system_id, p.item_id, p.attempt, p.proof_id, p.status,
+       p.declared_chain_hash, p.response_hash, p.buyer_fingerprint,
+       CASE WHEN NOT EXISTS (SELECT 1 FROM registered_systems) THEN NULL
+            WHEN EXISTS (SELECT 1 FROM registered_systems s
+                         WHERE s.system_id = p.system_id AND list_contains(s.buyer_fingerprints, p.buyer_fingerprint)) THEN 'BOUND'
+            ELSE 'NOT_BOUND' END AS binding
+FROM proof_checks p;
+
+CREATE TEMP TABLE timeline_uses AS
+SELECT c.record_id, c.system_id, c.item_id, c.attempt, c.job_id, c.status, c.final_entry_digest,
+       CASE WHEN NOT EXISTS (SELECT 1 FROM registered_systems) THEN NULL
+            WHEN EXISTS (SELECT 1 FROM evidence_links l
+                         JOIN proof_uses u ON u.record_id = l.record_id AND u.evidence_index = l.evidence_index
+                         WHERE l.record_id = c.record_id AND u.binding = 'BOUND') THEN 'BOUND'
+            ELSE 'NOT_BOUND' END AS binding
+FROM chain_checks c;
+
+CREATE TEMP TABLE evidence_keys AS
+WITH proofs AS (
+  SELECT *, status = 'VERIFIED' AND binding IS DISTINCT FROM 'NOT_BOUND' AS claims FROM proof_uses
+), timelines AS (
+  SELECT *, status = 'ANCHORED' AND binding IS DISTINCT FROM 'NOT_BOUND' AS claims FROM timeline_uses
+)
+SELECT 'proof' AS evidence_kind, record_id, evidence_index, system_id, item_id, attempt, 'proof_id' AS kind, proof_id AS value, claims FROM proofs
+UNION ALL SELECT 'proof', record_id, evidence_index, system_id, item_id, attempt, 'chain_hash', declared_chain_hash, claims FROM proofs
+UNION ALL SELECT 'proof', record_id, evidence_index, system_id, item_id, attempt, 'response_hash', response_hash, claims FROM proofs
+UNION ALL SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, 'job_id', job_id, claims FROM timelines
+UNION ALL SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, 'final_entry_digest', final_entry_digest, claims FROM timelines;
+
+-- Every value used by more than one record, with who uses it and who claims it.
+CREATE TABLE evidence_reuse AS
+WITH keyed AS (
+  SELECT *, system_id || '/' || item_id || '/' || CAST(attempt AS VARCHAR) AS record FROM evidence_keys WHERE value IS NOT NULL
+)
+SELECT kind, value,
+       list_sort(list_distinct(list(record))) AS records,
+       list_sort(list_distinct(list(system_id))) AS systems,
+       coalesce(list_sort(list_distinct(list(record) FILTER (WHERE claims))), []::VARCHAR[]) AS claimed_by,
+       count(DISTINCT record_id) FILTER (WHERE claims) > 1 AS cancels
+FROM keyed
+GROUP BY kind, value
+HAVING count(DISTINCT record_id) > 1
+ORDER BY kind, value;
+
+-- One row per evidence item (proof) and per receipt timeline of every record.
+CREATE TABLE evidence_ownership AS
+WITH reused AS (
+  SELECT k.evidence_kind, k.record_id, k.evidence_index, list_sort(list_distinct(list(k.kind))) AS reused_by
+  FROM evidence_keys k JOIN evidence_reuse r ON r.kind = k.kind AND r.value = k.value
+  WHERE k.claims AND r.cancels
+  GROUP BY ALL
+), uses AS (
+  SELECT 'proof' AS evidence_kind, record_id, evidence_index, system_id, item_id, attempt, proof_id AS evidence_id, status, buyer_fingerprint, binding FROM proof_uses
+  UNION ALL
+  SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, job_id, status, NULL, binding FROM timeline_uses
+)
+SELECT u.record_id, u.evidence_kind, u.evidence_index, u.system_id, u.item_id, u.attempt, u.evidence_id, u.status,
+       u.buyer_fingerprint, u.binding,
+       coalesce(r.reused_by, []::VARCHAR[]) AS reused_by,
+       u.binding IS DISTINCT FROM 'NOT_BOUND' AND r.reused_by IS NULL AS owned,
+       list_concat(CASE WHEN u.binding = 'NOT_BOUND' THEN ['EVIDENCE_NOT_BOUND'] ELSE []::VARCHAR[] END,
+                   CASE WHEN r.reused_by IS NOT NULL THEN ['EVIDENCE_REUSED'] ELSE []::VARCHAR[] END) AS reason_codes
+FROM uses u
+LEFT JOIN reused r ON r.evidence_kind = u.evidence_kind AND r.record_id = u.record_id AND r.evidence_index IS NOT DISTINCT FROM u.evidence_index
+ORDER BY u.record_id, u.evidence_kind, u.evidence_index;
+
+DROP TABLE evidence_keys;
+DROP TABLE timeline_uses;
+DROP TABLE proof_uses;
