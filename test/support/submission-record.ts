@@ -10,15 +10,18 @@ import type { TsaSigner } from './tsa/pkijs-tsa.ts';
 
 export type Passage = { ref: string; text: string };
 
-export interface RecordSpec {
+/** A record as the tests write it: who answered what, and the (first) evidence's served passages. */
+export interface RecordBase {
   system: string;
   item: string;
   attempt: number;
   text: string;
   refused?: boolean;
   truncated?: boolean;
-  /** The first evidence item's served passages. */
-  passages: Array<Passage>;
+  passages: Passage[];
+}
+
+export interface RecordSpec extends RecordBase {
   /** The first evidence item carries an RFC 3161 token (default true). */
   token?: boolean;
   /** Further evidence items (e.g. a second retrieval), each with or without a token. */
