@@ -2,7 +2,9 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './stages/registry.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
-import type { StageContext } from './command.ts';
+import type { Command, StageContext } from './command.ts';
+import { nearest } from './text/nearest.ts';
+import { TOOL_VERSION } from './version.ts';
 
 const GLOBAL_OPTIONS = {
   root: { type: 'string' },
@@ -15,7 +17,8 @@ function usage(): string {
   return [
     'prereg: a reproducible, pre-registered evaluation pipeline',
     '',
-    'usage: prereg <command> [options]      (prereg <command> --help for its options)',
+    'usage: prereg <command> [options]      (prereg help <command> or prereg <command> --help for its options)',
+    '       prereg --version',
     '',
     'commands:',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
@@ -51,16 +54,52 @@ function printError(io: CliIo, err: PreregError, json: boolean): void {
   }
 }
 
+/** The versions an audit depends on: the tool, the DuckDB library (Parquet bytes), Node. */
+export async function versions(): Promise<{ prereg: string; duckdb: string; node: string }> {
+  // Loaded here only: no other command-less invocation pays for DuckDB.
+  const { duckdbVersion } = await import('./store/db.ts');
+  return { prereg: TOOL_VERSION, duckdb: duckdbVersion(), node: process.version };
+}
+
+function unknownCommand(name: string): PreregError {
+  const guess = nearest(name, COMMANDS.map((c) => c.name));
+  return new PreregError('USAGE', `unknown command "${name}"${guess ? `; did you mean \`prereg ${guess}\`?` : ''} (run \`prereg --help\`)`, EXIT.usage);
+}
+
+/** Node's parseArgs message for an unknown option, with the nearest known option suggested. */
+function optionError(command: Command, err: Error): PreregError {
+  const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(err.message)?.[1];
+  const known = Object.keys({ ...GLOBAL_OPTIONS, ...command.options }).map((o) => `--${o}`);
+  const guess = unknown ? nearest(unknown, known) : null;
+  const message = unknown ? `unknown option ${unknown}${guess ? `; did you mean ${guess}?` : ''} (run \`prereg help ${command.name}\`)` : err.message;
+  return new PreregError('USAGE', `${command.name}: ${message}`, EXIT.usage);
+}
+
 export async function main(argv: string[], io: CliIo = processIo): Promise<ExitCode> {
   const name = argv[0];
   const wantsJson = argv.includes('--json');
+  if (name === '--version' || name === '-V') {
+    const v = await versions();
+    io.stdout(wantsJson ? `${JSON.stringify(v)}\n` : `prereg ${v.prereg}\nduckdb ${v.duckdb}\nnode ${v.node}\n`);
+    return EXIT.ok;
+  }
+  if (name === 'help' && argv[1] !== undefined && !argv[1].startsWith('-')) {
+    const targetEntry = COMMANDS.find((c) => c.name === argv[1]);
+    if (!targetEntry) {
+      printError(io, unknownCommand(argv[1]), wantsJson);
+      return EXIT.usage;
+    }
+    const target = await targetEntry.load();
+    io.stdout(`prereg ${target.name}: ${target.summary}\n\n${target.help}\n`);
+    return EXIT.ok;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(`${usage()}\n`);
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    printError(io, new PreregError('USAGE', `unknown command "${name}"; run \`prereg --help\``, EXIT.usage), wantsJson);
+    printError(io, unknownCommand(name), wantsJson);
     return EXIT.usage;
   }
   const command = await entry.load();
@@ -73,7 +112,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
       strict: true,
     });
   } catch (err) {
-    printError(io, new PreregError('USAGE', `${name}: ${(err as Error).message}`, EXIT.usage), wantsJson);
+    printError(io, optionError(command, err as Error), wantsJson);
     return EXIT.usage;
   }
   if (parsed.values.help) {

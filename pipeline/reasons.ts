@@ -118,6 +118,10 @@ export const REASONS = {
     meaning: 'PREREGISTRATION.md has no level-2 heading starting with "5" (the analysis plan).',
     next: 'Add "## 5. Analysis plan" holding the scoring SQL in ```sql blocks.',
   },
+  INIT_TARGET_EXISTS: {
+    meaning: '`prereg init` was given a study directory or a private directory that exists and is not empty; it never writes over files.',
+    next: 'Pass a new or empty DIR (and --private-dir), or remove the old one yourself.',
+  },
   FREEZE_EXISTS: {
     meaning: 'preregistration/freeze.json already exists; refreezing changes freeze_digest and invalidates its anchors.',
     next: 'Pass --replace only if the study has not opened; then anchor again.',
@@ -175,6 +179,18 @@ export const REASONS = {
   TRUST_POLICY_INVALID: {
     meaning: 'preregistration/trust/policy.json does not follow schemas/trust-policy.schema.json or names a file outside the trust directory.',
     next: 'Fix the policy as the message says (before freezing).',
+  },
+  VOCABULARY_EMPTY: {
+    meaning: 'The heading patterns of study.json (or one of them, as the message says) match no heading of the corpus documents: no citation could ever be grounded.',
+    next: 'Fix vocabulary.heading_patterns (each needs a named group `id` and must match a heading line such as "## Article R2152-2") or corpus.documents_suffix, then freeze.',
+  },
+  COMMITMENTS_MISSING: {
+    meaning: 'The trust policy requires receipt chains (require_receipts) but inputs/commitments.jsonl does not exist: every chain would be UNANCHORED and every proven score 0, a wrong result rather than a missing one.',
+    next: 'Put the commitments collected when submissions closed in inputs/commitments.jsonl, then run again. Nothing was written.',
+  },
+  SUBMISSIONS_EMPTY: {
+    meaning: 'inputs/submissions/ holds no submission line (no *.jsonl file, or only empty files): a run would publish signed outputs of nothing.',
+    next: 'Put the received submissions (*.jsonl) in inputs/submissions/, then run again. Nothing was written.',
   },
   ANSWER_KEY_COMMITMENT_MISMATCH: {
     meaning: 'The revealed answer key (with its secret) does not reproduce the frozen commitment: an item, a field, the order or the secret differs.',
@@ -425,6 +441,10 @@ export const REASONS = {
   },
   // --- end Outputs ---------------------------------------------------------------------------
   // --- verify (SPEC §5.2, §6, §9) ------------------------------------------------------------------
+  NOTHING_TO_VERIFY: {
+    meaning: '`prereg verify` was given paths that hold no *.json or *.jsonl file: nothing was verified, which is not a success.',
+    next: 'Give the proof, evidence, timeline or receipt files (*.json), submission files (*.jsonl), or the directory holding them.',
+  },
   VERIFY_FILE_UNREADABLE: {
     meaning: 'A file given to `prereg verify` cannot be read as JSON text (a proof, an evidence item, an AER-1 timeline or a single AER-1 receipt).',
     next: 'Give JSON files holding one proof, one evidence item ({proof, request?, response?}), one AER-1 timeline (a JSON array, or {"format":"aer-1", "revision", "entries"}) or one receipt.',

@@ -27,7 +27,8 @@ export const anchor: Command = {
     '',
     'Every TSA is asked in turn; one that fails after its retries is skipped (fail-over).',
     'A token is stored only after it verifies (imprint, signature, chain to a pinned root).',
-    'Fails with TSA_UNAVAILABLE, writing nothing, when fewer than anchors.min_witnesses answer.',
+    'Fails with TSA_UNAVAILABLE (exit 3, as when no TSA is configured), writing nothing, when fewer',
+    'than anchors.min_witnesses answer.',
   ].join('\n'),
   options: {
     tsa: { type: 'string', multiple: true },
@@ -108,7 +109,7 @@ export const anchor: Command = {
       throw new PreregError(
         'TSA_UNAVAILABLE',
         `${accepted.length} of ${tsas.length} TSA(s) gave a valid token, ${needed} needed; nothing was written. ${failed.map((f) => `${f.witness}: ${f.reason}`).join('; ')}`,
-        EXIT.failures,
+        EXIT.blocked,
         { failed },
       );
     }
@@ -128,7 +129,7 @@ export const anchor: Command = {
   },
 };
 
-function parseTsaOverrides(values: unknown): Array<{ name: string; url: string }> | null {
+export function parseTsaOverrides(values: unknown): Array<{ name: string; url: string }> | null {
   if (!Array.isArray(values) || values.length === 0) return null;
   return values.map((v: string) => {
     const eq = v.indexOf('=');

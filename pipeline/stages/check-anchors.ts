@@ -9,6 +9,7 @@ import { compareDigests, type Finding } from '../study/drift.ts';
 import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { loadTrust } from '../study/trust.ts';
+import { planProblems } from '../freeze/plan-check.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -22,7 +23,8 @@ export const checkAnchors: Command = {
     'Recomputes the corpus root, vocabulary, section 5, study.json and trust digests and',
     'freeze_digest from the files; verifies every preregistration/anchors/*.tsr (CMS signature,',
     'ESSCertID binding, chain to a pinned TSA root, timeStamping EKU, imprint, genTime before',
-    'opens_at); checks the answer-key commitment when the key has been revealed under inputs/.',
+    'opens_at); checks the answer-key commitment when the key has been revealed under inputs/;',
+    'runs the checks freeze runs (trust files, operator key, vocabulary, section-5 dry run).',
     'Exit 0 when everything holds, 1 on drift or a bad anchor, 3 when it cannot run.',
   ].join('\n'),
   options: {},
@@ -46,6 +48,11 @@ export const checkAnchors: Command = {
         file: 'inputs/answer-key.jsonl',
         message: answerKey.problems.join('; '),
       });
+    }
+
+    // The same checks as freeze: a plan that could not run is drift CI must see.
+    for (const p of await planProblems(layout, study, current)) {
+      findings.push({ code: p.code, field: p.field, file: p.file, message: `${p.line !== undefined ? `line ${p.line}: ` : ''}${p.message}` });
     }
 
     const trust = loadTrust(layout.trust);

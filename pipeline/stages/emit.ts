@@ -25,6 +25,7 @@ import {
   type Manifest,
   type OutputFile,
 } from '../emit/manifest.ts';
+import { KEY_OPTIONS, resolveOperatorKeys } from '../emit/operator-keys.ts';
 import { checkOperatorKeys, loadOperatorKeys, signCmsDetached, signEd25519, type OperatorKeyPems } from '../emit/sign.ts';
 import {
   BASE_TABLES,
@@ -52,7 +53,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.ts';
 import { duckdbVersion, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
-import type { Command, OptionSpec, StageContext } from '../command.ts';
+import type { Command } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { writeFailure } from '../io/write-failures.ts';
 
@@ -243,43 +244,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
   }
 }
 
-// ------------------------------------------------------------------------------------------
-// The operator's keys: from options, or from the environment (never from the study itself)
-
-/** The key options, for every command that emits (`emit`, and `run`, which ends with emit). */
-export const KEY_OPTIONS = {
-  'operator-key': { type: 'string' },
-  'cms-key': { type: 'string' },
-  'cms-cert': { type: 'string' },
-} as const satisfies OptionSpec;
-
-export const OPERATOR_KEY_ENV = 'PREREG_OPERATOR_KEY';
-export const CMS_KEY_ENV = 'PREREG_OPERATOR_CMS_KEY';
-export const CMS_CERT_ENV = 'PREREG_OPERATOR_CMS_CERT';
-
-function readPem(option: string, value: string | boolean | string[] | undefined, envName: string, env: NodeJS.ProcessEnv): string {
-  if (typeof value === 'string') {
-    if (!existsSync(value)) throw new PreregError('FILE_NOT_FOUND', `--${option} ${value} does not exist`, EXIT.blocked, { path: value });
-    return readText(value);
-  }
-  const fromEnv = env[envName];
-  if (fromEnv) {
-    // The PEM itself, or the path of a PEM file.
-    if (fromEnv.includes('-----BEGIN ')) return fromEnv;
-    if (!existsSync(fromEnv)) throw new PreregError('FILE_NOT_FOUND', `$${envName} names ${fromEnv}, which does not exist`, EXIT.blocked, { path: fromEnv });
-    return readText(fromEnv);
-  }
-  throw new PreregError('OPERATOR_KEY_MISSING', `no --${option} FILE and no $${envName}`, EXIT.blocked);
-}
-
-/** --operator-key/--cms-key/--cms-cert FILE, else $PREREG_OPERATOR_KEY/_CMS_KEY/_CMS_CERT (PEM text or a path). */
-export function resolveOperatorKeys(values: StageContext['values'], env: NodeJS.ProcessEnv): OperatorKeyPems {
-  return {
-    operatorKey: readPem('operator-key', values['operator-key'], OPERATOR_KEY_ENV, env),
-    cmsKey: readPem('cms-key', values['cms-key'], CMS_KEY_ENV, env),
-    cmsCert: readPem('cms-cert', values['cms-cert'], CMS_CERT_ENV, env),
-  };
-}
+export { KEY_OPTIONS } from '../emit/operator-keys.ts';
 
 export const emit: Command = {
   name: 'emit',

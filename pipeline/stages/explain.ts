@@ -1,11 +1,12 @@
 // `prereg explain CODE…`: meaning and next step of reason codes, from the one catalogue.
 import { EXIT, REASONS, isReasonCode } from '../reasons.ts';
+import { nearest } from '../text/nearest.ts';
 import type { Command } from '../command.ts';
 
 export const explain: Command = {
   name: 'explain',
   summary: 'explain reason codes (meaning and what to do next)',
-  help: 'usage: prereg explain CODE… [--json]\n       prereg explain --all [--json]\n\nAn unknown code is reported as unknown (exit 1), never as a favourable result.',
+  help: 'usage: prereg explain CODE… [--json]\n       prereg explain --all [--json]\n\nCodes are matched case-insensitively. An unknown code is reported as unknown (exit 1), with the\nnearest known code when one is close, never as a favourable result.',
   options: { all: { type: 'boolean' } },
   stage: false,
   async run(ctx) {
@@ -13,11 +14,13 @@ export const explain: Command = {
     if (codes.length === 0) {
       return { exitCode: EXIT.usage, json: { ok: false, code: 'USAGE' }, text: 'usage: prereg explain CODE…' };
     }
-    const entries = codes.map((code) =>
-      isReasonCode(code)
-        ? { code, known: true, meaning: REASONS[code].meaning, next: REASONS[code].next }
-        : { code, known: false, meaning: REASONS.UNKNOWN_REASON_CODE.meaning, next: REASONS.UNKNOWN_REASON_CODE.next },
-    );
+    // Codes are UPPER_SNAKE; `explain file_not_found` means FILE_NOT_FOUND.
+    const entries = codes.map((given) => {
+      const code = given.toUpperCase();
+      if (isReasonCode(code)) return { code, known: true, meaning: REASONS[code].meaning, next: REASONS[code].next };
+      const guess = nearest(code, Object.keys(REASONS));
+      return { code: given, known: false, meaning: REASONS.UNKNOWN_REASON_CODE.meaning, next: guess ? `did you mean ${guess}? ${REASONS.UNKNOWN_REASON_CODE.next}` : REASONS.UNKNOWN_REASON_CODE.next, ...(guess ? { nearest: guess } : {}) };
+    });
     const anyUnknown = entries.some((e) => !e.known);
     return {
       exitCode: anyUnknown ? EXIT.failures : EXIT.ok,

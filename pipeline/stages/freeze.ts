@@ -6,7 +6,7 @@ import { checkKeyCoversItems, readAnswerKey, readItems, resolveSecret, SECRET_EN
 import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
-import { loadTrust } from '../study/trust.ts';
+import { planProblems, renderPlanProblem } from '../freeze/plan-check.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -21,7 +21,10 @@ export const freeze: Command = {
     `  --secret-file FILE  the commitment secret (else $${SECRET_ENV}, else inputs/answer-key.secret)`,
     '  --replace           overwrite an existing freeze.json (its anchors then witness the old digest)',
     '',
-    'Refuses a trust policy that does not load (every file it names is read and decoded first).',
+    'Refuses (exit 3, the code naming file and field) a plan that could not run after the deadline:',
+    'a trust policy that does not load or names a missing file, no operator_public_key, section 5',
+    'failing a dry run against empty base tables (a required view or column missing), a vocabulary',
+    'of 0 identifiers, a pattern that does not compile. See docs/preregistration.md.',
     'Writes preregistration/freeze.json and prints freeze_digest.',
   ].join('\n'),
   options: { 'answer-key': { type: 'string' }, 'secret-file': { type: 'string' }, replace: { type: 'boolean' } },
@@ -32,11 +35,15 @@ export const freeze: Command = {
       throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; pass --replace to refreeze`, EXIT.conflict);
     }
     const study = loadStudy(layout.study);
-    // A trust policy that does not load could verify nothing: every file it names is read and
-    // decoded before it is frozen (docs/trust.md).
-    loadTrust(layout.trust);
     ctx.progress('hashing the corpus and the trust directory…');
     const digests = computePublicDigests(layout, study);
+    // A plan that could not run after the deadline is refused now, while it can still be fixed
+    // (docs/preregistration.md, "What freeze refuses").
+    ctx.progress('checking the trust policy, the vocabulary and a dry run of section 5…');
+    const problems = await planProblems(layout, study, digests);
+    if (problems.length > 0) {
+      throw new PreregError(problems[0]!.code, problems.map((p, i) => renderPlanProblem(p, i > 0)).join('\n'), EXIT.blocked, { problems });
+    }
     const items = readItems(layout, study);
     const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;
     const key = readAnswerKey(keyPath);

@@ -14,6 +14,8 @@ export interface CommandEntry {
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'init', summary: 'scaffold a new study in DIR (corpus, plan with section 5, study.json, trust policy, operator keys)', stage: true, load: async () => (await import('./init.ts')).init },
+  { name: 'doctor', summary: "say, without running anything, whether each stage's inputs are present, valid and consistent with the freeze", stage: true, load: async () => (await import('./doctor.ts')).doctor },
   { name: 'freeze', summary: 'freeze corpus, vocabulary, section 5, trust policy and answer-key commitment into freeze.json', stage: true, load: async () => (await import('./freeze.ts')).freeze },
   { name: 'anchor', summary: 'obtain RFC 3161 timestamp tokens over freeze_digest (or import a .tsr)', stage: true, load: async () => (await import('./anchor.ts')).anchor },
   { name: 'check-anchors', summary: 'recompute every frozen digest and verify every anchor, offline (for CI)', stage: true, load: async () => (await import('./check-anchors.ts')).checkAnchors },

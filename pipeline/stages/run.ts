@@ -8,6 +8,7 @@ import { verify } from './verify.ts';
 import { EXIT } from '../reasons.ts';
 import { refuseOutputsInsideStudy } from '../emit/directory.ts';
 import { studyLayout } from '../layout.ts';
+import { requireRunnable } from '../run/preflight.ts';
 
 export const run: Command = {
   name: 'run',
@@ -16,7 +17,10 @@ export const run: Command = {
     'usage: prereg run [--operator-key FILE] [--cms-key FILE] [--cms-cert FILE] [--secret-file FILE]',
     '                  [--outputs DIR] [--force] [--root DIR] [--json]',
     '',
-    'Runs every stage in order (see each stage\'s --help); a stage whose inputs are unchanged',
+    'First checks everything it will need and refuses (exit 3) before any work: freeze.json, at',
+    'least one submission line, inputs/commitments.jsonl when the policy requires receipts, the',
+    'operator keys (the pinned one), the revealed answer key and its secret (reproducing the',
+    'commitment). Then runs every stage in order (see each stage\'s --help); a stage whose inputs are unchanged',
     'since its last run is skipped. Ends with emit, which writes outputs/<run_id>/ and refuses',
     'an existing one (OUTPUT_EXISTS, exit 4). Stops at the first stage that refuses, with its',
     'code and exit code; nothing is written to outputs/ then.',
@@ -26,6 +30,8 @@ export const run: Command = {
   async run(ctx) {
     // Refused before any stage runs: outputs inside the study would modify its inputs.
     if (typeof ctx.values.outputs === 'string') refuseOutputsInsideStudy(ctx.values.outputs, studyLayout(ctx.root));
+    // Everything run will need, checked before any stage does any work.
+    requireRunnable(studyLayout(ctx.root), ctx.values, ctx.env);
     const stages: Record<string, unknown> = {};
     // Each stage asks for its predecessor through runOnce: with one memo, none runs twice.
     const shared = { ...ctx, memo: new Map() };

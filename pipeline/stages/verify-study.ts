@@ -2,12 +2,13 @@
 // proof_checks, chain_checks, chain_entries, evidence_links, whose evidence is whose
 // (evidence_ownership, evidence_reuse) and served_passages (SPEC §5.2, §6.1, §6.2), skipping when nothing it consumed changed. Its own module so that verifying files
 // (stages/verify.ts) never loads DuckDB.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
 import { digestTree } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
+import { loadTrustPolicy } from '../io/trust-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
@@ -26,6 +27,10 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const trustNow = digestTree(layout.trust);
   if (trustNow.root !== frozen.trust.root) {
     throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
+  }
+  // Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one.
+  if (loadTrustPolicy(layout.trust).require_receipts && !existsSync(layout.commitments)) {
+    throw new PreregError('COMMITMENTS_MISSING', `the trust policy requires receipts, and ${layout.commitments} does not exist`, EXIT.blocked);
   }
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
   const consumed = {

@@ -26,14 +26,16 @@ export const verify: Command = {
     'docs/ownership.md), with a warning when study.json registers no systems. A malformed',
     'line of inputs/commitments.jsonl is reported (file:line, COMMITMENT_MALFORMED) and the other',
     'lines still count. Skips when nothing it consumed changed (--force reruns). Exit 0; 3 when',
-    'the trust directory drifted from the freeze.',
+    'the trust directory drifted from the freeze, or when the policy requires receipts and',
+    'inputs/commitments.jsonl does not exist (COMMITMENTS_MISSING).',
     '',
     'With files: each is a proof, an evidence item ({proof, request?, response?, disclosure?,',
     'transparency_log_entry?}), an AER-1 timeline (a JSON array, or {"format":"aer-1", "revision",',
     '"entries"}) or a single AER-1 receipt (an object with receipt_schema_version); directories',
-    'are walked for *.json in sorted order. --trust defaults to preregistration/trust,',
+    'are walked for *.json and *.jsonl in sorted order. A submission file (*.jsonl) has every',
+    'evidence item and the receipts of every line verified, each result with its line and part. --trust defaults to preregistration/trust,',
     '--commitments to inputs/commitments.jsonl, the window to the study\'s when a study.json is',
-    'found, else unbounded. With --json, one line per file: {file, kind, status, reason_codes,',
+    'found, else unbounded. Paths holding nothing to verify are refused (NOTHING_TO_VERIFY, exit 3). With --json, one line per file: {file, kind, status, reason_codes,',
     'informational_codes, checks, problems}, then one line per malformed commitments line',
     '({file, line, kind: "commitment", status: "MALFORMED", …}). Exit 0 when every file reached',
     'the best status of its kind (VERIFIED, ANCHORED, CONFORMANT: a conformant receipt is',
@@ -52,7 +54,7 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const trustDir = typeof ctx.values.trust === 'string' ? ctx.values.trust : layout.trust;
   const commitmentsPath = typeof ctx.values.commitments === 'string' ? ctx.values.commitments : layout.commitments;
   if (typeof ctx.values.commitments === 'string' && !existsSync(commitmentsPath)) {
-    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.usage);
+    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.blocked);
   }
   const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
   const commitments = await readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
@@ -61,6 +63,9 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   // names a job is already among that job's timelines' problems.
   const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));
   const files = expandPaths(ctx.positionals); // a missing path is refused before anything is printed
+  if (files.length === 0) {
+    throw new PreregError('NOTHING_TO_VERIFY', `${ctx.positionals.join(', ')}: no *.json or *.jsonl file to verify`, EXIT.blocked, { paths: ctx.positionals });
+  }
   const header = commitmentProblems(commitments);
   const lines: string[] = [...header];
   const print = ctx.printLine;
@@ -68,7 +73,7 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   // Each file's line is printed as soon as it and the files before it are verified.
   const results = await verifyFiles(files, inputs, (r) => {
     if (r.kind === 'chain') r.problems.push(...unattributed);
-    const text = `${r.file}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`;
+    const text = `${r.file}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`;
     lines.push(text);
     print?.(r, text);
   });

@@ -4,6 +4,8 @@
 // transaction: a refused analysis writes nothing. Readers (emit) only ever read result_* tables,
 // never the views, so no section-5 SQL runs outside this locked instance.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { EXIT, PreregError } from '../reasons.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
@@ -50,52 +52,78 @@ async function columnsOf(connection: DuckDBConnection, view: string): Promise<st
   return cols.length === 0 ? null : cols;
 }
 
+/** The locked configuration every section-5 instance runs with (SPEC §4.2). */
+const LOCKED_CONFIG = {
+  enable_external_access: 'false',
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+  threads: '1',
+  lock_configuration: 'true',
+} as const;
+
+/**
+ * DuckDB names a parse error's line within the statement it was given ("LINE 3:"); the operator
+ * edits PREREGISTRATION.md, so the message names that file's line instead.
+ */
+function documentLines(message: string, block: Section5Block): string {
+  return message.replace(/\bLINE (\d+):/g, (_m, n: string) => `PREREGISTRATION.md line ${block.line + Number(n) - 1}:`);
+}
+
+async function runBlocks(connection: DuckDBConnection, blocks: readonly Section5Block[]): Promise<void> {
+  for (const block of blocks) {
+    try {
+      await connection.run(block.sql);
+    } catch (err) {
+      throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${documentLines((err as Error).message, block)}`, EXIT.blocked, {
+        line: block.line,
+      });
+    }
+  }
+}
+
+/** Every required view exists, with its documented columns and only the values the contract allows. */
+async function checkViews(connection: DuckDBConnection, views: readonly RequiredView[]): Promise<Record<string, string[]>> {
+  const found: Record<string, string[]> = {};
+  for (const view of views) {
+    const columns = await columnsOf(connection, view);
+    if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, EXIT.blocked, { view });
+    const missing = REQUIRED_VIEWS[view].filter((c) => !columns.includes(c));
+    if (missing.length > 0) {
+      throw new PreregError('SECTION5_VIEW_COLUMNS', `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`, EXIT.blocked, {
+        view,
+        missing,
+      });
+    }
+    for (const [column, allowed] of Object.entries(ALLOWED_VALUES[view] ?? {})) {
+      const bad = await connection.runAndReadAll(
+        `SELECT DISTINCT CAST(${quote(column)} AS VARCHAR) AS v FROM ${quote(view)} WHERE ${quote(column)} IS NULL OR NOT list_contains(string_split($1, ','), CAST(${quote(column)} AS VARCHAR)) ORDER BY 1 LIMIT 5`,
+        [allowed.join(',')],
+      );
+      const values = bad.getRowObjectsJS().map((r) => String(r.v));
+      if (values.length > 0) {
+        throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, EXIT.blocked, { view, column, values });
+      }
+    }
+    found[view] = columns;
+  }
+  return found;
+}
+
 /**
  * Opens the store in a locked instance (external access off, configuration locked, one thread so
  * that any floating-point aggregate is deterministic), runs the blocks in order and materialises
  * `views` as result_<view> tables ordered by all their columns.
  */
 export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[]): Promise<Record<string, number>> {
-  const instance = await DuckDBInstance.create(dbPath, {
-    enable_external_access: 'false',
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-    threads: '1',
-    lock_configuration: 'true',
-  });
+  const instance = await DuckDBInstance.create(dbPath, LOCKED_CONFIG);
   const connection = await instance.connect();
   const counts: Record<string, number> = {};
   try {
     await connection.run('BEGIN TRANSACTION');
-    for (const block of blocks) {
-      try {
-        await connection.run(block.sql);
-      } catch (err) {
-        throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${(err as Error).message}`, EXIT.blocked, {
-          line: block.line,
-        });
-      }
-    }
+    await runBlocks(connection, blocks);
+    const found = await checkViews(connection, views);
     for (const view of views) {
-      const columns = await columnsOf(connection, view);
-      if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, EXIT.blocked, { view });
-      const missing = REQUIRED_VIEWS[view].filter((c) => !columns.includes(c));
-      if (missing.length > 0) {
-        throw new PreregError('SECTION5_VIEW_COLUMNS', `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`, EXIT.blocked, {
-          view,
-          missing,
-        });
-      }
-      for (const [column, allowed] of Object.entries(ALLOWED_VALUES[view] ?? {})) {
-        const bad = await connection.runAndReadAll(
-          `SELECT DISTINCT CAST(${quote(column)} AS VARCHAR) AS v FROM ${quote(view)} WHERE ${quote(column)} IS NULL OR NOT list_contains(string_split($1, ','), CAST(${quote(column)} AS VARCHAR)) ORDER BY 1 LIMIT 5`,
-          [allowed.join(',')],
-        );
-        const values = bad.getRowObjectsJS().map((r) => String(r.v));
-        if (values.length > 0) {
-          throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, EXIT.blocked, { view, column, values });
-        }
-      }
+      const columns = found[view]!;
       // Required columns first, in the documented order, then any extra ones; a total row order.
       const ordered = [...REQUIRED_VIEWS[view], ...columns.filter((c) => !(REQUIRED_VIEWS[view] as readonly string[]).includes(c))];
       const list = ordered.map(quote).join(', ');
@@ -113,4 +141,30 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
     instance.closeSync();
   }
   return counts;
+}
+
+/**
+ * The DDL of every base table section 5 may read (docs/tables.md), in the order ingest, verify
+ * (verify/study-verify.ts) and classify create them.
+ */
+const BASE_TABLE_DDL = ['./tables.sql', './verify-tables.sql', './evidence-links.sql', './evidence-ownership.sql', './served-passages.sql', './classify-tables.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+
+/**
+ * Before the freeze: runs section 5 in the same locked configuration against empty base tables,
+ * in memory, and checks every required view — a plan that could not run after the deadline is
+ * refused while it can still be fixed. Throws the code a real run would.
+ */
+export async function dryRunSection5(blocks: readonly Section5Block[]): Promise<void> {
+  const instance = await DuckDBInstance.create(':memory:', LOCKED_CONFIG);
+  const connection = await instance.connect();
+  try {
+    // served-passages.sql reads the policy's require_receipts; either value gives the same columns.
+    await connection.run('SET VARIABLE require_receipts = true');
+    for (const ddl of BASE_TABLE_DDL) await connection.run(readFileSync(ddl, 'utf8'));
+    await runBlocks(connection, blocks);
+    await checkViews(connection, Object.keys(REQUIRED_VIEWS) as RequiredView[]);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
 }

@@ -36,11 +36,16 @@ export interface PublicDigests {
   trust: TreeDigest;
 }
 
-export function computePublicDigests(layout: StudyLayout, study: StudyConfig): PublicDigests {
-  const corpus = digestTree(layout.corpus);
-  const documents = corpus.files
+/** The corpus documents whose headings declare the vocabulary (files ending in documents_suffix). */
+export function readDocuments(layout: StudyLayout, study: StudyConfig, corpus: TreeDigest): Array<{ path: string; text: string }> {
+  return corpus.files
     .filter((f) => f.path.endsWith(study.corpus.documents_suffix))
     .map((f) => ({ path: f.path, text: readRegularFile(join(layout.corpus, f.path)).toString('utf8') }));
+}
+
+export function computePublicDigests(layout: StudyLayout, study: StudyConfig): PublicDigests {
+  const corpus = digestTree(layout.corpus);
+  const documents = readDocuments(layout, study, corpus);
   const vocabulary = extractVocabulary(documents, study.vocabulary.heading_patterns);
   const section5 = extractSection5(readText(layout.plan));
   if (!section5) {

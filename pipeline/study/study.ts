@@ -77,17 +77,17 @@ export function loadStudy(path: string): StudyConfig {
   const problems = schemaProblems('study', value);
   const study = value as StudyConfig;
   if (problems.length === 0) {
-    const patterns = [
-      ...study.vocabulary.heading_patterns,
-      ...study.vocabulary.shape_patterns,
-      ...(study.vocabulary.section_patterns ?? []),
-      study.amounts.pattern,
+    const patterns: Array<[string, string]> = [
+      ...study.vocabulary.heading_patterns.map((p, i): [string, string] => [`/vocabulary/heading_patterns/${i}`, p]),
+      ...study.vocabulary.shape_patterns.map((p, i): [string, string] => [`/vocabulary/shape_patterns/${i}`, p]),
+      ...(study.vocabulary.section_patterns ?? []).map((p, i): [string, string] => [`/vocabulary/section_patterns/${i}`, p]),
+      ['/amounts/pattern', study.amounts.pattern],
     ];
-    for (const p of patterns) {
+    for (const [pointer, p] of patterns) {
       try {
         new RegExp(p, 'u');
       } catch (err) {
-        problems.push(`pattern ${JSON.stringify(p)} is not a valid regular expression: ${(err as Error).message}`);
+        problems.push(`${pointer} ${JSON.stringify(p)} is not a valid regular expression: ${(err as Error).message}`);
       }
     }
     // A real instant each (Date.parse would take 30 February or hour 24, which the verifiers refuse).

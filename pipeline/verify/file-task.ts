@@ -11,6 +11,9 @@ export type FileKind = 'chain' | 'receipt' | 'evidence' | 'proof';
 
 export interface FileVerification {
   file: string;
+  /** For a submission file (*.jsonl): the line, and which part of it (`evidence[0]`, `receipts`). */
+  line?: number;
+  part?: string;
   kind: FileKind | 'unknown';
   status: string;
   reason_codes: ReasonCode[];
@@ -33,30 +36,37 @@ export function kindOf(doc: JsonValue): FileKind {
   return 'proof' in doc ? 'evidence' : 'proof';
 }
 
-type Prepared = { file: string; kind: FileKind; task: VerifyTask } | { file: string; failed: FileVerification };
+type Where = { file: string; line?: number; part?: string };
+type Prepared = (Where & { kind: FileKind; task: VerifyTask }) | { failed: FileVerification };
 
-function prepare(file: string): Prepared {
-  let doc: JsonValue;
+const failure = (where: Where, codes: ReasonCode[], problems: string[]): FileVerification => ({
+  ...where, kind: 'unknown', status: 'MALFORMED', reason_codes: codes, informational_codes: [], checks: {}, problems,
+});
+
+function parsed(where: Where, text: () => string): { doc: JsonValue } | { failed: FileVerification } {
   try {
-    doc = parseJson(readRegularFile(file).toString('utf8'));
+    return { doc: parseJson(text()) };
   } catch (err) {
-    if (!(err instanceof JsonParseError)) {
-      return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: ['VERIFY_FILE_UNREADABLE'], informational_codes: [], checks: {}, problems: [String((err as Error).message)] } };
-    }
-    return { file, failed: { file, kind: 'unknown', status: 'MALFORMED', reason_codes: [err.code], informational_codes: [], checks: {}, problems: [`line ${err.line} column ${err.column}: ${err.message}`] } };
+    if (!(err instanceof JsonParseError)) return { failed: failure(where, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) };
+    return { failed: failure(where, [err.code], [`line ${err.line} column ${err.column}: ${err.message}`]) };
   }
+}
+
+/** The task that verifies one document: a proof, an evidence item, a timeline or a receipt. */
+function taskOf(where: Where, doc: JsonValue): Prepared {
+  const key = `${where.file}${where.line !== undefined ? `:${where.line}:${where.part}` : ''}`;
   const kind = kindOf(doc);
   const text = (v: JsonValue | undefined) => (v === undefined ? null : canonicalJson(v));
-  if (kind === 'chain') return { file, kind, task: { kind: 'chain', key: file, chain: canonicalJson(doc) } };
-  if (kind === 'receipt') return { file, kind, task: { kind: 'receipt', key: file, receipt: canonicalJson(doc) } };
+  if (kind === 'chain') return { ...where, kind, task: { kind: 'chain', key, chain: canonicalJson(doc) } };
+  if (kind === 'receipt') return { ...where, kind, task: { kind: 'receipt', key, receipt: canonicalJson(doc) } };
   if (kind === 'evidence') {
     const item = doc as JsonObject;
     return {
-      file,
+      ...where,
       kind,
       task: {
         kind: 'evidence',
-        key: file,
+        key,
         proof: canonicalJson(item.proof!),
         request: text(item.request),
         response: text(item.response),
@@ -65,19 +75,59 @@ function prepare(file: string): Prepared {
       },
     };
   }
-  return { file, kind, task: { kind: 'evidence', key: file, proof: canonicalJson(doc), request: null, response: null, disclosure: null, transparency_log_entry: null } };
+  return { ...where, kind, task: { kind: 'evidence', key, proof: canonicalJson(doc), request: null, response: null, disclosure: null, transparency_log_entry: null } };
 }
 
-function toFileResult(file: string, kind: FileKind, outcome: VerifyOutcome): FileVerification {
+/**
+ * A submission file (docs/submission.md): every evidence item and the receipts of every line, a
+ * result each with its line; the line's other fields are `validate`'s concern.
+ */
+function prepareSubmissions(file: string, text: string): Prepared[] {
+  const out: Prepared[] = [];
+  text.split('\n').forEach((lineText, i) => {
+    if (lineText === '') return;
+    const line = i + 1;
+    const result = parsed({ file, line }, () => lineText);
+    if ('failed' in result) return void out.push(result);
+    const doc = result.doc;
+    if (!isRecord(doc)) return void out.push({ failed: failure({ file, line }, ['SUBMISSION_SCHEMA'], ['the line is not a JSON object']) });
+    (Array.isArray(doc.evidence) ? doc.evidence : []).forEach((item, j) => out.push(taskOf({ file, line, part: `evidence[${j}]` }, item)));
+    if (doc.receipts !== undefined) out.push(taskOf({ file, line, part: 'receipts' }, doc.receipts));
+  });
+  return out;
+}
+
+function prepare(file: string): Prepared[] {
+  if (file.endsWith('.jsonl')) {
+    let text: string;
+    try {
+      text = readRegularFile(file).toString('utf8');
+    } catch (err) {
+      return [{ failed: failure({ file }, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) }];
+    }
+    return prepareSubmissions(file, text);
+  }
+  const result = parsed({ file }, () => readRegularFile(file).toString('utf8'));
+  return ['failed' in result ? result : taskOf({ file }, result.doc)];
+}
+
+function toFileResult(where: Where, kind: FileKind, outcome: VerifyOutcome): FileVerification {
   const r = outcome.result;
   const informational = outcome.kind === 'evidence' ? [...outcome.result.informational_codes] : [];
-  return { file, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], informational_codes: informational, checks: { ...r.checks }, problems: r.problems };
+  return { ...where, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], informational_codes: informational, checks: { ...r.checks }, problems: r.problems };
 }
 
-/** Reads, recognises and verifies one file; a file that cannot be read or parsed is MALFORMED with its code. */
-export async function verifyFile(file: string, ctx: VerifyContext): Promise<FileVerification> {
-  const p = prepare(file);
-  return 'failed' in p ? p.failed : toFileResult(p.file, p.kind, await runVerifyTask(p.task, ctx));
+/**
+ * Reads, recognises and verifies one file: one result, or for a submission file (*.jsonl) one per
+ * evidence item and receipts of each line. What cannot be read or parsed is MALFORMED with its code.
+ */
+export async function verifyFile(file: string, ctx: VerifyContext): Promise<FileVerification[]> {
+  const results: FileVerification[] = [];
+  for (const p of prepare(file)) {
+    if ('failed' in p) results.push(p.failed);
+    else results.push(toFileResult({ file: p.file, ...(p.line !== undefined ? { line: p.line, part: p.part! } : {}) }, p.kind, await runVerifyTask(p.task, ctx)));
+  }
+  return results;
 }
 
 /**

@@ -2,7 +2,7 @@
 // a study, with the same code and reason codes as the pipeline (SPEC §9), on the stage's engine:
 // worker threads fed batches of paths (each file is read, parsed and verified in its worker,
 // verify/files-worker.ts), results handed on in the order given as batches complete.
-// Directories are walked in sorted order for *.json files.
+// Directories are walked in sorted order for *.json and *.jsonl (submission) files.
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVerifyContext, type VerifyContextInputs } from '../evidence/task/index.ts';
@@ -22,10 +22,10 @@ export function expandPaths(paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
     const st = lstatSync(p, { throwIfNoEntry: false });
-    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, EXIT.usage, { path: p });
+    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, EXIT.blocked, { path: p });
     if (st.isDirectory()) {
       const names = readdirSync(p).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-      out.push(...expandPaths(names.filter((n) => n.endsWith('.json') || lstatSync(join(p, n)).isDirectory()).map((n) => join(p, n))));
+      out.push(...expandPaths(names.filter((n) => n.endsWith('.json') || n.endsWith('.jsonl') || lstatSync(join(p, n)).isDirectory()).map((n) => join(p, n))));
     } else {
       out.push(p);
     }
@@ -45,15 +45,15 @@ export async function verifyFiles(files: readonly string[], inputs: VerifyContex
   };
   if (files.length < POOL_THRESHOLD) {
     const ctx = buildVerifyContext(inputs);
-    for (const file of files) take(await verifyFile(file, ctx));
+    for (const file of files) (await verifyFile(file, ctx)).forEach(take);
     return results;
   }
-  const pool = new WorkerPool<VerifyContextInputs, string, FileVerification>({ module: WORKER, init: inputs });
+  const pool = new WorkerPool<VerifyContextInputs, string, FileVerification[]>({ module: WORKER, init: inputs });
   try {
     const batches = async function* () {
       for (let i = 0; i < files.length; i += FILES_PER_BATCH) yield files.slice(i, i + FILES_PER_BATCH);
     };
-    await pool.mapOrdered(batches(), (file) => file, (batch) => batch.forEach(take));
+    await pool.mapOrdered(batches(), (file) => file, (batch) => batch.forEach((perFile) => perFile.forEach(take)));
   } finally {
     await pool.close();
   }

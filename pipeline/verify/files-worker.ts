@@ -5,7 +5,7 @@ import { buildVerifyContext, type VerifyContextInputs } from '../evidence/task/i
 import { inTurn } from '../parallel/verify-worker.ts';
 import { verifyFile, type FileVerification } from './file-task.ts';
 
-export async function createHandler(init: VerifyContextInputs): Promise<(batch: string[]) => Promise<FileVerification[]>> {
+export async function createHandler(init: VerifyContextInputs): Promise<(batch: string[]) => Promise<FileVerification[][]>> {
   const ctx = buildVerifyContext(init);
   return inTurn((file) => verifyFile(file, ctx));
 }

@@ -78,7 +78,8 @@ describe('anchor', () => {
     const root = freshStudy();
     const dead = await tsa({ backend: 'pkijs', neverAnswer: true });
     const r = await runCli(['anchor', '--root', root, '--tsa', `dead=${dead.url}`, '--timeout-ms', '200', '--retries', '0', '--json']);
-    expect(r.code).toBe(1);
+    // Exit 3 like every TSA_UNAVAILABLE (no TSA configured is 3 too): the same reason, the same code.
+    expect(r.code).toBe(3);
     expect(r.json).toMatchObject({ ok: false, code: 'TSA_UNAVAILABLE' });
     expect(r.json.message).toContain('nothing was written');
     expect(anchorsOf(root)).toEqual([]);
@@ -88,7 +89,7 @@ describe('anchor', () => {
     const root = freshStudy();
     const server = await tsa({ backend: 'pkijs', genTime: BEFORE_OPEN, signer: await loadTestSigner('unpinned-tsa') });
     const r = await runCli(['anchor', '--root', root, '--tsa', `rogue=${server.url}`, '--retries', '0', '--json']);
-    expect(r.code).toBe(1);
+    expect([r.code, r.json.code]).toEqual([3, 'TSA_UNAVAILABLE']);
     expect(r.json.details.failed[0].reason).toContain('TSA_CHAIN_UNTRUSTED');
     expect(anchorsOf(root)).toEqual([]);
   });
@@ -149,7 +150,7 @@ describe('anchor against a TSA that answers too much', () => {
     const root = freshStudy();
     const flood = await floodingServer(declare);
     const r = await runCli(['anchor', '--root', root, '--tsa', `flood=${flood.url}`, '--retries', '0', '--json']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.json.code).toBe('TSA_UNAVAILABLE');
     expect(r.json.details.failed[0].reason).toContain('TSA_RESPONSE_TOO_LARGE');
     expect(flood.sent()).toBeLessThan(512 * 1024 * 1024);

@@ -1,0 +1,113 @@
+// `prereg doctor`: whether each stage's inputs are present, valid and consistent with the freeze,
+// without running any stage and without writing anything (section 5 is dry-run in memory, as
+// freeze does). A stage is `ready`, `blocked` (something is missing or invalid: exit 3) or in
+// `conflict` (a file differs from what was frozen, or a revealed key does not reproduce the
+// commitment: exit 4). docs/getting-started.md.
+import { existsSync } from 'node:fs';
+import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
+import { compareDigests } from '../study/drift.ts';
+import { computePublicDigests, freezeDigest, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
+import { planProblems } from '../freeze/plan-check.ts';
+import { loadStudy, unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
+import { loadTrust } from '../study/trust.ts';
+import type { StudyLayout } from '../layout.ts';
+import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts';
+import { runProblems } from '../run/preflight.ts';
+import type { StageContext } from '../command.ts';
+
+export type Readiness = 'ready' | 'blocked' | 'conflict';
+
+export interface DoctorProblem {
+  code: ReasonCode;
+  message: string;
+  /** Set when the refusal is a conflict by its exit code (an unsafe path: 4). */
+  exitCode?: ExitCode;
+}
+
+export interface StageReadiness {
+  stage: 'freeze' | 'anchor' | 'check-anchors' | 'run';
+  status: Readiness;
+  problems: DoctorProblem[];
+  /** What to do next for this stage, when it is not ready. */
+  next: string | null;
+}
+
+/** Codes that say "what is here differs from what was frozen", as opposed to "something is missing". */
+const CONFLICT_CODES: ReadonlySet<ReasonCode> = new Set(['CORPUS_DRIFT', 'VOCABULARY_DRIFT', 'SECTION5_DRIFT', 'STUDY_DRIFT', 'TRUST_DRIFT', 'ANSWER_KEY_COMMITMENT_MISMATCH', 'ANCHOR_INVALID', 'ANCHOR_AFTER_OPEN', 'OPERATOR_KEY_MISMATCH']);
+
+function stage(name: StageReadiness['stage'], problems: DoctorProblem[], next: string): StageReadiness {
+  const status: Readiness = problems.length === 0 ? 'ready' : problems.some((p) => CONFLICT_CODES.has(p.code) || p.exitCode === EXIT.conflict) ? 'conflict' : 'blocked';
+  return { stage: name, status, problems, next: status === 'ready' ? null : next };
+}
+
+function caught(err: unknown): DoctorProblem {
+  if (err instanceof PreregError) return { code: err.code, message: err.message, exitCode: err.exitCode };
+  throw err;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  status: Readiness;
+  stages: StageReadiness[];
+  /** The first stage that is not ready, and what to do about it. */
+  next: string | null;
+  warnings: string[];
+}
+
+export async function diagnose(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): Promise<DoctorReport> {
+  const stages: StageReadiness[] = [];
+  const warnings: string[] = [];
+  let study: StudyConfig | undefined;
+  let digests: PublicDigests | undefined;
+  const beforeFreeze: DoctorProblem[] = [];
+  try {
+    study = loadStudy(layout.study);
+    const systems = unregisteredSystemsWarning(study);
+    if (systems) warnings.push(`${systems.code}: ${systems.message}`);
+    digests = computePublicDigests(layout, study);
+    beforeFreeze.push(...(await planProblems(layout, study, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
+  } catch (err) {
+    beforeFreeze.push(caught(err));
+  }
+  stages.push(stage('freeze', beforeFreeze, 'fix the files named, then `prereg freeze` (docs/preregistration.md, "What freeze refuses")'));
+
+  let frozen: FreezeRecord | undefined;
+  const consistency: DoctorProblem[] = [];
+  if (!existsSync(layout.freeze)) {
+    consistency.push({ code: 'FREEZE_MISSING', message: 'preregistration/freeze.json does not exist' });
+  } else {
+    try {
+      frozen = loadFreezeRecord(layout.freeze);
+      if (study && digests) consistency.push(...compareDigests(frozen, digests, study).findings.map((f) => ({ code: f.code, message: `${f.file ?? f.field}: ${f.message}` })));
+    } catch (err) {
+      consistency.push(caught(err));
+    }
+  }
+
+  const anchors: DoctorProblem[] = [...consistency];
+  if (frozen && study && consistency.length === 0) {
+    try {
+      const trust = loadTrust(layout.trust);
+      const witnesses = [];
+      for (const f of listAnchorTokens(layout.anchors)) witnesses.push(await verifyAnchor(layout.anchors, f, freezeDigest(frozen), trust.tsa, frozen.window.opens_at));
+      for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: w.codes.length === 1 && w.codes[0] === 'ANCHOR_AFTER_OPEN' ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID', message: `${w.file}: ${w.codes.join(', ')}` });
+      const independent = countIndependentWitnesses(witnesses);
+      if (independent < study.anchors.min_witnesses) {
+        anchors.push({ code: 'ANCHOR_INSUFFICIENT', message: `${independent} independent witness(es), the study requires ${study.anchors.min_witnesses}` });
+      }
+      if (study.anchors.min_witnesses === 0 && independent === 0) warnings.push('no independent witness anchors the freeze (anchors.min_witnesses is 0): the outputs will say so');
+    } catch (err) {
+      anchors.push(caught(err));
+    }
+  }
+  stages.push(stage('anchor', anchors, frozen ? '`prereg anchor` (or `prereg anchor --import FILE.tsr --witness NAME`: docs/getting-started.md)' : 'freeze first'));
+  stages.push(stage('check-anchors', [...anchors], '`prereg check-anchors` names every drifted file and field'));
+
+  // After the deadline: exactly what `prereg run` checks before any work.
+  const run: DoctorProblem[] = frozen ? runProblems(layout, values, env) : [{ code: 'FREEZE_MISSING', message: 'nothing can run before the freeze', exitCode: EXIT.blocked }];
+  stages.push(stage('run', [...consistency, ...run], 'after the deadline: reveal the answer key and secret under inputs/, collect submissions and commitments, pass the operator keys (docs/outputs.md, "What run checks first")'));
+
+  const status: Readiness = stages.some((s) => s.status === 'conflict') ? 'conflict' : stages.some((s) => s.status === 'blocked') ? 'blocked' : 'ready';
+  const first = stages.find((s) => s.status !== 'ready');
+  return { ok: status === 'ready', status, stages, next: first ? `${first.stage}: ${first.next}` : null, warnings };
+}

@@ -1,0 +1,142 @@
+// Before the freeze (and in check-anchors): can the frozen plan run after the deadline? Every
+// file the trust policy names, the operator key, section 5 dry-run against empty base tables,
+// the vocabulary and every pattern of study.json. A plan that cannot run is refused while it can
+// still be fixed, instead of at `run`, when fixing it means a new freeze and losing the anchors.
+import { existsSync } from 'node:fs';
+import { createPublicKey } from 'node:crypto';
+import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
+import { readItems } from './answer-key-file.ts';
+import { readDocuments, type PublicDigests } from '../study/freeze-record.ts';
+import { extractSection5 } from '../study/section5.ts';
+import type { StudyConfig } from '../study/study.ts';
+import { extractVocabulary } from '../study/vocabulary.ts';
+import { readText } from '../io/json-files.ts';
+import type { TrustPolicy } from '../formats/trust-policy.ts';
+import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
+import type { StudyLayout } from '../layout.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
+import { dryRunSection5 } from '../store/section5-runner.ts';
+
+/** One reason the plan could not run: its code, the study-relative file and the field (a JSON pointer) or line. */
+export interface PlanProblem {
+  code: ReasonCode;
+  file: string;
+  field: string;
+  line?: number;
+  message: string;
+}
+
+const POLICY = 'preregistration/trust/policy.json';
+const STUDY = 'preregistration/study.json';
+const PLAN = 'preregistration/PREREGISTRATION.md';
+
+/** Every file field of the policy, as [JSON pointer, relative path]. */
+function namedFiles(policy: TrustPolicy): Array<[string, string]> {
+  return [
+    ...policy.tsa_roots.map((f, i): [string, string] => [`/tsa_roots/${i}`, f]),
+    ...(policy.tsa_certs ?? []).map((f, i): [string, string] => [`/tsa_certs/${i}`, f]),
+    ...(policy.tlog_keys ?? []).map((k, i): [string, string] => [`/tlog_keys/${i}/public_key_file`, k.public_key_file]),
+    ...(policy.tlog_submitter_keys ?? []).map((k, i): [string, string] => [`/tlog_submitter_keys/${i}/public_key_file`, k.public_key_file]),
+    ...(policy.operator_public_key !== undefined ? [['/operator_public_key', policy.operator_public_key] as [string, string]] : []),
+  ];
+}
+
+function asProblem(err: unknown, file: string, field: string): PlanProblem {
+  if (!(err instanceof PreregError)) throw err;
+  const line = typeof err.details.line === 'number' ? err.details.line : undefined;
+  return { code: err.code, file, field, ...(line !== undefined ? { line } : {}), message: err.message };
+}
+
+function trustProblems(layout: StudyLayout): PlanProblem[] {
+  let policy: TrustPolicy;
+  try {
+    policy = loadTrustPolicy(layout.trust);
+  } catch (err) {
+    return [asProblem(err, POLICY, '/')];
+  }
+  const problems: PlanProblem[] = [];
+  for (const [field, relative] of namedFiles(policy)) {
+    try {
+      if (!existsSync(trustPath(layout.trust, relative))) {
+        problems.push({ code: 'FILE_NOT_FOUND', file: POLICY, field, message: `${field} names ${relative}, which does not exist in preregistration/trust/` });
+      }
+    } catch (err) {
+      problems.push(asProblem(err, POLICY, field));
+    }
+  }
+  if (problems.length > 0) return problems;
+  try {
+    loadTrust(layout.trust);
+  } catch (err) {
+    problems.push(asProblem(err, POLICY, '/'));
+  }
+  // emit signs with the key pinned here and refuses a study that pins none.
+  const operator = policy.operator_public_key;
+  if (operator === undefined || operator === '') {
+    problems.push({ code: 'OPERATOR_KEY_UNPINNED', file: POLICY, field: '/operator_public_key', message: 'the policy pins no operator_public_key: no output could be signed' });
+  } else {
+    try {
+      const key = createPublicKey(readText(trustPath(layout.trust, operator)));
+      if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${key.asymmetricKeyType ?? 'unknown'} key`);
+    } catch (err) {
+      problems.push({ code: 'OPERATOR_KEY_UNPINNED', file: POLICY, field: '/operator_public_key', message: `${operator} is not an Ed25519 public key (PEM): ${(err as Error).message}` });
+    }
+  }
+  return problems;
+}
+
+function studyProblems(layout: StudyLayout, study: StudyConfig, digests: PublicDigests): PlanProblem[] {
+  const problems: PlanProblem[] = [];
+  const documents = readDocuments(layout, study, digests.corpus);
+  if (documents.length === 0) {
+    problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: '/corpus/documents_suffix', message: `no corpus file ends in ${JSON.stringify(study.corpus.documents_suffix)}: no document declares an identifier` });
+  } else if (digests.vocabulary.ids.length === 0) {
+    problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: '/vocabulary/heading_patterns', message: `the heading patterns match no heading of the ${documents.length} corpus document(s): 0 identifiers` });
+  } else {
+    study.vocabulary.heading_patterns.forEach((pattern, i) => {
+      if (extractVocabulary(documents, [pattern]).ids.length === 0) {
+        problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: `/vocabulary/heading_patterns/${i}`, message: `${JSON.stringify(pattern)} matches no heading of the corpus` });
+      }
+    });
+    study.vocabulary.shape_patterns.forEach((pattern, i) => {
+      const shape = new RegExp(`^(?:${pattern})$`, 'u');
+      if (!digests.vocabulary.ids.some((id) => shape.test(id))) {
+        problems.push({ code: 'STUDY_INVALID', file: STUDY, field: `/vocabulary/shape_patterns/${i}`, message: `${JSON.stringify(pattern)} matches no identifier of the vocabulary: it could catch no phantom of a real shape` });
+      }
+    });
+  }
+  // The classifier compiles every pattern together; what compiles alone may not compile there.
+  try {
+    compileExtractor(extractorConfigFromStudy(study, digests.vocabulary.ids));
+  } catch (err) {
+    problems.push({ code: 'STUDY_INVALID', file: STUDY, field: '/amounts/pattern', message: `the assertion extractor does not compile: ${(err as Error).message}` });
+  }
+  try {
+    readItems(layout, study);
+  } catch (err) {
+    problems.push(asProblem(err, `corpus/${study.corpus.items}`, '/corpus/items'));
+  }
+  return problems;
+}
+
+async function section5Problems(layout: StudyLayout): Promise<PlanProblem[]> {
+  const section5 = extractSection5(readText(layout.plan));
+  if (!section5) return [{ code: 'SECTION5_MISSING', file: PLAN, field: 'section 5', message: 'no level-2 heading starting with "5"' }];
+  if (section5.sqlBlocks.length === 0) return [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }];
+  try {
+    await dryRunSection5(section5.sqlBlocks);
+    return [];
+  } catch (err) {
+    return [asProblem(err, PLAN, 'section 5')];
+  }
+}
+
+/** Every reason the plan could not run after the deadline; empty when it can. */
+export async function planProblems(layout: StudyLayout, study: StudyConfig, digests: PublicDigests): Promise<PlanProblem[]> {
+  return [...trustProblems(layout), ...studyProblems(layout, study, digests), ...(await section5Problems(layout))];
+}
+
+export function renderPlanProblem(p: PlanProblem, withCode = true): string {
+  return `${withCode ? `${p.code}: ` : ''}${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}`;
+}

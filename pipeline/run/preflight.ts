@@ -1,0 +1,75 @@
+// `prereg run`, before any work: everything the pipeline will need must be there, or it refuses
+// with a code and writes nothing — a missing required input is never read as an empty table (a
+// missing commitments file would make every chain UNANCHORED and every proven score 0, an empty
+// submissions directory a signed report of nothing). docs/outputs.md, "What run checks first".
+import { existsSync, statSync } from 'node:fs';
+import { checkOperatorKeys, loadOperatorKeys } from '../emit/sign.ts';
+import type { TrustPolicy } from '../formats/trust-policy.ts';
+import { trustPath } from '../io/trust-files.ts';
+import { loadTrust } from '../study/trust.ts';
+import { readText } from '../io/json-files.ts';
+import type { StudyLayout } from '../layout.ts';
+import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts';
+import { resolveOperatorKeys } from '../emit/operator-keys.ts';
+import { listSubmissionFiles } from '../ingest/submission-files.ts';
+import { requireRevealedKey } from '../freeze/reveal.ts';
+import type { StageContext } from '../command.ts';
+
+export interface RunProblem {
+  code: ReasonCode;
+  message: string;
+  /** The exit code the refusal carries (an unsafe path is 4, a missing input 3). */
+  exitCode: ExitCode;
+}
+
+/** Runs one check; a refusal becomes a problem, anything else is a bug and propagates. */
+function attempt(problems: RunProblem[], check: () => void): void {
+  try {
+    check();
+  } catch (err) {
+    if (!(err instanceof PreregError)) throw err;
+    problems.push({ code: err.code, message: err.message, exitCode: err.exitCode });
+  }
+}
+
+/** Every problem that would stop `run` (or make its result wrong), in the order the stages meet them. */
+export function runProblems(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): RunProblem[] {
+  const problems: RunProblem[] = [];
+  if (!existsSync(layout.freeze)) {
+    return [{ code: 'FREEZE_MISSING', message: `${layout.freeze} does not exist; run \`prereg freeze\``, exitCode: EXIT.blocked }];
+  }
+  attempt(problems, () => {
+    const { files } = listSubmissionFiles(layout);
+    if (!files.some((f) => statSync(f.path).size > 0)) {
+      throw new PreregError('SUBMISSIONS_EMPTY', `${layout.submissions} holds ${files.length === 0 ? 'no *.jsonl file' : `only empty files (${files.map((f) => f.file).join(', ')})`}`);
+    }
+  });
+  let policy: TrustPolicy | undefined;
+  attempt(problems, () => void (policy = loadTrust(layout.trust).policy));
+  if (policy?.require_receipts && !existsSync(layout.commitments)) {
+    problems.push({ code: 'COMMITMENTS_MISSING', message: `preregistration/trust/policy.json requires receipts, and ${layout.commitments} does not exist`, exitCode: EXIT.blocked });
+  }
+  if (policy) {
+    const pinned = policy.operator_public_key;
+    attempt(problems, () => {
+      if (pinned === undefined || pinned === '') throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key');
+      const keys = loadOperatorKeys(resolveOperatorKeys(values, env));
+      checkOperatorKeys(keys, readText(trustPath(layout.trust, pinned)), `preregistration/trust/${pinned}`);
+    });
+  }
+  attempt(problems, () => {
+    const secretFile = typeof values['secret-file'] === 'string' ? values['secret-file'] : undefined;
+    if (!existsSync(layout.answerKey)) throw new PreregError('FILE_NOT_FOUND', `the revealed answer key ${layout.answerKey} does not exist`);
+    requireRevealedKey(layout, layout.answerKey, secretFile, env);
+  });
+  return problems;
+}
+
+/** Throws the first problem (with its exit code, every problem in its details), before anything is written. */
+export function requireRunnable(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): void {
+  const problems = runProblems(layout, values, env);
+  if (problems.length === 0) return;
+  const message = problems.map((p, i) => (i === 0 ? p.message : `${p.code}: ${p.message}`)).join('\n');
+  throw new PreregError(problems[0]!.code, `run refused before doing any work: ${message}`, problems[0]!.exitCode, { problems });
+}
+

@@ -1,0 +1,69 @@
+// `prereg doctor`: readiness of each stage, running nothing and writing nothing.
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+
+const study = scratchStudies();
+
+function tree(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    if (statSync(join(root, f)).isFile()) out[f] = readFileSync(join(root, f)).toString('base64');
+  }
+  return out;
+}
+
+const statuses = (json: { stages: Array<{ stage: string; status: string }> }) => Object.fromEntries(json.stages.map((s) => [s.stage, s.status]));
+const codesOf = (json: { stages: Array<{ stage: string; problems: Array<{ code: string }> }> }, stage: string) =>
+  json.stages.find((s) => s.stage === stage)!.problems.map((p) => p.code);
+
+describe('prereg doctor', () => {
+  it('says ready (exit 0) for the example study with its keys, and writes nothing', async () => {
+    const root = study();
+    const before = tree(root);
+    const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
+    expect([r.code, r.json.status, r.json.next]).toEqual([0, 'ready', null]);
+    expect(statuses(r.json)).toEqual({ freeze: 'ready', anchor: 'ready', 'check-anchors': 'ready', run: 'ready' });
+    expect(tree(root)).toEqual(before);
+  });
+
+  it('is blocked (exit 3) when run would be: no keys, no commitments, naming what is missing next', async () => {
+    const root = study();
+    rmSync(join(root, 'inputs/commitments.jsonl'));
+    const before = tree(root);
+    const r = await runCli(['doctor', '--root', root, '--json']);
+    expect([r.code, r.json.status]).toEqual([3, 'blocked']);
+    expect(codesOf(r.json, 'run')).toEqual(['COMMITMENTS_MISSING', 'OPERATOR_KEY_MISSING']);
+    expect(r.json.next).toMatch(/^run: /);
+    expect(tree(root)).toEqual(before);
+  });
+
+  it('is blocked before the freeze, and names freeze as the next step', async () => {
+    const root = study();
+    rmSync(join(root, 'preregistration/freeze.json'));
+    const r = await runCli(['doctor', '--root', root, '--json']);
+    expect([r.code, statuses(r.json).freeze, statuses(r.json).anchor]).toEqual([3, 'ready', 'blocked']);
+    expect(codesOf(r.json, 'anchor')).toEqual(['FREEZE_MISSING']);
+  });
+
+  it('reports a plan freeze would refuse, with its code', async () => {
+    const root = study();
+    const plan = join(root, 'preregistration/PREREGISTRATION.md');
+    writeFileSync(plan, readFileSync(plan, 'utf8').replace('CREATE OR REPLACE VIEW hypotheses AS', 'CREATE OR REPLACE VIEW hypothesis AS'));
+    const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
+    expect(codesOf(r.json, 'freeze')).toEqual(['SECTION5_VIEW_MISSING']);
+    // The edit also drifted section 5 from the freeze: a conflict, exit 4.
+    expect([r.code, r.json.status]).toEqual([4, 'conflict']);
+    expect(codesOf(r.json, 'run')).toContain('SECTION5_DRIFT');
+  });
+
+  it('is in conflict (exit 4) when a frozen file changed', async () => {
+    const root = study();
+    const doc = join(root, 'corpus/ccag-travaux.md');
+    writeFileSync(doc, `${readFileSync(doc, 'utf8')}\n`);
+    const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
+    expect([r.code, r.json.status, statuses(r.json).anchor]).toEqual([4, 'conflict', 'conflict']);
+    expect(codesOf(r.json, 'anchor')).toContain('CORPUS_DRIFT');
+  });
+});
