@@ -63,7 +63,7 @@ export async function versions(): Promise<{ prereg: string; duckdb: string; node
 
 function unknownCommand(name: string): PreregError {
   const guess = nearest(name, COMMANDS.map((c) => c.name));
-  return new PreregError('USAGE', `unknown command "${name}"${guess ? `; did you mean \`prereg ${guess}\`?` : ''} (run \`prereg --help\`)`, EXIT.usage);
+  return new PreregError('USAGE', `unknown command "${name}"${guess ? `; did you mean \`prereg ${guess}\`?` : ''} (run \`prereg --help\`)`);
 }
 
 /** Node's parseArgs message for an unknown option, with the nearest known option suggested. */
@@ -72,7 +72,7 @@ function optionError(command: Command, err: Error): PreregError {
   const known = Object.keys({ ...GLOBAL_OPTIONS, ...command.options }).map((o) => `--${o}`);
   const guess = unknown ? nearest(unknown, known) : null;
   const message = unknown ? `unknown option ${unknown}${guess ? `; did you mean ${guess}?` : ''} (run \`prereg help ${command.name}\`)` : err.message;
-  return new PreregError('USAGE', `${command.name}: ${message}`, EXIT.usage);
+  return new PreregError('USAGE', `${command.name}: ${message}`);
 }
 
 export async function main(argv: string[], io: CliIo = processIo): Promise<ExitCode> {
@@ -142,7 +142,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
       printError(io, err, json);
       return err.exitCode;
     }
-    const internal = new PreregError('INTERNAL_ERROR', (err as Error)?.stack ?? String(err), EXIT.internal);
+    const internal = new PreregError('INTERNAL_ERROR', (err as Error)?.stack ?? String(err));
     printError(io, internal, json);
     return EXIT.internal;
   }

@@ -2,20 +2,35 @@
 // here; `prereg explain CODE` prints its meaning and next step. Add entries, never rename one:
 // codes are a stable public contract (SPEC §10).
 
+/** Exit codes, SPEC §10. */
+export const EXIT = {
+  ok: 0,
+  failures: 1,
+  usage: 2,
+  blocked: 3,
+  conflict: 4,
+  internal: 5,
+} as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
 export interface ReasonEntry {
   /** What went wrong, in one sentence. */
   meaning: string;
   /** What the user should do next. */
   next: string;
+  /** The exit code of a command this code stops (SPEC §10); EXIT.blocked when not given. */
+  exit?: ExitCode;
 }
 
 export const REASONS = {
   // --- usage and internal -----------------------------------------------------------------
   USAGE: {
+    exit: EXIT.usage,
     meaning: 'The command line was not understood (unknown stage, option or missing argument).',
     next: 'Run `prereg --help` or `prereg <stage> --help`.',
   },
   INTERNAL_ERROR: {
+    exit: EXIT.internal,
     meaning: 'The tool hit a bug; nothing was written.',
     next: 'Report the message and the command line; rerunning will not help.',
   },
@@ -28,6 +43,7 @@ export const REASONS = {
     next: 'Check the path; stages are run from the study root (or pass --root).',
   },
   INPUT_NOT_REGULAR_FILE: {
+    exit: EXIT.conflict,
     meaning: 'An input path names a FIFO (named pipe), device, socket or directory, not a regular file; reading it could block forever or never end, so it is not opened.',
     next: 'Replace it by the regular file it should be (e.g. copy the data into a file instead of piping it).',
   },
@@ -103,10 +119,12 @@ export const REASONS = {
     next: 'Fix the lines listed in the message (see schemas/items.schema.json).',
   },
   CORPUS_PATH_UNSAFE: {
+    exit: EXIT.conflict,
     meaning: 'The corpus (or trust directory) holds a symlink, device, FIFO or socket, a name that is not UTF-8, or two names equal after Unicode normalisation.',
     next: 'Replace the named path by a regular file with a unique UTF-8 name.',
   },
   CORPUS_FILE_UNKNOWN: {
+    exit: EXIT.failures,
     meaning: 'The named file is not part of the frozen corpus.',
     next: 'Give a corpus-relative path exactly as listed in freeze.json.',
   },
@@ -119,10 +137,12 @@ export const REASONS = {
     next: 'Add "## 5. Analysis plan" holding the scoring SQL in ```sql blocks.',
   },
   INIT_TARGET_EXISTS: {
+    exit: EXIT.conflict,
     meaning: '`prereg init` was given a study directory or a private directory that exists and is not empty; it never writes over files.',
     next: 'Pass a new or empty DIR (and --private-dir), or remove the old one yourself.',
   },
   FREEZE_EXISTS: {
+    exit: EXIT.conflict,
     meaning: 'preregistration/freeze.json already exists; refreezing changes freeze_digest and invalidates its anchors.',
     next: 'Pass --replace only if the study has not opened; then anchor again.',
   },
@@ -173,6 +193,7 @@ export const REASONS = {
     next: 'Fix or fetch again the field the message names (file and field); see docs/trust.md.',
   },
   ARKFORGE_KEY_CONFLICT: {
+    exit: EXIT.conflict,
     meaning: 'Importing the published key history would change what the operator pinned: a key id already pinned with another key (or its submitter key file exists with other content), the same key already pinned under another key id, or a published window wider than the pinned one. Nothing was written.',
     next: 'Find out which key is right; remove or rename the pinned entry (and its file) by hand if the published one is, then import again.',
   },
@@ -199,6 +220,7 @@ export const REASONS = {
 
   // --- anchors (SPEC §4.4) ------------------------------------------------------------------------
   ANCHOR_INVALID: {
+    exit: EXIT.failures,
     meaning: 'An anchor token does not verify as a witness of the current freeze_digest (see the TSA_* codes with it).',
     next: 'If freeze.json changed, restore it; otherwise re-anchor with `prereg anchor`.',
   },
@@ -382,6 +404,7 @@ export const REASONS = {
     next: 'Remove the extra systems, or raise limits.max_systems in preregistration/study.json before the freeze if the study means to compare that many.',
   },
   SUBMISSION_PATH_UNSAFE: {
+    exit: EXIT.conflict,
     meaning: 'An entry of inputs/submissions/ would not be read as it looks: a *.jsonl that is not a regular file (a symlink, directory, device), a name ending in another case of ".jsonl" (sys-a.JSONL), a subdirectory, or a name that is not UTF-8.',
     next: 'Put each submission in a regular file directly in inputs/submissions/, named *.jsonl in lower case, with a UTF-8 name.',
   },
@@ -396,14 +419,17 @@ export const REASONS = {
     next: 'Name in report.primary_metric a metric of result_scores (the `metric` column), or remove report from study.json before the freeze.',
   },
   OUTPUT_EXISTS: {
+    exit: EXIT.conflict,
     meaning: 'outputs/<run_id>/ already exists: the same inputs were already emitted, and an output directory is never overwritten.',
     next: 'Keep the existing directory (same inputs give the same bytes), or move it away deliberately and emit again.',
   },
   OUTPUT_PATH_UNSAFE: {
+    exit: EXIT.conflict,
     meaning: 'The outputs directory lies inside corpus/, preregistration/ or inputs/: writing there would change what was frozen or submitted.',
     next: 'Pass an --outputs directory outside corpus/, preregistration/ and inputs/ (the default outputs/ is).',
   },
   OUTPUT_PATH_INVALID: {
+    exit: EXIT.conflict,
     meaning: 'The outputs directory (or a path in it) is not a directory that can be written into: a file, a dangling symlink, a symlink loop.',
     next: 'Point --outputs at a directory (or a path that can be created as one); nothing was published.',
   },
@@ -497,6 +523,7 @@ export const REASONS = {
     next: 'Run `prereg check-anchors` on the study for the drifted file or field; the pre-registration no longer holds as anchored.',
   },
   AUDIT_NOT_REPRODUCED: {
+    exit: EXIT.failures,
     meaning: 'Rerunning the pipeline from the study\'s inputs did not give these files byte for byte (the first differing file and line or row are named), or the rerun refused (its code is listed).',
     next: 'Compare the named file and row with the rerun; check the tool and DuckDB versions recorded in the manifest.',
   },
@@ -611,26 +638,29 @@ export function isReasonCode(code: string): code is ReasonCode {
   return Object.prototype.hasOwnProperty.call(REASONS, code);
 }
 
-/** An error the user can cause: it carries a stable code and the exit code of SPEC §10. */
+/** The exit code the catalogue gives a code (SPEC §10). */
+export function exitCodeOf(code: ReasonCode): ExitCode {
+  const entry: ReasonEntry = REASONS[code];
+  return entry.exit ?? EXIT.blocked;
+}
+
+/**
+ * An error the user can cause: it carries a stable code; its exit code is the catalogue's, which
+ * cli.ts applies. Only a stage may say otherwise (`exitCode`), where one code stops a command in
+ * two ways (a file named on the command line that does not exist is a usage error).
+ */
 export class PreregError extends Error {
+  readonly exitCode: ExitCode;
+
   constructor(
     readonly code: ReasonCode,
     message: string,
-    readonly exitCode: ExitCode = EXIT.blocked,
     readonly details: Record<string, unknown> = {},
+    exitCode: ExitCode = exitCodeOf(code),
   ) {
     super(message);
     this.name = 'PreregError';
+    this.exitCode = exitCode;
   }
 }
 
-/** Exit codes, SPEC §10. */
-export const EXIT = {
-  ok: 0,
-  failures: 1,
-  usage: 2,
-  blocked: 3,
-  conflict: 4,
-  internal: 5,
-} as const;
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,8 +1,9 @@
 // The reproduced and decisions rails: the audited directory against the rerun's, byte for byte,
 // naming the first differing file and, where the format has them, its first differing line or row.
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { openMemoryDatabase } from '../store/db.ts';
+import { READ_PARQUET } from '../store/statements.ts';
 import { CMS_FILE, SIGNATURE_FILE, SUMS_FILE } from '../emit/manifest.ts';
 import { DECISION_RESULTS } from '../emit/tables.ts';
 import { canonicalJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
@@ -41,19 +42,14 @@ export function textDifference(file: string, recorded: Buffer, rerun: Buffer): D
 
 /** A Parquet file read back with DuckDB, rows in file order. */
 async function readParquet(path: string): Promise<{ columns: string[]; rows: string[][] }> {
-  const instance = await DuckDBInstance.create(':memory:', { threads: '1', preserve_insertion_order: 'true', autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  const db = await openMemoryDatabase();
   try {
-    const connection = await instance.connect();
-    try {
-      const reader = await connection.runAndReadAll('SELECT * FROM read_parquet($1)', [path]);
-      const types = reader.columnTypes();
-      const columns = reader.columnNames().map((name, i) => `${name} ${types[i]!.toString()}`);
-      return { columns, rows: reader.getRowsJson().map((row) => row.map((cell) => JSON.stringify(cell))) };
-    } finally {
-      connection.closeSync();
-    }
+    const reader = await db.connection.runAndReadAll(READ_PARQUET, [path]);
+    const types = reader.columnTypes();
+    const columns = reader.columnNames().map((name, i) => `${name} ${types[i]!.toString()}`);
+    return { columns, rows: reader.getRowsJson().map((row) => row.map((cell) => JSON.stringify(cell))) };
   } finally {
-    instance.closeSync();
+    db.close();
   }
 }
 

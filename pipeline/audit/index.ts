@@ -4,7 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { studyLayout } from '../layout.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { anchorsRail } from './anchors.ts';
 import { decisionsRail, reproducedRail } from './compare.ts';
 import { completeRail, digestsRail, schemaRail } from './integrity.ts';
@@ -33,12 +33,12 @@ function isDirectory(path: string): boolean {
 export async function auditOutputs(outputsDir: string, options: AuditOptions): Promise<AuditReport> {
   const dir = resolve(outputsDir);
   const progress = options.progress ?? (() => {});
-  if (!isDirectory(dir)) throw new PreregError('FILE_NOT_FOUND', `${dir} is not a directory: there is nothing to audit`, EXIT.blocked, { path: dir });
+  if (!isDirectory(dir)) throw new PreregError('FILE_NOT_FOUND', `${dir} is not a directory: there is nothing to audit`, { path: dir });
   const layout = studyLayout(options.root);
   for (const sub of STUDY_INPUT_DIRS) {
     const path = join(layout.root, sub);
     if (!isDirectory(path)) {
-      throw new PreregError('AUDIT_STUDY_UNREADABLE', `${path} is not a directory: the study's inputs (corpus/, preregistration/, inputs/) must be under --root`, EXIT.blocked, { path });
+      throw new PreregError('AUDIT_STUDY_UNREADABLE', `${path} is not a directory: the study's inputs (corpus/, preregistration/, inputs/) must be under --root`, { path });
     }
   }
 

@@ -19,7 +19,8 @@ import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
-import { sha256Of } from './recorded.ts';
+import { sha256Hex } from '../formats/hash.ts';
+import { sha256OfFile, sha256OfFileIfAny } from '../io/file-hash.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 
 const MANIFEST = 'manifest.json';
@@ -122,7 +123,7 @@ export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: No
     const now = new Map(
       listSubmissionFiles(layout).files.map((f) => {
         const bytes = readRegularFile(f.path);
-        return [f.file, { sha256: sha256Of(bytes), bytes: bytes.length }] as const;
+        return [f.file, { sha256: sha256Hex(bytes), bytes: bytes.length }] as const;
       }),
     );
     const before = new Map(recorded.submissions.map((s) => [s.file, s]));
@@ -136,12 +137,12 @@ export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: No
   });
 
   attempt('inputs/commitments.jsonl', d, codes, () => {
-    const now = existsSync(layout.commitments) ? sha256Of(readRegularFile(layout.commitments)) : null;
+    const now = sha256OfFileIfAny(layout.commitments);
     if (now !== recorded.commitments_sha256) d.push({ file: 'inputs/commitments.jsonl', message: `is now ${now ?? 'absent'}; the manifest recorded ${recorded.commitments_sha256 ?? 'none'}` });
   });
 
   attempt('preregistration/anchors/', d, codes, () => {
-    const now = new Map(listAnchorFiles(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256Of(readRegularFile(join(layout.anchors, f)))]));
+    const now = new Map(listAnchorFiles(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256OfFile(join(layout.anchors, f))]));
     const before = new Map(recorded.anchors.map((a) => [a.file, a.sha256]));
     for (const file of [...new Set([...before.keys(), ...now.keys()])].sort()) {
       if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? 'differs from the anchor file the manifest recorded' : 'is an anchor the manifest did not record') : 'was recorded by the manifest but is missing now' });

@@ -4,10 +4,11 @@
 // itself, its manifest entry and its SHA256SUMS line — and two of manifest.json (the file and its
 // SHA256SUMS line), with the manifest's own artifact_digest as a self-check. When two accounts
 // agree, the third is the one that changed, and that is the file named.
+import { sha256Hex } from '../formats/hash.ts';
 import { join } from 'node:path';
 import { artifactDigestOf, DATA_FILES, decisionDigest, MANIFEST_FILE, manifestBytes, runIdOf, sha256sums, SUMS_FILE, type EmitInputs, type Manifest } from '../emit/manifest.ts';
 import type { JsonValue } from '../formats/canonical-json.ts';
-import { OUTPUT_FILES, manifestProblems, parseSums, resultsProblems, sha256Of, type AuditedDir } from './recorded.ts';
+import { OUTPUT_FILES, manifestProblems, parseSums, resultsProblems, type AuditedDir } from './recorded.ts';
 import { failed, passed, railOf, type Difference, type Rail } from './rails.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 
@@ -84,7 +85,7 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
   for (const file of [...DATA_FILES, MANIFEST_FILE]) {
     if (!present.has(file)) continue;
     const bytes = readRegularFile(join(audited.dir, file));
-    actual.set(file, { bytes: bytes.length, sha256: sha256Of(bytes) });
+    actual.set(file, { bytes: bytes.length, sha256: sha256Hex(bytes) });
   }
 
   let sumsText: string | null = null;

@@ -1,6 +1,6 @@
 // The audited directory as recorded: its files, manifest.json, SHA256SUMS and results.json, read
 // once and parsed with the canonical parser (duplicate keys refused, number lexemes kept).
-import { createHash } from 'node:crypto';
+import { isHex64 } from '../formats/hash.ts';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CMS_FILE, DATA_FILES, MANIFEST_FILE, MANIFEST_FORMAT, RESULTS_FORMAT, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
@@ -31,9 +31,6 @@ export interface AuditedDir {
   results: ParsedFile | null;
 }
 
-export function sha256Of(data: Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
 
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -73,9 +70,8 @@ export function readAudited(dir: string): AuditedDir {
 // ------------------------------------------------------------------------------------------
 // The required fields of manifest.json (docs/outputs.md) and of results.json
 
-const HEX64 = /^[0-9a-f]{64}$/;
 const isString = (v: JsonValue | undefined): v is string => typeof v === 'string';
-const isHex = (v: JsonValue | undefined): boolean => isString(v) && HEX64.test(v);
+const isHex = (v: JsonValue | undefined): boolean => isHex64(v);
 const isCount = (v: JsonValue | undefined): boolean => v instanceof JsonNumber && /^(0|[1-9][0-9]*)$/.test(v.lexeme);
 
 function listProblems(where: string, v: JsonValue | undefined, item: (x: JsonObject) => boolean): string[] {

@@ -8,9 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Manifest } from '../emit/manifest.ts';
-import { compareDigests, type Finding } from '../study/drift.ts';
-import { computePublicDigests, loadFreezeRecord } from '../study/freeze-record.ts';
-import { loadStudy } from '../study/study.ts';
+import type { Finding } from '../study/drift.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -53,9 +51,7 @@ const INPUT_OF_CODE: ReadonlyArray<[RegExp, string]> = [
 
 /** The input a stage's refusal concerns: its finding's file, its path, or its code's input. */
 export function refusalOf(stage: string, err: PreregError, scratch: string): Refusal {
-  let findings = Array.isArray(err.details.findings) ? (err.details.findings as Finding[]) : [];
-  // A drift refused without saying where (verify's TRUST_DRIFT): the freeze module says where.
-  if (findings.length === 0 && err.code.endsWith('_DRIFT')) findings = driftFindings(scratch);
+  const findings = Array.isArray(err.details.findings) ? (err.details.findings as Finding[]) : [];
   const finding = findings.find((f) => f.code === err.code && f.file) ?? findings.find((f) => f.file);
   let file = finding?.file ?? studyFileOf(err, scratch);
   if (file === null || file.startsWith('/')) file = INPUT_OF_CODE.find(([re]) => re.test(err.code))?.[1] ?? file;
@@ -64,17 +60,6 @@ export function refusalOf(stage: string, err: PreregError, scratch: string): Ref
   // The scratch directory's path means nothing to the reader: messages name study paths.
   const message = err.message.split(`${scratch}/`).join('');
   return { stage, code: err.code, message, file, ...(line ? { row: Number(line[1]) } : {}) };
-}
-
-/** What compareDigests finds in the scratch study (the same findings check-anchors reports). */
-function driftFindings(scratch: string): Finding[] {
-  try {
-    const layout = studyLayout(scratch);
-    const study = loadStudy(layout.study);
-    return compareDigests(loadFreezeRecord(layout.freeze), computePublicDigests(layout, study), study).findings;
-  } catch {
-    return [];
-  }
 }
 
 async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (m: string) => void, stages: AuditStages): Promise<RerunOutcome> {
@@ -86,7 +71,7 @@ async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (
       const result = await stage.run({ root: scratch, json: true, values: {}, positionals: [], progress, env });
       if (result.exitCode !== EXIT.ok) {
         const json = result.json as { code?: string };
-        throw new PreregError('AUDIT_NOT_REPRODUCED', `${stage.name} exited ${result.exitCode}${json.code ? ` (${json.code})` : ''}`, EXIT.failures);
+        throw new PreregError('AUDIT_NOT_REPRODUCED', `${stage.name} exited ${result.exitCode}${json.code ? ` (${json.code})` : ''}`);
       }
     }
     current = 'emit';
@@ -116,7 +101,7 @@ export async function withRerun<T>(
         // Symlinks are copied as links, so the stages refuse them as they would in the study.
         cpSync(join(layout.root, dir), join(scratch, dir), { recursive: true, verbatimSymlinks: true });
       } catch (err) {
-        throw new PreregError('AUDIT_STUDY_UNREADABLE', `${join(layout.root, dir)} cannot be copied for the rerun: ${(err as Error).message}`, EXIT.blocked, { path: join(layout.root, dir) });
+        throw new PreregError('AUDIT_STUDY_UNREADABLE', `${join(layout.root, dir)} cannot be copied for the rerun: ${(err as Error).message}`, { path: join(layout.root, dir) });
       }
     }
     return await use(await runInScratch(scratch, options.env, options.progress, options.stages));

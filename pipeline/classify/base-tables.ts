@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
-import { compileExtractor, compileLiteralMatcher, extractorConfigFromStudy, type Extractor } from './extract.ts';
+import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY } from '../store/statements.ts';
+import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
+import { compileLiteralMatcher } from './vocabulary-trie.ts';
 
 const CLASSIFY_TABLES_SQL = fileURLToPath(new URL('../store/classify-tables.sql', import.meta.url));
 
@@ -50,7 +52,7 @@ export async function buildBaseTables(
   // The identifiers each record's answer cites (stubs excluded), for passage_mentions.
   const cited = new Map<number, Set<string>>();
   const assertions = await TableAppender.create(connection, 'assertions');
-  for (const r of await rows(connection, 'SELECT record_id, system_id, item_id, attempt, answer_text, truncated FROM records ORDER BY record_id')) {
+  for (const r of await rows(connection, ANSWERS_TO_CLASSIFY)) {
     counts.records++;
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
     for (const a of extractor.extract(String(r.answer_text), { truncated: r.truncated === true })) {
@@ -86,7 +88,7 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
       seen.proven_owned ||= fresh.proven_owned;
     }
   };
-  for (const p of await rows(connection, 'SELECT record_id, ref, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index')) {
+  for (const p of await rows(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
     const record = Number(p.record_id);
     const flags = { declared: p.declared === true, proven: p.proven === true, proven_owned: p.proven === true && p.owned === true };
     if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });
@@ -121,7 +123,7 @@ async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<
   // never shadow one of them (leftmost-longest), and passages come grouped by record.
   let matcherRecord: number | null = null;
   let match = compileLiteralMatcher([]);
-  for (const p of await rows(connection, 'SELECT record_id, evidence_index, passage_index, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index')) {
+  for (const p of await rows(connection, PASSAGES_TO_SCAN)) {
     const record = Number(p.record_id);
     const own = cited.get(record);
     if (own === undefined || typeof p.text !== 'string') continue;

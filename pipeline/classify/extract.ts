@@ -27,7 +27,11 @@
 // - Amounts: matches of the study's pattern whose named group `value` is normalised to a canonical
 //   decimal string (see normaliseAmount); a match overlapping a citation or stub is not an amount.
 import type { StudyConfig } from '../study/study.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
+import { compilePrefixMatcher, namedGroups } from './pattern-prefix.ts';
+import { buildTrie, isBoundaryBefore, isTriePrefix, LEFT_BOUNDARY, literalMatches, RIGHT_BOUNDARY, type Span } from './vocabulary-trie.ts';
+
+export type { Span } from './vocabulary-trie.ts';
 
 export interface ExtractorConfig {
   /** The frozen vocabulary: every citable identifier. */
@@ -80,123 +84,8 @@ export function extractorConfigFromStudy(study: StudyConfig, vocabulary: readonl
   };
 }
 
-// --- boundaries ---------------------------------------------------------------------------------
-
-const ID_CHAR = /^[\p{L}\p{N}\p{M}_-]$/u;
-const DIGIT = /^\p{N}$/u;
-/** The same boundary rule as regular-expression assertions, wrapped around shape/section patterns. */
-const LEFT_BOUNDARY = String.raw`(?<![\p{L}\p{N}\p{M}_\-])(?!(?<=\.)\p{N})`;
-const RIGHT_BOUNDARY = String.raw`(?![\p{L}\p{N}\p{M}_\-]|\.\p{N})`;
-
-function codePointBefore(text: string, i: number): string {
-  const low = text.charCodeAt(i - 1);
-  if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
-    const high = text.charCodeAt(i - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return text.slice(i - 2, i);
-  }
-  return text.slice(i - 1, i);
-}
-
-function codePointAt(text: string, i: number): string {
-  return String.fromCodePoint(text.codePointAt(i)!);
-}
-
-function isBoundaryBefore(text: string, start: number): boolean {
-  if (start === 0) return true;
-  const prev = codePointBefore(text, start);
-  if (prev === '.') return !DIGIT.test(codePointAt(text, start));
-  return !ID_CHAR.test(prev);
-}
-
-function isBoundaryAfter(text: string, end: number): boolean {
-  if (end >= text.length) return true;
-  const next = codePointAt(text, end);
-  if (next === '.') return end + 1 >= text.length || !DIGIT.test(codePointAt(text, end + 1));
-  return !ID_CHAR.test(next);
-}
-
-// --- the vocabulary trie ----------------------------------------------------------------------
-
-interface TrieNode {
-  children: Map<number, TrieNode>;
-  terminal: boolean;
-}
-
-function buildTrie(ids: readonly string[]): TrieNode {
-  const root: TrieNode = { children: new Map(), terminal: false };
-  for (const id of ids) {
-    // An empty identifier would match everywhere; extractVocabulary never produces one.
-    if (id === '') continue;
-    let node = root;
-    for (let i = 0; i < id.length; i++) {
-      const unit = id.charCodeAt(i);
-      let child = node.children.get(unit);
-      if (child === undefined) {
-        child = { children: new Map(), terminal: false };
-        node.children.set(unit, child);
-      }
-      node = child;
-    }
-    node.terminal = true;
-  }
-  return root;
-}
-
-/** The end of the longest bounded identifier starting at `start`, or -1. */
-function longestAt(root: TrieNode, text: string, start: number): number {
-  let node: TrieNode | undefined = root;
-  let best = -1;
-  for (let i = start; i < text.length; i++) {
-    node = node.children.get(text.charCodeAt(i));
-    if (node === undefined) break;
-    if (node.terminal && isBoundaryAfter(text, i + 1)) best = i + 1;
-  }
-  return best;
-}
-
-/** Whether text[start..] is a non-empty prefix of some identifier (complete or not). */
-function isTriePrefix(root: TrieNode, text: string, start: number): boolean {
-  let node: TrieNode | undefined = root;
-  for (let i = start; i < text.length; i++) {
-    node = node.children.get(text.charCodeAt(i));
-    if (node === undefined) return false;
-  }
-  return start < text.length;
-}
-
-/** Every bounded occurrence of the trie's identifiers: leftmost, then longest, never overlapping. */
-function literalMatches(root: TrieNode, text: string): Array<Span & { ref: string }> {
-  const found: Array<Span & { ref: string }> = [];
-  for (let i = 0; i < text.length; ) {
-    if (root.children.has(text.charCodeAt(i)) && isBoundaryBefore(text, i)) {
-      const end = longestAt(root, text, i);
-      if (end > i) {
-        found.push({ ref: text.slice(i, end), start: i, end });
-        i = end;
-        continue;
-      }
-    }
-    i++;
-  }
-  return found;
-}
-
-/**
- * A matcher for a fixed set of identifiers by the vocabulary's own rules (one trie, bounded,
- * case-sensitive, leftmost-longest, linear in the text): used to find where served passages write
- * the identifiers an answer cites, vocabulary or not.
- */
-export function compileLiteralMatcher(ids: Iterable<string>): (text: string) => Array<Span & { ref: string }> {
-  const root = buildTrie([...new Set(ids)]);
-  return (text) => literalMatches(root, text);
-}
-
 // --- the extractor ------------------------------------------------------------------------------
 
-export interface Span {
-  start: number;
-  end: number;
-}
 
 /** The longest stub looked for at the end of a truncated answer, in UTF-16 code units. */
 const STUB_WINDOW = 256;
@@ -207,9 +96,7 @@ function compilePattern(pattern: string, what: string, bounded: boolean): RegExp
   } catch (err) {
     throw new PreregError(
       'STUDY_INVALID',
-      `study.json ${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${(err as Error).message}`,
-      EXIT.blocked,
-      { pattern },
+      `study.json ${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${(err as Error).message}`, { pattern },
     );
   }
 }
@@ -281,9 +168,7 @@ export function compileExtractor(config: ExtractorConfig): Extractor {
   if (!namedGroups(config.amountPattern).has('value')) {
     throw new PreregError(
       'STUDY_INVALID',
-      `study.json amount pattern ${JSON.stringify(config.amountPattern)} has no named group \`value\`.`,
-      EXIT.blocked,
-      { pattern: config.amountPattern },
+      `study.json amount pattern ${JSON.stringify(config.amountPattern)} has no named group \`value\`.`, { pattern: config.amountPattern },
     );
   }
   const shapePrefixes = config.shapePatterns.map((p) => compilePrefixMatcher(p));
@@ -413,149 +298,3 @@ export function normaliseAmount(raw: string, groupSeparators: readonly string[],
   return frac === '' ? int : `${int}.${frac}`;
 }
 
-// --- prefixes of a pattern's language (stub detection) --------------------------------------------
-// A stub is "a prefix of something a shape pattern matches". ECMAScript has no partial matching, so
-// the pattern is parsed (the whole `u`-mode grammar) and rewritten into a pattern whose language is
-// exactly the prefixes of the original's: P(a) = a?, P(xy) = x P(y) | P(x), P(x|y) = P(x) | P(y),
-// P(x{n,m}) = x{0,m-1} P(x). Zero-width assertions (^ $ \b lookarounds) are read as always true
-// and back-references as any text: this can only make more fragments stubs, never fewer.
-
-type Node =
-  | { t: 'atom'; src: string }
-  | { t: 'empty' }
-  | { t: 'any' }
-  | { t: 'seq'; items: Node[] }
-  | { t: 'alt'; options: Node[] }
-  | { t: 'group'; body: Node; name: string | null }
-  | { t: 'quant'; body: Node; min: number; max: number };
-
-function parsePattern(src: string): Node {
-  let i = 0;
-  const fail = (what: string): never => {
-    throw new Error(`cannot parse pattern ${JSON.stringify(src)} at ${i}: ${what}`);
-  };
-  const alt = (): Node => {
-    const options = [seq()];
-    while (src[i] === '|') {
-      i++;
-      options.push(seq());
-    }
-    return options.length === 1 ? options[0]! : { t: 'alt', options };
-  };
-  const seq = (): Node => {
-    const items: Node[] = [];
-    while (i < src.length && src[i] !== '|' && src[i] !== ')') items.push(quantified(atom()));
-    return { t: 'seq', items };
-  };
-  const quantified = (body: Node): Node => {
-    const q = /^(?:([*+?])|\{([0-9]+)(,([0-9]*))?\})\??/.exec(src.slice(i));
-    if (q === null) return body;
-    i += q[0].length;
-    if (q[1] !== undefined) return { t: 'quant', body, min: q[1] === '+' ? 1 : 0, max: q[1] === '?' ? 1 : Infinity };
-    const min = Number(q[2]);
-    return { t: 'quant', body, min, max: q[3] === undefined ? min : q[4] === '' ? Infinity : Number(q[4]) };
-  };
-  const take = (re: RegExp): string => {
-    const m = re.exec(src.slice(i)) ?? fail(`expected ${re.source}`);
-    i += m[0].length;
-    return m[0];
-  };
-  const atom = (): Node => {
-    const c = src[i]!;
-    if (c === '(') {
-      const head = take(/^\((?:\?(?::|=|!|<=|<!|<([^>]+)>))?/);
-      const body = alt();
-      if (src[i++] !== ')') fail('unclosed group');
-      if (/^\(\?(?:=|!|<=|<!)/.test(head)) return { t: 'empty' };
-      const name = /^\(\?<([^>]+)>/.exec(head)?.[1] ?? null;
-      return { t: 'group', body, name };
-    }
-    if (c === '[') return { t: 'atom', src: take(/^\[(?:\\[\s\S]|[^\\\]])*\]/) };
-    if (c === '^' || c === '$') return i++, { t: 'empty' };
-    if (c === '\\') {
-      const esc = take(/^\\(?:[pP]\{[^}]*\}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|x[0-9a-fA-F]{2}|c[a-zA-Z]|k<[^>]+>|[1-9][0-9]*|[\s\S])/u);
-      if (esc === '\\b' || esc === '\\B') return { t: 'empty' };
-      if (/^\\(?:k<|[1-9])/.test(esc)) return { t: 'any' };
-      return { t: 'atom', src: esc };
-    }
-    const cp = String.fromCodePoint(src.codePointAt(i)!);
-    i += cp.length;
-    return { t: 'atom', src: cp };
-  };
-  const tree = alt();
-  if (i !== src.length) fail('unbalanced )');
-  return tree;
-}
-
-/** The original language, with groups made non-capturing (copies must not repeat a group name). */
-function full(n: Node): string {
-  switch (n.t) {
-    case 'atom':
-      return n.src;
-    case 'empty':
-      return '';
-    case 'any':
-      return String.raw`[\s\S]*`;
-    case 'seq':
-      return n.items.map(full).join('');
-    case 'alt':
-      return `(?:${n.options.map(full).join('|')})`;
-    case 'group':
-      return `(?:${full(n.body)})`;
-    case 'quant':
-      return `(?:${full(n.body)}){${n.min},${n.max === Infinity ? '' : n.max}}`;
-  }
-}
-
-/** The language of all prefixes (the empty string and complete matches included). */
-function prefix(n: Node): string {
-  switch (n.t) {
-    case 'atom':
-      return `(?:${n.src})?`;
-    case 'empty':
-      return '';
-    case 'any':
-      return String.raw`[\s\S]*`;
-    case 'seq': {
-      const [first, ...rest] = n.items;
-      if (first === undefined) return '';
-      if (rest.length === 0) return prefix(first);
-      return `(?:${full(first)}${prefix({ t: 'seq', items: rest })}|${prefix(first)})`;
-    }
-    case 'alt':
-      return `(?:${n.options.map(prefix).join('|')})`;
-    case 'group':
-      return prefix(n.body);
-    case 'quant': {
-      if (n.max === 0) return '';
-      const upTo = n.max === Infinity ? '' : String(n.max - (n.body.t === 'atom' ? 0 : 1));
-      // For a single character, "some, then a prefix of one more" is simply "up to max of them".
-      return n.body.t === 'atom' ? `(?:${n.body.src}){0,${upTo}}` : `(?:${full(n.body)}){0,${upTo}}${prefix(n.body)}`;
-    }
-  }
-}
-
-/** Whether text[start..] (to the end) is a non-empty prefix of a string the pattern matches. */
-function compilePrefixMatcher(pattern: string): (text: string, start: number) => boolean {
-  const re = new RegExp(`(?:${prefix(parsePattern(pattern))})$`, 'uy');
-  return (text, start) => {
-    if (start >= text.length) return false;
-    re.lastIndex = start;
-    return re.test(text);
-  };
-}
-
-function namedGroups(pattern: string): Set<string> {
-  const names = new Set<string>();
-  const walk = (n: Node): void => {
-    if (n.t === 'seq') n.items.forEach(walk);
-    else if (n.t === 'alt') n.options.forEach(walk);
-    else if (n.t === 'quant') walk(n.body);
-    else if (n.t === 'group') {
-      if (n.name !== null) names.add(n.name);
-      walk(n.body);
-    }
-  };
-  walk(parsePattern(pattern));
-  return names;
-}

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 const TEMPORARY = /^\.([0-9a-f]{16})\.tmp-[0-9a-f]{12}$/;
 
@@ -19,7 +19,7 @@ export function isTemporaryName(name: string): boolean {
 }
 
 export function outputExists(final: string): PreregError {
-  return new PreregError('OUTPUT_EXISTS', `${final} already exists; an output directory is never overwritten`, EXIT.conflict, { path: final });
+  return new PreregError('OUTPUT_EXISTS', `${final} already exists; an output directory is never overwritten`, { path: final });
 }
 
 /** OUTPUT_EXISTS (exit 4) when the final directory exists in any form, a dangling symlink included. */
@@ -48,7 +48,7 @@ export function refuseOutputsInsideStudy(outputsDir: string, layout: StudyLayout
   for (const [name, dir] of [['corpus/', layout.corpus], ['preregistration/', layout.preregistration], ['inputs/', layout.inputs]] as const) {
     const inside = resolvedThroughLinks(dir);
     if (outputs === inside || outputs.startsWith(inside + sep)) {
-      throw new PreregError('OUTPUT_PATH_UNSAFE', `--outputs ${outputsDir} lies inside the study's ${name}, which no stage may write into; choose a directory outside corpus/, preregistration/ and inputs/`, EXIT.conflict, { path: outputsDir });
+      throw new PreregError('OUTPUT_PATH_UNSAFE', `--outputs ${outputsDir} lies inside the study's ${name}, which no stage may write into; choose a directory outside corpus/, preregistration/ and inputs/`, { path: outputsDir });
     }
   }
 }

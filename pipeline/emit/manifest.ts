@@ -1,5 +1,6 @@
 // manifest.json, its digests, run_id and SHA256SUMS (SPEC §7). Pure: values in, values out.
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 
 export const MANIFEST_FORMAT = 'prereg.manifest/1';
 export const RESULTS_FORMAT = 'prereg.results/1';

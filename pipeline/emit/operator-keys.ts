@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { OptionSpec, StageContext } from '../command.ts';
 import { readText } from '../io/json-files.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import type { OperatorKeyPems } from './sign.ts';
 
 /** The key options, for every command that emits (`emit`, and `run`, which ends with emit). */
@@ -19,17 +19,17 @@ export const CMS_CERT_ENV = 'PREREG_OPERATOR_CMS_CERT';
 
 function readPem(option: string, value: string | boolean | string[] | undefined, envName: string, env: NodeJS.ProcessEnv): string {
   if (typeof value === 'string') {
-    if (!existsSync(value)) throw new PreregError('FILE_NOT_FOUND', `--${option} ${value} does not exist`, EXIT.blocked, { path: value });
+    if (!existsSync(value)) throw new PreregError('FILE_NOT_FOUND', `--${option} ${value} does not exist`, { path: value });
     return readText(value);
   }
   const fromEnv = env[envName];
   if (fromEnv) {
     // The PEM itself, or the path of a PEM file.
     if (fromEnv.includes('-----BEGIN ')) return fromEnv;
-    if (!existsSync(fromEnv)) throw new PreregError('FILE_NOT_FOUND', `$${envName} names ${fromEnv}, which does not exist`, EXIT.blocked, { path: fromEnv });
+    if (!existsSync(fromEnv)) throw new PreregError('FILE_NOT_FOUND', `$${envName} names ${fromEnv}, which does not exist`, { path: fromEnv });
     return readText(fromEnv);
   }
-  throw new PreregError('OPERATOR_KEY_MISSING', `no --${option} FILE and no $${envName}`, EXIT.blocked);
+  throw new PreregError('OPERATOR_KEY_MISSING', `no --${option} FILE and no $${envName}`);
 }
 
 /** --operator-key/--cms-key/--cms-cert FILE, else $PREREG_OPERATOR_KEY/_CMS_KEY/_CMS_CERT (PEM text or a path). */

@@ -12,7 +12,7 @@
 import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, createHash, X509Certificate, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 const OID_DATA = '1.2.840.113549.1.7.1';
 const OID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
@@ -46,7 +46,7 @@ function pemCertificates(pem: string): Buffer[] {
 }
 
 function cmsInvalid(message: string): PreregError {
-  return new PreregError('OPERATOR_CMS_INVALID', message, EXIT.blocked);
+  return new PreregError('OPERATOR_CMS_INVALID', message);
 }
 
 /** Parses the keys; the checks against the pinned key are checkOperatorKeys'. */
@@ -55,10 +55,10 @@ export function loadOperatorKeys(pems: OperatorKeyPems): OperatorKeys {
   try {
     ed25519 = createPrivateKey(pems.operatorKey);
   } catch {
-    throw new PreregError('OPERATOR_KEY_INVALID', 'the operator key is not a PEM private key', EXIT.blocked);
+    throw new PreregError('OPERATOR_KEY_INVALID', 'the operator key is not a PEM private key');
   }
   if (ed25519.asymmetricKeyType !== 'ed25519') {
-    throw new PreregError('OPERATOR_KEY_INVALID', `the operator key is ${ed25519.asymmetricKeyType ?? 'unknown'}, not Ed25519`, EXIT.blocked);
+    throw new PreregError('OPERATOR_KEY_INVALID', `the operator key is ${ed25519.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
   }
   let cmsKey: KeyObject;
   try {
@@ -84,16 +84,15 @@ export function checkOperatorKeys(keys: OperatorKeys, pinnedPublicKeyPem: string
   try {
     pinned = createPublicKey(pinnedPublicKeyPem);
   } catch {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${pinnedWhere} is not a PEM public key`, EXIT.blocked);
+    throw new PreregError('OPERATOR_KEY_UNPINNED', `${pinnedWhere} is not a PEM public key`);
   }
   if (pinned.asymmetricKeyType !== 'ed25519') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${pinnedWhere} is ${pinned.asymmetricKeyType ?? 'unknown'}, not Ed25519`, EXIT.blocked);
+    throw new PreregError('OPERATOR_KEY_UNPINNED', `${pinnedWhere} is ${pinned.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
   }
   if (!spki(createPublicKey(keys.ed25519)).equals(spki(pinned))) {
     throw new PreregError(
       'OPERATOR_KEY_MISMATCH',
       `the operator key's public half is not the one pinned in ${pinnedWhere}`,
-      EXIT.blocked,
     );
   }
   let signer: X509Certificate;

@@ -20,8 +20,9 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
-import { EXIT, PreregError } from '../reasons.ts';
-import { quoteIdent } from '../store/db.ts';
+import { PreregError } from '../reasons.ts';
+import { quoteIdent } from '../store/sql-text.ts';
+import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, orderedSelect, witnessesBySystem } from '../store/statements.ts';
 
 /** The alias of the attached store database. */
 export const STORE_ALIAS = 'store';
@@ -72,12 +73,6 @@ export type BaseName = keyof typeof BASE_TABLES;
 /** Every table emit reads, each with its full column list in output order. */
 export type Schema = Map<string, string[]>;
 
-
-/** A string literal for the few places DuckDB takes no parameter (ATTACH and COPY paths). */
-export function quoteLiteral(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
-}
-
 export function qualified(table: string): string {
   return `${STORE_ALIAS}.main.${quoteIdent(table)}`;
 }
@@ -88,14 +83,7 @@ export function qualified(table: string): string {
  */
 export async function describeStore(connection: DuckDBConnection, specs: readonly TableSpec[]): Promise<Schema> {
   // duckdb_tables() lists base tables only, so a view of the same name never qualifies.
-  const reader = await connection.runAndReadAll(
-    `SELECT c.table_name, c.column_name
-       FROM duckdb_columns() c
-       JOIN duckdb_tables() t ON t.database_name = c.database_name AND t.schema_name = c.schema_name AND t.table_name = c.table_name
-      WHERE c.database_name = $1 AND c.schema_name = 'main'
-      ORDER BY c.table_name, c.column_index`,
-    [STORE_ALIAS],
-  );
+  const reader = await connection.runAndReadAll(BASE_TABLE_COLUMNS, [STORE_ALIAS]);
   const found = new Map<string, string[]>();
   for (const [table, column] of reader.getRows() as [string, string][]) {
     const list = found.get(table) ?? [];
@@ -115,7 +103,7 @@ export async function describeStore(connection: DuckDBConnection, specs: readonl
     schema.set(spec.table, [...spec.columns, ...actual.filter((c) => !(spec.columns as readonly string[]).includes(c))]);
   }
   if (problems.length > 0) {
-    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `the store cannot be emitted: ${problems.join('; ')}`, EXIT.blocked, { problems });
+    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `the store cannot be emitted: ${problems.join('; ')}`, { problems });
   }
   return schema;
 }
@@ -126,9 +114,9 @@ export function columnsOf(schema: Schema, table: string): string[] {
   return columns;
 }
 
-/** SELECT of every column, named ones first, in the total order ORDER BY ALL gives. */
-export function orderedSelect(table: string, columns: readonly string[]): string {
-  return `SELECT ${columns.map(quoteIdent).join(', ')} FROM ${qualified(table)} ORDER BY ALL`;
+/** SELECT of every column of a store table, named ones first, in the total order ORDER BY ALL gives. */
+export function orderedStoreSelect(table: string, columns: readonly string[]): string {
+  return orderedSelect(qualified(table), columns);
 }
 
 /**
@@ -140,7 +128,7 @@ export type Cell = null | boolean | string | bigint | JsonNumber | Cell[] | { [k
 export type Row = Record<string, Cell>;
 
 export async function readRows(connection: DuckDBConnection, table: string, columns: readonly string[]): Promise<Row[]> {
-  const reader = await connection.runAndReadAll(orderedSelect(table, columns));
+  const reader = await connection.runAndReadAll(orderedStoreSelect(table, columns));
   const types = reader.columnTypes();
   const names = reader.columnNames();
   return reader.getRows().map((values, i) => {
@@ -172,7 +160,7 @@ export function toCell(value: DuckDBValue, type: DuckDBType, where: string): Cel
     case DuckDBTypeId.DOUBLE: {
       const x = value as number;
       if (!Number.isFinite(x)) {
-        throw new PreregError('JSON_NUMBER_INVALID', `${where} is ${x}, which canonical JSON cannot hold`, EXIT.blocked, { where });
+        throw new PreregError('JSON_NUMBER_INVALID', `${where} is ${x}, which canonical JSON cannot hold`, { where });
       }
       return new JsonNumber(pythonFloatRepr(x));
     }
@@ -248,12 +236,12 @@ async function pairs(connection: DuckDBConnection, sql: string): Promise<Array<[
 }
 
 async function count(connection: DuckDBConnection, table: string): Promise<bigint> {
-  return BigInt((await connection.runAndReadAll(`SELECT count(*) FROM ${qualified(table)}`)).getRows()[0]![0] as bigint);
+  return BigInt((await connection.runAndReadAll(countRows(qualified(table)))).getRows()[0]![0] as bigint);
 }
 
 async function statusCounts(connection: DuckDBConnection, schema: Schema, table: string): Promise<Array<{ status: string; rows: bigint }> | null> {
   if (!columnsOf(schema, table).includes('status')) return null;
-  const rows = await pairs(connection, `SELECT CAST(status AS VARCHAR) AS s, count(*) FROM ${qualified(table)} GROUP BY s ORDER BY s NULLS LAST`);
+  const rows = await pairs(connection, countsBy(qualified(table), 'status'));
   return rows.map(([status, n]) => ({ status, rows: n }));
 }
 
@@ -262,10 +250,10 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
   return {
     submission_files: await readRows(connection, files.table, columnsOf(schema, files.table)),
     rejects_by_code: (
-      await pairs(connection, `SELECT reason_code, count(*) FROM ${qualified(BASE_TABLES.rejects.table)} GROUP BY reason_code ORDER BY reason_code`)
+      await pairs(connection, countsBy(qualified(BASE_TABLES.rejects.table), 'reason_code'))
     ).map(([reason_code, lines]) => ({ reason_code, lines })),
     records_by_system: (
-      await pairs(connection, `SELECT system_id, count(*) FROM ${qualified('records')} GROUP BY system_id ORDER BY system_id`)
+      await pairs(connection, countsBy(qualified('records'), 'system_id'))
     ).map(([system_id, records]) => ({ system_id, records })),
     counts: {
       assertions: await count(connection, 'assertions'),
@@ -274,7 +262,7 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
     },
     proof_status: await statusCounts(connection, schema, 'proof_checks'),
     chain_status: await statusCounts(connection, schema, 'chain_checks'),
-    witnesses_by_system: await witnessesBySystem(connection, schema),
+    witnesses_by_system: await readWitnessesBySystem(connection, schema),
     evidence: await evidenceOwnership(connection, schema),
   };
 }
@@ -282,15 +270,7 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
 async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): Promise<EvidenceOwnershipFacts> {
   const { registered_systems: registered, evidence_reuse: reuse, evidence_ownership: ownership } = BASE_TABLES;
   const bySystem = (
-    await connection.runAndReadAll(
-      `SELECT system_id,
-              count(*) FILTER (WHERE evidence_kind = 'proof') AS proofs,
-              count(*) FILTER (WHERE evidence_kind = 'proof' AND status = 'VERIFIED') AS verified,
-              count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')) AS proofs_not_bound,
-              count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS proofs_reused,
-              count(*) FILTER (WHERE evidence_kind = 'timeline' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS timelines_reused
-       FROM ${qualified(ownership.table)} GROUP BY system_id ORDER BY system_id`,
-    )
+    await connection.runAndReadAll(evidenceOwnershipBySystem(qualified(ownership.table)))
   ).getRowObjectsJS();
   return {
     registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),
@@ -299,14 +279,9 @@ async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): 
   };
 }
 
-async function witnessesBySystem(connection: DuckDBConnection, schema: Schema): Promise<StoreFacts['witnesses_by_system']> {
+async function readWitnessesBySystem(connection: DuckDBConnection, schema: Schema): Promise<StoreFacts['witnesses_by_system']> {
   const columns = columnsOf(schema, 'proof_checks');
   if (!columns.includes('independent_witnesses') || !columns.includes('system_id')) return null;
-  const rows = (
-    await connection.runAndReadAll(
-      `SELECT system_id, count(*)::BIGINT, count(*) FILTER (WHERE independent_witnesses > 0)::BIGINT, coalesce(sum(independent_witnesses), 0)::BIGINT
-       FROM ${qualified('proof_checks')} GROUP BY system_id ORDER BY system_id`,
-    )
-  ).getRows();
+  const rows = (await connection.runAndReadAll(witnessesBySystem(qualified('proof_checks')))).getRows();
   return rows.map((r) => ({ system_id: String(r[0]), proofs: BigInt(r[1] as bigint), witnessed: BigInt(r[2] as bigint), witnesses: BigInt(r[3] as bigint) }));
 }

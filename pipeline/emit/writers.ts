@@ -5,8 +5,10 @@
 // row-group layout then follow one path), insertion order preserved, every query ORDER BY ALL,
 // no extension loaded or installed on demand, time zone UTC. The Parquet footer names the DuckDB
 // version, which the manifest records: the same inputs give the same bytes with the same DuckDB.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { orderedSelect, quoteLiteral, STORE_ALIAS } from './tables.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { openMemoryDatabase } from '../store/db.ts';
+import { attachReadOnly, copyTo, SET_TIME_ZONE_UTC } from '../store/statements.ts';
+import { orderedStoreSelect, STORE_ALIAS } from './tables.ts';
 
 export interface EmitDatabase {
   connection: DuckDBConnection;
@@ -30,43 +32,25 @@ export const CSV_OPTIONS =
  * section 5 runs, may have locked off) with the store ATTACHed READ_ONLY as `store`.
  */
 export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase> {
-  const instance = await DuckDBInstance.create(':memory:', {
-    threads: '1',
-    preserve_insertion_order: 'true',
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  });
-  let connection: DuckDBConnection | undefined;
+  const db = await openMemoryDatabase();
   try {
-    connection = await instance.connect();
     try {
-      await connection.run("SET TimeZone = 'UTC'");
+      await db.connection.run(SET_TIME_ZONE_UTC);
     } catch {
       // Without the ICU extension DuckDB has no time zones at all and writes TIMESTAMPTZ in UTC.
     }
-    await connection.run(`ATTACH ${quoteLiteral(storeFile)} AS ${STORE_ALIAS} (READ_ONLY)`);
+    await db.connection.run(attachReadOnly(storeFile, STORE_ALIAS));
   } catch (err) {
-    connection?.closeSync();
-    instance.closeSync();
+    db.close();
     throw err;
   }
-  const c = connection;
-  let open = true;
-  return {
-    connection: c,
-    close() {
-      if (!open) return;
-      open = false;
-      c.closeSync();
-      instance.closeSync();
-    },
-  };
+  return db;
 }
 
 export async function copyParquet(connection: DuckDBConnection, table: string, columns: readonly string[], path: string): Promise<void> {
-  await connection.run(`COPY (${orderedSelect(table, columns)}) TO ${quoteLiteral(path)} (${PARQUET_OPTIONS})`);
+  await connection.run(copyTo(orderedStoreSelect(table, columns), path, PARQUET_OPTIONS));
 }
 
 export async function copyCsv(connection: DuckDBConnection, table: string, columns: readonly string[], path: string): Promise<void> {
-  await connection.run(`COPY (${orderedSelect(table, columns)}) TO ${quoteLiteral(path)} (${CSV_OPTIONS})`);
+  await connection.run(copyTo(orderedStoreSelect(table, columns), path, CSV_OPTIONS));
 }

@@ -1,19 +1,20 @@
-// The project's published JSON Schemas (draft 2020-12, in schemas/), compiled once with ajv.
+// The project's published JSON Schemas (draft 2020-12, in schemas/), imported as modules
+// (formats/schemas/, generated from schemas/ by scripts/generate-schema-modules.ts) and compiled
+// once with ajv when first asked. A value that passes is then read as its TypeScript type: that
+// type has the schema's shape, which test/formats/schema-types.test.ts checks at compile time
+// (formats/schema-shape.ts) for the proof, the log entry, the trust policy, freeze.json and study.json.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
-export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+import { SCHEMA_DOCUMENTS } from './schemas/index.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 const compiled = new Map<string, ValidateFunction>();
 
-export type SchemaName = 'study' | 'freeze' | 'items' | 'answer-key' | 'trust-policy' | 'proof' | 'submission' | 'tlog-entry' | 'timeline' | 'commitment';
+export type SchemaName = keyof typeof SCHEMA_DOCUMENTS;
 
 export function validator(name: SchemaName): ValidateFunction {
   let v = compiled.get(name);
   if (!v) {
-    v = ajv.compile(JSON.parse(readFileSync(`${SCHEMA_DIR}${name}.schema.json`, 'utf8')));
+    v = ajv.compile(SCHEMA_DOCUMENTS[name]);
     compiled.set(name, v);
   }
   return v;

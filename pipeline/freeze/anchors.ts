@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../io/atomic.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { listFiles } from '../study/freeze-record.ts';
 import { readRegularFile } from '../io/regular-file.ts';
-import { sha256Hex } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 
 export interface AnchorMetadata {
   format: 'prereg.anchor/1';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { schemaProblems, type SchemaName } from '../formats/schemas.ts';
 import { readJsonLines } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { readRegularFile } from '../io/regular-file.ts';
@@ -24,7 +24,7 @@ function readValidatedLines<T extends { item_id: string }>(path: string, schema:
     }
     return value as T;
   });
-  if (problems.length > 0) throw new PreregError(code, problems.join('\n'), EXIT.blocked, { path, problems });
+  if (problems.length > 0) throw new PreregError(code, problems.join('\n'), { path, problems });
   return rows;
 }
 
@@ -43,7 +43,7 @@ export function readAnswerKey(path: string): AnswerKeyItem[] {
 export function resolveSecret(layout: StudyLayout, secretFile: string | undefined, env: NodeJS.ProcessEnv): Buffer | null {
   let secret: Buffer;
   if (secretFile !== undefined) {
-    if (!existsSync(secretFile)) throw new PreregError('FILE_NOT_FOUND', `secret file ${secretFile} does not exist`, EXIT.blocked);
+    if (!existsSync(secretFile)) throw new PreregError('FILE_NOT_FOUND', `secret file ${secretFile} does not exist`);
     secret = readRegularFile(secretFile);
   } else if (env[SECRET_ENV]) {
     secret = Buffer.from(env[SECRET_ENV]!, 'utf8');
@@ -55,7 +55,7 @@ export function resolveSecret(layout: StudyLayout, secretFile: string | undefine
   // A trailing newline left by an editor is not part of the secret.
   const text = secret.toString('utf8').replace(/\r?\n$/, '');
   if (Buffer.byteLength(text) < MIN_SECRET_BYTES) {
-    throw new PreregError('ANSWER_KEY_SECRET_WEAK', `the answer-key secret must have at least ${MIN_SECRET_BYTES} bytes`, EXIT.blocked);
+    throw new PreregError('ANSWER_KEY_SECRET_WEAK', `the answer-key secret must have at least ${MIN_SECRET_BYTES} bytes`);
   }
   return Buffer.from(text, 'utf8');
 }

@@ -1,9 +1,8 @@
 // Before anything is scored: every pre-registered input must be exactly what was frozen
 // (SPEC §4.2, §4.3). Any drift blocks (exit 3) with the code of the first finding.
-import { EXIT, PreregError } from '../reasons.ts';
 import type { StudyLayout } from '../layout.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
-import { compareDigests } from '../study/drift.ts';
+import { compareDigests, refuseDrift } from '../study/drift.ts';
 import { computePublicDigests, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
 import { extractSection5, type Section5 } from '../study/section5.ts';
 import { loadStudy, type StudyConfig } from '../study/study.ts';
@@ -24,12 +23,7 @@ export function requireFrozenInputs(layout: StudyLayout, env: NodeJS.ProcessEnv,
   const digests = computePublicDigests(layout, study);
   const { findings } = compareDigests(frozen, digests, study);
   // SECTION5_DRIFT first: it is the one that decides whether this analysis may run at all.
-  const first = findings.find((f) => f.code === 'SECTION5_DRIFT') ?? findings[0];
-  if (first) {
-    throw new PreregError(first.code, `${first.file ? `${first.file}: ` : ''}${first.message}; scoring runs only on the frozen inputs`, EXIT.blocked, {
-      findings,
-    });
-  }
+  refuseDrift(findings, 'scoring runs only on the frozen inputs', findings.find((f) => f.code === 'SECTION5_DRIFT') ?? findings[0]);
   const section5 = extractSection5(readText(layout.plan))!;
   const { items } = requireRevealedKey(layout, layout.answerKey, secretFile, env);
   return { frozen, study, digests, section5, answerKey: items };

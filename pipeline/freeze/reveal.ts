@@ -3,7 +3,7 @@
 import { checkReveal } from '../study/answer-key.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { readAnswerKey, resolveSecret, SECRET_ENV } from './answer-key-file.ts';
 
 /** Throws ANSWER_KEY_COMMITMENT_MISMATCH (exit 3) unless the revealed key reproduces the commitment. */
@@ -11,12 +11,12 @@ export function requireRevealedKey(layout: StudyLayout, keyPath: string, secretF
   const frozen = loadFreezeRecord(layout.freeze);
   const secret = resolveSecret(layout, secretFile, env);
   if (!secret) {
-    throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no revealed secret: pass --secret-file, set $${SECRET_ENV} or add inputs/answer-key.secret`, EXIT.blocked);
+    throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no revealed secret: pass --secret-file, set $${SECRET_ENV} or add inputs/answer-key.secret`);
   }
   const items = readAnswerKey(keyPath);
   const result = checkReveal(secret, items, frozen.answer_key);
   if (!result.ok) {
-    throw new PreregError('ANSWER_KEY_COMMITMENT_MISMATCH', `${keyPath} does not reproduce the frozen commitment: ${result.problems.join('; ')}`, EXIT.blocked, {
+    throw new PreregError('ANSWER_KEY_COMMITMENT_MISMATCH', `${keyPath} does not reproduce the frozen commitment: ${result.problems.join('; ')}`, {
       problems: result.problems,
     });
   }

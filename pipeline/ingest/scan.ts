@@ -2,11 +2,9 @@
 // each file as a stream of lines, check each line, hand every outcome to the caller, and count.
 // accepted + rejected = lines read, per file and in total (SPEC §5.1).
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
 import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
-import { openRegularFile } from '../io/regular-file.ts';
 import type { StudyConfig } from '../study/study.ts';
 
 export interface FileSummary {
@@ -33,7 +31,7 @@ export function parseMaxLineBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_LINE_BYTES;
   const n = typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN;
   if (!(n >= 1 && n <= MAX_MAX_LINE_BYTES)) {
-    throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`, EXIT.usage);
+    throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`);
   }
   return n;
 }
@@ -89,17 +87,6 @@ export async function scanFile(
   summary.bytes = bytes;
   summary.rejects_by_code = sortedCounts(byCode);
   return summary;
-}
-
-/** SHA-256 and size of a file, streamed. */
-export async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
-  const h = createHash('sha256');
-  let bytes = 0;
-  for await (const chunk of createReadStream('', { fd: openRegularFile(path), highWaterMark: 4 * 1024 * 1024 })) {
-    h.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
-  }
-  return { sha256: h.digest('hex'), bytes };
 }
 
 export function sortedCounts(counts: ReadonlyMap<string, number> | Record<string, number>): Record<string, number> {

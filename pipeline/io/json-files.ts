@@ -11,7 +11,7 @@ export function readText(path: string, exitCode: ExitCode = EXIT.blocked): strin
   try {
     return utf8.decode(data);
   } catch {
-    throw new PreregError('JSON_NOT_UTF8', `${path} is not valid UTF-8`, exitCode, { path });
+    throw new PreregError('JSON_NOT_UTF8', `${path} is not valid UTF-8`, { path }, exitCode);
   }
 }
 
@@ -21,11 +21,11 @@ export function parseJsonAt(text: string, where: string, lineOffset = 0, exitCod
   } catch (err) {
     if (err instanceof JsonParseError) {
       const line = err.line + lineOffset;
-      throw new PreregError(err.code, `${where}:${line}:${err.column}: ${err.message}`, exitCode, {
+      throw new PreregError(err.code, `${where}:${line}:${err.column}: ${err.message}`, {
         file: where,
         line,
         column: err.column,
-      });
+      }, exitCode);
     }
     throw err;
   }

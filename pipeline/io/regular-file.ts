@@ -20,15 +20,13 @@ function kindOf(st: Stats): string {
 function notRegular(path: string, st: Stats): PreregError {
   return new PreregError(
     'INPUT_NOT_REGULAR_FILE',
-    `${path} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`,
-    EXIT.conflict,
-    { path },
+    `${path} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`, { path },
   );
 }
 
 function openFailed(path: string, err: unknown, exitCode: ExitCode): PreregError {
   const code = (err as NodeJS.ErrnoException).code;
-  return new PreregError('FILE_NOT_FOUND', `${path} cannot be read${code ? ` (${code})` : ''}`, exitCode, { path });
+  return new PreregError('FILE_NOT_FOUND', `${path} cannot be read${code ? ` (${code})` : ''}`, { path }, exitCode);
 }
 
 /** Opens path for reading if it is a regular file (the descriptor is the caller's to close). */

@@ -5,14 +5,14 @@
 import { join, resolve, sep } from 'node:path';
 import { schemaProblems } from '../formats/schemas.ts';
 import type { TrustMaterialInputs, TrustPolicy } from '../formats/trust-policy.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { readJsonFile, readText } from './json-files.ts';
 
 /** A path named by the policy must stay inside the trust directory (it is what the freeze covers). */
 export function trustPath(dir: string, relative: string): string {
   const abs = resolve(dir, relative);
   if (!abs.startsWith(resolve(dir) + sep)) {
-    throw new PreregError('TRUST_POLICY_INVALID', `${relative} is outside the trust directory`, EXIT.blocked);
+    throw new PreregError('TRUST_POLICY_INVALID', `${relative} is outside the trust directory`);
   }
   return abs;
 }
@@ -26,7 +26,7 @@ export function loadTrustPolicy(dir: string): TrustPolicy {
 export function checkTrustPolicy(value: unknown, path: string): TrustPolicy {
   const problems = schemaProblems('trust-policy', value);
   if (problems.length > 0) {
-    throw new PreregError('TRUST_POLICY_INVALID', `${path}: ${problems.join('; ')}`, EXIT.blocked, { path, problems });
+    throw new PreregError('TRUST_POLICY_INVALID', `${path}: ${problems.join('; ')}`, { path, problems });
   }
   return value as TrustPolicy;
 }

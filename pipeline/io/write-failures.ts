@@ -2,7 +2,7 @@
 // directory, a path that is not a directory. Each is the operator's to fix, not a bug, so it gets
 // its own code instead of INTERNAL_ERROR ("rerunning will not help" would be false). DuckDB's
 // COPY reports the same failures as text, not as an errno: both are recognised here.
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 const DISK_FULL = new Set(['ENOSPC', 'EDQUOT']);
 const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
@@ -28,11 +28,11 @@ export function writeFailure(err: unknown, where: string): PreregError | null {
   const cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
   switch (kindOf(err)) {
     case 'disk-full':
-      return new PreregError('OUTPUT_DISK_FULL', `no space left on the device while writing under ${where} (${cause}); nothing was published`, EXIT.blocked, { path: where });
+      return new PreregError('OUTPUT_DISK_FULL', `no space left on the device while writing under ${where} (${cause}); nothing was published`, { path: where });
     case 'not-writable':
-      return new PreregError('OUTPUT_NOT_WRITABLE', `${where} cannot be written (${cause}); nothing was published`, EXIT.blocked, { path: where });
+      return new PreregError('OUTPUT_NOT_WRITABLE', `${where} cannot be written (${cause}); nothing was published`, { path: where });
     case 'not-a-directory':
-      return new PreregError('OUTPUT_PATH_INVALID', `${where} is not a directory that can be written into (${cause}); nothing was published`, EXIT.conflict, { path: where });
+      return new PreregError('OUTPUT_PATH_INVALID', `${where} is not a directory that can be written into (${cause}); nothing was published`, { path: where });
     default:
       return null;
   }

@@ -70,6 +70,6 @@ export function requireRunnable(layout: StudyLayout, values: StageContext['value
   const problems = runProblems(layout, values, env);
   if (problems.length === 0) return;
   const message = problems.map((p, i) => (i === 0 ? p.message : `${p.code}: ${p.message}`)).join('\n');
-  throw new PreregError(problems[0]!.code, `run refused before doing any work: ${message}`, problems[0]!.exitCode, { problems });
+  throw new PreregError(problems[0]!.code, `run refused before doing any work: ${message}`, { problems }, problems[0]!.exitCode);
 }
 

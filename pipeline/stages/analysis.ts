@@ -6,12 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBaseTables } from '../classify/base-tables.ts';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
-import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
@@ -19,7 +20,7 @@ import { runOnce, type Command, type StageContext, type StageResult } from '../c
 import { verify } from './verify.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
-const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/base-tables.ts', '../store/section5-runner.ts'].map((p) =>
+const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts', '../store/section5-runner.ts', '../store/statements.ts'].map((p) =>
   fileURLToPath(runningModule(new URL(p, import.meta.url))),
 );
 
@@ -64,7 +65,7 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
       const outputs = JSON.parse(previous.outputs_json) as Record<string, number>;
       return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
     }
-    await store.connection.run('DELETE FROM stage_runs WHERE stage = $1', [stage.name]);
+    await deleteStageRun(store.connection, stage.name);
     if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
   } finally {
     store.close();
@@ -94,33 +95,35 @@ function render(outputs: Record<string, number>): string {
     .join('\n');
 }
 
-export const classify: Command = {
-  name: 'classify',
-  summary: 'extract assertions and classify them with the section-5 SQL (declared and proven)',
-  help: ['usage: prereg classify [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs verify if needed, extracts every assertion (assertions table), builds the', 'base tables of docs/tables.md, then materialises section 5\'s assertion_classes.', ...HELP_COMMON].join('\n'),
-  options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
-  stage: true,
-  run: (ctx) =>
-    runAnalysis(
-      {
-        name: 'classify',
-        views: ['assertion_classes'],
-        before: verify,
-        prepare: async (ctx, store, frozen) => {
-          ctx.progress('classify: extracting assertions…');
-          const items = readItems(studyLayout(ctx.root), frozen.study);
-          return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
-        },
-      },
-      ctx,
-    ),
-};
+/** classify and score: the same options and refusals, their own views and upstream stage. */
+function analysisCommand(stage: AnalysisStage, summary: string, help: readonly string[]): Command {
+  return {
+    name: stage.name,
+    summary,
+    help: [`usage: prereg ${stage.name} [--secret-file FILE] [--force] [--root DIR] [--json]`, '', ...help, ...HELP_COMMON].join('\n'),
+    options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
+    stage: true,
+    run: (ctx) => runAnalysis(stage, ctx),
+  };
+}
 
-export const score: Command = {
-  name: 'score',
-  summary: 'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
-  help: ['usage: prereg score [--secret-file FILE] [--force] [--root DIR] [--json]', '', 'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,', 'discordant_items and hypotheses (result_* tables, read by emit).', ...HELP_COMMON].join('\n'),
-  options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
-  stage: true,
-  run: (ctx) => runAnalysis({ name: 'score', views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], before: classify }, ctx),
-};
+export const classify: Command = analysisCommand(
+  {
+    name: 'classify',
+    views: ['assertion_classes'],
+    before: verify,
+    prepare: async (ctx, store, frozen) => {
+      ctx.progress('classify: extracting assertions…');
+      const items = readItems(studyLayout(ctx.root), frozen.study);
+      return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
+    },
+  },
+  'extract assertions and classify them with the section-5 SQL (declared and proven)',
+  ['Runs verify if needed, extracts every assertion (assertions table), builds the', 'base tables of docs/tables.md, then materialises section 5\'s assertion_classes.'],
+);
+
+export const score: Command = analysisCommand(
+  { name: 'score', views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], before: classify },
+  'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
+  ['Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,', 'discordant_items and hypotheses (result_* tables, read by emit).'],
+);

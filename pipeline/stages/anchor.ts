@@ -1,8 +1,8 @@
 // `prereg anchor`: obtains RFC 3161 tokens over freeze_digest from the study's TSAs (retries,
 // fail-over to the next TSA), or imports a .tsr obtained elsewhere. A token is stored only after
 // it verifies against the pinned roots; if no TSA answers, nothing is written.
+import { sha256Hex } from '../formats/hash.ts';
 import { existsSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { verifyTimestampToken } from '../evidence/timestamp/index.ts';
 import { writeAnchor, type AnchorMetadata } from '../freeze/anchors.ts';
 import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
@@ -42,7 +42,7 @@ export const anchor: Command = {
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (!existsSync(layout.freeze)) {
-      throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+      throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
     }
     const digest = freezeDigest(loadFreezeRecord(layout.freeze));
     const study = loadStudy(layout.study);
@@ -59,7 +59,7 @@ export const anchor: Command = {
         retrieved_via: via,
         retrieved_at: new Date().toISOString(),
         freeze_digest: digest,
-        tsr_sha256: createHash('sha256').update(tsr).digest('hex'),
+        tsr_sha256: sha256Hex(tsr),
       };
       return { witness, ok: true as const, meta, tsr, gen_time: check.genTime ?? null };
     };
@@ -67,11 +67,11 @@ export const anchor: Command = {
     if (typeof ctx.values.import === 'string') {
       const witness = ctx.values.witness;
       if (typeof witness !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(witness)) {
-        throw new PreregError('USAGE', '--import needs --witness NAME (lowercase letters, digits, . _ -)', EXIT.usage);
+        throw new PreregError('USAGE', '--import needs --witness NAME (lowercase letters, digits, . _ -)');
       }
       const outcome = await accept(readRegularFile(ctx.values.import), witness, typeof ctx.values.url === 'string' ? ctx.values.url : null, 'import');
       if (!outcome.ok) {
-        throw new PreregError('ANCHOR_INVALID', `${ctx.values.import} does not witness freeze_digest ${digest}: ${outcome.codes.join(', ')}`, EXIT.failures, { codes: outcome.codes });
+        throw new PreregError('ANCHOR_INVALID', `${ctx.values.import} does not witness freeze_digest ${digest}: ${outcome.codes.join(', ')}`, { codes: outcome.codes });
       }
       writeAnchor(layout.anchors, outcome.tsr, outcome.meta);
       return {
@@ -82,7 +82,7 @@ export const anchor: Command = {
     }
 
     const tsas = parseTsaOverrides(ctx.values.tsa) ?? study.anchors.tsas;
-    if (tsas.length === 0) throw new PreregError('TSA_UNAVAILABLE', 'no TSA configured in study.json anchors.tsas', EXIT.blocked);
+    if (tsas.length === 0) throw new PreregError('TSA_UNAVAILABLE', 'no TSA configured in study.json anchors.tsas');
     const timeoutMs = positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms');
     const retries = positiveInt(ctx.values.retries, 3, '--retries');
     const stored: Array<{ witness: string; gen_time: string | null }> = [];
@@ -108,9 +108,7 @@ export const anchor: Command = {
     if (accepted.length < needed) {
       throw new PreregError(
         'TSA_UNAVAILABLE',
-        `${accepted.length} of ${tsas.length} TSA(s) gave a valid token, ${needed} needed; nothing was written. ${failed.map((f) => `${f.witness}: ${f.reason}`).join('; ')}`,
-        EXIT.blocked,
-        { failed },
+        `${accepted.length} of ${tsas.length} TSA(s) gave a valid token, ${needed} needed; nothing was written. ${failed.map((f) => `${f.witness}: ${f.reason}`).join('; ')}`, { failed },
       );
     }
     for (const a of accepted) {
@@ -133,7 +131,7 @@ export function parseTsaOverrides(values: unknown): Array<{ name: string; url: s
   if (!Array.isArray(values) || values.length === 0) return null;
   return values.map((v: string) => {
     const eq = v.indexOf('=');
-    if (eq <= 0) throw new PreregError('USAGE', `--tsa expects NAME=URL, got ${v}`, EXIT.usage);
+    if (eq <= 0) throw new PreregError('USAGE', `--tsa expects NAME=URL, got ${v}`);
     return { name: v.slice(0, eq), url: v.slice(eq + 1) };
   });
 }
@@ -141,6 +139,6 @@ export function parseTsaOverrides(values: unknown): Array<{ name: string; url: s
 function positiveInt(value: unknown, fallback: number, flag: string): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new PreregError('USAGE', `${flag} expects a non-negative integer`, EXIT.usage);
+  if (!Number.isInteger(n) || n < 0) throw new PreregError('USAGE', `${flag} expects a non-negative integer`);
   return n;
 }

@@ -46,7 +46,7 @@ export const audit: Command = {
   stage: true,
   async run(ctx) {
     if (ctx.positionals.length !== 1) {
-      throw new PreregError('USAGE', `audit takes one output directory, got ${ctx.positionals.length}; usage: prereg audit <outputs dir> [--root DIR] [--json]`, EXIT.usage);
+      throw new PreregError('USAGE', `audit takes one output directory, got ${ctx.positionals.length}; usage: prereg audit <outputs dir> [--root DIR] [--json]`);
     }
     const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress, stages: AUDIT_STAGES });
     return { exitCode: report.ok ? EXIT.ok : EXIT.failures, json: report, text: renderReport(report) };

@@ -32,7 +32,7 @@ export const checkAnchors: Command = {
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (!existsSync(layout.freeze)) {
-      throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+      throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
     }
     const frozen = loadFreezeRecord(layout.freeze);
     const study = loadStudy(layout.study);

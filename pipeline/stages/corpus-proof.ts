@@ -1,5 +1,7 @@
 // `prereg corpus-proof PATH`: proves that one corpus file is part of the frozen corpus root with an
 // RFC 6962 audit path, and (with --verify FILE.json) checks such a proof without the corpus.
+import { sha256Hex } from '../formats/hash.ts';
+import { corpusDrift, refuseDrift } from '../study/drift.ts';
 import { digestTree, leafHash, type TreeLeaf } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { inclusionPath, verifyInclusion } from '../formats/merkle.ts';
@@ -52,7 +54,7 @@ export const corpusProof: Command = {
       if (!outcome.ok) problems.push(`audit path does not reach ${root}: ${outcome.failure}`);
       if (typeof ctx.values.file === 'string') {
         const data = readRegularFile(ctx.values.file);
-        const sha = (await import('node:crypto')).createHash('sha256').update(data).digest('hex');
+        const sha = sha256Hex(data);
         if (sha !== proof.leaf.sha256 || data.length !== proof.leaf.bytes) problems.push(`${ctx.values.file} is not the proven leaf's content`);
       }
       const ok = problems.length === 0;
@@ -63,14 +65,12 @@ export const corpusProof: Command = {
       };
     }
     const path = ctx.positionals[0];
-    if (path === undefined) throw new PreregError('USAGE', 'corpus-proof needs a corpus-relative path', EXIT.usage);
+    if (path === undefined) throw new PreregError('USAGE', 'corpus-proof needs a corpus-relative path');
     const frozen = loadFreezeRecord(layout.freeze);
     const index = frozen.corpus.files.findIndex((f) => f.path === path);
-    if (index < 0) throw new PreregError('CORPUS_FILE_UNKNOWN', `${path} is not a file of the frozen corpus`, EXIT.failures);
+    if (index < 0) throw new PreregError('CORPUS_FILE_UNKNOWN', `${path} is not a file of the frozen corpus`);
     const current = digestTree(layout.corpus);
-    if (current.root !== frozen.corpus.root) {
-      throw new PreregError('CORPUS_DRIFT', 'the corpus differs from the frozen one; run `prereg check-anchors`', EXIT.blocked);
-    }
+    refuseDrift(corpusDrift(frozen.corpus, current), 'run `prereg check-anchors`');
     const proof: CorpusInclusionProof = {
       format: 'prereg.corpus-proof/1',
       leaf: frozen.corpus.files[index]!,

@@ -4,7 +4,7 @@
 // Order: every refusal first (freeze, trust drift, the operator keys against the pinned key, the
 // store's tables, an existing outputs/<run_id>/), then the data files into a temporary directory,
 // manifest.json after all of them, then SHA256SUMS, manifest.sig and manifest.p7s, then one rename.
-import { createHash } from 'node:crypto';
+import { sha256OfFile, sha256OfFileIfAny } from '../io/file-hash.ts';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { crashPoint, createTemporaryDir, publish, refuseExisting, refuseOutputsInsideStudy, removeStaleTemporaries } from '../emit/directory.ts';
@@ -42,7 +42,8 @@ import {
 import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { countIndependentWitnesses, listAnchorFiles, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
-import { diffTrees, digestTree } from '../study/file-tree.ts';
+import { refuseDrift, trustDrift } from '../study/drift.ts';
+import { digestTree } from '../study/file-tree.ts';
 import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { readText } from '../io/json-files.ts';
@@ -54,7 +55,6 @@ import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.t
 import { duckdbVersion, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command } from '../command.ts';
-import { readRegularFile } from '../io/regular-file.ts';
 import { writeFailure } from '../io/write-failures.ts';
 
 export interface EmitOptions {
@@ -83,38 +83,27 @@ function studyRelative(layout: StudyLayout, path: string): string {
   return relative(layout.root, path).split(sep).join('/');
 }
 
-function sha256File(path: string): string {
-  return createHash('sha256').update(readRegularFile(path)).digest('hex');
-}
-
 function describeFile(dir: string, file: string): OutputFile {
   const path = join(dir, file);
-  return { file, bytes: statSync(path).size, sha256: sha256File(path) };
+  return { file, bytes: statSync(path).size, sha256: sha256OfFile(path) };
 }
 
-/** The trust directory must still be the frozen one: the operator key is pinned there. */
-function checkTrustFrozen(layout: StudyLayout, frozenRoot: string, frozenFiles: Parameters<typeof diffTrees>[0]): void {
-  const now = digestTree(layout.trust);
-  if (now.root !== frozenRoot) {
-    const changes = diffTrees(frozenFiles, now.files);
-    throw new PreregError('TRUST_DRIFT', `preregistration/trust/ differs from the freeze: ${changes.join('; ') || 'root differs'}`, EXIT.blocked, { changes });
-  }
-}
 
 export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Promise<EmitResult> {
   const progress = options.progress ?? (() => {});
 
   // --- Refusals, before anything is written -------------------------------------------------
   if (!existsSync(layout.freeze)) {
-    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
   }
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
-  checkTrustFrozen(layout, frozen.trust.root, frozen.trust.files);
+  // The trust directory must still be the frozen one: the operator key is pinned there.
+  refuseDrift(trustDrift(frozen.trust, digestTree(layout.trust)), 'emit signs only with the frozen trust directory');
   const trust = loadTrust(layout.trust);
   const pinned = trust.policy.operator_public_key;
   if (pinned === undefined || pinned === '') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key', EXIT.blocked);
+    throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key');
   }
   // An audit's rerun has no operator key: it writes everything but the two signatures.
   const keys = options.keys === null ? null : loadOperatorKeys(options.keys);
@@ -122,7 +111,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
 
   const storeFile = options.storeFile ?? storePath(layout);
   if (!existsSync(storeFile)) {
-    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `no store at ${storeFile}; run the pipeline up to score first`, EXIT.blocked, { path: storeFile });
+    throw new PreregError('OUTPUT_STORE_INCOMPLETE', `no store at ${storeFile}; run the pipeline up to score first`, { path: storeFile });
   }
   const db = await openEmitDatabase(storeFile);
   try {
@@ -140,9 +129,9 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       submissions: facts.submission_files
         .map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) }))
         .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
-      commitments_sha256: existsSync(layout.commitments) ? sha256File(layout.commitments) : null,
+      commitments_sha256: sha256OfFileIfAny(layout.commitments),
       // Each token and its metadata: an edit of either after this run is an audit finding.
-      anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256File(join(layout.anchors, f)) })),
+      anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256OfFile(join(layout.anchors, f)) })),
     };
     const runId = runIdOf(inputs);
     const outputsDir = options.outputsDir ?? layout.outputs;
@@ -158,7 +147,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     }
     const primary = study.report?.primary_metric ?? null;
     if (primary !== null && !results.scores.some((row) => row.metric === primary)) {
-      throw new PreregError('REPORT_METRIC_UNKNOWN', `preregistration/study.json report.primary_metric ${JSON.stringify(primary)} is not a metric of section 5's scores`, EXIT.blocked, {
+      throw new PreregError('REPORT_METRIC_UNKNOWN', `preregistration/study.json report.primary_metric ${JSON.stringify(primary)} is not a metric of section 5's scores`, {
         metric: primary,
       });
     }

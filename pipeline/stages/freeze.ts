@@ -32,7 +32,7 @@ export const freeze: Command = {
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (existsSync(layout.freeze) && ctx.values.replace !== true) {
-      throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; pass --replace to refreeze`, EXIT.conflict);
+      throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; pass --replace to refreeze`);
     }
     const study = loadStudy(layout.study);
     ctx.progress('hashing the corpus and the trust directory…');
@@ -42,19 +42,19 @@ export const freeze: Command = {
     ctx.progress('checking the trust policy, the vocabulary and a dry run of section 5…');
     const problems = await planProblems(layout, study, digests);
     if (problems.length > 0) {
-      throw new PreregError(problems[0]!.code, problems.map((p, i) => renderPlanProblem(p, i > 0)).join('\n'), EXIT.blocked, { problems });
+      throw new PreregError(problems[0]!.code, problems.map((p, i) => renderPlanProblem(p, i > 0)).join('\n'), { problems });
     }
     const items = readItems(layout, study);
     const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;
     const key = readAnswerKey(keyPath);
     const coverage = checkKeyCoversItems(key, items);
     if (coverage.length > 0) {
-      throw new PreregError('ANSWER_KEY_INVALID', coverage.join('\n'), EXIT.blocked, { problems: coverage });
+      throw new PreregError('ANSWER_KEY_INVALID', coverage.join('\n'), { problems: coverage });
     }
     const secretFile = ctx.values['secret-file'];
     const secret = resolveSecret(layout, typeof secretFile === 'string' ? secretFile : undefined, ctx.env);
     if (!secret) {
-      throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no secret: pass --secret-file or set $${SECRET_ENV}`, EXIT.blocked);
+      throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no secret: pass --secret-file or set $${SECRET_ENV}`);
     }
     const record = buildFreezeRecord(study, digests, commitAnswerKey(secret, key));
     writeFileAtomic(layout.freeze, renderFreezeRecord(record));

@@ -8,12 +8,17 @@
 // rebuilds every table from scratch into a new file renamed into place.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
-import { SCHEMA_DIR } from '../formats/schemas.ts';
+import { fileURLToPath } from 'node:url';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
+import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
-import { formatCounts, hashFile, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
+import {
+  EVIDENCE_COLUMNS, evidenceRow, RECEIPT_COLUMNS, receiptRow, RECORD_COLUMNS, recordRow, REJECT_COLUMNS, rejectRow, SUBMISSION_FILE_COLUMNS, submissionFileRow,
+} from '../ingest/rows.ts';
 import { listSubmissionFiles, type SubmissionFile } from '../ingest/submission-files.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
@@ -30,11 +35,15 @@ import {
   TableAppender,
   writeStageRun,
 } from '../store/db.ts';
+import { hashFileStreamed } from '../io/file-hash.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
+/** The submission schema's file: its digest is part of what the tables depend on. */
+const SUBMISSION_SCHEMA_PATH = fileURLToPath(new URL('../../schemas/submission.schema.json', import.meta.url));
+
 interface IngestInputs {
   stage: 'ingest';
   max_line_bytes: number;
@@ -53,23 +62,16 @@ interface IngestOutputs {
 /** The frozen item ids: items file valid, and byte-identical to the one freeze.json recorded. */
 export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: string; sha256: string } {
   if (!existsSync(layout.freeze)) {
-    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``, EXIT.blocked);
+    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
   }
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
   const itemsPath = join(layout.corpus, study.corpus.items);
   const relPath = studyRelative(layout, itemsPath);
-  if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, EXIT.blocked, { path: itemsPath });
-  const sha256 = sha256Hex(readRegularFile(itemsPath));
-  const leaf = frozen.corpus.files.find((f) => f.path === study.corpus.items);
-  if (!leaf || leaf.sha256 !== sha256) {
-    throw new PreregError(
-      'CORPUS_DRIFT',
-      leaf ? `${relPath} hashes to ${sha256}; freeze.json recorded ${leaf.sha256}` : `${relPath} is not in the frozen corpus`,
-      EXIT.blocked,
-      { file: relPath },
-    );
-  }
+  if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, { path: itemsPath });
+  const data = readRegularFile(itemsPath);
+  const sha256 = sha256Hex(data);
+  refuseDrift(corpusFileDrift(frozen.corpus, { path: study.corpus.items, bytes: data.length, sha256 }), 'run `prereg check-anchors`');
   const ids = new Set(readItems(layout, study).map((i) => i.item_id));
   return { ids, file: relPath, sha256 };
 }
@@ -117,10 +119,10 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
   await buildStoreAtomically(dbPath, async (store) => {
     const c = store.connection;
     await runSqlFile(c, TABLES_SQL_PATH);
-    const records = await TableAppender.create(c, 'records');
-    const evidence = await TableAppender.create(c, 'evidence');
-    const receipts = await TableAppender.create(c, 'receipts');
-    const rejects = await TableAppender.create(c, 'rejects');
+    const records = await TableAppender.create(c, 'records', RECORD_COLUMNS);
+    const evidence = await TableAppender.create(c, 'evidence', EVIDENCE_COLUMNS);
+    const receipts = await TableAppender.create(c, 'receipts', RECEIPT_COLUMNS);
+    const rejects = await TableAppender.create(c, 'rejects', REJECT_COLUMNS);
     const checker = new SubmissionChecker(items);
     let recordId = 0;
     const systems = new Set<string>();
@@ -130,23 +132,16 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
         if (systems.size > inputs.max_systems) {
           throw new PreregError(
             'STUDY_TOO_MANY_SYSTEMS',
-            `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`,
-            EXIT.blocked,
-            { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
+            `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`, { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
           );
         }
         recordId++;
-        records.append([
-          recordId, r.system_id, r.item_id, r.attempt, r.file, r.line_no, r.byte_offset, r.line_sha256,
-          r.answer_text, r.refused, r.truncated, r.evidence.length, r.receipts_json !== null,
-        ]);
-        for (const e of r.evidence) {
-          evidence.append([recordId, e.evidence_index, e.proof_json, e.request_json, e.response_json, e.disclosure_json, e.tlog_entry_json]);
-        }
-        if (r.receipts_json !== null) receipts.append([recordId, r.receipts_json, sha256Hex(r.receipts_json)]);
+        records.appendNamed(recordRow(recordId, r));
+        for (const e of r.evidence) evidence.appendNamed(evidenceRow(recordId, e));
+        if (r.receipts_json !== null) receipts.appendNamed(receiptRow(recordId, r.receipts_json));
       },
       reject(r: Reject) {
-        rejects.append([r.file, r.line_no, r.byte_offset, r.line_sha256, r.reason_code, r.column_no, r.detail]);
+        rejects.appendNamed(rejectRow(r));
       },
     };
     for (const [i, f] of files.entries()) {
@@ -156,13 +151,13 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
         progress: (done) => ctx.progress(`ingest: ${f.file} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(expected.bytes)}`),
       });
       if (summary.sha256 !== expected.sha256 || summary.bytes !== expected.bytes) {
-        throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, EXIT.blocked, { file: f.file });
+        throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, { file: f.file });
       }
       summaries.push(summary);
     }
     for (const a of [records, evidence, receipts, rejects]) a.close();
-    const fileRows = await TableAppender.create(c, 'submission_files');
-    for (const s of summaries) fileRows.append([s.file, s.sha256, s.bytes, s.lines_read, s.accepted, s.rejected]);
+    const fileRows = await TableAppender.create(c, 'submission_files', SUBMISSION_FILE_COLUMNS);
+    for (const s of summaries) fileRows.appendNamed(submissionFileRow(s));
     fileRows.close();
     const outputs: IngestOutputs = { files: summaries, totals: totalsOf(summaries) };
     await writeStageRun(c, {
@@ -202,7 +197,6 @@ export const ingest: Command = {
       throw new PreregError(
         'USAGE',
         `--max-line-bytes is not an ingest option: the line limit is the study's, limits.max_line_bytes in preregistration/study.json (set before the freeze; now ${studyMaxLineBytes(loadStudy(layout.study))})`,
-        EXIT.usage,
       );
     }
     const study = loadStudy(layout.study);
@@ -212,7 +206,7 @@ export const ingest: Command = {
     const submissions: IngestInputs['submissions'] = [];
     for (const [i, f] of files.entries()) {
       ctx.progress(`ingest: hashing ${f.file} (${i + 1}/${files.length})`);
-      submissions.push({ file: f.file, ...(await hashFile(f.path)) });
+      submissions.push({ file: f.file, ...(await hashFileStreamed(f.path)) });
     }
     const inputs: IngestInputs = {
       stage: 'ingest',
@@ -224,7 +218,7 @@ export const ingest: Command = {
         tool_version: TOOL_VERSION,
         duckdb_version: duckdbVersion(),
         tables_sql_sha256: sha256Hex(readFileSync(TABLES_SQL_PATH)),
-        submission_schema_sha256: sha256Hex(readFileSync(join(SCHEMA_DIR, 'submission.schema.json'))),
+        submission_schema_sha256: sha256Hex(readFileSync(SUBMISSION_SCHEMA_PATH)),
       },
     };
     const digest = sha256Hex(canonicalJson(inputs));

@@ -24,13 +24,13 @@ function isEmptyOrAbsent(dir: string): boolean {
 
 function instant(value: unknown, flag: string, fallback: number): string {
   if (value === undefined) return new Date(fallback).toISOString().replace('.000Z', 'Z');
-  if (typeof value !== 'string' || utcMillis(value) === undefined) throw new PreregError('USAGE', `${flag} expects an instant such as 2027-03-01T00:00:00Z`, EXIT.usage);
+  if (typeof value !== 'string' || utcMillis(value) === undefined) throw new PreregError('USAGE', `${flag} expects an instant such as 2027-03-01T00:00:00Z`);
   return value;
 }
 
 function studyIdOf(value: unknown, dir: string): string {
   const id = typeof value === 'string' ? value : basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64);
-  if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(id)) throw new PreregError('USAGE', `study id ${JSON.stringify(id)}: lowercase letters, digits, . _ - (pass --study-id)`, EXIT.usage);
+  if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(id)) throw new PreregError('USAGE', `study id ${JSON.stringify(id)}: lowercase letters, digits, . _ - (pass --study-id)`);
   return id;
 }
 
@@ -57,7 +57,7 @@ function parseSystems(values: unknown): Array<{ system_id: string; buyer_fingerp
   return values.map((v: string) => {
     const eq = v.indexOf('=');
     const fingerprints = eq > 0 ? v.slice(eq + 1).split(',').filter((f) => f !== '') : [];
-    if (eq <= 0 || fingerprints.length === 0) throw new PreregError('USAGE', `--system expects ID=FINGERPRINT[,FINGERPRINT…], got ${v}`, EXIT.usage);
+    if (eq <= 0 || fingerprints.length === 0) throw new PreregError('USAGE', `--system expects ID=FINGERPRINT[,FINGERPRINT…], got ${v}`);
     return { system_id: v.slice(0, eq), buyer_fingerprints: fingerprints };
   });
 }
@@ -97,22 +97,22 @@ export const init: Command = {
   },
   stage: true,
   async run(ctx) {
-    if (ctx.positionals.length !== 1) throw new PreregError('USAGE', 'init needs exactly one DIR', EXIT.usage);
+    if (ctx.positionals.length !== 1) throw new PreregError('USAGE', 'init needs exactly one DIR');
     const dir = resolve(ctx.positionals[0]!);
     const privateDir = resolve(typeof ctx.values['private-dir'] === 'string' ? ctx.values['private-dir'] : `${dir}.private`);
     if (privateDir === dir || privateDir.startsWith(dir + sep)) {
-      throw new PreregError('USAGE', `--private-dir ${privateDir} is inside the study ${dir}: private keys and the answer key must stay outside it`, EXIT.usage);
+      throw new PreregError('USAGE', `--private-dir ${privateDir} is inside the study ${dir}: private keys and the answer key must stay outside it`);
     }
     for (const d of [dir, privateDir]) {
-      if (!isEmptyOrAbsent(d)) throw new PreregError('INIT_TARGET_EXISTS', `${d} exists and is not empty; init writes only into a new or empty directory`, EXIT.conflict, { path: d });
+      if (!isEmptyOrAbsent(d)) throw new PreregError('INIT_TARGET_EXISTS', `${d} exists and is not empty; init writes only into a new or empty directory`, { path: d });
     }
     const studyId = studyIdOf(ctx.values['study-id'], dir);
     const opens = instant(ctx.values['opens-at'], '--opens-at', Math.ceil(Date.now() / DAY) * DAY + 7 * DAY);
     const closes = instant(ctx.values['closes-at'], '--closes-at', utcMillis(opens)! + 14 * DAY);
-    if (utcMillis(opens)! >= utcMillis(closes)!) throw new PreregError('USAGE', '--opens-at must be before --closes-at', EXIT.usage);
+    if (utcMillis(opens)! >= utcMillis(closes)!) throw new PreregError('USAGE', '--opens-at must be before --closes-at');
     const rootFiles = Array.isArray(ctx.values['tsa-root']) ? ctx.values['tsa-root'] : [];
     const tsaRoots = rootFiles.map((f) => {
-      if (!existsSync(f)) throw new PreregError('FILE_NOT_FOUND', `--tsa-root ${f} does not exist`, EXIT.blocked, { path: f });
+      if (!existsSync(f)) throw new PreregError('FILE_NOT_FOUND', `--tsa-root ${f} does not exist`, { path: f });
       return { name: basename(f), pem: readFileSync(f, 'utf8') };
     });
     const scaffold = scaffoldStudy({

@@ -43,7 +43,7 @@ export const trust: Command = {
   async run(ctx) {
     const [verb, file, ...rest] = ctx.positionals;
     if (verb !== 'import-arkforge' || file === undefined || rest.length > 0) {
-      throw new PreregError('USAGE', verb === undefined || verb === 'import-arkforge' ? USAGE : `unknown trust command "${verb}"; ${USAGE}`, EXIT.usage);
+      throw new PreregError('USAGE', verb === undefined || verb === 'import-arkforge' ? USAGE : `unknown trust command "${verb}"; ${USAGE}`);
     }
     const dir = typeof ctx.values.trust === 'string' ? resolve(ctx.values.trust) : studyLayout(ctx.root).trust;
     return importArkForge(ctx, dir, file);
@@ -53,7 +53,7 @@ export const trust: Command = {
 async function importArkForge(ctx: StageContext, dir: string, file: string): Promise<StageResult> {
   const policyFile = join(dir, 'policy.json');
   if (!existsSync(policyFile)) {
-    throw new PreregError('FILE_NOT_FOUND', `${policyFile} does not exist; pass --trust DIR (the directory holding the trust policy)`, EXIT.blocked, { path: policyFile });
+    throw new PreregError('FILE_NOT_FOUND', `${policyFile} does not exist; pass --trust DIR (the directory holding the trust policy)`, { path: policyFile });
   }
   const history = parseArkForgeKeyHistory(readText(file), file);
   const policy = loadTrustPolicy(dir);

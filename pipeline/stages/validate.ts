@@ -43,7 +43,7 @@ export const validate: Command = {
   options: { 'max-line-bytes': { type: 'string' } },
   stage: false,
   async run(ctx) {
-    if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)', EXIT.usage);
+    if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)');
     // The study's limit when a study is found (as ingest applies it), unless the flag says otherwise.
     const layout = studyLayout(ctx.root);
     const maxLineBytes = ctx.values['max-line-bytes'] !== undefined || !existsSync(layout.study)

@@ -4,40 +4,45 @@
 // (stages/verify.ts) never loads DuckDB.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
+import { sha256OfFileIfAny } from '../io/file-hash.ts';
+import { refuseDrift, trustDrift } from '../study/drift.ts';
 import { digestTree } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { loadTrustPolicy } from '../io/trust-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
+import { deleteStageRun, duckdbVersion, openStore, readStageRun, storePath, writeStageRun } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
-import { commitmentProblems, readCommitments, sha256OfFile, verifyContextInputs } from '../verify/inputs.ts';
+import { runningModule } from '../running-code.ts';
+import { commitmentProblems, readCommitments, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type StageContext, type StageResult } from '../command.ts';
 
-const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+// The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
+const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql', '../store/statements.ts'].map((p) =>
+  fileURLToPath(runningModule(new URL(p, import.meta.url))),
+);
 
 export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const layout = studyLayout(ctx.root);
   const frozen = loadFreezeRecord(layout.freeze);
   const study = loadStudy(layout.study);
   const trustNow = digestTree(layout.trust);
-  if (trustNow.root !== frozen.trust.root) {
-    throw new PreregError('TRUST_DRIFT', 'preregistration/trust/ differs from the frozen trust policy; run `prereg check-anchors`', EXIT.blocked);
-  }
+  refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
   // Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one.
   if (loadTrustPolicy(layout.trust).require_receipts && !existsSync(layout.commitments)) {
-    throw new PreregError('COMMITMENTS_MISSING', `the trust policy requires receipts, and ${layout.commitments} does not exist`, EXIT.blocked);
+    throw new PreregError('COMMITMENTS_MISSING', `the trust policy requires receipts, and ${layout.commitments} does not exist`);
   }
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
   const consumed = {
     stage: 'verify',
     ingest_digest: ingested.inputs_digest,
     trust_root: trustNow.root,
-    commitments_sha256: sha256OfFile(layout.commitments),
+    commitments_sha256: sha256OfFileIfAny(layout.commitments),
     window: study.window,
     // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
     systems: study.systems ?? null,
@@ -54,7 +59,7 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     // Read and decoded only when the stage runs: the skip above needs their digests alone.
     const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
     const inputs = verifyContextInputs(layout.trust, study.window, commitments);
-    await store.connection.run("DELETE FROM stage_runs WHERE stage = 'verify'");
+    await deleteStageRun(store.connection, 'verify');
     const counts = {
       ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress, undefined, study.systems)),
       commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },

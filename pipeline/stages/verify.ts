@@ -54,7 +54,7 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const trustDir = typeof ctx.values.trust === 'string' ? ctx.values.trust : layout.trust;
   const commitmentsPath = typeof ctx.values.commitments === 'string' ? ctx.values.commitments : layout.commitments;
   if (typeof ctx.values.commitments === 'string' && !existsSync(commitmentsPath)) {
-    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`, EXIT.blocked);
+    throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`);
   }
   const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
   const commitments = await readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
@@ -64,7 +64,7 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));
   const files = expandPaths(ctx.positionals); // a missing path is refused before anything is printed
   if (files.length === 0) {
-    throw new PreregError('NOTHING_TO_VERIFY', `${ctx.positionals.join(', ')}: no *.json or *.jsonl file to verify`, EXIT.blocked, { paths: ctx.positionals });
+    throw new PreregError('NOTHING_TO_VERIFY', `${ctx.positionals.join(', ')}: no *.json or *.jsonl file to verify`, { paths: ctx.positionals });
   }
   const header = commitmentProblems(commitments);
   const lines: string[] = [...header];

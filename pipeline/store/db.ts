@@ -11,6 +11,9 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StudyLayout } from '../layout.ts';
+import { TABLE_COLUMNS } from './statements.ts';
+import { quoteIdent } from './sql-text.ts';
+import { cellsInOrder, requireSameColumns, type CellValue } from './named-row.ts';
 import { writeFailure } from '../io/write-failures.ts';
 
 export const STORE_FILE = 'prereg.duckdb';
@@ -44,7 +47,10 @@ export async function openStore(path: string, options: { readOnly?: boolean; mem
   const config: Record<string, string> = {};
   if (options.readOnly) config.access_mode = 'READ_ONLY';
   if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
-  const instance = await DuckDBInstance.create(path, config);
+  return connected(path, await DuckDBInstance.create(path, config));
+}
+
+async function connected(path: string, instance: DuckDBInstance): Promise<Store> {
   let connection: DuckDBConnection;
   try {
     connection = await instance.connect();
@@ -66,14 +72,24 @@ export async function openStore(path: string, options: { readOnly?: boolean; mem
   };
 }
 
+/**
+ * A fresh in-memory database whose outputs depend on nothing but the data: one thread (one path
+ * for floating-point aggregates and row groups), insertion order kept, no extension loaded or
+ * installed on demand. Emit writes its files through one; the audit reads Parquet back with one.
+ */
+export async function openMemoryDatabase(): Promise<Store> {
+  const instance = await DuckDBInstance.create(':memory:', {
+    threads: '1',
+    preserve_insertion_order: 'true',
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+  });
+  return connected(':memory:', instance);
+}
+
 /** Runs a .sql file of statements (DDL); values never go in this way. */
 export async function runSqlFile(connection: DuckDBConnection, path: string): Promise<void> {
   await connection.run(readFileSync(path, 'utf8'));
-}
-
-/** An SQL identifier, quoted (names are never values: those go in as parameters). */
-export function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }
 
 /**
@@ -114,8 +130,13 @@ export async function readStageRun(connection: DuckDBConnection, stage: string):
   return row ? (row as unknown as StageRun) : null;
 }
 
+/** Forgets a stage's recorded run (before the stage rebuilds its tables). */
+export async function deleteStageRun(connection: DuckDBConnection, stage: string): Promise<void> {
+  await connection.run('DELETE FROM stage_runs WHERE stage = $1', [stage]);
+}
+
 export async function writeStageRun(connection: DuckDBConnection, run: StageRun): Promise<void> {
-  await connection.run('DELETE FROM stage_runs WHERE stage = $1', [run.stage]);
+  await deleteStageRun(connection, run.stage);
   await connection.run(
     'INSERT INTO stage_runs (stage, inputs_digest, inputs_json, outputs_json, tool_version, duckdb_version) VALUES ($1, $2, $3, $4, $5, $6)',
     [run.stage, run.inputs_digest, run.inputs_json, run.outputs_json, run.tool_version, run.duckdb_version],
@@ -185,7 +206,18 @@ function columnKind(type: { typeId: DuckDBTypeId; valueType?: { typeId: DuckDBTy
 
 const VARCHAR_LIST = LIST(VARCHAR);
 
-export type CellValue = string | number | boolean | null | readonly string[];
+export type { CellValue, NamedRow } from './named-row.ts';
+
+export interface ColumnInfo {
+  name: string;
+  type: string;
+}
+
+/** A table's columns in the order DuckDB stores them. */
+export async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
+  const reader = await connection.runAndReadAll(TABLE_COLUMNS, [table]);
+  return (reader.getRowsJS() as [string, string][]).map(([name, type]) => ({ name, type }));
+}
 
 /**
  * Appends rows to one table through a DuckDB Appender, in the order given. Values go in one by
@@ -199,13 +231,26 @@ export class TableAppender {
     private readonly appender: DuckDBAppender,
     private readonly kinds: readonly ColumnKind[],
     private readonly table: string,
+    /** The table's own column list, onto which named rows are mapped. */
+    readonly columns: readonly string[],
   ) {}
 
-  static async create(connection: DuckDBConnection, table: string): Promise<TableAppender> {
+  /**
+   * An appender of `table`. Given the column names its rows will carry (`named`), it first checks
+   * that they are the table's columns, so a row builder out of step with the DDL fails at once.
+   */
+  static async create(connection: DuckDBConnection, table: string, named?: readonly string[]): Promise<TableAppender> {
+    const columns = (await tableColumns(connection, table)).map((c) => c.name);
+    if (named) requireSameColumns(table, columns, named);
     const appender = await connection.createAppender(table);
     const kinds: ColumnKind[] = [];
     for (let i = 0; i < appender.columnCount; i++) kinds.push(columnKind(appender.columnType(i) as Parameters<typeof columnKind>[0]));
-    return new TableAppender(appender, kinds, table);
+    return new TableAppender(appender, kinds, table, columns);
+  }
+
+  /** Appends a row keyed by column name, mapped onto the table's column order. */
+  appendNamed(row: Readonly<Record<string, CellValue>>): void {
+    this.append(cellsInOrder(row, this.columns));
   }
 
   append(row: readonly CellValue[]): void {

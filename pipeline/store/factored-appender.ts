@@ -5,21 +5,9 @@
 // order. A DuckDB Appender call costs ≈ 0.5 µs per string cell and ≈ 4 µs per list cell, so
 // this turns ≈ 48 µs of main-thread work per proof_checks row into ≈ 10 (bench/verify.ts).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { TableAppender, type CellValue } from './db.ts';
+import { TableAppender, tableColumns, type CellValue, type ColumnInfo } from './db.ts';
 import type { FactoredRow, RowFactoring } from './row-factoring.ts';
-
-interface ColumnInfo {
-  name: string;
-  type: string;
-}
-
-async function tableColumns(connection: DuckDBConnection, table: string): Promise<ColumnInfo[]> {
-  const reader = await connection.runAndReadAll(
-    "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index",
-    [table],
-  );
-  return (reader.getRowsJS() as [string, string][]).map(([name, type]) => ({ name, type }));
-}
+import { quoteIdent } from './sql-text.ts';
 
 /** The factoring of `table` with the named columns varying (every other column is shared). */
 export async function rowFactoring(connection: DuckDBConnection, table: string, varyingColumns: readonly string[]): Promise<RowFactoring> {
@@ -33,7 +21,6 @@ export async function rowFactoring(connection: DuckDBConnection, table: string, 
   };
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
  * Profiles remembered for reuse. Shared columns are meant to take few values, but some carry what a
@@ -69,12 +56,12 @@ export class FactoredAppender {
   ): Promise<FactoredAppender> {
     const columns = await tableColumns(connection, table);
     const { rows, profiles } = FactoredAppender.staging(table);
-    const defs = (positions: number[]) => positions.map((i) => `${quote(`c${i}`)} ${columns[i]!.type}`).join(', ');
+    const defs = (positions: number[]) => positions.map((i) => `${quoteIdent(`c${i}`)} ${columns[i]!.type}`).join(', ');
     // Staging tables live in the same database file (not TEMP, which is held in memory), so a
     // study larger than memory spills as the target table would; close() drops them.
-    await connection.run(`DROP TABLE IF EXISTS ${quote(rows)}; DROP TABLE IF EXISTS ${quote(profiles)};
-      CREATE TABLE ${quote(rows)} (seq BIGINT NOT NULL, profile INTEGER NOT NULL${factoring.varying.length > 0 ? `, ${defs(factoring.varying)}` : ''});
-      CREATE TABLE ${quote(profiles)} (profile INTEGER NOT NULL${factoring.shared.length > 0 ? `, ${defs(factoring.shared)}` : ''});`);
+    await connection.run(`DROP TABLE IF EXISTS ${quoteIdent(rows)}; DROP TABLE IF EXISTS ${quoteIdent(profiles)};
+      CREATE TABLE ${quoteIdent(rows)} (seq BIGINT NOT NULL, profile INTEGER NOT NULL${factoring.varying.length > 0 ? `, ${defs(factoring.varying)}` : ''});
+      CREATE TABLE ${quoteIdent(profiles)} (profile INTEGER NOT NULL${factoring.shared.length > 0 ? `, ${defs(factoring.shared)}` : ''});`);
     return new FactoredAppender(
       connection,
       table,
@@ -107,8 +94,8 @@ export class FactoredAppender {
     this.rowAppender.close();
     this.profileAppender.close();
     const { rows, profiles } = FactoredAppender.staging(this.table);
-    const select = this.columns.map((c, i) => `${this.factoring.varying.includes(i) ? 'r' : 'p'}.${quote(`c${i}`)}`).join(', ');
-    await this.connection.run(`INSERT INTO ${quote(this.table)} SELECT ${select} FROM ${quote(rows)} r JOIN ${quote(profiles)} p USING (profile) ORDER BY r.seq;
-      DROP TABLE ${quote(rows)}; DROP TABLE ${quote(profiles)};`);
+    const select = this.columns.map((c, i) => `${this.factoring.varying.includes(i) ? 'r' : 'p'}.${quoteIdent(`c${i}`)}`).join(', ');
+    await this.connection.run(`INSERT INTO ${quoteIdent(this.table)} SELECT ${select} FROM ${quoteIdent(rows)} r JOIN ${quoteIdent(profiles)} p USING (profile) ORDER BY r.seq;
+      DROP TABLE ${quoteIdent(rows)}; DROP TABLE ${quoteIdent(profiles)};`);
   }
 }

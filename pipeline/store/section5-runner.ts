@@ -6,7 +6,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
+import { quoteIdent } from './sql-text.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
 export const REQUIRED_VIEWS = {
@@ -41,7 +42,6 @@ export interface Section5Block {
   line: number;
 }
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 async function columnsOf(connection: DuckDBConnection, view: string): Promise<string[] | null> {
   const r = await connection.runAndReadAll(
@@ -74,7 +74,7 @@ async function runBlocks(connection: DuckDBConnection, blocks: readonly Section5
     try {
       await connection.run(block.sql);
     } catch (err) {
-      throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${documentLines((err as Error).message, block)}`, EXIT.blocked, {
+      throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${documentLines((err as Error).message, block)}`, {
         line: block.line,
       });
     }
@@ -86,22 +86,22 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
   const found: Record<string, string[]> = {};
   for (const view of views) {
     const columns = await columnsOf(connection, view);
-    if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, EXIT.blocked, { view });
+    if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, { view });
     const missing = REQUIRED_VIEWS[view].filter((c) => !columns.includes(c));
     if (missing.length > 0) {
-      throw new PreregError('SECTION5_VIEW_COLUMNS', `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`, EXIT.blocked, {
+      throw new PreregError('SECTION5_VIEW_COLUMNS', `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`, {
         view,
         missing,
       });
     }
     for (const [column, allowed] of Object.entries(ALLOWED_VALUES[view] ?? {})) {
       const bad = await connection.runAndReadAll(
-        `SELECT DISTINCT CAST(${quote(column)} AS VARCHAR) AS v FROM ${quote(view)} WHERE ${quote(column)} IS NULL OR NOT list_contains(string_split($1, ','), CAST(${quote(column)} AS VARCHAR)) ORDER BY 1 LIMIT 5`,
+        `SELECT DISTINCT CAST(${quoteIdent(column)} AS VARCHAR) AS v FROM ${quoteIdent(view)} WHERE ${quoteIdent(column)} IS NULL OR NOT list_contains(string_split($1, ','), CAST(${quoteIdent(column)} AS VARCHAR)) ORDER BY 1 LIMIT 5`,
         [allowed.join(',')],
       );
       const values = bad.getRowObjectsJS().map((r) => String(r.v));
       if (values.length > 0) {
-        throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, EXIT.blocked, { view, column, values });
+        throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, { view, column, values });
       }
     }
     found[view] = columns;
@@ -126,10 +126,10 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
       const columns = found[view]!;
       // Required columns first, in the documented order, then any extra ones; a total row order.
       const ordered = [...REQUIRED_VIEWS[view], ...columns.filter((c) => !(REQUIRED_VIEWS[view] as readonly string[]).includes(c))];
-      const list = ordered.map(quote).join(', ');
-      await connection.run(`DROP TABLE IF EXISTS ${quote(`result_${view}`)}`);
-      await connection.run(`CREATE TABLE ${quote(`result_${view}`)} AS SELECT ${list} FROM ${quote(view)} ORDER BY ${list}`);
-      const n = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${quote(`result_${view}`)}`);
+      const list = ordered.map(quoteIdent).join(', ');
+      await connection.run(`DROP TABLE IF EXISTS ${quoteIdent(`result_${view}`)}`);
+      await connection.run(`CREATE TABLE ${quoteIdent(`result_${view}`)} AS SELECT ${list} FROM ${quoteIdent(view)} ORDER BY ${list}`);
+      const n = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${quoteIdent(`result_${view}`)}`);
       counts[view] = Number(n.getRowObjectsJS()[0]!.n);
     }
     await connection.run('COMMIT');

@@ -1,6 +1,6 @@
 // Compares freeze.json with what the files say now, naming the drifted file or field (SPEC §4.4).
-import type { ReasonCode } from '../reasons.ts';
-import { diffTrees } from './file-tree.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
+import { diffTrees, type TreeDigest, type TreeLeaf } from './file-tree.ts';
 import type { FreezeRecord, PublicDigests } from './freeze-record.ts';
 import type { StudyConfig } from './study.ts';
 
@@ -34,7 +34,7 @@ export function compareDigests(
     trust_root: cmp(frozen.trust.root, current.trust.root),
   };
 
-  treeFindings('CORPUS_DRIFT', 'corpus', 'corpus/', frozen.corpus, current.corpus, findings);
+  findings.push(...corpusDrift(frozen.corpus, current.corpus));
   if (!digests.vocabulary_sha256.ok || frozen.vocabulary.size !== current.vocabulary.ids.length) {
     findings.push({
       code: 'VOCABULARY_DRIFT',
@@ -71,23 +71,46 @@ export function compareDigests(
   if (frozen.study_id !== study.study_id) {
     findings.push({ code: 'STUDY_DRIFT', field: 'study_id', file: 'preregistration/study.json', message: `freeze.json says ${frozen.study_id}, study.json says ${study.study_id}` });
   }
-  treeFindings('TRUST_DRIFT', 'trust', 'preregistration/trust/', frozen.trust, current.trust, findings);
+  findings.push(...trustDrift(frozen.trust, current.trust));
   return { digests, findings };
 }
 
-function treeFindings(
-  code: 'CORPUS_DRIFT' | 'TRUST_DRIFT',
-  field: 'corpus' | 'trust',
-  prefix: string,
-  frozen: FreezeRecord['corpus'],
-  current: PublicDigests['corpus'],
-  findings: Finding[],
-): void {
+/** CORPUS_DRIFT: each corpus file that differs from the frozen tree, by name. */
+export function corpusDrift(frozen: FreezeRecord['corpus'], current: TreeDigest): Finding[] {
+  return treeFindings('CORPUS_DRIFT', 'corpus', 'corpus/', frozen, current);
+}
+
+/** CORPUS_DRIFT of one corpus file only (ingest reads the items file, not the whole corpus). */
+export function corpusFileDrift(frozen: FreezeRecord['corpus'], current: TreeLeaf): Finding[] {
+  const recorded = frozen.files.filter((f) => f.path === current.path);
+  return diffTrees(recorded, [current]).map((change) => changeFinding('CORPUS_DRIFT', 'corpus', 'corpus/', change));
+}
+
+/** TRUST_DRIFT: each trust file that differs from the frozen tree, by name. */
+export function trustDrift(frozen: FreezeRecord['trust'], current: TreeDigest): Finding[] {
+  return treeFindings('TRUST_DRIFT', 'trust', 'preregistration/trust/', frozen, current);
+}
+
+/**
+ * The refusal every stage gives for drift findings: the first finding's code, file and message,
+ * all findings in the details (where the audit finds the file), exit 3.
+ */
+export function refuseDrift(findings: readonly Finding[], then: string, first: Finding | undefined = findings[0]): void {
+  if (!first) return;
+  const where = first.file && !first.message.startsWith(first.file) ? `${first.file}: ` : '';
+  throw new PreregError(first.code, `${where}${first.message}; ${then}`, { findings });
+}
+
+type TreeDriftCode = 'CORPUS_DRIFT' | 'TRUST_DRIFT';
+
+function changeFinding(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: string, change: string): Finding {
+  const file = prefix + change.slice(0, change.lastIndexOf(':'));
+  return { code, field: `${field}.files`, file, message: `${prefix}${change}` };
+}
+
+function treeFindings(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: string, frozen: FreezeRecord['corpus'], current: TreeDigest): Finding[] {
   const changes = diffTrees(frozen.files, current.files);
-  for (const change of changes) {
-    const file = prefix + change.slice(0, change.lastIndexOf(':'));
-    findings.push({ code, field: `${field}.files`, file, message: `${prefix}${change}` });
-  }
+  const findings = changes.map((change) => changeFinding(code, field, prefix, change));
   // The file list agrees but the recorded root or count does not: freeze.json itself was edited.
   if (changes.length === 0 && (frozen.root !== current.root || frozen.leaf_count !== current.leaf_count)) {
     findings.push({
@@ -97,4 +120,5 @@ function treeFindings(
       message: `freeze.json records ${field} root ${frozen.root} (${frozen.leaf_count} files); the files give ${current.root} (${current.leaf_count})`,
     });
   }
+  return findings;
 }

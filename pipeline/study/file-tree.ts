@@ -1,11 +1,11 @@
 // A directory as a list of Merkle leaves {path, bytes, sha256} (SPEC §4.1). Used for the corpus
 // and for the trust directory, so that every byte of either is covered by one root.
-import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJsonBytes } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { hashLeaf, rootFromLeafHashes } from '../formats/merkle.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 
 export interface TreeLeaf {
@@ -23,13 +23,13 @@ export interface TreeDigest {
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function unsafe(path: string, why: string): PreregError {
-  return new PreregError('CORPUS_PATH_UNSAFE', `${path}: ${why}`, EXIT.conflict, { path });
+  return new PreregError('CORPUS_PATH_UNSAFE', `${path}: ${why}`, { path });
 }
 
 /** Relative paths of every regular file under `dir`, refusing anything that is not one. */
 function listRegularFiles(dir: string): string[] {
   const top = lstatSync(dir, { throwIfNoEntry: false });
-  if (!top) throw new PreregError('FILE_NOT_FOUND', `${dir} does not exist`, EXIT.blocked, { path: dir });
+  if (!top) throw new PreregError('FILE_NOT_FOUND', `${dir} does not exist`, { path: dir });
   if (!top.isDirectory()) throw unsafe(dir, 'is not a directory (symlinked roots are refused too)');
   const out: string[] = [];
   const walk = (abs: Buffer, rel: string) => {
@@ -70,7 +70,7 @@ export function leafHash(leaf: TreeLeaf): Buffer {
 export function digestTree(dir: string): TreeDigest {
   const files = listRegularFiles(dir).map((path): TreeLeaf => {
     const data = readRegularFile(join(dir, path));
-    return { path, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex') };
+    return { path, bytes: data.length, sha256: sha256Hex(data) };
   });
   return { root: rootFromLeafHashes(files.map(leafHash)).toString('hex'), leaf_count: files.length, files };
 }

@@ -1,11 +1,12 @@
 // freeze.json (SPEC §4.4): what is fixed before submissions open, and the digest anchors witness.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { schemaProblems } from '../formats/schemas.ts';
 import { readJsonFile, readText } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import type { AnswerKeyCommitment } from './answer-key.ts';
 import { digestTree, type TreeDigest } from './file-tree.ts';
 import { extractSection5 } from './section5.ts';
@@ -49,7 +50,7 @@ export function computePublicDigests(layout: StudyLayout, study: StudyConfig): P
   const vocabulary = extractVocabulary(documents, study.vocabulary.heading_patterns);
   const section5 = extractSection5(readText(layout.plan));
   if (!section5) {
-    throw new PreregError('SECTION5_MISSING', `${layout.plan} has no level-2 heading starting with "5"`, EXIT.blocked, {
+    throw new PreregError('SECTION5_MISSING', `${layout.plan} has no level-2 heading starting with "5"`, {
       path: layout.plan,
     });
   }
@@ -86,7 +87,7 @@ export function loadFreezeRecord(path: string): FreezeRecord {
   const value = readJsonFile(path);
   const problems = schemaProblems('freeze', value);
   if (problems.length > 0) {
-    throw new PreregError('FREEZE_INVALID', `${path}: ${problems.join('; ')}`, EXIT.blocked, { path, problems });
+    throw new PreregError('FREEZE_INVALID', `${path}: ${problems.join('; ')}`, { path, problems });
   }
   return value as FreezeRecord;
 }

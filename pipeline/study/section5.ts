@@ -1,5 +1,5 @@
 // Section 5 of the preregistration: the executable analysis plan (SPEC §4.2).
-import { sha256Hex } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 
 export interface Section5 {
   /** The section's text, line endings normalised to \n, from its heading up to the next level-2 heading. */

@@ -2,7 +2,7 @@
 import { schemaProblems } from '../formats/schemas.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { readJsonFile } from '../io/json-files.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 export interface StudyConfig {
   format: 'prereg.study/1';
@@ -99,7 +99,7 @@ export function loadStudy(path: string): StudyConfig {
     problems.push(...registrationProblems(study.systems ?? []));
   }
   if (problems.length > 0) {
-    throw new PreregError('STUDY_INVALID', `${path}: ${problems.join('; ')}`, EXIT.blocked, { path, problems });
+    throw new PreregError('STUDY_INVALID', `${path}: ${problems.join('; ')}`, { path, problems });
   }
   return study;
 }

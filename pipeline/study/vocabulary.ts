@@ -1,5 +1,6 @@
 // The vocabulary: citable identifiers declared by the corpus's own headings (SPEC §4.1).
-import { canonicalJson, sha256Hex } from '../formats/canonical-json.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
 
 export interface VocabularyEntry {
   id: string;

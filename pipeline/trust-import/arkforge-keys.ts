@@ -11,11 +11,11 @@
 // tlog_submitter_keys, each as a PEM file `tlog-submitters/<kid>.pub.pem` of the trust directory.
 import type { KeyObject } from 'node:crypto';
 import { canonicalJson, JsonParseError, parseJson, toPlain, isRecord } from '../formats/canonical-json.ts';
-import { utcMillis } from '../formats/utc-instant.ts';
+import { isUtcInstantZ, utcMillis } from '../formats/utc-instant.ts';
 import { parseSpkiPem } from '../evidence/tlog/index.ts';
 import { decodeEd25519PublicKey } from '../evidence/trust/index.ts';
 import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../formats/trust-policy.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 
 export interface PublishedProofKey {
   kid: string;
@@ -44,7 +44,6 @@ const SUBMITTER_KEY_DIR = 'tlog-submitters';
 
 // A kid names a file: letters, digits, '.', '_', '-', not starting with '.'.
 const KID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$/;
 
 /**
  * Read a published_keys.json text. Throws PreregError ARKFORGE_KEYS_INVALID (exit 3) naming
@@ -54,7 +53,7 @@ const UTC = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$
  */
 export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKeyHistory {
   const bad = (field: string | null, problem: string, more: Record<string, unknown> = {}): never => {
-    throw new PreregError('ARKFORGE_KEYS_INVALID', `${file}${field === null ? '' : `: ${field}`}: ${problem}`, EXIT.blocked, { path: file, field, ...more });
+    throw new PreregError('ARKFORGE_KEYS_INVALID', `${file}${field === null ? '' : `: ${field}`}: ${problem}`, { path: file, field, ...more });
   };
   let doc: unknown;
   try {
@@ -70,8 +69,8 @@ export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKey
   const windowOf = (k: Record<string, unknown>, at: string): { valid_from: string; valid_until: WindowEnd } => {
     const from = k.valid_from;
     const until = k.retired_at;
-    if (typeof from !== 'string' || !UTC.test(from) || utcMillis(from) === undefined) bad(`${at}.valid_from`, `${shown(from)} is not an ISO-8601 UTC instant (YYYY-MM-DDTHH:MM:SSZ)`);
-    if (until !== null && (typeof until !== 'string' || !UTC.test(until) || utcMillis(until) === undefined)) bad(`${at}.retired_at`, `${shown(until)} is neither null nor an ISO-8601 UTC instant`);
+    if (!isUtcInstantZ(from)) bad(`${at}.valid_from`, `${shown(from)} is not an ISO-8601 UTC instant (YYYY-MM-DDTHH:MM:SSZ)`);
+    if (until !== null && !isUtcInstantZ(until)) bad(`${at}.retired_at`, `${shown(until)} is neither null nor an ISO-8601 UTC instant`);
     if (typeof until === 'string' && !(utcMillis(from as string)! < utcMillis(until)!)) bad(`${at}.retired_at`, `the window [valid_from ${String(from)}, retired_at ${until}) is empty`);
     return { valid_from: from as string, valid_until: until as WindowEnd };
   };
@@ -141,7 +140,7 @@ export interface ImportPlan {
  */
 export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHistory, readExisting: (path: string) => string | undefined): ImportPlan {
   const conflict = (field: string, problem: string): never => {
-    throw new PreregError('ARKFORGE_KEY_CONFLICT', `policy.json ${field}: ${problem}; nothing was written`, EXIT.conflict, { field });
+    throw new PreregError('ARKFORGE_KEY_CONFLICT', `policy.json ${field}: ${problem}; nothing was written`, { field });
   };
   const keys: ImportedKey[] = [];
   const merge = mergePinned(keys, conflict);

@@ -7,7 +7,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildVerifyContext, type VerifyContextInputs } from '../evidence/task/index.ts';
 import { WorkerPool } from '../parallel/pool.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { verifyFile, type FileVerification } from './file-task.ts';
 
 export { fileVerified, kindOf, type FileKind, type FileVerification } from './file-task.ts';
@@ -22,7 +22,7 @@ export function expandPaths(paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
     const st = lstatSync(p, { throwIfNoEntry: false });
-    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, EXIT.blocked, { path: p });
+    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, { path: p });
     if (st.isDirectory()) {
       const names = readdirSync(p).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
       out.push(...expandPaths(names.filter((n) => n.endsWith('.json') || n.endsWith('.jsonl') || lstatSync(join(p, n)).isDirectory()).map((n) => join(p, n))));

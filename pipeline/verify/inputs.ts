@@ -1,6 +1,5 @@
 // What verification needs besides the evidence: the pinned trust material, the study window and
 // the receipt-chain commitments, read once and passed to every worker as plain data.
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCommitmentText, type CommitmentLine } from '../evidence/aer1/index.ts';
@@ -8,8 +7,7 @@ import type { StudyWindow } from '../evidence/arkforge/index.ts';
 import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { readLines } from '../ingest/lines.ts';
 import { loadTrust } from '../study/trust.ts';
-import { EXIT, PreregError } from '../reasons.ts';
-import { readRegularFile } from '../io/regular-file.ts';
+import { PreregError } from '../reasons.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */
 export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z', closes_at: '9999-12-31T23:59:59Z' };
@@ -39,11 +37,8 @@ export function commitmentProblems(lines: readonly CommitmentLine[]): string[] {
 /** Builds (and so validates) the trust material once; workers rebuild it from the same inputs. */
 export function verifyContextInputs(trustDir: string, window: StudyWindow, commitments: CommitmentLine[]): VerifyContextInputs {
   if (!existsSync(join(trustDir, 'policy.json'))) {
-    throw new PreregError('FILE_NOT_FOUND', `${trustDir}/policy.json does not exist; pass --trust DIR`, EXIT.blocked);
+    throw new PreregError('FILE_NOT_FOUND', `${trustDir}/policy.json does not exist; pass --trust DIR`);
   }
   return { trust: loadTrust(trustDir).material.inputs, window, commitments };
 }
 
-export function sha256OfFile(path: string): string | null {
-  return existsSync(path) ? createHash('sha256').update(readRegularFile(path)).digest('hex') : null;
-}

@@ -4,12 +4,15 @@
 import type { VerifyContextInputs, VerifyTask } from '../evidence/task/index.ts';
 import type { TimelineVerification } from '../evidence/aer1/index.ts';
 import { createHandler as createVerifyHandler } from '../parallel/verify-worker.ts';
+import { cellsInOrder } from '../store/named-row.ts';
 import { factorRow, type FactoredRow, type RowFactoring } from '../store/row-factoring.ts';
 import { proofCheckRow, type RecordKey } from './rows.ts';
 
 export interface StageVerifyInit {
   context: VerifyContextInputs;
   proofFactoring: RowFactoring;
+  /** proof_checks' own column list, onto which the named rows are mapped. */
+  proofColumns: readonly string[];
 }
 
 export interface StageVerifyInput {
@@ -28,7 +31,7 @@ export async function createHandler(init: StageVerifyInit): Promise<(batch: Stag
       // The stage sends evidence items and timelines only; a single receipt is never study evidence.
       if (outcome.kind === 'receipt') throw new Error('verify: the stage sent a single receipt to a worker');
       const key = batch[i]!.key;
-      return { kind: 'evidence', status: outcome.result.status, row: factorRow(proofCheckRow(key, key.evidence_index, outcome.result), init.proofFactoring) };
+      return { kind: 'evidence', status: outcome.result.status, row: factorRow(cellsInOrder(proofCheckRow(key, key.evidence_index, outcome.result), init.proofColumns), init.proofFactoring) };
     });
   };
 }

@@ -1,8 +1,9 @@
 // Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md).
 import type { TimelineVerification } from '../evidence/aer1/index.ts';
 import type { ProofVerification } from '../evidence/arkforge/index.ts';
-import { TLOG_CHECKS } from '../evidence/tlog/index.ts';
-import type { CellValue } from '../store/db.ts';
+import { TLOG_CHECKS, type TlogCheck } from '../evidence/tlog/index.ts';
+import type { CellValue, NamedRow } from '../store/named-row.ts';
+import type { RegisteredSystem } from '../study/study.ts';
 
 export interface RecordKey {
   record_id: number;
@@ -35,41 +36,94 @@ export const PROOF_CHECK_VARYING_COLUMNS = [
   'spec_version', 'embedded_pubkey', 'tsa_signer', 'tlog_log_id',
 ] as const;
 
-/** One row of proof_checks, in the column order of pipeline/store/verify-tables.sql. */
-export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerification): CellValue[] {
+/** The columns of proof_checks (pipeline/store/verify-tables.sql; test/store/columns.test.ts compares). */
+export const PROOF_CHECK_COLUMNS = [
+  'record_id', 'evidence_index', 'system_id', 'item_id', 'attempt',
+  'proof_id', 'spec_version', 'algorithm', 'status', 'reason_codes', 'informational_codes',
+  'check_structure', 'check_request_hash', 'check_response_hash', 'check_chain',
+  'check_signature', 'check_key', 'check_tsa', 'check_time',
+  'check_commitments', 'check_disclosures', 'check_body_binding', 'check_identity', 'check_batch', 'check_tlog',
+  'proof_timestamp', 'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash',
+  'key_id', 'embedded_pubkey', 'embedded_pubkey_pinned',
+  'tsa_gen_time', 'tsa_signer', 'tsa_codes',
+  'committed_fields', 'opened_fields', 'identity_json', 'identity_anchored', 'buyer_fingerprint', 'buyer_fingerprint_source',
+  'batch_status', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
+  'witnessed_hash',
+  'tlog_log_id', 'tlog_log_index', 'tlog_integrated_time',
+  ...TLOG_CHECKS.map((check) => `tlog_${check}` as const),
+  'independent_witnesses', 'problems',
+] as const;
+export type ProofCheckRow = NamedRow<typeof PROOF_CHECK_COLUMNS>;
+
+/** One row of proof_checks, by column name. */
+export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerification): ProofCheckRow {
   const c = v.checks;
-  return [
-    k.record_id, evidenceIndex, k.system_id, k.item_id, k.attempt,
-    v.proof_id, v.spec_version, v.algorithm, v.status, v.codes, v.informational_codes,
-    c.structure, c.request_hash, c.response_hash, c.chain,
-    c.signature, c.key, c.tsa, c.time,
-    c.commitments, c.disclosures, c.body_binding, c.identity, c.batch, c.tlog,
-    v.timestamp, v.declared_chain_hash, v.recomputed_chain_hash, v.request_hash, v.response_hash,
-    v.key_id, v.embedded_pubkey, v.embedded_pubkey_pinned,
-    v.tsa?.gen_time ?? null, v.tsa?.signer ?? null, v.tsa?.codes ?? [],
-    v.committed_fields, v.opened_fields, v.identity_json, v.identity_anchored, v.buyer_fingerprint, v.buyer_fingerprint_source,
-    v.batch?.status ?? null, v.batch?.batch_id ?? null, v.batch?.root ?? null, v.batch?.leaf_index ?? null, v.batch?.tree_size ?? null,
-    v.witnessed_hash,
-    v.tlog?.log_id ?? null, v.tlog?.log_index ?? null, v.tlog?.integrated_time ?? null,
-    ...TLOG_CHECKS.map((check) => v.tlog?.checks[check] ?? 'skipped'),
-    independentWitnesses(v), v.problems,
-  ];
+  const tlog = (check: TlogCheck): CellValue => v.tlog?.checks[check] ?? 'skipped';
+  return {
+    record_id: k.record_id, evidence_index: evidenceIndex, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
+    proof_id: v.proof_id, spec_version: v.spec_version, algorithm: v.algorithm, status: v.status,
+    reason_codes: v.codes, informational_codes: v.informational_codes,
+    check_structure: c.structure, check_request_hash: c.request_hash, check_response_hash: c.response_hash, check_chain: c.chain,
+    check_signature: c.signature, check_key: c.key, check_tsa: c.tsa, check_time: c.time,
+    check_commitments: c.commitments, check_disclosures: c.disclosures, check_body_binding: c.body_binding,
+    check_identity: c.identity, check_batch: c.batch, check_tlog: c.tlog,
+    proof_timestamp: v.timestamp, declared_chain_hash: v.declared_chain_hash, recomputed_chain_hash: v.recomputed_chain_hash,
+    request_hash: v.request_hash, response_hash: v.response_hash,
+    key_id: v.key_id, embedded_pubkey: v.embedded_pubkey, embedded_pubkey_pinned: v.embedded_pubkey_pinned,
+    tsa_gen_time: v.tsa?.gen_time ?? null, tsa_signer: v.tsa?.signer ?? null, tsa_codes: v.tsa?.codes ?? [],
+    committed_fields: v.committed_fields, opened_fields: v.opened_fields, identity_json: v.identity_json, identity_anchored: v.identity_anchored,
+    buyer_fingerprint: v.buyer_fingerprint, buyer_fingerprint_source: v.buyer_fingerprint_source,
+    batch_status: v.batch?.status ?? null, batch_id: v.batch?.batch_id ?? null, batch_root: v.batch?.root ?? null,
+    batch_leaf_index: v.batch?.leaf_index ?? null, batch_tree_size: v.batch?.tree_size ?? null,
+    witnessed_hash: v.witnessed_hash,
+    tlog_log_id: v.tlog?.log_id ?? null, tlog_log_index: v.tlog?.log_index ?? null, tlog_integrated_time: v.tlog?.integrated_time ?? null,
+    tlog_kind: tlog('kind'), tlog_artifact: tlog('artifact'), tlog_entry_signature: tlog('entry_signature'), tlog_set: tlog('set'),
+    tlog_inclusion: tlog('inclusion'), tlog_checkpoint: tlog('checkpoint'), tlog_log_key: tlog('log_key'),
+    independent_witnesses: independentWitnesses(v), problems: v.problems,
+  };
 }
 
-/** One row of chain_checks, in the column order of pipeline/store/verify-tables.sql. */
-export function chainCheckRow(k: RecordKey, v: TimelineVerification): CellValue[] {
+/** The columns of chain_checks (pipeline/store/verify-tables.sql). */
+export const CHAIN_CHECK_COLUMNS = [
+  'record_id', 'system_id', 'item_id', 'attempt', 'job_id', 'form', 'revision', 'construction', 'status', 'reason_codes',
+  'check_structure', 'check_revision', 'check_genesis', 'check_seq', 'check_job', 'check_close', 'check_links',
+  'check_commitment_found', 'check_commitment_wellformed', 'check_commitment_count', 'check_commitment_final_digest',
+  'check_commitment_timely', 'check_commitment_consistent',
+  'entry_count', 'final_entry_digest', 'commitment_witness', 'commitment_published_at', 'provenance_classes', 'problems',
+] as const;
+export type ChainCheckRow = NamedRow<typeof CHAIN_CHECK_COLUMNS>;
+
+/** One row of chain_checks, by column name. */
+export function chainCheckRow(k: RecordKey, v: TimelineVerification): ChainCheckRow {
   const c = v.checks;
-  return [
-    k.record_id, k.system_id, k.item_id, k.attempt, v.job_id, v.form, v.revision, v.construction, v.status, v.codes,
-    c.structure, c.revision, c.genesis, c.seq, c.job, c.close, c.links,
-    c.commitment_found, c.commitment_wellformed, c.commitment_count, c.commitment_final_digest, c.commitment_timely,
-    c.commitment_consistent,
-    v.entry_count, v.final_entry_digest, v.commitment?.witness ?? null, v.commitment?.published_at ?? null,
-    v.provenance_classes, v.problems,
-  ];
+  return {
+    record_id: k.record_id, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
+    job_id: v.job_id, form: v.form, revision: v.revision, construction: v.construction, status: v.status, reason_codes: v.codes,
+    check_structure: c.structure, check_revision: c.revision, check_genesis: c.genesis, check_seq: c.seq, check_job: c.job,
+    check_close: c.close, check_links: c.links,
+    check_commitment_found: c.commitment_found, check_commitment_wellformed: c.commitment_wellformed,
+    check_commitment_count: c.commitment_count, check_commitment_final_digest: c.commitment_final_digest,
+    check_commitment_timely: c.commitment_timely, check_commitment_consistent: c.commitment_consistent,
+    entry_count: v.entry_count, final_entry_digest: v.final_entry_digest,
+    commitment_witness: v.commitment?.witness ?? null, commitment_published_at: v.commitment?.published_at ?? null,
+    provenance_classes: v.provenance_classes, problems: v.problems,
+  };
 }
+
+/** The columns of chain_entries (pipeline/store/verify-tables.sql). */
+export const CHAIN_ENTRY_COLUMNS = ['record_id', 'seq', 'entry_digest', 'entry_id', 'output_commitment', 'tool', 'provenance_class'] as const;
+export type ChainEntryRow = NamedRow<typeof CHAIN_ENTRY_COLUMNS>;
 
 /** The rows of chain_entries: the entry's id member and its output commitment, computed here. */
-export function chainEntryRows(recordId: number, v: TimelineVerification): CellValue[][] {
-  return v.entries.map((e) => [recordId, e.seq, e.digest, e.id, e.output_commitment, e.tool, e.provenance_class]);
+export function chainEntryRows(recordId: number, v: TimelineVerification): ChainEntryRow[] {
+  return v.entries.map((e) => ({
+    record_id: recordId, seq: e.seq, entry_digest: e.digest, entry_id: e.id, output_commitment: e.output_commitment, tool: e.tool, provenance_class: e.provenance_class,
+  }));
+}
+
+/** The columns of registered_systems (pipeline/store/verify-tables.sql): study.json's systems. */
+export const REGISTERED_SYSTEM_COLUMNS = ['system_id', 'buyer_fingerprints', 'agent_identities'] as const;
+
+export function registeredSystemRow(s: RegisteredSystem): NamedRow<typeof REGISTERED_SYSTEM_COLUMNS> {
+  return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints, agent_identities: s.agent_identities ?? [] };
 }

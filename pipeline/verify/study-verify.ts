@@ -8,9 +8,14 @@ import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import type { RegisteredSystem } from '../study/study.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
-import { runSqlFile, TableAppender } from '../store/db.ts';
+import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
+import { requireSameColumns } from '../store/named-row.ts';
+import { EVIDENCE_TO_VERIFY, OWNERSHIP_COUNTS, RECEIPTS_TO_VERIFY, SET_REQUIRE_RECEIPTS } from '../store/statements.ts';
+import { REJECT_COLUMNS, rejectRow } from '../ingest/rows.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
-import { chainCheckRow, chainEntryRows, PROOF_CHECK_VARYING_COLUMNS, type RecordKey } from './rows.ts';
+import {
+  CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, REGISTERED_SYSTEM_COLUMNS, registeredSystemRow, type RecordKey,
+} from './rows.ts';
 
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../store/verify-tables.sql', import.meta.url));
 /** Run in this order after the checks: each reads the tables the previous ones made. */
@@ -61,10 +66,12 @@ export async function verifyStore(
   await runSqlFile(connection, VERIFY_TABLES_SQL);
   const counts: VerifyCounts = { evidence: 0, chains: 0, proofs_by_status: {}, chains_by_status: {} };
   const reader = await instance.connect();
+  const proofColumns = (await tableColumns(connection, 'proof_checks')).map((c) => c.name);
+  requireSameColumns('proof_checks', proofColumns, PROOF_CHECK_COLUMNS);
   const proofFactoring = await rowFactoring(connection, 'proof_checks', PROOF_CHECK_VARYING_COLUMNS);
   const pool = new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({
     module: WORKER,
-    init: { context: inputs, proofFactoring },
+    init: { context: inputs, proofFactoring, proofColumns },
     ...(threads ? { threads } : {}),
   });
   try {
@@ -72,10 +79,7 @@ export async function verifyStore(
     await pool.mapOrdered(
       rowBatches(
         reader,
-        `SELECT r.record_id, r.system_id, r.item_id, r.attempt, e.evidence_index,
-                e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response,
-                e.disclosure_json::VARCHAR AS disclosure, e.tlog_entry_json::VARCHAR AS tlog_entry
-         FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`,
+        EVIDENCE_TO_VERIFY,
         (row): StageVerifyInput => ({
           key: { ...recordKey(row), evidence_index: Number(row.evidence_index) },
           task: {
@@ -102,13 +106,12 @@ export async function verifyStore(
     );
     await proofs.close();
 
-    const chains = await TableAppender.create(connection, 'chain_checks');
-    const entries = await TableAppender.create(connection, 'chain_entries');
+    const chains = await TableAppender.create(connection, 'chain_checks', CHAIN_CHECK_COLUMNS);
+    const entries = await TableAppender.create(connection, 'chain_entries', CHAIN_ENTRY_COLUMNS);
     await pool.mapOrdered(
       rowBatches(
         reader,
-        `SELECT r.record_id, r.system_id, r.item_id, r.attempt, 0 AS evidence_index, c.chain_json::VARCHAR AS chain
-         FROM receipts c JOIN records r USING (record_id) ORDER BY c.record_id`,
+        RECEIPTS_TO_VERIFY,
         (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain) } }),
       ),
       (row) => row,
@@ -116,8 +119,8 @@ export async function verifyStore(
         results.forEach((outcome, i) => {
           if (outcome.kind !== 'chain') throw new Error('verify: a worker answered a chain task with an evidence result');
           const k = batch[i]!.key;
-          chains.append(chainCheckRow(k, outcome.result));
-          for (const row of chainEntryRows(k.record_id, outcome.result)) entries.append(row);
+          chains.appendNamed(chainCheckRow(k, outcome.result));
+          for (const row of chainEntryRows(k.record_id, outcome.result)) entries.appendNamed(row);
           count(counts.chains_by_status, outcome.result.status);
         });
         counts.chains += results.length;
@@ -126,25 +129,23 @@ export async function verifyStore(
     );
     chains.close();
     entries.close();
-    const rejects = await TableAppender.create(connection, 'commitment_rejects');
+    const rejects = await TableAppender.create(connection, 'commitment_rejects', REJECT_COLUMNS);
     for (const l of inputs.commitments) {
       if (l.ok) continue;
-      rejects.append([l.file, l.line, l.byte_offset, l.line_sha256, 'COMMITMENT_MALFORMED', null, l.problems.join('; ')]);
+      rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
     }
     rejects.close();
   } finally {
     reader.closeSync();
     await pool.close();
   }
-  const registered = await TableAppender.create(connection, 'registered_systems');
-  for (const s of systems) registered.append([s.system_id, s.buyer_fingerprints, s.agent_identities ?? []]);
+  const registered = await TableAppender.create(connection, 'registered_systems', REGISTERED_SYSTEM_COLUMNS);
+  for (const s of systems) registered.appendNamed(registeredSystemRow(s));
   registered.close();
-  await connection.run(`SET VARIABLE require_receipts = ${requireReceipts ? 'true' : 'false'}`);
+  await connection.run(SET_REQUIRE_RECEIPTS, [requireReceipts]);
   for (const file of DERIVED_SQL) await runSqlFile(connection, file);
   const [notBound, reused] = (
-    await connection.runAndReadAll(
-      `SELECT count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_REUSED')) FROM evidence_ownership`,
-    )
+    await connection.runAndReadAll(OWNERSHIP_COUNTS)
   ).getRows()[0]!;
   counts.ownership = { registered_systems: systems.length, not_bound: Number(notBound), reused: Number(reused) };
   return counts;

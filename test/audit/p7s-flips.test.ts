@@ -1,7 +1,7 @@
 // The audit's check of manifest.p7s is at least as strict as `openssl cms -verify`: every single
 // byte of the emitted file, flipped (XOR 0xff), is rejected. Before, the lenient BER
 // parser let 53 one-bit flips through that OpenSSL rejects, and one left the audit VALID.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

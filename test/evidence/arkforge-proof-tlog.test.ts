@@ -15,7 +15,8 @@ import { PROOF_CHECKS, PROOF_CODES, verifyEvidenceItem, type CheckOutcome, type 
 import { TLOG_CHECKS, TLOG_CODES, type TlogCheck, type CheckOutcome as TlogCheckOutcome, type TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
 import { buildTrustMaterial, buildTrustMaterialFrom, trustMaterialInputs, type TrustMaterial } from '../../pipeline/evidence/trust/index.ts';
 import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
-import { canonicalJson, parseJson, sha256Hex, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
+import { canonicalJson, parseJson, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import { PreregError, REASONS } from '../../pipeline/reasons.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';

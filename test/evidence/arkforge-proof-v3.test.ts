@@ -20,7 +20,8 @@ import {
 import { KNOWN_SPEC_VERSIONS, proofVersionModule } from '../../pipeline/evidence/arkforge/index.ts';
 import { buildTrustMaterial, type TrustMaterial } from '../../pipeline/evidence/trust/index.ts';
 import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
-import { JsonNumber, canonicalJson, parseJson, sha256Hex, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
+import { JsonNumber, canonicalJson, parseJson, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import { inclusionPathLength } from '../../pipeline/formats/merkle.ts';
 import { REASONS } from '../../pipeline/reasons.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';

@@ -24,7 +24,8 @@ import {
   type TrustMaterial,
 } from '../../pipeline/evidence/trust/index.ts';
 import { utcMillis } from '../../pipeline/formats/utc-instant.ts';
-import { JsonNumber, canonicalJson, parseJson, sha256Hex, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
+import { JsonNumber, canonicalJson, parseJson, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import { REASONS, PreregError } from '../../pipeline/reasons.ts';
 import { issueProof, type IssueProofOptions } from '../support/arkforge-issuer.ts';

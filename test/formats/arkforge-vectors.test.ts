@@ -6,14 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  JsonNumber,
-  canonicalJson,
-  parseJson,
-  sha256Hex,
-  type JsonObject,
-  type JsonValue,
-} from '../../pipeline/formats/canonical-json.ts';
+import { JsonNumber, canonicalJson, parseJson, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../pipeline/formats/hash.ts';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const vectorsPath = path.resolve(projectRoot, 'test/fixtures/real/arkforge-proof-spec/test-vectors.json');

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  JsonNumber,
-  JsonParseError,
-  canonicalJson,
-  canonicalJsonBytes,
-  parseJson,
-  sha256Hex,
-  toPlain,
-  type JsonParseErrorCode,
-} from '../../pipeline/formats/canonical-json.ts';
+import { JsonNumber, JsonParseError, canonicalJson, canonicalJsonBytes, parseJson, toPlain, type JsonParseErrorCode } from '../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../pipeline/formats/hash.ts';
 
 // Every expected string below is written by hand from what CPython 3's
 // json.dumps(json.loads(text), sort_keys=True, separators=(",", ":")) prints.

@@ -199,6 +199,7 @@ describe('verify refuses a drifted trust directory', () => {
       const r = await runCli(['verify', '--root', s.root, '--json']);
       expect(r.code).toBe(3);
       expect(r.json.code).toBe('TRUST_DRIFT');
+      expect(r.json.details.findings[0]).toMatchObject({ code: 'TRUST_DRIFT', file: 'preregistration/trust/policy.json' });
     } finally {
       s.cleanup();
     }

@@ -5,7 +5,7 @@
 //
 // A malformed line is reported with its file and line and never stops the other lines from
 // counting (SPEC §5.2). Pure: the text comes in, nothing is read from disk.
-import { parseJson, isRecord, JsonParseError, member, sha256Hex } from '../../formats/canonical-json.ts';
+import { parseJson, isRecord, JsonParseError, member } from '../../formats/canonical-json.ts';
 import { compareInstants, parseRfc3339, type Rfc3339Instant } from '../../formats/rfc3339.ts';
 import { describe, integerOf, isHex64, isNonEmptyString } from './fields.ts';
 

@@ -1,6 +1,7 @@
 // One timeline entry (draft-zambo-aer1-09 §7.1): its members as read, its output commitment and
 // its entry digest under the two constructions the draft has had.
-import { canonicalJson, isRecord, member, sha256Hex } from '../../formats/canonical-json.ts';
+import { canonicalJson, isRecord, member } from '../../formats/canonical-json.ts';
+import { sha256Hex } from '../../formats/hash.ts';
 import { describe, integerOf, isHex64, isNonEmptyString, isProvenanceClass, strictBase64 } from './fields.ts';
 
 /** -07/-08/-09 ("current") digest the entry's metadata; -06 digested the bytes alone. */

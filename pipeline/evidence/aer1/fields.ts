@@ -7,7 +7,6 @@ import { JsonNumber } from '../../formats/canonical-json.ts';
 import { BASE64_STD } from '../../formats/checkpoint.ts';
 
 export const ZERO_DIGEST = '0'.repeat(64);
-const HEX64 = /^[0-9a-f]{64}$/;
 const INTEGER_LEXEME = /^-?(?:0|[1-9][0-9]*)$/;
 /** The three provenance classes of draft §5, with spaces; NAME in upper case. */
 const PROVENANCE_CLASS = /^(?:EXECUTED BY [A-Z0-9][A-Z0-9 ._-]*|OBSERVED VIA GATEWAY|LOGGED BY AGENT)$/;
@@ -16,9 +15,7 @@ export function isNonEmptyString(v: unknown): v is string {
   return typeof v === 'string' && v !== '';
 }
 
-export function isHex64(v: unknown): v is string {
-  return typeof v === 'string' && HEX64.test(v);
-}
+export { isHex64 } from '../../formats/hash.ts';
 
 export function isProvenanceClass(v: unknown): v is string {
   return typeof v === 'string' && PROVENANCE_CLASS.test(v);

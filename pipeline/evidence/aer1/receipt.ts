@@ -1,7 +1,8 @@
 // A single AER-1 receipt (draft-zambo-aer1-09 §3–5): the draft's core check. Conformant means
 // internally consistent — the output hash is the hash of the bytes, every member has its shape —
 // and nothing more: a receipt is its producer's own statement, never evidence (SPEC §5.2).
-import { isRecord, member, sha256Hex } from '../../formats/canonical-json.ts';
+import { isRecord, member } from '../../formats/canonical-json.ts';
+import { sha256Hex } from '../../formats/hash.ts';
 import { parseRfc3339 } from '../../formats/rfc3339.ts';
 import type { ReasonCode } from '../../reasons.ts';
 import { describe, isNonEmptyString, isProvenanceClass, strictBase64 } from './fields.ts';

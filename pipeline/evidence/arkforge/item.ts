@@ -2,7 +2,8 @@
 // branch per algorithm family), then what a schema cannot say — a real instant, payment and
 // certification_fee equal when both are given, bodies that are JSON, openings that are well-formed,
 // batch numbers written as integers. Pure; returns the problems or what the checks read.
-import { CanonicalText, JsonNumber, canonicalJson, isRecord, member, parseJson, sha256Hex, toPlain, type JsonValue } from '../../formats/canonical-json.ts';
+import { CanonicalText, JsonNumber, canonicalJson, isRecord, member, parseJson, toPlain, type JsonValue } from '../../formats/canonical-json.ts';
+import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { describeErrors, validator } from '../../formats/schemas.ts';
 import { byCodePoint } from './versions/commitments.ts';
 import { proofVersionModule, type ArkForgeProof, type SourcedOpening } from './versions/index.ts';
@@ -39,7 +40,6 @@ export interface ReadProof {
 }
 
 const validateProof = validator('proof'); // compiled once, at module load
-const NONCE = /^[0-9a-f]{64}$/;
 
 export function readItem(item: EvidenceItem): ReadProof | { problems: string[] } {
   const raw = item.proof;
@@ -123,7 +123,7 @@ function readOpenings(disclosed: unknown, source: SourcedOpening['source'], wher
     const opening = disclosed[field];
     const nonce = member(opening, 'nonce');
     const value = member(opening, 'value');
-    if (!isRecord(opening) || typeof nonce !== 'string' || !NONCE.test(nonce) || value === undefined) {
+    if (!isRecord(opening) || !isHex64(nonce) || value === undefined) {
       problems.push(`${where}/${field} must be {"nonce": 64 lowercase hex digits (32 bytes), "value": any JSON value}`);
       continue;
     }

@@ -32,9 +32,9 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { sha256Hex } from '../../formats/canonical-json.ts';
+import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
-import { EXIT, PreregError, type ReasonCode } from '../../reasons.ts';
+import { PreregError, type ReasonCode } from '../../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
 import {
@@ -146,7 +146,7 @@ function decodePemCertificates(texts: string[], where: (index: number) => string
   texts.forEach((text, index) => {
     const blocks = [...text.matchAll(PEM_CERT)];
     if (blocks.length === 0) {
-      throw new PreregError('TSA_TRUST_INVALID', `${where(index)} holds no PEM certificate`, EXIT.blocked);
+      throw new PreregError('TSA_TRUST_INVALID', `${where(index)} holds no PEM certificate`);
     }
     blocks.forEach((block, n) => {
       const der = new Uint8Array(Buffer.from(block[1]!.replace(/\s+/g, ''), 'base64'));
@@ -157,7 +157,6 @@ function decodePemCertificates(texts: string[], where: (index: number) => string
         throw new PreregError(
           'TSA_TRUST_INVALID',
           `${where(index)}, certificate #${n + 1} does not parse: ${e instanceof Error ? e.message : String(e)}`,
-          EXIT.blocked,
         );
       }
       const sha256 = sha256Hex(der);

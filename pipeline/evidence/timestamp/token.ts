@@ -9,7 +9,7 @@
 import type { KeyObject } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { sha256Hex } from '../../formats/canonical-json.ts';
+import { sha256Hex } from '../../formats/hash.ts';
 import { children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../../formats/der.ts';
 import { decodeSignerInfo, type SignerInfo } from './cms-signer-info.ts';
 import { decodeTstInfo, type TstInfo } from './tst-info.ts';

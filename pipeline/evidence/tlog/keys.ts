@@ -6,10 +6,10 @@
 // Both kinds are ECDSA P-256 or Ed25519 SubjectPublicKeyInfo PEM files, with half-open windows
 // [valid_from, valid_until); `valid_until: null` (or, for a log key, absent) means no end.
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { sha256Hex } from '../../formats/canonical-json.ts';
+import { sha256Hex } from '../../formats/hash.ts';
 import { utcMillis } from '../../formats/utc-instant.ts';
 import type { TrustPolicy } from '../../formats/trust-policy.ts';
-import { EXIT, PreregError } from '../../reasons.ts';
+import { PreregError } from '../../reasons.ts';
 
 /** One pinned log key, decoded once (loadTlogKeys); the window is half-open [from_ms, until_ms). */
 export interface PinnedLogKey {
@@ -115,5 +115,5 @@ function instant(text: string, where: string): number {
 }
 
 function invalid(message: string): never {
-  throw new PreregError('TRUST_POLICY_INVALID', `trust policy: ${message}`, EXIT.blocked);
+  throw new PreregError('TRUST_POLICY_INVALID', `trust policy: ${message}`);
 }

@@ -46,7 +46,8 @@
 //   with the pinned log key's hint must verify. Rekor's key hint is the first 4 bytes of SHA-256
 //   of the DER SPKI (= the log id), for ECDSA and Ed25519 alike. The origin line is not pinned.
 import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import { canonicalJson, JsonNumber, parseJson, sha256Hex, toPlain, type JsonValue, isRecord } from '../../formats/canonical-json.ts';
+import { canonicalJson, JsonNumber, parseJson, toPlain, type JsonValue, isRecord } from '../../formats/canonical-json.ts';
+import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { BASE64_STD, parseCheckpoint } from '../../formats/checkpoint.ts';
 import { hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
 import { inWindow, windowText } from '../../formats/utc-instant.ts';
@@ -126,7 +127,6 @@ export interface TlogVerification {
 
 // --- verification --------------------------------------------------------------------------
 
-const HEX64 = /^[0-9a-f]{64}$/;
 const validateEntry = validator('tlog-entry'); // compiled once, at module load
 
 /**
@@ -134,7 +134,7 @@ const validateEntry = validator('tlog-entry'); // compiled once, at module load
  * hex without prefix. Throws only for a caller bug (a witnessed hash of another form).
  */
 export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, material: TlogMaterial): TlogVerification {
-  if (!HEX64.test(witnessedHashHex)) throw new TypeError(`witnessed hash must be 64 lowercase hex digits, got ${JSON.stringify(witnessedHashHex)}`);
+  if (!isHex64(witnessedHashHex)) throw new TypeError(`witnessed hash must be 64 lowercase hex digits, got ${JSON.stringify(witnessedHashHex)}`);
   const checks = Object.fromEntries(TLOG_CHECKS.map((c) => [c, 'skipped'])) as Record<TlogCheck, CheckOutcome>;
   const found = new Map<TlogCheck | null, string[]>();
   const codes = new Set<TlogCode>();

@@ -17,7 +17,7 @@ import type { TrustMaterialInputs, TrustPolicy } from '../../formats/trust-polic
 
 export type { TrustMaterialInputs };
 import { utcMillis } from '../../formats/utc-instant.ts';
-import { EXIT, PreregError } from '../../reasons.ts';
+import { PreregError } from '../../reasons.ts';
 
 /** The batch allowance when the policy gives none (SPEC §6.1: a production batch token trails its proof by 604 s). */
 export const DEFAULT_BATCH_MAX_SKEW_SECONDS = 900;
@@ -156,5 +156,5 @@ export function decodeEd25519PublicKey(text: string): Buffer | undefined {
 }
 
 function invalid(message: string): never {
-  throw new PreregError('TRUST_POLICY_INVALID', `trust policy: ${message}`, EXIT.blocked);
+  throw new PreregError('TRUST_POLICY_INVALID', `trust policy: ${message}`);
 }

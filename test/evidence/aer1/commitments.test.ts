@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexCommitments, readCommitmentLine } from '../../../pipeline/evidence/aer1/index.ts';
-import { canonicalJson, parseJson, sha256Hex } from '../../../pipeline/formats/canonical-json.ts';
+import { canonicalJson, parseJson } from '../../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../../pipeline/formats/hash.ts';
 import { readCommitments } from '../../../pipeline/verify/inputs.ts';
 import { COMMITMENTS_FILE, commitmentsText } from './helpers.ts';
 

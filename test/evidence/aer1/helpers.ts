@@ -1,7 +1,8 @@
 // Shared by the AER-1 tests: commitment lines read the way the verify stage reads each line of
 // its file (through the canonical parser, with its place), and the study's closes_at.
 import { indexCommitments, readCommitmentText, type CommitmentIndex, type CommitmentLine } from '../../../pipeline/evidence/aer1/index.ts';
-import { canonicalJson, sha256Hex } from '../../../pipeline/formats/canonical-json.ts';
+import { canonicalJson } from '../../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../../pipeline/formats/hash.ts';
 
 export const CLOSES_AT = '2026-11-16T00:00:00Z';
 export const COMMITMENTS_FILE = 'inputs/commitments.jsonl';

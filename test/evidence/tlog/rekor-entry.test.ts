@@ -20,7 +20,8 @@ import {
   type TlogMaterial,
   type TlogSubmitterKeyPolicy,
 } from '../../../pipeline/evidence/tlog/index.ts';
-import { canonicalJson, parseJson, sha256Hex } from '../../../pipeline/formats/canonical-json.ts';
+import { canonicalJson, parseJson } from '../../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../../pipeline/formats/hash.ts';
 import { PreregError, REASONS } from '../../../pipeline/reasons.ts';
 import { hashedRekordBody, publicPem, testKeyPem, TestLog, type EntryOptions } from '../../support/tlog/test-log.ts';
 

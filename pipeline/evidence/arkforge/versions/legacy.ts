@@ -2,7 +2,7 @@
 // chain = SHA-256 of the UTF-8 concatenation, no separators:
 //   request_hash + response_hash + transaction_id + timestamp + buyer_fingerprint + seller
 //   [+ upstream_timestamp] [+ receipt_content_hash]
-import { sha256Hex } from '../../../formats/canonical-json.ts';
+import { sha256Hex } from '../../../formats/hash.ts';
 import type { ChainFields } from './proof.ts';
 import { valueModule } from './values.ts';
 

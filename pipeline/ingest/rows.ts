@@ -1,0 +1,50 @@
+// Ingest results as rows of records, evidence, receipts, rejects and submission_files, keyed by
+// column name (pipeline/store/tables.sql; test/store/columns.test.ts compares the lists).
+import { sha256Hex } from '../formats/hash.ts';
+import type { NamedRow } from '../store/named-row.ts';
+import type { FileSummary } from './scan.ts';
+import type { AcceptedRecord, EvidenceItem, LineLocation } from './submission.ts';
+
+export const RECORD_COLUMNS = [
+  'record_id', 'system_id', 'item_id', 'attempt', 'file', 'line_no', 'byte_offset', 'line_sha256',
+  'answer_text', 'refused', 'truncated', 'evidence_count', 'has_receipts',
+] as const;
+export const EVIDENCE_COLUMNS = ['record_id', 'evidence_index', 'proof_json', 'request_json', 'response_json', 'disclosure_json', 'tlog_entry_json'] as const;
+export const RECEIPT_COLUMNS = ['record_id', 'chain_json', 'chain_sha256'] as const;
+/** Also the columns of commitment_rejects (created AS SELECT * FROM rejects). */
+export const REJECT_COLUMNS = ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] as const;
+export const SUBMISSION_FILE_COLUMNS = ['file', 'sha256', 'bytes', 'lines_read', 'accepted', 'rejected'] as const;
+
+export function recordRow(recordId: number, r: AcceptedRecord): NamedRow<typeof RECORD_COLUMNS> {
+  return {
+    record_id: recordId, system_id: r.system_id, item_id: r.item_id, attempt: r.attempt, file: r.file, line_no: r.line_no,
+    byte_offset: r.byte_offset, line_sha256: r.line_sha256, answer_text: r.answer_text, refused: r.refused, truncated: r.truncated,
+    evidence_count: r.evidence.length, has_receipts: r.receipts_json !== null,
+  };
+}
+
+export function evidenceRow(recordId: number, e: EvidenceItem): NamedRow<typeof EVIDENCE_COLUMNS> {
+  return {
+    record_id: recordId, evidence_index: e.evidence_index, proof_json: e.proof_json, request_json: e.request_json,
+    response_json: e.response_json, disclosure_json: e.disclosure_json, tlog_entry_json: e.tlog_entry_json,
+  };
+}
+
+export function receiptRow(recordId: number, receiptsJson: string): NamedRow<typeof RECEIPT_COLUMNS> {
+  return { record_id: recordId, chain_json: receiptsJson, chain_sha256: sha256Hex(receiptsJson) };
+}
+
+/** A line that does not count, and never disappears: the submission's and the commitments file's. */
+export interface RejectedLine extends LineLocation {
+  reason_code: string;
+  column_no: number | null;
+  detail: string;
+}
+
+export function rejectRow(r: RejectedLine): NamedRow<typeof REJECT_COLUMNS> {
+  return { file: r.file, line_no: r.line_no, byte_offset: r.byte_offset, line_sha256: r.line_sha256, reason_code: r.reason_code, column_no: r.column_no, detail: r.detail };
+}
+
+export function submissionFileRow(s: FileSummary): NamedRow<typeof SUBMISSION_FILE_COLUMNS> {
+  return { file: s.file, sha256: s.sha256, bytes: s.bytes, lines_read: s.lines_read, accepted: s.accepted, rejected: s.rejected };
+}

@@ -1,0 +1,86 @@
+// Named statements: every query a stage runs against the store that is not a .sql file of its
+// own. Tables and columns come in as identifiers (quoted by sql-text.ts); values as parameters.
+import { quoteIdent, quoteLiteral } from './sql-text.ts';
+
+/** A table's columns in the order DuckDB stores them ($1: the table). */
+export const TABLE_COLUMNS = "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index";
+
+/** The columns of every base table of an attached database ($1: its alias); views never qualify. */
+export const BASE_TABLE_COLUMNS = `SELECT c.table_name, c.column_name
+       FROM duckdb_columns() c
+       JOIN duckdb_tables() t ON t.database_name = c.database_name AND t.schema_name = c.schema_name AND t.table_name = c.table_name
+      WHERE c.database_name = $1 AND c.schema_name = 'main'
+      ORDER BY c.table_name, c.column_index`;
+
+/** The evidence items to verify, with their record's key, in (record, evidence) order. */
+export const EVIDENCE_TO_VERIFY = `SELECT r.record_id, r.system_id, r.item_id, r.attempt, e.evidence_index,
+                e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response,
+                e.disclosure_json::VARCHAR AS disclosure, e.tlog_entry_json::VARCHAR AS tlog_entry
+         FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`;
+
+/** The receipt chains to verify, with their record's key, in record order. */
+export const RECEIPTS_TO_VERIFY = `SELECT r.record_id, r.system_id, r.item_id, r.attempt, 0 AS evidence_index, c.chain_json::VARCHAR AS chain
+         FROM receipts c JOIN records r USING (record_id) ORDER BY c.record_id`;
+
+/** The answers the classify stage reads, in record order. */
+export const ANSWERS_TO_CLASSIFY = 'SELECT record_id, system_id, item_id, attempt, answer_text, truncated FROM records ORDER BY record_id';
+
+/** The served passages the classify stage reads, in (record, evidence, passage) order. */
+export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+
+/** The served passages, with their position, that the classify stage scans for vocabulary mentions. */
+export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+
+/** What served-passages.sql reads as getvariable('require_receipts') ($1: a boolean). */
+export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN';
+
+/** A Parquet file's rows in file order ($1: its path). */
+export const READ_PARQUET = 'SELECT * FROM read_parquet($1)';
+
+/** Every column of `table` (qualified), named ones first, in the total order ORDER BY ALL gives. */
+export function orderedSelect(table: string, columns: readonly string[]): string {
+  return `SELECT ${columns.map(quoteIdent).join(', ')} FROM ${table} ORDER BY ALL`;
+}
+
+export function countRows(table: string): string {
+  return `SELECT count(*) FROM ${table}`;
+}
+
+/** Rows per value of `column`, as (text, count) pairs sorted by the value, NULL last. */
+export function countsBy(table: string, column: string): string {
+  const c = quoteIdent(column);
+  return `SELECT CAST(${c} AS VARCHAR) AS v, count(*) FROM ${table} GROUP BY v ORDER BY v NULLS LAST`;
+}
+
+/** Per system: proofs checked, proofs with at least one independent witness, and the witnesses. */
+export function witnessesBySystem(table: string): string {
+  return `SELECT system_id, count(*)::BIGINT, count(*) FILTER (WHERE independent_witnesses > 0)::BIGINT, coalesce(sum(independent_witnesses), 0)::BIGINT
+       FROM ${table} GROUP BY system_id ORDER BY system_id`;
+}
+
+/** Outputs in UTC whatever the process's time zone (fails without the ICU extension: then UTC anyway). */
+export const SET_TIME_ZONE_UTC = "SET TimeZone = 'UTC'";
+
+/** Attaches a database file read-only under `alias` (DuckDB takes no parameter for the path). */
+export function attachReadOnly(file: string, alias: string): string {
+  return `ATTACH ${quoteLiteral(file)} AS ${quoteIdent(alias)} (READ_ONLY)`;
+}
+
+/** Writes a query's rows to `path` with the given COPY options (DuckDB takes no parameter for the path). */
+export function copyTo(select: string, path: string, options: string): string {
+  return `COPY (${select}) TO ${quoteLiteral(path)} (${options})`;
+}
+
+/** Per system, from evidence_ownership (qualified): proofs, verified ones, and those not bound or reused; timelines reused. */
+export function evidenceOwnershipBySystem(table: string): string {
+  return `SELECT system_id,
+              count(*) FILTER (WHERE evidence_kind = 'proof') AS proofs,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND status = 'VERIFIED') AS verified,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')) AS proofs_not_bound,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS proofs_reused,
+              count(*) FILTER (WHERE evidence_kind = 'timeline' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS timelines_reused
+       FROM ${table} GROUP BY system_id ORDER BY system_id`;
+}
+
+/** The rows of evidence_ownership EVIDENCE_NOT_BOUND and EVIDENCE_REUSED, after verify. */
+export const OWNERSHIP_COUNTS = `SELECT count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_REUSED')) FROM evidence_ownership`;

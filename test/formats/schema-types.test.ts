@@ -1,0 +1,40 @@
+// The TypeScript types of a proof, a transparency-log entry, a trust policy, a freeze record and a
+// study have the shape of their JSON Schemas: checked by the compiler (npm run typecheck), not at
+// run time. A mismatch makes the assignment below a type error naming the path and the keys.
+import { describe, expect, it } from 'vitest';
+import type { ArkForgeProof } from '../../pipeline/evidence/arkforge/versions/proof.ts';
+import type { TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
+import type { SchemaShapeProblems } from '../../pipeline/formats/schema-shape.ts';
+import { freezeSchema, proofSchema, studySchema, tlogEntrySchema, trustPolicySchema } from '../../pipeline/formats/schemas/index.ts';
+import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
+import type { FreezeRecord } from '../../pipeline/study/freeze-record.ts';
+import type { StudyConfig } from '../../pipeline/study/study.ts';
+
+const proof: SchemaShapeProblems<ArkForgeProof, typeof proofSchema> = 'none';
+const entry: SchemaShapeProblems<TlogEntry, typeof tlogEntrySchema> = 'none';
+const policy: SchemaShapeProblems<TrustPolicy, typeof trustPolicySchema> = 'none';
+const record: SchemaShapeProblems<FreezeRecord, typeof freezeSchema> = 'none';
+const study: SchemaShapeProblems<StudyConfig, typeof studySchema> = 'none';
+
+// The check itself, on small schemas: it must see a missing, an extra and a non-required key.
+const schema = {
+  type: 'object',
+  required: ['a', 'inner'],
+  properties: { a: { type: 'string' }, b: { type: 'integer' }, inner: { $ref: '#/$defs/inner' } },
+  $defs: { inner: { type: 'object', required: ['x'], properties: { x: { type: 'string' } } } },
+} as const;
+const same: SchemaShapeProblems<{ a: string; b?: number; inner: { x: string } }, typeof schema> = 'none';
+// @ts-expect-error b is not in the type
+const missing: SchemaShapeProblems<{ a: string; inner: { x: string } }, typeof schema> = 'none';
+// @ts-expect-error c is not in the schema
+const extra: SchemaShapeProblems<{ a: string; b?: number; c: 1; inner: { x: string } }, typeof schema> = 'none';
+// @ts-expect-error a is required by the schema
+const optional: SchemaShapeProblems<{ a?: string; b?: number; inner: { x: string } }, typeof schema> = 'none';
+// @ts-expect-error inner.y is not in the schema (through the $ref)
+const nested: SchemaShapeProblems<{ a: string; b?: number; inner: { x: string; y: string } }, typeof schema> = 'none';
+
+describe('types from schemas', () => {
+  it('are checked at compile time (npm run typecheck); nothing to run', () => {
+    expect([proof, entry, policy, record, study, same, missing, extra, optional, nested].every((p) => p === 'none')).toBe(true);
+  });
+});
