@@ -42,11 +42,11 @@ import type { RegisteredSystem } from '../pipeline/study/study.ts';
 import { loadTestSigner, type TsaSigner } from '../test/support/tsa/pkijs-tsa.ts';
 import type { ChainCommitment } from '../pipeline/evidence/aer1/index.ts';
 
-interface Item {
+export interface Item {
   item_id: string;
   question: string;
 }
-interface KeyItem {
+export interface KeyItem {
   item_id: string;
   kind: 'positive' | 'negative';
   expected_refs: string[];
@@ -90,7 +90,7 @@ export function articlePassages(corpusDir: string, files: string[]): Map<string,
 const euros = (value: string) => `${Number(value).toLocaleString('fr-FR').replace(/\u202f/g, ' ')} euros`;
 const cite = (ref: string) => (ref.startsWith('CCAG') ? ref : `l'article ${ref}`);
 
-function honestAnswer(key: KeyItem, passages: Map<string, string>): string {
+export function honestAnswer(key: KeyItem, passages: Map<string, string>): string {
   if (key.kind === 'negative') return 'Le corpus ne contient pas de disposition permettant de répondre à cette question.';
   const parts = key.expected_refs.map((ref) => {
     const amount = key.expected_amounts.find((a) => a.ref === ref);

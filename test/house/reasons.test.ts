@@ -8,7 +8,8 @@ describe('exit codes come from the catalogue', () => {
     ['INTERNAL_ERROR', EXIT.internal],
     ['FREEZE_EXISTS', EXIT.conflict],
     ['CORPUS_PATH_UNSAFE', EXIT.conflict],
-    ['TSA_UNAVAILABLE', EXIT.blocked],
+    ['INIT_TARGET_EXISTS', EXIT.conflict],
+    ['TSA_UNAVAILABLE', EXIT.blocked], // no valid token, whether no TSA is configured or none answers
     ['AUDIT_NOT_REPRODUCED', EXIT.failures],
     ['TRUST_DRIFT', EXIT.blocked],
     ['FILE_NOT_FOUND', EXIT.blocked],

@@ -13,16 +13,10 @@ import { buildTimeline } from './aer1-builder.ts';
 import { buyerFingerprint, issueProof } from './arkforge-issuer.ts';
 import { issueProofV3, ownerDisclosure } from './arkforge-issuer-v3.ts';
 import { copyExampleStudy, PROJECT_ROOT, runCli } from './cli.ts';
+import { smallBuyerKey, type RecordBase } from './submission-record.ts';
 import { loadTestSigner } from './tsa/pkijs-tsa.ts';
 
-export interface HandRecord {
-  system: string;
-  item: string;
-  attempt: number;
-  text: string;
-  refused?: boolean;
-  truncated?: boolean;
-  passages: Array<{ ref: string; text: string }>;
+export interface HandRecord extends RecordBase {
   /** Alter the served response after signing (the proof then is TAMPERED). */
   tamper?: boolean;
   /** Whose buyer key paid for the call; default the record's own system. */
@@ -52,7 +46,7 @@ export interface SmallStudyOptions {
 }
 
 const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
-export const smallBuyerKey = (system: string) => `TEST-ONLY-small-${system}`;
+export { smallBuyerKey };
 const keyOf = (r: { system: string; item: string; attempt: number }) => `${r.system}/${r.item}/${r.attempt}`;
 
 export async function buildSmallStudy(records: readonly HandRecord[], options: SmallStudyOptions = {}): Promise<{ root: string; cleanup: () => void }> {

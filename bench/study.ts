@@ -1,0 +1,90 @@
+// npm run bench:study: the pipeline on a study at scale — 100,000 records from 20 systems, two
+// evidence items each (half the items with an RFC 3161 token), receipts on every record
+// (bench/study-generator.ts; generated once, cached under work/bench/). Runs the stages `prereg run`
+// runs (ingest → verify → classify → score → emit), each as its own compiled CLI process under
+// /usr/bin/time, so that each stage gets its own wall time, CPU and peak memory (maximum resident
+// set, all threads); then `prereg audit` on the outputs (a rerun of the whole pipeline in a scratch
+// directory, measured apart from the end-to-end figure). Not a test: nothing is asserted on time.
+//
+//   npm run bench:study [-- --records 100000] [--systems 20] [--dir work/bench] [--regenerate] [--no-audit]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { cachedStudy, generateStudy, studyCacheKey } from './study-generator.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const KEYS = join(ROOT, 'test/fixtures/keys');
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    systems: { type: 'string', default: '20' },
+    dir: { type: 'string', default: join(ROOT, 'work/bench') },
+    regenerate: { type: 'boolean' },
+    'no-audit': { type: 'boolean' },
+  },
+});
+const records = Number(values.records);
+const systems = Number(values.systems);
+
+const started = performance.now();
+const progress = (done: number) => process.stderr.write(`\rgenerating the study: ${done}/${records} records`);
+const study = values.regenerate
+  ? (await generateStudy(join(values.dir, studyCacheKey(records, systems)), { records, systems, progress }), join(values.dir, studyCacheKey(records, systems)))
+  : await cachedStudy(values.dir, records, systems, progress);
+if (performance.now() - started > 1000) process.stderr.write(` (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
+execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-stale'], { stdio: 'inherit' });
+
+// A run starts from the study's inputs alone: no store, no outputs from an earlier run.
+for (const d of ['work', 'outputs']) rmSync(join(study, d), { recursive: true, force: true });
+const submitted = readdirSync(join(study, 'inputs/submissions')).reduce((a, f) => a + readFileSync(join(study, 'inputs/submissions', f)).length, 0);
+
+interface Measured {
+  stage: string;
+  wall: number;
+  cpu: number;
+  peakMiB: number;
+  load: number;
+  stdout: string;
+}
+
+function measure(stage: string, args: string[]): Measured {
+  const timeFile = join(values.dir, `time-${stage}.txt`);
+  const load = loadavg()[0]!;
+  const out = spawnSync('/usr/bin/time', ['-o', timeFile, '-f', '%e %U %S %M', process.execPath, join(ROOT, 'bin/prereg.mjs'), stage, ...args], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
+  if (out.status !== 0) throw new Error(`bench:study: prereg ${stage} exited ${out.status}\n${String(out.stdout).slice(-4000)}`);
+  const [wall, user, sys, rssKiB] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [number, number, number, number];
+  const m = { stage, wall, cpu: user + sys, peakMiB: rssKiB / 1024, load, stdout: String(out.stdout) };
+  console.log(`${stage.padEnd(8)} wall ${wall.toFixed(1).padStart(6)} s   CPU ${m.cpu.toFixed(1).padStart(6)} s   peak ${m.peakMiB.toFixed(0).padStart(5)} MiB   (load ${load.toFixed(1)} at its start)`);
+  return m;
+}
+
+const root = ['--root', study];
+const outputs = join(study, 'outputs');
+const operator = ['--operator-key', join(KEYS, 'TEST-ONLY-operator.key.pem'), '--cms-key', join(KEYS, 'TEST-ONLY-operator-cms.key.pem'), '--cms-cert', join(KEYS, 'TEST-ONLY-operator-cms.cert.pem')];
+console.log(`machine: ${availableParallelism()} cores, Node ${process.version}; study ${study}: ${records.toLocaleString('en-US')} records from ${systems} systems, ${(submitted / 1e6).toFixed(0)} MB of submissions`);
+const stages = [
+  measure('ingest', root),
+  measure('verify', root),
+  measure('classify', root),
+  measure('score', root),
+  measure('emit', [...root, '--outputs', outputs, ...operator]),
+];
+const total = stages.reduce((a, s) => ({ wall: a.wall + s.wall, cpu: a.cpu + s.cpu }), { wall: 0, cpu: 0 });
+const peak = Math.max(...stages.map((s) => s.peakMiB));
+console.log(`end to end (the stages of prereg run): wall ${total.wall.toFixed(1)} s (target <= 150), CPU ${total.cpu.toFixed(1)} s, peak ${peak.toFixed(0)} MiB (target <= 2048); load ${loadavg()[0]!.toFixed(1)} at the end`);
+let audit: Measured | null = null;
+if (!values['no-audit']) {
+  const [runId] = readdirSync(outputs);
+  audit = measure('audit', [join(outputs, runId!), ...root]);
+  console.log(`audit: ${/verdict: .*/.exec(audit.stdout)?.[0] ?? 'no verdict printed'}`);
+}
+console.log(JSON.stringify({
+  study, records, systems, submitted_bytes: submitted,
+  stages: Object.fromEntries(stages.map((s) => [s.stage, { wall_s: s.wall, cpu_s: Number(s.cpu.toFixed(2)), peak_mib: Math.round(s.peakMiB), load: Number(s.load.toFixed(2)) }])),
+  end_to_end_wall_s: Number(total.wall.toFixed(1)), end_to_end_cpu_s: Number(total.cpu.toFixed(1)), peak_mib: Math.round(peak),
+  ...(audit ? { audit: { verdict: /verdict: (\w+)/.exec(audit.stdout)?.[1] ?? null, wall_s: audit.wall, cpu_s: Number(audit.cpu.toFixed(2)), peak_mib: Math.round(audit.peakMiB) } } : {}),
+}));
+if (!existsSync(outputs)) process.exitCode = 1;
