@@ -1,15 +1,14 @@
 // The classify stage's base tables for section 5: the pipeline extracts assertions from every
 // answer and the references and amounts of every served passage; section 5 only classifies.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fileURLToPath } from 'node:url';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
+import { CLASSIFY_TABLES_SQL } from '../store/table-files.ts';
 import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY } from '../store/statements.ts';
 import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
 import { compileLiteralMatcher } from './vocabulary-trie.ts';
 
-const CLASSIFY_TABLES_SQL = fileURLToPath(new URL('../store/classify-tables.sql', import.meta.url));
 
 export interface BaseTableCounts {
   records: number;

@@ -19,13 +19,12 @@ import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
 import { commitmentProblems, readCommitments, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
+import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type StageContext, type StageResult } from '../command.ts';
 
 // The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
-const SQL_FILES = ['../store/verify-tables.sql', '../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql', '../store/statements.ts'].map((p) =>
-  fileURLToPath(runningModule(new URL(p, import.meta.url))),
-);
+const SQL_FILES = [VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, fileURLToPath(runningModule(new URL('../store/statements.ts', import.meta.url)))];
 
 // How verify's recorded inputs are named when they change.
 const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', commitments_sha256: 'inputs/commitments.jsonl', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };

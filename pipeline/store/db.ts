@@ -9,7 +9,6 @@ import { DuckDBInstance, DuckDBTypeId, LIST, listValue, VARCHAR, version, type D
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { StudyLayout } from '../layout.ts';
 import { TABLE_COLUMNS } from './statements.ts';
 import { quoteIdent } from './sql-text.ts';
@@ -19,7 +18,7 @@ import { writeFailure } from '../io/write-failures.ts';
 export const STORE_FILE = 'prereg.duckdb';
 
 /** The DDL of the ingest tables. */
-export const TABLES_SQL_PATH = fileURLToPath(new URL('./tables.sql', import.meta.url));
+export { INGEST_TABLES_SQL as TABLES_SQL_PATH } from './table-files.ts';
 
 export function storePath(layout: StudyLayout): string {
   return join(layout.work, STORE_FILE);

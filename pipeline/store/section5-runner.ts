@@ -5,9 +5,9 @@
 // never the views, so no section-5 SQL runs outside this locked instance.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { PreregError } from '../reasons.ts';
 import { quoteIdent } from './sql-text.ts';
+import { BASE_TABLE_SQL } from './table-files.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
 export const REQUIRED_VIEWS = {
@@ -147,7 +147,6 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
  * The DDL of every base table section 5 may read (docs/tables.md), in the order ingest, verify
  * (verify/study-verify.ts) and classify create them.
  */
-const BASE_TABLE_DDL = ['./tables.sql', './verify-tables.sql', './evidence-links.sql', './evidence-ownership.sql', './served-passages.sql', './classify-tables.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 
 /**
  * Before the freeze: runs section 5 in the same locked configuration against empty base tables,
@@ -160,7 +159,7 @@ export async function dryRunSection5(blocks: readonly Section5Block[]): Promise<
   try {
     // served-passages.sql reads the policy's require_receipts; either value gives the same columns.
     await connection.run('SET VARIABLE require_receipts = true');
-    for (const ddl of BASE_TABLE_DDL) await connection.run(readFileSync(ddl, 'utf8'));
+    for (const ddl of BASE_TABLE_SQL) await connection.run(readFileSync(ddl, 'utf8'));
     await runBlocks(connection, blocks);
     await checkViews(connection, Object.keys(REQUIRED_VIEWS) as RequiredView[]);
   } finally {

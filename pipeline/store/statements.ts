@@ -18,6 +18,9 @@ export const EVIDENCE_TO_VERIFY = `SELECT r.record_id, r.system_id, r.item_id, r
                 e.disclosure_json::VARCHAR AS disclosure, e.tlog_entry_json::VARCHAR AS tlog_entry
          FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`;
 
+/** How many evidence items and receipt chains verify has before it: the totals its progress counts against. */
+export const VERIFY_TOTALS = 'SELECT (SELECT count(*) FROM evidence) AS evidence, (SELECT count(*) FROM receipts) AS chains';
+
 /** The receipt chains to verify, with their record's key, in record order. */
 export const RECEIPTS_TO_VERIFY = `SELECT r.record_id, r.system_id, r.item_id, r.attempt, 0 AS evidence_index, c.chain_json::VARCHAR AS chain
          FROM receipts c JOIN records r USING (record_id) ORDER BY c.record_id`;

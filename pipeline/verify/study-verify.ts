@@ -3,23 +3,20 @@
 // the Appender, then by SQL the cross-links, whose record each piece of evidence belongs to
 // (registered systems, reuse: SPEC §6.2) and the served passages.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { fileURLToPath } from 'node:url';
 import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import type { RegisteredSystem } from '../study/study.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
-import { EVIDENCE_TO_VERIFY, OWNERSHIP_COUNTS, RECEIPTS_TO_VERIFY, SET_REQUIRE_RECEIPTS } from '../store/statements.ts';
+import { EVIDENCE_TO_VERIFY, OWNERSHIP_COUNTS, RECEIPTS_TO_VERIFY, SET_REQUIRE_RECEIPTS, VERIFY_TOTALS } from '../store/statements.ts';
 import { REJECT_COLUMNS, rejectRow } from '../ingest/rows.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
+import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import {
   CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, REGISTERED_SYSTEM_COLUMNS, registeredSystemRow, type RecordKey,
 } from './rows.ts';
 
-const VERIFY_TABLES_SQL = fileURLToPath(new URL('../store/verify-tables.sql', import.meta.url));
-/** Run in this order after the checks: each reads the tables the previous ones made. */
-const DERIVED_SQL = ['../store/evidence-links.sql', '../store/evidence-ownership.sql', '../store/served-passages.sql'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
 const WORKER = new URL('./rows-worker.ts', import.meta.url);
 const BATCH = 256;
 
@@ -59,7 +56,7 @@ export async function verifyStore(
   connection: DuckDBConnection,
   inputs: VerifyContextInputs,
   requireReceipts: boolean,
-  progress: (message: string) => void,
+  progress: (message: string, done?: number, total?: number) => void,
   threads?: number,
   systems: readonly RegisteredSystem[] = [],
 ): Promise<VerifyCounts> {
@@ -74,8 +71,13 @@ export async function verifyStore(
     init: { context: inputs, proofFactoring, proofColumns },
     ...(threads ? { threads } : {}),
   });
+  // The totals let a terminal show how far verify is and when it will be done.
+  const totals = (await connection.runAndReadAll(VERIFY_TOTALS)).getRowObjectsJS()[0]!;
+  const totalEvidence = Number(totals.evidence);
+  const totalChains = Number(totals.chains);
   try {
     const proofs = await FactoredAppender.create(connection, 'proof_checks', proofFactoring);
+    progress('verify: 0 evidence items', 0, totalEvidence);
     await pool.mapOrdered(
       rowBatches(
         reader,
@@ -101,13 +103,14 @@ export async function verifyStore(
           count(counts.proofs_by_status, outcome.status);
         }
         counts.evidence += results.length;
-        progress(`verify: ${counts.evidence} evidence items`);
+        progress(`verify: ${counts.evidence} evidence items`, counts.evidence, totalEvidence);
       },
     );
     await proofs.close();
 
     const chains = await TableAppender.create(connection, 'chain_checks', CHAIN_CHECK_COLUMNS);
     const entries = await TableAppender.create(connection, 'chain_entries', CHAIN_ENTRY_COLUMNS);
+    progress('verify: 0 receipt chains', 0, totalChains);
     await pool.mapOrdered(
       rowBatches(
         reader,
@@ -124,7 +127,7 @@ export async function verifyStore(
           count(counts.chains_by_status, outcome.result.status);
         });
         counts.chains += results.length;
-        progress(`verify: ${counts.chains} receipt chains`);
+        progress(`verify: ${counts.chains} receipt chains`, counts.chains, totalChains);
       },
     );
     chains.close();
@@ -143,7 +146,7 @@ export async function verifyStore(
   for (const s of systems) registered.appendNamed(registeredSystemRow(s));
   registered.close();
   await connection.run(SET_REQUIRE_RECEIPTS, [requireReceipts]);
-  for (const file of DERIVED_SQL) await runSqlFile(connection, file);
+  for (const file of VERIFY_DERIVED_SQL) await runSqlFile(connection, file);
   const [notBound, reused] = (
     await connection.runAndReadAll(OWNERSHIP_COUNTS)
   ).getRows()[0]!;

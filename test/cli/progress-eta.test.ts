@@ -21,6 +21,20 @@ describe('progress with a total and an ETA', () => {
     expect((await runCli(['ingest', '--root', root, '--json'], { CI: '' }, { isTTY: true })).stderr).toBe('');
   });
 
+  it('on a TTY, verify counts evidence items and receipt chains against their totals; on a pipe, nothing', async () => {
+    await runCli(['ingest', '--root', root]);
+    const tty = await runCli(['verify', '--root', root, '--force'], { CI: '' }, { isTTY: true });
+    expect(tty.code, tty.stderr).toBe(0);
+    // The example: 175 records, one evidence item and one receipt timeline each.
+    expect(tty.stderr).toContain('verify: 0 evidence items [0/175]');
+    expect(tty.stderr).toContain('verify: 175 evidence items [175/175, ETA 0s]');
+    expect(tty.stderr).toContain('verify: 0 receipt chains [0/175]');
+    expect(tty.stderr).toContain('verify: 175 receipt chains [175/175, ETA 0s]');
+    const piped = await runCli(['verify', '--root', root, '--force'], { CI: '' }, { isTTY: false });
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe('');
+  });
+
   it('the ETA is the remaining work at the rate seen so far', () => {
     expect(etaSuffix(0, 10, 5000)).toBe(' [0/10]');
     expect(etaSuffix(3, 4, 0)).toBe(' [3/4, ETA 0s]');
