@@ -3,8 +3,8 @@
 // the inputs digest) in stage_runs; it is current when the digest it would record now is the one
 // recorded, and otherwise stale, with the changes named (DVC-style: a file, not a digest).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { canonicalJson } from '../formats/canonical-json.ts';
-import { sha256Hex } from '../formats/hash.ts';
+import { canonicalJson, isRecord } from '../formats/canonical-json.ts';
+import { isHex64, sha256Hex } from '../formats/hash.ts';
 import { duckdbVersion, readStageRun, writeStageRun } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 
@@ -54,9 +54,7 @@ export async function recordRun(connection: DuckDBConnection, stage: string, inp
 }
 
 type Json = unknown;
-const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const fileOf = (v: Json): string | undefined => (isObject(v) && typeof v.file === 'string' ? v.file : undefined);
-const isDigest = (v: Json) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+const fileOf = (v: Json): string | undefined => (isRecord(v) && typeof v.file === 'string' ? v.file : undefined);
 
 /**
  * What differs between the recorded inputs and the current ones, in the current object's key
@@ -66,7 +64,7 @@ const isDigest = (v: Json) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
 export function describeChanges(before: Json, after: Json, labels: InputLabels = {}, path = ''): string[] {
   if (canonicalJson(before ?? null) === canonicalJson(after ?? null)) return [];
   const label = labels[path] ?? path;
-  if (path !== '' && labels[path] !== undefined && (isObject(after) || Array.isArray(after))) return [label];
+  if (path !== '' && labels[path] !== undefined && (isRecord(after) || Array.isArray(after))) return [label];
   const file = fileOf(after);
   if (file !== undefined && fileOf(before) === file) return [`${file} changed`];
   if (Array.isArray(after) && after.every((e) => fileOf(e) !== undefined)) {
@@ -80,10 +78,10 @@ export function describeChanges(before: Json, after: Json, labels: InputLabels =
     for (const f of was.keys()) if (!now.has(f)) why.push(`${f} removed`);
     return why;
   }
-  if (isObject(after) && isObject(before)) {
+  if (isRecord(after) && isRecord(before)) {
     const keys = [...Object.keys(after), ...Object.keys(before).filter((k) => !(k in after))];
     return keys.flatMap((k) => describeChanges(before[k], after[k], labels, path === '' ? k : `${path}.${k}`));
   }
-  if (isDigest(after) || isObject(after) || Array.isArray(after)) return [`${label} changed`];
+  if (isHex64(after) || isRecord(after) || Array.isArray(after)) return [`${label} changed`];
   return [`${label} ${before === undefined || before === null ? 'unset' : JSON.stringify(before)} → ${JSON.stringify(after)}`];
 }
