@@ -14,6 +14,7 @@ import { resolveOperatorKeys } from '../emit/operator-keys.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { requireRevealedKey } from '../freeze/reveal.ts';
 import type { StageContext } from '../command.ts';
+import { requireCommitmentsIfReceipts } from '../verify/inputs.ts';
 
 export interface RunProblem {
   code: ReasonCode;
@@ -46,10 +47,9 @@ export function runProblems(layout: StudyLayout, values: StageContext['values'],
   });
   let policy: TrustPolicy | undefined;
   attempt(problems, () => void (policy = loadTrust(layout.trust).policy));
-  if (policy?.require_receipts && !existsSync(layout.commitments)) {
-    problems.push({ code: 'COMMITMENTS_MISSING', message: `preregistration/trust/policy.json requires receipts, and ${layout.commitments} does not exist`, exitCode: EXIT.blocked });
-  }
   if (policy) {
+    const requireReceipts = policy.require_receipts;
+    attempt(problems, () => requireCommitmentsIfReceipts(requireReceipts, layout.commitments));
     const pinned = policy.operator_public_key;
     attempt(problems, () => {
       if (pinned === undefined || pinned === '') throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key');

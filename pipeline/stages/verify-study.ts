@@ -2,7 +2,7 @@
 // proof_checks, chain_checks, chain_entries, evidence_links, whose evidence is whose
 // (evidence_ownership, evidence_reuse) and served_passages (SPEC §5.2, §6.1, §6.2), skipping when nothing it consumed changed. Its own module so that verifying files
 // (stages/verify.ts) never loads DuckDB.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../formats/hash.ts';
 import { sha256OfFileIfAny } from '../io/file-hash.ts';
@@ -13,11 +13,11 @@ import { loadStudy } from '../study/study.ts';
 import { loadTrustPolicy } from '../io/trust-files.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { EXIT } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
-import { commitmentProblems, readCommitments, verifyContextInputs } from '../verify/inputs.ts';
+import { commitmentProblems, readCommitments, requireCommitmentsIfReceipts, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { ingest } from './ingest.ts';
@@ -35,10 +35,7 @@ export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
   const study = loadStudy(layout.study);
   const trustNow = digestTree(layout.trust);
   refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
-  // Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one.
-  if (loadTrustPolicy(layout.trust).require_receipts && !existsSync(layout.commitments)) {
-    throw new PreregError('COMMITMENTS_MISSING', `the trust policy requires receipts, and ${layout.commitments} does not exist`);
-  }
+  requireCommitmentsIfReceipts(loadTrustPolicy(layout.trust).require_receipts, layout.commitments);
   return {
     stage: 'verify',
     ingest_digest: ingestDigest,

@@ -30,6 +30,13 @@ export async function readCommitments(path: string | null, shownAs: string | nul
 }
 
 /** The malformed lines, as `file:line: COMMITMENT_MALFORMED problems` for people. */
+/** Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one. */
+export function requireCommitmentsIfReceipts(requireReceipts: boolean, commitmentsPath: string): void {
+  if (requireReceipts && !existsSync(commitmentsPath)) {
+    throw new PreregError('COMMITMENTS_MISSING', `preregistration/trust/policy.json requires receipts, and ${commitmentsPath} does not exist`);
+  }
+}
+
 export function commitmentProblems(lines: readonly CommitmentLine[]): string[] {
   return lines.flatMap((l) => (l.ok ? [] : [`${l.file}:${l.line}: COMMITMENT_MALFORMED ${l.problems.join('; ')}`]));
 }
