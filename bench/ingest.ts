@@ -1,6 +1,9 @@
 // npm run bench:ingest: ingest and validate throughput on a generated submission file (default
 // 200 MB), every check kept. The file (cached under work/bench/) repeats the example study's
-// submission lines, each pass under new system ids so no line is a duplicate; then `prereg
+// submission lines, each pass under a new (system id, attempt) pair so no line is a duplicate and
+// the systems stay within the study's limits.max_systems (100): 33 ids per example system, and
+// each further round of 33 passes moves the attempts up by 3 (past ≈ 950 MB the attempts pass
+// 100 and the schema rejects those lines); then `prereg
 // validate FILE` and `prereg ingest` (in a scratch copy of the example study) run in-process
 // through the CLI, each timed for wall and process CPU. Prints the load average beside the
 // figures: wall rates on a loaded machine are low, CPU rates much less so.
@@ -16,7 +19,9 @@ import { main } from '../pipeline/cli.ts';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({ options: { megabytes: { type: 'string', default: '200' }, dir: { type: 'string', default: join(ROOT, 'work/bench') } } });
 const target = Number(values.megabytes) * 1e6;
-const file = join(values.dir, `submissions-${values.megabytes}MB.jsonl`);
+// v2: ids and attempts as above (the first version named a new system on every pass).
+const file = join(values.dir, `submissions-${values.megabytes}MB.v2.jsonl`);
+const IDS_PER_SYSTEM = 33;
 
 async function generate(): Promise<void> {
   if (existsSync(file)) return;
@@ -29,7 +34,11 @@ async function generate(): Promise<void> {
   let written = 0;
   for (let pass = 0; written < target; pass++) {
     for (const { system, line } of lines) {
-      const text = `${line.replace(`"system_id":"${system}"`, `"system_id":"${system}-${pass}"`)}\n`;
+      const round = Math.floor(pass / IDS_PER_SYSTEM);
+      const renamed = line
+        .replace(`"system_id":"${system}"`, `"system_id":"${system}-${pass % IDS_PER_SYSTEM}"`)
+        .replace(/"attempt":([0-9]+)/, (_, a: string) => `"attempt":${Number(a) + 3 * round}`);
+      const text = `${renamed}\n`;
       if (!out.write(text)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       written += Buffer.byteLength(text);
     }

@@ -1,0 +1,56 @@
+// Worker threads for the line checks of ingest and validate (SPEC §5.1). Checks 1–5 of a line
+// depend on nothing but the line (submission.ts checkLine), so batches of split lines are checked
+// on worker threads (check-worker.ts) while the main thread reads and splits, takes the outcomes
+// back in file order (WorkerPool.mapOrdered), runs check 6 (duplicates) and appends. Small inputs
+// are checked on the main thread: starting workers costs more than they save there.
+import { availableParallelism } from 'node:os';
+import { WorkerPool } from '../parallel/pool.ts';
+import type { LineCheckInit, PackedLines } from './check-worker.ts';
+import type { AcceptedKey, Outcome, SubmissionChecker } from './submission.ts';
+
+const WORKER = new URL('./check-worker.ts', import.meta.url);
+
+/** Below this many bytes of submissions in a run, the lines are checked on the main thread. */
+export const LINE_WORKERS_MIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Bytes of lines posted and not yet taken back, at most (inFlightWeight): enough to keep the
+ * workers busy while the main thread appends (an appender flush holds it for a while), and the
+ * bound on what the batches in flight and their outcomes hold in memory.
+ */
+export const LINE_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
+
+/** A batch's share of LINE_BYTES_IN_FLIGHT: its bytes, and for each line what its outcome may hold beyond them. */
+export function inFlightWeight(batch: PackedLines): number {
+  return batch.bytes.length + batch.line_no.length * 512;
+}
+
+/**
+ * With this set to 1 in the environment (test only), a run checks its lines on worker threads
+ * whatever its size: the tests compare that path with the main thread's on small inputs.
+ */
+export const TEST_LINE_WORKERS_ENV = 'PREREG_TEST_LINE_WORKERS';
+
+/** Workers checking as `checker` does: scanFile takes their outcomes through that checker's admit. */
+export interface LineWorkers {
+  checker: SubmissionChecker;
+  pool: WorkerPool<LineCheckInit, PackedLines, Outcome<AcceptedKey>[]>;
+}
+
+/**
+ * Worker threads checking lines as `checker` does when the run reads at least `minBytes` and the
+ * machine has more than one core, else null (check on the main thread). `threads` defaults to
+ * one per core; ingest, whose main thread is busy appending, takes one fewer. The caller closes them.
+ */
+export function startLineWorkers(
+  totalBytes: number,
+  checker: SubmissionChecker,
+  options: { minBytes?: number; threads?: number; env?: NodeJS.ProcessEnv } = {},
+): LineWorkers | null {
+  const forced = options.env?.[TEST_LINE_WORKERS_ENV] === '1';
+  if (!forced && (totalBytes < (options.minBytes ?? LINE_WORKERS_MIN_BYTES) || availableParallelism() < 2)) return null;
+  const threads = Math.max(1, options.threads ?? availableParallelism());
+  const { items, fastPath } = checker.config;
+  const init: LineCheckInit = { items: items === null ? null : [...items], fastPath };
+  return { checker, pool: new WorkerPool<LineCheckInit, PackedLines, Outcome<AcceptedKey>[]>({ module: WORKER, init, threads }) };
+}
