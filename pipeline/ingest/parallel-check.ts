@@ -1,10 +1,12 @@
 // Worker threads for the line checks of ingest and validate (SPEC §5.1). Checks 1–5 of a line
 // depend on nothing but the line (submission.ts checkLine), so batches of split lines are checked
 // on worker threads (check-worker.ts) while the main thread reads and splits, takes the outcomes
-// back in file order (WorkerPool.mapOrdered), runs check 6 (duplicates) and appends. Small inputs
-// are checked on the main thread: starting workers costs more than they save there.
-import { availableParallelism } from 'node:os';
+// back in file order (WorkerPool.mapOrdered), runs check 6 (duplicates) and appends. Small runs,
+// and runs on a machine without a core to spare, are checked on the main thread: there the
+// workers cost more than they save.
+import { availableParallelism, loadavg } from 'node:os';
 import { WorkerPool } from '../parallel/pool.ts';
+import { PreregError } from '../reasons.ts';
 import type { LineCheckInit, PackedLines } from './check-worker.ts';
 import type { AcceptedKey, Outcome, SubmissionChecker } from './submission.ts';
 
@@ -26,10 +28,11 @@ export function inFlightWeight(batch: PackedLines): number {
 }
 
 /**
- * With this set to 1 in the environment (test only), a run checks its lines on worker threads
- * whatever its size: the tests compare that path with the main thread's on small inputs.
+ * Set to `on` or `off` in the environment, a run checks its lines on worker threads, or on the
+ * main thread, whatever its size and the machine's load: for measuring each path (bench:ingest
+ * --workers) and for the tests that compare the two on small inputs. Unset, lineWorkersPay decides.
  */
-export const TEST_LINE_WORKERS_ENV = 'PREREG_TEST_LINE_WORKERS';
+export const LINE_WORKERS_ENV = 'PREREG_LINE_WORKERS';
 
 /** Workers checking as `checker` does: scanFile takes their outcomes through that checker's admit. */
 export interface LineWorkers {
@@ -37,18 +40,40 @@ export interface LineWorkers {
   pool: WorkerPool<LineCheckInit, PackedLines, Outcome<AcceptedKey>[]>;
 }
 
+export interface Machine {
+  cores: number;
+  /** The 1-minute load average (0 where the platform has none). */
+  load: number;
+}
+
+const thisMachine = (): Machine => ({ cores: availableParallelism(), load: loadavg()[0] ?? 0 });
+
 /**
- * Worker threads checking lines as `checker` does when the run reads at least `minBytes` and the
- * machine has more than one core, else null (check on the main thread). `threads` defaults to
- * one per core; ingest, whose main thread is busy appending, takes one fewer. The caller closes them.
+ * Whether worker threads are worth starting for a run of `totalBytes`: a run large enough to
+ * repay their start-up, and a core to spare. They add CPU (the lines and outcomes posted both
+ * ways, a second JIT and heap: ≈ 30 % more for 200 MB), which only an idle core turns into
+ * speed: on two cores at load ≈ 0.8 they made validate ≈ 25 % and ingest ≈ 10 % faster, at load
+ * ≈ 3.5 both 10–25 % slower (docs/performance.md, "Ingest and validate").
+ */
+export function lineWorkersPay(totalBytes: number, machine: Machine = thisMachine(), minBytes = LINE_WORKERS_MIN_BYTES): boolean {
+  return totalBytes >= minBytes && machine.cores >= 2 && machine.cores - machine.load >= 1;
+}
+
+/**
+ * Worker threads checking lines as `checker` does when lineWorkersPay says so (or the
+ * environment, LINE_WORKERS_ENV), else null: check on the main thread. `threads` defaults to one
+ * per core; ingest, whose main thread is busy appending, takes one fewer. The caller closes them.
  */
 export function startLineWorkers(
   totalBytes: number,
   checker: SubmissionChecker,
-  options: { minBytes?: number; threads?: number; env?: NodeJS.ProcessEnv } = {},
+  options: { threads?: number; env?: NodeJS.ProcessEnv; machine?: Machine } = {},
 ): LineWorkers | null {
-  const forced = options.env?.[TEST_LINE_WORKERS_ENV] === '1';
-  if (!forced && (totalBytes < (options.minBytes ?? LINE_WORKERS_MIN_BYTES) || availableParallelism() < 2)) return null;
+  const forced = options.env?.[LINE_WORKERS_ENV];
+  if (forced !== undefined && forced !== 'on' && forced !== 'off') {
+    throw new PreregError('USAGE', `$${LINE_WORKERS_ENV} must be "on" or "off" (or unset: the run's size and the machine's load decide), got ${JSON.stringify(forced)}`);
+  }
+  if (forced === 'off' || (forced !== 'on' && !lineWorkersPay(totalBytes, options.machine))) return null;
   const threads = Math.max(1, options.threads ?? availableParallelism());
   const { items, fastPath } = checker.config;
   const init: LineCheckInit = { items: items === null ? null : [...items], fastPath };

@@ -7,13 +7,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startLineWorkers, TEST_LINE_WORKERS_ENV } from '../../pipeline/ingest/parallel-check.ts';
+import { LINE_WORKERS_ENV, LINE_WORKERS_MIN_BYTES, lineWorkersPay, startLineWorkers } from '../../pipeline/ingest/parallel-check.ts';
 import { scanFile, type FileSummary } from '../../pipeline/ingest/scan.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../../pipeline/ingest/submission.ts';
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { frozenStudy, query, submissionLine } from './helpers.ts';
 
-const FORCED = { [TEST_LINE_WORKERS_ENV]: '1' };
+const FORCED = { [LINE_WORKERS_ENV]: 'on' };
+const MAIN_THREAD = { [LINE_WORKERS_ENV]: 'off' };
 const EXAMPLE = ['sys-honest.jsonl', 'sys-tampered.jsonl'].flatMap((f) => readFileSync(join(PROJECT_ROOT, 'inputs/submissions', f), 'utf8').trim().split('\n'));
 const MAX_LINE_BYTES = 6000; // some example lines are longer: LINE_TOO_LONG, hashed as they stream by
 const ITEMS = new Set(Array.from({ length: 20 }, (_, i) => `mp-${String(i + 1).padStart(3, '0')}`));
@@ -107,8 +108,20 @@ describe('line checks on worker threads', () => {
     expect(parallel.seen).toEqual(serial.seen);
   });
 
-  it('are not started for a small run unless forced, nor for another checker', async () => {
+  it('pay for a large run with a core to spare, not for a small run, one core, or a busy machine', () => {
+    const idle = { cores: 2, load: 0.4 };
+    expect(lineWorkersPay(LINE_WORKERS_MIN_BYTES, idle)).toBe(true);
+    expect(lineWorkersPay(LINE_WORKERS_MIN_BYTES - 1, idle)).toBe(false);
+    expect(lineWorkersPay(1e12, { cores: 1, load: 0 })).toBe(false);
+    expect(lineWorkersPay(1e12, { cores: 2, load: 1.5 })).toBe(false);
+    expect(lineWorkersPay(1e12, { cores: 8, load: 5 })).toBe(true);
+  });
+
+  it('are not started when they do not pay unless asked, nor when told not to, nor used for another checker', async () => {
     expect(startLineWorkers(1000, new SubmissionChecker(null))).toBeNull();
+    expect(startLineWorkers(1e12, new SubmissionChecker(null), { machine: { cores: 2, load: 3 } })).toBeNull();
+    expect(startLineWorkers(1e12, new SubmissionChecker(null), { env: { [LINE_WORKERS_ENV]: 'off' } })).toBeNull();
+    expect(() => startLineWorkers(0, new SubmissionChecker(null), { env: { [LINE_WORKERS_ENV]: '1' } })).toThrow(/must be "on" or "off"/);
     const workers = startLineWorkers(0, new SubmissionChecker(null), { env: FORCED, threads: 1 })!;
     try {
       await expect(scanFile(files[0]!, 'f', new SubmissionChecker(null), { reject: () => {} }, { maxLineBytes: 100, workers })).rejects.toThrow('another checker');
@@ -130,7 +143,7 @@ describe('prereg ingest with its lines checked on worker threads', () => {
       writeFileSync(join(study.submissions, 'b.jsonl'), hostileFile(22, 300, true));
       const db = join(study.root, 'work/prereg.duckdb');
       const dump = async () => Object.fromEntries(await Promise.all(Object.entries(TABLES).map(async ([t, order]) => [t, await query(db, `SELECT rowid, * FROM ${t} ORDER BY ${order}`)])));
-      const serial = await runCli(['ingest', '--root', study.root, '--json']);
+      const serial = await runCli(['ingest', '--root', study.root, '--json'], MAIN_THREAD);
       expect(serial.code, serial.stdout).toBe(0);
       const rows = await dump();
       expect(rows.records!.length).toBeGreaterThan(50);
@@ -149,7 +162,7 @@ describe('prereg ingest with its lines checked on worker threads', () => {
     try {
       const lines = Array.from({ length: 3000 }, (_, i) => submissionLine({ system_id: `sys-${Math.floor(i / 1000)}`, attempt: (i % 100) + 1, item_id: `mp-${String((Math.floor(i / 100) % 10) + 1).padStart(3, '0')}` }));
       writeFileSync(join(study.submissions, 'a.jsonl'), `${lines.join('\n')}\n`);
-      const serial = await runCli(['ingest', '--root', study.root, '--json']);
+      const serial = await runCli(['ingest', '--root', study.root, '--json'], MAIN_THREAD);
       const parallel = await runCli(['ingest', '--root', study.root, '--json'], FORCED);
       expect(serial.json).toMatchObject({ ok: false, code: 'STUDY_TOO_MANY_SYSTEMS', details: { line: 2001 } });
       expect([parallel.code, parallel.json]).toEqual([serial.code, serial.json]);
