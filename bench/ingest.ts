@@ -8,9 +8,9 @@
 // process under /usr/bin/time: wall, CPU (user + sys, every thread) and peak memory, with the load
 // average beside (on a loaded machine wall rates are low, CPU rates much less so). Each stage runs
 // with its line checks on worker threads and on the main thread (PREREG_LINE_WORKERS=on, off;
-// --workers on|off runs one); the figures are those of the path prereg would take at the load
-// measured (ingest/parallel-check.ts lineWorkersPay). With --runs N, every run is printed and the
-// medians are the figures.
+// --workers on|off runs one); the figures are those of the path prereg takes for the file
+// (ingest/parallel-check.ts lineWorkersPay). With --runs N, every run is printed and the medians
+// are the figures.
 //
 //   npm run bench:ingest [-- --megabytes 200] [--dir work/bench] [--runs 1] [--workers on|off]
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -122,11 +122,10 @@ for (const [stage, args, ok] of [
     byPath[path] = m;
     json[`${stage}_${path === 'on' ? 'workers' : 'main_thread'}_mb_per_s`] = Number((megabytes / m.wall).toFixed(1));
   }
-  // What prereg does unless told: workers when they pay at the load the runs started at.
-  const load = median(Object.values(byPath).map((m) => m.load));
-  const path = paths.length === 1 ? paths[0] : lineWorkersPay(size, { cores: availableParallelism(), load }) ? 'on' : 'off';
+  // What prereg does unless told.
+  const path = paths.length === 1 ? paths[0] : lineWorkersPay(size) ? 'on' : 'off';
   const m = byPath[path]!;
-  console.log(`${stage}, ${megabytes.toFixed(0)} MB: ${rate(m)} (target >= 50 MB/s wall; ${shown[path]}${paths.length > 1 ? ', as prereg picks at this load' : ''}; load ${m.load.toFixed(2)})`);
+  console.log(`${stage}, ${megabytes.toFixed(0)} MB: ${rate(m)} (target >= 50 MB/s wall; ${shown[path]}${paths.length > 1 ? ', as prereg picks for this file' : ''}; load ${m.load.toFixed(2)})`);
   json[`${stage}_mb_per_s`] = Number((megabytes / m.wall).toFixed(1));
   json[`${stage}_cpu_mb_per_s`] = Number((megabytes / m.cpu).toFixed(1));
   json[`${stage}_peak_mib`] = Math.round(m.peakMiB);

@@ -1,10 +1,9 @@
 // Worker threads for the line checks of ingest and validate (SPEC §5.1). Checks 1–5 of a line
 // depend on nothing but the line (submission.ts checkLine), so batches of split lines are checked
 // on worker threads (check-worker.ts) while the main thread reads and splits, takes the outcomes
-// back in file order (WorkerPool.mapOrdered), runs check 6 (duplicates) and appends. Small runs,
-// and runs on a machine without a core to spare, are checked on the main thread: there the
-// workers cost more than they save.
-import { availableParallelism, loadavg } from 'node:os';
+// back in file order (WorkerPool.mapOrdered), runs check 6 (duplicates) and appends. Small runs
+// are checked on the main thread: starting workers costs more than they save there.
+import { availableParallelism } from 'node:os';
 import { WorkerPool } from '../parallel/pool.ts';
 import { PreregError } from '../reasons.ts';
 import type { LineCheckInit, PackedLines } from './check-worker.ts';
@@ -29,8 +28,8 @@ export function inFlightWeight(batch: PackedLines): number {
 
 /**
  * Set to `on` or `off` in the environment, a run checks its lines on worker threads, or on the
- * main thread, whatever its size and the machine's load: for measuring each path (bench:ingest
- * --workers) and for the tests that compare the two on small inputs. Unset, lineWorkersPay decides.
+ * main thread, whatever its size: for measuring each path (bench:ingest --workers) and for the
+ * tests that compare the two on small inputs. Unset, lineWorkersPay decides.
  */
 export const LINE_WORKERS_ENV = 'PREREG_LINE_WORKERS';
 
@@ -40,23 +39,14 @@ export interface LineWorkers {
   pool: WorkerPool<LineCheckInit, PackedLines, Outcome<AcceptedKey>[]>;
 }
 
-export interface Machine {
-  cores: number;
-  /** The 1-minute load average (0 where the platform has none). */
-  load: number;
-}
-
-const thisMachine = (): Machine => ({ cores: availableParallelism(), load: loadavg()[0] ?? 0 });
-
 /**
- * Whether worker threads are worth starting for a run of `totalBytes`: a run large enough to
- * repay their start-up, and a core to spare. They add CPU (the lines and outcomes posted both
- * ways, a second JIT and heap: ≈ 30 % more for 200 MB), which only an idle core turns into
- * speed: on two cores at load ≈ 0.8 they made validate ≈ 25 % and ingest ≈ 10 % faster, at load
- * ≈ 3.5 both 10–25 % slower (docs/performance.md, "Ingest and validate").
+ * Whether worker threads are worth starting for a run of `totalBytes` on a machine of `cores`:
+ * a run large enough to repay their start-up, and a second core. They add CPU (the lines and
+ * outcomes posted both ways, a second JIT and heap: ≈ 30 % more for 200 MB); on two quiet cores
+ * they made validate ≈ 20 % and ingest ≈ 12 % faster (docs/performance.md, "Ingest and validate").
  */
-export function lineWorkersPay(totalBytes: number, machine: Machine = thisMachine(), minBytes = LINE_WORKERS_MIN_BYTES): boolean {
-  return totalBytes >= minBytes && machine.cores >= 2 && machine.cores - machine.load >= 1;
+export function lineWorkersPay(totalBytes: number, cores = availableParallelism(), minBytes = LINE_WORKERS_MIN_BYTES): boolean {
+  return totalBytes >= minBytes && cores >= 2;
 }
 
 /**
@@ -67,13 +57,13 @@ export function lineWorkersPay(totalBytes: number, machine: Machine = thisMachin
 export function startLineWorkers(
   totalBytes: number,
   checker: SubmissionChecker,
-  options: { threads?: number; env?: NodeJS.ProcessEnv; machine?: Machine } = {},
+  options: { threads?: number; env?: NodeJS.ProcessEnv; cores?: number } = {},
 ): LineWorkers | null {
   const forced = options.env?.[LINE_WORKERS_ENV];
   if (forced !== undefined && forced !== 'on' && forced !== 'off') {
-    throw new PreregError('USAGE', `$${LINE_WORKERS_ENV} must be "on" or "off" (or unset: the run's size and the machine's load decide), got ${JSON.stringify(forced)}`);
+    throw new PreregError('USAGE', `$${LINE_WORKERS_ENV} must be "on" or "off" (or unset: the run's size decides), got ${JSON.stringify(forced)}`);
   }
-  if (forced === 'off' || (forced !== 'on' && !lineWorkersPay(totalBytes, options.machine))) return null;
+  if (forced === 'off' || (forced !== 'on' && !lineWorkersPay(totalBytes, options.cores))) return null;
   const threads = Math.max(1, options.threads ?? availableParallelism());
   const { items, fastPath } = checker.config;
   const init: LineCheckInit = { items: items === null ? null : [...items], fastPath };
