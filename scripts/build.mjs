@@ -48,6 +48,9 @@ for (const name of readdirSync(tmp, { recursive: true })) {
   const path = join(tmp, String(name));
   writeFileSync(path, readFileSync(path, 'utf8').replace(/((?:from |import\()['"]\.{1,2}\/[^'"]*)\.ts(['"])/g, '$1.js$2'));
 }
+const { build } = await import('esbuild');
+const vendor = join(tmp, 'vendor', 'pki.js');
+await build({ entryPoints: [vendor], outfile: vendor, allowOverwrite: true, bundle: true, platform: 'node', format: 'esm', target: 'node20', mainFields: ['module', 'main'], logLevel: 'warning' });
 const { writeCompiledWorkerBundle } = await import(pathToFileURL(join(tmp, 'parallel', 'worker-bundle.js')).href);
 for (const name of readdirSync(tmp, { recursive: true })) {
   if (String(name).endsWith('-worker.js')) await writeCompiledWorkerBundle(join(tmp, String(name)), tmp);
