@@ -133,7 +133,7 @@ function timeVerify(path: string, label: string): Promise<Timed> {
     const store = await openStore(path);
     try {
       const trust = benchTrust();
-      const counts = await verifyStore(store.instance, store.connection, trust, false, (m) => process.stderr.write(`\r${label}: ${m}   `));
+      const counts = await verifyStore(store.instance, store.connection, { trust: trust.trust, window: trust.window, readCommitments: async () => [] }, false, (m) => process.stderr.write(`\r${label}: ${m}   `));
       process.stderr.write('\n');
       return counts.evidence;
     } finally {
@@ -216,8 +216,8 @@ function timeFloor(path: string): Promise<Timed> {
     try {
       const batches = rowBatches(
         store.connection,
-        `SELECT e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response
-         FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`,
+        [`SELECT e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response
+         FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`],
         (row): FloorTask => ({ proof: String(row.proof), request: String(row.request), response: String(row.response) }),
       );
       let n = 0;

@@ -17,7 +17,7 @@ import { EXIT } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
-import { commitmentProblems, readCommitments, requireCommitmentsIfReceipts, verifyContextInputs } from '../verify/inputs.ts';
+import { readCommitments, requireCommitmentsIfReceipts, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { ingest } from './ingest.ts';
@@ -71,14 +71,12 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const digest = verdict.digest;
   const store = await openStore(storePath(layout));
   try {
-    // Read and decoded only when the stage runs: the skip above needs their digests alone.
-    const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
-    const inputs = verifyContextInputs(layout.trust, study.window, commitments);
+    // Read and decoded only when the stage runs (the skip above needs their digests alone); the
+    // commitments only once the evidence items are verified (StoreVerifyInputs).
+    const { trust, window } = verifyContextInputs(layout.trust, study.window, []);
+    const inputs = { trust, window, readCommitments: () => readCommitments(layout.commitments, 'inputs/commitments.jsonl') };
     await deleteStageRun(store.connection, 'verify');
-    const counts = {
-      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress, undefined, study.systems)),
-      commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
-    };
+    const counts = await verifyStore(store.instance, store.connection, inputs, trust.policy.require_receipts, ctx.progress, undefined, study.systems);
     await recordRun(store.connection, 'verify', consumed, counts);
     return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
   } finally {
