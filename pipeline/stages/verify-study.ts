@@ -13,7 +13,7 @@ import { loadStudy } from '../study/study.ts';
 import { loadTrustPolicy } from '../io/trust-files.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
-import { EXIT } from '../reasons.ts';
+import { EXIT, PreregError } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
@@ -74,7 +74,19 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     // Read and decoded only when the stage runs (the skip above needs their digests alone); the
     // commitments only once the evidence items are verified (StoreVerifyInputs).
     const { trust, window } = verifyContextInputs(layout.trust, study.window, []);
-    const inputs = { trust, window, readCommitments: () => readCommitments(layout.commitments, 'inputs/commitments.jsonl') };
+    const inputs = {
+      trust,
+      window,
+      readCommitments: async () => {
+        const lines = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
+        // Read minutes after its digest was taken: it must still be the file this run records.
+        const now = sha256OfFileIfAny(layout.commitments);
+        if (now !== consumed.commitments_sha256) {
+          throw new PreregError('COMMITMENTS_FILE_CHANGED', `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`, { file: 'inputs/commitments.jsonl' });
+        }
+        return lines;
+      },
+    };
     await deleteStageRun(store.connection, 'verify');
     const counts = await verifyStore(store.instance, store.connection, inputs, trust.policy.require_receipts, ctx.progress, undefined, study.systems);
     await recordRun(store.connection, 'verify', consumed, counts);
