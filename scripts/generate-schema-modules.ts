@@ -50,10 +50,15 @@ export function indexModule(): string {
   ].join('\n');
 }
 
-export function generatedModules(): Map<string, string> {
-  const out = new Map(schemaNames().map((n) => [`${n}.ts`, schemaModule(n)]));
-  out.set('index.ts', indexModule());
+/** One module per schema, by file name, and their index. */
+function moduleSet(perSchema: (name: string) => string, index: () => string): Map<string, string> {
+  const out = new Map(schemaNames().map((n) => [`${n}.ts`, perSchema(n)]));
+  out.set('index.ts', index());
   return out;
+}
+
+export function generatedModules(): Map<string, string> {
+  return moduleSet(schemaModule, indexModule);
 }
 
 /** The only runtime helpers ajv's standalone code may require; anything else fails the generation. */
@@ -95,9 +100,7 @@ export function validatorIndexModule(): string {
 }
 
 export function generatedValidators(): Map<string, string> {
-  const out = new Map(schemaNames().map((n) => [`${n}.ts`, validatorModule(n)]));
-  out.set('index.ts', validatorIndexModule());
-  return out;
+  return moduleSet(validatorModule, validatorIndexModule);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -10,29 +10,22 @@ import { schemaProblems } from '../../pipeline/formats/schemas.ts';
 const DIR = fileURLToPath(new URL('../../pipeline/formats/schemas/', import.meta.url));
 const VALIDATORS = fileURLToPath(new URL('../../pipeline/formats/validators/', import.meta.url));
 
-describe('schema modules', () => {
-  const expected = generatedModules();
+describe.each([
+  ['schema modules', DIR, generatedModules],
+  ['validator modules', VALIDATORS, generatedValidators],
+] as const)('%s', (_, dir, generated) => {
+  const expected = generated();
 
   it('are one per published schema, plus the index, and nothing else', () => {
-    expect(readdirSync(DIR).sort()).toEqual([...expected.keys()].sort());
+    expect(readdirSync(dir).sort()).toEqual([...expected.keys()].sort());
   });
 
   it.each([...expected.keys()])('%s is the generator\'s output (run `npm run schemas:generate`)', (file) => {
-    expect(readFileSync(`${DIR}${file}`, 'utf8')).toBe(expected.get(file));
+    expect(readFileSync(`${dir}${file}`, 'utf8')).toBe(expected.get(file));
   });
 });
 
-describe('validator modules', () => {
-  const expected = generatedValidators();
-
-  it('are one per published schema, plus the index, and nothing else', () => {
-    expect(readdirSync(VALIDATORS).sort()).toEqual([...expected.keys()].sort());
-  });
-
-  it.each([...expected.keys()])('%s is the generator\'s output (run `npm run schemas:generate`)', (file) => {
-    expect(readFileSync(`${VALIDATORS}${file}`, 'utf8')).toBe(expected.get(file));
-  });
-
+describe('the generated validators', () => {
   it('report what ajv reports: a missing key, a pattern, a length counted in code points', () => {
     expect(schemaProblems('items', { item_id: 'a' })).toEqual(["/ must have required property 'question'"]);
     expect(schemaProblems('items', { item_id: '-a', question: 'q' })).toEqual(['/item_id must match pattern "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"']);
