@@ -209,6 +209,10 @@ export const REASONS = {
     meaning: 'The trust policy requires receipt chains (require_receipts) but inputs/commitments.jsonl does not exist: every chain would be UNANCHORED and every proven score 0, a wrong result rather than a missing one.',
     next: 'Put the commitments collected when submissions closed in inputs/commitments.jsonl, then run again. Nothing was written.',
   },
+  COMMITMENTS_FILE_CHANGED: {
+    meaning: 'inputs/commitments.jsonl changed while verify ran: the stage reads it after the evidence items (to keep memory down), and it was no longer the file whose digest the run records. Nothing was recorded as verified.',
+    next: 'Inputs must not change during a run: finish writing inputs/commitments.jsonl, then run verify again.',
+  },
   SUBMISSIONS_EMPTY: {
     meaning: 'inputs/submissions/ holds no submission line (no *.jsonl file, or only empty files): a run would publish signed outputs of nothing.',
     next: 'Put the received submissions (*.jsonl) in inputs/submissions/, then run again. Nothing was written.',

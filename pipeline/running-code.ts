@@ -7,3 +7,8 @@ export const RUNS_COMPILED = import.meta.url.endsWith('.js');
 export function runningModule(module: URL): URL {
   return RUNS_COMPILED ? new URL(module.href.replace(/\.ts$/, '.js')) : module;
 }
+
+/** Where scripts/build.mjs writes a compiled worker module's bundle (parallel/worker-bundle.ts): beside its .js. */
+export function compiledWorkerBundle(compiledModule: string): string {
+  return compiledModule.replace(/\.js$/, '.bundle.js');
+}

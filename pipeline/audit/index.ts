@@ -10,7 +10,7 @@ import { decisionsRail, reproducedRail } from './compare.ts';
 import { completeRail, digestsRail, schemaRail } from './integrity.ts';
 import { inputsRail } from './inputs.ts';
 import { assembleReport, type AuditReport, type Rail } from './rails.ts';
-import { readAudited } from './recorded.ts';
+import { parseJsonObject, readAudited } from './recorded.ts';
 import { STUDY_INPUT_DIRS, withRerun, type AuditStages } from './rerun.ts';
 import { signaturesRail } from './signatures.ts';
 
@@ -43,7 +43,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   }
 
   progress('audit: reading the output directory…');
-  const audited = readAudited(dir);
+  let audited = readAudited(dir);
   const rails: Rail[] = [completeRail(audited)];
   const schema = schemaRail(audited);
   rails.push(schema.rail);
@@ -54,6 +54,11 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   progress('audit: anchors…');
   rails.push(await anchorsRail(layout, options.env, options.stages.checkAnchors));
   rails.push(digestsRail(audited));
+  // The rerun runs without results.json's parsed rows (≈ 210 MiB of objects at 100,000 records):
+  // V8 sizes its heap by what stays live, and held through the rerun they let its garbage pile up
+  // (docs/performance.md). The decisions rail parses the same bytes again.
+  const recordedResults = audited.results?.bytes ?? null;
+  audited = { ...audited, results: null };
   let rerun: AuditReport['rerun'] = { run_id: null, refused: null };
   await withRerun(layout, { env: options.env, progress, stages: options.stages }, async (outcome) => {
     rerun = outcome.ok
@@ -61,7 +66,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
       : { run_id: null, refused: { stage: outcome.refusal.stage, code: outcome.refusal.code, message: outcome.refusal.message } };
     progress('audit: comparing with the rerun…');
     rails.push(await reproducedRail(audited, outcome));
-    rails.push(decisionsRail(audited, outcome));
+    rails.push(decisionsRail({ ...audited, results: recordedResults && parseJsonObject('results.json', recordedResults) }, outcome));
   });
   return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun });
 }

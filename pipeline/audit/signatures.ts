@@ -9,8 +9,7 @@
 import { createPublicKey, verify as cryptoVerify, X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import { asn1js, pkijs } from '../vendor/pki.ts';
 import { CMS_FILE, MANIFEST_FILE, SIGNATURE_FILE } from '../emit/manifest.ts';
 import { readText } from '../io/json-files.ts';
 import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';

@@ -10,8 +10,7 @@
 //   signed by the pinned key — binds it to the operator. Signed attributes are contentType and
 //   messageDigest only: no signingTime, as no clock enters the outputs.
 import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, createHash, X509Certificate, type KeyObject } from 'node:crypto';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import { asn1js, pkijs } from '../vendor/pki.ts';
 import { PreregError } from '../reasons.ts';
 
 const OID_DATA = '1.2.840.113549.1.7.1';

@@ -1,23 +1,18 @@
-// The project's published JSON Schemas (draft 2020-12, in schemas/), imported as modules
-// (formats/schemas/, generated from schemas/ by scripts/generate-schema-modules.ts) and compiled
-// once with ajv when first asked. A value that passes is then read as its TypeScript type: that
-// type has the schema's shape, which test/formats/schema-types.test.ts checks at compile time
+// The project's published JSON Schemas (draft 2020-12, in schemas/), checked by validators that
+// ajv compiled ahead of time (formats/validators/, generated from schemas/ with the schema modules
+// of formats/schemas/ by scripts/generate-schema-modules.ts): no command loads ajv's compiler or
+// compiles a schema. A value that passes is then read as its TypeScript type: that type has the
+// schema's shape, which test/formats/schema-types.test.ts checks at compile time
 // (formats/schema-shape.ts) for the proof, the log entry, the trust policy, freeze.json and study.json.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { SCHEMA_DOCUMENTS } from './schemas/index.ts';
-
-const ajv = new Ajv2020({ allErrors: true, strict: true });
-const compiled = new Map<string, ValidateFunction>();
+import type { ErrorObject } from 'ajv';
+import type { SCHEMA_DOCUMENTS } from './schemas/index.ts';
+import type { CompiledValidator } from './compiled-validator.ts';
+import { VALIDATORS } from './validators/index.ts';
 
 export type SchemaName = keyof typeof SCHEMA_DOCUMENTS;
 
-export function validator(name: SchemaName): ValidateFunction {
-  let v = compiled.get(name);
-  if (!v) {
-    v = ajv.compile(SCHEMA_DOCUMENTS[name]);
-    compiled.set(name, v);
-  }
-  return v;
+export function validator(name: SchemaName): CompiledValidator {
+  return VALIDATORS[name]!;
 }
 
 /** How many of ajv's problems a message lists; the rest are counted (a line of 50,000 unknown keys stays short). */

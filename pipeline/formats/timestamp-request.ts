@@ -4,8 +4,7 @@
 // hash, a batch root), so the message imprint is SHA-256 over those 32 bytes (SPEC §4.4: "message
 // imprint SHA-256 of the 32 digest bytes"). rfc3161.ts checks the imprint the same way.
 import { createHash } from 'node:crypto';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import { asn1js, pkijs } from '../vendor/pki.ts';
 
 /** id-sha256, RFC 5754 §2.2. */
 export const OID_SHA256 = '2.16.840.1.101.3.4.2.1';

@@ -2,7 +2,6 @@
 // checkSplitLine, then submission.ts checkLine, the functions the main thread runs on small
 // inputs) and answers each line's outcome, in order. Check 6 (duplicates) stays with the thread
 // that takes the outcomes in file order (ingest/parallel-check.ts).
-import { validator } from '../formats/schemas.ts';
 import { checkSplitLine, type SplitLine } from './lines.ts';
 import { checkLine, type AcceptedKey, type LineCheckConfig, type Outcome } from './submission.ts';
 
@@ -78,6 +77,5 @@ export function checkPacked(packed: PackedLines, config: LineCheckConfig): Outco
 
 export async function createHandler(init: LineCheckInit): Promise<(batch: PackedLines[]) => Promise<Outcome<AcceptedKey>[][]>> {
   const config: LineCheckConfig = { items: init.items === null ? null : new Set(init.items), fastPath: init.fastPath };
-  validator('submission'); // compiled now, while the main thread still prepares, not on the first batch
   return async (batch) => batch.map((packed) => checkPacked(packed, config));
 }

@@ -4,8 +4,7 @@
 // Ed25519 key, followed by the Ed25519 key's self-signed certificate (the CA `openssl cms -verify
 // -CAfile` trusts). Certificates are built with pkijs and signed with node:crypto's Ed25519.
 import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import { asn1js, pkijs } from '../vendor/pki.ts';
 
 const OID_ED25519 = '1.3.101.112';
 const OID_CN = '2.5.4.3';

@@ -3,24 +3,18 @@
 // everything downstream stays deterministic.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { RUNS_COMPILED, runningModule } from '../running-code.ts';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { compiledWorkerBundle, RUNS_COMPILED, runningModule } from '../running-code.ts';
 
 /**
- * Compiled (dist/, what `prereg` runs), a worker starts from worker-entry.js and imports its
- * module's compiled file. From the TypeScript sources (tests, bench, scripts under tsx), the
- * module is bundled first (worker-bundle.ts): a thread loading sources through tsx would spend
- * seconds transpiling them.
+ * A worker starts from its module's bundle (worker-bundle.ts): compiled (dist/, what `prereg`
+ * runs), the one the build wrote beside the module's .js; from the TypeScript sources (tests,
+ * bench, scripts under tsx), one bundled when the pool is first made.
  */
-interface WorkerStart {
-  entry: URL;
-  /** The compiled worker module worker-entry.js imports; absent for a bundle, which holds it. */
-  module?: string;
-}
-
-async function workerStart(module: URL): Promise<WorkerStart> {
-  if (RUNS_COMPILED) return { entry: new URL('./worker-entry.js', import.meta.url), module: runningModule(module).href };
+async function workerStart(module: URL): Promise<URL> {
+  if (RUNS_COMPILED) return pathToFileURL(compiledWorkerBundle(fileURLToPath(runningModule(module))));
   const { workerBundle } = await import('./worker-bundle.ts');
-  return { entry: await workerBundle(module) };
+  return workerBundle(module);
 }
 
 export interface PoolOptions<TInit> {
@@ -69,8 +63,8 @@ export class WorkerPool<TInit, TIn, TOut> {
     this.started.catch((err: Error) => this.fail(err));
   }
 
-  private startWorker(start: WorkerStart, init: TInit, i: number): void {
-    const worker = new Worker(start.entry, { workerData: { init, module: start.module }, execArgv: withoutTypeScriptLoader(process.execArgv) });
+  private startWorker(entry: URL, init: TInit, i: number): void {
+    const worker = new Worker(entry, { workerData: { init }, execArgv: withoutTypeScriptLoader(process.execArgv) });
     worker.on('message', (msg: { id: number; results?: TOut[]; error?: string }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;

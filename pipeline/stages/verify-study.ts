@@ -13,11 +13,11 @@ import { loadStudy } from '../study/study.ts';
 import { loadTrustPolicy } from '../io/trust-files.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
-import { EXIT } from '../reasons.ts';
+import { EXIT, PreregError } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
-import { commitmentProblems, readCommitments, requireCommitmentsIfReceipts, verifyContextInputs } from '../verify/inputs.ts';
+import { readCommitments, requireCommitmentsIfReceipts, verifyContextInputs } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { ingest } from './ingest.ts';
@@ -71,14 +71,24 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const digest = verdict.digest;
   const store = await openStore(storePath(layout));
   try {
-    // Read and decoded only when the stage runs: the skip above needs their digests alone.
-    const commitments = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
-    const inputs = verifyContextInputs(layout.trust, study.window, commitments);
-    await deleteStageRun(store.connection, 'verify');
-    const counts = {
-      ...(await verifyStore(store.instance, store.connection, inputs, inputs.trust.policy.require_receipts, ctx.progress, undefined, study.systems)),
-      commitments: { lines: commitments.length, malformed: commitmentProblems(commitments) },
+    // Read and decoded only when the stage runs (the skip above needs their digests alone); the
+    // commitments only once the evidence items are verified (StoreVerifyInputs).
+    const { trust, window } = verifyContextInputs(layout.trust, study.window, []);
+    const inputs = {
+      trust,
+      window,
+      readCommitments: async () => {
+        const lines = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
+        // Read minutes after its digest was taken: it must still be the file this run records.
+        const now = sha256OfFileIfAny(layout.commitments);
+        if (now !== consumed.commitments_sha256) {
+          throw new PreregError('COMMITMENTS_FILE_CHANGED', `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`, { file: 'inputs/commitments.jsonl' });
+        }
+        return lines;
+      },
     };
+    await deleteStageRun(store.connection, 'verify');
+    const counts = await verifyStore(store.instance, store.connection, inputs, trust.policy.require_receipts, ctx.progress, undefined, study.systems);
     await recordRun(store.connection, 'verify', consumed, counts);
     return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
   } finally {

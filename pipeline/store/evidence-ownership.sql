@@ -44,8 +44,13 @@ UNION ALL SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, 'fina
 
 -- Every value used by more than one record, with who uses it and who claims it.
 CREATE TABLE evidence_reuse AS
-WITH keyed AS (
-  SELECT *, system_id || '/' || item_id || '/' || CAST(attempt AS VARCHAR) AS record FROM evidence_keys WHERE value IS NOT NULL
+WITH shared AS (
+  -- The values of more than one record, found with two integers a value before any list is built
+  -- (a list per value, for every value, held ≈ 680 MiB at 100,000 records: docs/performance.md).
+  SELECT kind, value FROM evidence_keys WHERE value IS NOT NULL GROUP BY kind, value HAVING min(record_id) <> max(record_id)
+), keyed AS (
+  SELECT *, system_id || '/' || item_id || '/' || CAST(attempt AS VARCHAR) AS record
+  FROM evidence_keys SEMI JOIN shared USING (kind, value)
 )
 SELECT kind, value,
        list_sort(list_distinct(list(record))) AS records,

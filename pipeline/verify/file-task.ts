@@ -1,9 +1,9 @@
-// One file of `prereg verify FILE|DIR…` (SPEC §9): read, recognised (§6.1), parsed with the
-// canonical parser and verified by the same task as the pipeline's (evidence/task/).
+// One file of `prereg verify FILE|DIR…` (SPEC §9): read, recognised (§6.1), parsed once with the
+// canonical parser and verified by the same code as the pipeline's tasks (evidence/task/).
 // Runs in a worker thread (verify/files-worker.ts) or in-process for a few files: either
 // way the file is read where it is verified, off the main thread when there are many.
-import { canonicalJson, isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
-import { runVerifyTask, type VerifyContext, type VerifyOutcome, type VerifyTask } from '../evidence/task/index.ts';
+import { isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
+import { verifyParsedDocument, type ParsedDocument, type VerifyContext, type VerifyOutcome } from '../evidence/task/index.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 
@@ -37,7 +37,7 @@ export function kindOf(doc: JsonValue): FileKind {
 }
 
 type Where = { file: string; line?: number; part?: string };
-type Prepared = (Where & { kind: FileKind; task: VerifyTask }) | { failed: FileVerification };
+type Prepared = (Where & { kind: FileKind; doc: ParsedDocument }) | { failed: FileVerification };
 
 const failure = (where: Where, codes: ReasonCode[], problems: string[]): FileVerification => ({
   ...where, kind: 'unknown', status: 'MALFORMED', reason_codes: codes, informational_codes: [], checks: {}, problems,
@@ -52,30 +52,27 @@ function parsed(where: Where, text: () => string): { doc: JsonValue } | { failed
   }
 }
 
-/** The task that verifies one document: a proof, an evidence item, a timeline or a receipt. */
+/** What verifies one document: a proof, an evidence item, a timeline or a receipt. */
 function taskOf(where: Where, doc: JsonValue): Prepared {
   const key = `${where.file}${where.line !== undefined ? `:${where.line}:${where.part}` : ''}`;
   const kind = kindOf(doc);
-  const text = (v: JsonValue | undefined) => (v === undefined ? null : canonicalJson(v));
-  if (kind === 'chain') return { ...where, kind, task: { kind: 'chain', key, chain: canonicalJson(doc) } };
-  if (kind === 'receipt') return { ...where, kind, task: { kind: 'receipt', key, receipt: canonicalJson(doc) } };
-  if (kind === 'evidence') {
-    const item = doc as JsonObject;
-    return {
-      ...where,
-      kind,
-      task: {
-        kind: 'evidence',
-        key,
-        proof: canonicalJson(item.proof!),
-        request: text(item.request),
-        response: text(item.response),
-        disclosure: text(item.disclosure),
-        transparency_log_entry: text(item.transparency_log_entry),
-      },
-    };
-  }
-  return { ...where, kind, task: { kind: 'evidence', key, proof: canonicalJson(doc), request: null, response: null, disclosure: null, transparency_log_entry: null } };
+  if (kind === 'chain') return { ...where, kind, doc: { kind: 'chain', key, chain: doc } };
+  if (kind === 'receipt') return { ...where, kind, doc: { kind: 'receipt', key, receipt: doc } };
+  if (kind === 'proof') return { ...where, kind, doc: { kind: 'evidence', key, proof: doc } };
+  const item = doc as JsonObject;
+  return {
+    ...where,
+    kind,
+    doc: {
+      kind: 'evidence',
+      key,
+      proof: item.proof!,
+      ...(item.request !== undefined ? { request: item.request } : {}),
+      ...(item.response !== undefined ? { response: item.response } : {}),
+      ...(item.disclosure !== undefined ? { disclosure: item.disclosure } : {}),
+      ...(item.transparency_log_entry !== undefined ? { transparency_log_entry: item.transparency_log_entry } : {}),
+    },
+  };
 }
 
 /**
@@ -125,7 +122,7 @@ export async function verifyFile(file: string, ctx: VerifyContext): Promise<File
   const results: FileVerification[] = [];
   for (const p of prepare(file)) {
     if ('failed' in p) results.push(p.failed);
-    else results.push(toFileResult({ file: p.file, ...(p.line !== undefined ? { line: p.line, part: p.part! } : {}) }, p.kind, await runVerifyTask(p.task, ctx)));
+    else results.push(toFileResult({ file: p.file, ...(p.line !== undefined ? { line: p.line, part: p.part! } : {}) }, p.kind, await verifyParsedDocument(p.doc, ctx)));
   }
   return results;
 }

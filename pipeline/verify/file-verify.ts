@@ -24,8 +24,9 @@ export function expandPaths(paths: readonly string[]): string[] {
     const st = lstatSync(p, { throwIfNoEntry: false });
     if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, { path: p });
     if (st.isDirectory()) {
-      const names = readdirSync(p).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-      out.push(...expandPaths(names.filter((n) => n.endsWith('.json') || n.endsWith('.jsonl') || lstatSync(join(p, n)).isDirectory()).map((n) => join(p, n))));
+      // The entries' types come with the listing (no lstat per file; a symbolic link is not a directory).
+      const entries = readdirSync(p, { withFileTypes: true }).sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
+      out.push(...expandPaths(entries.filter((e) => e.name.endsWith('.json') || e.name.endsWith('.jsonl') || e.isDirectory()).map((e) => join(p, e.name))));
     } else {
       out.push(p);
     }

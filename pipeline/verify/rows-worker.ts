@@ -1,9 +1,9 @@
 // Worker-thread side of the verify stage: verifies a batch and returns each evidence item's
 // proof_checks row already built and factored (store/factored-appender.ts), so the main thread
 // only appends a few cells per proof and the structured clone back is a short array.
-import type { VerifyContextInputs, VerifyTask } from '../evidence/task/index.ts';
+import { buildVerifyContext, runVerifyTask, type VerifyContextInputs, type VerifyTask } from '../evidence/task/index.ts';
 import type { TimelineVerification } from '../evidence/aer1/index.ts';
-import { createHandler as createVerifyHandler } from '../parallel/verify-worker.ts';
+import { inTurn } from '../parallel/in-turn.ts';
 import { cellsInOrder } from '../store/named-row.ts';
 import { factorRow, type FactoredRow, type RowFactoring } from '../store/row-factoring.ts';
 import { proofCheckRow, type RecordKey } from './rows.ts';
@@ -23,7 +23,9 @@ export interface StageVerifyInput {
 export type StageVerifyOutput = { kind: 'evidence'; status: string; row: FactoredRow } | { kind: 'chain'; result: TimelineVerification };
 
 export async function createHandler(init: StageVerifyInit): Promise<(batch: StageVerifyInput[]) => Promise<StageVerifyOutput[]>> {
-  const verify = await createVerifyHandler(init.context);
+  // The trust material is decoded once per thread (keys and TSA certificates), not per proof.
+  const ctx = buildVerifyContext(init.context);
+  const verify = inTurn((task: VerifyTask) => runVerifyTask(task, ctx));
   return async (batch) => {
     const outcomes = await verify(batch.map((input) => input.task));
     return outcomes.map((outcome, i): StageVerifyOutput => {

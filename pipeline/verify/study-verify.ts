@@ -3,14 +3,16 @@
 // the Appender, then by SQL the cross-links, whose record each piece of evidence belongs to
 // (registered systems, reuse: SPEC §6.2) and the served passages.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CommitmentLine } from '../evidence/aer1/index.ts';
 import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import type { RegisteredSystem } from '../study/study.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
-import { EVIDENCE_TO_VERIFY, OWNERSHIP_COUNTS, RECEIPTS_TO_VERIFY, SET_REQUIRE_RECEIPTS, VERIFY_TOTALS } from '../store/statements.ts';
+import { evidenceToVerify, OWNERSHIP_COUNTS, receiptsToVerify, SET_REQUIRE_RECEIPTS, VERIFY_RECORD_RANGE, VERIFY_TOTALS } from '../store/statements.ts';
 import { REJECT_COLUMNS, rejectRow } from '../ingest/rows.ts';
+import { commitmentProblems } from './inputs.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import {
@@ -27,22 +29,41 @@ export interface VerifyCounts {
   chains_by_status: Record<string, number>;
   /** Whose evidence is whose (SPEC §6.2): systems registered, and rows of evidence_ownership (proofs and timelines) EVIDENCE_NOT_BOUND, EVIDENCE_REUSED. */
   ownership?: { registered_systems: number; not_bound: number; reused: number };
+  /** The commitment lines read, and the malformed ones as commitmentProblems gives them. */
+  commitments?: { lines: number; malformed: string[] };
 }
 
-/** Streams the rows of a query, each mapped by `toItem`, in batches of BATCH. */
-export async function* rowBatches<T>(connection: DuckDBConnection, sql: string, toItem: (row: Record<string, unknown>) => T): AsyncGenerator<T[]> {
-  const result = await connection.stream(sql);
+/** What verifyStore verifies with: the trust material, the study window, and how to read the commitments. */
+export interface StoreVerifyInputs extends Omit<VerifyContextInputs, 'commitments'> {
+  /**
+   * Called once the evidence items are verified, when the timelines are: only those are checked
+   * against the commitments. 100,000 parsed lines (≈ 100 MiB) held by the main thread through
+   * the evidence items let V8 grow its heap by ≈ 350 MiB more (docs/performance.md).
+   */
+  readCommitments: () => Promise<CommitmentLine[]>;
+}
+
+/** Streams the rows of the queries, one after the other, each row mapped by `toItem`, in batches of BATCH. */
+export async function* rowBatches<T>(connection: DuckDBConnection, queries: Iterable<string>, toItem: (row: Record<string, unknown>) => T): AsyncGenerator<T[]> {
   let batch: T[] = [];
-  for await (const rows of result.yieldRowObjectJs()) {
-    for (const row of rows) {
-      batch.push(toItem(row as Record<string, unknown>));
-      if (batch.length === BATCH) {
-        yield batch;
-        batch = [];
+  for (const sql of queries) {
+    const result = await connection.stream(sql);
+    for await (const rows of result.yieldRowObjectJs()) {
+      for (const row of rows) {
+        batch.push(toItem(row as Record<string, unknown>));
+        if (batch.length === BATCH) {
+          yield batch;
+          batch = [];
+        }
       }
     }
   }
   if (batch.length > 0) yield batch;
+}
+
+/** `query` over consecutive ranges of VERIFY_RECORD_RANGE record ids from `first` to `last`: in turn, the rows one query sorted over them all would give. */
+export function* byRecordRange(query: (after: number, upTo: number) => string, first: number, last: number): Generator<string> {
+  for (let after = first - 1; after < last; after += VERIFY_RECORD_RANGE) yield query(after, Math.min(after + VERIFY_RECORD_RANGE, last));
 }
 
 function recordKey(row: Record<string, unknown>): RecordKey {
@@ -54,7 +75,7 @@ const count = (tally: Record<string, number>, key: string) => void (tally[key] =
 export async function verifyStore(
   instance: { connect(): Promise<DuckDBConnection> },
   connection: DuckDBConnection,
-  inputs: VerifyContextInputs,
+  inputs: StoreVerifyInputs,
   requireReceipts: boolean,
   progress: (message: string, done?: number, total?: number) => void,
   threads?: number,
@@ -66,22 +87,25 @@ export async function verifyStore(
   const proofColumns = (await tableColumns(connection, 'proof_checks')).map((c) => c.name);
   requireSameColumns('proof_checks', proofColumns, PROOF_CHECK_COLUMNS);
   const proofFactoring = await rowFactoring(connection, 'proof_checks', PROOF_CHECK_VARYING_COLUMNS);
-  const pool = new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({
-    module: WORKER,
-    init: { context: inputs, proofFactoring, proofColumns },
-    ...(threads ? { threads } : {}),
-  });
+  const startPool = (context: VerifyContextInputs) =>
+    new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({ module: WORKER, init: { context, proofFactoring, proofColumns }, ...(threads ? { threads } : {}) });
   // The totals let a terminal show how far verify is and when it will be done.
   const totals = (await connection.runAndReadAll(VERIFY_TOTALS)).getRowObjectsJS()[0]!;
   const totalEvidence = Number(totals.evidence);
   const totalChains = Number(totals.chains);
+  const [first, last] = [Number(totals.first_record), Number(totals.last_record)];
+  let pool: ReturnType<typeof startPool> | null = null;
+  let commitments: VerifyCounts['commitments'];
   try {
     const proofs = await FactoredAppender.create(connection, 'proof_checks', proofFactoring);
     progress('verify: 0 evidence items', 0, totalEvidence);
-    await pool.mapOrdered(
+    // The evidence items' workers go without the commitments (≈ 110 MiB a worker at 100,000
+    // lines); a pool starts only for work.
+    if (totalEvidence > 0) pool = startPool({ trust: inputs.trust, window: inputs.window, commitments: [] });
+    await pool?.mapOrdered(
       rowBatches(
         reader,
-        EVIDENCE_TO_VERIFY,
+        byRecordRange(evidenceToVerify, first, last),
         (row): StageVerifyInput => ({
           key: { ...recordKey(row), evidence_index: Number(row.evidence_index) },
           task: {
@@ -107,14 +131,20 @@ export async function verifyStore(
       },
     );
     await proofs.close();
+    await pool?.close();
+    pool = null;
 
+    // Read here, and held only until the timelines' workers have their copy (startTimelines).
+    const started = await startTimelines(connection, inputs, totalChains > 0 ? startPool : null);
+    pool = started.pool;
+    commitments = started.commitments;
     const chains = await TableAppender.create(connection, 'chain_checks', CHAIN_CHECK_COLUMNS);
     const entries = await TableAppender.create(connection, 'chain_entries', CHAIN_ENTRY_COLUMNS);
     progress('verify: 0 receipt chains', 0, totalChains);
-    await pool.mapOrdered(
+    await pool?.mapOrdered(
       rowBatches(
         reader,
-        RECEIPTS_TO_VERIFY,
+        byRecordRange(receiptsToVerify, first, last),
         (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain) } }),
       ),
       (row) => row,
@@ -132,15 +162,9 @@ export async function verifyStore(
     );
     chains.close();
     entries.close();
-    const rejects = await TableAppender.create(connection, 'commitment_rejects', REJECT_COLUMNS);
-    for (const l of inputs.commitments) {
-      if (l.ok) continue;
-      rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
-    }
-    rejects.close();
   } finally {
     reader.closeSync();
-    await pool.close();
+    await pool?.close();
   }
   const registered = await TableAppender.create(connection, 'registered_systems', REGISTERED_SYSTEM_COLUMNS);
   for (const s of systems) registered.appendNamed(registeredSystemRow(s));
@@ -151,5 +175,29 @@ export async function verifyStore(
     await connection.runAndReadAll(OWNERSHIP_COUNTS)
   ).getRows()[0]!;
   counts.ownership = { registered_systems: systems.length, not_bound: Number(notBound), reused: Number(reused) };
+  counts.commitments = commitments;
   return counts;
+}
+
+/**
+ * Reads the commitments, appends the malformed ones to commitment_rejects and starts the
+ * timelines' pool with them (when `startPool` is given: there are timelines), in a function of its
+ * own so that nothing keeps the parsed lines once the workers have their copy.
+ */
+async function startTimelines<P>(
+  connection: DuckDBConnection,
+  inputs: StoreVerifyInputs,
+  startPool: ((context: VerifyContextInputs) => P) | null,
+): Promise<{ pool: P | null; commitments: { lines: number; malformed: string[] } }> {
+  const lines = await inputs.readCommitments();
+  const rejects = await TableAppender.create(connection, 'commitment_rejects', REJECT_COLUMNS);
+  for (const l of lines) {
+    if (l.ok) continue;
+    rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
+  }
+  rejects.close();
+  return {
+    pool: startPool ? startPool({ trust: inputs.trust, window: inputs.window, commitments: lines }) : null,
+    commitments: { lines: lines.length, malformed: commitmentProblems(lines) },
+  };
 }

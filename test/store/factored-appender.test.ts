@@ -109,6 +109,21 @@ describe('FactoredAppender', () => {
     expect(await dump('factored')).toEqual(await dump('plain'));
   });
 
+  it('moved into the table a range of rows at a time (500 rows, 64 per INSERT): still the same table, in append order', async () => {
+    const plain = await TableAppender.create(store.connection, 'plain');
+    const factoring = await rowFactoring(store.connection, 'factored', ['id', 'hash']);
+    const factored = await FactoredAppender.create(store.connection, 'factored', factoring, undefined, 64);
+    for (const row of rows()) {
+      plain.append(row);
+      factored.append(factorRow(row, factoring));
+    }
+    plain.close();
+    await factored.close();
+    const expected = await dump('plain');
+    expect(expected).toHaveLength(500);
+    expect(await dump('factored')).toEqual(expected);
+  });
+
   it('refuses a varying column the table does not have', async () => {
     await expect(rowFactoring(store.connection, 'factored', ['id', 'nope'])).rejects.toThrow('factored has no column nope');
   });

@@ -149,7 +149,7 @@ async function checkToken(
     return undefined;
   }
   // A batch's proofs share one token: verified once, its time still checked for each proof.
-  const outcome = await verifyTimestampTokenOnce(Buffer.from(tsr, 'base64'), Buffer.from(witnessed.hash, 'hex'), trust.tsa);
+  const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa);
   v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';

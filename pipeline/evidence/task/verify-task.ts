@@ -1,7 +1,7 @@
 // One unit of verification work, as text in and plain result out, so the same code runs in a
 // worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
-import { CanonicalText, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
+import { canonicalJson, CanonicalText, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
 import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
 import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../trust/index.ts';
@@ -60,11 +60,33 @@ function parseOrNull(text: string): JsonValue | null {
   }
 }
 
+/** A document parsed already (`prereg verify FILE` parses each file once), as the task of its kind would carry it as text. */
+export type ParsedDocument =
+  | { kind: 'evidence'; key: string; proof: JsonValue; request?: JsonValue; response?: JsonValue; disclosure?: JsonValue; transparency_log_entry?: JsonValue }
+  /** null: a text that did not parse (the verifiers report it as malformed). */
+  | { kind: 'chain'; key: string; chain: JsonValue | null }
+  | { kind: 'receipt'; key: string; receipt: JsonValue | null };
+
+/**
+ * Verifies a parsed document exactly as runVerifyTask verifies its canonical text: the bodies are
+ * hashed as their canonical JSON, every other value is read as parsed (lexemes kept).
+ */
+export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyContext): Promise<VerifyOutcome> {
+  if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window.closes_at) };
+  if (doc.kind === 'receipt') return { kind: 'receipt', key: doc.key, result: verifyReceipt(doc.receipt) };
+  const item = {
+    proof: doc.proof,
+    ...(doc.request !== undefined ? { request: new CanonicalText(canonicalJson(doc.request)) } : {}),
+    ...(doc.response !== undefined ? { response: new CanonicalText(canonicalJson(doc.response)) } : {}),
+    ...(doc.disclosure !== undefined ? { disclosure: doc.disclosure } : {}),
+    ...(doc.transparency_log_entry !== undefined ? { transparency_log_entry: doc.transparency_log_entry } : {}),
+  };
+  return { kind: 'evidence', key: doc.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
+}
+
 export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promise<VerifyOutcome> {
-  if (task.kind === 'chain') {
-    return { kind: 'chain', key: task.key, result: verifyTimeline(parseOrNull(task.chain), ctx.commitments, ctx.window.closes_at) };
-  }
-  if (task.kind === 'receipt') return { kind: 'receipt', key: task.key, result: verifyReceipt(parseOrNull(task.receipt)) };
+  if (task.kind === 'chain') return verifyParsedDocument({ kind: 'chain', key: task.key, chain: parseOrNull(task.chain) }, ctx);
+  if (task.kind === 'receipt') return verifyParsedDocument({ kind: 'receipt', key: task.key, receipt: parseOrNull(task.receipt) }, ctx);
   try {
     // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson; file mode
     // canonicalises them too): they are hashed as they are, without a second parse. The

@@ -3,8 +3,7 @@
 // 5035 §3) attribute names the certificate by hash (and issuerSerial). pkijs does not check it.
 // Pure; decisions remembered in the TSA memo (rfc3161.ts).
 import { createHash } from 'node:crypto';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
 import { bytesEqual, type SignerInfo } from './cms-signer-info.ts';
 import { hex, remembered, type CarriedCertificate, type TsaMemo } from './token.ts';

@@ -30,8 +30,7 @@
 // outcomes that depend only on bytes shared by every token of a TSA (sid issuer, ESSCertID
 // binding) decided once.
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
 import { PreregError, type ReasonCode } from '../../reasons.ts';

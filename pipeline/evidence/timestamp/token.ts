@@ -7,8 +7,7 @@
 // what is verified is always what was parsed, so this allows re-encodings of unsigned parts, never
 // other content.
 import type { KeyObject } from 'node:crypto';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../../formats/der.ts';
 import { decodeSignerInfo, type SignerInfo } from './cms-signer-info.ts';

@@ -4,6 +4,9 @@
 // genTime, never at "now" — so its outcome is computed once per distinct pair and reused; what
 // depends on the proof (genTime against the proof's timestamp, the window) is still checked per
 // proof by the caller. A token that differs by one byte is another key and is verified afresh.
+// The key is the token's base64 text as the proof serves it, with the digest's hex: decoding 4 KB
+// of base64 and encoding it again for every proof of a batch cost more than the lookup. Two texts
+// of the same bytes (other padding, say) are two keys: verified twice, to the same outcome.
 import { verifyTimestampToken, type TimestampVerification, type TsaTrust } from './rfc3161.ts';
 
 /** Outcomes kept per TSA material; past this many distinct tokens the memo starts over (bounded memory). */
@@ -12,17 +15,16 @@ const MAX_REMEMBERED = 4096;
 const remembered = new WeakMap<TsaTrust, Map<string, Promise<TimestampVerification>>>();
 let verifications = 0;
 
-/** verifyTimestampToken, computed once per distinct (token bytes, expected digest) under `trust`. */
-export function verifyTimestampTokenOnce(token: Uint8Array, expectedDigest: Uint8Array, trust: TsaTrust): Promise<TimestampVerification> {
+/** verifyTimestampToken, computed once per distinct (token text, expected digest) under `trust`. */
+export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex: string, trust: TsaTrust): Promise<TimestampVerification> {
   let memo = remembered.get(trust);
   if (!memo) remembered.set(trust, (memo = new Map()));
-  // The exact bytes are the key (no digest of them to trust): base64 of the token, then the imprint.
-  const key = `${Buffer.from(expectedDigest).toString('hex')}:${Buffer.from(token).toString('base64')}`;
+  const key = `${expectedDigestHex}:${tokenBase64}`;
   let outcome = memo.get(key);
   if (!outcome) {
     if (memo.size >= MAX_REMEMBERED) memo.clear();
     verifications++;
-    outcome = verifyTimestampToken(token, expectedDigest, trust);
+    outcome = verifyTimestampToken(Buffer.from(tokenBase64, 'base64'), Buffer.from(expectedDigestHex, 'hex'), trust);
     memo.set(key, outcome);
   }
   // Each caller gets its own copy: a result is handed on (rows, JSON), never shared by reference.
