@@ -3,8 +3,10 @@
 // accepted + rejected = lines read, per file and in total (SPEC §5.1).
 import { createHash } from 'node:crypto';
 import { PreregError } from '../reasons.ts';
-import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines.ts';
-import type { AcceptedRecord, Reject, SubmissionChecker } from './submission.ts';
+import { packLines } from './check-worker.ts';
+import { checkSplitLine, DEFAULT_MAX_LINE_BYTES, splitLines } from './lines.ts';
+import { inFlightWeight, LINE_BYTES_IN_FLIGHT, type LineWorkers } from './parallel-check.ts';
+import type { AcceptedKey, AcceptedRecord, Outcome, Reject, SubmissionChecker } from './submission.ts';
 import type { StudyConfig } from '../study/study.ts';
 
 export interface FileSummary {
@@ -19,7 +21,8 @@ export interface FileSummary {
 }
 
 export interface ScanSinks {
-  record(record: AcceptedRecord): void;
+  /** Absent when the caller needs no records (validate): worker threads then post back only what check 6 needs. */
+  record?(record: AcceptedRecord): void;
   reject(reject: Reject): void;
 }
 
@@ -51,19 +54,25 @@ export function studyMaxSystems(study: Pick<StudyConfig, 'limits'>): number {
   return study.limits?.max_systems ?? DEFAULT_MAX_SYSTEMS;
 }
 
+/**
+ * Reads, checks and counts one file, outcomes handed to `sinks` in line order. With `workers`
+ * (started for this checker: ingest/parallel-check.ts), checks 1–5 run on worker threads and
+ * check 6 here; without, every check runs here. Both give the same outcomes.
+ */
 export async function scanFile(
   path: string,
   file: string,
   checker: SubmissionChecker,
   sinks: ScanSinks,
-  options: { maxLineBytes: number; chunkBytes?: number; progress?: (bytesRead: number) => void },
+  options: { maxLineBytes: number; chunkBytes?: number; progress?: (bytesRead: number) => void; workers?: LineWorkers | null },
 ): Promise<FileSummary> {
   const fileHash = createHash('sha256');
   let bytes = 0;
   const summary: FileSummary = { file, sha256: '', bytes: 0, lines_read: 0, accepted: 0, rejected: 0, rejects_by_code: {} };
   const byCode = new Map<string, number>();
-  const lines = readLines(path, file, {
-    maxLineBytes: options.maxLineBytes,
+  const { maxLineBytes, workers } = options;
+  const batches = splitLines(path, {
+    maxLineBytes,
     ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
     onChunk: (chunk) => {
       fileHash.update(chunk);
@@ -71,17 +80,34 @@ export async function scanFile(
       options.progress?.(bytes);
     },
   });
-  for await (const line of lines) {
+  // An accepted outcome is a whole record whenever sinks.record is given (see packLines).
+  const take = (outcome: Outcome<AcceptedKey>): void => {
     summary.lines_read++;
-    const outcome = checker.check(line);
     if (outcome.accepted) {
       summary.accepted++;
-      sinks.record(outcome.accepted);
+      sinks.record?.(outcome.accepted as AcceptedRecord);
     } else {
       summary.rejected++;
       byCode.set(outcome.rejected.reason_code, (byCode.get(outcome.rejected.reason_code) ?? 0) + 1);
       sinks.reject(outcome.rejected);
     }
+  };
+  if (workers) {
+    if (workers.checker !== checker) throw new Error('scanFile: the line workers were started for another checker');
+    const packed = async function* () {
+      for await (const lines of batches) yield [packLines(file, maxLineBytes, sinks.record !== undefined, lines)];
+    };
+    await workers.pool.mapOrdered(
+      packed(),
+      (p) => p,
+      (results) => {
+        for (const outcomes of results) for (const outcome of outcomes) take(checker.admit(outcome));
+      },
+      LINE_BYTES_IN_FLIGHT,
+      ([p]) => inFlightWeight(p!),
+    );
+  } else {
+    for await (const lines of batches) for (const line of lines) take(checker.check(checkSplitLine(file, line, maxLineBytes)));
   }
   summary.sha256 = fileHash.digest('hex');
   summary.bytes = bytes;

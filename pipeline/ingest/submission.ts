@@ -10,6 +10,8 @@
 //   5. item_id among the frozen items (when items are given): SUBMISSION_ITEM_UNKNOWN;
 //   6. (system_id, item_id, attempt) not already accepted: SUBMISSION_DUPLICATE — the first
 //      accepted line wins, a later one is rejected, never merged.
+// Checks 1–5 depend on the line alone (checkLine, which worker threads run); check 6 on the lines
+// before it (SubmissionChecker.admit, on the thread that takes the outcomes in file order).
 // Evidence bodies are kept as canonical JSON (SPEC §3) of the parsed value, so the verifier
 // hashes exactly the bytes Python would: number lexemes survive (1.0 stays 1.0).
 import { parsePlainIfSafe, SURROGATE_ESCAPE } from '../formats/json-fast-path.ts';
@@ -56,10 +58,14 @@ export interface EvidenceItem {
   tlog_entry_json: string | null;
 }
 
-export interface AcceptedRecord extends LineLocation {
+/** What check 6 needs of a line checks 1–5 accept: where it is and its (system_id, item_id, attempt). */
+export interface AcceptedKey extends LineLocation {
   system_id: string;
   item_id: string;
   attempt: number;
+}
+
+export interface AcceptedRecord extends AcceptedKey {
   answer_text: string;
   refused: boolean;
   truncated: boolean;
@@ -68,7 +74,8 @@ export interface AcceptedRecord extends LineLocation {
   receipts_json: string | null;
 }
 
-export type LineOutcome = { accepted: AcceptedRecord; rejected?: undefined } | { rejected: Reject; accepted?: undefined };
+export type Outcome<R extends AcceptedKey> = { accepted: R; rejected?: undefined } | { rejected: Reject; accepted?: undefined };
+export type LineOutcome = Outcome<AcceptedRecord>;
 
 interface SubmissionShape {
   system_id: string;
@@ -108,6 +115,87 @@ function shown(s: string, max = 80): string {
   return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
 }
 
+/** What the stateless checks need: the frozen item ids (null skips that check) and whether the fast path is taken. */
+export interface LineCheckConfig {
+  items: ReadonlySet<string> | null;
+  /** false reads every line with the canonical parser (the differential test compares the two). */
+  fastPath: boolean;
+}
+
+/**
+ * Checks 1–5 of one line, which need nothing but the line: a reject, or the record it would be
+ * accepted as unless check 6 (SubmissionChecker.admit) finds its triple already accepted. Pure,
+ * so worker threads run it (ingest/parallel-check.ts) as the main thread does.
+ */
+export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
+  const at: LineLocation = { file: line.file, line_no: line.line_no, byte_offset: line.byte_offset, line_sha256: line.sha256 };
+  const reject = (reason_code: SubmissionRejectCode, detail: string, column_no: number | null = null): LineOutcome => ({
+    rejected: { ...at, reason_code, column_no, detail },
+  });
+
+  if (line.problem !== undefined || line.text === undefined) {
+    return reject(line.problem ?? 'LINE_NOT_UTF8', line.detail ?? 'the line could not be read as text');
+  }
+  // Plain from the fast path when the text shows it changes nothing (formats/json-fast-path.ts),
+  // else from the canonical parser, number lexemes kept.
+  let value: JsonValue;
+  let plain = config.fastPath ? parsePlainIfSafe(line.text, MAX_JSON_DEPTH) : undefined;
+  const fast = plain !== undefined;
+  if (fast) {
+    value = plain as JsonValue;
+  } else {
+    try {
+      value = parseJson(line.text, { maxDepth: MAX_JSON_DEPTH });
+    } catch (err) {
+      if (err instanceof JsonParseError) return reject(err.code, `${err.detail} (column ${err.column})`, err.column);
+      throw err;
+    }
+  }
+  if (isRecord(value) && value.format !== undefined && !(typeof value.format === 'string' && value.format === SUBMISSION_FORMAT)) {
+    const found = typeof value.format === 'string' ? shown(value.format) : `a ${value.format instanceof JsonNumber ? 'number' : Array.isArray(value.format) ? 'array' : value.format === null ? 'null' : typeof value.format}`;
+    return reject('SUBMISSION_FORMAT_UNKNOWN', `format is ${found}; this pipeline reads ${JSON.stringify(SUBMISSION_FORMAT)}`);
+  }
+  plain ??= toPlain(value);
+  const validate = validator('submission');
+  if (!validate(plain)) return reject('SUBMISSION_SCHEMA', describeErrors(validate.errors).join('; '));
+  const sub = plain as SubmissionShape;
+  // The fast path took only text without a surrogate escape, so only the canonical parser's value can hold one.
+  const surrogateAt = !fast && SURROGATE_ESCAPE.test(line.text) ? loneSurrogateAt(value) : null;
+  if (surrogateAt !== null) {
+    return reject('SUBMISSION_SCHEMA', `${JSON.stringify(surrogateAt).slice(1, -1)} contains a lone surrogate escape (e.g. \\ud800): it is not Unicode text`);
+  }
+  if (config.items !== null && !config.items.has(sub.item_id)) {
+    return reject('SUBMISSION_ITEM_UNKNOWN', `item_id ${shown(sub.item_id)} is not an item of the frozen corpus/items.jsonl`);
+  }
+
+  // The schema guarantees the shape below; the bodies are taken from the parsed value itself.
+  const doc = value as JsonObject;
+  const evidence = (doc.evidence as JsonValue[]).map((item, evidence_index): EvidenceItem => {
+    const ev = item as JsonObject;
+    return {
+      evidence_index,
+      proof_json: canonicalJson(ev.proof),
+      request_json: ev.request === undefined ? null : canonicalJson(ev.request),
+      response_json: ev.response === undefined ? null : canonicalJson(ev.response),
+      disclosure_json: ev.disclosure === undefined ? null : canonicalJson(ev.disclosure),
+      tlog_entry_json: ev.transparency_log_entry === undefined ? null : canonicalJson(ev.transparency_log_entry),
+    };
+  });
+  return {
+    accepted: {
+      ...at,
+      system_id: sub.system_id,
+      item_id: sub.item_id,
+      attempt: sub.attempt,
+      answer_text: sub.answer.text,
+      refused: sub.answer.refused,
+      truncated: sub.answer.truncated,
+      evidence,
+      receipts_json: doc.receipts === undefined ? null : canonicalJson(doc.receipts),
+    },
+  };
+}
+
 /**
  * Checks lines in order. It holds the (system_id, item_id, attempt) triples accepted so far, so
  * one checker spans every file of a run, files in the order they are read.
@@ -116,88 +204,46 @@ export class SubmissionChecker {
   /** Accepted triples → where first accepted, packed as file index × 2^32 + line number. */
   private readonly seen = new Map<string, number>();
   private readonly files: string[] = [];
+  readonly config: LineCheckConfig;
 
   /**
    * items: the frozen item ids, or null to skip that check (validate outside a study). fastPath:
    * false reads every line with the canonical parser (the differential test compares the two).
    */
-  constructor(private readonly items: ReadonlySet<string> | null, private readonly fastPath = true) {}
+  constructor(items: ReadonlySet<string> | null, fastPath = true) {
+    this.config = { items, fastPath };
+  }
 
+  /** All six checks of one line, in order. */
   check(line: RawLine): LineOutcome {
-    const at: LineLocation = { file: line.file, line_no: line.line_no, byte_offset: line.byte_offset, line_sha256: line.sha256 };
-    const reject = (reason_code: SubmissionRejectCode, detail: string, column_no: number | null = null): LineOutcome => ({
-      rejected: { ...at, reason_code, column_no, detail },
-    });
+    return this.admit(checkLine(line, this.config));
+  }
 
-    if (line.problem !== undefined || line.text === undefined) {
-      return reject(line.problem ?? 'LINE_NOT_UTF8', line.detail ?? 'the line could not be read as text');
-    }
-    // Plain from the fast path when the text shows it changes nothing (formats/json-fast-path.ts),
-    // else from the canonical parser, number lexemes kept.
-    let value: JsonValue;
-    let plain = this.fastPath ? parsePlainIfSafe(line.text, MAX_JSON_DEPTH) : undefined;
-    if (plain !== undefined) {
-      value = plain as JsonValue;
-    } else {
-      try {
-        value = parseJson(line.text, { maxDepth: MAX_JSON_DEPTH });
-      } catch (err) {
-        if (err instanceof JsonParseError) return reject(err.code, `${err.detail} (column ${err.column})`, err.column);
-        throw err;
-      }
-    }
-    if (isRecord(value) && value.format !== undefined && !(typeof value.format === 'string' && value.format === SUBMISSION_FORMAT)) {
-      const found = typeof value.format === 'string' ? shown(value.format) : `a ${value.format instanceof JsonNumber ? 'number' : Array.isArray(value.format) ? 'array' : value.format === null ? 'null' : typeof value.format}`;
-      return reject('SUBMISSION_FORMAT_UNKNOWN', `format is ${found}; this pipeline reads ${JSON.stringify(SUBMISSION_FORMAT)}`);
-    }
-    plain ??= toPlain(value);
-    const validate = validator('submission');
-    if (!validate(plain)) return reject('SUBMISSION_SCHEMA', describeErrors(validate.errors).join('; '));
-    const sub = plain as SubmissionShape;
-    const surrogateAt = SURROGATE_ESCAPE.test(line.text) ? loneSurrogateAt(value) : null;
-    if (surrogateAt !== null) {
-      return reject('SUBMISSION_SCHEMA', `${JSON.stringify(surrogateAt).slice(1, -1)} contains a lone surrogate escape (e.g. \\ud800): it is not Unicode text`);
-    }
-    if (this.items !== null && !this.items.has(sub.item_id)) {
-      return reject('SUBMISSION_ITEM_UNKNOWN', `item_id ${shown(sub.item_id)} is not an item of the frozen corpus/items.jsonl`);
-    }
-    const key = `${sub.system_id}\u0000${sub.item_id}\u0000${sub.attempt}`;
+  /**
+   * Check 6 on checkLine's outcome, lines taken in file order: a record whose triple was already
+   * accepted is rejected (SUBMISSION_DUPLICATE), the first line kept; any other outcome passes.
+   */
+  admit<R extends AcceptedKey>(outcome: Outcome<R>): Outcome<R> {
+    const r = outcome.accepted;
+    if (r === undefined) return outcome;
+    const key = `${r.system_id}\u0000${r.item_id}\u0000${r.attempt}`;
     const first = this.seen.get(key);
     if (first !== undefined) {
       const where = `${this.files[Math.floor(first / 2 ** 32)]}:${first % 2 ** 32}`;
-      return reject(
-        'SUBMISSION_DUPLICATE',
-        `(system_id, item_id, attempt) = (${sub.system_id}, ${sub.item_id}, ${sub.attempt}) was already accepted at ${where}; the first line is kept`,
-      );
-    }
-    if (this.files[this.files.length - 1] !== line.file) this.files.push(line.file);
-    this.seen.set(key, (this.files.length - 1) * 2 ** 32 + line.line_no);
-
-    // The schema guarantees the shape below; the bodies are taken from the parsed value itself.
-    const doc = value as JsonObject;
-    const evidence = (doc.evidence as JsonValue[]).map((item, evidence_index): EvidenceItem => {
-      const ev = item as JsonObject;
       return {
-        evidence_index,
-        proof_json: canonicalJson(ev.proof),
-        request_json: ev.request === undefined ? null : canonicalJson(ev.request),
-        response_json: ev.response === undefined ? null : canonicalJson(ev.response),
-        disclosure_json: ev.disclosure === undefined ? null : canonicalJson(ev.disclosure),
-        tlog_entry_json: ev.transparency_log_entry === undefined ? null : canonicalJson(ev.transparency_log_entry),
+        rejected: {
+          file: r.file,
+          line_no: r.line_no,
+          byte_offset: r.byte_offset,
+          line_sha256: r.line_sha256,
+          reason_code: 'SUBMISSION_DUPLICATE',
+          column_no: null,
+          detail: `(system_id, item_id, attempt) = (${r.system_id}, ${r.item_id}, ${r.attempt}) was already accepted at ${where}; the first line is kept`,
+        },
       };
-    });
-    return {
-      accepted: {
-        ...at,
-        system_id: sub.system_id,
-        item_id: sub.item_id,
-        attempt: sub.attempt,
-        answer_text: sub.answer.text,
-        refused: sub.answer.refused,
-        truncated: sub.answer.truncated,
-        evidence,
-        receipts_json: doc.receipts === undefined ? null : canonicalJson(doc.receipts),
-      },
-    };
+    }
+    if (this.files[this.files.length - 1] !== r.file) this.files.push(r.file);
+    this.seen.set(key, (this.files.length - 1) * 2 ** 32 + r.line_no);
+    return outcome;
   }
 }

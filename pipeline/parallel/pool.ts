@@ -75,7 +75,7 @@ export class WorkerPool<TInit, TIn, TOut> {
     });
     worker.on('error', (err) => this.fail(err));
     worker.on('exit', (code) => {
-      if (code !== 0) this.fail(new Error(`verification worker exited with code ${code}`));
+      if (code !== 0) this.fail(new Error(`worker thread exited with code ${code}`));
     });
     this.workers.push(worker);
     this.load.push(0);
@@ -108,21 +108,32 @@ export class WorkerPool<TInit, TIn, TOut> {
   /**
    * Maps every batch of an async source, at most `inFlight` batches at once, and hands results to
    * `sink` in source order, with the source items they came from (`toInput` picks what is posted).
+   * With `weight`, the bound is on the batches' total weight instead (e.g. their bytes); a batch
+   * heavier than the bound still goes, alone.
    */
   async mapOrdered<TItem>(
     source: AsyncIterable<TItem[]>,
     toInput: (item: TItem) => TIn,
     sink: (results: TOut[], items: TItem[]) => Promise<void> | void,
     inFlight = this.size * 2,
+    weight: (items: TItem[]) => number = () => 1,
   ): Promise<void> {
-    const queue: Array<{ items: TItem[]; promise: Promise<TOut[]> }> = [];
+    const queue: Array<{ items: TItem[]; promise: Promise<TOut[]>; weight: number }> = [];
+    let queued = 0;
     const drainOne = async () => {
       const head = queue.shift()!;
+      queued -= head.weight;
       await sink(await head.promise, head.items);
     };
     for await (const items of source) {
-      queue.push({ items, promise: this.run(items.map(toInput)) });
-      if (queue.length >= inFlight) await drainOne();
+      const w = weight(items);
+      while (queue.length > 0 && queued + w > inFlight) await drainOne();
+      const promise = this.run(items.map(toInput));
+      // Should an earlier batch or the sink fail, this batch's failure (the pool closing) must not
+      // be an unhandled rejection: a failure surfaces where its batch is awaited.
+      promise.catch(() => {});
+      queue.push({ items, promise, weight: w });
+      queued += w;
     }
     while (queue.length > 0) await drainOne();
   }

@@ -31,14 +31,26 @@ export async function recordedRun(connection: DuckDBConnection, stage: string): 
   return run ? { digest: run.inputs_digest, inputs: JSON.parse(run.inputs_json) as unknown, outputs: JSON.parse(run.outputs_json) as unknown } : null;
 }
 
+/**
+ * Why the stage reruns whatever its inputs are now — no recorded run (`missing` says why), or
+ * --force — or null when its inputs decide. A stage may then skip what only the digest needs
+ * (ingest leaves the files' hashes to the scan that reads them).
+ */
+export function rerunRegardless(previous: RecordedRun | null | { missing: string }, force = false): string | null {
+  if (previous === null) return 'no recorded run';
+  if ('missing' in previous) return previous.missing;
+  if (force) return '--force';
+  return null;
+}
+
 /** Current or stale, and why. `missing` says why there is no recorded run. */
 export function judge(previous: RecordedRun | null | { missing: string }, inputs: unknown, labels: InputLabels = {}, force = false): StageVerdict {
   const digest = inputsDigest(inputs);
-  if (previous === null) return { current: false, digest, reason: 'no recorded run' };
-  if ('missing' in previous) return { current: false, digest, reason: previous.missing };
-  if (force) return { current: false, digest, reason: '--force' };
-  if (previous.digest === digest) return { current: true, digest, reason: 'inputs unchanged since the last run', outputs: previous.outputs };
-  const why = describeChanges(previous.inputs, inputs, labels);
+  const regardless = rerunRegardless(previous, force);
+  if (regardless !== null) return { current: false, digest, reason: regardless };
+  const run = previous as RecordedRun; // rerunRegardless is null only for a recorded run
+  if (run.digest === digest) return { current: true, digest, reason: 'inputs unchanged since the last run', outputs: run.outputs };
+  const why = describeChanges(run.inputs, inputs, labels);
   return { current: false, digest, reason: why.length > 0 ? `inputs changed: ${why.join('; ')}` : 'the recorded inputs differ' };
 }
 

@@ -6,7 +6,8 @@
 // the items file missing, invalid, or drifted from the freeze). The database is a cache: when the
 // inputs digest recorded by the last run matches, the stage skips and says so; otherwise it
 // rebuilds every table from scratch into a new file renamed into place.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../formats/hash.ts';
@@ -19,6 +20,7 @@ import {
   EVIDENCE_COLUMNS, evidenceRow, RECEIPT_COLUMNS, receiptRow, RECORD_COLUMNS, recordRow, REJECT_COLUMNS, rejectRow, SUBMISSION_FILE_COLUMNS, submissionFileRow,
 } from '../ingest/rows.ts';
 import { listSubmissionFiles, type SubmissionFile } from '../ingest/submission-files.ts';
+import { startLineWorkers } from '../ingest/parallel-check.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -37,7 +39,7 @@ import { hashFileStreamed } from '../io/file-hash.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
-import { judge, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
+import { judge, recordRun, rerunRegardless, type StageVerdict } from '../run/stage-inputs.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
 /** The submission schema's file: its digest is part of what the tables depend on. */
@@ -103,68 +105,102 @@ async function previousRun(path: string): Promise<{ inputs: IngestInputs; output
   }
 }
 
-async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[], inputs: IngestInputs, digest: string, items: Set<string>): Promise<IngestOutputs> {
+/**
+ * How the tables are loaded (bench:ingest, 200 MB: DuckDB's share of the CPU from ≈ 3.1 s to ≈ 2.3 s,
+ * the file as large as before): in one transaction, so that an appender flush adds its rows to
+ * transaction-local storage instead of committing them to the WAL (and checkpointing past 16 MB
+ * of it) on the main thread; on one DuckDB thread, as the others only spin-wait for a checkpoint's
+ * compression; without FSST string compression, which the evidence bodies (signatures, base64
+ * tokens, all different) repay poorly for ≈ 0.7 s of CPU per 200 MB; and with a checkpoint at
+ * the commit itself (threshold 0), which then writes the rows to the file once, not to the WAL first.
+ */
+const LOAD_SETTINGS = "SET threads = 1; SET disabled_compression_methods = 'fsst'; SET checkpoint_threshold = '0b'";
+
+/**
+ * Rebuilds the store from `files`. When `inputs.submissions` is empty (ingestInputs without
+ * hashing), each file's SHA-256 and size are those its scan read, recorded as the inputs;
+ * otherwise the scan must read exactly the bytes hashed before (SUBMISSION_FILE_CHANGED).
+ */
+async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[], inputs: IngestInputs, items: Set<string>): Promise<IngestOutputs> {
   const summaries: FileSummary[] = [];
-  await buildStoreAtomically(dbPath, async (store) => {
-    const c = store.connection;
-    await runSqlFile(c, TABLES_SQL_PATH);
-    const records = await TableAppender.create(c, 'records', RECORD_COLUMNS);
-    const evidence = await TableAppender.create(c, 'evidence', EVIDENCE_COLUMNS);
-    const receipts = await TableAppender.create(c, 'receipts', RECEIPT_COLUMNS);
-    const rejects = await TableAppender.create(c, 'rejects', REJECT_COLUMNS);
-    const checker = new SubmissionChecker(items);
-    let recordId = 0;
-    const systems = new Set<string>();
-    const sinks = {
-      record(r: AcceptedRecord) {
-        systems.add(r.system_id);
-        if (systems.size > inputs.max_systems) {
-          throw new PreregError(
-            'STUDY_TOO_MANY_SYSTEMS',
-            `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`, { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
-          );
+  const hashed = inputs.submissions.length === files.length;
+  // One total over every file, so the ETA is the stage's, not one file's.
+  const sizes = hashed ? inputs.submissions.map((f) => f.bytes) : files.map((f) => statSync(f.path).size);
+  const totalBytes = sizes.reduce((n, b) => n + b, 0);
+  const checker = new SubmissionChecker(items);
+  // Started before the store is opened, so that their start-up overlaps it; one core is left to
+  // this thread, which appends (bench:ingest: one worker used less CPU than two, no more wall).
+  const workers = startLineWorkers(totalBytes, checker, { env: ctx.env, threads: availableParallelism() - 1 });
+  try {
+    await buildStoreAtomically(dbPath, async (store) => {
+      const c = store.connection;
+      await runSqlFile(c, TABLES_SQL_PATH);
+      await c.run(LOAD_SETTINGS);
+      await c.run('BEGIN TRANSACTION');
+      const records = await TableAppender.create(c, 'records', RECORD_COLUMNS);
+      const evidence = await TableAppender.create(c, 'evidence', EVIDENCE_COLUMNS);
+      const receipts = await TableAppender.create(c, 'receipts', RECEIPT_COLUMNS);
+      const rejects = await TableAppender.create(c, 'rejects', REJECT_COLUMNS);
+      let recordId = 0;
+      const systems = new Set<string>();
+      const sinks = {
+        record(r: AcceptedRecord) {
+          systems.add(r.system_id);
+          if (systems.size > inputs.max_systems) {
+            throw new PreregError(
+              'STUDY_TOO_MANY_SYSTEMS',
+              `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`, { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
+            );
+          }
+          recordId++;
+          records.appendNamed(recordRow(recordId, r));
+          for (const e of r.evidence) evidence.appendNamed(evidenceRow(recordId, e));
+          if (r.receipts_json !== null) receipts.appendNamed(receiptRow(recordId, r.receipts_json));
+        },
+        reject(r: Reject) {
+          rejects.appendNamed(rejectRow(r));
+        },
+      };
+      let readBefore = 0;
+      for (const [i, f] of files.entries()) {
+        const summary = await scanFile(f.path, f.file, checker, sinks, {
+          maxLineBytes: inputs.max_line_bytes,
+          workers,
+          progress: (done) => ctx.progress(`ingest: ${f.file} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(sizes[i]!)}`, readBefore + done, totalBytes),
+        });
+        const expected = hashed ? inputs.submissions[i]! : null;
+        if (expected && (summary.sha256 !== expected.sha256 || summary.bytes !== expected.bytes)) {
+          throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, { file: f.file });
         }
-        recordId++;
-        records.appendNamed(recordRow(recordId, r));
-        for (const e of r.evidence) evidence.appendNamed(evidenceRow(recordId, e));
-        if (r.receipts_json !== null) receipts.appendNamed(receiptRow(recordId, r.receipts_json));
-      },
-      reject(r: Reject) {
-        rejects.appendNamed(rejectRow(r));
-      },
-    };
-    // One total over every file, so the ETA is the stage's, not one file's.
-    const totalBytes = inputs.submissions.reduce((n, f) => n + f.bytes, 0);
-    let readBefore = 0;
-    for (const [i, f] of files.entries()) {
-      const expected = inputs.submissions[i]!;
-      const summary = await scanFile(f.path, f.file, checker, sinks, {
-        maxLineBytes: inputs.max_line_bytes,
-        progress: (done) => ctx.progress(`ingest: ${f.file} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(expected.bytes)}`, readBefore + done, totalBytes),
-      });
-      if (summary.sha256 !== expected.sha256 || summary.bytes !== expected.bytes) {
-        throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, { file: f.file });
+        summaries.push(summary);
+        readBefore += sizes[i]!;
       }
-      summaries.push(summary);
-      readBefore += expected.bytes;
-    }
-    for (const a of [records, evidence, receipts, rejects]) a.close();
-    const fileRows = await TableAppender.create(c, 'submission_files', SUBMISSION_FILE_COLUMNS);
-    for (const s of summaries) fileRows.appendNamed(submissionFileRow(s));
-    fileRows.close();
-    const outputs: IngestOutputs = { files: summaries, totals: totalsOf(summaries) };
-    await recordRun(c, 'ingest', inputs, outputs);
-  });
+      if (!hashed) inputs.submissions = summaries.map((x) => ({ file: x.file, sha256: x.sha256, bytes: x.bytes }));
+      for (const a of [records, evidence, receipts, rejects]) a.close();
+      await c.run('COMMIT');
+      const fileRows = await TableAppender.create(c, 'submission_files', SUBMISSION_FILE_COLUMNS);
+      for (const s of summaries) fileRows.appendNamed(submissionFileRow(s));
+      fileRows.close();
+      const outputs: IngestOutputs = { files: summaries, totals: totalsOf(summaries) };
+      await recordRun(c, 'ingest', inputs, outputs);
+    });
+  } finally {
+    await workers?.pool.close();
+  }
   return { files: summaries, totals: totalsOf(summaries) };
 }
 
-/** What ingest would consume now (every submission file hashed). */
-export async function ingestInputs(layout: StudyLayout, progress: StageContext['progress']): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[] }> {
+/**
+ * What ingest would consume now, every submission file hashed — or, with `hash` false, none:
+ * `submissions` is then empty, for the scan to fill in (build), when no digest can spare a rebuild.
+ */
+export async function ingestInputs(layout: StudyLayout, progress: StageContext['progress'], hash = true): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[] }> {
   const study = loadStudy(layout.study);
   const items = loadFrozenItems(layout);
   const { files, ignored } = listSubmissionFiles(layout);
   const submissions: IngestInputs['submissions'] = [];
   for (const [i, f] of files.entries()) {
+    if (!hash) break;
     progress(`ingest: hashing ${f.file}`, i, files.length);
     submissions.push({ file: f.file, ...(await hashFileStreamed(f.path)) });
   }
@@ -217,14 +253,19 @@ export const ingest: Command = {
         `--max-line-bytes is not an ingest option: the line limit is the study's, limits.max_line_bytes in preregistration/study.json (set before the freeze; now ${studyMaxLineBytes(loadStudy(layout.study))})`,
       );
     }
-    const { inputs, files, ignored } = await ingestInputs(layout, ctx.progress);
-    const maxLineBytes = inputs.max_line_bytes;
+    const force = ctx.values.force === true;
     const dbPath = storePath(layout);
-    const { verdict, previous } = await ingestVerdict(layout, inputs, ctx.values.force === true);
+    const previous = await previousRun(dbPath);
+    // A rebuild whatever the inputs (no database, one that cannot be read, --force) needs no digest
+    // to decide: the files are then hashed once, by the scan that reads them, not also before it.
+    const { inputs, files, ignored } = await ingestInputs(layout, ctx.progress, rerunRegardless(previous, force) === null);
+    const maxLineBytes = inputs.max_line_bytes;
+    const before = inputs.submissions.length === files.length ? judge(previous, inputs, INGEST_LABELS, force) : null;
+    const outputs = before?.current ? (before.outputs as IngestOutputs) : await build(ctx, dbPath, files, inputs, loadFrozenItems(layout).ids);
+    const verdict = before ?? judge(previous, inputs, INGEST_LABELS, force);
     const digest = verdict.digest;
     const skipped = verdict.current;
     const reason = verdict.current ? 'inputs unchanged since the last ingest' : verdict.reason;
-    const outputs = verdict.current && previous && !('missing' in previous) ? (previous.outputs as IngestOutputs) : await build(ctx, dbPath, files, inputs, digest, loadFrozenItems(layout).ids);
 
     const json = {
       ok: true,

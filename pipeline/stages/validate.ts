@@ -2,11 +2,12 @@
 // checks as ingest (the same code: pipeline/ingest/), without a study database. Item ids are
 // checked when the study's items file is found under --root (or the current directory);
 // otherwise that one check is skipped, with a note. Exit 1 when any line is rejected.
-import { closeSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { loadStudy, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, parseMaxLineBytes, scanFile, studyMaxLineBytes, totalsOf, type FileSummary } from '../ingest/scan.ts';
+import { startLineWorkers } from '../ingest/parallel-check.ts';
 import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
 import { openRegularFile } from '../io/regular-file.ts';
 import { studyLayout } from '../layout.ts';
@@ -58,13 +59,19 @@ export const validate: Command = {
     const rejects: Reject[] = [];
     let unlisted = 0;
     const files: FileSummary[] = [];
-    for (const [i, file] of ctx.positionals.entries()) {
-      files.push(
-        await scanFile(file, file, checker, { record: () => {}, reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++) }, {
-          maxLineBytes,
-          progress: (done) => ctx.progress(`validate: ${file} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
-        }),
-      );
+    const workers = startLineWorkers(ctx.positionals.reduce((n, file) => n + statSync(file).size, 0), checker, { env: ctx.env });
+    try {
+      for (const [i, file] of ctx.positionals.entries()) {
+        files.push(
+          await scanFile(file, file, checker, { reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++) }, {
+            maxLineBytes,
+            workers,
+            progress: (done) => ctx.progress(`validate: ${file} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
+          }),
+        );
+      }
+    } finally {
+      await workers?.pool.close();
     }
     const totals = totalsOf(files);
     const ok = totals.rejected === 0;

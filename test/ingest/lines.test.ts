@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, inspectLine, readLines, type RawLine } from '../../pipeline/ingest/lines.ts';
+import { firstInvalidUtf8, inspectLine, MAX_SPLIT_BATCH_BYTES, MAX_SPLIT_BATCH_LINES, readLines, splitLines, type RawLine } from '../../pipeline/ingest/lines.ts';
 import { sha256 } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'prereg-lines-'));
@@ -123,5 +123,27 @@ describe('firstInvalidUtf8', () => {
     }
     expect(at === -1).toBe(valid); // agrees with TextDecoder's fatal mode…
     expect(inspectLine('f', 1, 0, Buffer.from(bytes)).problem === 'LINE_NOT_UTF8').toBe(!valid); // …and so does the line check
+  });
+});
+
+describe('splitLines: the batches worker threads check', () => {
+  it('holds at most MAX_SPLIT_BATCH_LINES lines, or the lines up to MAX_SPLIT_BATCH_BYTES, in file order', async () => {
+    const path = join(dir, `f${n++}.jsonl`);
+    const long = 'y'.repeat(MAX_SPLIT_BATCH_BYTES / 4 + 3);
+    writeFileSync(path, `${'\n'.repeat(3 * MAX_SPLIT_BATCH_LINES + 7)}${`${long}\n`.repeat(9)}tail`);
+    const batches: Array<{ lines: number; bytes: number; first: number }> = [];
+    let next = 1;
+    for await (const batch of splitLines(path, { chunkBytes: 1 << 20 })) {
+      for (const l of batch) expect(l.line_no).toBe(next++);
+      batches.push({ lines: batch.length, bytes: batch.reduce((s, l) => s + l.bytes.length, 0), first: batch[0]!.line_no });
+    }
+    expect(next - 1).toBe(3 * MAX_SPLIT_BATCH_LINES + 7 + 9 + 1);
+    expect(batches.slice(0, 3).map((b) => b.lines)).toEqual([MAX_SPLIT_BATCH_LINES, MAX_SPLIT_BATCH_LINES, MAX_SPLIT_BATCH_LINES]);
+    for (const b of batches) {
+      expect(b.lines).toBeLessThanOrEqual(MAX_SPLIT_BATCH_LINES);
+      expect(b.bytes).toBeLessThan(MAX_SPLIT_BATCH_BYTES + long.length); // ends with the line that reaches the bound
+    }
+    // The long lines: four reach the bound, so a batch ends after each fourth.
+    expect(batches.filter((b) => b.bytes >= MAX_SPLIT_BATCH_BYTES).length).toBe(2);
   });
 });

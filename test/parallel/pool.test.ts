@@ -27,6 +27,38 @@ describe('WorkerPool', () => {
     }
   });
 
+  it('with a weight, keeps at most that much in flight (a heavier batch goes alone), results in order', async () => {
+    const pool = new WorkerPool<{ factor: number }, number, string>({ module: fixture('echo-worker'), init: { factor: 1 }, threads: 2 });
+    try {
+      const weights = [1, 2, 3, 10, 1, 1, 4, 2, 2];
+      const source = async function* () {
+        for (const w of weights) yield [w];
+      };
+      let inFlight = 0;
+      const atPost: number[] = [];
+      const seen: string[] = [];
+      await pool.mapOrdered(
+        source(),
+        (w) => {
+          atPost.push(inFlight); // the weight already in flight when this batch is posted
+          inFlight += w;
+          return w;
+        },
+        (results, [w]) => {
+          inFlight -= w!;
+          seen.push(...results);
+        },
+        5,
+        ([w]) => w!,
+      );
+      expect(seen).toEqual(weights.map((w) => `${w} read next to the source`));
+      weights.forEach((w, i) => expect(w > 5 ? atPost[i] : atPost[i]! + w, `batch ${i}`).toBeLessThanOrEqual(w > 5 ? 0 : 5));
+      expect(Math.max(...atPost)).toBeGreaterThan(0); // batches did overlap
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a handler that throws rejects that batch with its message; the pool keeps working', async () => {
     const pool = new WorkerPool<{ factor: number }, number, string>({ module: fixture('echo-worker'), init: { factor: 1 }, threads: 1 });
     try {
