@@ -13,13 +13,14 @@
 // are the figures.
 //
 //   npm run bench:ingest [-- --megabytes 200] [--dir work/bench] [--runs 1] [--workers on|off]
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { lineWorkersPay } from '../pipeline/ingest/parallel-check.ts';
+import { timeCli } from './timed-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
@@ -71,13 +72,9 @@ interface Measured {
 
 /** One compiled CLI run under /usr/bin/time; `ok` lists the exit codes that are not a failure. */
 function measure(args: string[], ok: number[], workers: 'on' | 'off'): Measured {
-  const timeFile = join(values.dir, 'time-ingest-bench.txt');
-  const load = loadavg()[0]!;
-  const env = { ...process.env, CI: 'true', PREREG_LINE_WORKERS: workers };
-  const out = spawnSync('/usr/bin/time', ['-o', timeFile, '-f', '%e %U %S %M', process.execPath, join(ROOT, 'bin/prereg.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'], env, maxBuffer: 1 << 28 });
-  if (!ok.includes(out.status ?? -1)) throw new Error(`bench: prereg ${args[0]} exited ${out.status}: ${String(out.stdout).slice(0, 400)}`);
-  const [wall, user, sys, rssKiB] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [number, number, number, number];
-  return { wall, cpu: user + sys, peakMiB: rssKiB / 1024, load };
+  const run = timeCli(args, { timeFile: join(values.dir, 'time-ingest-bench.txt'), env: { ...process.env, CI: 'true', PREREG_LINE_WORKERS: workers } });
+  if (!ok.includes(run.status ?? -1)) throw new Error(`bench: prereg ${args[0]} exited ${run.status}: ${run.stdout.slice(0, 400)}`);
+  return { wall: run.wall, cpu: run.cpu, peakMiB: run.peakMiB, load: run.load };
 }
 
 const median = (xs: number[]) => {

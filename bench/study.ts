@@ -7,13 +7,14 @@
 // directory, measured apart from the end-to-end figure). Not a test: nothing is asserted on time.
 //
 //   npm run bench:study [-- --records 100000] [--systems 20] [--dir work/bench] [--regenerate] [--no-audit]
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cachedStudy, generateStudy, studyCacheKey } from './study-generator.ts';
+import { timeCli } from './timed-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KEYS = join(ROOT, 'test/fixtures/keys');
@@ -51,13 +52,10 @@ interface Measured {
 }
 
 function measure(stage: string, args: string[]): Measured {
-  const timeFile = join(values.dir, `time-${stage}.txt`);
-  const load = loadavg()[0]!;
-  const out = spawnSync('/usr/bin/time', ['-o', timeFile, '-f', '%e %U %S %M', process.execPath, join(ROOT, 'bin/prereg.mjs'), stage, ...args], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 28 });
-  if (out.status !== 0) throw new Error(`bench:study: prereg ${stage} exited ${out.status}\n${String(out.stdout).slice(-4000)}`);
-  const [wall, user, sys, rssKiB] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [number, number, number, number];
-  const m = { stage, wall, cpu: user + sys, peakMiB: rssKiB / 1024, load, stdout: String(out.stdout) };
-  console.log(`${stage.padEnd(8)} wall ${wall.toFixed(1).padStart(6)} s   CPU ${m.cpu.toFixed(1).padStart(6)} s   peak ${m.peakMiB.toFixed(0).padStart(5)} MiB   (load ${load.toFixed(1)} at its start)`);
+  const run = timeCli([stage, ...args], { timeFile: join(values.dir, `time-${stage}.txt`) });
+  if (run.status !== 0) throw new Error(`bench:study: prereg ${stage} exited ${run.status}\n${run.stdout.slice(-4000)}`);
+  const m = { stage, wall: run.wall, cpu: run.cpu, peakMiB: run.peakMiB, load: run.load, stdout: run.stdout };
+  console.log(`${stage.padEnd(8)} wall ${m.wall.toFixed(1).padStart(6)} s   CPU ${m.cpu.toFixed(1).padStart(6)} s   peak ${m.peakMiB.toFixed(0).padStart(5)} MiB   (load ${m.load.toFixed(1)} at its start)`);
   return m;
 }
 

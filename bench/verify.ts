@@ -13,7 +13,7 @@
 //
 //   npm run bench [-- --items 100000] [--seconds 2] [--dir work/bench] [--regenerate]
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -25,6 +25,7 @@ import { buildStoreAtomically, openStore, runSqlFile, TABLES_SQL_PATH, TableAppe
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../pipeline/verify/inputs.ts';
 import { rowBatches, verifyStore } from '../pipeline/verify/study-verify.ts';
 import { ed25519Measure } from './ed25519-rate.mjs';
+import { timeCli } from './timed-cli.ts';
 import { loadavg } from 'node:os';
 import type { FloorInit, FloorTask } from './floor-worker.ts';
 import { BATCH_SIZE, type GenerateInit, type GeneratedEvidence, type GenerateTask, type TokenKind } from './generate-worker.ts';
@@ -198,13 +199,11 @@ function benchTrustDir(): string {
 function timeFiles(dir: string, count: number): Timed {
   const root = join(DIR, 'no-study'); // no study.json: the window is unbounded
   mkdirSync(root, { recursive: true });
-  const timeFile = join(DIR, 'time-verify-files.txt');
-  const out = spawnSync('/usr/bin/time', ['-o', timeFile, '-f', '%e %U %S', process.execPath, join(ROOT, 'bin/prereg.mjs'), 'verify', dir, '--json', '--trust', benchTrustDir(), '--root', root], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string; reason_codes: string[] });
+  const run = timeCli(['verify', dir, '--json', '--trust', benchTrustDir(), '--root', root], { timeFile: join(DIR, 'time-verify-files.txt'), stderr: 'pipe' });
+  const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string; reason_codes: string[] });
   const bad = lines.find((r) => r.status !== 'VERIFIED');
-  if (out.status !== 0 || lines.length !== count || bad) throw new Error(`bench: verify DIR exited ${out.status} with ${lines.length} lines${bad ? `; ${bad.file} is ${bad.status} ${bad.reason_codes.join(' ')}` : ''}\n${out.stderr}`);
-  const [wall, user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [number, number, number];
-  return { rate: count / wall, cpuPerProof: ((user + sys) * 1e6) / count };
+  if (run.status !== 0 || lines.length !== count || bad) throw new Error(`bench: verify DIR exited ${run.status} with ${lines.length} lines${bad ? `; ${bad.file} is ${bad.status} ${bad.reason_codes.join(' ')}` : ''}\n${run.stderr}`);
+  return { rate: count / run.wall, cpuPerProof: (run.cpu * 1e6) / count };
 }
 
 /** The floor: bench/floor-worker.ts over the same rows, stream and pool as the stage. */
