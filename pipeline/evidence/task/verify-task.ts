@@ -62,7 +62,8 @@ function parseOrNull(text: string): JsonValue | null {
 
 /** A document parsed already (`prereg verify FILE` parses each file once), as the task of its kind would carry it as text. */
 export type ParsedDocument =
-  | { kind: 'evidence'; key: string; proof: JsonValue; request?: JsonValue; response?: JsonValue; disclosure?: JsonValue; transparency_log_entry?: JsonValue }
+  /** A body given as CanonicalText is hashed as that text (a task's, read from the store); a parsed one as its canonical JSON. */
+  | { kind: 'evidence'; key: string; proof: JsonValue; request?: JsonValue | CanonicalText; response?: JsonValue | CanonicalText; disclosure?: JsonValue; transparency_log_entry?: JsonValue }
   /** null: a text that did not parse (the verifiers report it as malformed). */
   | { kind: 'chain'; key: string; chain: JsonValue | null }
   | { kind: 'receipt'; key: string; receipt: JsonValue | null };
@@ -74,10 +75,11 @@ export type ParsedDocument =
 export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyContext): Promise<VerifyOutcome> {
   if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window.closes_at) };
   if (doc.kind === 'receipt') return { kind: 'receipt', key: doc.key, result: verifyReceipt(doc.receipt) };
+  const body = (v: JsonValue | CanonicalText) => (v instanceof CanonicalText ? v : new CanonicalText(canonicalJson(v)));
   const item = {
     proof: doc.proof,
-    ...(doc.request !== undefined ? { request: new CanonicalText(canonicalJson(doc.request)) } : {}),
-    ...(doc.response !== undefined ? { response: new CanonicalText(canonicalJson(doc.response)) } : {}),
+    ...(doc.request !== undefined ? { request: body(doc.request) } : {}),
+    ...(doc.response !== undefined ? { response: body(doc.response) } : {}),
     ...(doc.disclosure !== undefined ? { disclosure: doc.disclosure } : {}),
     ...(doc.transparency_log_entry !== undefined ? { transparency_log_entry: doc.transparency_log_entry } : {}),
   };
@@ -88,18 +90,18 @@ export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promi
   if (task.kind === 'chain') return verifyParsedDocument({ kind: 'chain', key: task.key, chain: parseOrNull(task.chain) }, ctx);
   if (task.kind === 'receipt') return verifyParsedDocument({ kind: 'receipt', key: task.key, receipt: parseOrNull(task.receipt) }, ctx);
   try {
-    // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson; file mode
-    // canonicalises them too): they are hashed as they are, without a second parse. The
-    // disclosure's values are hashed one by one, so it is parsed (lexemes kept); so is the
-    // transparency-log entry (the verifier reads its integers and strings).
-    const item = {
+    // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson): they are hashed
+    // as they are, without a second parse. The disclosure's values are hashed one by one, so it is
+    // parsed (lexemes kept); so is the transparency-log entry (the verifier reads its integers and strings).
+    return await verifyParsedDocument({
+      kind: 'evidence',
+      key: task.key,
       proof: parse(task.proof),
       ...(task.request !== null ? { request: new CanonicalText(task.request) } : {}),
       ...(task.response !== null ? { response: new CanonicalText(task.response) } : {}),
       ...(task.disclosure !== null ? { disclosure: parse(task.disclosure) } : {}),
       ...(task.transparency_log_entry !== null ? { transparency_log_entry: parse(task.transparency_log_entry) } : {}),
-    };
-    return { kind: 'evidence', key: task.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
+    }, ctx);
   } catch (err) {
     if (!(err instanceof JsonParseError)) throw err;
     return { kind: 'evidence', key: task.key, result: unparsedProofVerification(err.code, `line ${err.line} column ${err.column}: ${err.message}`) };
