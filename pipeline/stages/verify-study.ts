@@ -2,7 +2,8 @@
 // proof_checks, chain_checks, chain_entries, evidence_links, whose evidence is whose
 // (evidence_ownership, evidence_reuse) and served_passages (SPEC §5.2, §6.1, §6.2), skipping when nothing it consumed changed. Its own module so that verifying files
 // (stages/verify.ts) never loads DuckDB.
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../formats/hash.ts';
 import { sha256OfFileIfAny } from '../io/file-hash.ts';
@@ -78,9 +79,14 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
       trust,
       window,
       readCommitments: async () => {
-        const lines = await readCommitments(layout.commitments, 'inputs/commitments.jsonl');
-        // Read minutes after its digest was taken: it must still be the file this run records.
-        const now = sha256OfFileIfAny(layout.commitments);
+        // Read minutes after its digest was taken: the bytes read must still be the file this run records.
+        const read = createHash('sha256');
+        let opened = false;
+        const lines = await readCommitments(layout.commitments, 'inputs/commitments.jsonl', (chunk) => {
+          opened = true;
+          read.update(chunk);
+        });
+        const now = opened || existsSync(layout.commitments) ? read.digest('hex') : null;
         if (now !== consumed.commitments_sha256) {
           throw new PreregError('COMMITMENTS_FILE_CHANGED', `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`, { file: 'inputs/commitments.jsonl' });
         }
