@@ -49,9 +49,9 @@ for (const name of readdirSync(tmp, { recursive: true })) {
   writeFileSync(path, readFileSync(path, 'utf8').replace(/((?:from |import\()['"]\.{1,2}\/[^'"]*)\.ts(['"])/g, '$1.js$2'));
 }
 const { build } = await import('esbuild');
+const { NODE_BUNDLE, writeCompiledWorkerBundle } = await import(pathToFileURL(join(tmp, 'parallel', 'worker-bundle.js')).href);
 const vendor = join(tmp, 'vendor', 'pki.js');
-await build({ entryPoints: [vendor], outfile: vendor, allowOverwrite: true, bundle: true, platform: 'node', format: 'esm', target: 'node20', mainFields: ['module', 'main'], logLevel: 'warning' });
-const { writeCompiledWorkerBundle } = await import(pathToFileURL(join(tmp, 'parallel', 'worker-bundle.js')).href);
+await build({ ...NODE_BUNDLE, entryPoints: [vendor], outfile: vendor, allowOverwrite: true, logLevel: 'warning' });
 for (const name of readdirSync(tmp, { recursive: true })) {
   if (String(name).endsWith('-worker.js')) await writeCompiledWorkerBundle(join(tmp, String(name)), tmp);
 }

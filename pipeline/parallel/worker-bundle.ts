@@ -9,7 +9,7 @@
 //   runs share it and a changed source gets a new one. Loading the sources through tsx instead
 //   made every thread transpile and resolve ~60 modules through tsx's loader thread: 2.1 s of CPU
 //   and 1.1 s before the first proof for two verify workers, against 0.5 s and 0.4 s bundled.
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +47,16 @@ function keepOwnUrls(options: WorkerBundleOptions): Plugin {
   };
 }
 
+/** How every bundle is built (worker bundles here, dist/vendor/pki.js in scripts/build.mjs). */
+export const NODE_BUNDLE = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // ES module builds first: pkijs's is 200 KB smaller than its CommonJS one, and faster to build.
+  mainFields: ['module', 'main'],
+} satisfies BuildOptions;
+
 /** The text of one worker module's bundle: worker-loop serving the module's handler, every dependency inlined. */
 export async function workerBundleText(options: WorkerBundleOptions): Promise<string> {
   const entry = `import { serveBatches } from ${JSON.stringify(options.loop)};
@@ -54,14 +64,9 @@ import { createHandler } from ${JSON.stringify(options.module)};
 await serveBatches(createHandler);`;
   const result = await build({
     stdin: { contents: entry, resolveDir: dirname(options.module), loader: 'js', sourcefile: 'worker-entry.js' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
+    ...NODE_BUNDLE,
     write: false,
     logLevel: 'silent',
-    // ES module builds first: pkijs's is 200 KB smaller than its CommonJS one, and faster to build.
-    mainFields: ['module', 'main'],
     plugins: [keepOwnUrls(options)],
     // Bundled CommonJS dependencies (asn1js's helpers) call require() for Node's built-ins.
     banner: { js: "import { createRequire as __prereg_createRequire } from 'node:module'; const require = __prereg_createRequire(import.meta.url);" },
