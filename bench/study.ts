@@ -7,6 +7,8 @@
 // directory, measured apart from the end-to-end figure). Not a test: nothing is asserted on time.
 //
 //   npm run bench:study [-- --records 100000] [--systems 20] [--dir work/bench] [--regenerate] [--no-audit]
+import { studyLayout } from '../pipeline/layout.ts';
+import { freezeDigest, loadFreezeRecord } from '../pipeline/study/freeze-record.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -76,7 +78,12 @@ console.log(`end to end (the stages of prereg run): wall ${total.wall.toFixed(1)
 let audit: Measured | null = null;
 if (!values['no-audit']) {
   const [runId] = readdirSync(outputs);
-  audit = measure('audit', [join(outputs, runId!), ...root]);
+  // The bench generated (and froze) the study itself, so its auditor takes that freeze digest as
+  // published; the roots and issuer keys are the example auditor's TEST-ONLY ones.
+  const auditorDir = join(ROOT, 'test/fixtures/example-auditor');
+  const published = freezeDigest(loadFreezeRecord(studyLayout(study).freeze));
+  const auditor = ['--tsa-root', join(auditorDir, 'TEST-ONLY-tsa-root.cert.pem'), '--issuer-keys', join(auditorDir, 'TEST-ONLY-issuer-keys.json'), '--expect-freeze', published];
+  audit = measure('audit', [join(outputs, runId!), ...root, ...auditor]);
   console.log(`audit: ${/verdict: .*/.exec(audit.stdout)?.[0] ?? 'no verdict printed'}`);
 }
 console.log(JSON.stringify({

@@ -237,8 +237,19 @@ export const REASONS = {
     next: 'Restore the metadata written by `prereg anchor` (or re-import the token with `prereg anchor --import`); the witness named in the report is taken from it.',
   },
   ANCHOR_INSUFFICIENT: {
-    meaning: 'Fewer independent witnesses confirm freeze_digest than study.json anchors.min_witnesses requires.',
-    next: 'Run `prereg anchor` against more TSAs (before opens_at).',
+    exit: EXIT.failures,
+    meaning: 'Fewer independent witnesses confirm freeze_digest than required: at least one, the study\'s anchors.min_witnesses, or --min-witnesses, whichever is highest. Witnesses are counted by distinct TSA root, and with --tsa-root only under the roots given; the message says how many more verify only under the study\'s own roots.',
+    next: 'Operator: run `prereg anchor` against more TSAs (before opens_at). Auditor: obtain, out of band, the root of each witness the message names as trusted only by the study, and pass it with --tsa-root if you trust it.',
+  },
+  FREEZE_DIGEST_UNEXPECTED: {
+    exit: EXIT.failures,
+    meaning: 'The study\'s freeze_digest (SHA-256 of canonical freeze.json) is not the one given with --expect-freeze: the study was frozen again, or the digest you hold is of another study.',
+    next: 'Compare with the digest published before opens_at; a study re-frozen after it opened is not the pre-registered one.',
+  },
+  FREEZE_DIGEST_UNPINNED: {
+    exit: EXIT.failures,
+    meaning: 'Nothing the operator does not control pins the freeze digest: no --expect-freeze was given, and no participant\'s signed intake request names the freeze. The study\'s own files and anchors could have been made again after the fact.',
+    next: 'Pass --expect-freeze with the freeze_digest you saw published before opens_at (docs/audit.md, "What the auditor obtains out of band").',
   },
   TSA_RESPONSE_TOO_LARGE: {
     meaning: 'A TSA answered more than 1 MiB; a timestamp response is a few KiB, so the body was cut off unread (it is given as the reason that TSA failed).',
@@ -538,6 +549,11 @@ export const REASONS = {
   AUDIT_DECISIONS_DIFFER: {
     meaning: 'The rerun\'s decision rows (assertion classes, scores, hypotheses) differ from those recorded in results.json; the first differing table and row are named.',
     next: 'The recorded decisions are not what the pre-registered analysis gives on these inputs: report it.',
+  },
+  AUDIT_TRUST_UNCONFIRMED: {
+    exit: EXIT.failures,
+    meaning: 'A result rests on trust the study supplies for itself and the auditor did not: a freeze anchor verified only under the study\'s own TSA roots, a proof counted as verified under an issuer key or TSA root the auditor did not pass, or a freeze digest nothing independent pins. The study cannot vouch for itself.',
+    next: 'Obtain the roots, the issuer\'s key history and the published freeze digest out of band and pass them (--tsa-root, --issuer-keys, --expect-freeze); the rail names each entry and the flag that would confirm it.',
   },
   AUDIT_STUDY_UNREADABLE: {
     meaning: 'The study\'s inputs (corpus/, preregistration/, inputs/ under --root) are missing or cannot be read, so nothing can be rerun.',

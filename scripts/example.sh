@@ -10,9 +10,14 @@ node scripts/build.mjs --if-stale # the CLI runs compiled (dist/)
 prereg() { node bin/prereg.mjs "$@"; }
 keys=test/fixtures/keys
 outdir=work/example-outputs
+# What the example's auditor obtained out of band (test/fixtures/example-auditor/README.md): the
+# audit trusts only these, never the study's own trust directory.
+auditor=test/fixtures/example-auditor
+auditor_flags=(--tsa-root "$auditor/TEST-ONLY-tsa-root.cert.pem" --issuer-keys "$auditor/TEST-ONLY-issuer-keys.json"
+  --expect-freeze "$(cat "$auditor/freeze-digest.txt")")
 
-echo "== check-anchors: every frozen digest recomputed, every anchor verified"
-prereg check-anchors
+echo "== check-anchors: every frozen digest recomputed, every anchor verified under the auditor's root"
+prereg check-anchors --tsa-root "$auditor/TEST-ONLY-tsa-root.cert.pem" --expect-freeze "$(cat "$auditor/freeze-digest.txt")"
 echo "== reveal-check: the revealed answer key reproduces the frozen commitment"
 prereg reveal-check
 echo "== run: ingest → verify → classify → score → emit (TEST-ONLY operator keys)"
@@ -22,5 +27,5 @@ prereg run --outputs "$outdir" --operator-key "$keys/TEST-ONLY-operator.key.pem"
 latest=$(ls -d "$outdir"/*/)
 echo "== the scores, declared vs proven ($latest)"
 sed -n "/^## Scores/,/^## /p" "$latest/report.md" | sed -n 1,40p  # not head: it would close the pipe early (SIGPIPE under pipefail)
-echo "== audit: rerun from the inputs in a scratch directory, compare byte for byte"
-prereg audit "$latest"
+echo "== audit: rerun from the inputs in a scratch directory, compare byte for byte, trust only the auditor's roots and keys"
+prereg audit "$latest" "${auditor_flags[@]}"

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../pipeline/cli.ts';
 import { writeFileAtomic } from '../pipeline/io/atomic.ts';
 import { studyLayout } from '../pipeline/layout.ts';
+import { freezeDigest, loadFreezeRecord } from '../pipeline/study/freeze-record.ts';
 import { startTsaServer } from '../test/support/tsa/http-tsa.ts';
 import type { RegisteredSystem } from '../pipeline/study/study.ts';
 import { exampleSystems, generateExampleSubmissions } from './generate-example-submissions.ts';
@@ -104,15 +105,39 @@ export async function freezeAndAnchor(root: string, run: (args: string[]) => Pro
   await run(['check-anchors', '--root', root]);
 }
 
+/** Where the example's auditor keeps what it obtained out of band (test/fixtures/example-auditor/README.md). */
+export const EXAMPLE_AUDITOR = join(ROOT, 'test/fixtures/example-auditor');
+
+/**
+ * The example auditor's own material, from the TEST-ONLY key files, never from the study: the
+ * issuer's key history in ArkForge's published_keys.json format (what `--issuer-keys` reads) and
+ * the freeze digest the study published before it opened (what `--expect-freeze` takes).
+ */
+export function writeExampleAuditorMaterial(root: string = ROOT): void {
+  const history = {
+    _doc: 'TEST-ONLY: the key history of the example study\'s stand-in issuer, in ArkForge\'s published_keys.json format. Never trust it outside the tests and the example.',
+    keys: [
+      { kid: 'TEST-ONLY-arkforge-2026', type: 'Ed25519', public: ed25519Published(join(KEYS, 'TEST-ONLY-arkforge-2026.pub.pem')), valid_from: '2026-01-01T00:00:00Z', retired_at: '2027-01-01T00:00:00Z' },
+      { kid: 'TEST-ONLY-arkforge-2025-expired', type: 'Ed25519', public: ed25519Published(join(KEYS, 'TEST-ONLY-arkforge-2025-expired.pub.pem')), valid_from: '2025-01-01T00:00:00Z', retired_at: '2026-01-01T00:00:00Z' },
+    ],
+    rekor_keys: [],
+  };
+  mkdirSync(EXAMPLE_AUDITOR, { recursive: true });
+  writeFileAtomic(join(EXAMPLE_AUDITOR, 'TEST-ONLY-issuer-keys.json'), `${JSON.stringify(history, null, 2)}\n`);
+  writeFileAtomic(join(EXAMPLE_AUDITOR, 'freeze-digest.txt'), `${freezeDigest(loadFreezeRecord(studyLayout(root).freeze))}\n`);
+}
+
 export async function rebuildExample(root: string = ROOT): Promise<void> {
   const layout = studyLayout(root);
   writeTrustDirectory(layout.trust);
   writeFileAtomic(layout.study, withRegisteredSystems(readFileSync(layout.study, 'utf8'), exampleSystems()));
   await freezeAndAnchor(root);
+  writeExampleAuditorMaterial(root);
   const generated = await generateExampleSubmissions(root);
   console.log(`generated ${generated.records} submission records from 4 systems (+${generated.rejectsExpected} lines ingest must reject)`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await rebuildExample();
+  if (process.argv[2] === '--auditor-only') writeExampleAuditorMaterial();
+  else await rebuildExample();
 }

@@ -3,7 +3,7 @@
 // another, and every rail runs whatever the others found.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { studyLayout } from '../layout.ts';
+import { studyLayout, type StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 import { anchorsRail } from './anchors.ts';
 import { decisionsRail, reproducedRail } from './compare.ts';
@@ -13,6 +13,11 @@ import { assembleReport, type AuditReport, type Rail } from './rails.ts';
 import { parseJsonObject, readAudited } from './recorded.ts';
 import { STUDY_INPUT_DIRS, withRerun, type AuditStages } from './rerun.ts';
 import { signaturesRail } from './signatures.ts';
+import { trustRail, type AuditorTrust } from './trust.ts';
+import { loadAuditorIssuerKeys, loadAuditorRoots } from '../auditor/trust.ts';
+import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
+import { readTrustInputs } from '../io/trust-files.ts';
+import { expectedFreeze, requiredWitnesses } from '../freeze/anchors.ts';
 
 export interface AuditOptions {
   /** The study root whose inputs are rerun. */
@@ -21,6 +26,30 @@ export interface AuditOptions {
   progress?: (message: string) => void;
   /** The stage commands the audit reruns (stages/audit.ts gives them). */
   stages: AuditStages;
+  /** What the auditor supplies (SPEC §12.1): its TSA roots, the issuer's keys, the freeze digest it saw, the witnesses it requires. */
+  auditor?: AuditorFlags;
+}
+
+/** The audit's own trust, as given on the command line (file paths and texts, not yet read). */
+export interface AuditorFlags {
+  tsaRoots?: string[];
+  issuerKeys?: string;
+  expectFreeze?: string;
+  minWitnesses?: string;
+}
+
+/** The auditor's files, read; a flag naming a file that is missing or invalid stops the audit (exit 3). */
+function loadAuditorTrust(flags: AuditorFlags, layout: StudyLayout): { trust: AuditorTrust; study: TrustMaterialInputs | null } {
+  let study: TrustMaterialInputs | null = null;
+  try {
+    study = readTrustInputs(layout.trust);
+  } catch (err) {
+    if (!(err instanceof PreregError)) throw err;
+    // A broken trust directory is the inputs and anchors rails' finding; the auditor's own roots still load.
+  }
+  const roots = loadAuditorRoots(flags.tsaRoots, study);
+  requiredWitnesses(flags.minWitnesses, 0); // USAGE now, not a rail that cannot run
+  return { trust: { roots, issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys), expectFreeze: expectedFreeze(flags.expectFreeze) }, study };
 }
 
 export type { AuditStages };
@@ -42,6 +71,8 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
     }
   }
 
+  const flags = options.auditor ?? {};
+  const auditor = loadAuditorTrust(flags, layout);
   progress('audit: reading the output directory…');
   let audited = readAudited(dir);
   const rails: Rail[] = [completeRail(audited)];
@@ -52,7 +83,12 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   progress('audit: inputs…');
   rails.push(inputsRail(audited.fields, layout, options.env));
   progress('audit: anchors…');
-  rails.push(await anchorsRail(layout, options.env, options.stages.checkAnchors));
+  const anchors = await anchorsRail(layout, options.env, options.stages.checkAnchors, {
+    'tsa-root': flags.tsaRoots,
+    'expect-freeze': flags.expectFreeze,
+    'min-witnesses': flags.minWitnesses,
+  });
+  rails.push(anchors.rail);
   rails.push(digestsRail(audited));
   // The rerun runs without results.json's parsed rows (≈ 210 MiB of objects at 100,000 records):
   // V8 sizes its heap by what stays live, and held through the rerun they let its garbage pile up
@@ -67,6 +103,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
     progress('audit: comparing with the rerun…');
     rails.push(await reproducedRail(audited, outcome));
     rails.push(decisionsRail({ ...audited, results: recordedResults && parseJsonObject('results.json', recordedResults) }, outcome));
+    rails.push(await trustRail(auditor.trust, anchors.seen, auditor.study, outcome));
   });
   return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun });
 }

@@ -7,8 +7,9 @@ import type { ReasonCode } from '../reasons.ts';
  * first_difference, so the order is chosen for attribution: `inputs` (the study's files against the
  * signed manifest, a third witness) comes before `anchors` (the files against freeze.json), so a
  * changed freeze.json is named as such rather than as the file whose frozen digest it now misstates.
+ * `trust` comes last: it is not about what changed but about what the auditor itself confirmed.
  */
-export const RAIL_NAMES = ['complete', 'schema', 'signatures', 'inputs', 'anchors', 'reproduced', 'digests', 'decisions'] as const;
+export const RAIL_NAMES = ['complete', 'schema', 'signatures', 'inputs', 'anchors', 'reproduced', 'digests', 'decisions', 'trust'] as const;
 export type RailName = (typeof RAIL_NAMES)[number];
 
 /** The reason code a failed rail carries (the underlying codes, if any, are listed beside it). */
@@ -21,6 +22,7 @@ export const RAIL_CODES = {
   reproduced: 'AUDIT_NOT_REPRODUCED',
   digests: 'AUDIT_DIGEST_MISMATCH',
   decisions: 'AUDIT_DECISIONS_DIFFER',
+  trust: 'AUDIT_TRUST_UNCONFIRMED',
 } as const satisfies Record<RailName, ReasonCode>;
 
 /** What differs, and where. `row` is 1-based: a line of a text file, a row of a Parquet file in
@@ -129,6 +131,8 @@ export function renderReport(report: AuditReport): string {
   const width = Math.max(...report.rails.map((r) => r.name.length));
   for (const rail of report.rails) {
     lines.push(`  ${rail.ok ? 'ok  ' : 'FAIL'}  ${rail.name.padEnd(width)}  ${rail.ok ? '' : `${rail.code}${rail.codes.length > 0 ? ` (${rail.codes.join(', ')})` : ''}: `}${rail.detail}`);
+    // Each unconfirmed trust entry needs its own flag or file from the auditor: list them all.
+    if (rail.name === 'trust' && !rail.ok) for (const d of rail.differences ?? []) lines.push(`        - ${d.file}: ${d.message}`);
   }
   if (report.ok) {
     lines.push('verdict: VALID — every rail passed');

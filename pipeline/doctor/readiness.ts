@@ -4,7 +4,7 @@
 // `conflict` (a file differs from what was frozen, or a revealed key does not reproduce the
 // commitment: exit 4). docs/getting-started.md.
 import { existsSync } from 'node:fs';
-import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, listAnchorTokens, requiredWitnesses, verifyAnchor } from '../freeze/anchors.ts';
 import { compareDigests } from '../study/drift.ts';
 import { computePublicDigests, freezeDigest, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
 import { planProblems } from '../freeze/plan-check.ts';
@@ -89,13 +89,14 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     try {
       const trust = loadTrust(layout.trust);
       const witnesses = [];
-      for (const f of listAnchorTokens(layout.anchors)) witnesses.push(await verifyAnchor(layout.anchors, f, freezeDigest(frozen), trust.tsa, frozen.window.opens_at));
+      for (const f of listAnchorTokens(layout.anchors)) witnesses.push(await verifyAnchor(layout.anchors, f, freezeDigest(frozen), { study: trust.tsa, auditor: null }, frozen.window.opens_at));
       for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: w.codes.length === 1 && w.codes[0] === 'ANCHOR_AFTER_OPEN' ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID', message: `${w.file}: ${w.codes.join(', ')}` });
       const independent = countIndependentWitnesses(witnesses);
-      if (independent < study.anchors.min_witnesses) {
-        anchors.push({ code: 'ANCHOR_INSUFFICIENT', message: `${independent} independent witness(es), the study requires ${study.anchors.min_witnesses}` });
+      // As check-anchors judges it: at least one witness, whatever anchors.min_witnesses says.
+      const required = requiredWitnesses(undefined, study.anchors.min_witnesses);
+      if (independent < required) {
+        anchors.push({ code: 'ANCHOR_INSUFFICIENT', message: `${independent} independent witness(es) by distinct root, ${required} required (check-anchors fails without one)` });
       }
-      if (study.anchors.min_witnesses === 0 && independent === 0) warnings.push('no independent witness anchors the freeze (anchors.min_witnesses is 0): the outputs will say so');
     } catch (err) {
       anchors.push(caught(err));
     }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
-import type { ReasonCode } from '../reasons.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
 import { listFiles } from '../study/freeze-record.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { sha256Hex } from '../formats/hash.ts';
@@ -19,6 +19,16 @@ export interface AnchorMetadata {
   tsr_sha256: string;
 }
 
+/**
+ * The roots an anchor is judged against (SPEC §12.1): the study's own (its trust policy), and the
+ * auditor's when the auditor supplied some (`--tsa-root`). With auditor roots, a token that chains
+ * only to a study root is still reported, as trusted by the study alone, and is not counted.
+ */
+export interface AnchorRoots {
+  study: TsaTrust;
+  auditor: TsaTrust | null;
+}
+
 export interface AnchorVerification {
   witness: string;
   file: string;
@@ -27,6 +37,10 @@ export interface AnchorVerification {
   gen_time: string | null;
   signer: string | null;
   signer_cert_sha256: string | null;
+  /** SHA-256 of the DER of the root the token chained to (null when it chained to none). */
+  root_sha256: string | null;
+  /** Whose root it chained to: the auditor's (`--tsa-root`), only the study's own, or none. */
+  trusted_by: 'auditor' | 'study' | null;
   url: string | null;
   retrieved_via: string | null;
   retrieved_at: string | null;
@@ -80,14 +94,25 @@ export async function verifyAnchor(
   dir: string,
   file: string,
   freezeDigestHex: string,
-  trust: TsaTrust,
+  roots: AnchorRoots,
   opensAt: string,
 ): Promise<AnchorVerification> {
   const witness = file.replace(/\.tsr$/, '');
   let meta: Partial<AnchorMetadata> = {};
   let metaProblems: string[];
   const tsr = readRegularFile(join(dir, file));
-  const result = await verifyTimestampToken(tsr, Buffer.from(freezeDigestHex, 'hex'), trust);
+  const digest = Buffer.from(freezeDigestHex, 'hex');
+  let result = await verifyTimestampToken(tsr, digest, roots.auditor ?? roots.study);
+  let trustedBy: AnchorVerification['trusted_by'] = result.ok ? (roots.auditor ? 'auditor' : 'study') : null;
+  // Under the auditor's roots, a token whose only failure is its chain may still be one the study
+  // trusts: reported as such (a witness only the study vouches for), never counted.
+  if (roots.auditor && result.codes.length === 1 && result.codes[0] === 'TSA_CHAIN_UNTRUSTED') {
+    const underStudy = await verifyTimestampToken(tsr, digest, roots.study);
+    if (underStudy.ok) {
+      result = underStudy;
+      trustedBy = 'study';
+    }
+  }
   try {
     meta = readJsonFile(join(dir, `${witness}.json`)) as Partial<AnchorMetadata>;
     metaProblems = metadataProblems(meta, { witness, tsrSha256: sha256Hex(tsr), freezeDigestHex, imprintMatches: !result.codes.includes('TSA_IMPRINT_MISMATCH'), genTime: result.genTime });
@@ -106,13 +131,44 @@ export async function verifyAnchor(
     gen_time: result.genTime ?? null,
     signer: result.signerSubject ?? result.tsaName ?? null,
     signer_cert_sha256: result.signerCertSha256 ?? null,
+    root_sha256: result.rootSha256 ?? null,
+    trusted_by: codes.length === 0 ? trustedBy : null,
     url: typeof meta.url === 'string' ? meta.url : null,
     retrieved_via: typeof meta.retrieved_via === 'string' ? meta.retrieved_via : null,
     retrieved_at: typeof meta.retrieved_at === 'string' ? meta.retrieved_at : null,
   };
 }
 
-/** Witnesses are independent when their signing certificates differ. */
-export function countIndependentWitnesses(anchors: readonly AnchorVerification[]): number {
-  return new Set(anchors.filter((a) => a.ok).map((a) => a.signer_cert_sha256)).size;
+/**
+ * Witnesses are counted by distinct root (SPEC §12.1): two signing certificates under one root are
+ * one authority. Only the witnesses trusted by `by` count: the auditor's roots when the auditor
+ * supplied some, else the study's own.
+ */
+export function countIndependentWitnesses(anchors: readonly AnchorVerification[], by: 'auditor' | 'study' = 'study'): number {
+  return new Set(anchors.filter((a) => a.ok && a.trusted_by === by).map((a) => a.root_sha256)).size;
+}
+
+/** The witnesses that verify only under the study's own roots while the auditor supplied its own. */
+export function studyOnlyWitnesses(anchors: readonly AnchorVerification[]): AnchorVerification[] {
+  return anchors.filter((a) => a.ok && a.trusted_by === 'study');
+}
+
+/** At least one witness, the study's frozen minimum, and --min-witnesses: the highest. */
+export function requiredWitnesses(flag: unknown, frozen: number): number {
+  let asked = 1;
+  if (typeof flag === 'string') {
+    if (!/^[0-9]+$/.test(flag)) throw new PreregError('USAGE', `--min-witnesses must be a whole number, got ${JSON.stringify(flag)}`);
+    asked = Number(flag);
+  }
+  return Math.max(1, asked, frozen);
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** `--expect-freeze`, lowercased; USAGE when it is not 64 hex digits. */
+export function expectedFreeze(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const hex = value.toLowerCase();
+  if (!HEX64.test(hex)) throw new PreregError('USAGE', `--expect-freeze must be the 64 hex digits of a freeze_digest, got ${JSON.stringify(value)}`);
+  return hex;
 }

@@ -59,7 +59,8 @@ function studyConfig(o: ScaffoldOptions): StudyConfig {
     corpus: { documents_suffix: '.md', items: 'items.jsonl' },
     vocabulary: { heading_patterns: ['^#{2,4} Article (?<id>[A-Z]+-[0-9]+)\\s*$'], shape_patterns: ['[A-Z]+-[0-9]+'] },
     amounts: { pattern: '(?<value>[0-9]+(?:\\.[0-9]+)?)\\s?(?:EUR\\b|€)', unit: 'EUR', decimal_separator: '.' },
-    anchors: { min_witnesses: Math.min(1, o.tsas.length), tsas: o.tsas },
+    // At least one witness, TSA configured or not: check-anchors never passes a study with no anchor.
+    anchors: { min_witnesses: 1, tsas: o.tsas },
     // Never a placeholder: a fingerprint frozen by mistake would bind no proof to its system.
     ...(o.systems.length > 0 ? { systems: o.systems } : {}),
   };

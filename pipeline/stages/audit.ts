@@ -22,7 +22,15 @@ export const audit: Command = {
   name: 'audit',
   summary: 'rerun from the inputs in a scratch dir, compare every output byte, verify signatures and anchors',
   help: [
-    'usage: prereg audit <outputs dir> [--root DIR] [--json]',
+    'usage: prereg audit <outputs dir> [--tsa-root PEM]… [--issuer-keys FILE] [--expect-freeze HEX]',
+    '                    [--min-witnesses N] [--root DIR] [--json]',
+    '',
+    'The audit trusts only what you supply (obtain each out of band: docs/audit.md):',
+    '  --tsa-root PEM       a TSA root you trust (repeatable); the tool ships public ones in tsa-roots/',
+    '  --issuer-keys FILE   the issuer\'s published key history (ArkForge\'s published_keys.json)',
+    '  --expect-freeze HEX  the freeze_digest you saw published before opens_at',
+    '  --min-witnesses N    freeze witnesses required, by distinct root of yours (default 1, or the',
+    '                       study\'s anchors.min_witnesses if higher)',
     '',
     'Audits an output directory (outputs/<run_id>/) against the study at --root (default: the',
     'current directory), whose corpus/, preregistration/ and inputs/ are copied to a scratch',
@@ -37,18 +45,32 @@ export const audit: Command = {
     '  reproduced  every output but the signatures is byte-identical to the rerun\'s',
     '  digests     run_id, artifact_digest and decision_digest recompute',
     '  decisions   the rerun\'s classes, scores and hypotheses equal the recorded rows',
+    '  trust       nothing rests on the study\'s own trust: the freeze digest is pinned, its anchors and',
+    '              every verified proof\'s issuer key and TSA root are among those you passed',
     'The report names the first differing file (and line or row). It proves reproducibility and',
     'integrity, not that evidence was truthful, nor that witnesses saw every action.',
     'Exit 0 valid, 1 invalid (a rail failed), 2 usage, 3 when it cannot run (no such directory,',
     'study inputs unreadable). See docs/audit.md.',
   ].join('\n'),
-  options: {},
+  options: {
+    'tsa-root': { type: 'string', multiple: true },
+    'issuer-keys': { type: 'string' },
+    'expect-freeze': { type: 'string' },
+    'min-witnesses': { type: 'string' },
+  },
   stage: true,
   async run(ctx) {
     if (ctx.positionals.length !== 1) {
       throw new PreregError('USAGE', `audit takes one output directory, got ${ctx.positionals.length}; usage: prereg audit <outputs dir> [--root DIR] [--json]`);
     }
-    const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress, stages: AUDIT_STAGES });
+    const v = ctx.values;
+    const auditor = {
+      ...(Array.isArray(v['tsa-root']) ? { tsaRoots: v['tsa-root'] as string[] } : {}),
+      ...(typeof v['issuer-keys'] === 'string' ? { issuerKeys: v['issuer-keys'] } : {}),
+      ...(typeof v['expect-freeze'] === 'string' ? { expectFreeze: v['expect-freeze'] } : {}),
+      ...(typeof v['min-witnesses'] === 'string' ? { minWitnesses: v['min-witnesses'] } : {}),
+    };
+    const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress, stages: AUDIT_STAGES, auditor });
     return { exitCode: report.ok ? EXIT.ok : EXIT.failures, json: report, text: renderReport(report) };
   },
 };

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
-import { countIndependentWitnesses, listAnchorTokens, verifyAnchor, type AnchorVerification } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, listAnchorTokens, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchor, type AnchorVerification } from '../freeze/anchors.ts';
+import { loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type Finding } from '../study/drift.ts';
 import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
@@ -18,16 +19,29 @@ export const checkAnchors: Command = {
   name: 'check-anchors',
   summary: 'recompute every frozen digest and verify every anchor, offline (for CI)',
   help: [
-    'usage: prereg check-anchors [--root DIR] [--json]',
+    'usage: prereg check-anchors [--tsa-root PEM]… [--expect-freeze HEX] [--min-witnesses N]',
+    '                            [--root DIR] [--json]',
     '',
     'Recomputes the corpus root, vocabulary, section 5, study.json and trust digests and',
     'freeze_digest from the files; verifies every preregistration/anchors/*.tsr (CMS signature,',
-    'ESSCertID binding, chain to a pinned TSA root, timeStamping EKU, imprint, genTime before',
+    'ESSCertID binding, chain to a TSA root, timeStamping EKU, imprint, genTime before',
     'opens_at); checks the answer-key commitment when the key has been revealed under inputs/;',
     'runs the checks freeze runs (trust files, operator key, vocabulary, section-5 dry run).',
+    '',
+    '  --tsa-root PEM       judge the anchors against these roots (yours), not the study\'s own;',
+    '                       a token that chains only to a study root is listed and not counted',
+    '  --expect-freeze HEX  the freeze_digest you saw published before opens_at',
+    '                       (FREEZE_DIGEST_UNEXPECTED when the study\'s differs)',
+    '  --min-witnesses N    witnesses required, counted by distinct root (default 1, or the',
+    '                       study\'s anchors.min_witnesses if higher): no anchor is never a pass',
+    'Without --tsa-root the study\'s own roots are used (the operator\'s CI), and the output says so.',
     'Exit 0 when everything holds, 1 on drift or a bad anchor, 3 when it cannot run.',
   ].join('\n'),
-  options: {},
+  options: {
+    'tsa-root': { type: 'string', multiple: true },
+    'expect-freeze': { type: 'string' },
+    'min-witnesses': { type: 'string' },
+  },
   stage: true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
@@ -55,10 +69,22 @@ export const checkAnchors: Command = {
       findings.push({ code: p.code, field: p.field, file: p.file, message: `${p.line !== undefined ? `line ${p.line}: ` : ''}${p.message}` });
     }
 
+    const expected = expectedFreeze(ctx.values['expect-freeze']);
+    if (expected !== null && expected !== digest) {
+      findings.push({
+        code: 'FREEZE_DIGEST_UNEXPECTED',
+        field: 'freeze_digest',
+        file: 'preregistration/freeze.json',
+        message: `the study's freeze_digest is ${digest}; the one you expected (--expect-freeze) is ${expected}`,
+      });
+    }
+
     const trust = loadTrust(layout.trust);
+    const auditor = loadAuditorRoots(ctx.values['tsa-root'] as string[] | undefined, trust.material.inputs);
+    const roots = { study: trust.tsa, auditor: auditor?.tsa ?? null };
     const witnesses: AnchorVerification[] = [];
     for (const file of listAnchorTokens(layout.anchors)) {
-      witnesses.push(await verifyAnchor(layout.anchors, file, digest, trust.tsa, frozen.window.opens_at));
+      witnesses.push(await verifyAnchor(layout.anchors, file, digest, roots, frozen.window.opens_at));
     }
     for (const w of witnesses.filter((x) => !x.ok)) {
       findings.push({
@@ -68,12 +94,19 @@ export const checkAnchors: Command = {
         message: `${w.witness}: ${w.codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}`,
       });
     }
-    const independent = countIndependentWitnesses(witnesses);
-    if (independent < study.anchors.min_witnesses) {
+    const rootsUsed: 'auditor' | 'study' = auditor ? 'auditor' : 'study';
+    const independent = countIndependentWitnesses(witnesses, rootsUsed);
+    const studyOnly = auditor ? studyOnlyWitnesses(witnesses) : [];
+    const required = requiredWitnesses(ctx.values['min-witnesses'], study.anchors.min_witnesses);
+    if (independent < required) {
+      const under = auditor ? 'the roots you passed (--tsa-root)' : "the study's own roots";
+      const more = studyOnly.length > 0
+        ? `; ${studyOnly.length} more (${studyOnly.map((w) => w.witness).join(', ')}) verify only under the study's own roots: obtain their roots out of band and pass them with --tsa-root to count them`
+        : '';
       findings.push({
         code: 'ANCHOR_INSUFFICIENT',
         field: 'anchors',
-        message: `${independent} independent witness(es) confirm freeze_digest; the study requires ${study.anchors.min_witnesses}`,
+        message: `${independent} independent witness(es) under ${under} confirm freeze_digest; ${required} required${more}`,
       });
     }
 
@@ -85,8 +118,11 @@ export const checkAnchors: Command = {
       freeze_digest: digest,
       digests: { ...digests, answer_key_root: answerKey.summary },
       witnesses,
+      roots: rootsUsed,
+      expected_freeze: expected,
       independent_witnesses: independent,
-      min_witnesses: study.anchors.min_witnesses,
+      study_only_witnesses: studyOnly.map((w) => w.witness),
+      min_witnesses: required,
       findings,
       codes,
     };
@@ -113,13 +149,17 @@ function checkRevealedKey(layout: ReturnType<typeof studyLayout>, env: NodeJS.Pr
   };
 }
 
-function render(json: { ok: boolean; freeze_digest: string; independent_witnesses: number; min_witnesses: number; digests: Record<string, { ok: boolean | null }> }, findings: Finding[], witnesses: AnchorVerification[]): string {
-  const lines = [`freeze_digest ${json.freeze_digest}`];
+function render(json: { ok: boolean; freeze_digest: string; roots: 'auditor' | 'study'; expected_freeze: string | null; independent_witnesses: number; min_witnesses: number; digests: Record<string, { ok: boolean | null }> }, findings: Finding[], witnesses: AnchorVerification[]): string {
+  const lines = [`freeze_digest ${json.freeze_digest}${json.expected_freeze === null ? ' (not compared: no --expect-freeze)' : json.expected_freeze === json.freeze_digest ? ' (as expected)' : ''}`];
   for (const [name, d] of Object.entries(json.digests)) lines.push(`  ${d.ok === null ? 'skip' : d.ok ? 'ok  ' : 'FAIL'}  ${name}`);
   for (const w of witnesses) {
-    lines.push(`  ${w.ok ? 'ok  ' : 'FAIL'}  anchor ${w.witness} genTime ${w.gen_time ?? '?'} ${w.codes.join(' ')}`);
+    const only = json.roots === 'auditor' && w.trusted_by === 'study' ? ' (under the study\'s own roots only: not counted)' : '';
+    lines.push(`  ${w.ok ? 'ok  ' : 'FAIL'}  anchor ${w.witness} genTime ${w.gen_time ?? '?'} ${w.codes.join(' ')}${only}`);
   }
-  lines.push(`${json.independent_witnesses} independent witness(es) confirm the freeze (required: ${json.min_witnesses})`);
+  lines.push(json.roots === 'auditor'
+    ? 'roots: the ones you passed (--tsa-root)'
+    : "roots: the study's own (preregistration/trust/): an auditor passes its own with --tsa-root");
+  lines.push(`${json.independent_witnesses} independent witness(es), by distinct root, confirm the freeze (required: ${json.min_witnesses})`);
   for (const f of findings) lines.push(`${f.code}: ${f.file ? `${f.file}: ` : ''}${f.field}: ${f.message}`);
   lines.push(json.ok ? 'check-anchors: OK' : 'check-anchors: FAILED');
   return lines.join('\n');

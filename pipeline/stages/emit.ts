@@ -161,7 +161,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
       });
     }
     const witnesses = [];
-    for (const f of anchorFiles) witnesses.push(await verifyAnchor(layout.anchors, f, inputs.freeze_digest, trust.tsa, frozen.window.opens_at));
+    for (const f of anchorFiles) witnesses.push(await verifyAnchor(layout.anchors, f, inputs.freeze_digest, { study: trust.tsa, auditor: null }, frozen.window.opens_at));
     const report: ReportInput = {
       title: study.title,
       study_id: study.study_id,

@@ -106,3 +106,11 @@ export function evidenceOwnershipBySystem(table: string): string {
 
 /** The rows of evidence_ownership EVIDENCE_NOT_BOUND and EVIDENCE_REUSED, after verify. */
 export const OWNERSHIP_COUNTS = `SELECT count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_REUSED')) FROM evidence_ownership`;
+
+/**
+ * What each verified proof of an emitted proof_checks.parquet rests on: the pinned issuer key and,
+ * when its token verified, the TSA root it chained to (the audit's trust rail, docs/audit.md).
+ */
+export const VERIFIED_PROOF_TRUST = `SELECT system_id, item_id, attempt, key_id, proof_timestamp, tsa_gen_time,
+  CASE WHEN check_tsa = 'pass' THEN tsa_root_sha256 END AS tsa_root_sha256
+FROM read_parquet($1) WHERE status = 'VERIFIED'`;

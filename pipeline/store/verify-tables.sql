@@ -50,6 +50,7 @@ CREATE TABLE proof_checks (
   tsa_gen_time           VARCHAR,
   tsa_signer             VARCHAR,
   tsa_codes              VARCHAR[] NOT NULL,
+  tsa_root_sha256        VARCHAR,
   committed_fields       VARCHAR[],
   opened_fields          VARCHAR[] NOT NULL,
   identity_json          JSON,

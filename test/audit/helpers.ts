@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import type { AuditReport } from '../../pipeline/audit/rails.ts';
+import { auditorFlags } from '../support/auditor.ts';
 import { copyExampleStudy, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 
 export interface EmittedStudy {
@@ -50,9 +51,12 @@ export function flipByte(file: string, at: number | { needle: string; index?: nu
   return offset;
 }
 
-/** `prereg audit DIR --root ROOT --json`, returning the exit code and the report. */
-export async function audit(dir: string, root: string): Promise<{ code: number; report: AuditReport; stderr: string }> {
-  const r = await runCli(['audit', dir, '--root', root, '--json']);
+/**
+ * `prereg audit DIR --root ROOT --json` with the auditor's own roots, keys and expected freeze
+ * digest (default: the example's, test/support/auditor.ts), returning the exit code and the report.
+ */
+export async function audit(dir: string, root: string, flags: readonly string[] = auditorFlags()): Promise<{ code: number; report: AuditReport; stderr: string }> {
+  const r = await runCli(['audit', dir, '--root', root, ...flags, '--json']);
   return { code: r.code, report: r.json as AuditReport, stderr: r.stderr };
 }
 

@@ -33,6 +33,8 @@ import { PROJECT_ROOT } from '../support/cli.ts';
 import { at, GEN, KEY_2026, KEY_ENTRY_2026, pinnedEd25519, PUB_2026, testKey, testTrustPolicy, TS, TSA_ROOT, WINDOW } from '../support/proof-fixtures.ts';
 import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
 
+// `openssl x509 -in test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem -outform DER | sha256sum`
+const TEST_TSA_ROOT_SHA256 = '6633dffaa983c3abfa85153bd9231c0b5d5f9e7457715665869c33c3f311d4b3';
 const KEY_2025 = testKey('TEST-ONLY-arkforge-2025-expired.key.pem');
 const PUB_2025 = pinnedEd25519(testKey('TEST-ONLY-arkforge-2025-expired.pub.pem'));
 const unpinnedPair = generateKeyPairSync('ed25519');
@@ -498,7 +500,7 @@ const rows: Row[] = [
     item: () => mint(),
     status: 'VERIFIED',
     codes: [],
-    also: (r) => expect(r.tsa).toEqual({ gen_time: GEN, codes: [], signer: 'CN=TEST-ONLY prereg TSA,OU=not for production,O=prereg TEST-ONLY fixtures' }),
+    also: (r) => expect(r.tsa).toEqual({ gen_time: GEN, codes: [], signer: 'CN=TEST-ONLY prereg TSA,OU=not for production,O=prereg TEST-ONLY fixtures', root_sha256: TEST_TSA_ROOT_SHA256 }),
   },
   {
     name: 'token from the unpinned TSA → PROOF_TSA_UNTRUSTED',
@@ -526,7 +528,7 @@ const rows: Row[] = [
     status: 'UNTRUSTED',
     codes: ['PROOF_TSA_INVALID', 'PROOF_TSA_UNTRUSTED'],
   },
-  { name: 'token not DER → PROOF_TSA_INVALID', item: () => mint({}, (p) => { p.timestamp_authority.tsr_base64 = 'bm90IGEgdG9rZW4='; }), status: 'UNTRUSTED', codes: ['PROOF_TSA_INVALID'], also: (r) => expect(r.tsa).toEqual({ gen_time: null, codes: ['TSA_TOKEN_MALFORMED'], signer: null }) },
+  { name: 'token not DER → PROOF_TSA_INVALID', item: () => mint({}, (p) => { p.timestamp_authority.tsr_base64 = 'bm90IGEgdG9rZW4='; }), status: 'UNTRUSTED', codes: ['PROOF_TSA_INVALID'], also: (r) => expect(r.tsa).toEqual({ gen_time: null, codes: ['TSA_TOKEN_MALFORMED'], signer: null, root_sha256: null }) },
   { name: 'no token, token required → PROOF_TSA_MISSING', item: () => mint({ tsa: undefined }), status: 'UNTRUSTED', codes: ['PROOF_TSA_MISSING'] },
   { name: 'empty tsr_base64, token required → PROOF_TSA_MISSING', item: () => mint({}, (p) => { p.timestamp_authority.tsr_base64 = ''; }), status: 'UNTRUSTED', codes: ['PROOF_TSA_MISSING'] },
   {

@@ -3,6 +3,7 @@
 // A lone surrogate escape ("\udfff", "\ud800") anywhere in a submission line is not Unicode text:
 // ingest refuses the line (SUBMISSION_SCHEMA, with the JSON pointer), so no later stage meets
 // it. Before, such a line was accepted and `run` died in DuckDB with INTERNAL_ERROR.
+import { auditorFlags, publishedFreezeDigest } from '../support/auditor.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +63,8 @@ describe('lone surrogates in an evidence response', () => {
     const systems = new Set((results.assertion_classes ?? results.views?.assertion_classes ?? []).map((c: any) => c.system_id));
     expect([...systems].sort()).toEqual(['sys-digits', 'sys-ok']);
     // The audit reruns every stage from the same inputs, the four lines and the digits included.
-    const audited = await runCli(['audit', r.json.dir, '--root', study.root, '--json']);
+    // The small study was frozen afresh: its auditor saw that digest published (nothing attacks it here).
+    const audited = await runCli(['audit', r.json.dir, '--root', study.root, ...auditorFlags(publishedFreezeDigest(study.root)), '--json']);
     expect(audited.code, audited.stdout.slice(0, 600)).toBe(0);
     expect(audited.json.verdict).toBe('valid');
   }, 180_000);

@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUDITOR_TSA_ROOT, publishedFreezeDigest } from '../support/auditor.ts';
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { startTsaServer, type TsaServer } from '../support/tsa/http-tsa.ts';
 
@@ -71,6 +72,8 @@ describe('prereg init, then the whole study from the CLI', () => {
 
     const checked = await runCli(['check-anchors', '--root', study, '--json']);
     expect([checked.code, checked.json.codes, checked.json.independent_witnesses]).toEqual([0, [], 1]);
+    // What the operator publishes before the study opens, and the auditor keeps (docs/audit.md).
+    const published = publishedFreezeDigest(study);
 
     // After the deadline: the key and secret are revealed, submissions and commitments collected.
     copyFileSync(keyFile, join(study, 'inputs/answer-key.jsonl'));
@@ -87,7 +90,7 @@ describe('prereg init, then the whole study from the CLI', () => {
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(existsSync(join(ran.json.dir, 'manifest.sig'))).toBe(true);
 
-    const audited = await runCli(['audit', ran.json.dir, '--root', study, '--json']);
+    const audited = await runCli(['audit', ran.json.dir, '--root', study, '--tsa-root', AUDITOR_TSA_ROOT, '--expect-freeze', published, '--json']);
     expect(audited.code, JSON.stringify(audited.json?.rails?.filter((r: { ok: boolean }) => !r.ok))).toBe(0);
     expect(audited.json.verdict).toBe('valid');
   });

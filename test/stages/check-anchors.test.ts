@@ -187,7 +187,7 @@ describe('check-anchors', () => {
     const r = await runCli(['check-anchors', '--root', root]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('check-anchors: OK');
-    expect(r.stdout).toContain('1 independent witness(es) confirm the freeze');
+    expect(r.stdout).toContain('1 independent witness(es), by distinct root, confirm the freeze');
   });
 });
 

@@ -17,6 +17,8 @@ export interface ProofTsaOutcome {
   codes: TsaReasonCode[];
   /** Subject of the token's signer certificate (RFC 4514). */
   signer: string | null;
+  /** SHA-256 of the DER of the pinned root the token chained to; null when it chained to none. */
+  root_sha256: string | null;
 }
 
 export interface ProofTlogOutcome {

@@ -150,7 +150,7 @@ async function checkToken(
   }
   // A batch's proofs share one token: verified once, its time still checked for each proof.
   const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa);
-  v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null };
+  v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';
     return utcMillis(outcome.genTime);

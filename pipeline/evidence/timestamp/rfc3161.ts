@@ -114,6 +114,12 @@ export interface TimestampVerification {
   signerSubject?: string;
   /** SHA-256 (hex) of the signer certificate's DER as carried in the token. */
   signerCertSha256?: string;
+  /**
+   * SHA-256 (hex) of the DER of the pinned root the signer chained to, when the chain check
+   * passed: what an auditor compares with the roots it trusts (SPEC §12.1), and how witnesses
+   * are told apart (two signers under one root are one witness).
+   */
+  rootSha256?: string;
   /** Hash algorithm of the message imprint ('SHA-256', 'SHA-384', 'SHA-512', 'SHA-1', else the OID). */
   hashAlgorithm?: string;
   /** TSTInfo nonce, decimal, when present: the client compares it with the nonce it sent. */
@@ -243,7 +249,9 @@ export async function verifyTimestampToken(
 
   const key = signerKey(signer, memo);
   checks.signature = key && signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key) ? 'pass' : 'fail';
-  checks.chain = (await signerChainsToPinnedRoot(certificates, signer, tstInfo.genDate, trust, memo)) ? 'pass' : 'fail';
+  const root = await signerChainsToPinnedRoot(certificates, signer, tstInfo.genDate, trust, memo);
+  checks.chain = root !== null ? 'pass' : 'fail';
+  if (root !== null) result.rootSha256 = root;
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
   return finish();
@@ -295,10 +303,11 @@ function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undef
 }
 
 /**
- * The signer certificate chains, at genTime, to a pinned root: pkijs's chain engine fed as
- * SignedData.verify({ checkChain: true }) feeds it (CA certificates from the token and tsa_certs
- * as untrusted + the signer, checkDate = genTime). A path once validated is remembered; for a later token only its
- * certificates' validity periods depend on the date, so only they are re-checked.
+ * The pinned root (SHA-256 of its DER) the signer certificate chains to at genTime, or null:
+ * pkijs's chain engine fed as SignedData.verify({ checkChain: true }) feeds it (CA certificates
+ * from the token and tsa_certs as untrusted + the signer, checkDate = genTime). A path once
+ * validated is remembered; for a later token only its certificates' validity periods depend on
+ * the date, so only they are re-checked.
  */
 async function signerChainsToPinnedRoot(
   certificates: CarriedCertificate[],
@@ -306,26 +315,36 @@ async function signerChainsToPinnedRoot(
   genDate: Date,
   trust: TsaTrust,
   memo: TsaMemo,
-): Promise<boolean> {
-  if (trust.roots.length === 0) return false;
+): Promise<string | null> {
+  if (trust.roots.length === 0) return null;
   const validAt = (c: pkijs.Certificate): boolean => c.notBefore.value <= genDate && genDate <= c.notAfter.value;
   // A signer pinned directly: pkijs's engine would drop it as a duplicate of the trusted copy and
   // validate another certificate, so decide here: pinned and valid at genTime.
-  if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert);
+  if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert) ? signer.sha256 : null;
   const intermediates = certificates.filter((c) => c !== signer && pkijs.checkCA(c.cert, signer.cert) !== null);
   const key = [signer.sha256, ...intermediates.map((c) => c.sha256).sort()].join(',');
   const known = memo.chains.get(key);
-  if (known && known.every(validAt)) return true;
+  if (known && known.every(validAt)) return pinnedRootOf(known, trust);
   const engine = new pkijs.CertificateChainValidationEngine({
     checkDate: genDate,
     certs: [...intermediates.map((c) => c.cert), signer.cert],
     trustedCerts: trust.roots,
   });
   const outcome = await engine.verify();
-  if (outcome.result !== true) return false;
+  if (outcome.result !== true) return null;
+  const path = outcome.certificatePath ?? [];
   if (memo.chains.size >= MEMO_LIMIT) memo.chains.clear();
-  memo.chains.set(key, outcome.certificatePath ?? []);
-  return true;
+  memo.chains.set(key, path);
+  return pinnedRootOf(path, trust);
+}
+
+/** The SHA-256 of the pinned root a validated path ends in (the engine returns the trusted object itself). */
+function pinnedRootOf(path: readonly pkijs.Certificate[], trust: TsaTrust): string | null {
+  for (const cert of path) {
+    const index = trust.roots.indexOf(cert);
+    if (index !== -1) return trust.rootsSha256[index]!;
+  }
+  return null;
 }
 
 // --- extended key usage ------------------------------------------------------------------------
