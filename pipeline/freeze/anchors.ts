@@ -155,7 +155,7 @@ export function studyOnlyWitnesses(anchors: readonly AnchorVerification[]): Anch
 
 /** At least one witness, the study's frozen minimum, and --min-witnesses: the highest. */
 export function requiredWitnesses(flag: unknown, frozen: number): number {
-  let asked = 1;
+  let asked = 0;
   if (typeof flag === 'string') {
     if (!/^[0-9]+$/.test(flag)) throw new PreregError('USAGE', `--min-witnesses must be a whole number, got ${JSON.stringify(flag)}`);
     asked = Number(flag);
