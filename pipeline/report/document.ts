@@ -184,7 +184,10 @@ function ownershipBlocks(f: StoreFacts): Block[] {
         ? `study.json registers ${e.registered_systems.length} system(s) (${e.registered_systems.map((r) => show(r.system_id)).join(', ')}): a proof counts as proven for a record only when the buyer fingerprint its chain hash covers is one of the submitting system's; otherwise EVIDENCE_NOT_BOUND (the proof keeps its status, the record gets nothing proven from it).`
         : 'study.json registers no systems: a proof is bound to no system, so any system may claim any proof. Evidence claimed by two records is EVIDENCE_REUSED on both: a copier who submits another system\'s evidence cancels the original\'s proven credit as well as its own.',
     },
-    { kind: 'p', text: 'A proof (by proof_id, chain hash or response hash) or a receipt timeline (by job_id or final entry digest) claimed by more than one record is EVIDENCE_REUSED on each and counts as proven for none.' },
+    {
+      kind: 'p',
+      text: `A proof (by its chain hash, which the issuer signs) or a receipt timeline (by its job and final entry digest, which a commitment binds) claimed by more than one record${registered ? ' of the same system' : ''} is EVIDENCE_REUSED on each and counts as proven for none. A shared proof_id is listed but cancels nothing (no signature covers it), and identical responses are no reuse (a deterministic service answers two calls alike).`,
+    },
     table(
       ['system', 'proofs', 'VERIFIED', 'proofs not bound', 'proofs reused', 'timelines reused'],
       e.by_system.map((r) => [show(r.system_id), show(r.proofs), show(r.verified), show(r.proofs_not_bound), show(r.proofs_reused), show(r.timelines_reused)]),

@@ -8,9 +8,13 @@
 -- claims: the record counts as a user of the evidence — a VERIFIED proof or an ANCHORED timeline
 --   that is not NOT_BOUND. Evidence that proves nothing, or that another system's buyer paid for,
 --   cancels nobody's credit.
--- A value (proof_id, chain hash, response hash, job_id, final entry digest) used by more than one
--- record is a reuse; claimed by more than one, it cancels: EVIDENCE_REUSED on each claimant.
-
+-- Reuse is keyed only on what a signature or a commitment binds (SPEC §12.3): a proof's chain hash
+--   (the issuer's signature covers it), a timeline's job and final entry digest (a commitment
+--   binds them). A proof_id is listed when shared but never cancels (nothing signs it); a response
+--   hash is no key at all (a deterministic service answers two calls with the same bytes).
+-- A key claimed by more than one record cancels: EVIDENCE_REUSED on each claimant — with
+--   registered systems only among the claimants of one system (a bound proof is its system's own;
+--   nothing another system submits can cancel it), without registration among all claimants.
 -- In study-verify.ts the registered systems are appended first (registered_systems).
 CREATE TEMP TABLE proof_uses AS
 SELECT p.record_id, p.evidence_index, p.system_id, p.item_id, p.attempt, p.proof_id, p.status,
@@ -36,11 +40,19 @@ WITH proofs AS (
 ), timelines AS (
   SELECT *, status = 'ANCHORED' AND binding IS DISTINCT FROM 'NOT_BOUND' AS claims FROM timeline_uses
 )
-SELECT 'proof' AS evidence_kind, record_id, evidence_index, system_id, item_id, attempt, 'proof_id' AS kind, proof_id AS value, claims FROM proofs
-UNION ALL SELECT 'proof', record_id, evidence_index, system_id, item_id, attempt, 'chain_hash', declared_chain_hash, claims FROM proofs
-UNION ALL SELECT 'proof', record_id, evidence_index, system_id, item_id, attempt, 'response_hash', response_hash, claims FROM proofs
-UNION ALL SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, 'job_id', job_id, claims FROM timelines
-UNION ALL SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, 'final_entry_digest', final_entry_digest, claims FROM timelines;
+SELECT 'proof' AS evidence_kind, record_id, evidence_index, system_id, item_id, attempt, 'proof_id' AS kind, proof_id AS value, FALSE AS keyed, claims FROM proofs
+UNION ALL SELECT 'proof', record_id, evidence_index, system_id, item_id, attempt, 'chain_hash', declared_chain_hash, TRUE, claims FROM proofs
+-- The final digest is 64 hex digits: the last space of the value separates it from the job id.
+UNION ALL SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, 'job_final_digest', job_id || ' ' || final_entry_digest, TRUE, claims FROM timelines;
+
+-- Whose claims compete: every claimant when the study registers no systems, else one system's.
+CREATE TEMP TABLE competing_claims AS
+SELECT a.kind, a.value, a.record_id, a.evidence_kind, a.evidence_index
+FROM evidence_keys a
+JOIN evidence_keys b ON b.kind = a.kind AND b.value = a.value AND b.record_id <> a.record_id
+WHERE a.keyed AND a.claims AND b.claims AND a.value IS NOT NULL
+  AND (NOT EXISTS (SELECT 1 FROM registered_systems) OR a.system_id = b.system_id)
+GROUP BY ALL;
 
 -- Every value used by more than one record, with who uses it and who claims it.
 CREATE TABLE evidence_reuse AS
@@ -56,7 +68,7 @@ SELECT kind, value,
        list_sort(list_distinct(list(record))) AS records,
        list_sort(list_distinct(list(system_id))) AS systems,
        coalesce(list_sort(list_distinct(list(record) FILTER (WHERE claims))), []::VARCHAR[]) AS claimed_by,
-       count(DISTINCT record_id) FILTER (WHERE claims) > 1 AS cancels
+       (kind, value) IN (SELECT kind, value FROM competing_claims) AS cancels
 FROM keyed
 GROUP BY kind, value
 HAVING count(DISTINCT record_id) > 1
@@ -65,9 +77,8 @@ ORDER BY kind, value;
 -- One row per evidence item (proof) and per receipt timeline of every record.
 CREATE TABLE evidence_ownership AS
 WITH reused AS (
-  SELECT k.evidence_kind, k.record_id, k.evidence_index, list_sort(list_distinct(list(k.kind))) AS reused_by
-  FROM evidence_keys k JOIN evidence_reuse r ON r.kind = k.kind AND r.value = k.value
-  WHERE k.claims AND r.cancels
+  SELECT evidence_kind, record_id, evidence_index, list_sort(list_distinct(list(kind))) AS reused_by
+  FROM competing_claims
   GROUP BY ALL
 ), uses AS (
   SELECT 'proof' AS evidence_kind, record_id, evidence_index, system_id, item_id, attempt, proof_id AS evidence_id, status, buyer_fingerprint, binding FROM proof_uses
@@ -84,6 +95,7 @@ FROM uses u
 LEFT JOIN reused r ON r.evidence_kind = u.evidence_kind AND r.record_id = u.record_id AND r.evidence_index IS NOT DISTINCT FROM u.evidence_index
 ORDER BY u.record_id, u.evidence_kind, u.evidence_index;
 
+DROP TABLE competing_claims;
 DROP TABLE evidence_keys;
 DROP TABLE timeline_uses;
 DROP TABLE proof_uses;

@@ -68,8 +68,8 @@ describe('a copied line in a study that registers no systems', () => {
     expect(await proofStatuses(s.root)).toEqual(['VERIFIED', 'VERIFIED']);
     const o = await ownership(s.root);
     for (const record of ['copycat/mp-001/1', 'sys-a/mp-001/1']) {
-      expect(o[`${record} proof`]).toEqual({ binding: null, reason_codes: ['EVIDENCE_REUSED'], reused_by: ['chain_hash', 'proof_id', 'response_hash'], owned: false });
-      expect(o[`${record} timeline`]).toEqual({ binding: null, reason_codes: ['EVIDENCE_REUSED'], reused_by: ['final_entry_digest', 'job_id'], owned: false });
+      expect(o[`${record} proof`]).toEqual({ binding: null, reason_codes: ['EVIDENCE_REUSED'], reused_by: ['chain_hash'], owned: false });
+      expect(o[`${record} timeline`]).toEqual({ binding: null, reason_codes: ['EVIDENCE_REUSED'], reused_by: ['job_final_digest'], owned: false });
     }
     const classes = await queryStore(s.root, "SELECT system_id, class_declared, class_proven FROM result_assertion_classes WHERE kind = 'citation' ORDER BY system_id");
     expect(classes).toEqual([
@@ -89,15 +89,17 @@ describe('a copied line in a study that registers no systems', () => {
     const [dir] = readdirSync(outputs);
     const results = JSON.parse(readFileSync(join(outputs, dir!, 'results.json'), 'utf8')) as { evidence: { registered_systems: unknown[]; reuse: Array<Record<string, unknown>> } };
     expect(results.evidence.registered_systems).toEqual([]);
-    expect(results.evidence.reuse.map((r) => r.kind)).toEqual(['chain_hash', 'final_entry_digest', 'job_id', 'proof_id', 'response_hash']);
+    // Keyed only on what a signature or a commitment binds; the unsigned proof_id is listed, cancelling nothing.
+    expect(results.evidence.reuse.map((r) => r.kind)).toEqual(['chain_hash', 'job_final_digest', 'proof_id']);
     for (const r of results.evidence.reuse) {
-      expect(r).toMatchObject({ records: ['copycat/mp-001/1', 'sys-a/mp-001/1'], systems: ['copycat', 'sys-a'], claimed_by: ['copycat/mp-001/1', 'sys-a/mp-001/1'], cancels: true });
+      expect(r).toMatchObject({ records: ['copycat/mp-001/1', 'sys-a/mp-001/1'], systems: ['copycat', 'sys-a'], claimed_by: ['copycat/mp-001/1', 'sys-a/mp-001/1'], cancels: r.kind !== 'proof_id' });
     }
-    expect(results.evidence.reuse.find((r) => r.kind === 'job_id')!.value).toBe('job-sys-a/mp-001/1');
+    expect(results.evidence.reuse.find((r) => r.kind === 'job_final_digest')!.value).toMatch(/^job-sys-a\/mp-001\/1 [0-9a-f]{64}$/);
     const report = readFileSync(join(outputs, dir!, 'report.md'), 'utf8');
     expect(report).toContain("study.json registers no systems");
     expect(report).toContain("cancels the original's proven credit");
-    expect(report).toMatch(/\| proof\\_id \| prf\\_[^|]+ \| copycat\/mp-001\/1, sys-a\/mp-001\/1 \| copycat, sys-a \| copycat\/mp-001\/1, sys-a\/mp-001\/1 \| yes \|/);
+    expect(report).toMatch(/\| chain\\_hash \| [0-9a-f]{64} \| copycat\/mp-001\/1, sys-a\/mp-001\/1 \| copycat, sys-a \| copycat\/mp-001\/1, sys-a\/mp-001\/1 \| yes \|/);
+    expect(report).toMatch(/\| proof\\_id \| prf\\_[^|]+ \| copycat\/mp-001\/1, sys-a\/mp-001\/1 \| copycat, sys-a \| copycat\/mp-001\/1, sys-a\/mp-001\/1 \| no \|/);
   });
 });
 
@@ -126,7 +128,7 @@ describe('the same copied line in a study that registers its systems', () => {
       { system_id: 'sys-a', buyer_fingerprint: buyerFingerprint(smallBuyerKey('sys-a')), buyer_fingerprint_source: 'preimage' },
     ]);
     const reuse = await queryStore(s.root, 'SELECT kind, records, claimed_by, cancels FROM evidence_reuse ORDER BY kind');
-    expect(reuse.map((r) => r.kind)).toEqual(['chain_hash', 'final_entry_digest', 'job_id', 'proof_id', 'response_hash']);
+    expect(reuse.map((r) => r.kind)).toEqual(['chain_hash', 'job_final_digest', 'proof_id']);
     for (const r of reuse) expect(r).toMatchObject({ records: ['copycat/mp-001/1', 'sys-a/mp-001/1'], claimed_by: ['sys-a/mp-001/1'], cancels: false });
   });
 
@@ -179,7 +181,7 @@ describe('one system reusing its own evidence', () => {
       expect(await citing(s.root)).toEqual({ 'sys-a': ['3', '1', '3'] });
       const o = await ownership(s.root);
       for (const attempt of [1, 2]) {
-        expect(o[`sys-a/mp-001/${attempt} proof`]).toEqual({ binding: 'BOUND', reason_codes: ['EVIDENCE_REUSED'], reused_by: ['chain_hash', 'proof_id', 'response_hash'], owned: false });
+        expect(o[`sys-a/mp-001/${attempt} proof`]).toEqual({ binding: 'BOUND', reason_codes: ['EVIDENCE_REUSED'], reused_by: ['chain_hash'], owned: false });
       }
       expect(o['sys-a/mp-014/1 proof']).toEqual({ binding: 'BOUND', reason_codes: [], reused_by: [], owned: true });
     } finally {
@@ -200,7 +202,7 @@ describe('one system reusing its own evidence', () => {
       expect(await citing(s.root)).toEqual({ 'sys-a': ['3', '1', '3'] });
       const o = await ownership(s.root);
       for (const item of ['mp-001', 'mp-014']) {
-        expect(o[`sys-a/${item}/1 timeline`]).toEqual({ binding: 'BOUND', reason_codes: ['EVIDENCE_REUSED'], reused_by: ['final_entry_digest', 'job_id'], owned: false });
+        expect(o[`sys-a/${item}/1 timeline`]).toEqual({ binding: 'BOUND', reason_codes: ['EVIDENCE_REUSED'], reused_by: ['job_final_digest'], owned: false });
         // The proof itself is the record's own; what it rests on (the required timeline) is not.
         expect(o[`sys-a/${item}/1 proof`]).toEqual({ binding: 'BOUND', reason_codes: [], reused_by: [], owned: true });
       }

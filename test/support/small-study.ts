@@ -29,6 +29,10 @@ export interface HandRecord extends RecordBase {
   proof?: 'spec' | 'public' | '3.1' | '3.1-unopened';
   /** Records with the same key share one receipt timeline: a retrieve entry per record's response. */
   timeline?: string;
+  /** A deterministic retrieval service: the response carries nothing of the call (no call_id), so equal queries get equal bytes. */
+  deterministic?: boolean;
+  /** The proof's proof_id (not covered by the signature: anyone may write any). */
+  proofId?: string;
 }
 
 /** A line copied from another record, with only its key changed (what a copier submits). */
@@ -62,10 +66,11 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   for (const r of records) {
     clock += 60_000;
     const request = { query: r.item };
-    const response = { call_id: `call-${keyOf(r)}`, passages: r.passages };
+    const response = r.deterministic ? { passages: r.passages } : { call_id: `call-${keyOf(r)}`, passages: r.passages };
     const base = {
       request, response, timestamp: iso(clock), seller: 'retrieval.example', buyerApiKey: smallBuyerKey(r.buyer ?? r.system),
       transactionId: `crd_${r.system}_${r.item}_${r.attempt}`, signingKeyPem: KEY, tsa: { signer, genTime: iso(clock + 1000) },
+      ...(r.proofId === undefined ? {} : { proofId: r.proofId }),
     };
     const shown = r.tamper ? { ...response, passages: r.passages.map((p) => ({ ...p, text: `${p.text} (modifié)` })) } : response;
     const form = r.proof ?? 'spec';
