@@ -12,6 +12,9 @@ import { readJsonFile } from '../io/json-files.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { studyRelative, type StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
+import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { intakeOf, loadStudy } from '../study/study.ts';
+import { utcMillis } from '../formats/utc-instant.ts';
 
 /** A commitments file and whose it is: a system's own (through intake) or the operator's. */
 export interface CommitmentsFile {
@@ -92,4 +95,20 @@ export function requireSealedInputs(layout: StudyLayout, freezeDigest: string): 
     throw new PreregError('INTAKE_DRIFT', drift.map((d) => d.message).join('; '), { file: drift[0]!.file, files: drift.map((d) => d.file) });
   }
   return seal;
+}
+
+/**
+ * What `run` requires of a sealed-intake study (SPEC §12.2): after closes_at (`nowMs`, the
+ * caller's clock) a seal must exist (SEAL_MISSING), and the inputs must be the sealed ones.
+ * `beforeReveal`: the seal is required whatever the time (reveal-check: the answer key is revealed
+ * only after submissions are closed). Unsealed studies (every study/1) pass unless a seal exists.
+ */
+export function requireSealedIntake(layout: StudyLayout, nowMs: number, beforeReveal = false): SealRecord | null {
+  const frozen = loadFreezeRecord(layout.freeze);
+  const settings = intakeOf(loadStudy(layout.study));
+  const sealed = lstatSync(layout.seal, { throwIfNoEntry: false }) !== undefined;
+  if (settings.mode === 'sealed' && !sealed && (beforeReveal || nowMs >= utcMillis(frozen.window.closes_at)!)) {
+    throw new PreregError('SEAL_MISSING', `the study declares sealed intake and inputs/seal.json does not exist${beforeReveal ? ': the answer key is revealed only after the intake is sealed' : ` (closes_at ${frozen.window.closes_at} has passed)`}; run \`prereg seal\``);
+  }
+  return requireSealedInputs(layout, freezeDigest(frozen));
 }

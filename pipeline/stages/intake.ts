@@ -9,7 +9,6 @@
 // `prereg intake --verify-receipt R --seal inputs/seal.json`: a participant checks its receipt.
 import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createPublicKey } from 'node:crypto';
 import { sameKey, signCanonical } from '../evidence/intake/ed25519.ts';
 import {
   entryDigest, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, receiptPayload, requestProblems, storedPath,
@@ -89,7 +88,7 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
   const { frozen, freezeDigest, study, trust } = loadFrozenStudy(layout);
   if (lstatSync(layout.seal, { throwIfNoEntry: false })) throw new PreregError('SEAL_EXISTS', 'inputs/seal.json exists: the intake is sealed and takes no more files; nothing was written');
   const pinned = pinnedIntakeKey(layout.trust, trust.policy);
-  if (!sameKey(createPublicKey(operatorKey), pinned.key)) {
+  if (!sameKey(operatorKey, pinned.key)) {
     throw new PreregError('OPERATOR_KEY_MISMATCH', `--operator-key's public half is not the intake key pinned in ${pinned.where}; nothing was written`);
   }
 

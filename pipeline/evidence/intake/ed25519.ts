@@ -16,7 +16,7 @@ export function agentPublicKey(text: string): KeyObject | undefined {
 
 /** `ed25519:<base64url>` of an Ed25519 key (public, or the public half of a private one). */
 export function agentKeyText(key: KeyObject): string {
-  const jwk = createPublicKey(key).export({ format: 'jwk' });
+  const jwk = (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'jwk' });
   if (jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') throw new TypeError('agentKeyText: not an Ed25519 key');
   return `ed25519:${jwk.x}`;
 }
@@ -40,5 +40,6 @@ export function verifyCanonical(key: KeyObject, value: unknown, signature: unkno
 
 /** The same public key (compared as SPKI DER). */
 export function sameKey(a: KeyObject, b: KeyObject): boolean {
-  return createPublicKey(a).export({ format: 'der', type: 'spki' }).equals(createPublicKey(b).export({ format: 'der', type: 'spki' }));
+  const spki = (k: KeyObject) => (k.type === 'public' ? k : createPublicKey(k)).export({ format: 'der', type: 'spki' });
+  return spki(a).equals(spki(b));
 }
