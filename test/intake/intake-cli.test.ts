@@ -88,6 +88,12 @@ describe('sealed intake, end to end', () => {
     const ingested = await runCli(['ingest', '--root', s.root, '--json']);
     expect(ingested.code, ingested.stderr).toBe(0);
     expect(ingested.json.totals.lines_read).toBe(70);
+    // verify reads the system's own commitments (received through intake) beside the operator's.
+    const operatorLines = readFileSync(join(s.root, 'inputs/commitments.jsonl'), 'utf8').trimEnd().split('\n').length;
+    const ownLines = readFileSync(join(s.root, 'inputs/commitments/sys-honest.jsonl'), 'utf8').trimEnd().split('\n').length;
+    const verified = await runCli(['verify', '--root', s.root, '--json']);
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(verified.json.commitments.lines).toBe(operatorLines + ownLines);
 
     // After the seal: a sealed file changed, a file added, a file removed.
     const stored = join(s.root, 'inputs/submissions/sys-truncated.jsonl');
