@@ -10,13 +10,15 @@
 //              previous entry's digest (64 zeros for seq 0); token is the TSA's TimeStampResp
 //              (DER, base64) over the entry digest.
 //   entry digest = SHA-256(canonical JSON of the entry without `token`), hex: the chain's link,
-//              the token's message imprint (SHA-256) and the seal's Merkle leaf (0x00 ‖ 32 bytes).
+//              the seal's Merkle leaf (0x00 ‖ its 32 bytes), and what the token dates (its message
+//              imprint is SHA-256 over the 32 bytes, as for the freeze's anchors).
 //   receipt   {format:"prereg.intake-receipt/1", study_id, freeze_digest, entry, entry_digest,
 //              signature}; signature = Ed25519 by the intake key over the canonical receipt
 //              without `signature`.
 //   seal      inputs/seal.json {format:"prereg.seal/1", study_id, freeze_digest, closes_at,
 //              log:{entries, root, head}, files:[{path, bytes, sha256}]}; seal_digest =
 //              SHA-256(canonical seal.json), which the seal's anchors (inputs/anchors/) witness.
+// docs/intake.md describes each, for participants, operators and auditors.
 import { canonicalJson, isRecord } from '../../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { hashLeaf, inclusionPath, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
