@@ -12,14 +12,24 @@ import { PreregError } from '../reasons.ts';
 /** An Ed25519 private key from a PKCS#8 PEM file; USAGE for a missing flag, OPERATOR_KEY_INVALID otherwise. */
 export function readEd25519PrivateKey(path: unknown, flag: string): KeyObject {
   if (typeof path !== 'string') throw new PreregError('USAGE', `${flag} FILE (an Ed25519 private key, PKCS#8 PEM) is required`);
+  return readEd25519Pem(path, flag, 'private');
+}
+
+/** A PEM public key file given on the command line (a participant pins the intake key itself). */
+export function readEd25519PublicKey(path: string, flag: string): KeyObject {
+  return readEd25519Pem(path, flag, 'public');
+}
+
+function readEd25519Pem(path: string, flag: string, type: 'private' | 'public'): KeyObject {
   if (!existsSync(path)) throw new PreregError('FILE_NOT_FOUND', `${flag} ${path} does not exist`, { path });
+  const code = type === 'private' ? 'OPERATOR_KEY_INVALID' : 'USAGE';
   let key: KeyObject;
   try {
-    key = createPrivateKey(readText(path));
+    key = type === 'private' ? createPrivateKey(readText(path)) : createPublicKey(readText(path));
   } catch {
-    throw new PreregError('OPERATOR_KEY_INVALID', `${flag} ${path} is not a PEM private key`);
+    throw new PreregError(code, `${flag} ${path} is not a PEM ${type} key`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError('OPERATOR_KEY_INVALID', `${flag} ${path} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
+  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError(code, `${flag} ${path} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
   return key;
 }
 
@@ -38,17 +48,4 @@ export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy): { key: K
   }
   if (key.asymmetricKeyType !== 'ed25519') throw new PreregError('OPERATOR_KEY_UNPINNED', `${where} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
   return { key, where };
-}
-
-/** A PEM public key file given on the command line (a participant pins the intake key itself). */
-export function readEd25519PublicKey(path: string, flag: string): KeyObject {
-  if (!existsSync(path)) throw new PreregError('FILE_NOT_FOUND', `${flag} ${path} does not exist`, { path });
-  let key: KeyObject;
-  try {
-    key = createPublicKey(readText(path));
-  } catch {
-    throw new PreregError('USAGE', `${flag} ${path} is not a PEM public key`);
-  }
-  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError('USAGE', `${flag} ${path} is not an Ed25519 key`);
-  return key;
 }

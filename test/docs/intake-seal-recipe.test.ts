@@ -5,9 +5,9 @@ import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, runCli } from '../support/cli.ts';
-import { AFTER_CLOSE, buildIntakeStudyTemplate, OPERATOR_KEY, startTestTsa, TSA_ROOT_PEM, type TestTsa } from '../support/intake-study.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../support/cli.ts';
+import { AFTER_CLOSE, intakeFixture, intakeWith, sealWith, signAs, TSA_ROOT_PEM } from '../support/intake-study.ts';
 
 const run = promisify(execFile);
 function recipe(): string {
@@ -17,24 +17,17 @@ function recipe(): string {
   return m[1]!;
 }
 
-let tsa: TestTsa;
-let built: Awaited<ReturnType<typeof buildIntakeStudyTemplate>>;
+const fixture = intakeFixture();
 let root: string;
 beforeAll(async () => {
-  tsa = await startTestTsa();
-  built = await buildIntakeStudyTemplate();
-  const s = built.copy();
+  const s = fixture.built.copy();
   const file = join(s.staging, 'sys-honest.jsonl');
-  expect((await runCli(['submission', 'sign', file, '--key', s.honest.keyFile, '--system', 'sys-honest', '--root', s.root])).code).toBe(0);
-  expect((await runCli(['intake', `${file}.intake.json`, '--operator-key', OPERATOR_KEY, ...tsa.args, '--root', s.root])).code).toBe(0);
-  tsa.at(AFTER_CLOSE);
-  expect((await runCli(['seal', ...tsa.args, '--root', s.root])).code).toBe(0);
+  expect((await signAs(s, file, s.honest)).code).toBe(0);
+  expect((await intakeWith(fixture.tsa, s, `${file}.intake.json`)).code).toBe(0);
+  fixture.tsa.at(AFTER_CLOSE);
+  expect((await sealWith(fixture.tsa, s)).code).toBe(0);
   root = s.root;
 }, 120_000);
-afterAll(async () => {
-  await tsa?.close();
-  built?.cleanup();
-});
 
 const env = () => ({ ...process.env, WITNESS: 'local', TSA_ROOT: TSA_ROOT_PEM, TSA_CERT: join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa.cert.pem') });
 

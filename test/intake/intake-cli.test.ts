@@ -4,34 +4,20 @@
 // check their receipts, ingest reads exactly the sealed files.
 import { existsSync, readFileSync, rmSync, writeFileSync, appendFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
-import { AFTER_CLOSE, buildIntakeStudyTemplate, OPERATOR_KEY, startTestTsa, TSA_ROOT_PEM, type IntakeStudy, type TestTsa } from '../support/intake-study.ts';
+import { AFTER_CLOSE, intakeFixture, intakeWith, sealWith, signAs as sign, TSA_ROOT_PEM, type IntakeStudy } from '../support/intake-study.ts';
 
-let tsa: TestTsa;
-let built: Awaited<ReturnType<typeof buildIntakeStudyTemplate>>;
-beforeAll(async () => {
-  tsa = await startTestTsa();
-  built = await buildIntakeStudyTemplate();
-}, 120_000);
-afterAll(async () => {
-  await tsa?.close();
-  built?.cleanup();
-});
-
-async function sign(s: IntakeStudy, file: string, agent: IntakeStudy['honest'], kind = 'submissions') {
-  return runCli(['submission', 'sign', file, '--key', agent.keyFile, '--system', agent.system_id, '--kind', kind, '--root', s.root, '--json']);
-}
-async function intake(s: IntakeStudy, request: string, extra: string[] = []) {
-  return runCli(['intake', request, '--operator-key', OPERATOR_KEY, ...tsa.args, '--retries', '0', '--root', s.root, '--json', ...extra]);
-}
+const fixture = intakeFixture();
+const intake = (s: IntakeStudy, request: string) => intakeWith(fixture.tsa, s, request);
 async function verifyReceipt(s: IntakeStudy, receipt: string) {
   return runCli(['intake', '--verify-receipt', receipt, '--seal', join(s.root, 'inputs/seal.json'), '--tsa-root', TSA_ROOT_PEM, '--root', s.root, '--json']);
 }
 
 describe('sealed intake, end to end', () => {
   it('participants sign, the operator receives and seals, receipts check, ingest reads the sealed files; a change after the seal is INTAKE_DRIFT', async () => {
-    const s = built.copy();
+    const s = fixture.built.copy();
+    const tsa = fixture.tsa;
     tsa.at('2026-11-10T12:00:00Z');
     const honestFile = join(s.staging, 'sys-honest.jsonl');
     const signed = await sign(s, honestFile, s.honest);
@@ -69,7 +55,7 @@ describe('sealed intake, end to end', () => {
     expect(readFileSync(join(s.root, 'inputs/intake.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(4);
 
     tsa.at(AFTER_CLOSE);
-    const sealed = await runCli(['seal', ...tsa.args, '--retries', '0', '--root', s.root, '--json']);
+    const sealed = await sealWith(tsa, s);
     expect(sealed.code, sealed.stderr).toBe(0);
     const seal = JSON.parse(readFileSync(join(s.root, 'inputs/seal.json'), 'utf8'));
     expect(seal.log.entries).toBe(4);

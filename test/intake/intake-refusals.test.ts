@@ -3,23 +3,16 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
 import { INTAKE_REQUEST_FORMAT, requestPayload, type IntakeRequest } from '../../pipeline/evidence/intake/records.ts';
 import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import { runCli } from '../support/cli.ts';
-import { AFTER_CLOSE, buildIntakeStudyTemplate, CLOSES_AT, OPERATOR_KEY, snapshot, startTestTsa, TSA_ROOT_PEM, type Agent, type IntakeStudy, type TestTsa } from '../support/intake-study.ts';
+import { AFTER_CLOSE, CLOSES_AT, intakeFixture, intakeWith, sealWith, signAs, snapshot, TSA_ROOT_PEM, type Agent, type IntakeStudy } from '../support/intake-study.ts';
 
-let tsa: TestTsa;
-let built: Awaited<ReturnType<typeof buildIntakeStudyTemplate>>;
-beforeAll(async () => {
-  tsa = await startTestTsa();
-  built = await buildIntakeStudyTemplate();
-}, 120_000);
-afterAll(async () => {
-  await tsa?.close();
-  built?.cleanup();
-});
+const fixture = intakeFixture();
+const tsa = { at: (t: string) => fixture.tsa.at(t) };
+const built = { copy: () => fixture.built.copy() };
 
 function readFrozenDigest(s: IntakeStudy): string {
   return JSON.parse(readFileSync(`${s.staging}/sys-honest.jsonl.intake.json`, 'utf8')).freeze_digest as string;
@@ -35,16 +28,12 @@ function forge(s: IntakeStudy, file: string, signer: Agent, systemId: string, fr
   return out;
 }
 async function sign(s: IntakeStudy, file: string, agent: Agent) {
-  const r = await runCli(['submission', 'sign', file, '--key', agent.keyFile, '--system', agent.system_id, '--root', s.root]);
+  const r = await signAs(s, file, agent);
   expect(r.code, r.stderr).toBe(0);
   return `${file}.intake.json`;
 }
-async function intake(s: IntakeStudy, request: string) {
-  return runCli(['intake', request, '--operator-key', OPERATOR_KEY, ...tsa.args, '--retries', '0', '--root', s.root, '--json']);
-}
-async function seal(s: IntakeStudy) {
-  return runCli(['seal', ...tsa.args, '--retries', '0', '--root', s.root, '--json']);
-}
+const intake = (s: IntakeStudy, request: string) => intakeWith(fixture.tsa, s, request);
+const seal = (s: IntakeStudy) => sealWith(fixture.tsa, s);
 /** The code of a refused command (--json prints the error document). */
 const codeOf = (r: { stdout: string; stderr: string }): string => JSON.parse((r.stdout || r.stderr).trim().split('\n').pop()!).code;
 

@@ -11,32 +11,27 @@ import { studyLayout } from '../../pipeline/layout.ts';
 import { freezeDigest, loadFreezeRecord } from '../../pipeline/study/freeze-record.ts';
 import { intakeOf, loadStudy } from '../../pipeline/study/study.ts';
 import { runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
-import { AFTER_CLOSE, buildIntakeStudyTemplate, OPERATOR_KEY, startTestTsa, TSA_ROOT_PEM, type IntakeStudy, type TestTsa } from '../support/intake-study.ts';
+import { AFTER_CLOSE, intakeFixture, intakeWith, sealWith, signAs, TSA_ROOT_PEM, type IntakeStudy } from '../support/intake-study.ts';
 import { testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
 
-let tsa: TestTsa;
-let built: Awaited<ReturnType<typeof buildIntakeStudyTemplate>>;
+const fixture = intakeFixture();
 let unsealed: IntakeStudy;
 let sealedRoot: string;
 const scratch: string[] = [];
 beforeAll(async () => {
-  tsa = await startTestTsa();
-  built = await buildIntakeStudyTemplate();
-  unsealed = built.copy();
-  const s = built.copy();
+  unsealed = fixture.built.copy();
+  const s = fixture.built.copy();
   for (const a of [s.honest, s.truncated]) {
     const file = join(s.staging, `${a.system_id}.jsonl`);
-    expect((await runCli(['submission', 'sign', file, '--key', a.keyFile, '--system', a.system_id, '--root', s.root])).code).toBe(0);
-    const r = await runCli(['intake', `${file}.intake.json`, '--operator-key', OPERATOR_KEY, ...tsa.args, '--root', s.root]);
+    expect((await signAs(s, file, a)).code).toBe(0);
+    const r = await intakeWith(fixture.tsa, s, `${file}.intake.json`);
     expect(r.code, r.stdout + r.stderr).toBe(0);
   }
-  tsa.at(AFTER_CLOSE);
-  expect((await runCli(['seal', ...tsa.args, '--root', s.root])).code).toBe(0);
+  fixture.tsa.at(AFTER_CLOSE);
+  expect((await sealWith(fixture.tsa, s)).code).toBe(0);
   sealedRoot = s.root;
 }, 120_000);
-afterAll(async () => {
-  await tsa?.close();
-  built?.cleanup();
+afterAll(() => {
   for (const d of scratch) rmSync(d, { recursive: true, force: true });
 });
 

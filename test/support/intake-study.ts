@@ -8,6 +8,7 @@ import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { agentKeyText, signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
 import { possessionPayload } from '../../pipeline/evidence/intake/records.ts';
 import { freezeAndAnchor } from '../../scripts/rebuild-example.ts';
@@ -109,4 +110,43 @@ export function snapshot(dir: string): Record<string, string> {
     out[p.slice(dir.length)] = readFileSync(p).toString('base64');
   }
   return out;
+}
+
+/**
+ * For a test file: starts the TSA and builds the study template before its tests (beforeAll),
+ * closes and removes them after (afterAll). The getters are valid inside tests and hooks.
+ */
+export function intakeFixture(): { readonly tsa: TestTsa; readonly built: Awaited<ReturnType<typeof buildIntakeStudyTemplate>> } {
+  let tsa: TestTsa | undefined;
+  let built: Awaited<ReturnType<typeof buildIntakeStudyTemplate>> | undefined;
+  beforeAll(async () => {
+    tsa = await startTestTsa();
+    built = await buildIntakeStudyTemplate();
+  }, 120_000);
+  afterAll(async () => {
+    await tsa?.close();
+    built?.cleanup();
+  });
+  return {
+    get tsa() {
+      return tsa!;
+    },
+    get built() {
+      return built!;
+    },
+  };
+}
+
+/** The participant signs `file` (`submission sign`, the request beside it). */
+export function signAs(s: IntakeStudy, file: string, agent: Agent, kind = 'submissions') {
+  return runCli(['submission', 'sign', file, '--key', agent.keyFile, '--system', agent.system_id, '--kind', kind, '--root', s.root, '--json']);
+}
+
+/** The operator takes `request` in, from the fixture's TSA. */
+export function intakeWith(tsa: TestTsa, s: IntakeStudy, request: string, extra: string[] = []) {
+  return runCli(['intake', request, '--operator-key', OPERATOR_KEY, ...tsa.args, '--retries', '0', '--root', s.root, '--json', ...extra]);
+}
+
+export function sealWith(tsa: TestTsa, s: IntakeStudy) {
+  return runCli(['seal', ...tsa.args, '--retries', '0', '--root', s.root, '--json']);
 }
