@@ -21,6 +21,7 @@
 // docs/intake.md describes each, for participants, operators and auditors.
 import { canonicalJson, isRecord } from '../../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../../formats/hash.ts';
+import { schemaProblems } from '../../formats/schemas.ts';
 import { hashLeaf, inclusionPath, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
 
 export const INTAKE_REQUEST_FORMAT = 'prereg.intake-request/1';
@@ -130,25 +131,10 @@ export function verifyLogInclusion(digest: string, index: number, size: number, 
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const isText = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
-/** What is wrong with a value read as an intake request (empty: it has the request's shape). */
+/** What is wrong with a value read as an intake request (schemas/intake-request.schema.json); empty: it is one. */
 export function requestProblems(value: unknown): string[] {
-  if (!isRecord(value)) return ['an intake request is a JSON object'];
-  const p: string[] = [];
-  const known = ['format', 'study_id', 'system_id', 'freeze_digest', 'kind', 'sha256', 'bytes', 'file', 'public_key', 'signature'];
-  for (const k of Object.keys(value)) if (!known.includes(k)) p.push(`unknown member ${JSON.stringify(k)}`);
-  if (value.format !== INTAKE_REQUEST_FORMAT) p.push(`format must be ${JSON.stringify(INTAKE_REQUEST_FORMAT)}`);
-  if (!isText(value.study_id)) p.push('study_id must be a non-empty string');
-  if (!(typeof value.system_id === 'string' && FILE_SAFE_SYSTEM_ID.test(value.system_id))) p.push('system_id must be letters, digits, . _ - (it names the stored file)');
-  if (!isHex64(value.freeze_digest)) p.push('freeze_digest must be 64 lowercase hex digits');
-  if (!INTAKE_KINDS.includes(value.kind as IntakeKind)) p.push('kind must be "submissions" or "commitments"');
-  if (!isHex64(value.sha256)) p.push('sha256 must be 64 lowercase hex digits');
-  if (!isCount(value.bytes)) p.push('bytes must be a non-negative integer');
-  if (value.file !== undefined && !(isText(value.file) && !/[/\\]/.test(value.file) && value.file !== '..' && value.file !== '.')) p.push('file must be a plain file name (no directory)');
-  if (!isText(value.public_key)) p.push('public_key must be a string');
-  if (!isText(value.signature)) p.push('signature must be a string');
-  return p;
+  return schemaProblems('intake-request', value);
 }
 
 /** What is wrong with a value read as a log entry (its request is checked by requestProblems). */
@@ -164,17 +150,7 @@ export function entryProblems(value: unknown): string[] {
   return p;
 }
 
+/** What is wrong with a value read as inputs/seal.json (schemas/seal.schema.json); empty: it is one. */
 export function sealProblems(value: unknown): string[] {
-  if (!isRecord(value)) return ['seal.json is a JSON object'];
-  const p: string[] = [];
-  if (value.format !== SEAL_FORMAT) p.push(`format must be ${JSON.stringify(SEAL_FORMAT)}`);
-  if (!isText(value.study_id)) p.push('study_id must be a string');
-  if (!isHex64(value.freeze_digest)) p.push('freeze_digest must be 64 lowercase hex digits');
-  if (!isText(value.closes_at)) p.push('closes_at must be a string');
-  const log = value.log;
-  if (!isRecord(log) || !isCount(log.entries) || !isHex64(log.root) || !isHex64(log.head)) p.push('log must be {entries, root, head}');
-  const files = value.files;
-  if (!Array.isArray(files) || !files.every((f) => isRecord(f) && isText(f.path) && isCount(f.bytes) && isHex64(f.sha256) && Object.keys(f).length === 3)) p.push('files must be [{path, bytes, sha256}]');
-  for (const k of Object.keys(value)) if (!['format', 'study_id', 'freeze_digest', 'closes_at', 'log', 'files'].includes(k)) p.push(`unknown member ${JSON.stringify(k)}`);
-  return p;
+  return schemaProblems('seal', value);
 }
