@@ -13,6 +13,13 @@ export interface StudyLayout {
   inputs: string;
   submissions: string;
   commitments: string;
+  /** inputs/commitments/: each system's own commitments, received through intake (SPEC §12.2). */
+  participantCommitments: string;
+  /** inputs/intake.jsonl: the hash-chained intake log. */
+  intakeLog: string;
+  /** inputs/seal.json, and its anchors in inputs/anchors/. */
+  seal: string;
+  sealAnchors: string;
   answerKey: string;
   answerKeySecret: string;
   outputs: string;
@@ -35,6 +42,10 @@ export function studyLayout(root: string): StudyLayout {
     inputs,
     submissions: join(inputs, 'submissions'),
     commitments: join(inputs, 'commitments.jsonl'),
+    participantCommitments: join(inputs, 'commitments'),
+    intakeLog: join(inputs, 'intake.jsonl'),
+    seal: join(inputs, 'seal.json'),
+    sealAnchors: join(inputs, 'anchors'),
     answerKey: join(inputs, 'answer-key.jsonl'),
     answerKeySecret: join(inputs, 'answer-key.secret'),
     outputs: join(r, 'outputs'),

@@ -428,6 +428,109 @@ export const REASONS = {
     next: 'Inputs must not change during a run: wait until the file is complete, then run ingest again.',
   },
   // --- end Ingest ------------------------------------------------------------------------------
+  // --- Sealed intake (SPEC §12.2) — pipeline/intake/, pipeline/evidence/intake/, stages intake, seal, submission; docs/intake.md
+  STUDY_AGENT_KEY_INVALID: {
+    meaning: "A system's agent key in study.json is not an Ed25519 public key (ed25519:<base64url of 32 bytes>), or its `possession` is not that key's signature over canonical {study_id, system_id}: nobody showed they hold the key. Nothing was written.",
+    next: 'Have the participant sign canonical {"study_id": …, "system_id": …} with the key (docs/intake.md, "Registering agent keys") and put the base64url signature in `possession`; then freeze.',
+  },
+  STUDY_AGENT_KEY_SHARED: {
+    meaning: 'The same agent key is registered for two systems: a request it signs could be either system\'s, so neither could be told apart. Nothing was written.',
+    next: 'Give each system its own key pair; remove the duplicate from study.json before the freeze.',
+  },
+  STUDY_LOCKED: {
+    exit: EXIT.conflict,
+    meaning: 'Another prereg command holds the study lock (work/prereg.lock): two commands writing the intake log or work/ at once could interleave. Nothing was written.',
+    next: 'Wait for the other command to finish. If none is running (it was killed), the lock file names its pid and command: remove work/prereg.lock, then run again.',
+  },
+  INTAKE_REQUEST_INVALID: {
+    meaning: 'The intake request is not a prereg.intake-request/1 document (a member missing, misspelt or of the wrong type), names another study, or its file cannot be found beside it. Nothing was written.',
+    next: 'Make the request again with `prereg submission sign FILE --key K --system ID`, and send it with its file.',
+  },
+  INTAKE_SIGNATURE_INVALID: {
+    exit: EXIT.failures,
+    meaning: "The intake request's signature does not verify with the key it names, or that key is not one of the requesting system's frozen agent_keys (a key of another system is refused: a system submits only its own files). Nothing was written.",
+    next: "The participant signs again with one of its own registered keys (`prereg submission sign … --key` the system's private key).",
+  },
+  INTAKE_FREEZE_MISMATCH: {
+    exit: EXIT.failures,
+    meaning: "The request names another freeze_digest than the study's freeze.json: the participant signed for a study configuration other than the one in force. Nothing was written.",
+    next: "Check which freeze the participant saw (the published freeze_digest); if the study's is right, the participant signs again against it.",
+  },
+  INTAKE_FILE_MISMATCH: {
+    exit: EXIT.failures,
+    meaning: 'The file given with the request does not have the SHA-256 or the size the request signs: it is not the file the participant signed. Nothing was written.',
+    next: 'Ask the participant for the file it signed (or a request signed over this file).',
+  },
+  SUBMISSION_SYSTEM_NOT_OWNER: {
+    exit: EXIT.failures,
+    meaning: "A line of a submission file received through intake names another system_id than the system whose key signed the request: a system submits lines for itself only. The whole intake is refused; nothing was written.",
+    next: 'The participant removes the other system\'s lines (line numbers in the message), signs again and resubmits.',
+  },
+  INTAKE_LATE: {
+    exit: EXIT.failures,
+    meaning: "The intake entry's time — its TSA token's genTime, never the local clock — is at or after the study's closes_at: the submission came after the deadline. The intake was refused, nothing written; in a log, such an entry does not count.",
+    next: 'Nothing to fix: the window is closed. An entry already logged late is reported by the audit.',
+  },
+  INTAKE_LOG_INVALID: {
+    meaning: 'inputs/intake.jsonl is not a valid chain: a line does not parse or has not the entry shape, a seq is out of order, a prev is not the previous entry\'s digest, or an entry\'s request is not signed by a key of its system. The log was written by something other than `prereg intake`, or edited.',
+    next: 'Restore the log as `prereg intake` wrote it (the participants hold receipts for their entries); the message names the line.',
+  },
+  INTAKE_TOKEN_INVALID: {
+    exit: EXIT.failures,
+    meaning: "An intake entry's RFC 3161 token does not verify over the entry digest against the given TSA roots (the TSA_* codes say which check failed): the entry's time is not witnessed.",
+    next: "Check the TSA roots given; the operator obtains tokens only from the study's TSAs.",
+  },
+  INTAKE_RECEIPT_INVALID: {
+    meaning: 'The receipt is not a prereg.intake-receipt/1 document, or its entry_digest is not the digest of the entry it carries.',
+    next: 'Use the receipt file `prereg intake` wrote, unchanged.',
+  },
+  INTAKE_RECEIPT_SIGNATURE_INVALID: {
+    exit: EXIT.failures,
+    meaning: "The receipt's signature does not verify with the operator's pinned intake key (the policy's intake_public_key, else operator_public_key): the receipt proves nothing.",
+    next: 'Check the intake key used (--intake-key, or the frozen trust policy); a receipt edited after it was issued cannot be repaired.',
+  },
+  INTAKE_RECEIPT_NOT_SEALED: {
+    exit: EXIT.failures,
+    meaning: "The receipt's entry is not in the sealed log (no audit path from it to the seal's root): the operator acknowledged a submission and then left it out of the seal. INVALID: proof a submission was dropped.",
+    next: 'Publish the receipt and the seal together: they show the dropped submission. The study\'s result cannot be VALID without it.',
+  },
+  INTAKE_RECEIPT_SUPERSEDED: {
+    exit: EXIT.ok,
+    meaning: "The receipt's entry is in the sealed log, but the same system later submitted another file of the same kind: the later one is the file that counts. Informational.",
+    next: 'Nothing to fix, unless the participant never made the later request (then its key was used by someone else).',
+  },
+  INTAKE_DRIFT: {
+    meaning: 'A submission or commitments file differs from what the intake log or the seal records (changed, added or removed after it was received or sealed): the stage would read other files than the sealed ones. Nothing was written.',
+    next: 'Restore the sealed files (the message names the file and both digests); files come in only through `prereg intake` before the seal.',
+  },
+  SEAL_EXISTS: {
+    exit: EXIT.conflict,
+    meaning: 'inputs/seal.json already exists: the intake is closed and sealed once. Nothing was written.',
+    next: 'Nothing to do: a sealed study takes no more intake and no second seal.',
+  },
+  SEAL_EARLY: {
+    exit: EXIT.failures,
+    meaning: "The seal's token genTime is before closes_at: submissions were still open, so the seal would close the window early. Nothing was written.",
+    next: 'Run `prereg seal` after closes_at.',
+  },
+  SEAL_LATE: {
+    exit: EXIT.failures,
+    meaning: "The seal's token genTime is after closes_at + intake.seal_within_s: the log stayed open past the frozen bound, long enough to be rewritten. Refused by seal, nothing written; in an audit, the seal does not count.",
+    next: 'Nothing to fix for this study: report it. Seal within seal_within_s of closes_at next time.',
+  },
+  SEAL_INVALID: {
+    meaning: 'inputs/seal.json is not a prereg.seal/1 document, or its log root, head or entry count is not the intake log\'s, or one of its anchors does not verify over seal_digest.',
+    next: 'Restore seal.json and inputs/anchors/ as `prereg seal` wrote them.',
+  },
+  SEAL_MISSING: {
+    meaning: 'The study declares sealed intake (study.json intake.mode "sealed", the study/2 default), it is after closes_at, and inputs/seal.json does not exist: the inputs are not closed, so no stage may read them (and reveal-check may not reveal the answer key).',
+    next: 'Run `prereg seal` (within intake.seal_within_s of closes_at), then run again.',
+  },
+  SEAL_FREEZE_MISMATCH: {
+    meaning: "inputs/seal.json names another freeze_digest than preregistration/freeze.json: the study was re-frozen after its inputs were sealed, or the seal is another study's.",
+    next: 'Restore the freeze the seal names; a study is never re-frozen after its window opened.',
+  },
+  // --- end Sealed intake ---------------------------------------------------------------------
   // --- Outputs (SPEC §7) — pipeline/emit/, pipeline/stages/emit.ts ----------------------------
   REPORT_METRIC_UNKNOWN: {
     meaning: "study.json's report.primary_metric names a metric that section 5's scores do not produce, so the report could not lead with it.",

@@ -15,6 +15,8 @@ export interface TrustPolicy {
   /** The issuer's transparency-log signing keys (ECDSA P-256 or Ed25519). */
   tlog_submitter_keys?: Array<{ key_id: string; public_key_file: string; valid_from: string; valid_until: WindowEnd }>;
   operator_public_key?: string;
+  /** PEM file of the Ed25519 key that signs intake receipts; absent: operator_public_key (docs/intake.md). */
+  intake_public_key?: string;
   require_tsa_token: boolean;
   max_skew_seconds: number;
   /** Absent: DEFAULT_BATCH_MAX_SKEW_SECONDS (900). */
@@ -31,6 +33,7 @@ export const TRUST_POLICY_FIELDS = [
   'tlog_keys',
   'tlog_submitter_keys',
   'operator_public_key',
+  'intake_public_key',
   'require_tsa_token',
   'max_skew_seconds',
   'batch_max_skew_seconds',

@@ -15,6 +15,7 @@ import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { requireRevealedKey } from '../freeze/reveal.ts';
 import type { StageContext } from '../command.ts';
 import { requireCommitmentsIfReceipts } from '../verify/inputs.ts';
+import { requireSealedIntake } from '../intake/files.ts';
 
 export interface RunProblem {
   code: ReasonCode;
@@ -34,11 +35,13 @@ function attempt(problems: RunProblem[], check: () => void): void {
 }
 
 /** Every problem that would stop `run` (or make its result wrong), in the order the stages meet them. */
-export function runProblems(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): RunProblem[] {
+export function runProblems(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv, nowMs: number = Date.now()): RunProblem[] {
   const problems: RunProblem[] = [];
   if (!existsSync(layout.freeze)) {
     return [{ code: 'FREEZE_MISSING', message: `${layout.freeze} does not exist; run \`prereg freeze\``, exitCode: EXIT.blocked }];
   }
+  // Sealed intake (SPEC §12.2): after closes_at only sealed inputs are read.
+  attempt(problems, () => void requireSealedIntake(layout, nowMs));
   attempt(problems, () => {
     const { files } = listSubmissionFiles(layout);
     if (!files.some((f) => statSync(f.path).size > 0)) {

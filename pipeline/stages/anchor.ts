@@ -136,7 +136,7 @@ export function parseTsaOverrides(values: unknown): Array<{ name: string; url: s
   });
 }
 
-function positiveInt(value: unknown, fallback: number, flag: string): number {
+export function positiveInt(value: unknown, fallback: number, flag: string): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new PreregError('USAGE', `${flag} expects a non-negative integer`);

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../formats/hash.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
-import { loadFreezeRecord } from '../study/freeze-record.ts';
+import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { requireSealedInputs } from '../intake/files.ts';
 import { loadStudy } from '../study/study.ts';
 import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import {
@@ -197,6 +198,8 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
 export async function ingestInputs(layout: StudyLayout, progress: StageContext['progress'], hash = true): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[] }> {
   const study = loadStudy(layout.study);
   const items = loadFrozenItems(layout);
+  // After the seal, exactly the sealed files (SPEC §12.2): INTAKE_DRIFT / SEAL_FREEZE_MISMATCH otherwise.
+  requireSealedInputs(layout, freezeDigest(loadFreezeRecord(layout.freeze)));
   const { files, ignored } = listSubmissionFiles(layout);
   const submissions: IngestInputs['submissions'] = [];
   for (const [i, f] of files.entries()) {

@@ -1,6 +1,7 @@
 // `prereg reveal-check`: does the revealed answer key (with its secret) reproduce the frozen
 // commitment? Scoring runs the same check first and refuses on a mismatch.
 import { requireRevealedKey } from '../freeze/reveal.ts';
+import { requireSealedIntake } from '../intake/files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -12,7 +13,8 @@ export const revealCheck: Command = {
     'usage: prereg reveal-check [--answer-key FILE] [--secret-file FILE] [--root DIR] [--json]',
     '',
     'Exit 0 when every item, field and the order reproduce the committed root; 3 otherwise',
-    '(ANSWER_KEY_COMMITMENT_MISMATCH, naming the first differing line).',
+    '(ANSWER_KEY_COMMITMENT_MISMATCH, naming the first differing line). A study with sealed intake',
+    'is refused before inputs/seal.json exists (SEAL_MISSING).',
   ].join('\n'),
   options: { 'answer-key': { type: 'string' }, 'secret-file': { type: 'string' } },
   stage: true,
@@ -20,6 +22,8 @@ export const revealCheck: Command = {
     const layout = studyLayout(ctx.root);
     const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;
     const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
+    // Sealed intake: the answer key is revealed only after the submissions are sealed (SPEC §12.2).
+    requireSealedIntake(layout, Date.now(), true);
     const { items, root } = requireRevealedKey(layout, keyPath, secretFile, ctx.env);
     return {
       exitCode: EXIT.ok,

@@ -4,6 +4,7 @@
 // (stages/verify.ts) never loads DuckDB.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../formats/hash.ts';
 import { sha256OfFileIfAny } from '../io/file-hash.ts';
@@ -22,13 +23,14 @@ import { readCommitments, requireCommitmentsIfReceipts, verifyContextInputs } fr
 import { verifyStore } from '../verify/study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { ingest } from './ingest.ts';
+import { listCommitmentsFiles } from '../intake/files.ts';
 import { runOnce, type StageContext, type StageResult } from '../command.ts';
 
 // The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
 const SQL_FILES = [VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, fileURLToPath(runningModule(new URL('../store/statements.ts', import.meta.url)))];
 
 // How verify's recorded inputs are named when they change.
-const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', commitments_sha256: 'inputs/commitments.jsonl', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
+const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
 
 /** What verify would consume now, given ingest's current inputs digest; refuses a drifted trust policy. */
 export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
@@ -43,6 +45,8 @@ export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
     // Each file by name, so that a rerun names the one that changed.
     trust: trustNow.files.map((f) => ({ file: `preregistration/trust/${f.path}`, sha256: f.sha256 })),
     commitments_sha256: sha256OfFileIfAny(layout.commitments),
+    // Each system's own commitments, received through intake (SPEC §12.2): read beside the operator's.
+    participant_commitments: listCommitmentsFiles(layout).filter((f) => f.submitted_through_intake).map((f) => ({ file: f.file, owner: f.owner, sha256: sha256OfFileIfAny(f.path) })),
     window: study.window,
     // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
     systems: study.systems ?? null,
@@ -89,6 +93,13 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
         const now = opened || existsSync(layout.commitments) ? read.digest('hex') : null;
         if (now !== consumed.commitments_sha256) {
           throw new PreregError('COMMITMENTS_FILE_CHANGED', `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`, { file: 'inputs/commitments.jsonl' });
+        }
+        // Then each system's own (inputs/commitments/<system_id>.jsonl), under the same rule.
+        for (const f of consumed.participant_commitments) {
+          const own = createHash('sha256');
+          lines.push(...(await readCommitments(join(layout.root, f.file), f.file, (chunk) => own.update(chunk))));
+          const ownNow = own.digest('hex');
+          if (ownNow !== f.sha256) throw new PreregError('COMMITMENTS_FILE_CHANGED', `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`, { file: f.file });
         }
         return lines;
       },

@@ -3,9 +3,12 @@ import { schemaProblems } from '../formats/schemas.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { PreregError } from '../reasons.ts';
+import { agentPublicKey, verifyCanonical } from '../evidence/intake/ed25519.ts';
+import { possessionPayload } from '../evidence/intake/records.ts';
 
 export interface StudyConfig {
-  format: 'prereg.study/1';
+  /** study/2 may carry the frozen fields of SPEC §12 (intake, agent_keys); study/1 is read with the old defaults. */
+  format: 'prereg.study/1' | 'prereg.study/2';
   study_id: string;
   title: string;
   as_of: string;
@@ -18,6 +21,8 @@ export interface StudyConfig {
   systems?: RegisteredSystem[];
   /** Bounds every stage applies alike (absent: the defaults). */
   limits?: { max_line_bytes?: number; max_systems?: number };
+  /** How submissions are received (SPEC §12.2, study/2 only); read through intakeOf. */
+  intake?: { mode?: 'sealed' | 'unsealed'; seal_within_s?: number };
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
@@ -34,6 +39,40 @@ export interface RegisteredSystem {
   buyer_fingerprints: string[];
   /** Reported with the registration; the binding is by buyer fingerprint. */
   agent_identities?: string[];
+  /** The Ed25519 keys that sign the system's intake requests (study/2 only). */
+  agent_keys?: AgentKey[];
+}
+
+export interface AgentKey {
+  /** ed25519:<base64url of the raw 32 bytes>. */
+  public_key: string;
+  /** Ed25519 by this key (base64url) over canonical {study_id, system_id}. */
+  possession: string;
+}
+
+export interface IntakeSettings {
+  mode: 'sealed' | 'unsealed';
+  seal_within_s: number;
+}
+
+export const DEFAULT_SEAL_WITHIN_S = 3600;
+
+/**
+ * The study's intake, defaults applied: a study/2 is sealed unless it declares otherwise; a
+ * study/1, which predates sealed intake, is unsealed (SPEC §12.9).
+ */
+export function intakeOf(study: Pick<StudyConfig, 'format' | 'intake'>): IntakeSettings {
+  const declared = study.format === 'prereg.study/2' ? study.intake : undefined;
+  const fallback = study.format === 'prereg.study/2' ? 'sealed' : 'unsealed';
+  return { mode: declared?.mode ?? fallback, seal_within_s: declared?.seal_within_s ?? DEFAULT_SEAL_WITHIN_S };
+}
+
+/** A weaker choice the study made, frozen with it, that the verdict line lists (SPEC §12.2). */
+export type WeakenedMode = 'unsealed intake';
+
+/** The weakened modes this study declares (or inherits as a study/1), in the verdict's order. */
+export function weakenedModes(study: Pick<StudyConfig, 'format' | 'intake'>): WeakenedMode[] {
+  return intakeOf(study).mode === 'unsealed' ? ['unsealed intake'] : [];
 }
 
 /** A finding about a study that is valid but weaker than it should be (for `prereg doctor`). */
@@ -98,8 +137,54 @@ export function loadStudy(path: string): StudyConfig {
     if (opens !== undefined && closes !== undefined && opens >= closes) problems.push('/window opens_at must be before closes_at');
     problems.push(...registrationProblems(study.systems ?? []));
   }
+  if (problems.length === 0 && study.format === 'prereg.study/1') {
+    if (study.intake !== undefined) problems.push('/intake is a prereg.study/2 field: set format to "prereg.study/2"');
+    (study.systems ?? []).forEach((s, i) => {
+      if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
+    });
+  }
   if (problems.length > 0) {
     throw new PreregError('STUDY_INVALID', `${path}: ${problems.join('; ')}`, { path, problems });
   }
+  const keyProblems = agentKeyProblems(study);
+  if (keyProblems.length > 0) {
+    const shared = keyProblems.find((p) => p.code === 'STUDY_AGENT_KEY_SHARED');
+    throw new PreregError(shared?.code ?? keyProblems[0]!.code, `${path}: ${keyProblems.map((p) => p.message).join('; ')}`, { path, problems: keyProblems });
+  }
   return study;
 }
+
+export interface AgentKeyProblem {
+  code: 'STUDY_AGENT_KEY_INVALID' | 'STUDY_AGENT_KEY_SHARED';
+  message: string;
+}
+
+/**
+ * What the schema cannot say of the agent keys: each decodes as an Ed25519 key, proves possession
+ * (its signature over canonical {study_id, system_id} verifies), and belongs to one system only.
+ */
+export function agentKeyProblems(study: Pick<StudyConfig, 'study_id' | 'systems'>): AgentKeyProblem[] {
+  const problems: AgentKeyProblem[] = [];
+  const owner = new Map<string, string>();
+  (study.systems ?? []).forEach((s, i) => {
+    (s.agent_keys ?? []).forEach((k, j) => {
+      const at = `/systems/${i}/agent_keys/${j}`;
+      const key = agentPublicKey(k.public_key);
+      if (key === undefined) {
+        problems.push({ code: 'STUDY_AGENT_KEY_INVALID', message: `${at}/public_key is not an Ed25519 public key (ed25519:<base64url of 32 bytes>)` });
+        return;
+      }
+      if (!verifyCanonical(key, possessionPayload(study.study_id, s.system_id), k.possession)) {
+        problems.push({ code: 'STUDY_AGENT_KEY_INVALID', message: `${at}/possession is not this key's signature over canonical {study_id: ${JSON.stringify(study.study_id)}, system_id: ${JSON.stringify(s.system_id)}}` });
+      }
+      const x = agentPublicKeyRaw(k.public_key);
+      const first = owner.get(x);
+      if (first !== undefined && first !== s.system_id) {
+        problems.push({ code: 'STUDY_AGENT_KEY_SHARED', message: `${at}/public_key is already registered for ${JSON.stringify(first)}: an agent key signs for one system only` });
+      } else owner.set(x, s.system_id);
+    });
+  });
+  return problems;
+}
+
+const agentPublicKeyRaw = (text: string): string => text.slice('ed25519:'.length);

@@ -1,11 +1,12 @@
-// The TypeScript types of a proof, a transparency-log entry, a trust policy, a freeze record and a
-// study have the shape of their JSON Schemas: checked by the compiler (npm run typecheck), not at
+// The TypeScript types of a proof, a transparency-log entry, a trust policy, a freeze record, a
+// study, an intake request and a seal have the shape of their JSON Schemas: checked by the compiler (npm run typecheck), not at
 // run time. A mismatch makes the assignment below a type error naming the path and the keys.
 import { describe, expect, it } from 'vitest';
 import type { ArkForgeProof } from '../../pipeline/evidence/arkforge/versions/proof.ts';
 import type { TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
 import type { SchemaShapeProblems } from '../../pipeline/formats/schema-shape.ts';
-import { freezeSchema, proofSchema, studySchema, tlogEntrySchema, trustPolicySchema } from '../../pipeline/formats/schemas/index.ts';
+import { freezeSchema, intakeRequestSchema, proofSchema, sealSchema, studySchema, tlogEntrySchema, trustPolicySchema } from '../../pipeline/formats/schemas/index.ts';
+import type { IntakeRequest, SealRecord } from '../../pipeline/evidence/intake/records.ts';
 import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import type { FreezeRecord } from '../../pipeline/study/freeze-record.ts';
 import type { StudyConfig } from '../../pipeline/study/study.ts';
@@ -15,6 +16,8 @@ const entry: SchemaShapeProblems<TlogEntry, typeof tlogEntrySchema> = 'none';
 const policy: SchemaShapeProblems<TrustPolicy, typeof trustPolicySchema> = 'none';
 const record: SchemaShapeProblems<FreezeRecord, typeof freezeSchema> = 'none';
 const study: SchemaShapeProblems<StudyConfig, typeof studySchema> = 'none';
+const request: SchemaShapeProblems<IntakeRequest, typeof intakeRequestSchema> = 'none';
+const sealed: SchemaShapeProblems<SealRecord, typeof sealSchema> = 'none';
 
 // The check itself, on small schemas: it must see a missing, an extra and a non-required key.
 const schema = {
@@ -35,6 +38,6 @@ const nested: SchemaShapeProblems<{ a: string; b?: number; inner: { x: string; y
 
 describe('types from schemas', () => {
   it('are checked at compile time (npm run typecheck); nothing to run', () => {
-    expect([proof, entry, policy, record, study, same, missing, extra, optional, nested].every((p) => p === 'none')).toBe(true);
+    expect([proof, entry, policy, record, study, request, sealed, same, missing, extra, optional, nested].every((p) => p === 'none')).toBe(true);
   });
 });

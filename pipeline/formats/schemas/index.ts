@@ -2,23 +2,27 @@
 import { answerKeySchema } from './answer-key.ts';
 import { commitmentSchema } from './commitment.ts';
 import { freezeSchema } from './freeze.ts';
+import { intakeRequestSchema } from './intake-request.ts';
 import { itemsSchema } from './items.ts';
 import { proofSchema } from './proof.ts';
+import { sealSchema } from './seal.ts';
 import { studySchema } from './study.ts';
 import { submissionSchema } from './submission.ts';
 import { timelineSchema } from './timeline.ts';
 import { tlogEntrySchema } from './tlog-entry.ts';
 import { trustPolicySchema } from './trust-policy.ts';
 
-export { answerKeySchema, commitmentSchema, freezeSchema, itemsSchema, proofSchema, studySchema, submissionSchema, timelineSchema, tlogEntrySchema, trustPolicySchema };
+export { answerKeySchema, commitmentSchema, freezeSchema, intakeRequestSchema, itemsSchema, proofSchema, sealSchema, studySchema, submissionSchema, timelineSchema, tlogEntrySchema, trustPolicySchema };
 
 /** Every published schema, by name. */
 export const SCHEMA_DOCUMENTS = {
   "answer-key": answerKeySchema,
   "commitment": commitmentSchema,
   "freeze": freezeSchema,
+  "intake-request": intakeRequestSchema,
   "items": itemsSchema,
   "proof": proofSchema,
+  "seal": sealSchema,
   "study": studySchema,
   "submission": submissionSchema,
   "timeline": timelineSchema,

@@ -3,8 +3,10 @@ import type { CompiledValidator } from '../compiled-validator.ts';
 import { validate as answerKey } from './answer-key.ts';
 import { validate as commitment } from './commitment.ts';
 import { validate as freeze } from './freeze.ts';
+import { validate as intakeRequest } from './intake-request.ts';
 import { validate as items } from './items.ts';
 import { validate as proof } from './proof.ts';
+import { validate as seal } from './seal.ts';
 import { validate as study } from './study.ts';
 import { validate as submission } from './submission.ts';
 import { validate as timeline } from './timeline.ts';
@@ -16,8 +18,10 @@ export const VALIDATORS: Record<string, CompiledValidator> = {
   "answer-key": answerKey,
   "commitment": commitment,
   "freeze": freeze,
+  "intake-request": intakeRequest,
   "items": items,
   "proof": proof,
+  "seal": seal,
   "study": study,
   "submission": submission,
   "timeline": timeline,

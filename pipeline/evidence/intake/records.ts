@@ -1,0 +1,156 @@
+// The records of sealed intake (SPEC §12.2, docs/intake.md): a participant's signed intake
+// request, the operator's log entry, the receipt the participant keeps, and the seal. Pure: the
+// shapes, what each signature covers and each digest is taken over.
+//
+//   request   {format:"prereg.intake-request/1", study_id, system_id, freeze_digest, kind, sha256,
+//              bytes, file?, public_key, signature}; signature = Ed25519 by public_key over
+//              canonical {study_id, system_id, freeze_digest, kind, sha256, bytes}.
+//   entry     {seq, prev, request, lines_read, lines_rejected, token}: one line of
+//              inputs/intake.jsonl; seq is 0-based (the entry's RFC 6962 leaf index); prev is the
+//              previous entry's digest (64 zeros for seq 0); token is the TSA's TimeStampResp
+//              (DER, base64) over the entry digest.
+//   entry digest = SHA-256(canonical JSON of the entry without `token`), hex: the chain's link,
+//              the seal's Merkle leaf (0x00 ‖ its 32 bytes), and what the token dates (its message
+//              imprint is SHA-256 over the 32 bytes, as for the freeze's anchors).
+//   receipt   {format:"prereg.intake-receipt/1", study_id, freeze_digest, entry, entry_digest,
+//              signature}; signature = Ed25519 by the intake key over the canonical receipt
+//              without `signature`.
+//   seal      inputs/seal.json {format:"prereg.seal/1", study_id, freeze_digest, closes_at,
+//              log:{entries, root, head}, files:[{path, bytes, sha256}]}; seal_digest =
+//              SHA-256(canonical seal.json), which the seal's anchors (inputs/anchors/) witness.
+// docs/intake.md describes each, for participants, operators and auditors.
+import { canonicalJson, isRecord } from '../../formats/canonical-json.ts';
+import { isHex64, sha256Hex } from '../../formats/hash.ts';
+import { schemaProblems } from '../../formats/schemas.ts';
+import { hashLeaf, inclusionPath, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
+
+export const INTAKE_REQUEST_FORMAT = 'prereg.intake-request/1';
+export const INTAKE_RECEIPT_FORMAT = 'prereg.intake-receipt/1';
+export const SEAL_FORMAT = 'prereg.seal/1';
+export const GENESIS_PREV = '0'.repeat(64);
+export const INTAKE_KINDS = ['submissions', 'commitments'] as const;
+export type IntakeKind = (typeof INTAKE_KINDS)[number];
+/** A system_id that names a file: inputs/<kind>/<system_id>.jsonl. */
+export const FILE_SAFE_SYSTEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export interface IntakeRequest {
+  format: typeof INTAKE_REQUEST_FORMAT;
+  study_id: string;
+  system_id: string;
+  freeze_digest: string;
+  kind: IntakeKind;
+  sha256: string;
+  bytes: number;
+  /** The file's name, beside the request (informational: the signature binds sha256 and bytes). */
+  file?: string;
+  /** The agent key that signed, `ed25519:<base64url>`: one of the system's frozen agent_keys. */
+  public_key: string;
+  signature: string;
+}
+
+export interface IntakeEntry {
+  seq: number;
+  prev: string;
+  request: IntakeRequest;
+  lines_read: number;
+  lines_rejected: number;
+  /** base64 of the DER TimeStampResp over the entry digest. */
+  token: string;
+}
+
+export interface IntakeReceipt {
+  format: typeof INTAKE_RECEIPT_FORMAT;
+  study_id: string;
+  freeze_digest: string;
+  entry: IntakeEntry;
+  entry_digest: string;
+  signature: string;
+}
+
+export interface SealedFile {
+  /** From the study root, "/"-separated. */
+  path: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface SealRecord {
+  format: typeof SEAL_FORMAT;
+  study_id: string;
+  freeze_digest: string;
+  closes_at: string;
+  log: { entries: number; root: string; head: string };
+  files: SealedFile[];
+}
+
+/** What the participant's signature covers. */
+export function requestPayload(r: Pick<IntakeRequest, 'study_id' | 'system_id' | 'freeze_digest' | 'kind' | 'sha256' | 'bytes'>): Record<string, unknown> {
+  return { study_id: r.study_id, system_id: r.system_id, freeze_digest: r.freeze_digest, kind: r.kind, sha256: r.sha256, bytes: r.bytes };
+}
+
+/** What a possession proof covers (study.json systems[].agent_keys[].possession). */
+export function possessionPayload(studyId: string, systemId: string): Record<string, unknown> {
+  return { study_id: studyId, system_id: systemId };
+}
+
+/** SHA-256(canonical entry without `token`), hex. */
+export function entryDigest(entry: Omit<IntakeEntry, 'token'> & { token?: string }): string {
+  const { token: _token, ...rest } = entry;
+  return sha256Hex(canonicalJson(rest));
+}
+
+export function receiptPayload(r: Omit<IntakeReceipt, 'signature'> & { signature?: string }): Record<string, unknown> {
+  const { signature: _signature, ...rest } = r;
+  return rest;
+}
+
+export function sealDigest(seal: SealRecord): string {
+  return sha256Hex(canonicalJson(seal));
+}
+
+/** Where intake stores a system's file of a kind, from the study root. */
+export function storedPath(kind: IntakeKind, systemId: string): string {
+  return `inputs/${kind}/${systemId}.jsonl`;
+}
+
+const leaf = (digestHex: string): Buffer => hashLeaf(Buffer.from(digestHex, 'hex'));
+
+/** RFC 6962 root over the entry digests (leaves 0x00 ‖ digest bytes), hex. */
+export function logRoot(entryDigests: readonly string[]): string {
+  return rootFromLeafHashes(entryDigests.map(leaf)).toString('hex');
+}
+
+/** The audit path of entry `index` among `entryDigests`, hex. */
+export function logAuditPath(entryDigests: readonly string[], index: number): string[] {
+  return inclusionPath(entryDigests.map(leaf), index).map((b) => b.toString('hex'));
+}
+
+/** RFC 9162 §2.1.3.2: is `digest` leaf `index` of a log of `size` entries whose root is `root`? */
+export function verifyLogInclusion(digest: string, index: number, size: number, path: readonly string[], root: string): boolean {
+  return verifyInclusion(leaf(digest), index, size, path.map((p) => Buffer.from(p, 'hex')), Buffer.from(root, 'hex')).ok;
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** What is wrong with a value read as an intake request (schemas/intake-request.schema.json); empty: it is one. */
+export function requestProblems(value: unknown): string[] {
+  return schemaProblems('intake-request', value);
+}
+
+/** What is wrong with a value read as a log entry (its request is checked by requestProblems). */
+export function entryProblems(value: unknown): string[] {
+  if (!isRecord(value)) return ['an intake entry is a JSON object'];
+  const p: string[] = [];
+  for (const k of Object.keys(value)) if (!['seq', 'prev', 'request', 'lines_read', 'lines_rejected', 'token'].includes(k)) p.push(`unknown member ${JSON.stringify(k)}`);
+  if (!isCount(value.seq)) p.push('seq must be a non-negative integer');
+  if (!isHex64(value.prev)) p.push('prev must be 64 lowercase hex digits');
+  if (!isCount(value.lines_read) || !isCount(value.lines_rejected)) p.push('lines_read and lines_rejected must be non-negative integers');
+  if (typeof value.token !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(value.token)) p.push('token must be base64');
+  p.push(...requestProblems(value.request).map((x) => `request: ${x}`));
+  return p;
+}
+
+/** What is wrong with a value read as inputs/seal.json (schemas/seal.schema.json); empty: it is one. */
+export function sealProblems(value: unknown): string[] {
+  return schemaProblems('seal', value);
+}

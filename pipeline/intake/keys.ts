@@ -1,0 +1,51 @@
+// The private keys of intake, read from PEM files the user names: a participant's agent key
+// (`submission sign --key`) and the operator's intake key (`intake --operator-key`), and the
+// operator's pinned intake public key (the trust policy's intake_public_key, else
+// operator_public_key). Never read from the study itself, except the pinned public halves.
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { TrustPolicy } from '../formats/trust-policy.ts';
+import { readText } from '../io/json-files.ts';
+import { trustPath } from '../io/trust-files.ts';
+import { PreregError } from '../reasons.ts';
+
+/** An Ed25519 private key from a PKCS#8 PEM file; USAGE for a missing flag, OPERATOR_KEY_INVALID otherwise. */
+export function readEd25519PrivateKey(path: unknown, flag: string): KeyObject {
+  if (typeof path !== 'string') throw new PreregError('USAGE', `${flag} FILE (an Ed25519 private key, PKCS#8 PEM) is required`);
+  return readEd25519Pem(path, flag, 'private');
+}
+
+/** A PEM public key file given on the command line (a participant pins the intake key itself). */
+export function readEd25519PublicKey(path: string, flag: string): KeyObject {
+  return readEd25519Pem(path, flag, 'public');
+}
+
+function readEd25519Pem(path: string, flag: string, type: 'private' | 'public'): KeyObject {
+  if (!existsSync(path)) throw new PreregError('FILE_NOT_FOUND', `${flag} ${path} does not exist`, { path });
+  const code = type === 'private' ? 'OPERATOR_KEY_INVALID' : 'USAGE';
+  let key: KeyObject;
+  try {
+    key = type === 'private' ? createPrivateKey(readText(path)) : createPublicKey(readText(path));
+  } catch {
+    throw new PreregError(code, `${flag} ${path} is not a PEM ${type} key`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError(code, `${flag} ${path} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
+  return key;
+}
+
+/** The policy's pinned intake key: intake_public_key, else operator_public_key; and where it is pinned. */
+export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy): { key: KeyObject; where: string } {
+  const named = policy.intake_public_key ?? policy.operator_public_key;
+  const member = policy.intake_public_key !== undefined ? 'intake_public_key' : 'operator_public_key';
+  if (named === undefined || named === '') throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins neither intake_public_key nor operator_public_key: no receipt could be checked');
+  const where = `preregistration/trust/${named} (${member})`;
+  let key: KeyObject;
+  try {
+    key = createPublicKey(readText(trustPath(trustDir, named)));
+  } catch (err) {
+    if (err instanceof PreregError && err.code !== 'JSON_NOT_UTF8') throw err;
+    throw new PreregError('OPERATOR_KEY_UNPINNED', `${where} is not a PEM public key`);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError('OPERATOR_KEY_UNPINNED', `${where} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
+  return { key, where };
+}

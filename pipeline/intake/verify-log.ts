@@ -1,0 +1,297 @@
+// The intake rail's checks (SPEC §12.2), for the audit and for `intake --verify-receipt`:
+//
+//   verifyIntakeLog(layout, options) — the log's chain; each request's signature by its system's
+//     frozen agent key, under the study's freeze; each entry's RFC 3161 token (imprint = the entry
+//     digest, chain to the GIVEN roots, genTime < closes_at else INTAKE_LATE); the seal: its log
+//     root, head and size recomputed, its files the latest entries' (plus the operator-collected
+//     inputs/commitments.jsonl), its anchors (imprint = seal_digest, the given roots, genTime in
+//     [closes_at, closes_at + seal_within_s]: SEAL_EARLY / SEAL_LATE); and every input file equal
+//     to its sealed leaf (INTAKE_DRIFT).
+//   checkReceipts(receipts, seal, options) — each participant receipt: the intake key's signature,
+//     its token, and its entry's RFC 6962 audit path to the seal's root (INTAKE_RECEIPT_NOT_SEALED),
+//     or a later entry of the same owner and kind (INTAKE_RECEIPT_SUPERSEDED, informational).
+//
+// Trust is the caller's: the TSA roots and the intake key are parameters, never read from the
+// study inside these functions. Findings are listed, never thrown (a bug still throws).
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { KeyObject } from 'node:crypto';
+import { verifyCanonical } from '../evidence/intake/ed25519.ts';
+import { latestEntries, parseIntakeLog } from '../evidence/intake/log.ts';
+import {
+  entryDigest, entryProblems, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, logAuditPath, logRoot, receiptPayload, sealDigest, sealProblems, storedPath,
+  verifyLogInclusion, type IntakeEntry, type IntakeReceipt, type SealedFile, type SealRecord,
+} from '../evidence/intake/records.ts';
+import { requestRefusal, type AgentKeyRegistry } from '../evidence/intake/requests.ts';
+import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index.ts';
+import { isRecord } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
+import { utcMillis } from '../formats/utc-instant.ts';
+import { readJsonFile, readText } from '../io/json-files.ts';
+import { readRegularFile } from '../io/regular-file.ts';
+import type { StudyLayout } from '../layout.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
+import type { IntakeSettings } from '../study/study.ts';
+import { currentInputFiles, fileDrift } from './files.ts';
+import { SEAL_ANCHOR_FORMAT, type SealAnchorMetadata } from './seal-anchors.ts';
+
+export interface IntakeFinding {
+  code: ReasonCode;
+  /** From the study root (or the receipt's path as given). */
+  file: string;
+  line?: number;
+  message: string;
+}
+
+export interface IntakeVerificationOptions {
+  /** The auditor's TSA roots: every entry token and seal anchor must chain to one of them. */
+  tsaTrust: TsaTrust;
+  /** The frozen registration: study_id and each system's agent_keys. */
+  agentKeys: AgentKeyRegistry;
+  /** The frozen study's window and intake settings (intakeOf). */
+  study: { window: { closes_at: string }; intake: IntakeSettings };
+  /** The freeze in force (the digest every request and the seal must name). */
+  freezeDigest: string;
+}
+
+export interface SealAnchorCheck {
+  witness: string;
+  file: string;
+  gen_time: string | null;
+  codes: ReasonCode[];
+}
+
+export interface IntakeLogVerification {
+  /** No finding other than informational ones. */
+  ok: boolean;
+  findings: IntakeFinding[];
+  entries: IntakeEntry[];
+  /** entryDigest of each entry: the log's leaves. */
+  digests: string[];
+  seal: SealRecord | null;
+  /** The seal's files (empty without a seal). */
+  sealedFiles: SealedFile[];
+  sealAnchors: SealAnchorCheck[];
+  /** Files whose latest entry is their owner's signed request: which system submitted each, and its kind. */
+  ownerFiles: Array<{ path: string; system_id: string; kind: IntakeEntry['request']['kind'] }>;
+}
+
+const LOG = 'inputs/intake.jsonl';
+const SEAL = 'inputs/seal.json';
+
+export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerificationOptions): Promise<IntakeLogVerification> {
+  const findings: IntakeFinding[] = [];
+  const closesMs = utcMillis(options.study.window.closes_at)!;
+
+  // --- the log: chain, signatures, tokens -----------------------------------------------------
+  let text = '';
+  if (lstatSync(layout.intakeLog, { throwIfNoEntry: false })) {
+    try {
+      text = readText(layout.intakeLog);
+    } catch (err) {
+      findings.push(fromError(err, LOG));
+    }
+  }
+  const log = parseIntakeLog(text);
+  for (const p of log.problems) findings.push({ code: 'INTAKE_LOG_INVALID', file: LOG, line: p.line, message: p.message });
+  for (const [i, entry] of log.entries.entries()) {
+    const line = i + 1;
+    const refusal = requestRefusal(entry.request, options.agentKeys, options.freezeDigest);
+    if (refusal) findings.push({ code: refusal.code, file: LOG, line, message: `entry ${entry.seq}: ${refusal.message}` });
+    const token = await verifyTimestampToken(Buffer.from(entry.token, 'base64'), Buffer.from(log.digests[i]!, 'hex'), options.tsaTrust);
+    if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file: LOG, line, message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.codes.join(', ')})` });
+    else if (utcMillis(token.genTime!)! >= closesMs) findings.push({ code: 'INTAKE_LATE', file: LOG, line, message: `entry ${entry.seq} is dated ${token.genTime}, not before closes_at ${options.study.window.closes_at}` });
+  }
+  const latest = latestEntries(log.entries);
+  const expected: SealedFile[] = latest.map((e) => ({ path: storedPath(e.request.kind, e.request.system_id), bytes: e.request.bytes, sha256: e.request.sha256 }));
+  const ownerFiles = latest.map((e) => ({ path: storedPath(e.request.kind, e.request.system_id), system_id: e.request.system_id, kind: e.request.kind }));
+
+  // --- the seal -------------------------------------------------------------------------------
+  let seal: SealRecord | null = null;
+  const sealAnchors: SealAnchorCheck[] = [];
+  if (!lstatSync(layout.seal, { throwIfNoEntry: false })) {
+    if (options.study.intake.mode === 'sealed') findings.push({ code: 'SEAL_MISSING', file: SEAL, message: 'the study declares sealed intake and inputs/seal.json does not exist' });
+    // Unsealed: each file received through intake must still be the one its latest entry names.
+    const now = safeCurrentFiles(layout, findings);
+    for (const e of expected) {
+      const c = now.find((f) => f.path === e.path);
+      if (!c || c.sha256 !== e.sha256 || c.bytes !== e.bytes) findings.push({ code: 'INTAKE_DRIFT', file: e.path, message: `${e.path} is not the file its latest intake entry received (${e.bytes} bytes, SHA-256 ${e.sha256})` });
+    }
+  } else {
+    let value: unknown;
+    try {
+      value = readJsonFile(layout.seal);
+    } catch (err) {
+      findings.push(fromError(err, SEAL));
+    }
+    const problems = value === undefined ? ['unreadable'] : sealProblems(value);
+    if (value !== undefined && problems.length > 0) findings.push({ code: 'SEAL_INVALID', file: SEAL, message: problems.join('; ') });
+    if (problems.length === 0) {
+      seal = value as SealRecord;
+      findings.push(...sealFindings(seal, log.digests, expected, options));
+      sealAnchors.push(...(await verifySealAnchors(layout, seal, options, findings)));
+      for (const d of fileDrift(seal.files, safeCurrentFiles(layout, findings))) findings.push({ code: 'INTAKE_DRIFT', file: d.file, message: d.message });
+    }
+  }
+  return {
+    ok: findings.every((f) => f.code === 'INTAKE_RECEIPT_SUPERSEDED'),
+    findings,
+    entries: log.entries,
+    digests: log.digests,
+    seal,
+    sealedFiles: seal?.files ?? [],
+    sealAnchors,
+    ownerFiles,
+  };
+}
+
+function sealFindings(seal: SealRecord, digests: readonly string[], expected: readonly SealedFile[], options: IntakeVerificationOptions): IntakeFinding[] {
+  const out: IntakeFinding[] = [];
+  const bad = (message: string) => out.push({ code: 'SEAL_INVALID', file: SEAL, message });
+  if (seal.freeze_digest !== options.freezeDigest) out.push({ code: 'SEAL_FREEZE_MISMATCH', file: SEAL, message: `the seal names freeze ${seal.freeze_digest}; the study's is ${options.freezeDigest}` });
+  if (seal.study_id !== options.agentKeys.study_id) bad(`study_id is ${JSON.stringify(seal.study_id)}, not ${JSON.stringify(options.agentKeys.study_id)}`);
+  if (seal.closes_at !== options.study.window.closes_at) bad(`closes_at is ${seal.closes_at}; the study's is ${options.study.window.closes_at}`);
+  const root = logRoot(digests);
+  const head = digests[digests.length - 1] ?? GENESIS_PREV;
+  if (seal.log.entries !== digests.length || seal.log.root !== root || seal.log.head !== head) {
+    bad(`the seal's log (${seal.log.entries} entries, root ${seal.log.root}, head ${seal.log.head}) is not inputs/intake.jsonl's (${digests.length} entries, root ${root}, head ${head})`);
+  }
+  const sealed = new Map(seal.files.map((f) => [f.path, f]));
+  for (const e of expected) {
+    const s = sealed.get(e.path);
+    if (!s || s.sha256 !== e.sha256 || s.bytes !== e.bytes) bad(`the seal's ${e.path} is not the file of its latest intake entry (${e.bytes} bytes, SHA-256 ${e.sha256})`);
+    sealed.delete(e.path);
+  }
+  for (const path of sealed.keys()) if (path !== 'inputs/commitments.jsonl') bad(`the seal lists ${path}, which no intake entry received`);
+  return out;
+}
+
+async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options: IntakeVerificationOptions, findings: IntakeFinding[]): Promise<SealAnchorCheck[]> {
+  const digest = sealDigest(seal);
+  const closes = utcMillis(seal.closes_at) ?? utcMillis(options.study.window.closes_at)!;
+  const until = closes + options.study.intake.seal_within_s * 1000;
+  const names = lstatSync(layout.sealAnchors, { throwIfNoEntry: false }) ? readdirSync(layout.sealAnchors).filter((n) => n.endsWith('.tsr')).sort() : [];
+  const checks: SealAnchorCheck[] = [];
+  for (const name of names) {
+    const file = `inputs/anchors/${name}`;
+    const witness = name.slice(0, -'.tsr'.length);
+    const codes: ReasonCode[] = [];
+    let genTime: string | null = null;
+    try {
+      const tsr = readRegularFile(join(layout.sealAnchors, name));
+      const result = await verifyTimestampToken(tsr, Buffer.from(digest, 'hex'), options.tsaTrust);
+      genTime = result.genTime ?? null;
+      if (!result.ok) {
+        codes.push('SEAL_INVALID', ...result.codes);
+        findings.push({ code: 'SEAL_INVALID', file, message: `does not witness seal_digest ${digest} under the given roots (${result.codes.join(', ')})` });
+      } else {
+        const at = utcMillis(result.genTime!)!;
+        if (at < closes) {
+          codes.push('SEAL_EARLY');
+          findings.push({ code: 'SEAL_EARLY', file, message: `dated ${result.genTime}, before closes_at ${seal.closes_at}` });
+        } else if (at > until) {
+          codes.push('SEAL_LATE');
+          findings.push({ code: 'SEAL_LATE', file, message: `dated ${result.genTime}, after closes_at + seal_within_s (${new Date(until).toISOString()})` });
+        }
+      }
+      const meta = readJsonFile(join(layout.sealAnchors, `${witness}.json`)) as Partial<SealAnchorMetadata>;
+      if (meta.format !== SEAL_ANCHOR_FORMAT || meta.seal_digest !== digest || meta.tsr_sha256 !== sha256Hex(tsr) || meta.witness !== witness) {
+        codes.push('SEAL_INVALID');
+        findings.push({ code: 'SEAL_INVALID', file: `inputs/anchors/${witness}.json`, message: `its metadata does not describe ${name} over seal_digest ${digest}` });
+      }
+    } catch (err) {
+      const f = fromError(err, file);
+      codes.push(f.code);
+      findings.push(f);
+    }
+    checks.push({ witness, file, gen_time: genTime, codes });
+  }
+  if (!checks.some((c) => c.codes.length === 0)) findings.push({ code: 'SEAL_INVALID', file: 'inputs/anchors/', message: `no anchor witnesses seal_digest ${digest} within [closes_at, closes_at + seal_within_s]` });
+  return checks;
+}
+
+function safeCurrentFiles(layout: StudyLayout, findings: IntakeFinding[]): SealedFile[] {
+  try {
+    return currentInputFiles(layout);
+  } catch (err) {
+    findings.push(fromError(err, 'inputs/'));
+    return [];
+  }
+}
+
+function fromError(err: unknown, file: string): IntakeFinding {
+  if (err instanceof PreregError) return { code: err.code, file, message: err.message };
+  throw err;
+}
+
+// --- receipts ----------------------------------------------------------------------------------
+
+export interface ReceiptCheck {
+  file: string;
+  seq: number | null;
+  entry_digest: string | null;
+  /** The entry is a leaf of the sealed log (its audit path reaches the seal's root). */
+  sealed: boolean;
+  findings: IntakeFinding[];
+}
+
+export interface ReceiptCheckOptions {
+  /** The operator's pinned intake key (the policy's intake_public_key, else operator_public_key). */
+  intakeKey: KeyObject;
+  /** The TSA roots the entry token must chain to; absent: the token is not checked. */
+  tsaTrust?: TsaTrust;
+  /** The published log: its entries and their digests (the audit paths are computed from them). */
+  log: { entries: readonly IntakeEntry[]; digests: readonly string[] };
+}
+
+export async function checkReceipts(receipts: ReadonlyArray<{ file: string; value: unknown }>, seal: SealRecord, options: ReceiptCheckOptions): Promise<ReceiptCheck[]> {
+  const out: ReceiptCheck[] = [];
+  const logIsSealed = options.log.digests.length === seal.log.entries && logRoot(options.log.digests) === seal.log.root;
+  for (const { file, value } of receipts) {
+    const findings: IntakeFinding[] = [];
+    const result: ReceiptCheck = { file, seq: null, entry_digest: null, sealed: false, findings };
+    out.push(result);
+    const problems = !isRecord(value) ? ['a receipt is a JSON object'] : [
+      ...(value.format === INTAKE_RECEIPT_FORMAT ? [] : [`format must be ${JSON.stringify(INTAKE_RECEIPT_FORMAT)}`]),
+      ...entryProblems(value.entry).map((p) => `entry: ${p}`),
+    ];
+    if (problems.length > 0) {
+      findings.push({ code: 'INTAKE_RECEIPT_INVALID', file, message: problems.join('; ') });
+      continue;
+    }
+    const receipt = value as unknown as IntakeReceipt;
+    const digest = entryDigest(receipt.entry);
+    result.seq = receipt.entry.seq;
+    result.entry_digest = digest;
+    if (receipt.entry_digest !== digest) {
+      findings.push({ code: 'INTAKE_RECEIPT_INVALID', file, message: `entry_digest is ${String(receipt.entry_digest)}; the entry's digest is ${digest}` });
+      continue;
+    }
+    if (!verifyCanonical(options.intakeKey, receiptPayload(receipt), receipt.signature)) {
+      findings.push({ code: 'INTAKE_RECEIPT_SIGNATURE_INVALID', file, message: 'the signature does not verify with the pinned intake key over the canonical receipt without its signature' });
+      continue;
+    }
+    if (receipt.study_id !== seal.study_id || receipt.freeze_digest !== seal.freeze_digest) {
+      findings.push({ code: 'INTAKE_RECEIPT_INVALID', file, message: `the receipt is for ${receipt.study_id} under freeze ${receipt.freeze_digest}; the seal is ${seal.study_id}'s under ${seal.freeze_digest}` });
+      continue;
+    }
+    if (options.tsaTrust) {
+      const token = await verifyTimestampToken(Buffer.from(receipt.entry.token, 'base64'), Buffer.from(digest, 'hex'), options.tsaTrust);
+      if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file, message: `the entry's token does not witness ${digest} (${token.codes.join(', ')})` });
+    }
+    if (!logIsSealed) {
+      findings.push({ code: 'SEAL_INVALID', file: SEAL, message: 'the log given is not the one the seal closes (size or root differ): no audit path can be computed' });
+      continue;
+    }
+    const seq = receipt.entry.seq;
+    const path = seq < options.log.digests.length ? logAuditPath(options.log.digests, seq) : [];
+    result.sealed = seq < seal.log.entries && verifyLogInclusion(digest, seq, seal.log.entries, path, seal.log.root);
+    if (!result.sealed) {
+      findings.push({ code: 'INTAKE_RECEIPT_NOT_SEALED', file, message: `entry ${seq} (${digest}) of ${receipt.entry.request.system_id} is not in the sealed log (root ${seal.log.root}, ${seal.log.entries} entries): the operator acknowledged it and left it out` });
+      continue;
+    }
+    const later = options.log.entries.find((e) => e.seq > seq && e.request.system_id === receipt.entry.request.system_id && e.request.kind === receipt.entry.request.kind);
+    if (later) findings.push({ code: 'INTAKE_RECEIPT_SUPERSEDED', file, message: `entry ${later.seq} of the same system and kind supersedes it (the later file counts)` });
+  }
+  return out;
+}

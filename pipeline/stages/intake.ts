@@ -1,0 +1,195 @@
+// `prereg intake REQUEST --operator-key K` (SPEC §12.2): the operator receives one signed file
+// during the window. Checks the request (its system's frozen agent key, the freeze in force, the
+// file's SHA-256 and size), runs the line checks (intake/line-checks.ts), gets an RFC 3161 token
+// over the new entry's digest and appends the entry to inputs/intake.jsonl; stores the file as
+// inputs/<kind>/<system_id>.jsonl and writes the participant's receipt. All three files are
+// written beside their places first and renamed into place only once everything succeeded:
+// a refusal writes nothing. Holds the study lock.
+//
+// `prereg intake --verify-receipt R --seal inputs/seal.json`: a participant checks its receipt.
+import { lstatSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { sameKey, signCanonical } from '../evidence/intake/ed25519.ts';
+import {
+  entryDigest, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, receiptPayload, requestProblems, storedPath,
+  type IntakeEntry, type IntakeReceipt, type IntakeRequest,
+} from '../evidence/intake/records.ts';
+import { requestRefusal } from '../evidence/intake/requests.ts';
+import { loadTsaTrust } from '../evidence/timestamp/index.ts';
+import { sha256Hex } from '../formats/hash.ts';
+import { utcMillis } from '../formats/utc-instant.ts';
+import { studyMaxLineBytes } from '../ingest/scan.ts';
+import { loadSeal } from '../intake/files.ts';
+import { pinnedIntakeKey, readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
+import { checkIntakeLines } from '../intake/line-checks.ts';
+import { readIntakeLog } from '../intake/log.ts';
+import { loadFrozenStudy } from '../intake/study-state.ts';
+import { obtainTokens } from '../intake/tokens.ts';
+import { checkReceipts } from '../intake/verify-log.ts';
+import { prepareFileAtomic, type PreparedFile } from '../io/atomic.ts';
+import { readJsonFile, readText } from '../io/json-files.ts';
+import { readRegularFile } from '../io/regular-file.ts';
+import { withStudyLock } from '../io/study-lock.ts';
+import { studyLayout, type StudyLayout } from '../layout.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import { parseTsaOverrides, positiveInt } from './anchor.ts';
+import { loadFrozenItems } from './ingest.ts';
+import type { Command, StageContext, StageResult } from '../command.ts';
+
+export const intake: Command = {
+  name: 'intake',
+  summary: 'receive one signed submission or commitments file into the intake log, with a TSA token and a receipt',
+  help: [
+    'usage: prereg intake REQUEST.json --operator-key KEY.pem [--file FILE] [--receipt-out FILE]',
+    '                     [--tsa NAME=URL]… [--timeout-ms N] [--retries N] [--root DIR] [--json]',
+    '       prereg intake --verify-receipt RECEIPT.json [--seal SEAL.json] [--intake-key PEM]',
+    '                     [--tsa-root PEM]… [--root DIR] [--json]',
+    '',
+    '  --operator-key FILE  the operator\'s Ed25519 intake key (PKCS#8 PEM): its public half is the',
+    '                       trust policy\'s intake_public_key, else operator_public_key',
+    '  --file FILE          the file the request signs (default: the request\'s `file`, beside it)',
+    '  --receipt-out FILE   the receipt (default REQUEST without .json + .receipt.json)',
+    '  --tsa NAME=URL       ask these TSAs instead of study.json anchors.tsas',
+    '',
+    'Refuses, writing nothing: a request not signed by one of the system\'s frozen agent_keys',
+    '(INTAKE_SIGNATURE_INVALID), under another freeze (INTAKE_FREEZE_MISMATCH), over other bytes',
+    '(INTAKE_FILE_MISMATCH), a line of another system (SUBMISSION_SYSTEM_NOT_OWNER), a token whose',
+    'genTime is at or after closes_at (INTAKE_LATE), a sealed study (SEAL_EXISTS). Other rejected',
+    'lines are counted (lines_rejected), the file is stored as received. docs/intake.md.',
+    '',
+    '--verify-receipt checks a receipt: the pinned intake key\'s signature, its entry\'s token, and',
+    'the entry\'s audit path to the seal\'s log root (from inputs/intake.jsonl): exit 0 sealed (or',
+    'INTAKE_RECEIPT_SUPERSEDED, informational), 1 INTAKE_RECEIPT_NOT_SEALED or a bad signature.',
+  ].join('\n'),
+  options: {
+    'operator-key': { type: 'string' },
+    file: { type: 'string' },
+    'receipt-out': { type: 'string' },
+    tsa: { type: 'string', multiple: true },
+    'timeout-ms': { type: 'string' },
+    retries: { type: 'string' },
+    'verify-receipt': { type: 'string' },
+    seal: { type: 'string' },
+    'intake-key': { type: 'string' },
+    'tsa-root': { type: 'string', multiple: true },
+  },
+  stage: true,
+  async run(ctx) {
+    const layout = studyLayout(ctx.root);
+    if (typeof ctx.values['verify-receipt'] === 'string') return verifyReceipt(ctx, layout, ctx.values['verify-receipt']);
+    const [requestPath, ...rest] = ctx.positionals;
+    if (requestPath === undefined || rest.length > 0) throw new PreregError('USAGE', 'usage: prereg intake REQUEST.json --operator-key KEY.pem');
+    const operatorKey = readEd25519PrivateKey(ctx.values['operator-key'], '--operator-key');
+    return withStudyLock(layout.work, 'prereg intake', () => receive(ctx, layout, requestPath, operatorKey));
+  },
+};
+
+async function receive(ctx: StageContext, layout: StudyLayout, requestPath: string, operatorKey: ReturnType<typeof readEd25519PrivateKey>): Promise<StageResult> {
+  const { frozen, freezeDigest, study, trust } = loadFrozenStudy(layout);
+  if (lstatSync(layout.seal, { throwIfNoEntry: false })) throw new PreregError('SEAL_EXISTS', 'inputs/seal.json exists: the intake is sealed and takes no more files; nothing was written');
+  const pinned = pinnedIntakeKey(layout.trust, trust.policy);
+  if (!sameKey(operatorKey, pinned.key)) {
+    throw new PreregError('OPERATOR_KEY_MISMATCH', `--operator-key's public half is not the intake key pinned in ${pinned.where}; nothing was written`);
+  }
+
+  const value = readJsonFile(requestPath);
+  const problems = requestProblems(value);
+  if (problems.length > 0) throw new PreregError('INTAKE_REQUEST_INVALID', `${requestPath}: ${problems.join('; ')}`, { problems });
+  const request = value as IntakeRequest;
+  const refusal = requestRefusal(request, { study_id: study.study_id, systems: study.systems ?? [] }, freezeDigest);
+  if (refusal) throw new PreregError(refusal.code, `${requestPath}: ${refusal.message}; nothing was written`);
+
+  const filePath = typeof ctx.values.file === 'string' ? ctx.values.file : request.file !== undefined ? join(dirname(requestPath), request.file) : undefined;
+  if (filePath === undefined) throw new PreregError('INTAKE_REQUEST_INVALID', `${requestPath} names no file: pass --file FILE`);
+  const data = readRegularFile(filePath);
+  const sha256 = sha256Hex(data);
+  if (sha256 !== request.sha256 || data.length !== request.bytes) {
+    throw new PreregError('INTAKE_FILE_MISMATCH', `${filePath} is ${data.length} bytes, SHA-256 ${sha256}; the request signs ${request.bytes} bytes, SHA-256 ${request.sha256}; nothing was written`);
+  }
+  const log = readIntakeLog(layout);
+  const stored = storedPath(request.kind, request.system_id);
+  const prepared: PreparedFile[] = [];
+  const discard = () => {
+    for (const p of prepared) p.discard();
+  };
+  try {
+    // Checked as stored: the very bytes renamed into place later.
+    const storedFile = prepareFileAtomic(join(layout.root, stored), data);
+    prepared.push(storedFile);
+    ctx.progress(`checking the lines of ${stored}…`);
+    const counts = await checkIntakeLines(storedFile.tmp, stored, request.kind, {
+      systemId: request.system_id,
+      items: loadFrozenItems(layout).ids,
+      maxLineBytes: studyMaxLineBytes(study),
+    });
+    if (counts.sha256 !== sha256) throw new PreregError('INTAKE_FILE_MISMATCH', `${stored} changed while it was checked`);
+    if (counts.not_owner.length > 0) {
+      const shown = counts.not_owner.slice(0, 10).map(([line, s]) => `line ${line} (${JSON.stringify(s)})`).join(', ');
+      throw new PreregError('SUBMISSION_SYSTEM_NOT_OWNER', `${filePath}: ${counts.not_owner.length} line(s) name another system than ${JSON.stringify(request.system_id)}: ${shown}; nothing was written`, { lines: counts.not_owner.map(([l]) => l) });
+    }
+    const unsigned: Omit<IntakeEntry, 'token'> = {
+      seq: log.entries.length,
+      prev: log.digests[log.digests.length - 1] ?? GENESIS_PREV,
+      request,
+      lines_read: counts.lines_read,
+      lines_rejected: counts.lines_rejected,
+    };
+    const digest = entryDigest(unsigned);
+    const [token] = await obtainTokens(parseTsaOverrides(ctx.values.tsa) ?? study.anchors.tsas, Buffer.from(digest, 'hex'), trust.tsa, {
+      timeoutMs: positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms'),
+      retries: positiveInt(ctx.values.retries, 3, '--retries'),
+      progress: ctx.progress,
+      want: 'first',
+    });
+    if (utcMillis(token!.genTime)! >= utcMillis(frozen.window.closes_at)!) {
+      throw new PreregError('INTAKE_LATE', `the entry's token (${token!.witness}) is dated ${token!.genTime}, not before closes_at ${frozen.window.closes_at}; nothing was written`);
+    }
+    const entry: IntakeEntry = { ...unsigned, token: Buffer.from(token!.tsr).toString('base64') };
+    const receiptBody: Omit<IntakeReceipt, 'signature'> = { format: INTAKE_RECEIPT_FORMAT, study_id: study.study_id, freeze_digest: freezeDigest, entry, entry_digest: digest };
+    const receipt: IntakeReceipt = { ...receiptBody, signature: signCanonical(operatorKey, receiptPayload(receiptBody)) };
+    const receiptPath = typeof ctx.values['receipt-out'] === 'string' ? ctx.values['receipt-out'] : `${requestPath.replace(/\.json$/, '')}.receipt.json`;
+    prepared.push(prepareFileAtomic(layout.intakeLog, `${log.text}${JSON.stringify(entry)}\n`));
+    prepared.push(prepareFileAtomic(receiptPath, `${JSON.stringify(receipt, null, 2)}\n`));
+    // Everything is written: now into place, the file first, the log entry that names it, the receipt.
+    for (const p of prepared) p.commit();
+    const json = {
+      ok: true, seq: entry.seq, entry_digest: digest, gen_time: token!.genTime, witness: token!.witness, system_id: request.system_id, kind: request.kind,
+      stored, lines_read: counts.lines_read, lines_rejected: counts.lines_rejected, receipt: receiptPath,
+    };
+    return {
+      exitCode: EXIT.ok,
+      json,
+      text: [
+        `received ${request.kind} of ${request.system_id} as ${stored}: ${counts.lines_read} lines read, ${counts.lines_rejected} rejected (stored as received; ingest rejects them again)`,
+        `entry ${entry.seq} ${digest}, dated ${token!.genTime} by ${token!.witness}`,
+        `receipt written to ${receiptPath}`,
+      ].join('\n'),
+    };
+  } catch (err) {
+    discard();
+    throw err;
+  }
+}
+
+async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath: string): Promise<StageResult> {
+  const sealPath = typeof ctx.values.seal === 'string' ? ctx.values.seal : layout.seal;
+  const seal = loadSeal({ ...layout, seal: sealPath });
+  const roots = Array.isArray(ctx.values['tsa-root']) ? ctx.values['tsa-root'] : [];
+  const tsaTrust = roots.length > 0 ? loadTsaTrust(roots.map((p) => readText(p))) : loadFrozenStudy(layout).trust.tsa;
+  const intakeKey = typeof ctx.values['intake-key'] === 'string'
+    ? readEd25519PublicKey(ctx.values['intake-key'], '--intake-key')
+    : pinnedIntakeKey(layout.trust, loadFrozenStudy(layout).trust.policy).key;
+  const log = readIntakeLog(layout);
+  const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { intakeKey, tsaTrust, log });
+  const failing = result!.findings.filter((f) => f.code !== 'INTAKE_RECEIPT_SUPERSEDED');
+  const exitCode = failing.length > 0 ? (failing.some((f) => f.code === 'INTAKE_RECEIPT_INVALID' || f.code === 'SEAL_INVALID') ? EXIT.blocked : EXIT.failures) : EXIT.ok;
+  const codes = result!.findings.map((f) => f.code);
+  return {
+    exitCode,
+    json: { ok: failing.length === 0, receipt: receiptPath, seq: result!.seq, entry_digest: result!.entry_digest, sealed: result!.sealed, codes, findings: result!.findings },
+    text: [
+      result!.sealed ? `${receiptPath}: entry ${result!.seq} is in the sealed log (root ${seal.log.root})` : `${receiptPath}: NOT in the sealed log`,
+      ...result!.findings.map((f) => `  ${f.code}: ${f.message}`),
+    ].join('\n'),
+  };
+}

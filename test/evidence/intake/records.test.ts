@@ -1,0 +1,92 @@
+// The pure parts of sealed intake (pipeline/evidence/intake/): what a digest covers, the chain
+// rules of the log, the Merkle inclusion a receipt rests on, and the request's shape and owner.
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { agentKeyText, signCanonical, verifyCanonical } from '../../../pipeline/evidence/intake/ed25519.ts';
+import { latestEntries, parseIntakeLog } from '../../../pipeline/evidence/intake/log.ts';
+import {
+  entryDigest, GENESIS_PREV, INTAKE_REQUEST_FORMAT, logAuditPath, logRoot, requestPayload, requestProblems, verifyLogInclusion, type IntakeEntry, type IntakeRequest,
+} from '../../../pipeline/evidence/intake/records.ts';
+import { requestRefusal } from '../../../pipeline/evidence/intake/requests.ts';
+
+const a = generateKeyPairSync('ed25519').privateKey;
+const b = generateKeyPairSync('ed25519').privateKey;
+const FREEZE = 'f'.repeat(64);
+
+function request(signer = a, systemId = 'sys-a', edit: Partial<IntakeRequest> = {}): IntakeRequest {
+  const unsigned = { study_id: 's', system_id: systemId, freeze_digest: FREEZE, kind: 'submissions' as const, sha256: '0'.repeat(64), bytes: 0, ...edit };
+  return { format: INTAKE_REQUEST_FORMAT, ...unsigned, public_key: agentKeyText(signer), signature: signCanonical(signer, requestPayload(unsigned)) };
+}
+function chain(n: number): IntakeEntry[] {
+  const out: IntakeEntry[] = [];
+  for (let i = 0; i < n; i++) {
+    const unsigned = { seq: i, prev: i === 0 ? GENESIS_PREV : entryDigest(out[i - 1]!), request: request(a, i % 2 === 0 ? 'sys-a' : 'sys-b'), lines_read: i, lines_rejected: 0 };
+    out.push({ ...unsigned, token: 'AAAA' });
+  }
+  return out;
+}
+const text = (entries: IntakeEntry[]) => entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+const registry = { study_id: 's', systems: [{ system_id: 'sys-a', agent_keys: [{ public_key: agentKeyText(a) }] }, { system_id: 'sys-b', agent_keys: [{ public_key: agentKeyText(b) }] }] };
+
+describe('intake records', () => {
+  it('the entry digest covers everything but the token', () => {
+    const [e] = chain(1);
+    expect(entryDigest({ ...e!, token: 'BBBB' })).toBe(entryDigest(e!));
+    expect(entryDigest({ ...e!, lines_rejected: 1 })).not.toBe(entryDigest(e!));
+  });
+
+  it('signatures are over canonical JSON: key order does not matter, a changed value does', () => {
+    const sig = signCanonical(a, { x: 1, y: 2 });
+    expect(verifyCanonical(a, { y: 2, x: 1 }, sig)).toBe(true);
+    expect(verifyCanonical(a, { x: 1, y: 3 }, sig)).toBe(false);
+    expect(verifyCanonical(b, { x: 1, y: 2 }, sig)).toBe(false);
+    expect(verifyCanonical(a, { x: 1, y: 2 }, `${sig}=`)).toBe(false);
+  });
+
+  it.each([
+    ['a chain as written', (e: IntakeEntry[]) => e, []],
+    ['an entry removed from the middle', (e: IntakeEntry[]) => [e[0]!, e[2]!], [2]],
+    ['two entries swapped', (e: IntakeEntry[]) => [e[1]!, e[0]!, e[2]!], [1, 2, 3]],
+    ['an edited entry (the next prev no longer matches)', (e: IntakeEntry[]) => [{ ...e[0]!, lines_read: 9 }, e[1]!, e[2]!], [2]],
+  ])('parseIntakeLog: %s', (_name, edit, badLines) => {
+    const parsed = parseIntakeLog(text(edit(chain(3))));
+    expect([...new Set(parsed.problems.map((p) => p.line))]).toEqual(badLines);
+  });
+
+  it('a last line without its newline, or a duplicate key, is a problem', () => {
+    const t = text(chain(2));
+    expect(parseIntakeLog(t.slice(0, -1)).problems.map((p) => p.line)).toEqual([2]);
+    expect(parseIntakeLog(t.replace('"seq":0', '"seq":0,"seq":0')).problems[0]?.message).toContain('JSON_DUPLICATE_KEY');
+  });
+
+  it('every entry has an audit path to the root; another digest or index has none', () => {
+    const digests = chain(5).map(entryDigest);
+    const root = logRoot(digests);
+    digests.forEach((d, i) => expect(verifyLogInclusion(d, i, 5, logAuditPath(digests, i), root)).toBe(true));
+    expect(verifyLogInclusion(digests[1]!, 2, 5, logAuditPath(digests, 2), root)).toBe(false);
+    expect(verifyLogInclusion(digests[4]!, 4, 4, logAuditPath(digests, 4), logRoot(digests.slice(0, 4)))).toBe(false);
+  });
+
+  it('the latest entry of each system and kind counts', () => {
+    expect(latestEntries(chain(5)).map((e) => e.seq)).toEqual([4, 3]);
+  });
+
+  it.each([
+    ['its own key', request(a, 'sys-a'), null],
+    ['another system\'s key', request(b, 'sys-a'), 'INTAKE_SIGNATURE_INVALID'],
+    ['an unregistered key', request(generateKeyPairSync('ed25519').privateKey, 'sys-a'), 'INTAKE_SIGNATURE_INVALID'],
+    ['an unregistered system', request(a, 'sys-z'), 'INTAKE_SIGNATURE_INVALID'],
+    ['a signature over other bytes', { ...request(a, 'sys-a'), bytes: 1 }, 'INTAKE_SIGNATURE_INVALID'],
+    ['another freeze', request(a, 'sys-a', { freeze_digest: 'e'.repeat(64) }), 'INTAKE_FREEZE_MISMATCH'],
+    ['another study', request(a, 'sys-a', { study_id: 't' }), 'INTAKE_REQUEST_INVALID'],
+  ])('requestRefusal: %s → %s', (_name, r, code) => {
+    expect(requestRefusal(r, registry, FREEZE)?.code ?? null).toBe(code);
+  });
+
+  it('requestProblems: the schema refuses a file with a directory, a system_id that cannot name a file, an unknown member', () => {
+    expect(requestProblems(request())).toEqual([]);
+    expect(requestProblems({ ...request(), file: '../x.jsonl' })).not.toEqual([]);
+    expect(requestProblems({ ...request(), system_id: '../x' })).not.toEqual([]);
+    expect(requestProblems({ ...request(), extra: 1 })).not.toEqual([]);
+  });
+});
