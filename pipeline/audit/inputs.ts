@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { EmitInputs, Manifest } from '../emit/manifest.ts';
 import { commitAnswerKey } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
+import { intakeRecordFiles } from '../intake/files.ts';
 import { listAnchorFiles } from '../freeze/anchors.ts';
 import { diffTrees, digestTree, type TreeDigest } from '../study/file-tree.ts';
 import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../study/freeze-record.ts';
@@ -141,17 +142,22 @@ export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: No
     if (now !== recorded.commitments_sha256) d.push({ file: 'inputs/commitments.jsonl', message: `is now ${now ?? 'absent'}; the manifest recorded ${recorded.commitments_sha256 ?? 'none'}` });
   });
 
-  attempt('preregistration/anchors/', d, codes, () => {
-    const now = new Map(listAnchorFiles(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256OfFile(join(layout.anchors, f))]));
-    const before = new Map(recorded.anchors.map((a) => [a.file, a.sha256]));
+  const compareFiles = (now: Map<string, string>, recordedFiles: ReadonlyArray<{ file: string; sha256: string }>, what: string) => {
+    const before = new Map(recordedFiles.map((a) => [a.file, a.sha256]));
     for (const file of [...new Set([...before.keys(), ...now.keys()])].sort()) {
-      if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? 'differs from the anchor file the manifest recorded' : 'is an anchor the manifest did not record') : 'was recorded by the manifest but is missing now' });
+      if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? `differs from the ${what} the manifest recorded` : `is ${what === 'anchor file' ? 'an anchor' : `an ${what}`} the manifest did not record`) : 'was recorded by the manifest but is missing now' });
     }
+  };
+  attempt('preregistration/anchors/', d, codes, () => {
+    compareFiles(new Map(listAnchorFiles(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256OfFile(join(layout.anchors, f))])), recorded.anchors, 'anchor file');
+  });
+  attempt('inputs/intake.jsonl', d, codes, () => {
+    compareFiles(new Map(intakeRecordFiles(layout).map((f) => [f.file, f.sha256])), recorded.intake_files, 'intake file');
   });
 
   return railOf(
     'inputs',
-    'corpus_root, section5_sha256, answer_key_root, trust_root, freeze_digest, every submission file, commitments and anchors are what the manifest recorded',
+    'corpus_root, section5_sha256, answer_key_root, trust_root, freeze_digest, every submission file, commitments, anchors and intake files are what the manifest recorded',
     d,
     codes,
   );

@@ -98,6 +98,7 @@ export function manifestProblems(m: JsonObject): string[] {
     if (inputs.commitments_sha256 !== null && !isHex(inputs.commitments_sha256)) problems.push('inputs.commitments_sha256 is neither null nor 64 hex digits');
     problems.push(...listProblems('inputs.submissions', inputs.submissions, (x) => isString(x.file) && isHex(x.sha256) && isCount(x.bytes)));
     problems.push(...listProblems('inputs.anchors', inputs.anchors, (x) => isString(x.file) && isHex(x.sha256)));
+    problems.push(...listProblems('inputs.intake_files', inputs.intake_files, (x) => isString(x.file) && isHex(x.sha256)));
   }
   const outputs = m.outputs;
   const listed = listProblems('outputs', outputs, (x) => isString(x.file) && isHex(x.sha256) && isCount(x.bytes));

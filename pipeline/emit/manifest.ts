@@ -40,6 +40,11 @@ export interface EmitInputs {
   commitments_sha256: string | null;
   /** The anchor tokens of the freeze the report names as witnesses, sorted by file. */
   anchors: Array<{ file: string; sha256: string }>;
+  /**
+   * The sealed intake's files (SPEC §12.2): inputs/intake.jsonl, inputs/seal.json, inputs/anchors/*
+   * and the systems' own inputs/commitments/*.jsonl, sorted by file; empty for an unsealed study.
+   */
+  intake_files: Array<{ file: string; sha256: string }>;
 }
 
 export interface OutputFile {

@@ -72,6 +72,20 @@ export function fileDrift(sealed: readonly SealedFile[], current: readonly Seale
   return drift;
 }
 
+/**
+ * The intake's own files, as the manifest records them (SPEC §12.2): inputs/intake.jsonl,
+ * inputs/seal.json, every file of inputs/anchors/ and the systems' commitments files, those that
+ * exist, study-relative and sorted; a non-regular one is refused.
+ */
+export function intakeRecordFiles(layout: StudyLayout): Array<{ file: string; sha256: string }> {
+  const anchors = existsSync(layout.sealAnchors) ? readdirSync(layout.sealAnchors).map((n) => join(layout.sealAnchors, n)) : [];
+  const paths = [layout.intakeLog, layout.seal, ...anchors, ...listCommitmentsFiles(layout).filter((f) => f.submitted_through_intake).map((f) => f.path)];
+  return paths
+    .filter((p) => lstatSync(p, { throwIfNoEntry: false }) !== undefined)
+    .map((p) => ({ file: studyRelative(layout, p), sha256: sha256Hex(readRegularFile(p)) }))
+    .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file)));
+}
+
 export function loadSeal(layout: StudyLayout): SealRecord {
   const value = readJsonFile(layout.seal);
   const problems = sealProblems(value);

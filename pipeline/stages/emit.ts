@@ -41,6 +41,7 @@ import {
 } from '../emit/tables.ts';
 import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
+import { intakeRecordFiles } from '../intake/files.ts';
 import { countIndependentWitnesses, listAnchorFiles, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
 import { refuseDrift, trustDrift } from '../study/drift.ts';
 import { digestTree } from '../study/file-tree.ts';
@@ -103,6 +104,7 @@ export function emitInputs(layout: StudyLayout, frozen: ReturnType<typeof loadFr
     commitments_sha256: sha256OfFileIfAny(layout.commitments),
     // Each token and its metadata: an edit of either after this run is an audit finding.
     anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256OfFile(join(layout.anchors, f)) })),
+    intake_files: intakeRecordFiles(layout),
   };
 }
 

@@ -72,6 +72,7 @@ const inputs: EmitInputs = {
   submissions: [],
   commitments_sha256: null,
   anchors: [],
+  intake_files: [],
 };
 const facts: StoreFacts = {
   submission_files: [],
