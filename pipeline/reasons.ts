@@ -653,6 +653,16 @@ export const REASONS = {
     meaning: 'The rerun\'s decision rows (assertion classes, scores, hypotheses) differ from those recorded in results.json; the first differing table and row are named.',
     next: 'The recorded decisions are not what the pre-registered analysis gives on these inputs: report it.',
   },
+  AUDIT_INTAKE_INVALID: {
+    exit: EXIT.failures,
+    meaning: 'The sealed intake does not hold: the log\'s chain, a request\'s signature, an entry\'s token, the seal, its anchors or an input file differ from what was received and sealed — or a participant\'s receipt is signed by the operator for an entry the seal left out (INTAKE_RECEIPT_NOT_SEALED).',
+    next: 'Read the codes the rail lists (docs/intake.md): a file changed after the seal, an entry dropped before it, or a seal made outside its window each mean the inputs are not the ones received.',
+  },
+  SEAL_SELF_TRUSTED: {
+    exit: EXIT.failures,
+    meaning: 'The seal\'s anchors verify only under TSA roots the study itself pins, none under a root the auditor supplied: the study vouches for the time its own intake closed.',
+    next: 'Obtain the seal TSA\'s root out of band and pass it with --tsa-root, or treat the seal as undated.',
+  },
   AUDIT_TRUST_UNCONFIRMED: {
     exit: EXIT.failures,
     meaning: 'A result rests on trust the study supplies for itself and the auditor did not: a freeze anchor verified only under the study\'s own TSA roots, a proof counted as verified under an issuer key or TSA root the auditor did not pass, or a freeze digest nothing independent pins. The study cannot vouch for itself.',

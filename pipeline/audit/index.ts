@@ -4,6 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { studyLayout, type StudyLayout } from '../layout.ts';
+import { loadStudy, weakenedModes } from '../study/study.ts';
 import { PreregError } from '../reasons.ts';
 import { anchorsRail } from './anchors.ts';
 import { decisionsRail, reproducedRail } from './compare.ts';
@@ -14,6 +15,7 @@ import { parseJsonObject, readAudited } from './recorded.ts';
 import { STUDY_INPUT_DIRS, withRerun, type AuditStages } from './rerun.ts';
 import { signaturesRail } from './signatures.ts';
 import { trustRail, type AuditorTrust } from './trust.ts';
+import { intakeRail, readReceipts } from './intake.ts';
 import { loadAuditorIssuerKeys, loadAuditorRoots } from '../auditor/trust.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
 import { readTrustInputs } from '../io/trust-files.ts';
@@ -36,10 +38,12 @@ export interface AuditorFlags {
   issuerKeys?: string;
   expectFreeze?: string;
   minWitnesses?: string;
+  /** Participants' intake receipts the auditor obtained from them. */
+  receipts?: string[];
 }
 
 /** The auditor's files, read; a flag naming a file that is missing or invalid stops the audit (exit 3). */
-function loadAuditorTrust(flags: AuditorFlags, layout: StudyLayout): { trust: AuditorTrust; study: TrustMaterialInputs | null } {
+function loadAuditorTrust(flags: AuditorFlags, layout: StudyLayout): { trust: AuditorTrust; study: TrustMaterialInputs | null; receipts: ReturnType<typeof readReceipts> } {
   let study: TrustMaterialInputs | null = null;
   try {
     study = readTrustInputs(layout.trust);
@@ -49,13 +53,29 @@ function loadAuditorTrust(flags: AuditorFlags, layout: StudyLayout): { trust: Au
   }
   const roots = loadAuditorRoots(flags.tsaRoots, study);
   requiredWitnesses(flags.minWitnesses, 0); // USAGE now, not a rail that cannot run
-  return { trust: { roots, issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys), expectFreeze: expectedFreeze(flags.expectFreeze) }, study };
+  return { trust: { roots, issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys), expectFreeze: expectedFreeze(flags.expectFreeze) }, study, receipts: readReceipts(flags.receipts ?? []) };
 }
 
 export type { AuditStages };
 
 function isDirectory(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
+}
+
+/**
+ * The weaker choices the verdict names: those the frozen study declares (or inherits as a
+ * study/1), and commitments the operator collected itself (inputs/commitments.jsonl, which no
+ * participant signed). A study.json that cannot be read names none: the rails say why.
+ */
+function studyWeakenedModes(layout: StudyLayout): string[] {
+  let declared: string[] = [];
+  try {
+    declared = weakenedModes(loadStudy(layout.study));
+  } catch (err) {
+    if (!(err instanceof PreregError)) throw err;
+  }
+  const collected = existsSync(layout.commitments) && statSync(layout.commitments).size > 0;
+  return [...declared, ...(collected ? ['operator-collected commitments'] : [])];
 }
 
 /** Throws (exit 3) only when the audit cannot run at all; every finding is a failed rail. */
@@ -89,6 +109,9 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
     'min-witnesses': flags.minWitnesses,
   });
   rails.push(anchors.rail);
+  progress('audit: intake…');
+  const intake = await intakeRail(layout, auditor.trust.roots, auditor.receipts);
+  rails.push(intake.rail);
   rails.push(digestsRail(audited));
   // The rerun runs without results.json's parsed rows (≈ 210 MiB of objects at 100,000 records):
   // V8 sizes its heap by what stays live, and held through the rerun they let its garbage pile up
@@ -103,7 +126,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
     progress('audit: comparing with the rerun…');
     rails.push(await reproducedRail(audited, outcome));
     rails.push(decisionsRail({ ...audited, results: recordedResults && parseJsonObject('results.json', recordedResults) }, outcome));
-    rails.push(await trustRail(auditor.trust, anchors.seen, auditor.study, outcome));
+    rails.push(await trustRail(auditor.trust, anchors.seen, intake.seen, auditor.study, outcome));
   });
-  return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun });
+  return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun, weakened_modes: studyWeakenedModes(layout) });
 }

@@ -9,7 +9,7 @@ import type { ReasonCode } from '../reasons.ts';
  * changed freeze.json is named as such rather than as the file whose frozen digest it now misstates.
  * `trust` comes last: it is not about what changed but about what the auditor itself confirmed.
  */
-export const RAIL_NAMES = ['complete', 'schema', 'signatures', 'inputs', 'anchors', 'reproduced', 'digests', 'decisions', 'trust'] as const;
+export const RAIL_NAMES = ['complete', 'schema', 'signatures', 'inputs', 'anchors', 'intake', 'reproduced', 'digests', 'decisions', 'trust'] as const;
 export type RailName = (typeof RAIL_NAMES)[number];
 
 /** The reason code a failed rail carries (the underlying codes, if any, are listed beside it). */
@@ -19,6 +19,7 @@ export const RAIL_CODES = {
   signatures: 'AUDIT_SIGNATURE_INVALID',
   inputs: 'AUDIT_INPUT_CHANGED',
   anchors: 'AUDIT_ANCHORS_INVALID',
+  intake: 'AUDIT_INTAKE_INVALID',
   reproduced: 'AUDIT_NOT_REPRODUCED',
   digests: 'AUDIT_DIGEST_MISMATCH',
   decisions: 'AUDIT_DECISIONS_DIFFER',
@@ -102,9 +103,11 @@ export interface AuditReport {
   first_difference: (Difference & { rail: RailName }) | null;
   proves: readonly string[];
   does_not_prove: readonly string[];
+  /** The weaker choices the study made (or inherits), which a VALID verdict names (SPEC §12.2). */
+  weakened_modes: readonly string[];
 }
 
-export function assembleReport(rails: readonly Rail[], meta: Pick<AuditReport, 'dir' | 'root' | 'run_id' | 'rerun'>): AuditReport {
+export function assembleReport(rails: readonly Rail[], meta: Pick<AuditReport, 'dir' | 'root' | 'run_id' | 'rerun' | 'weakened_modes'>): AuditReport {
   const ordered = RAIL_NAMES.map((name) => {
     const rail = rails.find((r) => r.name === name);
     if (!rail) throw new Error(`audit rail ${name} was not run`);
@@ -135,7 +138,9 @@ export function renderReport(report: AuditReport): string {
     if (rail.name === 'trust' && !rail.ok) for (const d of rail.differences ?? []) lines.push(`        - ${d.file}: ${d.message}`);
   }
   if (report.ok) {
-    lines.push('verdict: VALID — every rail passed');
+    lines.push(report.weakened_modes.length > 0
+      ? `verdict: VALID (weakened: ${report.weakened_modes.join(', ')}) — every rail passed`
+      : 'verdict: VALID — every rail passed');
   } else {
     const d = report.first_difference;
     lines.push(`verdict: INVALID — ${report.rails.filter((r) => !r.ok).map((r) => r.name).join(', ')} failed`);

@@ -14,6 +14,8 @@ import { openMemoryDatabase } from '../store/db.ts';
 import { VERIFIED_PROOF_TRUST } from '../store/statements.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import type { RerunOutcome } from './rerun.ts';
+import type { IntakeSeen } from './intake.ts';
+import type { ReasonCode } from '../reasons.ts';
 
 /** What the auditor passed on the command line, loaded. */
 export interface AuditorTrust {
@@ -78,10 +80,10 @@ function keyConfirmed(issuer: AuditorIssuerKeys, publicKey: string, times: reado
 
 const where = (p: VerifiedProof) => `${p.system_id}/${p.item_id}/${p.attempt}`;
 
-function freezeDifferences(auditor: AuditorTrust, anchors: AnchorsSeen | null, studyRoots: Map<string, string>): Difference[] {
+function freezeDifferences(auditor: AuditorTrust, pinned: boolean, anchors: AnchorsSeen | null, studyRoots: Map<string, string>): Difference[] {
   const out: Difference[] = [];
-  if (auditor.expectFreeze === null) {
-    out.push({ file: 'preregistration/freeze.json', message: 'FREEZE_DIGEST_UNPINNED: nothing the operator does not control pins freeze_digest; pass --expect-freeze with the digest published before opens_at' });
+  if (!pinned) {
+    out.push({ file: 'preregistration/freeze.json', message: 'FREEZE_DIGEST_UNPINNED: nothing the operator does not control pins freeze_digest; pass --expect-freeze with the digest published before opens_at, or --receipt with a participant\'s sealed intake receipt' });
   }
   if (anchors === null) return out;
   const studyTrusted = anchors.witnesses.filter((w) => w.ok && w.trusted_by === 'study');
@@ -118,9 +120,25 @@ function proofDifferences(proofs: readonly VerifiedProof[], auditor: AuditorTrus
   return out;
 }
 
-export async function trustRail(auditor: AuditorTrust, anchors: AnchorsSeen | null, study: TrustMaterialInputs | null, rerun: RerunOutcome): Promise<Rail> {
+/** The intake's tokens (entries and seal anchors) that chain to no root the auditor supplied. */
+function intakeDifferences(auditor: AuditorTrust, intake: IntakeSeen, studyRoots: Map<string, string>): Difference[] {
+  const mine = new Set(auditor.roots?.tsa.rootsSha256 ?? []);
+  const rootName = (r: string) => studyRoots.get(r) ?? `root sha256 ${r}`;
+  const out: Difference[] = [];
+  for (const t of intake.tokenRoots.filter((x) => x.kind === 'entry' && !mine.has(x.root_sha256))) {
+    out.push({ file: t.file, ...(t.line !== undefined ? { row: t.line } : {}), message: `the intake entry's token chains only to the study's own TSA root ${rootName(t.root_sha256)}: pass that root with --tsa-root once you have it out of band` });
+  }
+  const seal = intake.tokenRoots.filter((x) => x.kind === 'seal');
+  if (seal.length > 0 && !seal.some((x) => mine.has(x.root_sha256))) {
+    out.push({ file: seal[0]!.file, message: `SEAL_SELF_TRUSTED: every seal anchor chains only to the study's own TSA roots (${[...new Set(seal.map((x) => rootName(x.root_sha256)))].join(', ')}): pass the seal TSA's root with --tsa-root` });
+  }
+  return out;
+}
+
+export async function trustRail(auditor: AuditorTrust, anchors: AnchorsSeen | null, intake: IntakeSeen, study: TrustMaterialInputs | null, rerun: RerunOutcome): Promise<Rail> {
   const studyRoots = study ? studyRootFiles(study) : new Map<string, string>();
-  const differences = freezeDifferences(auditor, anchors, studyRoots);
+  const pinned = auditor.expectFreeze !== null || intake.pinningReceipts.length > 0;
+  const differences = [...freezeDifferences(auditor, pinned, anchors, studyRoots), ...intakeDifferences(auditor, intake, studyRoots)];
   let proofs = 0;
   if (rerun.ok && study) {
     const verified = await verifiedProofs(join(rerun.dir, 'proof_checks.parquet'));
@@ -129,10 +147,11 @@ export async function trustRail(auditor: AuditorTrust, anchors: AnchorsSeen | nu
   } else if (!rerun.ok) {
     differences.push({ file: rerun.refusal.file ?? 'preregistration/', message: 'the rerun refused, so what its verified proofs rest on is unknown' });
   }
-  const codes = auditor.expectFreeze === null ? (['FREEZE_DIGEST_UNPINNED'] as const) : [];
+  const codes: ReasonCode[] = [...(pinned ? [] : ['FREEZE_DIGEST_UNPINNED' as const]), ...(differences.some((d) => d.message.startsWith('SEAL_SELF_TRUSTED')) ? ['SEAL_SELF_TRUSTED' as const] : [])];
+  const by = [...(auditor.expectFreeze !== null ? ['--expect-freeze'] : []), ...(intake.pinningReceipts.length > 0 ? [`${intake.pinningReceipts.length} sealed receipt(s)`] : [])].join(' and ');
   return railOf(
     'trust',
-    `freeze_digest pinned by --expect-freeze; the freeze's ${anchors?.independent_witnesses ?? 0} witness(es) and the ${proofs} verified proof(s) rest only on roots and issuer keys you passed`,
+    `freeze_digest pinned by ${by}; the intake's tokens, the freeze's ${anchors?.independent_witnesses ?? 0} witness(es) and the ${proofs} verified proof(s) rest only on roots and issuer keys you passed`,
     differences,
     codes,
   );

@@ -13,6 +13,8 @@ import { parseArkForgeKeyHistory, type PublishedProofKey } from '../trust-import
 export interface AuditorRoots {
   /** The files given, as given. */
   files: string[];
+  /** Their texts, in the same order. */
+  pems: string[];
   /** The roots with the study's tsa_certs as untrusted path material. */
   tsa: TsaTrust;
 }
@@ -30,7 +32,7 @@ function readGiven(path: string, flag: string): string {
 export function loadAuditorRoots(files: readonly string[] | undefined, study: TrustMaterialInputs | null): AuditorRoots | null {
   if (!files || files.length === 0) return null;
   const pems = files.map((f) => readGiven(f, '--tsa-root'));
-  return { files: [...files], tsa: loadTsaTrust(pems, study?.tsaCertPems ?? [], { roots: files, certs: study?.policy.tsa_certs ?? [] }) };
+  return { files: [...files], pems, tsa: loadTsaTrust(pems, study?.tsaCertPems ?? [], { roots: files, certs: study?.policy.tsa_certs ?? [] }) };
 }
 
 export interface AuditorIssuerKeys {

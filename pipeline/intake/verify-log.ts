@@ -74,6 +74,15 @@ export interface IntakeLogVerification {
   sealAnchors: SealAnchorCheck[];
   /** Files whose latest entry is their owner's signed request: which system submitted each, and its kind. */
   ownerFiles: Array<{ path: string; system_id: string; kind: IntakeEntry['request']['kind'] }>;
+  /** Every entry token and seal anchor that verified, with the root it chained to (the audit's trust rail). */
+  tokenRoots: TokenRoot[];
+}
+
+export interface TokenRoot {
+  kind: 'entry' | 'seal';
+  file: string;
+  line?: number;
+  root_sha256: string;
 }
 
 const LOG = 'inputs/intake.jsonl';
@@ -81,6 +90,7 @@ const SEAL = 'inputs/seal.json';
 
 export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerificationOptions): Promise<IntakeLogVerification> {
   const findings: IntakeFinding[] = [];
+  const tokenRoots: TokenRoot[] = [];
   const closesMs = utcMillis(options.study.window.closes_at)!;
 
   // --- the log: chain, signatures, tokens -----------------------------------------------------
@@ -99,6 +109,7 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     const refusal = requestRefusal(entry.request, options.agentKeys, options.freezeDigest);
     if (refusal) findings.push({ code: refusal.code, file: LOG, line, message: `entry ${entry.seq}: ${refusal.message}` });
     const token = await verifyTimestampToken(Buffer.from(entry.token, 'base64'), Buffer.from(log.digests[i]!, 'hex'), options.tsaTrust);
+    if (token.ok) tokenRoots.push({ kind: 'entry', file: LOG, line, root_sha256: token.rootSha256! });
     if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file: LOG, line, message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.codes.join(', ')})` });
     else if (utcMillis(token.genTime!)! >= closesMs) findings.push({ code: 'INTAKE_LATE', file: LOG, line, message: `entry ${entry.seq} is dated ${token.genTime}, not before closes_at ${options.study.window.closes_at}` });
   }
@@ -129,7 +140,7 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     if (problems.length === 0) {
       seal = value as SealRecord;
       findings.push(...sealFindings(seal, log.digests, expected, options));
-      sealAnchors.push(...(await verifySealAnchors(layout, seal, options, findings)));
+      sealAnchors.push(...(await verifySealAnchors(layout, seal, options, findings, tokenRoots)));
       for (const d of fileDrift(seal.files, safeCurrentFiles(layout, findings))) findings.push({ code: 'INTAKE_DRIFT', file: d.file, message: d.message });
     }
   }
@@ -142,6 +153,7 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     sealedFiles: seal?.files ?? [],
     sealAnchors,
     ownerFiles,
+    tokenRoots,
   };
 }
 
@@ -166,7 +178,7 @@ function sealFindings(seal: SealRecord, digests: readonly string[], expected: re
   return out;
 }
 
-async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options: IntakeVerificationOptions, findings: IntakeFinding[]): Promise<SealAnchorCheck[]> {
+async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options: IntakeVerificationOptions, findings: IntakeFinding[], tokenRoots: TokenRoot[]): Promise<SealAnchorCheck[]> {
   const digest = sealDigest(seal);
   const closes = utcMillis(seal.closes_at) ?? utcMillis(options.study.window.closes_at)!;
   const until = closes + options.study.intake.seal_within_s * 1000;
@@ -181,6 +193,7 @@ async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options:
       const tsr = readRegularFile(join(layout.sealAnchors, name));
       const result = await verifyTimestampToken(tsr, Buffer.from(digest, 'hex'), options.tsaTrust);
       genTime = result.genTime ?? null;
+      if (result.ok) tokenRoots.push({ kind: 'seal', file, root_sha256: result.rootSha256! });
       if (!result.ok) {
         codes.push('SEAL_INVALID', ...result.codes);
         findings.push({ code: 'SEAL_INVALID', file, message: `does not witness seal_digest ${digest} under the given roots (${result.codes.join(', ')})` });

@@ -23,7 +23,7 @@ export const audit: Command = {
   summary: 'rerun from the inputs in a scratch dir, compare every output byte, verify signatures and anchors',
   help: [
     'usage: prereg audit <outputs dir> [--tsa-root PEM]… [--issuer-keys FILE] [--expect-freeze HEX]',
-    '                    [--min-witnesses N] [--root DIR] [--json]',
+    '                    [--min-witnesses N] [--receipt R]… [--root DIR] [--json]',
     '',
     'The audit trusts only what you supply (obtain each out of band: docs/audit.md):',
     '  --tsa-root PEM       a TSA root you trust (repeatable); the tool ships public ones in tsa-roots/',
@@ -31,6 +31,8 @@ export const audit: Command = {
     '  --expect-freeze HEX  the freeze_digest you saw published before opens_at',
     '  --min-witnesses N    freeze witnesses required, by distinct root of yours (default 1, or the',
     '                       study\'s anchors.min_witnesses if higher)',
+    '  --receipt R          a participant\'s intake receipt (repeatable): one the seal left out is',
+    '                       INTAKE_RECEIPT_NOT_SEALED; a sealed one also pins the freeze it names',
     '',
     'Audits an output directory (outputs/<run_id>/) against the study at --root (default: the',
     'current directory), whose corpus/, preregistration/ and inputs/ are copied to a scratch',
@@ -42,6 +44,7 @@ export const audit: Command = {
     '  signatures  manifest.sig (Ed25519) and manifest.p7s (CMS) verify with the pinned operator key',
     '  inputs      the inputs the manifest recorded are what the study\'s files give now',
     '  anchors     check-anchors on the study: frozen digests recompute, anchors verify',
+    '  intake      the intake log, the seal and its anchors hold; every input file is its sealed leaf',
     '  reproduced  every output but the signatures is byte-identical to the rerun\'s',
     '  digests     run_id, artifact_digest and decision_digest recompute',
     '  decisions   the rerun\'s classes, scores and hypotheses equal the recorded rows',
@@ -57,6 +60,7 @@ export const audit: Command = {
     'issuer-keys': { type: 'string' },
     'expect-freeze': { type: 'string' },
     'min-witnesses': { type: 'string' },
+    receipt: { type: 'string', multiple: true },
   },
   stage: true,
   async run(ctx) {
@@ -69,6 +73,7 @@ export const audit: Command = {
       ...(typeof v['issuer-keys'] === 'string' ? { issuerKeys: v['issuer-keys'] } : {}),
       ...(typeof v['expect-freeze'] === 'string' ? { expectFreeze: v['expect-freeze'] } : {}),
       ...(typeof v['min-witnesses'] === 'string' ? { minWitnesses: v['min-witnesses'] } : {}),
+      ...(Array.isArray(v.receipt) ? { receipts: v.receipt as string[] } : {}),
     };
     const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress, stages: AUDIT_STAGES, auditor });
     return { exitCode: report.ok ? EXIT.ok : EXIT.failures, json: report, text: renderReport(report) };

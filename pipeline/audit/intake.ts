@@ -1,0 +1,93 @@
+// The intake rail (SPEC §12.2): the sealed intake holds — the log's chain, each request signed by
+// its system's frozen agent key under this freeze, each entry's token, the seal over the log and
+// the final files, its anchors inside [closes_at, closes_at + seal_within_s], every input file
+// equal to its sealed leaf (pipeline/intake/verify-log.ts decides; this file turns its findings
+// into a rail). With the auditor's participants' receipts (`--receipt`), one whose entry the seal
+// left out is INTAKE_RECEIPT_NOT_SEALED: the operator signed that it received a file and dropped
+// it. Whose roots the tokens chain to is the trust rail's question: here every token is checked
+// under the study's roots and the auditor's together.
+import { existsSync } from 'node:fs';
+import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
+import { pinnedIntakeKey } from '../intake/keys.ts';
+import { loadFrozenStudy } from '../intake/study-state.ts';
+import { checkReceipts, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
+import { readJsonFile } from '../io/json-files.ts';
+import type { StudyLayout } from '../layout.ts';
+import { PreregError, type ReasonCode } from '../reasons.ts';
+import { intakeOf } from '../study/study.ts';
+import type { AuditorRoots } from '../auditor/trust.ts';
+import { railOf, type Difference, type Rail } from './rails.ts';
+
+/** What the trust rail needs from the intake: the roots its tokens chained to, and the receipts that pin the freeze. */
+export interface IntakeSeen {
+  tokenRoots: TokenRoot[];
+  /** Receipts whose entry is sealed, under the study's freeze: each pins freeze_digest. */
+  pinningReceipts: string[];
+}
+
+/** A participant's receipt as the auditor obtained it; FILE_NOT_FOUND (exit 3) when it does not exist. */
+export function readReceipts(files: readonly string[]): Array<{ file: string; value: unknown }> {
+  return files.map((file) => {
+    if (!existsSync(file)) throw new PreregError('FILE_NOT_FOUND', `--receipt ${file}: no such file`, { path: file });
+    return { file, value: readJsonFile(file) };
+  });
+}
+
+/** Receipt findings that prove nothing against the operator (a participant could write them): listed, never failing. */
+const RECEIPT_INFORMATION: ReadonlySet<ReasonCode> = new Set(['INTAKE_RECEIPT_SUPERSEDED', 'INTAKE_RECEIPT_SIGNATURE_INVALID', 'INTAKE_RECEIPT_INVALID', 'INTAKE_TOKEN_INVALID']);
+
+function receiptNotes(checks: readonly ReceiptCheck[]): string[] {
+  return checks.flatMap((c) => c.findings.filter((f) => RECEIPT_INFORMATION.has(f.code)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`));
+}
+
+export async function intakeRail(layout: StudyLayout, auditor: AuditorRoots | null, receipts: ReadonlyArray<{ file: string; value: unknown }>): Promise<{ rail: Rail; seen: IntakeSeen }> {
+  const seen: IntakeSeen = { tokenRoots: [], pinningReceipts: [] };
+  let state: ReturnType<typeof loadFrozenStudy>;
+  try {
+    state = loadFrozenStudy(layout);
+  } catch (err) {
+    if (!(err instanceof PreregError)) throw err;
+    return { rail: railOf('intake', '', [{ file: 'preregistration/', message: `the frozen study cannot be read: ${err.code}: ${err.message}` }], [err.code]), seen };
+  }
+  const settings = intakeOf(state.study);
+  const hasLog = existsSync(layout.intakeLog) || existsSync(layout.seal);
+  if (settings.mode === 'unsealed' && !hasLog) {
+    const d: Difference[] = receipts.map((r) => ({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: a receipt for a study whose intake was never sealed: nothing shows its file was kept' }));
+    return { rail: railOf('intake', 'unsealed intake, declared in the frozen study.json (a weakened mode the verdict names): no log or seal to check', d, d.length > 0 ? ['INTAKE_RECEIPT_NOT_SEALED'] : []), seen };
+  }
+  // Integrity under every root either party names; the trust rail asks whose root each token used.
+  const inputs = state.trust.material.inputs;
+  const tsaTrust: TsaTrust = auditor ? loadTsaTrust([...inputs.tsaRootPems, ...auditor.pems], inputs.tsaCertPems ?? []) : state.trust.tsa;
+  const log = await verifyIntakeLog(layout, {
+    tsaTrust,
+    agentKeys: { study_id: state.study.study_id, systems: state.study.systems ?? [] },
+    study: { window: state.frozen.window, intake: settings },
+    freezeDigest: state.freezeDigest,
+  });
+  seen.tokenRoots = log.tokenRoots;
+  const differences: Difference[] = log.findings
+    .filter((f) => f.code !== 'INTAKE_RECEIPT_SUPERSEDED')
+    .map((f) => ({ file: f.file, ...(f.line !== undefined ? { row: f.line } : {}), message: `${f.code}: ${f.message}` }));
+  const codes: ReasonCode[] = log.findings.map((f) => f.code);
+  let notes: string[] = [];
+  if (receipts.length > 0) {
+    if (log.seal === null) {
+      for (const r of receipts) differences.push({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: there is no seal the receipt could be in' });
+      codes.push('INTAKE_RECEIPT_NOT_SEALED');
+    } else {
+      const checks = await checkReceipts(receipts, log.seal, { intakeKey: pinnedIntakeKey(layout.trust, state.trust.policy).key, tsaTrust, log: { entries: log.entries, digests: log.digests } });
+      for (const c of checks) {
+        for (const f of c.findings.filter((x) => !RECEIPT_INFORMATION.has(x.code))) {
+          differences.push({ file: c.file, message: `${f.code}: ${f.message}` });
+          codes.push(f.code);
+        }
+        if (c.sealed && c.findings.every((f) => f.code === 'INTAKE_RECEIPT_SUPERSEDED')) seen.pinningReceipts.push(c.file);
+      }
+      notes = receiptNotes(checks);
+    }
+  }
+  const ok = `${log.entries.length} intake entr${log.entries.length === 1 ? 'y' : 'ies'} chained, signed by their systems and dated; the seal closes the log and every input file is its sealed leaf${receipts.length > 0 ? `; ${seen.pinningReceipts.length} of ${receipts.length} receipt(s) sealed` : ''}`;
+  const rail = railOf('intake', [ok, ...notes].join('; '), differences, codes);
+  if (!rail.ok && notes.length > 0) rail.detail = `${rail.detail}; ${notes.join('; ')}`;
+  return { rail, seen };
+}
