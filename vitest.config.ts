@@ -8,6 +8,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     // Spawned `node bin/prereg.mjs` runs dist/: rebuild it when the sources changed.
-    globalSetup: ['test/support/build-dist.ts'],
+    // The example's working copy (unsealed, re-frozen) that copyExampleStudy copies.
+    globalSetup: ['test/support/build-dist.ts', 'test/support/example-working-copy.ts'],
   },
 });

@@ -13,6 +13,7 @@
 // are the figures.
 //
 //   npm run bench:ingest [-- --megabytes 200] [--dir work/bench] [--runs 1] [--workers on|off]
+import { unsealWorkingCopy } from '../scripts/rebuild-example.ts';
 import { execFileSync } from 'node:child_process';
 import { cpSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -93,6 +94,8 @@ console.log(`machine: ${availableParallelism()} cores, Node ${process.version}; 
 const study = join(values.dir, 'ingest-study');
 rmSync(study, { recursive: true, force: true });
 for (const dir of ['corpus', 'preregistration', 'inputs']) cpSync(join(ROOT, dir), join(study, dir), { recursive: true });
+// The bench's file is no sealed one: without the seal, ingest reads the files as they are.
+unsealWorkingCopy(study, { keepStudy: true });
 rmSync(join(study, 'inputs/submissions'), { recursive: true });
 mkdirSync(join(study, 'inputs/submissions'));
 cpSync(file, join(study, 'inputs/submissions/bench.jsonl'));

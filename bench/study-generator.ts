@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { WorkerPool } from '../pipeline/parallel/pool.ts';
 import { articlePassages, honestAnswer, type Item, type KeyItem } from '../scripts/generate-example-submissions.ts';
-import { freezeAndAnchor, withRegisteredSystems } from '../scripts/rebuild-example.ts';
+import { freezeAndAnchor, unsealWorkingCopy, withRegisteredSystems } from '../scripts/rebuild-example.ts';
 import { buyerFingerprint } from '../test/support/arkforge-issuer.ts';
 import { smallBuyerKey } from '../test/support/submission-record.ts';
 import { systemId, type StudyInit, type StudyItem, type StudyRecord } from './study-worker.ts';
@@ -38,6 +38,8 @@ export async function generateStudy(dir: string, opts: { records: number; system
   const tmp = `${dir}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   for (const d of ['corpus', 'preregistration', 'inputs']) cpSync(join(ROOT, d), join(tmp, d), { recursive: true });
+  // Its submissions are generated here, not received: an unsealed study (frozen again below).
+  unsealWorkingCopy(tmp);
 
   const base = readFileSync(join(tmp, 'corpus/items.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Item);
   const key = new Map(readFileSync(join(tmp, 'inputs/answer-key.jsonl'), 'utf8').trim().split('\n').map((l) => [(JSON.parse(l) as KeyItem).item_id, JSON.parse(l) as KeyItem]));

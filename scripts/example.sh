@@ -15,6 +15,7 @@ outdir=work/example-outputs
 auditor=test/fixtures/example-auditor
 auditor_flags=(--tsa-root "$auditor/TEST-ONLY-tsa-root.cert.pem" --issuer-keys "$auditor/TEST-ONLY-issuer-keys.json"
   --expect-freeze "$(cat "$auditor/freeze-digest.txt")")
+for receipt in "$auditor"/receipts/*.receipt.json; do auditor_flags+=(--receipt "$receipt"); done
 
 echo "== check-anchors: every frozen digest recomputed, every anchor verified under the auditor's root"
 prereg check-anchors --tsa-root "$auditor/TEST-ONLY-tsa-root.cert.pem" --expect-freeze "$(cat "$auditor/freeze-digest.txt")"

@@ -6,8 +6,11 @@
 // corpus, section 5, study.json or the trust policy changes: the example is never patched by hand.
 //
 //   npm run example:rebuild
-import { createPublicKey } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { agentKeyText, signCanonical } from '../pipeline/evidence/intake/ed25519.ts';
+import { possessionPayload } from '../pipeline/evidence/intake/records.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../pipeline/cli.ts';
@@ -127,14 +130,95 @@ export function writeExampleAuditorMaterial(root: string = ROOT): void {
   writeFileAtomic(join(EXAMPLE_AUDITOR, 'freeze-digest.txt'), `${freezeDigest(loadFreezeRecord(studyLayout(root).freeze))}\n`);
 }
 
+/** The TEST-ONLY agent key of an example system (scripts/make-test-signing-keys.sh). */
+const agentKeyFile = (systemId: string) => join(KEYS, `TEST-ONLY-agent-${systemId}.key.pem`);
+
+/**
+ * The example's registration with each system's TEST-ONLY agent key and its proof of possession
+ * (Ed25519 over canonical {study_id, system_id}: SPEC §12.2).
+ */
+function withAgentKeys(systems: readonly RegisteredSystem[], studyId: string): RegisteredSystem[] {
+  return systems.map((s) => {
+    const key = createPrivateKey(readFileSync(agentKeyFile(s.system_id)));
+    return { ...s, agent_keys: [{ public_key: agentKeyText(key), possession: signCanonical(key, possessionPayload(studyId, s.system_id)) }] };
+  });
+}
+
+/** study.json as a prereg.study/2 with sealed intake (the text otherwise kept as written). */
+export function asSealedStudy(studyText: string): string {
+  const text = studyText.replace('"format": "prereg.study/1"', '"format": "prereg.study/2"');
+  if (text.includes('\n  "intake": {')) return text;
+  const at = text.indexOf('\n  "anchors": {');
+  if (at < 0) throw new Error('study.json: no "anchors" member to place "intake" before');
+  return `${text.slice(0, at)}\n  "intake": { "mode": "sealed", "seal_within_s": 3600 },${text.slice(at)}`;
+}
+
+/**
+ * A copy of the example made into a working copy whose inputs may change (tests, benches): the
+ * intake records removed (log, seal, its anchors) and, unless `keepStudy`, study.json declaring
+ * `intake.mode: "unsealed"` — which the caller freezes again (freezeAndAnchor).
+ */
+export function unsealWorkingCopy(root: string, options: { keepStudy?: boolean } = {}): void {
+  const layout = studyLayout(root);
+  for (const f of [layout.intakeLog, layout.seal]) rmSync(f, { force: true });
+  rmSync(layout.sealAnchors, { recursive: true, force: true });
+  if (options.keepStudy) return;
+  const text = readFileSync(layout.study, 'utf8');
+  if (!text.includes('"mode": "sealed"')) throw new Error(`${layout.study} declares no sealed intake to unseal`);
+  writeFileAtomic(layout.study, text.replace('"mode": "sealed"', '"mode": "unsealed"'));
+}
+
+/** When the example's intake happened (during the window) and when its seal was made (after closes_at). */
+export const EXAMPLE_INTAKE_AT = '2026-11-15T18:00:00Z';
+export const EXAMPLE_SEAL_AT = '2026-11-16T00:05:00Z';
+
+/**
+ * The example's sealed intake (docs/intake.md): each system signs its generated submission file
+ * with its TEST-ONLY agent key (`submission sign`), the operator takes it in (`intake`, a local
+ * TSA dating each entry a minute apart during the window) and seals after closes_at (`seal`). The
+ * participants' receipts are kept in the example auditor's folder, as an auditor would obtain
+ * them from the participants. The operator-collected commitments stay in inputs/commitments.jsonl.
+ */
+async function intakeExample(root: string, run: (args: string[]) => Promise<void> = prereg): Promise<void> {
+  const layout = studyLayout(root);
+  const staging = mkdtempSync(join(tmpdir(), 'prereg-example-staging-'));
+  const receipts = join(EXAMPLE_AUDITOR, 'receipts');
+  rmSync(receipts, { recursive: true, force: true });
+  mkdirSync(receipts, { recursive: true });
+  for (const f of [layout.intakeLog, layout.seal]) rmSync(f, { force: true });
+  rmSync(layout.sealAnchors, { recursive: true, force: true });
+  let at = Date.parse(EXAMPLE_INTAKE_AT);
+  const tsa = await startTsaServer({ backend: 'pkijs', genTime: () => new Date(at).toISOString().replace('.000Z', 'Z') });
+  try {
+    const files = readdirSync(layout.submissions).filter((f) => f.endsWith('.jsonl')).sort();
+    for (const f of files) renameSync(join(layout.submissions, f), join(staging, f));
+    for (const f of files) {
+      const system = f.slice(0, -'.jsonl'.length);
+      await run(['submission', 'sign', join(staging, f), '--key', agentKeyFile(system), '--system', system, '--root', root]);
+      await run(['intake', join(staging, `${f}.intake.json`), '--operator-key', join(KEYS, 'TEST-ONLY-operator.key.pem'), '--tsa', `local-test-tsa=${tsa.url}`, '--retries', '0', '--root', root]);
+      copyFileSync(join(staging, `${f}.intake.receipt.json`), join(receipts, `${system}.receipt.json`));
+      at += 60_000;
+    }
+    at = Date.parse(EXAMPLE_SEAL_AT);
+    await run(['seal', '--tsa', `local-test-tsa=${tsa.url}`, '--retries', '0', '--root', root]);
+  } finally {
+    await tsa.close();
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
 export async function rebuildExample(root: string = ROOT): Promise<void> {
   const layout = studyLayout(root);
   writeTrustDirectory(layout.trust);
-  writeFileAtomic(layout.study, withRegisteredSystems(readFileSync(layout.study, 'utf8'), exampleSystems()));
+  const studyText = asSealedStudy(readFileSync(layout.study, 'utf8'));
+  const studyId = (JSON.parse(studyText) as { study_id: string }).study_id;
+  writeFileAtomic(layout.study, withRegisteredSystems(studyText, withAgentKeys(exampleSystems(), studyId)));
   await freezeAndAnchor(root);
   writeExampleAuditorMaterial(root);
   const generated = await generateExampleSubmissions(root);
   console.log(`generated ${generated.records} submission records from 4 systems (+${generated.rejectsExpected} lines ingest must reject)`);
+  await intakeExample(root);
+  console.log('took every submission file in through intake and sealed it (receipts in test/fixtures/example-auditor/receipts/)');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -17,6 +17,8 @@ export interface ScaffoldOptions {
   systems: Array<{ system_id: string; buyer_fingerprints: string[] }>;
   /** 32 random bytes, hex: the answer-key commitment secret. */
   secret: string;
+  /** How submissions come in (SPEC §12.2): sealed (the default) or the declared, weakened unsealed. */
+  intake: 'sealed' | 'unsealed';
   /** The tool's own example plan: its section 5 is the new study's starting analysis. */
   examplePlan: string;
 }
@@ -51,7 +53,7 @@ The first sample article. A fee of 100 EUR applies.
 
 function studyConfig(o: ScaffoldOptions): StudyConfig {
   return {
-    format: 'prereg.study/1',
+    format: 'prereg.study/2',
     study_id: o.studyId,
     title: `Study ${o.studyId}`,
     as_of: o.window.closes_at.slice(0, 10),
@@ -59,6 +61,9 @@ function studyConfig(o: ScaffoldOptions): StudyConfig {
     corpus: { documents_suffix: '.md', items: 'items.jsonl' },
     vocabulary: { heading_patterns: ['^#{2,4} Article (?<id>[A-Z]+-[0-9]+)\\s*$'], shape_patterns: ['[A-Z]+-[0-9]+'] },
     amounts: { pattern: '(?<value>[0-9]+(?:\\.[0-9]+)?)\\s?(?:EUR\\b|€)', unit: 'EUR', decimal_separator: '.' },
+    // Participants sign their files and the operator seals them after closes_at (docs/intake.md);
+    // each system's agent_keys are added to `systems` before the freeze.
+    intake: { mode: o.intake, seal_within_s: 3600 },
     // At least one witness, TSA configured or not: check-anchors never passes a study with no anchor.
     anchors: { min_witnesses: 1, tsas: o.tsas },
     // Never a placeholder: a fingerprint frozen by mistake would bind no proof to its system.

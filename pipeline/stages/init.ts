@@ -52,6 +52,11 @@ function writeTree(dir: string, files: Record<string, string>, mode?: number): v
   }
 }
 
+function intakeMode(value: unknown): 'sealed' | 'unsealed' {
+  if (value === undefined || value === 'sealed' || value === 'unsealed') return value ?? 'sealed';
+  throw new PreregError('USAGE', `--intake expects sealed or unsealed, got ${JSON.stringify(value)}`);
+}
+
 function parseSystems(values: unknown): Array<{ system_id: string; buyer_fingerprints: string[] }> {
   if (!Array.isArray(values)) return [];
   return values.map((v: string) => {
@@ -67,7 +72,7 @@ export const init: Command = {
   summary: 'scaffold a new study in DIR (corpus, plan with section 5, study.json, trust policy, operator keys)',
   help: [
     'usage: prereg init DIR [--private-dir DIR] [--study-id ID] [--opens-at T] [--closes-at T]',
-    '                   [--tsa NAME=URL]… [--tsa-root FILE.pem]… [--json]',
+    '                   [--tsa NAME=URL]… [--tsa-root FILE.pem]… [--system ID=FP]… [--intake MODE] [--json]',
     '',
     '  --private-dir DIR  where the private files go (default: DIR.private beside DIR, never inside it):',
     '                     operator.key.pem, operator-cms.key.pem, operator-cms.cert.pem (the operator',
@@ -78,6 +83,9 @@ export const init: Command = {
     '  --tsa-root FILE    a TSA root certificate (PEM) to pin in preregistration/trust/tsa-roots/',
     '  --system ID=FP[,FP…]  register a participating system and its buyer fingerprints (study.json',
     '                     systems); without any, doctor warns STUDY_SYSTEMS_UNREGISTERED',
+    '  --intake MODE      sealed (default: participants sign, the operator seals; add each system\'s',
+    '                     agent_keys before the freeze, docs/intake.md) or unsealed (a weakened mode',
+    '                     the audit\'s verdict names)',
     '',
     'Writes DIR/corpus/ (one sample document, items.jsonl), DIR/preregistration/ (PREREGISTRATION.md',
     'whose section 5 is the example study\'s analysis, study.json, trust/policy.json pinning the new',
@@ -94,6 +102,7 @@ export const init: Command = {
     tsa: { type: 'string', multiple: true },
     'tsa-root': { type: 'string', multiple: true },
     system: { type: 'string', multiple: true },
+    intake: { type: 'string' },
   },
   stage: true,
   async run(ctx) {
@@ -123,6 +132,7 @@ export const init: Command = {
       tsaRoots,
       keys: generateOperatorKeys(studyId),
       secret: randomBytes(32).toString('hex'),
+      intake: intakeMode(ctx.values.intake),
       examplePlan: readFileSync(EXAMPLE_PLAN, 'utf8'),
     });
     mkdirSync(dirname(dir), { recursive: true });

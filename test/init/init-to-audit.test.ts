@@ -35,6 +35,8 @@ describe('prereg init, then the whole study from the CLI', () => {
       'init', study, '--private-dir', priv,
       '--opens-at', iso(now + DAY), '--closes-at', iso(now + 2 * DAY),
       '--tsa', `local=${tsa.url}`, '--tsa-root', join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'),
+      // A rehearsal without participants' keys: no intake to seal, a mode the verdict names as weakened.
+      '--intake', 'unsealed',
       '--json',
     ]);
     expect(created.code, created.stdout + created.stderr).toBe(0);
@@ -93,6 +95,7 @@ describe('prereg init, then the whole study from the CLI', () => {
     const audited = await runCli(['audit', ran.json.dir, '--root', study, '--tsa-root', AUDITOR_TSA_ROOT, '--expect-freeze', published, '--json']);
     expect(audited.code, JSON.stringify(audited.json?.rails?.filter((r: { ok: boolean }) => !r.ok))).toBe(0);
     expect(audited.json.verdict).toBe('valid');
+    expect(audited.json.weakened_modes).toEqual(['unsealed intake']);
   });
 
   it('refuses a study directory that is not empty, and a private directory inside the study (writing nothing)', async () => {

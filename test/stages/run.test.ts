@@ -54,8 +54,10 @@ describe('prereg run on the example study', () => {
     expect(results.evidence.by_system.find((s: { system_id: string }) => s.system_id === 'copycat')).toEqual({
       system_id: 'copycat', proofs: 15, verified: 15, proofs_not_bound: 15, proofs_reused: 0, timelines_reused: 0,
     });
-    // Every copied proof and timeline is listed as used by both, claimed by sys-honest alone.
-    expect(results.evidence.reuse).toHaveLength(15 * 5);
+    // Every copied proof (chain hash, proof_id) and timeline (job and final digest) is listed as
+    // used by both, claimed by sys-honest alone.
+    expect(results.evidence.reuse).toHaveLength(15 * 3);
+    expect([...new Set(results.evidence.reuse.map((r: { kind: string }) => r.kind))].sort()).toEqual(['chain_hash', 'job_final_digest', 'proof_id']);
     for (const r of results.evidence.reuse) {
       expect(r.systems).toEqual(['copycat', 'sys-honest']);
       expect(r.claimed_by).toEqual([r.records[1]]);

@@ -4,15 +4,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freezeDigest, loadFreezeRecord } from '../../pipeline/study/freeze-record.ts';
 import { studyLayout } from '../../pipeline/layout.ts';
-import { PROJECT_ROOT } from './cli.ts';
+import { exampleWorkingCopy, PROJECT_ROOT } from './cli.ts';
 
 export const EXAMPLE_AUDITOR_DIR = join(PROJECT_ROOT, 'test/fixtures/example-auditor');
 export const AUDITOR_TSA_ROOT = join(EXAMPLE_AUDITOR_DIR, 'TEST-ONLY-tsa-root.cert.pem');
 export const AUDITOR_ISSUER_KEYS = join(EXAMPLE_AUDITOR_DIR, 'TEST-ONLY-issuer-keys.json');
 
-/** The freeze digest the example study published before it opened. */
-export function exampleFreezeDigest(): string {
+/** The freeze digest the committed example study published before it opened. */
+export function sealedExampleFreezeDigest(): string {
   return readFileSync(join(EXAMPLE_AUDITOR_DIR, 'freeze-digest.txt'), 'utf8').trim();
+}
+
+/**
+ * The freeze digest of the example copies the tests work on (copyExampleStudy): the working copy's,
+ * made by the global setup before any test runs — published, for the tests' auditor, before any
+ * attack a test plays.
+ */
+export function exampleFreezeDigest(): string {
+  return publishedFreezeDigest(exampleWorkingCopy());
 }
 
 /**

@@ -37,13 +37,31 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, option
   return { code, stdout, stderr, json, jsonLines };
 }
 
-/** A scratch copy of the committed example study (the study's own files only). */
-export function copyExampleStudy(): { root: string; cleanup: () => void } {
+/**
+ * The study copyExampleStudy copies: the example's working copy (test/support/example-working-copy.ts:
+ * unsealed intake, re-frozen, so that a test may change its inputs), or the committed example
+ * when the global setup did not run.
+ */
+export function exampleWorkingCopy(): string {
+  return process.env.PREREG_TEST_EXAMPLE_COPY ?? PROJECT_ROOT;
+}
+
+function copyStudy(from: string): { root: string; cleanup: () => void } {
   const root = mkdtempSync(join(tmpdir(), 'prereg-study-'));
   for (const dir of ['corpus', 'preregistration', 'inputs']) {
-    cpSync(join(PROJECT_ROOT, dir), join(root, dir), { recursive: true });
+    cpSync(join(from, dir), join(root, dir), { recursive: true });
   }
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** A scratch copy of the example study's working copy (the study's own files only; unsealed intake). */
+export function copyExampleStudy(): { root: string; cleanup: () => void } {
+  return copyStudy(exampleWorkingCopy());
+}
+
+/** A scratch copy of the committed example study itself: sealed intake, its seal and anchors. */
+export function copySealedExampleStudy(): { root: string; cleanup: () => void } {
+  return copyStudy(PROJECT_ROOT);
 }
 
 /** Scratch copies of the example study, removed after each test: call the returned function per copy. */
