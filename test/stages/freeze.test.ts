@@ -2,7 +2,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
+import { copySealedExampleStudy, PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 
 const study = scratchStudies();
 const keyLines = (root: string) => readFileSync(join(root, 'inputs/answer-key.jsonl'), 'utf8').trimEnd().split('\n');
@@ -10,15 +10,19 @@ const writeKey = (root: string, lines: string[]) => writeFileSync(join(root, 'in
 
 describe('freeze', () => {
   it('reproduces the committed freeze.json byte for byte from the same files', async () => {
-    const root = study();
-    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
-    expect(r.code).toBe(0);
-    expect(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')).toBe(
-      readFileSync(join(PROJECT_ROOT, 'preregistration/freeze.json'), 'utf8'),
-    );
-    const check = await runCli(['check-anchors', '--root', PROJECT_ROOT, '--json']);
-    expect(r.json.freeze_digest).toBe(check.json.freeze_digest);
-    expect(r.json).toMatchObject({ corpus_files: 4, vocabulary_size: 28, answer_key_items: 20 });
+    const sealed = copySealedExampleStudy();
+    try {
+      const r = await runCli(['freeze', '--root', sealed.root, '--replace', '--json']);
+      expect(r.code).toBe(0);
+      expect(readFileSync(join(sealed.root, 'preregistration/freeze.json'), 'utf8')).toBe(
+        readFileSync(join(PROJECT_ROOT, 'preregistration/freeze.json'), 'utf8'),
+      );
+      const check = await runCli(['check-anchors', '--root', PROJECT_ROOT, '--json']);
+      expect(r.json.freeze_digest).toBe(check.json.freeze_digest);
+      expect(r.json).toMatchObject({ corpus_files: 4, vocabulary_size: 28, answer_key_items: 20 });
+    } finally {
+      sealed.cleanup();
+    }
   });
 
   it('refuses a trust policy that does not load, naming the file, and writes nothing (docs/trust.md)', async () => {

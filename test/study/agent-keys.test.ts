@@ -12,7 +12,10 @@ import { PreregError } from '../../pipeline/reasons.ts';
 import { intakeOf, loadStudy, weakenedModes } from '../../pipeline/study/study.ts';
 import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 
-const example = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/study.json'), 'utf8')) as { study_id: string; systems: Array<Record<string, unknown>> } & Record<string, unknown>;
+// The committed example as a prereg.study/1 (its registration without agent keys, no intake): the base each case edits.
+const committed = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/study.json'), 'utf8')) as { study_id: string; systems: Array<Record<string, unknown>> } & Record<string, unknown>;
+const { intake: _intake, ...withoutIntake } = committed;
+const example = { ...withoutIntake, format: 'prereg.study/1', systems: committed.systems.map(({ agent_keys: _keys, ...s }) => s) } as typeof committed;
 const dir = mkdtempSync(join(tmpdir(), 'prereg-agent-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fresh = scratchStudies();
@@ -68,7 +71,7 @@ describe('agent keys in a prereg.study/2', () => {
 });
 
 describe('intake settings and weakened modes', () => {
-  it('a study/2 is sealed within 3600 s unless it says otherwise; a study/1 (the example) is unsealed, a weakened mode', () => {
+  it('a study/2 is sealed within 3600 s unless it says otherwise; a study/1 is unsealed, a weakened mode', () => {
     const file = join(dir, 'settings.json');
     const read = (s: Record<string, unknown>) => {
       writeFileSync(file, JSON.stringify(s));
@@ -78,7 +81,7 @@ describe('intake settings and weakened modes', () => {
     expect([intakeOf(v2), weakenedModes(v2)]).toEqual([{ mode: 'sealed', seal_within_s: 3600 }, []]);
     const declared = read({ ...example, format: 'prereg.study/2', intake: { mode: 'unsealed', seal_within_s: 60 } });
     expect([intakeOf(declared), weakenedModes(declared)]).toEqual([{ mode: 'unsealed', seal_within_s: 60 }, ['unsealed intake']]);
-    const v1 = loadStudy(join(PROJECT_ROOT, 'preregistration/study.json'));
+    const v1 = read(example);
     expect(v1.format).toBe('prereg.study/1');
     expect([intakeOf(v1), weakenedModes(v1)]).toEqual([{ mode: 'unsealed', seal_within_s: 3600 }, ['unsealed intake']]);
   });
