@@ -53,7 +53,8 @@ export const audit: Command = {
     'The report names the first differing file (and line or row). It proves reproducibility and',
     'integrity, not that evidence was truthful, nor that witnesses saw every action.',
     'Exit 0 valid, 1 invalid (a rail failed), 2 usage, 3 when it cannot run (no such directory,',
-    'study inputs unreadable). See docs/audit.md.',
+    'a --tsa-root, --issuer-keys or --receipt file missing or invalid, study inputs unreadable).',
+    'See docs/audit.md.',
   ].join('\n'),
   options: {
     'tsa-root': { type: 'string', multiple: true },
