@@ -111,8 +111,8 @@ export const REASONS = {
     next: 'Fix the fields listed in the message.',
   },
   STUDY_SYSTEMS_UNREGISTERED: {
-    meaning: 'A warning, not a refusal: study.json registers no systems, so no proof is bound to a system. Copied evidence is then EVIDENCE_REUSED on the original as well as on the copy: a copier cancels the original\'s proven credit.',
-    next: 'Before the freeze, list each system with the buyer fingerprints of its ArkForge keys in study.json `systems` (docs/preregistration.md).',
+    meaning: 'study.json registers no systems, so no proof is bound to a system: copied evidence is then EVIDENCE_REUSED on the original as well as on the copy, and a copier cancels the original\'s proven credit. freeze (and check-anchors\'s plan checks) refuse it unless a prereg.study/2 declares "binding": "none"; init and doctor warn.',
+    next: 'Before the freeze, list each system with the buyer fingerprints of its ArkForge keys in study.json `systems` (docs/preregistration.md), or declare "binding": "none" knowingly (a weakened mode the audit\'s verdict names).',
   },
   ITEMS_INVALID: {
     meaning: 'The public items file (corpus/items.jsonl) has a line that is not a valid item, or an item_id twice.',

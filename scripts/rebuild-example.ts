@@ -85,6 +85,14 @@ export function withRegisteredSystems(studyText: string, systems: readonly Regis
   return kept.slice(0, at) + block + kept.slice(at);
 }
 
+/** study.json (a prereg.study/2) declaring `"binding": "none"`, before `anchors`; the rest kept as written. */
+export function withBindingNone(studyText: string): string {
+  if (studyText.includes('\n  "binding": ')) return studyText;
+  const at = studyText.indexOf('\n  "anchors": {');
+  if (at < 0) throw new Error('study.json: no "anchors" member to place "binding" before');
+  return `${studyText.slice(0, at)}\n  "binding": "none",${studyText.slice(at)}`;
+}
+
 async function prereg(args: string[]): Promise<void> {
   const code = await main(args);
   if (code !== 0) throw new Error(`prereg ${args.join(' ')} exited ${code}`);

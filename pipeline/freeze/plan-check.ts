@@ -88,6 +88,10 @@ function trustProblems(layout: StudyLayout): PlanProblem[] {
 
 function studyProblems(layout: StudyLayout, study: StudyConfig, digests: PublicDigests): PlanProblem[] {
   const problems: PlanProblem[] = [];
+  // Registration is the default (SPEC §12.3): unbound evidence lets a copier cancel the original.
+  if (study.systems === undefined && !(study.format === 'prereg.study/2' && study.binding === 'none')) {
+    problems.push({ code: 'STUDY_SYSTEMS_UNREGISTERED', file: STUDY, field: '/systems', message: 'study.json registers no systems: register each system (and its buyer fingerprints), or declare "binding": "none" (prereg.study/2), a weakened mode in which copied evidence cancels every claimant' });
+  }
   const documents = readDocuments(layout, study, digests.corpus);
   if (documents.length === 0) {
     problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: '/corpus/documents_suffix', message: `no corpus file ends in ${JSON.stringify(study.corpus.documents_suffix)}: no document declares an identifier` });

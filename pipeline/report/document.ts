@@ -175,14 +175,17 @@ function classCounts(rows: Row[]): Block {
 /** Evidence belongs to the record that submits it (SPEC §6.2): registration, binding, every reuse. */
 function ownershipBlocks(f: StoreFacts): Block[] {
   const e = f.evidence;
-  const registered = e.registered_systems.length > 0;
+  // Bound by fingerprints: some system registered with one (`binding: "none"` registers by id alone).
+  const registered = e.registered_systems.some((r) => Array.isArray(r.buyer_fingerprints) && r.buyer_fingerprints.length > 0);
   const list = (c: Cell | undefined) => (Array.isArray(c) ? c.map(show).join(', ') : show(c));
   return [
     {
       kind: 'p',
       text: registered
         ? `study.json registers ${e.registered_systems.length} system(s) (${e.registered_systems.map((r) => show(r.system_id)).join(', ')}): a proof counts as proven for a record only when the buyer fingerprint its chain hash covers is one of the submitting system's; otherwise EVIDENCE_NOT_BOUND (the proof keeps its status, the record gets nothing proven from it).`
-        : 'study.json registers no systems: a proof is bound to no system, so any system may claim any proof. Evidence claimed by two records is EVIDENCE_REUSED on both: a copier who submits another system\'s evidence cancels the original\'s proven credit as well as its own.',
+        : e.registered_systems.length > 0
+          ? `study.json declares "binding": "none" (a weakened mode), registering ${e.registered_systems.length} system(s) by id alone: a proof is bound to no system, so any system may claim any proof, and evidence claimed by two records is EVIDENCE_REUSED on every claimant — a copier who submits another system's evidence cancels the original's proven credit as well as its own.`
+          : 'study.json registers no systems: a proof is bound to no system, so any system may claim any proof. Evidence claimed by two records is EVIDENCE_REUSED on both: a copier who submits another system\'s evidence cancels the original\'s proven credit as well as its own.',
     },
     {
       kind: 'p',

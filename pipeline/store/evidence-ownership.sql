@@ -2,7 +2,8 @@
 -- certifies one call by one buyer: copied into another system's line, or reused for another item
 -- or attempt, it proves nothing there.
 --
--- binding (NULL when study.json registers no systems): a proof is BOUND when the buyer fingerprint
+-- binding (NULL when no system is registered with a buyer fingerprint: no systems, or
+--   "binding": "none", where systems are registered by id alone): a proof is BOUND when the buyer fingerprint
 --   its chain hash covers (proof_checks.buyer_fingerprint) is registered for the record's system,
 --   else NOT_BOUND; a timeline is BOUND through a BOUND proof of the same record it links to.
 -- claims: the record counts as a user of the evidence — a VERIFIED proof or an ANCHORED timeline
@@ -19,7 +20,7 @@
 CREATE TEMP TABLE proof_uses AS
 SELECT p.record_id, p.evidence_index, p.system_id, p.item_id, p.attempt, p.proof_id, p.status,
        p.declared_chain_hash, p.response_hash, p.buyer_fingerprint,
-       CASE WHEN NOT EXISTS (SELECT 1 FROM registered_systems) THEN NULL
+       CASE WHEN NOT EXISTS (SELECT 1 FROM registered_systems WHERE len(buyer_fingerprints) > 0) THEN NULL
             WHEN EXISTS (SELECT 1 FROM registered_systems s
                          WHERE s.system_id = p.system_id AND list_contains(s.buyer_fingerprints, p.buyer_fingerprint)) THEN 'BOUND'
             ELSE 'NOT_BOUND' END AS binding
@@ -27,7 +28,7 @@ FROM proof_checks p;
 
 CREATE TEMP TABLE timeline_uses AS
 SELECT c.record_id, c.system_id, c.item_id, c.attempt, c.job_id, c.status, c.final_entry_digest,
-       CASE WHEN NOT EXISTS (SELECT 1 FROM registered_systems) THEN NULL
+       CASE WHEN NOT EXISTS (SELECT 1 FROM registered_systems WHERE len(buyer_fingerprints) > 0) THEN NULL
             WHEN EXISTS (SELECT 1 FROM evidence_links l
                          JOIN proof_uses u ON u.record_id = l.record_id AND u.evidence_index = l.evidence_index
                          WHERE l.record_id = c.record_id AND u.binding = 'BOUND') THEN 'BOUND'
@@ -51,7 +52,7 @@ SELECT a.kind, a.value, a.record_id, a.evidence_kind, a.evidence_index
 FROM evidence_keys a
 JOIN evidence_keys b ON b.kind = a.kind AND b.value = a.value AND b.record_id <> a.record_id
 WHERE a.keyed AND a.claims AND b.claims AND a.value IS NOT NULL
-  AND (NOT EXISTS (SELECT 1 FROM registered_systems) OR a.system_id = b.system_id)
+  AND (NOT EXISTS (SELECT 1 FROM registered_systems WHERE len(buyer_fingerprints) > 0) OR a.system_id = b.system_id)
 GROUP BY ALL;
 
 -- Every value used by more than one record, with who uses it and who claims it.

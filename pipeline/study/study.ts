@@ -23,6 +23,8 @@ export interface StudyConfig {
   limits?: { max_line_bytes?: number; max_systems?: number };
   /** How submissions are received (SPEC §12.2, study/2 only); read through intakeOf. */
   intake?: { mode?: 'sealed' | 'unsealed'; seal_within_s?: number };
+  /** How evidence is bound to systems (SPEC §12.3, study/2 only); read through bindingOf. */
+  binding?: 'registered' | 'none';
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
@@ -35,8 +37,11 @@ export interface MetricLabel {
 
 export interface RegisteredSystem {
   system_id: string;
-  /** Exactly as proofs serve them (parties.buyer_fingerprint, or the opened 3.x commitment). */
-  buyer_fingerprints: string[];
+  /**
+   * Exactly as proofs serve them (parties.buyer_fingerprint, or the opened 3.x commitment).
+   * Absent only under `binding: "none"`; loadStudy gives [] then.
+   */
+  buyer_fingerprints?: string[];
   /** Reported with the registration; the binding is by buyer fingerprint. */
   agent_identities?: string[];
   /** The Ed25519 keys that sign the system's intake requests (study/2 only). */
@@ -67,12 +72,25 @@ export function intakeOf(study: Pick<StudyConfig, 'format' | 'intake'>): IntakeS
   return { mode: declared?.mode ?? fallback, seal_within_s: declared?.seal_within_s ?? DEFAULT_SEAL_WITHIN_S };
 }
 
+/**
+ * How evidence is bound to systems (SPEC §12.3): a study/2 by its registered buyer fingerprints
+ * unless it declares `binding: "none"`; a study/1, which predates the rule, binds when it
+ * registers systems and not otherwise.
+ */
+export function bindingOf(study: Pick<StudyConfig, 'format' | 'binding' | 'systems'>): 'registered' | 'none' {
+  if (study.format === 'prereg.study/2') return study.binding ?? 'registered';
+  return study.systems === undefined ? 'none' : 'registered';
+}
+
 /** A weaker choice the study made, frozen with it, that the verdict line lists (SPEC §12.2). */
-export type WeakenedMode = 'unsealed intake';
+export type WeakenedMode = 'unsealed intake' | 'binding: none';
 
 /** The weakened modes this study declares (or inherits as a study/1), in the verdict's order. */
-export function weakenedModes(study: Pick<StudyConfig, 'format' | 'intake'>): WeakenedMode[] {
-  return intakeOf(study).mode === 'unsealed' ? ['unsealed intake'] : [];
+export function weakenedModes(study: Pick<StudyConfig, 'format' | 'intake' | 'binding' | 'systems'>): WeakenedMode[] {
+  return [
+    ...(intakeOf(study).mode === 'unsealed' ? ['unsealed intake' as const] : []),
+    ...(bindingOf(study) === 'none' ? ['binding: none' as const] : []),
+  ];
 }
 
 /** A finding about a study that is valid but weaker than it should be (for `prereg doctor`). */
@@ -102,7 +120,7 @@ function registrationProblems(systems: readonly RegisteredSystem[]): string[] {
   systems.forEach((s, i) => {
     if (seen.has(s.system_id)) problems.push(`/systems/${i}/system_id ${JSON.stringify(s.system_id)} is registered twice`);
     seen.add(s.system_id);
-    for (const f of s.buyer_fingerprints) {
+    for (const f of s.buyer_fingerprints ?? []) {
       const first = owner.get(f);
       if (first !== undefined && first !== s.system_id) problems.push(`/systems/${i}/buyer_fingerprints: ${JSON.stringify(f)} is already registered for ${JSON.stringify(first)} (a fingerprint binds one system)`);
       else owner.set(f, s.system_id);
@@ -139,13 +157,23 @@ export function loadStudy(path: string): StudyConfig {
   }
   if (problems.length === 0 && study.format === 'prereg.study/1') {
     if (study.intake !== undefined) problems.push('/intake is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.binding !== undefined) problems.push('/binding is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
+    });
+  }
+  if (problems.length === 0) {
+    // Fingerprints bind under `registered` and only there: none may be missing, or given in vain.
+    const none = bindingOf(study) === 'none';
+    (study.systems ?? []).forEach((s, i) => {
+      if (!none && s.buyer_fingerprints === undefined) problems.push(`/systems/${i}/buyer_fingerprints is required: systems are bound by their buyer fingerprints unless study.json declares "binding": "none"`);
+      if (none && s.buyer_fingerprints !== undefined) problems.push(`/systems/${i}/buyer_fingerprints binds nothing under "binding": "none": register the system by id alone, or bind by fingerprints`);
     });
   }
   if (problems.length > 0) {
     throw new PreregError('STUDY_INVALID', `${path}: ${problems.join('; ')}`, { path, problems });
   }
+  for (const s of study.systems ?? []) s.buyer_fingerprints ??= [];
   const keyProblems = agentKeyProblems(study);
   if (keyProblems.length > 0) {
     const shared = keyProblems.find((p) => p.code === 'STUDY_AGENT_KEY_SHARED');

@@ -125,5 +125,5 @@ export function chainEntryRows(recordId: number, v: TimelineVerification): Chain
 export const REGISTERED_SYSTEM_COLUMNS = ['system_id', 'buyer_fingerprints', 'agent_identities'] as const;
 
 export function registeredSystemRow(s: RegisteredSystem): NamedRow<typeof REGISTERED_SYSTEM_COLUMNS> {
-  return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints, agent_identities: s.agent_identities ?? [] };
+  return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints ?? [], agent_identities: s.agent_identities ?? [] };
 }

@@ -8,7 +8,7 @@
 import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
-import { freezeAndAnchor, withRegisteredSystems } from '../../scripts/rebuild-example.ts';
+import { freezeAndAnchor, withBindingNone, withRegisteredSystems } from '../../scripts/rebuild-example.ts';
 import { buildTimeline } from './aer1-builder.ts';
 import { buyerFingerprint, issueProof } from './arkforge-issuer.ts';
 import { issueProofV3, ownerDisclosure } from './arkforge-issuer-v3.ts';
@@ -133,7 +133,10 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   const systems = [...new Set([...records.map((r) => r.system), ...(options.copies ?? []).map((c) => c.system)])].sort();
   const registration = options.registered === false ? [] : systems.map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(smallBuyerKey(system_id))] }));
   const studyFile = join(study.root, 'preregistration/study.json');
-  writeFileSync(studyFile, withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration));
+  let studyText = withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration);
+  // Unregistered: the declared weakened mode (freeze refuses a study that registers none otherwise).
+  if (options.registered === false) studyText = withBindingNone(studyText);
+  writeFileSync(studyFile, studyText);
   await freezeAndAnchor(study.root, async (args) => {
     const r = await runCli(args);
     if (r.code !== 0) throw new Error(`small study: prereg ${args[0]} failed: ${r.stdout}${r.stderr}`);
