@@ -62,6 +62,18 @@ function parseSystems(values: unknown): Array<{ system_id: string; buyer_fingerp
   });
 }
 
+/** --seller, repeated: the pinned sellers, or "any" alone (SPEC §12.4). */
+function parseSellers(values: unknown): string[] | 'any' | undefined {
+  if (!Array.isArray(values) || values.length === 0) return undefined;
+  const sellers = values as string[];
+  if (sellers.includes('any')) {
+    if (sellers.length > 1) throw new PreregError('USAGE', '--seller any accepts every seller: give it alone');
+    return 'any';
+  }
+  if (sellers.some((s) => s === '')) throw new PreregError('USAGE', '--seller expects a seller identity');
+  return [...new Set(sellers)];
+}
+
 export const init: Command = {
   name: 'init',
   summary: 'scaffold a new study in DIR (corpus, plan with section 5, study.json, trust policy, operator keys)',
@@ -78,6 +90,9 @@ export const init: Command = {
     '  --tsa-root FILE    a TSA root certificate (PEM) to pin in preregistration/trust/tsa-roots/',
     '  --system ID=FP[,FP…]  register a participating system and its buyer fingerprints (study.json',
     '                     systems); without any, doctor warns STUDY_SYSTEMS_UNREGISTERED',
+    '  --seller ID        pin a retrieval service whose proofs can prove a passage served (trust',
+    '                     policy sellers; "any" for the weakened mode); without any, freeze refuses',
+    '                     the study (TRUST_SELLERS_MISSING) until the policy lists them',
     '',
     'Writes DIR/corpus/ (one sample document, items.jsonl), DIR/preregistration/ (PREREGISTRATION.md',
     'whose section 5 is the example study\'s analysis, study.json, trust/policy.json pinning the new',
@@ -94,6 +109,7 @@ export const init: Command = {
     tsa: { type: 'string', multiple: true },
     'tsa-root': { type: 'string', multiple: true },
     system: { type: 'string', multiple: true },
+    seller: { type: 'string', multiple: true },
   },
   stage: true,
   async run(ctx) {
@@ -120,6 +136,7 @@ export const init: Command = {
       window: { opens_at: opens, closes_at: closes },
       tsas: parseTsaOverrides(ctx.values.tsa) ?? [],
       systems: parseSystems(ctx.values.system),
+      sellers: parseSellers(ctx.values.seller),
       tsaRoots,
       keys: generateOperatorKeys(studyId),
       secret: randomBytes(32).toString('hex'),

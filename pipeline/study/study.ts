@@ -23,6 +23,8 @@ export interface StudyConfig {
   limits?: { max_line_bytes?: number; max_systems?: number };
   /** How submissions are received (SPEC §12.2, study/2 only); read through intakeOf. */
   intake?: { mode?: 'sealed' | 'unsealed'; seal_within_s?: number };
+  /** What a served passage must be to be proven served (SPEC §12.4, study/2 only); read through passagesOf. */
+  passages?: { min_chars?: number };
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
@@ -65,6 +67,14 @@ export function intakeOf(study: Pick<StudyConfig, 'format' | 'intake'>): IntakeS
   const declared = study.format === 'prereg.study/2' ? study.intake : undefined;
   const fallback = study.format === 'prereg.study/2' ? 'sealed' : 'unsealed';
   return { mode: declared?.mode ?? fallback, seal_within_s: declared?.seal_within_s ?? DEFAULT_SEAL_WITHIN_S };
+}
+
+export const DEFAULT_PASSAGE_MIN_CHARS = 80;
+
+/** The passage rule, defaults applied: a study/1 (which cannot declare it) and a study/2 without it use 80 characters. */
+export function passagesOf(study: Pick<StudyConfig, 'format' | 'passages'>): { min_chars: number } {
+  const declared = study.format === 'prereg.study/2' ? study.passages : undefined;
+  return { min_chars: declared?.min_chars ?? DEFAULT_PASSAGE_MIN_CHARS };
 }
 
 /** A weaker choice the study made, frozen with it, that the verdict line lists (SPEC §12.2). */
@@ -139,6 +149,7 @@ export function loadStudy(path: string): StudyConfig {
   }
   if (problems.length === 0 && study.format === 'prereg.study/1') {
     if (study.intake !== undefined) problems.push('/intake is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.passages !== undefined) problems.push('/passages is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
     });

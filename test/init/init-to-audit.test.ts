@@ -35,7 +35,7 @@ describe('prereg init, then the whole study from the CLI', () => {
       'init', study, '--private-dir', priv,
       '--opens-at', iso(now + DAY), '--closes-at', iso(now + 2 * DAY),
       '--tsa', `local=${tsa.url}`, '--tsa-root', join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'),
-      '--json',
+      '--seller', 'retrieval.example', '--json',
     ]);
     expect(created.code, created.stdout + created.stderr).toBe(0);
     expect(created.json).toMatchObject({ study_id: 'my-study', dir: study, private_dir: priv });
