@@ -94,7 +94,8 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
   for (const p of await rows(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
     const record = Number(p.record_id);
     const declared = p.declared === true;
-    const proven = p.proven === true && typeof p.corpus_text === 'string';
+    // served_passages.proven holds only for a passage matched in the corpus (corpus_text set).
+    const proven = p.proven === true;
     const flags = { declared, proven, proven_owned: proven && p.owned === true };
     if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });
     if (declared) for (const a of amountsIn(p.text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: true, proven: false, proven_owned: false });
