@@ -101,15 +101,17 @@ describe('(b) the pinned seller, fabricated text', () => {
   });
 });
 
-/** Adds a sentence mentioning R2122-8 to R2121-1's section (the corpus then relays R2122-8 from R2121-1). */
+/** An editCorpus that appends `sentence` to a section of `file`, after the text that ends it. */
+const appendAfter = (file: string, end: string, sentence: string) => (corpus: string): void => {
+  const path = join(corpus, file);
+  const text = readFileSync(path, 'utf8');
+  if (!text.includes(end)) throw new Error(`${file} no longer holds ${JSON.stringify(end)}: update the test`);
+  writeFileSync(path, text.replace(end, end + sentence));
+};
+
+/** A sentence mentioning R2122-8 added to R2121-1's section (the corpus then relays R2122-8 from R2121-1). */
 const MENTION = " Le seuil en deçà duquel l'acheteur peut passer un marché sans publicité est fixé à l'article R2122-8.";
-function mentionR2122_8(corpus: string): void {
-  const file = join(corpus, 'code-commande-publique/partie-reglementaire.md');
-  const text = readFileSync(file, 'utf8');
-  const end = 'y compris les options et les reconductions.';
-  if (!text.includes(end)) throw new Error('R2121-1 changed: update the test');
-  writeFileSync(file, text.replace(end, end + MENTION));
-}
+const mentionR2122_8 = appendAfter('code-commande-publique/partie-reglementaire.md', 'y compris les options et les reconductions.', MENTION);
 
 describe('(c) a served passage that only mentions the cited article', () => {
   const ANSWER = "Selon l'article R2122-8, l'acheteur peut passer un marché sans publicité.";
@@ -154,13 +156,7 @@ describe('(c) the same mention written into a passage the corpus does not contai
 
 /** A figure NFKC would fold: CCAG Travaux 4 then says "10⁵". */
 const SUPERSCRIPT = ' Le nombre de pièces est limité à 10⁵.';
-function withSuperscript(corpus: string): void {
-  const file = join(corpus, 'ccag-travaux.md');
-  const text = readFileSync(file, 'utf8');
-  const end = 'puis le présent cahier.';
-  if (!text.includes(end)) throw new Error('CCAG Travaux 4 changed: update the test');
-  writeFileSync(file, text.replace(end, end + SUPERSCRIPT));
-}
+const withSuperscript = appendAfter('ccag-travaux.md', 'puis le présent cahier.', SUPERSCRIPT);
 
 describe('(d) a passage is proven only as the frozen corpus writes it', () => {
   const EXCERPT = R2122_8.slice(R2122_8.indexOf('sans publicité'));
