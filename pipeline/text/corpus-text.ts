@@ -51,8 +51,8 @@ export function foldText(text: string): FoldedText {
   return { nfc, folded, origin };
 }
 
-/** The normalised form alone: NFC and white-space folding. */
-export const normaliseText = (text: string): string => foldText(text).folded;
+/** The normalised form alone (foldText's `folded`, without the offsets: once per served passage). */
+export const normaliseText = (text: string): string => text.normalize('NFC').replace(/\s+/gu, ' ').trim();
 
 const codePoints = (s: string): number => {
   let n = 0;

@@ -112,6 +112,12 @@ const appendAfter = (file: string, end: string, sentence: string) => (corpus: st
 /** A sentence mentioning R2122-8 added to R2121-1's section (the corpus then relays R2122-8 from R2121-1). */
 const MENTION = " Le seuil en deçà duquel l'acheteur peut passer un marché sans publicité est fixé à l'article R2122-8.";
 const mentionR2122_8 = appendAfter('code-commande-publique/partie-reglementaire.md', 'y compris les options et les reconductions.', MENTION);
+/** Then a mention of CCAG Travaux 4 after it. */
+const CCAG_MENTION = ' Voir aussi le CCAG Travaux 4.';
+const mentionBoth = (corpus: string) => {
+  mentionR2122_8(corpus);
+  appendAfter('code-commande-publique/partie-reglementaire.md', MENTION, CCAG_MENTION)(corpus);
+};
 
 describe('(c) a served passage that only mentions the cited article', () => {
   const ANSWER = "Selon l'article R2122-8, l'acheteur peut passer un marché sans publicité.";
@@ -123,8 +129,10 @@ describe('(c) a served passage that only mentions the cited article', () => {
         { system: 'relayer', item: 'mp-001', attempt: 1, text: ANSWER, passages: [{ ref: 'R2121-1', text: R2121_1 + MENTION }] },
         // The honest way: R2122-8 served under its own ref.
         { system: 'sys-honest', item: 'mp-001', attempt: 1, text: ANSWER, passages: [{ ref: 'R2122-8', text: R2122_8 }] },
+        // The section served with a line break inside "CCAG Travaux 4": the served bytes do not write it, the corpus does.
+        { system: 'wrapper', item: 'mp-014', attempt: 1, text: 'Voir le CCAG Travaux 4.', passages: [{ ref: 'R2121-1', text: R2121_1 + MENTION + CCAG_MENTION.replace('CCAG ', 'CCAG\n') }] },
       ],
-      { editCorpus: mentionR2122_8 },
+      { editCorpus: mentionBoth },
     );
   }, 180_000);
   afterAll(() => s?.cleanup());
@@ -136,9 +144,14 @@ describe('(c) a served passage that only mentions the cited article', () => {
     expect(refs).toEqual([
       { system_id: 'relayer', ref: 'R2121-1', declared: true, proven_owned: true },
       { system_id: 'sys-honest', ref: 'R2122-8', declared: true, proven_owned: true },
+      { system_id: 'wrapper', ref: 'R2121-1', declared: true, proven_owned: true },
     ]);
     const mentions = await queryStore(s.root, "SELECT m.ref, m.declared, m.proven, m.owned FROM passage_mentions m JOIN records r USING (record_id) WHERE r.system_id = 'relayer'");
     expect(mentions).toEqual([{ ref: 'R2122-8', declared: true, proven: true, owned: true }]);
+  });
+
+  it('the proven column reads mentions from the matched corpus span, not from the served bytes', () => {
+    expect(cls(s, 'wrapper', 'mp-014', 'citation CCAG Travaux 4')).toEqual(['OUT_OF_CONTEXT', 'RELAYED']);
   });
 });
 

@@ -15,6 +15,7 @@ describe('normalisation: NFC and white-space folding only', () => {
     ['white space alone is empty', ' \n\t ', ''],
   ])('%s', (_, input, expected) => {
     expect(normaliseText(input)).toBe(expected);
+    expect(foldText(input).folded).toBe(expected);
   });
 });
 
