@@ -95,7 +95,10 @@ const TRAPS: Trap[] = [
   },
   {
     what: 'passages in a prereg.study/1 (a study/2 field)',
-    edit: (r) => editJson(r, STUDY, (s) => (s.passages = { min_chars: 40 })),
+    edit: (r) => editJson(r, STUDY, (s) => {
+      s.format = 'prereg.study/1';
+      s.passages = { min_chars: 40 };
+    }),
     code: 'STUDY_INVALID',
     names: [STUDY, '/passages'],
   },
