@@ -258,3 +258,30 @@ describe('a 3.1 proof binds its seller only through an opened commitment', () =>
     ]);
   });
 });
+
+describe('"sellers": "any", the weakened mode', () => {
+  let s: Classes;
+  beforeAll(async () => {
+    s = await run(
+      [
+        { system: 'mirror', item: 'mp-001', attempt: 1, text: CITES_40, passages: [{ ref: 'R2122-8', text: R2122_8 }], seller: ROGUE },
+        { system: 'unopened', item: 'mp-001', attempt: 1, text: CITES_40, passages: [{ ref: 'R2122-8', text: R2122_8 }], proof: '3.1' },
+        { system: 'forger', item: 'mp-001', attempt: 1, text: CITES_99, passages: [{ ref: 'R2122-8', text: FORGED }], seller: ROGUE },
+      ],
+      { sellers: 'any' },
+    );
+  }, 180_000);
+  afterAll(() => s?.cleanup());
+
+  it('checks no seller (neither code), and still proves only frozen corpus text', async () => {
+    expect(cls(s, 'mirror', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'GROUNDED_EXPECTED']);
+    expect(cls(s, 'unopened', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'GROUNDED_EXPECTED']);
+    expect(cls(s, 'forger', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
+    const rows = await queryStore(s.root, "SELECT system_id, seller_pinned, reason_codes FROM evidence_ownership WHERE evidence_kind = 'proof' ORDER BY system_id");
+    expect(rows).toEqual([
+      { system_id: 'forger', seller_pinned: true, reason_codes: [] },
+      { system_id: 'mirror', seller_pinned: true, reason_codes: [] },
+      { system_id: 'unopened', seller_pinned: true, reason_codes: [] },
+    ]);
+  });
+});

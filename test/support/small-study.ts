@@ -54,6 +54,8 @@ export interface SmallStudyOptions {
   copies?: readonly CopiedLine[];
   /** Changes the copied example's corpus before the freeze (e.g. a section that mentions another article). */
   editCorpus?: (corpusDir: string) => void;
+  /** The trust policy's `sellers` instead of the example's (SPEC §12.4). */
+  sellers?: string[] | 'any';
 }
 
 const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
@@ -63,6 +65,10 @@ const keyOf = (r: { system: string; item: string; attempt: number }) => `${r.sys
 export async function buildSmallStudy(records: readonly HandRecord[], options: SmallStudyOptions = {}): Promise<{ root: string; cleanup: () => void }> {
   const study = copyExampleStudy();
   options.editCorpus?.(join(study.root, 'corpus'));
+  if (options.sellers !== undefined) {
+    const policyFile = join(study.root, 'preregistration/trust/policy.json');
+    writeFileSync(policyFile, `${JSON.stringify({ ...JSON.parse(readFileSync(policyFile, 'utf8')), sellers: options.sellers }, null, 2)}\n`);
+  }
   const signer = await loadTestSigner('tsa');
   const submissions = join(study.root, 'inputs/submissions');
   rmSync(submissions, { recursive: true, force: true });
