@@ -201,6 +201,10 @@ export const REASONS = {
     meaning: 'preregistration/trust/policy.json does not follow schemas/trust-policy.schema.json or names a file outside the trust directory.',
     next: 'Fix the policy as the message says (before freezing).',
   },
+  TRUST_SELLERS_MISSING: {
+    meaning: 'preregistration/trust/policy.json does not say whose proofs can prove a passage served: it lists no `sellers` (the identities of the study\'s retrieval services) and does not declare `"sellers": "any"` (SPEC §12.4). freeze and check-anchors refuse it; nothing is written.',
+    next: 'Add `"sellers": ["<the seller your retrieval service\'s proofs bind>"]` to the policy (or, knowingly, the weakened `"sellers": "any"`), then freeze.',
+  },
   VOCABULARY_EMPTY: {
     meaning: 'The heading patterns of study.json (or one of them, as the message says) match no heading of the corpus documents: no citation could ever be grounded.',
     next: 'Fix vocabulary.heading_patterns (each needs a named group `id` and must match a heading line such as "## Article R2152-2") or corpus.documents_suffix, then freeze.',
@@ -601,6 +605,19 @@ export const REASONS = {
   EVIDENCE_REUSED: {
     meaning: 'The same evidence — a proof (by proof_id or chain hash), a response hash, or a receipt timeline (by job_id or final entry digest) — is claimed by more than one record (other systems, items or attempts). It counts as proven for none of them; the report and results.json list every reuse. In a study that registers no systems a copier can cancel the original\'s credit this way.',
     next: 'Submit one proof per call and one timeline per job: a call serves one record. A study should register its systems (study.json `systems`) so that a copy is EVIDENCE_NOT_BOUND for the copier and leaves the original its credit.',
+  },
+  // --- served passages (SPEC §12.4) — pipeline/store/served-passages.sql, verify/passage-corpus.ts -
+  EVIDENCE_SELLER_UNBOUND: {
+    meaning: 'The proof binds no seller: below 3.0 its chain hash does not recompute from a preimage that names one (a redacted public view, a mismatch), and for 3.x no opening of the `seller` commitment is given (a served `seller` field is the issuer\'s word, bound by nothing). The proof keeps its own status; its passages are not proven served (the declared column is unaffected).',
+    next: 'For 3.x, open `seller` in the evidence item\'s disclosure (`disclosure.disclosed.seller` with its nonce and value); below 3.0, submit your own copy of the proof (with parties and the transaction id), not its public view.',
+  },
+  EVIDENCE_SELLER_UNPINNED: {
+    meaning: 'The seller the proof binds is not one of the trust policy\'s `sellers`: a proof from a service the study did not pin proves nothing served. The proof keeps its own status; its passages are not proven served (the declared column is unaffected).',
+    next: 'Retrieve from the study\'s pinned retrieval service (preregistration/trust/policy.json `sellers`); the pinned list is frozen and cannot change after the freeze.',
+  },
+  PASSAGE_NOT_IN_CORPUS: {
+    meaning: 'A served passage is not frozen corpus text: normalised (Unicode NFC, white space folded, nothing else) it is empty, is an excerpt shorter than study.json `passages.min_chars` (default 80) and not the whole section, or does not occur in the section its `ref` names (from the heading that declares the identifier to the next heading that declares any). It is not proven served, whatever its proof; the declared column still counts it.',
+    next: 'The retrieval service must serve the frozen corpus verbatim: the whole section of the ref, or an excerpt of at least passages.min_chars characters, under the ref of the section it is taken from.',
   },
   // --- classify and score: section 5 (SPEC §4.2, §6.3) ---------------------------------------------
   SECTION5_SQL_FAILED: {

@@ -64,6 +64,9 @@ const COPYCAT = 'copycat';
 /** The items whose sys-honest lines the copycat copies, every attempt. */
 const COPIED_ITEMS = ['mp-001', 'mp-002', 'mp-003', 'mp-004', 'mp-005'];
 
+/** The seller every example proof binds: the study's one retrieval service, pinned by its trust policy. */
+export const EXAMPLE_SELLER = 'retrieval.example';
+
 const buyerApiKey = (system: string) => `TEST-ONLY-api-key-${system}`;
 
 /** study.json `systems`: each example system with the fingerprint of its own buyer key. */
@@ -189,7 +192,7 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
           request,
           response,
           timestamp,
-          seller: 'retrieval.example',
+          seller: EXAMPLE_SELLER,
           buyerApiKey: buyerApiKey(system),
           transactionId: `crd_${system}_${item.item_id}_${attempt}`,
           specVersion: system === 'sys-tampered' && attempt === 2 ? '1.1' : '2.1',

@@ -19,7 +19,7 @@ import { studyLayout } from '../pipeline/layout.ts';
 import { freezeDigest, loadFreezeRecord } from '../pipeline/study/freeze-record.ts';
 import { startTsaServer } from '../test/support/tsa/http-tsa.ts';
 import type { RegisteredSystem } from '../pipeline/study/study.ts';
-import { exampleSystems, generateExampleSubmissions } from './generate-example-submissions.ts';
+import { EXAMPLE_SELLER, exampleSystems, generateExampleSubmissions } from './generate-example-submissions.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const KEYS = join(ROOT, 'test/fixtures/keys');
@@ -66,6 +66,9 @@ function writeTrustDirectory(trustDir: string): void {
     max_skew_seconds: 300,
     batch_max_skew_seconds: 900,
     require_receipts: true,
+    // The example's retrieval service (scripts/generate-example-submissions.ts EXAMPLE_SELLER): the
+    // only seller whose proofs can prove a passage served (SPEC §12.4).
+    sellers: [EXAMPLE_SELLER],
   };
   writeFileAtomic(join(trustDir, 'policy.json'), `${JSON.stringify(policy, null, 2)}\n`);
 }

@@ -18,7 +18,8 @@ import { trustRail, type AuditorTrust } from './trust.ts';
 import { intakeRail, readReceipts } from './intake.ts';
 import { loadAuditorIssuerKeys, loadAuditorRoots } from '../auditor/trust.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
-import { readTrustInputs } from '../io/trust-files.ts';
+import { loadTrustPolicy, readTrustInputs } from '../io/trust-files.ts';
+import { trustWeakenedModes } from '../formats/trust-policy.ts';
 import { expectedFreeze, requiredWitnesses } from '../freeze/anchors.ts';
 
 export interface AuditOptions {
@@ -63,14 +64,14 @@ function isDirectory(path: string): boolean {
 }
 
 /**
- * The weaker choices the verdict names: those the frozen study declares (or inherits as a
- * study/1), and commitments the operator collected itself (inputs/commitments.jsonl, which no
+ * The weaker choices the verdict names: those the frozen study and its trust policy declare (or
+ * inherit as a study/1: unsealed intake, binding none; sellers "any"), and commitments the operator collected itself (inputs/commitments.jsonl, which no
  * participant signed). A study.json that cannot be read names none: the rails say why.
  */
 function studyWeakenedModes(layout: StudyLayout): string[] {
   let declared: string[] = [];
   try {
-    declared = weakenedModes(loadStudy(layout.study));
+    declared = [...weakenedModes(loadStudy(layout.study)), ...trustWeakenedModes(loadTrustPolicy(layout.trust))];
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
   }

@@ -70,9 +70,12 @@ export async function buildBaseTables(
 }
 
 /**
- * What each record was served: a passage serves its own `ref` and every vocabulary identifier and
- * amount its text contains; declared if any passage serves it, proven if a proven passage does,
- * proven_owned if a proven passage whose evidence belongs to the record does (SPEC §6.2).
+ * What each record was served (SPEC §12.4): a passage serves exactly its own `ref` — identifiers
+ * its text mentions are mentions (passage_mentions), never served refs — and the amounts its text
+ * contains. Declared if any passage serves it (amounts read from the served text), proven if a
+ * proven passage does (amounts read from the matched corpus span, served_passages.corpus_text,
+ * never from the served bytes), proven_owned if a proven passage whose evidence belongs to the
+ * record does (SPEC §6.2).
  */
 async function servedFacts(connection: DuckDBConnection, extractor: Extractor, counts: BaseTableCounts): Promise<void> {
   type Flags = { declared: boolean; proven: boolean; proven_owned: boolean };
@@ -87,14 +90,16 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
       seen.proven_owned ||= fresh.proven_owned;
     }
   };
+  const amountsIn = (text: unknown) => extractor.extract(typeof text === 'string' ? text : '', { truncated: false }).filter((a) => a.kind === 'amount' && a.value !== null);
   for (const p of await rows(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
     const record = Number(p.record_id);
-    const flags = { declared: p.declared === true, proven: p.proven === true, proven_owned: p.proven === true && p.owned === true };
+    const declared = p.declared === true;
+    // served_passages.proven holds only for a passage matched in the corpus (corpus_text set).
+    const proven = p.proven === true;
+    const flags = { declared, proven, proven_owned: proven && p.owned === true };
     if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });
-    for (const a of extractor.extract(typeof p.text === 'string' ? p.text : '', { truncated: false })) {
-      if (a.kind === 'citation' && a.in_vocabulary && a.ref !== null) merge(refs, `${record}\u0000${a.ref}`, { record, ref: a.ref, ...flags });
-      if (a.kind === 'amount' && a.value !== null) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value, unit: a.unit ?? '', ...flags });
-    }
+    if (declared) for (const a of amountsIn(p.text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: true, proven: false, proven_owned: false });
+    if (proven) for (const a of amountsIn(p.corpus_text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: false, proven: true, proven_owned: flags.proven_owned });
   }
   const refTable = await TableAppender.create(connection, 'served_refs');
   for (const r of [...refs.values()].sort((a, b) => a.record - b.record || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {
@@ -112,9 +117,10 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
 
 /**
  * Where served passages write what the answers cite: one row per passage and identifier cited by
- * that record's answer (in the vocabulary or not) that the passage's text contains, found by the
- * vocabulary's literal bounded matching (a trie of the record's citations, one pass per text).
- * Section 5 reads it to tell a reference relayed from a served passage from an invented one.
+ * that record's answer (in the vocabulary or not) that the passage's served text (declared) or its
+ * matched corpus span (proven, SPEC §12.4) contains, found by the vocabulary's literal bounded
+ * matching (a trie of the record's citations, one pass per text). Section 5 reads it to tell a
+ * reference relayed from a served passage from an invented one, and a mention from a served ref.
  */
 async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<number, ReadonlySet<string>>, counts: BaseTableCounts): Promise<void> {
   const table = await TableAppender.create(connection, 'passage_mentions');
@@ -125,14 +131,15 @@ async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<
   for (const p of await rows(connection, PASSAGES_TO_SCAN)) {
     const record = Number(p.record_id);
     const own = cited.get(record);
-    if (own === undefined || typeof p.text !== 'string') continue;
+    if (own === undefined) continue;
     if (matcherRecord !== record) {
       matcherRecord = record;
       match = compileLiteralMatcher(own);
     }
-    const refs = new Set(match(p.text).map((m) => m.ref));
-    for (const ref of [...refs].sort()) {
-      table.append([record, Number(p.evidence_index), Number(p.passage_index), ref, p.declared === true, p.proven === true, p.owned === true]);
+    const inServed = new Set(p.declared === true && typeof p.text === 'string' ? match(p.text).map((m) => m.ref) : []);
+    const inCorpus = new Set(p.proven === true && typeof p.corpus_text === 'string' ? match(p.corpus_text).map((m) => m.ref) : []);
+    for (const ref of [...new Set([...inServed, ...inCorpus])].sort()) {
+      table.append([record, Number(p.evidence_index), Number(p.passage_index), ref, inServed.has(ref), inCorpus.has(ref), p.owned === true]);
       counts.passage_mentions++;
     }
   }

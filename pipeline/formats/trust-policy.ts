@@ -22,6 +22,29 @@ export interface TrustPolicy {
   /** Absent: DEFAULT_BATCH_MAX_SKEW_SECONDS (900). */
   batch_max_skew_seconds?: number;
   require_receipts: boolean;
+  /**
+   * The identities of the study's retrieval services whose proofs can prove a passage served, or
+   * "any" (a weakened mode, sellerMode). Absent in older policies: freeze refuses it
+   * (TRUST_SELLERS_MISSING) and verify then pins no seller.
+   */
+  sellers?: string[] | 'any';
+}
+
+/** How the policy pins sellers (SPEC §12.4): a list, "any", or nothing (refused at freeze). */
+export type SellerMode = { mode: 'pinned'; sellers: readonly string[] } | { mode: 'any' } | { mode: 'missing' };
+
+export function sellerMode(policy: Pick<TrustPolicy, 'sellers'>): SellerMode {
+  if (policy.sellers === 'any') return { mode: 'any' };
+  if (Array.isArray(policy.sellers) && policy.sellers.length > 0) return { mode: 'pinned', sellers: policy.sellers };
+  return { mode: 'missing' };
+}
+
+/** A weaker choice the trust policy made, frozen with it, that the verdict lists (SPEC §12.4). */
+export type TrustWeakenedMode = 'any seller';
+
+/** The weakened modes the policy declares: `sellers: "any"` accepts proofs from every seller. */
+export function trustWeakenedModes(policy: Pick<TrustPolicy, 'sellers'>): TrustWeakenedMode[] {
+  return sellerMode(policy).mode === 'any' ? ['any seller'] : [];
 }
 
 /** The policy's members in the order the schema lists them: how a rewritten policy orders new ones. */
@@ -38,6 +61,7 @@ export const TRUST_POLICY_FIELDS = [
   'max_skew_seconds',
   'batch_max_skew_seconds',
   'require_receipts',
+  'sellers',
 ] as const satisfies ReadonlyArray<keyof TrustPolicy>;
 
 /** Plain data from which TrustMaterial is rebuilt (e.g. on a worker thread). */

@@ -11,7 +11,7 @@ import { extractSection5 } from '../study/section5.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { extractVocabulary } from '../study/vocabulary.ts';
 import { readText } from '../io/json-files.ts';
-import type { TrustPolicy } from '../formats/trust-policy.ts';
+import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
 import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
@@ -70,6 +70,10 @@ function trustProblems(layout: StudyLayout): PlanProblem[] {
     loadTrust(layout.trust);
   } catch (err) {
     problems.push(asProblem(err, POLICY, '/'));
+  }
+  // Whose proofs can prove a passage served (SPEC §12.4): a list, or the explicit weakened "any".
+  if (sellerMode(policy).mode === 'missing') {
+    problems.push({ code: 'TRUST_SELLERS_MISSING', file: POLICY, field: '/sellers', message: 'the policy lists no sellers (the identities of the study\'s retrieval services) and does not declare "sellers": "any": no proof could be checked against a pinned source' });
   }
   // emit signs with the key pinned here and refuses a study that pins none.
   const operator = policy.operator_public_key;

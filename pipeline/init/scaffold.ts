@@ -15,6 +15,8 @@ export interface ScaffoldOptions {
   keys: OperatorKeyFiles;
   /** The participating systems and their buyer fingerprints (`--system ID=FP[,FP…]`); none: no `systems` member. */
   systems: Array<{ system_id: string; buyer_fingerprints: string[] }>;
+  /** The retrieval services pinned in the trust policy (`--seller`); none: no `sellers`, which freeze refuses. */
+  sellers?: string[] | 'any';
   /** 32 random bytes, hex: the answer-key commitment secret. */
   secret: string;
   /** How submissions come in (SPEC §12.2): sealed (the default) or the declared, weakened unsealed. */
@@ -84,6 +86,8 @@ function trustPolicy(o: ScaffoldOptions): TrustPolicy {
     max_skew_seconds: 300,
     batch_max_skew_seconds: 900,
     require_receipts: true,
+    // Never a placeholder: freeze refuses a policy without sellers (TRUST_SELLERS_MISSING).
+    ...(o.sellers !== undefined ? { sellers: o.sellers } : {}),
   };
 }
 

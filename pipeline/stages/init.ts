@@ -67,6 +67,18 @@ function parseSystems(values: unknown): Array<{ system_id: string; buyer_fingerp
   });
 }
 
+/** --seller, repeated: the pinned sellers, or "any" alone (SPEC §12.4). */
+function parseSellers(values: unknown): string[] | 'any' | undefined {
+  if (!Array.isArray(values) || values.length === 0) return undefined;
+  const sellers = values as string[];
+  if (sellers.includes('any')) {
+    if (sellers.length > 1) throw new PreregError('USAGE', '--seller any accepts every seller: give it alone');
+    return 'any';
+  }
+  if (sellers.some((s) => s === '')) throw new PreregError('USAGE', '--seller expects a seller identity');
+  return [...new Set(sellers)];
+}
+
 export const init: Command = {
   name: 'init',
   summary: 'scaffold a new study in DIR (corpus, plan with section 5, study.json, trust policy, operator keys)',
@@ -86,6 +98,9 @@ export const init: Command = {
     '  --intake MODE      sealed (default: participants sign, the operator seals; add each system\'s',
     '                     agent_keys before the freeze, docs/intake.md) or unsealed (a weakened mode',
     '                     the audit\'s verdict names)',
+    '  --seller ID        pin a retrieval service whose proofs can prove a passage served (trust',
+    '                     policy sellers; "any" for the weakened mode); without any, freeze refuses',
+    '                     the study (TRUST_SELLERS_MISSING) until the policy lists them',
     '',
     'Writes DIR/corpus/ (one sample document, items.jsonl), DIR/preregistration/ (PREREGISTRATION.md',
     'whose section 5 is the example study\'s analysis, study.json, trust/policy.json pinning the new',
@@ -103,6 +118,7 @@ export const init: Command = {
     'tsa-root': { type: 'string', multiple: true },
     system: { type: 'string', multiple: true },
     intake: { type: 'string' },
+    seller: { type: 'string', multiple: true },
   },
   stage: true,
   async run(ctx) {
@@ -129,6 +145,7 @@ export const init: Command = {
       window: { opens_at: opens, closes_at: closes },
       tsas: parseTsaOverrides(ctx.values.tsa) ?? [],
       systems: parseSystems(ctx.values.system),
+      sellers: parseSellers(ctx.values.seller),
       tsaRoots,
       keys: generateOperatorKeys(studyId),
       secret: randomBytes(32).toString('hex'),

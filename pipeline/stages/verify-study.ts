@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../formats/hash.ts';
 import { sha256OfFileIfAny } from '../io/file-hash.ts';
-import { refuseDrift, trustDrift } from '../study/drift.ts';
+import { corpusDrift, refuseDrift, trustDrift } from '../study/drift.ts';
+import { corpusSections } from '../study/corpus-sections.ts';
 import { digestTree } from '../study/file-tree.ts';
-import { loadFreezeRecord } from '../study/freeze-record.ts';
-import { loadStudy } from '../study/study.ts';
+import { loadFreezeRecord, readDocuments } from '../study/freeze-record.ts';
+import { loadStudy, passagesOf } from '../study/study.ts';
 import { loadTrustPolicy } from '../io/trust-files.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
@@ -30,7 +31,7 @@ import { runOnce, type StageContext, type StageResult } from '../command.ts';
 const SQL_FILES = [VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, fileURLToPath(runningModule(new URL('../store/statements.ts', import.meta.url)))];
 
 // How verify's recorded inputs are named when they change.
-const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
+const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', corpus_root: 'the frozen corpus', passages: 'study.json passages or vocabulary.heading_patterns', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
 
 /** What verify would consume now, given ingest's current inputs digest; refuses a drifted trust policy. */
 export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
@@ -38,6 +39,8 @@ export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
   const study = loadStudy(layout.study);
   const trustNow = digestTree(layout.trust);
   refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
+  // Passages are matched against the frozen corpus (SPEC §12.4): only the frozen one.
+  refuseDrift(corpusDrift(frozen.corpus, digestTree(layout.corpus)), 'run `prereg check-anchors`');
   requireCommitmentsIfReceipts(loadTrustPolicy(layout.trust).require_receipts, layout.commitments);
   return {
     stage: 'verify',
@@ -48,6 +51,9 @@ export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
     // Each system's own commitments, received through intake (SPEC §12.2): read beside the operator's.
     participant_commitments: listCommitmentsFiles(layout).filter((f) => f.submitted_through_intake).map((f) => ({ file: f.file, owner: f.owner, sha256: sha256OfFileIfAny(f.path) })),
     window: study.window,
+    corpus_root: frozen.corpus.root,
+    // What a served passage must be to be proven served, and where each identifier's section lies (SPEC §12.4).
+    passages: { ...passagesOf(study), heading_patterns: study.vocabulary.heading_patterns },
     // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
     systems: study.systems ?? null,
     code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
@@ -79,9 +85,11 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     // Read and decoded only when the stage runs (the skip above needs their digests alone); the
     // commitments only once the evidence items are verified (StoreVerifyInputs).
     const { trust, window } = verifyContextInputs(layout.trust, study.window, []);
+    const frozen = loadFreezeRecord(layout.freeze);
     const inputs = {
       trust,
       window,
+      passages: { sections: corpusSections(readDocuments(layout, study, frozen.corpus), study.vocabulary.heading_patterns), min_chars: consumed.passages.min_chars },
       readCommitments: async () => {
         // Read minutes after its digest was taken: the bytes read must still be the file this run records.
         const read = createHash('sha256');
@@ -118,8 +126,11 @@ function renderCounts(counts: unknown): string {
     evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number>;
     commitments?: { lines: number; malformed: string[] };
     ownership?: { registered_systems: number; not_bound: number; reused: number };
+    sellers?: { mode: string; unbound: number; unpinned: number };
+    passages?: { served: number; not_in_corpus: number };
   };
   const o = c.ownership;
+  const sellers = c.sellers;
   const fmt = (t: Record<string, number>) => Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
   const malformed = c.commitments?.malformed ?? [];
   return [
@@ -134,5 +145,9 @@ function renderCounts(counts: unknown): string {
           }`,
         ]
       : []),
+    ...(sellers
+      ? [`sellers (docs/proofs.md): ${sellers.mode === 'any' ? 'warning: the trust policy accepts any seller (a weakened mode)' : sellers.mode === 'missing' ? 'warning: the trust policy pins no seller, so no passage is proven served' : `${sellers.unbound} verified proof(s) EVIDENCE_SELLER_UNBOUND, ${sellers.unpinned} EVIDENCE_SELLER_UNPINNED`}`]
+      : []),
+    ...(c.passages ? [`served passages (docs/ownership.md): ${c.passages.served}, ${c.passages.not_in_corpus} PASSAGE_NOT_IN_CORPUS`] : []),
   ].join('\n');
 }

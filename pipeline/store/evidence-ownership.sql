@@ -16,10 +16,22 @@
 -- A key claimed by more than one record cancels: EVIDENCE_REUSED on each claimant — with
 --   registered systems only among the claimants of one system (a bound proof is its system's own;
 --   nothing another system submits can cancel it), without registration among all claimants.
--- In study-verify.ts the registered systems are appended first (registered_systems).
+-- seller (SPEC §12.4): the seller the proof binds (proof_checks.seller: the recomputed preimage
+--   below 3.0, an opened 3.x commitment; never the served field alone) against the trust policy's
+--   sellers (seller_policy): EVIDENCE_SELLER_UNBOUND when it binds none, EVIDENCE_SELLER_UNPINNED
+--   when it binds one the policy does not list (listed for VERIFIED proofs: any other proves
+--   nothing served already); seller_pinned is then false and its passages are not proven served
+--   (served-passages.sql). With "sellers": "any" no seller is checked (seller_pinned true).
+--   Neither code changes `owned` (whose the evidence is) nor a proof's claims.
+-- In study-verify.ts the registered systems and the seller policy are appended first.
 CREATE TEMP TABLE proof_uses AS
 SELECT p.record_id, p.evidence_index, p.system_id, p.item_id, p.attempt, p.proof_id, p.status,
-       p.declared_chain_hash, p.response_hash, p.buyer_fingerprint,
+       p.declared_chain_hash, p.response_hash, p.buyer_fingerprint, p.seller, p.seller_source,
+       coalesce((SELECT any_seller FROM seller_policy), false)
+         OR (p.seller IS NOT NULL AND list_contains(coalesce((SELECT sellers FROM seller_policy), []::VARCHAR[]), p.seller)) AS seller_pinned,
+       CASE WHEN p.status <> 'VERIFIED' OR coalesce((SELECT any_seller FROM seller_policy), false) THEN NULL
+            WHEN p.seller IS NULL THEN 'EVIDENCE_SELLER_UNBOUND'
+            WHEN NOT list_contains(coalesce((SELECT sellers FROM seller_policy), []::VARCHAR[]), p.seller) THEN 'EVIDENCE_SELLER_UNPINNED' END AS seller_code,
        CASE WHEN NOT EXISTS (SELECT 1 FROM registered_systems WHERE len(buyer_fingerprints) > 0) THEN NULL
             WHEN EXISTS (SELECT 1 FROM registered_systems s
                          WHERE s.system_id = p.system_id AND list_contains(s.buyer_fingerprints, p.buyer_fingerprint)) THEN 'BOUND'
@@ -82,16 +94,19 @@ WITH reused AS (
   FROM competing_claims
   GROUP BY ALL
 ), uses AS (
-  SELECT 'proof' AS evidence_kind, record_id, evidence_index, system_id, item_id, attempt, proof_id AS evidence_id, status, buyer_fingerprint, binding FROM proof_uses
+  SELECT 'proof' AS evidence_kind, record_id, evidence_index, system_id, item_id, attempt, proof_id AS evidence_id, status, buyer_fingerprint, binding,
+         seller, seller_source, seller_pinned, seller_code FROM proof_uses
   UNION ALL
-  SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, job_id, status, NULL, binding FROM timeline_uses
+  SELECT 'timeline', record_id, NULL, system_id, item_id, attempt, job_id, status, NULL, binding, NULL, NULL, NULL, NULL FROM timeline_uses
 )
 SELECT u.record_id, u.evidence_kind, u.evidence_index, u.system_id, u.item_id, u.attempt, u.evidence_id, u.status,
        u.buyer_fingerprint, u.binding,
        coalesce(r.reused_by, []::VARCHAR[]) AS reused_by,
        u.binding IS DISTINCT FROM 'NOT_BOUND' AND r.reused_by IS NULL AS owned,
+       u.seller, u.seller_source, u.seller_pinned,
        list_concat(CASE WHEN u.binding = 'NOT_BOUND' THEN ['EVIDENCE_NOT_BOUND'] ELSE []::VARCHAR[] END,
-                   CASE WHEN r.reused_by IS NOT NULL THEN ['EVIDENCE_REUSED'] ELSE []::VARCHAR[] END) AS reason_codes
+                   CASE WHEN r.reused_by IS NOT NULL THEN ['EVIDENCE_REUSED'] ELSE []::VARCHAR[] END,
+                   CASE WHEN u.seller_code IS NOT NULL THEN [u.seller_code] ELSE []::VARCHAR[] END) AS reason_codes
 FROM uses u
 LEFT JOIN reused r ON r.evidence_kind = u.evidence_kind AND r.record_id = u.record_id AND r.evidence_index IS NOT DISTINCT FROM u.evidence_index
 ORDER BY u.record_id, u.evidence_kind, u.evidence_index;

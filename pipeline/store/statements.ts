@@ -44,14 +44,33 @@ export function receiptsToVerify(after: number, upTo: number): string {
          FROM receipts c JOIN records r USING (record_id) WHERE ${recordRange('c.record_id', after, upTo)} ORDER BY c.record_id`;
 }
 
+/**
+ * The passages of every evidence response of the records after < record_id <= upTo, in (record,
+ * evidence, passage) order: `ref` and `text` as the response writes them (a text that is not a
+ * JSON string comes back as its JSON). What verify matches against the corpus (passage_corpus).
+ */
+export function evidencePassages(after: number, upTo: number): string {
+  return `WITH counted AS (
+            SELECT record_id, evidence_index, response_json,
+                   CASE WHEN json_type(response_json, '$.passages') = 'ARRAY' THEN CAST(json_array_length(response_json, '$.passages') AS BIGINT) ELSE 0 END AS n
+            FROM evidence WHERE ${recordRange('record_id', after, upTo)}
+          ), indexed AS (
+            SELECT record_id, evidence_index, response_json, unnest(range(n)) AS i FROM counted
+          )
+          SELECT record_id, evidence_index, CAST(i AS INTEGER) AS passage_index,
+                 json_extract_string(response_json, '$.passages[' || i || '].ref') AS ref,
+                 json_extract_string(response_json, '$.passages[' || i || '].text') AS text
+          FROM indexed ORDER BY record_id, evidence_index, passage_index`;
+}
+
 /** The answers the classify stage reads, in record order. */
 export const ANSWERS_TO_CLASSIFY = 'SELECT record_id, system_id, item_id, attempt, answer_text, truncated FROM records ORDER BY record_id';
 
 /** The served passages the classify stage reads, in (record, evidence, passage) order. */
-export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
 /** The served passages, with their position, that the classify stage scans for vocabulary mentions. */
-export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index, text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
 /** What served-passages.sql reads as getvariable('require_receipts') ($1: a boolean). */
 export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN';
@@ -105,7 +124,11 @@ export function evidenceOwnershipBySystem(table: string): string {
 }
 
 /** The rows of evidence_ownership EVIDENCE_NOT_BOUND and EVIDENCE_REUSED, after verify. */
-export const OWNERSHIP_COUNTS = `SELECT count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_REUSED')) FROM evidence_ownership`;
+export const OWNERSHIP_COUNTS = `SELECT count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_REUSED')),
+  count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_SELLER_UNBOUND')), count(*) FILTER (WHERE list_contains(reason_codes, 'EVIDENCE_SELLER_UNPINNED')) FROM evidence_ownership`;
+
+/** The served passages, and those PASSAGE_NOT_IN_CORPUS, after verify. */
+export const PASSAGE_COUNTS = 'SELECT count(*), count(*) FILTER (WHERE NOT in_corpus) FROM served_passages';
 
 /**
  * What each verified proof of an emitted proof_checks.parquet rests on: the pinned issuer key and,

@@ -6,6 +6,8 @@ DROP TABLE IF EXISTS served_passages;
 DROP TABLE IF EXISTS evidence_ownership;
 DROP TABLE IF EXISTS evidence_reuse;
 DROP TABLE IF EXISTS registered_systems;
+DROP TABLE IF EXISTS seller_policy;
+DROP TABLE IF EXISTS passage_corpus;
 DROP TABLE IF EXISTS evidence_links;
 DROP TABLE IF EXISTS chain_entries;
 DROP TABLE IF EXISTS chain_checks;
@@ -57,6 +59,8 @@ CREATE TABLE proof_checks (
   identity_anchored      BOOLEAN,
   buyer_fingerprint      VARCHAR,
   buyer_fingerprint_source VARCHAR,
+  seller                 VARCHAR,
+  seller_source          VARCHAR,
   batch_status           VARCHAR,
   batch_id               VARCHAR,
   batch_root             VARCHAR,
@@ -134,4 +138,27 @@ CREATE TABLE registered_systems (
   system_id          VARCHAR   NOT NULL,
   buyer_fingerprints VARCHAR[] NOT NULL,
   agent_identities   VARCHAR[] NOT NULL
+);
+
+-- Whose proofs can prove a passage served (SPEC §12.4): the trust policy's `sellers`, appended by
+-- the verify stage as one row — any_seller for the weakened "sellers": "any", else the pinned
+-- list. No row (a policy frozen without sellers): no seller is pinned.
+CREATE TABLE seller_policy (
+  any_seller BOOLEAN   NOT NULL,
+  sellers    VARCHAR[] NOT NULL
+);
+
+-- Every passage of every evidence response, matched against the frozen corpus by the verify
+-- stage (pipeline/verify/passage-corpus.ts, SPEC §12.4): corpus_match says how ('section' or
+-- 'excerpt' when it is corpus text; 'empty', 'too_short', 'unknown_ref' or 'not_found' when not),
+-- corpus_text is the matched span as the corpus writes it (NFC), NULL when it does not match.
+CREATE TABLE passage_corpus (
+  record_id      BIGINT  NOT NULL,
+  evidence_index INTEGER NOT NULL,
+  passage_index  INTEGER NOT NULL,
+  ref            VARCHAR,
+  text           VARCHAR,
+  corpus_match   VARCHAR NOT NULL,
+  in_corpus      BOOLEAN NOT NULL,
+  corpus_text    VARCHAR
 );

@@ -25,6 +25,8 @@ export interface StudyConfig {
   intake?: { mode?: 'sealed' | 'unsealed'; seal_within_s?: number };
   /** How evidence is bound to systems (SPEC §12.3, study/2 only); read through bindingOf. */
   binding?: 'registered' | 'none';
+  /** What a served passage must be to be proven served (SPEC §12.4, study/2 only); read through passagesOf. */
+  passages?: { min_chars?: number };
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
@@ -80,6 +82,14 @@ export function intakeOf(study: Pick<StudyConfig, 'format' | 'intake'>): IntakeS
 export function bindingOf(study: Pick<StudyConfig, 'format' | 'binding' | 'systems'>): 'registered' | 'none' {
   if (study.format === 'prereg.study/2') return study.binding ?? 'registered';
   return study.systems === undefined ? 'none' : 'registered';
+}
+
+export const DEFAULT_PASSAGE_MIN_CHARS = 80;
+
+/** The passage rule, defaults applied: a study/1 (which cannot declare it) and a study/2 without it use 80 characters. */
+export function passagesOf(study: Pick<StudyConfig, 'format' | 'passages'>): { min_chars: number } {
+  const declared = study.format === 'prereg.study/2' ? study.passages : undefined;
+  return { min_chars: declared?.min_chars ?? DEFAULT_PASSAGE_MIN_CHARS };
 }
 
 /** A weaker choice the study made, frozen with it, that the verdict line lists (SPEC §12.2). */
@@ -158,6 +168,7 @@ export function loadStudy(path: string): StudyConfig {
   if (problems.length === 0 && study.format === 'prereg.study/1') {
     if (study.intake !== undefined) problems.push('/intake is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.binding !== undefined) problems.push('/binding is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.passages !== undefined) problems.push('/passages is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
     });

@@ -15,6 +15,40 @@ export interface Vocabulary {
   entries: VocabularyEntry[];
 }
 
+/** A heading line outside fenced code blocks that declares identifiers: its 0-based line index and the ids its patterns name. */
+export interface DeclaringHeading {
+  line: number;
+  ids: string[];
+}
+
+/**
+ * The heading lines of one Markdown document, outside fenced code blocks, that a heading pattern
+ * matches (each pattern has a named group `id`), in line order: what declares the vocabulary and
+ * where each identifier's section begins and ends (corpus-sections.ts).
+ */
+export function declaringHeadings(lines: readonly string[], patterns: readonly RegExp[]): DeclaringHeading[] {
+  const headings: DeclaringHeading[] = [];
+  let fence: string | null = null;
+  lines.forEach((line, i) => {
+    const fenceMatch = /^(`{3,}|~{3,})/.exec(line);
+    if (fenceMatch) {
+      if (fence === null) fence = fenceMatch[1]!;
+      else if (line.startsWith(fence)) fence = null;
+      return;
+    }
+    if (fence !== null || !line.startsWith('#')) return;
+    const ids = patterns.map((re) => re.exec(line)?.groups?.id).filter((id): id is string => id !== undefined);
+    if (ids.length > 0) headings.push({ line: i, ids });
+  });
+  return headings;
+}
+
+/** A document's lines as the vocabulary reads them. */
+export const documentLines = (text: string): string[] => text.split(/\r?\n/);
+
+/** The heading patterns of study.json, compiled as the vocabulary compiles them. */
+export const headingRegexes = (headingPatterns: readonly string[]): RegExp[] => headingPatterns.map((p) => new RegExp(p, 'u'));
+
 /**
  * Reads identifiers from Markdown headings outside fenced code blocks. Each pattern must have a
  * named group `id`. An identifier declared twice is kept once (its first declaration).
@@ -23,27 +57,17 @@ export function extractVocabulary(
   documents: ReadonlyArray<{ path: string; text: string }>,
   headingPatterns: readonly string[],
 ): Vocabulary {
-  const patterns = headingPatterns.map((p) => new RegExp(p, 'u'));
+  const patterns = headingRegexes(headingPatterns);
   const entries: VocabularyEntry[] = [];
   const seen = new Set<string>();
   for (const doc of documents) {
-    let fence: string | null = null;
-    doc.text.split(/\r?\n/).forEach((line, i) => {
-      const fenceMatch = /^(`{3,}|~{3,})/.exec(line);
-      if (fenceMatch) {
-        if (fence === null) fence = fenceMatch[1]!;
-        else if (line.startsWith(fence)) fence = null;
-        return;
+    for (const heading of declaringHeadings(documentLines(doc.text), patterns)) {
+      for (const id of heading.ids) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+        entries.push({ id, file: doc.path, line: heading.line + 1 });
       }
-      if (fence !== null || !line.startsWith('#')) return;
-      for (const re of patterns) {
-        const id = re.exec(line)?.groups?.id;
-        if (id !== undefined && !seen.has(id)) {
-          seen.add(id);
-          entries.push({ id, file: doc.path, line: i + 1 });
-        }
-      }
-    });
+    }
   }
   const ids = [...seen].sort(byCodePoint);
   return { ids, sha256: vocabularyDigest(ids), entries };

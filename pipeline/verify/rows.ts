@@ -30,7 +30,7 @@ export const PROOF_CHECK_VARYING_COLUMNS = [
   'record_id', 'evidence_index', 'system_id', 'item_id', 'attempt', 'proof_id', 'proof_timestamp',
   'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash', 'witnessed_hash',
   'tsa_gen_time', 'identity_json', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
-  'tlog_log_index', 'tlog_integrated_time', 'problems', 'buyer_fingerprint',
+  'tlog_log_index', 'tlog_integrated_time', 'problems', 'buyer_fingerprint', 'seller',
   // Texts a submission chooses freely (an unknown spec_version, an embedded key, a TSA or log it
   // made up): each could differ in every proof.
   'spec_version', 'embedded_pubkey', 'tsa_signer', 'tlog_log_id',
@@ -47,6 +47,7 @@ export const PROOF_CHECK_COLUMNS = [
   'key_id', 'embedded_pubkey', 'embedded_pubkey_pinned',
   'tsa_gen_time', 'tsa_signer', 'tsa_codes', 'tsa_root_sha256',
   'committed_fields', 'opened_fields', 'identity_json', 'identity_anchored', 'buyer_fingerprint', 'buyer_fingerprint_source',
+  'seller', 'seller_source',
   'batch_status', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
   'witnessed_hash',
   'tlog_log_id', 'tlog_log_index', 'tlog_integrated_time',
@@ -73,6 +74,7 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
     tsa_gen_time: v.tsa?.gen_time ?? null, tsa_signer: v.tsa?.signer ?? null, tsa_codes: v.tsa?.codes ?? [], tsa_root_sha256: v.tsa?.root_sha256 ?? null,
     committed_fields: v.committed_fields, opened_fields: v.opened_fields, identity_json: v.identity_json, identity_anchored: v.identity_anchored,
     buyer_fingerprint: v.buyer_fingerprint, buyer_fingerprint_source: v.buyer_fingerprint_source,
+    seller: v.seller, seller_source: v.seller_source,
     batch_status: v.batch?.status ?? null, batch_id: v.batch?.batch_id ?? null, batch_root: v.batch?.root ?? null,
     batch_leaf_index: v.batch?.leaf_index ?? null, batch_tree_size: v.batch?.tree_size ?? null,
     witnessed_hash: v.witnessed_hash,
@@ -127,3 +129,6 @@ export const REGISTERED_SYSTEM_COLUMNS = ['system_id', 'buyer_fingerprints', 'ag
 export function registeredSystemRow(s: RegisteredSystem): NamedRow<typeof REGISTERED_SYSTEM_COLUMNS> {
   return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints ?? [], agent_identities: s.agent_identities ?? [] };
 }
+
+/** The columns of seller_policy (pipeline/store/verify-tables.sql): the trust policy's sellers, one row. */
+export const SELLER_POLICY_COLUMNS = ['any_seller', 'sellers'] as const;

@@ -1,7 +1,8 @@
 // The verify stage over a study's store: every evidence item and receipt chain ingested, on
 // worker threads (both cores), streamed back into proof_checks / chain_checks / chain_entries by
 // the Appender, then by SQL the cross-links, whose record each piece of evidence belongs to
-// (registered systems, reuse: SPEC §6.2) and the served passages.
+// (registered systems, reuse: SPEC §6.2), which passages are frozen corpus text and from a pinned
+// seller (SPEC §12.4), and the served passages.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CommitmentLine } from '../evidence/aer1/index.ts';
 import type { VerifyContextInputs } from '../evidence/task/index.ts';
@@ -10,13 +11,15 @@ import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
-import { evidenceToVerify, OWNERSHIP_COUNTS, receiptsToVerify, SET_REQUIRE_RECEIPTS, VERIFY_RECORD_RANGE, VERIFY_TOTALS } from '../store/statements.ts';
+import { evidencePassages, evidenceToVerify, OWNERSHIP_COUNTS, PASSAGE_COUNTS, receiptsToVerify, SET_REQUIRE_RECEIPTS, VERIFY_RECORD_RANGE, VERIFY_TOTALS } from '../store/statements.ts';
 import { REJECT_COLUMNS, rejectRow } from '../ingest/rows.ts';
 import { commitmentProblems } from './inputs.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
+import { sellerMode, type SellerMode } from '../formats/trust-policy.ts';
+import { matchPassages, type PassageRule } from './passage-corpus.ts';
 import {
-  CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, REGISTERED_SYSTEM_COLUMNS, registeredSystemRow, type RecordKey,
+  CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, REGISTERED_SYSTEM_COLUMNS, registeredSystemRow, SELLER_POLICY_COLUMNS, type RecordKey,
 } from './rows.ts';
 
 const WORKER = new URL('./rows-worker.ts', import.meta.url);
@@ -29,6 +32,10 @@ export interface VerifyCounts {
   chains_by_status: Record<string, number>;
   /** Whose evidence is whose (SPEC §6.2): systems registered, and rows of evidence_ownership (proofs and timelines) EVIDENCE_NOT_BOUND, EVIDENCE_REUSED. */
   ownership?: { registered_systems: number; not_bound: number; reused: number };
+  /** The trust policy's sellers (SPEC §12.4): the proofs EVIDENCE_SELLER_UNBOUND and EVIDENCE_SELLER_UNPINNED. */
+  sellers?: { mode: SellerMode['mode']; unbound: number; unpinned: number };
+  /** Every served passage, and those PASSAGE_NOT_IN_CORPUS (SPEC §12.4). */
+  passages?: { served: number; not_in_corpus: number };
   /** The commitment lines read, and the malformed ones as commitmentProblems gives them. */
   commitments?: { lines: number; malformed: string[] };
 }
@@ -41,6 +48,8 @@ export interface StoreVerifyInputs extends Omit<VerifyContextInputs, 'commitment
    * the evidence items let V8 grow its heap by ≈ 350 MiB more (docs/performance.md).
    */
   readCommitments: () => Promise<CommitmentLine[]>;
+  /** The frozen corpus's sections and study.json passages.min_chars: what a passage must be to be proven served (SPEC §12.4). */
+  passages: PassageRule;
 }
 
 /** Streams the rows of the queries, one after the other, each row mapped by `toItem`, in batches of BATCH. */
@@ -162,6 +171,8 @@ export async function verifyStore(
     );
     chains.close();
     entries.close();
+    progress('verify: matching served passages against the frozen corpus');
+    await matchPassages(connection, reader, inputs.passages, byRecordRange(evidencePassages, first, last));
   } finally {
     reader.closeSync();
     await pool?.close();
@@ -169,12 +180,21 @@ export async function verifyStore(
   const registered = await TableAppender.create(connection, 'registered_systems', REGISTERED_SYSTEM_COLUMNS);
   for (const s of systems) registered.appendNamed(registeredSystemRow(s));
   registered.close();
+  const sellers = sellerMode(inputs.trust.policy);
+  if (sellers.mode !== 'missing') {
+    const policy = await TableAppender.create(connection, 'seller_policy', SELLER_POLICY_COLUMNS);
+    policy.appendNamed({ any_seller: sellers.mode === 'any', sellers: sellers.mode === 'pinned' ? [...sellers.sellers] : [] });
+    policy.close();
+  }
   await connection.run(SET_REQUIRE_RECEIPTS, [requireReceipts]);
   for (const file of VERIFY_DERIVED_SQL) await runSqlFile(connection, file);
-  const [notBound, reused] = (
+  const [notBound, reused, sellerUnbound, sellerUnpinned] = (
     await connection.runAndReadAll(OWNERSHIP_COUNTS)
   ).getRows()[0]!;
   counts.ownership = { registered_systems: systems.length, not_bound: Number(notBound), reused: Number(reused) };
+  counts.sellers = { mode: sellers.mode, unbound: Number(sellerUnbound), unpinned: Number(sellerUnpinned) };
+  const [served, notInCorpus] = (await connection.runAndReadAll(PASSAGE_COUNTS)).getRows()[0]!;
+  counts.passages = { served: Number(served), not_in_corpus: Number(notInCorpus) };
   counts.commitments = commitments;
   return counts;
 }

@@ -15,8 +15,9 @@ const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), [
   'ccag-travaux.md',
 ]);
 const served = (...refs: string[]) => refs.map((ref) => ({ ref, text: passages.get(ref)! }));
-// L2113-10 quotes another code's article: what an answer relays from it is never a phantom.
-const quoting = { ref: 'L2113-10', text: "Les marchés sont passés en lots séparés. Un lot peut être réservé aux structures mentionnées à l'article L5132-4 du code du travail." };
+// L2113-10 quotes another code's article: what an answer relays from it is never a phantom. Served
+// verbatim from the frozen corpus, as a proven passage must be (SPEC §12.4).
+const quoting = { ref: 'L2113-10', text: passages.get('L2113-10')! };
 
 const RECORDS: HandRecord[] = [
   { system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.", passages: served('R2122-8') },

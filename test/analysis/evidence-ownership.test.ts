@@ -224,7 +224,8 @@ describe('a fingerprint the proof does not publish, in a registered study', () =
     s = await scored([
       { ...MP001, proof: 'public' },
       { ...MP014, proof: '3.1-unopened' },
-      { ...MP005, proof: '3.1' },
+      // The owner opens the seller too: without it the proof binds no seller (EVIDENCE_SELLER_UNBOUND, SPEC §12.4).
+      { ...MP005, proof: '3.1', openSeller: true },
     ]);
   });
   afterAll(() => s.cleanup());
@@ -238,7 +239,8 @@ describe('a fingerprint the proof does not publish, in a registered study', () =
     ]);
     const o = await ownership(s.root);
     expect(o['sys-a/mp-001/1 proof']).toMatchObject({ binding: 'NOT_BOUND', reason_codes: ['EVIDENCE_NOT_BOUND'], owned: false });
-    expect(o['sys-a/mp-014/1 proof']).toMatchObject({ binding: 'NOT_BOUND', reason_codes: ['EVIDENCE_NOT_BOUND'], owned: false });
+    // Its seller is not opened either.
+    expect(o['sys-a/mp-014/1 proof']).toMatchObject({ binding: 'NOT_BOUND', reason_codes: ['EVIDENCE_NOT_BOUND', 'EVIDENCE_SELLER_UNBOUND'], owned: false });
     expect(o['sys-a/mp-005/1 proof']).toMatchObject({ binding: 'BOUND', reason_codes: [], owned: true });
   });
 

@@ -137,6 +137,17 @@ describe('the production proofs, as published', () => {
     });
   });
 
+  it('spec 3.1: its disclosure opens the identity block only, not `seller`: the served seller is bound by nothing (SPEC §12.4)', () => {
+    const r = verified.get('real-3.1-batch.json')!;
+    expect(proof31.seller).toBe('proveit.arkforge.tech');
+    expect(Object.keys(proof31.disclosed).sort()).toEqual(['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent']);
+    expect(r.seller).toBeNull();
+  });
+
+  it('the public views below 3.0 bind no seller either (their preimage cannot be recomputed)', () => {
+    for (const name of ['real-2.0-rekor.json', 'real-2.0-bare.json', 'real-1.2.json']) expect(verified.get(name)!.seller, name).toBeNull();
+  });
+
   it('spec 2.0 with its Rekor entry: UNTRUSTED PROOF_PREIMAGE_REDACTED; signature, token and log entry verify over the declared chain hash', () => {
     const r = verified.get('real-2.0-rekor.json')!;
     expect([r.kind, r.status, r.reason_codes, r.informational_codes]).toEqual(['evidence', 'UNTRUSTED', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED'], ['PROOF_IDENTITY_UNANCHORED']]);

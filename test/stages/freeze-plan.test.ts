@@ -70,6 +70,48 @@ const TRAPS: Trap[] = [
     names: ['policy.json', 'require_receipt'],
   },
   {
+    what: 'a policy that pins no seller (SPEC §12.4)',
+    edit: (r) => editJson(r, POLICY, (p) => delete p.sellers),
+    code: 'TRUST_SELLERS_MISSING',
+    names: [POLICY, '/sellers'],
+  },
+  {
+    what: 'a seller that is not a string',
+    edit: (r) => editJson(r, POLICY, (p) => (p.sellers = ['retrieval.example', 42])),
+    code: 'TRUST_POLICY_INVALID',
+    names: ['policy.json', 'sellers'],
+  },
+  {
+    what: 'an empty list of sellers',
+    edit: (r) => editJson(r, POLICY, (p) => (p.sellers = [])),
+    code: 'TRUST_POLICY_INVALID',
+    names: ['policy.json', 'sellers'],
+  },
+  {
+    what: 'a sellers string other than "any"',
+    edit: (r) => editJson(r, POLICY, (p) => (p.sellers = 'retrieval.example')),
+    code: 'TRUST_POLICY_INVALID',
+    names: ['policy.json', 'sellers'],
+  },
+  {
+    what: 'passages in a prereg.study/1 (a study/2 field)',
+    edit: (r) => editJson(r, STUDY, (s) => {
+      s.format = 'prereg.study/1';
+      s.passages = { min_chars: 40 };
+    }),
+    code: 'STUDY_INVALID',
+    names: [STUDY, '/passages'],
+  },
+  {
+    what: 'a passages.min_chars below 1',
+    edit: (r) => editJson(r, STUDY, (s) => {
+      s.format = 'prereg.study/2';
+      s.passages = { min_chars: 0 };
+    }),
+    code: 'STUDY_INVALID',
+    names: [STUDY, 'min_chars'],
+  },
+  {
     what: 'section-5 SQL with a syntax error',
     edit: (r) => editText(r, PLAN, (t) => t.replace('CREATE OR REPLACE VIEW scores AS', 'CREATE OR REPLACE VIEWW scores AS')),
     code: 'SECTION5_SQL_FAILED',
@@ -150,6 +192,21 @@ describe('freeze refuses a plan that could not run after the deadline', () => {
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect(r.code).toBe(1);
     expect(r.json.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'FILE_NOT_FOUND', file: POLICY, field: '/operator_public_key' })]));
+  });
+
+  it('check-anchors reports a policy without sellers as a finding', async () => {
+    const root = study();
+    editJson(root, POLICY, (p) => delete p.sellers);
+    const r = await runCli(['check-anchors', '--root', root, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'TRUST_SELLERS_MISSING', file: POLICY, field: '/sellers' })]));
+  });
+
+  it('the explicit weakened "sellers": "any" freezes', async () => {
+    const root = study();
+    editJson(root, POLICY, (p) => (p.sellers = 'any'));
+    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
   it('the example study passes every check (freeze exit 0, check-anchors OK)', async () => {

@@ -87,7 +87,7 @@ describe('prereg trust import-arkforge', () => {
     const { arkforge_keys: _b, tlog_submitter_keys: _c, ...restBefore } = before;
     expect(Object.fromEntries(Object.entries(rest).filter(([k]) => k !== 'tlog_submitter_keys'))).toEqual(restBefore);
     // Members in their order, the new one where the schema lists it (after tlog_keys); the project's format.
-    expect(Object.keys(after)).toEqual(['format', 'arkforge_keys', 'tsa_roots', 'tsa_certs', 'tlog_keys', 'tlog_submitter_keys', 'operator_public_key', 'require_tsa_token', 'max_skew_seconds', 'batch_max_skew_seconds', 'require_receipts']);
+    expect(Object.keys(after)).toEqual(['format', 'arkforge_keys', 'tsa_roots', 'tsa_certs', 'tlog_keys', 'tlog_submitter_keys', 'operator_public_key', 'require_tsa_token', 'max_skew_seconds', 'batch_max_skew_seconds', 'require_receipts', 'sellers']);
     expect(readFileSync(join(dir, 'policy.json'), 'utf8')).toBe(`${JSON.stringify(after, null, 2)}\n`);
     // The PEM files are the published keys: rekor-1 byte for byte the separately vendored copy.
     expect(readFileSync(join(dir, 'tlog-submitters/rekor-1.pub.pem'), 'utf8')).toBe(readFileSync(join(REAL, 'arkforge-rekor-1.pub.pem'), 'utf8'));

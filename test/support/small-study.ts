@@ -9,6 +9,7 @@ import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 import { freezeAndAnchor, withBindingNone, withRegisteredSystems } from '../../scripts/rebuild-example.ts';
+import { EXAMPLE_SELLER } from '../../scripts/generate-example-submissions.ts';
 import { buildTimeline } from './aer1-builder.ts';
 import { buyerFingerprint, issueProof } from './arkforge-issuer.ts';
 import { issueProofV3, ownerDisclosure } from './arkforge-issuer-v3.ts';
@@ -33,6 +34,10 @@ export interface HandRecord extends RecordBase {
   deterministic?: boolean;
   /** The proof's proof_id (not covered by the signature: anyone may write any). */
   proofId?: string;
+  /** The retrieval service that issued the call (default the example's pinned EXAMPLE_SELLER). */
+  seller?: string;
+  /** For a 3.1 proof: open the `seller` commitment in the owner's disclosure too (default false: as the real 3.1 proofs, which open only the identity block). */
+  openSeller?: boolean;
 }
 
 /** A line copied from another record, with only its key changed (what a copier submits). */
@@ -47,6 +52,10 @@ export interface SmallStudyOptions {
   /** Register every system of the records with its own key's fingerprint (default true). */
   registered?: boolean;
   copies?: readonly CopiedLine[];
+  /** Changes the copied example's corpus before the freeze (e.g. a section that mentions another article). */
+  editCorpus?: (corpusDir: string) => void;
+  /** The trust policy's `sellers` instead of the example's (SPEC §12.4). */
+  sellers?: string[] | 'any';
 }
 
 const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
@@ -55,6 +64,11 @@ const keyOf = (r: { system: string; item: string; attempt: number }) => `${r.sys
 
 export async function buildSmallStudy(records: readonly HandRecord[], options: SmallStudyOptions = {}): Promise<{ root: string; cleanup: () => void }> {
   const study = copyExampleStudy();
+  options.editCorpus?.(join(study.root, 'corpus'));
+  if (options.sellers !== undefined) {
+    const policyFile = join(study.root, 'preregistration/trust/policy.json');
+    writeFileSync(policyFile, `${JSON.stringify({ ...JSON.parse(readFileSync(policyFile, 'utf8')), sellers: options.sellers }, null, 2)}\n`);
+  }
   const signer = await loadTestSigner('tsa');
   const submissions = join(study.root, 'inputs/submissions');
   rmSync(submissions, { recursive: true, force: true });
@@ -68,7 +82,7 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     const request = { query: r.item };
     const response = r.deterministic ? { passages: r.passages } : { call_id: `call-${keyOf(r)}`, passages: r.passages };
     const base = {
-      request, response, timestamp: iso(clock), seller: 'retrieval.example', buyerApiKey: smallBuyerKey(r.buyer ?? r.system),
+      request, response, timestamp: iso(clock), seller: r.seller ?? EXAMPLE_SELLER, buyerApiKey: smallBuyerKey(r.buyer ?? r.system),
       transactionId: `crd_${r.system}_${r.item}_${r.attempt}`, signingKeyPem: KEY, tsa: { signer, genTime: iso(clock + 1000) },
       ...(r.proofId === undefined ? {} : { proofId: r.proofId }),
     };
@@ -77,7 +91,7 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     let item: Record<string, unknown>;
     if (form === '3.1' || form === '3.1-unopened') {
       const issued = await issueProofV3({ ...base, specVersion: '3.1' });
-      const opened = form === '3.1' ? ['buyer_fingerprint', 'request_hash', 'response_hash'] : ['request_hash', 'response_hash'];
+      const opened = [...(form === '3.1' ? ['buyer_fingerprint'] : []), 'request_hash', 'response_hash', ...(r.openSeller ? ['seller'] : [])];
       item = { proof: issued.proof, request, response: shown, disclosure: ownerDisclosure(issued, opened) };
     } else {
       const issued = await issueProof({ ...base, specVersion: '2.1', ...(form === 'public' ? { view: 'public' as const } : {}) });

@@ -62,6 +62,9 @@ export interface ProofVerification {
   /** The buyer fingerprint the chain hash covers (preimage below 3.0, an opening for 3.x); null when none does. */
   buyer_fingerprint: string | null;
   buyer_fingerprint_source: 'preimage' | 'opening' | null;
+  /** The seller the chain hash covers (preimage below 3.0, an opening for 3.x); null when none does: never the served field alone. */
+  seller: string | null;
+  seller_source: 'preimage' | 'opening' | null;
   /** The batch anchor as the proof states it; null without one. */
   batch: BatchReport | null;
   /** The hash the RFC 3161 token and the log entry must witness: the chain hash, or the batch root; null while the batch is pending. */
@@ -161,6 +164,8 @@ export function newVerification(raw: unknown): ProofVerification {
     identity_anchored: null,
     buyer_fingerprint: null,
     buyer_fingerprint_source: null,
+    seller: null,
+    seller_source: null,
     batch: null,
     witnessed_hash: null,
     key_id: null,

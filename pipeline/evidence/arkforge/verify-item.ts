@@ -125,6 +125,8 @@ function checkVersion(read: ReadProof, declaredChain: string, v: ProofVerificati
   v.identity_anchored = outcome.identity?.anchored ?? null;
   v.buyer_fingerprint = outcome.buyer_fingerprint?.value ?? null;
   v.buyer_fingerprint_source = outcome.buyer_fingerprint?.source ?? null;
+  v.seller = outcome.seller?.value ?? null;
+  v.seller_source = outcome.seller?.source ?? null;
   for (const [check, result] of Object.entries(outcome.checks) as Array<[ProofCheck, CheckOutcome]>) v.checks[check] = result;
   record(v, outcome.findings);
 }

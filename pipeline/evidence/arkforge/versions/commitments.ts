@@ -65,7 +65,7 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
     verify(input: VersionInput): VersionOutcome {
       const commitments = input.proof.commitments ?? {};
       const committed = Object.keys(commitments).sort(byCodePoint);
-      const out: VersionOutcome = { recomputed_chain_hash: commitmentRoot(commitments), checks: {}, findings: [], committed_fields: committed, opened_fields: [], identity: null, buyer_fingerprint: null };
+      const out: VersionOutcome = { recomputed_chain_hash: commitmentRoot(commitments), checks: {}, findings: [], committed_fields: committed, opened_fields: [], identity: null, buyer_fingerprint: null, seller: null };
       const fail = (f: Omit<Finding, 'informational'>) => out.findings.push(f);
 
       // chain: the root of the commitments.
@@ -107,6 +107,9 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
       // The fingerprint an opening binds to the root; an unopened (redacted) one binds nothing.
       const fingerprint = (opened.get('buyer_fingerprint') ?? []).find((o) => typeof o.value === 'string');
       if (fingerprint && out.checks.chain === 'pass') out.buyer_fingerprint = { value: fingerprint.value as string, source: 'opening' };
+      // The seller likewise: the served `seller` is the issuer's word until an opening binds it.
+      const seller = (opened.get('seller') ?? []).find((o) => typeof o.value === 'string');
+      if (seller && out.checks.chain === 'pass') out.seller = { value: seller.value as string, source: 'opening' };
 
       // body_binding: each body given, through an opened hash commitment.
       let bodies = 0;

@@ -51,8 +51,15 @@ export interface VersionOutcome {
    * redacted preimage, an unopened commitment, a mismatch). What binds a proof to a system (SPEC §6.2).
    */
   buyer_fingerprint: BoundFingerprint | null;
+  /**
+   * The seller the chain hash covers, bound as the buyer fingerprint is: below 3.0 from the
+   * preimage when the chain hash recomputes, for 3.x from an opening of `seller` that opens its
+   * commitment; null when none does. What a pinned seller is compared with (SPEC §12.4).
+   */
+  seller: BoundFingerprint | null;
 }
 
+/** A value the chain hash covers, and how: the recomputed preimage, or an opened commitment. */
 export interface BoundFingerprint {
   value: string;
   source: 'preimage' | 'opening';

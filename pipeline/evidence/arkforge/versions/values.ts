@@ -23,7 +23,7 @@ export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, f
     algorithm,
     chainHash: (proof: ArkForgeProof) => formula(chainFields(proof)),
     verify(input: VersionInput): VersionOutcome {
-      const out: VersionOutcome = { recomputed_chain_hash: null, checks: {}, findings: [], committed_fields: null, opened_fields: [], identity: null, buyer_fingerprint: null };
+      const out: VersionOutcome = { recomputed_chain_hash: null, checks: {}, findings: [], committed_fields: null, opened_fields: [], identity: null, buyer_fingerprint: null, seller: null };
       const inputs = input.chainInputs ?? chainInputs(input.proof);
       if (!('fields' in inputs)) {
         // readItem refused every other gap as malformed: this is the issuer's public view.
@@ -38,6 +38,7 @@ export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, f
         if (out.recomputed_chain_hash === input.declaredChain) {
           out.checks.chain = 'pass';
           out.buyer_fingerprint = { value: inputs.fields.buyer_fingerprint, source: 'preimage' };
+          out.seller = { value: inputs.fields.seller, source: 'preimage' };
         } else out.findings.push({ check: 'chain', code: 'PROOF_CHAIN_MISMATCH', problem: `chain hash recomputed by the ${algorithm} algorithm is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}` });
       }
       if (input.openings.length > 0) {
