@@ -86,3 +86,25 @@ describe('intake settings and weakened modes', () => {
     expect([intakeOf(v1), weakenedModes(v1)]).toEqual([{ mode: 'unsealed', seal_within_s: 3600 }, ['unsealed intake']]);
   });
 });
+
+describe('binding (SPEC §12.3)', () => {
+  const file = join(dir, 'binding.json');
+  const codeFor = (s: Record<string, unknown>) => {
+    writeFileSync(file, JSON.stringify(s));
+    try {
+      loadStudy(file);
+      return 'ok';
+    } catch (err) {
+      return (err as { code: string }).code;
+    }
+  };
+  it('registered (the default) needs every system\'s fingerprints; none refuses them; a study/1 cannot declare it', () => {
+    const byIdOnly = example.systems.map((s) => ({ system_id: s.system_id }));
+    expect(codeFor({ ...example, format: 'prereg.study/2', systems: byIdOnly })).toBe('STUDY_INVALID');
+    expect(codeFor({ ...example, format: 'prereg.study/2', binding: 'none', systems: byIdOnly })).toBe('ok');
+    expect(codeFor({ ...example, format: 'prereg.study/2', binding: 'none' })).toBe('STUDY_INVALID');
+    expect(codeFor({ ...example, binding: 'none', systems: byIdOnly })).toBe('STUDY_INVALID');
+    writeFileSync(file, JSON.stringify({ ...example, format: 'prereg.study/2', binding: 'none', systems: byIdOnly }));
+    expect(weakenedModes(loadStudy(file))).toEqual(['binding: none']);
+  });
+});
