@@ -66,6 +66,8 @@ export const BASE_TABLES = {
   registered_systems: { table: 'registered_systems', columns: ['system_id', 'buyer_fingerprints', 'agent_identities'] },
   evidence_reuse: { table: 'evidence_reuse', columns: ['kind', 'value', 'records', 'systems', 'claimed_by', 'cancels'] },
   evidence_ownership: { table: 'evidence_ownership', columns: ['system_id', 'evidence_kind', 'status', 'reason_codes'] },
+  /** Whether each served passage is frozen corpus text (SPEC §12.4), counted per system. */
+  served_passages: { table: 'served_passages', columns: ['system_id', 'in_corpus'] },
 } as const satisfies Record<string, TableSpec>;
 
 export type BaseName = keyof typeof BASE_TABLES;
@@ -270,7 +272,7 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
 async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): Promise<EvidenceOwnershipFacts> {
   const { registered_systems: registered, evidence_reuse: reuse, evidence_ownership: ownership } = BASE_TABLES;
   const bySystem = (
-    await connection.runAndReadAll(evidenceOwnershipBySystem(qualified(ownership.table)))
+    await connection.runAndReadAll(evidenceOwnershipBySystem(qualified(ownership.table), qualified(BASE_TABLES.served_passages.table)))
   ).getRowObjectsJS();
   return {
     registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),

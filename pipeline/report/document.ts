@@ -191,10 +191,14 @@ function ownershipBlocks(f: StoreFacts): Block[] {
       kind: 'p',
       text: `A proof (by its chain hash, which the issuer signs) or a receipt timeline (by its job and final entry digest, which a commitment binds) claimed by more than one record${registered ? ' of the same system' : ''} is EVIDENCE_REUSED on each and counts as proven for none. A shared proof_id is listed but cancels nothing (no signature covers it), and identical responses are no reuse (a deterministic service answers two calls alike).`,
     },
+    {
+      kind: 'p',
+      text: 'A passage counts as proven served only when the proof\'s seller is one the trust policy pins (read from what the proof binds: the recomputed preimage or an opened commitment; EVIDENCE_SELLER_UNBOUND / EVIDENCE_SELLER_UNPINNED otherwise), and its text is the frozen corpus\'s section for its ref, whole or an excerpt of at least passages.min_chars characters (PASSAGE_NOT_IN_CORPUS otherwise). A passage serves its own ref only; references its text mentions are relayed, never served.',
+    },
     table(
-      ['system', 'proofs', 'VERIFIED', 'proofs not bound', 'proofs reused', 'timelines reused'],
-      e.by_system.map((r) => [show(r.system_id), show(r.proofs), show(r.verified), show(r.proofs_not_bound), show(r.proofs_reused), show(r.timelines_reused)]),
-      [1, 2, 3, 4, 5],
+      ['system', 'proofs', 'VERIFIED', 'proofs not bound', 'proofs reused', 'timelines reused', 'seller not pinned', 'passages not in corpus'],
+      e.by_system.map((r) => [show(r.system_id), show(r.proofs), show(r.verified), show(r.proofs_not_bound), show(r.proofs_reused), show(r.timelines_reused), show(r.proofs_seller_not_pinned), show(r.passages_not_in_corpus)]),
+      [1, 2, 3, 4, 5, 6, 7],
     ),
     {
       kind: 'p',

@@ -113,14 +113,16 @@ export function copyTo(select: string, path: string, options: string): string {
 }
 
 /** Per system, from evidence_ownership (qualified): proofs, verified ones, and those not bound or reused; timelines reused. */
-export function evidenceOwnershipBySystem(table: string): string {
+export function evidenceOwnershipBySystem(table: string, passages: string): string {
   return `SELECT system_id,
               count(*) FILTER (WHERE evidence_kind = 'proof') AS proofs,
               count(*) FILTER (WHERE evidence_kind = 'proof' AND status = 'VERIFIED') AS verified,
               count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_NOT_BOUND')) AS proofs_not_bound,
               count(*) FILTER (WHERE evidence_kind = 'proof' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS proofs_reused,
-              count(*) FILTER (WHERE evidence_kind = 'timeline' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS timelines_reused
-       FROM ${table} GROUP BY system_id ORDER BY system_id`;
+              count(*) FILTER (WHERE evidence_kind = 'timeline' AND list_contains(reason_codes, 'EVIDENCE_REUSED')) AS timelines_reused,
+              count(*) FILTER (WHERE evidence_kind = 'proof' AND (list_contains(reason_codes, 'EVIDENCE_SELLER_UNBOUND') OR list_contains(reason_codes, 'EVIDENCE_SELLER_UNPINNED'))) AS proofs_seller_not_pinned,
+              (SELECT count(*) FROM ${passages} p WHERE p.system_id = o.system_id AND NOT p.in_corpus) AS passages_not_in_corpus
+       FROM ${table} o GROUP BY system_id ORDER BY system_id`;
 }
 
 /** The rows of evidence_ownership EVIDENCE_NOT_BOUND and EVIDENCE_REUSED, after verify. */

@@ -29,6 +29,9 @@ const ROGUE = 'rogue-retrieval.example';
 interface Classes {
   /** "system/item/attempt kind ref-or-value" → [declared, proven]. */
   classes: Record<string, [string, string]>;
+  /** results.json evidence.by_system, by system id; and the report's text. */
+  bySystem: Record<string, Record<string, unknown>>;
+  report: string;
   root: string;
   cleanup: () => void;
 }
@@ -38,13 +41,15 @@ async function run(records: HandRecord[], options: SmallStudyOptions = {}): Prom
   const study = await buildSmallStudy(records, options);
   const r = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  const results = JSON.parse(readFileSync(join(r.json.dir, 'results.json'), 'utf8')) as { assertion_classes: Array<Record<string, string | number | null>> };
+  const results = JSON.parse(readFileSync(join(r.json.dir, 'results.json'), 'utf8')) as { assertion_classes: Array<Record<string, string | number | null>>; evidence: { by_system: Array<Record<string, unknown>> } };
+  const bySystem = Object.fromEntries(results.evidence.by_system.map((x) => [String(x.system_id), x]));
+  const report = readFileSync(join(r.json.dir, 'report.md'), 'utf8');
   const classes: Classes['classes'] = {};
   for (const a of results.assertion_classes) {
     if (a.kind === 'record') continue;
     classes[`${a.system_id}/${a.item_id}/${a.attempt} ${a.kind} ${a.ref ?? ''}`.trimEnd()] = [String(a.class_declared), String(a.class_proven)];
   }
-  return { classes, ...study };
+  return { classes, bySystem, report, ...study };
 }
 
 const cls = (c: Classes, system: string, item: string, what: string) => c.classes[`${system}/${item}/1 ${what}`];
@@ -78,6 +83,7 @@ describe('(a) a seller nobody pinned', () => {
       { system_id: 'mirror', status: 'VERIFIED', seller: ROGUE, seller_source: 'preimage', seller_pinned: false, reason_codes: ['EVIDENCE_SELLER_UNPINNED'], owned: true, in_corpus: true, proven: false, passage_codes: ['EVIDENCE_SELLER_UNPINNED'] },
       { system_id: 'sys-honest', status: 'VERIFIED', seller: 'retrieval.example', seller_source: 'preimage', seller_pinned: true, reason_codes: [], owned: true, in_corpus: true, proven: true, passage_codes: [] },
     ]);
+    expect([s.bySystem.mirror?.proofs_seller_not_pinned, s.bySystem['sys-honest']?.proofs_seller_not_pinned]).toEqual([1, 0]);
   });
 
   it('the honest system, from the pinned seller, keeps declared = proven', () => {
@@ -98,6 +104,9 @@ describe('(b) the pinned seller, fabricated text', () => {
     expect(cls(s, 'forger', 'mp-001', 'amount')).toEqual(['AMOUNT_SUPPORTED', 'AMOUNT_INVENTED']);
     const rows = await queryStore(s.root, 'SELECT proof_status, seller_pinned, in_corpus, corpus_match, corpus_text, reason_codes, declared, proven FROM served_passages');
     expect(rows).toEqual([{ proof_status: 'VERIFIED', seller_pinned: true, in_corpus: false, corpus_match: 'not_found', corpus_text: null, reason_codes: ['PASSAGE_NOT_IN_CORPUS'], declared: true, proven: false }]);
+    // results.json and the report's "Whose evidence is whose" count it per system.
+    expect(s.bySystem.forger).toMatchObject({ proofs_seller_not_pinned: 0, passages_not_in_corpus: 1 });
+    expect(s.report).toMatch(/\| forger \| 1 \| 1 \| 0 \| 0 \| 0 \| 0 \| 1 \|/);
   });
 });
 

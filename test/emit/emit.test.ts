@@ -160,8 +160,8 @@ describe('emit: data files', () => {
       registered_systems: [],
       reuse: [{ kind: 'proof_id', value: 'prf_copied', records: ['sys-a/mp-001/1', 'sys-b/mp-002/1'], systems: ['sys-a', 'sys-b'], claimed_by: ['sys-a/mp-001/1', 'sys-b/mp-002/1'], cancels: true }],
       by_system: [
-        { system_id: 'sys-a', proofs: 1, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0 },
-        { system_id: 'sys-b', proofs: 2, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0 },
+        { system_id: 'sys-a', proofs: 1, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0, proofs_seller_not_pinned: 0, passages_not_in_corpus: 0 },
+        { system_id: 'sys-b', proofs: 2, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0, proofs_seller_not_pinned: 0, passages_not_in_corpus: 0 },
       ],
     });
     expect(r).toMatchObject({ format: 'prereg.results/1', study_id: 'example-procurement-2026', as_of: '2026-11-20', run_id: first.run_id });

@@ -38,6 +38,7 @@ CREATE TABLE chain_checks (record_id BIGINT, job_id VARCHAR, status VARCHAR, rea
 CREATE TABLE registered_systems (system_id VARCHAR, buyer_fingerprints VARCHAR[], agent_identities VARCHAR[]);
 CREATE TABLE evidence_reuse (kind VARCHAR, value VARCHAR, records VARCHAR[], systems VARCHAR[], claimed_by VARCHAR[], cancels BOOLEAN);
 CREATE TABLE evidence_ownership (record_id BIGINT, evidence_kind VARCHAR, evidence_index INTEGER, system_id VARCHAR, status VARCHAR, reason_codes VARCHAR[]);
+CREATE TABLE served_passages (system_id VARCHAR, in_corpus BOOLEAN);
 CREATE TABLE result_assertion_classes (
   system_id VARCHAR, item_id VARCHAR, attempt INTEGER, assertion_id VARCHAR, kind VARCHAR, ref VARCHAR,
   class_declared VARCHAR, class_proven VARCHAR);

@@ -52,7 +52,7 @@ describe('prereg run on the example study', () => {
     expect(cites('copycat')).toMatchObject({ declared: 15, proven: 0, n_declared: 15, n_proven: 15 });
     expect(cites('sys-honest')).toMatchObject({ declared: 47, proven: 47, n_declared: 48 });
     expect(results.evidence.by_system.find((s: { system_id: string }) => s.system_id === 'copycat')).toEqual({
-      system_id: 'copycat', proofs: 15, verified: 15, proofs_not_bound: 15, proofs_reused: 0, timelines_reused: 0,
+      system_id: 'copycat', proofs: 15, verified: 15, proofs_not_bound: 15, proofs_reused: 0, timelines_reused: 0, proofs_seller_not_pinned: 0, passages_not_in_corpus: 0,
     });
     // Every copied proof (chain hash, proof_id) and timeline (job and final digest) is listed as
     // used by both, claimed by sys-honest alone.
