@@ -17,7 +17,7 @@ export interface FileVerification {
   kind: FileKind | 'unknown';
   status: string;
   reason_codes: ReasonCode[];
-  /** The codes of reason_codes that do not change the status (proofs only; SPEC §6.1 informational codes). */
+  /** The codes of reason_codes that do not change the status (SPEC §6.1 for proofs; §12.3 COMMITMENT_FOREIGN, COMMITMENT_SIGNATURE_INVALID for timelines). */
   informational_codes: ReasonCode[];
   checks: Record<string, string>;
   problems: string[];
@@ -110,7 +110,7 @@ function prepare(file: string): Prepared[] {
 
 function toFileResult(where: Where, kind: FileKind, outcome: VerifyOutcome): FileVerification {
   const r = outcome.result;
-  const informational = outcome.kind === 'evidence' ? [...outcome.result.informational_codes] : [];
+  const informational = outcome.kind === 'evidence' || outcome.kind === 'chain' ? [...outcome.result.informational_codes] : [];
   return { ...where, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], informational_codes: informational, checks: { ...r.checks }, problems: r.problems };
 }
 
