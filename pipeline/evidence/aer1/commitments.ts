@@ -238,7 +238,8 @@ const LISTED = 5;
  * an owner who committed to a full and to a cut timeline could choose after the fact which one to
  * submit, which is what a commitment exists to prevent. A commitment that does not bind the owner
  * and names another final digest or count is COMMITMENT_FOREIGN: anyone can publish one, so it
- * cancels nothing (SPEC §12.3). With no agent keys registered and no intake files, nothing binds
+ * cancels nothing (SPEC §12.3) — unless it is the best candidate of a timeline nothing matches,
+ * whose mismatch codes then say how it differs, as before. With no agent keys registered and no intake files, nothing binds
  * an owner, and no commitment can conflict.
  */
 export function compareCommitments(index: CommitmentIndex, jobId: string, entryCount: number, finalDigest: string | null, closesAt: Rfc3339Instant, owner: string | null = null): CommitmentComparison {
@@ -272,7 +273,8 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
     for (const v of found.slice(0, LISTED)) problems.push(`${code} ${v.file}:${v.line}: ${say(v)}`);
     if (found.length > LISTED) problems.push(`${code}: ${found.length - LISTED} more not listed`);
   };
-  listed('COMMITMENT_FOREIGN', job.valid.filter((v) => !binds(v) && !matches(v.commitment)), (v) =>
+  // The best candidate is not listed: when nothing matches, its mismatch codes say how it differs (SPEC §5.2).
+  listed('COMMITMENT_FOREIGN', job.valid.filter((v) => v !== best && !binds(v) && !matches(v.commitment)), (v) =>
     `commits job ${JSON.stringify(jobId)} to ${v.commitment.final_entry_digest} / ${v.commitment.entry_count} entries, and binds nothing of its owner${owner === null ? '' : ` ${JSON.stringify(owner)}`} (${v.signer.kind === 'signed' ? `signed by ${JSON.stringify(v.signer.system_id)}'s agent key` : 'not signed by its agent key nor received from it through intake'}): it cancels nothing`);
   listed('COMMITMENT_SIGNATURE_INVALID', job.valid.filter((v) => v.signer.kind === 'invalid'), () =>
     'its signature verifies with no registered agent key (over the canonical commitment without its signature): read as unsigned');
