@@ -51,7 +51,7 @@ interface Outcome {
 }
 
 /** positives_citing_expected per system ("proven/n_proven") and sys-honest's chain_checks rows, after `tamper` and `prereg run`. */
-async function runWith(tamper: (root: string, honest: Commitment[]) => void, options: SmallStudyOptions = {}): Promise<Outcome> {
+async function runWith(tamper: Tamper, options: SmallStudyOptions = {}): Promise<Outcome> {
   const study = await buildSmallStudy([...answers('sys-honest'), { ...answers('rival')[0]!, item: 'mp-002' }], options);
   try {
     tamper(study.root, commitmentsOf(study.root).filter((c) => c.job_id.startsWith('job-sys-honest/')));
@@ -68,71 +68,44 @@ async function runWith(tamper: (root: string, honest: Commitment[]) => void, opt
 }
 
 
-const honestRows = (out: Outcome, row: Partial<Outcome['chains'][number]>) => {
+const withKeys = { agentKeys: keys };
+type Tamper = (root: string, honest: Commitment[]) => void;
+/** Appends the commitments `make` writes from the honest ones to the operator-collected file. */
+const published = (make: (c: Commitment) => unknown): Tamper => (root, honest) => appendFileSync(join(root, 'inputs/commitments.jsonl'), lines(honest.map(make)));
+/** Writes them as `system`'s own commitments file, received through intake. */
+const throughIntake = (system: string, make: (c: Commitment) => unknown): Tamper => (root, honest) => {
+  mkdirSync(join(root, 'inputs/commitments'), { recursive: true });
+  writeFileSync(join(root, `inputs/commitments/${system}.jsonl`), lines(honest.map(make)));
+};
+const informational = (...codes: string[]) => ({ status: 'ANCHORED', reason_codes: codes, informational_codes: codes });
+const anchored = informational();
+const foreign = informational('COMMITMENT_FOREIGN');
+const badSignature = informational('COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID');
+const conflict = { status: 'UNANCHORED', reason_codes: ['COMMITMENT_CONFLICT'], informational_codes: [] };
+
+/** Each row: what is published, the study's options, sys-honest's proven score, and each of its three chain_checks rows. */
+type Row = [string, Tamper, SmallStudyOptions, string, Partial<Outcome['chains'][number]>];
+const replay = async (tamper: Tamper, options: SmallStudyOptions, proven: string, row: Partial<Outcome['chains'][number]>) => {
+  const out = await runWith(tamper, options);
+  expect(out.proven['sys-honest']).toBe(proven);
   expect(out.chains).toHaveLength(3);
   for (const c of out.chains) expect(c).toMatchObject(row);
 };
-const withKeys = { agentKeys: keys };
-const foreign = { status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN'], informational_codes: ['COMMITMENT_FOREIGN'] };
-const conflict = { status: 'UNANCHORED', reason_codes: ['COMMITMENT_CONFLICT'], informational_codes: [] };
 
 describe('a rival cannot unanchor an honest system\'s timelines by publishing commitments', () => {
-  it('alone, the honest system\'s timelines are anchored by their unsigned witness commitments (the AER-1 -09 shape): 3/3', async () => {
-    const out = await runWith(() => {}, withKeys);
-    expect(out.proven['sys-honest']).toBe('3/3');
-    honestRows(out, { status: 'ANCHORED', reason_codes: [], informational_codes: [] });
-  }, 180_000);
-
-  it('one unsigned commitment per honest job_id naming another final digest, before closes_at: unchanged 3/3, the rival\'s lines COMMITMENT_FOREIGN (was 0/3, COMMITMENT_CONFLICT)', async () => {
-    const out = await runWith((root, honest) => appendFileSync(join(root, 'inputs/commitments.jsonl'), lines(honest.map(otherDigest))));
-    expect(out.proven['sys-honest']).toBe('3/3');
-    honestRows(out, foreign);
-  }, 180_000);
-
-  it('the same, signed with the rival\'s own registered agent key: a valid signature, not the owner\'s: COMMITMENT_FOREIGN, 3/3', async () => {
-    const out = await runWith((root, honest) => appendFileSync(join(root, 'inputs/commitments.jsonl'), lines(honest.map((c) => signed(otherDigest(c), keys.rival)))), withKeys);
-    expect(out.proven['sys-honest']).toBe('3/3');
-    honestRows(out, foreign);
-  }, 180_000);
-
-  it('the same, submitted in the rival\'s own intake file inputs/commitments/rival.jsonl: binds the rival, not the owner: 3/3', async () => {
-    const out = await runWith((root, honest) => {
-      mkdirSync(join(root, 'inputs/commitments'), { recursive: true });
-      writeFileSync(join(root, 'inputs/commitments/rival.jsonl'), lines(honest.map(otherDigest)));
-    }, withKeys);
-    expect(out.proven['sys-honest']).toBe('3/3');
-    honestRows(out, foreign);
-  }, 180_000);
-
-  it('a signature by the owner\'s key over other bytes (the digest changed after signing): COMMITMENT_SIGNATURE_INVALID, read as unsigned, foreign: 3/3', async () => {
-    const out = await runWith((root, honest) => {
-      const forged = honest.map((c) => ({ ...signed(c, keys['sys-honest']), final_entry_digest: 'e'.repeat(64) }));
-      appendFileSync(join(root, 'inputs/commitments.jsonl'), lines(forged));
-    }, withKeys);
-    expect(out.proven['sys-honest']).toBe('3/3');
-    honestRows(out, { status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'], informational_codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'] });
-  }, 180_000);
-
-  it('a signature by a key the study does not register (no agent keys at all): COMMITMENT_SIGNATURE_INVALID, nothing binds the owner: 3/3', async () => {
-    const out = await runWith((root, honest) => appendFileSync(join(root, 'inputs/commitments.jsonl'), lines(honest.map((c) => signed(otherDigest(c), keys['sys-honest'])))));
-    expect(out.proven['sys-honest']).toBe('3/3');
-    honestRows(out, { status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'], informational_codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'] });
-  }, 180_000);
+  it.each<Row>([
+    ['alone, the honest timelines are anchored by their unsigned witness commitments (the AER-1 -09 shape): 3/3', () => {}, withKeys, '3/3', anchored],
+    ['one unsigned commitment per honest job_id naming another final digest, before closes_at (was 0/3, COMMITMENT_CONFLICT): COMMITMENT_FOREIGN, 3/3', published(otherDigest), {}, '3/3', foreign],
+    ['the same, signed with the rival\'s own registered agent key: a valid signature, not the owner\'s: 3/3', published((c) => signed(otherDigest(c), keys.rival)), withKeys, '3/3', foreign],
+    ['the same, in the rival\'s own intake file inputs/commitments/rival.jsonl: binds the rival, not the owner: 3/3', throughIntake('rival', otherDigest), withKeys, '3/3', foreign],
+    ['signed by the owner\'s key over other bytes (the digest changed after signing): COMMITMENT_SIGNATURE_INVALID, read as unsigned: 3/3', published((c) => ({ ...signed(c, keys['sys-honest']), final_entry_digest: 'e'.repeat(64) })), withKeys, '3/3', badSignature],
+    ['signed by a key the study does not register (no agent keys at all): COMMITMENT_SIGNATURE_INVALID, nothing binds the owner: 3/3', published((c) => signed(otherDigest(c), keys['sys-honest'])), {}, '3/3', badSignature],
+  ])('%s', async (_, tamper, options, proven, row) => replay(tamper, options, proven, row), 180_000);
 });
 
 describe('the owner\'s own conflicting commitment still cancels its timeline (COMMITMENT_CONFLICT)', () => {
-  it('signed with its registered agent key: 0/3', async () => {
-    const out = await runWith((root, honest) => appendFileSync(join(root, 'inputs/commitments.jsonl'), lines(honest.map((c) => signed(otherDigest(c), keys['sys-honest'])))), withKeys);
-    expect(out.proven['sys-honest']).toBe('0/3');
-    honestRows(out, conflict);
-  }, 180_000);
-
-  it('unsigned, in its own intake file inputs/commitments/sys-honest.jsonl: 0/3', async () => {
-    const out = await runWith((root, honest) => {
-      mkdirSync(join(root, 'inputs/commitments'), { recursive: true });
-      writeFileSync(join(root, 'inputs/commitments/sys-honest.jsonl'), lines(honest.map(otherDigest)));
-    });
-    expect(out.proven['sys-honest']).toBe('0/3');
-    honestRows(out, conflict);
-  }, 180_000);
+  it.each<Row>([
+    ['signed with its registered agent key: 0/3', published((c) => signed(otherDigest(c), keys['sys-honest'])), withKeys, '0/3', conflict],
+    ['unsigned, in its own intake file inputs/commitments/sys-honest.jsonl: 0/3', throughIntake('sys-honest', otherDigest), {}, '0/3', conflict],
+  ])('%s', async (_, tamper, options, proven, row) => replay(tamper, options, proven, row), 180_000);
 });
