@@ -147,8 +147,8 @@ export type CommitmentSigner =
   /** Verified by no registered agent key (COMMITMENT_SIGNATURE_INVALID): counted as unsigned. */
   | { kind: 'invalid' };
 
-/** A well-formed line as indexed: where, what, and who signed it. */
-export type IndexedCommitment = CommitmentSource & { commitment: ChainCommitment; signer: CommitmentSigner };
+/** A well-formed line as indexed: where, what, and its signature if it has one. */
+export type IndexedCommitment = CommitmentSource & { commitment: ChainCommitment; signed?: CommitmentSignature };
 
 interface JobCommitments {
   /** Well-formed lines, in file order. */
@@ -163,12 +163,17 @@ export interface CommitmentIndex {
   jobs: ReadonlyMap<string, JobCommitments>;
   /** Malformed lines with no usable job_id: they concern no timeline in particular. */
   unattributed: readonly MalformedCommitment[];
+  /**
+   * Who signed a line of `jobs`, checked against every registered agent key the first time a
+   * timeline of its job asks (so a line no timeline names costs no verification), then kept.
+   */
+  signerOf(line: IndexedCommitment): CommitmentSigner;
 }
 
 /**
- * Indexes the lines by job. A signed line's signature is checked here, once, against every
- * registered agent key (`keys`; none outside a study or without agent keys: every signature is
- * then invalid).
+ * Indexes the lines by job. A signed line's signature is checked against every registered agent
+ * key (`keys`; none outside a study or without agent keys: every signature is then invalid),
+ * once, when a timeline of its job is compared (signerOf).
  */
 export function indexCommitments(lines: readonly CommitmentLine[], keys: AgentKeyring = []): CommitmentIndex {
   const jobs = new Map<string, JobCommitments>();
@@ -180,14 +185,20 @@ export function indexCommitments(lines: readonly CommitmentLine[], keys: AgentKe
   };
   for (const l of lines) {
     const at: CommitmentSource = { file: l.file, line: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, ...(l.intake_owner !== undefined ? { intake_owner: l.intake_owner } : {}) };
-    if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment, signer: signerOf(l.signed, keys) });
+    if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment, ...(l.signed !== undefined ? { signed: l.signed } : {}) });
     else if (l.job_id !== null) of(l.job_id).malformed.push({ ...at, job_id: l.job_id, problems: l.problems });
     else unattributed.push({ ...at, job_id: null, problems: l.problems });
   }
-  return { jobs, unattributed };
+  const signers = new WeakMap<IndexedCommitment, CommitmentSigner>();
+  const signerOf = (line: IndexedCommitment): CommitmentSigner => {
+    let signer = signers.get(line);
+    if (signer === undefined) signers.set(line, (signer = verifiedSigner(line.signed, keys)));
+    return signer;
+  };
+  return { jobs, unattributed, signerOf };
 }
 
-function signerOf(signed: CommitmentSignature | undefined, keys: AgentKeyring): CommitmentSigner {
+function verifiedSigner(signed: CommitmentSignature | undefined, keys: AgentKeyring): CommitmentSigner {
   if (signed === undefined) return { kind: 'unsigned' };
   const data = Buffer.from(signed.payload, 'utf8');
   const by = keys.find((k) => verifySignedBytes(k.key, data, signed.signature));
@@ -256,7 +267,11 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   checks.commitment_found = 'pass';
   const timely = (c: ChainCommitment) => compareInstants(parseRfc3339(c.published_at)!, closesAt) < 0;
   const matches = (c: ChainCommitment) => finalDigest !== null && c.final_entry_digest === finalDigest && c.entry_count === entryCount;
-  const binds = (v: IndexedCommitment) => owner !== null && ((v.signer.kind === 'signed' && v.signer.system_id === owner) || v.intake_owner === owner);
+  const binds = (v: IndexedCommitment) => {
+    if (owner === null) return false;
+    const signer = index.signerOf(v);
+    return (signer.kind === 'signed' && signer.system_id === owner) || v.intake_owner === owner;
+  };
   let best: IndexedCommitment | null = null;
   let rank = -1;
   for (const v of job.valid) {
@@ -275,8 +290,8 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   };
   // The best candidate is not listed: when nothing matches, its mismatch codes say how it differs (SPEC §5.2).
   listed('COMMITMENT_FOREIGN', job.valid.filter((v) => v !== best && !binds(v) && !matches(v.commitment)), (v) =>
-    `commits job ${JSON.stringify(jobId)} to ${v.commitment.final_entry_digest} / ${v.commitment.entry_count} entries, and binds nothing of its owner${owner === null ? '' : ` ${JSON.stringify(owner)}`} (${v.signer.kind === 'signed' ? `signed by ${JSON.stringify(v.signer.system_id)}'s agent key` : 'not signed by its agent key nor received from it through intake'}): it cancels nothing`);
-  listed('COMMITMENT_SIGNATURE_INVALID', job.valid.filter((v) => v.signer.kind === 'invalid'), () =>
+    `commits job ${JSON.stringify(jobId)} to ${v.commitment.final_entry_digest} / ${v.commitment.entry_count} entries, and binds nothing of its owner${owner === null ? '' : ` ${JSON.stringify(owner)}`} (${signedBy(index.signerOf(v))}): it cancels nothing`);
+  listed('COMMITMENT_SIGNATURE_INVALID', job.valid.filter((v) => index.signerOf(v).kind === 'invalid'), () =>
     'its signature verifies with no registered agent key (over the canonical commitment without its signature): read as unsigned');
 
   if (best === null) {
@@ -308,6 +323,10 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   if (digestFailed) problems.push(`the recomputed final entry digest ${finalDigest} differs from the committed ${c.final_entry_digest} (${where})`);
   if (late) problems.push(`the commitment (${where}) was published at ${c.published_at}, not before closes_at`);
   return { checks, commitment: c, informational, problems };
+}
+
+function signedBy(signer: CommitmentSigner): string {
+  return signer.kind === 'signed' ? `signed by ${JSON.stringify(signer.system_id)}'s agent key` : 'not signed by its agent key nor received from it through intake';
 }
 
 function isInstant(v: unknown): boolean {
