@@ -314,8 +314,16 @@ export const REASONS = {
     next: 'Submit the timeline exactly as committed; nothing can repair a timeline that differs from its commitment.',
   },
   COMMITMENT_CONFLICT: {
-    meaning: "The timeline's job was committed in more than one way before closes_at: well-formed commitments name different final entry digests or entry counts, so none of them shows which timeline existed when submissions closed (an owner could have chosen afterwards).",
+    meaning: "The timeline's job was committed in more than one way before closes_at by commitments that count for it: the owner's own (signed by one of its agent_keys, or submitted by it through intake as inputs/commitments/<system_id>.jsonl) and the one matching the timeline name different final entry digests or entry counts, so none of them shows which timeline existed when submissions closed (the owner could have chosen afterwards). A commitment binding no owner never conflicts (COMMITMENT_FOREIGN).",
     next: 'Check with the witness which commitment the owner really published; an owner committing to two timelines for one job is anchored by neither.',
+  },
+  COMMITMENT_FOREIGN: {
+    meaning: "A well-formed commitment names the timeline's job_id with another final entry digest or entry count, and binds nothing of the timeline's owner (not signed by one of its agent_keys, not submitted by it through intake): anyone can publish one, so it cancels nothing (SPEC §12.3). Informational: the status is unaffected; a matching commitment still anchors the timeline.",
+    next: 'Nothing to fix for the owner. To make its own commitments count against it (and for it), a system signs them with its agent key or submits them through intake.',
+  },
+  COMMITMENT_SIGNATURE_INVALID: {
+    meaning: "A commitment of the timeline's job carries a signature that verifies with no registered agent key (Ed25519 over the canonical commitment without its signature member): it is read as unsigned, so it binds no owner. Informational: the status is unaffected.",
+    next: 'Sign the canonical commitment without its signature member with an agent key registered in study.json (base64url, no padding), or leave the signature out.',
   },
   COMMITMENT_LATE: {
     meaning: "The matching commitment was published at or after the study's closes_at, so it does not show the timeline existed before submissions closed.",

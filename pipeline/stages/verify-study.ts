@@ -105,7 +105,7 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
         // Then each system's own (inputs/commitments/<system_id>.jsonl), under the same rule.
         for (const f of consumed.participant_commitments) {
           const own = createHash('sha256');
-          lines.push(...(await readCommitments(join(layout.root, f.file), f.file, (chunk) => own.update(chunk))));
+          lines.push(...(await readCommitments(join(layout.root, f.file), f.file, (chunk) => own.update(chunk), f.owner ?? undefined)));
           const ownNow = own.digest('hex');
           if (ownNow !== f.sha256) throw new PreregError('COMMITMENTS_FILE_CHANGED', `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`, { file: f.file });
         }

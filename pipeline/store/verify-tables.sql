@@ -93,6 +93,9 @@ CREATE TABLE chain_checks (
   construction                  VARCHAR,
   status                        VARCHAR   NOT NULL,
   reason_codes                  VARCHAR[] NOT NULL,
+  -- The codes of reason_codes that never change the status (SPEC §12.3): COMMITMENT_FOREIGN,
+  -- COMMITMENT_SIGNATURE_INVALID.
+  informational_codes           VARCHAR[] NOT NULL,
   check_structure               VARCHAR   NOT NULL,
   check_revision                VARCHAR   NOT NULL,
   check_genesis                 VARCHAR   NOT NULL,

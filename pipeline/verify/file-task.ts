@@ -17,7 +17,7 @@ export interface FileVerification {
   kind: FileKind | 'unknown';
   status: string;
   reason_codes: ReasonCode[];
-  /** The codes of reason_codes that do not change the status (proofs only; SPEC §6.1 informational codes). */
+  /** The codes of reason_codes that do not change the status (SPEC §6.1 for proofs; §12.3 COMMITMENT_FOREIGN, COMMITMENT_SIGNATURE_INVALID for timelines). */
   informational_codes: ReasonCode[];
   checks: Record<string, string>;
   /** Proofs only: the seller the proof binds (preimage below 3.0, an opened 3.x commitment) and how; null when it binds none (SPEC §12.4). */
@@ -112,7 +112,7 @@ function prepare(file: string): Prepared[] {
 
 function toFileResult(where: Where, kind: FileKind, outcome: VerifyOutcome): FileVerification {
   const r = outcome.result;
-  const informational = outcome.kind === 'evidence' ? [...outcome.result.informational_codes] : [];
+  const informational = outcome.kind === 'evidence' || outcome.kind === 'chain' ? [...outcome.result.informational_codes] : [];
   const seller = outcome.kind === 'evidence' ? { seller: outcome.result.seller !== null && outcome.result.seller_source !== null ? { value: outcome.result.seller, source: outcome.result.seller_source } : null } : {};
   return { ...where, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], informational_codes: informational, checks: { ...r.checks }, ...seller, problems: r.problems };
 }

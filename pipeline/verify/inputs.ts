@@ -18,13 +18,14 @@ export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z',
  * lines are split and checked by the reader of submission lines (pipeline/ingest/lines.ts): a
  * line that is empty, not UTF-8, CRLF-terminated or too long is malformed with that line code, as
  * a submission line is rejected, and a malformed line never stops the others. `onChunk` sees every
- * byte read, in order (to hash what was read).
+ * byte read, in order (to hash what was read). `intakeOwner`: the file is that system's own,
+ * received through intake (inputs/commitments/<system_id>.jsonl): its lines bind it (SPEC §12.3).
  */
-export async function readCommitments(path: string | null, shownAs: string | null = path, onChunk?: (chunk: Buffer) => void): Promise<CommitmentLine[]> {
+export async function readCommitments(path: string | null, shownAs: string | null = path, onChunk?: (chunk: Buffer) => void, intakeOwner?: string): Promise<CommitmentLine[]> {
   if (path === null || !existsSync(path)) return [];
   const out: CommitmentLine[] = [];
   for await (const raw of readLines(path, shownAs ?? path, onChunk ? { onChunk } : {})) {
-    const at = { file: raw.file, line: raw.line_no, byte_offset: raw.byte_offset, line_sha256: raw.sha256 };
+    const at = { file: raw.file, line: raw.line_no, byte_offset: raw.byte_offset, line_sha256: raw.sha256, ...(intakeOwner !== undefined ? { intake_owner: intakeOwner } : {}) };
     out.push(raw.text === undefined ? { ...at, ok: false, job_id: null, problems: [`${raw.problem}: ${raw.detail}`] } : readCommitmentText(raw.text, at));
   }
   return out;

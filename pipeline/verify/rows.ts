@@ -87,7 +87,7 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
 
 /** The columns of chain_checks (pipeline/store/verify-tables.sql). */
 export const CHAIN_CHECK_COLUMNS = [
-  'record_id', 'system_id', 'item_id', 'attempt', 'job_id', 'form', 'revision', 'construction', 'status', 'reason_codes',
+  'record_id', 'system_id', 'item_id', 'attempt', 'job_id', 'form', 'revision', 'construction', 'status', 'reason_codes', 'informational_codes',
   'check_structure', 'check_revision', 'check_genesis', 'check_seq', 'check_job', 'check_close', 'check_links',
   'check_commitment_found', 'check_commitment_wellformed', 'check_commitment_count', 'check_commitment_final_digest',
   'check_commitment_timely', 'check_commitment_consistent',
@@ -101,6 +101,7 @@ export function chainCheckRow(k: RecordKey, v: TimelineVerification): ChainCheck
   return {
     record_id: k.record_id, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
     job_id: v.job_id, form: v.form, revision: v.revision, construction: v.construction, status: v.status, reason_codes: v.codes,
+    informational_codes: v.informational_codes,
     check_structure: c.structure, check_revision: c.revision, check_genesis: c.genesis, check_seq: c.seq, check_job: c.job,
     check_close: c.close, check_links: c.links,
     check_commitment_found: c.commitment_found, check_commitment_wellformed: c.commitment_wellformed,

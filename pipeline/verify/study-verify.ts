@@ -144,7 +144,9 @@ export async function verifyStore(
     pool = null;
 
     // Read here, and held only until the timelines' workers have their copy (startTimelines).
-    const started = await startTimelines(connection, inputs, totalChains > 0 ? startPool : null);
+    // Who signed a commitment: the registered systems' agent keys (SPEC §12.3).
+    const agentKeys = systems.flatMap((s) => (s.agent_keys ?? []).map((k) => ({ system_id: s.system_id, public_key: k.public_key })));
+    const started = await startTimelines(connection, inputs, agentKeys, totalChains > 0 ? startPool : null);
     pool = started.pool;
     commitments = started.commitments;
     const chains = await TableAppender.create(connection, 'chain_checks', CHAIN_CHECK_COLUMNS);
@@ -154,7 +156,7 @@ export async function verifyStore(
       rowBatches(
         reader,
         byRecordRange(receiptsToVerify, first, last),
-        (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain) } }),
+        (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain), owner: String(row.system_id) } }),
       ),
       (row) => row,
       (results, batch) => {
@@ -207,6 +209,7 @@ export async function verifyStore(
 async function startTimelines<P>(
   connection: DuckDBConnection,
   inputs: StoreVerifyInputs,
+  agentKeys: NonNullable<VerifyContextInputs['agent_keys']>,
   startPool: ((context: VerifyContextInputs) => P) | null,
 ): Promise<{ pool: P | null; commitments: { lines: number; malformed: string[] } }> {
   const lines = await inputs.readCommitments();
@@ -217,7 +220,7 @@ async function startTimelines<P>(
   }
   rejects.close();
   return {
-    pool: startPool ? startPool({ trust: inputs.trust, window: inputs.window, commitments: lines }) : null,
+    pool: startPool ? startPool({ trust: inputs.trust, window: inputs.window, commitments: lines, agent_keys: agentKeys }) : null,
     commitments: { lines: lines.length, malformed: commitmentProblems(lines) },
   };
 }

@@ -54,6 +54,14 @@ describe('prereg verify on a timeline file, with --commitments', () => {
     expect(r.jsonLines[0]).toMatchObject({ kind: 'chain', status: 'UNANCHORED', reason_codes: ['COMMITMENT_MALFORMED'] });
   });
 
+  it('a second commitment naming another final digest binds no owner outside a study: still ANCHORED, COMMITMENT_FOREIGN informational (exit 0)', async () => {
+    const commitments = join(dir, 'foreign.jsonl');
+    writeFileSync(commitments, `${KIT.replace('"final_entry_digest":"79b1', '"final_entry_digest":"eeee')}\n${KIT}\n`);
+    const r = await verify(['timeline.json'], '--commitments', commitments, '--json');
+    expect(r.code).toBe(0);
+    expect(r.jsonLines[0]).toMatchObject({ kind: 'chain', status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN'], informational_codes: ['COMMITMENT_FOREIGN'] });
+  });
+
   it('without commitments it is UNANCHORED (COMMITMENT_MISSING)', async () => {
     const r = await verify(['timeline.json'], '--json');
     expect(r.jsonLines[0]).toMatchObject({ kind: 'chain', status: 'UNANCHORED', reason_codes: ['COMMITMENT_MISSING'] });

@@ -5,8 +5,11 @@
 // call_id, so that every record's evidence is its own unless a test says otherwise. The study
 // registers its systems (study.json `systems`, SPEC §6.2) unless `registered: false`; either way
 // it is frozen and anchored again (local TSA), so the scoring preflight and an audit accept it.
+import type { KeyObject } from 'node:crypto';
 import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { agentKeyText, signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
+import { possessionPayload } from '../../pipeline/evidence/intake/records.ts';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 import { freezeAndAnchor, withBindingNone, withRegisteredSystems } from '../../scripts/rebuild-example.ts';
 import { EXAMPLE_SELLER } from '../../scripts/generate-example-submissions.ts';
@@ -56,6 +59,8 @@ export interface SmallStudyOptions {
   editCorpus?: (corpusDir: string) => void;
   /** The trust policy's `sellers` instead of the example's (SPEC §12.4). */
   sellers?: string[] | 'any';
+  /** Registers these Ed25519 private keys' public halves as the systems' agent_keys (with proofs of possession). */
+  agentKeys?: Readonly<Record<string, KeyObject>>;
 }
 
 const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
@@ -145,8 +150,13 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   writeFileSync(join(study.root, 'inputs/commitments.jsonl'), `${[...timelines.values()].map((t) => canonicalJson(t.commitment)).join('\n')}\n`);
 
   const systems = [...new Set([...records.map((r) => r.system), ...(options.copies ?? []).map((c) => c.system)])].sort();
-  const registration = options.registered === false ? [] : systems.map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(smallBuyerKey(system_id))] }));
   const studyFile = join(study.root, 'preregistration/study.json');
+  const studyId = (JSON.parse(readFileSync(studyFile, 'utf8')) as { study_id: string }).study_id;
+  const agent = (system_id: string) => {
+    const key = options.agentKeys?.[system_id];
+    return key === undefined ? {} : { agent_keys: [{ public_key: agentKeyText(key), possession: signCanonical(key, possessionPayload(studyId, system_id)) }] };
+  };
+  const registration = options.registered === false ? [] : systems.map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(smallBuyerKey(system_id))], ...agent(system_id) }));
   let studyText = withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration);
   // Unregistered: the declared weakened mode (freeze refuses a study that registers none otherwise).
   if (options.registered === false) studyText = withBindingNone(studyText);

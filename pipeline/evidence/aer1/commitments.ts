@@ -1,11 +1,20 @@
 // External chain commitments (draft-zambo-aer1-09 §7.3): the lines of inputs/commitments.jsonl
-// the organizer collected when submissions closed, read strictly, indexed by job, and compared
-// with a timeline. Only such a commitment can catch a timeline that was cut and made consistent
-// again (tail cut and re-closed, head cut and renumbered) or whose last entry was substituted.
+// the organizer collected when submissions closed, and of inputs/commitments/<system_id>.jsonl
+// each system submitted through intake, read strictly, indexed by job, and compared with a
+// timeline. Only such a commitment can catch a timeline that was cut and made consistent again
+// (tail cut and re-closed, head cut and renumbered) or whose last entry was substituted.
+//
+// Who may cancel what (SPEC §12.3): any well-formed commitment published before closes_at anchors
+// the timeline it matches, whoever published it; only one that binds the timeline's owner (signed
+// by one of its agent keys, or received from it through intake) can make COMMITMENT_CONFLICT.
+// Another that differs is COMMITMENT_FOREIGN; a signature no registered key verifies is
+// COMMITMENT_SIGNATURE_INVALID; both informational.
 //
 // A malformed line is reported with its file and line and never stops the other lines from
-// counting (SPEC §5.2). Pure: the text comes in, nothing is read from disk.
-import { parseJson, isRecord, JsonParseError, member } from '../../formats/canonical-json.ts';
+// counting (SPEC §5.2). Pure: the text and the keys come in, nothing is read from disk.
+import type { KeyObject } from 'node:crypto';
+import { canonicalJson, parseJson, isRecord, JsonParseError, member } from '../../formats/canonical-json.ts';
+import { verifySignedBytes } from '../intake/ed25519.ts';
 import { compareInstants, parseRfc3339, type Rfc3339Instant } from '../../formats/rfc3339.ts';
 import { describe, integerOf, isHex64, isNonEmptyString } from './fields.ts';
 
@@ -38,6 +47,19 @@ export interface CommitmentSource {
   line: number;
   byte_offset: number;
   line_sha256: string;
+  /**
+   * The system that submitted the file through intake (inputs/commitments/<system_id>.jsonl, the
+   * intake token dating it: SPEC §12.2); absent for the operator-collected file and outside a study.
+   */
+  intake_owner?: string;
+}
+
+/** A commitment's `signature` member and the bytes it must sign: the canonical commitment without its signature. */
+export interface CommitmentSignature {
+  /** Ed25519, base64url without padding, as the line gives it. */
+  signature: string;
+  /** Canonical JSON (SPEC §3) of the line's object without its `signature` member. */
+  payload: string;
 }
 
 export interface MalformedCommitment extends CommitmentSource {
@@ -48,14 +70,19 @@ export interface MalformedCommitment extends CommitmentSource {
 
 /** One line of a commitments file, read: plain data, so it crosses to worker threads. */
 export type CommitmentLine =
-  | (CommitmentSource & { ok: true; commitment: ChainCommitment })
+  | (CommitmentSource & { ok: true; commitment: ChainCommitment; signed?: CommitmentSignature })
   | (MalformedCommitment & { ok: false });
 
 /** The draft's members, all required. */
 const REQUIRED = ['job_id', 'final_entry_digest', 'entry_count', 'published_at'];
 /** prereg's record of how the line was collected: optional (absent or null: not recorded), well-formed when given. */
 const WITNESS = ['witness', 'retrieved_via', 'retrieved_at'];
-const MEMBERS = [...REQUIRED, ...WITNESS];
+/**
+ * Optional: the owner's Ed25519 signature (base64url) over the canonical commitment without this
+ * member (SPEC §12.3). Any non-empty string is read; whether it verifies is decided by the keys.
+ */
+const SIGNATURE = 'signature';
+const MEMBERS = [...REQUIRED, ...WITNESS, SIGNATURE];
 
 /**
  * Reads one parsed line. Pass the canonical parser's JsonValue: `entry_count` must be an integer
@@ -79,11 +106,13 @@ export function readCommitmentLine(value: unknown, at: CommitmentSource): Commit
   check('witness', isNonEmptyString, 'a non-empty string');
   check('retrieved_via', isNonEmptyString, 'a non-empty string');
   check('retrieved_at', isInstant, 'an RFC 3339 date-time with a real date');
+  check(SIGNATURE, isNonEmptyString, 'a non-empty string (Ed25519, base64url)');
   if (problems.length > 0) {
     const job = member(value, 'job_id');
     return { ...at, ok: false, job_id: isNonEmptyString(job) ? job : null, problems };
   }
   const v = value as Record<string, string | null | undefined>;
+  const signature = member(value, SIGNATURE);
   return {
     ...at,
     ok: true,
@@ -91,6 +120,7 @@ export function readCommitmentLine(value: unknown, at: CommitmentSource): Commit
       job_id: v.job_id!, final_entry_digest: v.final_entry_digest!, entry_count: Number(count), published_at: v.published_at!,
       witness: v.witness ?? null, retrieved_via: v.retrieved_via ?? null, retrieved_at: v.retrieved_at ?? null,
     },
+    ...(typeof signature === 'string' ? { signed: { signature, payload: canonicalJson(Object.fromEntries(Object.entries(value).filter(([k]) => k !== SIGNATURE))) } } : {}),
   };
 }
 
@@ -108,19 +138,44 @@ export function readCommitmentText(text: string, at: CommitmentSource): Commitme
   }
 }
 
+/** What a well-formed line's signature says, decided once with the registered agent keys. */
+export type CommitmentSigner =
+  /** No `signature` member. */
+  | { kind: 'unsigned' }
+  /** Verified by an agent key of this system. */
+  | { kind: 'signed'; system_id: string }
+  /** Verified by no registered agent key (COMMITMENT_SIGNATURE_INVALID): counted as unsigned. */
+  | { kind: 'invalid' };
+
+/** A well-formed line as indexed: where, what, and its signature if it has one. */
+export type IndexedCommitment = CommitmentSource & { commitment: ChainCommitment; signed?: CommitmentSignature };
+
 interface JobCommitments {
   /** Well-formed lines, in file order. */
-  valid: Array<CommitmentSource & { commitment: ChainCommitment }>;
+  valid: IndexedCommitment[];
   malformed: MalformedCommitment[];
 }
+
+/** The study's registered agent keys (study.json systems[].agent_keys), decoded: whose each key is. */
+export type AgentKeyring = ReadonlyArray<{ system_id: string; key: KeyObject }>;
 
 export interface CommitmentIndex {
   jobs: ReadonlyMap<string, JobCommitments>;
   /** Malformed lines with no usable job_id: they concern no timeline in particular. */
   unattributed: readonly MalformedCommitment[];
+  /**
+   * Who signed a line of `jobs`, checked against every registered agent key the first time a
+   * timeline of its job asks (so a line no timeline names costs no verification), then kept.
+   */
+  signerOf(line: IndexedCommitment): CommitmentSigner;
 }
 
-export function indexCommitments(lines: readonly CommitmentLine[]): CommitmentIndex {
+/**
+ * Indexes the lines by job. A signed line's signature is checked against every registered agent
+ * key (`keys`; none outside a study or without agent keys: every signature is then invalid),
+ * once, when a timeline of its job is compared (signerOf).
+ */
+export function indexCommitments(lines: readonly CommitmentLine[], keys: AgentKeyring = []): CommitmentIndex {
   const jobs = new Map<string, JobCommitments>();
   const unattributed: MalformedCommitment[] = [];
   const of = (job: string) => {
@@ -129,12 +184,25 @@ export function indexCommitments(lines: readonly CommitmentLine[]): CommitmentIn
     return j;
   };
   for (const l of lines) {
-    const at: CommitmentSource = { file: l.file, line: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256 };
-    if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment });
+    const at: CommitmentSource = { file: l.file, line: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, ...(l.intake_owner !== undefined ? { intake_owner: l.intake_owner } : {}) };
+    if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment, ...(l.signed !== undefined ? { signed: l.signed } : {}) });
     else if (l.job_id !== null) of(l.job_id).malformed.push({ ...at, job_id: l.job_id, problems: l.problems });
     else unattributed.push({ ...at, job_id: null, problems: l.problems });
   }
-  return { jobs, unattributed };
+  const signers = new WeakMap<IndexedCommitment, CommitmentSigner>();
+  const signerOf = (line: IndexedCommitment): CommitmentSigner => {
+    let signer = signers.get(line);
+    if (signer === undefined) signers.set(line, (signer = verifiedSigner(line.signed, keys)));
+    return signer;
+  };
+  return { jobs, unattributed, signerOf };
+}
+
+function verifiedSigner(signed: CommitmentSignature | undefined, keys: AgentKeyring): CommitmentSigner {
+  if (signed === undefined) return { kind: 'unsigned' };
+  const data = Buffer.from(signed.payload, 'utf8');
+  const by = keys.find((k) => verifySignedBytes(k.key, data, signed.signature));
+  return by === undefined ? { kind: 'invalid' } : { kind: 'signed', system_id: by.system_id };
 }
 
 export const COMMITMENT_CHECK_CODES = {
@@ -148,26 +216,44 @@ export const COMMITMENT_CHECK_CODES = {
 export type CommitmentCheck = keyof typeof COMMITMENT_CHECK_CODES;
 type Outcome = 'pass' | 'fail' | 'skipped';
 
+/** Codes of the comparison that never change a timeline's status (SPEC §12.3). */
+export const COMMITMENT_INFORMATIONAL_CODES = ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'] as const;
+export type CommitmentInformationalCode = (typeof COMMITMENT_INFORMATIONAL_CODES)[number];
+
 export interface CommitmentComparison {
   checks: Record<CommitmentCheck, Outcome>;
   /** The well-formed commitment compared (the best candidate), or null when there was none. */
   commitment: ChainCommitment | null;
+  /** COMMITMENT_FOREIGN, COMMITMENT_SIGNATURE_INVALID when they apply, sorted: listed, never changing the status. */
+  informational: CommitmentInformationalCode[];
   problems: string[];
 }
+
+/** Problems listed per informational code before the rest are counted only. */
+const LISTED = 5;
 
 /**
  * Compares a timeline (its entry 1's job id, its length and its recomputed final digest) with the
  * job's commitments. The best well-formed candidate decides: the one matching everything, else
  * the final digest, else the count, else published in time; ties go to the first in file order.
  * A malformed line of the job is COMMITMENT_MALFORMED unless a well-formed one anchors the
- * timeline (it then changes nothing, and is still listed in the problems).
+ * timeline (it then changes nothing, and is still listed in the problems). So a matching
+ * commitment published before closes_at anchors the timeline whoever published it (as
+ * draft-zambo-aer1-09 writes commitments: with no publisher).
  *
- * Decision: a job committed in more than one way before closes_at (well-formed lines that name
- * different final digests or counts) is COMMITMENT_CONFLICT and anchored by none of them: an
- * owner who published commitments to a full and to a cut timeline could choose after the fact
- * which one to submit, which is what a commitment exists to prevent.
+ * `owner` is the system whose record submitted the timeline (null outside a study). A commitment
+ * binds it when one of its agent keys signed it, or when it came from its own intake file
+ * (inputs/commitments/<owner>.jsonl). Decision: the commitments that count for the timeline are
+ * the owner's own published before closes_at, and the matching one that anchors it; when they name
+ * more than one (final digest, count), the timeline is COMMITMENT_CONFLICT and anchored by none:
+ * an owner who committed to a full and to a cut timeline could choose after the fact which one to
+ * submit, which is what a commitment exists to prevent. A commitment that does not bind the owner
+ * and names another final digest or count is COMMITMENT_FOREIGN: anyone can publish one, so it
+ * cancels nothing (SPEC §12.3) — unless it is the best candidate of a timeline nothing matches,
+ * whose mismatch codes then say how it differs, as before. With no agent keys registered and no intake files, nothing binds
+ * an owner, and no commitment can conflict.
  */
-export function compareCommitments(index: CommitmentIndex, jobId: string, entryCount: number, finalDigest: string | null, closesAt: Rfc3339Instant): CommitmentComparison {
+export function compareCommitments(index: CommitmentIndex, jobId: string, entryCount: number, finalDigest: string | null, closesAt: Rfc3339Instant, owner: string | null = null): CommitmentComparison {
   const checks: Record<CommitmentCheck, Outcome> = { commitment_found: 'skipped', commitment_wellformed: 'skipped', commitment_count: 'skipped', commitment_final_digest: 'skipped', commitment_timely: 'skipped', commitment_consistent: 'skipped' };
   const problems: string[] = [];
   const job = index.jobs.get(jobId);
@@ -176,30 +262,52 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   if (!job) {
     checks.commitment_found = 'fail';
     problems.push(`no commitment for job_id ${JSON.stringify(jobId)}`);
-    return { checks, commitment: null, problems };
+    return { checks, commitment: null, informational: [], problems };
   }
   checks.commitment_found = 'pass';
   const timely = (c: ChainCommitment) => compareInstants(parseRfc3339(c.published_at)!, closesAt) < 0;
-  let best: (typeof job.valid)[number] | null = null;
+  const matches = (c: ChainCommitment) => finalDigest !== null && c.final_entry_digest === finalDigest && c.entry_count === entryCount;
+  const binds = (v: IndexedCommitment) => {
+    if (owner === null) return false;
+    const signer = index.signerOf(v);
+    return (signer.kind === 'signed' && signer.system_id === owner) || v.intake_owner === owner;
+  };
+  let best: IndexedCommitment | null = null;
   let rank = -1;
   for (const v of job.valid) {
     const c = v.commitment;
     const r = (finalDigest !== null && c.final_entry_digest === finalDigest ? 4 : 0) + (c.entry_count === entryCount ? 2 : 0) + (timely(c) ? 1 : 0);
     if (r > rank) [rank, best] = [r, v];
   }
+
+  // Informational: what cannot cancel, listed (SPEC §12.3).
+  const informational: CommitmentInformationalCode[] = [];
+  const listed = (code: CommitmentInformationalCode, found: IndexedCommitment[], say: (v: IndexedCommitment) => string) => {
+    if (found.length === 0) return;
+    informational.push(code);
+    for (const v of found.slice(0, LISTED)) problems.push(`${code} ${v.file}:${v.line}: ${say(v)}`);
+    if (found.length > LISTED) problems.push(`${code}: ${found.length - LISTED} more not listed`);
+  };
+  // The best candidate is not listed: when nothing matches, its mismatch codes say how it differs (SPEC §5.2).
+  listed('COMMITMENT_FOREIGN', job.valid.filter((v) => v !== best && !binds(v) && !matches(v.commitment)), (v) =>
+    `commits job ${JSON.stringify(jobId)} to ${v.commitment.final_entry_digest} / ${v.commitment.entry_count} entries, and binds nothing of its owner${owner === null ? '' : ` ${JSON.stringify(owner)}`} (${signedBy(index.signerOf(v))}): it cancels nothing`);
+  listed('COMMITMENT_SIGNATURE_INVALID', job.valid.filter((v) => index.signerOf(v).kind === 'invalid'), () =>
+    'its signature verifies with no registered agent key (over the canonical commitment without its signature): read as unsigned');
+
   if (best === null) {
     checks.commitment_wellformed = 'fail';
-    return { checks, commitment: null, problems };
+    return { checks, commitment: null, informational, problems };
   }
   const committed = new Map<string, string[]>();
-  for (const v of job.valid) {
-    if (!timely(v.commitment)) continue;
+  const count = (v: IndexedCommitment) => {
     const key = `${v.commitment.final_entry_digest} / ${v.commitment.entry_count} entries`;
     committed.set(key, [...(committed.get(key) ?? []), `${v.file}:${v.line}`]);
-  }
+  };
+  for (const v of job.valid) if (timely(v.commitment) && binds(v)) count(v);
+  if (matches(best.commitment) && timely(best.commitment) && !binds(best)) count(best);
   checks.commitment_consistent = committed.size > 1 ? 'fail' : 'pass';
   if (committed.size > 1) {
-    problems.push(`job ${JSON.stringify(jobId)} was committed ${committed.size} ways before closes_at: ${[...committed].map(([k, at]) => `${k} (${at.join(', ')})`).join('; ')}`);
+    problems.push(`job ${JSON.stringify(jobId)} was committed ${committed.size} ways before closes_at, by its owner ${JSON.stringify(owner)} or matching the timeline: ${[...committed].map(([k, at]) => `${k} (${at.join(', ')})`).join('; ')}`);
   }
   const c = best.commitment;
   const countFailed = c.entry_count !== entryCount;
@@ -214,7 +322,11 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   if (countFailed) problems.push(`the timeline has ${entryCount} entries, its commitment (${where}) says ${c.entry_count}`);
   if (digestFailed) problems.push(`the recomputed final entry digest ${finalDigest} differs from the committed ${c.final_entry_digest} (${where})`);
   if (late) problems.push(`the commitment (${where}) was published at ${c.published_at}, not before closes_at`);
-  return { checks, commitment: c, problems };
+  return { checks, commitment: c, informational, problems };
+}
+
+function signedBy(signer: CommitmentSigner): string {
+  return signer.kind === 'signed' ? `signed by ${JSON.stringify(signer.system_id)}'s agent key` : 'not signed by its agent key nor received from it through intake';
 }
 
 function isInstant(v: unknown): boolean {

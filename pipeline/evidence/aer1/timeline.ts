@@ -11,7 +11,7 @@
 // commitment stored inside the document is circular and is ignored: unknown members are never read.
 import { parseRfc3339 } from '../../formats/rfc3339.ts';
 import type { ReasonCode } from '../../reasons.ts';
-import { COMMITMENT_CHECK_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex } from './commitments.ts';
+import { COMMITMENT_CHECK_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex, type CommitmentInformationalCode } from './commitments.ts';
 import { entryDigest, readEntry, type Construction, type EntryFields } from './entry.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
 import { describe, ZERO_DIGEST } from './fields.ts';
@@ -40,7 +40,7 @@ export const TIMELINE_CHECK_CODES = {
   ...COMMITMENT_CHECK_CODES,
 } as const satisfies Record<TimelineCheck, ReasonCode>;
 
-export type TimelineReasonCode = (typeof TIMELINE_CHECK_CODES)[TimelineCheck] | 'CHAIN_EMPTY';
+export type TimelineReasonCode = (typeof TIMELINE_CHECK_CODES)[TimelineCheck] | 'CHAIN_EMPTY' | CommitmentInformationalCode;
 export type TimelineStatus = 'ANCHORED' | 'UNANCHORED' | 'BROKEN' | 'METADATA_UNBOUND';
 
 export interface TimelineEntrySummary {
@@ -57,8 +57,13 @@ export interface TimelineEntrySummary {
 
 export interface TimelineVerification {
   status: TimelineStatus;
-  /** Every failed rule, sorted, no duplicates. */
+  /** Every failed rule, sorted, no duplicates; the informational codes included. */
   codes: TimelineReasonCode[];
+  /**
+   * The codes of `codes` that never change the status (SPEC §12.3): COMMITMENT_FOREIGN (a
+   * commitment not binding the owner names another count or final digest), COMMITMENT_SIGNATURE_INVALID.
+   */
+  informational_codes: CommitmentInformationalCode[];
   checks: Record<TimelineCheck, CheckOutcome>;
   /** 'array' for a bare timeline, 'envelope' for prereg's envelope, null for neither. */
   form: 'array' | 'envelope' | null;
@@ -92,6 +97,7 @@ const PROBLEMS_PER_CHECK = 5;
 class Report {
   readonly checks = Object.fromEntries(TIMELINE_CHECKS.map((c) => [c, 'skipped'])) as Record<TimelineCheck, CheckOutcome>;
   readonly codes = new Set<TimelineReasonCode>();
+  readonly informational = new Set<CommitmentInformationalCode>();
   readonly problems: string[] = [];
   private readonly listed = new Map<TimelineCheck, number>();
 
@@ -110,21 +116,23 @@ class Report {
   }
 
   result(fields: Partial<TimelineVerification>): TimelineVerification {
-    const codes = [...this.codes].sort();
+    const codes = [...new Set([...this.codes, ...this.informational])].sort();
     const base: TimelineVerification = {
-      status: 'BROKEN', codes, checks: this.checks, form: null, revision: null, construction: null, job_id: null,
+      status: 'BROKEN', codes, informational_codes: [...this.informational].sort(), checks: this.checks, form: null, revision: null, construction: null, job_id: null,
       entry_count: 0, final_entry_digest: null, entries: [], commitment: null, provenance_classes: [], problems: this.problems,
       ...fields,
     };
-    return { ...base, status: statusOf(codes, base.construction) };
+    return { ...base, status: statusOf([...this.codes], base.construction) };
   }
 }
 
 /**
  * Verifies one timeline document and compares it with the external commitments. `closesAt` is
  * the study's closes_at (RFC 3339); a commitment counts only when published strictly before it.
+ * `owner` is the system whose record submitted the timeline (null outside a study): only a
+ * commitment binding it can make COMMITMENT_CONFLICT (SPEC §12.3, compareCommitments).
  */
-export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, closesAt: string): TimelineVerification {
+export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, closesAt: string, owner: string | null = null): TimelineVerification {
   const closes = parseRfc3339(closesAt);
   if (closes === null) throw new TypeError(`closesAt must be an RFC 3339 date-time, got ${JSON.stringify(closesAt)}`);
   const report = new Report();
@@ -179,10 +187,11 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, close
   // 3. The external commitment: the only witness of the timeline's length and last entry.
   let commitment: ChainCommitment | null = null;
   if (jobId !== null) {
-    const compared = compareCommitments(commitments, jobId, entries.length, finalDigest, closes);
+    const compared = compareCommitments(commitments, jobId, entries.length, finalDigest, closes, owner);
     for (const [check, outcome] of Object.entries(compared.checks) as Array<[TimelineCheck, CheckOutcome]>) {
       report.record(check, outcome === 'fail', outcome === 'skipped');
     }
+    for (const code of compared.informational) report.informational.add(code);
     for (const p of compared.problems) report.problems.push(p);
     commitment = compared.commitment;
   }
@@ -240,7 +249,7 @@ function verifyRules(entries: readonly EntryFields[], digests: readonly (string 
   for (const check of ['seq', 'job', 'close', 'links'] as const) report.record(check, fail[check], undecided[check]);
 }
 
-/** First match wins (SPEC §5.2): BROKEN > METADATA_UNBOUND > ANCHORED > UNANCHORED. */
+/** First match wins (SPEC §5.2): BROKEN > METADATA_UNBOUND > ANCHORED > UNANCHORED; `codes` without the informational ones. */
 function statusOf(codes: readonly TimelineReasonCode[], construction: Construction | null): TimelineStatus {
   if (codes.some((c) => c.startsWith('CHAIN_'))) return 'BROKEN';
   if (construction === '06') return 'METADATA_UNBOUND';

@@ -28,14 +28,24 @@ export function signCanonical(privateKey: KeyObject, value: unknown): string {
 
 /** Whether `signature` (base64url) is `key`'s Ed25519 signature over the canonical JSON of `value`. */
 export function verifyCanonical(key: KeyObject, value: unknown, signature: unknown): boolean {
-  if (typeof signature !== 'string' || !SIGNATURE_B64URL.test(signature)) return false;
-  const bytes = Buffer.from(signature, 'base64url');
-  if (bytes.length !== 64 || bytes.toString('base64url') !== signature) return false;
+  return verifySignedBytes(key, canonicalJsonBytes(value), signature);
+}
+
+/** Whether `signature` (base64url, 64 bytes, canonical encoding) is `key`'s Ed25519 signature over `data`. */
+export function verifySignedBytes(key: KeyObject, data: Uint8Array, signature: unknown): boolean {
+  if (!isSignatureText(signature)) return false;
   try {
-    return verify(null, canonicalJsonBytes(value), key, bytes);
+    return verify(null, data, key, Buffer.from(signature, 'base64url'));
   } catch {
     return false;
   }
+}
+
+/** An Ed25519 signature's text: base64url without padding of exactly 64 bytes, canonically encoded. */
+export function isSignatureText(signature: unknown): signature is string {
+  if (typeof signature !== 'string' || !SIGNATURE_B64URL.test(signature)) return false;
+  const bytes = Buffer.from(signature, 'base64url');
+  return bytes.length === 64 && bytes.toString('base64url') === signature;
 }
 
 /** The same public key (compared as SPKI DER). */

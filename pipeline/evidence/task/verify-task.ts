@@ -4,6 +4,7 @@
 import { canonicalJson, CanonicalText, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
 import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
 import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
+import { agentPublicKey } from '../intake/ed25519.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../trust/index.ts';
 
 /** Texts are canonical JSON (canonicalJson's output): request and response are hashed as given. */
@@ -18,8 +19,11 @@ export type VerifyTask =
       /** The evidence item's transparency_log_entry (schemas/tlog-entry.schema.json); null when absent. */
       transparency_log_entry: string | null;
     }
-  /** An AER-1 timeline: a bare array or prereg's envelope (SPEC §5.2). */
-  | { kind: 'chain'; key: string; chain: string }
+  /**
+   * An AER-1 timeline: a bare array or prereg's envelope (SPEC §5.2); `owner`, the system whose
+   * record submitted it (absent outside a study): only a commitment binding it can conflict (SPEC §12.3).
+   */
+  | { kind: 'chain'; key: string; chain: string; owner?: string }
   /** A single AER-1 receipt (an object with receipt_schema_version). */
   | { kind: 'receipt'; key: string; receipt: string };
 
@@ -33,6 +37,8 @@ export interface VerifyContextInputs {
   window: StudyWindow;
   /** Every line of the commitments file, well-formed or not (plain data for the workers). */
   commitments: CommitmentLine[];
+  /** The registered systems' agent keys (study.json systems[].agent_keys, `ed25519:<base64url>`): who signed a commitment. */
+  agent_keys?: ReadonlyArray<{ system_id: string; public_key: string }>;
 }
 
 export interface VerifyContext {
@@ -42,7 +48,12 @@ export interface VerifyContext {
 }
 
 export function buildVerifyContext(inputs: VerifyContextInputs): VerifyContext {
-  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments) };
+  // study.json's agent keys were checked when it was read (agentKeyProblems): one that does not decode is skipped here, never trusted.
+  const keys = (inputs.agent_keys ?? []).flatMap((k) => {
+    const key = agentPublicKey(k.public_key);
+    return key === undefined ? [] : [{ system_id: k.system_id, key }];
+  });
+  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments, keys) };
 }
 
 
@@ -65,7 +76,7 @@ export type ParsedDocument =
   /** A body given as CanonicalText is hashed as that text (a task's, read from the store); a parsed one as its canonical JSON. */
   | { kind: 'evidence'; key: string; proof: JsonValue; request?: JsonValue | CanonicalText; response?: JsonValue | CanonicalText; disclosure?: JsonValue; transparency_log_entry?: JsonValue }
   /** null: a text that did not parse (the verifiers report it as malformed). */
-  | { kind: 'chain'; key: string; chain: JsonValue | null }
+  | { kind: 'chain'; key: string; chain: JsonValue | null; owner?: string }
   | { kind: 'receipt'; key: string; receipt: JsonValue | null };
 
 /**
@@ -73,7 +84,7 @@ export type ParsedDocument =
  * hashed as their canonical JSON, every other value is read as parsed (lexemes kept).
  */
 export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyContext): Promise<VerifyOutcome> {
-  if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window.closes_at) };
+  if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window.closes_at, doc.owner ?? null) };
   if (doc.kind === 'receipt') return { kind: 'receipt', key: doc.key, result: verifyReceipt(doc.receipt) };
   const body = (v: JsonValue | CanonicalText) => (v instanceof CanonicalText ? v : new CanonicalText(canonicalJson(v)));
   const item = {
@@ -87,7 +98,7 @@ export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyConte
 }
 
 export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promise<VerifyOutcome> {
-  if (task.kind === 'chain') return verifyParsedDocument({ kind: 'chain', key: task.key, chain: parseOrNull(task.chain) }, ctx);
+  if (task.kind === 'chain') return verifyParsedDocument({ kind: 'chain', key: task.key, chain: parseOrNull(task.chain), ...(task.owner !== undefined ? { owner: task.owner } : {}) }, ctx);
   if (task.kind === 'receipt') return verifyParsedDocument({ kind: 'receipt', key: task.key, receipt: parseOrNull(task.receipt) }, ctx);
   try {
     // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson): they are hashed

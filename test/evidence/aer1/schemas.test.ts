@@ -85,6 +85,9 @@ describe('schemas/commitment.schema.json agrees with readCommitmentLine', () => 
     ['witness null (not recorded)', text.replace('"witness":"w"', '"witness":null')],
     ['retrieved_at not a date-time', text.replace('"retrieved_at":"2026-10-02T00:00:00Z"', '"retrieved_at":"yesterday"')],
     ['not an object', '[]'],
+    ['a signature (SPEC §12.3: whether it verifies is the keys\' matter)', text.replace('{', '{"signature":"c2ln",')],
+    ['a signature that is a number', text.replace('{', '{"signature":7,')],
+    ['an empty signature', text.replace('{', '{"signature":"",')],
   ])('%s', (_name, line) => {
     const { schema, verifier } = both(line);
     expect(schema).toBe(verifier);

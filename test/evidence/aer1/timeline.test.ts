@@ -418,21 +418,21 @@ describe('verifyTimeline: what it records', () => {
     const late = { ...commitment, published_at: '2026-12-01T00:00:00Z' };
     // The same commitment collected twice, or once late as well: no conflict, anchored.
     expect(run({ doc: timeline, commitments: [late, commitment, { ...commitment, witness: 'second' }] })).toMatchObject({ status: 'ANCHORED', codes: [], commitment });
-    expect(run({ doc: timeline, commitments: [wrong, late] })).toMatchObject({ status: 'UNANCHORED', codes: ['COMMITMENT_LATE'], commitment: late });
+    // The candidates other than the best that bind no owner and differ are COMMITMENT_FOREIGN (informational).
+    expect(run({ doc: timeline, commitments: [wrong, late] })).toMatchObject({ status: 'UNANCHORED', codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_LATE'], informational_codes: ['COMMITMENT_FOREIGN'], commitment: late });
     const wrong2 = { ...wrong, witness: 'second' };
-    expect(run({ doc: timeline, commitments: [wrong, wrong2] })).toMatchObject({ codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], commitment: wrong });
+    expect(run({ doc: timeline, commitments: [wrong, wrong2] })).toMatchObject({ codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH', 'COMMITMENT_FOREIGN'], commitment: wrong });
   });
 
-  it('a job committed two ways before closes_at is anchored by neither (COMMITMENT_CONFLICT), whichever the timeline matches', () => {
+  it('a job committed two ways before closes_at, binding no owner (outside a study): anchored by the matching one, the other COMMITMENT_FOREIGN', () => {
     const { timeline, commitment } = honest();
     const { commitment: cut } = buildTimeline({ job_id: commitment.job_id, receipts: sampleReceipts(3) });
     for (const commitments of [[cut, commitment], [commitment, cut]]) {
       const r = run({ doc: timeline, commitments });
-      expect(r).toMatchObject({ status: 'UNANCHORED', codes: ['COMMITMENT_CONFLICT'], commitment });
-      expect(r.checks).toMatchObject({ commitment_consistent: 'fail', commitment_count: 'pass', commitment_final_digest: 'pass', commitment_timely: 'pass' });
-      expect(r.problems.join('\n')).toMatch(/committed 2 ways before closes_at/);
+      expect(r).toMatchObject({ status: 'ANCHORED', codes: ['COMMITMENT_FOREIGN'], informational_codes: ['COMMITMENT_FOREIGN'], commitment });
+      expect(r.checks).toMatchObject({ commitment_consistent: 'pass', commitment_count: 'pass', commitment_final_digest: 'pass', commitment_timely: 'pass' });
     }
-    expect(run({ doc: timeline, commitments: [commitment] }).checks.commitment_consistent).toBe('pass');
+    // The owner's own two ways: test/evidence/aer1/owner-commitments.test.ts.
   });
 
   it('reports provenance classes, never trusting them', () => {
