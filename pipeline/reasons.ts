@@ -252,8 +252,8 @@ export const REASONS = {
   },
   FREEZE_DIGEST_UNPINNED: {
     exit: EXIT.failures,
-    meaning: 'Nothing the operator does not control pins the freeze digest: no --expect-freeze was given, and no participant\'s signed intake request names the freeze. The study\'s own files and anchors could have been made again after the fact.',
-    next: 'Pass --expect-freeze with the freeze_digest you saw published before opens_at (docs/audit.md, "What the auditor obtains out of band").',
+    meaning: 'Nothing the operator does not control pins the freeze digest: no --expect-freeze was given, and no participant\'s sealed intake receipt (--receipt) names the freeze. The study\'s own files and anchors could have been made again after the fact, consistently.',
+    next: 'Pass --expect-freeze with the freeze_digest you saw published before opens_at, or --receipt with a receipt a participant gave you (docs/audit.md, "The audit trusts only what the auditor supplies").',
   },
   TSA_RESPONSE_TOO_LARGE: {
     meaning: 'A TSA answered more than 1 MiB; a timestamp response is a few KiB, so the body was cut off unread (it is given as the reason that TSA failed).',
