@@ -94,7 +94,7 @@ export const init: Command = {
     '  --tsa NAME=URL     the TSAs anchor asks (default: none; add them to study.json anchors.tsas)',
     '  --tsa-root FILE    a TSA root certificate (PEM) to pin in preregistration/trust/tsa-roots/',
     '  --system ID=FP[,FP…]  register a participating system and its buyer fingerprints (study.json',
-    '                     systems); without any, doctor warns STUDY_SYSTEMS_UNREGISTERED',
+    '                     systems); without any, doctor warns and freeze refuses (STUDY_SYSTEMS_UNREGISTERED)',
     '  --intake MODE      sealed (default: participants sign, the operator seals; add each system\'s',
     '                     agent_keys before the freeze, docs/intake.md) or unsealed (a weakened mode',
     '                     the audit\'s verdict names)',

@@ -29,7 +29,7 @@ beforeAll(async () => {
   const priv = join(base, 'private');
   tsa = await startTsaServer({ backend: 'openssl' });
   const now = Date.now();
-  const init = await runCli(['init', study, '--private-dir', priv, '--opens-at', iso(now + DAY), '--closes-at', iso(now + 2 * DAY), '--tsa-root', join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'), '--seller', 'retrieval.example']);
+  const init = await runCli(['init', study, '--private-dir', priv, '--opens-at', iso(now + DAY), '--closes-at', iso(now + 2 * DAY), '--tsa-root', join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'), '--seller', 'retrieval.example', '--system', 'sys-a=fp-sys-a']);
   expect(init.code, init.stderr).toBe(0);
   const freeze = await runCli(['freeze', '--root', study, '--answer-key', join(priv, 'answer-key.jsonl'), '--secret-file', join(priv, 'answer-key.secret')]);
   expect(freeze.code, freeze.stderr).toBe(0);

@@ -37,7 +37,7 @@ describe('prereg init, then the whole study from the CLI', () => {
       '--tsa', `local=${tsa.url}`, '--tsa-root', join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'),
       // A rehearsal without participants' keys: no intake to seal, a mode the verdict names as weakened.
       '--intake', 'unsealed',
-      '--seller', 'retrieval.example', '--json',
+      '--seller', 'retrieval.example', '--system', 'sys-a=fp-sys-a', '--json',
     ]);
     expect(created.code, created.stdout + created.stderr).toBe(0);
     expect(created.json).toMatchObject({ study_id: 'my-study', dir: study, private_dir: priv });
