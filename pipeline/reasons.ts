@@ -422,6 +422,14 @@ export const REASONS = {
     meaning: 'A submission line answers an item_id that is not among the frozen items of corpus/items.jsonl.',
     next: 'Use the item ids of the published corpus/items.jsonl exactly.',
   },
+  SYSTEM_UNREGISTERED: {
+    meaning: 'A submission line names a system_id that the frozen study.json does not register: its evidence could be bound to no system, and it would be scored and pooled into the hypotheses beside the registered ones (SPEC §12.5). The line is rejected; the others go on.',
+    next: 'Submit under the system_id the study registered; a system must be registered before the freeze.',
+  },
+  ATTEMPT_OUT_OF_PROTOCOL: {
+    meaning: 'A submission line\'s attempt is beyond the frozen protocol\'s attempts per item (study.json protocol.attempts_per_item): an extra attempt would let a system keep its best. The line is rejected; the others go on.',
+    next: 'Submit attempts 1 to protocol.attempts_per_item of each item only.',
+  },
   SUBMISSION_DUPLICATE: {
     meaning: 'A later submission line repeats an accepted (system_id, item_id, attempt); the first line is kept and this one rejected, never merged.',
     next: 'Number repeated answers to the same item with distinct attempts (1, 2, …), and send each once.',

@@ -155,13 +155,20 @@ function withAgentKeys(systems: readonly RegisteredSystem[], studyId: string): R
   });
 }
 
-/** study.json as a prereg.study/2 with sealed intake (the text otherwise kept as written). */
+/**
+ * study.json as a prereg.study/2 with sealed intake and its protocol (three attempts per item),
+ * the text otherwise kept as written.
+ */
 export function asSealedStudy(studyText: string): string {
-  const text = studyText.replace('"format": "prereg.study/1"', '"format": "prereg.study/2"');
-  if (text.includes('\n  "intake": {')) return text;
+  let text = studyText.replace('"format": "prereg.study/1"', '"format": "prereg.study/2"');
   const at = text.indexOf('\n  "anchors": {');
   if (at < 0) throw new Error('study.json: no "anchors" member to place "intake" before');
-  return `${text.slice(0, at)}\n  "intake": { "mode": "sealed", "seal_within_s": 3600 },${text.slice(at)}`;
+  const add = [
+    ...(text.includes('\n  "intake": {') ? [] : ['\n  "intake": { "mode": "sealed", "seal_within_s": 3600 },']),
+    ...(text.includes('\n  "protocol": {') ? [] : ['\n  "protocol": { "attempts_per_item": 3 },']),
+  ].join('');
+  text = `${text.slice(0, at)}${add}${text.slice(at)}`;
+  return text;
 }
 
 /**

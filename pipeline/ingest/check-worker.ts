@@ -9,6 +9,9 @@ export interface LineCheckInit {
   /** The frozen item ids, or null when they are not checked. */
   items: string[] | null;
   fastPath: boolean;
+  /** The protocol's registered systems and attempts per item (LineProtocol), as plain data. */
+  systems: string[] | null;
+  attemptsPerItem: number | null;
 }
 
 /**
@@ -76,6 +79,11 @@ export function checkPacked(packed: PackedLines, config: LineCheckConfig): Outco
 }
 
 export async function createHandler(init: LineCheckInit): Promise<(batch: PackedLines[]) => Promise<Outcome<AcceptedKey>[][]>> {
-  const config: LineCheckConfig = { items: init.items === null ? null : new Set(init.items), fastPath: init.fastPath };
+  const config: LineCheckConfig = {
+    items: init.items === null ? null : new Set(init.items),
+    fastPath: init.fastPath,
+    systems: init.systems === null ? null : new Set(init.systems),
+    attemptsPerItem: init.attemptsPerItem,
+  };
   return async (batch) => batch.map((packed) => checkPacked(packed, config));
 }

@@ -65,7 +65,7 @@ export function startLineWorkers(
   }
   if (forced === 'off' || (forced !== 'on' && !lineWorkersPay(totalBytes, options.cores))) return null;
   const threads = Math.max(1, options.threads ?? availableParallelism());
-  const { items, fastPath } = checker.config;
-  const init: LineCheckInit = { items: items === null ? null : [...items], fastPath };
+  const { items, fastPath, systems, attemptsPerItem } = checker.config;
+  const init: LineCheckInit = { items: items === null ? null : [...items], fastPath, systems: systems === null ? null : [...systems], attemptsPerItem };
   return { checker, pool: new WorkerPool<LineCheckInit, PackedLines, Outcome<AcceptedKey>[]>({ module: WORKER, init, threads }) };
 }

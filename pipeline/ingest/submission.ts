@@ -7,7 +7,9 @@
 //   3. a `format` other than "prereg.submission/1": SUBMISSION_FORMAT_UNKNOWN;
 //   4. schemas/submission.schema.json, and every string and key being Unicode text (no lone
 //      surrogate escape anywhere, evidence bodies included): SUBMISSION_SCHEMA;
-//   5. item_id among the frozen items (when items are given): SUBMISSION_ITEM_UNKNOWN;
+//   5. item_id among the frozen items (when items are given): SUBMISSION_ITEM_UNKNOWN; the study's
+//      protocol (SPEC §12.5, when given): a system the study did not register is SYSTEM_UNREGISTERED,
+//      an attempt beyond protocol.attempts_per_item ATTEMPT_OUT_OF_PROTOCOL;
 //   6. (system_id, item_id, attempt) not already accepted: SUBMISSION_DUPLICATE — the first
 //      accepted line wins, a later one is rejected, never merged.
 // Checks 1–5 depend on the line alone (checkLine, which worker threads run); check 6 on the lines
@@ -18,6 +20,9 @@ import { parsePlainIfSafe, SURROGATE_ESCAPE } from '../formats/json-fast-path.ts
 import { canonicalJson, JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonParseErrorCode, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import { validator, describeErrors } from '../formats/schemas.ts';
 import type { LineProblem, RawLine } from './lines.ts';
+import type { LineProtocol } from '../study/study.ts';
+
+export type { LineProtocol };
 
 export const SUBMISSION_FORMAT = 'prereg.submission/1';
 /** Nesting limit of a submission line (objects and arrays), enforced by the parser. */
@@ -29,6 +34,8 @@ export type SubmissionRejectCode =
   | 'SUBMISSION_FORMAT_UNKNOWN'
   | 'SUBMISSION_SCHEMA'
   | 'SUBMISSION_ITEM_UNKNOWN'
+  | 'SYSTEM_UNREGISTERED'
+  | 'ATTEMPT_OUT_OF_PROTOCOL'
   | 'SUBMISSION_DUPLICATE';
 
 /** Where a line is: what every record and reject carries. */
@@ -116,11 +123,12 @@ function shown(s: string, max = 80): string {
 }
 
 /** What the stateless checks need: the frozen item ids (null skips that check) and whether the fast path is taken. */
-export interface LineCheckConfig {
+export interface LineCheckConfig extends LineProtocol {
   items: ReadonlySet<string> | null;
   /** false reads every line with the canonical parser (the differential test compares the two). */
   fastPath: boolean;
 }
+
 
 /**
  * Checks 1–5 of one line, which need nothing but the line: a reject, or the record it would be
@@ -167,6 +175,12 @@ export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
   if (config.items !== null && !config.items.has(sub.item_id)) {
     return reject('SUBMISSION_ITEM_UNKNOWN', `item_id ${shown(sub.item_id)} is not an item of the frozen corpus/items.jsonl`);
   }
+  if (config.systems !== null && !config.systems.has(sub.system_id)) {
+    return reject('SYSTEM_UNREGISTERED', `system_id ${shown(sub.system_id)} is not a system the frozen study.json registers`);
+  }
+  if (config.attemptsPerItem !== null && sub.attempt > config.attemptsPerItem) {
+    return reject('ATTEMPT_OUT_OF_PROTOCOL', `attempt ${sub.attempt} is beyond the frozen protocol's ${config.attemptsPerItem} attempt(s) per item`);
+  }
 
   // The schema guarantees the shape below; the bodies are taken from the parsed value itself.
   const doc = value as JsonObject;
@@ -209,9 +223,10 @@ export class SubmissionChecker {
   /**
    * items: the frozen item ids, or null to skip that check (validate outside a study). fastPath:
    * false reads every line with the canonical parser (the differential test compares the two).
+   * protocol: the study's registered systems and attempts per item (lineProtocolOf), none by default.
    */
-  constructor(items: ReadonlySet<string> | null, fastPath = true) {
-    this.config = { items, fastPath };
+  constructor(items: ReadonlySet<string> | null, fastPath = true, protocol: LineProtocol = { systems: null, attemptsPerItem: null }) {
+    this.config = { items, fastPath, ...protocol };
   }
 
   /** All six checks of one line, in order. */

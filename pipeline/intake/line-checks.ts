@@ -3,6 +3,7 @@
 // commitments). A rejected line is counted, never dropped: the file is stored as received, and
 // ingest rejects the same lines again. One more rule here: an accepted submission line must be the
 // requesting system's own (SUBMISSION_SYSTEM_NOT_OWNER refuses the whole intake).
+import type { LineProtocol } from '../study/study.ts';
 import { createHash } from 'node:crypto';
 import { readCommitmentText } from '../evidence/aer1/commitments.ts';
 import type { IntakeKind } from '../evidence/intake/records.ts';
@@ -23,11 +24,11 @@ export async function checkIntakeLines(
   path: string,
   file: string,
   kind: IntakeKind,
-  options: { systemId: string; items: ReadonlySet<string>; maxLineBytes: number },
+  options: { systemId: string; items: ReadonlySet<string>; maxLineBytes: number; protocol: LineProtocol },
 ): Promise<IntakeLineCounts> {
   const notOwner: Array<[number, string]> = [];
   if (kind === 'submissions') {
-    const summary = await scanFile(path, file, new SubmissionChecker(options.items), {
+    const summary = await scanFile(path, file, new SubmissionChecker(options.items, true, options.protocol), {
       record: (r) => {
         if (r.system_id !== options.systemId) notOwner.push([r.line_no, r.system_id]);
       },

@@ -15,7 +15,7 @@ import { readItems } from '../freeze/answer-key-file.ts';
 import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
 import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { requireSealedInputs } from '../intake/files.ts';
-import { loadStudy } from '../study/study.ts';
+import { lineProtocolOf, loadStudy, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import {
   EVIDENCE_COLUMNS, evidenceRow, RECEIPT_COLUMNS, receiptRow, RECORD_COLUMNS, recordRow, REJECT_COLUMNS, rejectRow, SUBMISSION_FILE_COLUMNS, submissionFileRow,
@@ -51,6 +51,8 @@ interface IngestInputs {
   max_line_bytes: number;
   max_systems: number;
   items: { file: string; sha256: string };
+  /** The frozen protocol the line checks apply (SPEC §12.5): registered systems, attempts per item. */
+  protocol: { systems: string[] | null; attempts_per_item: number | null };
   submissions: Array<{ file: string; sha256: string; bytes: number }>;
   /** The code that shapes the tables: a change forces a rebuild. */
   code: { tool_version: string; duckdb_version: string; tables_sql_sha256: string; submission_schema_sha256: string };
@@ -82,6 +84,7 @@ export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: 
 const INGEST_LABELS = {
   max_line_bytes: 'limits.max_line_bytes',
   max_systems: 'limits.max_systems',
+  protocol: 'study.json systems or protocol.attempts_per_item',
   code: 'the tool, DuckDB, table definitions or submission schema changed',
 };
 
@@ -117,6 +120,12 @@ async function previousRun(path: string): Promise<{ inputs: IngestInputs; output
  */
 const LOAD_SETTINGS = "SET threads = 1; SET disabled_compression_methods = 'fsst'; SET checkpoint_threshold = '0b'";
 
+/** The protocol as ingest records it: plain, sorted data (lineProtocolOf). */
+function protocolInputs(study: StudyConfig): IngestInputs['protocol'] {
+  const p = lineProtocolOf(study);
+  return { systems: p.systems === null ? null : [...p.systems].sort(), attempts_per_item: p.attemptsPerItem };
+}
+
 /**
  * Rebuilds the store from `files`. When `inputs.submissions` is empty (ingestInputs without
  * hashing), each file's SHA-256 and size are those its scan read, recorded as the inputs;
@@ -128,7 +137,8 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
   // One total over every file, so the ETA is the stage's, not one file's.
   const sizes = hashed ? inputs.submissions.map((f) => f.bytes) : files.map((f) => statSync(f.path).size);
   const totalBytes = sizes.reduce((n, b) => n + b, 0);
-  const checker = new SubmissionChecker(items);
+  const { systems, attempts_per_item } = inputs.protocol;
+  const checker = new SubmissionChecker(items, true, { systems: systems === null ? null : new Set(systems), attemptsPerItem: attempts_per_item });
   // Started before the store is opened, so that their start-up overlaps it; one core is left to
   // this thread, which appends (bench:ingest: one worker used less CPU than two, no more wall).
   const workers = startLineWorkers(totalBytes, checker, { env: ctx.env, threads: availableParallelism() - 1 });
@@ -212,6 +222,7 @@ export async function ingestInputs(layout: StudyLayout, progress: StageContext['
     max_line_bytes: studyMaxLineBytes(study),
     max_systems: studyMaxSystems(study),
     items: { file: items.file, sha256: items.sha256 },
+    protocol: protocolInputs(study),
     submissions,
     code: {
       tool_version: TOOL_VERSION,

@@ -7,6 +7,7 @@
 // a refusal writes nothing. Holds the study lock.
 //
 // `prereg intake --verify-receipt R --seal inputs/seal.json`: a participant checks its receipt.
+import { lineProtocolOf } from '../study/study.ts';
 import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sameKey, signCanonical } from '../evidence/intake/ed25519.ts';
@@ -121,6 +122,7 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
       systemId: request.system_id,
       items: loadFrozenItems(layout).ids,
       maxLineBytes: studyMaxLineBytes(study),
+      protocol: lineProtocolOf(study),
     });
     if (counts.sha256 !== sha256) throw new PreregError('INTAKE_FILE_MISMATCH', `${stored} changed while it was checked`);
     if (counts.not_owner.length > 0) {

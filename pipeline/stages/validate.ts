@@ -5,7 +5,7 @@
 import { closeSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readItems } from '../freeze/answer-key-file.ts';
-import { loadStudy, type StudyConfig } from '../study/study.ts';
+import { lineProtocolOf, loadStudy, type LineProtocol, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, parseMaxLineBytes, scanFile, studyMaxLineBytes, totalsOf, type FileSummary } from '../ingest/scan.ts';
 import { startLineWorkers } from '../ingest/parallel-check.ts';
 import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
@@ -15,6 +15,12 @@ import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
 
 /** The study's item ids, or null with the reason they are not checked. */
+/** The study's protocol (registered systems, attempts per item) when a study is found; none otherwise. */
+function findProtocol(root: string): LineProtocol {
+  const layout = studyLayout(root);
+  return existsSync(layout.study) ? lineProtocolOf(loadStudy(layout.study)) : { systems: null, attemptsPerItem: null };
+}
+
 function findItems(root: string): { ids: Set<string>; file: string } | { ids: null; note: string } {
   const layout = studyLayout(root);
   // The items file named by study.json, else the conventional corpus/items.jsonl.
@@ -53,7 +59,7 @@ export const validate: Command = {
     for (const file of ctx.positionals) closeSync(openRegularFile(file)); // every file readable before any line is checked
     const items = findItems(ctx.root);
     const notes = items.ids === null ? [items.note] : [];
-    const checker = new SubmissionChecker(items.ids);
+    const checker = new SubmissionChecker(items.ids, true, findProtocol(ctx.root));
     // The first problems are listed, the rest only counted (totals.rejects_by_code has them all):
     // a file of a million bad lines must not become a million objects in memory and on stdout.
     const rejects: Reject[] = [];

@@ -25,6 +25,8 @@ export interface StudyConfig {
   intake?: { mode?: 'sealed' | 'unsealed'; seal_within_s?: number };
   /** How evidence is bound to systems (SPEC §12.3, study/2 only); read through bindingOf. */
   binding?: 'registered' | 'none';
+  /** The measurement protocol (SPEC §12.5, study/2 only); read through lineProtocolOf. */
+  protocol?: { attempts_per_item?: number };
   /** What a served passage must be to be proven served (SPEC §12.4, study/2 only); read through passagesOf. */
   passages?: { min_chars?: number };
   /** How the report presents the scores: the metric it leads with, metric names in words. */
@@ -82,6 +84,26 @@ export function intakeOf(study: Pick<StudyConfig, 'format' | 'intake'>): IntakeS
 export function bindingOf(study: Pick<StudyConfig, 'format' | 'binding' | 'systems'>): 'registered' | 'none' {
   if (study.format === 'prereg.study/2') return study.binding ?? 'registered';
   return study.systems === undefined ? 'none' : 'registered';
+}
+
+/** The study's protocol as the line checks apply it (SPEC §12.5); null skips a check. */
+export interface LineProtocol {
+  /** The registered system ids, when the study registers systems. */
+  systems: ReadonlySet<string> | null;
+  /** protocol.attempts_per_item, when the study declares it. */
+  attemptsPerItem: number | null;
+}
+
+/**
+ * The study's protocol as the line checks apply it (SPEC §12.5): the registered systems (when it
+ * registers any) and protocol.attempts_per_item (when declared); a study/1 declares neither limit
+ * on attempts.
+ */
+export function lineProtocolOf(study: Pick<StudyConfig, 'format' | 'protocol' | 'systems'>): LineProtocol {
+  return {
+    systems: study.systems === undefined ? null : new Set(study.systems.map((s) => s.system_id)),
+    attemptsPerItem: (study.format === 'prereg.study/2' ? study.protocol?.attempts_per_item : undefined) ?? null,
+  };
 }
 
 export const DEFAULT_PASSAGE_MIN_CHARS = 80;
@@ -168,6 +190,7 @@ export function loadStudy(path: string): StudyConfig {
   if (problems.length === 0 && study.format === 'prereg.study/1') {
     if (study.intake !== undefined) problems.push('/intake is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.binding !== undefined) problems.push('/binding is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.protocol !== undefined) problems.push('/protocol is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.passages !== undefined) problems.push('/passages is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
