@@ -55,15 +55,15 @@ export function sha256(data: string | Uint8Array): string {
 export async function frozenStudy(options: { maxLineBytes?: number; maxSystems?: number } = {}): Promise<{ root: string; submissions: string; cleanup: () => void }> {
   const study = copyExampleStudy();
   const limits = { ...(options.maxLineBytes !== undefined ? { max_line_bytes: options.maxLineBytes } : {}), ...(options.maxSystems !== undefined ? { max_systems: options.maxSystems } : {}) };
-  if (Object.keys(limits).length > 0) {
-    // Bounds are the study's (study.json limits): set them, then refreeze.
-    const path = join(study.root, 'preregistration/study.json');
-    writeFileSync(path, `${JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), limits }, null, 2)}\n`);
-  }
-  if (!existsSync(join(study.root, 'preregistration/freeze.json')) || Object.keys(limits).length > 0) {
-    const r = await runCli(['freeze', '--root', study.root, '--replace', '--json']);
-    if (r.code !== 0) throw new Error(`freeze failed: ${r.stdout}${r.stderr}`);
-  }
+  // The tests' lines come from systems of their own (sys-a, sys-b…) with any attempt: a study that
+  // registers none, declaring so (binding none), and declares no protocol, so that no line is
+  // SYSTEM_UNREGISTERED or ATTEMPT_OUT_OF_PROTOCOL; bounds are the study's (study.json limits).
+  // Then refreeze.
+  const path = join(study.root, 'preregistration/study.json');
+  const { systems: _registered, protocol: _protocol, ...config } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  writeFileSync(path, `${JSON.stringify({ ...config, binding: 'none', ...(Object.keys(limits).length > 0 ? { limits } : {}) }, null, 2)}\n`);
+  const r = await runCli(['freeze', '--root', study.root, '--replace', '--json']);
+  if (r.code !== 0) throw new Error(`freeze failed: ${r.stdout}${r.stderr}`);
   // The tests write the submissions they need: whatever the example ships is set aside.
   const submissions = join(study.root, 'inputs/submissions');
   rmSync(submissions, { recursive: true, force: true });

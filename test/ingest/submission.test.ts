@@ -172,3 +172,16 @@ describe('accepted records keep the evidence bytes exactly', () => {
     expect(ours).toEqual(JSON.parse(py.stdout));
   });
 });
+
+describe('the study\'s protocol (SPEC §12.5): registered systems and attempts per item', () => {
+  const protocol = { systems: new Set(['sys-a']), attemptsPerItem: 3 };
+  const checker = () => new SubmissionChecker(ITEMS, true, protocol);
+  it('rejects a system the study does not register (SYSTEM_UNREGISTERED) and an attempt beyond the protocol (ATTEMPT_OUT_OF_PROTOCOL)', () => {
+    expect(check(submissionLine({ system_id: 'sys-b' }), checker()).rejected?.reason_code).toBe('SYSTEM_UNREGISTERED');
+    expect(check(submissionLine({ attempt: 4 }), checker()).rejected?.reason_code).toBe('ATTEMPT_OUT_OF_PROTOCOL');
+    expect(check(submissionLine({ attempt: 3 }), checker()).accepted?.attempt).toBe(3);
+  });
+  it('checks neither without a protocol (validate outside a study, a study/1 without systems)', () => {
+    expect(check(submissionLine({ system_id: 'sys-b', attempt: 4 })).accepted?.system_id).toBe('sys-b');
+  });
+});

@@ -271,10 +271,26 @@ describe('verify FILE… (outside the pipeline)', () => {
   });
 });
 
+/**
+ * Registers one more system in a scratch copy's study.json, and lifts its protocol, for the lines
+ * a test adds (SYSTEM_UNREGISTERED and ATTEMPT_OUT_OF_PROTOCOL otherwise: SPEC §12.5); the caller
+ * refreezes.
+ */
+function registerSystem(root: string, systemId: string): void {
+  const path = join(root, 'preregistration/study.json');
+  const study = JSON.parse(readFileSync(path, 'utf8')) as { systems: Array<Record<string, unknown>>; protocol?: unknown };
+  study.systems.push({ system_id: systemId, buyer_fingerprints: [`fp-${systemId}`] });
+  delete study.protocol;
+  writeFileSync(path, `${JSON.stringify(study, null, 2)}\n`);
+}
+
 describe('verify in a study: spec 3.x evidence with the owner\'s disclosure (evidence.disclosure_json)', () => {
   it('binds the bodies through the disclosure, records every witness as its own column, and agrees with verify FILE', async () => {
     const s = copyExampleStudy();
     try {
+      registerSystem(s.root, 'sys-v3');
+      const frozen = await runCli(['freeze', '--root', s.root, '--replace', '--json']);
+      expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
       const tsa = await loadTestSigner('tsa');
       const key = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
       const honest = readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -327,6 +343,7 @@ describe('verify in a study: transparency-log entries carried with the evidence 
     try {
       // The study pins the TEST-ONLY log key: a scratch copy of the example, refrozen (the committed example pins none).
       pinTestLog(join(s.root, 'preregistration/trust'));
+      registerSystem(s.root, 'sys-tlog');
       const frozen = await runCli(['freeze', '--root', s.root, '--replace', '--json']);
       expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
 
