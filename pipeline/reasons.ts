@@ -154,6 +154,14 @@ export const REASONS = {
     meaning: 'preregistration/freeze.json does not follow schemas/freeze.schema.json.',
     next: 'Restore freeze.json from version control; never edit it by hand.',
   },
+  ANSWER_KEY_REF_UNKNOWN: {
+    meaning: 'The answer key expects a ref (a citation, or an amount\'s ref) that no corpus heading declares: it is not in the frozen vocabulary, so no answer could ever be grounded in it and every system would fail the item. freeze refuses, writing nothing.',
+    next: 'Correct the ref in the answer key (the identifier as its heading writes it), or add the article to the corpus, then freeze.',
+  },
+  ANSWER_KEY_NEGATIVE_EXPECTS: {
+    meaning: 'A negative item (one that expects a refusal) expects refs or amounts: the key contradicts itself. freeze refuses, writing nothing.',
+    next: 'Make the item positive, or empty its expected_refs and expected_amounts, then freeze.',
+  },
   ANSWER_KEY_INVALID: {
     meaning: 'The answer key has an invalid line, a duplicate item, or does not cover exactly the frozen items.',
     next: 'Fix the lines listed (see schemas/answer-key.schema.json).',

@@ -69,3 +69,30 @@ export function checkKeyCoversItems(key: readonly AnswerKeyItem[], items: Readon
   for (const id of keyIds) if (!itemIds.has(id)) problems.push(`answer-key entry ${id} is not a frozen item`);
   return problems;
 }
+
+export interface GoldSetProblem {
+  code: 'ANSWER_KEY_REF_UNKNOWN' | 'ANSWER_KEY_NEGATIVE_EXPECTS';
+  message: string;
+}
+
+/**
+ * The gold set against the corpus (SPEC §12.5): every ref a positive item expects (its citations
+ * and its amounts' refs) is an identifier of the frozen vocabulary — an expected `R9999-9` could
+ * never be grounded, so every system would fail it — and a negative item, which expects a
+ * refusal, expects no ref and no amount.
+ */
+export function goldSetProblems(key: readonly AnswerKeyItem[], vocabulary: ReadonlySet<string>): GoldSetProblem[] {
+  const problems: GoldSetProblem[] = [];
+  for (const k of key) {
+    const refs = [...k.expected_refs, ...k.expected_amounts.map((a) => a.ref)];
+    if (k.kind === 'negative') {
+      if (refs.length > 0) problems.push({ code: 'ANSWER_KEY_NEGATIVE_EXPECTS', message: `item ${k.item_id} is a negative (it expects a refusal) but expects ${[...new Set(refs)].join(', ')}` });
+      continue;
+    }
+    for (const ref of new Set(refs)) {
+      if (!vocabulary.has(ref)) problems.push({ code: 'ANSWER_KEY_REF_UNKNOWN', message: `item ${k.item_id} expects ${JSON.stringify(ref)}, which no corpus heading declares (it is not in the frozen vocabulary)` });
+    }
+  }
+  return problems;
+}
+

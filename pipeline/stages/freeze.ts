@@ -2,7 +2,7 @@
 // digest → preregistration/freeze.json, and the freeze_digest that anchors will witness.
 import { existsSync } from 'node:fs';
 import { commitAnswerKey } from '../study/answer-key.ts';
-import { checkKeyCoversItems, readAnswerKey, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
+import { checkKeyCoversItems, goldSetProblems, readAnswerKey, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
 import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
@@ -50,6 +50,10 @@ export const freeze: Command = {
     const coverage = checkKeyCoversItems(key, items);
     if (coverage.length > 0) {
       throw new PreregError('ANSWER_KEY_INVALID', coverage.join('\n'), { problems: coverage });
+    }
+    const gold = goldSetProblems(key, new Set(digests.vocabulary.ids));
+    if (gold.length > 0) {
+      throw new PreregError(gold[0]!.code, gold.map((p) => `${p.code}: ${p.message}`).join('\n'), { problems: gold.map((p) => p.message) });
     }
     const secretFile = ctx.values['secret-file'];
     const secret = resolveSecret(layout, typeof secretFile === 'string' ? secretFile : undefined, ctx.env);
