@@ -73,6 +73,13 @@ function writeTrustDirectory(trustDir: string): void {
   writeFileAtomic(join(trustDir, 'policy.json'), `${JSON.stringify(policy, null, 2)}\n`);
 }
 
+/** `block` (members, each line starting with a newline) inserted before study.json's `anchors`, the text kept as written. */
+function beforeAnchors(studyText: string, block: string, what: string): string {
+  const at = studyText.indexOf('\n  "anchors": {');
+  if (at < 0) throw new Error(`study.json: no "anchors" member to place ${what} before`);
+  return studyText.slice(0, at) + block + studyText.slice(at);
+}
+
 /**
  * study.json with its `systems` member replaced by `systems`, one system per line, before
  * `anchors` (removed when `systems` is empty: a study that registers none); the rest of the text
@@ -82,18 +89,13 @@ export function withRegisteredSystems(studyText: string, systems: readonly Regis
   const start = studyText.indexOf('\n  "systems": [');
   const kept = start < 0 ? studyText : studyText.slice(0, start) + studyText.slice(studyText.indexOf('\n  ],', start) + '\n  ],'.length);
   if (systems.length === 0) return kept;
-  const at = kept.indexOf('\n  "anchors": {');
-  if (at < 0) throw new Error('study.json: no "anchors" member to place "systems" before');
-  const block = `\n  "systems": [\n${systems.map((s) => `    ${JSON.stringify(s)}`).join(',\n')}\n  ],`;
-  return kept.slice(0, at) + block + kept.slice(at);
+  return beforeAnchors(kept, `\n  "systems": [\n${systems.map((s) => `    ${JSON.stringify(s)}`).join(',\n')}\n  ],`, '"systems"');
 }
 
 /** study.json (a prereg.study/2) declaring `"binding": "none"`, before `anchors`; the rest kept as written. */
 export function withBindingNone(studyText: string): string {
   if (studyText.includes('\n  "binding": ')) return studyText;
-  const at = studyText.indexOf('\n  "anchors": {');
-  if (at < 0) throw new Error('study.json: no "anchors" member to place "binding" before');
-  return `${studyText.slice(0, at)}\n  "binding": "none",${studyText.slice(at)}`;
+  return beforeAnchors(studyText, '\n  "binding": "none",', '"binding"');
 }
 
 async function prereg(args: string[]): Promise<void> {
@@ -160,15 +162,12 @@ function withAgentKeys(systems: readonly RegisteredSystem[], studyId: string): R
  * the text otherwise kept as written.
  */
 export function asSealedStudy(studyText: string): string {
-  let text = studyText.replace('"format": "prereg.study/1"', '"format": "prereg.study/2"');
-  const at = text.indexOf('\n  "anchors": {');
-  if (at < 0) throw new Error('study.json: no "anchors" member to place "intake" before');
+  const text = studyText.replace('"format": "prereg.study/1"', '"format": "prereg.study/2"');
   const add = [
     ...(text.includes('\n  "intake": {') ? [] : ['\n  "intake": { "mode": "sealed", "seal_within_s": 3600 },']),
     ...(text.includes('\n  "protocol": {') ? [] : ['\n  "protocol": { "attempts_per_item": 3 },']),
   ].join('');
-  text = `${text.slice(0, at)}${add}${text.slice(at)}`;
-  return text;
+  return beforeAnchors(text, add, '"intake"');
 }
 
 /**
