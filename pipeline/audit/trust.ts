@@ -5,7 +5,7 @@
 // confirm it. Adding trust is the only way a study's own policy can move a result (a key or root
 // it pins can only make evidence verify), so only what verified is checked here.
 import { join } from 'node:path';
-import type { AnchorVerification } from '../freeze/anchors.ts';
+import { studyOnlyWitnesses, type AnchorVerification } from '../freeze/anchors.ts';
 import type { AuditorIssuerKeys, AuditorRoots } from '../auditor/trust.ts';
 import { loadTsaTrust } from '../evidence/timestamp/index.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
@@ -86,7 +86,7 @@ function freezeDifferences(auditor: AuditorTrust, pinned: boolean, anchors: Anch
     out.push({ file: 'preregistration/freeze.json', message: 'FREEZE_DIGEST_UNPINNED: nothing the operator does not control pins freeze_digest; pass --expect-freeze with the digest published before opens_at, or --receipt with a participant\'s sealed intake receipt' });
   }
   if (anchors === null) return out;
-  const studyTrusted = anchors.witnesses.filter((w) => w.ok && w.trusted_by === 'study');
+  const studyTrusted = studyOnlyWitnesses(anchors.witnesses);
   // With the auditor's roots, the freeze rests on study-only witnesses only when the auditor's fall short.
   if (anchors.roots === 'auditor' && anchors.independent_witnesses >= anchors.min_witnesses) return out;
   for (const w of studyTrusted) {

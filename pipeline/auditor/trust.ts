@@ -11,9 +11,7 @@ import { PreregError } from '../reasons.ts';
 import { parseArkForgeKeyHistory, type PublishedProofKey } from '../trust-import/arkforge-keys.ts';
 
 export interface AuditorRoots {
-  /** The files given, as given. */
-  files: string[];
-  /** Their texts, in the same order. */
+  /** The texts of the files given, in their order. */
   pems: string[];
   /** The roots with the study's tsa_certs as untrusted path material. */
   tsa: TsaTrust;
@@ -32,7 +30,7 @@ function readGiven(path: string, flag: string): string {
 export function loadAuditorRoots(files: readonly string[] | undefined, study: TrustMaterialInputs | null): AuditorRoots | null {
   if (!files || files.length === 0) return null;
   const pems = files.map((f) => readGiven(f, '--tsa-root'));
-  return { files: [...files], pems, tsa: loadTsaTrust(pems, study?.tsaCertPems ?? [], { roots: files, certs: study?.policy.tsa_certs ?? [] }) };
+  return { pems, tsa: loadTsaTrust(pems, study?.tsaCertPems ?? [], { roots: files, certs: study?.policy.tsa_certs ?? [] }) };
 }
 
 export interface AuditorIssuerKeys {

@@ -148,7 +148,7 @@ export function countIndependentWitnesses(anchors: readonly AnchorVerification[]
   return new Set(anchors.filter((a) => a.ok && a.trusted_by === by).map((a) => a.root_sha256)).size;
 }
 
-/** The witnesses that verify only under the study's own roots while the auditor supplied its own. */
+/** The witnesses that verify only under the study's own roots (every valid one when the auditor supplied none). */
 export function studyOnlyWitnesses(anchors: readonly AnchorVerification[]): AnchorVerification[] {
   return anchors.filter((a) => a.ok && a.trusted_by === 'study');
 }
