@@ -17,7 +17,20 @@ import { smallBuyerKey } from '../test/support/submission-record.ts';
 import { systemId, type StudyInit, type StudyItem, type StudyRecord } from './study-worker.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const VARIANTS = 5;
+
+/**
+ * What a generated study holds: `records` records from `systems` systems over the example's 20
+ * items in `variants` variants each (default 5: 100 items); `pattern` says which positive answers
+ * a system gets wrong — 'spread' (default) s of every 40 for system s, 'alternate' every other
+ * positive item, by system parity, so that two systems disagree on every positive item (the sign
+ * test at sizes a fixed-width 2^n cannot hold).
+ */
+export interface StudyShape {
+  records: number;
+  systems: number;
+  variants?: number;
+  pattern?: StudyInit['pattern'];
+}
 
 /**
  * The files that shape a record: a change to any makes a new study (a change elsewhere, e.g. to the
@@ -25,14 +38,17 @@ const VARIANTS = 5;
  */
 const SOURCES = ['bench/study-generator.ts', 'bench/study-worker.ts', 'test/support/submission-record.ts'];
 
-export function studyCacheKey(records: number, systems: number): string {
+export function studyCacheKey(shape: StudyShape): string {
   const h = createHash('sha256');
   for (const f of SOURCES) h.update(readFileSync(join(ROOT, f)));
-  return `study-${records}x${systems}-${h.digest('hex').slice(0, 12)}`;
+  const variants = shape.variants ?? 5;
+  const pattern = shape.pattern ?? 'spread';
+  return `study-${shape.records}x${shape.systems}${variants === 5 ? '' : `-v${variants}`}${pattern === 'spread' ? '' : `-${pattern}`}-${h.digest('hex').slice(0, 12)}`;
 }
 
-export async function generateStudy(dir: string, opts: { records: number; systems: number; progress?: (done: number) => void }): Promise<void> {
+export async function generateStudy(dir: string, opts: StudyShape & { progress?: (done: number) => void }): Promise<void> {
   const { records, systems } = opts;
+  const variants = opts.variants ?? 5;
   if (records % systems !== 0) throw new Error(`generateStudy: ${records} records do not split evenly over ${systems} systems`);
   const perSystem = records / systems;
   const tmp = `${dir}.tmp`;
@@ -47,7 +63,7 @@ export async function generateStudy(dir: string, opts: { records: number; system
   const items: StudyItem[] = [];
   const itemLines: string[] = [];
   const keyLines: string[] = [];
-  for (let v = 0; v < VARIANTS; v++) {
+  for (let v = 0; v < variants; v++) {
     for (const b of base) {
       const k = key.get(b.item_id)!;
       const id = `${b.item_id}-v${v}`;
@@ -60,10 +76,13 @@ export async function generateStudy(dir: string, opts: { records: number; system
   if (perSystem > items.length * 100) throw new Error(`generateStudy: ${perSystem} records per system exceed 100 attempts on ${items.length} items`);
   writeFileSync(join(tmp, 'corpus/items.jsonl'), `${itemLines.join('\n')}\n`);
   writeFileSync(join(tmp, 'inputs/answer-key.jsonl'), `${keyLines.join('\n')}\n`);
-  // Each system registered with its own buyer key's fingerprint (study.json systems, SPEC §6.2).
+  // Each system registered with its own buyer key's fingerprint (study.json systems, SPEC §6.2),
+  // and the protocol as many attempts per item as the records make (SPEC §12.5).
   const studyFile = join(tmp, 'preregistration/study.json');
   const registration = Array.from({ length: systems }, (_, s) => ({ system_id: systemId(s), buyer_fingerprints: [buyerFingerprint(smallBuyerKey(systemId(s)))] }));
-  writeFileSync(studyFile, withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration));
+  const attempts = Math.ceil(perSystem / items.length);
+  const protocol = readFileSync(studyFile, 'utf8').replace(/"attempts_per_item": \d+/, `"attempts_per_item": ${attempts}`);
+  writeFileSync(studyFile, withRegisteredSystems(protocol, registration));
   await freezeAndAnchor(tmp);
 
   const submissions = join(tmp, 'inputs/submissions');
@@ -77,6 +96,7 @@ export async function generateStudy(dir: string, opts: { records: number; system
     items,
     perSystem,
     second: { ref: 'R2123-1', text: passages.get('R2123-1')! },
+    pattern: opts.pattern ?? 'spread',
   };
   const pool = new WorkerPool<StudyInit, number, StudyRecord>({ module: new URL('./study-worker.ts', import.meta.url), init });
   try {
@@ -101,8 +121,8 @@ export async function generateStudy(dir: string, opts: { records: number; system
 }
 
 /** The study of `records` × `systems` under `cacheDir`, generated unless already there. */
-export async function cachedStudy(cacheDir: string, records: number, systems: number, progress?: (done: number) => void): Promise<string> {
-  const dir = join(cacheDir, studyCacheKey(records, systems));
-  if (!existsSync(dir)) await generateStudy(dir, { records, systems, progress });
+export async function cachedStudy(cacheDir: string, shape: StudyShape, progress?: (done: number) => void): Promise<string> {
+  const dir = join(cacheDir, studyCacheKey(shape));
+  if (!existsSync(dir)) await generateStudy(dir, { ...shape, ...(progress ? { progress } : {}) });
   return dir;
 }

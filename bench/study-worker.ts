@@ -17,6 +17,8 @@ export interface StudyInit {
   perSystem: number;
   /** The second evidence item's passage (a second retrieval, without a token). */
   second: Passage;
+  /** Which positive answers a system gets wrong (bench/study-generator.ts StudyShape). */
+  pattern: 'spread' | 'alternate';
 }
 export interface StudyRecord {
   system: string;
@@ -34,8 +36,9 @@ export async function createHandler(init: StudyInit) {
       const s = Math.floor(index / init.perSystem);
       const j = index % init.perSystem;
       const item = init.items[j % init.items.length]!;
-      // System s cites a wrong reference on s of every 40 positive answers: the systems differ.
-      const wrong = item.positive && (j * 7 + s) % 40 < s;
+      // 'spread': system s cites a wrong reference on s of every 40 positive answers (the systems
+      // differ); 'alternate': on every other positive item, by the system's parity.
+      const wrong = item.positive && (init.pattern === 'alternate' ? (j + s) % 2 === 0 : (j * 7 + s) % 40 < s);
       const r: RecordSpec = {
         system: systemId(s),
         item: item.item_id,

@@ -6,7 +6,11 @@
 // set, all threads); then `prereg audit` on the outputs (a rerun of the whole pipeline in a scratch
 // directory, measured apart from the end-to-end figure). Not a test: nothing is asserted on time.
 //
-//   npm run bench:study [-- --records 100000] [--systems 20] [--dir work/bench] [--regenerate] [--no-audit]
+//   npm run bench:study [-- --records 100000] [--systems 20] [--variants 5] [--pattern spread|alternate]
+//                       [--dir work/bench] [--regenerate] [--no-audit]
+//
+// --variants V makes 20·V items (2,000 items: --variants 100); the protocol is as many attempts per
+// item as the records need (records / systems / items).
 import { studyLayout } from '../pipeline/layout.ts';
 import { freezeDigest, loadFreezeRecord } from '../pipeline/study/freeze-record.ts';
 import { execFileSync } from 'node:child_process';
@@ -24,6 +28,8 @@ const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '100000' },
     systems: { type: 'string', default: '20' },
+    variants: { type: 'string', default: '5' },
+    pattern: { type: 'string', default: 'spread' },
     dir: { type: 'string', default: join(ROOT, 'work/bench') },
     regenerate: { type: 'boolean' },
     'no-audit': { type: 'boolean' },
@@ -31,12 +37,14 @@ const { values } = parseArgs({
 });
 const records = Number(values.records);
 const systems = Number(values.systems);
+if (values.pattern !== 'spread' && values.pattern !== 'alternate') throw new Error(`bench:study: --pattern is spread or alternate, not ${values.pattern}`);
+const shape = { records, systems, variants: Number(values.variants), pattern: values.pattern } as const;
 
 const started = performance.now();
 const progress = (done: number) => process.stderr.write(`\rgenerating the study: ${done}/${records} records`);
 const study = values.regenerate
-  ? (await generateStudy(join(values.dir, studyCacheKey(records, systems)), { records, systems, progress }), join(values.dir, studyCacheKey(records, systems)))
-  : await cachedStudy(values.dir, records, systems, progress);
+  ? (await generateStudy(join(values.dir, studyCacheKey(shape)), { ...shape, progress }), join(values.dir, studyCacheKey(shape)))
+  : await cachedStudy(values.dir, shape, progress);
 if (performance.now() - started > 1000) process.stderr.write(` (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-stale'], { stdio: 'inherit' });
 

@@ -162,6 +162,10 @@ export const REASONS = {
     meaning: 'A negative item (one that expects a refusal) expects refs or amounts: the key contradicts itself. freeze refuses, writing nothing.',
     next: 'Make the item positive, or empty its expected_refs and expected_amounts, then freeze.',
   },
+  VOCABULARY_HEADING_UNMATCHED: {
+    meaning: 'A Markdown heading of the corpus contains an identifier of a shape study.json declares (vocabulary.shape_patterns), but no heading pattern matches it: the identifier is not in the vocabulary, so a citation of it is a PHANTOM, never grounded. A warning (freeze and doctor); nothing is refused.',
+    next: 'If the heading declares a citable article, widen vocabulary.heading_patterns (or fix the heading) before the freeze; if it does not, leave it.',
+  },
   ANSWER_KEY_INVALID: {
     meaning: 'The answer key has an invalid line, a duplicate item, or does not cover exactly the frozen items.',
     next: 'Fix the lines listed (see schemas/answer-key.schema.json).',
@@ -437,6 +441,14 @@ export const REASONS = {
   ATTEMPT_OUT_OF_PROTOCOL: {
     meaning: 'A submission line\'s attempt is beyond the frozen protocol\'s attempts per item (study.json protocol.attempts_per_item): an extra attempt would let a system keep its best. The line is rejected; the others go on.',
     next: 'Submit attempts 1 to protocol.attempts_per_item of each item only.',
+  },
+  JOB_NOT_SUBMITTED: {
+    meaning: 'A commitment that binds a system (signed by one of its agent_keys, or submitted by it through intake) names a job none of the system\'s records submits a timeline for: an attempt made and not submitted. Listed in coverage (results.json, report); the scores are unaffected. A commitment binding nobody never counts here, so nobody can make a rival look as if it hid an attempt.',
+    next: 'Read the job in results.json coverage.jobs_not_submitted: the system made an attempt it did not submit.',
+  },
+  REFUSAL_FLAG_DISAGREES: {
+    meaning: 'A record\'s `refused` flag disagrees with what the study\'s frozen refusal_pattern finds in its answer text (a refusal flagged on an answer, or an unflagged refusal). Declared takes the flag, proven the text; the record is listed in results.json coverage.refusal_flags_disagreeing and the report.',
+    next: 'Nothing to do for the study; a participant sets `refused` to what its answer says.',
   },
   SUBMISSION_DUPLICATE: {
     meaning: 'A later submission line repeats an accepted (system_id, item_id, attempt); the first line is kept and this one rejected, never merged.',

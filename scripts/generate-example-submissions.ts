@@ -5,7 +5,9 @@
 //   sys-tampered   some evidence was altered after signing, some is unsigned or signed by a key or
 //                  TSA that is not pinned, one item's evidence is the issuer's public view (its
 //                  preimage redacted: it proves no body); one phantom citation, one invented amount, one answered
-//                  negative, and two lines that ingest must reject (a duplicate, an unknown item);
+//                  negative, one answered negative flagged `refused` (the study's refusal pattern
+//                  reads the text: REFUSAL_FLAG_DISAGREES), and two lines that ingest must reject
+//                  (a duplicate, an unknown item);
 //   sys-truncated  honest proofs, but a third of its receipt timelines were cut at the tail and
 //                  re-closed (internally valid, caught only by the commitment), and two truncated
 //                  answers; two attempts per item where the others make three (constancy is then
@@ -137,6 +139,8 @@ function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<
       plan.text = 'Selon l\'article R2123-1, le taux applicable est réduit pour les travaux.';
       plan.refused = false;
     }
+    // An answer flagged as a refusal: declared takes the flag, proven the text (SPEC §12.6).
+    if (id === 'mp-018' && attempt === 1) plan.text = 'Selon l\'article R2123-1, la procédure adaptée s\'applique sans condition de montant.';
     return plan;
   }
   const n = Number(id.slice(3));

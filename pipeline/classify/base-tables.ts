@@ -2,10 +2,10 @@
 // answer and the references and amounts of every served passage; section 5 only classifies.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
-import type { StudyConfig } from '../study/study.ts';
+import { lineProtocolOf, refusalPatternOf, type StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
-import { CLASSIFY_TABLES_SQL } from '../store/table-files.ts';
-import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY } from '../store/statements.ts';
+import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
+import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM } from '../store/statements.ts';
 import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
 import { compileLiteralMatcher } from './vocabulary-trie.ts';
 
@@ -16,6 +16,8 @@ export interface BaseTableCounts {
   served_refs: number;
   served_amounts: number;
   passage_mentions: number;
+  /** Records whose `refused` flag the study's refusal pattern contradicts (REFUSAL_FLAG_DISAGREES). */
+  refusal_flags_disagreeing: number;
 }
 
 async function rows(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
@@ -47,13 +49,20 @@ export async function buildBaseTables(
   for (const i of items) itemTable.append([i.item_id, i.question]);
   itemTable.close();
 
-  const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0, passage_mentions: 0 };
+  const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0, passage_mentions: 0, refusal_flags_disagreeing: 0 };
+  const refusalPattern = refusalPatternOf(study);
+  const refusals = await TableAppender.create(connection, 'record_refusals');
   // The identifiers each record's answer cites (stubs excluded), for passage_mentions.
   const cited = new Map<number, Set<string>>();
   const assertions = await TableAppender.create(connection, 'assertions');
   for (const r of await rows(connection, ANSWERS_TO_CLASSIFY)) {
     counts.records++;
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
+    // The flag is what the submission declares; the proven column reads the answer (SPEC §12.6).
+    const flag = r.refused === true;
+    const byText = refusalPattern === null ? null : refusalPattern.test(String(r.answer_text));
+    if (byText !== null && byText !== flag) counts.refusal_flags_disagreeing++;
+    refusals.append([Number(r.record_id), String(r.system_id), String(r.item_id), Number(r.attempt), flag, byText, byText ?? flag]);
     for (const a of extractor.extract(String(r.answer_text), { truncated: r.truncated === true })) {
       assertions.append([
         Number(r.record_id), String(r.system_id), String(r.item_id), Number(r.attempt), `${id}/${a.assertion_index}`, a.assertion_index,
@@ -64,8 +73,11 @@ export async function buildBaseTables(
     }
   }
   assertions.close();
+  refusals.close();
   await servedFacts(connection, extractor, counts);
   await passageMentions(connection, cited, counts);
+  await connection.run(SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
+  await runSqlFile(connection, COVERAGE_SQL);
   return counts;
 }
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { countIndependentWitnesses, listAnchorTokens, requiredWitnesses, verifyAnchor } from '../freeze/anchors.ts';
 import { compareDigests } from '../study/drift.ts';
-import { computePublicDigests, freezeDigest, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
+import { computePublicDigests, freezeDigest, unmatchedHeadingWarning, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
 import { planProblems } from '../freeze/plan-check.ts';
 import { loadStudy, unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
 import { loadTrust } from '../study/trust.ts';
@@ -65,6 +65,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     const systems = unregisteredSystemsWarning(study);
     if (systems) warnings.push(`${systems.code}: ${systems.message}`);
     digests = computePublicDigests(layout, study);
+    warnings.push(...digests.unmatched_headings.map(unmatchedHeadingWarning));
     beforeFreeze.push(...(await planProblems(layout, study, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
   } catch (err) {
     beforeFreeze.push(caught(err));

@@ -22,7 +22,8 @@ import {
 import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
 import { PreregError } from '../reasons.ts';
 import { quoteIdent } from '../store/sql-text.ts';
-import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, orderedSelect, witnessesBySystem } from '../store/statements.ts';
+import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
+import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, orderedSelect, refusalDisagreements, witnessesBySystem } from '../store/statements.ts';
 
 /** The alias of the attached store database. */
 export const STORE_ALIAS = 'store';
@@ -34,17 +35,29 @@ export interface TableSpec {
   columns: readonly string[];
 }
 
-/** The result tables the score stage writes (SPEC §6.3, and the discordant items behind each sign test), keyed as results.json names them. */
+/** A section-5 view's result table (SPEC §6.3): result_<view>, with the view's documented columns. */
+const sectionResult = <V extends RequiredView>(view: V) => ({ table: `result_${view}` as const, columns: REQUIRED_VIEWS[view] });
+
+/**
+ * The result tables the score stage writes, keyed as results.json names them: section 5's views
+ * (and the discordant items behind each sign test), then the statistics the stage adds to them
+ * (SPEC §12.6, pipeline/store/statistics-tables.sql).
+ */
 export const RESULT_TABLES = {
-  assertion_classes: {
-    table: 'result_assertion_classes',
-    columns: ['system_id', 'item_id', 'attempt', 'assertion_id', 'kind', 'ref', 'class_declared', 'class_proven'],
+  assertion_classes: sectionResult('assertion_classes'),
+  scores: sectionResult('scores'),
+  constancy: sectionResult('constancy'),
+  sign_tests: sectionResult('sign_tests'),
+  discordant_items: sectionResult('discordant_items'),
+  hypotheses: sectionResult('hypotheses'),
+  score_intervals: {
+    table: 'result_score_intervals',
+    columns: ['system_id', 'metric', 'alpha', 'declared_lower', 'declared_upper', 'proven_lower', 'proven_upper'],
   },
-  scores: { table: 'result_scores', columns: ['system_id', 'metric', 'declared', 'proven', 'n_declared', 'n_proven'] },
-  constancy: { table: 'result_constancy', columns: ['system_id', 'metric', 'attempts', 'always', 'sometimes', 'never'] },
-  sign_tests: { table: 'result_sign_tests', columns: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'] },
-  discordant_items: { table: 'result_discordant_items', columns: ['system_a', 'system_b', 'metric', 'item_id', 'winner'] },
-  hypotheses: { table: 'result_hypotheses', columns: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome'] },
+  sign_test_adjustments: {
+    table: 'result_sign_test_adjustments',
+    columns: ['system_a', 'system_b', 'metric', 'discordant', 'p_value', 'p_holm', 'alpha', 'reaches_alpha', 'fewest_discordant', 'wins_needed'],
+  },
 } as const satisfies Record<string, TableSpec>;
 
 export type ResultName = keyof typeof RESULT_TABLES;
@@ -68,6 +81,12 @@ export const BASE_TABLES = {
   evidence_ownership: { table: 'evidence_ownership', columns: ['system_id', 'evidence_kind', 'status', 'reason_codes'] },
   /** Whether each served passage is frozen corpus text (SPEC §12.4), counted per system. */
   served_passages: { table: 'served_passages', columns: ['system_id', 'in_corpus'] },
+  /** What the protocol expects of each system and what came (SPEC §12.5). */
+  coverage: { table: 'coverage', columns: ['system_id', 'registered', 'items', 'attempts_per_item', 'expected', 'submitted', 'missing', 'items_without_record', 'jobs_not_submitted'] },
+  /** Jobs a system's own commitments name and none of its records submits (JOB_NOT_SUBMITTED). */
+  unsubmitted_jobs: { table: 'unsubmitted_jobs', columns: ['system_id', 'job_id', 'reason_code', 'bound_by', 'file', 'line_no'] },
+  /** Each record's refusal, declared (the flag) and proven (the frozen refusal pattern, SPEC §12.6). */
+  record_refusals: { table: 'record_refusals', columns: ['record_id', 'system_id', 'item_id', 'attempt', 'declared', 'by_text', 'proven'] },
 } as const satisfies Record<string, TableSpec>;
 
 export type BaseName = keyof typeof BASE_TABLES;
@@ -218,6 +237,17 @@ export interface StoreFacts {
   witnesses_by_system: Array<{ system_id: string; proofs: bigint; witnessed: bigint; witnesses: bigint }> | null;
   /** Whose evidence is whose (SPEC §6.2): what results.json's `evidence` holds. */
   evidence: EvidenceOwnershipFacts;
+  /** What the protocol expected and what came (SPEC §12.5, §12.6): what results.json's `coverage` holds. */
+  coverage: CoverageFacts;
+}
+
+export interface CoverageFacts {
+  /** Rows of coverage, one per system. */
+  systems: Row[];
+  /** Rows of unsubmitted_jobs (JOB_NOT_SUBMITTED). */
+  jobs_not_submitted: Row[];
+  /** The records whose refused flag the frozen refusal pattern contradicts (REFUSAL_FLAG_DISAGREES). */
+  refusal_flags_disagreeing: Row[];
 }
 
 export interface EvidenceOwnershipFacts {
@@ -266,6 +296,22 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
     chain_status: await statusCounts(connection, schema, 'chain_checks'),
     witnesses_by_system: await readWitnessesBySystem(connection, schema),
     evidence: await evidenceOwnership(connection, schema),
+    coverage: await coverageFacts(connection, schema),
+  };
+}
+
+/** A row of getRowObjectsJS as emit writes it: integers exact (bigint), other values as read. */
+function objectRow(r: Record<string, unknown>): Row {
+  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : (v as Cell)]));
+}
+
+async function coverageFacts(connection: DuckDBConnection, schema: Schema): Promise<CoverageFacts> {
+  const { coverage, unsubmitted_jobs: unsubmitted, record_refusals: refusals } = BASE_TABLES;
+  const disagreeing = (await connection.runAndReadAll(refusalDisagreements(qualified(refusals.table), qualified('records')))).getRowObjectsJS();
+  return {
+    systems: await readRows(connection, coverage.table, columnsOf(schema, coverage.table)),
+    jobs_not_submitted: await readRows(connection, unsubmitted.table, columnsOf(schema, unsubmitted.table)),
+    refusal_flags_disagreeing: disagreeing.map(objectRow),
   };
 }
 
@@ -277,7 +323,7 @@ async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): 
   return {
     registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),
     reuse: await readRows(connection, reuse.table, columnsOf(schema, reuse.table)),
-    by_system: bySystem.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : (v as Cell)]))),
+    by_system: bySystem.map(objectRow),
   };
 }
 

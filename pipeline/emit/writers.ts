@@ -8,7 +8,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openMemoryDatabase } from '../store/db.ts';
 import { attachReadOnly, copyTo, SET_TIME_ZONE_UTC } from '../store/statements.ts';
-import { orderedStoreSelect, STORE_ALIAS } from './tables.ts';
+import { orderedStoreSelect, qualified, STORE_ALIAS } from './tables.ts';
+import { quoteIdent } from '../store/sql-text.ts';
 
 export interface EmitDatabase {
   connection: DuckDBConnection;
@@ -49,6 +50,17 @@ export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase>
 
 export async function copyParquet(connection: DuckDBConnection, table: string, columns: readonly string[], path: string): Promise<void> {
   await connection.run(copyTo(orderedStoreSelect(table, columns), path, PARQUET_OPTIONS));
+}
+
+/**
+ * scores.csv: every column of result_scores, then its exact intervals (result_score_intervals:
+ * alpha and the declared and proven bounds), one row per score, in the total order ORDER BY ALL gives.
+ */
+export async function copyScoresCsv(connection: DuckDBConnection, scoreColumns: readonly string[], path: string): Promise<void> {
+  const s = scoreColumns.map((c) => `s.${quoteIdent(c)}`).join(', ');
+  const select = `SELECT ${s}, i.alpha, i.declared_lower, i.declared_upper, i.proven_lower, i.proven_upper
+    FROM ${qualified('result_scores')} s LEFT JOIN ${qualified('result_score_intervals')} i USING (system_id, metric) ORDER BY ALL`;
+  await connection.run(copyTo(select, path, CSV_OPTIONS));
 }
 
 export async function copyCsv(connection: DuckDBConnection, table: string, columns: readonly string[], path: string): Promise<void> {

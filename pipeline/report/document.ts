@@ -3,7 +3,7 @@
 // metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
 import type { EmitInputs } from '../emit/manifest.ts';
 import type { Cell, ResultName, Row, StoreFacts } from '../emit/tables.ts';
-import { codePointOrder, fraction, gap, gapTenths, integer, metricName, observedOf, percentOf, show, tenthsText, type MetricLabels } from './values.ts';
+import { codePointOrder, fraction, gap, gapTenths, integer, intervalText, levelText, metricName, observedOf, percentOf, pValueText, show, tenthsText, type MetricLabels } from './values.ts';
 
 export interface WitnessSummary {
   witness: string;
@@ -62,8 +62,8 @@ function findingSentence(row: Row): string {
 
 function hypothesesTable(rows: Row[]): Block {
   return table(
-    ['hypothesis', 'outcome', 'observed', 'threshold', 'statement'],
-    rows.map((row) => [show(row.hypothesis_id), show(row.outcome), observedOf(row), percentOf(row.threshold), show(row.statement)]),
+    ['hypothesis', 'outcome', 'observed', 'threshold', 'statement', 'why this threshold'],
+    rows.map((row) => [show(row.hypothesis_id), show(row.outcome), observedOf(row), percentOf(row.threshold), show(row.statement), show(row.reason)]),
     [2, 3],
   );
 }
@@ -125,21 +125,35 @@ function signTests(r: ReportInput): Block[] {
     (show(row.winner) === show(row.system_a) ? w.a : w.b).push(show(row.item_id));
     won.set(key(row), w);
   }
+  const adjusted = new Map(r.results.sign_test_adjustments.map((row) => [key(row), row]));
+  const first = r.results.sign_test_adjustments[0];
+  const alpha = first === undefined ? null : show(first.alpha);
   return [
     {
       kind: 'p',
-      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system.',
+      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt both systems made and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system.',
     },
+    ...(first === undefined
+      ? []
+      : [
+          {
+            kind: 'p' as const,
+            text: `At alpha = ${alpha}, the fewest discordant items with which any comparison could reach significance is ${show(first.fewest_discordant)} (all won by one system); below that, a comparison cannot show a difference whatever the systems do. "Wins needed" is, at a comparison's own number of discordant items, the fewest the leading system must win for the raw p-value to reach alpha. The Holm-adjusted p-value corrects for the comparisons of the same metric; "significant" is judged on it.`,
+          },
+        ]),
     table(
-      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'items won by A', 'items won by B'],
+      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'Holm p-value', 'significant', 'wins needed', 'items won by A', 'items won by B'],
       r.results.sign_tests.map((row) => {
         const w = won.get(key(row)) ?? { a: [], b: [] };
+        const adj = adjusted.get(key(row));
+        const needed = adj === undefined ? '—' : adj.wins_needed === null ? `none of ${show(adj.discordant)}` : `${show(adj.wins_needed)} of ${show(adj.discordant)}`;
         return [
           show(row.system_a), show(row.system_b), metricName(show(row.metric), r.metric_labels), comparable(by, show(row.system_a), show(row.system_b)),
-          show(row.wins_a), show(row.wins_b), show(row.ties), show(row.p_value), w.a.join(', ') || '—', w.b.join(', ') || '—',
+          show(row.wins_a), show(row.wins_b), show(row.ties), pValueText(row.p_value), adj === undefined ? '—' : pValueText(adj.p_holm),
+          adj === undefined ? '—' : adj.reaches_alpha === true ? 'yes' : 'no', needed, w.a.join(', ') || '—', w.b.join(', ') || '—',
         ];
       }),
-      [4, 5, 6, 7],
+      [4, 5, 6, 7, 8],
     ),
   ];
 }
@@ -212,6 +226,77 @@ function ownershipBlocks(f: StoreFacts): Block[] {
   ];
 }
 
+/** Scores with each column's exact interval (SPEC §12.6). */
+function scoreTable(r: ReportInput): Block[] {
+  const intervals = new Map(r.results.score_intervals.map((row) => [`${show(row.system_id)}\u0000${show(row.metric)}`, row]));
+  const first = r.results.score_intervals[0];
+  const level = first === undefined ? null : levelText(first.alpha);
+  const header = (column: string) => (level === null ? `${column} interval` : `${column} ${level} interval`);
+  return [
+    ...(level === null ? [] : [{ kind: 'p' as const, text: `Beside each rate, its exact two-sided Clopper–Pearson ${level} interval (study.json statistics.alpha = ${show(first!.alpha)}), shown widened to one decimal.` }]),
+    table(
+      ['system', 'metric', 'declared', header('declared'), 'proven', header('proven'), 'proven − declared'],
+      r.results.scores.map((row) => {
+        const i = intervals.get(`${show(row.system_id)}\u0000${show(row.metric)}`);
+        return [
+          show(row.system_id), metricName(show(row.metric), r.metric_labels),
+          fraction(row.declared, row.n_declared).text, intervalText(i?.declared_lower, i?.declared_upper),
+          fraction(row.proven, row.n_proven).text, intervalText(i?.proven_lower, i?.proven_upper),
+          gap(row),
+        ];
+      }),
+      [2, 4, 6],
+    ),
+  ];
+}
+
+/** Was the expected article served at all, and when it was, cited (SPEC §12.6): retrieval against writing. */
+function retrievalBlocks(r: ReportInput): Block[] {
+  const of = (system: string, metric: string) => r.results.scores.find((row) => show(row.system_id) === system && show(row.metric) === metric);
+  const systems = [...new Set(r.results.scores.map((row) => show(row.system_id)))].sort(codePointOrder);
+  const rows = systems.flatMap((system) => {
+    const served = of(system, 'expected_served');
+    const cited = of(system, 'cited_given_served');
+    if (served === undefined || cited === undefined) return [];
+    return [[system, fraction(served.declared, served.n_declared).text, fraction(served.proven, served.n_proven).text, fraction(cited.declared, cited.n_declared).text, fraction(cited.proven, cited.n_proven).text]];
+  });
+  if (rows.length === 0) return [{ kind: 'p', text: 'Section 5 computes no expected_served or cited_given_served metric: retrieval and writing are not told apart.' }];
+  return [
+    {
+      kind: 'p',
+      text: 'Per positive answer: was a passage under one of the item\'s expected references served at all (retrieval), and when it was, did the answer cite it (writing)? A system that is served the expected article and does not cite it fails at writing; one never served it fails at retrieval.',
+    },
+    table(['system', 'expected article served, declared', 'served, proven', 'cited when served, declared', 'cited when served, proven'], rows, [1, 2, 3, 4]),
+  ];
+}
+
+/** What the protocol expected of each system and what came (SPEC §12.5), and refusal flags the text contradicts. */
+function coverageBlocks(f: StoreFacts): Block[] {
+  const c = f.coverage;
+  const protocol = c.systems.find((row) => row.attempts_per_item !== null);
+  const blocks: Block[] = [
+    {
+      kind: 'p',
+      text: protocol
+        ? `The protocol expects ${show(protocol.attempts_per_item)} attempt(s) of each of the ${show(protocol.items)} items from every system. "missing" counts the attempts the protocol expects that no accepted record fills; a committed job no record submits (JOB_NOT_SUBMITTED) is an attempt made and hidden — only a commitment the system itself signed or submitted through intake can say a job was its own.`
+        : 'study.json declares no protocol (protocol.attempts_per_item): the attempts expected are unknown, and only the items with no attempt at all are counted.',
+    },
+    table(
+      ['system', 'registered', 'expected', 'submitted', 'missing', 'items without a record', 'jobs not submitted'],
+      c.systems.map((row) => [show(row.system_id), row.registered === true ? 'yes' : 'no', show(row.expected), show(row.submitted), show(row.missing), show(row.items_without_record), show(row.jobs_not_submitted)]),
+      [2, 3, 4, 5, 6],
+    ),
+  ];
+  if (c.jobs_not_submitted.length > 0) {
+    blocks.push(table(['system', 'job', 'code', 'bound by', 'file', 'line'], c.jobs_not_submitted.map((row) => [show(row.system_id), show(row.job_id), show(row.reason_code), Array.isArray(row.bound_by) ? row.bound_by.map(show).join(', ') : show(row.bound_by), show(row.file), show(row.line_no)]), [5]));
+  }
+  if (c.refusal_flags_disagreeing.length > 0) {
+    blocks.push({ kind: 'p', text: `${c.refusal_flags_disagreeing.length} record(s) declare a refusal the answer text contradicts, or the reverse, by the study's frozen refusal_pattern (REFUSAL_FLAG_DISAGREES): declared takes the flag, proven the text.` });
+    blocks.push(table(['system', 'item', 'attempt', 'refused (flag)', 'refused (text)', 'file', 'line'], c.refusal_flags_disagreeing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.refused_flag), show(row.refused_by_text), show(row.file), show(row.line_no)]), [2, 6]));
+  }
+  return blocks;
+}
+
 export function sections(r: ReportInput): Section[] {
   const f = r.facts;
   const files = f.submission_files;
@@ -276,17 +361,15 @@ export function sections(r: ReportInput): Section[] {
         table(['system', 'accepted records'], f.records_by_system.map((x) => [x.system_id, String(x.records)]), [1]),
       ],
     },
+    { title: 'Coverage', blocks: coverageBlocks(f) },
     {
       title: 'Scores',
       blocks: [
-        table(
-          ['system', 'metric', 'declared', 'proven', 'proven − declared'],
-          r.results.scores.map((row) => [show(row.system_id), metricName(show(row.metric), r.metric_labels), fraction(row.declared, row.n_declared).text, fraction(row.proven, row.n_proven).text, gap(row)]),
-          [2, 3, 4],
-        ),
+        ...scoreTable(r),
         { kind: 'charts', metric: null },
       ],
     },
+    { title: 'Retrieval and writing', blocks: retrievalBlocks(r) },
     { title: 'Whose evidence is whose', blocks: ownershipBlocks(f) },
     {
       title: 'Constancy over repeated attempts',

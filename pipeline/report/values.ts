@@ -103,3 +103,40 @@ export function metricName(metric: string, labels: MetricLabels): string {
 export function codePointOrder(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
+
+/** A double of results.json (an interval bound, a p-value) as a number, or null. */
+function numberOf(c: Cell | undefined): number | null {
+  if (c instanceof JsonNumber) return Number(c.lexeme);
+  if (typeof c === 'bigint') return Number(c);
+  return null;
+}
+
+/**
+ * An exact interval of a rate as percentages to one decimal, widened outwards (the lower bound
+ * rounded down, the upper up) so that what is shown always contains the interval: `[88.9%, 100.0%]`.
+ */
+export function intervalText(lower: Cell | undefined, upper: Cell | undefined): string {
+  const [lo, hi] = [numberOf(lower), numberOf(upper)];
+  if (lo === null || hi === null) return '—';
+  const down = Math.max(0, Math.floor(lo * 1000 + 1e-9) / 10);
+  const up = Math.min(100, Math.ceil(hi * 1000 - 1e-9) / 10);
+  return `[${down.toFixed(1)}%, ${up.toFixed(1)}%]`;
+}
+
+/** The confidence level 1 − alpha as a percentage, exactly as alpha is written (0.05 → 95%). */
+export function levelText(alpha: Cell | undefined): string {
+  const a = percentOf(alpha);
+  const m = /^(\d+)(?:\.(\d+))?%$/.exec(a);
+  if (!m) return `1 − ${show(alpha)}`;
+  const decimals = (m[2] ?? '').length;
+  const scale = 10 ** decimals;
+  const level = 100 * scale - Number(`${m[1]}${m[2] ?? ''}`);
+  return `${(level / scale).toFixed(decimals)}%`;
+}
+
+/** A p-value as results.json writes it, shortened for reading: 4 significant digits. */
+export function pValueText(c: Cell | undefined): string {
+  const x = numberOf(c);
+  if (x === null) return show(c);
+  return x === 0 ? '0' : x >= 0.001 ? x.toPrecision(4).replace(/\.?0+$/, '') : x.toExponential(3);
+}

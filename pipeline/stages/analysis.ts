@@ -18,9 +18,15 @@ import { runningModule } from '../running-code.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 import { verify } from './verify.ts';
+import { addScoreStatistics } from '../statistics/score-tables.ts';
+import { statisticsOf } from '../study/study.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
-const CODE_FILES = ['../store/classify-tables.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts', '../store/section5-runner.ts', '../store/statements.ts'].map((p) =>
+const CODE_FILES = [
+  '../store/classify-tables.sql', '../store/coverage.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts',
+  '../store/section5-runner.ts', '../store/statements.ts', '../store/statistics-tables.sql', '../statistics/results.ts', '../statistics/clopper-pearson.ts',
+  '../statistics/holm.ts', '../statistics/sign-test-reach.ts', '../statistics/exact-rational.ts', '../statistics/score-tables.ts',
+].map((p) =>
   fileURLToPath(runningModule(new URL(p, import.meta.url))),
 );
 
@@ -39,6 +45,8 @@ interface AnalysisStage {
   before: Command;
   /** Work done before section 5 (classify builds the base tables). */
   prepare?: (ctx: StageContext, store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
+  /** Work done on section 5's result tables (score adds the statistics). */
+  finish?: (store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
 }
 
 // How the analysis stages' recorded inputs are named when they change.
@@ -96,14 +104,15 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
   }
   ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
   const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views);
-  const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])) };
   const after = await openStore(dbPath);
   try {
+    const finished = stage.finish ? await stage.finish(after, frozen) : {};
+    const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])), ...finished };
     await recordRun(after.connection, stage.name, consumed, outputs);
+    return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason: verdict.reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${verdict.reason}\n${render(outputs)}` };
   } finally {
     after.close();
   }
-  return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason: verdict.reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${verdict.reason}\n${render(outputs)}` };
 }
 
 function render(outputs: Record<string, number>): string {
@@ -140,7 +149,17 @@ export const classify: Command = analysisCommand(
 );
 
 export const score: Command = analysisCommand(
-  { name: 'score', views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], before: classify },
+  {
+    name: 'score',
+    views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
+    before: classify,
+    finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha),
+  },
   'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
-  ['Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,', 'discordant_items and hypotheses (result_* tables, read by emit).'],
+  [
+    'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,',
+    'discordant_items and hypotheses (result_* tables, read by emit), and adds an exact',
+    'Clopper-Pearson interval to every rate and Holm-adjusted p-values to the sign tests at',
+    'study.json statistics.alpha (result_score_intervals, result_sign_test_adjustments).',
+  ],
 );

@@ -39,7 +39,7 @@ import {
   type ResultName,
   type Row,
 } from '../emit/tables.ts';
-import { copyCsv, copyParquet, openEmitDatabase } from '../emit/writers.ts';
+import { copyCsv, copyParquet, copyScoresCsv, openEmitDatabase } from '../emit/writers.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { intakeRecordFiles } from '../intake/files.ts';
 import { countIndependentWitnesses, listAnchorFiles, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
@@ -199,10 +199,9 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
         writeFileSync(join(tmp, file), text, { flag: 'wx' });
         wrote(file);
       };
-      const resultsDoc = { format: RESULTS_FORMAT, study_id: study.study_id, as_of: study.as_of, run_id: runId, ...results, evidence: facts.evidence };
+      const resultsDoc = { format: RESULTS_FORMAT, study_id: study.study_id, as_of: study.as_of, run_id: runId, ...results, evidence: facts.evidence, coverage: facts.coverage };
       writeText('results.json', `${canonicalJson(resultsDoc)}\n`);
-      const scores = RESULT_TABLES.scores.table;
-      await copyCsv(c, scores, columnsOf(schema, scores), join(tmp, 'scores.csv'));
+      await copyScoresCsv(c, columnsOf(schema, RESULT_TABLES.scores.table), join(tmp, 'scores.csv'));
       wrote('scores.csv');
       for (const name of ['assertions', 'proof_checks', 'chain_checks'] as const) {
         const t = BASE_TABLES[name].table;

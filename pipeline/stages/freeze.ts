@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { commitAnswerKey } from '../study/answer-key.ts';
 import { checkKeyCoversItems, goldSetProblems, readAnswerKey, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
-import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord } from '../study/freeze-record.ts';
+import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord, unmatchedHeadingWarning } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { planProblems, renderPlanProblem } from '../freeze/plan-check.ts';
@@ -63,6 +63,7 @@ export const freeze: Command = {
     const record = buildFreezeRecord(study, digests, commitAnswerKey(secret, key));
     writeFileAtomic(layout.freeze, renderFreezeRecord(record));
     const digest = freezeDigest(record);
+    const warnings = digests.unmatched_headings.map(unmatchedHeadingWarning);
     const summary = {
       ok: true,
       freeze_digest: digest,
@@ -75,6 +76,7 @@ export const freeze: Command = {
       answer_key_items: record.answer_key.item_count,
       study_sha256: record.study_sha256,
       trust_root: record.trust.root,
+      warnings,
     };
     return {
       exitCode: EXIT.ok,
@@ -82,6 +84,7 @@ export const freeze: Command = {
       text: [
         `froze ${study.study_id}: ${record.corpus.leaf_count} corpus files, ${record.vocabulary.size} identifiers, ${record.answer_key.item_count} answer-key items`,
         `freeze_digest ${digest}`,
+        ...warnings.map((w) => `warning: ${w}`),
       ].join('\n'),
     };
   },

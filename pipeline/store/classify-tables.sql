@@ -7,6 +7,7 @@ DROP TABLE IF EXISTS items;
 DROP TABLE IF EXISTS served_refs;
 DROP TABLE IF EXISTS served_amounts;
 DROP TABLE IF EXISTS passage_mentions;
+DROP TABLE IF EXISTS record_refusals;
 
 CREATE TABLE assertions (
   record_id       BIGINT  NOT NULL,
@@ -68,4 +69,17 @@ CREATE TABLE passage_mentions (
   declared       BOOLEAN NOT NULL,
   proven         BOOLEAN NOT NULL,
   owned          BOOLEAN NOT NULL
+);
+
+-- Each record's refusal in two columns (SPEC §12.6): declared is the submission's `refused` flag;
+-- by_text is whether the study's frozen refusal_pattern matches the answer text (NULL when the
+-- study declares none); proven is by_text when there is a pattern, else the flag.
+CREATE TABLE record_refusals (
+  record_id BIGINT  NOT NULL,
+  system_id VARCHAR NOT NULL,
+  item_id   VARCHAR NOT NULL,
+  attempt   INTEGER NOT NULL,
+  declared  BOOLEAN NOT NULL,
+  by_text   BOOLEAN,
+  proven    BOOLEAN NOT NULL
 );

@@ -16,7 +16,7 @@ export const REQUIRED_VIEWS = {
   constancy: ['system_id', 'metric', 'attempts', 'always', 'sometimes', 'never'],
   sign_tests: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'],
   discordant_items: ['system_a', 'system_b', 'metric', 'item_id', 'winner'],
-  hypotheses: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome'],
+  hypotheses: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome', 'reason'],
 } as const;
 export type RequiredView = keyof typeof REQUIRED_VIEWS;
 
@@ -28,6 +28,10 @@ const ALLOWED_VALUES: Partial<Record<RequiredView, Record<string, readonly strin
     class_proven: CLASSES(),
   },
   hypotheses: { outcome: ['SUPPORTED', 'NOT_SUPPORTED', 'INCONCLUSIVE'] },
+};
+/** Text columns a view must fill with a non-empty string in every row (SPEC §12.6: why each threshold). */
+const REQUIRED_TEXT: Partial<Record<RequiredView, readonly string[]>> = {
+  hypotheses: ['statement', 'reason'],
 };
 function CLASSES(): readonly string[] {
   return [
@@ -103,6 +107,13 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
       if (values.length > 0) {
         throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, { view, column, values });
       }
+    }
+    for (const column of REQUIRED_TEXT[view] ?? []) {
+      const empty = await connection.runAndReadAll(
+        `SELECT count(*) AS n FROM ${quoteIdent(view)} WHERE ${quoteIdent(column)} IS NULL OR trim(CAST(${quoteIdent(column)} AS VARCHAR)) = ''`,
+      );
+      const n = Number(empty.getRowObjectsJS()[0]!.n);
+      if (n > 0) throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} is empty or NULL in ${n} row(s): every row must say it`, { view, column, values: [] });
     }
     found[view] = columns;
   }

@@ -64,7 +64,10 @@ export function evidencePassages(after: number, upTo: number): string {
 }
 
 /** The answers the classify stage reads, in record order. */
-export const ANSWERS_TO_CLASSIFY = 'SELECT record_id, system_id, item_id, attempt, answer_text, truncated FROM records ORDER BY record_id';
+export const ANSWERS_TO_CLASSIFY = 'SELECT record_id, system_id, item_id, attempt, answer_text, refused, truncated FROM records ORDER BY record_id';
+
+/** What coverage.sql reads as getvariable('attempts_per_item') ($1: an integer, or NULL without a protocol). */
+export const SET_ATTEMPTS_PER_ITEM = 'SET VARIABLE attempts_per_item = CAST($1 AS INTEGER)';
 
 /** The served passages the classify stage reads, in (record, evidence, passage) order. */
 export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
@@ -91,6 +94,17 @@ export function countRows(table: string): string {
 export function countsBy(table: string, column: string): string {
   const c = quoteIdent(column);
   return `SELECT CAST(${c} AS VARCHAR) AS v, count(*) FROM ${table} GROUP BY v ORDER BY v NULLS LAST`;
+}
+
+/**
+ * The records whose `refused` flag the study's refusal pattern contradicts (REFUSAL_FLAG_DISAGREES,
+ * SPEC §12.6), located at their submission line, in record order.
+ */
+export function refusalDisagreements(refusals: string, records: string): string {
+  return `SELECT r.system_id, r.item_id, r.attempt, r.file, r.line_no, rr.declared AS refused_flag, rr.by_text AS refused_by_text, 'REFUSAL_FLAG_DISAGREES' AS reason_code
+          FROM ${refusals} rr JOIN ${records} r ON r.record_id = rr.record_id
+          WHERE rr.by_text IS NOT NULL AND rr.by_text <> rr.declared
+          ORDER BY r.system_id, r.item_id, r.attempt, r.file, r.line_no`;
 }
 
 /** Per system: proofs checked, proofs with at least one independent witness, and the witnesses. */

@@ -13,6 +13,10 @@ export const VERIFY_TABLES_SQL = here('./verify-tables.sql');
 export const VERIFY_DERIVED_SQL = ['./evidence-links.sql', './evidence-ownership.sql', './served-passages.sql'].map(here);
 /** classify: the base tables of section 5 (assertions, served refs and amounts, mentions). */
 export const CLASSIFY_TABLES_SQL = here('./classify-tables.sql');
+/** classify, once its base tables are filled: coverage and the jobs committed but not submitted. */
+export const COVERAGE_SQL = here('./coverage.sql');
+/** score, after section 5: the tables of the statistics it adds (intervals, Holm, what a test can detect). */
+export const STATISTICS_TABLES_SQL = here('./statistics-tables.sql');
 
 /** Every base table's file, in the order the stages run them. */
-export const BASE_TABLE_SQL = [INGEST_TABLES_SQL, VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, CLASSIFY_TABLES_SQL];
+export const BASE_TABLE_SQL = [INGEST_TABLES_SQL, VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, CLASSIFY_TABLES_SQL, COVERAGE_SQL];

@@ -6,6 +6,7 @@ DROP TABLE IF EXISTS served_passages;
 DROP TABLE IF EXISTS evidence_ownership;
 DROP TABLE IF EXISTS evidence_reuse;
 DROP TABLE IF EXISTS registered_systems;
+DROP TABLE IF EXISTS owned_commitments;
 DROP TABLE IF EXISTS seller_policy;
 DROP TABLE IF EXISTS passage_corpus;
 DROP TABLE IF EXISTS evidence_links;
@@ -141,6 +142,18 @@ CREATE TABLE registered_systems (
   system_id          VARCHAR   NOT NULL,
   buyer_fingerprints VARCHAR[] NOT NULL,
   agent_identities   VARCHAR[] NOT NULL
+);
+
+-- The commitments that bind a system (SPEC §12.3, §12.5), appended by the verify stage: one row
+-- per well-formed commitment line and system it binds — the system that submitted it through
+-- intake (bound_by 'intake'), the system one of whose agent keys signed it ('signature'). What
+-- coverage reads to find a committed job none of the system's records claims (JOB_NOT_SUBMITTED).
+CREATE TABLE owned_commitments (
+  system_id VARCHAR NOT NULL,
+  job_id    VARCHAR NOT NULL,
+  bound_by  VARCHAR NOT NULL,
+  file      VARCHAR NOT NULL,
+  line_no   BIGINT  NOT NULL
 );
 
 -- Whose proofs can prove a passage served (SPEC §12.4): the trust policy's `sellers`, appended by

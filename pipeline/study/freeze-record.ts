@@ -11,7 +11,7 @@ import type { AnswerKeyCommitment } from './answer-key.ts';
 import { digestTree, type TreeDigest } from './file-tree.ts';
 import { extractSection5 } from './section5.ts';
 import type { StudyConfig } from './study.ts';
-import { extractVocabulary, type Vocabulary } from './vocabulary.ts';
+import { extractVocabulary, unmatchedHeadings, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 
@@ -35,6 +35,8 @@ export interface PublicDigests {
   section5_sha256: string;
   study_sha256: string;
   trust: TreeDigest;
+  /** Headings shaped like identifiers that no heading pattern declares (VOCABULARY_HEADING_UNMATCHED, a warning). */
+  unmatched_headings: UnmatchedHeading[];
 }
 
 /** The corpus documents whose headings declare the vocabulary (files ending in documents_suffix). */
@@ -60,7 +62,13 @@ export function computePublicDigests(layout: StudyLayout, study: StudyConfig): P
     section5_sha256: section5.sha256,
     study_sha256: sha256Hex(readRegularFile(layout.study)),
     trust: digestTree(layout.trust),
+    unmatched_headings: unmatchedHeadings(documents, study.vocabulary.heading_patterns, study.vocabulary.shape_patterns),
   };
+}
+
+/** The warning freeze and doctor print for a heading the vocabulary leaves out. */
+export function unmatchedHeadingWarning(h: UnmatchedHeading): string {
+  return `VOCABULARY_HEADING_UNMATCHED: corpus/${h.file}:${h.line}: ${JSON.stringify(h.heading)} has an identifier's shape, but no heading pattern declares it (a citation of it is a PHANTOM)`;
 }
 
 export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, answerKey: AnswerKeyCommitment): FreezeRecord {

@@ -29,6 +29,10 @@ export interface StudyConfig {
   protocol?: { attempts_per_item?: number };
   /** What a served passage must be to be proven served (SPEC §12.4, study/2 only); read through passagesOf. */
   passages?: { min_chars?: number };
+  /** How uncertainty is stated (SPEC §12.6, study/2 only); read through statisticsOf. */
+  statistics?: { alpha?: number };
+  /** What a refusal reads like in the answer text (SPEC §12.6, study/2 only); read through refusalPatternOf. */
+  refusal_pattern?: string;
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
@@ -106,6 +110,20 @@ export function lineProtocolOf(study: Pick<StudyConfig, 'format' | 'protocol' | 
   };
 }
 
+export const DEFAULT_ALPHA = 0.05;
+
+/** The study's significance level (SPEC §12.6): statistics.alpha, 0.05 when not declared (and for a study/1). */
+export function statisticsOf(study: Pick<StudyConfig, 'format' | 'statistics'>): { alpha: number } {
+  const declared = study.format === 'prereg.study/2' ? study.statistics : undefined;
+  return { alpha: declared?.alpha ?? DEFAULT_ALPHA };
+}
+
+/** The frozen refusal pattern (SPEC §12.6), compiled, or null when the study declares none. */
+export function refusalPatternOf(study: Pick<StudyConfig, 'format' | 'refusal_pattern'>): RegExp | null {
+  const declared = study.format === 'prereg.study/2' ? study.refusal_pattern : undefined;
+  return declared === undefined ? null : new RegExp(declared, 'u');
+}
+
 export const DEFAULT_PASSAGE_MIN_CHARS = 80;
 
 /** The passage rule, defaults applied: a study/1 (which cannot declare it) and a study/2 without it use 80 characters. */
@@ -171,6 +189,7 @@ export function loadStudy(path: string): StudyConfig {
       ...study.vocabulary.shape_patterns.map((p, i): [string, string] => [`/vocabulary/shape_patterns/${i}`, p]),
       ...(study.vocabulary.section_patterns ?? []).map((p, i): [string, string] => [`/vocabulary/section_patterns/${i}`, p]),
       ['/amounts/pattern', study.amounts.pattern],
+      ...(study.refusal_pattern !== undefined ? [['/refusal_pattern', study.refusal_pattern] as [string, string]] : []),
     ];
     for (const [pointer, p] of patterns) {
       try {
@@ -192,6 +211,8 @@ export function loadStudy(path: string): StudyConfig {
     if (study.binding !== undefined) problems.push('/binding is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.protocol !== undefined) problems.push('/protocol is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.passages !== undefined) problems.push('/passages is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.statistics !== undefined) problems.push('/statistics is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.refusal_pattern !== undefined) problems.push('/refusal_pattern is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
     });

@@ -28,19 +28,56 @@ export interface DeclaringHeading {
  */
 export function declaringHeadings(lines: readonly string[], patterns: readonly RegExp[]): DeclaringHeading[] {
   const headings: DeclaringHeading[] = [];
+  for (const { line, text } of headingLines(lines)) {
+    const ids = patterns.map((re) => re.exec(text)?.groups?.id).filter((id): id is string => id !== undefined);
+    if (ids.length > 0) headings.push({ line, ids });
+  }
+  return headings;
+}
+
+/** Every Markdown heading line (starting with `#`) outside fenced code blocks, with its 0-based index. */
+function* headingLines(lines: readonly string[]): Generator<{ line: number; text: string }> {
   let fence: string | null = null;
-  lines.forEach((line, i) => {
+  for (const [i, line] of lines.entries()) {
     const fenceMatch = /^(`{3,}|~{3,})/.exec(line);
     if (fenceMatch) {
       if (fence === null) fence = fenceMatch[1]!;
       else if (line.startsWith(fence)) fence = null;
-      return;
+      continue;
     }
-    if (fence !== null || !line.startsWith('#')) return;
-    const ids = patterns.map((re) => re.exec(line)?.groups?.id).filter((id): id is string => id !== undefined);
-    if (ids.length > 0) headings.push({ line: i, ids });
-  });
-  return headings;
+    if (fence === null && line.startsWith('#')) yield { line: i, text: line };
+  }
+}
+
+/** A heading shaped like an identifier that no heading pattern declares (VOCABULARY_HEADING_UNMATCHED). */
+export interface UnmatchedHeading {
+  /** Corpus-relative file. */
+  file: string;
+  /** 1-based line. */
+  line: number;
+  heading: string;
+}
+
+/**
+ * The headings that contain an identifier of a declared shape (study.json shape_patterns) but that
+ * no heading pattern matches (SPEC §12.5): a citable article the vocabulary would silently leave
+ * out, so that a citation of it is a phantom. A warning, never a refusal.
+ */
+export function unmatchedHeadings(
+  documents: ReadonlyArray<{ path: string; text: string }>,
+  headingPatterns: readonly string[],
+  shapePatterns: readonly string[],
+): UnmatchedHeading[] {
+  const declaring = headingRegexes(headingPatterns);
+  const shapes = shapePatterns.map((p) => new RegExp(p, 'u'));
+  const out: UnmatchedHeading[] = [];
+  for (const doc of documents) {
+    for (const { line, text } of headingLines(documentLines(doc.text))) {
+      if (declaring.some((re) => re.test(text))) continue;
+      if (shapes.some((re) => re.test(text))) out.push({ file: doc.path, line: line + 1, heading: text });
+    }
+  }
+  return out;
 }
 
 /** A document's lines as the vocabulary reads them. */

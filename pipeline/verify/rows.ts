@@ -1,5 +1,5 @@
 // Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md).
-import type { TimelineVerification } from '../evidence/aer1/index.ts';
+import type { CommitmentBinding, TimelineVerification } from '../evidence/aer1/index.ts';
 import type { ProofVerification } from '../evidence/arkforge/index.ts';
 import { TLOG_CHECKS, type TlogCheck } from '../evidence/tlog/index.ts';
 import type { CellValue, NamedRow } from '../store/named-row.ts';
@@ -129,6 +129,13 @@ export const REGISTERED_SYSTEM_COLUMNS = ['system_id', 'buyer_fingerprints', 'ag
 
 export function registeredSystemRow(s: RegisteredSystem): NamedRow<typeof REGISTERED_SYSTEM_COLUMNS> {
   return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints ?? [], agent_identities: s.agent_identities ?? [] };
+}
+
+/** The columns of owned_commitments (pipeline/store/verify-tables.sql): whom each commitment line binds. */
+export const OWNED_COMMITMENT_COLUMNS = ['system_id', 'job_id', 'bound_by', 'file', 'line_no'] as const;
+
+export function ownedCommitmentRow(b: CommitmentBinding): NamedRow<typeof OWNED_COMMITMENT_COLUMNS> {
+  return { system_id: b.system_id, job_id: b.job_id, bound_by: b.bound_by, file: b.file, line_no: b.line };
 }
 
 /** The columns of seller_policy (pipeline/store/verify-tables.sql): the trust policy's sellers, one row. */

@@ -4,8 +4,8 @@
 // (registered systems, reuse: SPEC §6.2), which passages are frozen corpus text and from a pinned
 // seller (SPEC §12.4), and the served passages.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CommitmentLine } from '../evidence/aer1/index.ts';
-import type { VerifyContextInputs } from '../evidence/task/index.ts';
+import { commitmentBindings, indexCommitments, type CommitmentLine } from '../evidence/aer1/index.ts';
+import { agentKeyring, type VerifyContextInputs } from '../evidence/task/index.ts';
 import type { RegisteredSystem } from '../study/study.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
@@ -19,7 +19,7 @@ import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { sellerMode, type SellerMode } from '../formats/trust-policy.ts';
 import { matchPassages, type PassageRule } from './passage-corpus.ts';
 import {
-  CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, REGISTERED_SYSTEM_COLUMNS, registeredSystemRow, SELLER_POLICY_COLUMNS, type RecordKey,
+  CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, OWNED_COMMITMENT_COLUMNS, ownedCommitmentRow, REGISTERED_SYSTEM_COLUMNS, registeredSystemRow, SELLER_POLICY_COLUMNS, type RecordKey,
 } from './rows.ts';
 
 const WORKER = new URL('./rows-worker.ts', import.meta.url);
@@ -219,6 +219,10 @@ async function startTimelines<P>(
     rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
   }
   rejects.close();
+  // Whom each line binds, decided once here with the same keys the workers use (SPEC §12.3).
+  const owned = await TableAppender.create(connection, 'owned_commitments', OWNED_COMMITMENT_COLUMNS);
+  for (const b of commitmentBindings(indexCommitments(lines, agentKeyring(agentKeys)))) owned.appendNamed(ownedCommitmentRow(b));
+  owned.close();
   return {
     pool: startPool ? startPool({ trust: inputs.trust, window: inputs.window, commitments: lines, agent_keys: agentKeys }) : null,
     commitments: { lines: lines.length, malformed: commitmentProblems(lines) },

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/cli.ts';
+import { queryStore } from '../support/store-query.ts';
 
 it('bench/study.ts generates a 200-record, 20-system study that runs and audits VALID', () => {
   const dir = mkdtempSync(join(tmpdir(), 'prereg-bench-study-'));
@@ -35,3 +36,28 @@ it('bench/study.ts generates a 200-record, 20-system study that runs and audits 
     rmSync(dir, { recursive: true, force: true });
   }
 }, 300_000);
+
+it('a whole pipeline run with more than 200 discordant items scores, its sign tests exact (no 2^n overflow)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prereg-bench-discordant-'));
+  try {
+    // 400 items (320 positive), two systems, one attempt each; each system wrong on every other positive item.
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/study.ts', '--records', '800', '--systems', '2', '--variants', '20', '--pattern', 'alternate', '--dir', dir, '--no-audit'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as { study: string };
+    const tests = await queryStore(figures.study, 'SELECT metric, wins_a, wins_b, p_value FROM result_sign_tests ORDER BY metric');
+    expect(tests).toHaveLength(2);
+    const splits = tests.map((t) => [Number(t.wins_a), Number(t.wins_b)]);
+    for (const [a, b] of splits) expect(a! + b!).toBeGreaterThan(200);
+    const exact = JSON.parse(
+      execFileSync('python3', ['-c', 'import json,sys; from math import comb\nprint(json.dumps([min(1.0, 2*sum(comb(a+b,i) for i in range(min(a,b)+1))/2**(a+b)) for a,b in json.load(sys.stdin)]))'], { input: JSON.stringify(splits), encoding: 'utf8' }),
+    ) as number[];
+    tests.forEach((t, i) => expect(Math.abs(Number(t.p_value) - exact[i]!) / exact[i]!).toBeLessThan(1e-9));
+    const discordant = await queryStore(figures.study, "SELECT count(*) AS n FROM result_discordant_items WHERE metric LIKE '%/proven'");
+    expect(Number(discordant[0]!.n)).toBe(splits[1]![0]! + splits[1]![1]!);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 600_000);

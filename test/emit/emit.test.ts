@@ -154,7 +154,17 @@ describe('emit: data files', () => {
     const text = readFileSync(join(first.dir, 'results.json'), 'latin1');
     expect(/^[\x20-\x7e]*\n$/.test(text)).toBe(true); // ASCII only: non-ASCII is \u-escaped
     const r = JSON.parse(text);
-    expect(Object.keys(r).sort()).toEqual(['as_of', 'assertion_classes', 'constancy', 'discordant_items', 'evidence', 'format', 'hypotheses', 'run_id', 'scores', 'sign_tests', 'study_id']);
+    expect(Object.keys(r).sort()).toEqual([
+      'as_of', 'assertion_classes', 'constancy', 'coverage', 'discordant_items', 'evidence', 'format', 'hypotheses', 'run_id', 'score_intervals', 'scores',
+      'sign_test_adjustments', 'sign_tests', 'study_id',
+    ]);
+    // Coverage, the hidden job and the refusal flag the text contradicts (record 5: flag false, text true).
+    expect(r.coverage.systems.map((c: { system_id: string; missing: number }) => [c.system_id, c.missing])).toEqual([['sys-a', 2], ['sys-b', 4]]);
+    expect(r.coverage.jobs_not_submitted).toEqual([{ system_id: 'sys-b', job_id: 'job-hidden', reason_code: 'JOB_NOT_SUBMITTED', bound_by: ['intake'], file: 'inputs/commitments/sys-b.jsonl', line_no: 2 }]);
+    expect(r.coverage.refusal_flags_disagreeing).toEqual([
+      { system_id: 'sys-b', item_id: 'mp-002', attempt: 1, file: 'inputs/submissions/sys-b.jsonl', line_no: 3, refused_flag: false, refused_by_text: true, reason_code: 'REFUSAL_FLAG_DISAGREES' },
+    ]);
+    expect(r.sign_test_adjustments[0]).toMatchObject({ system_a: 'sys-a', system_b: 'sys-b', p_holm: 1.0, fewest_discordant: 6, wins_needed: null });
     // Whose evidence is whose: every reuse, and per system what was not bound or reused.
     expect(r.evidence).toEqual({
       registered_systems: [],
@@ -185,12 +195,13 @@ describe('emit: data files', () => {
     const scores = readFileSync(join(first.dir, 'scores.csv'), 'utf8');
     expect(scores).toBe(
       [
-        'system_id,metric,declared,proven,n_declared,n_proven',
-        'sys-a,phantom_count,1,1,5,5',
-        'sys-a,positives_citing_expected,3,2,4,4',
-        'sys-a,refusal_rate,,,,',
-        'sys-b,phantom_count,0,0,0,0',
-        'sys-b,positives_citing_expected,2,1,3,3',
+        // Each score's exact interval follows it (empty where the score has none).
+        'system_id,metric,declared,proven,n_declared,n_proven,alpha,declared_lower,declared_upper,proven_lower,proven_upper',
+        'sys-a,phantom_count,1,1,5,5,,,,,',
+        'sys-a,positives_citing_expected,3,2,4,4,0.05,0.3976354952078,1.0,0.0675865993,0.9324134007',
+        'sys-a,refusal_rate,,,,,,,,,',
+        'sys-b,phantom_count,0,0,0,0,,,,,',
+        'sys-b,positives_citing_expected,2,1,3,3,0.05,0.0942993240502498,0.9915962413184828,0.008403758681517088,0.9057007194831',
         '',
       ].join('\n'),
     );
@@ -222,8 +233,14 @@ describe('emit: data files', () => {
   it('renders report.md with exact fractions beside rounded percentages', () => {
     const md = readFileSync(join(first.dir, 'report.md'), 'utf8');
     const metric = 'positive answers citing an expected reference (higher is better)';
-    expect(md).toContain(`| sys-a | ${metric} | 3/4 (75.0%) | 2/4 (50.0%) | −25.0 pts |`);
-    expect(md).toContain(`| sys-b | ${metric} | 2/3 (66.7%) | 1/3 (33.3%) | −33.3 pts |`);
+    // Each rate with its exact interval, widened outwards to one decimal.
+    expect(md).toContain(`| sys-a | ${metric} | 3/4 (75.0%) | \\[39.7%, 100.0%\\] | 2/4 (50.0%) | \\[6.7%, 93.3%\\] | −25.0 pts |`);
+    expect(md).toContain(`| sys-b | ${metric} | 2/3 (66.7%) | \\[9.4%, 99.2%\\] | 1/3 (33.3%) | \\[0.8%, 90.6%\\] | −33.3 pts |`);
+    expect(md).toContain('exact two-sided Clopper–Pearson 95% interval');
+    // Coverage beside the scores: what the protocol expected, what came, the hidden job.
+    expect(md).toContain('| sys-b | no | 6 | 2 | 4 | 1 | 1 |');
+    expect(md).toContain('| sys-b | job-hidden | JOB\\_NOT\\_SUBMITTED | intake | inputs/commitments/sys-b.jsonl | 2 |');
+    expect(md).toContain('REFUSAL\\_FLAG\\_DISAGREES');
     // A metric study.json does not name stays as section 5 wrote it.
     expect(md).toContain('| sys-a | phantom\\_count | 1/5 (20.0%) |');
     expect(md).toContain('0/0 (n/a)');
@@ -244,7 +261,8 @@ describe('emit: data files', () => {
     expect(md).not.toContain('0.2833333333333333');
     // sys-a was counted over 3 attempts, sys-b over 2: flagged in the finding, constancy and sign tests.
     expect(head).toContain('different numbers of attempts per item (sys-a 3, sys-b 2)');
-    expect(md).toContain('| sys-a | sys-b | positive answers citing an expected reference (higher is better) | 3 / 2 — not comparable | 3 | 1 | 0 | 0.625 | mp-003 | mp-001 |');
+    expect(md).toContain('| sys-a | sys-b | positive answers citing an expected reference (higher is better) | 3 / 2 — not comparable | 3 | 1 | 0 | 0.625 | 1 | no | none of 4 | mp-003 | mp-001 |');
+    expect(md).toContain('the fewest discordant items with which any comparison could reach significance is 6');
   });
 
   it('renders a self-contained report.html: inline CSS and SVG charts, no script, nothing to load', () => {

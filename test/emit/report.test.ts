@@ -83,6 +83,7 @@ const facts: StoreFacts = {
   chain_status: null,
   witnesses_by_system: null,
   evidence: { registered_systems: [], reuse: [], by_system: [] },
+  coverage: { systems: [], jobs_not_submitted: [], refusal_flags_disagreeing: [] },
 };
 
 function report(scores: Row[]): ReportInput {
@@ -97,7 +98,7 @@ function report(scores: Row[]): ReportInput {
     min_witnesses: 1,
     primary_metric: null,
     metric_labels: {},
-    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [] },
+    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [], score_intervals: [], sign_test_adjustments: [] },
     facts,
   };
 }

@@ -47,3 +47,51 @@ describe('freeze checks the gold set against the corpus', () => {
     expect([r.code, r.json.code]).toEqual([3, 'ANSWER_KEY_NEGATIVE_EXPECTS']);
   });
 });
+
+describe('freeze and doctor list a heading the vocabulary leaves out (VOCABULARY_HEADING_UNMATCHED)', () => {
+  it('the example warns of nothing; a heading shaped like an identifier that no heading pattern matches is listed, and nothing is refused', async () => {
+    const clean = await freeze(study());
+    expect(clean.code).toBe(0);
+    expect(clean.json.warnings).toEqual([]);
+
+    const root = study();
+    const file = join(root, 'corpus/ccag-travaux.md');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    // `Art.` where the pattern expects `Article`: R2999-1 has the shape of an identifier, and is left out.
+    lines.splice(3, 0, '## Art. R2999-1', '', 'Un article que le motif des titres ne déclare pas.', '');
+    writeFileSync(file, lines.join('\n'));
+    const r = await freeze(root);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json.warnings).toEqual([
+      'VOCABULARY_HEADING_UNMATCHED: corpus/ccag-travaux.md:4: "## Art. R2999-1" has an identifier\'s shape, but no heading pattern declares it (a citation of it is a PHANTOM)',
+    ]);
+    const text = await runCli(['freeze', '--replace', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret')]);
+    expect(text.stdout).toContain('warning: VOCABULARY_HEADING_UNMATCHED: corpus/ccag-travaux.md:4');
+    const doctor = await runCli(['doctor', '--root', root, '--json']);
+    expect(doctor.json.warnings).toContain(r.json.warnings[0]);
+    // A heading without any identifier's shape is no warning (the example's chapter titles).
+    expect(lines.filter((l) => l.startsWith('## Chapitre')).length).toBeGreaterThan(0);
+  });
+});
+
+describe('every hypothesis says why its threshold (the hypotheses view\'s reason)', () => {
+  const plan = (root: string) => join(root, 'preregistration/PREREGISTRATION.md');
+  it('freeze\'s dry run refuses a section 5 whose hypotheses have no reason column (SECTION5_VIEW_COLUMNS), or an empty one (SECTION5_VALUE_INVALID)', async () => {
+    const text = readFileSync(plan(study()), 'utf8');
+    const cases: Array<[string, string, string]> = [
+      // The first SELECT of the UNION names the columns: `why` instead of `reason`.
+      ['no reason column', text.replace(/( {7}'a system grounded in the corpus[^\n]*') AS reason\n/, '$1 AS why\n'), 'SECTION5_VIEW_COLUMNS'],
+      ['an empty reason', text.replace(/'a reader who checks one citation in twenty[^\n]*'/, "''"), 'SECTION5_VALUE_INVALID'],
+    ];
+    for (const [what, edited, code] of cases) {
+      expect(edited, what).not.toBe(text);
+      const root = study();
+      const before = readFileSync(join(root, 'preregistration/freeze.json'));
+      writeFileSync(plan(root), edited);
+      const r = await freeze(root);
+      expect([r.code, r.json.code], `${what}: ${r.stdout}`).toEqual([3, code]);
+      expect(r.json.message).toContain('reason');
+      expect(readFileSync(join(root, 'preregistration/freeze.json'))).toEqual(before);
+    }
+  });
+});

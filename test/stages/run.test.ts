@@ -40,7 +40,8 @@ describe('prereg run on the example study', () => {
     expect(report).toContain('- sys-tampered: 45/48 (93.8%) declared, 21/48 (43.8%) proven — proven is 50.0 points below declared.');
     // The constancy flag, and the discordant items behind a sign test (which item went which way).
     expect(report).toContain('counted over different numbers of attempts per item (copycat 3, sys-honest 3, sys-tampered 3, sys-truncated 2)');
-    expect(report).toMatch(/\| sys-honest \| sys-tampered \| [^|]*, proven [^|]*\| 3 \/ 3 \| 9 \| 1 \| 6 \| 0\.021484375 \| mp-001, mp-002, mp-003, mp-004, mp-005, mp-006, mp-007, mp-008, mp-009 \| mp-010 \|/);
+    // The raw p-value (9 to 1: 0.021484375, shown to 4 digits), then Holm's over the 6 comparisons of the metric, significance and the wins needed.
+    expect(report).toMatch(/\| sys-honest \| sys-tampered \| [^|]*, proven [^|]*\| 3 \/ 3 \| 9 \| 1 \| 6 \| 0\.02148 \| [^|]+ \| (yes|no) \| 9 of 10 \| mp-001, mp-002, mp-003, mp-004, mp-005, mp-006, mp-007, mp-008, mp-009 \| mp-010 \|/);
     expect(report).toMatch(/\| sys-honest \| sys-truncated \| [^|]*\| 3 \/ 2 — not comparable \|/);
     // L5132-4, relayed from the served L2113-10: RELAYED for both, PHANTOM proven for sys-tampered (expired key).
     expect(report).toContain('| RELAYED | 0 | 0 | 3 | 3 | 3 | 0 | 0 | 0 |'); // copycat, sys-honest, sys-tampered, sys-truncated
@@ -65,7 +66,8 @@ describe('prereg run on the example study', () => {
     }
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(report).toContain('- copycat: 15/15 (100.0%) declared, 0/15 (0.0%) proven');
-    expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/15 \(100\.0%\) \| 0\/15 \(0\.0%\) \|/);
+    // Each rate with its exact 95% interval: 15/15 is [78.1%, 100.0%], 0/15 is [0.0%, 21.9%] (1 − 0.025^(1/15)).
+    expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/15 \(100\.0%\) \| \\\[78\.1%, 100\.0%\\\] \| 0\/15 \(0\.0%\) \| \\\[0\.0%, 21\.9%\\\] \|/);
     expect(report).toContain('study.json registers 4 system(s)');
   });
 

@@ -61,6 +61,8 @@ export interface SmallStudyOptions {
   sellers?: string[] | 'any';
   /** Registers these Ed25519 private keys' public halves as the systems' agent_keys (with proofs of possession). */
   agentKeys?: Readonly<Record<string, KeyObject>>;
+  /** Changes study.json's text before the freeze (after the registration is written). */
+  editStudy?: (studyText: string) => string;
 }
 
 const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
@@ -160,7 +162,7 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   let studyText = withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration);
   // Unregistered: the declared weakened mode (freeze refuses a study that registers none otherwise).
   if (options.registered === false) studyText = withBindingNone(studyText);
-  writeFileSync(studyFile, studyText);
+  writeFileSync(studyFile, options.editStudy ? options.editStudy(studyText) : studyText);
   await freezeAndAnchor(study.root, async (args) => {
     const r = await runCli(args);
     if (r.code !== 0) throw new Error(`small study: prereg ${args[0]} failed: ${r.stdout}${r.stderr}`);

@@ -198,6 +198,34 @@ export function indexCommitments(lines: readonly CommitmentLine[], keys: AgentKe
   return { jobs, unattributed, signerOf };
 }
 
+/** A commitment line and a system it binds (SPEC §12.3): received from it through intake, or signed by one of its agent keys. */
+export interface CommitmentBinding {
+  system_id: string;
+  job_id: string;
+  bound_by: 'intake' | 'signature';
+  file: string;
+  line: number;
+}
+
+/**
+ * Every system each well-formed line binds, in file order: what coverage needs to find a job
+ * committed by its owner that none of the owner's records submits (JOB_NOT_SUBMITTED, SPEC §12.5).
+ * A line nobody's key signed and that came through no intake binds nobody: anyone could publish
+ * it, so it can never make a system look as if it hid an attempt.
+ */
+export function commitmentBindings(index: CommitmentIndex): CommitmentBinding[] {
+  const out: CommitmentBinding[] = [];
+  for (const [job_id, job] of index.jobs) {
+    for (const line of job.valid) {
+      const at = { job_id, file: line.file, line: line.line };
+      if (line.intake_owner !== undefined) out.push({ system_id: line.intake_owner, bound_by: 'intake', ...at });
+      const signer = index.signerOf(line);
+      if (signer.kind === 'signed') out.push({ system_id: signer.system_id, bound_by: 'signature', ...at });
+    }
+  }
+  return out;
+}
+
 function verifiedSigner(signed: CommitmentSignature | undefined, keys: AgentKeyring): CommitmentSigner {
   if (signed === undefined) return { kind: 'unsigned' };
   const data = Buffer.from(signed.payload, 'utf8');

@@ -2,7 +2,7 @@
 // worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
 import { canonicalJson, CanonicalText, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
-import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
+import { indexCommitments, verifyReceipt, type AgentKeyring, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
 import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
 import { agentPublicKey } from '../intake/ed25519.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../trust/index.ts';
@@ -47,13 +47,17 @@ export interface VerifyContext {
   commitments: CommitmentIndex;
 }
 
-export function buildVerifyContext(inputs: VerifyContextInputs): VerifyContext {
+/** The registered agent keys, decoded: whose each key is (SPEC §12.3). */
+export function agentKeyring(agentKeys: VerifyContextInputs['agent_keys']): AgentKeyring {
   // study.json's agent keys were checked when it was read (agentKeyProblems): one that does not decode is skipped here, never trusted.
-  const keys = (inputs.agent_keys ?? []).flatMap((k) => {
+  return (agentKeys ?? []).flatMap((k) => {
     const key = agentPublicKey(k.public_key);
     return key === undefined ? [] : [{ system_id: k.system_id, key }];
   });
-  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments, keys) };
+}
+
+export function buildVerifyContext(inputs: VerifyContextInputs): VerifyContext {
+  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments, agentKeyring(inputs.agent_keys)) };
 }
 
 

@@ -1,0 +1,33 @@
+// What a paired sign test can detect at a significance level (SPEC §12.6), exactly, with big
+// integers: the fewest discordant items with which any split could reach alpha, and at a given
+// number of discordant items, the fewest wins of the leading system that reach it. The
+// two-sided p-value of k wins for the trailing system out of n is min(1, 2·Σ_{i≤k} C(n,i) / 2^n).
+import type { Fraction } from './exact-rational.ts';
+
+/** The fewest discordant items n for which the most lopsided split (n to 0) reaches alpha: 2 / 2^n ≤ alpha. */
+export function fewestDiscordantToReach(alpha: Fraction): number {
+  // 2·den ≤ num·2^n, for the smallest n ≥ 1 (alpha > 0, so it exists).
+  let n = 1;
+  while (2n * alpha.den > alpha.num * (1n << BigInt(n))) n++;
+  return n;
+}
+
+/**
+ * At n discordant items, the fewest wins of the leading system whose split reaches alpha (its
+ * exact two-sided p-value ≤ alpha), or null when no split of n items does.
+ */
+export function winsNeededToReach(n: number, alpha: Fraction): number | null {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`winsNeededToReach: n must be a non-negative integer, got ${n}`);
+  const scale = alpha.num << BigInt(n); // alpha · 2^n, times alpha.den
+  let coefficient = 1n; // C(n, k)
+  let tail = 0n; // Σ_{i ≤ k} C(n, i)
+  let reached: number | null = null;
+  // The trailing system's wins k run up from 0 while the split stays significant; k ≤ n / 2.
+  for (let k = 0; 2 * k <= n; k++) {
+    if (k > 0) coefficient = (coefficient * BigInt(n - k + 1)) / BigInt(k);
+    tail += coefficient;
+    if (2n * tail * alpha.den > scale) break;
+    reached = n - k;
+  }
+  return reached;
+}

@@ -1,0 +1,28 @@
+-- The score stage's statistics (SPEC §12.6), computed in TypeScript from section 5's result tables
+-- (pipeline/statistics/results.ts) and appended here: DuckDB has no beta quantile and no exact
+-- big-integer tail. Documented in docs/tables.md; emitted in results.json.
+DROP TABLE IF EXISTS result_score_intervals;
+DROP TABLE IF EXISTS result_sign_test_adjustments;
+
+CREATE TABLE result_score_intervals (
+  system_id      VARCHAR NOT NULL,
+  metric         VARCHAR NOT NULL,
+  alpha          DOUBLE  NOT NULL,
+  declared_lower DOUBLE,
+  declared_upper DOUBLE,
+  proven_lower   DOUBLE,
+  proven_upper   DOUBLE
+);
+
+CREATE TABLE result_sign_test_adjustments (
+  system_a          VARCHAR NOT NULL,
+  system_b          VARCHAR NOT NULL,
+  metric            VARCHAR NOT NULL,
+  discordant        BIGINT  NOT NULL,
+  p_value           DOUBLE  NOT NULL,
+  p_holm            DOUBLE  NOT NULL,
+  alpha             DOUBLE  NOT NULL,
+  reaches_alpha     BOOLEAN NOT NULL,
+  fewest_discordant BIGINT  NOT NULL,
+  wins_needed       BIGINT
+);

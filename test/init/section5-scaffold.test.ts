@@ -1,0 +1,26 @@
+// init scaffolds the example's section 5 into every new study (SPEC §12.6): the same code, byte
+// for byte, whose hypotheses speak of the study's registered systems, never of the example's names.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { extractSection5 } from '../../pipeline/study/section5.ts';
+import { PROJECT_ROOT, runCli } from '../support/cli.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'prereg-init-section5-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+it('a new study\'s section 5 is the example\'s, and names no system of the example', async () => {
+  const dir = join(scratch, 'new-study');
+  const r = await runCli(['init', dir, '--private-dir', join(scratch, 'private'), '--system', `team-a=${'a'.repeat(64)}`, '--system', `team-b=${'b'.repeat(64)}`]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  const scaffolded = extractSection5(readFileSync(join(dir, 'preregistration/PREREGISTRATION.md'), 'utf8'))!;
+  const example = extractSection5(readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8'))!;
+  expect(scaffolded.sha256).toBe(example.sha256);
+  const sql = example.sqlBlocks.map((b) => b.sql).join('\n');
+  for (const name of ['sys-honest', 'sys-tampered', 'sys-truncated', 'copycat']) expect(sql).not.toContain(name);
+  // Over the registered systems, with a reason for every threshold, and no fixed-width 2^n.
+  expect(sql).toContain('FROM registered_systems');
+  expect(sql).toContain('AS reason');
+  expect(sql).not.toMatch(/<<|HUGEINT/);
+});
