@@ -3,7 +3,7 @@
 // such as /dev/zero would never end, a directory is not a file: each is refused with
 // INPUT_NOT_REGULAR_FILE (exit 4) instead. The file is opened non-blocking, then checked with
 // fstat on the descriptor, so what is checked is what is read (no check-then-open race).
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { EXIT, PreregError, type ExitCode } from '../reasons.ts';
 
@@ -50,6 +50,24 @@ export function readRegularFile(path: string, exitCode: ExitCode = EXIT.blocked)
   const fd = openRegularFile(path, exitCode);
   try {
     return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of a regular file of at most `maxBytes`, or null when it is larger: the size is
+ * checked on the open descriptor before anything is read, and no more than maxBytes + 1 bytes are
+ * ever read (a file that grows meanwhile is still refused).
+ */
+export function readRegularFileCapped(path: string, maxBytes: number, exitCode: ExitCode = EXIT.blocked): Buffer | null {
+  const fd = openRegularFile(path, exitCode);
+  try {
+    if (fstatSync(fd).size > maxBytes) return null;
+    const buf = Buffer.alloc(maxBytes + 1);
+    let got = 0;
+    for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0; ) got += n;
+    return got > maxBytes ? null : buf.subarray(0, got);
   } finally {
     closeSync(fd);
   }

@@ -257,6 +257,7 @@ export const ingest: Command = {
   ].join('\n'),
   options: { 'max-line-bytes': { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (ctx.values['max-line-bytes'] !== undefined) {

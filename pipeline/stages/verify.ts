@@ -46,6 +46,8 @@ export const verify: Command = {
   ].join('\n'),
   options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  // Verifying given files writes nothing; the study mode writes the store.
+  writesStudy: (ctx) => ctx.positionals.length === 0,
   async run(ctx) {
     // The study mode (DuckDB) is imported only when it runs: checking files needs no store.
     return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : (await import('./verify-study.ts')).verifyStudy(ctx);
