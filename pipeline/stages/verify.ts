@@ -9,6 +9,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
 import { commitmentProblems, readCommitments, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
+import { shown } from '../text/display.ts';
 
 export const verify: Command = {
   name: 'verify',
@@ -71,14 +72,14 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   if (files.length === 0) {
     throw new PreregError('NOTHING_TO_VERIFY', `${ctx.positionals.join(', ')}: no *.json or *.jsonl file to verify`, { paths: ctx.positionals });
   }
-  const header = commitmentProblems(commitments);
+  const header = commitmentProblems(commitments).map(shown);
   const lines: string[] = [...header];
   const print = ctx.printLine;
   if (print && !ctx.json) for (const line of header) print(null, line);
   // Each file's line is printed as soon as it and the files before it are verified.
   const results = await verifyFiles(files, inputs, (r) => {
     if (r.kind === 'chain') r.problems.push(...unattributed);
-    const text = `${r.file}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`;
+    const text = `${shown(r.file)}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.map(shown).join('\n  ')}` : ''}`;
     lines.push(text);
     print?.(r, text);
   });

@@ -77,7 +77,7 @@ describe('no command prints or writes a hostile string raw', () => {
     expectRunShown('explain --json', await runCli(['explain', H, '--json']));
   });
 
-  it('run, status, doctor and audit of the study; every output file but Parquet; the audit reproduces every byte', async () => {
+  it('run, status, doctor and audit of the study; every text output file; the audit reproduces every byte', async () => {
     const run = await runCli(['run', '--root', study.root, ...TEST_OPERATOR_ARGS]);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expectRunShown('run', run);
@@ -87,9 +87,12 @@ describe('no command prints or writes a hostile string raw', () => {
       expectRunShown(args.join(' '), await runCli([...args, '--root', study.root]));
     }
     const dir = join(study.root, 'outputs', readdirSync(join(study.root, 'outputs')).find((n) => !n.startsWith('.'))!);
-    const written = readdirSync(dir).filter((n) => !n.endsWith('.parquet'));
+    // Every text file (Parquet keeps the data as it is; the signatures are binary).
+    const written = readdirSync(dir).filter((n) => /\.(md|html|csv|json)$|^SHA256SUMS$/.test(n));
     expect(written).toEqual(expect.arrayContaining(['report.md', 'report.html', 'rejects.csv', 'scores.csv', 'results.json']));
     for (const name of written) expectShown(name, readFileSync(join(dir, name), 'utf8'));
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('inputs/submissions/h\\\\u001b\\]0;pwned');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<td>inputs/submissions/h\\u001b]0;pwned\\u0007');
     // The hostile names did reach the files, shown: the backslash of the literal escape doubled.
     expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toContain('\\u001b]0;pwned\\u0007\\u001b[2J\\u000d\\u000averdict: FORGED\\u0085\\u009b31m\\u2028\\u202e\\\\u001b');
     for (const json of [[], ['--json']]) {
