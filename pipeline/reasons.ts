@@ -471,8 +471,8 @@ export const REASONS = {
   },
   STUDY_LOCKED: {
     exit: EXIT.conflict,
-    meaning: 'Another prereg command holds the study lock (work/prereg.lock): two commands writing the intake log or work/ at once could interleave. Nothing was written.',
-    next: 'Wait for the other command to finish. If none is running (it was killed), the lock file names its pid and command: remove work/prereg.lock, then run again.',
+    meaning: 'Another prereg command holds the study lock (work/prereg.lock): ingest, verify, classify, score, emit, run, intake and seal write work/, outputs/, the intake log or the seal, and two at once could interleave or remove each other\'s temporary files. Nothing was written.',
+    next: 'Wait for the other command (the message names its command, pid and start) to finish, then run again. A lock whose process is gone is taken over by the next command; remove work/prereg.lock by hand only when its pid names no prereg process.',
   },
   INTAKE_REQUEST_INVALID: {
     meaning: 'The intake request is not a prereg.intake-request/1 document (a member missing, misspelt or of the wrong type), names another study, or its file cannot be found beside it. Nothing was written.',
