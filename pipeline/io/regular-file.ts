@@ -6,6 +6,7 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { EXIT, PreregError, type ExitCode } from '../reasons.ts';
+import { shown } from '../text/display.ts';
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
@@ -20,13 +21,13 @@ function kindOf(st: Stats): string {
 function notRegular(path: string, st: Stats): PreregError {
   return new PreregError(
     'INPUT_NOT_REGULAR_FILE',
-    `${path} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`, { path },
+    `${shown(path)} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`, { path },
   );
 }
 
 function openFailed(path: string, err: unknown, exitCode: ExitCode): PreregError {
   const code = (err as NodeJS.ErrnoException).code;
-  return new PreregError('FILE_NOT_FOUND', `${path} cannot be read${code ? ` (${code})` : ''}`, { path }, exitCode);
+  return new PreregError('FILE_NOT_FOUND', `${shown(path)} cannot be read${code ? ` (${code})` : ''}`, { path }, exitCode);
 }
 
 /** Opens path for reading if it is a regular file (the descriptor is the caller's to close). */

@@ -13,6 +13,7 @@ import { buildTrustMaterialFrom } from '../evidence/trust/index.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { decodeText, readText } from '../io/json-files.ts';
 import { readRegularFileCapped } from '../io/regular-file.ts';
+import { shown } from '../text/display.ts';
 import { checkTrustPolicy, loadTrustPolicy, readTrustInputs, renderTrustPolicy, trustPath } from '../io/trust-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -61,7 +62,7 @@ async function importArkForge(ctx: StageContext, dir: string, file: string): Pro
   }
   const bytes = readRegularFileCapped(file, MAX_KEY_HISTORY_BYTES);
   if (bytes === null) {
-    throw new PreregError('ARKFORGE_KEYS_TOO_LARGE', `${file} is larger than ${MAX_KEY_HISTORY_BYTES} bytes, the cap on a published key history; nothing was read or written`, { path: file, max_bytes: MAX_KEY_HISTORY_BYTES });
+    throw new PreregError('ARKFORGE_KEYS_TOO_LARGE', `${shown(file)} is larger than ${MAX_KEY_HISTORY_BYTES} bytes, the cap on a published key history; nothing was read or written`, { path: file, max_bytes: MAX_KEY_HISTORY_BYTES });
   }
   const history = parseArkForgeKeyHistory(decodeText(bytes, file), file);
   const policy = loadTrustPolicy(dir);

@@ -16,6 +16,7 @@ import { parseSpkiPem } from '../evidence/tlog/index.ts';
 import { decodeEd25519PublicKey } from '../evidence/trust/index.ts';
 import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../formats/trust-policy.ts';
 import { PreregError } from '../reasons.ts';
+import { shown as displayed } from '../text/display.ts';
 
 export interface PublishedProofKey {
   kid: string;
@@ -53,7 +54,7 @@ const KID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  */
 export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKeyHistory {
   const bad = (field: string | null, problem: string, more: Record<string, unknown> = {}): never => {
-    throw new PreregError('ARKFORGE_KEYS_INVALID', `${file}${field === null ? '' : `: ${field}`}: ${problem}`, { path: file, field, ...more });
+    throw new PreregError('ARKFORGE_KEYS_INVALID', `${displayed(file)}${field === null ? '' : `: ${field}`}: ${problem}`, { path: file, field, ...more });
   };
   let doc: unknown;
   try {

@@ -72,6 +72,22 @@ describe('no command prints or writes a hostile string raw', () => {
     }
   });
 
+  it('errors naming a hostile path: validate, verify and trust import-arkforge of a file that does not exist, or is too large', async () => {
+    const missing = join(scratch, `missing-${H}.json`);
+    for (const args of [['validate', missing], ['verify', missing], ['trust', 'import-arkforge', missing, '--trust', join(study.root, 'preregistration/trust')]]) {
+      for (const json of [[], ['--json']]) {
+        const r = await runCli([...args, ...json]);
+        expect(r.code, r.stdout + r.stderr).toBe(3);
+        expectRunShown(`${args.slice(0, 2).join(' ')} ${json.join(' ')}`, r);
+      }
+    }
+    const large = join(scratch, `large-${H}.json`);
+    writeFileSync(large, ' '.repeat(8 * 1024 * 1024 + 1));
+    const r = await runCli(['trust', 'import-arkforge', large, '--trust', join(study.root, 'preregistration/trust')]);
+    expect(r.stderr).toContain('ARKFORGE_KEYS_TOO_LARGE');
+    expectRunShown('trust import-arkforge (too large)', r);
+  });
+
   it('explain, echoing a hostile code', async () => {
     expectRunShown('explain', await runCli(['explain', H]));
     expectRunShown('explain --json', await runCli(['explain', H, '--json']));
