@@ -11,7 +11,7 @@
 // told apart), the command and when it took the lock. A lock is stale only when its process is
 // gone; it is then moved aside and taken, so a killed command never blocks the study.
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PreregError } from '../reasons.ts';
 
@@ -120,6 +120,14 @@ function locked(path: string, command: string, text: string): PreregError {
   return new PreregError('STUDY_LOCKED', `${path} is held ${shown}; ${command} wrote nothing`, { path, holder: holder ?? text.trim() });
 }
 
+function rmEmptyDir(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty: the command wrote into it
+  }
+}
+
 /**
  * Runs `fn` holding the lock of the study whose work/ directory is `workDir`; releases it after.
  * Re-entrant within a process: `run` holds it while its stages (which each take it) run.
@@ -127,9 +135,16 @@ function locked(path: string, command: string, text: string): PreregError {
 export async function withStudyLock<T>(workDir: string, command: string, fn: () => Promise<T>): Promise<T> {
   const path = join(workDir, LOCK_FILE);
   const depth = held.get(path) ?? 0;
+  // A work/ made only to hold the lock is removed with it: a refused command leaves no trace.
+  const madeWork = depth === 0 && !existsSync(workDir);
   if (depth === 0) {
     mkdirSync(workDir, { recursive: true });
-    acquire(path, command);
+    try {
+      acquire(path, command);
+    } catch (err) {
+      if (madeWork) rmEmptyDir(workDir);
+      throw err;
+    }
   }
   held.set(path, depth + 1);
   try {
@@ -138,6 +153,7 @@ export async function withStudyLock<T>(workDir: string, command: string, fn: () 
     if (depth === 0) {
       held.delete(path);
       rmSync(path, { force: true });
+      if (madeWork) rmEmptyDir(workDir);
     } else {
       held.set(path, depth);
     }
