@@ -2,6 +2,9 @@
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './stages/registry.ts';
 import { etaSuffix } from './text/eta.ts';
+import { shownJson, terminalText } from './text/display.ts';
+import { withStudyLock } from './io/study-lock.ts';
+import { studyLayout } from './layout.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
 import type { Command, StageContext } from './command.ts';
 import { nearest } from './text/nearest.ts';
@@ -49,9 +52,9 @@ const processIo: CliIo = {
 
 function printError(io: CliIo, err: PreregError, json: boolean): void {
   if (json) {
-    io.stdout(`${JSON.stringify({ ok: false, code: err.code, message: err.message, details: err.details })}\n`);
+    io.stdout(`${shownJson({ ok: false, code: err.code, message: err.message, details: err.details })}\n`);
   } else {
-    io.stderr(`prereg: ${err.code}: ${err.message}\n  next: ${REASONS[err.code].next}\n`);
+    io.stderr(`prereg: ${err.code}: ${terminalText(err.message)}\n  next: ${REASONS[err.code].next}\n`);
   }
 }
 
@@ -133,15 +136,16 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
       // The ETA's clock starts when a counted piece of work starts (done 0, or a new total).
       if (total !== undefined && (counted === null || counted.total !== total || done === 0)) counted = { total, since: Date.now() };
       const suffix = total !== undefined ? etaSuffix(done ?? 0, total, Date.now() - counted!.since) : '';
-      io.stderr(`\r\x1b[K${message}${suffix}`);
+      // One transient line: a line break in it is escaped too.
+      io.stderr(`\r\x1b[K${terminalText(message, false)}${suffix}`);
     },
     env: io.env,
-    printLine: (lineJson, text) => io.stdout(json ? `${JSON.stringify(lineJson)}\n` : `${text}\n`),
+    printLine: (lineJson, text) => io.stdout(json ? `${shownJson(lineJson)}\n` : `${terminalText(text)}\n`),
   };
   try {
-    const result = await command.run(ctx);
+    const result = command.writesStudy?.(ctx) ? await withStudyLock(studyLayout(ctx.root).work, `prereg ${command.name}`, () => command.run(ctx)) : await command.run(ctx);
     if (showProgress) io.stderr('\r\x1b[K');
-    if (!result.printed) io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${JSON.stringify(l)}\n`).join('') : `${JSON.stringify(result.json)}\n`) : result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    if (!result.printed) io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${shownJson(l)}\n`).join('') : `${shownJson(result.json)}\n`) : terminalText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
     return result.exitCode;
   } catch (err) {
     if (err instanceof PreregError) {

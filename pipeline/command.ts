@@ -46,6 +46,11 @@ export interface Command {
   options: OptionSpec;
   /** A pipeline stage (has a Taskfile task and an npm script) rather than a utility. */
   stage: boolean;
+  /**
+   * Whether this invocation writes work/, outputs/, the intake log or the seal: the CLI then runs
+   * it holding the study lock (io/study-lock.ts), and a second writer gets STUDY_LOCKED.
+   */
+  writesStudy?: (ctx: StageContext) => boolean;
   run(ctx: StageContext): Promise<StageResult>;
 }
 

@@ -204,6 +204,10 @@ export const REASONS = {
     meaning: "The file given to `prereg trust import-arkforge` is not ArkForge's published key history ({keys: [{kid, type: Ed25519, public, valid_from, retired_at}], rekor_keys: [{kid, type: ECDSA-P256-SHA256, public_pem, valid_from, retired_at}]}): bad JSON, a missing member, an unknown type, a key that does not decode, a date that is not ISO-8601 UTC, an empty window or a kid given twice. Nothing was written.",
     next: 'Fix or fetch again the field the message names (file and field); see docs/trust.md.',
   },
+  ARKFORGE_KEYS_TOO_LARGE: {
+    meaning: "The file given to `prereg trust import-arkforge` is larger than the cap on a published key history (8 MiB, thousands of times ArkForge's own file), checked before a byte of it is parsed. Nothing was written.",
+    next: "Check that the file is ArkForge's published_keys.json; a real key history is a few kilobytes (docs/trust.md).",
+  },
   ARKFORGE_KEY_CONFLICT: {
     exit: EXIT.conflict,
     meaning: 'Importing the published key history would change what the operator pinned: a key id already pinned with another key (or its submitter key file exists with other content), the same key already pinned under another key id, or a published window wider than the pinned one. Nothing was written.',
@@ -479,8 +483,8 @@ export const REASONS = {
   },
   STUDY_LOCKED: {
     exit: EXIT.conflict,
-    meaning: 'Another prereg command holds the study lock (work/prereg.lock): two commands writing the intake log or work/ at once could interleave. Nothing was written.',
-    next: 'Wait for the other command to finish. If none is running (it was killed), the lock file names its pid and command: remove work/prereg.lock, then run again.',
+    meaning: 'Another prereg command holds the study lock (work/prereg.lock): ingest, verify, classify, score, emit, run, intake and seal write work/, outputs/, the intake log or the seal, and two at once could interleave or remove each other\'s temporary files. Nothing was written.',
+    next: 'Wait for the other command (the message names its command, pid and start) to finish, then run again. A lock whose process is gone is taken over by the next command; remove work/prereg.lock by hand only when its pid names no prereg process.',
   },
   INTAKE_REQUEST_INVALID: {
     meaning: 'The intake request is not a prereg.intake-request/1 document (a member missing, misspelt or of the wrong type), names another study, or its file cannot be found beside it. Nothing was written.',
@@ -581,9 +585,14 @@ export const REASONS = {
     meaning: 'outputs/<run_id>/ already exists: the same inputs were already emitted, and an output directory is never overwritten.',
     next: 'Keep the existing directory (same inputs give the same bytes), or move it away deliberately and emit again.',
   },
+  PRIVATE_DIR_INSIDE_STUDY: {
+    exit: EXIT.conflict,
+    meaning: '`prereg init --private-dir` names a directory inside the study directory, judged on real paths (a symlink to the study counts as the study): the operator keys and the answer key would be published with the study. Nothing was written.',
+    next: 'Pass a --private-dir outside the study directory, through no symlink into it (the default DIR.private beside DIR is).',
+  },
   OUTPUT_PATH_UNSAFE: {
     exit: EXIT.conflict,
-    meaning: 'The outputs directory lies inside corpus/, preregistration/ or inputs/: writing there would change what was frozen or submitted.',
+    meaning: 'The outputs directory lies inside corpus/, preregistration/ or inputs/, judged on real paths (symlinks resolved, the nearest existing ancestor of a path not yet created): writing there would change what was frozen or submitted. Nothing was written.',
     next: 'Pass an --outputs directory outside corpus/, preregistration/ and inputs/ (the default outputs/ is).',
   },
   OUTPUT_PATH_INVALID: {

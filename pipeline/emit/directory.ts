@@ -7,8 +7,9 @@
 //
 // A crash leaves only the temporary directory; the next emit of the same run_id removes it.
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { isWithin } from '../io/real-path.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 
@@ -27,27 +28,14 @@ export function refuseExisting(final: string): void {
   if (lstatSync(final, { throwIfNoEntry: false }) !== undefined) throw outputExists(final);
 }
 
-/** The path with every symlink of its existing part resolved (the rest as written). */
-function resolvedThroughLinks(path: string): string {
-  let existing = resolve(path);
-  const rest: string[] = [];
-  while (!existsSync(existing) && dirname(existing) !== existing) {
-    rest.unshift(basename(existing));
-    existing = dirname(existing);
-  }
-  return join(realpathSync(existing), ...rest);
-}
-
 /**
  * OUTPUT_PATH_UNSAFE (exit 4) when the outputs directory lies inside corpus/, preregistration/
  * or inputs/: writing there would change the frozen corpus or the inputs (the next check-anchors
  * would fail with CORPUS_DRIFT), and stages never modify their inputs.
  */
 export function refuseOutputsInsideStudy(outputsDir: string, layout: StudyLayout): void {
-  const outputs = resolvedThroughLinks(outputsDir);
   for (const [name, dir] of [['corpus/', layout.corpus], ['preregistration/', layout.preregistration], ['inputs/', layout.inputs]] as const) {
-    const inside = resolvedThroughLinks(dir);
-    if (outputs === inside || outputs.startsWith(inside + sep)) {
+    if (isWithin(outputsDir, dir)) {
       throw new PreregError('OUTPUT_PATH_UNSAFE', `--outputs ${outputsDir} lies inside the study's ${name}, which no stage may write into; choose a directory outside corpus/, preregistration/ and inputs/`, { path: outputsDir });
     }
   }

@@ -212,7 +212,8 @@ export function inspectLine(file: string, lineNo: number, byteOffset: number, by
   }
   if (bytes[bytes.length - 1] === 0x0d) {
     line.problem = 'LINE_CRLF';
-    line.detail = 'line ends in "\\r" (CRLF line endings); lines must end in "\\n" alone';
+    // Named, not written as escapes: a detail is shown through the display rule, which would double a backslash.
+    line.detail = 'line ends in CR, U+000D (CRLF line endings); lines must end in LF, U+000A, alone';
     return line;
   }
   line.text = bytes.toString('utf8'); // keeps a BOM as U+FEFF

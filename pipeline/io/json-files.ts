@@ -7,7 +7,11 @@ import { readRegularFile } from './regular-file.ts';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function readText(path: string, exitCode: ExitCode = EXIT.blocked): string {
-  const data = readRegularFile(path, exitCode);
+  return decodeText(readRegularFile(path, exitCode), path, exitCode);
+}
+
+/** The bytes read from `path` as UTF-8 text (JSON_NOT_UTF8 otherwise). */
+export function decodeText(data: Uint8Array, path: string, exitCode: ExitCode = EXIT.blocked): string {
   try {
     return utf8.decode(data);
   } catch {

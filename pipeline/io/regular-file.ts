@@ -3,9 +3,10 @@
 // such as /dev/zero would never end, a directory is not a file: each is refused with
 // INPUT_NOT_REGULAR_FILE (exit 4) instead. The file is opened non-blocking, then checked with
 // fstat on the descriptor, so what is checked is what is read (no check-then-open race).
-import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { EXIT, PreregError, type ExitCode } from '../reasons.ts';
+import { shown } from '../text/display.ts';
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 
@@ -20,13 +21,13 @@ function kindOf(st: Stats): string {
 function notRegular(path: string, st: Stats): PreregError {
   return new PreregError(
     'INPUT_NOT_REGULAR_FILE',
-    `${path} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`, { path },
+    `${shown(path)} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`, { path },
   );
 }
 
 function openFailed(path: string, err: unknown, exitCode: ExitCode): PreregError {
   const code = (err as NodeJS.ErrnoException).code;
-  return new PreregError('FILE_NOT_FOUND', `${path} cannot be read${code ? ` (${code})` : ''}`, { path }, exitCode);
+  return new PreregError('FILE_NOT_FOUND', `${shown(path)} cannot be read${code ? ` (${code})` : ''}`, { path }, exitCode);
 }
 
 /** Opens path for reading if it is a regular file (the descriptor is the caller's to close). */
@@ -50,6 +51,24 @@ export function readRegularFile(path: string, exitCode: ExitCode = EXIT.blocked)
   const fd = openRegularFile(path, exitCode);
   try {
     return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of a regular file of at most `maxBytes`, or null when it is larger: the size is
+ * checked on the open descriptor before anything is read, and no more than maxBytes + 1 bytes are
+ * ever read (a file that grows meanwhile is still refused).
+ */
+export function readRegularFileCapped(path: string, maxBytes: number, exitCode: ExitCode = EXIT.blocked): Buffer | null {
+  const fd = openRegularFile(path, exitCode);
+  try {
+    if (fstatSync(fd).size > maxBytes) return null;
+    const buf = Buffer.alloc(maxBytes + 1);
+    let got = 0;
+    for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0; ) got += n;
+    return got > maxBytes ? null : buf.subarray(0, got);
   } finally {
     closeSync(fd);
   }

@@ -7,11 +7,15 @@ import { schemaProblems } from '../formats/schemas.ts';
 import type { TrustMaterialInputs, TrustPolicy } from '../formats/trust-policy.ts';
 import { PreregError } from '../reasons.ts';
 import { readJsonFile, readText } from './json-files.ts';
+import { isWithin } from './real-path.ts';
 
-/** A path named by the policy must stay inside the trust directory (it is what the freeze covers). */
+/**
+ * A path named by the policy must stay inside the trust directory (it is what the freeze covers),
+ * judged on real paths: a symlink in the trust directory to a file elsewhere is outside it.
+ */
 export function trustPath(dir: string, relative: string): string {
   const abs = resolve(dir, relative);
-  if (!abs.startsWith(resolve(dir) + sep)) {
+  if (!abs.startsWith(resolve(dir) + sep) || !isWithin(abs, dir)) {
     throw new PreregError('TRUST_POLICY_INVALID', `${relative} is outside the trust directory`);
   }
   return abs;

@@ -8,6 +8,7 @@
 // report.html is self-contained: inline CSS, inline SVG charts, no script, nothing to load (a
 // Content-Security-Policy forbids it too).
 import type { Row } from '../emit/tables.ts';
+import { shown } from '../text/display.ts';
 import { sections, type Block, type ReportInput } from './document.ts';
 import { codePointOrder, fraction, metricName, show, type Fraction, type MetricLabels } from './values.ts';
 
@@ -16,15 +17,17 @@ export type { ReportInput, WitnessSummary } from './document.ts';
 // ------------------------------------------------------------------------------------------
 // Markdown
 
+// Every text of either file goes through the display rule first (text/display.ts): a control
+// character a participant wrote appears as \uXXXX, never raw; then Markdown's or HTML's own escapes.
 function mdEscape(text: string): string {
-  return text.replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`).replace(/\r?\n|\r/g, ' ');
+  return shown(text).replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`);
 }
 
 const TEXT_BAR = 40;
 
 /** The primary metric's chart in text: a declared and a proven bar per system, 0–100 % in 40 cells. */
 function textChart(rows: Row[]): string[] {
-  const width = Math.max(0, ...rows.map((row) => show(row.system_id).length));
+  const width = Math.max(0, ...rows.map((row) => shown(show(row.system_id)).length));
   const line = (label: string, column: string, f: Fraction) => {
     const cells = f.tenths === null ? 0 : Number((BigInt(TEXT_BAR) * (f.tenths < 0n ? 0n : f.tenths > 1000n ? 1000n : f.tenths) + 500n) / 1000n);
     return `${label.padEnd(width)}  ${column}  ${'█'.repeat(cells)}${'·'.repeat(TEXT_BAR - cells)}  ${f.text}`;
@@ -32,7 +35,7 @@ function textChart(rows: Row[]): string[] {
   return [
     '```text',
     ...rows.flatMap((row) => [
-      line(show(row.system_id), 'declared', fraction(row.declared, row.n_declared)),
+      line(shown(show(row.system_id)), 'declared', fraction(row.declared, row.n_declared)),
       line('', 'proven  ', fraction(row.proven, row.n_proven)),
     ]),
     '```',
@@ -62,7 +65,7 @@ export function renderMarkdown(r: ReportInput): string {
 // HTML
 
 function h(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return shown(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 const CSS = `

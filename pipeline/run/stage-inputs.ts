@@ -7,6 +7,7 @@ import { canonicalJson, isRecord } from '../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../formats/hash.ts';
 import { duckdbVersion, readStageRun, writeStageRun } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
+import { shown } from '../text/display.ts';
 
 /** How a key of the inputs object is named in a reason; an object key with a label is reported as a whole. */
 export type InputLabels = Readonly<Record<string, string>>;
@@ -78,16 +79,16 @@ export function describeChanges(before: Json, after: Json, labels: InputLabels =
   const label = labels[path] ?? path;
   if (path !== '' && labels[path] !== undefined && (isRecord(after) || Array.isArray(after))) return [label];
   const file = fileOf(after);
-  if (file !== undefined && fileOf(before) === file) return [`${file} changed`];
+  if (file !== undefined && fileOf(before) === file) return [`${shown(file)} changed`];
   if (Array.isArray(after) && after.every((e) => fileOf(e) !== undefined)) {
     const was = new Map((Array.isArray(before) ? before : []).map((e) => [fileOf(e), canonicalJson(e)]));
     const now = new Map(after.map((e) => [fileOf(e), canonicalJson(e)]));
     const why: string[] = [];
     for (const [f, e] of now) {
-      if (!was.has(f)) why.push(`${f} added`);
-      else if (was.get(f) !== e) why.push(`${f} changed`);
+      if (!was.has(f)) why.push(`${shown(f!)} added`);
+      else if (was.get(f) !== e) why.push(`${shown(f!)} changed`);
     }
-    for (const f of was.keys()) if (!now.has(f)) why.push(`${f} removed`);
+    for (const f of was.keys()) if (!now.has(f)) why.push(`${shown(f!)} removed`);
     return why;
   }
   if (isRecord(after) && isRecord(before)) {
@@ -95,5 +96,5 @@ export function describeChanges(before: Json, after: Json, labels: InputLabels =
     return keys.flatMap((k) => describeChanges(before[k], after[k], labels, path === '' ? k : `${path}.${k}`));
   }
   if (isHex64(after) || isRecord(after) || Array.isArray(after)) return [`${label} changed`];
-  return [`${label} ${before === undefined || before === null ? 'unset' : JSON.stringify(before)} → ${JSON.stringify(after)}`];
+  return [`${label} ${before === undefined || before === null ? 'unset' : shown(JSON.stringify(before))} → ${shown(JSON.stringify(after))}`];
 }

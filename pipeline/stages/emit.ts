@@ -268,6 +268,7 @@ export const emit: Command = {
   ].join('\n'),
   options: { ...KEY_OPTIONS, outputs: { type: 'string' } },
   stage: true,
+  writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     const keys = resolveOperatorKeys(ctx.values, ctx.env);

@@ -2,6 +2,7 @@
 import { EXIT, REASONS, isReasonCode } from '../reasons.ts';
 import { nearest } from '../text/nearest.ts';
 import type { Command } from '../command.ts';
+import { shown } from '../text/display.ts';
 
 export const explain: Command = {
   name: 'explain',
@@ -25,7 +26,7 @@ export const explain: Command = {
     return {
       exitCode: anyUnknown ? EXIT.failures : EXIT.ok,
       json: { ok: !anyUnknown, codes: entries },
-      text: entries.map((e) => `${e.code}${e.known ? '' : ' (unknown)'}\n  ${e.meaning}\n  next: ${e.next}`).join('\n\n'),
+      text: entries.map((e) => `${shown(e.code)}${e.known ? '' : ' (unknown)'}\n  ${e.meaning}\n  next: ${e.next}`).join('\n\n'),
     };
   },
 };

@@ -41,6 +41,7 @@ import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { judge, recordRun, rerunRegardless, type StageVerdict } from '../run/stage-inputs.ts';
+import { shown } from '../text/display.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
 /** The submission schema's file: its digest is part of what the tables depend on. */
@@ -177,7 +178,7 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
         const summary = await scanFile(f.path, f.file, checker, sinks, {
           maxLineBytes: inputs.max_line_bytes,
           workers,
-          progress: (done) => ctx.progress(`ingest: ${f.file} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(sizes[i]!)}`, readBefore + done, totalBytes),
+          progress: (done) => ctx.progress(`ingest: ${shown(f.file)} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(sizes[i]!)}`, readBefore + done, totalBytes),
         });
         const expected = hashed ? inputs.submissions[i]! : null;
         if (expected && (summary.sha256 !== expected.sha256 || summary.bytes !== expected.bytes)) {
@@ -214,7 +215,7 @@ export async function ingestInputs(layout: StudyLayout, progress: StageContext['
   const submissions: IngestInputs['submissions'] = [];
   for (const [i, f] of files.entries()) {
     if (!hash) break;
-    progress(`ingest: hashing ${f.file}`, i, files.length);
+    progress(`ingest: hashing ${shown(f.file)}`, i, files.length);
     submissions.push({ file: f.file, ...(await hashFileStreamed(f.path)) });
   }
   const inputs: IngestInputs = {
@@ -257,6 +258,7 @@ export const ingest: Command = {
   ].join('\n'),
   options: { 'max-line-bytes': { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (ctx.values['max-line-bytes'] !== undefined) {
@@ -300,14 +302,14 @@ export const ingest: Command = {
 function render(r: { skipped: boolean; reason: string; database: string; files: FileSummary[]; totals: Totals; ignored: string[] }): string {
   const lines = [r.skipped ? `ingest: skipped, ${r.reason} (${r.database})` : `ingest: rebuilt ${r.database} (${r.reason})`];
   if (r.files.length === 0) lines.push('  no submission files in inputs/submissions/');
-  const width = Math.max(0, ...r.files.map((f) => f.file.length));
+  const width = Math.max(0, ...r.files.map((f) => shown(f.file).length));
   for (const f of r.files) {
-    lines.push(`  ${f.file.padEnd(width)}  ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected${f.rejected > 0 ? ` (${formatCounts(f.rejects_by_code)})` : ''}`);
+    lines.push(`  ${shown(f.file).padEnd(width)}  ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected${f.rejected > 0 ? ` (${formatCounts(f.rejects_by_code)})` : ''}`);
   }
   const t = r.totals;
   lines.push(`total: ${t.lines_read} lines read = ${t.accepted} accepted + ${t.rejected} rejected, in ${t.files} file(s)`);
   lines.push(`rejects by code: ${formatCounts(t.rejects_by_code)}`);
-  for (const f of r.ignored) lines.push(`ignored (not *.jsonl): ${f}`);
+  for (const f of r.ignored) lines.push(`ignored (not *.jsonl): ${shown(f)}`);
   if (t.rejected > 0) lines.push('rejected lines are in the rejects table; they are data, not a failure of the stage');
   return lines.join('\n');
 }

@@ -3,10 +3,11 @@
 // DIR, so that nothing secret is ever committed with the study.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { generateOperatorKeys } from '../init/operator-keys.ts';
+import { isWithin, realPathOf } from '../io/real-path.ts';
 import { PRIVATE_FILES, scaffoldStudy } from '../init/scaffold.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
@@ -125,8 +126,9 @@ export const init: Command = {
     if (ctx.positionals.length !== 1) throw new PreregError('USAGE', 'init needs exactly one DIR');
     const dir = resolve(ctx.positionals[0]!);
     const privateDir = resolve(typeof ctx.values['private-dir'] === 'string' ? ctx.values['private-dir'] : `${dir}.private`);
-    if (privateDir === dir || privateDir.startsWith(dir + sep)) {
-      throw new PreregError('USAGE', `--private-dir ${privateDir} is inside the study ${dir}: private keys and the answer key must stay outside it`);
+    // Judged on real paths: `--private-dir alias/priv`, alias a symlink to the study, is inside it.
+    if (isWithin(privateDir, dir)) {
+      throw new PreregError('PRIVATE_DIR_INSIDE_STUDY', `--private-dir ${privateDir} is inside the study ${dir} (symlinks resolved: ${realPathOf(privateDir)}): private keys and the answer key must stay outside it; nothing was written`, { path: privateDir, study: dir });
     }
     for (const d of [dir, privateDir]) {
       if (!isEmptyOrAbsent(d)) throw new PreregError('INIT_TARGET_EXISTS', `${d} exists and is not empty; init writes only into a new or empty directory`, { path: d });

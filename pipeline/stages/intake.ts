@@ -30,7 +30,6 @@ import { checkReceipts } from '../intake/verify-log.ts';
 import { prepareFileAtomic, type PreparedFile } from '../io/atomic.ts';
 import { readJsonFile, readText } from '../io/json-files.ts';
 import { readRegularFile } from '../io/regular-file.ts';
-import { withStudyLock } from '../io/study-lock.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { parseTsaOverrides, positiveInt } from './anchor.ts';
@@ -75,13 +74,15 @@ export const intake: Command = {
     'tsa-root': { type: 'string', multiple: true },
   },
   stage: true,
+  // Checking a receipt writes nothing.
+  writesStudy: (ctx) => typeof ctx.values['verify-receipt'] !== 'string',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (typeof ctx.values['verify-receipt'] === 'string') return verifyReceipt(ctx, layout, ctx.values['verify-receipt']);
     const [requestPath, ...rest] = ctx.positionals;
     if (requestPath === undefined || rest.length > 0) throw new PreregError('USAGE', 'usage: prereg intake REQUEST.json --operator-key KEY.pem');
     const operatorKey = readEd25519PrivateKey(ctx.values['operator-key'], '--operator-key');
-    return withStudyLock(layout.work, 'prereg intake', () => receive(ctx, layout, requestPath, operatorKey));
+    return receive(ctx, layout, requestPath, operatorKey);
   },
 };
 

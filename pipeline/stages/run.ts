@@ -27,6 +27,7 @@ export const run: Command = {
   ].join('\n'),
   options: { ...KEY_OPTIONS, 'secret-file': { type: 'string' }, outputs: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  writesStudy: () => true,
   async run(ctx) {
     // Refused before any stage runs: outputs inside the study would modify its inputs.
     if (typeof ctx.values.outputs === 'string') refuseOutputsInsideStudy(ctx.values.outputs, studyLayout(ctx.root));

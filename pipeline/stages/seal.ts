@@ -19,7 +19,6 @@ import { loadFrozenStudy } from '../intake/study-state.ts';
 import { obtainTokens } from '../intake/tokens.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { readRegularFile } from '../io/regular-file.ts';
-import { withStudyLock } from '../io/study-lock.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { intakeOf } from '../study/study.ts';
@@ -40,49 +39,48 @@ export const seal: Command = {
   ].join('\n'),
   options: { tsa: { type: 'string', multiple: true }, 'timeout-ms': { type: 'string' }, retries: { type: 'string' } },
   stage: true,
+  writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
-    return withStudyLock(layout.work, 'prereg seal', async () => {
-      const { frozen, freezeDigest, study, trust } = loadFrozenStudy(layout);
-      if (lstatSync(layout.seal, { throwIfNoEntry: false })) throw new PreregError('SEAL_EXISTS', 'inputs/seal.json already exists; nothing was written');
-      const log = readIntakeLog(layout);
-      const record: SealRecord = {
-        format: SEAL_FORMAT,
-        study_id: study.study_id,
-        freeze_digest: freezeDigest,
-        closes_at: frozen.window.closes_at,
-        log: { entries: log.entries.length, root: logRoot(log.digests), head: log.digests[log.digests.length - 1] ?? GENESIS_PREV },
-        files: sealedFiles(layout, latestEntries(log.entries)),
-      };
-      const digest = sealDigest(record);
-      const tokens = await obtainTokens(parseTsaOverrides(ctx.values.tsa) ?? study.anchors.tsas, Buffer.from(digest, 'hex'), trust.tsa, {
-        timeoutMs: positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms'),
-        retries: positiveInt(ctx.values.retries, 3, '--retries'),
-        progress: ctx.progress,
-        want: 'all',
-      });
-      const closes = utcMillis(record.closes_at)!;
-      const within = intakeOf(study).seal_within_s;
-      for (const t of tokens) {
-        const at = utcMillis(t.genTime)!;
-        if (at < closes) throw new PreregError('SEAL_EARLY', `${t.witness} dated the seal ${t.genTime}, before closes_at ${record.closes_at}: submissions are still open; nothing was written`);
-        if (at > closes + within * 1000) throw new PreregError('SEAL_LATE', `${t.witness} dated the seal ${t.genTime}, more than intake.seal_within_s = ${within} s after closes_at ${record.closes_at}; nothing was written`);
-      }
-      const now = new Date().toISOString();
-      for (const t of tokens) writeSealAnchor(layout.sealAnchors, t.tsr, t.witness, t.url, digest, now);
-      // seal.json last: its existence is what closes the intake.
-      writeFileAtomic(layout.seal, `${JSON.stringify(JSON.parse(canonicalJson(record)), null, 2)}\n`);
-      const json = { ok: true, seal_digest: digest, log: record.log, files: record.files, anchors: tokens.map((t) => ({ witness: t.witness, gen_time: t.genTime })) };
-      return {
-        exitCode: EXIT.ok,
-        json,
-        text: [
-          `sealed ${study.study_id}: ${record.log.entries} intake entries (root ${record.log.root}), ${record.files.length} file(s)`,
-          `seal_digest ${digest}`,
-          ...tokens.map((t) => `  anchored by ${t.witness} (genTime ${t.genTime})`),
-        ].join('\n'),
-      };
+    const { frozen, freezeDigest, study, trust } = loadFrozenStudy(layout);
+    if (lstatSync(layout.seal, { throwIfNoEntry: false })) throw new PreregError('SEAL_EXISTS', 'inputs/seal.json already exists; nothing was written');
+    const log = readIntakeLog(layout);
+    const record: SealRecord = {
+      format: SEAL_FORMAT,
+      study_id: study.study_id,
+      freeze_digest: freezeDigest,
+      closes_at: frozen.window.closes_at,
+      log: { entries: log.entries.length, root: logRoot(log.digests), head: log.digests[log.digests.length - 1] ?? GENESIS_PREV },
+      files: sealedFiles(layout, latestEntries(log.entries)),
+    };
+    const digest = sealDigest(record);
+    const tokens = await obtainTokens(parseTsaOverrides(ctx.values.tsa) ?? study.anchors.tsas, Buffer.from(digest, 'hex'), trust.tsa, {
+      timeoutMs: positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms'),
+      retries: positiveInt(ctx.values.retries, 3, '--retries'),
+      progress: ctx.progress,
+      want: 'all',
     });
+    const closes = utcMillis(record.closes_at)!;
+    const within = intakeOf(study).seal_within_s;
+    for (const t of tokens) {
+      const at = utcMillis(t.genTime)!;
+      if (at < closes) throw new PreregError('SEAL_EARLY', `${t.witness} dated the seal ${t.genTime}, before closes_at ${record.closes_at}: submissions are still open; nothing was written`);
+      if (at > closes + within * 1000) throw new PreregError('SEAL_LATE', `${t.witness} dated the seal ${t.genTime}, more than intake.seal_within_s = ${within} s after closes_at ${record.closes_at}; nothing was written`);
+    }
+    const now = new Date().toISOString();
+    for (const t of tokens) writeSealAnchor(layout.sealAnchors, t.tsr, t.witness, t.url, digest, now);
+    // seal.json last: its existence is what closes the intake.
+    writeFileAtomic(layout.seal, `${JSON.stringify(JSON.parse(canonicalJson(record)), null, 2)}\n`);
+    const json = { ok: true, seal_digest: digest, log: record.log, files: record.files, anchors: tokens.map((t) => ({ witness: t.witness, gen_time: t.genTime })) };
+    return {
+      exitCode: EXIT.ok,
+      json,
+      text: [
+        `sealed ${study.study_id}: ${record.log.entries} intake entries (root ${record.log.root}), ${record.files.length} file(s)`,
+        `seal_digest ${digest}`,
+        ...tokens.map((t) => `  anchored by ${t.witness} (genTime ${t.genTime})`),
+      ].join('\n'),
+    };
   },
 };
 

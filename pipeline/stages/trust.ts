@@ -11,12 +11,17 @@ import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildTrustMaterialFrom } from '../evidence/trust/index.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
-import { readText } from '../io/json-files.ts';
+import { decodeText, readText } from '../io/json-files.ts';
+import { readRegularFileCapped } from '../io/regular-file.ts';
+import { shown } from '../text/display.ts';
 import { checkTrustPolicy, loadTrustPolicy, readTrustInputs, renderTrustPolicy, trustPath } from '../io/trust-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { parseArkForgeKeyHistory, planArkForgeImport, type ImportedKey } from '../trust-import/index.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
+
+/** A published key history larger than this is refused before it is parsed (ArkForge's own is a few KB). */
+export const MAX_KEY_HISTORY_BYTES = 8 * 1024 * 1024;
 
 const USAGE = 'usage: prereg trust import-arkforge FILE [--trust DIR] [--json]';
 
@@ -55,7 +60,11 @@ async function importArkForge(ctx: StageContext, dir: string, file: string): Pro
   if (!existsSync(policyFile)) {
     throw new PreregError('FILE_NOT_FOUND', `${policyFile} does not exist; pass --trust DIR (the directory holding the trust policy)`, { path: policyFile });
   }
-  const history = parseArkForgeKeyHistory(readText(file), file);
+  const bytes = readRegularFileCapped(file, MAX_KEY_HISTORY_BYTES);
+  if (bytes === null) {
+    throw new PreregError('ARKFORGE_KEYS_TOO_LARGE', `${shown(file)} is larger than ${MAX_KEY_HISTORY_BYTES} bytes, the cap on a published key history; nothing was read or written`, { path: file, max_bytes: MAX_KEY_HISTORY_BYTES });
+  }
+  const history = parseArkForgeKeyHistory(decodeText(bytes, file), file);
   const policy = loadTrustPolicy(dir);
   const existing = (rel: string): string | undefined => {
     const path = trustPath(dir, rel);

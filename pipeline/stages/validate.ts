@@ -13,6 +13,7 @@ import { openRegularFile } from '../io/regular-file.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
+import { shown } from '../text/display.ts';
 
 /** The study's item ids, or null with the reason they are not checked. */
 /** The study's protocol (registered systems, attempts per item) when a study is found; none otherwise. */
@@ -72,7 +73,7 @@ export const validate: Command = {
           await scanFile(file, file, checker, { reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++) }, {
             maxLineBytes,
             workers,
-            progress: (done) => ctx.progress(`validate: ${file} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
+            progress: (done) => ctx.progress(`validate: ${shown(file)} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
           }),
         );
       }
@@ -93,11 +94,11 @@ export const validate: Command = {
       rejects_unlisted: unlisted,
     };
     const lines = rejects.map(
-      (r) => `${r.file}:${r.line_no}${r.column_no !== null ? `:${r.column_no}` : ''}: ${r.reason_code}: ${r.detail} (byte offset ${r.byte_offset})`,
+      (r) => `${shown(r.file)}:${r.line_no}${r.column_no !== null ? `:${r.column_no}` : ''}: ${r.reason_code}: ${shown(r.detail)} (byte offset ${r.byte_offset})`,
     );
     if (unlisted > 0) lines.push(`… and ${unlisted} more rejected line(s), not listed (the first ${MAX_LISTED_REJECTS} are)`);
     for (const n of notes) lines.push(`note: ${n}`);
-    for (const f of files) lines.push(`${f.file}: ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected`);
+    for (const f of files) lines.push(`${shown(f.file)}: ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected`);
     if (files.length > 1) lines.push(`total: ${totals.lines_read} lines = ${totals.accepted} accepted + ${totals.rejected} rejected`);
     lines.push(ok ? 'validate: OK, every line would be accepted' : `validate: ${totals.rejected} line(s) would be rejected (${formatCounts(totals.rejects_by_code)})`);
     return { exitCode: ok ? EXIT.ok : EXIT.failures, json, text: lines.join('\n') };

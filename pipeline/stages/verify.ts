@@ -9,6 +9,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
 import { commitmentProblems, readCommitments, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
+import { shown } from '../text/display.ts';
 
 export const verify: Command = {
   name: 'verify',
@@ -46,6 +47,8 @@ export const verify: Command = {
   ].join('\n'),
   options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  // Verifying given files writes nothing; the study mode writes the store.
+  writesStudy: (ctx) => ctx.positionals.length === 0,
   async run(ctx) {
     // The study mode (DuckDB) is imported only when it runs: checking files needs no store.
     return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : (await import('./verify-study.ts')).verifyStudy(ctx);
@@ -69,14 +72,14 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   if (files.length === 0) {
     throw new PreregError('NOTHING_TO_VERIFY', `${ctx.positionals.join(', ')}: no *.json or *.jsonl file to verify`, { paths: ctx.positionals });
   }
-  const header = commitmentProblems(commitments);
+  const header = commitmentProblems(commitments).map(shown);
   const lines: string[] = [...header];
   const print = ctx.printLine;
   if (print && !ctx.json) for (const line of header) print(null, line);
   // Each file's line is printed as soon as it and the files before it are verified.
   const results = await verifyFiles(files, inputs, (r) => {
     if (r.kind === 'chain') r.problems.push(...unattributed);
-    const text = `${r.file}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`;
+    const text = `${shown(r.file)}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.map(shown).join('\n  ')}` : ''}`;
     lines.push(text);
     print?.(r, text);
   });

@@ -16,6 +16,7 @@ import { parseSpkiPem } from '../evidence/tlog/index.ts';
 import { decodeEd25519PublicKey } from '../evidence/trust/index.ts';
 import { TRUST_POLICY_FIELDS, type TrustPolicy, type WindowEnd } from '../formats/trust-policy.ts';
 import { PreregError } from '../reasons.ts';
+import { shown as displayed } from '../text/display.ts';
 
 export interface PublishedProofKey {
   kid: string;
@@ -53,7 +54,7 @@ const KID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  */
 export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKeyHistory {
   const bad = (field: string | null, problem: string, more: Record<string, unknown> = {}): never => {
-    throw new PreregError('ARKFORGE_KEYS_INVALID', `${file}${field === null ? '' : `: ${field}`}: ${problem}`, { path: file, field, ...more });
+    throw new PreregError('ARKFORGE_KEYS_INVALID', `${displayed(file)}${field === null ? '' : `: ${field}`}: ${problem}`, { path: file, field, ...more });
   };
   let doc: unknown;
   try {
@@ -144,8 +145,10 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
   };
   const keys: ImportedKey[] = [];
   const merge = mergePinned(keys, conflict);
+  const ed25519Identity = (publicKey: string) => decodeEd25519PublicKey(publicKey)?.toString('hex');
   const arkforge = merge('arkforge_keys', policy.arkforge_keys, history.proofKeys, {
-    sameKey: (k, p) => decodeEd25519PublicKey(k.public_key)?.equals(decodeEd25519PublicKey(p.public_key)!) === true,
+    identity: (k) => ed25519Identity(k.public_key),
+    publishedIdentity: (p) => ed25519Identity(p.public_key)!,
     shown: (k) => k.public_key,
     add: (p, window) => ({ key_id: p.kid, public_key: p.public_key, ...window }),
   });
@@ -160,8 +163,13 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
     }
     return decoded.get(file);
   };
+  const spkiIdentity = (key: KeyObject) => key.export({ type: 'spki', format: 'der' }).toString('hex');
   const submitters = merge('tlog_submitter_keys', policy.tlog_submitter_keys ?? [], history.rekorKeys, {
-    sameKey: (k, r) => pinnedKey(k.public_key_file)?.equals(r.key) === true,
+    identity: (k) => {
+      const key = pinnedKey(k.public_key_file);
+      return key === undefined ? undefined : spkiIdentity(key);
+    },
+    publishedIdentity: (r) => spkiIdentity(r.key),
     shown: (k) => (readExisting(k.public_key_file) === undefined ? `${k.public_key_file}, a file that does not exist` : k.public_key_file),
     file: (k) => k.public_key_file,
     add: (r, window) => {
@@ -197,8 +205,10 @@ export function withMember<K extends keyof TrustPolicy>(policy: TrustPolicy, nam
 
 /** How one list of pinned keys meets the published keys of its kind. */
 interface MergeRules<E extends { key_id: string } & Window, P extends { kid: string } & Window> {
-  /** Whether a pinned entry holds the published key. */
-  sameKey(entry: E, published: P): boolean;
+  /** The key a pinned entry holds, as text equal for equal keys (undefined: it holds none readable). */
+  identity(entry: E): string | undefined;
+  /** The same for a published key. */
+  publishedIdentity(published: P): string;
   /** The pinned entry's key, for messages. */
   shown(entry: E): string;
   /** The entry's key file, reported with it (submitter keys). */
@@ -215,19 +225,31 @@ interface MergeRules<E extends { key_id: string } & Window, P extends { kid: str
 function mergePinned(keys: ImportedKey[], conflict: (field: string, problem: string) => never) {
   return <E extends { key_id: string } & Window, P extends { kid: string } & Window>(list: ImportedKey['list'], pinnedList: readonly E[], publishedList: readonly P[], rules: MergeRules<E, P>): E[] => {
     const entries = pinnedList.map((k) => ({ ...k }));
+    // Indexes by key id and by key, so each published key costs one look-up, not a scan of the
+    // list (a scan per key made 20,000 keys take minutes). A hand-written policy may pin one key
+    // twice: every position is kept, in order.
+    const byId = new Map<string, number>();
+    const byKey = new Map<string, number[]>();
+    const index = (k: E, i: number, key = rules.identity(k)) => {
+      if (!byId.has(k.key_id)) byId.set(k.key_id, i);
+      if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), i]);
+    };
+    entries.forEach((k, i) => index(k, i));
     for (const p of publishedList) {
       const window: Window = { valid_from: p.valid_from, valid_until: p.valid_until };
-      const twin = entries.findIndex((k) => k.key_id !== p.kid && rules.sameKey(k, p));
-      if (twin >= 0) conflict(`${list}[${twin}]`, `the published key ${p.kid} is already pinned as ${entries[twin]!.key_id} (${rules.shown(entries[twin]!)})`);
-      const i = entries.findIndex((k) => k.key_id === p.kid);
-      if (i < 0) {
+      const key = rules.publishedIdentity(p);
+      const twin = (byKey.get(key) ?? []).find((j) => entries[j]!.key_id !== p.kid);
+      if (twin !== undefined) conflict(`${list}[${twin}]`, `the published key ${p.kid} is already pinned as ${entries[twin]!.key_id} (${rules.shown(entries[twin]!)})`);
+      const i = byId.get(p.kid);
+      if (i === undefined) {
         const added = rules.add(p, window);
         entries.push(added);
+        index(added, entries.length - 1, key);
         keys.push({ list, key_id: p.kid, action: 'added', ...(rules.file ? { file: rules.file(added) } : {}), ...window });
         continue;
       }
       const pinned = entries[i]!;
-      if (!rules.sameKey(pinned, p)) conflict(`${list}[${i}]`, `key_id ${p.kid} is pinned with another key (${rules.shown(pinned)})`);
+      if (rules.identity(pinned) !== key) conflict(`${list}[${i}]`, `key_id ${p.kid} is pinned with another key (${rules.shown(pinned)})`);
       if (widens(pinned, window)) conflict(`${list}[${i}]`, widening(p.kid, pinned, window));
       const action = sameWindow(pinned, window) ? 'unchanged' : 'updated';
       entries[i] = { ...pinned, ...window };

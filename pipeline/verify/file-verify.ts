@@ -9,6 +9,7 @@ import { buildVerifyContext, type VerifyContextInputs } from '../evidence/task/i
 import { WorkerPool } from '../parallel/pool.ts';
 import { PreregError } from '../reasons.ts';
 import { verifyFile, type FileVerification } from './file-task.ts';
+import { shown } from '../text/display.ts';
 
 export { fileVerified, kindOf, type FileKind, type FileVerification } from './file-task.ts';
 
@@ -22,7 +23,7 @@ export function expandPaths(paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
     const st = lstatSync(p, { throwIfNoEntry: false });
-    if (!st) throw new PreregError('FILE_NOT_FOUND', `${p} does not exist`, { path: p });
+    if (!st) throw new PreregError('FILE_NOT_FOUND', `${shown(p)} does not exist`, { path: p });
     if (st.isDirectory()) {
       // The entries' types come with the listing (no lstat per file; a symbolic link is not a directory).
       const entries = readdirSync(p, { withFileTypes: true }).sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));

@@ -45,7 +45,7 @@ describe('prereg validate', () => {
       `${bad}:2:39: JSON_DUPLICATE_KEY: duplicate key "a" in an object (column 39) (byte offset ${badLines.offsets[1]})`,
       `${bad}:3: SUBMISSION_ITEM_UNKNOWN: item_id "mp-404" is not an item of the frozen corpus/items.jsonl (byte offset ${badLines.offsets[2]})`,
       `${bad}:4: SUBMISSION_DUPLICATE: (system_id, item_id, attempt) = (sys-a, mp-001, 1) was already accepted at ${bad}:1; the first line is kept (byte offset ${badLines.offsets[3]})`,
-      `${bad}:5: LINE_CRLF: line ends in "\\r" (CRLF line endings); lines must end in "\\n" alone (byte offset ${badLines.offsets[4]})`,
+      `${bad}:5: LINE_CRLF: line ends in CR, U+000D (CRLF line endings); lines must end in LF, U+000A, alone (byte offset ${badLines.offsets[4]})`,
     ]);
     expect(r.stdout).toContain(`${bad}: 5 lines = 1 accepted + 4 rejected`);
     expect(r.stdout).toContain('validate: 4 line(s) would be rejected (JSON_DUPLICATE_KEY 1, LINE_CRLF 1, SUBMISSION_DUPLICATE 1, SUBMISSION_ITEM_UNKNOWN 1)');

@@ -1,6 +1,6 @@
 // A study built from nothing but the CLI: init → two documents added → freeze → anchor (a local
 // TSA over HTTP) → check-anchors → reveal → run → audit VALID (docs/getting-started.md).
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,8 +105,28 @@ describe('prereg init, then the whole study from the CLI', () => {
     const again = await runCli(['init', dir, '--json']);
     expect([again.code, again.json.code]).toEqual([4, 'INIT_TARGET_EXISTS']);
     const inside = await runCli(['init', join(base, 'other'), '--private-dir', join(base, 'other/keys'), '--json']);
-    expect([inside.code, inside.json.code]).toEqual([2, 'USAGE']);
+    expect([inside.code, inside.json.code]).toEqual([4, 'PRIVATE_DIR_INSIDE_STUDY']);
     expect(existsSync(join(base, 'other'))).toBe(false);
+  });
+
+  it('judges the private directory on real paths: through a symlink to the study it is inside, refused before anything is written', async () => {
+    // The issue's case: alias3 → st3, `init st3 --private-dir alias3/priv` wrote the keys into st3/priv.
+    const study = join(base, 'st3');
+    mkdirSync(study);
+    symlinkSync(study, join(base, 'alias3'));
+    const r = await runCli(['init', study, '--private-dir', join(base, 'alias3/priv'), '--json']);
+    expect([r.code, r.json.code]).toEqual([4, 'PRIVATE_DIR_INSIDE_STUDY']);
+    expect(readdirSync(study)).toEqual([]);
+    // The study named through the link, the private directory plainly inside: refused too.
+    const viaLink = await runCli(['init', join(base, 'alias3'), '--private-dir', join(study, 'keys'), '--json']);
+    expect([viaLink.code, viaLink.json.code]).toEqual([4, 'PRIVATE_DIR_INSIDE_STUDY']);
+    expect(readdirSync(study)).toEqual([]);
+    // A symlink beside the study that leads outside it is outside: accepted.
+    mkdirSync(join(base, 'vault'));
+    symlinkSync(join(base, 'vault'), join(base, 'vault-link'));
+    const outside = await runCli(['init', study, '--private-dir', join(base, 'vault-link/st3'), '--json']);
+    expect(outside.code, outside.stdout).toBe(0);
+    expect(readdirSync(join(base, 'vault/st3')).length).toBeGreaterThan(0);
   });
 
   it('registers the systems given with --system, and warns (init and doctor) when none is', async () => {

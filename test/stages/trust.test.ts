@@ -208,6 +208,32 @@ describe('prereg trust import-arkforge', () => {
     expect(snapshot(dir)).toEqual(files);
   });
 
+  it('refuses a file over the 8 MiB cap → ARKFORGE_KEYS_TOO_LARGE (exit 3) from its size, before parsing, writing nothing; at the cap it is read', async () => {
+    const { MAX_KEY_HISTORY_BYTES } = await import('../../pipeline/stages/trust.ts');
+    expect(MAX_KEY_HISTORY_BYTES).toBe(8 * 1024 * 1024);
+    const text = readFileSync(PUBLISHED, 'utf8');
+    // Valid JSON padded with white space: only the size can refuse it.
+    const padded = (bytes: number) => publishedWith(() => {}, text + ' '.repeat(bytes - Buffer.byteLength(text)));
+    const dir = trustCopy();
+    const files = snapshot(dir);
+    const over = padded(MAX_KEY_HISTORY_BYTES + 1);
+    const r = await importInto(dir, over);
+    expect([r.code, r.json.code]).toEqual([3, 'ARKFORGE_KEYS_TOO_LARGE']);
+    expect(r.json.details).toMatchObject({ path: over, max_bytes: MAX_KEY_HISTORY_BYTES });
+    expect(snapshot(dir)).toEqual(files);
+    const at = await importInto(dir, padded(MAX_KEY_HISTORY_BYTES));
+    expect([at.code, at.json.changed]).toEqual([0, true]);
+  });
+
+  it('refuses a history that publishes one key under two kids (ARKFORGE_KEY_CONFLICT), as it refuses a key pinned under another id', async () => {
+    const dir = trustCopy();
+    const files = snapshot(dir);
+    const r = await importInto(dir, publishedWith((d) => (d.keys[2].public = d.keys[0].public)));
+    expect([r.code, r.json.code]).toEqual([4, 'ARKFORGE_KEY_CONFLICT']);
+    expect(r.json.message).toContain('the published key key-3 is already pinned as key-1');
+    expect(snapshot(dir)).toEqual(files);
+  });
+
   it('bad JSON is reported with its line and column', async () => {
     const r = await importInto(trustCopy(), publishedWith(() => {}, '{\n  "keys": [,]\n}'));
     expect(r.json.details).toMatchObject({ line: 2, column: 12 });
