@@ -313,6 +313,10 @@ export const REASONS = {
     meaning: 'A line of the commitments file is not a well-formed commitment {job_id, final_entry_digest (64 lowercase hex), entry_count (a JSON integer: 5, not 5.0), published_at (RFC 3339, a real date), and optionally witness, retrieved_via, retrieved_at}; it counts for nothing, the other lines still count. On a timeline: its job\'s commitment is malformed and no well-formed one anchors it.',
     next: 'Fix the line named (file:line) as the message says and rerun verify.',
   },
+  COMMITMENT_TIMELINE_BROKEN: {
+    meaning: '`prereg commitment` was given a timeline that breaks a chain rule (a CHAIN_* code: malformed, empty, a broken link, a seq gap, close misplaced…): a commitment to it would anchor nothing, so none is written.',
+    next: 'Fix the timeline as the codes say (`prereg verify TIMELINE` lists every failed rule, docs/aer1.md), then compute its commitment again.',
+  },
   COMMITMENT_COUNT_MISMATCH: {
     meaning: "The timeline's entry count differs from the committed one: entries were cut (tail or head) or added after publication.",
     next: 'Submit the timeline exactly as committed; a shortened or extended timeline is not anchored.',
@@ -804,6 +808,15 @@ export const REASONS = {
     next: 'Retrieve the proof again after its batch closed (within minutes of issue): it then carries the anchored batch anchor and its token.',
   },
   // --- end ArkForge proofs 3.x and batch anchors -----------------------------------------------
+  // --- the rehearsal's TEST-ONLY dev tools (docs/getting-started.md) ----------------------------
+  DEV_KIT_INVALID: {
+    meaning: 'The directory given as --kit is not a rehearsal kit: a file of it is missing, or its TEST-ONLY-dev-kit.json is not a prereg.dev-kit/1 manifest.',
+    next: 'Pass the kit `prereg init --rehearsal` wrote (PRIVATE_DIR/TEST-ONLY-dev-kit/), or run init --rehearsal again into a new directory.',
+  },
+  DEV_ISSUE_INVALID: {
+    meaning: '`prereg dev issue` was asked for something the frozen study does not have: an item not in corpus/items.jsonl, a ref no heading of the frozen corpus declares (a dev proof serves only frozen corpus text, verbatim), or a system the kit has no buyer for.',
+    next: 'Name an item of corpus/items.jsonl, refs of the frozen vocabulary and a system the rehearsal registered (the message lists them).',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type ReasonCode = keyof typeof REASONS;
