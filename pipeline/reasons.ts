@@ -218,8 +218,8 @@ export const REASONS = {
     next: 'Fix vocabulary.heading_patterns (each needs a named group `id` and must match a heading line such as "## Article R2152-2") or corpus.documents_suffix, then freeze.',
   },
   COMMITMENTS_MISSING: {
-    meaning: 'The trust policy requires receipt chains (require_receipts) but inputs/commitments.jsonl does not exist: every chain would be UNANCHORED and every proven score 0, a wrong result rather than a missing one.',
-    next: 'Put the commitments collected when submissions closed in inputs/commitments.jsonl, then run again. Nothing was written.',
+    meaning: 'The trust policy requires receipt chains (require_receipts) but there are no commitments: neither inputs/commitments.jsonl (collected by the operator) nor a system\'s own inputs/commitments/<system_id>.jsonl (received through intake) exists, so every chain would be UNANCHORED and every proven score 0, a wrong result rather than a missing one.',
+    next: 'Take the systems\' commitments in through intake (`submission sign --kind commitments`) or put the ones collected when submissions closed in inputs/commitments.jsonl, then run again. Nothing was written.',
   },
   COMMITMENTS_FILE_CHANGED: {
     meaning: 'inputs/commitments.jsonl changed while verify ran: the stage reads it after the evidence items (to keep memory down), and it was no longer the file whose digest the run records. Nothing was recorded as verified.',
