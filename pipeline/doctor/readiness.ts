@@ -101,7 +101,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
       anchors.push(caught(err));
     }
   }
-  stages.push(stage('anchor', anchors, frozen ? '`prereg anchor` (or `prereg anchor --import FILE.tsr --witness NAME`: docs/getting-started.md)' : 'freeze first'));
+  stages.push(stage('anchor', anchors, frozen ? '`prereg anchor` (or `prereg anchor --import FILE.tsr --witness NAME`: docs/operating.md)' : 'freeze first'));
   stages.push(stage('check-anchors', [...anchors], '`prereg check-anchors` names every drifted file and field'));
 
   // After the deadline: exactly what `prereg run` checks before any work.

@@ -1,6 +1,6 @@
 // What `prereg init` writes, as data: the files of a new study (inside the study directory) and
 // the private files (outside it: the operator's private keys, the answer key, its secret). Pure:
-// the stage does the I/O. docs/getting-started.md walks through what each file is for.
+// the stage does the I/O. docs/operating.md walks through what each file is for.
 import { extractSection5 } from '../study/section5.ts';
 import type { StudyConfig } from '../study/study.ts';
 import type { TrustPolicy } from '../formats/trust-policy.ts';

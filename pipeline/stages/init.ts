@@ -1,4 +1,4 @@
-// `prereg init DIR`: scaffolds a new study (docs/getting-started.md). The study's files go in DIR;
+// `prereg init DIR`: scaffolds a new study (docs/operating.md; a TEST-ONLY rehearsal with --rehearsal, docs/getting-started.md). The study's files go in DIR;
 // the operator's private keys, the answer key and its secret go in a private directory outside
 // DIR, so that nothing secret is ever committed with the study.
 import { randomBytes } from 'node:crypto';
@@ -130,7 +130,7 @@ export const init: Command = {
     'operator public key and the TSA roots), DIR/inputs/submissions/. Refuses (exit 4,',
     'INIT_TARGET_EXISTS) a DIR or private directory that exists and is not empty. Then: edit, run',
     '`prereg doctor`, `prereg freeze --answer-key PRIVATE/answer-key.jsonl --secret-file',
-    'PRIVATE/answer-key.secret`, `prereg anchor`. See docs/getting-started.md.',
+    'PRIVATE/answer-key.secret`, `prereg anchor`. See docs/operating.md (a real study) or docs/getting-started.md (a rehearsal).',
   ].join('\n'),
   options: {
     'private-dir': { type: 'string' },
