@@ -268,8 +268,8 @@ export const REASONS = {
     next: 'Check the TSA URL (it may not be an RFC 3161 endpoint); use another TSA.',
   },
   TSA_UNAVAILABLE: {
-    meaning: 'Too few TSAs answered with a valid token after retries; nothing was written.',
-    next: 'Check the TSA URLs and the network, then run `prereg anchor` again.',
+    meaning: 'No TSA is configured (study.json anchors.tsas is empty and no --tsa was given), or too few TSAs answered with a valid token after retries; nothing was written.',
+    next: 'With no TSA configured: pass `--tsa NAME=URL` (a TSA whose root the trust policy pins), or import a token obtained elsewhere with `--import FILE.tsr --witness NAME`. Otherwise check the TSA URLs and the network, then run `prereg anchor` again.',
   },
 
   // --- AER-1 timelines, commitments and receipts (SPEC §5.2) — pipeline/evidence/aer1/ ---------
