@@ -18,7 +18,7 @@ import { digestTree } from '../study/file-tree.ts';
 import { loadFreezeRecord, readDocuments } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
-import type { Command, StageContext, StageResult } from '../command.ts';
+import { requiredOption, type Command, type StageContext, type StageResult } from '../command.ts';
 
 const SUMMARY = 'TEST-ONLY rehearsal tools: `dev keys` (an agent key), `dev tsa` (a local RFC 3161 TSA), `dev issue` (ArkForge-shaped proofs)';
 const nowSeconds = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -96,11 +96,7 @@ async function tsa(ctx: StageContext): Promise<StageResult> {
 
 async function issue(ctx: StageContext): Promise<StageResult> {
   const kit = loadDevKit(kitDir(ctx));
-  const need = (flag: string): string => {
-    const v = ctx.values[flag];
-    if (typeof v !== 'string' || v === '') throw new PreregError('USAGE', `dev issue: --${flag} is required`);
-    return v;
-  };
+  const need = (flag: string): string => requiredOption(ctx, flag, 'dev issue');
   const systemId = need('system');
   const itemId = need('item');
   const out = resolve(need('out'));

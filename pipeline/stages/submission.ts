@@ -24,7 +24,7 @@ import { parseJsonAt, readText } from '../io/json-files.ts';
 import { studyMaxLineBytes } from '../ingest/scan.ts';
 import { buildSubmissionLine, type EvidenceInput } from '../participant/submission-line.ts';
 import type { JsonValue } from '../formats/canonical-json.ts';
-import type { Command, StageContext, StageResult } from '../command.ts';
+import { requiredOption, type Command, type StageContext, type StageResult } from '../command.ts';
 
 const SUMMARY = 'participant tools: `submission build …` assembles a submission line from a proof and its bodies; `submission sign FILE` writes a signed intake request';
 
@@ -34,11 +34,7 @@ const jsonFile = (path: string): JsonValue => parseJsonAt(readText(path), path);
 /** `submission build`: the line, checked as ingest would check it (items and protocol of --root's study when there is one). */
 async function build(ctx: StageContext): Promise<StageResult> {
   if (ctx.positionals.length !== 1) throw new PreregError('USAGE', 'usage: prereg submission build --system ID --item ID --answer TEXT --proof P.json [--request R.json --response S.json] …');
-  const need = (flag: string): string => {
-    const v = ctx.values[flag];
-    if (typeof v !== 'string' || v === '') throw new PreregError('USAGE', `submission build: --${flag} is required`);
-    return v;
-  };
+  const need = (flag: string): string => requiredOption(ctx, flag, 'submission build');
   const systemId = need('system');
   const itemId = need('item');
   const attempt = ctx.values.attempt === undefined ? 1 : Number(ctx.values.attempt);
