@@ -4,7 +4,7 @@
 // BATCH_SIZE consecutive indices, one token over each batch root, as proof-spec 3.x issues them).
 import { readFileSync } from 'node:fs';
 import { canonicalJson } from '../pipeline/formats/canonical-json.ts';
-import { issueProof, type IssuedProof } from '../test/support/arkforge-issuer.ts';
+import { issueProof, type IssuedProof } from '../pipeline/dev/arkforge-issuer.ts';
 import { anchorBatch } from '../test/support/arkforge-issuer-v3.ts';
 import { loadTestSigner } from '../test/support/tsa/pkijs-tsa.ts';
 

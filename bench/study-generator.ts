@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { WorkerPool } from '../pipeline/parallel/pool.ts';
 import { articlePassages, honestAnswer, type Item, type KeyItem } from '../scripts/generate-example-submissions.ts';
 import { freezeAndAnchor, unsealWorkingCopy, withRegisteredSystems } from '../scripts/rebuild-example.ts';
-import { buyerFingerprint } from '../test/support/arkforge-issuer.ts';
+import { buyerFingerprint } from '../pipeline/dev/arkforge-issuer.ts';
 import { smallBuyerKey } from '../test/support/submission-record.ts';
 import { systemId, type StudyInit, type StudyItem, type StudyRecord } from './study-worker.ts';
 

@@ -43,8 +43,25 @@ export interface CliIo {
   isTTY: boolean;
 }
 
+/**
+ * stdout closed by its reader (`prereg verify … | head`): further output is dropped, quietly, and
+ * the command ends with its own exit code — never an unhandled EPIPE and its stack trace.
+ */
+let stdoutClosed = false;
+let stdoutWatched = false;
+function writeStdout(text: string): void {
+  if (!stdoutWatched) {
+    stdoutWatched = true;
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      stdoutClosed = true;
+    });
+  }
+  if (!stdoutClosed) process.stdout.write(text);
+}
+
 const processIo: CliIo = {
-  stdout: (t) => void process.stdout.write(t),
+  stdout: writeStdout,
   stderr: (t) => void process.stderr.write(t),
   env: process.env,
   isTTY: process.stderr.isTTY === true,
@@ -79,7 +96,24 @@ function optionError(command: Command, err: Error): PreregError {
   return new PreregError('USAGE', `${command.name}: ${message}`);
 }
 
-export async function main(argv: string[], io: CliIo = processIo): Promise<ExitCode> {
+/**
+ * Global options may come before the command (`prereg --root DIR doctor`, as `--help` lists them):
+ * they are moved after it, where the command's parser reads them with its own.
+ */
+function globalOptionsFirst(argv: readonly string[]): string[] {
+  const leading: string[] = [];
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--json' || arg.startsWith('--root=')) leading.push(arg);
+    else if (arg === '--root' && i + 1 < argv.length) leading.push(arg, argv[++i]!);
+    else break;
+  }
+  return i === 0 || i >= argv.length ? [...argv] : [argv[i]!, ...leading, ...argv.slice(i + 1)];
+}
+
+export async function main(rawArgv: string[], io: CliIo = processIo): Promise<ExitCode> {
+  const argv = globalOptionsFirst(rawArgv);
   const name = argv[0];
   const wantsJson = argv.includes('--json');
   if (name === '--version' || name === '-V') {

@@ -1,7 +1,7 @@
 // What every CLI command is: a name, its help, its options, and a run function returning a result
 // that the CLI prints as text or JSON and maps to an exit code.
 import type { ParseArgsConfig } from 'node:util';
-import type { ExitCode } from './reasons.ts';
+import { PreregError, type ExitCode } from './reasons.ts';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -61,4 +61,11 @@ export async function runOnce(command: Command, ctx: StageContext): Promise<Stag
   const result = await command.run(ctx);
   ctx.memo?.set(command.name, result);
   return result;
+}
+
+/** The value of a required string option (`--flag VALUE`), or USAGE naming the command (`what`). */
+export function requiredOption(ctx: Pick<StageContext, 'values'>, flag: string, what: string): string {
+  const v = ctx.values[flag];
+  if (typeof v !== 'string' || v === '') throw new PreregError('USAGE', `${what}: --${flag} is required`);
+  return v;
 }

@@ -11,3 +11,11 @@ export type { LoadedTrust } from './study/trust.ts';
 export type { TrustMaterial } from './evidence/trust/index.ts';
 export { UNBOUNDED_WINDOW } from './verify/inputs.ts';
 export { expandPaths, verifyFiles, type FileVerification } from './verify/file-verify.ts';
+// The participant's tools (docs/participating.md): the same code as `prereg submission build`,
+// `prereg commitment` and the agent-key registration of `prereg dev keys`.
+export { buildSubmissionLine } from './participant/submission-line.ts';
+export type { BuildContext, BuiltSubmission, EvidenceInput, SubmissionInput } from './participant/submission-line.ts';
+export { commitTimeline } from './participant/commitment.ts';
+export type { CommitmentResult, PublishedCommitment } from './participant/commitment.ts';
+export { agentKeyRegistration } from './participant/agent-key.ts';
+export type { AgentKeyRegistration } from './participant/agent-key.ts';

@@ -226,8 +226,8 @@ export const REASONS = {
     next: 'Fix vocabulary.heading_patterns (each needs a named group `id` and must match a heading line such as "## Article R2152-2") or corpus.documents_suffix, then freeze.',
   },
   COMMITMENTS_MISSING: {
-    meaning: 'The trust policy requires receipt chains (require_receipts) but inputs/commitments.jsonl does not exist: every chain would be UNANCHORED and every proven score 0, a wrong result rather than a missing one.',
-    next: 'Put the commitments collected when submissions closed in inputs/commitments.jsonl, then run again. Nothing was written.',
+    meaning: 'The trust policy requires receipt chains (require_receipts) but there are no commitments: neither inputs/commitments.jsonl (collected by the operator) nor a system\'s own inputs/commitments/<system_id>.jsonl (received through intake) exists, so every chain would be UNANCHORED and every proven score 0, a wrong result rather than a missing one.',
+    next: 'Take the systems\' commitments in through intake (`submission sign --kind commitments`) or put the ones collected when submissions closed in inputs/commitments.jsonl, then run again. Nothing was written.',
   },
   COMMITMENTS_FILE_CHANGED: {
     meaning: 'inputs/commitments.jsonl changed while verify ran: the stage reads it after the evidence items (to keep memory down), and it was no longer the file whose digest the run records. Nothing was recorded as verified.',
@@ -276,8 +276,8 @@ export const REASONS = {
     next: 'Check the TSA URL (it may not be an RFC 3161 endpoint); use another TSA.',
   },
   TSA_UNAVAILABLE: {
-    meaning: 'Too few TSAs answered with a valid token after retries; nothing was written.',
-    next: 'Check the TSA URLs and the network, then run `prereg anchor` again.',
+    meaning: 'No TSA is configured (study.json anchors.tsas is empty and no --tsa was given), or too few TSAs answered with a valid token after retries; nothing was written.',
+    next: 'With no TSA configured: pass `--tsa NAME=URL` (a TSA whose root the trust policy pins), or import a token obtained elsewhere with `--import FILE.tsr --witness NAME`. Otherwise check the TSA URLs and the network, then run `prereg anchor` again.',
   },
 
   // --- AER-1 timelines, commitments and receipts (SPEC §5.2) — pipeline/evidence/aer1/ ---------
@@ -320,6 +320,10 @@ export const REASONS = {
   COMMITMENT_MALFORMED: {
     meaning: 'A line of the commitments file is not a well-formed commitment {job_id, final_entry_digest (64 lowercase hex), entry_count (a JSON integer: 5, not 5.0), published_at (RFC 3339, a real date), and optionally witness, retrieved_via, retrieved_at}; it counts for nothing, the other lines still count. On a timeline: its job\'s commitment is malformed and no well-formed one anchors it.',
     next: 'Fix the line named (file:line) as the message says and rerun verify.',
+  },
+  COMMITMENT_TIMELINE_BROKEN: {
+    meaning: '`prereg commitment` was given a timeline that breaks a chain rule (a CHAIN_* code: malformed, empty, a broken link, a seq gap, close misplaced…): a commitment to it would anchor nothing, so none is written.',
+    next: 'Fix the timeline as the codes say (`prereg verify TIMELINE` lists every failed rule, docs/aer1.md), then compute its commitment again.',
   },
   COMMITMENT_COUNT_MISMATCH: {
     meaning: "The timeline's entry count differs from the committed one: entries were cut (tail or head) or added after publication.",
@@ -825,6 +829,15 @@ export const REASONS = {
     next: 'Retrieve the proof again after its batch closed (within minutes of issue): it then carries the anchored batch anchor and its token.',
   },
   // --- end ArkForge proofs 3.x and batch anchors -----------------------------------------------
+  // --- the rehearsal's TEST-ONLY dev tools (docs/getting-started.md) ----------------------------
+  DEV_KIT_INVALID: {
+    meaning: 'The directory given as --kit is not a rehearsal kit: a file of it is missing, or its TEST-ONLY-dev-kit.json is not a prereg.dev-kit/1 manifest.',
+    next: 'Pass the kit `prereg init --rehearsal` wrote (PRIVATE_DIR/TEST-ONLY-dev-kit/), or run init --rehearsal again into a new directory.',
+  },
+  DEV_ISSUE_INVALID: {
+    meaning: '`prereg dev issue` was asked for something the frozen study does not have: an item not in corpus/items.jsonl, a ref no heading of the frozen corpus declares (a dev proof serves only frozen corpus text, verbatim), or a system the kit has no buyer for.',
+    next: 'Name an item of corpus/items.jsonl, refs of the frozen vocabulary and a system the rehearsal registered (the message lists them).',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type ReasonCode = keyof typeof REASONS;

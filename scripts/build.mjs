@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run build (and `prepare`, so `npm ci` runs it): compiles pipeline/ into dist/ with tsc, one
+// npm run build (and `prepack`, so `npm pack` runs it): compiles pipeline/ into dist/ with tsc, one
 // .js and one .d.ts per source, the same folders, so that `new URL(rel, import.meta.url)` finds
 // the schemas, package.json and SQL files from dist/ as from pipeline/; the SQL files are copied
 // beside their compiled modules. tsc rather than esbuild: it emits the declarations the package

@@ -39,7 +39,7 @@ import { readFileSync, writeFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../pipeline/formats/canonical-json.ts';
 import { buildTimeline, cutTail, type Timeline } from '../test/support/aer1-builder.ts';
-import { buyerFingerprint, issueProof } from '../test/support/arkforge-issuer.ts';
+import { buyerFingerprint, issueProof } from '../pipeline/dev/arkforge-issuer.ts';
 import type { RegisteredSystem } from '../pipeline/study/study.ts';
 import { loadTestSigner, type TsaSigner } from '../test/support/tsa/pkijs-tsa.ts';
 import type { ChainCommitment } from '../pipeline/evidence/aer1/index.ts';

@@ -9,8 +9,7 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { agentKeyText, signCanonical } from '../pipeline/evidence/intake/ed25519.ts';
-import { possessionPayload } from '../pipeline/evidence/intake/records.ts';
+import { agentKeyRegistration } from '../pipeline/participant/agent-key.ts';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../pipeline/cli.ts';
@@ -153,7 +152,7 @@ const agentKeyFile = (systemId: string) => join(KEYS, `TEST-ONLY-agent-${systemI
 function withAgentKeys(systems: readonly RegisteredSystem[], studyId: string): RegisteredSystem[] {
   return systems.map((s) => {
     const key = createPrivateKey(readFileSync(agentKeyFile(s.system_id)));
-    return { ...s, agent_keys: [{ public_key: agentKeyText(key), possession: signCanonical(key, possessionPayload(studyId, s.system_id)) }] };
+    return { ...s, agent_keys: [agentKeyRegistration(key, studyId, s.system_id)] };
   });
 }
 

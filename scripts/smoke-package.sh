@@ -28,6 +28,17 @@ npm install --prefer-offline --no-audit --no-fund --silent "$tarball" "typescrip
 
 npx prereg --help | grep -q '^usage: prereg <command>' || fail 'npx prereg --help did not print the usage'
 
+# Installed globally (into a scratch prefix), `prereg` runs from any directory, and init finds the
+# example plan and report block it scaffolds from inside the package.
+prefix="$work/global prefix"
+npm install --global --prefix "$prefix" --prefer-offline --no-audit --no-fund --silent "$tarball"
+elsewhere="$work/elsewhere"
+mkdir -p "$elsewhere"
+(cd "$elsewhere" && PATH="$prefix/bin:$PATH" prereg --version | grep -q "^prereg $(node -p "require('$repo/package.json').version")$") || fail 'prereg --version from another directory, after npm i -g'
+(cd "$elsewhere" && PATH="$prefix/bin:$PATH" prereg init new-study >/dev/null) || fail 'prereg init from the globally installed package'
+grep -q '"primary_metric"' "$elsewhere/new-study/preregistration/study.json" || fail 'init wrote no report block'
+node -e 'const p = require(process.argv[1]); if (p.private || (p.scripts && p.scripts.prepare)) process.exit(1)' "$prefix/lib/node_modules/prereg/package.json" || fail 'the installed package.json is private or keeps a prepare script'
+
 # A trust directory pinning FreeTSA and the Rekor log, with ArkForge's published keys imported.
 mkdir trust files
 cp "$real/freetsa-cacert.pem" "$real/freetsa-tsa.crt" "$real/rekor-log.pub.pem" trust/

@@ -1,8 +1,8 @@
 // `prereg doctor`: whether each stage's inputs are present, valid and consistent with the freeze,
 // without running any stage and without writing anything (section 5 is dry-run in memory, as
-// freeze does). A stage is `ready`, `blocked` (something is missing or invalid: exit 3) or in
-// `conflict` (a file differs from what was frozen, or a revealed key does not reproduce the
-// commitment: exit 4). docs/getting-started.md.
+// freeze does). A stage is `ready`, `done` (freeze, once freeze.json exists and the files agree with
+// it), `blocked` (something is missing or invalid: exit 3) or in `conflict` (a file differs from
+// what was frozen, or a revealed key does not reproduce the commitment: exit 4). docs/operating.md.
 import { existsSync } from 'node:fs';
 import { countIndependentWitnesses, listAnchorTokens, requiredWitnesses, verifyAnchor } from '../freeze/anchors.ts';
 import { compareDigests } from '../study/drift.ts';
@@ -15,7 +15,7 @@ import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts
 import { runProblems } from '../run/preflight.ts';
 import type { StageContext } from '../command.ts';
 
-export type Readiness = 'ready' | 'blocked' | 'conflict';
+export type Readiness = 'ready' | 'done' | 'blocked' | 'conflict';
 
 export interface DoctorProblem {
   code: ReasonCode;
@@ -70,8 +70,6 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   } catch (err) {
     beforeFreeze.push(caught(err));
   }
-  stages.push(stage('freeze', beforeFreeze, 'fix the files named, then `prereg freeze` (docs/preregistration.md, "What freeze refuses")'));
-
   let frozen: FreezeRecord | undefined;
   const consistency: DoctorProblem[] = [];
   if (!existsSync(layout.freeze)) {
@@ -79,11 +77,22 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   } else {
     try {
       frozen = loadFreezeRecord(layout.freeze);
-      if (study && digests) consistency.push(...compareDigests(frozen, digests, study).findings.map((f) => ({ code: f.code, message: `${f.file ?? f.field}: ${f.message}` })));
+      // The finding's message names its file already: the file is not written twice.
+      const where = (f: { file?: string | undefined; field: string; message: string }) => {
+        const at = f.file ?? f.field;
+        return f.message.startsWith(at) ? f.message : `${at}: ${f.message}`;
+      };
+      if (study && digests) consistency.push(...compareDigests(frozen, digests, study).findings.map((f) => ({ code: f.code, message: where(f) })));
     } catch (err) {
       consistency.push(caught(err));
     }
   }
+  // Once frozen, freeze is done (freeze again would refuse: FREEZE_EXISTS), or in conflict with a
+  // file that changed since — which anchoring does not fix: revert the file, or freeze again.
+  const DRIFT_NEXT = 'revert the changed files to what was frozen, or — before opens_at only — `prereg freeze --replace` and anchor the new freeze_digest';
+  if (frozen === undefined) stages.push(stage('freeze', beforeFreeze, 'fix the files named, then `prereg freeze` (docs/preregistration.md, "What freeze refuses")'));
+  else if (consistency.length > 0 || beforeFreeze.length > 0) stages.push(stage('freeze', [...beforeFreeze, ...consistency], consistency.length > 0 ? DRIFT_NEXT : 'fix the files named, then `prereg freeze --replace` (before opens_at only)'));
+  else stages.push({ stage: 'freeze', status: 'done', problems: [], next: null });
 
   const anchors: DoctorProblem[] = [...consistency];
   if (frozen && study && consistency.length === 0) {
@@ -102,7 +111,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
       anchors.push(caught(err));
     }
   }
-  stages.push(stage('anchor', anchors, frozen ? '`prereg anchor` (or `prereg anchor --import FILE.tsr --witness NAME`: docs/getting-started.md)' : 'freeze first'));
+  stages.push(stage('anchor', anchors, !frozen ? 'freeze first' : consistency.length > 0 ? DRIFT_NEXT : '`prereg anchor` (or `prereg anchor --import FILE.tsr --witness NAME`: docs/operating.md)'));
   stages.push(stage('check-anchors', [...anchors], '`prereg check-anchors` names every drifted file and field'));
 
   // After the deadline: exactly what `prereg run` checks before any work.
@@ -110,6 +119,6 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   stages.push(stage('run', [...consistency, ...run], 'after the deadline: reveal the answer key and secret under inputs/, collect submissions and commitments, pass the operator keys (docs/outputs.md, "What run checks first")'));
 
   const status: Readiness = stages.some((s) => s.status === 'conflict') ? 'conflict' : stages.some((s) => s.status === 'blocked') ? 'blocked' : 'ready';
-  const first = stages.find((s) => s.status !== 'ready');
+  const first = stages.find((s) => s.status !== 'ready' && s.status !== 'done');
   return { ok: status === 'ready', status, stages, next: first ? `${first.stage}: ${first.next}` : null, warnings };
 }

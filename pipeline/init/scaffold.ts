@@ -1,6 +1,6 @@
 // What `prereg init` writes, as data: the files of a new study (inside the study directory) and
 // the private files (outside it: the operator's private keys, the answer key, its secret). Pure:
-// the stage does the I/O. docs/getting-started.md walks through what each file is for.
+// the stage does the I/O. docs/operating.md walks through what each file is for.
 import { extractSection5 } from '../study/section5.ts';
 import type { StudyConfig } from '../study/study.ts';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
@@ -14,7 +14,7 @@ export interface ScaffoldOptions {
   tsaRoots: Array<{ name: string; pem: string }>;
   keys: OperatorKeyFiles;
   /** The participating systems and their buyer fingerprints (`--system ID=FP[,FP…]`); none: no `systems` member. */
-  systems: Array<{ system_id: string; buyer_fingerprints: string[] }>;
+  systems: Array<{ system_id: string; buyer_fingerprints: string[]; agent_keys?: Array<{ public_key: string; possession: string }> }>;
   /** The retrieval services pinned in the trust policy (`--seller`); none: no `sellers`, which freeze refuses. */
   sellers?: string[] | 'any';
   /** 32 random bytes, hex: the answer-key commitment secret. */
@@ -23,6 +23,12 @@ export interface ScaffoldOptions {
   intake: 'sealed' | 'unsealed';
   /** The tool's own example plan: its section 5 is the new study's starting analysis. */
   examplePlan: string;
+  /** The example study's `report` block (how the report presents that same section 5's scores). */
+  exampleReport: NonNullable<StudyConfig['report']>;
+  /** Whether a claim counts as proven only with an anchored AER-1 timeline (init --require-receipts). */
+  requireReceipts: boolean;
+  /** Default `Study <id>`. */
+  title?: string;
 }
 
 export interface Scaffold {
@@ -57,7 +63,7 @@ function studyConfig(o: ScaffoldOptions): StudyConfig {
   return {
     format: 'prereg.study/2',
     study_id: o.studyId,
-    title: `Study ${o.studyId}`,
+    title: o.title ?? `Study ${o.studyId}`,
     as_of: o.window.closes_at.slice(0, 10),
     window: o.window,
     corpus: { documents_suffix: '.md', items: 'items.jsonl' },
@@ -66,6 +72,8 @@ function studyConfig(o: ScaffoldOptions): StudyConfig {
     // Participants sign their files and the operator seals them after closes_at (docs/intake.md);
     // each system's agent_keys are added to `systems` before the freeze.
     intake: { mode: o.intake, seal_within_s: 3600 },
+    // The report leads with the first metric of section 5 (the example's analysis), with a chart.
+    report: o.exampleReport,
     // At least one witness, TSA configured or not: check-anchors never passes a study with no anchor.
     anchors: { min_witnesses: 1, tsas: o.tsas },
     // Never a placeholder: a fingerprint frozen by mistake would bind no proof to its system.
@@ -85,7 +93,8 @@ function trustPolicy(o: ScaffoldOptions): TrustPolicy {
     require_tsa_token: true,
     max_skew_seconds: 300,
     batch_max_skew_seconds: 900,
-    require_receipts: true,
+    // Asked, not assumed (init --require-receipts): receipts need every participant's AER-1 timelines and commitments.
+    require_receipts: o.requireReceipts,
     // Never a placeholder: freeze refuses a policy without sellers (TRUST_SELLERS_MISSING).
     ...(o.sellers !== undefined ? { sellers: o.sellers } : {}),
   };

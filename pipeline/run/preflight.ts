@@ -52,7 +52,7 @@ export function runProblems(layout: StudyLayout, values: StageContext['values'],
   attempt(problems, () => void (policy = loadTrust(layout.trust).policy));
   if (policy) {
     const requireReceipts = policy.require_receipts;
-    attempt(problems, () => requireCommitmentsIfReceipts(requireReceipts, layout.commitments));
+    attempt(problems, () => requireCommitmentsIfReceipts(requireReceipts, layout.commitments, layout.participantCommitments));
     const pinned = policy.operator_public_key;
     attempt(problems, () => {
       if (pinned === undefined || pinned === '') throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key');

@@ -82,7 +82,9 @@ export const anchor: Command = {
     }
 
     const tsas = parseTsaOverrides(ctx.values.tsa) ?? study.anchors.tsas;
-    if (tsas.length === 0) throw new PreregError('TSA_UNAVAILABLE', 'no TSA configured in study.json anchors.tsas');
+    if (tsas.length === 0) {
+      throw new PreregError('TSA_UNAVAILABLE', 'no TSA configured in study.json anchors.tsas: pass `--tsa NAME=URL` (a TSA whose root the trust policy pins), or `--import FILE.tsr --witness NAME` for a token obtained elsewhere (docs/operating.md, "prereg anchor")');
+    }
     const timeoutMs = positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms');
     const retries = positiveInt(ctx.values.retries, 3, '--retries');
     const stored: Array<{ witness: string; gen_time: string | null }> = [];

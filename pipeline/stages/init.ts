@@ -1,4 +1,4 @@
-// `prereg init DIR`: scaffolds a new study (docs/getting-started.md). The study's files go in DIR;
+// `prereg init DIR`: scaffolds a new study (docs/operating.md; a TEST-ONLY rehearsal with --rehearsal, docs/getting-started.md). The study's files go in DIR;
 // the operator's private keys, the answer key and its secret go in a private directory outside
 // DIR, so that nothing secret is ever committed with the study.
 import { randomBytes } from 'node:crypto';
@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { generateOperatorKeys } from '../init/operator-keys.ts';
 import { isWithin, realPathOf } from '../io/real-path.ts';
-import { PRIVATE_FILES, scaffoldStudy } from '../init/scaffold.ts';
+import { PRIVATE_FILES, scaffoldStudy, type Scaffold } from '../init/scaffold.ts';
+import { createDevKit, KIT_FILES, type NewKit } from '../dev/kit.ts';
+import { parseArkForgeKeyHistory, planArkForgeImport } from '../trust-import/arkforge-keys.ts';
+import type { TrustPolicy } from '../formats/trust-policy.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
 import { parseTsaOverrides } from './anchor.ts';
@@ -16,7 +19,19 @@ import type { Command } from '../command.ts';
 
 /** The tool's own example study plan: its section 5 is a new study's starting analysis. */
 const EXAMPLE_PLAN = fileURLToPath(new URL('../../preregistration/PREREGISTRATION.md', import.meta.url));
+/** The example's study.json: its `report` block presents that same section 5. */
+const EXAMPLE_STUDY = fileURLToPath(new URL('../../preregistration/study.json', import.meta.url));
 const DAY = 86_400_000;
+const MINUTE = 60_000;
+/** A rehearsal: the window opens a few minutes after init (time to freeze and anchor) and stays open a quarter of an hour. */
+const REHEARSAL_OPENS_IN = 10 * MINUTE;
+const REHEARSAL_OPEN_FOR = 15 * MINUTE;
+/** The rehearsal's two participating systems. */
+const REHEARSAL_SYSTEMS = ['sys-a', 'sys-b'];
+/** The kit's place in the private directory. */
+export const REHEARSAL_KIT_DIR = 'TEST-ONLY-dev-kit';
+/** Where `prereg dev tsa` listens by default, and what a rehearsal study's anchors.tsas names. */
+export const DEV_TSA_PORT = 3318;
 const loadStudyText = (text: string) => JSON.parse(text) as StudyConfig;
 
 function isEmptyOrAbsent(dir: string): boolean {
@@ -102,13 +117,21 @@ export const init: Command = {
     '  --seller ID        pin a retrieval service whose proofs can prove a passage served (trust',
     '                     policy sellers; "any" for the weakened mode); without any, freeze refuses',
     '                     the study (TRUST_SELLERS_MISSING) until the policy lists them',
+    '  --require-receipts a claim counts as proven only with an anchored AER-1 timeline of the call',
+    '                     (trust policy require_receipts; default false: proofs alone). Every',
+    '                     participant then sends timelines and commitments (docs/aer1.md)',
+    '  --rehearsal        a TEST-ONLY rehearsal (docs/getting-started.md): systems sys-a and sys-b',
+    '                     registered with generated buyer and agent keys, the window opening 10',
+    '                     minutes from now for 15 minutes (unless --opens-at/--closes-at), a dev TSA',
+    '                     and a dev ArkForge issuer generated into PRIVATE/TEST-ONLY-dev-kit/ and',
+    '                     pinned, with their seller; `prereg dev tsa|issue --kit` use the kit',
     '',
     'Writes DIR/corpus/ (one sample document, items.jsonl), DIR/preregistration/ (PREREGISTRATION.md',
     'whose section 5 is the example study\'s analysis, study.json, trust/policy.json pinning the new',
     'operator public key and the TSA roots), DIR/inputs/submissions/. Refuses (exit 4,',
     'INIT_TARGET_EXISTS) a DIR or private directory that exists and is not empty. Then: edit, run',
     '`prereg doctor`, `prereg freeze --answer-key PRIVATE/answer-key.jsonl --secret-file',
-    'PRIVATE/answer-key.secret`, `prereg anchor`. See docs/getting-started.md.',
+    'PRIVATE/answer-key.secret`, `prereg anchor`. See docs/operating.md (a real study) or docs/getting-started.md (a rehearsal).',
   ].join('\n'),
   options: {
     'private-dir': { type: 'string' },
@@ -120,6 +143,8 @@ export const init: Command = {
     system: { type: 'string', multiple: true },
     intake: { type: 'string' },
     seller: { type: 'string', multiple: true },
+    'require-receipts': { type: 'boolean' },
+    rehearsal: { type: 'boolean' },
   },
   stage: true,
   async run(ctx) {
@@ -134,45 +159,87 @@ export const init: Command = {
       if (!isEmptyOrAbsent(d)) throw new PreregError('INIT_TARGET_EXISTS', `${d} exists and is not empty; init writes only into a new or empty directory`, { path: d });
     }
     const studyId = studyIdOf(ctx.values['study-id'], dir);
-    const opens = instant(ctx.values['opens-at'], '--opens-at', Math.ceil(Date.now() / DAY) * DAY + 7 * DAY);
-    const closes = instant(ctx.values['closes-at'], '--closes-at', utcMillis(opens)! + 14 * DAY);
+    const rehearsal = ctx.values.rehearsal === true;
+    const opens = instant(ctx.values['opens-at'], '--opens-at', rehearsal ? Math.ceil((Date.now() + REHEARSAL_OPENS_IN) / MINUTE) * MINUTE : Math.ceil(Date.now() / DAY) * DAY + 7 * DAY);
+    const closes = instant(ctx.values['closes-at'], '--closes-at', utcMillis(opens)! + (rehearsal ? REHEARSAL_OPEN_FOR : 14 * DAY));
     if (utcMillis(opens)! >= utcMillis(closes)!) throw new PreregError('USAGE', '--opens-at must be before --closes-at');
     const rootFiles = Array.isArray(ctx.values['tsa-root']) ? ctx.values['tsa-root'] : [];
     const tsaRoots = rootFiles.map((f) => {
       if (!existsSync(f)) throw new PreregError('FILE_NOT_FOUND', `--tsa-root ${f} does not exist`, { path: f });
       return { name: basename(f), pem: readFileSync(f, 'utf8') };
     });
-    const scaffold = scaffoldStudy({
-      studyId,
-      window: { opens_at: opens, closes_at: closes },
-      tsas: parseTsaOverrides(ctx.values.tsa) ?? [],
-      systems: parseSystems(ctx.values.system),
-      sellers: parseSellers(ctx.values.seller),
-      tsaRoots,
-      keys: generateOperatorKeys(studyId),
-      secret: randomBytes(32).toString('hex'),
-      intake: intakeMode(ctx.values.intake),
-      examplePlan: readFileSync(EXAMPLE_PLAN, 'utf8'),
-    });
-    mkdirSync(dirname(dir), { recursive: true });
-    mkdirSync(dirname(privateDir), { recursive: true });
-    writeTree(privateDir, scaffold.private, 0o600);
-    writeTree(dir, scaffold.study);
+    if (rehearsal && ctx.values.system !== undefined) throw new PreregError('USAGE', `--rehearsal registers its own systems (${REHEARSAL_SYSTEMS.join(', ')}): leave out --system`);
+    // The rehearsal's TEST-ONLY kit, generated in a scratch directory and moved into the private directory with it.
+    let kit: NewKit | null = null;
+    const kitScratch = join(dirname(privateDir), `.${basename(privateDir)}.kit-${randomBytes(6).toString('hex')}`);
+    if (rehearsal) kit = createDevKit(kitScratch, { studyId, systems: REHEARSAL_SYSTEMS, issuerValidFrom: new Date(utcMillis(opens)! - DAY).toISOString().replace('.000Z', 'Z') });
+    let scaffold: Scaffold;
+    try {
+      scaffold = scaffoldStudy({
+        studyId,
+        ...(rehearsal ? { title: `TEST-ONLY rehearsal ${studyId}: dev TSA, dev issuer and dev keys (docs/getting-started.md)` } : {}),
+        window: { opens_at: opens, closes_at: closes },
+        tsas: parseTsaOverrides(ctx.values.tsa) ?? (rehearsal ? [{ name: 'dev', url: `http://127.0.0.1:${DEV_TSA_PORT}/` }] : []),
+        systems: kit ? kit.systems.map((s) => ({ system_id: s.system_id, buyer_fingerprints: [s.buyer_fingerprint], agent_keys: [s.agent_key] })) : parseSystems(ctx.values.system),
+        sellers: parseSellers(ctx.values.seller) ?? (kit ? [kit.kit.seller] : undefined),
+        tsaRoots: kit ? [...tsaRoots, { name: KIT_FILES.tsaRoot, pem: kit.kit.tsaRootPem }] : tsaRoots,
+        keys: generateOperatorKeys(studyId),
+        secret: randomBytes(32).toString('hex'),
+        intake: intakeMode(ctx.values.intake),
+        examplePlan: readFileSync(EXAMPLE_PLAN, 'utf8'),
+        exampleReport: loadStudyText(readFileSync(EXAMPLE_STUDY, 'utf8')).report!,
+        requireReceipts: ctx.values['require-receipts'] === true,
+      });
+      if (kit) {
+        // The dev issuer pinned as `trust import-arkforge` pins a real one, from its published key history.
+        const policyFile = 'preregistration/trust/policy.json';
+        const historyFile = kit.kit.path(KIT_FILES.issuerKeys);
+        const plan = planArkForgeImport(JSON.parse(scaffold.study[policyFile]!) as TrustPolicy, parseArkForgeKeyHistory(readFileSync(historyFile, 'utf8'), historyFile), () => undefined);
+        scaffold.study[policyFile] = `${JSON.stringify(plan.policy, null, 2)}\n`;
+      }
+      mkdirSync(dirname(dir), { recursive: true });
+      mkdirSync(dirname(privateDir), { recursive: true });
+      writeTree(privateDir, scaffold.private, 0o600);
+      if (kit) renameSync(kitScratch, join(privateDir, REHEARSAL_KIT_DIR));
+      writeTree(dir, scaffold.study);
+    } finally {
+      rmSync(kitScratch, { recursive: true, force: true });
+    }
     const priv = (f: string) => join(privateDir, f);
     const rel = (p: string) => relative(process.cwd(), p) || '.';
     const warning = unregisteredSystemsWarning(loadStudyText(scaffold.study['preregistration/study.json']!));
+    const kitDir = join(privateDir, REHEARSAL_KIT_DIR);
+    const requireReceipts = ctx.values['require-receipts'] === true;
     const next = [
       `prereg doctor --root ${rel(dir)}`,
+      ...(kit ? [`prereg dev tsa --kit ${rel(kitDir)} --port ${DEV_TSA_PORT}   (in another terminal; leave it running)`] : []),
       `prereg freeze --root ${rel(dir)} --answer-key ${rel(priv(PRIVATE_FILES.answerKey))} --secret-file ${rel(priv(PRIVATE_FILES.secret))}`,
-      `prereg anchor --root ${rel(dir)}${tsaRoots.length === 0 ? '   (after pinning a TSA root: docs/getting-started.md)' : ''}`,
+      `prereg anchor --root ${rel(dir)}${tsaRoots.length === 0 && !kit ? '   (after pinning a TSA root: docs/operating.md)' : kit ? `   (before ${opens})` : ''}`,
     ];
+    const rehearsalJson = kit
+      ? {
+          test_only: true,
+          kit: kitDir,
+          tsa_root: join(kitDir, KIT_FILES.tsaRoot),
+          issuer_keys: join(kitDir, KIT_FILES.issuerKeys),
+          seller: kit.kit.seller,
+          systems: kit.systems.map((s) => ({ system_id: s.system_id, agent_key_file: join(kitDir, KIT_FILES.agentKey(s.system_id)) })),
+        }
+      : null;
     return {
       exitCode: EXIT.ok,
-      json: { ok: true, warnings: warning ? [warning] : [], study_id: studyId, dir, private_dir: privateDir, files: Object.keys(scaffold.study).sort(), private_files: Object.keys(scaffold.private).sort(), window: { opens_at: opens, closes_at: closes }, next },
+      json: { ok: true, warnings: warning ? [warning] : [], study_id: studyId, dir, private_dir: privateDir, files: Object.keys(scaffold.study).sort(), private_files: Object.keys(scaffold.private).sort(), window: { opens_at: opens, closes_at: closes }, require_receipts: requireReceipts, rehearsal: rehearsalJson, next },
       text: [
-        `init: study ${studyId} in ${dir}`,
+        `init: ${kit ? 'TEST-ONLY rehearsal ' : ''}study ${studyId} in ${dir}`,
         `  private files (never commit them) in ${privateDir}: ${Object.keys(scaffold.private).sort().join(', ')}`,
-        `  window ${opens} → ${closes}`,
+        `  window ${opens} → ${closes}${kit ? ' (anchor before it opens; submissions inside it; seal within an hour after it closes)' : ''}`,
+        `  require_receipts: ${requireReceipts}${requireReceipts ? ' (every proven claim needs an anchored AER-1 timeline)' : ' (proofs alone; --require-receipts asks for AER-1 timelines too)'}`,
+        ...(rehearsalJson
+          ? [
+              `  TEST-ONLY kit ${kitDir}: dev TSA root, dev issuer key (seller ${kit!.kit.seller}), buyer and agent keys of ${REHEARSAL_SYSTEMS.join(', ')}`,
+              `  the audit is VALID only with --tsa-root ${rel(rehearsalJson.tsa_root)} --issuer-keys ${rel(rehearsalJson.issuer_keys)}`,
+            ]
+          : []),
         ...(warning ? [`  warning: ${warning.code}: ${warning.message}`] : []),
         'next:',
         ...next.map((n) => `  ${n}`),

@@ -31,8 +31,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'status', summary: 'say, for each stage from ingest to emit, whether it is current or stale, and why', stage: true, load: async () => (await import('./status.ts')).status },
   { name: 'audit', summary: 'rerun from the inputs in a scratch dir, compare every output byte, verify signatures and anchors', stage: true, load: async () => (await import('./audit.ts')).audit },
   { name: 'validate', summary: 'check submission files line by line, as ingest would, before sending them', stage: false, load: async () => (await import('./validate.ts')).validate },
-  { name: 'submission', summary: 'participant tools: `submission sign FILE --key K --system ID` writes a signed intake request', stage: false, load: async () => (await import('./submission.ts')).submission },
+  { name: 'submission', summary: 'participant tools: `submission build …` assembles a submission line from a proof and its bodies; `submission sign FILE` writes a signed intake request', stage: false, load: async () => (await import('./submission.ts')).submission },
+  { name: 'commitment', summary: "compute an AER-1 timeline's external commitment (job, final entry digest, count), optionally signed by the agent key", stage: false, load: async () => (await import('./commitment.ts')).commitment },
   { name: 'trust', summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys", stage: false, load: async () => (await import('./trust.ts')).trust },
   { name: 'corpus-proof', summary: 'prove (or --verify) that one file belongs to the frozen corpus', stage: false, load: async () => (await import('./corpus-proof.ts')).corpusProof },
+  { name: 'dev', summary: 'TEST-ONLY rehearsal tools: `dev keys` (an agent key), `dev tsa` (a local RFC 3161 TSA), `dev issue` (ArkForge-shaped proofs)', stage: false, load: async () => (await import('./dev.ts')).dev },
   { name: 'explain', summary: 'explain reason codes (meaning and what to do next)', stage: false, load: async () => (await import('./explain.ts')).explain },
 ];

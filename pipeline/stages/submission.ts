@@ -1,8 +1,13 @@
-// `prereg submission sign FILE --key K --system ID`: the participant's tool (SPEC §12.2), offline.
-// Writes a signed intake request beside FILE (FILE.intake.json, or --out): the agent key's
-// Ed25519 signature over canonical {study_id, system_id, freeze_digest, kind, sha256, bytes},
-// study_id and freeze_digest read from the study's freeze.json. The request names its file by
-// name only (`file`): the operator's `prereg intake` finds it beside the request, or is given --file.
+// The participant's tools (docs/participating.md), offline:
+// - `prereg submission build …`: one submission line from an ArkForge proof, its request and
+//   response bodies, optionally the owner's disclosure and the AER-1 timeline, checked by the line
+//   checks of ingest, validate and intake (pipeline/participant/submission-line.ts);
+// - `prereg submission sign FILE --key K --system ID` (SPEC §12.2): writes a signed intake request
+//   beside FILE (FILE.intake.json, or --out): the agent key's Ed25519 signature over canonical
+//   {study_id, system_id, freeze_digest, kind, sha256, bytes}, study_id and freeze_digest read
+//   from the study's freeze.json. The request names its file by name only (`file`): the operator's
+//   `prereg intake` finds it beside the request, or is given --file.
+import { appendFileSync, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { agentKeyText, signCanonical } from '../evidence/intake/ed25519.ts';
 import { INTAKE_KINDS, INTAKE_REQUEST_FORMAT, requestPayload, type IntakeKind, type IntakeRequest } from '../evidence/intake/records.ts';
@@ -13,16 +18,96 @@ import { readRegularFile } from '../io/regular-file.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
-import { loadStudy } from '../study/study.ts';
-import type { Command } from '../command.ts';
+import { lineProtocolOf, loadStudy } from '../study/study.ts';
+import { readItems } from '../freeze/answer-key-file.ts';
+import { parseJsonAt, readText } from '../io/json-files.ts';
+import { studyMaxLineBytes } from '../ingest/scan.ts';
+import { buildSubmissionLine, type EvidenceInput } from '../participant/submission-line.ts';
+import type { JsonValue } from '../formats/canonical-json.ts';
+import { requiredOption, type Command, type StageContext, type StageResult } from '../command.ts';
+
+const SUMMARY = 'participant tools: `submission build …` assembles a submission line from a proof and its bodies; `submission sign FILE` writes a signed intake request';
+
+const list = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []);
+const jsonFile = (path: string): JsonValue => parseJsonAt(readText(path), path);
+
+/** `submission build`: the line, checked as ingest would check it (items and protocol of --root's study when there is one). */
+async function build(ctx: StageContext): Promise<StageResult> {
+  if (ctx.positionals.length !== 1) throw new PreregError('USAGE', 'usage: prereg submission build --system ID --item ID --answer TEXT --proof P.json [--request R.json --response S.json] …');
+  const need = (flag: string): string => requiredOption(ctx, flag, 'submission build');
+  const systemId = need('system');
+  const itemId = need('item');
+  const attempt = ctx.values.attempt === undefined ? 1 : Number(ctx.values.attempt);
+  if (!Number.isSafeInteger(attempt) || attempt < 1) throw new PreregError('USAGE', '--attempt expects a positive integer');
+  if ((ctx.values.answer === undefined) === (ctx.values['answer-file'] === undefined)) throw new PreregError('USAGE', 'submission build: give the answer with --answer TEXT or --answer-file FILE (one of them)');
+  const text = typeof ctx.values.answer === 'string' ? ctx.values.answer : readText(String(ctx.values['answer-file']));
+  const proofs = list(ctx.values.proof);
+  const requests = list(ctx.values.request);
+  const responses = list(ctx.values.response);
+  const disclosures = list(ctx.values.disclosure);
+  for (const [flag, given] of [['--request', requests], ['--response', responses], ['--disclosure', disclosures]] as const) {
+    if (given.length !== 0 && given.length !== proofs.length) throw new PreregError('USAGE', `submission build: ${flag} is given ${given.length} time(s) for ${proofs.length} --proof: give it once per proof, in the same order, or not at all`);
+  }
+  const evidence: EvidenceInput[] = proofs.map((proof, i) => ({
+    proof: jsonFile(proof),
+    ...(requests[i] === undefined ? {} : { request: jsonFile(requests[i]!) }),
+    ...(responses[i] === undefined ? {} : { response: jsonFile(responses[i]!) }),
+    ...(disclosures[i] === undefined ? {} : { disclosure: jsonFile(disclosures[i]!) }),
+  }));
+  const receipts = typeof ctx.values.timeline === 'string' ? jsonFile(ctx.values.timeline) : undefined;
+  const layout = studyLayout(ctx.root);
+  const study = existsSync(layout.study) ? loadStudy(layout.study) : null;
+  const out = typeof ctx.values.out === 'string' ? ctx.values.out : null;
+  const before = out !== null && existsSync(out) ? readText(out).split('\n').filter((l) => l !== '') : [];
+  const built = buildSubmissionLine(
+    { system_id: systemId, item_id: itemId, attempt, answer: { text, refused: ctx.values.refused === true, truncated: ctx.values.truncated === true }, evidence, ...(receipts === undefined ? {} : { receipts }) },
+    {
+      items: study === null ? null : new Set(readItems(layout, study).map((i) => i.item_id)),
+      protocol: study === null ? { systems: null, attemptsPerItem: null } : lineProtocolOf(study),
+      before,
+      file: out ?? '<built line>',
+      ...(study === null ? {} : { maxLineBytes: studyMaxLineBytes(study) }),
+    },
+  );
+  const notes = study === null ? [`no study at ${layout.study} (pass --root STUDY): item ids and the protocol not checked`] : [];
+  if (built.outcome.rejected) {
+    const r = built.outcome.rejected;
+    return {
+      exitCode: EXIT.failures,
+      json: { ok: false, reject: r, notes },
+      text: [`submission build: ${r.reason_code}: ${r.detail}`, 'nothing was written (`prereg explain CODE` says what to do)', ...notes.map((n) => `note: ${n}`)].join('\n'),
+    };
+  }
+  if (out !== null) appendFileSync(out, `${built.line}\n`);
+  const record = built.outcome.accepted;
+  const summary = { system_id: record.system_id, item_id: record.item_id, attempt: record.attempt, evidence: record.evidence.length, receipts: record.receipts_json !== null, line_sha256: record.line_sha256 };
+  return {
+    exitCode: EXIT.ok,
+    json: { ok: true, ...summary, ...(out !== null ? { appended_to: out, line_no: record.line_no } : { line: built.line }), notes },
+    text: out === null
+      ? built.line
+      : [`built ${JSON.stringify(record.system_id)} ${JSON.stringify(record.item_id)} attempt ${record.attempt}: ${summary.evidence} evidence item(s)${summary.receipts ? ', a receipts timeline' : ''}`, `appended as line ${record.line_no} of ${out} (\`prereg verify ${out}\` checks its evidence)`, ...notes.map((n) => `note: ${n}`)].join('\n'),
+  };
+}
 
 export const submission: Command = {
   name: 'submission',
-  summary: 'participant tools: `submission sign FILE --key K --system ID` writes a signed intake request',
+  summary: SUMMARY,
   help: [
-    'usage: prereg submission sign FILE --key KEY.pem --system ID [--kind submissions|commitments]',
+    'usage: prereg submission build --system ID --item ID [--attempt N] (--answer TEXT | --answer-file F)',
+    '                               [--refused] [--truncated] --proof PROOF.json [--request R.json]',
+    '                               [--response S.json] [--disclosure D.json] [--timeline T.json]',
+    '                               [--out FILE.jsonl] [--root STUDY] [--json]',
+    '       prereg submission sign FILE --key KEY.pem --system ID [--kind submissions|commitments]',
     '                              [--out REQUEST.json] [--root DIR] [--json]',
     '',
+    'build: one submission line (canonical JSON) with one evidence item per --proof (--request,',
+    '  --response and --disclosure, when given, once per --proof, in the same order), the answer and',
+    '  the attempt\'s AER-1 timeline as receipts; checked by the line checks of ingest (the items and',
+    '  protocol of the study under --root when there is one); printed, or appended to --out (the',
+    '  lines already there count for duplicates). Exit 1, nothing written, when a check rejects it.',
+    '',
+    'sign:',
     '  --key FILE     the system\'s Ed25519 private key (PKCS#8 PEM); its public half must be one of',
     '                 the system\'s agent_keys in study.json',
     '  --kind K       submissions (default) or commitments (the system\'s own AER-1 commitments)',
@@ -32,11 +117,18 @@ export const submission: Command = {
     'signs canonical {study_id, system_id, freeze_digest, kind, sha256, bytes} of FILE. Send the',
     'request with FILE to the operator, who runs `prereg intake REQUEST`. docs/intake.md.',
   ].join('\n'),
-  options: { key: { type: 'string' }, system: { type: 'string' }, kind: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    key: { type: 'string' }, system: { type: 'string' }, kind: { type: 'string' }, out: { type: 'string' },
+    item: { type: 'string' }, attempt: { type: 'string' }, answer: { type: 'string' }, 'answer-file': { type: 'string' },
+    refused: { type: 'boolean' }, truncated: { type: 'boolean' },
+    proof: { type: 'string', multiple: true }, request: { type: 'string', multiple: true }, response: { type: 'string', multiple: true },
+    disclosure: { type: 'string', multiple: true }, timeline: { type: 'string' },
+  },
   stage: false,
   async run(ctx) {
+    if (ctx.positionals[0] === 'build') return build(ctx);
     const [verb, file, ...rest] = ctx.positionals;
-    if (verb !== 'sign' || file === undefined || rest.length > 0) throw new PreregError('USAGE', 'usage: prereg submission sign FILE --key KEY.pem --system ID');
+    if (verb !== 'sign' || file === undefined || rest.length > 0) throw new PreregError('USAGE', 'usage: prereg submission build … | prereg submission sign FILE --key KEY.pem --system ID');
     const systemId = ctx.values.system;
     if (typeof systemId !== 'string') throw new PreregError('USAGE', '--system ID is required');
     const kind = (ctx.values.kind ?? 'submissions') as IntakeKind;

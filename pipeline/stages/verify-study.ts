@@ -41,7 +41,7 @@ export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
   refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
   // Passages are matched against the frozen corpus (SPEC §12.4): only the frozen one.
   refuseDrift(corpusDrift(frozen.corpus, digestTree(layout.corpus)), 'run `prereg check-anchors`');
-  requireCommitmentsIfReceipts(loadTrustPolicy(layout.trust).require_receipts, layout.commitments);
+  requireCommitmentsIfReceipts(loadTrustPolicy(layout.trust).require_receipts, layout.commitments, layout.participantCommitments);
   return {
     stage: 'verify',
     ingest_digest: ingestDigest,

@@ -1,6 +1,6 @@
 // What verification needs besides the evidence: the pinned trust material, the study window and
 // the receipt-chain commitments, read once and passed to every worker as plain data.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCommitmentText, type CommitmentLine } from '../evidence/aer1/index.ts';
 import type { StudyWindow } from '../evidence/arkforge/index.ts';
@@ -32,11 +32,15 @@ export async function readCommitments(path: string | null, shownAs: string | nul
 }
 
 /** The malformed lines, as `file:line: COMMITMENT_MALFORMED problems` for people. */
-/** Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one. */
-export function requireCommitmentsIfReceipts(requireReceipts: boolean, commitmentsPath: string): void {
-  if (requireReceipts && !existsSync(commitmentsPath)) {
-    throw new PreregError('COMMITMENTS_MISSING', `preregistration/trust/policy.json requires receipts, and ${commitmentsPath} does not exist`);
-  }
+/**
+ * Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one. The
+ * operator-collected file, or the systems' own files received through intake
+ * (`participantDir`/<system_id>.jsonl), or both: either kind anchors a timeline.
+ */
+export function requireCommitmentsIfReceipts(requireReceipts: boolean, commitmentsPath: string, participantDir?: string): void {
+  if (!requireReceipts || existsSync(commitmentsPath)) return;
+  if (participantDir !== undefined && existsSync(participantDir) && readdirSync(participantDir).some((f) => f.endsWith('.jsonl'))) return;
+  throw new PreregError('COMMITMENTS_MISSING', `preregistration/trust/policy.json requires receipts, and neither ${commitmentsPath} nor a system's commitments file received through intake (${participantDir ?? 'inputs/commitments/'}) exists`);
 }
 
 export function commitmentProblems(lines: readonly CommitmentLine[]): string[] {

@@ -1,4 +1,4 @@
-// The `anchor --import` recipe of docs/getting-started.md, run as written (bash, real openssl,
+// The `anchor --import` recipe of docs/operating.md, run as written (bash, real openssl,
 // curl) against a local OpenSSL TSA over HTTP: the token it gets is accepted. The two usual
 // mistakes (imprint = the digest itself, or SHA-256 of its hex text) are refused, storing nothing.
 import { execFile } from 'node:child_process';
@@ -14,9 +14,9 @@ const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function recipe(name = 'anchor-import'): string {
-  const doc = readFileSync(join(PROJECT_ROOT, 'docs/getting-started.md'), 'utf8');
+  const doc = readFileSync(join(PROJECT_ROOT, 'docs/operating.md'), 'utf8');
   const m = new RegExp(`<!-- recipe:${name} -->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\n<!-- /recipe -->`).exec(doc);
-  if (!m) throw new Error(`docs/getting-started.md has no ${name} recipe block`);
+  if (!m) throw new Error(`docs/operating.md has no ${name} recipe block`);
   return m[1]!;
 }
 
@@ -55,7 +55,7 @@ async function bash(script: string, witness: string, env: Record<string, string>
   }
 }
 
-describe('docs/getting-started.md: anchor --import with openssl ts -query', () => {
+describe('docs/operating.md: anchor --import with openssl ts -query', () => {
   it('the recipe as written gives a token that anchor stores and check-anchors accepts', async () => {
     const r = await bash(recipe(), 'recipe-tsa');
     expect(r.code, r.output).toBe(0);

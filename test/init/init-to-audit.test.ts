@@ -1,5 +1,5 @@
 // A study built from nothing but the CLI: init → two documents added → freeze → anchor (a local
-// TSA over HTTP) → check-anchors → reveal → run → audit VALID (docs/getting-started.md).
+// TSA over HTTP) → check-anchors → reveal → run → audit VALID (docs/operating.md).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -24,7 +24,8 @@ describe('prereg doctor', () => {
     const before = tree(root);
     const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
     expect([r.code, r.json.status, r.json.next]).toEqual([0, 'ready', null]);
-    expect(statuses(r.json)).toEqual({ freeze: 'ready', anchor: 'ready', 'check-anchors': 'ready', run: 'ready' });
+    // Frozen: freeze is done (freezing again would refuse, FREEZE_EXISTS).
+    expect(statuses(r.json)).toEqual({ freeze: 'done', anchor: 'ready', 'check-anchors': 'ready', run: 'ready' });
     expect(tree(root)).toEqual(before);
   });
 
@@ -52,7 +53,8 @@ describe('prereg doctor', () => {
     const plan = join(root, 'preregistration/PREREGISTRATION.md');
     writeFileSync(plan, readFileSync(plan, 'utf8').replace('CREATE OR REPLACE VIEW hypotheses AS', 'CREATE OR REPLACE VIEW hypothesis AS'));
     const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
-    expect(codesOf(r.json, 'freeze')).toEqual(['SECTION5_VIEW_MISSING']);
+    // The plan's problem, and the drift from the freeze it also is.
+    expect(codesOf(r.json, 'freeze')).toEqual(['SECTION5_VIEW_MISSING', 'SECTION5_DRIFT']);
     // The edit also drifted section 5 from the freeze: a conflict, exit 4.
     expect([r.code, r.json.status]).toEqual([4, 'conflict']);
     expect(codesOf(r.json, 'run')).toContain('SECTION5_DRIFT');

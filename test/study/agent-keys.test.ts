@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { agentKeyText, signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
-import { possessionPayload } from '../../pipeline/evidence/intake/records.ts';
+import { agentKeyText } from '../../pipeline/evidence/intake/ed25519.ts';
+import { agentKeyRegistration } from '../../pipeline/participant/agent-key.ts';
 import { PreregError } from '../../pipeline/reasons.ts';
 import { intakeOf, loadStudy, weakenedModes } from '../../pipeline/study/study.ts';
 import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
@@ -21,7 +21,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fresh = scratchStudies();
 
 const key = (): KeyObject => generateKeyPairSync('ed25519').privateKey;
-const registration = (k: KeyObject, systemId: string, studyId = example.study_id) => ({ public_key: agentKeyText(k), possession: signCanonical(k, possessionPayload(studyId, systemId)) });
+const registration = (k: KeyObject, systemId: string, studyId = example.study_id) => agentKeyRegistration(k, studyId, systemId);
 
 function studyWith(keys: Record<string, unknown[]>, extra: Record<string, unknown> = { format: 'prereg.study/2' }): Record<string, unknown> {
   return { ...example, ...extra, systems: example.systems.map((s) => (keys[s.system_id as string] ? { ...s, agent_keys: keys[s.system_id as string] } : s)) };

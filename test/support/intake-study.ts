@@ -9,8 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { agentKeyText, signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
-import { possessionPayload } from '../../pipeline/evidence/intake/records.ts';
+import { agentKeyRegistration } from '../../pipeline/participant/agent-key.ts';
 import { freezeAndAnchor } from '../../scripts/rebuild-example.ts';
 import { copyExampleStudy, PROJECT_ROOT, runCli } from './cli.ts';
 import { startTsaServer, type TsaServer } from './tsa/http-tsa.ts';
@@ -54,7 +53,7 @@ function agent(dir: string, systemId: string, studyId: string): Agent & { posses
   const { privateKey } = generateKeyPairSync('ed25519');
   const keyFile = join(dir, `${systemId}.key.pem`);
   writeFileSync(keyFile, privateKey.export({ format: 'pem', type: 'pkcs8' }));
-  return { system_id: systemId, key: privateKey, keyFile, public_key: agentKeyText(privateKey), possession: signCanonical(privateKey, possessionPayload(studyId, systemId)) };
+  return { system_id: systemId, key: privateKey, keyFile, ...agentKeyRegistration(privateKey, studyId, systemId) };
 }
 
 async function cli(args: string[]): Promise<void> {

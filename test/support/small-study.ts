@@ -8,8 +8,7 @@
 import type { KeyObject } from 'node:crypto';
 import { readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agentKeyText, signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
-import { possessionPayload } from '../../pipeline/evidence/intake/records.ts';
+import { agentKeyRegistration } from '../../pipeline/participant/agent-key.ts';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 import { freezeAndAnchor, withBindingNone, withRegisteredSystems } from '../../scripts/rebuild-example.ts';
 import { EXAMPLE_SELLER } from '../../scripts/generate-example-submissions.ts';
@@ -156,7 +155,7 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   const studyId = (JSON.parse(readFileSync(studyFile, 'utf8')) as { study_id: string }).study_id;
   const agent = (system_id: string) => {
     const key = options.agentKeys?.[system_id];
-    return key === undefined ? {} : { agent_keys: [{ public_key: agentKeyText(key), possession: signCanonical(key, possessionPayload(studyId, system_id)) }] };
+    return key === undefined ? {} : { agent_keys: [agentKeyRegistration(key, studyId, system_id)] };
   };
   const registration = options.registered === false ? [] : systems.map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(smallBuyerKey(system_id))], ...agent(system_id) }));
   let studyText = withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration);
