@@ -162,6 +162,10 @@ export const REASONS = {
     meaning: 'A negative item (one that expects a refusal) expects refs or amounts: the key contradicts itself. freeze refuses, writing nothing.',
     next: 'Make the item positive, or empty its expected_refs and expected_amounts, then freeze.',
   },
+  SECTION5_SYSTEM_UNKNOWN: {
+    meaning: 'Section 5 names a system (a literal compared with system_id, system_a, system_b or winner) that study.json does not register: whatever it computes for that name bears on nobody, and a hypothesis over it is undecided. A warning of doctor; nothing is refused.',
+    next: 'Write the hypotheses over the registered systems (the example\'s section 5 reads registered_systems), or register the system before the freeze.',
+  },
   VOCABULARY_HEADING_UNMATCHED: {
     meaning: 'A Markdown heading of the corpus contains an identifier of a shape study.json declares (vocabulary.shape_patterns), but no heading pattern matches it: the identifier is not in the vocabulary, so a citation of it is a PHANTOM, never grounded. A warning (freeze and doctor); nothing is refused.',
     next: 'If the heading declares a citable article, widen vocabulary.heading_patterns (or fix the heading) before the freeze; if it does not, leave it.',

@@ -9,6 +9,8 @@ import { compareDigests } from '../study/drift.ts';
 import { computePublicDigests, freezeDigest, unmatchedHeadingWarning, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
 import { planProblems } from '../freeze/plan-check.ts';
 import { loadStudy, unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
+import { extractSection5, systemsNamedBySection5 } from '../study/section5.ts';
+import { readText } from '../io/json-files.ts';
 import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts';
@@ -54,6 +56,16 @@ export interface DoctorReport {
   warnings: string[];
 }
 
+/** Section 5 naming a system study.json does not register (SECTION5_SYSTEM_UNKNOWN): its hypothesis could never bear on anyone. */
+function unknownSystemsInPlan(layout: StudyLayout, study: StudyConfig): string[] {
+  const section5 = extractSection5(readText(layout.plan));
+  if (!section5) return [];
+  const registered = new Set((study.systems ?? []).map((s) => s.system_id));
+  return systemsNamedBySection5(section5)
+    .filter((n) => !registered.has(n.system_id))
+    .map((n) => `SECTION5_SYSTEM_UNKNOWN: preregistration/PREREGISTRATION.md:${n.line}: section 5 names the system ${JSON.stringify(n.system_id)}, which study.json does not register (write the plan over registered_systems)`);
+}
+
 export async function diagnose(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): Promise<DoctorReport> {
   const stages: StageReadiness[] = [];
   const warnings: string[] = [];
@@ -66,6 +78,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     if (systems) warnings.push(`${systems.code}: ${systems.message}`);
     digests = computePublicDigests(layout, study);
     warnings.push(...digests.unmatched_headings.map(unmatchedHeadingWarning));
+    warnings.push(...unknownSystemsInPlan(layout, study));
     beforeFreeze.push(...(await planProblems(layout, study, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
   } catch (err) {
     beforeFreeze.push(caught(err));

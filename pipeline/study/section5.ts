@@ -56,3 +56,20 @@ function sqlBlocksOf(lines: readonly string[], firstLine: number): Array<{ sql: 
   });
   return blocks;
 }
+
+/**
+ * The system ids section 5's SQL names as literals (`system_id = 'sys-honest'`, `system_a IN
+ * ('a', 'b')`), with the line each is on: a plan written over a system's name instead of the
+ * registered systems (SPEC §12.6), which doctor flags when the study registers no such system.
+ */
+export function systemsNamedBySection5(section5: Pick<Section5, 'sqlBlocks'>): Array<{ system_id: string; line: number }> {
+  const named: Array<{ system_id: string; line: number }> = [];
+  for (const block of section5.sqlBlocks) {
+    block.sql.split('\n').forEach((text, i) => {
+      for (const m of text.matchAll(/\b(?:system_id|system_a|system_b|winner)\s*(?:=|<>|!=|IN\s*\()\s*((?:'(?:[^']|'')*'\s*,?\s*)+)/gi)) {
+        for (const lit of m[1]!.matchAll(/'((?:[^']|'')*)'/g)) named.push({ system_id: lit[1]!.replaceAll("''", "'"), line: block.line + i });
+      }
+    });
+  }
+  return named;
+}

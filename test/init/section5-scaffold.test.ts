@@ -1,6 +1,6 @@
 // init scaffolds the example's section 5 into every new study (SPEC §12.6): the same code, byte
 // for byte, whose hypotheses speak of the study's registered systems, never of the example's names.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
@@ -23,4 +23,23 @@ it('a new study\'s section 5 is the example\'s, and names no system of the examp
   expect(sql).toContain('FROM registered_systems');
   expect(sql).toContain('AS reason');
   expect(sql).not.toMatch(/<<|HUGEINT/);
+});
+
+it('doctor flags a section 5 that names a system study.json does not register (SECTION5_SYSTEM_UNKNOWN)', async () => {
+  const dir = join(scratch, 'named-study');
+  const r = await runCli(['init', dir, '--private-dir', join(scratch, 'named-private'), '--system', `team-a=${'a'.repeat(64)}`]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  const clean = await runCli(['doctor', '--root', dir, '--json']);
+  expect(clean.json.warnings.filter((w: string) => w.startsWith('SECTION5_SYSTEM_UNKNOWN'))).toEqual([]);
+  const plan = join(dir, 'preregistration/PREREGISTRATION.md');
+  const text = readFileSync(plan, 'utf8');
+  // A hypothesis written over the example's name, as the scaffold once did, and one over a registered system.
+  const edited = text.replace("h1 AS (SELECT system_id, proven AS num, n_proven AS den FROM s WHERE metric = 'positives_citing_expected'),",
+    "h1 AS (SELECT system_id, proven AS num, n_proven AS den FROM s WHERE metric = 'positives_citing_expected' AND system_id IN ('sys-honest', 'team-a')),");
+  expect(edited).not.toBe(text);
+  writeFileSync(plan, edited);
+  const doctor = await runCli(['doctor', '--root', dir, '--json']);
+  const flagged = doctor.json.warnings.filter((w: string) => w.startsWith('SECTION5_SYSTEM_UNKNOWN'));
+  expect(flagged).toHaveLength(1);
+  expect(flagged[0]).toMatch(/^SECTION5_SYSTEM_UNKNOWN: preregistration\/PREREGISTRATION\.md:\d+: section 5 names the system "sys-honest"/);
 });
