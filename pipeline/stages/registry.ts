@@ -34,5 +34,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'submission', summary: 'participant tools: `submission sign FILE --key K --system ID` writes a signed intake request', stage: false, load: async () => (await import('./submission.ts')).submission },
   { name: 'trust', summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys", stage: false, load: async () => (await import('./trust.ts')).trust },
   { name: 'corpus-proof', summary: 'prove (or --verify) that one file belongs to the frozen corpus', stage: false, load: async () => (await import('./corpus-proof.ts')).corpusProof },
+  { name: 'verify-token', summary: 'verify one RFC 3161 token of any TSA over a file or an imprint, against the roots you pin', stage: false, load: async () => (await import('./verify-token.ts')).verifyToken },
   { name: 'explain', summary: 'explain reason codes (meaning and what to do next)', stage: false, load: async () => (await import('./explain.ts')).explain },
 ];

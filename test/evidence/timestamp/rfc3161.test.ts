@@ -21,6 +21,7 @@ import { buildTimestampRequest, OID_SHA256 } from '../../../pipeline/formats/tim
 import { PreregError } from '../../../pipeline/reasons.ts';
 import { startTsaServer } from '../../support/tsa/http-tsa.ts';
 import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.ts';
+import { editSignedData } from '../../support/tsa/token-surgery.ts';
 import {
   issueTimestampResponse,
   loadTestSigner,
@@ -116,18 +117,6 @@ function indexOfOnce(haystack: Uint8Array, needle: Uint8Array): number {
 function signedDataOf(response: Uint8Array): pkijs.SignedData {
   const resp = pkijs.TimeStampResp.fromBER(new Uint8Array(response));
   return new pkijs.SignedData({ schema: resp.timeStampToken!.content });
-}
-
-/**
- * Re-encodes a TimeStampResp after `edit` changed the elements of its SignedData (version,
- * digestAlgorithms, encapContentInfo, certificates [0], signerInfos), with asn1js.
- */
-function editSignedData(response: Uint8Array, edit: (parts: asn1js.AsnType[]) => void): Uint8Array {
-  const resp = asn1js.fromBER(response.slice()).result as asn1js.Sequence;
-  const contentInfo = resp.valueBlock.value[1] as asn1js.Sequence;
-  const signedData = (contentInfo.valueBlock.value[1] as asn1js.Constructed).valueBlock.value[0] as asn1js.Sequence;
-  edit(signedData.valueBlock.value);
-  return new Uint8Array(resp.toBER(false));
 }
 
 /** The same TimeStampResp with its outer SEQUENCE in BER indefinite-length form (30 80 … 00 00). */
