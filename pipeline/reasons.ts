@@ -278,7 +278,7 @@ export const REASONS = {
 
   // --- AER-1 timelines, commitments and receipts (SPEC §5.2) — pipeline/evidence/aer1/ ---------
   CHAIN_MALFORMED: {
-    meaning: 'The AER-1 timeline is not well-formed: not a JSON array nor an envelope {"format": "aer-1", "revision", "entries"}, an entry not an object, or a member missing or of the wrong type or shape (id, job_id, tool non-empty strings; seq an integer; provenance_class one of the three classes; canonical_bytes strict padded base64; prev_digest 64 lowercase hex; close a boolean).',
+    meaning: 'The AER-1 timeline is not well-formed: not a JSON array nor an envelope {"format": "aer-1", "revision", "entries"}, an entry not an object, or a member missing or of the wrong type or shape (id, job_id, tool non-empty strings; seq an integer; provenance_class one of the three classes; canonical_bytes strict padded base64; prev_digest 64 lowercase hex; close a boolean). Under revision 06 seq, job_id, tool and provenance_class may be absent, but seq and job_id are on every entry or on none.',
     next: 'Fix the members named in the message; submit the timeline exactly as the agent tooling wrote it rather than editing it by hand.',
   },
   CHAIN_EMPTY: {
