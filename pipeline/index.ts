@@ -4,6 +4,9 @@ export { verifyEvidenceItem as verifyEvidence, verifyProof } from './evidence/ar
 export type { EvidenceItem, ProofStatus, ProofVerification, StudyWindow } from './evidence/arkforge/index.ts';
 export { verifyReceipt, verifyTimeline, indexCommitments, readCommitmentText } from './evidence/aer1/index.ts';
 export type { CommitmentIndex, CommitmentLine, ReceiptVerification, TimelineVerification } from './evidence/aer1/index.ts';
+export { loadTsaTrust, verifyTimestampToken } from './evidence/timestamp/index.ts';
+export type { TimestampOptions, TimestampSubject, TimestampVerification, TsaReasonCode, TsaTrust } from './evidence/timestamp/index.ts';
+export type { Sha2Hash } from './formats/hash-algorithms.ts';
 export { canonicalJson, parseJson, CanonicalText, JsonParseError } from './formats/canonical-json.ts';
 export type { JsonValue } from './formats/canonical-json.ts';
 export { loadTrust } from './study/trust.ts';

@@ -75,9 +75,13 @@ export const REASONS = {
     meaning: 'The TSA answered with a PKIStatus other than granted/grantedWithMods, so there is no token.',
     next: 'Read the status text and failInfo; fix the request (e.g. a hash algorithm the TSA accepts) or use another TSA.',
   },
+  TSA_HASH_WEAK: {
+    meaning: "The token's message imprint uses SHA-1 (or an algorithm prereg cannot name): a collision or second preimage is not ruled out, so the imprint binds nothing. SHA-256, SHA-384 and SHA-512 are accepted.",
+    next: 'Request a new token with a SHA-2 imprint (e.g. `openssl ts -query -sha256` or `-sha512`).',
+  },
   TSA_IMPRINT_MISMATCH: {
-    meaning: "The token's message imprint is not SHA-256 of the expected 32 digest bytes: it timestamps something else.",
-    next: 'Check the token belongs to this digest (freeze_digest or the chain hash); request a token over the right digest.',
+    meaning: "The token's message imprint is not the hash, under the token's own algorithm (SHA-256, SHA-384 or SHA-512), of the expected bytes (the 32 bytes of a digest such as freeze_digest, or the data given to verify-token), nor the imprint given with --digest, or not of the algorithm --hash asserts: it timestamps something else.",
+    next: 'Check the token belongs to these bytes (freeze_digest, the chain hash, the file); request a token over the right bytes (the 32 bytes of a digest, not its hex text).',
   },
   TSA_SIGNATURE_INVALID: {
     meaning: "The token's CMS signature does not verify with the key of the signer certificate its SignerInfo names.",
@@ -92,11 +96,11 @@ export const REASONS = {
     next: 'Use a TSA whose tokens carry the signing-certificate attribute; such a token cannot be tied to its certificate.',
   },
   TSA_CHAIN_UNTRUSTED: {
-    meaning: "The TSA's certificate does not chain, at the token's genTime, to a TSA root pinned in preregistration/trust/.",
+    meaning: "The TSA's certificate does not chain, at the token's genTime (or the time verify-token --at names), to a pinned TSA root (preregistration/trust/, or --tsa-root).",
     next: "Pin the TSA's root before the freeze if this TSA is meant to be trusted; otherwise the token is not evidence.",
   },
   TSA_EKU_MISSING: {
-    meaning: "The signer certificate's extendedKeyUsage lacks id-kp-timeStamping (1.3.6.1.5.5.7.3.8), so it is not a TSA certificate.",
+    meaning: "The signer certificate is not issued for timestamping as RFC 3161 §2.3 requires (and `openssl ts -verify` checks): one critical extendedKeyUsage whose only purpose is id-kp-timeStamping (1.3.6.1.5.5.7.3.8), and a keyUsage, if any, of digitalSignature/nonRepudiation only.",
     next: 'Obtain the token from a TSA whose certificate is issued for timestamping.',
   },
   TSA_TRUST_INVALID: {
@@ -286,7 +290,7 @@ export const REASONS = {
 
   // --- AER-1 timelines, commitments and receipts (SPEC §5.2) — pipeline/evidence/aer1/ ---------
   CHAIN_MALFORMED: {
-    meaning: 'The AER-1 timeline is not well-formed: not a JSON array nor an envelope {"format": "aer-1", "revision", "entries"}, an entry not an object, or a member missing or of the wrong type or shape (id, job_id, tool non-empty strings; seq an integer; provenance_class one of the three classes; canonical_bytes strict padded base64; prev_digest 64 lowercase hex; close a boolean).',
+    meaning: 'The AER-1 timeline is not well-formed: not a JSON array nor an envelope {"format": "aer-1", "revision", "entries"}, an entry not an object, or a member missing or of the wrong type or shape (id, job_id, tool non-empty strings; seq an integer; provenance_class one of the three classes; canonical_bytes strict padded base64; prev_digest 64 lowercase hex; close a boolean). Under revision 06 seq, job_id, tool and provenance_class may be absent, but seq and job_id are on every entry or on none.',
     next: 'Fix the members named in the message; submit the timeline exactly as the agent tooling wrote it rather than editing it by hand.',
   },
   CHAIN_EMPTY: {

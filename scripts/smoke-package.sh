@@ -3,11 +3,12 @@
 # tarball into a fresh project whose path contains a space (from the npm cache when it can), then
 # there: `npx prereg --help`; `prereg trust import-arkforge` and `prereg verify` on a vendored real
 # proof (VERIFIED), alone and as 70 copies (enough to start the compiled worker threads); and a
-# TypeScript program importing verifyEvidence, verifyTimeline, verifyReceipt and canonicalJson
-# from 'prereg', compiled against the package's own declarations, then run.
+# TypeScript program importing verifyEvidence, verifyTimeline, verifyReceipt, verifyTimestampToken
+# and canonicalJson from 'prereg', compiled against the package's own declarations, then run.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 real="$repo/test/fixtures/real/arkforge-production"
+foreign="$repo/test/fixtures/real/rfc3161-foreign"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 project="$work/a consumer project"
@@ -67,6 +68,6 @@ cat > tsconfig.json <<'JSON'
 { "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true, "types": ["node"], "outDir": "out" }, "files": ["consumer.ts"] }
 JSON
 npx tsc -p . || fail 'the TypeScript consumer did not compile against the package declarations'
-got="$(node out/consumer.js proof.json trust)"
-[ "$got" = '{"proof":"VERIFIED","receipt":"NONCONFORMANT","timeline":"BROKEN"}' ] || fail "the consumer printed $got"
+got="$(node out/consumer.js proof.json trust "$foreign/response-sha256.tsr" "$foreign/stamped-data.bin" "$foreign/derived/sigstore-root.pem")"
+[ "$got" = '{"proof":"VERIFIED","receipt":"NONCONFORMANT","timeline":"BROKEN","token":"VERIFIED"}' ] || fail "the consumer printed $got"
 echo "smoke:package: ok ($(basename "$tarball") installed in \"$project\")"

@@ -33,6 +33,17 @@ export function loadAuditorRoots(files: readonly string[] | undefined, study: Tr
   return { pems, tsa: loadTsaTrust(pems, study?.tsaCertPems ?? [], { roots: files, certs: study?.policy.tsa_certs ?? [] }) };
 }
 
+/**
+ * The TSA material `verify-token` is given: `--tsa-root` files pinned as roots, `--tsa-cert`
+ * files as path material only (never anchors). FILE_NOT_FOUND for a missing file,
+ * TSA_TRUST_INVALID for one without a certificate.
+ */
+export function loadGivenTsaTrust(rootFiles: readonly string[], certFiles: readonly string[]): TsaTrust {
+  const roots = rootFiles.map((f) => readGiven(f, '--tsa-root'));
+  const certs = certFiles.map((f) => readGiven(f, '--tsa-cert'));
+  return loadTsaTrust(roots, certs, { roots: rootFiles, certs: certFiles });
+}
+
 export interface AuditorIssuerKeys {
   file: string;
   keys: PublishedProofKey[];

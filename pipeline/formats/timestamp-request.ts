@@ -1,8 +1,8 @@
 // RFC 3161 §2.4.1 TimeStampReq, as `anchor` sends it to a TSA over HTTP (RFC 3161 §3.4).
 //
 // The message we timestamp is the 32 bytes of a SHA-256 digest (freeze_digest, a proof's chain
-// hash, a batch root), so the message imprint is SHA-256 over those 32 bytes (SPEC §4.4: "message
-// imprint SHA-256 of the 32 digest bytes"). rfc3161.ts checks the imprint the same way.
+// hash, a batch root), so the message imprint we ask for is SHA-256 over those 32 bytes (SPEC §4.4).
+// rfc3161.ts accepts that, or SHA-384/512 over the same bytes (a token obtained elsewhere, SPEC §12.7).
 import { createHash } from 'node:crypto';
 import { asn1js, pkijs } from '../vendor/pki.ts';
 

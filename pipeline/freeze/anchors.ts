@@ -89,7 +89,7 @@ export function listAnchorTokens(dir: string): string[] {
   return listFiles(dir, '.tsr');
 }
 
-/** The imprint of an anchor is SHA-256 over the 32 bytes of freeze_digest (SPEC §4.4). */
+/** The imprint of an anchor is SHA-256 (or SHA-384/512, the token says which) over the 32 bytes of freeze_digest (SPEC §4.4, §12.7). */
 export async function verifyAnchor(
   dir: string,
   file: string,

@@ -36,5 +36,6 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'trust', summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys", stage: false, load: async () => (await import('./trust.ts')).trust },
   { name: 'corpus-proof', summary: 'prove (or --verify) that one file belongs to the frozen corpus', stage: false, load: async () => (await import('./corpus-proof.ts')).corpusProof },
   { name: 'dev', summary: 'TEST-ONLY rehearsal tools: `dev keys` (an agent key), `dev tsa` (a local RFC 3161 TSA), `dev issue` (ArkForge-shaped proofs)', stage: false, load: async () => (await import('./dev.ts')).dev },
+  { name: 'verify-token', summary: 'verify one RFC 3161 token of any TSA over a file or an imprint, against the roots you pin', stage: false, load: async () => (await import('./verify-token.ts')).verifyToken },
   { name: 'explain', summary: 'explain reason codes (meaning and what to do next)', stage: false, load: async () => (await import('./explain.ts')).explain },
 ];

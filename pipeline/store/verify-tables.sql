@@ -119,16 +119,17 @@ CREATE TABLE chain_checks (
 );
 
 -- One row per entry of a timeline whose entries are all well-formed and numbered 1, 2, … (seq is
--- then the position; a chain with a seq gap has none): the recomputed entry
--- digest and the output commitment (SHA-256 of the decoded canonical_bytes), both computed.
+-- then the position; a chain with a seq gap has none; a -06 timeline without seq is numbered by
+-- position): the recomputed entry digest and the output commitment (SHA-256 of the decoded
+-- canonical_bytes), both computed. tool and provenance_class are NULL for a -06 entry without them.
 CREATE TABLE chain_entries (
   record_id         BIGINT  NOT NULL,
   seq               INTEGER NOT NULL,
   entry_digest      VARCHAR NOT NULL,
   entry_id          VARCHAR NOT NULL,
   output_commitment VARCHAR NOT NULL,
-  tool              VARCHAR NOT NULL,
-  provenance_class  VARCHAR NOT NULL
+  tool              VARCHAR,
+  provenance_class  VARCHAR
 );
 
 -- One row per malformed line of the commitments file (COMMITMENT_MALFORMED), in exactly the

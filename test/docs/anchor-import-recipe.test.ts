@@ -1,6 +1,7 @@
 // The `anchor --import` recipe of docs/operating.md, run as written (bash, real openssl,
-// curl) against a local OpenSSL TSA over HTTP: the token it gets is accepted. The two usual
-// mistakes (imprint = the digest itself, or SHA-256 of its hex text) are refused, storing nothing.
+// curl) against a local OpenSSL TSA over HTTP: the token it gets (SHA-512 imprint, as written;
+// SHA-384 too) is accepted. The two usual mistakes (imprint = the digest itself, or a hash of its
+// hex text) and a SHA-1 imprint are refused, storing nothing.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -73,6 +74,31 @@ describe('docs/operating.md: anchor --import with openssl ts -query', () => {
     expect(verified.output).toContain('Verification: OK');
     const other = await bash(`printf '%s' ${'0'.repeat(64)} | xxd -r -p > freeze-digest.bin\n${recipe('anchor-verify')}`, 'recipe-tsa', env);
     expect(other.code).not.toBe(0);
+  });
+
+  it('the recipe asks for a SHA-512 imprint, and the stored token is one: SHA-384/512 imprints over the 32 bytes are anchors like SHA-256 ones', async () => {
+    expect(recipe()).toMatch(/^openssl ts -query -data freeze-digest\.bin -sha512 -cert -out freeze\.tsq$/m);
+    const token = readFileSync(join(study, 'preregistration/anchors/recipe-tsa.tsr'));
+    const check = await runCli(['check-anchors', '--root', study, '--json']);
+    expect(check.json.witnesses.map((w: { witness: string; ok: boolean }) => [w.witness, w.ok])).toEqual([['recipe-tsa', true]]);
+    expect(token.includes(Buffer.from('0609608648016503040203', 'hex'))).toBe(true); // id-sha512 in the imprint
+    // And with -sha384: the same recipe, another witness.
+    const r = await bash(recipe().replace('-sha512', '-sha384'), 'recipe-sha384');
+    expect(r.code, r.output).toBe(0);
+    const both = await runCli(['check-anchors', '--root', study, '--json']);
+    expect(both.json.witnesses.map((w: { witness: string; ok: boolean }) => [w.witness, w.ok]).sort()).toEqual([['recipe-sha384', true], ['recipe-tsa', true]]);
+  });
+
+  it('a SHA-1 query (-sha1, answered by a TSA that still accepts it) is refused: TSA_HASH_WEAK, nothing stored', async () => {
+    const sha1 = await startTsaServer({ backend: 'openssl', openssl: { digests: ['sha1', 'sha256'] } });
+    try {
+      const r = await bash(recipe().replace('-sha512', '-sha1'), 'sha1-tsa', { TSA_URL: sha1.url });
+      expect(r.code).toBe(1);
+      expect(r.output).toContain('TSA_HASH_WEAK');
+      expect(existsSync(join(study, 'preregistration/anchors/sha1-tsa.tsr'))).toBe(false);
+    } finally {
+      await sha1.close();
+    }
   });
 
   for (const [mistake, step2, step3] of [

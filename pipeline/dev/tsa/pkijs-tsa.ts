@@ -94,6 +94,8 @@ export interface IssueOptions {
   /** TSTInfo tsa field = the signer's subject; default true. */
   tsaName?: boolean;
   accuracy?: { seconds?: number; millis?: number; micros?: number };
+  /** Answer an imprint under any hash algorithm (SHA-1, MD5…), as an old or careless TSA would; default false. */
+  anyImprintAlgorithm?: boolean;
 }
 
 /** PKIFailureInfo bits, RFC 3161 §2.4.2. */
@@ -121,7 +123,7 @@ export async function issueTimestampResponse(request: Uint8Array, signer: TsaSig
   } catch {
     return rejectionResponse('badDataFormat', 'request is not a DER TimeStampReq');
   }
-  if (!HASH_BY_OID[req.messageImprint.hashAlgorithm.algorithmId]) {
+  if (!options.anyImprintAlgorithm && !HASH_BY_OID[req.messageImprint.hashAlgorithm.algorithmId]) {
     return rejectionResponse('badAlg', `unsupported hash ${req.messageImprint.hashAlgorithm.algorithmId}`);
   }
   const token = await issueToken(req, signer, options);

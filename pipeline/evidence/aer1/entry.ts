@@ -22,15 +22,25 @@ export interface EntryFields {
 }
 
 /**
+ * The members -06 does not write (it has only id, canonical_bytes, prev_digest and the last
+ * entry's close): optional under -06, shape-checked when present.
+ */
+export const METADATA_MEMBERS = ['seq', 'job_id', 'tool', 'provenance_class'] as const;
+
+/**
  * Reads entry `i`. Each malformed member is named in `problems`; other members are ignored (a
  * `commitment` or an `output_hash` an entry carries is never read: the commitment is external
- * and the output hash is always computed).
+ * and the output hash is always computed). Under -06 a METADATA_MEMBERS member may be absent
+ * (null, and no problem).
  */
-export function readEntry(raw: unknown, i: number): { fields: EntryFields; problems: string[] } {
+export function readEntry(raw: unknown, i: number, construction: Construction = 'current'): { fields: EntryFields; problems: string[] } {
   const fields: EntryFields = { id: null, seq: null, job_id: null, tool: null, provenance_class: null, output_commitment: null, prev_digest: null, close: null };
   if (!isRecord(raw)) return { fields, problems: [`entries[${i}] must be an object, got ${describe(raw)}`] };
   const problems: string[] = [];
-  const want = (key: string, shape: string) => problems.push(`entries[${i}].${key} must be ${shape}, got ${describe(member(raw, key))}`);
+  const optional = (key: string) => construction === '06' && (METADATA_MEMBERS as readonly string[]).includes(key) && member(raw, key) === undefined;
+  const want = (key: string, shape: string) => {
+    if (!optional(key)) problems.push(`entries[${i}].${key} must be ${shape}, got ${describe(member(raw, key))}`);
+  };
   const id = member(raw, 'id'), job = member(raw, 'job_id'), tool = member(raw, 'tool'), pc = member(raw, 'provenance_class');
   const prev = member(raw, 'prev_digest'), close = member(raw, 'close');
   if (isNonEmptyString(id)) fields.id = id;

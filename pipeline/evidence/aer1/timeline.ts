@@ -6,13 +6,16 @@
 // missing or malformed, so it could not be decided. Bad evidence never throws; only a caller bug
 // (closesAt not RFC 3339) does.
 //
-// A timeline is a bare JSON array (read with the current, -07/-08/-09 construction) or prereg's
-// envelope {"format": "aer-1", "revision": "06"…"09", "entries": […]} declaring a revision. A
-// commitment stored inside the document is circular and is ignored: unknown members are never read.
+// A timeline is a bare JSON array or prereg's envelope {"format": "aer-1", "revision": "06"…"09",
+// "entries": […]} declaring a revision. A bare array is read with the current (-07/-08/-09)
+// construction, unless none of its entries has seq, job_id, tool or provenance_class: that is how
+// -06 wrote timelines (SPEC §12.7), so it is read as -06 — safe, since a valid -06 chain is
+// METADATA_UNBOUND and earns no proven credit. A commitment stored inside the document is
+// circular and is ignored: unknown members are never read.
 import { parseRfc3339 } from '../../formats/rfc3339.ts';
 import type { ReasonCode } from '../../reasons.ts';
 import { COMMITMENT_CHECK_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex, type CommitmentInformationalCode } from './commitments.ts';
-import { entryDigest, readEntry, type Construction, type EntryFields } from './entry.ts';
+import { entryDigest, METADATA_MEMBERS, readEntry, type Construction, type EntryFields } from './entry.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
 import { describe, ZERO_DIGEST } from './fields.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
@@ -51,8 +54,9 @@ export interface TimelineEntrySummary {
   digest: string;
   /** SHA-256 (hex) of the decoded canonical_bytes, computed here. */
   output_commitment: string;
-  tool: string;
-  provenance_class: string;
+  /** null for a -06 entry that does not carry it. */
+  tool: string | null;
+  provenance_class: string | null;
 }
 
 export interface TimelineVerification {
@@ -69,7 +73,10 @@ export interface TimelineVerification {
   form: 'array' | 'envelope' | null;
   /** The envelope's declared revision when it is a string; null for a bare array. */
   revision: string | null;
-  /** The construction the entry digests were computed with; null when the revision is unknown. */
+  /**
+   * The construction the entry digests were computed with ('06' also for a bare array whose
+   * entries carry none of seq, job_id, tool, provenance_class); null when the revision is unknown.
+   */
   construction: Construction | null;
   /** Entry 1's job_id, by which the commitment is looked up. */
   job_id: string | null;
@@ -79,7 +86,8 @@ export interface TimelineVerification {
   final_entry_digest: string | null;
   /**
    * One per entry, with recomputed digests; empty unless every entry was well-formed and seq ran
-   * 1, 2, … (so seq is the entry's position: a declared seq such as 1e20 never reaches a table).
+   * 1, 2, … or, under -06, no entry carries seq (so seq is the entry's position: a declared seq
+   * such as 1e20 never reaches a table).
    */
   entries: TimelineEntrySummary[];
   /** The external commitment compared, or null when none was. */
@@ -167,14 +175,17 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, close
     return report.result({});
   }
   report.record('revision', false);
-  const construction: Construction = revision === '06' ? '06' : 'current';
+  const construction: Construction = revision === '06' || (form === 'array' && writtenAs06(raw)) ? '06' : 'current';
 
   // 2. Entries: each member read once; a malformed member is null and each rule needing it is
-  //    undecided for that entry (its check is 'skipped' unless it failed elsewhere).
-  const read = raw.map((e, i) => readEntry(e, i));
+  //    undecided for that entry (its check is 'skipped' unless it failed elsewhere). Under -06 an
+  //    absent seq or job_id leaves its rule undecided ('skipped': -06 has neither).
+  const read = raw.map((e, i) => readEntry(e, i, construction));
   const entries = read.map((r) => r.fields);
-  const malformed = read.some((r) => r.problems.length > 0);
+  const unevenly = construction === '06' ? unevenlyCarried(raw) : [];
+  const malformed = read.some((r) => r.problems.length > 0) || unevenly.length > 0;
   for (const r of read) for (const p of r.problems) report.problem('structure', p);
+  for (const p of unevenly) report.problem('structure', p);
   const empty = entries.length === 0;
   if (empty) report.problem('structure', 'the timeline has no entries');
   report.record('structure', malformed || empty, false, malformed ? 'CHAIN_MALFORMED' : 'CHAIN_EMPTY');
@@ -198,12 +209,33 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, close
 
   return report.result({
     form, revision, construction, job_id: jobId, entry_count: entries.length, final_entry_digest: finalDigest,
-    entries: malformed || report.checks.seq !== 'pass' ? [] : entries.map((e, i) => ({
-      seq: Number(e.seq), id: e.id!, digest: digests[i]!, output_commitment: e.output_commitment!, tool: e.tool!, provenance_class: e.provenance_class!,
+    entries: malformed || !(report.checks.seq === 'pass' || (construction === '06' && entries.every((e) => e.seq === null))) ? [] : entries.map((e, i) => ({
+      seq: i + 1, id: e.id!, digest: digests[i]!, output_commitment: e.output_commitment!, tool: e.tool, provenance_class: e.provenance_class,
     })),
     commitment,
     provenance_classes: [...new Set(entries.flatMap((e) => (e.provenance_class === null ? [] : [e.provenance_class])))].sort(),
   });
+}
+
+/** A bare array as -06 wrote it: at least one entry, and none carries seq, job_id, tool or provenance_class. */
+function writtenAs06(raw: readonly unknown[]): boolean {
+  return raw.length > 0 && raw.every((e) => !isRecord(e) || METADATA_MEMBERS.every((k) => member(e, k) === undefined));
+}
+
+/**
+ * Under -06, seq and job_id are on every entry or on none: a rule over them cannot be decided
+ * for some entries and not others. One problem per entry lacking a member others carry.
+ */
+function unevenlyCarried(raw: readonly unknown[]): string[] {
+  const problems: string[] = [];
+  for (const key of ['seq', 'job_id'] as const) {
+    const carries = raw.map((e) => isRecord(e) && member(e, key) !== undefined);
+    if (!carries.some(Boolean)) continue;
+    carries.forEach((c, i) => {
+      if (!c && isRecord(raw[i])) problems.push(`entries[${i}] has no ${key} though other entries carry one: under -06, ${key} is on every entry or on none`);
+    });
+  }
+  return problems;
 }
 
 /**

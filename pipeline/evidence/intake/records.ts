@@ -11,7 +11,7 @@
 //              (DER, base64) over the entry digest.
 //   entry digest = SHA-256(canonical JSON of the entry without `token`), hex: the chain's link,
 //              the seal's Merkle leaf (0x00 ‖ its 32 bytes), and what the token dates (its message
-//              imprint is SHA-256 over the 32 bytes, as for the freeze's anchors).
+//              imprint is a SHA-2 hash over the 32 bytes, as for the freeze's anchors).
 //   receipt   {format:"prereg.intake-receipt/1", study_id, freeze_digest, entry, entry_digest,
 //              signature}; signature = Ed25519 by the intake key over the canonical receipt
 //              without `signature`.

@@ -14,7 +14,7 @@
 // (also given as rsaEncryption / id-ecPublicKey with the digest algorithm's hash), Ed25519. Any
 // other (RSASSA-PSS, SHA-1, …) fails the signature check (docs/proofs.md).
 import { createHash, verify, type KeyObject } from 'node:crypto';
-import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
+import { HASH_ALGORITHMS, isSha2 } from '../../formats/hash-algorithms.ts';
 import { algorithmIdentifierOid, children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../../formats/der.ts';
 
 export interface CmsAttribute {
@@ -104,7 +104,7 @@ function attributeSet(der: Uint8Array, set: DerElement): CmsAttribute[] | undefi
 
 /** Digest algorithms accepted for the message digest, by OID, as node:crypto names them: SHA-2 only. */
 const DIGESTS: Readonly<Record<string, string>> = Object.fromEntries(
-  Object.entries(HASH_ALGORITHMS).flatMap(([oid, h]) => (h.node === 'sha1' ? [] : [[oid, h.node]])),
+  Object.entries(HASH_ALGORITHMS).flatMap(([oid, h]) => (isSha2(h.node) ? [[oid, h.node]] : [])),
 );
 
 /** Signature algorithms: the key type they need and their hash ('digest': the digestAlgorithm's; null: none). */

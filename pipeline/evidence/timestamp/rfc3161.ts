@@ -1,15 +1,18 @@
-// RFC 3161 timestamp tokens: full verification of one token against one expected digest
-// (SPEC §4.4 check-anchors, §6.1 step 5). Pure: no file system, clock or network.
+// RFC 3161 timestamp tokens: full verification of one token of any TSA over given bytes or a
+// given imprint (SPEC §4.4 check-anchors, §6.1 step 5, §12.7 verify-token). Pure: no file
+// system, clock or network.
 //
 // Every check runs and is recorded, and every failure is reported (a study needs each check's
 // outcome, STYLE.md); a check that cannot run because what it needs is missing is 'skipped'.
-// Bad tokens never throw; only a caller bug (a digest that is not 32 bytes) does.
+// Bad tokens never throw; only a caller bug (a subject that is not bytes) does.
 //
 // What runs where:
 //  - the token is read by token.ts (walked by byte range; TSTInfo and SignerInfo decoded
 //    by hand, certificates by pkijs once each);
-//  - the imprint is compared here, before and apart from the signature (pkijs's SignedData.verify
-//    compares it itself and throws before looking at the signature, merging two failures);
+//  - the imprint's algorithm is the token's own (SHA-256, SHA-384 or SHA-512; SHA-1 is weak),
+//    and the imprint is compared here, before and apart from the signature (pkijs's
+//    SignedData.verify compares it itself and throws before looking at the signature, merging
+//    two failures);
 //  - the CMS signature (content-type and message-digest attributes, signature over the signed
 //    attributes) is checked by cms-signer-info.ts with node:crypto, the signer's key imported once;
 //  - the signer certificate is the one the SignerInfo's sid names among the token's certificates
@@ -20,9 +23,12 @@
 //    as the signer (OpenSSL's PKCS7_get0_signers does not look in the CA file either);
 //  - the chain is pkijs's CertificateChainValidationEngine, run directly with the inputs
 //    SignedData.verify({ checkChain: true }) would give it (intermediate CAs from the token and
-//    tsa_certs, the signer, the pinned roots, checkDate = genTime), so its outcome is its own result;
+//    tsa_certs, the signer, the pinned roots, checkDate = genTime unless the caller names another
+//    time, as `openssl ts -verify -attime`), so its outcome is its own result;
 //  - pkijs checks neither the ESSCertID/ESSCertIDv2 attribute (ess-cert-id.ts) nor the
 //    timeStamping EKU (here).
+// Extra certificates in the token's bag never sign: only the one the SignerInfo names is the
+// signer, and every check (signature, binding, chain, EKU) judges that one.
 // Revocation (CRL/OCSP) is not checked: the SPEC pins roots and bounds genTime instead.
 //
 // Cost: this runs for every proof token of a study. Each carried certificate is decoded once, the
@@ -32,7 +38,7 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { sha256Hex } from '../../formats/hash.ts';
-import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
+import { HASH_ALGORITHMS, isSha2, type Sha2Hash } from '../../formats/hash-algorithms.ts';
 import { PreregError, type ReasonCode } from '../../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
@@ -53,21 +59,23 @@ import type { CheckOutcome } from '../check-outcome.ts';
 const OID = {
   tstInfo: TOKEN_OID.tstInfo,
   extKeyUsage: '2.5.29.37',
+  keyUsage: '2.5.29.15',
   kpTimeStamping: '1.3.6.1.5.5.7.3.8', // id-kp-timeStamping, RFC 3161 §2.3
-  sha256: '2.16.840.1.101.3.4.2.1',
 } as const;
 
 /** Hash algorithms we can name (imprints). */
 const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
-export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint', 'signer', 'signature', 'signer_binding', 'chain', 'eku'] as const;
+export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'signer', 'signature', 'signer_binding', 'chain', 'eku'] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
 /** The reason code a failed check reports. */
 export const TIMESTAMP_CHECK_CODES = {
   parse: 'TSA_TOKEN_MALFORMED',
   status: 'TSA_STATUS_REJECTED',
+  // SHA-1 (or an algorithm we cannot name): a second preimage is not ruled out, so the imprint binds nothing.
+  imprint_algorithm: 'TSA_HASH_WEAK',
   imprint: 'TSA_IMPRINT_MISMATCH',
   // No certificate the token carries or the policy supplies (tsa_certs) is the one its SignerInfo
   // names: there is no key to check the signature with.
@@ -96,6 +104,18 @@ export interface TsaTrust {
   memo?: TsaMemo;
 }
 
+/**
+ * What a token must timestamp. Bytes (or `{ data }`): the message itself — the imprint must be
+ * its hash under the token's algorithm. `{ imprint }`: the message imprint itself (the hash a
+ * client sent). `hash` asserts the algorithm; a token using another fails the imprint check.
+ */
+export type TimestampSubject = Uint8Array | { data: Uint8Array; hash?: Sha2Hash } | { imprint: Uint8Array; hash?: Sha2Hash };
+
+export interface TimestampOptions {
+  /** When certificate validity is judged; default the token's genTime (as `openssl ts -verify -attime <genTime>`). */
+  at?: Date;
+}
+
 export interface TimestampVerification {
   /** No check failed. ('status' is 'skipped' for a bare TimeStampToken, which has no PKIStatusInfo.) */
   ok: boolean;
@@ -122,6 +142,10 @@ export interface TimestampVerification {
   rootSha256?: string;
   /** Hash algorithm of the message imprint ('SHA-256', 'SHA-384', 'SHA-512', 'SHA-1', else the OID). */
   hashAlgorithm?: string;
+  /** The message imprint the token carries, hex. */
+  hashedMessage?: string;
+  /** The time certificate validity was judged at (ISO-8601 UTC): the caller's, else genTime. */
+  validityAt?: string;
   /** TSTInfo nonce, decimal, when present: the client compares it with the nonce it sent. */
   nonce?: string;
   /** PKIStatus of a TimeStampResp (0 granted, 1 grantedWithMods, 2 rejection, …). */
@@ -173,23 +197,27 @@ function decodePemCertificates(texts: string[], where: (index: number) => string
 
 /**
  * Verify an RFC 3161 token — a TimeStampResp (.tsr, what TSAs return over HTTP) or a bare
- * TimeStampToken ContentInfo — against `expectedDigest` and the pinned roots.
+ * TimeStampToken ContentInfo — over `subject` against the pinned roots.
  *
- * The imprint: the TSA was asked to timestamp the 32 digest bytes as the *message* (SPEC §4.4,
- * "message imprint SHA-256 of the 32 digest bytes"), so the imprint must be id-sha256 with
- * hashedMessage = SHA-256(expectedDigest). An imprint with any other hash algorithm fails.
+ * The stages pass a 32-byte digest (freeze_digest, a chain hash, an intake entry's digest) as the
+ * message: the TSA was asked to timestamp those bytes (SPEC §4.4), so the imprint is their hash
+ * under the token's algorithm, SHA-256, SHA-384 or SHA-512 (the token says which; SHA-1 is
+ * TSA_HASH_WEAK).
  */
 export async function verifyTimestampToken(
   token: Uint8Array,
-  expectedDigest: Uint8Array,
+  subject: TimestampSubject,
   trust: TsaTrust,
+  options: TimestampOptions = {},
 ): Promise<TimestampVerification> {
-  if (!(expectedDigest instanceof Uint8Array) || expectedDigest.length !== 32) {
-    throw new TypeError('verifyTimestampToken: expectedDigest must be 32 bytes');
-  }
+  const wanted = subject instanceof Uint8Array ? { data: subject } : subject;
+  const bytes = 'imprint' in wanted ? wanted.imprint : wanted.data;
+  if (!(bytes instanceof Uint8Array)) throw new TypeError('verifyTimestampToken: the subject must be bytes (data or imprint)');
+  if (options.at !== undefined && Number.isNaN(options.at.getTime())) throw new TypeError('verifyTimestampToken: options.at is not a valid date');
   const checks: Record<TimestampCheck, CheckOutcome> = {
     parse: 'skipped',
     status: 'skipped',
+    imprint_algorithm: 'skipped',
     imprint: 'skipped',
     signer: 'skipped',
     signature: 'skipped',
@@ -226,14 +254,21 @@ export async function verifyTimestampToken(
   if (tstInfo.nonce !== undefined) result.nonce = tstInfo.nonce.toString();
   if (parsed.tsaName !== undefined) result.tsaName = parsed.tsaName;
 
-  // Message imprint, compared before and apart from any signature work.
-  const imprintAlg = tstInfo.imprintAlgorithm;
-  result.hashAlgorithm = HASHES[imprintAlg]?.name ?? imprintAlg;
-  const expectedImprint = createHash('sha256').update(expectedDigest).digest();
-  checks.imprint =
-    imprintAlg === OID.sha256 && bytesEqual(tstInfo.hashedMessage, expectedImprint)
-      ? 'pass'
-      : 'fail';
+  // Message imprint, compared before and apart from any signature work, under the token's own
+  // algorithm when it is SHA-2.
+  const algorithm = HASHES[tstInfo.imprintAlgorithm];
+  result.hashAlgorithm = algorithm?.name ?? tstInfo.imprintAlgorithm;
+  result.hashedMessage = hex(tstInfo.hashedMessage);
+  if (algorithm && isSha2(algorithm.node)) {
+    checks.imprint_algorithm = 'pass';
+    const expected = 'imprint' in wanted ? wanted.imprint : createHash(algorithm.node).update(wanted.data).digest();
+    const asserted = wanted.hash === undefined || wanted.hash === algorithm.node;
+    checks.imprint = asserted && bytesEqual(tstInfo.hashedMessage, expected) ? 'pass' : 'fail';
+  } else {
+    checks.imprint_algorithm = 'fail';
+  }
+  const validityAt = options.at ?? tstInfo.genDate;
+  result.validityAt = validityAt.toISOString();
 
   // The signer certificate, from the token (certReq) or the policy's tsa_certs; without it
   // nothing below can run.
@@ -249,7 +284,7 @@ export async function verifyTimestampToken(
 
   const key = signerKey(signer, memo);
   checks.signature = key && signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key) ? 'pass' : 'fail';
-  const root = await signerChainsToPinnedRoot(certificates, signer, tstInfo.genDate, trust, memo);
+  const root = await signerChainsToPinnedRoot(certificates, signer, validityAt, trust, memo);
   checks.chain = root !== null ? 'pass' : 'fail';
   if (root !== null) result.rootSha256 = root;
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
@@ -303,30 +338,31 @@ function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undef
 }
 
 /**
- * The pinned root (SHA-256 of its DER) the signer certificate chains to at genTime, or null:
- * pkijs's chain engine fed as SignedData.verify({ checkChain: true }) feeds it (CA certificates
- * from the token and tsa_certs as untrusted + the signer, checkDate = genTime). A path once
+ * The pinned root (SHA-256 of its DER) the signer certificate chains to at `at` (genTime unless
+ * the caller said otherwise), or null: pkijs's chain engine fed as SignedData.verify({
+ * checkChain: true }) feeds it (CA certificates from the token and tsa_certs as untrusted + the
+ * signer, checkDate = at). A path once
  * validated is remembered; for a later token only its certificates' validity periods depend on
  * the date, so only they are re-checked.
  */
 async function signerChainsToPinnedRoot(
   certificates: CarriedCertificate[],
   signer: CarriedCertificate,
-  genDate: Date,
+  at: Date,
   trust: TsaTrust,
   memo: TsaMemo,
 ): Promise<string | null> {
   if (trust.roots.length === 0) return null;
-  const validAt = (c: pkijs.Certificate): boolean => c.notBefore.value <= genDate && genDate <= c.notAfter.value;
+  const validAt = (c: pkijs.Certificate): boolean => c.notBefore.value <= at && at <= c.notAfter.value;
   // A signer pinned directly: pkijs's engine would drop it as a duplicate of the trusted copy and
-  // validate another certificate, so decide here: pinned and valid at genTime.
+  // validate another certificate, so decide here: pinned and valid at `at`.
   if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert) ? signer.sha256 : null;
   const intermediates = certificates.filter((c) => c !== signer && pkijs.checkCA(c.cert, signer.cert) !== null);
   const key = [signer.sha256, ...intermediates.map((c) => c.sha256).sort()].join(',');
   const known = memo.chains.get(key);
   if (known && known.every(validAt)) return pinnedRootOf(known, trust);
   const engine = new pkijs.CertificateChainValidationEngine({
-    checkDate: genDate,
+    checkDate: at,
     certs: [...intermediates.map((c) => c.cert), signer.cert],
     trustedCerts: trust.roots,
   });
@@ -349,12 +385,28 @@ function pinnedRootOf(path: readonly pkijs.Certificate[], trust: TsaTrust): stri
 
 // --- extended key usage ------------------------------------------------------------------------
 
+/**
+ * RFC 3161 §2.3: one extended key usage extension, critical, whose only purpose is
+ * id-kp-timeStamping; and a key usage, when present, of digitalSignature and/or nonRepudiation
+ * only. OpenSSL's timestamp-signing purpose (`openssl ts -verify`) requires the same.
+ */
 function hasTimeStampingEku(cert: pkijs.Certificate): boolean {
-  return (cert.extensions ?? []).some(
-    (ext) =>
-      ext.extnID === OID.extKeyUsage &&
-      ext.parsedValue instanceof pkijs.ExtKeyUsage &&
-      ext.parsedValue.keyPurposes.includes(OID.kpTimeStamping),
-  );
+  const extensions = cert.extensions ?? [];
+  const eku = extensions.filter((ext) => ext.extnID === OID.extKeyUsage);
+  if (eku.length !== 1) return false;
+  const [ext] = eku as [pkijs.Extension];
+  if (!ext.critical || !(ext.parsedValue instanceof pkijs.ExtKeyUsage)) return false;
+  const purposes = ext.parsedValue.keyPurposes;
+  if (purposes.length !== 1 || purposes[0] !== OID.kpTimeStamping) return false;
+  const keyUsage = extensions.find((e) => e.extnID === OID.keyUsage);
+  return keyUsage === undefined || keyUsageForSigning(keyUsage);
+}
+
+/** KeyUsage ::= BIT STRING; bit 0 digitalSignature, bit 1 nonRepudiation: one of them, and no other bit set. */
+function keyUsageForSigning(ext: pkijs.Extension): boolean {
+  const bits = ext.parsedValue instanceof asn1js.BitString ? ext.parsedValue.valueBlock.valueHexView : undefined;
+  if (!bits || bits.length === 0) return false;
+  const signing = 0x80 | 0x40;
+  return (bits[0]! & signing) !== 0 && (bits[0]! & ~signing) === 0 && bits.subarray(1).every((b) => b === 0);
 }
 

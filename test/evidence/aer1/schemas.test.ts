@@ -24,6 +24,7 @@ function timelineAgreement(text: string): { schema: boolean; verifier: boolean }
 
 describe('schemas/timeline.schema.json agrees with verifyTimeline', () => {
   const t = buildTimeline({ job_id: 'job-1', receipts: sampleReceipts(3) }).timeline;
+  const written06 = buildTimeline({ job_id: 'job-1', receipts: sampleReceipts(3), construction: '06' }).timeline.map(({ seq: _s, job_id: _j, tool: _t, provenance_class: _p, ...rest }) => rest);
   const cases: Array<[string, string]> = [
     ...vectors.filter((v) => v.timeline !== undefined).map((v): [string, string] => [`vector ${v.name}`, JSON.stringify(v.timeline)]),
     ['timeline-job-7a1f.json', readFileSync(join(REAL, 'timeline-job-7a1f.json'), 'utf8')],
@@ -45,6 +46,17 @@ describe('schemas/timeline.schema.json agrees with verifyTimeline', () => {
       ['prev_digest', 'A'.repeat(64)], ['prev_digest', 'a'.repeat(63)], ['close', 'true'], ['close', null], ['tool', undefined],
     ] as const).map(([k, v]): [string, string] => [`entry ${k} = ${JSON.stringify(v)}`, JSON.stringify(patchEntry(t, 1, { [k]: v }))]),
     ['an entry that is not an object', JSON.stringify([t[0], 'x', t[2]])],
+    // -06 as written: the four metadata members absent
+    ['bare, -06-written', JSON.stringify(written06)],
+    ['bare, -06-written, one entry with a tool', JSON.stringify(patchEntry(written06 as never, 1, { tool: 'x' }))],
+    ['bare, -06-written, an id missing', JSON.stringify(written06.map((e, i) => { if (i !== 1) return e; const { id: _id, ...rest } = e; return rest; }))],
+    ['envelope 06, -06-written', JSON.stringify({ format: 'aer-1', revision: '06', entries: written06 })],
+    ['envelope 06, seq on one entry only', JSON.stringify({ format: 'aer-1', revision: '06', entries: written06.map((e, i) => (i === 0 ? { ...e, seq: 1 } : e)) })],
+    ['envelope 06, seq on every entry', JSON.stringify({ format: 'aer-1', revision: '06', entries: written06.map((e, i) => ({ ...e, seq: i + 1 })) })],
+    ['envelope 06, job_id on two of three', JSON.stringify({ format: 'aer-1', revision: '06', entries: written06.map((e, i) => (i > 0 ? { ...e, job_id: 'j' } : e)) })],
+    ['envelope 06, an empty tool', JSON.stringify({ format: 'aer-1', revision: '06', entries: patchEntry(written06 as never, 2, { tool: '' }) })],
+    ['envelope 09, -06-written', JSON.stringify({ format: 'aer-1', revision: '09', entries: written06 })],
+    ['the real -06 vector', JSON.stringify((JSON.parse(readFileSync(join(PROJECT_ROOT, 'test/fixtures/real/aer1-06/chain-vector-06.json'), 'utf8')) as { vectors: Array<{ timeline: unknown }> }).vectors[0]!.timeline)],
   ];
 
   it.each(cases)('%s', (_name, text) => {

@@ -35,6 +35,10 @@ const committed = (t: Timeline, construction: Construction = 'current'): Case =>
 const withOwn = (): Case => { const { timeline, commitment } = honest(); return { doc: timeline, commitments: [commitment] }; };
 const run = (c: Case) => verifyTimeline(c.doc, commitmentIndex(...c.commitments), CLOSES_AT);
 
+/** A -06 timeline as -06 wrote it: only id, canonical_bytes, prev_digest and close (the builder adds the current members). */
+const asWritten06 = (t: Timeline): Timeline =>
+  t.map(({ seq: _s, job_id: _j, tool: _t, provenance_class: _p, ...rest }) => rest) as unknown as Timeline;
+
 const OTHER_CALL = { tool: 'write_answer', provenance_class: 'LOGGED BY AGENT', canonical_bytes: '{"forged":true}' };
 
 const rows: Row[] = [
@@ -141,6 +145,57 @@ const rows: Row[] = [
     name: 'a -06 timeline given bare fails its links under the current construction',
     make: () => { const { timeline, commitment } = honest(8, 'job-1', '06'); return { doc: timeline, commitments: [commitment] }; },
     status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+  },
+  // -06 as it was written: only id, canonical_bytes, prev_digest and the last entry's close
+  {
+    name: 'a bare array of -06-written entries (no seq, job_id, tool, provenance_class) is read as -06: METADATA_UNBOUND',
+    make: () => ({ doc: asWritten06(honest(4, 'job-1', '06').timeline), commitments: [] }),
+    status: 'METADATA_UNBOUND', codes: [],
+  },
+  {
+    name: 'the same in the envelope declaring 06',
+    make: () => ({ doc: envelope('06', asWritten06(honest(4, 'job-1', '06').timeline)), commitments: [] }),
+    status: 'METADATA_UNBOUND', codes: [],
+  },
+  {
+    name: '-06-written, a link broken (bytes of entry 2 replaced) → CHAIN_LINK_BROKEN',
+    make: () => ({ doc: asWritten06(patchEntry(honest(4, 'job-1', '06').timeline, 1, { canonical_bytes: Buffer.from('x').toString('base64') })), commitments: [] }),
+    status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN'],
+  },
+  {
+    name: '-06-written, the last entry not closed → CHAIN_CLOSE_MISPLACED',
+    make: () => ({ doc: asWritten06(honest(4, 'job-1', '06').timeline).map(({ close: _c, ...e }) => e), commitments: [] }),
+    status: 'BROKEN', codes: ['CHAIN_CLOSE_MISPLACED'],
+  },
+  {
+    name: '-06-written, a bad genesis → CHAIN_GENESIS_INVALID',
+    make: () => ({ doc: asWritten06(patchEntry(honest(4, 'job-1', '06').timeline, 0, { prev_digest: 'f'.repeat(64) })), commitments: [] }),
+    status: 'BROKEN', codes: ['CHAIN_GENESIS_INVALID'],
+  },
+  {
+    name: '-06-written, an id missing → CHAIN_MALFORMED (id stays required)',
+    make: () => ({ doc: asWritten06(honest(3, 'job-1', '06').timeline).map((e, i) => { if (i !== 1) return e; const { id: _id, ...rest } = e; return rest; }), commitments: [] }),
+    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+  },
+  {
+    name: 'a bare array where one entry carries tool is read as today: the others lack the members → CHAIN_MALFORMED',
+    make: () => ({ doc: patchEntry(asWritten06(honest(3, 'job-1', '06').timeline), 1, { tool: 'search' }), commitments: [] }),
+    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+  },
+  {
+    name: 'the envelope 06, seq on some entries only → CHAIN_MALFORMED (on every entry or on none)',
+    make: () => ({ doc: envelope('06', asWritten06(honest(3, 'job-1', '06').timeline).map((e, i) => (i === 0 ? { ...e, seq: 1 } : e))), commitments: [] }),
+    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+  },
+  {
+    name: 'the envelope 06, a tool present but empty → CHAIN_MALFORMED (a present member is checked)',
+    make: () => ({ doc: envelope('06', patchEntry(asWritten06(honest(3, 'job-1', '06').timeline), 2, { tool: '' })), commitments: [] }),
+    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+  },
+  {
+    name: 'the envelope 06, seq on every entry with a gap → CHAIN_SEQ_GAP (the rule runs when the members are there)',
+    make: () => ({ doc: envelope('06', asWritten06(honest(3, 'job-1', '06').timeline).map((e, i) => ({ ...e, seq: i === 2 ? 4 : i + 1 }))), commitments: [] }),
+    status: 'BROKEN', codes: ['CHAIN_SEQ_GAP'],
   },
   {
     name: 'a current timeline declared 06 fails its links',
@@ -348,6 +403,15 @@ describe('verifyTimeline: what it records', () => {
     expect(r).toMatchObject({ form: 'envelope', revision: '06', construction: '06' });
     expect(r.entries.map((e) => e.digest)).toEqual(timeline.map((e) => sha256(Buffer.from(e.canonical_bytes, 'base64'))));
     expect(r.final_entry_digest).toBe(r.entries[2]!.output_commitment);
+  });
+
+  it('a -06-written timeline: entries numbered by position, tool and class null, no job, the commitment checks skipped', () => {
+    const { timeline } = honest(3, 'job-1', '06');
+    const r = run({ doc: asWritten06(timeline), commitments: [] });
+    expect(r).toMatchObject({ form: 'array', revision: null, construction: '06', job_id: null, status: 'METADATA_UNBOUND', entry_count: 3 });
+    expect(r.entries.map((e) => [e.seq, e.id, e.tool, e.provenance_class])).toEqual(timeline.map((e, i) => [i + 1, e.id, null, null]));
+    expect(r.entries.map((e) => e.digest)).toEqual(timeline.map((e) => sha256(Buffer.from(e.canonical_bytes, 'base64'))));
+    expect([r.checks.seq, r.checks.job, r.checks.commitment_found]).toEqual(['skipped', 'skipped', 'skipped']);
   });
 
   it('gives the same result for the parsed JsonValue (JsonNumber seq, null-prototype objects) as for plain JS', () => {

@@ -21,6 +21,7 @@ import { buildTimestampRequest, OID_SHA256 } from '../../../pipeline/formats/tim
 import { PreregError } from '../../../pipeline/reasons.ts';
 import { startTsaServer } from '../../support/tsa/http-tsa.ts';
 import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.ts';
+import { editSignedData } from '../../support/tsa/token-surgery.ts';
 import {
   issueTimestampResponse,
   loadTestSigner,
@@ -81,6 +82,7 @@ function expectAllPass(result: TimestampVerification): void {
   expect(result.checks).toEqual({
     parse: 'pass',
     status: 'pass',
+    imprint_algorithm: 'pass',
     imprint: 'pass',
     signer: 'pass',
     signature: 'pass',
@@ -88,6 +90,19 @@ function expectAllPass(result: TimestampVerification): void {
     chain: 'pass',
     eku: 'pass',
   });
+}
+
+/** A DER TimeStampReq whose imprint is `hashed` under the hash algorithm `oid` (any, even a weak one). */
+function imprintRequest(oid: string, hashed: Uint8Array): Uint8Array {
+  const request = new pkijs.TimeStampReq({
+    version: 1,
+    messageImprint: new pkijs.MessageImprint({
+      hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: oid }),
+      hashedMessage: new asn1js.OctetString({ valueHex: hashed }),
+    }),
+    certReq: true,
+  });
+  return new Uint8Array(request.toSchema().toBER(false));
 }
 
 /** Index of `needle` in `haystack` (exactly once), for byte surgery on DER. */
@@ -102,18 +117,6 @@ function indexOfOnce(haystack: Uint8Array, needle: Uint8Array): number {
 function signedDataOf(response: Uint8Array): pkijs.SignedData {
   const resp = pkijs.TimeStampResp.fromBER(new Uint8Array(response));
   return new pkijs.SignedData({ schema: resp.timeStampToken!.content });
-}
-
-/**
- * Re-encodes a TimeStampResp after `edit` changed the elements of its SignedData (version,
- * digestAlgorithms, encapContentInfo, certificates [0], signerInfos), with asn1js.
- */
-function editSignedData(response: Uint8Array, edit: (parts: asn1js.AsnType[]) => void): Uint8Array {
-  const resp = asn1js.fromBER(response.slice()).result as asn1js.Sequence;
-  const contentInfo = resp.valueBlock.value[1] as asn1js.Sequence;
-  const signedData = (contentInfo.valueBlock.value[1] as asn1js.Constructed).valueBlock.value[0] as asn1js.Sequence;
-  edit(signedData.valueBlock.value);
-  return new Uint8Array(resp.toBER(false));
 }
 
 /** The same TimeStampResp with its outer SEQUENCE in BER indefinite-length form (30 80 … 00 00). */
@@ -236,19 +239,32 @@ describe('each failure, reported alone with its code', () => {
     expectFailures(await verifyTimestampToken(token, DIGEST, trust), ['TSA_IMPRINT_MISMATCH']);
   });
 
-  it('SHA-512 imprint of the right bytes → TSA_IMPRINT_MISMATCH (only SHA-256 is expected)', async () => {
-    const request = new pkijs.TimeStampReq({
-      version: 1,
-      messageImprint: new pkijs.MessageImprint({
-        hashAlgorithm: new pkijs.AlgorithmIdentifier({ algorithmId: '2.16.840.1.101.3.4.2.3' }),
-        hashedMessage: new asn1js.OctetString({ valueHex: createHash('sha512').update(DIGEST).digest() }),
-      }),
-      certReq: true,
-    });
-    const token = await issueTimestampResponse(new Uint8Array(request.toSchema().toBER(false)), tsa, { genTime: GEN_TIME });
+  it('SHA-384 and SHA-512 imprints of the right bytes verify (the token says which); asserting another hash → TSA_IMPRINT_MISMATCH', async () => {
+    for (const [oid, node] of [['2.16.840.1.101.3.4.2.2', 'sha384'], ['2.16.840.1.101.3.4.2.3', 'sha512']] as const) {
+      const token = await issueTimestampResponse(imprintRequest(oid, createHash(node).update(DIGEST).digest()), tsa, { genTime: GEN_TIME });
+      const result = await verifyTimestampToken(token, DIGEST, trust);
+      expectAllPass(result);
+      expect(result.hashAlgorithm).toBe(node === 'sha384' ? 'SHA-384' : 'SHA-512');
+      expectAllPass(await verifyTimestampToken(token, { data: DIGEST, hash: node }, trust));
+      expectAllPass(await verifyTimestampToken(token, { imprint: createHash(node).update(DIGEST).digest() }, trust));
+      expectFailures(await verifyTimestampToken(token, { data: DIGEST, hash: 'sha256' }, trust), ['TSA_IMPRINT_MISMATCH']);
+      expectFailures(await verifyTimestampToken(token, { imprint: createHash(node).update(OTHER_DIGEST).digest() }, trust), ['TSA_IMPRINT_MISMATCH']);
+    }
+  });
+
+  it('a SHA-1 imprint, even of the right bytes (openssl ts -reply told to accept SHA-1) → TSA_HASH_WEAK only (the imprint is not compared)', async () => {
+    const paths = testPkiPaths('tsa');
+    const sha1Tsa = await createOpensslTsa({ certPath: paths.cert, keyPath: paths.key, digests: ['sha1', 'sha256'] });
+    const token = await sha1Tsa.reply(imprintRequest('1.3.14.3.2.26', createHash('sha1').update(DIGEST).digest())).finally(() => sha1Tsa.close());
     const result = await verifyTimestampToken(token, DIGEST, trust);
-    expectFailures(result, ['TSA_IMPRINT_MISMATCH']);
-    expect(result.hashAlgorithm).toBe('SHA-512');
+    expectFailures(result, ['TSA_HASH_WEAK']);
+    expect([result.hashAlgorithm, result.checks.imprint]).toEqual(['SHA-1', 'skipped']);
+    expectFailures(await verifyTimestampToken(token, { imprint: createHash('sha1').update(DIGEST).digest() }, trust), ['TSA_HASH_WEAK']);
+  });
+
+  it('an imprint under an algorithm prereg cannot name (MD5) → TSA_HASH_WEAK only', async () => {
+    const token = await issueTimestampResponse(imprintRequest('1.2.840.113549.2.5', createHash('md5').update(DIGEST).digest()), tsa, { genTime: GEN_TIME, anyImprintAlgorithm: true });
+    expectFailures(await verifyTimestampToken(token, DIGEST, trust), ['TSA_HASH_WEAK']);
   });
 
   it('the right SHA-256 bytes under another algorithm OID → TSA_IMPRINT_MISMATCH (the algorithm is compared too)', async () => {
@@ -303,6 +319,18 @@ describe('each failure, reported alone with its code', () => {
     expectFailures(early, ['TSA_CHAIN_UNTRUSTED']);
     const late = await verifyTimestampToken(await pkijsToken(tsa, { genTime: '2045-06-01T00:00:00Z' }), DIGEST, trust);
     expectFailures(late, ['TSA_CHAIN_UNTRUSTED']);
+  });
+
+  it('options.at judges validity at another time than genTime (reported as validityAt); genTime by default', async () => {
+    const token = await pkijsToken(tsa);
+    const byDefault = await verifyTimestampToken(token, DIGEST, trust);
+    expectAllPass(byDefault);
+    expect(byDefault.validityAt).toBe(new Date(GEN_TIME).toISOString());
+    const before = await verifyTimestampToken(token, DIGEST, trust, { at: new Date('2019-06-01T00:00:00Z') });
+    expectFailures(before, ['TSA_CHAIN_UNTRUSTED']);
+    expect(before.validityAt).toBe('2019-06-01T00:00:00.000Z');
+    expectFailures(await verifyTimestampToken(token, DIGEST, trust, { at: new Date('2045-06-01T00:00:00Z') }), ['TSA_CHAIN_UNTRUSTED']);
+    expectAllPass(await verifyTimestampToken(token, DIGEST, trust, { at: new Date('2024-06-01T00:00:00Z') }));
   });
 
   it('a byte flipped inside the signature value → TSA_SIGNATURE_INVALID only', async () => {
@@ -437,8 +465,10 @@ describe('malformed input → TSA_TOKEN_MALFORMED, every other check skipped', (
     });
   }
 
-  it('a wrong-length expected digest is a caller bug and throws', async () => {
-    await expect(verifyTimestampToken(await pkijsToken(tsa), DIGEST.subarray(0, 31), trust)).rejects.toThrow(TypeError);
+  it('the message may have any length: 31 of the 32 bytes are another message (TSA_IMPRINT_MISMATCH); a subject that is not bytes is a caller bug and throws', async () => {
+    expectFailures(await verifyTimestampToken(await pkijsToken(tsa), DIGEST.subarray(0, 31), trust), ['TSA_IMPRINT_MISMATCH']);
+    await expect(verifyTimestampToken(await pkijsToken(tsa), { data: 'text' as unknown as Uint8Array }, trust)).rejects.toThrow(TypeError);
+    await expect(verifyTimestampToken(await pkijsToken(tsa), DIGEST, trust, { at: new Date('not a date') })).rejects.toThrow(TypeError);
   });
 });
 

@@ -1,0 +1,99 @@
+// `prereg verify-token` on the example study's own tokens — its freeze anchor and its seal anchor
+// (committed), and fresh tokens of the example's local TSAs (the pkijs TSA the example is built
+// with, and `openssl ts -reply`) — agrees with `openssl ts -verify -attime <genTime>` on the same
+// inputs, over the right bytes and over other bytes. Terminal output escapes what the token says.
+import { spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
+import { PROJECT_ROOT, runCli } from '../support/cli.ts';
+import { createOpensslTsa } from '../support/tsa/openssl-tsa.ts';
+import { issueTimestampResponse, loadTsaSigner, testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
+
+const ROOT = path.join(PROJECT_ROOT, 'preregistration/trust/tsa-roots/TEST-ONLY-tsa-root.cert.pem');
+const hexBytes = (hex: string) => Buffer.from(hex, 'hex');
+const freezeDigest = readFileSync(path.join(PROJECT_ROOT, 'test/fixtures/example-auditor/freeze-digest.txt'), 'utf8').trim();
+const sealDigest = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'inputs/anchors/local-test-tsa.json'), 'utf8')) as { seal_digest: string }).seal_digest;
+
+let work: string;
+beforeAll(() => {
+  work = mkdtempSync(path.join(tmpdir(), 'prereg-verify-token-'));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function file(name: string, bytes: Uint8Array | string): string {
+  const p = path.join(work, name);
+  writeFileSync(p, bytes);
+  return p;
+}
+
+function openssl(token: string, data: string, genTime: string): boolean {
+  const run = spawnSync('openssl', ['ts', '-verify', '-in', token, '-data', data, '-CAfile', ROOT, '-attime', String(Math.floor(Date.parse(genTime) / 1000))], { encoding: 'utf8' });
+  const verdict = /Verification: (OK|FAILED)/.exec(`${run.stdout}${run.stderr}`)?.[1];
+  expect(verdict, run.stderr).toBeDefined();
+  return verdict === 'OK';
+}
+
+async function bothVerdicts(token: string, data: Uint8Array): Promise<{ prereg: boolean; openssl: boolean; codes: string[] }> {
+  const dataFile = file(`data-${randomBytes(4).toString('hex')}.bin`, data);
+  const r = await runCli(['verify-token', token, '--data', dataFile, '--tsa-root', ROOT, '--json']);
+  expect([0, 1]).toContain(r.code);
+  return { prereg: r.code === 0, openssl: openssl(token, dataFile, r.json.gen_time), codes: r.json.reason_codes };
+}
+
+describe('verify-token agrees with openssl ts -verify on the example study’s tokens', () => {
+  it.each([
+    ['the freeze anchor (preregistration/anchors/local-test-tsa.tsr) over the 32 bytes of freeze_digest', 'preregistration/anchors/local-test-tsa.tsr', () => freezeDigest],
+    ['the seal anchor (inputs/anchors/local-test-tsa.tsr) over the 32 bytes of seal_digest', 'inputs/anchors/local-test-tsa.tsr', () => sealDigest],
+  ])('%s', async (_what, token, digest) => {
+    const right = await bothVerdicts(path.join(PROJECT_ROOT, token), hexBytes(digest()));
+    expect(right).toEqual({ prereg: true, openssl: true, codes: [] });
+    // The hex text instead of the bytes: another message, refused by both.
+    const wrong = await bothVerdicts(path.join(PROJECT_ROOT, token), Buffer.from(digest()));
+    expect(wrong).toEqual({ prereg: false, openssl: false, codes: ['TSA_IMPRINT_MISMATCH'] });
+  });
+
+  it('a fresh token of the example’s local pkijs TSA (the one rebuild-example anchors with) and of openssl ts -reply', async () => {
+    const digest = createHash('sha256').update('a document of the example').digest();
+    const signer = await loadTsaSigner(readFileSync(testPkiPaths('tsa').cert, 'utf8'), readFileSync(testPkiPaths('tsa').key, 'utf8'));
+    const fromPkijs = file('pkijs.tsr', await issueTimestampResponse(buildTimestampRequest(digest, 5n), signer, { genTime: new Date() }));
+    const tsa = await createOpensslTsa({ certPath: testPkiPaths('tsa').cert, keyPath: testPkiPaths('tsa').key });
+    const fromOpenssl = file('openssl.tsr', await tsa.reply(buildTimestampRequest(digest, 6n)).finally(() => tsa.close()));
+    for (const token of [fromPkijs, fromOpenssl]) {
+      expect(await bothVerdicts(token, digest)).toEqual({ prereg: true, openssl: true, codes: [] });
+      expect(await bothVerdicts(token, createHash('sha256').update('another').digest())).toEqual({ prereg: false, openssl: false, codes: ['TSA_IMPRINT_MISMATCH'] });
+    }
+  });
+});
+
+describe('terminal output', () => {
+  it('names, genTime, validity time and every check; a TSA name with control characters is shown escaped', async () => {
+    // A TSA whose certificate subject carries ESC, a newline and a bidi override: the pkijs TSA
+    // writes it into TSTInfo's tsa field, which the terminal line shows.
+    const dir = mkdtempSync(path.join(work, 'hostile-'));
+    const sh = (args: string[]) => spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+    const root = testPkiPaths('tsa-root');
+    sh(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'k.pem', '-out', 'r.csr', '-subj', '/CN=hostile']);
+    writeFileSync(path.join(dir, 'ext.cnf'), '[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n');
+    // -subj cannot carry control characters: the subject is given in an openssl config.
+    writeFileSync(path.join(dir, 'subj.cnf'), `[req]\ndistinguished_name=dn\nprompt=no\nutf8=yes\nstring_mask=utf8only\n[dn]\nCN=TSA\u001b[2J\u202eFAKE: VERIFIED\n`);
+    const req = sh(['req', '-new', '-key', 'k.pem', '-config', 'subj.cnf', '-out', 'r2.csr']);
+    expect(req.status, req.stderr).toBe(0);
+    const x = sh(['x509', '-req', '-in', 'r2.csr', '-CA', root.cert, '-CAkey', root.key, '-set_serial', '0x4242', '-days', '30', '-extfile', 'ext.cnf', '-extensions', 'ext', '-out', 'c.pem']);
+    expect(x.status, x.stderr).toBe(0);
+    sh(['pkcs8', '-topk8', '-nocrypt', '-in', 'k.pem', '-out', 'k8.pem']);
+    const signer = await loadTsaSigner(readFileSync(path.join(dir, 'c.pem'), 'utf8'), readFileSync(path.join(dir, 'k8.pem'), 'utf8'));
+    const digest = createHash('sha256').update('x').digest();
+    const token = file('hostile.tsr', await issueTimestampResponse(buildTimestampRequest(digest, 1n), signer, { genTime: new Date() }));
+    const r = await runCli(['verify-token', token, '--data', file('x.bin', digest), '--tsa-root', ROOT]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/: VERIFIED\n/);
+    expect(r.stdout).toContain('CN=TSA\\u001b[2J\\u202eFAKE: VERIFIED');
+    expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
+    expect(r.stdout).toMatch(/validity judged at .* \(genTime\)/);
+    expect(r.stdout).toContain('checks: parse pass, status pass, imprint_algorithm pass, imprint pass, signer pass, signature pass, signer_binding pass, chain pass, eku pass');
+  });
+});
