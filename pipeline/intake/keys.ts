@@ -3,6 +3,7 @@
 // operator's pinned intake public key (the trust policy's intake_public_key, else
 // operator_public_key). Never read from the study itself, except the pinned public halves.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { shown } from '../text/display.ts';
 import { existsSync } from 'node:fs';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
 import { readText } from '../io/json-files.ts';
@@ -21,15 +22,15 @@ export function readEd25519PublicKey(path: string, flag: string): KeyObject {
 }
 
 function readEd25519Pem(path: string, flag: string, type: 'private' | 'public'): KeyObject {
-  if (!existsSync(path)) throw new PreregError('FILE_NOT_FOUND', `${flag} ${path} does not exist`, { path });
+  if (!existsSync(path)) throw new PreregError('FILE_NOT_FOUND', `${flag} ${shown(path)} does not exist`, { path });
   const code = type === 'private' ? 'OPERATOR_KEY_INVALID' : 'USAGE';
   let key: KeyObject;
   try {
     key = type === 'private' ? createPrivateKey(readText(path)) : createPublicKey(readText(path));
   } catch {
-    throw new PreregError(code, `${flag} ${path} is not a PEM ${type} key`);
+    throw new PreregError(code, `${flag} ${shown(path)} is not a PEM ${type} key`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError(code, `${flag} ${path} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
+  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError(code, `${flag} ${shown(path)} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
   return key;
 }
 

@@ -1,6 +1,7 @@
 // `prereg corpus-proof PATH`: proves that one corpus file is part of the frozen corpus root with an
 // RFC 6962 audit path, and (with --verify FILE.json) checks such a proof without the corpus.
 import { sha256Hex } from '../formats/hash.ts';
+import { shown } from '../text/display.ts';
 import { corpusDrift, refuseDrift } from '../study/drift.ts';
 import { digestTree, leafHash, type TreeLeaf } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
@@ -68,7 +69,7 @@ export const corpusProof: Command = {
     if (path === undefined) throw new PreregError('USAGE', 'corpus-proof needs a corpus-relative path');
     const frozen = loadFreezeRecord(layout.freeze);
     const index = frozen.corpus.files.findIndex((f) => f.path === path);
-    if (index < 0) throw new PreregError('CORPUS_FILE_UNKNOWN', `${path} is not a file of the frozen corpus`);
+    if (index < 0) throw new PreregError('CORPUS_FILE_UNKNOWN', `${shown(path)} is not a file of the frozen corpus`);
     const current = digestTree(layout.corpus);
     refuseDrift(corpusDrift(frozen.corpus, current), 'run `prereg check-anchors`');
     const proof: CorpusInclusionProof = {

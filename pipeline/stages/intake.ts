@@ -8,6 +8,7 @@
 //
 // `prereg intake --verify-receipt R --seal inputs/seal.json`: a participant checks its receipt.
 import { lineProtocolOf } from '../study/study.ts';
+import { shown } from '../text/display.ts';
 import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sameKey, signCanonical } from '../evidence/intake/ed25519.ts';
@@ -96,17 +97,17 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
 
   const value = readJsonFile(requestPath);
   const problems = requestProblems(value);
-  if (problems.length > 0) throw new PreregError('INTAKE_REQUEST_INVALID', `${requestPath}: ${problems.join('; ')}`, { problems });
+  if (problems.length > 0) throw new PreregError('INTAKE_REQUEST_INVALID', `${shown(requestPath)}: ${problems.join('; ')}`, { problems });
   const request = value as IntakeRequest;
   const refusal = requestRefusal(request, { study_id: study.study_id, systems: study.systems ?? [] }, freezeDigest);
-  if (refusal) throw new PreregError(refusal.code, `${requestPath}: ${refusal.message}; nothing was written`);
+  if (refusal) throw new PreregError(refusal.code, `${shown(requestPath)}: ${refusal.message}; nothing was written`);
 
   const filePath = typeof ctx.values.file === 'string' ? ctx.values.file : request.file !== undefined ? join(dirname(requestPath), request.file) : undefined;
-  if (filePath === undefined) throw new PreregError('INTAKE_REQUEST_INVALID', `${requestPath} names no file: pass --file FILE`);
+  if (filePath === undefined) throw new PreregError('INTAKE_REQUEST_INVALID', `${shown(requestPath)} names no file: pass --file FILE`);
   const data = readRegularFile(filePath);
   const sha256 = sha256Hex(data);
   if (sha256 !== request.sha256 || data.length !== request.bytes) {
-    throw new PreregError('INTAKE_FILE_MISMATCH', `${filePath} is ${data.length} bytes, SHA-256 ${sha256}; the request signs ${request.bytes} bytes, SHA-256 ${request.sha256}; nothing was written`);
+    throw new PreregError('INTAKE_FILE_MISMATCH', `${shown(filePath)} is ${data.length} bytes, SHA-256 ${sha256}; the request signs ${request.bytes} bytes, SHA-256 ${request.sha256}; nothing was written`);
   }
   const log = readIntakeLog(layout);
   const stored = storedPath(request.kind, request.system_id);
@@ -125,10 +126,10 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
       maxLineBytes: studyMaxLineBytes(study),
       protocol: lineProtocolOf(study),
     });
-    if (counts.sha256 !== sha256) throw new PreregError('INTAKE_FILE_MISMATCH', `${stored} changed while it was checked`);
+    if (counts.sha256 !== sha256) throw new PreregError('INTAKE_FILE_MISMATCH', `${shown(stored)} changed while it was checked`);
     if (counts.not_owner.length > 0) {
-      const shown = counts.not_owner.slice(0, 10).map(([line, s]) => `line ${line} (${JSON.stringify(s)})`).join(', ');
-      throw new PreregError('SUBMISSION_SYSTEM_NOT_OWNER', `${filePath}: ${counts.not_owner.length} line(s) name another system than ${JSON.stringify(request.system_id)}: ${shown}; nothing was written`, { lines: counts.not_owner.map(([l]) => l) });
+      const others = counts.not_owner.slice(0, 10).map(([line, s]) => `line ${line} (${shown(s)})`).join(', ');
+      throw new PreregError('SUBMISSION_SYSTEM_NOT_OWNER', `${shown(filePath)}: ${counts.not_owner.length} line(s) name another system than ${shown(request.system_id)}: ${others}; nothing was written`, { lines: counts.not_owner.map(([l]) => l) });
     }
     const unsigned: Omit<IntakeEntry, 'token'> = {
       seq: log.entries.length,

@@ -88,6 +88,24 @@ describe('no command prints or writes a hostile string raw', () => {
     expectRunShown('trust import-arkforge (too large)', r);
   });
 
+  it('errors naming a hostile path: intake of a request that does not exist or is malformed, corpus-proof of a file outside the corpus, a key that does not exist', async () => {
+    const request = join(scratch, `request-${H}.intake.json`);
+    writeFileSync(request, '{"format": "prereg.intake-request/1"}');
+    const corpusFile = join(study.root, 'corpus', `x-${H}.md`);
+    for (const [what, args] of [
+      ['intake (missing request)', ['intake', join(scratch, `missing-${H}.json`), '--root', study.root]],
+      ['intake (malformed request)', ['intake', request, '--root', study.root]],
+      ['corpus-proof (not in the corpus)', ['corpus-proof', corpusFile, '--root', study.root]],
+      ['submission sign (missing key)', ['submission', 'sign', hostileFile, '--key', join(scratch, `key-${H}.pem`), '--system', 'sys-honest', '--root', study.root]],
+    ] as const) {
+      for (const json of [[], ['--json']]) {
+        const r = await runCli([...args, ...json]);
+        expect(r.code, `${what}: ${r.stdout}${r.stderr}`).not.toBe(0);
+        expectRunShown(`${what} ${json.join(' ')}`, r);
+      }
+    }
+  });
+
   it('explain, echoing a hostile code', async () => {
     expectRunShown('explain', await runCli(['explain', H]));
     expectRunShown('explain --json', await runCli(['explain', H, '--json']));
