@@ -24,19 +24,31 @@ function excerpt(text: string): string {
   return text.length > MAX_EXCERPT ? `${text.slice(0, MAX_EXCERPT)}…` : text;
 }
 
-function lineAt(bytes: Buffer, offset: number): string {
+/**
+ * The line holding byte `offset`, cut to MAX_EXCERPT characters centred on that byte (… where it
+ * is cut), so that the two versions shown always include where they differ: a long line cut at
+ * its start would show two identical excerpts.
+ */
+function lineAround(bytes: Buffer, offset: number): string {
   const start = bytes.lastIndexOf(0x0a, offset - 1) + 1;
-  const end = bytes.indexOf(0x0a, offset);
-  return bytes.subarray(start, end === -1 ? bytes.length : end).toString('utf8');
+  const found = bytes.indexOf(0x0a, offset);
+  const end = found === -1 ? bytes.length : found;
+  // Back to the first byte of a UTF-8 character, so neither half decodes a broken one.
+  let at = Math.min(offset, end);
+  while (at > start && (bytes[at]! & 0xc0) === 0x80) at--;
+  const before = bytes.subarray(start, at).toString('utf8');
+  const after = bytes.subarray(at, end).toString('utf8');
+  const half = MAX_EXCERPT / 2;
+  return `${before.length > half ? `…${before.slice(-half)}` : before}${after.length > half ? `${after.slice(0, half)}…` : after}`;
 }
 
-/** Where two text files first differ: the 1-based line, with both versions of it. */
+/** Where two text files first differ: the 1-based line, with both versions of it around the first differing byte. */
 export function textDifference(file: string, recorded: Buffer, rerun: Buffer): Difference {
   const at = firstDifferingLine(recorded, rerun);
   return {
     file,
     row: at.line,
-    message: `line ${at.line} differs (byte ${at.offset}): recorded ${JSON.stringify(excerpt(lineAt(recorded, at.offset)))}, rerun ${JSON.stringify(excerpt(lineAt(rerun, at.offset)))}`,
+    message: `line ${at.line} differs (byte ${at.offset}): recorded ${JSON.stringify(lineAround(recorded, at.offset))}, rerun ${JSON.stringify(lineAround(rerun, at.offset))}`,
   };
 }
 
