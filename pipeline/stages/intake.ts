@@ -128,8 +128,8 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
     });
     if (counts.sha256 !== sha256) throw new PreregError('INTAKE_FILE_MISMATCH', `${shown(stored)} changed while it was checked`);
     if (counts.not_owner.length > 0) {
-      const others = counts.not_owner.slice(0, 10).map(([line, s]) => `line ${line} (${shown(s)})`).join(', ');
-      throw new PreregError('SUBMISSION_SYSTEM_NOT_OWNER', `${shown(filePath)}: ${counts.not_owner.length} line(s) name another system than ${shown(request.system_id)}: ${others}; nothing was written`, { lines: counts.not_owner.map(([l]) => l) });
+      const others = counts.not_owner.slice(0, 10).map(([line, s]) => `line ${line} (${JSON.stringify(s)})`).join(', ');
+      throw new PreregError('SUBMISSION_SYSTEM_NOT_OWNER', `${shown(filePath)}: ${counts.not_owner.length} line(s) name another system than ${JSON.stringify(request.system_id)}: ${others}; nothing was written`, { lines: counts.not_owner.map(([l]) => l) });
     }
     const unsigned: Omit<IntakeEntry, 'token'> = {
       seq: log.entries.length,
