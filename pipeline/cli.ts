@@ -137,6 +137,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<ExitC
     },
     env: io.env,
     printLine: (lineJson, text) => io.stdout(json ? `${JSON.stringify(lineJson)}\n` : `${text}\n`),
+    write: (text) => io.stdout(text),
   };
   try {
     const result = await command.run(ctx);

@@ -5,6 +5,7 @@ import { canonicalJson, CanonicalText, JsonParseError, parseJson, type JsonValue
 import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
 import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
 import { agentPublicKey } from '../intake/ed25519.ts';
+import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../trust/index.ts';
 
 /** Texts are canonical JSON (canonicalJson's output): request and response are hashed as given. */
@@ -45,15 +46,17 @@ export interface VerifyContext {
   trust: TrustMaterial;
   window: StudyWindow;
   commitments: CommitmentIndex;
+  /** Where proofs' signatures are checked: in line (worker threads), or on libuv's pool (`verify DIR` on one thread). */
+  signatures: SignatureCheck;
 }
 
-export function buildVerifyContext(inputs: VerifyContextInputs): VerifyContext {
+export function buildVerifyContext(inputs: VerifyContextInputs, signatures: SignatureCheck = checkOnThisThread): VerifyContext {
   // study.json's agent keys were checked when it was read (agentKeyProblems): one that does not decode is skipped here, never trusted.
   const keys = (inputs.agent_keys ?? []).flatMap((k) => {
     const key = agentPublicKey(k.public_key);
     return key === undefined ? [] : [{ system_id: k.system_id, key }];
   });
-  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments, keys) };
+  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments, keys), signatures };
 }
 
 
@@ -94,7 +97,7 @@ export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyConte
     ...(doc.disclosure !== undefined ? { disclosure: doc.disclosure } : {}),
     ...(doc.transparency_log_entry !== undefined ? { transparency_log_entry: doc.transparency_log_entry } : {}),
   };
-  return { kind: 'evidence', key: doc.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
+  return { kind: 'evidence', key: doc.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window, ctx.signatures) };
 }
 
 export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promise<VerifyOutcome> {
