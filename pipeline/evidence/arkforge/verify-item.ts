@@ -55,7 +55,7 @@ export function verifyProof(proof: unknown, trust: TrustMaterial, window: StudyW
   return verifyEvidenceItem({ proof }, trust, window, signatures);
 }
 
-/** SPEC §6.1 steps 1–6 for one evidence item; `signatures` says where the Ed25519 arithmetic runs (signature-check.ts). */
+/** SPEC §6.1 steps 1–6 for one evidence item; `signatures` says where the signatures' arithmetic runs (signature-check.ts). */
 export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMaterial, window: StudyWindow, signatures: SignatureCheck = checkOnThisThread): Promise<ProofVerification> {
   const study = studyWindow(window);
   const v = newVerification(item.proof);
@@ -78,7 +78,7 @@ export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMateria
   record(v, batch.findings);
   v.batch = batch.report;
   v.witnessed_hash = batch.witnessed?.hash ?? null;
-  const genTimeMs = await checkToken(read.proof, batch.witnessed, trust, v); // 5. (its genTime bounds the key windows)
+  const genTimeMs = await checkToken(read.proof, batch.witnessed, trust, signatures, v); // 5. (its genTime bounds the key windows)
   checkTlog(item.transparency_log_entry, batch.witnessed, trust, v); // the log entry over the same witnessed hash
   await checkSignature(read.proof, declaredChain, read.timestampMs, genTimeMs, trust.keys, signatures, v); // 4.
   checkTime(read.proof, read.timestampMs, genTimeMs, trust.policy, study, v); // 5. (time)
@@ -143,6 +143,7 @@ async function checkToken(
   proof: ArkForgeProof,
   witnessed: { hash: string; what: string } | null,
   trust: TrustMaterial,
+  signatures: SignatureCheck,
   v: ProofVerification,
 ): Promise<number | undefined> {
   if (witnessed === null) return undefined;
@@ -152,7 +153,7 @@ async function checkToken(
     return undefined;
   }
   // A batch's proofs share one token: verified once, its time still checked for each proof.
-  const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa);
+  const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa, signatures);
   v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';

@@ -35,6 +35,7 @@ import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
 import { PreregError, type ReasonCode } from '../../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
+import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
 import {
   formatName,
@@ -183,6 +184,8 @@ export async function verifyTimestampToken(
   token: Uint8Array,
   expectedDigest: Uint8Array,
   trust: TsaTrust,
+  /** Where the TSA's signature is checked (evidence/signature-check.ts). */
+  signatures: SignatureCheck = checkOnThisThread,
 ): Promise<TimestampVerification> {
   if (!(expectedDigest instanceof Uint8Array) || expectedDigest.length !== 32) {
     throw new TypeError('verifyTimestampToken: expectedDigest must be 32 bytes');
@@ -248,7 +251,7 @@ export async function verifyTimestampToken(
   result.signerCertSha256 = signer.sha256;
 
   const key = signerKey(signer, memo);
-  checks.signature = key && signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key) ? 'pass' : 'fail';
+  checks.signature = key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, signatures)) ? 'pass' : 'fail';
   const root = await signerChainsToPinnedRoot(certificates, signer, tstInfo.genDate, trust, memo);
   checks.chain = root !== null ? 'pass' : 'fail';
   if (root !== null) result.rootSha256 = root;

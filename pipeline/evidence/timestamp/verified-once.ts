@@ -7,6 +7,7 @@
 // The key is the token's base64 text as the proof serves it, with the digest's hex: decoding 4 KB
 // of base64 and encoding it again for every proof of a batch cost more than the lookup. Two texts
 // of the same bytes (other padding, say) are two keys: verified twice, to the same outcome.
+import type { SignatureCheck } from '../signature-check.ts';
 import { verifyTimestampToken, type TimestampVerification, type TsaTrust } from './rfc3161.ts';
 
 /** Outcomes kept per TSA material; past this many distinct tokens the memo starts over (bounded memory). */
@@ -16,7 +17,7 @@ const remembered = new WeakMap<TsaTrust, Map<string, Promise<TimestampVerificati
 let verifications = 0;
 
 /** verifyTimestampToken, computed once per distinct (token text, expected digest) under `trust`. */
-export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex: string, trust: TsaTrust): Promise<TimestampVerification> {
+export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex: string, trust: TsaTrust, signatures?: SignatureCheck): Promise<TimestampVerification> {
   let memo = remembered.get(trust);
   if (!memo) remembered.set(trust, (memo = new Map()));
   const key = `${expectedDigestHex}:${tokenBase64}`;
@@ -24,7 +25,7 @@ export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex:
   if (!outcome) {
     if (memo.size >= MAX_REMEMBERED) memo.clear();
     verifications++;
-    outcome = verifyTimestampToken(Buffer.from(tokenBase64, 'base64'), Buffer.from(expectedDigestHex, 'hex'), trust);
+    outcome = verifyTimestampToken(Buffer.from(tokenBase64, 'base64'), Buffer.from(expectedDigestHex, 'hex'), trust, signatures);
     memo.set(key, outcome);
   }
   // Each caller gets its own copy: a result is handed on (rows, JSON), never shared by reference.
