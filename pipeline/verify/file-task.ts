@@ -2,7 +2,8 @@
 // canonical parser and verified by the same code as the pipeline's tasks (evidence/task/).
 // Runs in a worker thread (verify/files-worker.ts) or in-process for a few files: either
 // way the file is read where it is verified, off the main thread when there are many.
-import { isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
+import { DEFAULT_MAX_DEPTH, isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
+import { parsePlainIfSafe } from '../formats/json-fast-path.ts';
 import { verifyParsedDocument, type ParsedDocument, type VerifyContext, type VerifyOutcome } from '../evidence/task/index.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { readRegularFile } from '../io/regular-file.ts';
@@ -45,22 +46,42 @@ const failure = (where: Where, codes: ReasonCode[], problems: string[]): FileVer
   ...where, kind: 'unknown', status: 'MALFORMED', reason_codes: codes, informational_codes: [], checks: {}, problems,
 });
 
-function parsed(where: Where, text: () => string): { doc: JsonValue } | { failed: FileVerification } {
+/**
+ * The document, read by JSON.parse when its text shows the canonical parser would read the same
+ * values (formats/json-fast-path.ts, as ingest reads submission lines): native code, nothing to
+ * warm up. Only a proof or an evidence item of proof and bodies keeps the plain value (numbers as
+ * doubles, equal to the lexemes the text shows: its canonical JSON is the same); a timeline, a
+ * receipt, a disclosure or a log entry is read by the canonical parser, whose lexemes their checks
+ * read. Every refusal, with its code and column, is the canonical parser's.
+ */
+function parsed(where: Where, text: () => string): { doc: JsonValue; plain: boolean } | { failed: FileVerification } {
   try {
-    return { doc: parseJson(text()) };
+    const t = text();
+    const plain = parsePlainIfSafe(t, DEFAULT_MAX_DEPTH) as JsonValue | undefined;
+    if (plain !== undefined && plainKeeps(plain)) return { doc: plain, plain: true };
+    return { doc: parseJson(t), plain: false };
   } catch (err) {
     if (!(err instanceof JsonParseError)) return { failed: failure(where, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) };
     return { failed: failure(where, [err.code], [`line ${err.line} column ${err.column}: ${err.message}`]) };
   }
 }
 
+/** A proof object, or an evidence item with nothing but a proof object and bodies. */
+function plainKeeps(doc: JsonValue): boolean {
+  const kind = kindOf(doc);
+  if (kind === 'proof') return isRecord(doc);
+  const item = doc as JsonObject;
+  return kind === 'evidence' && isRecord(item.proof) && item.disclosure === undefined && item.transparency_log_entry === undefined;
+}
+
 /** What verifies one document: a proof, an evidence item, a timeline or a receipt. */
-function taskOf(where: Where, doc: JsonValue): Prepared {
+function taskOf(where: Where, doc: JsonValue, parsedPlain = false): Prepared {
+  const plain: true | undefined = parsedPlain ? true : undefined;
   const key = `${where.file}${where.line !== undefined ? `:${where.line}:${where.part}` : ''}`;
   const kind = kindOf(doc);
   if (kind === 'chain') return { ...where, kind, doc: { kind: 'chain', key, chain: doc } };
   if (kind === 'receipt') return { ...where, kind, doc: { kind: 'receipt', key, receipt: doc } };
-  if (kind === 'proof') return { ...where, kind, doc: { kind: 'evidence', key, proof: doc } };
+  if (kind === 'proof') return { ...where, kind, doc: { kind: 'evidence', key, proof: doc, ...(plain ? { plain } : {}) } };
   const item = doc as JsonObject;
   return {
     ...where,
@@ -69,6 +90,7 @@ function taskOf(where: Where, doc: JsonValue): Prepared {
       kind: 'evidence',
       key,
       proof: item.proof!,
+      ...(plain ? { plain } : {}),
       ...(item.request !== undefined ? { request: item.request } : {}),
       ...(item.response !== undefined ? { response: item.response } : {}),
       ...(item.disclosure !== undefined ? { disclosure: item.disclosure } : {}),
@@ -90,8 +112,12 @@ function prepareSubmissions(file: string, text: string): Prepared[] {
     if ('failed' in result) return void out.push(result);
     const doc = result.doc;
     if (!isRecord(doc)) return void out.push({ failed: failure({ file, line }, ['SUBMISSION_SCHEMA'], ['the line is not a JSON object']) });
-    (Array.isArray(doc.evidence) ? doc.evidence : []).forEach((item, j) => out.push(taskOf({ file, line, part: `evidence[${j}]` }, item)));
-    if (doc.receipts !== undefined) out.push(taskOf({ file, line, part: 'receipts' }, doc.receipts));
+    // A line read by JSON.parse keeps its plain value only for items of a proof and bodies.
+    const reread = result.plain && (!Array.isArray(doc.evidence) || !doc.evidence.every(plainKeeps) || doc.receipts !== undefined) ? parseJson(lineText) : doc;
+    const items = (reread as JsonObject).evidence;
+    (Array.isArray(items) ? items : []).forEach((item, j) => out.push(taskOf({ file, line, part: `evidence[${j}]` }, item, reread === doc && result.plain)));
+    const receipts = (reread as JsonObject).receipts;
+    if (receipts !== undefined) out.push(taskOf({ file, line, part: 'receipts' }, receipts));
   });
   return out;
 }
@@ -107,7 +133,7 @@ function prepare(file: string): Prepared[] {
     return prepareSubmissions(file, text);
   }
   const result = parsed({ file }, () => readRegularFile(file).toString('utf8'));
-  return ['failed' in result ? result : taskOf({ file }, result.doc)];
+  return ['failed' in result ? result : taskOf({ file }, result.doc, result.plain)];
 }
 
 function toFileResult(where: Where, kind: FileKind, outcome: VerifyOutcome): FileVerification {

@@ -154,7 +154,8 @@ async function checkToken(
   }
   // A batch's proofs share one token: verified once, its time still checked for each proof.
   const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa, signatures);
-  v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
+  // The outcome is shared by every proof of its token (verified-once.ts): its codes are copied.
+  v.tsa = { gen_time: outcome.genTime ?? null, codes: [...outcome.codes], signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';
     return utcMillis(outcome.genTime);

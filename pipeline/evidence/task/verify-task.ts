@@ -77,7 +77,17 @@ function parseOrNull(text: string): JsonValue | null {
 /** A document parsed already (`prereg verify FILE` parses each file once), as the task of its kind would carry it as text. */
 export type ParsedDocument =
   /** A body given as CanonicalText is hashed as that text (a task's, read from the store); a parsed one as its canonical JSON. */
-  | { kind: 'evidence'; key: string; proof: JsonValue; request?: JsonValue | CanonicalText; response?: JsonValue | CanonicalText; disclosure?: JsonValue; transparency_log_entry?: JsonValue }
+  | {
+      kind: 'evidence';
+      key: string;
+      proof: JsonValue;
+      /** The proof and bodies are plain JSON (JSON.parse, numbers as doubles: formats/json-fast-path.ts), not parsed JsonValue. */
+      plain?: true;
+      request?: JsonValue | CanonicalText;
+      response?: JsonValue | CanonicalText;
+      disclosure?: JsonValue;
+      transparency_log_entry?: JsonValue;
+    }
   /** null: a text that did not parse (the verifiers report it as malformed). */
   | { kind: 'chain'; key: string; chain: JsonValue | null; owner?: string }
   | { kind: 'receipt'; key: string; receipt: JsonValue | null };
@@ -92,6 +102,7 @@ export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyConte
   const body = (v: JsonValue | CanonicalText) => (v instanceof CanonicalText ? v : new CanonicalText(canonicalJson(v)));
   const item = {
     proof: doc.proof,
+    ...(doc.plain ? { plain: doc.plain } : {}),
     ...(doc.request !== undefined ? { request: body(doc.request) } : {}),
     ...(doc.response !== undefined ? { response: body(doc.response) } : {}),
     ...(doc.disclosure !== undefined ? { disclosure: doc.disclosure } : {}),

@@ -16,8 +16,12 @@ const MAX_REMEMBERED = 4096;
 const remembered = new WeakMap<TsaTrust, Map<string, Promise<TimestampVerification>>>();
 let verifications = 0;
 
-/** verifyTimestampToken, computed once per distinct (token text, expected digest) under `trust`. */
-export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex: string, trust: TsaTrust, signatures?: SignatureCheck): Promise<TimestampVerification> {
+/**
+ * verifyTimestampToken, computed once per distinct (token text, expected digest) under `trust`.
+ * Every caller gets the same outcome: read it, copy what it keeps (a structured clone per proof
+ * cost more than the lookup it follows).
+ */
+export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex: string, trust: TsaTrust, signatures?: SignatureCheck): Promise<Readonly<TimestampVerification>> {
   let memo = remembered.get(trust);
   if (!memo) remembered.set(trust, (memo = new Map()));
   const key = `${expectedDigestHex}:${tokenBase64}`;
@@ -28,8 +32,7 @@ export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex:
     outcome = verifyTimestampToken(Buffer.from(tokenBase64, 'base64'), Buffer.from(expectedDigestHex, 'hex'), trust, signatures);
     memo.set(key, outcome);
   }
-  // Each caller gets its own copy: a result is handed on (rows, JSON), never shared by reference.
-  return outcome.then((o) => structuredClone(o));
+  return outcome;
 }
 
 /** How many tokens this thread has actually verified (not reused) so far: the bench reports it. */
