@@ -74,29 +74,35 @@ function plainKeeps(doc: JsonValue): boolean {
   return kind === 'evidence' && isRecord(item.proof) && item.disclosure === undefined && item.transparency_log_entry === undefined;
 }
 
-/** What verifies one document: a proof, an evidence item, a timeline or a receipt. */
-function taskOf(where: Where, doc: JsonValue, parsedPlain = false): Prepared {
-  const plain: true | undefined = parsedPlain ? true : undefined;
-  const key = `${where.file}${where.line !== undefined ? `:${where.line}:${where.part}` : ''}`;
+/**
+ * What verifies one document: a proof, an evidence item, a timeline or a receipt. (Built by
+ * assignment, not by spreading: in code not yet optimised, a spread costs as much as a check.)
+ */
+function taskOf(where: Where, doc: JsonValue, plain = false): Prepared {
+  const key = where.line !== undefined ? `${where.file}:${where.line}:${where.part}` : where.file;
   const kind = kindOf(doc);
-  if (kind === 'chain') return { ...where, kind, doc: { kind: 'chain', key, chain: doc } };
-  if (kind === 'receipt') return { ...where, kind, doc: { kind: 'receipt', key, receipt: doc } };
-  if (kind === 'proof') return { ...where, kind, doc: { kind: 'evidence', key, proof: doc, ...(plain ? { plain } : {}) } };
-  const item = doc as JsonObject;
-  return {
-    ...where,
-    kind,
-    doc: {
-      kind: 'evidence',
-      key,
-      proof: item.proof!,
-      ...(plain ? { plain } : {}),
-      ...(item.request !== undefined ? { request: item.request } : {}),
-      ...(item.response !== undefined ? { response: item.response } : {}),
-      ...(item.disclosure !== undefined ? { disclosure: item.disclosure } : {}),
-      ...(item.transparency_log_entry !== undefined ? { transparency_log_entry: item.transparency_log_entry } : {}),
-    },
+  const prepared = (parsedDoc: ParsedDocument): Prepared => {
+    const p = { file: where.file } as Where & { kind: FileKind; doc: ParsedDocument };
+    if (where.line !== undefined) {
+      p.line = where.line;
+      p.part = where.part!;
+    }
+    p.kind = kind;
+    p.doc = parsedDoc;
+    return p;
   };
+  if (kind === 'chain') return prepared({ kind: 'chain', key, chain: doc });
+  if (kind === 'receipt') return prepared({ kind: 'receipt', key, receipt: doc });
+  const evidence: ParsedDocument & { kind: 'evidence' } = { kind: 'evidence', key, proof: kind === 'proof' ? doc : (doc as JsonObject).proof! };
+  if (plain) evidence.plain = true;
+  if (kind === 'evidence') {
+    const item = doc as JsonObject;
+    if (item.request !== undefined) evidence.request = item.request;
+    if (item.response !== undefined) evidence.response = item.response;
+    if (item.disclosure !== undefined) evidence.disclosure = item.disclosure;
+    if (item.transparency_log_entry !== undefined) evidence.transparency_log_entry = item.transparency_log_entry;
+  }
+  return prepared(evidence);
 }
 
 /**
@@ -136,11 +142,25 @@ function prepare(file: string): Prepared[] {
   return ['failed' in result ? result : taskOf({ file }, result.doc, result.plain)];
 }
 
+/** The file's result line, its fields in the order of FileVerification (assigned in that order: no spreads). */
 function toFileResult(where: Where, kind: FileKind, outcome: VerifyOutcome): FileVerification {
   const r = outcome.result;
-  const informational = outcome.kind === 'evidence' || outcome.kind === 'chain' ? [...outcome.result.informational_codes] : [];
-  const seller = outcome.kind === 'evidence' ? { seller: outcome.result.seller !== null && outcome.result.seller_source !== null ? { value: outcome.result.seller, source: outcome.result.seller_source } : null } : {};
-  return { ...where, kind, status: r.status, reason_codes: [...r.codes] as ReasonCode[], informational_codes: informational, checks: { ...r.checks }, ...seller, problems: r.problems };
+  const out = { file: where.file } as FileVerification;
+  if (where.line !== undefined) {
+    out.line = where.line;
+    out.part = where.part!;
+  }
+  out.kind = kind;
+  out.status = r.status;
+  out.reason_codes = r.codes.slice() as ReasonCode[];
+  out.informational_codes = outcome.kind === 'evidence' || outcome.kind === 'chain' ? outcome.result.informational_codes.slice() : [];
+  out.checks = { ...r.checks };
+  if (outcome.kind === 'evidence') {
+    const { seller, seller_source: source } = outcome.result;
+    out.seller = seller !== null && source !== null ? { value: seller, source } : null;
+  }
+  out.problems = r.problems;
+  return out;
 }
 
 /**
@@ -151,7 +171,7 @@ export async function verifyFile(file: string, ctx: VerifyContext): Promise<File
   const results: FileVerification[] = [];
   for (const p of prepare(file)) {
     if ('failed' in p) results.push(p.failed);
-    else results.push(toFileResult({ file: p.file, ...(p.line !== undefined ? { line: p.line, part: p.part! } : {}) }, p.kind, await verifyParsedDocument(p.doc, ctx)));
+    else results.push(toFileResult(p, p.kind, await verifyParsedDocument(p.doc, ctx)));
   }
   return results;
 }

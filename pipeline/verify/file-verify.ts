@@ -7,16 +7,18 @@
 // Directories are walked in sorted order for *.json and *.jsonl (submission) files.
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { buildVerifyContext, type VerifyContextInputs } from '../evidence/task/index.ts';
-import { checkOnThreadPool } from '../evidence/signature-check.ts';
+import { buildVerifyContext, type VerifyContext, type VerifyContextInputs } from '../evidence/task/index.ts';
+import { checkOnSignatureThreads, checkOnThreadPool } from '../evidence/signature-check.ts';
+import { WorkerPool } from '../parallel/pool.ts';
+import type { SignatureRequest } from '../parallel/signature-worker.ts';
 import { sortByCodePoint } from '../formats/canonical-json.ts';
 import { PreregError } from '../reasons.ts';
 import { verifyFile, type FileVerification } from './file-task.ts';
 
 export { fileVerified, kindOf, type FileKind, type FileVerification } from './file-task.ts';
 
-/** Files in progress at once: enough to keep the pool's threads busy while this thread parses the next. */
-const IN_FLIGHT = 64;
+/** Files in progress at once: enough to keep the signature threads busy while this thread parses the next batches. */
+const IN_FLIGHT = 256;
 
 export function expandPaths(paths: readonly string[]): string[] {
   const out: string[] = [];
@@ -41,12 +43,41 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
+/** From this many files on, signature threads are worth their start (≈ 30 ms of CPU each); below, libuv's pool. */
+const THREADS_FROM = 256;
+
+/**
+ * Threads that check signatures in batches (parallel/signature-worker.ts), one per core, started
+ * before the trust is read and the directories walked when the paths may hold many files (a
+ * directory, or THREADS_FROM paths); null otherwise. verifyFiles closes them.
+ */
+export function signatureThreadsFor(paths: readonly string[]): WorkerPool<undefined, SignatureRequest, boolean> | null {
+  const many = paths.length >= THREADS_FROM || paths.some((p) => lstatSync(p, { throwIfNoEntry: false })?.isDirectory());
+  return many ? new WorkerPool<undefined, SignatureRequest, boolean>({ module: SIGNATURE_WORKER, init: undefined }) : null;
+}
+
+const SIGNATURE_WORKER = new URL('../parallel/signature-worker.ts', import.meta.url);
+
 /**
  * Verifies every file, calling `onResult` for each in the order given (as soon as it and every
- * file before it are done), and returns all results in that order.
+ * file before it are done), and returns all results in that order. `threads` (signatureThreadsFor)
+ * check the signatures when there are THREADS_FROM files or more, libuv's pool otherwise; they
+ * are closed here.
  */
-export async function verifyFiles(files: readonly string[], inputs: VerifyContextInputs, onResult: (r: FileVerification) => void = () => {}): Promise<FileVerification[]> {
-  const ctx = buildVerifyContext(inputs, checkOnThreadPool);
+export async function verifyFiles(
+  files: readonly string[],
+  inputs: VerifyContextInputs,
+  onResult: (r: FileVerification) => void = () => {},
+  threads: WorkerPool<undefined, SignatureRequest, boolean> | null = null,
+): Promise<FileVerification[]> {
+  try {
+    return await verifyInOrder(files, buildVerifyContext(inputs, threads && files.length >= THREADS_FROM ? checkOnSignatureThreads(threads) : checkOnThreadPool), onResult);
+  } finally {
+    await threads?.close();
+  }
+}
+
+async function verifyInOrder(files: readonly string[], ctx: VerifyContext, onResult: (r: FileVerification) => void): Promise<FileVerification[]> {
   const results: FileVerification[] = [];
   const running: Array<Promise<FileVerification[]>> = [];
   let next = 0;

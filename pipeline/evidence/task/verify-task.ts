@@ -3,7 +3,7 @@
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
 import { canonicalJson, CanonicalText, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
 import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
-import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
+import { unparsedProofVerification, verifyEvidenceItem, type EvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
 import { agentPublicKey } from '../intake/ed25519.ts';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../trust/index.ts';
@@ -100,14 +100,12 @@ export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyConte
   if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window.closes_at, doc.owner ?? null) };
   if (doc.kind === 'receipt') return { kind: 'receipt', key: doc.key, result: verifyReceipt(doc.receipt) };
   const body = (v: JsonValue | CanonicalText) => (v instanceof CanonicalText ? v : new CanonicalText(canonicalJson(v)));
-  const item = {
-    proof: doc.proof,
-    ...(doc.plain ? { plain: doc.plain } : {}),
-    ...(doc.request !== undefined ? { request: body(doc.request) } : {}),
-    ...(doc.response !== undefined ? { response: body(doc.response) } : {}),
-    ...(doc.disclosure !== undefined ? { disclosure: doc.disclosure } : {}),
-    ...(doc.transparency_log_entry !== undefined ? { transparency_log_entry: doc.transparency_log_entry } : {}),
-  };
+  const item: EvidenceItem = { proof: doc.proof };
+  if (doc.plain) item.plain = true;
+  if (doc.request !== undefined) item.request = body(doc.request);
+  if (doc.response !== undefined) item.response = body(doc.response);
+  if (doc.disclosure !== undefined) item.disclosure = doc.disclosure;
+  if (doc.transparency_log_entry !== undefined) item.transparency_log_entry = doc.transparency_log_entry;
   return { kind: 'evidence', key: doc.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window, ctx.signatures) };
 }
 
