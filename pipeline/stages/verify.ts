@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { loadStudy } from '../study/study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { expandPaths, fileVerified, signatureThreadsFor, verifyFiles } from '../verify/file-verify.ts';
+import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
 import { commitmentProblems, readCommitments, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
 
@@ -56,16 +56,6 @@ export const verify: Command = {
 const LINES_PER_WRITE = 64;
 
 async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
-  // Started first: their start overlaps reading the trust and walking the directories.
-  const threads = signatureThreadsFor(ctx.positionals);
-  try {
-    return await verifyGivenFilesWith(ctx, threads);
-  } finally {
-    await threads?.close();
-  }
-}
-
-async function verifyGivenFilesWith(ctx: StageContext, threads: ReturnType<typeof signatureThreadsFor>): Promise<StageResult> {
   const layout = studyLayout(ctx.root);
   const trustDir = typeof ctx.values.trust === 'string' ? ctx.values.trust : layout.trust;
   const commitmentsPath = typeof ctx.values.commitments === 'string' ? ctx.values.commitments : layout.commitments;
@@ -105,7 +95,7 @@ async function verifyGivenFilesWith(ctx: StageContext, threads: ReturnType<typeo
     const text = ctx.json ? '' : `${r.file}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.join('\n  ')}` : ''}`;
     if (!ctx.json) lines.push(text);
     print?.(r, text);
-  }, threads);
+  });
   if (ctx.write) flush();
   // A malformed commitments line is an input that did not verify either: one more JSON line each
   // (kind "commitment", after the files), and the exit says so.

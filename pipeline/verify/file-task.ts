@@ -54,10 +54,10 @@ const failure = (where: Where, codes: ReasonCode[], problems: string[]): FileVer
  * receipt, a disclosure or a log entry is read by the canonical parser, whose lexemes their checks
  * read. Every refusal, with its code and column, is the canonical parser's.
  */
-function parsed(where: Where, text: () => string): { doc: JsonValue; plain: boolean } | { failed: FileVerification } {
+function parsed(where: Where, text: () => string, fastPath: boolean): { doc: JsonValue; plain: boolean } | { failed: FileVerification } {
   try {
     const t = text();
-    const plain = parsePlainIfSafe(t, DEFAULT_MAX_DEPTH) as JsonValue | undefined;
+    const plain = fastPath ? (parsePlainIfSafe(t, DEFAULT_MAX_DEPTH) as JsonValue | undefined) : undefined;
     if (plain !== undefined && plainKeeps(plain)) return { doc: plain, plain: true };
     return { doc: parseJson(t), plain: false };
   } catch (err) {
@@ -109,12 +109,12 @@ function taskOf(where: Where, doc: JsonValue, plain = false): Prepared {
  * A submission file (docs/submission.md): every evidence item and the receipts of every line, a
  * result each with its line; the line's other fields are `validate`'s concern.
  */
-function prepareSubmissions(file: string, text: string): Prepared[] {
+function prepareSubmissions(file: string, text: string, fastPath: boolean): Prepared[] {
   const out: Prepared[] = [];
   text.split('\n').forEach((lineText, i) => {
     if (lineText === '') return;
     const line = i + 1;
-    const result = parsed({ file, line }, () => lineText);
+    const result = parsed({ file, line }, () => lineText, fastPath);
     if ('failed' in result) return void out.push(result);
     const doc = result.doc;
     if (!isRecord(doc)) return void out.push({ failed: failure({ file, line }, ['SUBMISSION_SCHEMA'], ['the line is not a JSON object']) });
@@ -128,7 +128,7 @@ function prepareSubmissions(file: string, text: string): Prepared[] {
   return out;
 }
 
-function prepare(file: string): Prepared[] {
+function prepare(file: string, fastPath: boolean): Prepared[] {
   if (file.endsWith('.jsonl')) {
     let text: string;
     try {
@@ -136,9 +136,9 @@ function prepare(file: string): Prepared[] {
     } catch (err) {
       return [{ failed: failure({ file }, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) }];
     }
-    return prepareSubmissions(file, text);
+    return prepareSubmissions(file, text, fastPath);
   }
-  const result = parsed({ file }, () => readRegularFile(file).toString('utf8'));
+  const result = parsed({ file }, () => readRegularFile(file).toString('utf8'), fastPath);
   return ['failed' in result ? result : taskOf({ file }, result.doc, result.plain)];
 }
 
@@ -166,10 +166,11 @@ function toFileResult(where: Where, kind: FileKind, outcome: VerifyOutcome): Fil
 /**
  * Reads, recognises and verifies one file: one result, or for a submission file (*.jsonl) one per
  * evidence item and receipts of each line. What cannot be read or parsed is MALFORMED with its code.
+ * `fastPath: false` reads every document with the canonical parser (the differential tests).
  */
-export async function verifyFile(file: string, ctx: VerifyContext): Promise<FileVerification[]> {
+export async function verifyFile(file: string, ctx: VerifyContext, options: { fastPath?: boolean } = {}): Promise<FileVerification[]> {
   const results: FileVerification[] = [];
-  for (const p of prepare(file)) {
+  for (const p of prepare(file, options.fastPath ?? true)) {
     if ('failed' in p) results.push(p.failed);
     else results.push(toFileResult(p, p.kind, await verifyParsedDocument(p.doc, ctx)));
   }

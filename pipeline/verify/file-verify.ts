@@ -46,32 +46,18 @@ function walk(dir: string, out: string[]): void {
 /** From this many files on, signature threads are worth their start (≈ 30 ms of CPU each); below, libuv's pool. */
 const THREADS_FROM = 256;
 
-/**
- * Threads that check signatures in batches (parallel/signature-worker.ts), one per core, started
- * before the trust is read and the directories walked when the paths may hold many files (a
- * directory, or THREADS_FROM paths); null otherwise. verifyFiles closes them.
- */
-export function signatureThreadsFor(paths: readonly string[]): WorkerPool<undefined, SignatureRequest, boolean> | null {
-  const many = paths.length >= THREADS_FROM || paths.some((p) => lstatSync(p, { throwIfNoEntry: false })?.isDirectory());
-  return many ? new WorkerPool<undefined, SignatureRequest, boolean>({ module: SIGNATURE_WORKER, init: undefined }) : null;
-}
-
 const SIGNATURE_WORKER = new URL('../parallel/signature-worker.ts', import.meta.url);
 
 /**
  * Verifies every file, calling `onResult` for each in the order given (as soon as it and every
- * file before it are done), and returns all results in that order. `threads` (signatureThreadsFor)
- * check the signatures when there are THREADS_FROM files or more, libuv's pool otherwise; they
- * are closed here.
+ * file before it are done), and returns all results in that order. From THREADS_FROM files on,
+ * the signatures are checked on one thread per core (parallel/signature-worker.ts), fed in
+ * batches; they need no trust material, so they boot while this thread parses the first files.
  */
-export async function verifyFiles(
-  files: readonly string[],
-  inputs: VerifyContextInputs,
-  onResult: (r: FileVerification) => void = () => {},
-  threads: WorkerPool<undefined, SignatureRequest, boolean> | null = null,
-): Promise<FileVerification[]> {
+export async function verifyFiles(files: readonly string[], inputs: VerifyContextInputs, onResult: (r: FileVerification) => void = () => {}): Promise<FileVerification[]> {
+  const threads = files.length >= THREADS_FROM ? new WorkerPool<undefined, SignatureRequest, boolean>({ module: SIGNATURE_WORKER, init: undefined }) : null;
   try {
-    return await verifyInOrder(files, buildVerifyContext(inputs, threads && files.length >= THREADS_FROM ? checkOnSignatureThreads(threads) : checkOnThreadPool), onResult);
+    return await verifyInOrder(files, buildVerifyContext(inputs, threads ? checkOnSignatureThreads(threads) : checkOnThreadPool), onResult);
   } finally {
     await threads?.close();
   }

@@ -57,10 +57,25 @@ describe('the compiled CLI loads only what a command uses', () => {
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string });
     expect([r.code, lines.map((l) => l.file.slice(files.length + 1))]).toEqual([0, names]);
     expect(lines.every((l) => l.status === 'VERIFIED')).toBe(true);
-    // No worker thread to start and warm: the signatures go to libuv's pool (docs/performance.md).
+    // No worker thread to start and warm below 256 files: the signatures go to libuv's pool (docs/performance.md).
     expect(r.modules.some((m) => /-worker(\.bundle)?\.js$/.test(m))).toBe(false);
     expect(r.modules.some((m) => m.endsWith('/dist/verify/file-verify.js'))).toBe(true);
     expect(r.packages.filter((p) => p.startsWith('@duckdb/') || p === 'esbuild' || p === 'tsx')).toEqual([]);
+  });
+
+  it('`prereg verify DIR` of 300 files checks their signatures on threads started from the signature bundle, nothing else', () => {
+    const files = join(dir, 'more');
+    mkdirSync(files);
+    const item = JSON.parse(readFileSync(join(PROJECT_ROOT, 'inputs/submissions/sys-honest.jsonl'), 'utf8').split('\n')[0]!).evidence[0];
+    const names = Array.from({ length: 300 }, (_, i) => `e${String(i).padStart(3, '0')}.json`);
+    for (const name of names) writeFileSync(join(files, name), JSON.stringify(item));
+    const r = loadsOf(['verify', files, '--json']);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string });
+    expect([r.code, lines.map((l) => l.file.slice(files.length + 1))]).toEqual([0, names]);
+    expect(lines.every((l) => l.status === 'VERIFIED')).toBe(true);
+    const workers = r.modules.filter((m) => /-worker(\.bundle)?\.js$/.test(m));
+    expect(workers.length).toBeGreaterThanOrEqual(1);
+    expect(workers.every((m) => m.endsWith('/dist/parallel/signature-worker.bundle.js'))).toBe(true);
   });
 
   it('a study stage does load DuckDB (the recorder is not blind)', () => {
