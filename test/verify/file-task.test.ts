@@ -7,7 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildVerifyContext } from '../../pipeline/evidence/task/index.ts';
+import { buildVerifyContext, runVerifyTask, verifyParsedDocument } from '../../pipeline/evidence/task/index.ts';
+import { canonicalJson, CanonicalText, JsonParseError, parseJson } from '../../pipeline/formats/canonical-json.ts';
 import { verifyFile } from '../../pipeline/verify/file-task.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';
@@ -83,6 +84,46 @@ describe('verify FILE: the fast path against the canonical parser', () => {
       }
     }
     expect(n).toBeGreaterThan(100);
+  });
+
+  it("the study stage's task: a proof text read by either parser verifies to the same result", async () => {
+    const proofEdits: Array<(t: string) => string> = [
+      (t) => t,
+      (t) => t.replace(/"amount":[0-9.]+/, '"amount":0.10'),
+      (t) => t.replace(/"amount":[0-9.]+/, '"amount":-0'),
+      (t) => t.replace(/"amount":[0-9.]+/, '"amount":1E-1'),
+      (t) => t.replace(/"amount":[0-9.]+/, '"amount":12345678901234567'),
+      (t) => t.replace('{', '{"proof_id":"dup",'),
+      (t) => t.replace('{', '{"__proto__":{"x":1},'),
+      (t) => t.replace('{', '{"x":"\\udfff",'),
+      (t) => t.replace(/,/g, ', '),
+      (t) => t.replace('"spec_version":', '"batch_anchor":{"status":"anchored","leaf_index":1.5,"tree_size":2,"root":"sha256:00","audit_path":[]},"spec_version":'),
+    ];
+    let n = 0;
+    for (const item of items) {
+      const { proof, request, response } = JSON.parse(item) as { proof: unknown; request?: unknown; response?: unknown };
+      for (const edit of proofEdits) {
+        const text = edit(JSON.stringify(proof));
+        let parsed;
+        try {
+          parsed = parseJson(text);
+        } catch (e) {
+          if (e instanceof JsonParseError) continue; // both refuse it: runVerifyTask reports the canonical parser's code
+          throw e;
+        }
+        const bodies = { request: request === undefined ? null : canonicalJson(request), response: response === undefined ? null : canonicalJson(response) };
+        const task = { kind: 'evidence' as const, key: `k${n++}`, proof: text, ...bodies, disclosure: null, transparency_log_entry: null };
+        const strict = await verifyParsedDocument({
+          kind: 'evidence',
+          key: task.key,
+          proof: parsed,
+          ...(bodies.request !== null ? { request: new CanonicalText(bodies.request) } : {}),
+          ...(bodies.response !== null ? { response: new CanonicalText(bodies.response) } : {}),
+        }, ctx);
+        expect(JSON.stringify(await runVerifyTask(task, ctx)), text).toBe(JSON.stringify(strict));
+      }
+    }
+    expect(n).toBeGreaterThan(50);
   });
 
   it('gives byte-identical results for submission files, line by line', async () => {

@@ -1,7 +1,8 @@
 // One unit of verification work, as text in and plain result out, so the same code runs in a
 // worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
-import { canonicalJson, CanonicalText, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
+import { canonicalJson, CanonicalText, DEFAULT_MAX_DEPTH, isRecord, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
+import { parsePlainIfSafe } from '../../formats/json-fast-path.ts';
 import { indexCommitments, verifyReceipt, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
 import { unparsedProofVerification, verifyEvidenceItem, type EvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
 import { agentPublicKey } from '../intake/ed25519.ts';
@@ -116,10 +117,15 @@ export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promi
     // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson): they are hashed
     // as they are, without a second parse. The disclosure's values are hashed one by one, so it is
     // parsed (lexemes kept); so is the transparency-log entry (the verifier reads its integers and strings).
+    // The proof is read by JSON.parse when its text shows the canonical parser reads the same
+    // values (formats/json-fast-path.ts): native code, and the schema reads it without a copy.
+    const plain = parsePlainIfSafe(task.proof, DEFAULT_MAX_DEPTH) as JsonValue | undefined;
+    const fast = plain !== undefined && isRecord(plain);
     return await verifyParsedDocument({
       kind: 'evidence',
       key: task.key,
-      proof: parse(task.proof),
+      proof: fast ? plain : parse(task.proof),
+      ...(fast ? { plain: true as const } : {}),
       ...(task.request !== null ? { request: new CanonicalText(task.request) } : {}),
       ...(task.response !== null ? { response: new CanonicalText(task.response) } : {}),
       ...(task.disclosure !== null ? { disclosure: parse(task.disclosure) } : {}),
