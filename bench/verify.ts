@@ -9,9 +9,11 @@
 // single-core `crypto.verify` Ed25519 rate (before and after, averaged: this machine's speed drifts
 // by ±20% within minutes), the same loop on two threads (the ceiling of any verifier here), and
 // the floor (bench/floor-worker.ts: the least work any verifier must do per proof, through the same
-// stream and pool). CPU per proof is the whole process's, in units of one Ed25519 verify.
+// stream and pool). CPU per proof is the whole process's, in units of one Ed25519 verify. Then
+// `prereg verify DIR --json` (the compiled CLI) on 4,000 and 20,000 files without tokens and
+// 4,000 with one each, side by side with the reference peer (bench/files.ts, bench/peer.ts).
 //
-//   npm run bench [-- --items 100000] [--seconds 2] [--dir work/bench] [--regenerate]
+//   npm run bench [-- --items 100000] [--seconds 2] [--rounds 3] [--only files|stage] [--dir work/bench] [--regenerate]
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

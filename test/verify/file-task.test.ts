@@ -12,6 +12,7 @@ import { canonicalJson, CanonicalText, JsonParseError, parseJson } from '../../p
 import { verifyFile } from '../../pipeline/verify/file-task.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';
+import { pick, random } from '../support/seeded-random.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'prereg-file-task-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,18 +21,6 @@ const lines = readdirSync(join(PROJECT_ROOT, 'inputs/submissions'))
   .filter((f) => f.endsWith('.jsonl'))
   .flatMap((f) => readFileSync(join(PROJECT_ROOT, 'inputs/submissions', f), 'utf8').trim().split('\n'));
 const items = lines.flatMap((l) => (JSON.parse(l) as { evidence: unknown[] }).evidence.map((e) => JSON.stringify(e)));
-
-/** mulberry32: a seeded generator, so a failing file can be made again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const pick = <T,>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 /** Texts a proof or evidence item may be turned into; each keeps most of the item valid JSON. */
 const EDITS: Array<(text: string, r: () => number) => string> = [
