@@ -9,9 +9,11 @@
 // single-core `crypto.verify` Ed25519 rate (before and after, averaged: this machine's speed drifts
 // by ±20% within minutes), the same loop on two threads (the ceiling of any verifier here), and
 // the floor (bench/floor-worker.ts: the least work any verifier must do per proof, through the same
-// stream and pool). CPU per proof is the whole process's, in units of one Ed25519 verify.
+// stream and pool). CPU per proof is the whole process's, in units of one Ed25519 verify. Then
+// `prereg verify DIR --json` (the compiled CLI) on 4,000 and 20,000 files without tokens and
+// 4,000 with one each, side by side with the reference peer (bench/files.ts, bench/peer.ts).
 //
-//   npm run bench [-- --items 100000] [--seconds 2] [--dir work/bench] [--regenerate]
+//   npm run bench [-- --items 100000] [--seconds 2] [--rounds 3] [--only files|stage] [--dir work/bench] [--regenerate]
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +27,8 @@ import { buildStoreAtomically, openStore, runSqlFile, TABLES_SQL_PATH, TableAppe
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../pipeline/verify/inputs.ts';
 import { rowBatches, verifyStore } from '../pipeline/verify/study-verify.ts';
 import { ed25519Measure } from './ed25519-rate.mjs';
-import { timeCli } from './timed-cli.ts';
+import { describeFigure, filesAgainstPeer, type FilesFigure, type FilesSet } from './files.ts';
+import { ensurePeer } from './peer.ts';
 import { loadavg } from 'node:os';
 import type { FloorInit, FloorTask } from './floor-worker.ts';
 import { BATCH_SIZE, type GenerateInit, type GeneratedEvidence, type GenerateTask, type TokenKind } from './generate-worker.ts';
@@ -43,8 +46,10 @@ const { values } = parseArgs({
     /** Where the generated stores are cached. */
     dir: { type: 'string', default: join(ROOT, 'work/bench') },
     regenerate: { type: 'boolean' },
-    /** Evidence files per set for the files mode (`prereg verify DIR`, the compiled CLI). */
-    files: { type: 'string', default: '20000' },
+    /** Interleaved rounds of `prereg verify DIR` and the reference peer per set (the best counts). */
+    rounds: { type: 'string', default: '3' },
+    /** `files`: only `prereg verify DIR` against the peer; `stage`: only the rest; default both. */
+    only: { type: 'string', default: 'all' },
   },
 });
 const DIR = values.dir;
@@ -192,20 +197,6 @@ function benchTrustDir(): string {
   return dir;
 }
 
-/**
- * `prereg verify DIR --json` as a person runs it: the compiled CLI in its own process (start-up,
- * walk, workers reading the files, every line printed), under /usr/bin/time for its wall and CPU.
- */
-function timeFiles(dir: string, count: number): Timed {
-  const root = join(DIR, 'no-study'); // no study.json: the window is unbounded
-  mkdirSync(root, { recursive: true });
-  const run = timeCli(['verify', dir, '--json', '--trust', benchTrustDir(), '--root', root], { timeFile: join(DIR, 'time-verify-files.txt'), stderr: 'pipe' });
-  const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string; reason_codes: string[] });
-  const bad = lines.find((r) => r.status !== 'VERIFIED');
-  if (run.status !== 0 || lines.length !== count || bad) throw new Error(`bench: verify DIR exited ${run.status} with ${lines.length} lines${bad ? `; ${bad.file} is ${bad.status} ${bad.reason_codes.join(' ')}` : ''}\n${run.stderr}`);
-  return { rate: count / run.wall, cpuPerProof: (run.cpu * 1e6) / count };
-}
-
 /** The floor: bench/floor-worker.ts over the same rows, stream and pool as the stage. */
 function timeFloor(path: string): Promise<Timed> {
   return timed(async () => {
@@ -242,7 +233,31 @@ await generate(noToken, half, 'none');
 await generate(withToken, total - half, 'own');
 await generate(batchAnchored, half, 'batch');
 
+// prereg verify DIR --json against the reference peer (bench/files.ts): the issue-26 targets.
+async function filesFigures(): Promise<FilesFigure[]> {
+  ensurePeer();
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-stale'], { stdio: 'inherit' }); // the CLI runs dist/
+  const big = Math.min(20000, half);
+  const small = Math.min(4000, half, total - half);
+  const sets: FilesSet[] = [
+    { label: `${fmt(small)} items, no tokens`, dir: await evidenceFiles(noToken, small, join(DIR, `files-no-token-${small}-${shape}`)), count: small, target: 1.5 },
+    { label: `${fmt(big)} items, no tokens`, dir: await evidenceFiles(noToken, big, join(DIR, `files-no-token-${big}-${shape}`)), count: big, target: 2 },
+    { label: `${fmt(small)} items, one RFC 3161 token each`, dir: await evidenceFiles(withToken, small, join(DIR, `files-with-token-${small}-${shape}`)), count: small, target: 12 },
+  ];
+  const root = join(DIR, 'no-study'); // no study.json: the window is unbounded
+  mkdirSync(root, { recursive: true });
+  return filesAgainstPeer(sets, { trustDir: benchTrustDir(), root, timeFile: join(DIR, 'time-verify-files.txt'), rounds: Number(values.rounds), log: (l) => process.stderr.write(`${l}\n`) });
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const loadBefore = loadavg()[0]!;
+if (values.only === 'files') {
+  const figures = await filesFigures();
+  console.log(`machine: ${availableParallelism()} cores, Node ${process.version}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`);
+  for (const f of figures) console.log(describeFigure(f));
+  console.log(JSON.stringify({ load_start: Number(loadBefore.toFixed(2)), files: figures }));
+  process.exit(0);
+}
 const before = rawEd25519();
 const rawBefore = before.rate;
 const twoThreads = await threadedEd25519Rate(2);
@@ -251,16 +266,12 @@ const plain = await timeVerify(noToken, 'without tokens');
 const tokens = await timeVerify(withToken, 'with tokens');
 const batched = await timeVerify(batchAnchored, 'batch-anchored');
 const batchTokens = await tokensVerified(batchAnchored, 6400);
-const fileCount = Math.min(Number(values.files), half, total - half);
-execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-stale'], { stdio: 'inherit' }); // the CLI runs dist/
-const filesPlain = timeFiles(await evidenceFiles(noToken, fileCount, join(DIR, `files-no-token-${fileCount}-${shape}`)), fileCount);
-const filesTokens = timeFiles(await evidenceFiles(withToken, fileCount, join(DIR, `files-with-token-${fileCount}-${shape}`)), fileCount);
+const files = values.only === 'stage' ? [] : await filesFigures();
 const after = rawEd25519();
 const rawAfter = after.rate;
 const raw = (rawBefore + rawAfter) / 2;
 // CPU per proof is counted in units of one verify's CPU (not its wall time: the machine may be loaded).
 const edMicros = (before.cpuMicros + after.cpuMicros) / 2;
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ratio = (n: number) => (n / raw).toFixed(2);
 const cpu = (t: Timed) => `${fmt(t.cpuPerProof)} µs CPU/proof = ${(t.cpuPerProof / edMicros).toFixed(2)} Ed25519 verifies`;
 console.log(`machine: ${availableParallelism()} cores, Node ${process.version}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (wall rates are inflated by load; CPU per proof is not)`);
@@ -268,15 +279,10 @@ console.log(`raw single-core crypto.verify Ed25519: ${fmt(raw)} /s (before ${fmt
 console.log(`Ed25519 alone on 2 threads: ${fmt(twoThreads)} /s (ratio ${ratio(twoThreads)}: the ceiling of any verifier here)`);
 console.log(`floor, ${fmt(half)} proofs (parse, 3 hashes, Ed25519; no checks, no rows): ${fmt(floor.rate)} /s (ratio ${ratio(floor.rate)}); ${cpu(floor)}`);
 const perProof = (t: Timed) => t.cpuPerProof / edMicros;
-const ofTwoThreads = (t: Timed) => (t.rate / twoThreads).toFixed(2);
 console.log(`verify stage, ${fmt(half)} proofs without tokens: ${fmt(plain.rate)} proofs/s (ratio ${ratio(plain.rate)}); ${cpu(plain)} (target <= 1.7)`);
 console.log(`verify stage, ${fmt(total - half)} proofs with one RFC 3161 token each: ${fmt(tokens.rate)} proofs/s; ${cpu(tokens)} (target <= 3.0)`);
 console.log(`verify stage, ${fmt(half)} batch-anchored proofs (batches of ${BATCH_SIZE}): ${fmt(batched.rate)} proofs/s; ${cpu(batched)} (target <= 1.8); tokens actually verified: ${fmt(batchTokens.tokens)} for the first ${fmt(batchTokens.proofs)} proofs, in one thread`);
-console.log(`prereg verify DIR --json, ${fmt(fileCount)} evidence files without tokens: ${fmt(filesPlain.rate)} files/s = ${ofTwoThreads(filesPlain)} × the 2-thread Ed25519 rate (target >= 0.80); ${cpu(filesPlain)}`);
-console.log(`prereg verify DIR --json, ${fmt(fileCount)} evidence files with tokens: ${fmt(filesTokens.rate)} files/s = ${ofTwoThreads(filesTokens)} × the 2-thread Ed25519 rate (target >= 0.35); ${cpu(filesTokens)}`);
-// What a target of k × the two-thread rate allows: on two cores fully used, 2/k verifies of CPU per file.
-const allowed = (k: number) => (2 / (k * (twoThreads / raw))).toFixed(2);
-console.log(`  on two cores, 0.80 × the 2-thread rate allows ${allowed(0.8)} Ed25519 verifies of CPU per file, 0.35 × allows ${allowed(0.35)}; the floor above (no checks, no file, no output) costs ${perProof(floor).toFixed(2)}, the stage without tokens ${perProof(plain).toFixed(2)}, with one token each ${perProof(tokens).toFixed(2)}`);
+for (const f of files) console.log(describeFigure(f));
 console.log(
   JSON.stringify({
     items: total,
@@ -294,13 +300,10 @@ console.log(
     batch_cpu_us_per_proof: Math.round(batched.cpuPerProof),
     batch_tokens_verified: batchTokens.tokens,
     batch_tokens_proofs: batchTokens.proofs,
+    floor_ed25519_per_proof: Number(perProof(floor).toFixed(2)),
     no_token_ed25519_per_proof: Number(perProof(plain).toFixed(2)),
     with_token_ed25519_per_proof: Number(perProof(tokens).toFixed(2)),
     batch_ed25519_per_proof: Number(perProof(batched).toFixed(2)),
-    files: fileCount,
-    files_no_token_per_s: Math.round(filesPlain.rate),
-    files_no_token_of_two_threads: Number(ofTwoThreads(filesPlain)),
-    files_with_token_per_s: Math.round(filesTokens.rate),
-    files_with_token_of_two_threads: Number(ofTwoThreads(filesTokens)),
+    files,
   }),
 );

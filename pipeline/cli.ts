@@ -175,6 +175,7 @@ export async function main(rawArgv: string[], io: CliIo = processIo): Promise<Ex
     },
     env: io.env,
     printLine: (lineJson, text) => io.stdout(json ? `${shownJson(lineJson)}\n` : `${terminalText(text)}\n`),
+    write: (text) => io.stdout(text),
   };
   try {
     const result = command.writesStudy?.(ctx) ? await withStudyLock(studyLayout(ctx.root).work, `prereg ${command.name}`, () => command.run(ctx)) : await command.run(ctx);

@@ -24,6 +24,8 @@ export interface StageContext {
    * for a command that streams results as they come; it then returns `printed: true`.
    */
   printLine?: (json: unknown, text: string) => void;
+  /** Writes finished lines (each ending in "\n") to stdout as they are: many lines in one write. */
+  write?: (text: string) => void;
 }
 
 export interface StageResult {

@@ -106,15 +106,18 @@ function write(v: unknown, depth: number): string {
 
 const SURROGATE = /[\ud800-\udfff]/;
 
+/**
+ * Sorts in place by code point (Python's sorted() on str, the UTF-8 byte order): JavaScript's
+ * UTF-16 code-unit order is the same unless a string holds a surrogate, so only then the slower sort.
+ */
+export function sortByCodePoint(strings: string[]): string[] {
+  strings.sort();
+  for (const k of strings) if (SURROGATE.test(k)) return strings.sort(compareCodePoints);
+  return strings;
+}
+
 function writeObject(o: Record<string, unknown>, depth: number): string {
-  const keys = Object.keys(o);
-  keys.sort(); // UTF-16 code-unit order: equal to code-point order unless a key has surrogates
-  for (const k of keys) {
-    if (NEEDS_ESCAPE.test(k) && SURROGATE.test(k)) {
-      keys.sort(compareCodePoints);
-      break;
-    }
-  }
+  const keys = sortByCodePoint(Object.keys(o));
   let s = '{';
   for (const k of keys) {
     const x = o[k];

@@ -110,21 +110,29 @@ export function contents(bytes: Uint8Array, element: DerElement): Uint8Array {
   return bytes.subarray(element.contentStart, element.contentEnd);
 }
 
-/** OBJECT IDENTIFIER contents in dotted form, or undefined when they are not one (X.690 §8.19). */
+/**
+ * OBJECT IDENTIFIER contents in dotted form, or undefined when they are not one (X.690 §8.19).
+ * Arcs are numbers while they stay exact (below 2^52), BigInt beyond: every token carries a dozen
+ * OIDs, and BigInt arithmetic per byte was the largest part of decoding one.
+ */
 export function decodeOid(content: Uint8Array): string | undefined {
   if (content.length === 0 || (content[content.length - 1]! & 0x80) !== 0) return undefined;
-  const arcs: bigint[] = [];
-  let value = 0n;
+  const arcs: Array<number | bigint> = [];
+  let value = 0;
+  let big: bigint | null = null;
   for (const byte of content) {
-    value = (value << 7n) | BigInt(byte & 0x7f);
+    if (big === null && value < 2 ** 45) value = value * 128 + (byte & 0x7f);
+    else big = ((big ?? BigInt(value)) << 7n) | BigInt(byte & 0x7f);
     if ((byte & 0x80) === 0) {
-      arcs.push(value);
-      value = 0n;
+      arcs.push(big ?? value);
+      value = 0;
+      big = null;
     }
   }
   const first = arcs[0]!;
-  const head = first < 40n ? [0n, first] : first < 80n ? [1n, first - 40n] : [2n, first - 80n];
-  return [...head, ...arcs.slice(1)].join('.');
+  const [x, y] = first < 40 ? [0, first] : first < 80 ? [1, typeof first === 'bigint' ? first - 40n : first - 40] : [2, typeof first === 'bigint' ? first - 80n : first - 80];
+  arcs[0] = y;
+  return `${x}.${arcs.join('.')}`;
 }
 
 /** INTEGER contents as a two's-complement big-endian number (X.690 §8.3), or undefined when empty. */

@@ -15,11 +15,15 @@
 // - nesting less deep than maxDepth - 1 (the canonical parser's limit decides the rest).
 
 /**
- * A string token (then whether a ':' follows, making it a key), or a number token, outside strings.
- * The string is matched as runs between escapes (the "unrolled" form: the same strings as
- * "(?:[^"\\]|\\.)*", one step per run rather than per character, ≈ 30% faster here).
+ * A string token, matched as runs between escapes (the "unrolled" form: the same strings as
+ * "(?:[^"\\]|\\.)*", one step per run rather than per character, ≈ 30% faster here). With every
+ * string emptied, a key is `""` then ':', and the digits left are the number tokens: counted and
+ * listed by native regular expressions, not token by token in JavaScript (code that has not been
+ * optimised yet, in a short run, spent more there than JSON.parse).
  */
-const TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|-?\d[\d.eE+-]*/g;
+const STRING_TOKENS = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+const EMPTIED_KEYS = /""\s*:/g;
+const NUMBER_TOKENS = /-?\d[\d.eE+-]*/g;
 const SAFE_NUMBER = /^-?(?:0|[1-9]\d{0,15})(?:\.\d+)?$/;
 /** A \\uD800–\\uDFFF escape in the raw text: only then can a decoded string hold a lone surrogate. */
 export const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
@@ -34,15 +38,10 @@ export function parsePlainIfSafe(text: string, maxDepth: number): unknown {
     return undefined; // the canonical parser says what is wrong, with its code and column
   }
   // Only valid JSON gets here, so the tokens outside strings are punctuation, literals and numbers.
-  let keysInText = 0;
-  TOKENS.lastIndex = 0;
-  for (let m = TOKENS.exec(text); m !== null; m = TOKENS.exec(text)) {
-    const token = m[0];
-    if (token.charCodeAt(0) === 0x22) {
-      if (m[1] !== undefined) keysInText++;
-    } else if (!SAFE_NUMBER.test(token) || String(Number(token)) !== token || (!token.includes('.') && !Number.isSafeInteger(Number(token)))) {
-      return undefined;
-    }
+  const outside = text.replace(STRING_TOKENS, '""');
+  const keysInText = outside.match(EMPTIED_KEYS)?.length ?? 0;
+  for (const token of outside.match(NUMBER_TOKENS) ?? []) {
+    if (!SAFE_NUMBER.test(token) || String(Number(token)) !== token || (!token.includes('.') && !Number.isSafeInteger(Number(token)))) return undefined;
   }
   let keysParsed = 0;
   let doubt = false;

@@ -30,8 +30,8 @@ function openFailed(path: string, err: unknown, exitCode: ExitCode): PreregError
   return new PreregError('FILE_NOT_FOUND', `${shown(path)} cannot be read${code ? ` (${code})` : ''}`, { path }, exitCode);
 }
 
-/** Opens path for reading if it is a regular file (the descriptor is the caller's to close). */
-export function openRegularFile(path: string, exitCode: ExitCode = EXIT.blocked): number {
+/** Opens path for reading if it is a regular file (the descriptor is the caller's to close), with its size. */
+function openRegular(path: string, exitCode: ExitCode): { fd: number; size: number } {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
@@ -43,14 +43,27 @@ export function openRegularFile(path: string, exitCode: ExitCode = EXIT.blocked)
     closeSync(fd);
     throw notRegular(path, st);
   }
-  return fd;
+  return { fd, size: st.size };
 }
 
-/** The bytes of a regular file; anything else is refused (missing: FILE_NOT_FOUND with exitCode). */
+/** Opens path for reading if it is a regular file (the descriptor is the caller's to close). */
+export function openRegularFile(path: string, exitCode: ExitCode = EXIT.blocked): number {
+  return openRegular(path, exitCode).fd;
+}
+
+/**
+ * The bytes of a regular file; anything else is refused (missing: FILE_NOT_FOUND with exitCode).
+ * Read as readFileSync reads a file of known size (up to that size, or less if it shrank), with
+ * the size of the one fstat that checked it: readFileSync(fd) would fstat it again.
+ */
 export function readRegularFile(path: string, exitCode: ExitCode = EXIT.blocked): Buffer {
-  const fd = openRegularFile(path, exitCode);
+  const { fd, size } = openRegular(path, exitCode);
   try {
-    return readFileSync(fd);
+    if (size === 0) return readFileSync(fd); // a size the kernel does not know (procfs): read to the end
+    const buffer = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let n = -1; n !== 0 && at < size; at += n) n = readSync(fd, buffer, at, size - at, null);
+    return at < size ? buffer.subarray(0, at) : buffer;
   } finally {
     closeSync(fd);
   }

@@ -9,7 +9,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
 import { commitmentProblems, readCommitments, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
-import { shown } from '../text/display.ts';
+import { shown, shownJson } from '../text/display.ts';
 
 export const verify: Command = {
   name: 'verify',
@@ -55,6 +55,9 @@ export const verify: Command = {
   },
 };
 
+/** JSON lines per write to stdout: one write per line cost more than building the line. */
+const LINES_PER_WRITE = 64;
+
 async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const layout = studyLayout(ctx.root);
   const trustDir = typeof ctx.values.trust === 'string' ? ctx.values.trust : layout.trust;
@@ -76,13 +79,27 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const lines: string[] = [...header];
   const print = ctx.printLine;
   if (print && !ctx.json) for (const line of header) print(null, line);
-  // Each file's line is printed as soon as it and the files before it are verified.
+  // Each file's line is printed as soon as it and the files before it are verified; JSON lines
+  // LINES_PER_WRITE at a time, in one write (the text of a line is built only without --json).
+  let batch = '';
+  let batched = 0;
+  const flush = () => {
+    if (batch !== '') ctx.write!(batch);
+    batch = '';
+    batched = 0;
+  };
   const results = await verifyFiles(files, inputs, (r) => {
     if (r.kind === 'chain') r.problems.push(...unattributed);
-    const text = `${shown(r.file)}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.map(shown).join('\n  ')}` : ''}`;
-    lines.push(text);
+    if (ctx.json && print && ctx.write) {
+      batch += `${shownJson(r)}\n`;
+      if (++batched === LINES_PER_WRITE) flush();
+      return;
+    }
+    const text = ctx.json ? '' : `${shown(r.file)}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.map(shown).join('\n  ')}` : ''}`;
+    if (!ctx.json) lines.push(text);
     print?.(r, text);
   });
+  if (ctx.write) flush();
   // A malformed commitments line is an input that did not verify either: one more JSON line each
   // (kind "commitment", after the files), and the exit says so.
   const malformed = commitments.flatMap((l) => (l.ok ? [] : [{

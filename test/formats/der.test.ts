@@ -101,7 +101,7 @@ describe('readElement', () => {
 
 describe('decodeOid and decodeInteger', () => {
   it('decode as asn1js does', () => {
-    for (const oid of ['1.2.840.113549.1.9.16.1.4', '2.16.840.1.101.3.4.2.1', '0.9.2342.19200300.100.1.25', '2.999.18446744073709551617', '1.3.6.1.5.5.7.3.8']) {
+    for (const oid of ['1.2.840.113549.1.9.16.1.4', '2.16.840.1.101.3.4.2.1', '0.9.2342.19200300.100.1.25', '2.999.18446744073709551617', '1.3.6.1.5.5.7.3.8', '1.2.35184372088831', '1.2.35184372088832', '2.39.0', '2.40.0', '1.39.4']) {
       const der = new Uint8Array(new asn1js.ObjectIdentifier({ value: oid }).toBER(false));
       const element = readWhole(der)!;
       expect(decodeOid(contents(der, element))).toBe(oid);
@@ -109,6 +109,34 @@ describe('decodeOid and decodeInteger', () => {
     for (const n of [0n, 1n, 127n, 128n, 255n, 256n, -1n, -128n, -129n, 2n ** 64n + 3n, -(2n ** 70n)]) {
       const der = new Uint8Array(asn1js.Integer.fromBigInt(n).toBER(false));
       expect(decodeInteger(contents(der, readWhole(der)!))).toBe(n);
+    }
+  });
+
+  it('read every arc exactly, small or beyond 2^53, as the BigInt reading of X.690 §8.19 does', () => {
+    const reference = (content: Uint8Array): string => {
+      const arcs: bigint[] = [];
+      let value = 0n;
+      for (const byte of content) {
+        value = (value << 7n) | BigInt(byte & 0x7f);
+        if ((byte & 0x80) === 0) {
+          arcs.push(value);
+          value = 0n;
+        }
+      }
+      const first = arcs[0]!;
+      const head = first < 40n ? [0n, first] : first < 80n ? [1n, first - 40n] : [2n, first - 80n];
+      return [...head, ...arcs.slice(1)].join('.');
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 2000; i++) {
+      // Arcs of 1 to 12 bytes of 7 bits: up to 84 bits, across the 2^45 and 2^53 boundaries.
+      const content: number[] = [];
+      for (let arcs = 1 + (next() % 4); arcs > 0; arcs--) {
+        const length = 1 + (next() % 12);
+        for (let b = 0; b < length; b++) content.push((next() & 0x7f) | (b < length - 1 ? 0x80 : 0));
+      }
+      expect(decodeOid(Uint8Array.from(content))).toBe(reference(Uint8Array.from(content)));
     }
   });
 

@@ -14,29 +14,16 @@ import { parsePlainIfSafe } from '../../pipeline/formats/json-fast-path.ts';
 import { inspectLine } from '../../pipeline/ingest/lines.ts';
 import { MAX_JSON_DEPTH, SubmissionChecker } from '../../pipeline/ingest/submission.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';
+import { pick, random } from '../support/seeded-random.ts';
 
 const BASE = ['sys-honest.jsonl', 'sys-tampered.jsonl', 'sys-truncated.jsonl'].flatMap((f) =>
   readFileSync(join(PROJECT_ROOT, 'inputs/submissions', f), 'utf8').trim().split('\n'),
 );
 
-/** mulberry32: a small seeded generator, so a failure names a line that can be generated again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const NUMBERS = ['1', '2', '0', '-0', '1.0', '0.0', '-0.0', '1.5', '0.1', '0.10', '2.50', '1e0', '1E2', '1e400', '-1', '01', '100', '101', '12345678901234567', '9007199254740991', '9007199254740992', '9007199254740993', '123456789.125', '3.0e1', '1.7976931348623157e308', '5e-324'];
 const STRINGS = ['":{', '\\"', '\\\\', '\\u0000', '\\ud800', '\\udfff', '\\uD83D\\uDE00', '\\ud83d\\ude00', '__proto__', '\\/', 'é', '\\u00e9', '[1,2]', '"a":1,"a":2', '\\n\\t'];
 const EDITS = ['"', '\\', ',', ':', '{', '}', '[', ']', '0', '.', 'e', '-', ' ', '\t', 'x'];
 
-function pick<T>(r: () => number, xs: readonly T[]): T {
-  return xs[Math.floor(r() * xs.length)]!;
-}
 
 /** One hostile variant of a real line. */
 function mutate(line: string, r: () => number): string {

@@ -12,6 +12,8 @@ import { utcMillis } from '../../formats/utc-instant.ts';
 
 export interface EvidenceItem {
   proof: unknown;
+  /** The proof is plain JSON already (JSON.parse of a text formats/json-fast-path.ts let through): the schema reads it as it is. */
+  plain?: true;
   request?: unknown;
   response?: unknown;
   /** The owner's openings of a 3.x proof's commitments: {"disclosed": {field: {nonce, value}}}. */
@@ -45,7 +47,7 @@ export function readItem(item: EvidenceItem): ReadProof | { problems: string[] }
   const raw = item.proof;
   if (!isRecord(raw)) return { problems: [`the proof must be a JSON object, got ${describe(raw)}`] };
   // ajv sees plain JS: JsonNumber lexemes become numbers (the schema only asks "is a number").
-  const plain = toPlain(raw as JsonValue);
+  const plain = item.plain ? raw : toPlain(raw as JsonValue);
   if (!validateProof(plain)) return { problems: describeErrors(validateProof.errors).map((p) => (p.startsWith('/ ') ? `proof${p.slice(1)}` : `proof${p}`)) };
   const proof = plain as ArkForgeProof;
   const problems: string[] = [];

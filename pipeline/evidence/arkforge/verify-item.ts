@@ -36,9 +36,10 @@
 //   is reported in `tlog.checks`; every PROOF_TLOG_* code fails the one `tlog` check.
 // - independent_witnesses counts the token and the log entry that verified, and counts neither
 //   when the batch path failed: both then witness a root this proof's chain hash does not reach.
-import { createPublicKey, verify as ed25519Verify, type KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { checkBatchAnchor } from './batch-anchor.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
+import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import type { ProofCheck } from './checks.ts';
 import { readItem, type EvidenceItem, type ReadProof } from './item.ts';
 import { fail, finish, newVerification, record, type ProofVerification, type StudyWindow } from './verification.ts';
@@ -50,12 +51,12 @@ import { inWindow, utcMillis, windowText } from '../../formats/utc-instant.ts';
 import { decodeEd25519PublicKey, type PinnedKey, type ProofPolicy, type TrustMaterial } from '../trust/index.ts';
 
 /** A bare proof: an evidence item without bodies. */
-export function verifyProof(proof: unknown, trust: TrustMaterial, window: StudyWindow): Promise<ProofVerification> {
-  return verifyEvidenceItem({ proof }, trust, window);
+export function verifyProof(proof: unknown, trust: TrustMaterial, window: StudyWindow, signatures: SignatureCheck = checkOnThisThread): Promise<ProofVerification> {
+  return verifyEvidenceItem({ proof }, trust, window, signatures);
 }
 
-/** SPEC §6.1 steps 1–6 for one evidence item. */
-export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMaterial, window: StudyWindow): Promise<ProofVerification> {
+/** SPEC §6.1 steps 1–6 for one evidence item; `signatures` says where the signatures' arithmetic runs (signature-check.ts). */
+export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMaterial, window: StudyWindow, signatures: SignatureCheck = checkOnThisThread): Promise<ProofVerification> {
   const study = studyWindow(window);
   const v = newVerification(item.proof);
 
@@ -77,9 +78,9 @@ export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMateria
   record(v, batch.findings);
   v.batch = batch.report;
   v.witnessed_hash = batch.witnessed?.hash ?? null;
-  const genTimeMs = await checkToken(read.proof, batch.witnessed, trust, v); // 5. (its genTime bounds the key windows)
+  const genTimeMs = await checkToken(read.proof, batch.witnessed, trust, signatures, v); // 5. (its genTime bounds the key windows)
   checkTlog(item.transparency_log_entry, batch.witnessed, trust, v); // the log entry over the same witnessed hash
-  checkSignature(read.proof, declaredChain, read.timestampMs, genTimeMs, trust.keys, v); // 4.
+  await checkSignature(read.proof, declaredChain, read.timestampMs, genTimeMs, trust.keys, signatures, v); // 4.
   checkTime(read.proof, read.timestampMs, genTimeMs, trust.policy, study, v); // 5. (time)
   // 6. transparency_log and other post-chain metadata never enter the chain hash.
   return finish(v);
@@ -142,6 +143,7 @@ async function checkToken(
   proof: ArkForgeProof,
   witnessed: { hash: string; what: string } | null,
   trust: TrustMaterial,
+  signatures: SignatureCheck,
   v: ProofVerification,
 ): Promise<number | undefined> {
   if (witnessed === null) return undefined;
@@ -151,8 +153,9 @@ async function checkToken(
     return undefined;
   }
   // A batch's proofs share one token: verified once, its time still checked for each proof.
-  const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa);
-  v.tsa = { gen_time: outcome.genTime ?? null, codes: outcome.codes, signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
+  const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa, signatures);
+  // The outcome is shared by every proof of its token (verified-once.ts): its codes are copied.
+  v.tsa = { gen_time: outcome.genTime ?? null, codes: [...outcome.codes], signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';
     return utcMillis(outcome.genTime);
@@ -236,14 +239,15 @@ function checkTime(
  * that the proof names is tried first: one Ed25519 verify for a good proof. Only when nothing that
  * counts verifies are the other keys tried, to tell a bad signature from an untrusted key.
  */
-function checkSignature(
+async function checkSignature(
   proof: ArkForgeProof,
   declaredChain: string,
   timestampMs: number,
   genTimeMs: number | undefined,
   keys: readonly PinnedKey[],
+  signatures: SignatureCheck,
   v: ProofVerification,
-): void {
+): Promise<void> {
   const embedded = typeof proof.arkforge_pubkey === 'string' ? decodeEd25519PublicKey(proof.arkforge_pubkey) : undefined;
   const embeddedX = embedded?.toString('base64url');
   if (embedded) v.embedded_pubkey_pinned = keys.some((k) => k.x === embeddedX);
@@ -256,13 +260,7 @@ function checkSignature(
   const sig = Buffer.from(signature.slice('ed25519:'.length), 'base64url');
   // proof-spec §6: the signed message is the chain-hash hex string, UTF-8 (ASCII) — never a JS string.
   const message = Buffer.from(declaredChain, 'latin1');
-  const verifies = (key: KeyObject): boolean => {
-    try {
-      return ed25519Verify(null, message, key, sig);
-    } catch {
-      return false;
-    }
-  };
+  const verifies = (key: KeyObject) => signatures(null, message, key, sig);
   const counts = (k: PinnedKey): boolean =>
     inWindow(k, timestampMs) && (genTimeMs === undefined || inWindow(k, genTimeMs));
 
@@ -275,7 +273,7 @@ function checkSignature(
     else list.push(k);
   }
   for (const k of counting) {
-    if (verifies(k.key)) {
+    if (await verifies(k.key)) {
       v.checks.signature = 'pass';
       v.checks.key = 'pass';
       v.key_id = k.key_id;
@@ -284,7 +282,7 @@ function checkSignature(
   }
   // Nothing that counts verifies: find out whether the signature is bad or only the key is.
   for (const k of outOfWindow) {
-    if (verifies(k.key)) {
+    if (await verifies(k.key)) {
       v.checks.signature = 'pass';
       v.key_id = k.key_id;
       fail(v, 'key', 'PROOF_KEY_UNTRUSTED', `the signature verifies with pinned key ${k.key_id}, whose window ${windowText(k)} does not contain the proof's timestamp${genTimeMs === undefined ? '' : ' and token genTime'}`);
@@ -292,7 +290,7 @@ function checkSignature(
     }
   }
   const embeddedKey = embedded && v.embedded_pubkey_pinned === false ? importRawKey(embedded) : undefined;
-  if (embeddedKey && verifies(embeddedKey)) {
+  if (embeddedKey && (await verifies(embeddedKey))) {
     v.checks.signature = 'pass';
     fail(v, 'key', 'PROOF_KEY_UNTRUSTED', `the signature verifies only with the embedded arkforge_pubkey ${proof.arkforge_pubkey}, which is not pinned`);
     return;

@@ -1,10 +1,12 @@
 // One unit of verification work, as text in and plain result out, so the same code runs in a
 // worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
-import { canonicalJson, CanonicalText, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
-import { indexCommitments, verifyReceipt, type AgentKeyring, verifyTimeline, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
-import { unparsedProofVerification, verifyEvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
+import { canonicalJson, CanonicalText, DEFAULT_MAX_DEPTH, isRecord, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
+import { parsePlainIfSafe } from '../../formats/json-fast-path.ts';
+import { indexCommitments, verifyReceipt, verifyTimeline, type AgentKeyring, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
+import { unparsedProofVerification, verifyEvidenceItem, type EvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
 import { agentPublicKey } from '../intake/ed25519.ts';
+import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../trust/index.ts';
 
 /** Texts are canonical JSON (canonicalJson's output): request and response are hashed as given. */
@@ -45,6 +47,8 @@ export interface VerifyContext {
   trust: TrustMaterial;
   window: StudyWindow;
   commitments: CommitmentIndex;
+  /** Where proofs' signatures are checked: in line (worker threads), or on libuv's pool (`verify DIR` on one thread). */
+  signatures: SignatureCheck;
 }
 
 /** The registered agent keys, decoded: whose each key is (SPEC §12.3). */
@@ -56,8 +60,8 @@ export function agentKeyring(agentKeys: VerifyContextInputs['agent_keys']): Agen
   });
 }
 
-export function buildVerifyContext(inputs: VerifyContextInputs): VerifyContext {
-  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments, agentKeyring(inputs.agent_keys)) };
+export function buildVerifyContext(inputs: VerifyContextInputs, signatures: SignatureCheck = checkOnThisThread): VerifyContext {
+  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments, agentKeyring(inputs.agent_keys)), signatures };
 }
 
 
@@ -78,7 +82,17 @@ function parseOrNull(text: string): JsonValue | null {
 /** A document parsed already (`prereg verify FILE` parses each file once), as the task of its kind would carry it as text. */
 export type ParsedDocument =
   /** A body given as CanonicalText is hashed as that text (a task's, read from the store); a parsed one as its canonical JSON. */
-  | { kind: 'evidence'; key: string; proof: JsonValue; request?: JsonValue | CanonicalText; response?: JsonValue | CanonicalText; disclosure?: JsonValue; transparency_log_entry?: JsonValue }
+  | {
+      kind: 'evidence';
+      key: string;
+      proof: JsonValue;
+      /** The proof and bodies are plain JSON (JSON.parse, numbers as doubles: formats/json-fast-path.ts), not parsed JsonValue. */
+      plain?: true;
+      request?: JsonValue | CanonicalText;
+      response?: JsonValue | CanonicalText;
+      disclosure?: JsonValue;
+      transparency_log_entry?: JsonValue;
+    }
   /** null: a text that did not parse (the verifiers report it as malformed). */
   | { kind: 'chain'; key: string; chain: JsonValue | null; owner?: string }
   | { kind: 'receipt'; key: string; receipt: JsonValue | null };
@@ -91,14 +105,13 @@ export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyConte
   if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window.closes_at, doc.owner ?? null) };
   if (doc.kind === 'receipt') return { kind: 'receipt', key: doc.key, result: verifyReceipt(doc.receipt) };
   const body = (v: JsonValue | CanonicalText) => (v instanceof CanonicalText ? v : new CanonicalText(canonicalJson(v)));
-  const item = {
-    proof: doc.proof,
-    ...(doc.request !== undefined ? { request: body(doc.request) } : {}),
-    ...(doc.response !== undefined ? { response: body(doc.response) } : {}),
-    ...(doc.disclosure !== undefined ? { disclosure: doc.disclosure } : {}),
-    ...(doc.transparency_log_entry !== undefined ? { transparency_log_entry: doc.transparency_log_entry } : {}),
-  };
-  return { kind: 'evidence', key: doc.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window) };
+  const item: EvidenceItem = { proof: doc.proof };
+  if (doc.plain) item.plain = true;
+  if (doc.request !== undefined) item.request = body(doc.request);
+  if (doc.response !== undefined) item.response = body(doc.response);
+  if (doc.disclosure !== undefined) item.disclosure = doc.disclosure;
+  if (doc.transparency_log_entry !== undefined) item.transparency_log_entry = doc.transparency_log_entry;
+  return { kind: 'evidence', key: doc.key, result: await verifyEvidenceItem(item, ctx.trust, ctx.window, ctx.signatures) };
 }
 
 export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promise<VerifyOutcome> {
@@ -108,10 +121,15 @@ export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promi
     // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson): they are hashed
     // as they are, without a second parse. The disclosure's values are hashed one by one, so it is
     // parsed (lexemes kept); so is the transparency-log entry (the verifier reads its integers and strings).
+    // The proof is read by JSON.parse when its text shows the canonical parser reads the same
+    // values (formats/json-fast-path.ts): native code, and the schema reads it without a copy.
+    const plain = parsePlainIfSafe(task.proof, DEFAULT_MAX_DEPTH) as JsonValue | undefined;
+    const fast = plain !== undefined && isRecord(plain);
     return await verifyParsedDocument({
       kind: 'evidence',
       key: task.key,
-      proof: parse(task.proof),
+      proof: fast ? plain : parse(task.proof),
+      ...(fast ? { plain: true as const } : {}),
       ...(task.request !== null ? { request: new CanonicalText(task.request) } : {}),
       ...(task.response !== null ? { response: new CanonicalText(task.response) } : {}),
       ...(task.disclosure !== null ? { disclosure: parse(task.disclosure) } : {}),

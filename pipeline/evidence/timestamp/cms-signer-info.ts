@@ -13,7 +13,8 @@
 // Signature algorithms accepted: ECDSA with SHA-256/384/512, RSA PKCS#1 v1.5 with SHA-256/384/512
 // (also given as rsaEncryption / id-ecPublicKey with the digest algorithm's hash), Ed25519. Any
 // other (RSASSA-PSS, SHA-1, …) fails the signature check (docs/proofs.md).
-import { createHash, verify, type KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
+import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { HASH_ALGORITHMS, isSha2 } from '../../formats/hash-algorithms.ts';
 import { algorithmIdentifierOid, children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../../formats/der.ts';
 
@@ -133,7 +134,7 @@ export function singleAttributeValue(attributes: readonly CmsAttribute[], type: 
  * `key`. The attributes are taken as carried: RFC 5652 requires them DER-encoded, so a token
  * whose signed attributes are not DER fails here (a re-encoding verifier might accept it).
  */
-export function signerInfoSignatureValid(info: SignerInfo, eContent: Uint8Array, contentType: string, key: KeyObject): boolean {
+export function signerInfoSignatureValid(info: SignerInfo, eContent: Uint8Array, contentType: string, key: KeyObject, signatures: SignatureCheck = checkOnThisThread): boolean | Promise<boolean> {
   const attrs = info.signedAttrs;
   if (!attrs) return false;
   const type = readValue(singleAttributeValue(attrs.attributes, CMS_OID.contentType));
@@ -147,11 +148,8 @@ export function signerInfoSignatureValid(info: SignerInfo, eContent: Uint8Array,
   const signed = Buffer.from(attrs.der);
   if (signed[0] !== 0xa0) return false;
   signed[0] = 0x31; // [0] IMPLICIT (constructed) → SET OF, X.690 tag of the same length
-  try {
-    return verify(algorithm.hash === 'digest' ? digestName : algorithm.hash, signed, key, info.signature);
-  } catch {
-    return false; // a signature that is not even well-formed for the key (e.g. bad ECDSA DER)
-  }
+  // A signature that is not even well-formed for the key (e.g. bad ECDSA DER) is false.
+  return signatures(algorithm.hash === 'digest' ? digestName : algorithm.hash, signed, key, info.signature);
 }
 
 function readValue(bytes: Uint8Array | undefined): { bytes: Uint8Array; element: DerElement } | undefined {

@@ -41,6 +41,7 @@ import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS, isSha2, type Sha2Hash } from '../../formats/hash-algorithms.ts';
 import { PreregError, type ReasonCode } from '../../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
+import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
 import {
   formatName,
@@ -114,6 +115,8 @@ export type TimestampSubject = Uint8Array | { data: Uint8Array; hash?: Sha2Hash 
 export interface TimestampOptions {
   /** When certificate validity is judged; default the token's genTime (as `openssl ts -verify -attime <genTime>`). */
   at?: Date;
+  /** Where the TSA's signature is checked (evidence/signature-check.ts); default this thread. */
+  signatures?: SignatureCheck;
 }
 
 export interface TimestampVerification {
@@ -283,7 +286,7 @@ export async function verifyTimestampToken(
   result.signerCertSha256 = signer.sha256;
 
   const key = signerKey(signer, memo);
-  checks.signature = key && signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key) ? 'pass' : 'fail';
+  checks.signature = key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, options.signatures ?? checkOnThisThread)) ? 'pass' : 'fail';
   const root = await signerChainsToPinnedRoot(certificates, signer, validityAt, trust, memo);
   checks.chain = root !== null ? 'pass' : 'fail';
   if (root !== null) result.rootSha256 = root;

@@ -7,6 +7,7 @@
 // The key is the token's base64 text as the proof serves it, with the digest's hex: decoding 4 KB
 // of base64 and encoding it again for every proof of a batch cost more than the lookup. Two texts
 // of the same bytes (other padding, say) are two keys: verified twice, to the same outcome.
+import type { SignatureCheck } from '../signature-check.ts';
 import { verifyTimestampToken, type TimestampVerification, type TsaTrust } from './rfc3161.ts';
 
 /** Outcomes kept per TSA material; past this many distinct tokens the memo starts over (bounded memory). */
@@ -15,8 +16,12 @@ const MAX_REMEMBERED = 4096;
 const remembered = new WeakMap<TsaTrust, Map<string, Promise<TimestampVerification>>>();
 let verifications = 0;
 
-/** verifyTimestampToken, computed once per distinct (token text, expected digest) under `trust`. */
-export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex: string, trust: TsaTrust): Promise<TimestampVerification> {
+/**
+ * verifyTimestampToken, computed once per distinct (token text, expected digest) under `trust`.
+ * Every caller gets the same outcome: read it, copy what it keeps (a structured clone per proof
+ * cost more than the lookup it follows).
+ */
+export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex: string, trust: TsaTrust, signatures?: SignatureCheck): Promise<Readonly<TimestampVerification>> {
   let memo = remembered.get(trust);
   if (!memo) remembered.set(trust, (memo = new Map()));
   const key = `${expectedDigestHex}:${tokenBase64}`;
@@ -24,11 +29,10 @@ export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex:
   if (!outcome) {
     if (memo.size >= MAX_REMEMBERED) memo.clear();
     verifications++;
-    outcome = verifyTimestampToken(Buffer.from(tokenBase64, 'base64'), Buffer.from(expectedDigestHex, 'hex'), trust);
+    outcome = verifyTimestampToken(Buffer.from(tokenBase64, 'base64'), Buffer.from(expectedDigestHex, 'hex'), trust, { signatures });
     memo.set(key, outcome);
   }
-  // Each caller gets its own copy: a result is handed on (rows, JSON), never shared by reference.
-  return outcome.then((o) => structuredClone(o));
+  return outcome;
 }
 
 /** How many tokens this thread has actually verified (not reused) so far: the bench reports it. */

@@ -1,0 +1,66 @@
+// `prereg verify DIR --json` against the reference peer (bench/peer.ts), side by side in one run:
+// for each set, `rounds` rounds of prereg, the peer with 1 process and the peer with a pool of 2,
+// interleaved so that the load falls on all three alike; each keeps its best wall time, the peer
+// the better of its two. Whole processes, start-up and output included. Used by bench/verify.ts.
+import { timePeer } from './peer.ts';
+import { timeCli, type TimedRun } from './timed-cli.ts';
+
+export interface FilesSet {
+  label: string;
+  dir: string;
+  count: number;
+  /** The ratio prereg / peer (items/s) asked for. */
+  target: number;
+}
+
+export interface FilesFigure {
+  label: string;
+  count: number;
+  target: number;
+  prereg: { wall: number; cpu: number; peakMiB: number; load: number };
+  peer: { jobs: number; wall: number; cpu: number; load: number };
+  ratio: number;
+}
+
+function checked(run: TimedRun, count: number, who: string): TimedRun {
+  const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string; reason_codes?: string[] });
+  const bad = lines.find((r) => r.status !== 'VERIFIED');
+  if (run.status !== 0 || lines.length !== count || bad) {
+    throw new Error(`bench: ${who} exited ${run.status} with ${lines.length} lines${bad ? `; ${bad.file} is ${bad.status} ${(bad.reason_codes ?? []).join(' ')}` : ''}\n${run.stderr}`);
+  }
+  return run;
+}
+
+const best = (runs: TimedRun[]) => runs.reduce((a, b) => (b.wall < a.wall ? b : a));
+
+/** Every set, `rounds` interleaved rounds each; `root` is a directory without study.json (unbounded window). */
+export function filesAgainstPeer(sets: readonly FilesSet[], options: { trustDir: string; root: string; timeFile: string; rounds: number; log?: (line: string) => void }): FilesFigure[] {
+  const out: FilesFigure[] = [];
+  for (const set of sets) {
+    const runs: Record<'prereg' | 'peer1' | 'peer2', TimedRun[]> = { prereg: [], peer1: [], peer2: [] };
+    for (let round = 0; round < options.rounds; round++) {
+      runs.prereg.push(checked(timeCli(['verify', set.dir, '--json', '--trust', options.trustDir, '--root', options.root], { timeFile: options.timeFile, stderr: 'pipe' }), set.count, 'prereg verify DIR'));
+      runs.peer1.push(checked(timePeer(options.trustDir, set.dir, 1, options.timeFile), set.count, 'the peer (1 process)'));
+      runs.peer2.push(checked(timePeer(options.trustDir, set.dir, 2, options.timeFile), set.count, 'the peer (2 processes)'));
+      const last = (k: keyof typeof runs) => `${runs[k].at(-1)!.wall.toFixed(2)} s (load ${runs[k].at(-1)!.load.toFixed(2)})`;
+      options.log?.(`${set.label}, round ${round + 1}: prereg ${last('prereg')}, peer×1 ${last('peer1')}, peer×2 ${last('peer2')}`);
+    }
+    const p = best(runs.prereg);
+    const [peer, jobs] = best(runs.peer1).wall <= best(runs.peer2).wall ? [best(runs.peer1), 1] : [best(runs.peer2), 2];
+    out.push({
+      label: set.label,
+      count: set.count,
+      target: set.target,
+      prereg: { wall: p.wall, cpu: p.cpu, peakMiB: p.peakMiB, load: p.load },
+      peer: { jobs, wall: peer.wall, cpu: peer.cpu, load: peer.load },
+      ratio: peer.wall / p.wall,
+    });
+  }
+  return out;
+}
+
+export function describeFigure(f: FilesFigure): string {
+  const rate = (wall: number) => Math.round(f.count / wall).toLocaleString('en-US');
+  return `prereg verify DIR --json, ${f.label}: ${rate(f.prereg.wall)} items/s (${f.prereg.wall.toFixed(2)} s, ${f.prereg.cpu.toFixed(2)} s CPU, load ${f.prereg.load.toFixed(2)}); ` +
+    `peer ${rate(f.peer.wall)} items/s (${f.peer.jobs} process${f.peer.jobs > 1 ? 'es' : ''}, ${f.peer.wall.toFixed(2)} s, load ${f.peer.load.toFixed(2)}): ratio ${f.ratio.toFixed(2)} (target >= ${f.target})`;
+}
