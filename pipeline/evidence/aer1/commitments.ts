@@ -208,19 +208,29 @@ export interface CommitmentBinding {
 }
 
 /**
+ * The systems one well-formed line binds (SPEC §12.3), and how: the system that submitted it
+ * through intake, the system one of whose agent keys signed it. A line nobody's key signed and
+ * that came through no intake binds nobody: anyone could have published it. The one rule both
+ * COMMITMENT_CONFLICT (compareCommitments) and JOB_NOT_SUBMITTED (commitmentBindings) apply.
+ */
+function boundSystems(index: CommitmentIndex, line: IndexedCommitment): Array<{ system_id: string; bound_by: CommitmentBinding['bound_by'] }> {
+  const signer = index.signerOf(line);
+  return [
+    ...(line.intake_owner !== undefined ? [{ system_id: line.intake_owner, bound_by: 'intake' as const }] : []),
+    ...(signer.kind === 'signed' ? [{ system_id: signer.system_id, bound_by: 'signature' as const }] : []),
+  ];
+}
+
+/**
  * Every system each well-formed line binds, in file order: what coverage needs to find a job
- * committed by its owner that none of the owner's records submits (JOB_NOT_SUBMITTED, SPEC §12.5).
- * A line nobody's key signed and that came through no intake binds nobody: anyone could publish
- * it, so it can never make a system look as if it hid an attempt.
+ * committed by its owner that none of the owner's records submits (JOB_NOT_SUBMITTED, SPEC §12.5),
+ * so that nobody can make a system look as if it hid an attempt.
  */
 export function commitmentBindings(index: CommitmentIndex): CommitmentBinding[] {
   const out: CommitmentBinding[] = [];
   for (const [job_id, job] of index.jobs) {
     for (const line of job.valid) {
-      const at = { job_id, file: line.file, line: line.line };
-      if (line.intake_owner !== undefined) out.push({ system_id: line.intake_owner, bound_by: 'intake', ...at });
-      const signer = index.signerOf(line);
-      if (signer.kind === 'signed') out.push({ system_id: signer.system_id, bound_by: 'signature', ...at });
+      for (const b of boundSystems(index, line)) out.push({ ...b, job_id, file: line.file, line: line.line });
     }
   }
   return out;
@@ -295,11 +305,7 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   checks.commitment_found = 'pass';
   const timely = (c: ChainCommitment) => compareInstants(parseRfc3339(c.published_at)!, closesAt) < 0;
   const matches = (c: ChainCommitment) => finalDigest !== null && c.final_entry_digest === finalDigest && c.entry_count === entryCount;
-  const binds = (v: IndexedCommitment) => {
-    if (owner === null) return false;
-    const signer = index.signerOf(v);
-    return (signer.kind === 'signed' && signer.system_id === owner) || v.intake_owner === owner;
-  };
+  const binds = (v: IndexedCommitment) => owner !== null && boundSystems(index, v).some((b) => b.system_id === owner);
   let best: IndexedCommitment | null = null;
   let rank = -1;
   for (const v of job.valid) {
