@@ -34,9 +34,9 @@ async function syntheticStore(winsA: number, winsB: number, ties: number): Promi
 /**
  * A store whose records are the rows of a temporary table `plan` (s: 0 for sys-a, 1 for sys-b;
  * i: the item; attempt; success: it cites the item's expected, served and proven, reference)
- * that `planSql` creates, over `items` positive items.
+ * that `planSql` creates, over `n` positive items.
  */
-async function storeWith(planSql: string, items: number): Promise<string> {
+async function storeWith(planSql: string, n: number): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'prereg-sign-test-'));
   dirs.push(dir);
   const path = join(dir, 'prereg.duckdb');
@@ -45,7 +45,6 @@ async function storeWith(planSql: string, items: number): Promise<string> {
   try {
     await c.run('SET VARIABLE require_receipts = true');
     for (const ddl of BASE_TABLE_SQL) await c.run(readFileSync(ddl, 'utf8'));
-    const n = items;
     await c.run(planSql);
     await c.run(`
       INSERT INTO registered_systems VALUES ('sys-a', [], []), ('sys-b', [], []);
