@@ -26,6 +26,8 @@ rm -rf "$outdir"
 prereg run --outputs "$outdir" --operator-key "$keys/TEST-ONLY-operator.key.pem" \
   --cms-key "$keys/TEST-ONLY-operator-cms.key.pem" --cms-cert "$keys/TEST-ONLY-operator-cms.cert.pem"
 latest=$(ls -d "$outdir"/*/)
+echo "== status: every stage current (emit judged in $outdir)"
+prereg status --outputs "$outdir" | sed 's/^/  /'
 echo "== the scores, declared vs proven ($latest)"
 sed -n "/^## Scores/,/^## /p" "$latest/report.md" | sed -n 1,40p  # not head: it would close the pipe early (SIGPIPE under pipefail)
 echo "== audit: rerun from the inputs in a scratch directory, compare byte for byte, trust only the auditor's roots and keys"

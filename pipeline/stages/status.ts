@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { studyLayout, studyRelative } from '../layout.ts';
+import { shown } from '../text/display.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
@@ -28,15 +29,18 @@ export const status: Command = {
   name: 'status',
   summary: 'say, for each stage from ingest to emit, whether it is current or stale, and why',
   help: [
-    'usage: prereg status [--secret-file FILE] [--root DIR] [--json]',
+    'usage: prereg status [--secret-file FILE] [--outputs DIR] [--root DIR] [--json]',
     '',
     'For ingest, verify, classify, score and emit: current (the next run skips it), stale (it',
     'reruns, and the input that changed is named, e.g. "inputs/submissions/a.jsonl changed") or',
     'blocked (it would refuse, with its reason code). Judged by the rule the stages skip by: the',
     'inputs each recorded in work/prereg.duckdb against what it would consume now. Runs no stage',
     'and writes nothing. Exit 0 when every stage could run (current or stale), 3 when one is blocked.',
+    '',
+    '  --outputs DIR   where run/emit were told to write <run_id>/ (default: outputs/); emit is',
+    '                  current only when <run_id>/ exists there',
   ].join('\n'),
-  options: { 'secret-file': { type: 'string' } },
+  options: { 'secret-file': { type: 'string' }, outputs: { type: 'string' } },
   stage: true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
@@ -63,11 +67,15 @@ export const status: Command = {
         allCurrent &&= v.current;
       }
       const runId = runIdOf(emitInputs(layout, loadFreezeRecord(layout.freeze), ing.inputs.submissions));
-      const dir = join(layout.outputs, runId);
+      // The same directory run and emit resolve --outputs to; named as the user gave it.
+      const outputs = typeof ctx.values.outputs === 'string' ? ctx.values.outputs : undefined;
+      const dir = join(outputs ?? layout.outputs, runId);
+      const named = outputs === undefined ? `${studyRelative(layout, dir)}/` : shown(`${join(outputs, runId)}/`);
+      const missing = outputs === undefined ? `${named} does not exist (if run wrote elsewhere, pass its --outputs DIR)` : `${named} does not exist`;
       stages.push(
         allCurrent && existsSync(dir)
-          ? { stage: 'emit', state: 'current', reason: `${studyRelative(layout, dir)}/ exists` }
-          : { stage: 'emit', state: 'stale', reason: allCurrent ? `${studyRelative(layout, dir)}/ does not exist` : 'an earlier stage is stale' },
+          ? { stage: 'emit', state: 'current', reason: `${named} exists` }
+          : { stage: 'emit', state: 'stale', reason: allCurrent ? missing : 'an earlier stage is stale' },
       );
     } catch (err) {
       if (!(err instanceof PreregError)) throw err;

@@ -1,5 +1,6 @@
 // `prereg status`: current or stale per stage, and why, judged by the rule the stages skip by.
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleStudy, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
@@ -61,6 +62,24 @@ describe('prereg status', () => {
     expect(r.json.stages[1]).toMatchObject({ code: 'TRUST_DRIFT' });
     expect(r.json.stages[1].reason).toContain('preregistration/trust/policy.json: content changed');
     writeFileSync(policy, before);
+  });
+
+  it('emit is judged where run wrote: outputs elsewhere are stale under outputs/ (with the hint) and current under --outputs', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'prereg-status-outputs-'));
+    rmSync(join(root, 'outputs'), { recursive: true, force: true }); // the first case's run wrote there
+    try {
+      const run = await runCli(['run', '--root', root, ...TEST_OPERATOR_ARGS, '--outputs', elsewhere]);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const runId = run.json?.run_id ?? /run_id (\w+)/.exec(run.stdout)![1];
+      const there = await runCli(['status', '--root', root, ...secret(), '--outputs', elsewhere, '--json']);
+      expect(states(there).emit).toBe('current');
+      expect(there.json.stages[4].reason).toBe(`${join(elsewhere, runId)}/ exists`);
+      const here = await status();
+      expect(states(here)).toMatchObject({ score: 'current', emit: 'stale' });
+      expect(here.json.stages[4].reason).toBe(`outputs/${runId}/ does not exist (if run wrote elsewhere, pass its --outputs DIR)`);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });
 
