@@ -7,7 +7,9 @@ import { loadStudy } from '../study/study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
-import { commitmentProblems, readCommitments, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
+import { commitmentProblems, readCommitments, registeredAgentKeys, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
+import type { CommitmentLine } from '../evidence/aer1/index.ts';
+import { listCommitmentsFiles } from '../intake/files.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
 import { shown, shownJson } from '../text/display.ts';
 
@@ -38,8 +40,9 @@ export const verify: Command = {
     '"entries"}) or a single AER-1 receipt (an object with receipt_schema_version); directories',
     'are walked for *.json and *.jsonl in sorted order. A submission file (*.jsonl) has every',
     'evidence item and the receipts of every line verified, each result with its line and part. --trust defaults to preregistration/trust,',
-    '--commitments to inputs/commitments.jsonl, the window to the study\'s when a study.json is',
-    'found, else unbounded. Paths holding nothing to verify are refused (NOTHING_TO_VERIFY, exit 3). With --json, one line per file: {file, kind, status, reason_codes,',
+    '--commitments to the study\'s commitments files (inputs/commitments.jsonl and each system\'s own',
+    'inputs/commitments/<system_id>.jsonl), the window and the agent keys to the study\'s when a study.json is',
+    'found, else unbounded and none; a submission line\'s timeline is owned by its system_id, as in the study. Paths holding nothing to verify are refused (NOTHING_TO_VERIFY, exit 3). With --json, one line per file: {file, kind, status, reason_codes,',
     'informational_codes, checks, seller (proofs: the seller the proof binds, or null), problems}, then one line per malformed commitments line',
     '({file, line, kind: "commitment", status: "MALFORMED", …}). Exit 0 when every file reached',
     'the best status of its kind (VERIFIED, ANCHORED, CONFORMANT: a conformant receipt is',
@@ -65,9 +68,14 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   if (typeof ctx.values.commitments === 'string' && !existsSync(commitmentsPath)) {
     throw new PreregError('FILE_NOT_FOUND', `${commitmentsPath} does not exist`);
   }
-  const window = existsSync(layout.study) ? loadStudy(layout.study).window : UNBOUNDED_WINDOW;
-  const commitments = await readCommitments(commitmentsPath, typeof ctx.values.commitments === 'string' ? commitmentsPath : 'inputs/commitments.jsonl');
-  const inputs = verifyContextInputs(trustDir, window, commitments);
+  // In a study, what the study stage reads: its window, its agent keys, and every commitments file
+  // (the operator-collected one and each system's own from intake) unless --commitments names one.
+  const study = existsSync(layout.study) ? loadStudy(layout.study) : null;
+  const commitments: CommitmentLine[] = [];
+  if (typeof ctx.values.commitments === 'string') commitments.push(...(await readCommitments(commitmentsPath)));
+  else if (study !== null) for (const f of listCommitmentsFiles(layout)) commitments.push(...(await readCommitments(f.path, f.file, undefined, f.owner ?? undefined)));
+  else commitments.push(...(await readCommitments(commitmentsPath, 'inputs/commitments.jsonl')));
+  const inputs = verifyContextInputs(trustDir, study?.window ?? UNBOUNDED_WINDOW, commitments, registeredAgentKeys(study?.systems ?? []));
   // A malformed line that names no job concerns every timeline: each one lists it. A line that
   // names a job is already among that job's timelines' problems.
   const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));

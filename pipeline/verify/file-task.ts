@@ -78,7 +78,7 @@ function plainKeeps(doc: JsonValue): boolean {
  * What verifies one document: a proof, an evidence item, a timeline or a receipt. (Built by
  * assignment, not by spreading: in code not yet optimised, a spread costs as much as a check.)
  */
-function taskOf(where: Where, doc: JsonValue, plain = false): Prepared {
+function taskOf(where: Where, doc: JsonValue, plain = false, owner?: string): Prepared {
   const key = where.line !== undefined ? `${where.file}:${where.line}:${where.part}` : where.file;
   const kind = kindOf(doc);
   const prepared = (parsedDoc: ParsedDocument): Prepared => {
@@ -91,7 +91,7 @@ function taskOf(where: Where, doc: JsonValue, plain = false): Prepared {
     p.doc = parsedDoc;
     return p;
   };
-  if (kind === 'chain') return prepared({ kind: 'chain', key, chain: doc });
+  if (kind === 'chain') return prepared(owner === undefined ? { kind: 'chain', key, chain: doc } : { kind: 'chain', key, chain: doc, owner });
   if (kind === 'receipt') return prepared({ kind: 'receipt', key, receipt: doc });
   const evidence: ParsedDocument & { kind: 'evidence' } = { kind: 'evidence', key, proof: kind === 'proof' ? doc : (doc as JsonObject).proof! };
   if (plain) evidence.plain = true;
@@ -122,8 +122,9 @@ function prepareSubmissions(file: string, text: string, fastPath: boolean): Prep
     const reread = result.plain && (!Array.isArray(doc.evidence) || !doc.evidence.every(plainKeeps) || doc.receipts !== undefined) ? parseJson(lineText) : doc;
     const items = (reread as JsonObject).evidence;
     (Array.isArray(items) ? items : []).forEach((item, j) => out.push(taskOf({ file, line, part: `evidence[${j}]` }, item, reread === doc && result.plain)));
-    const receipts = (reread as JsonObject).receipts;
-    if (receipts !== undefined) out.push(taskOf({ file, line, part: 'receipts' }, receipts));
+    // The line's system owns its timeline, as in the study: only a commitment binding it can cancel.
+    const { receipts, system_id: system } = reread as JsonObject;
+    if (receipts !== undefined) out.push(taskOf({ file, line, part: 'receipts' }, receipts, false, typeof system === 'string' ? system : undefined));
   });
   return out;
 }

@@ -8,6 +8,7 @@ import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { readLines } from '../ingest/lines.ts';
 import { loadTrust } from '../study/trust.ts';
 import { PreregError } from '../reasons.ts';
+import type { RegisteredSystem } from '../study/study.ts';
 
 /** Outside a study, nothing bounds the time: every instant is inside this window. */
 export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z', closes_at: '9999-12-31T23:59:59Z' };
@@ -31,7 +32,6 @@ export async function readCommitments(path: string | null, shownAs: string | nul
   return out;
 }
 
-/** The malformed lines, as `file:line: COMMITMENT_MALFORMED problems` for people. */
 /**
  * Without the commitments every chain would be UNANCHORED: a wrong result, not a missing one. The
  * operator-collected file, or the systems' own files received through intake
@@ -43,15 +43,23 @@ export function requireCommitmentsIfReceipts(requireReceipts: boolean, commitmen
   throw new PreregError('COMMITMENTS_MISSING', `preregistration/trust/policy.json requires receipts, and neither ${commitmentsPath} nor a system's commitments file received through intake (${participantDir ?? 'inputs/commitments/'}) exists`);
 }
 
+/** The malformed lines, as `file:line: COMMITMENT_MALFORMED problems` for people. */
 export function commitmentProblems(lines: readonly CommitmentLine[]): string[] {
   return lines.flatMap((l) => (l.ok ? [] : [`${l.file}:${l.line}: COMMITMENT_MALFORMED ${l.problems.join('; ')}`]));
 }
 
 /** Builds (and so validates) the trust material once; workers rebuild it from the same inputs. */
-export function verifyContextInputs(trustDir: string, window: StudyWindow, commitments: CommitmentLine[]): VerifyContextInputs {
+export function verifyContextInputs(trustDir: string, window: StudyWindow, commitments: CommitmentLine[], agentKeys: AgentKeys = []): VerifyContextInputs {
   if (!existsSync(join(trustDir, 'policy.json'))) {
     throw new PreregError('FILE_NOT_FOUND', `${trustDir}/policy.json does not exist; pass --trust DIR`);
   }
-  return { trust: loadTrust(trustDir).material.inputs, window, commitments };
+  return { trust: loadTrust(trustDir).material.inputs, window, commitments, ...(agentKeys.length > 0 ? { agent_keys: agentKeys } : {}) };
+}
+
+type AgentKeys = NonNullable<VerifyContextInputs['agent_keys']>;
+
+/** Who may sign a commitment (SPEC §12.3): each registered system's frozen agent keys, as study.json lists them. */
+export function registeredAgentKeys(systems: ReadonlyArray<Pick<RegisteredSystem, 'system_id' | 'agent_keys'>>): AgentKeys {
+  return systems.flatMap((s) => (s.agent_keys ?? []).map((k) => ({ system_id: s.system_id, public_key: k.public_key })));
 }
 

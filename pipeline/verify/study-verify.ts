@@ -13,7 +13,7 @@ import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
 import { evidencePassages, evidenceToVerify, OWNERSHIP_COUNTS, PASSAGE_COUNTS, receiptsToVerify, SET_REQUIRE_RECEIPTS, VERIFY_RECORD_RANGE, VERIFY_TOTALS } from '../store/statements.ts';
 import { REJECT_COLUMNS, rejectRow } from '../ingest/rows.ts';
-import { commitmentProblems } from './inputs.ts';
+import { commitmentProblems, registeredAgentKeys } from './inputs.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { sellerMode, type SellerMode } from '../formats/trust-policy.ts';
@@ -145,7 +145,7 @@ export async function verifyStore(
 
     // Read here, and held only until the timelines' workers have their copy (startTimelines).
     // Who signed a commitment: the registered systems' agent keys (SPEC §12.3).
-    const agentKeys = systems.flatMap((s) => (s.agent_keys ?? []).map((k) => ({ system_id: s.system_id, public_key: k.public_key })));
+    const agentKeys = registeredAgentKeys(systems);
     const started = await startTimelines(connection, inputs, agentKeys, totalChains > 0 ? startPool : null);
     pool = started.pool;
     commitments = started.commitments;

@@ -48,6 +48,8 @@ const lines = (cs: readonly unknown[]) => `${cs.map((c) => canonicalJson(c)).joi
 interface Outcome {
   proven: Record<string, string>;
   chains: Array<{ system_id: string; status: string; reason_codes: string[]; informational_codes: string[] }>;
+  /** What a participant sees checking the same submission file in the study (`prereg verify FILE --root`): each timeline's status and codes. */
+  files: Array<{ status: string; reason_codes: string[]; informational_codes: string[] }>;
 }
 
 /** positives_citing_expected per system ("proven/n_proven") and sys-honest's chain_checks rows, after `tamper` and `prereg run`. */
@@ -61,7 +63,9 @@ async function runWith(tamper: Tamper, options: SmallStudyOptions = {}): Promise
     const proven = Object.fromEntries(results.scores.filter((s) => s.metric === 'positives_citing_expected').map((s) => [s.system_id, `${String(s.proven)}/${String(s.n_proven)}`]));
     const rows = await queryStore(study.root, "SELECT * FROM chain_checks WHERE system_id = 'sys-honest' ORDER BY record_id");
     const chains = rows.map((r) => ({ system_id: String(r.system_id), status: String(r.status), reason_codes: r.reason_codes as string[], informational_codes: (r.informational_codes ?? null) as string[] }));
-    return { proven, chains };
+    const checked = await runCli(['verify', join(study.root, 'inputs/submissions/sys-honest.jsonl'), '--root', study.root, '--json']);
+    const files = checked.jsonLines.filter((l) => l.kind === 'chain').map((l) => ({ status: String(l.status), reason_codes: l.reason_codes as string[], informational_codes: l.informational_codes as string[] }));
+    return { proven, chains, files };
   } finally {
     study.cleanup();
   }
@@ -90,6 +94,9 @@ const replay = async (tamper: Tamper, options: SmallStudyOptions, proven: string
   expect(out.proven['sys-honest']).toBe(proven);
   expect(out.chains).toHaveLength(3);
   for (const c of out.chains) expect(c).toMatchObject(row);
+  // The participant's own check agrees with the study: the same commitments, agent keys and owner.
+  expect(out.files).toHaveLength(3);
+  for (const f of out.files) expect(f).toMatchObject({ status: row.status, reason_codes: row.reason_codes, informational_codes: row.informational_codes });
 };
 
 describe('a rival cannot unanchor an honest system\'s timelines by publishing commitments', () => {
