@@ -9,10 +9,12 @@ export type { TimestampOptions, TimestampSubject, TimestampVerification, TsaReas
 export type { Sha2Hash } from './formats/hash-algorithms.ts';
 export { canonicalJson, parseJson, CanonicalText, JsonParseError } from './formats/canonical-json.ts';
 export type { JsonValue } from './formats/canonical-json.ts';
-export { loadTrust } from './study/trust.ts';
+export { loadTrust, trustFromMemory } from './study/trust.ts';
 export type { LoadedTrust } from './study/trust.ts';
 export type { TrustMaterial } from './evidence/trust/index.ts';
 export { UNBOUNDED_WINDOW } from './verify/inputs.ts';
+/** What verifyFiles verifies against: `{ trust: loadTrust(dir).material.inputs, window, commitments, agent_keys? }`. */
+export type { VerifyContextInputs } from './evidence/task/index.ts';
 export { expandPaths, verifyFiles, type FileVerification } from './verify/file-verify.ts';
 // The participant's tools (docs/participating.md): the same code as `prereg submission build`,
 // `prereg commitment` and the agent-key registration of `prereg dev keys`.

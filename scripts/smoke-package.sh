@@ -69,5 +69,5 @@ cat > tsconfig.json <<'JSON'
 JSON
 npx tsc -p . || fail 'the TypeScript consumer did not compile against the package declarations'
 got="$(node out/consumer.js proof.json trust "$foreign/response-sha256.tsr" "$foreign/stamped-data.bin" "$foreign/derived/sigstore-root.pem")"
-[ "$got" = '{"proof":"VERIFIED","receipt":"NONCONFORMANT","timeline":"BROKEN","token":"VERIFIED"}' ] || fail "the consumer printed $got"
+[ "$got" = '{"file":"VERIFIED 0","proof":"VERIFIED","receipt":"NONCONFORMANT","timeline":"BROKEN","token":"VERIFIED"}' ] || fail "the consumer printed $got"
 echo "smoke:package: ok ($(basename "$tarball") installed in \"$project\")"
