@@ -67,9 +67,17 @@ const processIo: CliIo = {
   isTTY: process.stderr.isTTY === true,
 };
 
+/** The shape of every --json error document, whatever the command (schemas/cli/error.schema.json). */
+const ERROR_SCHEMA = 'prereg.error/1';
+
+/** A JSON document as printed: its schema_version first when the command publishes one; anything but an object as it is. */
+function versioned(schema: string | undefined, value: unknown): unknown {
+  return schema !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value) ? { schema_version: schema, ...value } : value;
+}
+
 function printError(io: CliIo, err: PreregError, json: boolean): void {
   if (json) {
-    io.stdout(`${shownJson({ ok: false, code: err.code, message: err.message, details: err.details })}\n`);
+    io.stdout(`${shownJson({ schema_version: ERROR_SCHEMA, ok: false, code: err.code, message: err.message, details: err.details })}\n`);
   } else {
     io.stderr(`prereg: ${err.code}: ${terminalText(err.message)}\n  next: ${REASONS[err.code].next}\n`);
   }
@@ -174,13 +182,16 @@ export async function main(rawArgv: string[], io: CliIo = processIo): Promise<Ex
       io.stderr(`\r\x1b[K${terminalText(message, false)}${suffix}`);
     },
     env: io.env,
-    printLine: (lineJson, text) => io.stdout(json ? `${shownJson(lineJson)}\n` : `${terminalText(text)}\n`),
+    printLine: (lineJson, text) => io.stdout(json ? `${jsonLine(lineJson)}\n` : `${terminalText(text)}\n`),
     write: (text) => io.stdout(text),
+    jsonLine: (value) => jsonLine(value),
   };
+  const schema = command.jsonSchema?.(ctx);
+  const jsonLine = (value: unknown) => shownJson(versioned(schema, value));
   try {
     const result = command.writesStudy?.(ctx) ? await withStudyLock(studyLayout(ctx.root).work, `prereg ${command.name}`, () => command.run(ctx)) : await command.run(ctx);
     if (showProgress) io.stderr('\r\x1b[K');
-    if (!result.printed) io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${shownJson(l)}\n`).join('') : `${shownJson(result.json)}\n`) : terminalText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
+    if (!result.printed) io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${jsonLine(l)}\n`).join('') : `${jsonLine(result.json)}\n`) : terminalText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
     return result.exitCode;
   } catch (err) {
     if (err instanceof PreregError) {

@@ -10,8 +10,7 @@ export interface StageContext {
   json: boolean;
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
-  /** Progress for long work: shown on a TTY, silent in CI and with --json. */
-  /** A transient line on a terminal; with done and total, the line shows the total and an ETA. */
+  /** Progress for long work, shown on a TTY, silent in CI and with --json: a transient line on a terminal; with done and total, the line shows the total and an ETA. */
   progress: (message: string, done?: number, total?: number) => void;
   env: NodeJS.ProcessEnv;
   /**
@@ -26,6 +25,8 @@ export interface StageContext {
   printLine?: (json: unknown, text: string) => void;
   /** Writes finished lines (each ending in "\n") to stdout as they are: many lines in one write. */
   write?: (text: string) => void;
+  /** One --json line as the CLI prints it (the display rule, and the command's schema_version), without its "\n". */
+  jsonLine?: (json: unknown) => string;
 }
 
 export interface StageResult {
@@ -53,6 +54,12 @@ export interface Command {
    * it holding the study lock (io/study-lock.ts), and a second writer gets STUDY_LOCKED.
    */
   writesStudy?: (ctx: StageContext) => boolean;
+  /**
+   * The versioned shape of this invocation's --json output (`prereg.doctor/1`: schemas/cli/doctor.schema.json;
+   * docs/cli-json.md): the CLI writes it as the first member, `schema_version`, of every JSON
+   * document or line it prints. Absent: the output's shape is not yet a published contract.
+   */
+  jsonSchema?: (ctx: StageContext) => string;
   run(ctx: StageContext): Promise<StageResult>;
 }
 

@@ -64,6 +64,7 @@ export const audit: Command = {
     receipt: { type: 'string', multiple: true },
   },
   stage: true,
+  jsonSchema: () => 'prereg.audit/1',
   async run(ctx) {
     if (ctx.positionals.length !== 1) {
       throw new PreregError('USAGE', `audit takes one output directory, got ${ctx.positionals.length}; usage: prereg audit <outputs dir> [--root DIR] [--json]`);

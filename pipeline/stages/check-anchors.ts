@@ -43,6 +43,7 @@ export const checkAnchors: Command = {
     'min-witnesses': { type: 'string' },
   },
   stage: true,
+  jsonSchema: () => 'prereg.check-anchors/1',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (!existsSync(layout.freeze)) {

@@ -19,6 +19,7 @@ export const doctor: Command = {
   ].join('\n'),
   options: { ...KEY_OPTIONS, 'secret-file': { type: 'string' } },
   stage: true,
+  jsonSchema: () => 'prereg.doctor/1',
   async run(ctx) {
     const report = await diagnose(studyLayout(ctx.root), ctx.values, ctx.env);
     const lines = [];

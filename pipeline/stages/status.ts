@@ -42,6 +42,7 @@ export const status: Command = {
   ].join('\n'),
   options: { 'secret-file': { type: 'string' }, outputs: { type: 'string' } },
   stage: true,
+  jsonSchema: () => 'prereg.status/1',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;

@@ -50,6 +50,7 @@ export const validate: Command = {
   ].join('\n'),
   options: { 'max-line-bytes': { type: 'string' } },
   stage: false,
+  jsonSchema: () => 'prereg.validate/1',
   async run(ctx) {
     if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)');
     // The study's limit when a study is found (as ingest applies it), unless the flag says otherwise.

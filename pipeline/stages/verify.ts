@@ -50,6 +50,7 @@ export const verify: Command = {
   ].join('\n'),
   options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  jsonSchema: (ctx) => (ctx.positionals.length > 0 ? 'prereg.verify-files/1' : 'prereg.verify/1'),
   // Verifying given files writes nothing; the study mode writes the store.
   writesStudy: (ctx) => ctx.positionals.length === 0,
   async run(ctx) {
@@ -99,7 +100,7 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const results = await verifyFiles(files, inputs, (r) => {
     if (r.kind === 'chain') r.problems.push(...unattributed);
     if (ctx.json && print && ctx.write) {
-      batch += `${shownJson(r)}\n`;
+      batch += `${ctx.jsonLine ? ctx.jsonLine(r) : shownJson(r)}\n`;
       if (++batched === LINES_PER_WRITE) flush();
       return;
     }
