@@ -17,7 +17,8 @@ import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../study/free
 import { extractSection5 } from '../study/section5.ts';
 import { readText } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
-import { PreregError, type ReasonCode } from '../reasons.ts';
+import type { ReasonCode } from '../reasons.ts';
+import { collect, type Precondition } from '../study/preconditions.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { sha256Hex } from '../formats/hash.ts';
@@ -29,24 +30,13 @@ const FREEZE = 'preregistration/freeze.json';
 const PLAN = 'preregistration/PREREGISTRATION.md';
 const ANSWER_KEY = 'inputs/answer-key.jsonl';
 
-/** A line number a refusal names (a JSON error's line, or `file:LINE:` in its first problem). */
-function lineOf(err: PreregError): number | undefined {
-  if (typeof err.details.line === 'number') return err.details.line;
-  const problems = err.details.problems;
-  const first = Array.isArray(problems) && typeof problems[0] === 'string' ? problems[0] : err.message;
-  const m = /:(\d+):/.exec(first);
-  return m ? Number(m[1]) : undefined;
-}
-
 /** Runs one input's check; a refusal while reading it becomes a difference naming that input. */
 function attempt(file: string, d: Difference[], codes: ReasonCode[], check: () => void): void {
-  try {
-    check();
-  } catch (err) {
-    if (!(err instanceof PreregError)) throw err;
-    codes.push(err.code);
-    const row = lineOf(err);
-    d.push({ file, ...(row !== undefined ? { row } : {}), message: `cannot be read: ${err.code}: ${err.message}` });
+  const problems: Precondition[] = [];
+  collect(problems, check);
+  for (const p of problems) {
+    codes.push(p.code);
+    d.push({ file, ...(p.line !== undefined ? { row: p.line } : {}), message: `cannot be read: ${p.code}: ${p.message}` });
   }
 }
 

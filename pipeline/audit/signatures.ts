@@ -6,15 +6,16 @@
 //   bytes; its signer certificate is the RSA CMS certificate it embeds, and that certificate must
 //   be signed by the pinned Ed25519 key (node's X509Certificate.verify). No clock: certificate
 //   validity periods are not judged, the pinned key is.
-import { createPublicKey, verify as cryptoVerify, X509Certificate, type KeyObject } from 'node:crypto';
+import { verify as cryptoVerify, X509Certificate, type KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { asn1js, pkijs } from '../vendor/pki.ts';
 import { CMS_FILE, MANIFEST_FILE, SIGNATURE_FILE } from '../emit/manifest.ts';
-import { readText } from '../io/json-files.ts';
-import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
+import { loadTrustPolicy } from '../io/trust-files.ts';
+import { pinnedOperatorKey, type PinnedOperatorKey } from '../study/operator-key.ts';
+import { preconditionOf } from '../study/preconditions.ts';
 import type { StudyLayout } from '../layout.ts';
-import { PreregError, type ReasonCode } from '../reasons.ts';
+import type { ReasonCode } from '../reasons.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { assembleCmsDetached, cmsSignedBytes } from '../emit/sign.ts';
@@ -22,21 +23,12 @@ import { assembleCmsDetached, cmsSignedBytes } from '../emit/sign.ts';
 const POLICY_FILE = 'preregistration/trust/policy.json';
 
 /** The operator's Ed25519 public key pinned by the study's trust policy, or why there is none. */
-export function pinnedOperatorKey(layout: StudyLayout): { key: KeyObject; file: string } | { problem: Difference; code: ReasonCode } {
+export function pinnedOperatorKeyOf(layout: StudyLayout): PinnedOperatorKey | { problem: Difference; code: ReasonCode } {
   try {
-    const policy = loadTrustPolicy(layout.trust);
-    const named = policy.operator_public_key;
-    if (named === undefined || named === '') {
-      return { problem: { file: POLICY_FILE, message: 'pins no operator_public_key: no signature can be checked' }, code: 'OPERATOR_KEY_UNPINNED' };
-    }
-    const key = createPublicKey(readText(trustPath(layout.trust, named)));
-    if (key.asymmetricKeyType !== 'ed25519') {
-      return { problem: { file: `preregistration/trust/${named}`, message: `is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519` }, code: 'OPERATOR_KEY_UNPINNED' };
-    }
-    return { key, file: `preregistration/trust/${named}` };
+    return pinnedOperatorKey(layout.trust, loadTrustPolicy(layout.trust));
   } catch (err) {
-    if (err instanceof PreregError) return { problem: { file: POLICY_FILE, message: `${err.code}: ${err.message}` }, code: err.code };
-    return { problem: { file: POLICY_FILE, message: `the pinned operator key cannot be read: ${(err as Error).message}` }, code: 'OPERATOR_KEY_UNPINNED' };
+    const p = preconditionOf(err, { file: POLICY_FILE });
+    return { problem: { file: p.file ?? POLICY_FILE, message: p.message }, code: p.code };
   }
 }
 
@@ -109,7 +101,7 @@ export async function cmsProblem(p7s: Uint8Array, content: Uint8Array, pinned: K
 export async function signaturesRail(dir: string, layout: StudyLayout, manifestIntact: boolean): Promise<Rail> {
   const d: Difference[] = [];
   const codes: ReasonCode[] = [];
-  const pinned = pinnedOperatorKey(layout);
+  const pinned = pinnedOperatorKeyOf(layout);
   const manifestPath = join(dir, MANIFEST_FILE);
   if ('problem' in pinned) {
     d.push(pinned.problem);

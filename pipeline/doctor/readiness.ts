@@ -13,18 +13,15 @@ import { extractSection5, systemsNamedBySection5 } from '../study/section5.ts';
 import { readText } from '../io/json-files.ts';
 import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts';
+import { EXIT, type ExitCode, type ReasonCode } from '../reasons.ts';
 import { runProblems } from '../run/preflight.ts';
+import { preconditionOf, type Precondition } from '../study/preconditions.ts';
 import type { StageContext } from '../command.ts';
 
 export type Readiness = 'ready' | 'done' | 'blocked' | 'conflict';
 
-export interface DoctorProblem {
-  code: ReasonCode;
-  message: string;
-  /** Set when the refusal is a conflict by its exit code (an unsafe path: 4). */
-  exitCode?: ExitCode;
-}
+/** A refusal doctor reports; its exit code, when given, says whether it is a conflict (4) or missing (3). */
+export type DoctorProblem = Omit<Precondition, 'exitCode'> & { exitCode?: ExitCode };
 
 export interface StageReadiness {
   stage: 'freeze' | 'anchor' | 'check-anchors' | 'run';
@@ -40,11 +37,6 @@ const CONFLICT_CODES: ReadonlySet<ReasonCode> = new Set(['CORPUS_DRIFT', 'VOCABU
 function stage(name: StageReadiness['stage'], problems: DoctorProblem[], next: string): StageReadiness {
   const status: Readiness = problems.length === 0 ? 'ready' : problems.some((p) => CONFLICT_CODES.has(p.code) || p.exitCode === EXIT.conflict) ? 'conflict' : 'blocked';
   return { stage: name, status, problems, next: status === 'ready' ? null : next };
-}
-
-function caught(err: unknown): DoctorProblem {
-  if (err instanceof PreregError) return { code: err.code, message: err.message, exitCode: err.exitCode };
-  throw err;
 }
 
 export interface DoctorReport {
@@ -81,7 +73,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     warnings.push(...unknownSystemsInPlan(layout, study));
     beforeFreeze.push(...(await planProblems(layout, study, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
   } catch (err) {
-    beforeFreeze.push(caught(err));
+    beforeFreeze.push(preconditionOf(err));
   }
   let frozen: FreezeRecord | undefined;
   const consistency: DoctorProblem[] = [];
@@ -97,7 +89,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
       };
       if (study && digests) consistency.push(...compareDigests(frozen, digests, study).findings.map((f) => ({ code: f.code, message: where(f) })));
     } catch (err) {
-      consistency.push(caught(err));
+      consistency.push(preconditionOf(err));
     }
   }
   // Once frozen, freeze is done (freeze again would refuse: FREEZE_EXISTS), or in conflict with a
@@ -121,7 +113,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
         anchors.push({ code: 'ANCHOR_INSUFFICIENT', message: `${independent} independent witness(es) by distinct root, ${required} required (check-anchors fails without one)` });
       }
     } catch (err) {
-      anchors.push(caught(err));
+      anchors.push(preconditionOf(err));
     }
   }
   stages.push(stage('anchor', anchors, !frozen ? 'freeze first' : consistency.length > 0 ? DRIFT_NEXT : '`prereg anchor` (or `prereg anchor --import FILE.tsr --witness NAME`: docs/operating.md)'));

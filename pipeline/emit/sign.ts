@@ -12,6 +12,7 @@
 import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, createHash, X509Certificate, type KeyObject } from 'node:crypto';
 import { asn1js, pkijs } from '../vendor/pki.ts';
 import { PreregError } from '../reasons.ts';
+import type { PinnedOperatorKey } from '../study/operator-key.ts';
 
 const OID_DATA = '1.2.840.113549.1.7.1';
 const OID_CONTENT_TYPE = '1.2.840.113549.1.9.3';
@@ -78,21 +79,9 @@ export function loadOperatorKeys(pems: OperatorKeyPems): OperatorKeys {
  * (OPERATOR_KEY_MISMATCH), the CMS certificate must carry the CMS key and be issued by the pinned
  * key (OPERATOR_CMS_INVALID).
  */
-export function checkOperatorKeys(keys: OperatorKeys, pinnedPublicKeyPem: string, pinnedWhere: string): void {
-  let pinned: KeyObject;
-  try {
-    pinned = createPublicKey(pinnedPublicKeyPem);
-  } catch {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${pinnedWhere} is not a PEM public key`);
-  }
-  if (pinned.asymmetricKeyType !== 'ed25519') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${pinnedWhere} is ${pinned.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
-  }
-  if (!spki(createPublicKey(keys.ed25519)).equals(spki(pinned))) {
-    throw new PreregError(
-      'OPERATOR_KEY_MISMATCH',
-      `the operator key's public half is not the one pinned in ${pinnedWhere}`,
-    );
+export function checkOperatorKeys(keys: OperatorKeys, pinned: PinnedOperatorKey): void {
+  if (!spki(createPublicKey(keys.ed25519)).equals(spki(pinned.key))) {
+    throw new PreregError('OPERATOR_KEY_MISMATCH', `the operator key's public half is not the one pinned in ${pinned.file}`);
   }
   let signer: X509Certificate;
   try {
@@ -103,8 +92,8 @@ export function checkOperatorKeys(keys: OperatorKeys, pinnedPublicKeyPem: string
   if (!spki(signer.publicKey).equals(spki(createPublicKey(keys.cmsKey)))) {
     throw cmsInvalid(`the CMS certificate (${signer.subject.replaceAll('\n', ', ')}) does not carry the CMS key`);
   }
-  if (!signer.verify(pinned)) {
-    throw cmsInvalid(`the CMS certificate (${signer.subject.replaceAll('\n', ', ')}) was not issued by the operator key pinned in ${pinnedWhere}`);
+  if (!signer.verify(pinned.key)) {
+    throw cmsInvalid(`the CMS certificate (${signer.subject.replaceAll('\n', ', ')}) was not issued by the operator key pinned in ${pinned.file}`);
   }
 }
 

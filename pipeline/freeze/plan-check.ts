@@ -3,7 +3,6 @@
 // the vocabulary and every pattern of study.json. A plan that cannot run is refused while it can
 // still be fixed, instead of at `run`, when fixing it means a new freeze and losing the anchors.
 import { existsSync } from 'node:fs';
-import { createPublicKey } from 'node:crypto';
 import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
 import { readItems } from './answer-key-file.ts';
 import { readDocuments, type PublicDigests } from '../study/freeze-record.ts';
@@ -14,18 +13,14 @@ import { readText } from '../io/json-files.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
 import { loadTrust } from '../study/trust.ts';
+import { pinnedOperatorKey } from '../study/operator-key.ts';
 import type { StudyLayout } from '../layout.ts';
-import { PreregError, type ReasonCode } from '../reasons.ts';
+import { preconditionOf, type Precondition } from '../study/preconditions.ts';
 import { dryRunSection5 } from '../store/section5-runner.ts';
 
 /** One reason the plan could not run: its code, the study-relative file and the field (a JSON pointer) or line. */
-export interface PlanProblem {
-  code: ReasonCode;
-  file: string;
-  field: string;
-  line?: number;
-  message: string;
-}
+/** A problem of the plan check: a precondition of freeze, always naming its file and field. */
+export type PlanProblem = Omit<Precondition, 'exitCode' | 'file' | 'field'> & { file: string; field: string };
 
 const POLICY = 'preregistration/trust/policy.json';
 const STUDY = 'preregistration/study.json';
@@ -43,9 +38,8 @@ function namedFiles(policy: TrustPolicy): Array<[string, string]> {
 }
 
 function asProblem(err: unknown, file: string, field: string): PlanProblem {
-  if (!(err instanceof PreregError)) throw err;
-  const line = typeof err.details.line === 'number' ? err.details.line : undefined;
-  return { code: err.code, file, field, ...(line !== undefined ? { line } : {}), message: err.message };
+  const { code, message, line } = preconditionOf(err);
+  return { code, file, field, ...(line !== undefined ? { line } : {}), message };
 }
 
 function trustProblems(layout: StudyLayout): PlanProblem[] {
@@ -76,16 +70,10 @@ function trustProblems(layout: StudyLayout): PlanProblem[] {
     problems.push({ code: 'TRUST_SELLERS_MISSING', file: POLICY, field: '/sellers', message: 'the policy lists no sellers (the identities of the study\'s retrieval services) and does not declare "sellers": "any": no proof could be checked against a pinned source' });
   }
   // emit signs with the key pinned here and refuses a study that pins none.
-  const operator = policy.operator_public_key;
-  if (operator === undefined || operator === '') {
-    problems.push({ code: 'OPERATOR_KEY_UNPINNED', file: POLICY, field: '/operator_public_key', message: 'the policy pins no operator_public_key: no output could be signed' });
-  } else {
-    try {
-      const key = createPublicKey(readText(trustPath(layout.trust, operator)));
-      if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${key.asymmetricKeyType ?? 'unknown'} key`);
-    } catch (err) {
-      problems.push({ code: 'OPERATOR_KEY_UNPINNED', file: POLICY, field: '/operator_public_key', message: `${operator} is not an Ed25519 public key (PEM): ${(err as Error).message}` });
-    }
+  try {
+    pinnedOperatorKey(layout.trust, policy);
+  } catch (err) {
+    problems.push(asProblem(err, POLICY, '/operator_public_key'));
   }
   return problems;
 }

@@ -5,11 +5,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { checkOperatorKeys, loadOperatorKeys } from '../emit/sign.ts';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
-import { trustPath } from '../io/trust-files.ts';
 import { loadTrust } from '../study/trust.ts';
-import { readText } from '../io/json-files.ts';
+import { pinnedOperatorKey } from '../study/operator-key.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, PreregError, type ExitCode, type ReasonCode } from '../reasons.ts';
+import { EXIT, PreregError } from '../reasons.ts';
+import { collect, type Precondition } from '../study/preconditions.ts';
 import { resolveOperatorKeys } from '../emit/operator-keys.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { requireRevealedKey } from '../freeze/reveal.ts';
@@ -17,22 +17,8 @@ import type { StageContext } from '../command.ts';
 import { requireCommitmentsIfReceipts } from '../verify/inputs.ts';
 import { requireSealedIntake } from '../intake/files.ts';
 
-export interface RunProblem {
-  code: ReasonCode;
-  message: string;
-  /** The exit code the refusal carries (an unsafe path is 4, a missing input 3). */
-  exitCode: ExitCode;
-}
-
-/** Runs one check; a refusal becomes a problem, anything else is a bug and propagates. */
-function attempt(problems: RunProblem[], check: () => void): void {
-  try {
-    check();
-  } catch (err) {
-    if (!(err instanceof PreregError)) throw err;
-    problems.push({ code: err.code, message: err.message, exitCode: err.exitCode });
-  }
-}
+/** A problem that would stop `run`: one of the study's preconditions. */
+export type RunProblem = Precondition;
 
 /** Every problem that would stop `run` (or make its result wrong), in the order the stages meet them. */
 export function runProblems(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv, nowMs: number = Date.now()): RunProblem[] {
@@ -41,26 +27,22 @@ export function runProblems(layout: StudyLayout, values: StageContext['values'],
     return [{ code: 'FREEZE_MISSING', message: `${layout.freeze} does not exist; run \`prereg freeze\``, exitCode: EXIT.blocked }];
   }
   // Sealed intake (SPEC §12.2): after closes_at only sealed inputs are read.
-  attempt(problems, () => void requireSealedIntake(layout, nowMs));
-  attempt(problems, () => {
+  collect(problems, () => void requireSealedIntake(layout, nowMs));
+  collect(problems, () => {
     const { files } = listSubmissionFiles(layout);
     if (!files.some((f) => statSync(f.path).size > 0)) {
       throw new PreregError('SUBMISSIONS_EMPTY', `${layout.submissions} holds ${files.length === 0 ? 'no *.jsonl file' : `only empty files (${files.map((f) => f.file).join(', ')})`}`);
     }
   });
   let policy: TrustPolicy | undefined;
-  attempt(problems, () => void (policy = loadTrust(layout.trust).policy));
+  collect(problems, () => void (policy = loadTrust(layout.trust).policy));
   if (policy) {
     const requireReceipts = policy.require_receipts;
-    attempt(problems, () => requireCommitmentsIfReceipts(requireReceipts, layout.commitments, layout.participantCommitments));
-    const pinned = policy.operator_public_key;
-    attempt(problems, () => {
-      if (pinned === undefined || pinned === '') throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key');
-      const keys = loadOperatorKeys(resolveOperatorKeys(values, env));
-      checkOperatorKeys(keys, readText(trustPath(layout.trust, pinned)), `preregistration/trust/${pinned}`);
-    });
+    collect(problems, () => requireCommitmentsIfReceipts(requireReceipts, layout.commitments, layout.participantCommitments));
+    const pinnedPolicy = policy;
+    collect(problems, () => checkOperatorKeys(loadOperatorKeys(resolveOperatorKeys(values, env)), pinnedOperatorKey(layout.trust, pinnedPolicy)));
   }
-  attempt(problems, () => {
+  collect(problems, () => {
     const secretFile = typeof values['secret-file'] === 'string' ? values['secret-file'] : undefined;
     if (!existsSync(layout.answerKey)) throw new PreregError('FILE_NOT_FOUND', `the revealed answer key ${layout.answerKey} does not exist`);
     requireRevealedKey(layout, layout.answerKey, secretFile, env);

@@ -47,9 +47,8 @@ import { refuseDrift, trustDrift } from '../study/drift.ts';
 import { digestTree } from '../study/file-tree.ts';
 import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
-import { readText } from '../io/json-files.ts';
 import { loadTrust } from '../study/trust.ts';
-import { trustPath } from '../io/trust-files.ts';
+import { pinnedOperatorKey } from '../study/operator-key.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.ts';
@@ -120,13 +119,10 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
   // The trust directory must still be the frozen one: the operator key is pinned there.
   refuseDrift(trustDrift(frozen.trust, digestTree(layout.trust)), 'emit signs only with the frozen trust directory');
   const trust = loadTrust(layout.trust);
-  const pinned = trust.policy.operator_public_key;
-  if (pinned === undefined || pinned === '') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins no operator_public_key');
-  }
+  const pinned = pinnedOperatorKey(layout.trust, trust.policy);
   // An audit's rerun has no operator key: it writes everything but the two signatures.
   const keys = options.keys === null ? null : loadOperatorKeys(options.keys);
-  if (keys) checkOperatorKeys(keys, readText(trustPath(layout.trust, pinned)), `preregistration/trust/${pinned}`);
+  if (keys) checkOperatorKeys(keys, pinned);
 
   const storeFile = options.storeFile ?? storePath(layout);
   if (!existsSync(storeFile)) {
