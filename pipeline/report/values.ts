@@ -80,10 +80,13 @@ export function percentOf(c: Cell | undefined): string {
   return Number.isFinite(x) ? `≈ ${(x * 100).toFixed(1)}%` : lexeme;
 }
 
-/** The observed value of a hypothesis: its exact fraction when section 5 gives one. */
+/**
+ * The observed value of a hypothesis: its exact fraction when section 5 gives one, and the system
+ * it is (`observed_system`) when section 5 names one — "at least one system" is read of a system.
+ */
 export function observedOf(row: Row): string {
-  if (integer(row.observed_num) !== null && integer(row.observed_den) !== null) return fraction(row.observed_num, row.observed_den).text;
-  return percentOf(row.observed);
+  const value = integer(row.observed_num) !== null && integer(row.observed_den) !== null ? fraction(row.observed_num, row.observed_den).text : percentOf(row.observed);
+  return typeof row.observed_system === 'string' && row.observed_system !== '' ? `${value}, ${show(row.observed_system)}` : value;
 }
 
 export type MetricLabels = Readonly<Record<string, MetricLabel>>;

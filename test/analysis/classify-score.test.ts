@@ -170,22 +170,30 @@ describe('classify and score on a hand-built study', () => {
 });
 
 describe('a hypothesis over constancy on the example study', () => {
-  it('is INCONCLUSIVE across different numbers of attempts, and decided once they are equal', async () => {
+  it('is INCONCLUSIVE across different numbers of attempts, and decided once they are equal; each observed value names its system', async () => {
     const h5 = async (root: string) => {
       const r = await runCli(['score', '--root', root, '--json']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      return queryStore(root, "SELECT outcome, observed_num, observed_den FROM result_hypotheses WHERE hypothesis_id = 'H5'");
+      return queryStore(root, "SELECT outcome, observed_num, observed_den, observed_system FROM result_hypotheses WHERE hypothesis_id = 'H5'");
     };
     const all = copyExampleStudy();
     const equal = copyExampleStudy();
     try {
       // sys-truncated makes two attempts per item, the others three (the lowest: the copycat's 0 of 5 proven).
-      expect(await h5(all.root)).toEqual([{ outcome: 'INCONCLUSIVE', observed_num: '0', observed_den: '5' }]);
+      expect(await h5(all.root)).toEqual([{ outcome: 'INCONCLUSIVE', observed_num: '0', observed_den: '5', observed_system: 'copycat' }]);
       // Without it every system counts over three attempts: sys-tampered's 7 of 16 proven falls short
       // of half (the copycat, with 5 items, is left out too: under 10 cases the hypothesis is undecided).
       rmSync(join(equal.root, 'inputs/submissions/sys-truncated.jsonl'));
       rmSync(join(equal.root, 'inputs/submissions/copycat.jsonl'));
-      expect(await h5(equal.root)).toEqual([{ outcome: 'NOT_SUPPORTED', observed_num: '7', observed_den: '16' }]);
+      expect(await h5(equal.root)).toEqual([{ outcome: 'NOT_SUPPORTED', observed_num: '7', observed_den: '16', observed_system: 'sys-tampered' }]);
+      // "At least one system" names the system it is: the best share (H1), the widest gap (H2); none over all systems.
+      const named = await queryStore(all.root, 'SELECT hypothesis_id, observed_num, observed_den, observed_system FROM result_hypotheses ORDER BY hypothesis_id');
+      expect(named.filter((h) => h.hypothesis_id !== 'H5')).toEqual([
+        { hypothesis_id: 'H1', observed_num: '47', observed_den: '48', observed_system: 'sys-honest' },
+        { hypothesis_id: 'H2', observed_num: '15', observed_den: '15', observed_system: 'copycat' },
+        { hypothesis_id: 'H3', observed_num: '3', observed_den: '157', observed_system: null },
+        { hypothesis_id: 'H4', observed_num: '28', observed_den: '32', observed_system: null },
+      ]);
     } finally {
       all.cleanup();
       equal.cleanup();

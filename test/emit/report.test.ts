@@ -47,6 +47,11 @@ describe('percentOf: thresholds and observed doubles as percentages, never the r
     expect(observedOf({ observed: new JsonNumber('0.9791666666666666') })).toBe('≈ 97.9%');
     expect(observedOf({ observed: null, observed_num: null, observed_den: null })).toBe('—');
   });
+
+  it('names the system an observed value is, when section 5 says (observed_system), and none over all systems', () => {
+    expect(observedOf({ observed: new JsonNumber('1.0'), observed_num: 15n, observed_den: 15n, observed_system: 'copycat' })).toBe('15/15 (100.0%), copycat');
+    expect(observedOf({ observed: new JsonNumber('0.1'), observed_num: 3n, observed_den: 30n, observed_system: null })).toBe('3/30 (10.0%)');
+  });
 });
 
 describe('metricName: metrics in words with the better direction', () => {
