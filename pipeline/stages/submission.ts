@@ -86,7 +86,7 @@ async function build(ctx: StageContext): Promise<StageResult> {
     json: { ok: true, ...summary, ...(out !== null ? { appended_to: out, line_no: record.line_no } : { line: built.line }), notes },
     text: out === null
       ? built.line
-      : [`built ${JSON.stringify(record.system_id)} ${JSON.stringify(record.item_id)} attempt ${record.attempt}: ${summary.evidence} evidence item(s)${summary.receipts ? ', a receipts timeline' : ''}`, `appended as line ${record.line_no} of ${out} (\`prereg verify ${out}\` checks its evidence)`, ...notes.map((n) => `note: ${n}`)].join('\n'),
+      : [`built ${JSON.stringify(record.system_id)} ${JSON.stringify(record.item_id)} attempt ${record.attempt}: ${summary.evidence} evidence item(s)${summary.receipts ? ', a receipts timeline' : ''}`, `appended as line ${record.line_no} of ${out} (\`prereg verify ${out}${summary.receipts ? ' --commitments YOUR.commitments.jsonl' : ''}\` checks its evidence${summary.receipts ? ' and its timeline against your commitments' : ''})`, ...notes.map((n) => `note: ${n}`)].join('\n'),
   };
 }
 

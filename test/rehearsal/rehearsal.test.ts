@@ -91,6 +91,9 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
       const commitments = join(base, `${system}.commitments.jsonl`);
       const committed = await ok(['commitment', join(evidence, 'timeline.json'), '--published-at', '2026-11-10T10:02:00Z', '--sign', agentKey, '--out', commitments]);
       expect(committed.json.signed_by).toMatch(/^ed25519:/);
+      // The participant's own check before sending: against its signed commitment, the study's verdict.
+      const checked = await ok(['verify', file, '--root', study, '--commitments', commitments, '--json']);
+      expect(checked.jsonLines.map((l) => `${l.part} ${l.status}`)).toEqual(['evidence[0] VERIFIED', 'receipts ANCHORED']);
       for (const [f, kind] of [[file, 'submissions'], [commitments, 'commitments']] as const) {
         await ok(['submission', 'sign', f, '--key', agentKey, '--system', system, '--kind', kind, '--root', study]);
         await ok(['intake', `${f}.intake.json`, '--operator-key', join(priv, 'operator.key.pem'), '--tsa', `dev=${tsa.url}`, '--retries', '0', '--root', study]);
