@@ -8,7 +8,7 @@
 // under the study's roots and the auditor's together.
 import { existsSync } from 'node:fs';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
-import { pinnedIntakeKey } from '../intake/keys.ts';
+import { pinnedIntakeKey } from '../study/operator-key.ts';
 import { loadFrozenStudy } from '../intake/study-state.ts';
 import { checkReceipts, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
 import { readJsonFile } from '../io/json-files.ts';

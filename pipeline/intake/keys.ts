@@ -1,13 +1,10 @@
 // The private keys of intake, read from PEM files the user names: a participant's agent key
-// (`submission sign --key`) and the operator's intake key (`intake --operator-key`), and the
-// operator's pinned intake public key (the trust policy's intake_public_key, else
-// operator_public_key). Never read from the study itself, except the pinned public halves.
+// (`submission sign --key`) and the operator's intake key (`intake --operator-key`). The pinned
+// public halves are study/operator-key.ts's; these are never read from the study itself.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { shown } from '../text/display.ts';
 import { existsSync } from 'node:fs';
-import type { TrustPolicy } from '../formats/trust-policy.ts';
 import { readText } from '../io/json-files.ts';
-import { trustPath } from '../io/trust-files.ts';
 import { PreregError } from '../reasons.ts';
 
 /** An Ed25519 private key from a PKCS#8 PEM file; USAGE for a missing flag, OPERATOR_KEY_INVALID otherwise. */
@@ -34,19 +31,3 @@ function readEd25519Pem(path: string, flag: string, type: 'private' | 'public'):
   return key;
 }
 
-/** The policy's pinned intake key: intake_public_key, else operator_public_key; and where it is pinned. */
-export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy): { key: KeyObject; where: string } {
-  const named = policy.intake_public_key ?? policy.operator_public_key;
-  const member = policy.intake_public_key !== undefined ? 'intake_public_key' : 'operator_public_key';
-  if (named === undefined || named === '') throw new PreregError('OPERATOR_KEY_UNPINNED', 'preregistration/trust/policy.json pins neither intake_public_key nor operator_public_key: no receipt could be checked');
-  const where = `preregistration/trust/${named} (${member})`;
-  let key: KeyObject;
-  try {
-    key = createPublicKey(readText(trustPath(trustDir, named)));
-  } catch (err) {
-    if (err instanceof PreregError && err.code !== 'JSON_NOT_UTF8') throw err;
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${where} is not a PEM public key`);
-  }
-  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError('OPERATOR_KEY_UNPINNED', `${where} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
-  return { key, where };
-}

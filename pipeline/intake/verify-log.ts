@@ -30,7 +30,8 @@ import { utcMillis } from '../formats/utc-instant.ts';
 import { readJsonFile, readText } from '../io/json-files.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import type { StudyLayout } from '../layout.ts';
-import { PreregError, type ReasonCode } from '../reasons.ts';
+import { preconditionOf } from '../study/preconditions.ts';
+import type { ReasonCode } from '../reasons.ts';
 import type { IntakeSettings } from '../study/study.ts';
 import { currentInputFiles, fileDrift } from './files.ts';
 import { SEAL_ANCHOR_FORMAT, type SealAnchorMetadata } from './seal-anchors.ts';
@@ -233,8 +234,8 @@ function safeCurrentFiles(layout: StudyLayout, findings: IntakeFinding[]): Seale
 }
 
 function fromError(err: unknown, file: string): IntakeFinding {
-  if (err instanceof PreregError) return { code: err.code, file, message: err.message };
-  throw err;
+  const { code, message } = preconditionOf(err);
+  return { code, file, message };
 }
 
 // --- receipts ----------------------------------------------------------------------------------

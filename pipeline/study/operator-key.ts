@@ -1,6 +1,7 @@
-// The operator's Ed25519 public key, pinned by the study's trust policy (operator_public_key): the
-// key emit signs manifest.sig with, the issuer of the CMS signer's certificate, and the key an
-// audit verifies both with. One rule for what "pinned" means, for freeze, run, emit and audit.
+// The operator's Ed25519 public keys, pinned by the study's trust policy: operator_public_key, the
+// key emit signs manifest.sig with, the issuer of the CMS signer's certificate and the key an
+// audit verifies both with; and the intake key that signs receipts (intake_public_key, else the
+// operator key). One rule for what "pinned" means, for freeze, run, emit, intake and audit.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
 import { readText } from '../io/json-files.ts';
@@ -9,33 +10,54 @@ import { PreregError } from '../reasons.ts';
 
 export interface PinnedOperatorKey {
   key: KeyObject;
-  /** The key's file, from the study root (preregistration/trust/<operator_public_key>). */
+  /** The key's file, from the study root (preregistration/trust/<the policy's name for it>). */
   file: string;
 }
 
+type PinnedMember = 'operator_public_key' | 'intake_public_key';
 const POLICY = 'preregistration/trust/policy.json';
-const FIELD = '/operator_public_key';
 
 /**
- * The pinned key, or OPERATOR_KEY_UNPINNED when the policy names none or names a file that is not
- * an Ed25519 public key (PEM); a path outside the trust directory and a missing file are refused
- * as any file the policy names (TRUST_POLICY_INVALID, FILE_NOT_FOUND).
+ * The key operator_public_key pins, or OPERATOR_KEY_UNPINNED when the policy names none or names a
+ * file that is not an Ed25519 public key (PEM); a path outside the trust directory and a missing
+ * file are refused as any file the policy names (TRUST_POLICY_INVALID, FILE_NOT_FOUND).
  */
 export function pinnedOperatorKey(trustDir: string, policy: TrustPolicy): PinnedOperatorKey {
   const named = policy.operator_public_key;
   if (named === undefined || named === '') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${POLICY} pins no operator_public_key: no output can be signed or checked`, { file: POLICY, field: FIELD });
+    throw new PreregError('OPERATOR_KEY_UNPINNED', `${POLICY} pins no operator_public_key: no output can be signed or checked`, { file: POLICY, field: '/operator_public_key' });
   }
+  return pinnedKey(trustDir, named, 'operator_public_key', (file) => file);
+}
+
+/** The key intake receipts are signed with: intake_public_key, else operator_public_key, under the same rule; `where` names the member. */
+export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy): PinnedOperatorKey & { where: string } {
+  const member: PinnedMember = policy.intake_public_key !== undefined ? 'intake_public_key' : 'operator_public_key';
+  const named = policy[member];
+  if (named === undefined || named === '') {
+    throw new PreregError('OPERATOR_KEY_UNPINNED', `${POLICY} pins neither intake_public_key nor operator_public_key: no receipt could be checked`, { file: POLICY, field: `/${member}` });
+  }
+  const where = (file: string) => `${file} (${member})`;
+  const pinned = pinnedKey(trustDir, named, member, where);
+  return { ...pinned, where: where(pinned.file) };
+}
+
+function pinnedKey(trustDir: string, named: string, member: PinnedMember, shownAs: (file: string) => string): PinnedOperatorKey {
   const file = `preregistration/trust/${named}`;
-  const pem = readText(trustPath(trustDir, named));
+  const unpinned = (why: string) => new PreregError('OPERATOR_KEY_UNPINNED', `${shownAs(file)} ${why}`, { file, field: `/${member}` });
+  let pem: string;
+  try {
+    pem = readText(trustPath(trustDir, named));
+  } catch (err) {
+    if (err instanceof PreregError && err.code === 'JSON_NOT_UTF8') throw unpinned('is not a PEM public key (not UTF-8)');
+    throw err;
+  }
   let key: KeyObject;
   try {
     key = createPublicKey(pem);
   } catch (err) {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${file} is not a PEM public key: ${(err as Error).message}`, { file, field: FIELD });
+    throw unpinned(`is not a PEM public key: ${(err as Error).message}`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${file} is ${key.asymmetricKeyType ?? 'an unknown'} key, not Ed25519`, { file, field: FIELD });
-  }
+  if (key.asymmetricKeyType !== 'ed25519') throw unpinned(`is ${key.asymmetricKeyType ?? 'an unknown'} key, not Ed25519`);
   return { key, file };
 }
