@@ -1,6 +1,6 @@
 // RFC 6962 §2.1 Merkle Tree Hash, audit paths and their verification.
-// One implementation serves the corpus root, the trust digest, the answer-key commitment and,
-// later, batch anchors and transparency-log inclusion proofs.
+// One implementation serves the corpus root, the trust digest, the answer-key commitment, spec
+// 3.x field commitments, batch anchors, transparency-log inclusion proofs and the intake log.
 import { createHash } from 'node:crypto';
 
 const LEAF_PREFIX = Buffer.from([0x00]);

