@@ -2,7 +2,7 @@
 // itself is run, in-process, so the audit never re-implements a check; the caller hands it in).
 // ok iff it reports ok.
 import { relative, sep } from 'node:path';
-import type { Finding } from '../study/drift.ts';
+import type { DriftFinding } from '../study/drift.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -10,7 +10,7 @@ import { railOf, type Difference, type Rail } from './rails.ts';
 import type { AnchorsSeen } from './trust.ts';
 
 /** Findings without a file name the study place their field belongs to. */
-function fileOfFinding(f: Finding): string {
+function fileOfFinding(f: DriftFinding): string {
   if (f.file) return f.file;
   if (f.field.startsWith('vocabulary') || f.field.startsWith('corpus')) return 'corpus/';
   if (f.field === 'anchors') return 'preregistration/anchors/';
@@ -33,7 +33,7 @@ export type CheckAnchorsFlags = Record<string, string | string[] | undefined>;
 
 /** The rail, and what check-anchors saw (null when it could not run), for the trust rail. */
 export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, checkAnchors: Command, flags: CheckAnchorsFlags = {}): Promise<{ rail: Rail; seen: AnchorsSeen | null }> {
-  let json: AnchorsSeen & { ok: boolean; findings: Finding[]; codes: ReasonCode[]; freeze_digest: string };
+  let json: AnchorsSeen & { ok: boolean; findings: DriftFinding[]; codes: ReasonCode[]; freeze_digest: string };
   try {
     const values = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Record<string, string | string[]>;
     const result = await checkAnchors.run({ root: layout.root, json: true, values, positionals: [], progress: () => {}, env });

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Manifest } from '../emit/manifest.ts';
-import type { Finding } from '../study/drift.ts';
+import type { DriftFinding } from '../study/drift.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -51,7 +51,7 @@ const INPUT_OF_CODE: ReadonlyArray<[RegExp, string]> = [
 
 /** The input a stage's refusal concerns: its finding's file, its path, or its code's input. */
 export function refusalOf(stage: string, err: PreregError, scratch: string): Refusal {
-  const findings = Array.isArray(err.details.findings) ? (err.details.findings as Finding[]) : [];
+  const findings = Array.isArray(err.details.findings) ? (err.details.findings as DriftFinding[]) : [];
   const finding = findings.find((f) => f.code === err.code && f.file) ?? findings.find((f) => f.file);
   let file = finding?.file ?? studyFileOf(err, scratch);
   if (file === null || file.startsWith('/')) file = INPUT_OF_CODE.find(([re]) => re.test(err.code))?.[1] ?? file;

@@ -3,7 +3,7 @@
 import { sha256Hex } from '../formats/hash.ts';
 import type { NamedRow } from '../store/named-row.ts';
 import type { FileSummary } from './scan.ts';
-import type { AcceptedRecord, EvidenceItem, LineLocation } from './submission.ts';
+import type { AcceptedRecord, IngestedEvidence, LineLocation } from './submission.ts';
 
 export const RECORD_COLUMNS = [
   'record_id', 'system_id', 'item_id', 'attempt', 'file', 'line_no', 'byte_offset', 'line_sha256',
@@ -23,7 +23,7 @@ export function recordRow(recordId: number, r: AcceptedRecord): NamedRow<typeof 
   };
 }
 
-export function evidenceRow(recordId: number, e: EvidenceItem): NamedRow<typeof EVIDENCE_COLUMNS> {
+export function evidenceRow(recordId: number, e: IngestedEvidence): NamedRow<typeof EVIDENCE_COLUMNS> {
   return {
     record_id: recordId, evidence_index: e.evidence_index, proof_json: e.proof_json, request_json: e.request_json,
     response_json: e.response_json, disclosure_json: e.disclosure_json, tlog_entry_json: e.tlog_entry_json,

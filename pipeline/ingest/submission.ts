@@ -53,7 +53,8 @@ export interface Reject extends LineLocation {
   detail: string;
 }
 
-export interface EvidenceItem {
+/** One item of a line's `evidence`, as ingest stores it: canonical texts, verified later by the verify stage. */
+export interface IngestedEvidence {
   /** 0-based position in the line's `evidence` array. */
   evidence_index: number;
   proof_json: string;
@@ -76,7 +77,7 @@ export interface AcceptedRecord extends AcceptedKey {
   answer_text: string;
   refused: boolean;
   truncated: boolean;
-  evidence: EvidenceItem[];
+  evidence: IngestedEvidence[];
   /** Canonical JSON of the receipts timeline (bare array or envelope); null when absent. */
   receipts_json: string | null;
 }
@@ -184,7 +185,7 @@ export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
 
   // The schema guarantees the shape below; the bodies are taken from the parsed value itself.
   const doc = value as JsonObject;
-  const evidence = (doc.evidence as JsonValue[]).map((item, evidence_index): EvidenceItem => {
+  const evidence = (doc.evidence as JsonValue[]).map((item, evidence_index): IngestedEvidence => {
     const ev = item as JsonObject;
     return {
       evidence_index,

@@ -6,7 +6,7 @@ import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
 import { countIndependentWitnesses, listAnchorTokens, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchor, type AnchorVerification } from '../freeze/anchors.ts';
 import { loadAuditorRoots } from '../auditor/trust.ts';
-import { compareDigests, type Finding } from '../study/drift.ts';
+import { compareDigests, type DriftFinding } from '../study/drift.ts';
 import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { loadStudy } from '../study/study.ts';
 import { loadTrust } from '../study/trust.ts';
@@ -150,7 +150,7 @@ function checkRevealedKey(layout: ReturnType<typeof studyLayout>, env: NodeJS.Pr
   };
 }
 
-function render(json: { ok: boolean; freeze_digest: string; roots: 'auditor' | 'study'; expected_freeze: string | null; independent_witnesses: number; min_witnesses: number; digests: Record<string, { ok: boolean | null }> }, findings: Finding[], witnesses: AnchorVerification[]): string {
+function render(json: { ok: boolean; freeze_digest: string; roots: 'auditor' | 'study'; expected_freeze: string | null; independent_witnesses: number; min_witnesses: number; digests: Record<string, { ok: boolean | null }> }, findings: DriftFinding[], witnesses: AnchorVerification[]): string {
   const lines = [`freeze_digest ${json.freeze_digest}${json.expected_freeze === null ? ' (not compared: no --expect-freeze)' : json.expected_freeze === json.freeze_digest ? ' (as expected)' : ''}`];
   for (const [name, d] of Object.entries(json.digests)) lines.push(`  ${d.ok === null ? 'skip' : d.ok ? 'ok  ' : 'FAIL'}  ${name}`);
   for (const w of witnesses) {

@@ -4,7 +4,7 @@ import { diffTrees, type TreeDigest, type TreeLeaf } from './file-tree.ts';
 import type { FreezeRecord, PublicDigests } from './freeze-record.ts';
 import type { StudyConfig } from './study.ts';
 
-export interface Finding {
+export interface DriftFinding {
   code: ReasonCode;
   /** The freeze.json field concerned. */
   field: string;
@@ -23,8 +23,8 @@ export function compareDigests(
   frozen: FreezeRecord,
   current: PublicDigests,
   study: StudyConfig,
-): { digests: Record<string, DigestComparison>; findings: Finding[] } {
-  const findings: Finding[] = [];
+): { digests: Record<string, DigestComparison>; findings: DriftFinding[] } {
+  const findings: DriftFinding[] = [];
   const cmp = (a: string, b: string): DigestComparison => ({ frozen: a, recomputed: b, ok: a === b });
   const digests = {
     corpus_root: cmp(frozen.corpus.root, current.corpus.root),
@@ -76,18 +76,18 @@ export function compareDigests(
 }
 
 /** CORPUS_DRIFT: each corpus file that differs from the frozen tree, by name. */
-export function corpusDrift(frozen: FreezeRecord['corpus'], current: TreeDigest): Finding[] {
+export function corpusDrift(frozen: FreezeRecord['corpus'], current: TreeDigest): DriftFinding[] {
   return treeFindings('CORPUS_DRIFT', 'corpus', 'corpus/', frozen, current);
 }
 
 /** CORPUS_DRIFT of one corpus file only (ingest reads the items file, not the whole corpus). */
-export function corpusFileDrift(frozen: FreezeRecord['corpus'], current: TreeLeaf): Finding[] {
+export function corpusFileDrift(frozen: FreezeRecord['corpus'], current: TreeLeaf): DriftFinding[] {
   const recorded = frozen.files.filter((f) => f.path === current.path);
   return diffTrees(recorded, [current]).map((change) => changeFinding('CORPUS_DRIFT', 'corpus', 'corpus/', change));
 }
 
 /** TRUST_DRIFT: each trust file that differs from the frozen tree, by name. */
-export function trustDrift(frozen: FreezeRecord['trust'], current: TreeDigest): Finding[] {
+export function trustDrift(frozen: FreezeRecord['trust'], current: TreeDigest): DriftFinding[] {
   return treeFindings('TRUST_DRIFT', 'trust', 'preregistration/trust/', frozen, current);
 }
 
@@ -95,7 +95,7 @@ export function trustDrift(frozen: FreezeRecord['trust'], current: TreeDigest): 
  * The refusal every stage gives for drift findings: the first finding's code, file and message,
  * all findings in the details (where the audit finds the file), exit 3.
  */
-export function refuseDrift(findings: readonly Finding[], then: string, first: Finding | undefined = findings[0]): void {
+export function refuseDrift(findings: readonly DriftFinding[], then: string, first: DriftFinding | undefined = findings[0]): void {
   if (!first) return;
   const where = first.file && !first.message.startsWith(first.file) ? `${first.file}: ` : '';
   throw new PreregError(first.code, `${where}${first.message}; ${then}`, { findings });
@@ -103,12 +103,12 @@ export function refuseDrift(findings: readonly Finding[], then: string, first: F
 
 type TreeDriftCode = 'CORPUS_DRIFT' | 'TRUST_DRIFT';
 
-function changeFinding(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: string, change: string): Finding {
+function changeFinding(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: string, change: string): DriftFinding {
   const file = prefix + change.slice(0, change.lastIndexOf(':'));
   return { code, field: `${field}.files`, file, message: `${prefix}${change}` };
 }
 
-function treeFindings(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: string, frozen: FreezeRecord['corpus'], current: TreeDigest): Finding[] {
+function treeFindings(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: string, frozen: FreezeRecord['corpus'], current: TreeDigest): DriftFinding[] {
   const changes = diffTrees(frozen.files, current.files);
   const findings = changes.map((change) => changeFinding(code, field, prefix, change));
   // The file list agrees but the recorded root or count does not: freeze.json itself was edited.
