@@ -1,25 +1,25 @@
 // Reading our JSON inputs through the canonical parser (duplicate keys refused), with the file,
-// line and column in every error.
+// line and column in every error; each refusal exits as the reason catalogue says.
 import { JsonParseError, parseJson, toPlain, type JsonValue } from '../formats/canonical-json.ts';
-import { EXIT, PreregError, type ExitCode } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { readRegularFile } from './regular-file.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function readText(path: string, exitCode: ExitCode = EXIT.blocked): string {
-  return decodeText(readRegularFile(path, exitCode), path, exitCode);
+export function readText(path: string): string {
+  return decodeText(readRegularFile(path), path);
 }
 
 /** The bytes read from `path` as UTF-8 text (JSON_NOT_UTF8 otherwise). */
-export function decodeText(data: Uint8Array, path: string, exitCode: ExitCode = EXIT.blocked): string {
+export function decodeText(data: Uint8Array, path: string): string {
   try {
     return utf8.decode(data);
   } catch {
-    throw new PreregError('JSON_NOT_UTF8', `${path} is not valid UTF-8`, { path }, exitCode);
+    throw new PreregError('JSON_NOT_UTF8', `${path} is not valid UTF-8`, { path });
   }
 }
 
-export function parseJsonAt(text: string, where: string, lineOffset = 0, exitCode: ExitCode = EXIT.blocked): JsonValue {
+export function parseJsonAt(text: string, where: string, lineOffset = 0): JsonValue {
   try {
     return parseJson(text);
   } catch (err) {
@@ -29,24 +29,24 @@ export function parseJsonAt(text: string, where: string, lineOffset = 0, exitCod
         file: where,
         line,
         column: err.column,
-      }, exitCode);
+      });
     }
     throw err;
   }
 }
 
-export function readJsonFile(path: string, exitCode: ExitCode = EXIT.blocked): unknown {
-  return toPlain(parseJsonAt(readText(path, exitCode), path, 0, exitCode));
+export function readJsonFile(path: string): unknown {
+  return toPlain(parseJsonAt(readText(path), path, 0));
 }
 
 /** JSONL: one value per non-empty line; returns each with its 1-based line number. */
-export function readJsonLines(path: string, exitCode: ExitCode = EXIT.blocked): Array<{ line: number; value: unknown }> {
+export function readJsonLines(path: string): Array<{ line: number; value: unknown }> {
   const out: Array<{ line: number; value: unknown }> = [];
-  const lines = readText(path, exitCode).split('\n');
+  const lines = readText(path).split('\n');
   lines.forEach((text, i) => {
       // Only the empty string after the final newline is skipped; an empty line inside is an error.
       if (text === '' && i === lines.length - 1) return;
-      out.push({ line: i + 1, value: toPlain(parseJsonAt(text, path, i, exitCode)) });
+      out.push({ line: i + 1, value: toPlain(parseJsonAt(text, path, i)) });
   });
   return out;
 }

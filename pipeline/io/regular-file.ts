@@ -5,7 +5,7 @@
 // fstat on the descriptor, so what is checked is what is read (no check-then-open race).
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { EXIT, PreregError, type ExitCode } from '../reasons.ts';
+import { PreregError } from '../reasons.ts';
 import { shown } from '../text/display.ts';
 
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -25,18 +25,18 @@ function notRegular(path: string, st: Stats): PreregError {
   );
 }
 
-function openFailed(path: string, err: unknown, exitCode: ExitCode): PreregError {
+function openFailed(path: string, err: unknown): PreregError {
   const code = (err as NodeJS.ErrnoException).code;
-  return new PreregError('FILE_NOT_FOUND', `${shown(path)} cannot be read${code ? ` (${code})` : ''}`, { path }, exitCode);
+  return new PreregError('FILE_NOT_FOUND', `${shown(path)} cannot be read${code ? ` (${code})` : ''}`, { path });
 }
 
 /** Opens path for reading if it is a regular file (the descriptor is the caller's to close), with its size. */
-function openRegular(path: string, exitCode: ExitCode): { fd: number; size: number } {
+function openRegular(path: string): { fd: number; size: number } {
   let fd: number;
   try {
     fd = openSync(path, OPEN_FLAGS);
   } catch (err) {
-    throw openFailed(path, err, exitCode);
+    throw openFailed(path, err);
   }
   const st = fstatSync(fd);
   if (!st.isFile()) {
@@ -47,17 +47,17 @@ function openRegular(path: string, exitCode: ExitCode): { fd: number; size: numb
 }
 
 /** Opens path for reading if it is a regular file (the descriptor is the caller's to close). */
-export function openRegularFile(path: string, exitCode: ExitCode = EXIT.blocked): number {
-  return openRegular(path, exitCode).fd;
+export function openRegularFile(path: string): number {
+  return openRegular(path).fd;
 }
 
 /**
- * The bytes of a regular file; anything else is refused (missing: FILE_NOT_FOUND with exitCode).
+ * The bytes of a regular file; anything else is refused (missing: FILE_NOT_FOUND).
  * Read as readFileSync reads a file of known size (up to that size, or less if it shrank), with
  * the size of the one fstat that checked it: readFileSync(fd) would fstat it again.
  */
-export function readRegularFile(path: string, exitCode: ExitCode = EXIT.blocked): Buffer {
-  const { fd, size } = openRegular(path, exitCode);
+export function readRegularFile(path: string): Buffer {
+  const { fd, size } = openRegular(path);
   try {
     if (size === 0) return readFileSync(fd); // a size the kernel does not know (procfs): read to the end
     const buffer = Buffer.allocUnsafe(size);
@@ -74,8 +74,8 @@ export function readRegularFile(path: string, exitCode: ExitCode = EXIT.blocked)
  * checked on the open descriptor before anything is read, and no more than maxBytes + 1 bytes are
  * ever read (a file that grows meanwhile is still refused).
  */
-export function readRegularFileCapped(path: string, maxBytes: number, exitCode: ExitCode = EXIT.blocked): Buffer | null {
-  const fd = openRegularFile(path, exitCode);
+export function readRegularFileCapped(path: string, maxBytes: number): Buffer | null {
+  const fd = openRegularFile(path);
   try {
     if (fstatSync(fd).size > maxBytes) return null;
     const buf = Buffer.alloc(maxBytes + 1);
@@ -88,12 +88,12 @@ export function readRegularFileCapped(path: string, maxBytes: number, exitCode: 
 }
 
 /** As openRegularFile, for streaming reads. */
-export async function openRegularFileHandle(path: string, exitCode: ExitCode = EXIT.blocked): Promise<FileHandle> {
+export async function openRegularFileHandle(path: string): Promise<FileHandle> {
   let handle: FileHandle;
   try {
     handle = await open(path, OPEN_FLAGS);
   } catch (err) {
-    throw openFailed(path, err, exitCode);
+    throw openFailed(path, err);
   }
   const st = await handle.stat();
   if (!st.isFile()) {
