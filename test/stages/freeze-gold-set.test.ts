@@ -80,7 +80,7 @@ describe('every hypothesis says why its threshold (the hypotheses view\'s reason
     const text = readFileSync(plan(study()), 'utf8');
     const cases: Array<[string, string, string]> = [
       // The first SELECT of the UNION names the columns: `why` instead of `reason`.
-      ['no reason column', text.replace(/( {7}'a system grounded in the corpus[^\n]*') AS reason\n/, '$1 AS why\n'), 'SECTION5_VIEW_COLUMNS'],
+      ['no reason column', text.replace(/( {7}'a system grounded in the corpus[^\n]*') AS reason,\n/, '$1 AS why,\n'), 'SECTION5_VIEW_COLUMNS'],
       ['an empty reason', text.replace(/'a reader who checks one citation in twenty[^\n]*'/, "''"), 'SECTION5_VALUE_INVALID'],
     ];
     for (const [what, edited, code] of cases) {
