@@ -5,7 +5,7 @@
 //
 // The commitment formula is written out here rather than imported from
 // pipeline/evidence/proof-versions/, so that a shared bug cannot make the verifier agree with
-// itself; test/evidence/arkforge-proof-v3.test.ts also recomputes minted proofs with Python's
+// itself; test/evidence/arkforge/arkforge-proof-v3.test.ts also recomputes minted proofs with Python's
 // hashlib. The Merkle trees (commitment root, batch tree, audit paths) are built with
 // pipeline/formats/merkle.ts, the project's one RFC 6962 implementation (tested on its own).
 // What the reference service does and this copies:

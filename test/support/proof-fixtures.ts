@@ -1,4 +1,4 @@
-// Shared by the ArkForge proof tests (test/evidence/arkforge-proof*.test.ts): the TEST-ONLY signing
+// Shared by the ArkForge proof tests (test/evidence/arkforge/arkforge-proof*.test.ts): the TEST-ONLY signing
 // key as pinned, the trust policy proofs are verified under, the study window, the times proofs
 // are minted at, and (for spec 3.x) the bodies and issue options.
 import { createPublicKey } from 'node:crypto';

@@ -15,23 +15,23 @@ import {
   type ProofCode,
   type ProofStatus,
   type ProofVerification,
-} from '../../pipeline/evidence/arkforge/index.ts';
-import { proofVersionModule, type ArkForgeProof } from '../../pipeline/evidence/arkforge/index.ts';
+} from '../../../pipeline/evidence/arkforge/index.ts';
+import { proofVersionModule, type ArkForgeProof } from '../../../pipeline/evidence/arkforge/index.ts';
 import {
   buildTrustMaterial,
   buildTrustMaterialFrom,
   trustMaterialInputs,
   type TrustMaterial,
-} from '../../pipeline/evidence/trust/index.ts';
-import { utcMillis } from '../../pipeline/formats/utc-instant.ts';
-import { JsonNumber, canonicalJson, parseJson, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
-import { sha256Hex } from '../../pipeline/formats/hash.ts';
-import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
-import { REASONS, PreregError } from '../../pipeline/reasons.ts';
-import { issueProof, type IssueProofOptions } from '../support/arkforge-issuer.ts';
-import { PROJECT_ROOT } from '../support/cli.ts';
-import { at, GEN, KEY_2026, KEY_ENTRY_2026, pinnedEd25519, PUB_2026, testKey, testTrustPolicy, TS, TSA_ROOT, WINDOW } from '../support/proof-fixtures.ts';
-import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+} from '../../../pipeline/evidence/trust/index.ts';
+import { utcMillis } from '../../../pipeline/formats/utc-instant.ts';
+import { JsonNumber, canonicalJson, parseJson, type JsonObject, type JsonValue } from '../../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../../pipeline/formats/hash.ts';
+import type { TrustPolicy } from '../../../pipeline/formats/trust-policy.ts';
+import { REASONS, PreregError } from '../../../pipeline/reasons.ts';
+import { issueProof, type IssueProofOptions } from '../../support/arkforge-issuer.ts';
+import { PROJECT_ROOT } from '../../support/cli.ts';
+import { at, GEN, KEY_2026, KEY_ENTRY_2026, pinnedEd25519, PUB_2026, testKey, testTrustPolicy, TS, TSA_ROOT, WINDOW } from '../../support/proof-fixtures.ts';
+import { loadTestSigner, type TsaSigner } from '../../support/tsa/pkijs-tsa.ts';
 
 // `openssl x509 -in test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem -outform DER | sha256sum`
 const TEST_TSA_ROOT_SHA256 = '6633dffaa983c3abfa85153bd9231c0b5d5f9e7457715665869c33c3f311d4b3';
@@ -103,8 +103,8 @@ function flipSignatureByte(p: Plain): void {
 }
 
 async function tokenOver(hexDigest: string, signer: TsaSigner, genTime: string): Promise<string> {
-  const { buildTimestampRequest } = await import('../../pipeline/formats/timestamp-request.ts');
-  const { issueTimestampResponse } = await import('../support/tsa/pkijs-tsa.ts');
+  const { buildTimestampRequest } = await import('../../../pipeline/formats/timestamp-request.ts');
+  const { issueTimestampResponse } = await import('../../support/tsa/pkijs-tsa.ts');
   const response = await issueTimestampResponse(buildTimestampRequest(Buffer.from(hexDigest, 'hex'), 7n), signer, { genTime });
   return Buffer.from(response).toString('base64');
 }

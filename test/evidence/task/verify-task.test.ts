@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
-import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
-import { PROJECT_ROOT } from '../support/cli.ts';
+import { buildVerifyContext, runVerifyTask } from '../../../pipeline/evidence/task/index.ts';
+import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../../pipeline/verify/inputs.ts';
+import { PROJECT_ROOT } from '../../support/cli.ts';
 
 const ctx = buildVerifyContext(verifyContextInputs(`${PROJECT_ROOT}/preregistration/trust`, UNBOUNDED_WINDOW, []));
 

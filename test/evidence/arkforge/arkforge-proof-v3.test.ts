@@ -16,16 +16,16 @@ import {
   type ProofCode,
   type ProofStatus,
   type ProofVerification,
-} from '../../pipeline/evidence/arkforge/index.ts';
-import { KNOWN_SPEC_VERSIONS, proofVersionModule } from '../../pipeline/evidence/arkforge/index.ts';
-import { buildTrustMaterial, type TrustMaterial } from '../../pipeline/evidence/trust/index.ts';
-import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
-import { JsonNumber, canonicalJson, parseJson, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
-import { sha256Hex } from '../../pipeline/formats/hash.ts';
-import { inclusionPathLength } from '../../pipeline/formats/merkle.ts';
-import { REASONS } from '../../pipeline/reasons.ts';
-import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
-import { issueProof } from '../support/arkforge-issuer.ts';
+} from '../../../pipeline/evidence/arkforge/index.ts';
+import { KNOWN_SPEC_VERSIONS, proofVersionModule } from '../../../pipeline/evidence/arkforge/index.ts';
+import { buildTrustMaterial, type TrustMaterial } from '../../../pipeline/evidence/trust/index.ts';
+import { buildVerifyContext, runVerifyTask } from '../../../pipeline/evidence/task/index.ts';
+import { JsonNumber, canonicalJson, parseJson, toPlain, type JsonObject, type JsonValue } from '../../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../../pipeline/formats/hash.ts';
+import { inclusionPathLength } from '../../../pipeline/formats/merkle.ts';
+import { REASONS } from '../../../pipeline/reasons.ts';
+import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../../pipeline/verify/inputs.ts';
+import { issueProof } from '../../support/arkforge-issuer.ts';
 import {
   BOUND_IDENTITY,
   anchorBatch,
@@ -35,10 +35,10 @@ import {
   tokenOver,
   type IssueProofV3Options,
   type IssuedProofV3,
-} from '../support/arkforge-issuer-v3.ts';
-import { PROJECT_ROOT, runCli } from '../support/cli.ts';
-import { at, GEN, KEY_2026, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, V3_REQUEST_TEXT, V3_RESPONSE_TEXT, WINDOW } from '../support/proof-fixtures.ts';
-import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+} from '../../support/arkforge-issuer-v3.ts';
+import { PROJECT_ROOT, runCli } from '../../support/cli.ts';
+import { at, GEN, KEY_2026, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, V3_REQUEST_TEXT, V3_RESPONSE_TEXT, WINDOW } from '../../support/proof-fixtures.ts';
+import { loadTestSigner, type TsaSigner } from '../../support/tsa/pkijs-tsa.ts';
 
 const policy = testTrustPolicy;
 const RECEIPT = 'af65b75f3901dfd0ed9590a009bf7283e318801e15733bf68403219967d4edb7';

@@ -2,14 +2,14 @@
 // batch token trails its proof by 604 s (test/fixtures/real/arkforge-production/, proof_proveit_gel).
 // Spec 3.1 proofs minted in a batch by the test issuer, the root timestamped by the TEST-ONLY TSA.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { verifyEvidenceItem } from '../../pipeline/evidence/arkforge/index.ts';
-import type { EvidenceItem } from '../../pipeline/evidence/arkforge/item.ts';
-import { buildTrustMaterial, DEFAULT_BATCH_MAX_SKEW_SECONDS, type TrustMaterial } from '../../pipeline/evidence/trust/index.ts';
-import { canonicalJson, parseJson } from '../../pipeline/formats/canonical-json.ts';
-import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
-import { anchorBatch, issueProofV3, ownerDisclosure } from '../support/arkforge-issuer-v3.ts';
-import { at, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, WINDOW } from '../support/proof-fixtures.ts';
-import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+import { verifyEvidenceItem } from '../../../pipeline/evidence/arkforge/index.ts';
+import type { EvidenceItem } from '../../../pipeline/evidence/arkforge/item.ts';
+import { buildTrustMaterial, DEFAULT_BATCH_MAX_SKEW_SECONDS, type TrustMaterial } from '../../../pipeline/evidence/trust/index.ts';
+import { canonicalJson, parseJson } from '../../../pipeline/formats/canonical-json.ts';
+import type { TrustPolicy } from '../../../pipeline/formats/trust-policy.ts';
+import { anchorBatch, issueProofV3, ownerDisclosure } from '../../support/arkforge-issuer-v3.ts';
+import { at, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, WINDOW } from '../../support/proof-fixtures.ts';
+import { loadTestSigner, type TsaSigner } from '../../support/tsa/pkijs-tsa.ts';
 
 let tsa: TsaSigner;
 let withoutAllowance: TrustMaterial;

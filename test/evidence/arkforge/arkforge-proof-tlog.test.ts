@@ -11,22 +11,22 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROOF_CHECKS, PROOF_CODES, verifyEvidenceItem, type CheckOutcome, type ProofCode, type ProofStatus, type ProofVerification } from '../../pipeline/evidence/arkforge/index.ts';
-import { TLOG_CHECKS, TLOG_CODES, type TlogCheck, type CheckOutcome as TlogCheckOutcome, type TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
-import { buildTrustMaterial, buildTrustMaterialFrom, trustMaterialInputs, type TrustMaterial } from '../../pipeline/evidence/trust/index.ts';
-import { buildVerifyContext, runVerifyTask } from '../../pipeline/evidence/task/index.ts';
-import { canonicalJson, parseJson, toPlain, type JsonObject, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
-import { sha256Hex } from '../../pipeline/formats/hash.ts';
-import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
-import { PreregError, REASONS } from '../../pipeline/reasons.ts';
-import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../pipeline/verify/inputs.ts';
-import { issueProof } from '../support/arkforge-issuer.ts';
-import { anchorBatch, issueProofV3, logWitnessedHash, markPending, ownerDisclosure, witnessedHash, type IssueProofV3Options, type IssuedProofV3 } from '../support/arkforge-issuer-v3.ts';
-import { PROJECT_ROOT, runCli } from '../support/cli.ts';
-import { hashedRekordBody, testKeyPem, TestLog } from '../support/tlog/test-log.ts';
-import { TEST_LOG_KEY_FILE, TEST_LOG_WINDOW, testSubmitterKeyPolicy, trustDirPinningTestLog } from '../support/tlog/trust-dir.ts';
-import { at, KEY_2026, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, WINDOW } from '../support/proof-fixtures.ts';
-import { loadTestSigner, type TsaSigner } from '../support/tsa/pkijs-tsa.ts';
+import { PROOF_CHECKS, PROOF_CODES, verifyEvidenceItem, type CheckOutcome, type ProofCode, type ProofStatus, type ProofVerification } from '../../../pipeline/evidence/arkforge/index.ts';
+import { TLOG_CHECKS, TLOG_CODES, type TlogCheck, type CheckOutcome as TlogCheckOutcome, type TlogEntry } from '../../../pipeline/evidence/tlog/index.ts';
+import { buildTrustMaterial, buildTrustMaterialFrom, trustMaterialInputs, type TrustMaterial } from '../../../pipeline/evidence/trust/index.ts';
+import { buildVerifyContext, runVerifyTask } from '../../../pipeline/evidence/task/index.ts';
+import { canonicalJson, parseJson, toPlain, type JsonObject, type JsonValue } from '../../../pipeline/formats/canonical-json.ts';
+import { sha256Hex } from '../../../pipeline/formats/hash.ts';
+import type { TrustPolicy } from '../../../pipeline/formats/trust-policy.ts';
+import { PreregError, REASONS } from '../../../pipeline/reasons.ts';
+import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../../pipeline/verify/inputs.ts';
+import { issueProof } from '../../support/arkforge-issuer.ts';
+import { anchorBatch, issueProofV3, logWitnessedHash, markPending, ownerDisclosure, witnessedHash, type IssueProofV3Options, type IssuedProofV3 } from '../../support/arkforge-issuer-v3.ts';
+import { PROJECT_ROOT, runCli } from '../../support/cli.ts';
+import { hashedRekordBody, testKeyPem, TestLog } from '../../support/tlog/test-log.ts';
+import { TEST_LOG_KEY_FILE, TEST_LOG_WINDOW, testSubmitterKeyPolicy, trustDirPinningTestLog } from '../../support/tlog/trust-dir.ts';
+import { at, KEY_2026, TS, TSA_ROOT, testTrustPolicy, v3MintOptions, WINDOW } from '../../support/proof-fixtures.ts';
+import { loadTestSigner, type TsaSigner } from '../../support/tsa/pkijs-tsa.ts';
 
 const TLOG_PUB = testKeyPem('TEST-ONLY-tlog.pub.pem');
 /** The test issuer's key, pinned as its log-signing key (tlog_submitter_keys) as well as its proof key. */
