@@ -28,8 +28,14 @@ function readValidatedLines<T extends { item_id: string }>(path: string, schema:
   return rows;
 }
 
-export function readItems(layout: StudyLayout, study: StudyConfig): Array<{ item_id: string; question: string }> {
-  return readValidatedLines(join(layout.corpus, study.corpus.items), 'items', 'ITEMS_INVALID');
+/** One line of corpus/items.jsonl (schemas/items.schema.json). */
+export interface CorpusItem {
+  item_id: string;
+  question: string;
+}
+
+export function readItems(layout: StudyLayout, study: StudyConfig): CorpusItem[] {
+  return readValidatedLines<CorpusItem>(join(layout.corpus, study.corpus.items), 'items', 'ITEMS_INVALID');
 }
 
 export function readAnswerKey(path: string): AnswerKeyItem[] {
