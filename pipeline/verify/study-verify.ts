@@ -4,7 +4,7 @@
 // (registered systems, reuse: SPEC §6.2), which passages are frozen corpus text and from a pinned
 // seller (SPEC §12.4), and the served passages.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { commitmentBindings, indexCommitments, type CommitmentLine } from '../evidence/aer1/index.ts';
+import { commitmentBindings, decideSigners, indexCommitments, type CommitmentLine } from '../evidence/aer1/index.ts';
 import { agentKeyring, type VerifyContextInputs } from '../evidence/task/index.ts';
 import type { RegisteredSystem } from '../study/study.ts';
 import { WorkerPool } from '../parallel/pool.ts';
@@ -219,12 +219,13 @@ async function startTimelines<P>(
     rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
   }
   rejects.close();
-  // Whom each line binds, decided once here with the same keys the workers use (SPEC §12.3).
+  // Whom each line binds (SPEC §12.3): every signature checked once, here; the workers get the signers.
+  const decided = decideSigners(lines, agentKeyring(agentKeys));
   const owned = await TableAppender.create(connection, 'owned_commitments', OWNED_COMMITMENT_COLUMNS);
-  for (const b of commitmentBindings(indexCommitments(lines, agentKeyring(agentKeys)))) owned.appendNamed(ownedCommitmentRow(b));
+  for (const b of commitmentBindings(indexCommitments(decided))) owned.appendNamed(ownedCommitmentRow(b));
   owned.close();
   return {
-    pool: startPool ? startPool({ trust: inputs.trust, window: inputs.window, commitments: lines, agent_keys: agentKeys }) : null,
+    pool: startPool ? startPool({ trust: inputs.trust, window: inputs.window, commitments: decided, agent_keys: agentKeys }) : null,
     commitments: { lines: lines.length, malformed: commitmentProblems(lines) },
   };
 }

@@ -70,7 +70,13 @@ export interface MalformedCommitment extends CommitmentSource {
 
 /** One line of a commitments file, read: plain data, so it crosses to worker threads. */
 export type CommitmentLine =
-  | (CommitmentSource & { ok: true; commitment: ChainCommitment; signed?: CommitmentSignature })
+  | (CommitmentSource & {
+      ok: true;
+      commitment: ChainCommitment;
+      signed?: CommitmentSignature;
+      /** Who signed it, when decideSigners already verified the signature (never read from the file). */
+      signer?: CommitmentSigner;
+    })
   | (MalformedCommitment & { ok: false });
 
 /** The draft's members, all required. */
@@ -147,8 +153,8 @@ export type CommitmentSigner =
   /** Verified by no registered agent key (COMMITMENT_SIGNATURE_INVALID): counted as unsigned. */
   | { kind: 'invalid' };
 
-/** A well-formed line as indexed: where, what, and its signature if it has one. */
-export type IndexedCommitment = CommitmentSource & { commitment: ChainCommitment; signed?: CommitmentSignature };
+/** A well-formed line as indexed: where, what, and its signature if it has one (and its signer, once decided). */
+export type IndexedCommitment = CommitmentSource & { commitment: ChainCommitment; signed?: CommitmentSignature; signer?: CommitmentSigner };
 
 interface JobCommitments {
   /** Well-formed lines, in file order. */
@@ -185,17 +191,26 @@ export function indexCommitments(lines: readonly CommitmentLine[], keys: AgentKe
   };
   for (const l of lines) {
     const at: CommitmentSource = { file: l.file, line: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, ...(l.intake_owner !== undefined ? { intake_owner: l.intake_owner } : {}) };
-    if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment, ...(l.signed !== undefined ? { signed: l.signed } : {}) });
+    if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment, ...(l.signed !== undefined ? { signed: l.signed } : {}), ...(l.signer !== undefined ? { signer: l.signer } : {}) });
     else if (l.job_id !== null) of(l.job_id).malformed.push({ ...at, job_id: l.job_id, problems: l.problems });
     else unattributed.push({ ...at, job_id: null, problems: l.problems });
   }
   const signers = new WeakMap<IndexedCommitment, CommitmentSigner>();
   const signerOf = (line: IndexedCommitment): CommitmentSigner => {
     let signer = signers.get(line);
-    if (signer === undefined) signers.set(line, (signer = verifiedSigner(line.signed, keys)));
+    if (signer === undefined) signers.set(line, (signer = line.signer ?? verifiedSigner(line.signed, keys)));
     return signer;
   };
   return { jobs, unattributed, signerOf };
+}
+
+/**
+ * The lines with each signed one's signer decided (its signature checked against every registered
+ * agent key, once): the verify stage decides them on its main thread, where it records whom each
+ * line binds, and hands them to the timeline workers, which then check no signature again.
+ */
+export function decideSigners(lines: readonly CommitmentLine[], keys: AgentKeyring): CommitmentLine[] {
+  return lines.map((l) => (l.ok && l.signed !== undefined && l.signer === undefined ? { ...l, signer: verifiedSigner(l.signed, keys) } : l));
 }
 
 /** A commitment line and a system it binds (SPEC §12.3): received from it through intake, or signed by one of its agent keys. */

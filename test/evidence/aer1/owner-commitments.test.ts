@@ -5,7 +5,7 @@
 // verifies is COMMITMENT_SIGNATURE_INVALID. One row per rule, a passing and a failing case.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { indexCommitments, readCommitmentLine, readCommitmentText, verifyTimeline, type AgentKeyring, type CommitmentLine } from '../../../pipeline/evidence/aer1/index.ts';
+import { decideSigners, indexCommitments, readCommitmentLine, readCommitmentText, verifyTimeline, type AgentKeyring, type CommitmentLine } from '../../../pipeline/evidence/aer1/index.ts';
 import { signCanonical } from '../../../pipeline/evidence/intake/ed25519.ts';
 import { canonicalJson, parseJson } from '../../../pipeline/formats/canonical-json.ts';
 import { sha256Hex } from '../../../pipeline/formats/hash.ts';
@@ -82,5 +82,26 @@ describe('the signature member, as the reader reads it', () => {
   });
   it.each([['a number', 7], ['an empty string', ''], ['null', null]])('a signature that is %s is malformed', (_, signature) => {
     expect(readCommitmentLine(parseJson(canonicalJson({ ...commitment, signature })), AT)).toMatchObject({ ok: false, job_id: 'job-1' });
+  });
+});
+
+describe('signers decided once (decideSigners), as the verify stage hands them to its workers', () => {
+  it('a decided signer is the one the keys give, and a worker that holds no key judges the same', () => {
+    const ls = lines([{ c: commitment }, { c: signedBy(owner, cut) }, { c: signedBy(stranger, cut) }]);
+    const decided = decideSigners(ls, KEYRING);
+    expect(decided.map((l) => (l.ok ? l.signer ?? null : null))).toEqual([null, { kind: 'signed', system_id: OWNER }, { kind: 'invalid' }]);
+    // With the signers decided, no key is needed: the owner's signed cut timeline still conflicts.
+    const r = verifyTimeline(timeline, indexCommitments(decided, []), CLOSES_AT, OWNER);
+    expect(r.status).toBe('UNANCHORED');
+    expect(r.codes).toContain('COMMITMENT_CONFLICT');
+    // Undecided and keyless, the same lines bind nobody: the decision is what carries the keys' verdict.
+    expect(verifyTimeline(timeline, indexCommitments(ls, []), CLOSES_AT, OWNER).status).toBe('ANCHORED');
+  });
+
+  it('no line read from a file carries a signer: a "signer" member is an unknown member, malformed', () => {
+    const AT = { file: 'c.jsonl', line: 1, byte_offset: 0, line_sha256: '0'.repeat(64) };
+    const forged = readCommitmentLine(parseJson(canonicalJson({ ...cut, signer: { kind: 'signed', system_id: OWNER } })), AT);
+    expect(forged).toMatchObject({ ok: false });
+    expect(lines([{ c: signedBy(owner, commitment) }]).every((l) => !l.ok || l.signer === undefined)).toBe(true);
   });
 });
