@@ -1,7 +1,9 @@
 // Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md).
 import type { CommitmentBinding, TimelineVerification } from '../evidence/aer1/index.ts';
-import type { ProofVerification } from '../evidence/arkforge/index.ts';
-import { TLOG_CHECKS, type TlogCheck } from '../evidence/tlog/index.ts';
+import { PROOF_CATALOGUE, type ProofCheck, type ProofVerification } from '../evidence/arkforge/index.ts';
+import { TIMELINE_CATALOGUE } from '../evidence/aer1/index.ts';
+import { checkCells, checkColumns } from '../evidence/check-catalogue.ts';
+import { TLOG_CATALOGUE, type TlogCheck } from '../evidence/tlog/index.ts';
 import type { CellValue, NamedRow } from '../store/named-row.ts';
 import type { RegisteredSystem } from '../study/study.ts';
 
@@ -36,13 +38,20 @@ export const PROOF_CHECK_VARYING_COLUMNS = [
   'spec_version', 'embedded_pubkey', 'tsa_signer', 'tlog_log_id',
 ] as const;
 
+/**
+ * The order of proof_checks' check_* columns: the table's since its first release (the catalogue
+ * records the checks in another order); checkColumns refuses an order that is not of every check.
+ */
+const PROOF_CHECK_COLUMN_ORDER: readonly ProofCheck[] = [
+  'structure', 'request_hash', 'response_hash', 'chain', 'signature', 'key', 'tsa', 'time',
+  'commitments', 'disclosures', 'body_binding', 'identity', 'batch', 'tlog',
+];
+
 /** The columns of proof_checks (pipeline/store/verify-tables.sql; test/store/columns.test.ts compares). */
 export const PROOF_CHECK_COLUMNS = [
   'record_id', 'evidence_index', 'system_id', 'item_id', 'attempt',
   'proof_id', 'spec_version', 'algorithm', 'status', 'reason_codes', 'informational_codes',
-  'check_structure', 'check_request_hash', 'check_response_hash', 'check_chain',
-  'check_signature', 'check_key', 'check_tsa', 'check_time',
-  'check_commitments', 'check_disclosures', 'check_body_binding', 'check_identity', 'check_batch', 'check_tlog',
+  ...checkColumns(PROOF_CATALOGUE, PROOF_CHECK_COLUMN_ORDER),
   'proof_timestamp', 'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash',
   'key_id', 'embedded_pubkey', 'embedded_pubkey_pinned',
   'tsa_gen_time', 'tsa_signer', 'tsa_codes', 'tsa_root_sha256',
@@ -51,23 +60,19 @@ export const PROOF_CHECK_COLUMNS = [
   'batch_status', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
   'witnessed_hash',
   'tlog_log_id', 'tlog_log_index', 'tlog_integrated_time',
-  ...TLOG_CHECKS.map((check) => `tlog_${check}` as const),
+  ...TLOG_CATALOGUE.checks.map((check) => `tlog_${check}` as const),
   'independent_witnesses', 'problems',
 ] as const;
 export type ProofCheckRow = NamedRow<typeof PROOF_CHECK_COLUMNS>;
 
 /** One row of proof_checks, by column name. */
 export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerification): ProofCheckRow {
-  const c = v.checks;
   const tlog = (check: TlogCheck): CellValue => v.tlog?.checks[check] ?? 'skipped';
   return {
     record_id: k.record_id, evidence_index: evidenceIndex, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
     proof_id: v.proof_id, spec_version: v.spec_version, algorithm: v.algorithm, status: v.status,
     reason_codes: v.codes, informational_codes: v.informational_codes,
-    check_structure: c.structure, check_request_hash: c.request_hash, check_response_hash: c.response_hash, check_chain: c.chain,
-    check_signature: c.signature, check_key: c.key, check_tsa: c.tsa, check_time: c.time,
-    check_commitments: c.commitments, check_disclosures: c.disclosures, check_body_binding: c.body_binding,
-    check_identity: c.identity, check_batch: c.batch, check_tlog: c.tlog,
+    ...checkCells(PROOF_CATALOGUE, v.checks),
     proof_timestamp: v.timestamp, declared_chain_hash: v.declared_chain_hash, recomputed_chain_hash: v.recomputed_chain_hash,
     request_hash: v.request_hash, response_hash: v.response_hash,
     key_id: v.key_id, embedded_pubkey: v.embedded_pubkey, embedded_pubkey_pinned: v.embedded_pubkey_pinned,
@@ -79,8 +84,7 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
     batch_leaf_index: v.batch?.leaf_index ?? null, batch_tree_size: v.batch?.tree_size ?? null,
     witnessed_hash: v.witnessed_hash,
     tlog_log_id: v.tlog?.log_id ?? null, tlog_log_index: v.tlog?.log_index ?? null, tlog_integrated_time: v.tlog?.integrated_time ?? null,
-    tlog_kind: tlog('kind'), tlog_artifact: tlog('artifact'), tlog_entry_signature: tlog('entry_signature'), tlog_set: tlog('set'),
-    tlog_inclusion: tlog('inclusion'), tlog_checkpoint: tlog('checkpoint'), tlog_log_key: tlog('log_key'),
+    ...(Object.fromEntries(TLOG_CATALOGUE.checks.map((check) => [`tlog_${check}`, tlog(check)])) as { [C in TlogCheck as `tlog_${C}`]: CellValue }),
     independent_witnesses: independentWitnesses(v), problems: v.problems,
   };
 }
@@ -88,25 +92,18 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
 /** The columns of chain_checks (pipeline/store/verify-tables.sql). */
 export const CHAIN_CHECK_COLUMNS = [
   'record_id', 'system_id', 'item_id', 'attempt', 'job_id', 'form', 'revision', 'construction', 'status', 'reason_codes', 'informational_codes',
-  'check_structure', 'check_revision', 'check_genesis', 'check_seq', 'check_job', 'check_close', 'check_links',
-  'check_commitment_found', 'check_commitment_wellformed', 'check_commitment_count', 'check_commitment_final_digest',
-  'check_commitment_timely', 'check_commitment_consistent',
+  ...checkColumns(TIMELINE_CATALOGUE),
   'entry_count', 'final_entry_digest', 'commitment_witness', 'commitment_published_at', 'provenance_classes', 'problems',
 ] as const;
 export type ChainCheckRow = NamedRow<typeof CHAIN_CHECK_COLUMNS>;
 
 /** One row of chain_checks, by column name. */
 export function chainCheckRow(k: RecordKey, v: TimelineVerification): ChainCheckRow {
-  const c = v.checks;
   return {
     record_id: k.record_id, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
     job_id: v.job_id, form: v.form, revision: v.revision, construction: v.construction, status: v.status, reason_codes: v.codes,
     informational_codes: v.informational_codes,
-    check_structure: c.structure, check_revision: c.revision, check_genesis: c.genesis, check_seq: c.seq, check_job: c.job,
-    check_close: c.close, check_links: c.links,
-    check_commitment_found: c.commitment_found, check_commitment_wellformed: c.commitment_wellformed,
-    check_commitment_count: c.commitment_count, check_commitment_final_digest: c.commitment_final_digest,
-    check_commitment_timely: c.commitment_timely, check_commitment_consistent: c.commitment_consistent,
+    ...checkCells(TIMELINE_CATALOGUE, v.checks),
     entry_count: v.entry_count, final_entry_digest: v.final_entry_digest,
     commitment_witness: v.commitment?.witness ?? null, commitment_published_at: v.commitment?.published_at ?? null,
     provenance_classes: v.provenance_classes, problems: v.problems,
