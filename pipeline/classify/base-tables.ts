@@ -34,27 +34,27 @@ export async function buildBaseTables(
   await runSqlFile(connection, CLASSIFY_TABLES_SQL);
   const extractor = compileExtractor(extractorConfigFromStudy(study, vocabulary));
 
-  const key = await TableAppender.create(connection, 'answer_key');
-  const amounts = await TableAppender.create(connection, 'answer_key_amounts');
+  const key = await TableAppender.declared(connection, 'answer_key');
+  const amounts = await TableAppender.declared(connection, 'answer_key_amounts');
   for (const k of answerKey) {
-    key.append([k.item_id, k.kind, k.expected_refs]);
-    for (const a of k.expected_amounts) amounts.append([k.item_id, a.ref, String(a.value), a.unit]);
+    key.appendNamed({ item_id: k.item_id, kind: k.kind, expected_refs: k.expected_refs });
+    for (const a of k.expected_amounts) amounts.appendNamed({ item_id: k.item_id, ref: a.ref, value: String(a.value), unit: a.unit });
   }
   key.close();
   amounts.close();
-  const vocab = await TableAppender.create(connection, 'vocabulary');
-  for (const ref of vocabulary) vocab.append([ref]);
+  const vocab = await TableAppender.declared(connection, 'vocabulary');
+  for (const ref of vocabulary) vocab.appendNamed({ ref });
   vocab.close();
-  const itemTable = await TableAppender.create(connection, 'items');
-  for (const i of items) itemTable.append([i.item_id, i.question]);
+  const itemTable = await TableAppender.declared(connection, 'items');
+  for (const i of items) itemTable.appendNamed({ item_id: i.item_id, question: i.question });
   itemTable.close();
 
   const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0, passage_mentions: 0, refusal_flags_disagreeing: 0 };
   const refusalPattern = refusalPatternOf(study);
-  const refusals = await TableAppender.create(connection, 'record_refusals');
+  const refusals = await TableAppender.declared(connection, 'record_refusals');
   // The identifiers each record's answer cites (stubs excluded), for passage_mentions.
   const cited = new Map<number, Set<string>>();
-  const assertions = await TableAppender.create(connection, 'assertions');
+  const assertions = await TableAppender.declared(connection, 'assertions');
   for (const r of await rows(connection, ANSWERS_TO_CLASSIFY)) {
     counts.records++;
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
@@ -62,12 +62,13 @@ export async function buildBaseTables(
     const flag = r.refused === true;
     const byText = refusalPattern === null ? null : refusalPattern.test(String(r.answer_text));
     if (byText !== null && byText !== flag) counts.refusal_flags_disagreeing++;
-    refusals.append([Number(r.record_id), String(r.system_id), String(r.item_id), Number(r.attempt), flag, byText, byText ?? flag]);
+    const key = { record_id: Number(r.record_id), system_id: String(r.system_id), item_id: String(r.item_id), attempt: Number(r.attempt) };
+    refusals.appendNamed({ ...key, declared: flag, by_text: byText, proven: byText ?? flag });
     for (const a of extractor.extract(String(r.answer_text), { truncated: r.truncated === true })) {
-      assertions.append([
-        Number(r.record_id), String(r.system_id), String(r.item_id), Number(r.attempt), `${id}/${a.assertion_index}`, a.assertion_index,
-        a.kind, a.ref, a.in_vocabulary, a.value, a.unit, a.start, a.end, a.text, a.stub,
-      ]);
+      assertions.appendNamed({
+        ...key, assertion_id: `${id}/${a.assertion_index}`, assertion_index: a.assertion_index,
+        kind: a.kind, ref: a.ref, in_vocabulary: a.in_vocabulary, value: a.value, unit: a.unit, start_offset: a.start, end_offset: a.end, text: a.text, stub: a.stub,
+      });
       counts.assertions++;
       if (a.kind === 'citation' && !a.stub && a.ref !== null) cited.set(Number(r.record_id), (cited.get(Number(r.record_id)) ?? new Set()).add(a.ref));
     }
@@ -113,15 +114,15 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     if (declared) for (const a of amountsIn(p.text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: true, proven: false, proven_owned: false });
     if (proven) for (const a of amountsIn(p.corpus_text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: false, proven: true, proven_owned: flags.proven_owned });
   }
-  const refTable = await TableAppender.create(connection, 'served_refs');
+  const refTable = await TableAppender.declared(connection, 'served_refs');
   for (const r of [...refs.values()].sort((a, b) => a.record - b.record || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {
-    refTable.append([r.record, r.ref, r.declared, r.proven, r.proven_owned]);
+    refTable.appendNamed({ record_id: r.record, ref: r.ref, declared: r.declared, proven: r.proven, proven_owned: r.proven_owned });
     counts.served_refs++;
   }
   refTable.close();
-  const amountTable = await TableAppender.create(connection, 'served_amounts');
+  const amountTable = await TableAppender.declared(connection, 'served_amounts');
   for (const a of [...amounts.values()].sort((x, y) => x.record - y.record || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))) {
-    amountTable.append([a.record, a.value, a.unit, a.declared, a.proven, a.proven_owned]);
+    amountTable.appendNamed({ record_id: a.record, value: a.value, unit: a.unit, declared: a.declared, proven: a.proven, proven_owned: a.proven_owned });
     counts.served_amounts++;
   }
   amountTable.close();
@@ -135,7 +136,7 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
  * reference relayed from a served passage from an invented one, and a mention from a served ref.
  */
 async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<number, ReadonlySet<string>>, counts: BaseTableCounts): Promise<void> {
-  const table = await TableAppender.create(connection, 'passage_mentions');
+  const table = await TableAppender.declared(connection, 'passage_mentions');
   // One matcher per record, over that record's own citations only: another record's identifier can
   // never shadow one of them (leftmost-longest), and passages come grouped by record.
   let matcherRecord: number | null = null;
@@ -151,7 +152,10 @@ async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<
     const inServed = new Set(p.declared === true && typeof p.text === 'string' ? match(p.text).map((m) => m.ref) : []);
     const inCorpus = new Set(p.proven === true && typeof p.corpus_text === 'string' ? match(p.corpus_text).map((m) => m.ref) : []);
     for (const ref of [...new Set([...inServed, ...inCorpus])].sort()) {
-      table.append([record, Number(p.evidence_index), Number(p.passage_index), ref, inServed.has(ref), inCorpus.has(ref), p.owned === true]);
+      table.appendNamed({
+        record_id: record, evidence_index: Number(p.evidence_index), passage_index: Number(p.passage_index), ref,
+        declared: inServed.has(ref), proven: inCorpus.has(ref), owned: p.owned === true,
+      });
       counts.passage_mentions++;
     }
   }

@@ -23,6 +23,7 @@ import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
 import { PreregError } from '../reasons.ts';
 import { quoteIdent } from '../store/sql-text.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
+import { declaredColumns, type TableName } from '../store/table-declarations.ts';
 import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, orderedSelect, refusalDisagreements, witnessesBySystem } from '../store/statements.ts';
 
 /** The alias of the attached store database. */
@@ -34,6 +35,9 @@ export interface TableSpec {
   /** Columns the table must have, in the order outputs list them (others follow). */
   columns: readonly string[];
 }
+
+/** A declared table (pipeline/store/table-declarations.ts) with every column, in its order. */
+const whole = <T extends TableName>(table: T) => ({ table, columns: declaredColumns(table) });
 
 /** A section-5 view's result table (SPEC §6.3): result_<view>, with the view's documented columns. */
 const sectionResult = <V extends RequiredView>(view: V) => ({ table: `result_${view}` as const, columns: REQUIRED_VIEWS[view] });
@@ -50,14 +54,8 @@ export const RESULT_TABLES = {
   sign_tests: sectionResult('sign_tests'),
   discordant_items: sectionResult('discordant_items'),
   hypotheses: sectionResult('hypotheses'),
-  score_intervals: {
-    table: 'result_score_intervals',
-    columns: ['system_id', 'metric', 'alpha', 'declared_lower', 'declared_upper', 'proven_lower', 'proven_upper'],
-  },
-  sign_test_adjustments: {
-    table: 'result_sign_test_adjustments',
-    columns: ['system_a', 'system_b', 'metric', 'discordant', 'p_value', 'p_holm', 'alpha', 'reaches_alpha', 'fewest_discordant', 'wins_needed'],
-  },
+  score_intervals: whole('result_score_intervals'),
+  sign_test_adjustments: whole('result_sign_test_adjustments'),
 } as const satisfies Record<string, TableSpec>;
 
 export type ResultName = keyof typeof RESULT_TABLES;
@@ -66,27 +64,30 @@ export const RESULT_NAMES = Object.keys(RESULT_TABLES) as ResultName[];
 /** The results whose rows decide the study (decision_digest, SPEC §7). */
 export const DECISION_RESULTS = ['assertion_classes', 'scores', 'hypotheses'] as const satisfies readonly ResultName[];
 
-/** Base tables emit copies or summarises; their other columns belong to their stages. */
+/**
+ * Base tables emit copies or summarises: the whole table (whole: its declared columns, in order),
+ * or the columns emit reads first (the others follow in the table's order).
+ */
 export const BASE_TABLES = {
   assertions: { table: 'assertions', columns: [] },
   proof_checks: { table: 'proof_checks', columns: [] },
   chain_checks: { table: 'chain_checks', columns: [] },
   /** Every rejected input line: the submissions' (ingest) and the commitments file's (verify). */
-  rejects: { table: 'input_rejects', columns: ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] },
+  rejects: whole('input_rejects'),
   records: { table: 'records', columns: ['system_id'] },
-  submission_files: { table: 'submission_files', columns: ['file', 'sha256', 'bytes', 'lines_read', 'accepted', 'rejected'] },
+  submission_files: whole('submission_files'),
   /** Evidence belongs to the record that submits it (SPEC §6.2): docs/ownership.md. */
-  registered_systems: { table: 'registered_systems', columns: ['system_id', 'buyer_fingerprints', 'agent_identities'] },
-  evidence_reuse: { table: 'evidence_reuse', columns: ['kind', 'value', 'records', 'systems', 'claimed_by', 'cancels'] },
+  registered_systems: whole('registered_systems'),
+  evidence_reuse: whole('evidence_reuse'),
   evidence_ownership: { table: 'evidence_ownership', columns: ['system_id', 'evidence_kind', 'status', 'reason_codes'] },
   /** Whether each served passage is frozen corpus text (SPEC §12.4), counted per system. */
   served_passages: { table: 'served_passages', columns: ['system_id', 'in_corpus'] },
   /** What the protocol expects of each system and what came (SPEC §12.5). */
-  coverage: { table: 'coverage', columns: ['system_id', 'registered', 'items', 'attempts_per_item', 'expected', 'submitted', 'missing', 'items_without_record', 'jobs_not_submitted'] },
+  coverage: whole('coverage'),
   /** Jobs a system's own commitments name and none of its records submits (JOB_NOT_SUBMITTED). */
-  unsubmitted_jobs: { table: 'unsubmitted_jobs', columns: ['system_id', 'job_id', 'reason_code', 'bound_by', 'file', 'line_no'] },
+  unsubmitted_jobs: whole('unsubmitted_jobs'),
   /** Each record's refusal, declared (the flag) and proven (the frozen refusal pattern, SPEC §12.6). */
-  record_refusals: { table: 'record_refusals', columns: ['record_id', 'system_id', 'item_id', 'attempt', 'declared', 'by_text', 'proven'] },
+  record_refusals: whole('record_refusals'),
 } as const satisfies Record<string, TableSpec>;
 
 export type BaseName = keyof typeof BASE_TABLES;

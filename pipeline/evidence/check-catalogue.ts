@@ -77,12 +77,16 @@ export function codeOfCheck<const Check extends string, const Codes extends { re
   return byCheck as never;
 }
 
-/** The check_* column of each check, in the order of `order` (the table's own, which must hold every check once). */
-export function checkColumns<const Check extends string>(catalogue: CheckCatalogue<Check>, order: readonly Check[] = catalogue.checks): Array<`check_${Check}`> {
+/** The check_* column of each check (or `prefix`_*), in the order of `order` (the table's own, which must hold every check once). */
+export function checkColumns<const Check extends string, const Prefix extends string = 'check_'>(
+  catalogue: CheckCatalogue<Check>,
+  order: readonly Check[] = catalogue.checks,
+  prefix: Prefix = 'check_' as Prefix,
+): Array<`${Prefix}${Check}`> {
   if (order.length !== catalogue.checks.length || catalogue.checks.some((c) => !order.includes(c))) {
     throw new TypeError(`checkColumns: ${order.join(', ')} is not an order of the checks ${catalogue.checks.join(', ')}`);
   }
-  return order.map((c) => `check_${c}` as const);
+  return order.map((c) => `${prefix}${c}` as const);
 }
 
 /** A result's outcomes as the cells of its check_* columns. */

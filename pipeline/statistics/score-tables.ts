@@ -26,11 +26,11 @@ export async function addScoreStatistics(connection: DuckDBConnection, alpha: nu
     wins_a: count(r.wins_a), wins_b: count(r.wins_b), p_value: Number(r.p_value),
   }));
   await runSqlFile(connection, STATISTICS_TABLES_SQL);
-  const intervals = await TableAppender.create(connection, 'result_score_intervals');
+  const intervals = await TableAppender.declared(connection, 'result_score_intervals');
   const intervalRows = scoreIntervals(scores, alpha);
   for (const row of intervalRows) intervals.appendNamed({ ...row });
   intervals.close();
-  const adjustments = await TableAppender.create(connection, 'result_sign_test_adjustments');
+  const adjustments = await TableAppender.declared(connection, 'result_sign_test_adjustments');
   const adjustmentRows = signTestAdjustments(tests, alpha);
   for (const row of adjustmentRows) adjustments.appendNamed({ ...row });
   adjustments.close();
