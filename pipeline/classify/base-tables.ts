@@ -4,6 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import { lineProtocolOf, refusalPatternOf, type StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
+import { execute, readObjects } from '../store/query.ts';
 import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
 import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM } from '../store/statements.ts';
 import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
@@ -18,10 +19,6 @@ export interface BaseTableCounts {
   passage_mentions: number;
   /** Records whose `refused` flag the study's refusal pattern contradicts (REFUSAL_FLAG_DISAGREES). */
   refusal_flags_disagreeing: number;
-}
-
-async function rows(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
-  return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
 }
 
 export async function buildBaseTables(
@@ -55,7 +52,7 @@ export async function buildBaseTables(
   // The identifiers each record's answer cites (stubs excluded), for passage_mentions.
   const cited = new Map<number, Set<string>>();
   const assertions = await TableAppender.declared(connection, 'assertions');
-  for (const r of await rows(connection, ANSWERS_TO_CLASSIFY)) {
+  for (const r of await readObjects(connection, ANSWERS_TO_CLASSIFY)) {
     counts.records++;
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
     // The flag is what the submission declares; the proven column reads the answer (SPEC §12.6).
@@ -77,7 +74,7 @@ export async function buildBaseTables(
   refusals.close();
   await servedFacts(connection, extractor, counts);
   await passageMentions(connection, cited, counts);
-  await connection.run(SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
+  await execute(connection, SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
   await runSqlFile(connection, COVERAGE_SQL);
   return counts;
 }
@@ -104,7 +101,7 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     }
   };
   const amountsIn = (text: unknown) => extractor.extract(typeof text === 'string' ? text : '', { truncated: false }).filter((a) => a.kind === 'amount' && a.value !== null);
-  for (const p of await rows(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
+  for (const p of await readObjects(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
     const record = Number(p.record_id);
     const declared = p.declared === true;
     // served_passages.proven holds only for a passage matched in the corpus (corpus_text set).
@@ -141,7 +138,7 @@ async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<
   // never shadow one of them (leftmost-longest), and passages come grouped by record.
   let matcherRecord: number | null = null;
   let match = compileLiteralMatcher([]);
-  for (const p of await rows(connection, PASSAGES_TO_SCAN)) {
+  for (const p of await readObjects(connection, PASSAGES_TO_SCAN)) {
     const record = Number(p.record_id);
     const own = cited.get(record);
     if (own === undefined) continue;

@@ -6,21 +6,10 @@
 // other column follows in the table's own order, so every column is emitted. Rows are ordered by
 // ALL of those columns (ORDER BY ALL): a total order up to rows that are identical in every
 // column, whose relative order cannot show in any output. Insertion order is never relied on.
-import {
-  DuckDBTimestampValue,
-  DuckDBTypeId,
-  DuckDBListValue,
-  DuckDBArrayValue,
-  DuckDBStructValue,
-  DuckDBMapValue,
-  DuckDBDecimalValue,
-  DuckDBTimestampTZValue,
-  type DuckDBConnection,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
-import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { PreregError } from '../reasons.ts';
+import { readCells, type Cell, type Row } from '../store/cells.ts';
+import { readCounts, readObjects, readPairs } from '../store/query.ts';
 import { quoteIdent } from '../store/sql-text.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
 import { declaredColumns, type TableName } from '../store/table-declarations.ts';
@@ -92,6 +81,9 @@ export const BASE_TABLES = {
 
 export type BaseName = keyof typeof BASE_TABLES;
 
+/** A value and a row as emit writes them (store/cells.ts). */
+export type { Cell, Row };
+
 /** Every table emit reads, each with its full column list in output order. */
 export type Schema = Map<string, string[]>;
 
@@ -105,9 +97,8 @@ export function qualified(table: string): string {
  */
 export async function describeStore(connection: DuckDBConnection, specs: readonly TableSpec[]): Promise<Schema> {
   // duckdb_tables() lists base tables only, so a view of the same name never qualifies.
-  const reader = await connection.runAndReadAll(BASE_TABLE_COLUMNS, [STORE_ALIAS]);
   const found = new Map<string, string[]>();
-  for (const [table, column] of reader.getRows() as [string, string][]) {
+  for (const { table_name: table, column_name: column } of (await readObjects(connection, BASE_TABLE_COLUMNS, [STORE_ALIAS])) as Array<{ table_name: string; column_name: string }>) {
     const list = found.get(table) ?? [];
     list.push(column);
     found.set(table, list);
@@ -141,84 +132,8 @@ export function orderedStoreSelect(table: string, columns: readonly string[]): s
   return orderedSelect(qualified(table), columns);
 }
 
-/**
- * A value as emit writes it in JSON: integers of every width as bigint (exact), doubles as the
- * JsonNumber of their Python repr (so 1.0 stays 1.0), decimals by their exact digits, strings
- * (JSON columns included, as their text) as strings, lists and structs as arrays and objects.
- */
-export type Cell = null | boolean | string | bigint | JsonNumber | Cell[] | { [key: string]: Cell };
-export type Row = Record<string, Cell>;
-
 export async function readRows(connection: DuckDBConnection, table: string, columns: readonly string[]): Promise<Row[]> {
-  const reader = await connection.runAndReadAll(orderedStoreSelect(table, columns));
-  const types = reader.columnTypes();
-  const names = reader.columnNames();
-  return reader.getRows().map((values, i) => {
-    const row: Row = {};
-    values.forEach((v, c) => {
-      row[names[c]!] = toCell(v, types[c]!, `${table}.${names[c]} (row ${i + 1})`);
-    });
-    return row;
-  });
-}
-
-export function toCell(value: DuckDBValue, type: DuckDBType, where: string): Cell {
-  if (value === null) return null;
-  switch (type.typeId) {
-    case DuckDBTypeId.BOOLEAN:
-      return value as boolean;
-    case DuckDBTypeId.TINYINT:
-    case DuckDBTypeId.SMALLINT:
-    case DuckDBTypeId.INTEGER:
-    case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UTINYINT:
-    case DuckDBTypeId.USMALLINT:
-    case DuckDBTypeId.UINTEGER:
-    case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT:
-    case DuckDBTypeId.UHUGEINT:
-      return BigInt(value as number | bigint);
-    case DuckDBTypeId.FLOAT:
-    case DuckDBTypeId.DOUBLE: {
-      const x = value as number;
-      if (!Number.isFinite(x)) {
-        throw new PreregError('JSON_NUMBER_INVALID', `${where} is ${x}, which canonical JSON cannot hold`, { where });
-      }
-      return new JsonNumber(pythonFloatRepr(x));
-    }
-    case DuckDBTypeId.DECIMAL:
-      return new JsonNumber((value as DuckDBDecimalValue).toString());
-    case DuckDBTypeId.VARCHAR:
-      return value as string;
-    case DuckDBTypeId.LIST:
-    case DuckDBTypeId.ARRAY: {
-      const items = (value as DuckDBListValue | DuckDBArrayValue).items;
-      const itemType = (type as { valueType: DuckDBType }).valueType;
-      return items.map((v, i) => toCell(v, itemType, `${where}[${i}]`));
-    }
-    case DuckDBTypeId.STRUCT: {
-      const entries = (value as DuckDBStructValue).entries;
-      const st = type as { entryNames: readonly string[]; entryTypes: readonly DuckDBType[] };
-      const out: { [key: string]: Cell } = {};
-      st.entryNames.forEach((name, i) => {
-        out[name] = toCell(entries[name] ?? null, st.entryTypes[i]!, `${where}.${name}`);
-      });
-      return out;
-    }
-    case DuckDBTypeId.MAP: {
-      const mt = type as { keyType: DuckDBType; valueType: DuckDBType };
-      return (value as DuckDBMapValue).entries.map((e, i) => ({
-        key: toCell(e.key, mt.keyType, `${where}{${i}}.key`),
-        value: toCell(e.value, mt.valueType, `${where}{${i}}.value`),
-      }));
-    }
-    case DuckDBTypeId.TIMESTAMP_TZ:
-      // The library's own toString uses the process's time zone; outputs must not.
-      return `${new DuckDBTimestampValue((value as DuckDBTimestampTZValue).micros).toString()}+00`;
-    default:
-      // Dates, times, timestamps, intervals, UUIDs, enums, blobs: DuckDB's own text form.
-      return String(value);
-  }
+  return readCells(connection, orderedStoreSelect(table, columns), table);
 }
 
 /** Small aggregate facts for the report, computed from base tables only. */
@@ -263,18 +178,13 @@ export interface EvidenceOwnershipFacts {
   by_system: Row[];
 }
 
-async function pairs(connection: DuckDBConnection, sql: string): Promise<Array<[string, bigint]>> {
-  const rows = (await connection.runAndReadAll(sql)).getRows();
-  return rows.map((r) => [r[0] === null ? '(null)' : String(r[0]), BigInt(r[1] as bigint)]);
-}
-
 async function count(connection: DuckDBConnection, table: string): Promise<bigint> {
-  return BigInt((await connection.runAndReadAll(countRows(qualified(table)))).getRows()[0]![0] as bigint);
+  return (await readCounts(connection, countRows(qualified(table))))[0]!;
 }
 
 async function statusCounts(connection: DuckDBConnection, schema: Schema, table: string): Promise<Array<{ status: string; rows: bigint }> | null> {
   if (!columnsOf(schema, table).includes('status')) return null;
-  const rows = await pairs(connection, countsBy(qualified(table), 'status'));
+  const rows = await readPairs(connection, countsBy(qualified(table), 'status'));
   return rows.map(([status, n]) => ({ status, rows: n }));
 }
 
@@ -283,10 +193,10 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
   return {
     submission_files: await readRows(connection, files.table, columnsOf(schema, files.table)),
     rejects_by_code: (
-      await pairs(connection, countsBy(qualified(BASE_TABLES.rejects.table), 'reason_code'))
+      await readPairs(connection, countsBy(qualified(BASE_TABLES.rejects.table), 'reason_code'))
     ).map(([reason_code, lines]) => ({ reason_code, lines })),
     records_by_system: (
-      await pairs(connection, countsBy(qualified('records'), 'system_id'))
+      await readPairs(connection, countsBy(qualified('records'), 'system_id'))
     ).map(([system_id, records]) => ({ system_id, records })),
     counts: {
       assertions: await count(connection, 'assertions'),
@@ -308,7 +218,7 @@ function objectRow(r: Record<string, unknown>): Row {
 
 async function coverageFacts(connection: DuckDBConnection, schema: Schema): Promise<CoverageFacts> {
   const { coverage, unsubmitted_jobs: unsubmitted, record_refusals: refusals } = BASE_TABLES;
-  const disagreeing = (await connection.runAndReadAll(refusalDisagreements(qualified(refusals.table), qualified('records')))).getRowObjectsJS();
+  const disagreeing = await readObjects(connection, refusalDisagreements(qualified(refusals.table), qualified('records')));
   return {
     systems: await readRows(connection, coverage.table, columnsOf(schema, coverage.table)),
     jobs_not_submitted: await readRows(connection, unsubmitted.table, columnsOf(schema, unsubmitted.table)),
@@ -318,9 +228,7 @@ async function coverageFacts(connection: DuckDBConnection, schema: Schema): Prom
 
 async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): Promise<EvidenceOwnershipFacts> {
   const { registered_systems: registered, evidence_reuse: reuse, evidence_ownership: ownership } = BASE_TABLES;
-  const bySystem = (
-    await connection.runAndReadAll(evidenceOwnershipBySystem(qualified(ownership.table), qualified(BASE_TABLES.served_passages.table)))
-  ).getRowObjectsJS();
+  const bySystem = await readObjects(connection, evidenceOwnershipBySystem(qualified(ownership.table), qualified(BASE_TABLES.served_passages.table)));
   return {
     registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),
     reuse: await readRows(connection, reuse.table, columnsOf(schema, reuse.table)),
@@ -331,6 +239,6 @@ async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): 
 async function readWitnessesBySystem(connection: DuckDBConnection, schema: Schema): Promise<StoreFacts['witnesses_by_system']> {
   const columns = columnsOf(schema, 'proof_checks');
   if (!columns.includes('independent_witnesses') || !columns.includes('system_id')) return null;
-  const rows = (await connection.runAndReadAll(witnessesBySystem(qualified('proof_checks')))).getRows();
-  return rows.map((r) => ({ system_id: String(r[0]), proofs: BigInt(r[1] as bigint), witnessed: BigInt(r[2] as bigint), witnesses: BigInt(r[3] as bigint) }));
+  const rows = await readObjects(connection, witnessesBySystem(qualified('proof_checks')));
+  return rows.map((r) => ({ system_id: String(r.system_id), proofs: BigInt(r.proofs as bigint), witnessed: BigInt(r.witnessed as bigint), witnesses: BigInt(r.witnesses as bigint) }));
 }

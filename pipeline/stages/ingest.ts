@@ -36,6 +36,7 @@ import {
   TABLES_SQL_PATH,
   TableAppender,
 } from '../store/db.ts';
+import { execute } from '../store/query.ts';
 import { hashFileStreamed } from '../io/file-hash.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
@@ -147,8 +148,8 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
     await buildStoreAtomically(dbPath, async (store) => {
       const c = store.connection;
       await runSqlFile(c, TABLES_SQL_PATH);
-      await c.run(LOAD_SETTINGS);
-      await c.run('BEGIN TRANSACTION');
+      await execute(c, LOAD_SETTINGS);
+      await execute(c, 'BEGIN TRANSACTION');
       const records = await TableAppender.declared(c, 'records');
       const evidence = await TableAppender.declared(c, 'evidence');
       const receipts = await TableAppender.declared(c, 'receipts');
@@ -189,7 +190,7 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
       }
       if (!hashed) inputs.submissions = summaries.map((x) => ({ file: x.file, sha256: x.sha256, bytes: x.bytes }));
       for (const a of [records, evidence, receipts, rejects]) a.close();
-      await c.run('COMMIT');
+      await execute(c, 'COMMIT');
       const fileRows = await TableAppender.declared(c, 'submission_files');
       for (const s of summaries) fileRows.appendNamed(submissionFileRow(s));
       fileRows.close();

@@ -11,6 +11,7 @@ import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
+import { execute, readCounts, readObjects } from '../store/query.ts';
 import { evidencePassages, evidenceToVerify, OWNERSHIP_COUNTS, PASSAGE_COUNTS, receiptsToVerify, SET_REQUIRE_RECEIPTS, VERIFY_RECORD_RANGE, VERIFY_TOTALS } from '../store/statements.ts';
 import { rejectRow } from '../ingest/rows.ts';
 import { commitmentProblems } from './inputs.ts';
@@ -99,7 +100,8 @@ export async function verifyStore(
   const startPool = (context: VerifyContextInputs) =>
     new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({ module: WORKER, init: { context, proofFactoring, proofColumns }, ...(threads ? { threads } : {}) });
   // The totals let a terminal show how far verify is and when it will be done.
-  const totals = (await connection.runAndReadAll(VERIFY_TOTALS)).getRowObjectsJS()[0]!;
+  const [totals] = await readObjects(connection, VERIFY_TOTALS);
+  if (totals === undefined) throw new Error('VERIFY_TOTALS gave no row');
   const totalEvidence = Number(totals.evidence);
   const totalChains = Number(totals.chains);
   const [first, last] = [Number(totals.first_record), Number(totals.last_record)];
@@ -188,14 +190,12 @@ export async function verifyStore(
     policy.appendNamed({ any_seller: sellers.mode === 'any', sellers: sellers.mode === 'pinned' ? [...sellers.sellers] : [] });
     policy.close();
   }
-  await connection.run(SET_REQUIRE_RECEIPTS, [requireReceipts]);
+  await execute(connection, SET_REQUIRE_RECEIPTS, [requireReceipts]);
   for (const file of VERIFY_DERIVED_SQL) await runSqlFile(connection, file);
-  const [notBound, reused, sellerUnbound, sellerUnpinned] = (
-    await connection.runAndReadAll(OWNERSHIP_COUNTS)
-  ).getRows()[0]!;
+  const [notBound, reused, sellerUnbound, sellerUnpinned] = await readCounts(connection, OWNERSHIP_COUNTS);
   counts.ownership = { registered_systems: systems.length, not_bound: Number(notBound), reused: Number(reused) };
   counts.sellers = { mode: sellers.mode, unbound: Number(sellerUnbound), unpinned: Number(sellerUnpinned) };
-  const [served, notInCorpus] = (await connection.runAndReadAll(PASSAGE_COUNTS)).getRows()[0]!;
+  const [served, notInCorpus] = await readCounts(connection, PASSAGE_COUNTS);
   counts.passages = { served: Number(served), not_in_corpus: Number(notInCorpus) };
   counts.commitments = commitments;
   return counts;
