@@ -4,6 +4,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { openMemoryDatabase } from '../store/db.ts';
 import { READ_PARQUET } from '../store/statements.ts';
+import { readJsonRows } from '../store/query.ts';
 import { CMS_FILE, SIGNATURE_FILE, SUMS_FILE } from '../emit/manifest.ts';
 import { DECISION_RESULTS } from '../emit/tables.ts';
 import { canonicalJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
@@ -56,10 +57,8 @@ export function textDifference(file: string, recorded: Buffer, rerun: Buffer): D
 async function readParquet(path: string): Promise<{ columns: string[]; rows: string[][] }> {
   const db = await openMemoryDatabase();
   try {
-    const reader = await db.connection.runAndReadAll(READ_PARQUET, [path]);
-    const types = reader.columnTypes();
-    const columns = reader.columnNames().map((name, i) => `${name} ${types[i]!.toString()}`);
-    return { columns, rows: reader.getRowsJson().map((row) => row.map((cell) => JSON.stringify(cell))) };
+    const read = await readJsonRows(db.connection, READ_PARQUET, [path]);
+    return { columns: read.columns.map((c) => `${c.name} ${c.type}`), rows: read.rows.map((row) => row.map((cell) => JSON.stringify(cell))) };
   } finally {
     db.close();
   }

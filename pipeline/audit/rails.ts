@@ -1,6 +1,7 @@
 // The audit's rails (SPEC §8): separate checks, each passing or failing on its own, each naming the
 // first file (and row) that differs. `valid` requires every rail. Pure: rails in, report out.
 import type { ReasonCode } from '../reasons.ts';
+import { checkCatalogue, codeOfCheck } from '../evidence/check-catalogue.ts';
 
 /**
  * The rails, in the order they are reported. The first failing rail gives the report's
@@ -12,19 +13,20 @@ import type { ReasonCode } from '../reasons.ts';
 export const RAIL_NAMES = ['complete', 'schema', 'signatures', 'inputs', 'anchors', 'intake', 'reproduced', 'digests', 'decisions', 'trust'] as const;
 export type RailName = (typeof RAIL_NAMES)[number];
 
-/** The reason code a failed rail carries (the underlying codes, if any, are listed beside it). */
-export const RAIL_CODES = {
-  complete: 'AUDIT_INCOMPLETE',
-  schema: 'AUDIT_SCHEMA_INVALID',
-  signatures: 'AUDIT_SIGNATURE_INVALID',
-  inputs: 'AUDIT_INPUT_CHANGED',
-  anchors: 'AUDIT_ANCHORS_INVALID',
-  intake: 'AUDIT_INTAKE_INVALID',
-  reproduced: 'AUDIT_NOT_REPRODUCED',
-  digests: 'AUDIT_DIGEST_MISMATCH',
-  decisions: 'AUDIT_DECISIONS_DIFFER',
-  trust: 'AUDIT_TRUST_UNCONFIRMED',
-} as const satisfies Record<RailName, ReasonCode>;
+/** The reason code a failed rail carries (the underlying codes, if any, are listed beside it): any one makes the audit INVALID. */
+export const RAIL_CATALOGUE = checkCatalogue(RAIL_NAMES, ['INVALID'], {
+  AUDIT_INCOMPLETE: { check: 'complete', status: 'INVALID' },
+  AUDIT_SCHEMA_INVALID: { check: 'schema', status: 'INVALID' },
+  AUDIT_SIGNATURE_INVALID: { check: 'signatures', status: 'INVALID' },
+  AUDIT_INPUT_CHANGED: { check: 'inputs', status: 'INVALID' },
+  AUDIT_ANCHORS_INVALID: { check: 'anchors', status: 'INVALID' },
+  AUDIT_INTAKE_INVALID: { check: 'intake', status: 'INVALID' },
+  AUDIT_NOT_REPRODUCED: { check: 'reproduced', status: 'INVALID' },
+  AUDIT_DIGEST_MISMATCH: { check: 'digests', status: 'INVALID' },
+  AUDIT_DECISIONS_DIFFER: { check: 'decisions', status: 'INVALID' },
+  AUDIT_TRUST_UNCONFIRMED: { check: 'trust', status: 'INVALID' },
+});
+export const RAIL_CODES = codeOfCheck(RAIL_CATALOGUE);
 
 /** What differs, and where. `row` is 1-based: a line of a text file, a row of a Parquet file in
  * file order, or a row of a results.json table (then `table` names it). */

@@ -12,6 +12,7 @@ import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { openMemoryDatabase } from '../store/db.ts';
 import { VERIFIED_PROOF_TRUST } from '../store/statements.ts';
+import { readJsonObjects } from '../store/query.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import type { RerunOutcome } from './rerun.ts';
 import type { IntakeSeen } from './intake.ts';
@@ -46,8 +47,7 @@ interface VerifiedProof {
 async function verifiedProofs(proofChecksParquet: string): Promise<VerifiedProof[]> {
   const db = await openMemoryDatabase();
   try {
-    const reader = await db.connection.runAndReadAll(VERIFIED_PROOF_TRUST, [proofChecksParquet]);
-    return reader.getRowObjectsJson() as unknown as VerifiedProof[];
+    return (await readJsonObjects(db.connection, VERIFIED_PROOF_TRUST, [proofChecksParquet])) as unknown as VerifiedProof[];
   } finally {
     db.close();
   }

@@ -4,6 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import { lineProtocolOf, refusalPatternOf, type StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
+import { execute, readObjects } from '../store/query.ts';
 import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
 import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM } from '../store/statements.ts';
 import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
@@ -20,10 +21,6 @@ export interface BaseTableCounts {
   refusal_flags_disagreeing: number;
 }
 
-async function rows(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
-  return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
-}
-
 export async function buildBaseTables(
   connection: DuckDBConnection,
   study: StudyConfig,
@@ -34,40 +31,41 @@ export async function buildBaseTables(
   await runSqlFile(connection, CLASSIFY_TABLES_SQL);
   const extractor = compileExtractor(extractorConfigFromStudy(study, vocabulary));
 
-  const key = await TableAppender.create(connection, 'answer_key');
-  const amounts = await TableAppender.create(connection, 'answer_key_amounts');
+  const key = await TableAppender.declared(connection, 'answer_key');
+  const amounts = await TableAppender.declared(connection, 'answer_key_amounts');
   for (const k of answerKey) {
-    key.append([k.item_id, k.kind, k.expected_refs]);
-    for (const a of k.expected_amounts) amounts.append([k.item_id, a.ref, String(a.value), a.unit]);
+    key.appendNamed({ item_id: k.item_id, kind: k.kind, expected_refs: k.expected_refs });
+    for (const a of k.expected_amounts) amounts.appendNamed({ item_id: k.item_id, ref: a.ref, value: String(a.value), unit: a.unit });
   }
   key.close();
   amounts.close();
-  const vocab = await TableAppender.create(connection, 'vocabulary');
-  for (const ref of vocabulary) vocab.append([ref]);
+  const vocab = await TableAppender.declared(connection, 'vocabulary');
+  for (const ref of vocabulary) vocab.appendNamed({ ref });
   vocab.close();
-  const itemTable = await TableAppender.create(connection, 'items');
-  for (const i of items) itemTable.append([i.item_id, i.question]);
+  const itemTable = await TableAppender.declared(connection, 'items');
+  for (const i of items) itemTable.appendNamed({ item_id: i.item_id, question: i.question });
   itemTable.close();
 
   const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0, passage_mentions: 0, refusal_flags_disagreeing: 0 };
   const refusalPattern = refusalPatternOf(study);
-  const refusals = await TableAppender.create(connection, 'record_refusals');
+  const refusals = await TableAppender.declared(connection, 'record_refusals');
   // The identifiers each record's answer cites (stubs excluded), for passage_mentions.
   const cited = new Map<number, Set<string>>();
-  const assertions = await TableAppender.create(connection, 'assertions');
-  for (const r of await rows(connection, ANSWERS_TO_CLASSIFY)) {
+  const assertions = await TableAppender.declared(connection, 'assertions');
+  for (const r of await readObjects(connection, ANSWERS_TO_CLASSIFY)) {
     counts.records++;
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
     // The flag is what the submission declares; the proven column reads the answer (SPEC §12.6).
     const flag = r.refused === true;
     const byText = refusalPattern === null ? null : refusalPattern.test(String(r.answer_text));
     if (byText !== null && byText !== flag) counts.refusal_flags_disagreeing++;
-    refusals.append([Number(r.record_id), String(r.system_id), String(r.item_id), Number(r.attempt), flag, byText, byText ?? flag]);
+    const key = { record_id: Number(r.record_id), system_id: String(r.system_id), item_id: String(r.item_id), attempt: Number(r.attempt) };
+    refusals.appendNamed({ ...key, declared: flag, by_text: byText, proven: byText ?? flag });
     for (const a of extractor.extract(String(r.answer_text), { truncated: r.truncated === true })) {
-      assertions.append([
-        Number(r.record_id), String(r.system_id), String(r.item_id), Number(r.attempt), `${id}/${a.assertion_index}`, a.assertion_index,
-        a.kind, a.ref, a.in_vocabulary, a.value, a.unit, a.start, a.end, a.text, a.stub,
-      ]);
+      assertions.appendNamed({
+        ...key, assertion_id: `${id}/${a.assertion_index}`, assertion_index: a.assertion_index,
+        kind: a.kind, ref: a.ref, in_vocabulary: a.in_vocabulary, value: a.value, unit: a.unit, start_offset: a.start, end_offset: a.end, text: a.text, stub: a.stub,
+      });
       counts.assertions++;
       if (a.kind === 'citation' && !a.stub && a.ref !== null) cited.set(Number(r.record_id), (cited.get(Number(r.record_id)) ?? new Set()).add(a.ref));
     }
@@ -76,7 +74,7 @@ export async function buildBaseTables(
   refusals.close();
   await servedFacts(connection, extractor, counts);
   await passageMentions(connection, cited, counts);
-  await connection.run(SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
+  await execute(connection, SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
   await runSqlFile(connection, COVERAGE_SQL);
   return counts;
 }
@@ -103,7 +101,7 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     }
   };
   const amountsIn = (text: unknown) => extractor.extract(typeof text === 'string' ? text : '', { truncated: false }).filter((a) => a.kind === 'amount' && a.value !== null);
-  for (const p of await rows(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
+  for (const p of await readObjects(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
     const record = Number(p.record_id);
     const declared = p.declared === true;
     // served_passages.proven holds only for a passage matched in the corpus (corpus_text set).
@@ -113,15 +111,15 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     if (declared) for (const a of amountsIn(p.text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: true, proven: false, proven_owned: false });
     if (proven) for (const a of amountsIn(p.corpus_text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: false, proven: true, proven_owned: flags.proven_owned });
   }
-  const refTable = await TableAppender.create(connection, 'served_refs');
+  const refTable = await TableAppender.declared(connection, 'served_refs');
   for (const r of [...refs.values()].sort((a, b) => a.record - b.record || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {
-    refTable.append([r.record, r.ref, r.declared, r.proven, r.proven_owned]);
+    refTable.appendNamed({ record_id: r.record, ref: r.ref, declared: r.declared, proven: r.proven, proven_owned: r.proven_owned });
     counts.served_refs++;
   }
   refTable.close();
-  const amountTable = await TableAppender.create(connection, 'served_amounts');
+  const amountTable = await TableAppender.declared(connection, 'served_amounts');
   for (const a of [...amounts.values()].sort((x, y) => x.record - y.record || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))) {
-    amountTable.append([a.record, a.value, a.unit, a.declared, a.proven, a.proven_owned]);
+    amountTable.appendNamed({ record_id: a.record, value: a.value, unit: a.unit, declared: a.declared, proven: a.proven, proven_owned: a.proven_owned });
     counts.served_amounts++;
   }
   amountTable.close();
@@ -135,12 +133,12 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
  * reference relayed from a served passage from an invented one, and a mention from a served ref.
  */
 async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<number, ReadonlySet<string>>, counts: BaseTableCounts): Promise<void> {
-  const table = await TableAppender.create(connection, 'passage_mentions');
+  const table = await TableAppender.declared(connection, 'passage_mentions');
   // One matcher per record, over that record's own citations only: another record's identifier can
   // never shadow one of them (leftmost-longest), and passages come grouped by record.
   let matcherRecord: number | null = null;
   let match = compileLiteralMatcher([]);
-  for (const p of await rows(connection, PASSAGES_TO_SCAN)) {
+  for (const p of await readObjects(connection, PASSAGES_TO_SCAN)) {
     const record = Number(p.record_id);
     const own = cited.get(record);
     if (own === undefined) continue;
@@ -151,7 +149,10 @@ async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<
     const inServed = new Set(p.declared === true && typeof p.text === 'string' ? match(p.text).map((m) => m.ref) : []);
     const inCorpus = new Set(p.proven === true && typeof p.corpus_text === 'string' ? match(p.corpus_text).map((m) => m.ref) : []);
     for (const ref of [...new Set([...inServed, ...inCorpus])].sort()) {
-      table.append([record, Number(p.evidence_index), Number(p.passage_index), ref, inServed.has(ref), inCorpus.has(ref), p.owned === true]);
+      table.appendNamed({
+        record_id: record, evidence_index: Number(p.evidence_index), passage_index: Number(p.passage_index), ref,
+        declared: inServed.has(ref), proven: inCorpus.has(ref), owned: p.owned === true,
+      });
       counts.passage_mentions++;
     }
   }

@@ -1,8 +1,8 @@
 // `prereg doctor`: whether each stage's inputs are present, valid and consistent with the freeze,
 // without running any stage and without writing anything (section 5 is dry-run in memory, as
 // freeze does). A stage is `ready`, `done` (freeze, once freeze.json exists and the files agree with
-// it), `blocked` (something is missing or invalid: exit 3) or in `conflict` (a file differs from
-// what was frozen, or a revealed key does not reproduce the commitment: exit 4). docs/operating.md.
+// it), `blocked` (something is missing, invalid or differs from what was frozen: exit 3) or in
+// `conflict` (a problem whose code exits 4, such as an unsafe path). docs/operating.md.
 import { existsSync } from 'node:fs';
 import { countIndependentWitnesses, listAnchorTokens, requiredWitnesses, verifyAnchor } from '../freeze/anchors.ts';
 import { compareDigests } from '../study/drift.ts';
@@ -13,7 +13,7 @@ import { extractSection5, systemsNamedBySection5 } from '../study/section5.ts';
 import { readText } from '../io/json-files.ts';
 import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, type ExitCode, type ReasonCode } from '../reasons.ts';
+import { EXIT, exitCodeOf, type ExitCode, type ReasonCode } from '../reasons.ts';
 import { runProblems } from '../run/preflight.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
 import type { StageContext } from '../command.ts';
@@ -31,11 +31,14 @@ export interface StageReadiness {
   next: string | null;
 }
 
-/** Codes that say "what is here differs from what was frozen", as opposed to "something is missing". */
-const CONFLICT_CODES: ReadonlySet<ReasonCode> = new Set(['CORPUS_DRIFT', 'VOCABULARY_DRIFT', 'SECTION5_DRIFT', 'STUDY_DRIFT', 'TRUST_DRIFT', 'ANSWER_KEY_COMMITMENT_MISMATCH', 'ANCHOR_INVALID', 'ANCHOR_AFTER_OPEN', 'OPERATOR_KEY_MISMATCH']);
-
+/**
+ * A stage is in conflict when one of its problems stops a command with exit 4 (an output that
+ * exists, an unsafe path), blocked otherwise: the exit each code has in the catalogue
+ * (pipeline/reasons.ts), the same in doctor as in every command. A drift from the freeze is
+ * blocked (exit 3), as freeze, run and check-anchors' preflight refuse it.
+ */
 function stage(name: StageReadiness['stage'], problems: DoctorProblem[], next: string): StageReadiness {
-  const status: Readiness = problems.length === 0 ? 'ready' : problems.some((p) => CONFLICT_CODES.has(p.code) || p.exitCode === EXIT.conflict) ? 'conflict' : 'blocked';
+  const status: Readiness = problems.length === 0 ? 'ready' : problems.some((p) => (p.exitCode ?? exitCodeOf(p.code)) === EXIT.conflict) ? 'conflict' : 'blocked';
   return { stage: name, status, problems, next: status === 'ready' ? null : next };
 }
 

@@ -6,23 +6,13 @@
 // other column follows in the table's own order, so every column is emitted. Rows are ordered by
 // ALL of those columns (ORDER BY ALL): a total order up to rows that are identical in every
 // column, whose relative order cannot show in any output. Insertion order is never relied on.
-import {
-  DuckDBTimestampValue,
-  DuckDBTypeId,
-  DuckDBListValue,
-  DuckDBArrayValue,
-  DuckDBStructValue,
-  DuckDBMapValue,
-  DuckDBDecimalValue,
-  DuckDBTimestampTZValue,
-  type DuckDBConnection,
-  type DuckDBType,
-  type DuckDBValue,
-} from '@duckdb/node-api';
-import { JsonNumber, pythonFloatRepr } from '../formats/canonical-json.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { PreregError } from '../reasons.ts';
+import { readCells, type Cell, type Row } from '../store/cells.ts';
+import { readCounts, readObjects, readPairs } from '../store/query.ts';
 import { quoteIdent } from '../store/sql-text.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
+import { declaredColumns, type TableName } from '../store/table-declarations.ts';
 import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, orderedSelect, refusalDisagreements, witnessesBySystem } from '../store/statements.ts';
 
 /** The alias of the attached store database. */
@@ -34,6 +24,9 @@ export interface TableSpec {
   /** Columns the table must have, in the order outputs list them (others follow). */
   columns: readonly string[];
 }
+
+/** A declared table (pipeline/store/table-declarations.ts) with every column, in its order. */
+const whole = <T extends TableName>(table: T) => ({ table, columns: declaredColumns(table) });
 
 /** A section-5 view's result table (SPEC §6.3): result_<view>, with the view's documented columns. */
 const sectionResult = <V extends RequiredView>(view: V) => ({ table: `result_${view}` as const, columns: REQUIRED_VIEWS[view] });
@@ -50,14 +43,8 @@ export const RESULT_TABLES = {
   sign_tests: sectionResult('sign_tests'),
   discordant_items: sectionResult('discordant_items'),
   hypotheses: sectionResult('hypotheses'),
-  score_intervals: {
-    table: 'result_score_intervals',
-    columns: ['system_id', 'metric', 'alpha', 'declared_lower', 'declared_upper', 'proven_lower', 'proven_upper'],
-  },
-  sign_test_adjustments: {
-    table: 'result_sign_test_adjustments',
-    columns: ['system_a', 'system_b', 'metric', 'discordant', 'p_value', 'p_holm', 'alpha', 'reaches_alpha', 'fewest_discordant', 'wins_needed'],
-  },
+  score_intervals: whole('result_score_intervals'),
+  sign_test_adjustments: whole('result_sign_test_adjustments'),
 } as const satisfies Record<string, TableSpec>;
 
 export type ResultName = keyof typeof RESULT_TABLES;
@@ -66,30 +53,36 @@ export const RESULT_NAMES = Object.keys(RESULT_TABLES) as ResultName[];
 /** The results whose rows decide the study (decision_digest, SPEC §7). */
 export const DECISION_RESULTS = ['assertion_classes', 'scores', 'hypotheses'] as const satisfies readonly ResultName[];
 
-/** Base tables emit copies or summarises; their other columns belong to their stages. */
+/**
+ * Base tables emit copies or summarises: the whole table (whole: its declared columns, in order),
+ * or the columns emit reads first (the others follow in the table's order).
+ */
 export const BASE_TABLES = {
   assertions: { table: 'assertions', columns: [] },
   proof_checks: { table: 'proof_checks', columns: [] },
   chain_checks: { table: 'chain_checks', columns: [] },
   /** Every rejected input line: the submissions' (ingest) and the commitments file's (verify). */
-  rejects: { table: 'input_rejects', columns: ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] },
+  rejects: whole('input_rejects'),
   records: { table: 'records', columns: ['system_id'] },
-  submission_files: { table: 'submission_files', columns: ['file', 'sha256', 'bytes', 'lines_read', 'accepted', 'rejected'] },
+  submission_files: whole('submission_files'),
   /** Evidence belongs to the record that submits it (SPEC §6.2): docs/ownership.md. */
-  registered_systems: { table: 'registered_systems', columns: ['system_id', 'buyer_fingerprints', 'agent_identities'] },
-  evidence_reuse: { table: 'evidence_reuse', columns: ['kind', 'value', 'records', 'systems', 'claimed_by', 'cancels'] },
+  registered_systems: whole('registered_systems'),
+  evidence_reuse: whole('evidence_reuse'),
   evidence_ownership: { table: 'evidence_ownership', columns: ['system_id', 'evidence_kind', 'status', 'reason_codes'] },
   /** Whether each served passage is frozen corpus text (SPEC §12.4), counted per system. */
   served_passages: { table: 'served_passages', columns: ['system_id', 'in_corpus'] },
   /** What the protocol expects of each system and what came (SPEC §12.5). */
-  coverage: { table: 'coverage', columns: ['system_id', 'registered', 'items', 'attempts_per_item', 'expected', 'submitted', 'missing', 'items_without_record', 'jobs_not_submitted'] },
+  coverage: whole('coverage'),
   /** Jobs a system's own commitments name and none of its records submits (JOB_NOT_SUBMITTED). */
-  unsubmitted_jobs: { table: 'unsubmitted_jobs', columns: ['system_id', 'job_id', 'reason_code', 'bound_by', 'file', 'line_no'] },
+  unsubmitted_jobs: whole('unsubmitted_jobs'),
   /** Each record's refusal, declared (the flag) and proven (the frozen refusal pattern, SPEC §12.6). */
-  record_refusals: { table: 'record_refusals', columns: ['record_id', 'system_id', 'item_id', 'attempt', 'declared', 'by_text', 'proven'] },
+  record_refusals: whole('record_refusals'),
 } as const satisfies Record<string, TableSpec>;
 
 export type BaseName = keyof typeof BASE_TABLES;
+
+/** A value and a row as emit writes them (store/cells.ts). */
+export type { Cell, Row };
 
 /** Every table emit reads, each with its full column list in output order. */
 export type Schema = Map<string, string[]>;
@@ -104,9 +97,8 @@ export function qualified(table: string): string {
  */
 export async function describeStore(connection: DuckDBConnection, specs: readonly TableSpec[]): Promise<Schema> {
   // duckdb_tables() lists base tables only, so a view of the same name never qualifies.
-  const reader = await connection.runAndReadAll(BASE_TABLE_COLUMNS, [STORE_ALIAS]);
   const found = new Map<string, string[]>();
-  for (const [table, column] of reader.getRows() as [string, string][]) {
+  for (const { table_name: table, column_name: column } of (await readObjects(connection, BASE_TABLE_COLUMNS, [STORE_ALIAS])) as Array<{ table_name: string; column_name: string }>) {
     const list = found.get(table) ?? [];
     list.push(column);
     found.set(table, list);
@@ -140,84 +132,8 @@ export function orderedStoreSelect(table: string, columns: readonly string[]): s
   return orderedSelect(qualified(table), columns);
 }
 
-/**
- * A value as emit writes it in JSON: integers of every width as bigint (exact), doubles as the
- * JsonNumber of their Python repr (so 1.0 stays 1.0), decimals by their exact digits, strings
- * (JSON columns included, as their text) as strings, lists and structs as arrays and objects.
- */
-export type Cell = null | boolean | string | bigint | JsonNumber | Cell[] | { [key: string]: Cell };
-export type Row = Record<string, Cell>;
-
 export async function readRows(connection: DuckDBConnection, table: string, columns: readonly string[]): Promise<Row[]> {
-  const reader = await connection.runAndReadAll(orderedStoreSelect(table, columns));
-  const types = reader.columnTypes();
-  const names = reader.columnNames();
-  return reader.getRows().map((values, i) => {
-    const row: Row = {};
-    values.forEach((v, c) => {
-      row[names[c]!] = toCell(v, types[c]!, `${table}.${names[c]} (row ${i + 1})`);
-    });
-    return row;
-  });
-}
-
-export function toCell(value: DuckDBValue, type: DuckDBType, where: string): Cell {
-  if (value === null) return null;
-  switch (type.typeId) {
-    case DuckDBTypeId.BOOLEAN:
-      return value as boolean;
-    case DuckDBTypeId.TINYINT:
-    case DuckDBTypeId.SMALLINT:
-    case DuckDBTypeId.INTEGER:
-    case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UTINYINT:
-    case DuckDBTypeId.USMALLINT:
-    case DuckDBTypeId.UINTEGER:
-    case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT:
-    case DuckDBTypeId.UHUGEINT:
-      return BigInt(value as number | bigint);
-    case DuckDBTypeId.FLOAT:
-    case DuckDBTypeId.DOUBLE: {
-      const x = value as number;
-      if (!Number.isFinite(x)) {
-        throw new PreregError('JSON_NUMBER_INVALID', `${where} is ${x}, which canonical JSON cannot hold`, { where });
-      }
-      return new JsonNumber(pythonFloatRepr(x));
-    }
-    case DuckDBTypeId.DECIMAL:
-      return new JsonNumber((value as DuckDBDecimalValue).toString());
-    case DuckDBTypeId.VARCHAR:
-      return value as string;
-    case DuckDBTypeId.LIST:
-    case DuckDBTypeId.ARRAY: {
-      const items = (value as DuckDBListValue | DuckDBArrayValue).items;
-      const itemType = (type as { valueType: DuckDBType }).valueType;
-      return items.map((v, i) => toCell(v, itemType, `${where}[${i}]`));
-    }
-    case DuckDBTypeId.STRUCT: {
-      const entries = (value as DuckDBStructValue).entries;
-      const st = type as { entryNames: readonly string[]; entryTypes: readonly DuckDBType[] };
-      const out: { [key: string]: Cell } = {};
-      st.entryNames.forEach((name, i) => {
-        out[name] = toCell(entries[name] ?? null, st.entryTypes[i]!, `${where}.${name}`);
-      });
-      return out;
-    }
-    case DuckDBTypeId.MAP: {
-      const mt = type as { keyType: DuckDBType; valueType: DuckDBType };
-      return (value as DuckDBMapValue).entries.map((e, i) => ({
-        key: toCell(e.key, mt.keyType, `${where}{${i}}.key`),
-        value: toCell(e.value, mt.valueType, `${where}{${i}}.value`),
-      }));
-    }
-    case DuckDBTypeId.TIMESTAMP_TZ:
-      // The library's own toString uses the process's time zone; outputs must not.
-      return `${new DuckDBTimestampValue((value as DuckDBTimestampTZValue).micros).toString()}+00`;
-    default:
-      // Dates, times, timestamps, intervals, UUIDs, enums, blobs: DuckDB's own text form.
-      return String(value);
-  }
+  return readCells(connection, orderedStoreSelect(table, columns), table);
 }
 
 /** Small aggregate facts for the report, computed from base tables only. */
@@ -262,18 +178,13 @@ export interface EvidenceOwnershipFacts {
   by_system: Row[];
 }
 
-async function pairs(connection: DuckDBConnection, sql: string): Promise<Array<[string, bigint]>> {
-  const rows = (await connection.runAndReadAll(sql)).getRows();
-  return rows.map((r) => [r[0] === null ? '(null)' : String(r[0]), BigInt(r[1] as bigint)]);
-}
-
 async function count(connection: DuckDBConnection, table: string): Promise<bigint> {
-  return BigInt((await connection.runAndReadAll(countRows(qualified(table)))).getRows()[0]![0] as bigint);
+  return (await readCounts(connection, countRows(qualified(table))))[0]!;
 }
 
 async function statusCounts(connection: DuckDBConnection, schema: Schema, table: string): Promise<Array<{ status: string; rows: bigint }> | null> {
   if (!columnsOf(schema, table).includes('status')) return null;
-  const rows = await pairs(connection, countsBy(qualified(table), 'status'));
+  const rows = await readPairs(connection, countsBy(qualified(table), 'status'));
   return rows.map(([status, n]) => ({ status, rows: n }));
 }
 
@@ -282,10 +193,10 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
   return {
     submission_files: await readRows(connection, files.table, columnsOf(schema, files.table)),
     rejects_by_code: (
-      await pairs(connection, countsBy(qualified(BASE_TABLES.rejects.table), 'reason_code'))
+      await readPairs(connection, countsBy(qualified(BASE_TABLES.rejects.table), 'reason_code'))
     ).map(([reason_code, lines]) => ({ reason_code, lines })),
     records_by_system: (
-      await pairs(connection, countsBy(qualified('records'), 'system_id'))
+      await readPairs(connection, countsBy(qualified('records'), 'system_id'))
     ).map(([system_id, records]) => ({ system_id, records })),
     counts: {
       assertions: await count(connection, 'assertions'),
@@ -307,7 +218,7 @@ function objectRow(r: Record<string, unknown>): Row {
 
 async function coverageFacts(connection: DuckDBConnection, schema: Schema): Promise<CoverageFacts> {
   const { coverage, unsubmitted_jobs: unsubmitted, record_refusals: refusals } = BASE_TABLES;
-  const disagreeing = (await connection.runAndReadAll(refusalDisagreements(qualified(refusals.table), qualified('records')))).getRowObjectsJS();
+  const disagreeing = await readObjects(connection, refusalDisagreements(qualified(refusals.table), qualified('records')));
   return {
     systems: await readRows(connection, coverage.table, columnsOf(schema, coverage.table)),
     jobs_not_submitted: await readRows(connection, unsubmitted.table, columnsOf(schema, unsubmitted.table)),
@@ -317,9 +228,7 @@ async function coverageFacts(connection: DuckDBConnection, schema: Schema): Prom
 
 async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): Promise<EvidenceOwnershipFacts> {
   const { registered_systems: registered, evidence_reuse: reuse, evidence_ownership: ownership } = BASE_TABLES;
-  const bySystem = (
-    await connection.runAndReadAll(evidenceOwnershipBySystem(qualified(ownership.table), qualified(BASE_TABLES.served_passages.table)))
-  ).getRowObjectsJS();
+  const bySystem = await readObjects(connection, evidenceOwnershipBySystem(qualified(ownership.table), qualified(BASE_TABLES.served_passages.table)));
   return {
     registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),
     reuse: await readRows(connection, reuse.table, columnsOf(schema, reuse.table)),
@@ -330,6 +239,6 @@ async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): 
 async function readWitnessesBySystem(connection: DuckDBConnection, schema: Schema): Promise<StoreFacts['witnesses_by_system']> {
   const columns = columnsOf(schema, 'proof_checks');
   if (!columns.includes('independent_witnesses') || !columns.includes('system_id')) return null;
-  const rows = (await connection.runAndReadAll(witnessesBySystem(qualified('proof_checks')))).getRows();
-  return rows.map((r) => ({ system_id: String(r[0]), proofs: BigInt(r[1] as bigint), witnessed: BigInt(r[2] as bigint), witnesses: BigInt(r[3] as bigint) }));
+  const rows = await readObjects(connection, witnessesBySystem(qualified('proof_checks')));
+  return rows.map((r) => ({ system_id: String(r.system_id), proofs: BigInt(r.proofs as bigint), witnessed: BigInt(r.witnessed as bigint), witnesses: BigInt(r.witnesses as bigint) }));
 }

@@ -1,21 +1,18 @@
 // Ingest results as rows of records, evidence, receipts, rejects and submission_files, keyed by
-// column name (pipeline/store/tables.sql; test/store/columns.test.ts compares the lists).
+// column name and typed by the tables' declarations (pipeline/store/table-declarations.ts).
 import { sha256Hex } from '../formats/hash.ts';
-import type { NamedRow } from '../store/named-row.ts';
+import { declaredColumns, type TableRow } from '../store/table-declarations.ts';
 import type { FileSummary } from './scan.ts';
 import type { AcceptedRecord, IngestedEvidence, LineLocation } from './submission.ts';
 
-export const RECORD_COLUMNS = [
-  'record_id', 'system_id', 'item_id', 'attempt', 'file', 'line_no', 'byte_offset', 'line_sha256',
-  'answer_text', 'refused', 'truncated', 'evidence_count', 'has_receipts',
-] as const;
-export const EVIDENCE_COLUMNS = ['record_id', 'evidence_index', 'proof_json', 'request_json', 'response_json', 'disclosure_json', 'tlog_entry_json'] as const;
-export const RECEIPT_COLUMNS = ['record_id', 'chain_json', 'chain_sha256'] as const;
+export const RECORD_COLUMNS = declaredColumns('records');
+export const EVIDENCE_COLUMNS = declaredColumns('evidence');
+export const RECEIPT_COLUMNS = declaredColumns('receipts');
 /** Also the columns of commitment_rejects (created AS SELECT * FROM rejects). */
-export const REJECT_COLUMNS = ['file', 'line_no', 'byte_offset', 'line_sha256', 'reason_code', 'column_no', 'detail'] as const;
-export const SUBMISSION_FILE_COLUMNS = ['file', 'sha256', 'bytes', 'lines_read', 'accepted', 'rejected'] as const;
+export const REJECT_COLUMNS = declaredColumns('rejects');
+export const SUBMISSION_FILE_COLUMNS = declaredColumns('submission_files');
 
-export function recordRow(recordId: number, r: AcceptedRecord): NamedRow<typeof RECORD_COLUMNS> {
+export function recordRow(recordId: number, r: AcceptedRecord): TableRow<'records'> {
   return {
     record_id: recordId, system_id: r.system_id, item_id: r.item_id, attempt: r.attempt, file: r.file, line_no: r.line_no,
     byte_offset: r.byte_offset, line_sha256: r.line_sha256, answer_text: r.answer_text, refused: r.refused, truncated: r.truncated,
@@ -23,14 +20,14 @@ export function recordRow(recordId: number, r: AcceptedRecord): NamedRow<typeof 
   };
 }
 
-export function evidenceRow(recordId: number, e: IngestedEvidence): NamedRow<typeof EVIDENCE_COLUMNS> {
+export function evidenceRow(recordId: number, e: IngestedEvidence): TableRow<'evidence'> {
   return {
     record_id: recordId, evidence_index: e.evidence_index, proof_json: e.proof_json, request_json: e.request_json,
     response_json: e.response_json, disclosure_json: e.disclosure_json, tlog_entry_json: e.tlog_entry_json,
   };
 }
 
-export function receiptRow(recordId: number, receiptsJson: string): NamedRow<typeof RECEIPT_COLUMNS> {
+export function receiptRow(recordId: number, receiptsJson: string): TableRow<'receipts'> {
   return { record_id: recordId, chain_json: receiptsJson, chain_sha256: sha256Hex(receiptsJson) };
 }
 
@@ -41,10 +38,10 @@ export interface RejectedLine extends LineLocation {
   detail: string;
 }
 
-export function rejectRow(r: RejectedLine): NamedRow<typeof REJECT_COLUMNS> {
+export function rejectRow(r: RejectedLine): TableRow<'rejects'> {
   return { file: r.file, line_no: r.line_no, byte_offset: r.byte_offset, line_sha256: r.line_sha256, reason_code: r.reason_code, column_no: r.column_no, detail: r.detail };
 }
 
-export function submissionFileRow(s: FileSummary): NamedRow<typeof SUBMISSION_FILE_COLUMNS> {
+export function submissionFileRow(s: FileSummary): TableRow<'submission_files'> {
   return { file: s.file, sha256: s.sha256, bytes: s.bytes, lines_read: s.lines_read, accepted: s.accepted, rejected: s.rejected };
 }

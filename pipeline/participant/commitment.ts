@@ -6,7 +6,8 @@
 // commitment, with one sent through intake, that can cancel the owner's own timeline. Pure.
 import type { KeyObject } from 'node:crypto';
 import { agentKeyText, signCanonical } from '../evidence/intake/ed25519.ts';
-import { indexCommitments, readCommitmentLine, verifyTimeline, type TimelineReasonCode } from '../evidence/aer1/index.ts';
+import { indexCommitments, readCommitmentLine, TIMELINE_CATALOGUE, verifyTimeline, type TimelineReasonCode } from '../evidence/aer1/index.ts';
+import { statusOf } from '../evidence/check-catalogue.ts';
 import { parseRfc3339 } from '../formats/rfc3339.ts';
 import { PreregError } from '../reasons.ts';
 
@@ -29,7 +30,7 @@ export interface CommitmentResult {
 }
 
 /** A broken timeline's codes, which a commitment would only make look anchored. */
-const CHAIN = (code: TimelineReasonCode) => code.startsWith('CHAIN_');
+const CHAIN = (code: TimelineReasonCode) => statusOf(TIMELINE_CATALOGUE, code) === 'BROKEN';
 
 /**
  * The commitment to `timeline` (parsed JSON: the canonical parser's value, or plain), published at

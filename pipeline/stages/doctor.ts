@@ -12,7 +12,7 @@ export const doctor: Command = {
     'usage: prereg doctor [--operator-key FILE] [--cms-key FILE] [--cms-cert FILE] [--secret-file FILE] [--root DIR] [--json]',
     '',
     'For freeze, anchor, check-anchors and run: ready, done (freeze, once frozen), blocked (something',
-    'missing or invalid) or conflict (a file differs from the freeze, an anchor or the revealed key does not match), each',
+    'missing, invalid or changed since the freeze) or conflict (an unsafe path, an output in the way: a code that exits 4), each',
     'problem with its reason code, and what to do next. Runs the checks freeze and run make first',
     '(section 5 is dry-run in memory), writes nothing. The key options are those of run.',
     'Exit 0 ready, 3 blocked, 4 conflict.',

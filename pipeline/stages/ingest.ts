@@ -18,7 +18,7 @@ import { requireSealedInputs } from '../intake/files.ts';
 import { lineProtocolOf, loadStudy, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import {
-  EVIDENCE_COLUMNS, evidenceRow, RECEIPT_COLUMNS, receiptRow, RECORD_COLUMNS, recordRow, REJECT_COLUMNS, rejectRow, SUBMISSION_FILE_COLUMNS, submissionFileRow,
+  evidenceRow, receiptRow, recordRow, rejectRow, submissionFileRow,
 } from '../ingest/rows.ts';
 import { listSubmissionFiles, type SubmissionFile } from '../ingest/submission-files.ts';
 import { startLineWorkers } from '../ingest/parallel-check.ts';
@@ -36,6 +36,7 @@ import {
   TABLES_SQL_PATH,
   TableAppender,
 } from '../store/db.ts';
+import { execute } from '../store/query.ts';
 import { hashFileStreamed } from '../io/file-hash.ts';
 import { TOOL_VERSION } from '../version.ts';
 import type { Command, StageContext } from '../command.ts';
@@ -147,12 +148,12 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
     await buildStoreAtomically(dbPath, async (store) => {
       const c = store.connection;
       await runSqlFile(c, TABLES_SQL_PATH);
-      await c.run(LOAD_SETTINGS);
-      await c.run('BEGIN TRANSACTION');
-      const records = await TableAppender.create(c, 'records', RECORD_COLUMNS);
-      const evidence = await TableAppender.create(c, 'evidence', EVIDENCE_COLUMNS);
-      const receipts = await TableAppender.create(c, 'receipts', RECEIPT_COLUMNS);
-      const rejects = await TableAppender.create(c, 'rejects', REJECT_COLUMNS);
+      await execute(c, LOAD_SETTINGS);
+      await execute(c, 'BEGIN TRANSACTION');
+      const records = await TableAppender.declared(c, 'records');
+      const evidence = await TableAppender.declared(c, 'evidence');
+      const receipts = await TableAppender.declared(c, 'receipts');
+      const rejects = await TableAppender.declared(c, 'rejects');
       let recordId = 0;
       const systems = new Set<string>();
       const sinks = {
@@ -189,8 +190,8 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
       }
       if (!hashed) inputs.submissions = summaries.map((x) => ({ file: x.file, sha256: x.sha256, bytes: x.bytes }));
       for (const a of [records, evidence, receipts, rejects]) a.close();
-      await c.run('COMMIT');
-      const fileRows = await TableAppender.create(c, 'submission_files', SUBMISSION_FILE_COLUMNS);
+      await execute(c, 'COMMIT');
+      const fileRows = await TableAppender.declared(c, 'submission_files');
       for (const s of summaries) fileRows.appendNamed(submissionFileRow(s));
       fileRows.close();
       const outputs: IngestOutputs = { files: summaries, totals: totalsOf(summaries) };

@@ -3,34 +3,29 @@
 // result_score_intervals and result_sign_test_adjustments (pipeline/store/statistics-tables.sql).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runSqlFile, TableAppender } from '../store/db.ts';
+import { readObjects } from '../store/query.ts';
+import { SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST } from '../store/statements.ts';
 import { STATISTICS_TABLES_SQL } from '../store/table-files.ts';
 import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from './results.ts';
-
-const SCORES = 'SELECT system_id, metric, declared, proven, n_declared, n_proven FROM result_scores ORDER BY system_id, metric';
-const SIGN_TESTS = 'SELECT system_a, system_b, metric, wins_a, wins_b, p_value FROM result_sign_tests ORDER BY metric, system_a, system_b';
-
-async function objects(connection: DuckDBConnection, sql: string): Promise<Array<Record<string, unknown>>> {
-  return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Array<Record<string, unknown>>;
-}
 
 /** Counts in a result table are BIGINT; a rate's counts fit a double exactly far beyond any study. */
 const count = (v: unknown): number => Number(v as bigint | number);
 
 export async function addScoreStatistics(connection: DuckDBConnection, alpha: number): Promise<{ score_intervals_rows: number; sign_test_adjustments_rows: number }> {
-  const scores: ScoreRow[] = (await objects(connection, SCORES)).map((r) => ({
+  const scores: ScoreRow[] = (await readObjects(connection, SCORES_TO_ADJUST)).map((r) => ({
     system_id: String(r.system_id), metric: String(r.metric),
     declared: count(r.declared), proven: count(r.proven), n_declared: count(r.n_declared), n_proven: count(r.n_proven),
   }));
-  const tests: SignTestRow[] = (await objects(connection, SIGN_TESTS)).map((r) => ({
+  const tests: SignTestRow[] = (await readObjects(connection, SIGN_TESTS_TO_ADJUST)).map((r) => ({
     system_a: String(r.system_a), system_b: String(r.system_b), metric: String(r.metric),
     wins_a: count(r.wins_a), wins_b: count(r.wins_b), p_value: Number(r.p_value),
   }));
   await runSqlFile(connection, STATISTICS_TABLES_SQL);
-  const intervals = await TableAppender.create(connection, 'result_score_intervals');
+  const intervals = await TableAppender.declared(connection, 'result_score_intervals');
   const intervalRows = scoreIntervals(scores, alpha);
   for (const row of intervalRows) intervals.appendNamed({ ...row });
   intervals.close();
-  const adjustments = await TableAppender.create(connection, 'result_sign_test_adjustments');
+  const adjustments = await TableAppender.declared(connection, 'result_sign_test_adjustments');
   const adjustmentRows = signTestAdjustments(tests, alpha);
   for (const row of adjustmentRows) adjustments.appendNamed({ ...row });
   adjustments.close();

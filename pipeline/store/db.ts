@@ -14,6 +14,7 @@ import { TABLE_COLUMNS } from './statements.ts';
 import { quoteIdent } from './sql-text.ts';
 import { cellsInOrder, requireSameColumns, type CellValue } from './named-row.ts';
 import { writeFailure } from '../io/write-failures.ts';
+import { declaredColumns, type TableName, type TableRow } from './table-declarations.ts';
 
 export const STORE_FILE = 'prereg.duckdb';
 
@@ -223,7 +224,7 @@ export async function tableColumns(connection: DuckDBConnection, table: string):
  * one (appendVarchar, appendBigInt, …): measured here within 15% of 2,048-row data
  * chunks, and on ingest (where parsing dominates) it was no slower here, with nothing to batch.
  */
-export class TableAppender {
+export class TableAppender<Row extends Readonly<Record<string, CellValue>> = Readonly<Record<string, CellValue>>> {
   rows = 0;
 
   private constructor(
@@ -247,8 +248,13 @@ export class TableAppender {
     return new TableAppender(appender, kinds, table, columns);
   }
 
+  /** An appender of a declared table (table-declarations.ts), whose rows are typed by the declaration. */
+  static async declared<T extends TableName>(connection: DuckDBConnection, table: T): Promise<TableAppender<TableRow<T>>> {
+    return TableAppender.create(connection, table, declaredColumns(table)) as Promise<TableAppender<TableRow<T>>>;
+  }
+
   /** Appends a row keyed by column name, mapped onto the table's column order. */
-  appendNamed(row: Readonly<Record<string, CellValue>>): void {
+  appendNamed(row: Row): void {
     this.append(cellsInOrder(row, this.columns));
   }
 

@@ -78,6 +78,12 @@ export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index
 /** What served-passages.sql reads as getvariable('require_receipts') ($1: a boolean). */
 export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN';
 
+/** Section 5's scores, which the score stage adds intervals to (statistics/score-tables.ts). */
+export const SCORES_TO_ADJUST = 'SELECT system_id, metric, declared, proven, n_declared, n_proven FROM result_scores ORDER BY system_id, metric';
+
+/** Section 5's sign tests, which the score stage adjusts for multiplicity (Holm). */
+export const SIGN_TESTS_TO_ADJUST = 'SELECT system_a, system_b, metric, wins_a, wins_b, p_value FROM result_sign_tests ORDER BY metric, system_a, system_b';
+
 /** A Parquet file's rows in file order ($1: its path). */
 export const READ_PARQUET = 'SELECT * FROM read_parquet($1)';
 
@@ -109,7 +115,7 @@ export function refusalDisagreements(refusals: string, records: string): string 
 
 /** Per system: proofs checked, proofs with at least one independent witness, and the witnesses. */
 export function witnessesBySystem(table: string): string {
-  return `SELECT system_id, count(*)::BIGINT, count(*) FILTER (WHERE independent_witnesses > 0)::BIGINT, coalesce(sum(independent_witnesses), 0)::BIGINT
+  return `SELECT system_id, count(*)::BIGINT AS proofs, count(*) FILTER (WHERE independent_witnesses > 0)::BIGINT AS witnessed, coalesce(sum(independent_witnesses), 0)::BIGINT AS witnesses
        FROM ${table} GROUP BY system_id ORDER BY system_id`;
 }
 

@@ -13,8 +13,6 @@ export interface PassageRule {
   min_chars: number;
 }
 
-export const PASSAGE_CORPUS_COLUMNS = ['record_id', 'evidence_index', 'passage_index', 'ref', 'text', 'corpus_match', 'in_corpus', 'corpus_text'] as const;
-
 /** Appends a row of passage_corpus per passage the queries give (statements.ts evidencePassages); returns how many. */
 export async function matchPassages(
   connection: DuckDBConnection,
@@ -33,7 +31,7 @@ export async function matchPassages(
     folded.set(ref, f);
     return f;
   };
-  const table = await TableAppender.create(connection, 'passage_corpus', PASSAGE_CORPUS_COLUMNS);
+  const table = await TableAppender.declared(connection, 'passage_corpus');
   let rows = 0;
   for (const sql of ranges) {
     const result = await reader.stream(sql);

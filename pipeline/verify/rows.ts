@@ -1,8 +1,12 @@
-// Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md).
+// Verification results as rows of proof_checks, chain_checks and chain_entries (docs/tables.md),
+// typed by the tables' declarations (pipeline/store/table-declarations.ts).
 import type { CommitmentBinding, TimelineVerification } from '../evidence/aer1/index.ts';
-import type { ProofVerification } from '../evidence/arkforge/index.ts';
-import { TLOG_CHECKS, type TlogCheck } from '../evidence/tlog/index.ts';
-import type { CellValue, NamedRow } from '../store/named-row.ts';
+import { PROOF_CATALOGUE, type ProofVerification } from '../evidence/arkforge/index.ts';
+import { TIMELINE_CATALOGUE } from '../evidence/aer1/index.ts';
+import { checkCells } from '../evidence/check-catalogue.ts';
+import { TLOG_CATALOGUE, type TlogCheck } from '../evidence/tlog/index.ts';
+import type { CheckOutcome } from '../evidence/check-outcome.ts';
+import { declaredColumns, type TableRow } from '../store/table-declarations.ts';
 import type { RegisteredSystem } from '../study/study.ts';
 
 export interface RecordKey {
@@ -36,38 +40,18 @@ export const PROOF_CHECK_VARYING_COLUMNS = [
   'spec_version', 'embedded_pubkey', 'tsa_signer', 'tlog_log_id',
 ] as const;
 
-/** The columns of proof_checks (pipeline/store/verify-tables.sql; test/store/columns.test.ts compares). */
-export const PROOF_CHECK_COLUMNS = [
-  'record_id', 'evidence_index', 'system_id', 'item_id', 'attempt',
-  'proof_id', 'spec_version', 'algorithm', 'status', 'reason_codes', 'informational_codes',
-  'check_structure', 'check_request_hash', 'check_response_hash', 'check_chain',
-  'check_signature', 'check_key', 'check_tsa', 'check_time',
-  'check_commitments', 'check_disclosures', 'check_body_binding', 'check_identity', 'check_batch', 'check_tlog',
-  'proof_timestamp', 'declared_chain_hash', 'recomputed_chain_hash', 'request_hash', 'response_hash',
-  'key_id', 'embedded_pubkey', 'embedded_pubkey_pinned',
-  'tsa_gen_time', 'tsa_signer', 'tsa_codes', 'tsa_root_sha256',
-  'committed_fields', 'opened_fields', 'identity_json', 'identity_anchored', 'buyer_fingerprint', 'buyer_fingerprint_source',
-  'seller', 'seller_source',
-  'batch_status', 'batch_id', 'batch_root', 'batch_leaf_index', 'batch_tree_size',
-  'witnessed_hash',
-  'tlog_log_id', 'tlog_log_index', 'tlog_integrated_time',
-  ...TLOG_CHECKS.map((check) => `tlog_${check}` as const),
-  'independent_witnesses', 'problems',
-] as const;
-export type ProofCheckRow = NamedRow<typeof PROOF_CHECK_COLUMNS>;
+/** The columns of proof_checks (declared in pipeline/store/table-declarations.ts, the check_* ones from the catalogues). */
+export const PROOF_CHECK_COLUMNS = declaredColumns('proof_checks');
+export type ProofCheckRow = TableRow<'proof_checks'>;
 
 /** One row of proof_checks, by column name. */
 export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerification): ProofCheckRow {
-  const c = v.checks;
-  const tlog = (check: TlogCheck): CellValue => v.tlog?.checks[check] ?? 'skipped';
+  const tlog = (check: TlogCheck): CheckOutcome => v.tlog?.checks[check] ?? 'skipped';
   return {
     record_id: k.record_id, evidence_index: evidenceIndex, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
     proof_id: v.proof_id, spec_version: v.spec_version, algorithm: v.algorithm, status: v.status,
     reason_codes: v.codes, informational_codes: v.informational_codes,
-    check_structure: c.structure, check_request_hash: c.request_hash, check_response_hash: c.response_hash, check_chain: c.chain,
-    check_signature: c.signature, check_key: c.key, check_tsa: c.tsa, check_time: c.time,
-    check_commitments: c.commitments, check_disclosures: c.disclosures, check_body_binding: c.body_binding,
-    check_identity: c.identity, check_batch: c.batch, check_tlog: c.tlog,
+    ...checkCells(PROOF_CATALOGUE, v.checks),
     proof_timestamp: v.timestamp, declared_chain_hash: v.declared_chain_hash, recomputed_chain_hash: v.recomputed_chain_hash,
     request_hash: v.request_hash, response_hash: v.response_hash,
     key_id: v.key_id, embedded_pubkey: v.embedded_pubkey, embedded_pubkey_pinned: v.embedded_pubkey_pinned,
@@ -79,43 +63,30 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
     batch_leaf_index: v.batch?.leaf_index ?? null, batch_tree_size: v.batch?.tree_size ?? null,
     witnessed_hash: v.witnessed_hash,
     tlog_log_id: v.tlog?.log_id ?? null, tlog_log_index: v.tlog?.log_index ?? null, tlog_integrated_time: v.tlog?.integrated_time ?? null,
-    tlog_kind: tlog('kind'), tlog_artifact: tlog('artifact'), tlog_entry_signature: tlog('entry_signature'), tlog_set: tlog('set'),
-    tlog_inclusion: tlog('inclusion'), tlog_checkpoint: tlog('checkpoint'), tlog_log_key: tlog('log_key'),
+    ...(Object.fromEntries(TLOG_CATALOGUE.checks.map((check) => [`tlog_${check}`, tlog(check)])) as { [C in TlogCheck as `tlog_${C}`]: CheckOutcome }),
     independent_witnesses: independentWitnesses(v), problems: v.problems,
   };
 }
 
-/** The columns of chain_checks (pipeline/store/verify-tables.sql). */
-export const CHAIN_CHECK_COLUMNS = [
-  'record_id', 'system_id', 'item_id', 'attempt', 'job_id', 'form', 'revision', 'construction', 'status', 'reason_codes', 'informational_codes',
-  'check_structure', 'check_revision', 'check_genesis', 'check_seq', 'check_job', 'check_close', 'check_links',
-  'check_commitment_found', 'check_commitment_wellformed', 'check_commitment_count', 'check_commitment_final_digest',
-  'check_commitment_timely', 'check_commitment_consistent',
-  'entry_count', 'final_entry_digest', 'commitment_witness', 'commitment_published_at', 'provenance_classes', 'problems',
-] as const;
-export type ChainCheckRow = NamedRow<typeof CHAIN_CHECK_COLUMNS>;
+/** The columns of chain_checks (pipeline/store/table-declarations.ts). */
+export const CHAIN_CHECK_COLUMNS = declaredColumns('chain_checks');
+export type ChainCheckRow = TableRow<'chain_checks'>;
 
 /** One row of chain_checks, by column name. */
 export function chainCheckRow(k: RecordKey, v: TimelineVerification): ChainCheckRow {
-  const c = v.checks;
   return {
     record_id: k.record_id, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
     job_id: v.job_id, form: v.form, revision: v.revision, construction: v.construction, status: v.status, reason_codes: v.codes,
     informational_codes: v.informational_codes,
-    check_structure: c.structure, check_revision: c.revision, check_genesis: c.genesis, check_seq: c.seq, check_job: c.job,
-    check_close: c.close, check_links: c.links,
-    check_commitment_found: c.commitment_found, check_commitment_wellformed: c.commitment_wellformed,
-    check_commitment_count: c.commitment_count, check_commitment_final_digest: c.commitment_final_digest,
-    check_commitment_timely: c.commitment_timely, check_commitment_consistent: c.commitment_consistent,
+    ...checkCells(TIMELINE_CATALOGUE, v.checks),
     entry_count: v.entry_count, final_entry_digest: v.final_entry_digest,
     commitment_witness: v.commitment?.witness ?? null, commitment_published_at: v.commitment?.published_at ?? null,
     provenance_classes: v.provenance_classes, problems: v.problems,
   };
 }
 
-/** The columns of chain_entries (pipeline/store/verify-tables.sql). */
-export const CHAIN_ENTRY_COLUMNS = ['record_id', 'seq', 'entry_digest', 'entry_id', 'output_commitment', 'tool', 'provenance_class'] as const;
-export type ChainEntryRow = NamedRow<typeof CHAIN_ENTRY_COLUMNS>;
+export const CHAIN_ENTRY_COLUMNS = declaredColumns('chain_entries');
+export type ChainEntryRow = TableRow<'chain_entries'>;
 
 /** The rows of chain_entries: the entry's id member and its output commitment, computed here. */
 export function chainEntryRows(recordId: number, v: TimelineVerification): ChainEntryRow[] {
@@ -124,19 +95,19 @@ export function chainEntryRows(recordId: number, v: TimelineVerification): Chain
   }));
 }
 
-/** The columns of registered_systems (pipeline/store/verify-tables.sql): study.json's systems. */
-export const REGISTERED_SYSTEM_COLUMNS = ['system_id', 'buyer_fingerprints', 'agent_identities'] as const;
+/** registered_systems: study.json's systems. */
+export const REGISTERED_SYSTEM_COLUMNS = declaredColumns('registered_systems');
 
-export function registeredSystemRow(s: RegisteredSystem): NamedRow<typeof REGISTERED_SYSTEM_COLUMNS> {
+export function registeredSystemRow(s: RegisteredSystem): TableRow<'registered_systems'> {
   return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints ?? [], agent_identities: s.agent_identities ?? [] };
 }
 
-/** The columns of owned_commitments (pipeline/store/verify-tables.sql): whom each commitment line binds. */
-export const OWNED_COMMITMENT_COLUMNS = ['system_id', 'job_id', 'bound_by', 'file', 'line_no'] as const;
+/** owned_commitments: whom each commitment line binds. */
+export const OWNED_COMMITMENT_COLUMNS = declaredColumns('owned_commitments');
 
-export function ownedCommitmentRow(b: CommitmentBinding): NamedRow<typeof OWNED_COMMITMENT_COLUMNS> {
+export function ownedCommitmentRow(b: CommitmentBinding): TableRow<'owned_commitments'> {
   return { system_id: b.system_id, job_id: b.job_id, bound_by: b.bound_by, file: b.file, line_no: b.line };
 }
 
-/** The columns of seller_policy (pipeline/store/verify-tables.sql): the trust policy's sellers, one row. */
-export const SELLER_POLICY_COLUMNS = ['any_seller', 'sellers'] as const;
+/** seller_policy: the trust policy's sellers, one row. */
+export const SELLER_POLICY_COLUMNS = declaredColumns('seller_policy');

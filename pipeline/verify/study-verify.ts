@@ -11,15 +11,16 @@ import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
+import { execute, readCounts, readObjects } from '../store/query.ts';
 import { evidencePassages, evidenceToVerify, OWNERSHIP_COUNTS, PASSAGE_COUNTS, receiptsToVerify, SET_REQUIRE_RECEIPTS, VERIFY_RECORD_RANGE, VERIFY_TOTALS } from '../store/statements.ts';
-import { REJECT_COLUMNS, rejectRow } from '../ingest/rows.ts';
+import { rejectRow } from '../ingest/rows.ts';
 import { commitmentProblems, registeredAgentKeys } from './inputs.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { sellerMode, type SellerMode } from '../formats/trust-policy.ts';
 import { matchPassages, type PassageRule } from './passage-corpus.ts';
 import {
-  CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, OWNED_COMMITMENT_COLUMNS, ownedCommitmentRow, REGISTERED_SYSTEM_COLUMNS, registeredSystemRow, SELLER_POLICY_COLUMNS, type RecordKey,
+  chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, ownedCommitmentRow, registeredSystemRow, type RecordKey,
 } from './rows.ts';
 
 const WORKER = new URL('./rows-worker.ts', import.meta.url);
@@ -99,7 +100,8 @@ export async function verifyStore(
   const startPool = (context: VerifyContextInputs) =>
     new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({ module: WORKER, init: { context, proofFactoring, proofColumns }, ...(threads ? { threads } : {}) });
   // The totals let a terminal show how far verify is and when it will be done.
-  const totals = (await connection.runAndReadAll(VERIFY_TOTALS)).getRowObjectsJS()[0]!;
+  const [totals] = await readObjects(connection, VERIFY_TOTALS);
+  if (totals === undefined) throw new Error('VERIFY_TOTALS gave no row');
   const totalEvidence = Number(totals.evidence);
   const totalChains = Number(totals.chains);
   const [first, last] = [Number(totals.first_record), Number(totals.last_record)];
@@ -149,8 +151,8 @@ export async function verifyStore(
     const started = await startTimelines(connection, inputs, agentKeys, totalChains > 0 ? startPool : null);
     pool = started.pool;
     commitments = started.commitments;
-    const chains = await TableAppender.create(connection, 'chain_checks', CHAIN_CHECK_COLUMNS);
-    const entries = await TableAppender.create(connection, 'chain_entries', CHAIN_ENTRY_COLUMNS);
+    const chains = await TableAppender.declared(connection, 'chain_checks');
+    const entries = await TableAppender.declared(connection, 'chain_entries');
     progress('verify: 0 receipt chains', 0, totalChains);
     await pool?.mapOrdered(
       rowBatches(
@@ -179,23 +181,21 @@ export async function verifyStore(
     reader.closeSync();
     await pool?.close();
   }
-  const registered = await TableAppender.create(connection, 'registered_systems', REGISTERED_SYSTEM_COLUMNS);
+  const registered = await TableAppender.declared(connection, 'registered_systems');
   for (const s of systems) registered.appendNamed(registeredSystemRow(s));
   registered.close();
   const sellers = sellerMode(inputs.trust.policy);
   if (sellers.mode !== 'missing') {
-    const policy = await TableAppender.create(connection, 'seller_policy', SELLER_POLICY_COLUMNS);
+    const policy = await TableAppender.declared(connection, 'seller_policy');
     policy.appendNamed({ any_seller: sellers.mode === 'any', sellers: sellers.mode === 'pinned' ? [...sellers.sellers] : [] });
     policy.close();
   }
-  await connection.run(SET_REQUIRE_RECEIPTS, [requireReceipts]);
+  await execute(connection, SET_REQUIRE_RECEIPTS, [requireReceipts]);
   for (const file of VERIFY_DERIVED_SQL) await runSqlFile(connection, file);
-  const [notBound, reused, sellerUnbound, sellerUnpinned] = (
-    await connection.runAndReadAll(OWNERSHIP_COUNTS)
-  ).getRows()[0]!;
+  const [notBound, reused, sellerUnbound, sellerUnpinned] = await readCounts(connection, OWNERSHIP_COUNTS);
   counts.ownership = { registered_systems: systems.length, not_bound: Number(notBound), reused: Number(reused) };
   counts.sellers = { mode: sellers.mode, unbound: Number(sellerUnbound), unpinned: Number(sellerUnpinned) };
-  const [served, notInCorpus] = (await connection.runAndReadAll(PASSAGE_COUNTS)).getRows()[0]!;
+  const [served, notInCorpus] = await readCounts(connection, PASSAGE_COUNTS);
   counts.passages = { served: Number(served), not_in_corpus: Number(notInCorpus) };
   counts.commitments = commitments;
   return counts;
@@ -213,7 +213,7 @@ async function startTimelines<P>(
   startPool: ((context: VerifyContextInputs) => P) | null,
 ): Promise<{ pool: P | null; commitments: { lines: number; malformed: string[] } }> {
   const lines = await inputs.readCommitments();
-  const rejects = await TableAppender.create(connection, 'commitment_rejects', REJECT_COLUMNS);
+  const rejects = await TableAppender.declared(connection, 'commitment_rejects');
   for (const l of lines) {
     if (l.ok) continue;
     rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
@@ -221,7 +221,7 @@ async function startTimelines<P>(
   rejects.close();
   // Whom each line binds (SPEC §12.3): every signature checked once, here; the workers get the signers.
   const decided = decideSigners(lines, agentKeyring(agentKeys));
-  const owned = await TableAppender.create(connection, 'owned_commitments', OWNED_COMMITMENT_COLUMNS);
+  const owned = await TableAppender.declared(connection, 'owned_commitments');
   for (const b of commitmentBindings(indexCommitments(decided))) owned.appendNamed(ownedCommitmentRow(b));
   owned.close();
   return {

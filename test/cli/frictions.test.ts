@@ -46,7 +46,8 @@ describe('doctor and anchor say the right next step', () => {
 
     appendFileSync(join(study, 'corpus/sample.md'), '\nAn edit after the freeze.\n');
     const drifted = await runCli(['doctor', '--root', study, '--json']);
-    expect(drifted.code).toBe(4);
+    // A drift is blocked (exit 3), CORPUS_DRIFT's exit in the catalogue, as in every command.
+    expect([drifted.code, drifted.json.status]).toEqual([3, 'blocked']);
     const problem = drifted.json.stages[0].problems[0];
     expect(problem.code).toBe('CORPUS_DRIFT');
     expect(problem.message.match(/corpus\/sample\.md/g)).toHaveLength(1);

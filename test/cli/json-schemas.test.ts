@@ -173,13 +173,13 @@ describe('--json output conforms to schemas/cli, after one run', () => {
     expect(invalid.rails.filter((r: { ok: boolean; differences?: unknown[] }) => !r.ok && r.differences).length).toBeGreaterThan(0);
   });
 
-  it('after drift (a corpus file changed, an anchor token tampered with): doctor in conflict, status blocked, check-anchors failing', async () => {
+  it('after drift (a corpus file changed, an anchor token tampered with): doctor blocked (drift exits 3, as in every command), status blocked, check-anchors failing', async () => {
     appendFileSync(join(root, 'corpus/ccag-travaux.md'), '\n');
     const anchors = join(root, 'preregistration/anchors');
     const token = readdirSync(anchors).find((f) => f.endsWith('.tsr'))!;
     flipByte(join(anchors, token), 100);
-    const [doctor] = conforms(await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]), 'prereg.doctor/1', 4);
-    expect(doctor.status).toBe('conflict');
+    const [doctor] = conforms(await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]), 'prereg.doctor/1', 3);
+    expect(doctor.status).toBe('blocked');
     const [status] = conforms(await runCli(['status', '--root', root, '--json']), 'prereg.status/1', 3);
     expect(status.stages.find((s: { state: string }) => s.state === 'blocked').code).toMatch(/^[A-Z_]+$/);
     const [anchorsDoc] = conforms(await runCli(['check-anchors', '--root', root, ...auditorFlags().slice(0, 2), '--json']), 'prereg.check-anchors/1', 1);

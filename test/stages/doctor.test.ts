@@ -1,7 +1,8 @@
 // `prereg doctor`: readiness of each stage, running nothing and writing nothing.
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../pipeline/reasons.ts';
 import { runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 
 const study = scratchStudies();
@@ -55,17 +56,29 @@ describe('prereg doctor', () => {
     const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
     // The plan's problem, and the drift from the freeze it also is.
     expect(codesOf(r.json, 'freeze')).toEqual(['SECTION5_VIEW_MISSING', 'SECTION5_DRIFT']);
-    // The edit also drifted section 5 from the freeze: a conflict, exit 4.
-    expect([r.code, r.json.status]).toEqual([4, 'conflict']);
+    // The edit also drifted section 5 from the freeze: blocked, exit 3, as SECTION5_DRIFT is in every command.
+    expect([r.code, r.json.status]).toEqual([3, 'blocked']);
     expect(codesOf(r.json, 'run')).toContain('SECTION5_DRIFT');
   });
 
-  it('is in conflict (exit 4) when a frozen file changed', async () => {
+  it('is blocked (exit 3) when a frozen file changed: the drift code\'s exit in the catalogue', async () => {
     const root = study();
     const doc = join(root, 'corpus/ccag-travaux.md');
     writeFileSync(doc, `${readFileSync(doc, 'utf8')}\n`);
     const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
-    expect([r.code, r.json.status, statuses(r.json).anchor]).toEqual([4, 'conflict', 'conflict']);
+    expect([r.code, r.json.status, statuses(r.json).anchor]).toEqual([3, 'blocked', 'blocked']);
     expect(codesOf(r.json, 'anchor')).toContain('CORPUS_DRIFT');
+    expect(exitCodeOf('CORPUS_DRIFT')).toBe(3);
+  });
+});
+
+describe('prereg doctor: conflict is a code that exits 4, as in every command', () => {
+  it('is in conflict (exit 4) when the corpus holds a symlink out of the study (CORPUS_PATH_UNSAFE)', async () => {
+    const root = study();
+    symlinkSync('/etc/hostname', join(root, 'corpus/outside.md'));
+    const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
+    expect(exitCodeOf('CORPUS_PATH_UNSAFE')).toBe(4);
+    expect(r.json.stages.flatMap((s: { problems: Array<{ code: string }> }) => s.problems.map((p) => p.code))).toContain('CORPUS_PATH_UNSAFE');
+    expect([r.code, r.json.status]).toEqual([4, 'conflict']);
   });
 });

@@ -1,14 +1,14 @@
-// Row builders name their columns; these lists must be the tables' own, in the DDL's order, so
-// that a column renamed, added or swapped in the SQL is caught here and not in a study's tables.
+// Row builders name their columns, the tables' declared ones (pipeline/store/table-declarations.ts,
+// which test/store/tables.test.ts compares with the .sql files); an appender maps a named row onto
+// the table's own column order, and refuses a row builder out of step with the table.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVIDENCE_COLUMNS, RECEIPT_COLUMNS, RECORD_COLUMNS, REJECT_COLUMNS, SUBMISSION_FILE_COLUMNS } from '../../pipeline/ingest/rows.ts';
 import { openStore, TABLES_SQL_PATH, TableAppender, type Store } from '../../pipeline/store/db.ts';
 import { cellsInOrder, requireSameColumns } from '../../pipeline/store/named-row.ts';
-import { CHAIN_CHECK_COLUMNS, CHAIN_ENTRY_COLUMNS, PROOF_CHECK_COLUMNS, REGISTERED_SYSTEM_COLUMNS } from '../../pipeline/verify/rows.ts';
+import { CHAIN_ENTRY_COLUMNS } from '../../pipeline/verify/rows.ts';
 
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../../pipeline/store/verify-tables.sql', import.meta.url));
 
@@ -27,28 +27,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function describeColumns(table: string): Promise<string[]> {
-  const reader = await store.connection.runAndReadAll(`DESCRIBE ${table}`);
-  return reader.getRowObjectsJson().map((r) => String(r.column_name));
-}
-
-describe('the exported column lists are the tables\' (DESCRIBE), in order', () => {
-  it.each([
-    ['records', RECORD_COLUMNS],
-    ['evidence', EVIDENCE_COLUMNS],
-    ['receipts', RECEIPT_COLUMNS],
-    ['rejects', REJECT_COLUMNS],
-    ['commitment_rejects', REJECT_COLUMNS],
-    ['submission_files', SUBMISSION_FILE_COLUMNS],
-    ['proof_checks', PROOF_CHECK_COLUMNS],
-    ['chain_checks', CHAIN_CHECK_COLUMNS],
-    ['chain_entries', CHAIN_ENTRY_COLUMNS],
-    ['registered_systems', REGISTERED_SYSTEM_COLUMNS],
-  ] as const)('%s', async (table, columns) => {
-    expect([...columns]).toEqual(await describeColumns(table));
-  });
-});
-
 describe('named rows', () => {
   it('are mapped onto the table\'s own column order', async () => {
     await store.connection.run('CREATE TABLE swapped (b VARCHAR, a BIGINT, c VARCHAR[])');
@@ -64,5 +42,17 @@ describe('named rows', () => {
     expect(() => requireSameColumns('t', ['a', 'b'], ['a', 'b', 'z'])).toThrow('t: rows name unknown columns z');
     expect(() => cellsInOrder({ a: 1 }, ['a', 'b'])).toThrow('row has no value for column b');
     expect(cellsInOrder({ b: null, a: 1 }, ['a', 'b'])).toEqual([1, null]);
+  });
+});
+
+describe('a declared table\'s appender', () => {
+  it('takes the rows its declaration types, by name, and refuses one without a column', async () => {
+    const appender = await TableAppender.declared(store.connection, 'registered_systems');
+    appender.appendNamed({ system_id: 'sys-a', buyer_fingerprints: ['fp'], agent_identities: [] });
+    // @ts-expect-error agent_identities is missing: the declaration types every column
+    expect(() => appender.appendNamed({ system_id: 'sys-b', buyer_fingerprints: [] })).toThrow('row has no value for column agent_identities');
+    appender.close();
+    const reader = await store.connection.runAndReadAll('SELECT system_id, buyer_fingerprints FROM registered_systems');
+    expect(reader.getRowsJson()).toEqual([['sys-a', ['fp']]]);
   });
 });

@@ -258,20 +258,28 @@ function verifiedSigner(signed: CommitmentSignature | undefined, keys: AgentKeyr
   return by === undefined ? { kind: 'invalid' } : { kind: 'signed', system_id: by.system_id };
 }
 
-export const COMMITMENT_CHECK_CODES = {
-  commitment_found: 'COMMITMENT_MISSING',
-  commitment_wellformed: 'COMMITMENT_MALFORMED',
-  commitment_count: 'COMMITMENT_COUNT_MISMATCH',
-  commitment_final_digest: 'COMMITMENT_FINAL_DIGEST_MISMATCH',
-  commitment_timely: 'COMMITMENT_LATE',
-  commitment_consistent: 'COMMITMENT_CONFLICT',
-} as const;
-export type CommitmentCheck = keyof typeof COMMITMENT_CHECK_CODES;
+/** The comparison's checks, in the order a timeline records them after its own. */
+export const COMMITMENT_CHECKS = ['commitment_found', 'commitment_wellformed', 'commitment_count', 'commitment_final_digest', 'commitment_timely', 'commitment_consistent'] as const;
+export type CommitmentCheck = (typeof COMMITMENT_CHECKS)[number];
 type Outcome = 'pass' | 'fail' | 'skipped';
 
+/**
+ * The comparison's codes, as the timeline's catalogue lists them (timeline.ts): a failed check
+ * leaves the timeline UNANCHORED; COMMITMENT_FOREIGN and COMMITMENT_SIGNATURE_INVALID have no
+ * check and never change the status (SPEC §12.3).
+ */
+export const COMMITMENT_CODES = {
+  COMMITMENT_MISSING: { check: 'commitment_found', status: 'UNANCHORED' },
+  COMMITMENT_MALFORMED: { check: 'commitment_wellformed', status: 'UNANCHORED' },
+  COMMITMENT_COUNT_MISMATCH: { check: 'commitment_count', status: 'UNANCHORED' },
+  COMMITMENT_FINAL_DIGEST_MISMATCH: { check: 'commitment_final_digest', status: 'UNANCHORED' },
+  COMMITMENT_LATE: { check: 'commitment_timely', status: 'UNANCHORED' },
+  COMMITMENT_CONFLICT: { check: 'commitment_consistent', status: 'UNANCHORED' },
+  COMMITMENT_FOREIGN: { check: null, status: null },
+  COMMITMENT_SIGNATURE_INVALID: { check: null, status: null },
+} as const;
 /** Codes of the comparison that never change a timeline's status (SPEC §12.3). */
-export const COMMITMENT_INFORMATIONAL_CODES = ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'] as const;
-export type CommitmentInformationalCode = (typeof COMMITMENT_INFORMATIONAL_CODES)[number];
+export type CommitmentInformationalCode = { [C in keyof typeof COMMITMENT_CODES]: (typeof COMMITMENT_CODES)[C]['status'] extends null ? C : never }[keyof typeof COMMITMENT_CODES];
 
 export interface CommitmentComparison {
   checks: Record<CommitmentCheck, Outcome>;

@@ -1,8 +1,8 @@
 // AER-1 (draft-zambo-aer1-09) as the draft really writes it: timelines, their external
 // commitments, and single receipts. Pure: inputs in, outcome out (docs/aer1.md).
-export { verifyTimeline, TIMELINE_CHECKS, TIMELINE_CHECK_CODES } from './timeline.ts';
+export { verifyTimeline, TIMELINE_CATALOGUE, TIMELINE_CHECKS, TIMELINE_CHECK_CODES } from './timeline.ts';
 export type { TimelineCheck, TimelineEntrySummary, TimelineReasonCode, TimelineStatus, TimelineVerification } from './timeline.ts';
-export { COMMITMENT_INFORMATIONAL_CODES, commitmentBindings, decideSigners, indexCommitments, readCommitmentLine, readCommitmentText } from './commitments.ts';
+export { commitmentBindings, decideSigners, indexCommitments, readCommitmentLine, readCommitmentText } from './commitments.ts';
 export type { AgentKeyring, ChainCommitment, CommitmentBinding, CommitmentIndex, CommitmentInformationalCode, CommitmentLine, CommitmentSignature, CommitmentSigner, CommitmentSource, MalformedCommitment } from './commitments.ts';
 export { verifyReceipt, RECEIPT_CHECKS } from './receipt.ts';
 export type { ReceiptCheck, ReceiptReasonCode, ReceiptStatus, ReceiptVerification } from './receipt.ts';

@@ -13,8 +13,8 @@
 // METADATA_UNBOUND and earns no proven credit. A commitment stored inside the document is
 // circular and is ignored: unknown members are never read.
 import { parseRfc3339 } from '../../formats/rfc3339.ts';
-import type { ReasonCode } from '../../reasons.ts';
-import { COMMITMENT_CHECK_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex, type CommitmentInformationalCode } from './commitments.ts';
+import { COMMITMENT_CHECKS, COMMITMENT_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex, type CommitmentInformationalCode } from './commitments.ts';
+import { checkCatalogue, codeOfCheck, worstStatus, type CodeOf } from '../check-catalogue.ts';
 import { entryDigest, METADATA_MEMBERS, readEntry, type Construction, type EntryFields } from './entry.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
 import { describe, ZERO_DIGEST } from './fields.ts';
@@ -24,26 +24,31 @@ import type { CheckOutcome } from '../check-outcome.ts';
 const TIMELINE_REVISIONS = ['06', '07', '08', '09'] as const;
 
 /** The checks, in the order they run and are recorded (chain_checks has one column each). */
-export const TIMELINE_CHECKS = [
-  'structure', 'revision', 'genesis', 'seq', 'job', 'close', 'links',
-  'commitment_found', 'commitment_wellformed', 'commitment_count', 'commitment_final_digest', 'commitment_timely',
-  'commitment_consistent',
-] as const;
+export const TIMELINE_CHECKS = ['structure', 'revision', 'genesis', 'seq', 'job', 'close', 'links', ...COMMITMENT_CHECKS] as const;
 export type TimelineCheck = (typeof TIMELINE_CHECKS)[number];
 
-/** The code each failed check reports; 'structure' reports CHAIN_MALFORMED or CHAIN_EMPTY. */
-export const TIMELINE_CHECK_CODES = {
-  structure: 'CHAIN_MALFORMED',
-  revision: 'CHAIN_REVISION_UNSUPPORTED',
-  genesis: 'CHAIN_GENESIS_INVALID',
-  seq: 'CHAIN_SEQ_GAP',
-  job: 'CHAIN_JOB_MISMATCH',
-  close: 'CHAIN_CLOSE_MISPLACED',
-  links: 'CHAIN_LINK_BROKEN',
-  ...COMMITMENT_CHECK_CODES,
-} as const satisfies Record<TimelineCheck, ReasonCode>;
+/**
+ * Every code a timeline reports, with its check and the status it implies, first match wins
+ * (SPEC §5.2): a broken chain rule is BROKEN; a failed comparison with the commitments UNANCHORED
+ * (a -06 timeline is METADATA_UNBOUND before that, by its construction). 'structure' reports
+ * CHAIN_MALFORMED or CHAIN_EMPTY.
+ */
+export const TIMELINE_CATALOGUE = checkCatalogue(TIMELINE_CHECKS, ['BROKEN', 'UNANCHORED'], {
+  CHAIN_MALFORMED: { check: 'structure', status: 'BROKEN' },
+  CHAIN_EMPTY: { check: 'structure', status: 'BROKEN' },
+  CHAIN_REVISION_UNSUPPORTED: { check: 'revision', status: 'BROKEN' },
+  CHAIN_GENESIS_INVALID: { check: 'genesis', status: 'BROKEN' },
+  CHAIN_SEQ_GAP: { check: 'seq', status: 'BROKEN' },
+  CHAIN_JOB_MISMATCH: { check: 'job', status: 'BROKEN' },
+  CHAIN_CLOSE_MISPLACED: { check: 'close', status: 'BROKEN' },
+  CHAIN_LINK_BROKEN: { check: 'links', status: 'BROKEN' },
+  ...COMMITMENT_CODES,
+});
 
-export type TimelineReasonCode = (typeof TIMELINE_CHECK_CODES)[TimelineCheck] | 'CHAIN_EMPTY' | CommitmentInformationalCode;
+/** The code each failed check reports (for 'structure', CHAIN_MALFORMED; CHAIN_EMPTY is given where it applies). */
+export const TIMELINE_CHECK_CODES = codeOfCheck(TIMELINE_CATALOGUE);
+
+export type TimelineReasonCode = CodeOf<typeof TIMELINE_CATALOGUE>;
 export type TimelineStatus = 'ANCHORED' | 'UNANCHORED' | 'BROKEN' | 'METADATA_UNBOUND';
 
 export interface TimelineEntrySummary {
@@ -281,9 +286,9 @@ function verifyRules(entries: readonly EntryFields[], digests: readonly (string 
   for (const check of ['seq', 'job', 'close', 'links'] as const) report.record(check, fail[check], undecided[check]);
 }
 
-/** First match wins (SPEC §5.2): BROKEN > METADATA_UNBOUND > ANCHORED > UNANCHORED; `codes` without the informational ones. */
+/** First match wins (SPEC §5.2): BROKEN > METADATA_UNBOUND > ANCHORED > UNANCHORED, the codes' statuses read from the catalogue; `codes` without the informational ones. */
 function statusOf(codes: readonly TimelineReasonCode[], construction: Construction | null): TimelineStatus {
-  if (codes.some((c) => c.startsWith('CHAIN_'))) return 'BROKEN';
-  if (construction === '06') return 'METADATA_UNBOUND';
-  return codes.length === 0 ? 'ANCHORED' : 'UNANCHORED';
+  const implied = worstStatus(TIMELINE_CATALOGUE, codes, 'ANCHORED');
+  if (implied === 'BROKEN') return 'BROKEN';
+  return construction === '06' ? 'METADATA_UNBOUND' : implied;
 }

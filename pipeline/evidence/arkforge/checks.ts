@@ -1,8 +1,8 @@
 // The checks of an ArkForge proof and the codes they report (SPEC §6.1 tables), shared by the
 // orchestrator (verify-item.ts) and the per-version modules (versions/).
-import type { ReasonCode } from '../../reasons.ts';
-import { TLOG_CODES, type TlogCode } from '../tlog/index.ts';
+import { TLOG_CATALOGUE, type TlogCode } from '../tlog/index.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
+import { checkCatalogue, worstStatus } from '../check-catalogue.ts';
 
 export type ProofStatus = 'VERIFIED' | 'TAMPERED' | 'UNTRUSTED' | 'MALFORMED';
 
@@ -32,19 +32,23 @@ export const PROOF_CHECKS = [
 export type ProofCheck = (typeof PROOF_CHECKS)[number];
 export type { CheckOutcome };
 
-/** The transparency-log verifier's codes (tlog/rekor-entry.ts), all on the one `tlog` check, all UNTRUSTED (SPEC §6.1). */
-const PROOF_TLOG_CODES = Object.fromEntries(Object.keys(TLOG_CODES).map((code) => [code, { check: 'tlog', status: 'UNTRUSTED' }])) as {
-  readonly [C in TlogCode]: { readonly check: 'tlog'; readonly status: 'UNTRUSTED' };
-};
+/**
+ * The transparency-log verifier's codes (tlog/rekor-entry.ts), all on the one `tlog` check, each
+ * with the status the log's own catalogue gives it (SPEC §6.1).
+ */
+const PROOF_TLOG_CODES = Object.fromEntries(
+  Object.entries(TLOG_CATALOGUE.codes).map(([code, { status }]) => [code, { check: 'tlog', status }]),
+) as { readonly [C in TlogCode]: { readonly check: 'tlog'; readonly status: (typeof TLOG_CATALOGUE.codes)[C]['status'] } };
 
 /**
  * Every code this verifier reports, with the one check that reports it and the status it implies
- * (SPEC §6.1 tables). `status: null` marks a code that is always informational: recorded in
- * reason_codes (and informational_codes), never changing the status. PROOF_BATCH_PENDING is
- * UNTRUSTED when the policy requires a token and informational otherwise: the verifier decides
- * per proof and lists it in informational_codes when it does not count.
+ * (SPEC §6.1 tables), statuses first match wins: MALFORMED > TAMPERED > UNTRUSTED > VERIFIED.
+ * `status: null` marks a code that is always informational: recorded in reason_codes (and
+ * informational_codes), never changing the status. PROOF_BATCH_PENDING is UNTRUSTED when the
+ * policy requires a token and informational otherwise: the verifier decides per proof and lists
+ * it in informational_codes when it does not count.
  */
-export const PROOF_CODES = {
+export const PROOF_CATALOGUE = checkCatalogue(PROOF_CHECKS, ['MALFORMED', 'TAMPERED', 'UNTRUSTED'], {
   PROOF_MALFORMED: { check: 'structure', status: 'MALFORMED' },
   PROOF_REQUEST_HASH_MISMATCH: { check: 'request_hash', status: 'TAMPERED' },
   PROOF_RESPONSE_HASH_MISMATCH: { check: 'response_hash', status: 'TAMPERED' },
@@ -71,7 +75,8 @@ export const PROOF_CODES = {
   PROOF_TSA_UNTRUSTED: { check: 'tsa', status: 'UNTRUSTED' },
   ...PROOF_TLOG_CODES,
   PROOF_TIME_OUTSIDE_WINDOW: { check: 'time', status: 'UNTRUSTED' },
-} as const satisfies Partial<Record<ReasonCode, { check: ProofCheck; status: Exclude<ProofStatus, 'VERIFIED'> | null }>>;
+});
+export const PROOF_CODES = PROOF_CATALOGUE.codes;
 export type ProofCode = keyof typeof PROOF_CODES;
 
 /** Parse refusals that make a proof MALFORMED before it reaches the verifier (SPEC §6.1 table). */
@@ -91,14 +96,9 @@ export interface Finding {
 /**
  * The status the codes imply, first match wins: MALFORMED > TAMPERED > UNTRUSTED > VERIFIED.
  * Always-informational codes (status null) do not count; pass only the codes that count (the
- * verifier leaves out those it reported as informational).
+ * verifier leaves out those it reported as informational). A parse refusal is MALFORMED.
  */
 export function proofStatus(codes: readonly (ProofCode | ProofParseCode)[]): ProofStatus {
-  let rank: number = STATUS_RANK.length;
-  for (const code of codes) {
-    const status = code === 'JSON_DUPLICATE_KEY' || code === 'JSON_NUMBER_INVALID' ? 'MALFORMED' : PROOF_CODES[code].status;
-    if (status !== null) rank = Math.min(rank, STATUS_RANK.indexOf(status));
-  }
-  return STATUS_RANK[rank] ?? 'VERIFIED';
+  if (codes.some((code) => code === 'JSON_DUPLICATE_KEY' || code === 'JSON_NUMBER_INVALID')) return 'MALFORMED';
+  return worstStatus(PROOF_CATALOGUE, codes as readonly ProofCode[], 'VERIFIED');
 }
-const STATUS_RANK: readonly ProofStatus[] = ['MALFORMED', 'TAMPERED', 'UNTRUSTED'];

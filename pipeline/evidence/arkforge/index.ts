@@ -3,7 +3,7 @@
 export { verifyEvidenceItem, verifyProof } from './verify-item.ts';
 export { unparsedProofVerification } from './verification.ts';
 export type { ProofTlogOutcome, ProofTsaOutcome, ProofVerification, StudyWindow } from './verification.ts';
-export { PROOF_CHECKS, PROOF_CODES, proofStatus } from './checks.ts';
+export { PROOF_CATALOGUE, PROOF_CHECKS, PROOF_CODES, proofStatus } from './checks.ts';
 export type { CheckOutcome, ProofCheck, ProofCode, ProofParseCode, ProofStatus } from './checks.ts';
 export type { EvidenceItem } from './item.ts';
 export type { BatchReport } from './batch-anchor.ts';

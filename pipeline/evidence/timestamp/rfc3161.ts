@@ -39,7 +39,7 @@ import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS, isSha2, type Sha2Hash } from '../../formats/hash-algorithms.ts';
-import { PreregError, type ReasonCode } from '../../reasons.ts';
+import { PreregError } from '../../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
@@ -56,6 +56,7 @@ import {
   type TsaMemo,
 } from './token.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
+import { checkCatalogue, codeOfCheck } from '../check-catalogue.ts';
 
 const OID = {
   tstInfo: TOKEN_OID.tstInfo,
@@ -71,21 +72,22 @@ const HASHES = HASH_ALGORITHMS;
 export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'signer', 'signature', 'signer_binding', 'chain', 'eku'] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
-/** The reason code a failed check reports. */
-export const TIMESTAMP_CHECK_CODES = {
-  parse: 'TSA_TOKEN_MALFORMED',
-  status: 'TSA_STATUS_REJECTED',
+/** The reason code a failed check reports; any one leaves the token INVALID (it witnesses nothing). */
+export const TIMESTAMP_CATALOGUE = checkCatalogue(TIMESTAMP_CHECKS, ['INVALID'], {
+  TSA_TOKEN_MALFORMED: { check: 'parse', status: 'INVALID' },
+  TSA_STATUS_REJECTED: { check: 'status', status: 'INVALID' },
   // SHA-1 (or an algorithm we cannot name): a second preimage is not ruled out, so the imprint binds nothing.
-  imprint_algorithm: 'TSA_HASH_WEAK',
-  imprint: 'TSA_IMPRINT_MISMATCH',
+  TSA_HASH_WEAK: { check: 'imprint_algorithm', status: 'INVALID' },
+  TSA_IMPRINT_MISMATCH: { check: 'imprint', status: 'INVALID' },
   // No certificate the token carries or the policy supplies (tsa_certs) is the one its SignerInfo
   // names: there is no key to check the signature with.
-  signer: 'TSA_SIGNER_NOT_FOUND',
-  signature: 'TSA_SIGNATURE_INVALID',
-  signer_binding: 'TSA_SIGNER_UNBOUND',
-  chain: 'TSA_CHAIN_UNTRUSTED',
-  eku: 'TSA_EKU_MISSING',
-} as const satisfies Record<TimestampCheck, ReasonCode>;
+  TSA_SIGNER_NOT_FOUND: { check: 'signer', status: 'INVALID' },
+  TSA_SIGNATURE_INVALID: { check: 'signature', status: 'INVALID' },
+  TSA_SIGNER_UNBOUND: { check: 'signer_binding', status: 'INVALID' },
+  TSA_CHAIN_UNTRUSTED: { check: 'chain', status: 'INVALID' },
+  TSA_EKU_MISSING: { check: 'eku', status: 'INVALID' },
+});
+export const TIMESTAMP_CHECK_CODES = codeOfCheck(TIMESTAMP_CATALOGUE);
 export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck];
 
 /** Pinned TSA roots and supplied TSA certificates, decoded once and reused for every token. Treat as immutable. */

@@ -52,9 +52,9 @@ import { BASE64_STD, parseCheckpoint } from '../../formats/checkpoint.ts';
 import { hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
 import { inWindow, windowText } from '../../formats/utc-instant.ts';
 import { describeErrors, validator } from '../../formats/schemas.ts';
-import type { ReasonCode } from '../../reasons.ts';
 import { logIdOf, type PinnedLogKey, type PinnedSubmitterKey } from './keys.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
+import { checkCatalogue } from '../check-catalogue.ts';
 
 // The pinned keys are decoded in keys.ts; callers take both from index.ts.
 
@@ -97,7 +97,7 @@ export const TLOG_CHECKS = ['kind', 'artifact', 'entry_signature', 'set', 'inclu
 export type TlogCheck = (typeof TLOG_CHECKS)[number];
 
 /** Every code this verifier reports, the check that reports it (null: the whole entry) and its status (SPEC §6.1). */
-export const TLOG_CODES = {
+export const TLOG_CATALOGUE = checkCatalogue(TLOG_CHECKS, ['UNTRUSTED'], {
   PROOF_TLOG_MALFORMED: { check: null, status: 'UNTRUSTED' },
   PROOF_TLOG_KIND: { check: 'kind', status: 'UNTRUSTED' },
   PROOF_TLOG_ARTIFACT: { check: 'artifact', status: 'UNTRUSTED' },
@@ -107,7 +107,8 @@ export const TLOG_CODES = {
   PROOF_TLOG_INCLUSION: { check: 'inclusion', status: 'UNTRUSTED' },
   PROOF_TLOG_CHECKPOINT: { check: 'checkpoint', status: 'UNTRUSTED' },
   PROOF_TLOG_KEY_UNPINNED: { check: 'log_key', status: 'UNTRUSTED' },
-} as const satisfies Partial<Record<ReasonCode, { check: TlogCheck | null; status: 'UNTRUSTED' }>>;
+});
+export const TLOG_CODES = TLOG_CATALOGUE.codes;
 export type TlogCode = keyof typeof TLOG_CODES;
 
 export interface TlogVerification {
