@@ -137,6 +137,16 @@ export async function readRows(connection: DuckDBConnection, table: string, colu
 }
 
 /** Small aggregate facts for the report, computed from base tables only. */
+/** Every result table, in the columns section 5 gave it. */
+export async function readResults(connection: DuckDBConnection, schema: Schema): Promise<Record<ResultName, Row[]>> {
+  const results = {} as Record<ResultName, Row[]>;
+  for (const name of RESULT_NAMES) {
+    const t = RESULT_TABLES[name].table;
+    results[name] = await readRows(connection, t, columnsOf(schema, t));
+  }
+  return results;
+}
+
 export interface StoreFacts {
   submission_files: Row[];
   rejects_by_code: Array<{ reason_code: string; lines: bigint }>;

@@ -1,0 +1,41 @@
+// What the report is written from: the study's words, the run, the freeze's witnesses as the
+// study's own roots verify them, and the store's results and facts. The report decides nothing.
+import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
+import type { StudyLayout } from '../layout.ts';
+import { PreregError } from '../reasons.ts';
+import type { ReportInput } from '../report/render.ts';
+import type { FreezeRecord } from '../study/freeze-record.ts';
+import type { StudyConfig } from '../study/study.ts';
+import type { LoadedTrust } from '../study/trust.ts';
+import type { EmitInputs } from './manifest.ts';
+import type { ResultName, Row, StoreFacts } from './tables.ts';
+
+export async function reportInput(
+  layout: StudyLayout,
+  s: { study: StudyConfig; frozen: FreezeRecord; trust: LoadedTrust },
+  run: { run_id: string; inputs: EmitInputs; results: Record<ResultName, Row[]>; facts: StoreFacts },
+): Promise<ReportInput> {
+  const { study } = s;
+  const primary = study.report?.primary_metric ?? null;
+  if (primary !== null && !run.results.scores.some((row) => row.metric === primary)) {
+    throw new PreregError('REPORT_METRIC_UNKNOWN', `preregistration/study.json report.primary_metric ${JSON.stringify(primary)} is not a metric of section 5's scores`, {
+      metric: primary,
+    });
+  }
+  const witnesses = [];
+  for (const f of listAnchorTokens(layout.anchors)) witnesses.push(await verifyAnchor(layout.anchors, f, run.inputs.freeze_digest, { study: s.trust.tsa, auditor: null }, s.frozen.window.opens_at));
+  return {
+    title: study.title,
+    study_id: study.study_id,
+    as_of: study.as_of,
+    run_id: run.run_id,
+    inputs: run.inputs,
+    witnesses: witnesses.map((w) => ({ witness: w.witness, ok: w.ok, codes: [...w.codes], signer: w.signer })),
+    independent_witnesses: countIndependentWitnesses(witnesses),
+    min_witnesses: study.anchors.min_witnesses,
+    primary_metric: primary,
+    metric_labels: study.report?.metrics ?? {},
+    results: run.results,
+    facts: run.facts,
+  };
+}
