@@ -139,7 +139,7 @@ function timeVerify(path: string, label: string): Promise<Timed> {
     const store = await openStore(path);
     try {
       const trust = benchTrust();
-      const counts = await verifyStore(store.instance, store.connection, { trust: trust.trust, window: trust.window, readCommitments: async () => [], passages: { sections: new Map(), min_chars: 80 } }, false, (m) => process.stderr.write(`\r${label}: ${m}   `));
+      const counts = await verifyStore(store, { trust: trust.trust, window: trust.window, readCommitments: async () => [], passages: { sections: new Map(), min_chars: 80 } }, { progress: (m) => process.stderr.write(`\r${label}: ${m}   `) });
       process.stderr.write('\n');
       return counts.evidence;
     } finally {

@@ -113,7 +113,7 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
       },
     };
     await deleteStageRun(store.connection, 'verify');
-    const counts = await verifyStore(store.instance, store.connection, inputs, trust.policy.require_receipts, ctx.progress, undefined, study.systems);
+    const counts = await verifyStore(store, { ...inputs, ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
     await recordRun(store.connection, 'verify', consumed, counts);
     return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
   } finally {

@@ -51,6 +51,8 @@ export interface StoreVerifyInputs extends Omit<VerifyContextInputs, 'commitment
   readCommitments: () => Promise<CommitmentLine[]>;
   /** The frozen corpus's sections and study.json passages.min_chars: what a passage must be to be proven served (SPEC §12.4). */
   passages: PassageRule;
+  /** study.json systems: whose buyers bind a proof, whose agent keys sign a commitment (none outside a registered study). */
+  systems?: readonly RegisteredSystem[];
 }
 
 /** Streams the rows of the queries, one after the other, each row mapped by `toItem`, in batches of BATCH. */
@@ -82,105 +84,137 @@ function recordKey(row: Record<string, unknown>): RecordKey {
 
 const count = (tally: Record<string, number>, key: string) => void (tally[key] = (tally[key] ?? 0) + 1);
 
+/**
+ * The verify stage's work on an ingested store: every evidence item, then every timeline (against
+ * the commitments), then the served passages, then the study's facts and the tables derived from
+ * them (whose evidence is whose, what was served); returns what was counted.
+ */
 export async function verifyStore(
-  instance: { connect(): Promise<DuckDBConnection> },
-  connection: DuckDBConnection,
+  store: { instance: { connect(): Promise<DuckDBConnection> }; connection: DuckDBConnection },
   inputs: StoreVerifyInputs,
-  requireReceipts: boolean,
-  progress: (message: string, done?: number, total?: number) => void,
-  threads?: number,
-  systems: readonly RegisteredSystem[] = [],
+  options: { progress: (message: string, done?: number, total?: number) => void; threads?: number },
 ): Promise<VerifyCounts> {
+  const { connection } = store;
   await runSqlFile(connection, VERIFY_TABLES_SQL);
   const counts: VerifyCounts = { evidence: 0, chains: 0, proofs_by_status: {}, chains_by_status: {} };
-  const reader = await instance.connect();
   const proofColumns = (await tableColumns(connection, 'proof_checks')).map((c) => c.name);
   requireSameColumns('proof_checks', proofColumns, PROOF_CHECK_COLUMNS);
   const proofFactoring = await rowFactoring(connection, 'proof_checks', PROOF_CHECK_VARYING_COLUMNS);
-  const startPool = (context: VerifyContextInputs) =>
-    new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({ module: WORKER, init: { context, proofFactoring, proofColumns }, ...(threads ? { threads } : {}) });
+  const startPool: StartPool = (context) =>
+    new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({ module: WORKER, init: { context, proofFactoring, proofColumns }, ...(options.threads ? { threads: options.threads } : {}) });
   // The totals let a terminal show how far verify is and when it will be done.
   const [totals] = await readObjects(connection, VERIFY_TOTALS);
   if (totals === undefined) throw new Error('VERIFY_TOTALS gave no row');
-  const totalEvidence = Number(totals.evidence);
-  const totalChains = Number(totals.chains);
-  const [first, last] = [Number(totals.first_record), Number(totals.last_record)];
-  let pool: ReturnType<typeof startPool> | null = null;
-  let commitments: VerifyCounts['commitments'];
+  const run: Phase = {
+    connection, reader: await store.instance.connect(), inputs, counts, startPool, progress: options.progress,
+    first: Number(totals.first_record), last: Number(totals.last_record), pool: null,
+  };
   try {
-    const proofs = await FactoredAppender.create(connection, 'proof_checks', proofFactoring);
-    progress('verify: 0 evidence items', 0, totalEvidence);
-    // The evidence items' workers go without the commitments (≈ 110 MiB a worker at 100,000
-    // lines); a pool starts only for work.
-    if (totalEvidence > 0) pool = startPool({ trust: inputs.trust, window: inputs.window, commitments: [] });
-    await pool?.mapOrdered(
-      rowBatches(
-        reader,
-        byRecordRange(evidenceToVerify, first, last),
-        (row): StageVerifyInput => ({
-          key: { ...recordKey(row), evidence_index: Number(row.evidence_index) },
-          task: {
-            kind: 'evidence',
-            key: `${String(row.record_id)}/${String(row.evidence_index)}`,
-            proof: String(row.proof),
-            request: (row.request as string | null) ?? null,
-            response: (row.response as string | null) ?? null,
-            disclosure: (row.disclosure as string | null) ?? null,
-            transparency_log_entry: (row.tlog_entry as string | null) ?? null,
-          },
-        }),
-      ),
-      (row) => row,
-      (results) => {
-        for (const outcome of results) {
-          if (outcome.kind !== 'evidence') throw new Error('verify: a worker answered an evidence task with a chain result');
-          proofs.append(outcome.row);
-          count(counts.proofs_by_status, outcome.status);
-        }
-        counts.evidence += results.length;
-        progress(`verify: ${counts.evidence} evidence items`, counts.evidence, totalEvidence);
-      },
-    );
-    await proofs.close();
-    await pool?.close();
-    pool = null;
-
-    // Read here, and held only until the timelines' workers have their copy (startTimelines).
-    // Who signed a commitment: the registered systems' agent keys (SPEC §12.3).
-    const agentKeys = registeredAgentKeys(systems);
-    const started = await startTimelines(connection, inputs, agentKeys, totalChains > 0 ? startPool : null);
-    pool = started.pool;
-    commitments = started.commitments;
-    const chains = await TableAppender.declared(connection, 'chain_checks');
-    const entries = await TableAppender.declared(connection, 'chain_entries');
-    progress('verify: 0 receipt chains', 0, totalChains);
-    await pool?.mapOrdered(
-      rowBatches(
-        reader,
-        byRecordRange(receiptsToVerify, first, last),
-        (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain), owner: String(row.system_id) } }),
-      ),
-      (row) => row,
-      (results, batch) => {
-        results.forEach((outcome, i) => {
-          if (outcome.kind !== 'chain') throw new Error('verify: a worker answered a chain task with an evidence result');
-          const k = batch[i]!.key;
-          chains.appendNamed(chainCheckRow(k, outcome.result));
-          for (const row of chainEntryRows(k.record_id, outcome.result)) entries.appendNamed(row);
-          count(counts.chains_by_status, outcome.result.status);
-        });
-        counts.chains += results.length;
-        progress(`verify: ${counts.chains} receipt chains`, counts.chains, totalChains);
-      },
-    );
-    chains.close();
-    entries.close();
-    progress('verify: matching served passages against the frozen corpus');
-    await matchPassages(connection, reader, inputs.passages, byRecordRange(evidencePassages, first, last));
+    await verifyEvidenceItems(run, Number(totals.evidence), proofFactoring);
+    await verifyTimelines(run, Number(totals.chains));
+    run.progress('verify: matching served passages against the frozen corpus');
+    await matchPassages(connection, run.reader, inputs.passages, byRecordRange(evidencePassages, run.first, run.last));
   } finally {
-    reader.closeSync();
-    await pool?.close();
+    run.reader.closeSync();
+    await run.pool?.close();
   }
+  await recordStudyFacts(connection, inputs, counts);
+  counts.commitments = run.commitments;
+  return counts;
+}
+
+type Pool = WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>;
+type StartPool = (context: VerifyContextInputs) => Pool;
+
+/** What the phases of one verifyStore share: the store, a second connection that streams the rows, the counts, the pool running now. */
+interface Phase {
+  connection: DuckDBConnection;
+  reader: DuckDBConnection;
+  inputs: StoreVerifyInputs;
+  counts: VerifyCounts;
+  startPool: StartPool;
+  progress: (message: string, done?: number, total?: number) => void;
+  first: number;
+  last: number;
+  pool: Pool | null;
+  /** The commitment lines read for the timelines (counted last). */
+  commitments?: VerifyCounts['commitments'];
+}
+
+/** Every evidence item into proof_checks, on workers that go without the commitments (≈ 110 MiB a worker at 100,000 lines). */
+async function verifyEvidenceItems(run: Phase, total: number, proofFactoring: Awaited<ReturnType<typeof rowFactoring>>): Promise<void> {
+  const proofs = await FactoredAppender.create(run.connection, 'proof_checks', proofFactoring);
+  run.progress('verify: 0 evidence items', 0, total);
+  // A pool starts only for work.
+  if (total > 0) run.pool = run.startPool({ trust: run.inputs.trust, window: run.inputs.window, commitments: [] });
+  await run.pool?.mapOrdered(
+    rowBatches(
+      run.reader,
+      byRecordRange(evidenceToVerify, run.first, run.last),
+      (row): StageVerifyInput => ({
+        key: { ...recordKey(row), evidence_index: Number(row.evidence_index) },
+        task: {
+          kind: 'evidence',
+          key: `${String(row.record_id)}/${String(row.evidence_index)}`,
+          proof: String(row.proof),
+          request: (row.request as string | null) ?? null,
+          response: (row.response as string | null) ?? null,
+          disclosure: (row.disclosure as string | null) ?? null,
+          transparency_log_entry: (row.tlog_entry as string | null) ?? null,
+        },
+      }),
+    ),
+    (row) => row,
+    (results) => {
+      for (const outcome of results) {
+        if (outcome.kind !== 'evidence') throw new Error('verify: a worker answered an evidence task with a chain result');
+        proofs.append(outcome.row);
+        count(run.counts.proofs_by_status, outcome.status);
+      }
+      run.counts.evidence += results.length;
+      run.progress(`verify: ${run.counts.evidence} evidence items`, run.counts.evidence, total);
+    },
+  );
+  await proofs.close();
+  await run.pool?.close();
+  run.pool = null;
+}
+
+/** Every AER-1 timeline into chain_checks and chain_entries, against the commitments, read only now (startTimelines). */
+async function verifyTimelines(run: Phase, total: number): Promise<void> {
+  // Who signed a commitment: the registered systems' agent keys (SPEC §12.3).
+  const started = await startTimelines(run.connection, run.inputs, registeredAgentKeys(run.inputs.systems ?? []), total > 0 ? run.startPool : null);
+  run.pool = started.pool;
+  run.commitments = started.commitments;
+  const chains = await TableAppender.declared(run.connection, 'chain_checks');
+  const entries = await TableAppender.declared(run.connection, 'chain_entries');
+  run.progress('verify: 0 receipt chains', 0, total);
+  await run.pool?.mapOrdered(
+    rowBatches(
+      run.reader,
+      byRecordRange(receiptsToVerify, run.first, run.last),
+      (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain), owner: String(row.system_id) } }),
+    ),
+    (row) => row,
+    (results, batch) => {
+      results.forEach((outcome, i) => {
+        if (outcome.kind !== 'chain') throw new Error('verify: a worker answered a chain task with an evidence result');
+        const k = batch[i]!.key;
+        chains.appendNamed(chainCheckRow(k, outcome.result));
+        for (const row of chainEntryRows(k.record_id, outcome.result)) entries.appendNamed(row);
+        count(run.counts.chains_by_status, outcome.result.status);
+      });
+      run.counts.chains += results.length;
+      run.progress(`verify: ${run.counts.chains} receipt chains`, run.counts.chains, total);
+    },
+  );
+  chains.close();
+  entries.close();
+}
+
+/** The study's registered systems, the policy's sellers and receipts rule, then the derived tables (whose evidence is whose, what was served) and their counts. */
+async function recordStudyFacts(connection: DuckDBConnection, inputs: StoreVerifyInputs, counts: VerifyCounts): Promise<void> {
+  const systems = inputs.systems ?? [];
   const registered = await TableAppender.declared(connection, 'registered_systems');
   for (const s of systems) registered.appendNamed(registeredSystemRow(s));
   registered.close();
@@ -190,15 +224,13 @@ export async function verifyStore(
     policy.appendNamed({ any_seller: sellers.mode === 'any', sellers: sellers.mode === 'pinned' ? [...sellers.sellers] : [] });
     policy.close();
   }
-  await execute(connection, SET_REQUIRE_RECEIPTS, [requireReceipts]);
+  await execute(connection, SET_REQUIRE_RECEIPTS, [inputs.trust.policy.require_receipts]);
   for (const file of VERIFY_DERIVED_SQL) await runSqlFile(connection, file);
   const [notBound, reused, sellerUnbound, sellerUnpinned] = await readCounts(connection, OWNERSHIP_COUNTS);
   counts.ownership = { registered_systems: systems.length, not_bound: Number(notBound), reused: Number(reused) };
   counts.sellers = { mode: sellers.mode, unbound: Number(sellerUnbound), unpinned: Number(sellerUnpinned) };
   const [served, notInCorpus] = await readCounts(connection, PASSAGE_COUNTS);
   counts.passages = { served: Number(served), not_in_corpus: Number(notInCorpus) };
-  counts.commitments = commitments;
-  return counts;
 }
 
 /**
