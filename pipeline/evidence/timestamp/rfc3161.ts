@@ -35,7 +35,7 @@
 // signer's key imported once, a validated path reused (only validity dates re-checked), and the
 // outcomes that depend only on bytes shared by every token of a TSA (sid issuer, ESSCertID
 // binding) decided once.
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, hash, type KeyObject } from 'node:crypto';
 import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS, isSha2, type Sha2Hash } from '../../formats/hash-algorithms.ts';
@@ -265,7 +265,7 @@ export async function verifyTimestampToken(
   result.hashedMessage = hex(tstInfo.hashedMessage);
   if (algorithm && isSha2(algorithm.node)) {
     checks.imprint_algorithm = 'pass';
-    const expected = 'imprint' in wanted ? wanted.imprint : createHash(algorithm.node).update(wanted.data).digest();
+    const expected = 'imprint' in wanted ? wanted.imprint : hash(algorithm.node, wanted.data, 'buffer');
     const asserted = wanted.hash === undefined || wanted.hash === algorithm.node;
     checks.imprint = asserted && bytesEqual(tstInfo.hashedMessage, expected) ? 'pass' : 'fail';
   } else {

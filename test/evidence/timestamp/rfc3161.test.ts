@@ -329,7 +329,7 @@ describe('each failure, reported alone with its code', () => {
       await pkijsToken(unpinned),
       await pkijsToken(tsa, { genTime: '2024-06-01T00:00:00Z' }),
     ];
-    const alone = [];
+    const alone: TimestampVerification[] = [];
     for (const token of tokens) alone.push(await verifyTimestampToken(token, DIGEST, loadTsaTrust([pem('tsa-root')])));
     expect(alone.map((v) => v.codes)).toEqual([['TSA_CHAIN_UNTRUSTED'], [], ['TSA_CHAIN_UNTRUSTED'], ['TSA_CHAIN_UNTRUSTED'], []]);
     for (const order of [[0, 1, 2, 3, 4], [1, 0, 4, 2, 3], [2, 3, 0, 1, 4, 1, 0]]) {
