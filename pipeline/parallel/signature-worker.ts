@@ -1,7 +1,7 @@
-// Worker-thread side of evidence/signature-check.ts `SignatureThreads`: checks batches of
-// signatures with node:crypto and answers each with a boolean. Keys come as SPKI DER, imported
-// once per distinct key and thread. Nothing else runs here, so the thread has almost no code to
-// start or warm.
+// Worker-thread side of evidence/signature-check.ts `checkOnSignatureThreads`: checks packed
+// batches of signatures (SignatureBatch) with node:crypto and answers each with a boolean. Keys
+// come as SPKI DER, listed once per batch, imported once per distinct key and thread. Nothing else
+// runs here, so the thread has almost no code to start or warm.
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { checkOnThisThread, unpackSignatureBatch, type SignatureBatch } from '../evidence/signature-check.ts';
 
