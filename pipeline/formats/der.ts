@@ -117,29 +117,39 @@ export function contents(bytes: Uint8Array, element: DerElement): Uint8Array {
  */
 export function decodeOid(content: Uint8Array): string | undefined {
   if (content.length === 0 || (content[content.length - 1]! & 0x80) !== 0) return undefined;
-  const arcs: Array<number | bigint> = [];
+  // The dotted text built as the arcs end (no array of arcs joined: a token's dozen OIDs are read
+  // before this code is optimised).
+  let out = '';
   let value = 0;
   let big: bigint | null = null;
-  for (const byte of content) {
+  for (let i = 0; i < content.length; i++) {
+    const byte = content[i]!;
     if (big === null && value < 2 ** 45) value = value * 128 + (byte & 0x7f);
     else big = ((big ?? BigInt(value)) << 7n) | BigInt(byte & 0x7f);
     if ((byte & 0x80) === 0) {
-      arcs.push(big ?? value);
+      const arc = big ?? value;
+      if (out === '') out = arc < 40 ? `0.${arc}` : arc < 80 ? `1.${typeof arc === 'bigint' ? arc - 40n : arc - 40}` : `2.${typeof arc === 'bigint' ? arc - 80n : arc - 80}`;
+      else out += `.${arc}`;
       value = 0;
       big = null;
     }
   }
-  const first = arcs[0]!;
-  const [x, y] = first < 40 ? [0, first] : first < 80 ? [1, typeof first === 'bigint' ? first - 40n : first - 40] : [2, typeof first === 'bigint' ? first - 80n : first - 80];
-  arcs[0] = y;
-  return `${x}.${arcs.join('.')}`;
+  return out;
 }
 
 /** INTEGER contents as a two's-complement big-endian number (X.690 §8.3), or undefined when empty. */
 export function decodeInteger(content: Uint8Array): bigint | undefined {
   if (content.length === 0) return undefined;
-  let value = 0n;
-  for (const byte of content) value = (value << 8n) | BigInt(byte);
+  // Up to 6 bytes as a number (exact below 2^53); longer ones (serial numbers) as one BigInt of
+  // their hex, not a BigInt operation per byte.
+  let value: bigint;
+  if (content.length <= 6) {
+    let n = 0;
+    for (let i = 0; i < content.length; i++) n = n * 256 + content[i]!;
+    value = BigInt(n);
+  } else {
+    value = BigInt(`0x${Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('hex')}`);
+  }
   return (content[0]! & 0x80) !== 0 ? value - (1n << BigInt(8 * content.length)) : value;
 }
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { buildVerifyContext, type VerifyContext, type VerifyContextInputs } from '../evidence/task/index.ts';
 import { checkOnSignatureThreads, checkOnThreadPool } from '../evidence/signature-check.ts';
 import { WorkerPool } from '../parallel/pool.ts';
-import type { SignatureRequest } from '../parallel/signature-worker.ts';
+import type { SignatureBatch } from '../evidence/signature-check.ts';
 import { sortByCodePoint } from '../formats/canonical-json.ts';
 import { PreregError } from '../reasons.ts';
 import { verifyFile, type FileVerification } from './file-task.ts';
@@ -58,7 +58,7 @@ const SIGNATURE_WORKER = new URL('../parallel/signature-worker.ts', import.meta.
  * batches; they need no trust material, so they boot while this thread parses the first files.
  */
 export async function verifyFiles(files: readonly string[], inputs: VerifyContextInputs, onResult: (r: FileVerification) => void = () => {}): Promise<FileVerification[]> {
-  const threads = files.length >= THREADS_FROM ? new WorkerPool<undefined, SignatureRequest, boolean>({ module: SIGNATURE_WORKER, init: undefined }) : null;
+  const threads = files.length >= THREADS_FROM ? new WorkerPool<undefined, SignatureBatch, boolean[]>({ module: SIGNATURE_WORKER, init: undefined }) : null;
   try {
     return await verifyInOrder(files, buildVerifyContext(inputs, threads ? checkOnSignatureThreads(threads) : checkOnThreadPool), onResult);
   } finally {

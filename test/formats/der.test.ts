@@ -140,6 +140,23 @@ describe('decodeOid and decodeInteger', () => {
     }
   });
 
+  it('read every INTEGER length as the BigInt-per-byte reading of X.690 §8.3 does', () => {
+    const reference = (content: Uint8Array): bigint => {
+      let value = 0n;
+      for (const byte of content) value = (value << 8n) | BigInt(byte);
+      return (content[0]! & 0x80) !== 0 ? value - (1n << BigInt(8 * content.length)) : value;
+    };
+    let seed = 3;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 3000; i++) {
+      const content = Uint8Array.from({ length: 1 + (next() % 24) }, () => (next() % 5 === 0 ? [0, 0x7f, 0x80, 0xff][next() % 4]! : next() & 0xff));
+      expect(decodeInteger(content)).toBe(reference(content));
+      // A view into a larger buffer reads only its own bytes.
+      const wider = Uint8Array.from([0xaa, ...content, 0x55]);
+      expect(decodeInteger(wider.subarray(1, 1 + content.length))).toBe(reference(content));
+    }
+  });
+
   it('refuse empty contents and an OID whose last arc is unfinished', () => {
     expect(decodeOid(bytes())).toBeUndefined();
     expect(decodeOid(bytes(0x2a, 0x86))).toBeUndefined();

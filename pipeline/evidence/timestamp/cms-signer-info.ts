@@ -13,7 +13,7 @@
 // Signature algorithms accepted: ECDSA with SHA-256/384/512, RSA PKCS#1 v1.5 with SHA-256/384/512
 // (also given as rsaEncryption / id-ecPublicKey with the digest algorithm's hash), Ed25519. Any
 // other (RSASSA-PSS, SHA-1, …) fails the signature check (docs/proofs.md).
-import { createHash, type KeyObject } from 'node:crypto';
+import { hash, type KeyObject } from 'node:crypto';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { HASH_ALGORITHMS, isSha2 } from '../../formats/hash-algorithms.ts';
 import { algorithmIdentifierOid, children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../../formats/der.ts';
@@ -142,7 +142,7 @@ export function signerInfoSignatureValid(info: SignerInfo, eContent: Uint8Array,
   const digest = readValue(singleAttributeValue(attrs.attributes, CMS_OID.messageDigest));
   if (!digest || !isUniversal(digest.element, TAG.octetString, false)) return false;
   const digestName = DIGESTS[info.digestAlgorithm];
-  if (!digestName || !bytesEqual(createHash(digestName).update(eContent).digest(), contents(digest.bytes, digest.element))) return false;
+  if (!digestName || !bytesEqual(hash(digestName, eContent, 'buffer'), contents(digest.bytes, digest.element))) return false;
   const algorithm = SIGNATURES[info.signatureAlgorithm];
   if (!algorithm || key.asymmetricKeyType !== algorithm.keyType) return false;
   const signed = Buffer.from(attrs.der);

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { HASH_ALGORITHMS } from '../../formats/hash-algorithms.ts';
 import { bytesEqual, type SignerInfo } from './cms-signer-info.ts';
-import { hex, remembered, type CarriedCertificate, type TsaMemo } from './token.ts';
+import { bytesKey, remembered, type CarriedCertificate, type TsaMemo } from './token.ts';
 
 const OID = {
   signingCertificate: '1.2.840.113549.1.9.16.2.12', // ESSCertID, RFC 2634 §5.4
@@ -32,7 +32,7 @@ export function signerCertificateBound(signerInfo: SignerInfo, signer: CarriedCe
   // token of a TSA: decided once (its issuer name comparison costs an asn1js parse).
   return attributes.every((attribute) =>
     attribute.values.length === 1 &&
-    remembered(memo.decisions, `ess/${signer.sha256}/${attribute.type}/${hex(attribute.values[0]!)}`, () => {
+    remembered(memo.decisions, `ess/${signer.sha256}/${attribute.type}/${bytesKey(attribute.values[0]!)}`, () => {
       try {
         return essAttributeBinds(attribute.type, asn1js.fromBER(attribute.values[0]!.slice()).result, signer);
       } catch {

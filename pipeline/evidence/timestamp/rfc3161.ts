@@ -35,7 +35,7 @@
 // signer's key imported once, a validated path reused (only validity dates re-checked), and the
 // outcomes that depend only on bytes shared by every token of a TSA (sid issuer, ESSCertID
 // binding) decided once.
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, hash, type KeyObject } from 'node:crypto';
 import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS, isSha2, type Sha2Hash } from '../../formats/hash-algorithms.ts';
@@ -44,6 +44,7 @@ import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-sig
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
 import {
+  bytesKey,
   formatName,
   hex,
   MEMO_LIMIT,
@@ -266,7 +267,7 @@ export async function verifyTimestampToken(
   result.hashedMessage = hex(tstInfo.hashedMessage);
   if (algorithm && isSha2(algorithm.node)) {
     checks.imprint_algorithm = 'pass';
-    const expected = 'imprint' in wanted ? wanted.imprint : createHash(algorithm.node).update(wanted.data).digest();
+    const expected = 'imprint' in wanted ? wanted.imprint : hash(algorithm.node, wanted.data, 'buffer');
     const asserted = wanted.hash === undefined || wanted.hash === algorithm.node;
     checks.imprint = asserted && bytesEqual(tstInfo.hashedMessage, expected) ? 'pass' : 'fail';
   } else {
@@ -284,7 +285,8 @@ export async function verifyTimestampToken(
     return finish();
   }
   checks.signer = 'pass';
-  result.signerSubject = formatName(signer.cert.subject);
+  // Per signer certificate, the same in every token of a TSA: formatted and judged once.
+  result.signerSubject = remembered(memo.names, `subject/${signer.sha256}`, () => formatName(signer.cert.subject));
   result.signerCertSha256 = signer.sha256;
 
   const key = signerKey(signer, memo);
@@ -293,7 +295,7 @@ export async function verifyTimestampToken(
   checks.chain = root !== null ? 'pass' : 'fail';
   if (root !== null) result.rootSha256 = root;
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
-  checks.eku = hasTimeStampingEku(signer.cert) ? 'pass' : 'fail';
+  checks.eku = remembered(memo.decisions, `eku/${signer.sha256}`, () => hasTimeStampingEku(signer.cert)) ? 'pass' : 'fail';
   return finish();
 }
 
@@ -314,8 +316,9 @@ function withSupplied(carried: CarriedCertificate[], supplied: readonly CarriedC
 function findSignerCertificate(certificates: CarriedCertificate[], signerInfo: SignerInfo, memo: TsaMemo): CarriedCertificate | undefined {
   const sid = signerInfo.sid;
   if (sid.kind === 'issuerAndSerialNumber') {
+    let issuer: string | undefined;
     return certificates.find(
-      (c) => bytesEqual(c.cert.serialNumber.valueBlock.valueHexView, sid.serial) && remembered(memo.decisions, `sid/${c.sha256}/${hex(sid.issuer)}`, () => {
+      (c) => bytesEqual(c.cert.serialNumber.valueBlock.valueHexView, sid.serial) && remembered(memo.decisions, `sid/${c.sha256}/${(issuer ??= bytesKey(sid.issuer))}`, () => {
         try {
           return new pkijs.RelativeDistinguishedNames({ schema: asn1js.fromBER(sid.issuer.slice()).result }).isEqual(c.cert.issuer);
         } catch {
@@ -364,19 +367,42 @@ async function signerChainsToPinnedRoot(
   if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert) ? signer.sha256 : null;
   const intermediates = certificates.filter((c) => c !== signer && pkijs.checkCA(c.cert, signer.cert) !== null);
   const key = [signer.sha256, ...intermediates.map((c) => c.sha256).sort()].join(',');
+  // Tokens in flight at once (verify DIR runs 256 files concurrently) wait for the path being
+  // validated rather than each running the engine: it is remembered while it runs, kept when it
+  // validates, forgotten when it does not (a failure at one date says nothing of another).
   const known = memo.chains.get(key);
-  if (known && known.every(validAt)) return pinnedRootOf(known, trust);
+  const knownPath = known === undefined ? null : await known.catch(() => null);
+  if (knownPath && knownPath.every(validAt)) return pinnedRootOf(knownPath, trust);
+  const run = validatedPath(intermediates, signer, at, trust);
+  const remember = () => {
+    if (memo.chains.size >= MEMO_LIMIT) memo.chains.clear();
+    memo.chains.set(key, run);
+  };
+  if (!memo.chains.has(key)) remember();
+  let path: pkijs.Certificate[] | null;
+  try {
+    path = await run;
+  } catch (e) {
+    if (memo.chains.get(key) === run) memo.chains.delete(key);
+    throw e;
+  }
+  if (path === null) {
+    if (memo.chains.get(key) === run) memo.chains.delete(key);
+    return null;
+  }
+  if (memo.chains.get(key) !== run) remember();
+  return pinnedRootOf(path, trust);
+}
+
+/** pkijs's chain engine on the signer and its intermediates at `at`: the validated path, or null. */
+async function validatedPath(intermediates: CarriedCertificate[], signer: CarriedCertificate, at: Date, trust: TsaTrust): Promise<pkijs.Certificate[] | null> {
   const engine = new pkijs.CertificateChainValidationEngine({
     checkDate: at,
     certs: [...intermediates.map((c) => c.cert), signer.cert],
     trustedCerts: trust.roots,
   });
   const outcome = await engine.verify();
-  if (outcome.result !== true) return null;
-  const path = outcome.certificatePath ?? [];
-  if (memo.chains.size >= MEMO_LIMIT) memo.chains.clear();
-  memo.chains.set(key, path);
-  return pinnedRootOf(path, trust);
+  return outcome.result === true ? (outcome.certificatePath ?? []) : null;
 }
 
 /** The SHA-256 of the pinned root a validated path ends in (the engine returns the trusted object itself). */

@@ -26,10 +26,11 @@ const OID = TOKEN_OID;
  */
 export interface TsaMemo {
   certificates: Map<string, pkijs.Certificate>;
-  chains: Map<string, pkijs.Certificate[]>;
-  /** PKIStatusInfo of TimeStampResps (DER, hex) as decoded. */
+  /** Validated paths (a path being validated is remembered while it runs; see rfc3161.ts). */
+  chains: Map<string, Promise<pkijs.Certificate[] | null>>;
+  /** PKIStatusInfo of TimeStampResps (DER, as bytesKey) as decoded. */
   statuses: Map<string, { status: number; text?: string }>;
-  /** TSTInfo tsa names (GeneralName DER, hex) as formatted. */
+  /** TSTInfo tsa names ('name/' + GeneralName DER as bytesKey) as formatted; signer subjects ('subject/' + certificate SHA-256). */
   names: Map<string, string>;
   /** Signer public keys by certificate digest (null: Node cannot import it). */
   keys: Map<string, KeyObject | null>;
@@ -212,9 +213,15 @@ export function remembered<V>(map: Map<string, V>, key: string, compute: () => V
 
 export const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
+/**
+ * Bytes as a memo key: one character per byte (latin1), half the length of their hex and cheaper
+ * to make; exact, so two keys are equal only for equal bytes.
+ */
+export const bytesKey = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+
 /** A PKIStatusInfo (every granted response of a TSA carries the same bytes), decoded by pkijs once. */
 function memoStatus(memo: TsaMemo, der: Uint8Array): { status: number; text?: string } {
-  return remembered(memo.statuses, hex(der), () => {
+  return remembered(memo.statuses, bytesKey(der), () => {
     const info = new pkijs.PKIStatusInfo({ schema: partSchema(der) });
     const texts = info.statusStrings?.map((s) => s.valueBlock.value) ?? [];
     return texts.length > 0 ? { status: info.status, text: texts.join('; ') } : { status: info.status };
@@ -223,7 +230,7 @@ function memoStatus(memo: TsaMemo, der: Uint8Array): { status: number; text?: st
 
 /** A TSTInfo tsa GeneralName, formatted; throws (malformed token) when pkijs cannot read it. */
 function memoGeneralName(memo: TsaMemo, der: Uint8Array): string {
-  return remembered(memo.names, hex(der), () => formatGeneralName(new pkijs.GeneralName({ schema: partSchema(der) })));
+  return remembered(memo.names, `name/${bytesKey(der)}`, () => formatGeneralName(new pkijs.GeneralName({ schema: partSchema(der) })));
 }
 
 function memoCertificate(memo: TsaMemo, sha256: string, der: Uint8Array): pkijs.Certificate {

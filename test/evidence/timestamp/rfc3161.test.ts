@@ -321,6 +321,24 @@ describe('each failure, reported alone with its code', () => {
     expectFailures(late, ['TSA_CHAIN_UNTRUSTED']);
   });
 
+  it('tokens verified at once share one path validation and get the verdicts each gets alone (valid, early, late, unpinned, in any order)', async () => {
+    const tokens = [
+      await pkijsToken(tsa, { genTime: '2019-06-01T00:00:00Z' }),
+      await pkijsToken(tsa),
+      await pkijsToken(tsa, { genTime: '2045-06-01T00:00:00Z' }),
+      await pkijsToken(unpinned),
+      await pkijsToken(tsa, { genTime: '2024-06-01T00:00:00Z' }),
+    ];
+    const alone: TimestampVerification[] = [];
+    for (const token of tokens) alone.push(await verifyTimestampToken(token, DIGEST, loadTsaTrust([pem('tsa-root')])));
+    expect(alone.map((v) => v.codes)).toEqual([['TSA_CHAIN_UNTRUSTED'], [], ['TSA_CHAIN_UNTRUSTED'], ['TSA_CHAIN_UNTRUSTED'], []]);
+    for (const order of [[0, 1, 2, 3, 4], [1, 0, 4, 2, 3], [2, 3, 0, 1, 4, 1, 0]]) {
+      const shared = loadTsaTrust([pem('tsa-root')]); // a fresh memo: every path validation starts in flight together
+      const together = await Promise.all(order.map((i) => verifyTimestampToken(tokens[i]!, DIGEST, shared)));
+      expect(together).toEqual(order.map((i) => alone[i]));
+    }
+  });
+
   it('options.at judges validity at another time than genTime (reported as validityAt); genTime by default', async () => {
     const token = await pkijsToken(tsa);
     const byDefault = await verifyTimestampToken(token, DIGEST, trust);

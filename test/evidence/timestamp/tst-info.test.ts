@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeTstInfo } from '../../../pipeline/evidence/timestamp/tst-info.ts';
+import { decodeTstInfo, parseGeneralizedTime } from '../../../pipeline/evidence/timestamp/tst-info.ts';
 import { buildTimestampRequest } from '../../../pipeline/formats/timestamp-request.ts';
 import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.ts';
 import { issueTimestampResponse, loadTestSigner, testPkiPaths, type TsaSigner } from '../../support/tsa/pkijs-tsa.ts';
@@ -99,5 +99,54 @@ describe('decodeTstInfo refuses a TSTInfo out of shape', () => {
     const der = encode(fields);
     expect(decodeTstInfo(der.subarray(0, der.length - 1))).toBeUndefined();
     expect(decodeTstInfo(Uint8Array.from([...der, 0]))).toBeUndefined();
+  });
+});
+
+describe('parseGeneralizedTime reads what the regular expression it replaced read', () => {
+  // The reading before it was written digit by digit: the same verdict, text and instant.
+  const reference = (text: Uint8Array): { iso: string; date: Date } | undefined => {
+    const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.(\d+))?Z$/.exec(String.fromCharCode(...text));
+    if (!m) return undefined;
+    const [, y, mo, d, h, mi, s, frac] = m as unknown as [string, string, string, string, string, string, string, string?];
+    const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
+    const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms));
+    if (date.toISOString().slice(0, 19) !== `${y}-${mo}-${d}T${h}:${mi}:${s}`) return undefined;
+    return { iso: `${y}-${mo}-${d}T${h}:${mi}:${s}${frac === undefined ? '' : `.${frac}`}Z`, date };
+  };
+  const same = (text: string | Uint8Array) => {
+    const bytes = typeof text === 'string' ? new Uint8Array(Buffer.from(text, 'latin1')) : text;
+    const ours = parseGeneralizedTime(bytes);
+    const theirs = reference(bytes);
+    expect(ours === undefined, String.fromCharCode(...bytes)).toBe(theirs === undefined);
+    if (ours && theirs) {
+      expect(ours.iso).toBe(theirs.iso);
+      expect(ours.date.getTime()).toBe(theirs.date.getTime());
+    }
+  };
+
+  it('on chosen texts: fractions, rollovers, years 0000–0099, other characters', () => {
+    for (const t of [
+      '20240501083100Z', '20240501083100.1Z', '20240501083100.123456789Z', '20240501083100.Z', '20240501083100.12',
+      '20240231083100Z', '20241301083100Z', '20240501246000Z', '20240501083160Z', '20240229000000Z', '20230229000000Z',
+      '00990101000000Z', '00000101000000Z', '01000101000000Z', '99991231235959.999Z', '202405010831Z', '20240501083100+0100',
+      '20240501083100ZZ', '2024050108310Z', '', 'Z', '20240501083100z', '２0240501083100Z', '20240501083100.1.2Z', ' 20240501083100Z',
+    ]) same(t);
+  });
+
+  it('on generated texts over the characters that matter', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const alphabet = '0123456789.Z+-z ';
+    for (let i = 0; i < 5000; i++) {
+      const base = `${String(next() % 10000).padStart(4, '0')}${String(next() % 14).padStart(2, '0')}${String(next() % 33).padStart(2, '0')}${String(next() % 26).padStart(2, '0')}${String(next() % 62).padStart(2, '0')}${String(next() % 62).padStart(2, '0')}`;
+      const frac = next() % 3 === 0 ? '' : `.${String(next()).slice(0, next() % 8)}`;
+      let text = `${base}${frac}Z`;
+      if (next() % 4 === 0) {
+        const at = next() % (text.length + 1);
+        text = text.slice(0, at) + alphabet[next() % alphabet.length] + text.slice(at + (next() % 2));
+      }
+      same(text);
+      if (next() % 10 === 0) same(Uint8Array.from([...Buffer.from(text, 'latin1')].map((b, j) => (j === next() % text.length ? b | 0x80 : b))));
+    }
   });
 });
