@@ -33,7 +33,7 @@ export type CheckAnchorsFlags = Record<string, string | string[] | undefined>;
 
 /** The rail, and what check-anchors saw (null when it could not run), for the trust rail. */
 export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, checkAnchors: Command, flags: CheckAnchorsFlags = {}): Promise<{ rail: Rail; seen: AnchorsSeen | null }> {
-  let json: AnchorsSeen & { ok: boolean; findings: DriftFinding[]; codes: ReasonCode[]; freeze_digest: string };
+  let json: AnchorsSeen & { ok: boolean; findings: DriftFinding[]; reason_codes: ReasonCode[]; freeze_digest: string };
   try {
     const values = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Record<string, string | string[]>;
     const result = await checkAnchors.run({ root: layout.root, json: true, values, positionals: [], progress: () => {}, env });
@@ -50,7 +50,7 @@ export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, c
     'anchors',
     `check-anchors: every frozen digest recomputes and ${json.independent_witnesses} independent witness(es) ${under} (required ${json.min_witnesses}) anchor freeze_digest ${json.freeze_digest} before the study opened`,
     differences,
-    json.codes,
+    json.reason_codes,
   );
   return { rail, seen: { roots: json.roots, witnesses: json.witnesses, independent_witnesses: json.independent_witnesses, min_witnesses: json.min_witnesses } };
 }

@@ -44,7 +44,7 @@ export interface Rail {
   /** RAIL_CODES[name] when the rail failed, else null. */
   code: ReasonCode | null;
   /** Underlying codes (e.g. the code a refusing rerun gave, or check-anchors' findings). */
-  codes: ReasonCode[];
+  reason_codes: ReasonCode[];
   detail: string;
   first_difference?: Difference;
   /** Every difference found, first one first (bounded). */
@@ -54,11 +54,11 @@ export interface Rail {
 const MAX_DIFFERENCES = 50;
 
 export function passed(name: RailName, detail: string): Rail {
-  return { name, ok: true, code: null, codes: [], detail };
+  return { name, ok: true, code: null, reason_codes: [], detail };
 }
 
 export function failed(name: RailName, detail: string, differences: readonly Difference[], codes: readonly ReasonCode[] = []): Rail {
-  const rail: Rail = { name, ok: false, code: RAIL_CODES[name], codes: [...new Set(codes)].sort(), detail };
+  const rail: Rail = { name, ok: false, code: RAIL_CODES[name], reason_codes: [...new Set(codes)].sort(), detail };
   if (differences.length > 0) {
     rail.first_difference = differences[0]!;
     rail.differences = differences.slice(0, MAX_DIFFERENCES);
@@ -100,7 +100,7 @@ export interface AuditReport {
   rerun: { run_id: string | null; refused: { stage: string; code: ReasonCode; message: string } | null };
   rails: Rail[];
   /** The failed rails' codes and their underlying codes, sorted. */
-  codes: ReasonCode[];
+  reason_codes: ReasonCode[];
   /** The first failing rail's first difference, with the rail's name. */
   first_difference: (Difference & { rail: RailName }) | null;
   proves: readonly string[];
@@ -116,7 +116,7 @@ export function assembleReport(rails: readonly Rail[], meta: Pick<AuditReport, '
     return rail;
   });
   const failedRails = ordered.filter((r) => !r.ok);
-  const codes = [...new Set(failedRails.flatMap((r) => [r.code!, ...r.codes]))].sort();
+  const codes = [...new Set(failedRails.flatMap((r) => [r.code!, ...r.reason_codes]))].sort();
   const firstFailed = failedRails.find((r) => r.first_difference);
   const ok = failedRails.length === 0;
   return {
@@ -124,7 +124,7 @@ export function assembleReport(rails: readonly Rail[], meta: Pick<AuditReport, '
     verdict: ok ? 'valid' : 'invalid',
     ...meta,
     rails: ordered,
-    codes,
+    reason_codes: codes,
     first_difference: firstFailed ? { rail: firstFailed.name, ...firstFailed.first_difference! } : null,
     proves: AUDIT_SCOPE.proves,
     does_not_prove: AUDIT_SCOPE.does_not_prove,
@@ -135,7 +135,7 @@ export function renderReport(report: AuditReport): string {
   const lines = [`audit of ${report.dir}${report.run_id ? ` (run_id ${report.run_id})` : ''}`, `  inputs rerun from the study at ${report.root}`];
   const width = Math.max(...report.rails.map((r) => r.name.length));
   for (const rail of report.rails) {
-    lines.push(`  ${rail.ok ? 'ok  ' : 'FAIL'}  ${rail.name.padEnd(width)}  ${rail.ok ? '' : `${rail.code}${rail.codes.length > 0 ? ` (${rail.codes.join(', ')})` : ''}: `}${rail.detail}`);
+    lines.push(`  ${rail.ok ? 'ok  ' : 'FAIL'}  ${rail.name.padEnd(width)}  ${rail.ok ? '' : `${rail.code}${rail.reason_codes.length > 0 ? ` (${rail.reason_codes.join(', ')})` : ''}: `}${rail.detail}`);
     // Each unconfirmed trust entry needs its own flag or file from the auditor: list them all.
     if (rail.name === 'trust' && !rail.ok) for (const d of rail.differences ?? []) lines.push(`        - ${d.file}: ${d.message}`);
   }
@@ -147,7 +147,7 @@ export function renderReport(report: AuditReport): string {
     const d = report.first_difference;
     lines.push(`verdict: INVALID — ${report.rails.filter((r) => !r.ok).map((r) => r.name).join(', ')} failed`);
     if (d) lines.push(`first difference: ${d.file}${d.table ? ` table ${d.table}` : ''}${d.row !== undefined ? ` row ${d.row}` : ''} (${d.rail}): ${d.message}`);
-    lines.push(`codes: ${report.codes.join(' ')}`);
+    lines.push(`codes: ${report.reason_codes.join(' ')}`);
   }
   lines.push('', 'What this audit proves:', ...report.proves.map((p) => `  - ${p}`));
   lines.push('What it does not prove:', ...report.does_not_prove.map((p) => `  - ${p}`));

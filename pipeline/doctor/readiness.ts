@@ -108,7 +108,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
       const trust = loadTrust(layout.trust);
       const witnesses = [];
       for (const f of listAnchorTokens(layout.anchors)) witnesses.push(await verifyAnchor(layout.anchors, f, freezeDigest(frozen), { study: trust.tsa, auditor: null }, frozen.window.opens_at));
-      for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: w.codes.length === 1 && w.codes[0] === 'ANCHOR_AFTER_OPEN' ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID', message: `${w.file}: ${w.codes.join(', ')}` });
+      for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: w.reason_codes.length === 1 && w.reason_codes[0] === 'ANCHOR_AFTER_OPEN' ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID', message: `${w.file}: ${w.reason_codes.join(', ')}` });
       const independent = countIndependentWitnesses(witnesses);
       // As check-anchors judges it: at least one witness, whatever anchors.min_witnesses says.
       const required = requiredWitnesses(undefined, study.anchors.min_witnesses);

@@ -30,7 +30,7 @@ export async function reportInput(
     as_of: study.as_of,
     run_id: run.run_id,
     inputs: run.inputs,
-    witnesses: witnesses.map((w) => ({ witness: w.witness, ok: w.ok, codes: [...w.codes], signer: w.signer })),
+    witnesses: witnesses.map((w) => ({ witness: w.witness, ok: w.ok, reason_codes: [...w.reason_codes], signer: w.signer })),
     independent_witnesses: countIndependentWitnesses(witnesses),
     min_witnesses: study.anchors.min_witnesses,
     primary_metric: primary,

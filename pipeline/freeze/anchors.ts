@@ -33,7 +33,7 @@ export interface AnchorVerification {
   witness: string;
   file: string;
   ok: boolean;
-  codes: ReasonCode[];
+  reason_codes: ReasonCode[];
   gen_time: string | null;
   signer: string | null;
   signer_cert_sha256: string | null;
@@ -106,7 +106,7 @@ export async function verifyAnchor(
   let trustedBy: AnchorVerification['trusted_by'] = result.ok ? (roots.auditor ? 'auditor' : 'study') : null;
   // Under the auditor's roots, a token whose only failure is its chain may still be one the study
   // trusts: reported as such (a witness only the study vouches for), never counted.
-  if (roots.auditor && result.codes.length === 1 && result.codes[0] === 'TSA_CHAIN_UNTRUSTED') {
+  if (roots.auditor && result.reason_codes.length === 1 && result.reason_codes[0] === 'TSA_CHAIN_UNTRUSTED') {
     const underStudy = await verifyTimestampToken(tsr, digest, roots.study);
     if (underStudy.ok) {
       result = underStudy;
@@ -115,11 +115,11 @@ export async function verifyAnchor(
   }
   try {
     meta = readJsonFile(join(dir, `${witness}.json`)) as Partial<AnchorMetadata>;
-    metaProblems = metadataProblems(meta, { witness, tsrSha256: sha256Hex(tsr), freezeDigestHex, imprintMatches: !result.codes.includes('TSA_IMPRINT_MISMATCH'), genTime: result.genTime });
+    metaProblems = metadataProblems(meta, { witness, tsrSha256: sha256Hex(tsr), freezeDigestHex, imprintMatches: !result.reason_codes.includes('TSA_IMPRINT_MISMATCH'), genTime: result.genTime });
   } catch (err) {
     metaProblems = [`${witness}.json cannot be read: ${(err as Error).message}`];
   }
-  const codes: ReasonCode[] = [...result.codes];
+  const codes: ReasonCode[] = [...result.reason_codes];
   if (result.genTime !== undefined && Date.parse(result.genTime) >= Date.parse(opensAt)) codes.push('ANCHOR_AFTER_OPEN');
   if (metaProblems.length > 0) codes.push('ANCHOR_METADATA_MISMATCH');
   return {
@@ -127,7 +127,7 @@ export async function verifyAnchor(
     witness,
     file: `preregistration/anchors/${file}`,
     ok: codes.length === 0,
-    codes,
+    reason_codes: codes,
     gen_time: result.genTime ?? null,
     signer: result.signerSubject ?? result.tsaName ?? null,
     signer_cert_sha256: result.signerCertSha256 ?? null,

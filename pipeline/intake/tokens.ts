@@ -40,7 +40,7 @@ export async function obtainTokens(tsas: readonly TsaEndpoint[], digest: Uint8Ar
       });
       const check = await verifyTimestampToken(tsr, digest, trust);
       if (!check.ok || check.genTime === undefined) {
-        failed.push(`${tsa.name}: token does not verify (${check.codes.join(', ')})`);
+        failed.push(`${tsa.name}: token does not verify (${check.reason_codes.join(', ')})`);
         continue;
       }
       got.push({ witness: tsa.name, url: tsa.url, tsr, genTime: check.genTime });

@@ -59,7 +59,7 @@ export interface SealAnchorCheck {
   witness: string;
   file: string;
   gen_time: string | null;
-  codes: ReasonCode[];
+  reason_codes: ReasonCode[];
 }
 
 export interface IntakeLogVerification {
@@ -111,7 +111,7 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     if (refusal) findings.push({ code: refusal.code, file: LOG, line, message: `entry ${entry.seq}: ${refusal.message}` });
     const token = await verifyTimestampToken(Buffer.from(entry.token, 'base64'), Buffer.from(log.digests[i]!, 'hex'), options.tsaTrust);
     if (token.ok) tokenRoots.push({ kind: 'entry', file: LOG, line, root_sha256: token.rootSha256! });
-    if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file: LOG, line, message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.codes.join(', ')})` });
+    if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file: LOG, line, message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.reason_codes.join(', ')})` });
     else if (utcMillis(token.genTime!)! >= closesMs) findings.push({ code: 'INTAKE_LATE', file: LOG, line, message: `entry ${entry.seq} is dated ${token.genTime}, not before closes_at ${options.study.window.closes_at}` });
   }
   const latest = latestEntries(log.entries);
@@ -196,8 +196,8 @@ async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options:
       genTime = result.genTime ?? null;
       if (result.ok) tokenRoots.push({ kind: 'seal', file, root_sha256: result.rootSha256! });
       if (!result.ok) {
-        codes.push('SEAL_INVALID', ...result.codes);
-        findings.push({ code: 'SEAL_INVALID', file, message: `does not witness seal_digest ${digest} under the given roots (${result.codes.join(', ')})` });
+        codes.push('SEAL_INVALID', ...result.reason_codes);
+        findings.push({ code: 'SEAL_INVALID', file, message: `does not witness seal_digest ${digest} under the given roots (${result.reason_codes.join(', ')})` });
       } else {
         const at = utcMillis(result.genTime!)!;
         if (at < closes) {
@@ -218,9 +218,9 @@ async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options:
       codes.push(f.code);
       findings.push(f);
     }
-    checks.push({ witness, file, gen_time: genTime, codes });
+    checks.push({ witness, file, gen_time: genTime, reason_codes: codes });
   }
-  if (!checks.some((c) => c.codes.length === 0)) findings.push({ code: 'SEAL_INVALID', file: 'inputs/anchors/', message: `no anchor witnesses seal_digest ${digest} within [closes_at, closes_at + seal_within_s]` });
+  if (!checks.some((c) => c.reason_codes.length === 0)) findings.push({ code: 'SEAL_INVALID', file: 'inputs/anchors/', message: `no anchor witnesses seal_digest ${digest} within [closes_at, closes_at + seal_within_s]` });
   return checks;
 }
 
@@ -291,7 +291,7 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
     }
     if (options.tsaTrust) {
       const token = await verifyTimestampToken(Buffer.from(receipt.entry.token, 'base64'), Buffer.from(digest, 'hex'), options.tsaTrust);
-      if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file, message: `the entry's token does not witness ${digest} (${token.codes.join(', ')})` });
+      if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file, message: `the entry's token does not witness ${digest} (${token.reason_codes.join(', ')})` });
     }
     if (!logIsSealed) {
       findings.push({ code: 'SEAL_INVALID', file: SEAL, message: 'the log given is not the one the seal closes (size or root differ): no audit path can be computed' });

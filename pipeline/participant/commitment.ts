@@ -40,7 +40,7 @@ const CHAIN = (code: TimelineReasonCode) => statusOf(TIMELINE_CATALOGUE, code) =
 export function commitTimeline(timeline: unknown, publishedAt: string, key?: KeyObject): CommitmentResult {
   if (parseRfc3339(publishedAt) === null) throw new PreregError('USAGE', `published_at must be an RFC 3339 date-time such as 2027-03-10T12:00:00Z, got ${JSON.stringify(publishedAt)}`);
   const verified = verifyTimeline(timeline, indexCommitments([]), '9999-12-31T23:59:59Z');
-  const broken = verified.codes.filter(CHAIN);
+  const broken = verified.reason_codes.filter(CHAIN);
   if (broken.length > 0 || verified.job_id === null || verified.final_entry_digest === null || verified.construction === null) {
     throw new PreregError('COMMITMENT_TIMELINE_BROKEN', `the timeline breaks ${broken.join(', ') || 'CHAIN_MALFORMED'}${verified.problems.length > 0 ? ` (${verified.problems.slice(0, 3).join('; ')})` : ''}: a commitment to it would anchor nothing`, { codes: broken });
   }

@@ -8,7 +8,7 @@ import { codePointOrder, fraction, gap, gapTenths, integer, intervalText, levelT
 export interface WitnessSummary {
   witness: string;
   ok: boolean;
-  codes: string[];
+  reason_codes: string[];
   signer: string | null;
 }
 
@@ -341,7 +341,7 @@ export function sections(r: ReportInput): Section[] {
         },
         ...(r.witnesses.length === 0
           ? []
-          : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.codes.join(', ') || '—']))]),
+          : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.reason_codes.join(', ') || '—']))]),
         ...(ok.length < r.min_witnesses ? [{ kind: 'p' as const, text: 'Fewer witnesses than the study requires confirmed the freeze.' }] : []),
       ],
     },

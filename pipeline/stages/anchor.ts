@@ -51,7 +51,7 @@ export const anchor: Command = {
 
     const accept = async (tsr: Uint8Array, witness: string, url: string | null, via: 'http' | 'import') => {
       const check = await verifyTimestampToken(tsr, digestBytes, trust.tsa);
-      if (!check.ok) return { witness, ok: false as const, codes: check.codes };
+      if (!check.ok) return { witness, ok: false as const, reason_codes: check.reason_codes };
       const meta: AnchorMetadata = {
         format: 'prereg.anchor/1',
         witness,
@@ -71,7 +71,7 @@ export const anchor: Command = {
       }
       const outcome = await accept(readRegularFile(ctx.values.import), witness, typeof ctx.values.url === 'string' ? ctx.values.url : null, 'import');
       if (!outcome.ok) {
-        throw new PreregError('ANCHOR_INVALID', `${ctx.values.import} does not witness freeze_digest ${digest}: ${outcome.codes.join(', ')}`, { codes: outcome.codes });
+        throw new PreregError('ANCHOR_INVALID', `${ctx.values.import} does not witness freeze_digest ${digest}: ${outcome.reason_codes.join(', ')}`, { reason_codes: outcome.reason_codes });
       }
       writeAnchor(layout.anchors, outcome.tsr, outcome.meta);
       return {
@@ -100,7 +100,7 @@ export const anchor: Command = {
         });
         const outcome = await accept(tsr, tsa.name, tsa.url, 'http');
         if (outcome.ok) accepted.push(outcome);
-        else failed.push({ witness: tsa.name, url: tsa.url, reason: `token does not verify: ${outcome.codes.join(', ')}` });
+        else failed.push({ witness: tsa.name, url: tsa.url, reason: `token does not verify: ${outcome.reason_codes.join(', ')}` });
       } catch (err) {
         if (!(err instanceof TsaRequestError)) throw err;
         failed.push({ witness: tsa.name, url: tsa.url, reason: err.message });

@@ -89,10 +89,10 @@ export const checkAnchors: Command = {
     }
     for (const w of witnesses.filter((x) => !x.ok)) {
       findings.push({
-        code: w.codes.length === 1 && (w.codes[0] === 'ANCHOR_AFTER_OPEN' || w.codes[0] === 'ANCHOR_METADATA_MISMATCH') ? w.codes[0] : 'ANCHOR_INVALID',
+        code: w.reason_codes.length === 1 && (w.reason_codes[0] === 'ANCHOR_AFTER_OPEN' || w.reason_codes[0] === 'ANCHOR_METADATA_MISMATCH') ? w.reason_codes[0] : 'ANCHOR_INVALID',
         field: 'anchors',
         file: w.file,
-        message: `${w.witness}: ${w.codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}`,
+        message: `${w.witness}: ${w.reason_codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}`,
       });
     }
     const rootsUsed: 'auditor' | 'study' = auditor ? 'auditor' : 'study';
@@ -111,7 +111,7 @@ export const checkAnchors: Command = {
       });
     }
 
-    const codes = [...new Set(findings.map((f) => f.code))].sort();
+    const reasonCodes = [...new Set(findings.map((f) => f.code))].sort();
     const ok = findings.length === 0;
     const json = {
       ok,
@@ -125,7 +125,7 @@ export const checkAnchors: Command = {
       study_only_witnesses: studyOnly.map((w) => w.witness),
       min_witnesses: required,
       findings,
-      codes,
+      reason_codes: reasonCodes,
     };
     return { exitCode: ok ? EXIT.ok : EXIT.failures, json, text: render(json, findings, witnesses) };
   },
@@ -155,7 +155,7 @@ function render(json: { ok: boolean; freeze_digest: string; roots: 'auditor' | '
   for (const [name, d] of Object.entries(json.digests)) lines.push(`  ${d.ok === null ? 'skip' : d.ok ? 'ok  ' : 'FAIL'}  ${name}`);
   for (const w of witnesses) {
     const only = json.roots === 'auditor' && w.trusted_by === 'study' ? ' (under the study\'s own roots only: not counted)' : '';
-    lines.push(`  ${w.ok ? 'ok  ' : 'FAIL'}  anchor ${w.witness} genTime ${w.gen_time ?? '?'} ${w.codes.join(' ')}${only}`);
+    lines.push(`  ${w.ok ? 'ok  ' : 'FAIL'}  anchor ${w.witness} genTime ${w.gen_time ?? '?'} ${w.reason_codes.join(' ')}${only}`);
   }
   lines.push(json.roots === 'auditor'
     ? 'roots: the ones you passed (--tsa-root)'

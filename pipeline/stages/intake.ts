@@ -191,7 +191,7 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
   const codes = result!.findings.map((f) => f.code);
   return {
     exitCode,
-    json: { ok: failing.length === 0, receipt: receiptPath, seq: result!.seq, entry_digest: result!.entry_digest, sealed: result!.sealed, codes, findings: result!.findings },
+    json: { ok: failing.length === 0, receipt: receiptPath, seq: result!.seq, entry_digest: result!.entry_digest, sealed: result!.sealed, reason_codes: codes, findings: result!.findings },
     text: [
       result!.sealed ? `${receiptPath}: entry ${result!.seq} is in the sealed log (root ${seal.log.root})` : `${receiptPath}: NOT in the sealed log`,
       ...result!.findings.map((f) => `  ${f.code}: ${f.message}`),

@@ -111,7 +111,7 @@ function tokenReport(file: string, r: TimestampVerification, atGiven: boolean): 
   return {
     file,
     status: r.ok ? 'VERIFIED' : 'REFUSED',
-    reason_codes: r.codes,
+    reason_codes: r.reason_codes,
     checks: r.checks,
     gen_time: r.genTime ?? null,
     validity_at: r.validityAt ?? null,

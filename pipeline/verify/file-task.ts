@@ -153,7 +153,7 @@ function toFileResult(where: Where, kind: FileKind, outcome: VerifyOutcome): Fil
   }
   out.kind = kind;
   out.status = r.status;
-  out.reason_codes = r.codes.slice() as ReasonCode[];
+  out.reason_codes = r.reason_codes.slice() as ReasonCode[];
   out.informational_codes = outcome.kind === 'evidence' || outcome.kind === 'chain' ? outcome.result.informational_codes.slice() : [];
   out.checks = { ...r.checks };
   if (outcome.kind === 'evidence') {

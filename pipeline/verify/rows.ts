@@ -50,12 +50,12 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
   return {
     record_id: k.record_id, evidence_index: evidenceIndex, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
     proof_id: v.proof_id, spec_version: v.spec_version, algorithm: v.algorithm, status: v.status,
-    reason_codes: v.codes, informational_codes: v.informational_codes,
+    reason_codes: v.reason_codes, informational_codes: v.informational_codes,
     ...checkCells(PROOF_CATALOGUE, v.checks),
     proof_timestamp: v.timestamp, declared_chain_hash: v.declared_chain_hash, recomputed_chain_hash: v.recomputed_chain_hash,
     request_hash: v.request_hash, response_hash: v.response_hash,
     key_id: v.key_id, embedded_pubkey: v.embedded_pubkey, embedded_pubkey_pinned: v.embedded_pubkey_pinned,
-    tsa_gen_time: v.tsa?.gen_time ?? null, tsa_signer: v.tsa?.signer ?? null, tsa_codes: v.tsa?.codes ?? [], tsa_root_sha256: v.tsa?.root_sha256 ?? null,
+    tsa_gen_time: v.tsa?.gen_time ?? null, tsa_signer: v.tsa?.signer ?? null, tsa_codes: v.tsa?.reason_codes ?? [], tsa_root_sha256: v.tsa?.root_sha256 ?? null,
     committed_fields: v.committed_fields, opened_fields: v.opened_fields, identity_json: v.identity_json, identity_anchored: v.identity_anchored,
     buyer_fingerprint: v.buyer_fingerprint, buyer_fingerprint_source: v.buyer_fingerprint_source,
     seller: v.seller, seller_source: v.seller_source,
@@ -76,7 +76,7 @@ export type ChainCheckRow = TableRow<'chain_checks'>;
 export function chainCheckRow(k: RecordKey, v: TimelineVerification): ChainCheckRow {
   return {
     record_id: k.record_id, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt,
-    job_id: v.job_id, form: v.form, revision: v.revision, construction: v.construction, status: v.status, reason_codes: v.codes,
+    job_id: v.job_id, form: v.form, revision: v.revision, construction: v.construction, status: v.status, reason_codes: v.reason_codes,
     informational_codes: v.informational_codes,
     ...checkCells(TIMELINE_CATALOGUE, v.checks),
     entry_count: v.entry_count, final_entry_digest: v.final_entry_digest,

@@ -127,7 +127,7 @@ describe('dropping what was received', () => {
     const a = await audit(after.dir, s.root, Object.values(receipts));
     expect([a.code, a.report.verdict]).toEqual([1, 'invalid']);
     const intake = a.report.rails.find((x) => x.name === 'intake')!;
-    expect([intake.ok, intake.codes]).toEqual([false, ['INTAKE_RECEIPT_NOT_SEALED']]);
+    expect([intake.ok, intake.reason_codes]).toEqual([false, ['INTAKE_RECEIPT_NOT_SEALED']]);
     expect(intake.first_difference!.file).toBe(receipts.truncatedCommitments);
   }, 360_000);
 });
@@ -155,7 +155,7 @@ describe('what the intake rail and the trust rail take from whom', () => {
     const got = await runCli(['audit', r.dir, '--root', s.root, ...flags, ...Object.values(receipts).flatMap((x) => ['--receipt', x]), '--json']);
     const trust = (got.json as AuditReport).rails.find((x) => x.name === 'trust')!;
     expect([got.code, trust.ok]).toEqual([1, false]);
-    expect(trust.codes).toContain('SEAL_SELF_TRUSTED');
+    expect(trust.reason_codes).toContain('SEAL_SELF_TRUSTED');
     expect(JSON.stringify(trust.differences)).toContain("the intake entry's token chains only to the study's own TSA root");
   }, 240_000);
 });

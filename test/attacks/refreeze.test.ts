@@ -89,7 +89,7 @@ describe('re-freeze after the deadline', () => {
 
     const a = await audit(dir, root, auditorFlags());
     expect([a.code, a.report.verdict]).toEqual([1, 'invalid']);
-    expect(a.report.codes).toEqual(expect.arrayContaining(['FREEZE_DIGEST_UNEXPECTED', 'ANCHOR_INSUFFICIENT', 'AUDIT_ANCHORS_INVALID', 'AUDIT_TRUST_UNCONFIRMED']));
+    expect(a.report.reason_codes).toEqual(expect.arrayContaining(['FREEZE_DIGEST_UNEXPECTED', 'ANCHOR_INSUFFICIENT', 'AUDIT_ANCHORS_INVALID', 'AUDIT_TRUST_UNCONFIRMED']));
     expect(railFailed(a.report, 'anchors')).toBe(true);
     expect(railFailed(a.report, 'trust')).toBe(true);
     // The backdated witness is named as trusted by the study alone, with the root and the flag.
@@ -100,7 +100,7 @@ describe('re-freeze after the deadline', () => {
 
     // Audited as before this session's rules (the study's own roots, no pinned digest): no longer VALID.
     const bare = await audit(dir, root, []);
-    expect([bare.code, bare.report.codes]).toEqual([1, expect.arrayContaining(['AUDIT_TRUST_UNCONFIRMED', 'FREEZE_DIGEST_UNPINNED'])]);
+    expect([bare.code, bare.report.reason_codes]).toEqual([1, expect.arrayContaining(['AUDIT_TRUST_UNCONFIRMED', 'FREEZE_DIGEST_UNPINNED'])]);
   }, 180_000);
 
   it('with the example\'s own committed TSA key, backdated: only the published digest catches it', async () => {
@@ -112,7 +112,7 @@ describe('re-freeze after the deadline', () => {
     const a = await audit(dir, root, auditorFlags());
     expect([a.code, a.report.verdict]).toEqual([1, 'invalid']);
     const anchors = a.report.rails.find((r) => r.name === 'anchors')!;
-    expect([anchors.ok, anchors.codes]).toEqual([false, ['FREEZE_DIGEST_UNEXPECTED']]);
+    expect([anchors.ok, anchors.reason_codes]).toEqual([false, ['FREEZE_DIGEST_UNEXPECTED']]);
     // Every other rail passes: the witness verifies under the auditor's root; only --expect-freeze binds.
     expect(a.report.rails.filter((r) => !r.ok).map((r) => r.name)).toEqual(['anchors']);
     expect(JSON.stringify(anchors)).toContain(`the one you expected (--expect-freeze) is ${auditorFlags()[5]}`);

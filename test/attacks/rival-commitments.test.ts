@@ -81,7 +81,7 @@ const throughIntake = (system: string, make: (c: Commitment) => unknown): Tamper
   mkdirSync(join(root, 'inputs/commitments'), { recursive: true });
   writeFileSync(join(root, `inputs/commitments/${system}.jsonl`), lines(honest.map(make)));
 };
-const informational = (...codes: string[]) => ({ status: 'ANCHORED', reason_codes: codes, informational_codes: codes });
+const informational = (...reason_codes: string[]) => ({ status: 'ANCHORED', reason_codes: reason_codes, informational_codes: reason_codes });
 const anchored = informational();
 const foreign = informational('COMMITMENT_FOREIGN');
 const badSignature = informational('COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID');

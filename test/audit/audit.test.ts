@@ -38,7 +38,7 @@ describe('prereg audit on a run of the example study', () => {
     expect(valid.report.verdict).toBe('valid');
     expect(valid.report.ok).toBe(true);
     expect(valid.report.rails.map((r) => [r.name, r.ok])).toEqual(RAIL_NAMES.map((n) => [n, true]));
-    expect(valid.report.codes).toEqual([]);
+    expect(valid.report.reason_codes).toEqual([]);
     expect(valid.report.first_difference).toBeNull();
     expect(valid.report.rerun).toEqual({ run_id: valid.report.run_id, refused: null });
     expect(valid.report.run_id).toBe(study.dir.split('/').pop());
@@ -84,7 +84,7 @@ describe('prereg audit on a run of the example study', () => {
     expect(r.report.verdict).toBe('invalid');
     expect(r.report.rails.find((x) => x.name === 'complete')).toMatchObject({ ok: false, code: 'AUDIT_INCOMPLETE', first_difference: { file: 'manifest.json' } });
     expect(r.report.first_difference).toMatchObject({ rail: 'complete', file: 'manifest.json' });
-    expect(r.report.codes).toContain('AUDIT_INCOMPLETE');
+    expect(r.report.reason_codes).toContain('AUDIT_INCOMPLETE');
     // The rerun still runs, and names the missing file too.
     expect(r.report.rails.find((x) => x.name === 'reproduced')!.first_difference).toMatchObject({ file: 'manifest.json' });
   });

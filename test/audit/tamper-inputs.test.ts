@@ -58,8 +58,8 @@ describe('a flipped byte in an input of the study', () => {
       expect(reproduced.ok).toBe(false);
       if (c.refusal) {
         // The rerun refuses, with the stage's code, naming the input it concerns.
-        expect(reproduced.codes).toContain(c.refusal);
-        expect(report.codes).toContain(c.refusal);
+        expect(reproduced.reason_codes).toContain(c.refusal);
+        expect(report.reason_codes).toContain(c.refusal);
         expect(report.rerun.refused?.code).toBe(c.refusal);
         expect(reproduced.first_difference?.file).toBe(c.file);
         expect(reproduced.first_difference?.message).not.toContain('prereg-audit-');

@@ -76,7 +76,7 @@ describe('a flipped byte in an output file', () => {
       expect(report.first_difference?.file, JSON.stringify(report.rails.filter((r) => !r.ok), null, 1)).toBe(c.file);
       expect(failedRails(report)).toEqual(c.rails);
       for (const rail of report.rails.filter((r) => !r.ok)) {
-        expect(report.codes).toContain(rail.code);
+        expect(report.reason_codes).toContain(rail.code);
         // Every failing rail names the file that was changed.
         expect(rail.first_difference?.file, rail.name).toBe(c.file);
       }

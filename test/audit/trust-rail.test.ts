@@ -44,7 +44,7 @@ describe('the audit trusts only what the auditor supplies', () => {
     expect([a.code, a.report.verdict]).toEqual([1, 'invalid']);
     expect(a.report.rails.filter((r) => !r.ok).map((r) => r.name)).toEqual(['trust']);
     const trust = rail(a.report, 'trust');
-    expect([trust.code, trust.codes]).toEqual(['AUDIT_TRUST_UNCONFIRMED', ['FREEZE_DIGEST_UNPINNED']]);
+    expect([trust.code, trust.reason_codes]).toEqual(['AUDIT_TRUST_UNCONFIRMED', ['FREEZE_DIGEST_UNPINNED']]);
     for (const flag of ['--expect-freeze', '--tsa-root', '--issuer-keys']) expect(a.text).toContain(flag);
     expect(a.text).toContain('preregistration/anchors/local-test-tsa.tsr');
     expect(a.text).toMatch(/verified proof\(s\) .* rest on the study's issuer key TEST-ONLY-arkforge-2026/);
@@ -54,7 +54,7 @@ describe('the audit trusts only what the auditor supplies', () => {
   it('the freeze digest pinned, roots and keys not: still unconfirmed, FREEZE_DIGEST_UNPINNED gone', async () => {
     const a = await audit(FREEZE);
     const trust = rail(a.report, 'trust');
-    expect([a.code, trust.ok, trust.codes]).toEqual([1, false, []]);
+    expect([a.code, trust.ok, trust.reason_codes]).toEqual([1, false, []]);
     expect(a.text).not.toContain('FREEZE_DIGEST_UNPINNED');
   }, 60_000);
 
@@ -78,14 +78,14 @@ describe('the audit trusts only what the auditor supplies', () => {
   it('a TSA root the study does not use: the anchor and the proofs\' tokens rest on the study\'s root alone', async () => {
     const a = await audit([...FREEZE, ...KEYS, '--tsa-root', testPkiPaths('unpinned-root').cert]);
     expect(a.report.rails.filter((r) => !r.ok).map((r) => r.name)).toEqual(['anchors', 'trust']);
-    expect(rail(a.report, 'anchors').codes).toEqual(['ANCHOR_INSUFFICIENT']);
+    expect(rail(a.report, 'anchors').reason_codes).toEqual(['ANCHOR_INSUFFICIENT']);
     expect(JSON.stringify(rail(a.report, 'anchors'))).toContain('1 more (local-test-tsa) verify only under the study\'s own roots');
     expect(a.text).toContain('preregistration/trust/tsa-roots/TEST-ONLY-tsa-root.cert.pem');
   }, 60_000);
 
   it('more witnesses required than the freeze has: ANCHOR_INSUFFICIENT', async () => {
     const a = await audit([...FREEZE, ...ROOT, ...KEYS, '--min-witnesses', '2']);
-    expect([a.code, rail(a.report, 'anchors').codes]).toEqual([1, ['ANCHOR_INSUFFICIENT']]);
+    expect([a.code, rail(a.report, 'anchors').reason_codes]).toEqual([1, ['ANCHOR_INSUFFICIENT']]);
   }, 60_000);
 
   it('refuses flags it cannot use: a missing root file (3), a malformed digest or count (2), an invalid key history (3)', async () => {

@@ -25,8 +25,8 @@ describe('CLI conventions', () => {
   });
 
   it('ends quietly when stdout is closed early (`prereg explain … | head -c 1`): no EPIPE, the command\'s own exit code', () => {
-    const codes = Array.from({ length: 20 }, () => Object.keys(REASONS)).flat();
-    const r = spawnSync('bash', ['-c', `node bin/prereg.mjs explain ${codes.join(' ')} | head -c 1 >/dev/null; echo "rc=\${PIPESTATUS[0]}" >&2`], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const reason_codes = Array.from({ length: 20 }, () => Object.keys(REASONS)).flat();
+    const r = spawnSync('bash', ['-c', `node bin/prereg.mjs explain ${reason_codes.join(' ')} | head -c 1 >/dev/null; echo "rc=\${PIPESTATUS[0]}" >&2`], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(r.stderr).not.toContain('EPIPE');
     expect(r.stderr).toContain('rc=0');
   });

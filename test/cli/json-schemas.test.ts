@@ -113,7 +113,7 @@ describe('--json output conforms to schemas/cli, before the run', () => {
     const [studyRoots] = conforms(await runCli(['check-anchors', '--root', root, '--json']), 'prereg.check-anchors/1', 0);
     expect(studyRoots.roots).toBe('study');
     const [fail] = conforms(await runCli(['check-anchors', '--root', root, '--expect-freeze', '0'.repeat(64), '--min-witnesses', '2', '--json']), 'prereg.check-anchors/1', 1);
-    expect(fail.codes).toEqual(['ANCHOR_INSUFFICIENT', 'FREEZE_DIGEST_UNEXPECTED']);
+    expect(fail.reason_codes).toEqual(['ANCHOR_INSUFFICIENT', 'FREEZE_DIGEST_UNEXPECTED']);
   });
 });
 
@@ -183,8 +183,8 @@ describe('--json output conforms to schemas/cli, after one run', () => {
     const [status] = conforms(await runCli(['status', '--root', root, '--json']), 'prereg.status/1', 3);
     expect(status.stages.find((s: { state: string }) => s.state === 'blocked').code).toMatch(/^[A-Z_]+$/);
     const [anchorsDoc] = conforms(await runCli(['check-anchors', '--root', root, ...auditorFlags().slice(0, 2), '--json']), 'prereg.check-anchors/1', 1);
-    expect(anchorsDoc.codes).toContain('CORPUS_DRIFT');
-    expect(anchorsDoc.witnesses.some((w: { ok: boolean; codes: string[] }) => !w.ok && w.codes.length > 0)).toBe(true);
+    expect(anchorsDoc.reason_codes).toContain('CORPUS_DRIFT');
+    expect(anchorsDoc.witnesses.some((w: { ok: boolean; reason_codes: string[] }) => !w.ok && w.reason_codes.length > 0)).toBe(true);
   });
 });
 

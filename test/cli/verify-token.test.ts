@@ -37,11 +37,11 @@ function openssl(token: string, data: string, genTime: string): boolean {
   return verdict === 'OK';
 }
 
-async function bothVerdicts(token: string, data: Uint8Array): Promise<{ prereg: boolean; openssl: boolean; codes: string[] }> {
+async function bothVerdicts(token: string, data: Uint8Array): Promise<{ prereg: boolean; openssl: boolean; reason_codes: string[] }> {
   const dataFile = file(`data-${randomBytes(4).toString('hex')}.bin`, data);
   const r = await runCli(['verify-token', token, '--data', dataFile, '--tsa-root', ROOT, '--json']);
   expect([0, 1]).toContain(r.code);
-  return { prereg: r.code === 0, openssl: openssl(token, dataFile, r.json.gen_time), codes: r.json.reason_codes };
+  return { prereg: r.code === 0, openssl: openssl(token, dataFile, r.json.gen_time), reason_codes: r.json.reason_codes };
 }
 
 describe('verify-token agrees with openssl ts -verify on the example study’s tokens', () => {
@@ -50,10 +50,10 @@ describe('verify-token agrees with openssl ts -verify on the example study’s t
     ['the seal anchor (inputs/anchors/local-test-tsa.tsr) over the 32 bytes of seal_digest', 'inputs/anchors/local-test-tsa.tsr', () => sealDigest],
   ])('%s', async (_what, token, digest) => {
     const right = await bothVerdicts(path.join(PROJECT_ROOT, token), hexBytes(digest()));
-    expect(right).toEqual({ prereg: true, openssl: true, codes: [] });
+    expect(right).toEqual({ prereg: true, openssl: true, reason_codes: [] });
     // The hex text instead of the bytes: another message, refused by both.
     const wrong = await bothVerdicts(path.join(PROJECT_ROOT, token), Buffer.from(digest()));
-    expect(wrong).toEqual({ prereg: false, openssl: false, codes: ['TSA_IMPRINT_MISMATCH'] });
+    expect(wrong).toEqual({ prereg: false, openssl: false, reason_codes: ['TSA_IMPRINT_MISMATCH'] });
   });
 
   it('a fresh token of the example’s local pkijs TSA (the one rebuild-example anchors with) and of openssl ts -reply', async () => {
@@ -63,8 +63,8 @@ describe('verify-token agrees with openssl ts -verify on the example study’s t
     const tsa = await createOpensslTsa({ certPath: testPkiPaths('tsa').cert, keyPath: testPkiPaths('tsa').key });
     const fromOpenssl = file('openssl.tsr', await tsa.reply(buildTimestampRequest(digest, 6n)).finally(() => tsa.close()));
     for (const token of [fromPkijs, fromOpenssl]) {
-      expect(await bothVerdicts(token, digest)).toEqual({ prereg: true, openssl: true, codes: [] });
-      expect(await bothVerdicts(token, createHash('sha256').update('another').digest())).toEqual({ prereg: false, openssl: false, codes: ['TSA_IMPRINT_MISMATCH'] });
+      expect(await bothVerdicts(token, digest)).toEqual({ prereg: true, openssl: true, reason_codes: [] });
+      expect(await bothVerdicts(token, createHash('sha256').update('another').digest())).toEqual({ prereg: false, openssl: false, reason_codes: ['TSA_IMPRINT_MISMATCH'] });
     }
   });
 });

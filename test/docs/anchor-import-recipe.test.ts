@@ -62,7 +62,7 @@ describe('docs/operating.md: anchor --import with openssl ts -query', () => {
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain('imported recipe-tsa');
     const check = await runCli(['check-anchors', '--root', study, '--json']);
-    expect([check.code, check.json.codes]).toEqual([0, []]);
+    expect([check.code, check.json.reason_codes]).toEqual([0, []]);
     expect(check.json.witnesses.map((w: { witness: string; ok: boolean }) => [w.witness, w.ok])).toEqual([['recipe-tsa', true]]);
 
     // The stored token checks with OpenSSL alone, over the same 32 bytes (the verify recipe).

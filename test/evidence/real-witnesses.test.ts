@@ -48,7 +48,7 @@ describe('FreeTSA tokens of the production proofs (no certificate carried)', () 
 
   it.each(TOKENS)('$file: verifies with FreeTSA’s root pinned and its TSA certificate supplied', async (t) => {
     const r = await verifyTimestampToken(tokenOf(t.file), Buffer.from(t.witnessed, 'hex'), WITH_CERTS);
-    expect(r.codes).toEqual([]);
+    expect(r.reason_codes).toEqual([]);
     expect(r.checks).toEqual({ parse: 'pass', status: 'pass', imprint_algorithm: 'pass', imprint: 'pass', signer: 'pass', signature: 'pass', signer_binding: 'pass', chain: 'pass', eku: 'pass' });
     expect(r.genTime).toBe(t.genTime);
     expect(r.signerSubject).toContain('CN=www.freetsa.org');
@@ -63,7 +63,7 @@ describe('FreeTSA tokens of the production proofs (no certificate carried)', () 
   describe.each(TOKENS)('$file', (t) => {
     it.each(refusals)('%s → TSA_SIGNER_NOT_FOUND', async (_what, trust) => {
       const r = await verifyTimestampToken(tokenOf(t.file), Buffer.from(t.witnessed, 'hex'), trust());
-      expect(r.codes).toEqual(['TSA_SIGNER_NOT_FOUND']);
+      expect(r.reason_codes).toEqual(['TSA_SIGNER_NOT_FOUND']);
       expect([r.checks.imprint, r.checks.signer, r.checks.signature, r.checks.chain]).toEqual(['pass', 'fail', 'skipped', 'skipped']);
     });
   });
@@ -71,22 +71,22 @@ describe('FreeTSA tokens of the production proofs (no certificate carried)', () 
   it('with the TSA certificate supplied but FreeTSA’s root not pinned → TSA_CHAIN_UNTRUSTED', async () => {
     const t = TOKENS[0];
     const r = await verifyTimestampToken(tokenOf(t.file), Buffer.from(t.witnessed, 'hex'), loadTsaTrust([readFileSync(testPkiPaths('tsa-root').cert, 'utf8')], [FREETSA_TSA]));
-    expect(r.codes).toEqual(['TSA_CHAIN_UNTRUSTED']);
+    expect(r.reason_codes).toEqual(['TSA_CHAIN_UNTRUSTED']);
   });
 
   it('a token from another proof → TSA_IMPRINT_MISMATCH; the batch proof’s token over its chain hash → TSA_IMPRINT_MISMATCH', async () => {
     const other = await verifyTimestampToken(tokenOf('proof_2026_07.json'), Buffer.from(TOKENS[0].witnessed, 'hex'), WITH_CERTS);
-    expect(other.codes).toEqual(['TSA_IMPRINT_MISMATCH']);
+    expect(other.reason_codes).toEqual(['TSA_IMPRINT_MISMATCH']);
     const batch = proof('proof_proveit_gel.json');
     const overChain = await verifyTimestampToken(tokenOf('proof_proveit_gel.json'), Buffer.from(batch.hashes.chain.slice(7), 'hex'), WITH_CERTS);
-    expect(overChain.codes).toEqual(['TSA_IMPRINT_MISMATCH']);
+    expect(overChain.reason_codes).toEqual(['TSA_IMPRINT_MISMATCH']);
   });
 
   it('a bit flipped in the signature value (the token’s last bytes) → TSA_SIGNATURE_INVALID', async () => {
     const token = tokenOf('proof_rekor.json');
     token[token.length - 3]! ^= 0x01;
     const r = await verifyTimestampToken(token, Buffer.from(TOKENS[0].witnessed, 'hex'), WITH_CERTS);
-    expect(r.codes).toEqual(['TSA_SIGNATURE_INVALID']);
+    expect(r.reason_codes).toEqual(['TSA_SIGNATURE_INVALID']);
   });
 });
 
@@ -126,7 +126,7 @@ describe('the production Rekor entry (hashedrekord by ArkForge’s ECDSA P-256 r
 
   it('passes every check with the Rekor log key pinned and rekor-1 as submitter', () => {
     const r = verifyTlogEntry(ENTRY, WITNESSED, PINNED);
-    expect({ codes: r.codes, checks: r.checks, problems: r.problems }).toEqual({ codes: [], checks: outcomes(), problems: [] });
+    expect({ reason_codes: r.reason_codes, checks: r.checks, problems: r.problems }).toEqual({ reason_codes: [], checks: outcomes(), problems: [] });
     expect(r).toMatchObject({ ok: true, log_id: REKOR_LOG_ID, log_index: 1018479057, integrated_time: INTEGRATED });
   });
 
@@ -143,7 +143,7 @@ describe('the production Rekor entry (hashedrekord by ArkForge’s ECDSA P-256 r
     ['rekor-1 with a window starting one second after integratedTime', rekor1('2026-03-03T16:18:56Z', null)],
   ] as Array<[string, TlogMaterial]>)('%s → PROOF_TLOG_SUBMITTER_UNPINNED', (_what, material) => {
     const r = verifyTlogEntry(ENTRY, WITNESSED, material);
-    expect({ codes: r.codes, checks: r.checks }).toEqual({ codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) });
+    expect({ reason_codes: r.reason_codes, checks: r.checks }).toEqual({ reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) });
   });
 
   it('rekor-1 with a window starting exactly at integratedTime passes', () => {
@@ -155,18 +155,18 @@ describe('the production Rekor entry (hashedrekord by ArkForge’s ECDSA P-256 r
     ['integratedTime one second later', () => mutate((e) => (e.integratedTime += 1)), ['PROOF_TLOG_SET'], { set: 'fail' }],
     ['a flipped audit-path bit', () => mutate((e) => (e.verification.inclusionProof.hashes[3] = `${e.verification.inclusionProof.hashes[3]!.slice(0, 63)}${e.verification.inclusionProof.hashes[3]!.endsWith('0') ? '1' : '0'}`)), ['PROOF_TLOG_INCLUSION'], { inclusion: 'fail' }],
     ['a checkpoint for another size', () => mutate((e) => (e.verification.inclusionProof.checkpoint = e.verification.inclusionProof.checkpoint.replace('\n2695801602\n', '\n2695801603\n'))), ['PROOF_TLOG_CHECKPOINT'], { checkpoint: 'fail' }],
-  ] as const)('%s → %j', (_what, entry, codes, failed) => {
+  ] as const)('%s → %j', (_what, entry, reason_codes, failed) => {
     const r = verifyTlogEntry(entry(), WITNESSED, PINNED);
-    expect({ codes: r.codes, checks: r.checks }).toEqual({ codes, checks: outcomes(failed) });
+    expect({ reason_codes: r.reason_codes, checks: r.checks }).toEqual({ reason_codes, checks: outcomes(failed) });
   });
 
   it('the entry checked for another proof’s chain hash → PROOF_TLOG_ARTIFACT (entry signature then skipped)', () => {
     const r = verifyTlogEntry(ENTRY, TOKENS[1].witnessed, PINNED);
-    expect({ codes: r.codes, checks: r.checks }).toEqual({ codes: ['PROOF_TLOG_ARTIFACT'], checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }) });
+    expect({ reason_codes: r.reason_codes, checks: r.checks }).toEqual({ reason_codes: ['PROOF_TLOG_ARTIFACT'], checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }) });
   });
 
   it('the Rekor log key not pinned → PROOF_TLOG_KEY_UNPINNED, SET and checkpoint signature unchecked', () => {
     const r = verifyTlogEntry(ENTRY, WITNESSED, { logKeys: [], submitterKeys: PINNED.submitterKeys });
-    expect({ codes: r.codes, checks: r.checks }).toEqual({ codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }) });
+    expect({ reason_codes: r.reason_codes, checks: r.checks }).toEqual({ reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }) });
   });
 });

@@ -88,8 +88,8 @@ describe('line checks on worker threads', () => {
   it('give the main thread\'s outcomes, in order, whatever the chunk size', async () => {
     const serial = await scanAll(files, false);
     // Not vacuous: every outcome is there, and many of each.
-    const codes = new Set(serial.seen.flatMap((s) => ('reject' in s ? [s.reject.reason_code] : [])));
-    expect([...codes].sort()).toEqual([
+    const reason_codes = new Set(serial.seen.flatMap((s) => ('reject' in s ? [s.reject.reason_code] : [])));
+    expect([...reason_codes].sort()).toEqual([
       'JSON_DUPLICATE_KEY', 'JSON_SYNTAX', 'LINE_CRLF', 'LINE_EMPTY', 'LINE_NOT_UTF8', 'LINE_TOO_LONG',
       'SUBMISSION_DUPLICATE', 'SUBMISSION_FORMAT_UNKNOWN', 'SUBMISSION_ITEM_UNKNOWN', 'SUBMISSION_SCHEMA',
     ]);

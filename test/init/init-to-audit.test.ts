@@ -73,7 +73,7 @@ describe('prereg init, then the whole study from the CLI', () => {
     expect(anchored.json.stored.map((s: { witness: string }) => s.witness)).toEqual(['local']);
 
     const checked = await runCli(['check-anchors', '--root', study, '--json']);
-    expect([checked.code, checked.json.codes, checked.json.independent_witnesses]).toEqual([0, [], 1]);
+    expect([checked.code, checked.json.reason_codes, checked.json.independent_witnesses]).toEqual([0, [], 1]);
     // What the operator publishes before the study opens, and the auditor keeps (docs/audit.md).
     const published = publishedFreezeDigest(study);
 

@@ -66,9 +66,9 @@ describe('sealed intake, end to end', () => {
 
     const superseded = await verifyReceipt(s, firstReceipt);
     expect(superseded.code, superseded.stdout).toBe(0);
-    expect(superseded.json.codes).toEqual(['INTAKE_RECEIPT_SUPERSEDED']);
+    expect(superseded.json.reason_codes).toEqual(['INTAKE_RECEIPT_SUPERSEDED']);
     const current = await verifyReceipt(s, fourth.json.receipt);
-    expect([current.code, current.json.codes, current.json.sealed]).toEqual([0, [], true]);
+    expect([current.code, current.json.reason_codes, current.json.sealed]).toEqual([0, [], true]);
 
     expect((await runCli(['reveal-check', '--root', s.root])).code).toBe(0);
     const ingested = await runCli(['ingest', '--root', s.root, '--json']);

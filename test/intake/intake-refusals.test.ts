@@ -185,9 +185,9 @@ describe('receipts', () => {
     tsa.at(AFTER_CLOSE);
     expect((await seal(s)).code).toBe(0);
     const dropped = await check(s, second);
-    expect([dropped.code, dropped.json.codes, dropped.json.sealed]).toEqual([1, ['INTAKE_RECEIPT_NOT_SEALED'], false]);
+    expect([dropped.code, dropped.json.reason_codes, dropped.json.sealed]).toEqual([1, ['INTAKE_RECEIPT_NOT_SEALED'], false]);
     const kept = await check(s, first);
-    expect([kept.code, kept.json.codes]).toEqual([0, []]);
+    expect([kept.code, kept.json.reason_codes]).toEqual([0, []]);
   }, 60_000);
 
   it('a receipt whose signature is not the intake key\'s (INTAKE_RECEIPT_SIGNATURE_INVALID, exit 1)', async () => {
@@ -199,6 +199,6 @@ describe('receipts', () => {
     receipt.signature = `${receipt.signature[0] === 'A' ? 'B' : 'A'}${receipt.signature.slice(1)}`;
     writeFileSync(first, JSON.stringify(receipt));
     const r = await check(s, first);
-    expect([r.code, r.json.codes]).toEqual([1, ['INTAKE_RECEIPT_SIGNATURE_INVALID']]);
+    expect([r.code, r.json.reason_codes]).toEqual([1, ['INTAKE_RECEIPT_SIGNATURE_INVALID']]);
   }, 60_000);
 });

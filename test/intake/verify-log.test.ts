@@ -51,7 +51,7 @@ async function rail(root: string, rootPem = TSA_ROOT_PEM) {
     freezeDigest: freezeDigest(loadFreezeRecord(layout.freeze)),
   });
 }
-const codes = (v: Awaited<ReturnType<typeof rail>>) => [...new Set(v.findings.map((f) => f.code))].sort();
+const reason_codes = (v: Awaited<ReturnType<typeof rail>>) => [...new Set(v.findings.map((f) => f.code))].sort();
 
 describe('verifyIntakeLog', () => {
   it('passes a log and seal as intake and seal wrote them, with the auditor\'s roots', async () => {
@@ -60,7 +60,7 @@ describe('verifyIntakeLog', () => {
     expect(v.ok).toBe(true);
     expect(v.entries).toHaveLength(2);
     expect(v.sealedFiles.map((f) => f.path)).toEqual(['inputs/commitments.jsonl', 'inputs/submissions/sys-honest.jsonl', 'inputs/submissions/sys-truncated.jsonl']);
-    expect(v.sealAnchors).toEqual([expect.objectContaining({ witness: 'local', gen_time: AFTER_CLOSE, codes: [] })]);
+    expect(v.sealAnchors).toEqual([expect.objectContaining({ witness: 'local', gen_time: AFTER_CLOSE, reason_codes: [] })]);
     expect(v.ownerFiles).toEqual([
       { path: 'inputs/submissions/sys-honest.jsonl', system_id: 'sys-honest', kind: 'submissions' },
       { path: 'inputs/submissions/sys-truncated.jsonl', system_id: 'sys-truncated', kind: 'submissions' },
@@ -69,7 +69,7 @@ describe('verifyIntakeLog', () => {
 
   it('roots the auditor does not trust: every entry token and the seal\'s anchor fail', async () => {
     const v = await rail(copyOfSealed(), testPkiPaths('unpinned-root').cert);
-    expect(codes(v)).toEqual(['INTAKE_TOKEN_INVALID', 'SEAL_INVALID']);
+    expect(reason_codes(v)).toEqual(['INTAKE_TOKEN_INVALID', 'SEAL_INVALID']);
     expect(v.ok).toBe(false);
   });
 
@@ -80,7 +80,7 @@ describe('verifyIntakeLog', () => {
     lines[0].lines_rejected = 1;
     writeFileSync(log, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const v = await rail(root);
-    expect(codes(v)).toEqual(['INTAKE_LOG_INVALID', 'INTAKE_TOKEN_INVALID', 'SEAL_INVALID']);
+    expect(reason_codes(v)).toEqual(['INTAKE_LOG_INVALID', 'INTAKE_TOKEN_INVALID', 'SEAL_INVALID']);
     expect(v.findings.find((f) => f.code === 'INTAKE_LOG_INVALID')).toMatchObject({ file: 'inputs/intake.jsonl', line: 2 });
   });
 
@@ -93,7 +93,7 @@ describe('verifyIntakeLog', () => {
 
   it('a sealed-mode study without a seal is SEAL_MISSING', async () => {
     const v = await rail(unsealed.root);
-    expect(codes(v)).toEqual(['SEAL_MISSING']);
+    expect(reason_codes(v)).toEqual(['SEAL_MISSING']);
   });
 });
 

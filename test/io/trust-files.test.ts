@@ -89,7 +89,7 @@ describe('loadTrust: the policy and every file it names', () => {
     const token = await verifyTimestampToken(Buffer.from(proof.timestamp_authority.tsr_base64, 'base64'), Buffer.from(chain, 'hex'), material.tsa);
     expect([token.ok, token.genTime]).toEqual([true, '2026-03-03T16:18:55Z']);
     const entry = Object.values(JSON.parse(realText('rekor_entry.json')) as Record<string, TlogEntry>)[0]!;
-    expect(verifyTlogEntry(entry, chain, material.tlog).codes).toEqual([]);
+    expect(verifyTlogEntry(entry, chain, material.tlog).reason_codes).toEqual([]);
   });
 
   it('readTrustInputs takes the texts from a given reader (files about to be written)', () => {

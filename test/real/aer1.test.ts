@@ -105,12 +105,12 @@ describe("the kit's commitment timeline job-7a1f", () => {
     ['the last entry substituted (other canonical bytes)', (t: Json[]) => t.map((e, i) => (i === 4 ? { ...e, canonical_bytes: Buffer.from('{"job":"job-7a1f","entry":4,"tag":"x"}').toString('base64') } : e)), ['COMMITMENT_FINAL_DIGEST_MISMATCH']],
     ['the last entry relabelled (another provenance class)', (t: Json[]) => t.map((e, i) => (i === 4 ? { ...e, provenance_class: 'OBSERVED VIA GATEWAY' } : e)), ['COMMITMENT_FINAL_DIGEST_MISMATCH']],
     ['an inner entry changed', (t: Json[]) => t.map((e, i) => (i === 1 ? { ...e, tool: 'price_lookup_v2' } : e)), ['CHAIN_LINK_BROKEN']],
-  ] as const)('%s is refused: %j', async (_what, edit, codes) => {
+  ] as const)('%s is refused: %j', async (_what, edit, reason_codes) => {
     const file = path.join(dir, 'edited-7a1f.json');
     writeFileSync(file, JSON.stringify(edit(structuredClone(timeline7a1f))));
     const cli = await verify([file], [JSON.stringify(COMMITMENT_7A1F)]);
     expect(cli.code).toBe(1);
-    expect(cli.jsonLines[0].reason_codes).toEqual(codes);
-    expect(cli.jsonLines[0].status).toBe(codes.some((c) => c.startsWith('CHAIN_')) ? 'BROKEN' : 'UNANCHORED');
+    expect(cli.jsonLines[0].reason_codes).toEqual(reason_codes);
+    expect(cli.jsonLines[0].status).toBe(reason_codes.some((c) => c.startsWith('CHAIN_')) ? 'BROKEN' : 'UNANCHORED');
   });
 });

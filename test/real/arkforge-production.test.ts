@@ -203,8 +203,8 @@ describe('tampered copies of the production proofs are refused with the code tha
     ['2.0-preimage-made-up.json', 'TAMPERED', ['PROOF_CHAIN_MISMATCH', 'PROOF_IDENTITY_UNANCHORED']],
     // A redacted proof's timestamp is bound by nothing but its token: an hour off is outside the skew.
     ['2.0-timestamp-moved.json', 'UNTRUSTED', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED', 'PROOF_TIME_OUTSIDE_WINDOW']],
-  ] as const)('%s → %s %j', (name, status, codes) => {
+  ] as const)('%s → %s %j', (name, status, reason_codes) => {
     const r = verified.get(name)!;
-    expect([r.status, r.reason_codes]).toEqual([status, codes]);
+    expect([r.status, r.reason_codes]).toEqual([status, reason_codes]);
   });
 });

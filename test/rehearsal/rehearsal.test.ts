@@ -121,7 +121,7 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
     expect(audited.code, JSON.stringify(audited.json?.rails?.filter((r: { ok: boolean }) => !r.ok))).toBe(0);
     expect(audited.json.verdict).toBe('valid');
     const unconfirmed = await runCli(['audit', ran.json.dir, '--root', study, ...receiptArgs, '--json']);
-    expect([unconfirmed.code, unconfirmed.json.verdict, unconfirmed.json.codes]).toEqual([1, 'invalid', expect.arrayContaining(['AUDIT_TRUST_UNCONFIRMED'])]);
+    expect([unconfirmed.code, unconfirmed.json.verdict, unconfirmed.json.reason_codes]).toEqual([1, 'invalid', expect.arrayContaining(['AUDIT_TRUST_UNCONFIRMED'])]);
     // The closing note's figure: the whole walk, CLI only.
     console.log(`rehearsal: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });

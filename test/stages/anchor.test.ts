@@ -50,8 +50,8 @@ describe('anchor', () => {
     const check = await runCli(['check-anchors', '--root', root, '--json']);
     expect(check.code).toBe(1);
     // The token itself verifies (signature, ESS binding, chain, EKU, imprint); only its time is late.
-    expect(check.json.witnesses[0].codes).toEqual(['ANCHOR_AFTER_OPEN']);
-    expect(check.json.codes).toEqual(['ANCHOR_AFTER_OPEN', 'ANCHOR_INSUFFICIENT']);
+    expect(check.json.witnesses[0].reason_codes).toEqual(['ANCHOR_AFTER_OPEN']);
+    expect(check.json.reason_codes).toEqual(['ANCHOR_AFTER_OPEN', 'ANCHOR_INSUFFICIENT']);
   });
 
   it('retries a TSA that fails once, then answers', async () => {
@@ -108,7 +108,7 @@ describe('anchor', () => {
 
     const refused = await runCli(['anchor', '--root', root, '--import', other, '--witness', 'elsewhere', '--json']);
     expect(refused.code).toBe(1);
-    expect(refused.json).toMatchObject({ code: 'ANCHOR_INVALID', details: { codes: ['TSA_IMPRINT_MISMATCH'] } });
+    expect(refused.json).toMatchObject({ code: 'ANCHOR_INVALID', details: { reason_codes: ['TSA_IMPRINT_MISMATCH'] } });
     expect(anchorsOf(root)).toEqual([]);
 
     const ok = await runCli(['anchor', '--root', root, '--import', good, '--witness', 'elsewhere', '--json']);

@@ -25,7 +25,7 @@ describe('check-anchors', () => {
       expect(r.json.digests[name].recomputed, name).toBe(r.json.digests[name].frozen);
     }
     expect(r.json.witnesses).toHaveLength(1);
-    expect(r.json.witnesses[0]).toMatchObject({ witness: 'local-test-tsa', ok: true, gen_time: '2026-11-01T09:00:00Z', codes: [] });
+    expect(r.json.witnesses[0]).toMatchObject({ witness: 'local-test-tsa', ok: true, gen_time: '2026-11-01T09:00:00Z', reason_codes: [] });
     expect(r.json.independent_witnesses).toBe(1);
     expect(r.json.freeze_digest).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -39,7 +39,7 @@ describe('check-anchors', () => {
     writeFileSync(file, bytes);
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(['CORPUS_DRIFT']);
+    expect(r.json.reason_codes).toEqual(['CORPUS_DRIFT']);
     expect(r.json.findings[0]).toMatchObject({ code: 'CORPUS_DRIFT', file: 'corpus/ccag-travaux.md', field: 'corpus.files' });
     expect(r.json.digests.corpus_root.ok).toBe(false);
   });
@@ -50,7 +50,7 @@ describe('check-anchors', () => {
     edit(join(root, 'corpus/ccag-travaux.md'), '### CCAG Travaux 44', '### CCAG Travaux 45');
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(['CORPUS_DRIFT', 'VOCABULARY_DRIFT']);
+    expect(r.json.reason_codes).toEqual(['CORPUS_DRIFT', 'VOCABULARY_DRIFT']);
     expect(r.json.findings.map((f: { file?: string }) => f.file)).toContain('corpus/extra.txt');
   });
 
@@ -71,7 +71,7 @@ describe('check-anchors', () => {
     edit(plan, 'num * 10 >= den * 8', 'num * 10 >= den * 7');
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(['SECTION5_DRIFT']);
+    expect(r.json.reason_codes).toEqual(['SECTION5_DRIFT']);
     expect(r.json.findings[0]).toMatchObject({ field: 'section5_sha256', file: 'preregistration/PREREGISTRATION.md' });
   });
 
@@ -80,7 +80,7 @@ describe('check-anchors', () => {
     edit(join(root, 'preregistration/trust/policy.json'), '"max_skew_seconds": 300', '"max_skew_seconds": 301');
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(['TRUST_DRIFT']);
+    expect(r.json.reason_codes).toEqual(['TRUST_DRIFT']);
     expect(r.json.findings[0]).toMatchObject({ file: 'preregistration/trust/policy.json' });
   });
 
@@ -108,7 +108,7 @@ describe('check-anchors', () => {
     edit(join(root, 'preregistration/study.json'), '2026-11-16T00:00:00Z', '2026-11-17T00:00:00Z');
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(['STUDY_DRIFT']);
+    expect(r.json.reason_codes).toEqual(['STUDY_DRIFT']);
     expect(r.json.findings.map((f: { field: string }) => f.field).sort()).toEqual(['study_sha256', 'window.closes_at']);
   });
 
@@ -120,9 +120,9 @@ describe('check-anchors', () => {
     writeFileSync(freeze, JSON.stringify(frozen, null, 2));
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(['ANCHOR_INSUFFICIENT', 'ANCHOR_INVALID', 'CORPUS_DRIFT']);
+    expect(r.json.reason_codes).toEqual(['ANCHOR_INSUFFICIENT', 'ANCHOR_INVALID', 'CORPUS_DRIFT']);
     expect(r.json.findings.find((f: { code: string }) => f.code === 'CORPUS_DRIFT')).toMatchObject({ field: 'corpus.root', file: 'preregistration/freeze.json' });
-    expect(r.json.witnesses[0].codes).toEqual(['TSA_IMPRINT_MISMATCH']);
+    expect(r.json.witnesses[0].reason_codes).toEqual(['TSA_IMPRINT_MISMATCH']);
   });
 
   it('fails when only a field no file recomputes is edited (tool version): anchors catch it', async () => {
@@ -130,7 +130,7 @@ describe('check-anchors', () => {
     edit(join(root, 'preregistration/freeze.json'), /"version": "[^"]+"/, '"version": "9.9.9"');
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(['ANCHOR_INSUFFICIENT', 'ANCHOR_INVALID']);
+    expect(r.json.reason_codes).toEqual(['ANCHOR_INSUFFICIENT', 'ANCHOR_INVALID']);
   });
 
   it('re-indenting freeze.json changes nothing (the digest is over its canonical form)', async () => {
@@ -145,7 +145,7 @@ describe('check-anchors', () => {
     edit(join(root, 'inputs/answer-key.jsonl'), /"value": ?"40000"/, '"value": "40001"');
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(['ANSWER_KEY_COMMITMENT_MISMATCH']);
+    expect(r.json.reason_codes).toEqual(['ANSWER_KEY_COMMITMENT_MISMATCH']);
     expect(r.json.digests.answer_key_root.ok).toBe(false);
   });
 
@@ -169,7 +169,7 @@ describe('check-anchors', () => {
     expect(tampered.json.independent_witnesses).toBe(0);
     rmSync(tsr);
     const none = await check(root);
-    expect(none.json.codes).toEqual(['ANCHOR_INSUFFICIENT']);
+    expect(none.json.reason_codes).toEqual(['ANCHOR_INSUFFICIENT']);
     expect(none.json.independent_witnesses).toBe(0);
   });
 
@@ -207,7 +207,7 @@ describe('check-anchors binds each anchor to its metadata', () => {
     writeFileSync(path, JSON.stringify(meta, null, 2));
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.witnesses[0]).toMatchObject({ ok: false, codes: ['ANCHOR_METADATA_MISMATCH'] });
+    expect(r.json.witnesses[0]).toMatchObject({ ok: false, reason_codes: ['ANCHOR_METADATA_MISMATCH'] });
     expect(r.json.independent_witnesses).toBe(0);
     const finding = r.json.findings.find((f: any) => f.code === 'ANCHOR_METADATA_MISMATCH');
     expect(finding.message).toContain(field);
@@ -229,6 +229,6 @@ describe('check-anchors binds each anchor to its metadata', () => {
     rmSync(join(root, META));
     const r = await check(root);
     expect(r.code).toBe(1);
-    expect(r.json.witnesses[0].codes).toEqual(['ANCHOR_METADATA_MISMATCH']);
+    expect(r.json.witnesses[0].reason_codes).toEqual(['ANCHOR_METADATA_MISMATCH']);
   });
 });

@@ -181,7 +181,7 @@ describe('freeze refuses a plan that could not run after the deadline', () => {
     TRAPS.find((t) => t.code === 'SECTION5_SQL_FAILED')!.edit(root);
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect(r.code).toBe(1);
-    expect(r.json.codes).toEqual(expect.arrayContaining(['SECTION5_DRIFT', 'SECTION5_SQL_FAILED']));
+    expect(r.json.reason_codes).toEqual(expect.arrayContaining(['SECTION5_DRIFT', 'SECTION5_SQL_FAILED']));
     const finding = r.json.findings.find((f: { code: string }) => f.code === 'SECTION5_SQL_FAILED');
     expect(finding).toMatchObject({ file: PLAN, field: 'section 5' });
   });
@@ -213,6 +213,6 @@ describe('freeze refuses a plan that could not run after the deadline', () => {
     const root = study();
     expect((await runCli(['freeze', '--root', root, '--replace'])).code).toBe(0);
     const r = await runCli(['check-anchors', '--root', root, '--json']);
-    expect([r.code, r.json.codes]).toEqual([0, []]);
+    expect([r.code, r.json.reason_codes]).toEqual([0, []]);
   });
 });

@@ -116,7 +116,7 @@ describe('prereg trust import-arkforge', () => {
     const r = await runCli(['trust', 'import-arkforge', PUBLISHED, '--root', root, '--json']);
     expect([r.code, r.json.changed]).toEqual([0, true]);
     const check = await runCli(['check-anchors', '--root', root, '--json']);
-    expect(check.json.codes).toEqual(['TRUST_DRIFT']);
+    expect(check.json.reason_codes).toEqual(['TRUST_DRIFT']);
     expect(check.json.findings.map((f: { file: string }) => f.file)).toEqual(expect.arrayContaining(['preregistration/trust/policy.json', 'preregistration/trust/tlog-submitters/rekor-1.pub.pem']));
   });
 
@@ -130,20 +130,20 @@ describe('prereg trust import-arkforge', () => {
     writeFileSync(join(dir, 'policy.json'), JSON.stringify(policy, null, 2));
     const entry = Object.values(JSON.parse(readFileSync(join(REAL, 'rekor_entry.json'), 'utf8')) as Record<string, TlogEntry>)[0]!;
     const chain = (JSON.parse(readFileSync(join(REAL, 'proof_rekor.json'), 'utf8')) as { hashes: { chain: string } }).hashes.chain.slice(7);
-    expect(verifyTlogEntry(entry, chain, loadTrust(dir).material.tlog).codes).toEqual([]);
+    expect(verifyTlogEntry(entry, chain, loadTrust(dir).material.tlog).reason_codes).toEqual([]);
 
     // The issuer republishes rekor-1 as valid only from after the entry was integrated (1772554735 = 16:18:55Z).
     const later = publishedWith((doc) => (doc.rekor_keys[0].valid_from = '2026-03-03T16:18:56Z'));
     const r = await importInto(dir, later);
     expect(r.json.keys.find((k: { key_id: string }) => k.key_id === 'rekor-1')).toMatchObject({ action: 'updated', valid_from: '2026-03-03T16:18:56Z' });
     expect(r.json.written).toEqual(['policy.json']);
-    expect(verifyTlogEntry(entry, chain, loadTrust(dir).material.tlog).codes).toEqual(['PROOF_TLOG_SUBMITTER_UNPINNED']);
+    expect(verifyTlogEntry(entry, chain, loadTrust(dir).material.tlog).reason_codes).toEqual(['PROOF_TLOG_SUBMITTER_UNPINNED']);
 
     // Without the rekor keys pinned at all, the same entry does not attribute the hash to ArkForge.
     const none = policyOf(dir);
     none.tlog_submitter_keys = [];
     writeFileSync(join(dir, 'policy.json'), JSON.stringify(none, null, 2));
-    expect(verifyTlogEntry(entry, chain, loadTrust(dir).material.tlog).codes).toEqual(['PROOF_TLOG_SUBMITTER_UNPINNED']);
+    expect(verifyTlogEntry(entry, chain, loadTrust(dir).material.tlog).reason_codes).toEqual(['PROOF_TLOG_SUBMITTER_UNPINNED']);
   });
 
   it('records a retirement the issuer publishes: retired_at becomes valid_until', async () => {

@@ -12,15 +12,15 @@ import { loadTestSigner } from '../support/tsa/pkijs-tsa.ts';
 import { queryStore } from '../support/store-query.ts';
 
 // What the generator (scripts/generate-example-submissions.ts) planted, written out here by hand.
-const TAMPERED_PROOFS: Record<string, { status: string; codes: string[] }> = {
-  'mp-002': { status: 'TAMPERED', codes: ['PROOF_RESPONSE_HASH_MISMATCH'] },
-  'mp-003': { status: 'TAMPERED', codes: ['PROOF_RESPONSE_HASH_MISMATCH'] },
-  'mp-004': { status: 'TAMPERED', codes: ['PROOF_RESPONSE_HASH_MISMATCH'] },
-  'mp-005': { status: 'UNTRUSTED', codes: ['PROOF_SIGNATURE_MISSING'] },
-  'mp-006': { status: 'UNTRUSTED', codes: ['PROOF_SIGNATURE_MISSING'] },
-  'mp-007': { status: 'UNTRUSTED', codes: ['PROOF_KEY_UNTRUSTED'] },
-  'mp-008': { status: 'UNTRUSTED', codes: ['PROOF_TSA_UNTRUSTED'] },
-  'mp-009': { status: 'UNTRUSTED', codes: ['PROOF_PREIMAGE_REDACTED'] },
+const TAMPERED_PROOFS: Record<string, { status: string; reason_codes: string[] }> = {
+  'mp-002': { status: 'TAMPERED', reason_codes: ['PROOF_RESPONSE_HASH_MISMATCH'] },
+  'mp-003': { status: 'TAMPERED', reason_codes: ['PROOF_RESPONSE_HASH_MISMATCH'] },
+  'mp-004': { status: 'TAMPERED', reason_codes: ['PROOF_RESPONSE_HASH_MISMATCH'] },
+  'mp-005': { status: 'UNTRUSTED', reason_codes: ['PROOF_SIGNATURE_MISSING'] },
+  'mp-006': { status: 'UNTRUSTED', reason_codes: ['PROOF_SIGNATURE_MISSING'] },
+  'mp-007': { status: 'UNTRUSTED', reason_codes: ['PROOF_KEY_UNTRUSTED'] },
+  'mp-008': { status: 'UNTRUSTED', reason_codes: ['PROOF_TSA_UNTRUSTED'] },
+  'mp-009': { status: 'UNTRUSTED', reason_codes: ['PROOF_PREIMAGE_REDACTED'] },
 };
 /** 20 items × (3 + 3 + 2) attempts (sys-truncated makes two per item), and the copycat's 15 copied lines. */
 const RECORDS = 175;
@@ -49,7 +49,7 @@ describe('verify on the example study', () => {
     for (const r of rows) {
       const planted = r.system_id === 'sys-tampered' ? TAMPERED_PROOFS[r.item_id as string] : undefined;
       const where = `${r.system_id} ${r.item_id} #${r.attempt}`;
-      expect({ status: r.status, codes: r.reason_codes }, where).toEqual(planted ?? { status: 'VERIFIED', codes: [] });
+      expect({ status: r.status, reason_codes: r.reason_codes }, where).toEqual(planted ?? { status: 'VERIFIED', reason_codes: [] });
     }
   });
 
@@ -58,10 +58,10 @@ describe('verify on the example study', () => {
     expect(rows).toHaveLength(RECORDS);
     for (const r of rows) {
       const cut = r.system_id === 'sys-truncated' && CUT_CHAINS.includes(r.item_id as string);
-      expect({ status: r.status, codes: r.reason_codes, n: r.entry_count }, `${r.system_id} ${r.item_id}`).toEqual(
+      expect({ status: r.status, reason_codes: r.reason_codes, n: r.entry_count }, `${r.system_id} ${r.item_id}`).toEqual(
         cut
-          ? { status: 'UNANCHORED', codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], n: 2 }
-          : { status: 'ANCHORED', codes: [], n: 3 },
+          ? { status: 'UNANCHORED', reason_codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], n: 2 }
+          : { status: 'ANCHORED', reason_codes: [], n: 3 },
       );
       expect(r.check_links).toBe('pass'); // internally consistent either way
     }

@@ -22,7 +22,7 @@ export type ReceiptStatus = 'CONFORMANT' | 'NONCONFORMANT';
 
 export interface ReceiptVerification {
   status: ReceiptStatus;
-  codes: ReceiptReasonCode[];
+  reason_codes: ReceiptReasonCode[];
   checks: Record<ReceiptCheck, 'pass' | 'fail' | 'skipped'>;
   /** The receipt's id when it is a string, else null. */
   id: string | null;
@@ -39,7 +39,7 @@ export function verifyReceipt(doc: unknown): ReceiptVerification {
   const problems: string[] = [];
   const codes = new Set<ReceiptReasonCode>();
   const result = (fields: Partial<ReceiptVerification>): ReceiptVerification => ({
-    status: codes.size === 0 ? 'CONFORMANT' : 'NONCONFORMANT', codes: [...codes].sort(), checks, id: null,
+    status: codes.size === 0 ? 'CONFORMANT' : 'NONCONFORMANT', reason_codes: [...codes].sort(), checks, id: null,
     output_commitment: null, provenance_class: null, problems, ...fields,
   });
   if (!isRecord(doc)) {

@@ -67,7 +67,7 @@ export interface TimelineEntrySummary {
 export interface TimelineVerification {
   status: TimelineStatus;
   /** Every failed rule, sorted, no duplicates; the informational codes included. */
-  codes: TimelineReasonCode[];
+  reason_codes: TimelineReasonCode[];
   /**
    * The codes of `codes` that never change the status (SPEC §12.3): COMMITMENT_FOREIGN (a
    * commitment not binding the owner names another count or final digest), COMMITMENT_SIGNATURE_INVALID.
@@ -131,7 +131,7 @@ class Report {
   result(fields: Partial<TimelineVerification>): TimelineVerification {
     const codes = [...new Set([...this.codes, ...this.informational])].sort();
     const base: TimelineVerification = {
-      status: 'BROKEN', codes, informational_codes: [...this.informational].sort(), checks: this.checks, form: null, revision: null, construction: null, job_id: null,
+      status: 'BROKEN', reason_codes: codes, informational_codes: [...this.informational].sort(), checks: this.checks, form: null, revision: null, construction: null, job_id: null,
       entry_count: 0, final_entry_digest: null, entries: [], commitment: null, provenance_classes: [], problems: this.problems,
       ...fields,
     };

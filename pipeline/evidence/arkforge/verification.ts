@@ -14,7 +14,7 @@ export interface ProofTsaOutcome {
   /** TSTInfo genTime as the token states it (ISO-8601 UTC), also when the token does not verify. */
   gen_time: string | null;
   /** The TSA_* codes of pipeline/evidence/timestamp/rfc3161.ts; empty when the token verified. */
-  codes: TsaReasonCode[];
+  reason_codes: TsaReasonCode[];
   /** Subject of the token's signer certificate (RFC 4514). */
   signer: string | null;
   /** SHA-256 of the DER of the pinned root the token chained to; null when it chained to none. */
@@ -23,7 +23,7 @@ export interface ProofTsaOutcome {
 
 export interface ProofTlogOutcome {
   /** The PROOF_TLOG_* codes of tlog/rekor-entry.ts; empty when the entry verified. */
-  codes: TlogCode[];
+  reason_codes: TlogCode[];
   /** Each of the entry's checks (tlog/rekor-entry.ts TLOG_CHECKS). */
   checks: Record<TlogCheck, CheckOutcome>;
   /** As the entry states them; null when the entry is malformed. integrated_time: ISO-8601 UTC. */
@@ -36,7 +36,7 @@ export interface ProofTlogOutcome {
 export interface ProofVerification {
   status: ProofStatus;
   /** Every code reported, informational ones included, sorted and unique; empty when nothing was found. */
-  codes: Array<ProofCode | ProofParseCode>;
+  reason_codes: Array<ProofCode | ProofParseCode>;
   /** The codes of `codes` that do not change the status (see the file comment). */
   informational_codes: ProofCode[];
   checks: Record<ProofCheck, CheckOutcome>;
@@ -97,7 +97,7 @@ export interface StudyWindow {
 
 export function fail(v: ProofVerification, check: ProofCheck, code: ProofCode, problem: string): void {
   v.checks[check] = 'fail';
-  v.codes.push(code);
+  v.reason_codes.push(code);
   v.problems.push(problem);
 }
 
@@ -108,11 +108,11 @@ export function fail(v: ProofVerification, check: ProofCheck, code: ProofCode, p
 export function record(v: ProofVerification, findings: readonly Finding[]): void {
   for (const f of findings) {
     if (f.informational) {
-      v.codes.push(f.code);
+      v.reason_codes.push(f.code);
       v.informational_codes.push(f.code);
       v.problems.push(`${f.problem} (informational)`);
     } else if (f.undecided) {
-      v.codes.push(f.code);
+      v.reason_codes.push(f.code);
       v.problems.push(f.problem);
     } else {
       fail(v, f.check, f.code, f.problem);
@@ -129,7 +129,7 @@ export function record(v: ProofVerification, findings: readonly Finding[]): void
 export function unparsedProofVerification(code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSON_SYNTAX', problem: string): ProofVerification {
   const v = newVerification(undefined);
   v.checks.structure = 'fail';
-  v.codes.push(code === 'JSON_SYNTAX' ? 'PROOF_MALFORMED' : code);
+  v.reason_codes.push(code === 'JSON_SYNTAX' ? 'PROOF_MALFORMED' : code);
   v.problems.push(problem);
   return finish(v);
 }
@@ -150,7 +150,7 @@ export function newVerification(raw: unknown): ProofVerification {
   };
   return {
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     informational_codes: [],
     checks: { ...ALL_SKIPPED },
     proof_id: text('proof_id'),
@@ -182,10 +182,10 @@ export function newVerification(raw: unknown): ProofVerification {
 }
 
 export function finish(v: ProofVerification): ProofVerification {
-  v.codes = [...new Set(v.codes)].sort();
+  v.reason_codes = [...new Set(v.reason_codes)].sort();
   v.informational_codes = [...new Set(v.informational_codes)].sort();
   const informational = new Set<string>(v.informational_codes);
-  v.status = proofStatus(v.codes.filter((c) => !informational.has(c)));
+  v.status = proofStatus(v.reason_codes.filter((c) => !informational.has(c)));
   // A token or a log entry over a batch root witnesses this proof only when the path from its chain hash reaches that root.
   v.independent_witnesses = v.checks.batch === 'fail' ? 0 : (v.checks.tsa === 'pass' ? 1 : 0) + (v.checks.tlog === 'pass' ? 1 : 0);
   return v;

@@ -64,7 +64,7 @@ export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMateria
   const read = readItem(item);
   if ('problems' in read) {
     v.checks.structure = 'fail';
-    v.codes.push('PROOF_MALFORMED');
+    v.reason_codes.push('PROOF_MALFORMED');
     v.problems.push(...read.problems);
     return finish(v);
   }
@@ -155,14 +155,14 @@ async function checkToken(
   // A batch's proofs share one token: verified once, its time still checked for each proof.
   const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa, signatures);
   // The outcome is shared by every proof of its token (verified-once.ts): its codes are copied.
-  v.tsa = { gen_time: outcome.genTime ?? null, codes: [...outcome.codes], signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
+  v.tsa = { gen_time: outcome.genTime ?? null, reason_codes: [...outcome.reason_codes], signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';
     return utcMillis(outcome.genTime);
   }
   // What the trust material lacks (a root, the signer's certificate) is untrusted; the rest is the token's own fault.
-  const untrusted = outcome.codes.filter((c) => TRUST_GAPS.has(c));
-  const invalid = outcome.codes.filter((c) => !TRUST_GAPS.has(c));
+  const untrusted = outcome.reason_codes.filter((c) => TRUST_GAPS.has(c));
+  const invalid = outcome.reason_codes.filter((c) => !TRUST_GAPS.has(c));
   if (untrusted.length > 0) {
     fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', `timestamp token is not established by the pinned trust material (no pinned root it chains to, or no signer certificate carried or in tsa_certs; signer ${outcome.signerSubject ?? 'unknown'}): ${untrusted.join(', ')}`);
   }
@@ -183,13 +183,13 @@ const TRUST_GAPS: ReadonlySet<TsaReasonCode> = new Set(['TSA_CHAIN_UNTRUSTED', '
 function checkTlog(entry: unknown, witnessed: { hash: string; what: string } | null, trust: TrustMaterial, v: ProofVerification): void {
   if (entry === undefined || entry === null || witnessed === null) return;
   const outcome = verifyTlogEntry(entry, witnessed.hash, trust.tlog);
-  v.tlog = { codes: outcome.codes, checks: outcome.checks, log_id: outcome.log_id, log_index: outcome.log_index, integrated_time: outcome.integrated_time };
+  v.tlog = { reason_codes: outcome.reason_codes, checks: outcome.checks, log_id: outcome.log_id, log_index: outcome.log_index, integrated_time: outcome.integrated_time };
   if (outcome.ok) {
     v.checks.tlog = 'pass';
     return;
   }
   v.checks.tlog = 'fail';
-  v.codes.push(...outcome.codes);
+  v.reason_codes.push(...outcome.reason_codes);
   v.problems.push(...outcome.problems.map((p) => `transparency log (over the ${witnessed.what}): ${p}`));
 }
 

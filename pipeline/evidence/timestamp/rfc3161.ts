@@ -126,7 +126,7 @@ export interface TimestampVerification {
   /** No check failed. ('status' is 'skipped' for a bare TimeStampToken, which has no PKIStatusInfo.) */
   ok: boolean;
   /** Every failure, in check order; empty when ok. */
-  codes: TsaReasonCode[];
+  reason_codes: TsaReasonCode[];
   checks: Record<TimestampCheck, CheckOutcome>;
   /** TSTInfo genTime as ISO-8601 UTC with 'Z'; fractional seconds kept exactly as the token has them. */
   genTime?: string;
@@ -231,10 +231,10 @@ export async function verifyTimestampToken(
     chain: 'skipped',
     eku: 'skipped',
   };
-  const result: TimestampVerification = { ok: false, codes: [], checks };
+  const result: TimestampVerification = { ok: false, reason_codes: [], checks };
   const finish = (): TimestampVerification => {
-    result.codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]);
-    result.ok = result.codes.length === 0;
+    result.reason_codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]);
+    result.ok = result.reason_codes.length === 0;
     return result;
   };
 

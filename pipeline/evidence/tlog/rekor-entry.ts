@@ -115,7 +115,7 @@ export interface TlogVerification {
   /** Every check passed: the log witnesses the hash (one independent witness). */
   ok: boolean;
   /** Every failure, sorted and unique; empty exactly when ok. */
-  codes: TlogCode[];
+  reason_codes: TlogCode[];
   checks: Record<TlogCheck, CheckOutcome>;
   /** As the entry states them (null when the entry is malformed); integrated_time counts as a time only when ok. */
   log_id: string | null;
@@ -150,7 +150,7 @@ export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, materi
   };
   const finish = (e: TlogEntry | undefined): TlogVerification => ({
     ok: codes.size === 0,
-    codes: [...codes].sort(),
+    reason_codes: [...codes].sort(),
     checks,
     log_id: e?.logID ?? null,
     log_index: e?.logIndex ?? null,

@@ -52,19 +52,19 @@ describe('whose commitment counts: one row per rule', () => {
     ['the owner\'s differing one late does not conflict', [{ c: commitment }, { c: signedBy(owner, { ...cut, published_at: '2026-12-01T00:00:00Z' }) }], 'ANCHORED', []],
     ['none matches: the best candidate\'s mismatch codes, as before (only the owner\'s)', [{ c: signedBy(owner, cut) }], 'UNANCHORED', ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH']],
     ['none matches, a foreign one is the best candidate: its mismatch codes', [{ c: cut }], 'UNANCHORED', ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH']],
-  ] as const)('%s', (_, ls, status, codes) => {
+  ] as const)('%s', (_, ls, status, reason_codes) => {
     const r = verify(ls);
-    expect({ status: r.status, codes: r.codes }).toEqual({ status, codes });
-    expect(r.informational_codes).toEqual(codes.filter((c) => c === 'COMMITMENT_FOREIGN' || c === 'COMMITMENT_SIGNATURE_INVALID'));
+    expect({ status: r.status, reason_codes: r.reason_codes }).toEqual({ status, reason_codes });
+    expect(r.informational_codes).toEqual(reason_codes.filter((c) => c === 'COMMITMENT_FOREIGN' || c === 'COMMITMENT_SIGNATURE_INVALID'));
   });
 
   it('with no agent keys and no intake files, nothing binds an owner: no commitment can conflict', () => {
     const r = verify([{ c: commitment }, { c: signedBy(owner, cut) }], OWNER, []);
-    expect(r).toMatchObject({ status: 'ANCHORED', codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'] });
+    expect(r).toMatchObject({ status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'] });
   });
 
   it('outside a study (no owner), the owner-signed differing commitment is foreign', () => {
-    expect(verify([{ c: commitment }, { c: signedBy(owner, cut) }], null)).toMatchObject({ status: 'ANCHORED', codes: ['COMMITMENT_FOREIGN'] });
+    expect(verify([{ c: commitment }, { c: signedBy(owner, cut) }], null)).toMatchObject({ status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN'] });
   });
 
   it('the problems name the foreign line and say it cancels nothing', () => {
@@ -93,7 +93,7 @@ describe('signers decided once (decideSigners), as the verify stage hands them t
     // With the signers decided, no key is needed: the owner's signed cut timeline still conflicts.
     const r = verifyTimeline(timeline, indexCommitments(decided, []), CLOSES_AT, OWNER);
     expect(r.status).toBe('UNANCHORED');
-    expect(r.codes).toContain('COMMITMENT_CONFLICT');
+    expect(r.reason_codes).toContain('COMMITMENT_CONFLICT');
     // Undecided and keyless, the same lines bind nobody: the decision is what carries the keys' verdict.
     expect(verifyTimeline(timeline, indexCommitments(ls, []), CLOSES_AT, OWNER).status).toBe('ANCHORED');
   });

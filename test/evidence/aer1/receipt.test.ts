@@ -63,9 +63,9 @@ describe('verifyReceipt: one row per rule', () => {
     ['output_hash of other bytes', patch({ output_hash: hashOf('other') }), 'NONCONFORMANT', ['RECEIPT_OUTPUT_HASH_MISMATCH'], ['output_commitment']],
     ['bytes replaced, hash kept', patch({ canonical_bytes: b64('{"outputs":{"x":124}}') }), 'NONCONFORMANT', ['RECEIPT_OUTPUT_HASH_MISMATCH'], ['output_commitment']],
     ['two rules broken at once', patch({ id: 'x', output_hash: hashOf('other') }), 'NONCONFORMANT', ['RECEIPT_MALFORMED', 'RECEIPT_OUTPUT_HASH_MISMATCH'], ['id', 'output_commitment']],
-  ])('%s → %s %j', (_name, doc, status, codes, failed) => {
+  ])('%s → %s %j', (_name, doc, status, reason_codes, failed) => {
     const r = verifyReceipt(doc);
-    expect({ status: r.status, codes: r.codes }, r.problems.join('; ')).toEqual({ status, codes });
+    expect({ status: r.status, reason_codes: r.reason_codes }, r.problems.join('; ')).toEqual({ status, reason_codes });
     expect(RECEIPT_CHECKS.filter((c) => r.checks[c] === 'fail')).toEqual(failed);
     expect(r.problems).toHaveLength(failed.length);
   });

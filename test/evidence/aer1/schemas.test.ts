@@ -19,7 +19,7 @@ const STRUCTURAL = ['CHAIN_MALFORMED', 'CHAIN_EMPTY', 'CHAIN_REVISION_UNSUPPORTE
 /** Both readings of one JSON text: the schema on JSON.parse's value, the verifier on the canonical parse. */
 function timelineAgreement(text: string): { schema: boolean; verifier: boolean } {
   const r = verifyTimeline(parseJson(text), commitmentIndex(), CLOSES_AT);
-  return { schema: schemaProblems('timeline', JSON.parse(text)).length === 0, verifier: !r.codes.some((c) => STRUCTURAL.includes(c)) };
+  return { schema: schemaProblems('timeline', JSON.parse(text)).length === 0, verifier: !r.reason_codes.some((c) => STRUCTURAL.includes(c)) };
 }
 
 describe('schemas/timeline.schema.json agrees with verifyTimeline', () => {

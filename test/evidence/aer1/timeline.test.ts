@@ -27,7 +27,7 @@ interface Row {
   name: string;
   make: () => Case;
   status: TimelineStatus;
-  codes: TimelineReasonCode[];
+  reason_codes: TimelineReasonCode[];
 }
 
 /** Re-commit to an edited timeline, so that a row isolates one rule from the commitment. */
@@ -43,198 +43,198 @@ const OTHER_CALL = { tool: 'write_answer', provenance_class: 'LOGGED BY AGENT', 
 
 const rows: Row[] = [
   // valid timelines: bare arrays (the current construction), and the envelope declaring 07–09
-  { name: 'valid bare timeline', make: withOwn, status: 'ANCHORED', codes: [] },
-  { name: 'valid one-entry timeline', make: () => { const { timeline, commitment } = honest(1); return { doc: timeline, commitments: [commitment] }; }, status: 'ANCHORED', codes: [] },
+  { name: 'valid bare timeline', make: withOwn, status: 'ANCHORED', reason_codes: [] },
+  { name: 'valid one-entry timeline', make: () => { const { timeline, commitment } = honest(1); return { doc: timeline, commitments: [commitment] }; }, status: 'ANCHORED', reason_codes: [] },
   ...['07', '08', '09'].map((revision): Row => ({
     name: `valid timeline in the envelope, revision ${revision}`,
     make: () => { const { timeline, commitment } = honest(); return { doc: envelope(revision, timeline), commitments: [commitment] }; },
-    status: 'ANCHORED', codes: [],
+    status: 'ANCHORED', reason_codes: [],
   })),
   {
     name: 'an output_hash member on an entry is never read (a wrong one changes nothing)',
     make: () => committed(patchEntry(honest().timeline, 7, { output_hash: `sha256:${sha256('lie')}` })),
-    status: 'ANCHORED', codes: [],
+    status: 'ANCHORED', reason_codes: [],
   },
   {
     name: 'an id is an identifier: any non-empty string, relinked',
     make: () => committed(relink(patchEntry(honest().timeline, 2, { id: 'sha256:' + 'a'.repeat(64) }))),
-    status: 'ANCHORED', codes: [],
+    status: 'ANCHORED', reason_codes: [],
   },
 
   // empty
-  { name: 'empty bare timeline', make: () => ({ doc: [], commitments: [] }), status: 'BROKEN', codes: ['CHAIN_EMPTY'] },
-  { name: 'empty envelope', make: () => ({ doc: envelope('09', []), commitments: [] }), status: 'BROKEN', codes: ['CHAIN_EMPTY'] },
+  { name: 'empty bare timeline', make: () => ({ doc: [], commitments: [] }), status: 'BROKEN', reason_codes: ['CHAIN_EMPTY'] },
+  { name: 'empty envelope', make: () => ({ doc: envelope('09', []), commitments: [] }), status: 'BROKEN', reason_codes: ['CHAIN_EMPTY'] },
 
   // genesis
   {
     name: 'genesis prev_digest not zeros',
     make: () => committed(relink(patchEntry(honest().timeline, 0, { prev_digest: sha256('not a genesis') }))),
-    status: 'BROKEN', codes: ['CHAIN_GENESIS_INVALID'],
+    status: 'BROKEN', reason_codes: ['CHAIN_GENESIS_INVALID'],
   },
 
   // seq
   {
     name: 'seq gap (…4, 6…)',
     make: () => committed(relink(honest().timeline.map((e, i) => (i >= 4 ? { ...e, seq: i + 2 } : e)))),
-    status: 'BROKEN', codes: ['CHAIN_SEQ_GAP'],
+    status: 'BROKEN', reason_codes: ['CHAIN_SEQ_GAP'],
   },
-  { name: 'seq repeat (…3, 3, 5…)', make: () => committed(relink(patchEntry(honest().timeline, 3, { seq: 3 }))), status: 'BROKEN', codes: ['CHAIN_SEQ_GAP'] },
-  { name: 'seq starts at 0', make: () => committed(relink(honest().timeline.map((e, i) => ({ ...e, seq: i })))), status: 'BROKEN', codes: ['CHAIN_SEQ_GAP'] },
+  { name: 'seq repeat (…3, 3, 5…)', make: () => committed(relink(patchEntry(honest().timeline, 3, { seq: 3 }))), status: 'BROKEN', reason_codes: ['CHAIN_SEQ_GAP'] },
+  { name: 'seq starts at 0', make: () => committed(relink(honest().timeline.map((e, i) => ({ ...e, seq: i })))), status: 'BROKEN', reason_codes: ['CHAIN_SEQ_GAP'] },
 
   // job
-  { name: 'an entry of another job', make: () => committed(relink(patchEntry(honest().timeline, 5, { job_id: 'job-2' }))), status: 'BROKEN', codes: ['CHAIN_JOB_MISMATCH'] },
+  { name: 'an entry of another job', make: () => committed(relink(patchEntry(honest().timeline, 5, { job_id: 'job-2' }))), status: 'BROKEN', reason_codes: ['CHAIN_JOB_MISMATCH'] },
 
   // close
-  { name: 'close: false carried on a middle entry (allowed)', make: () => committed(relink(patchEntry(honest().timeline, 3, { close: false }))), status: 'ANCHORED', codes: [] },
-  { name: 'close: true on a middle entry', make: () => committed(relink(patchEntry(honest().timeline, 3, { close: true }))), status: 'BROKEN', codes: ['CHAIN_CLOSE_MISPLACED'] },
-  { name: 'close missing on the last entry', make: () => committed(relink(patchEntry(honest().timeline, 7, { close: undefined }))), status: 'BROKEN', codes: ['CHAIN_CLOSE_MISPLACED'] },
-  { name: 'close: false on the last entry', make: () => committed(relink(patchEntry(honest().timeline, 7, { close: false }))), status: 'BROKEN', codes: ['CHAIN_CLOSE_MISPLACED'] },
+  { name: 'close: false carried on a middle entry (allowed)', make: () => committed(relink(patchEntry(honest().timeline, 3, { close: false }))), status: 'ANCHORED', reason_codes: [] },
+  { name: 'close: true on a middle entry', make: () => committed(relink(patchEntry(honest().timeline, 3, { close: true }))), status: 'BROKEN', reason_codes: ['CHAIN_CLOSE_MISPLACED'] },
+  { name: 'close missing on the last entry', make: () => committed(relink(patchEntry(honest().timeline, 7, { close: undefined }))), status: 'BROKEN', reason_codes: ['CHAIN_CLOSE_MISPLACED'] },
+  { name: 'close: false on the last entry', make: () => committed(relink(patchEntry(honest().timeline, 7, { close: false }))), status: 'BROKEN', reason_codes: ['CHAIN_CLOSE_MISPLACED'] },
 
   // links: the current digest binds the output commitment and the metadata
   {
     name: 'a prev_digest pointing two entries back',
     make: () => { const t = honest().timeline; return committed(patchEntry(t, 4, { prev_digest: digestsOf(t)[2] })); },
-    status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN'],
+    status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN'],
   },
   {
     name: 'a middle entry\'s bytes replaced: the next link breaks',
     make: () => { const { timeline, commitment } = honest(); return { doc: patchEntry(timeline, 2, { canonical_bytes: Buffer.from('{"other":1}').toString('base64') }), commitments: [commitment] }; },
-    status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN'],
+    status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN'],
   },
   {
     name: 'metadata (tool) rewritten: the next link breaks',
     make: () => { const { timeline, commitment } = honest(); return { doc: patchEntry(timeline, 3, { tool: 'rewritten' }), commitments: [commitment] }; },
-    status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN'],
+    status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN'],
   },
   {
     name: 'the last entry\'s bytes replaced: no link to break, only the commitment catches it',
     make: () => { const { timeline, commitment } = honest(); return { doc: patchEntry(timeline, 7, { canonical_bytes: Buffer.from('{"other":1}').toString('base64') }), commitments: [commitment] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_FINAL_DIGEST_MISMATCH'],
   },
 
   // revision
   ...['10', '05', '6', '9', ''].map((revision): Row => ({
     name: `envelope revision ${JSON.stringify(revision)}: unsupported`,
     make: () => { const { timeline, commitment } = honest(); return { doc: envelope(revision, timeline), commitments: [commitment] }; },
-    status: 'BROKEN', codes: ['CHAIN_REVISION_UNSUPPORTED'],
+    status: 'BROKEN', reason_codes: ['CHAIN_REVISION_UNSUPPORTED'],
   })),
 
   // -06: the digest is SHA-256 of the bytes; checked, but the metadata is bound by nothing
-  { name: 'revision 06 in the envelope, valid', make: () => { const { timeline, commitment } = honest(8, 'job-1', '06'); return { doc: envelope('06', timeline), commitments: [commitment] }; }, status: 'METADATA_UNBOUND', codes: [] },
+  { name: 'revision 06 in the envelope, valid', make: () => { const { timeline, commitment } = honest(8, 'job-1', '06'); return { doc: envelope('06', timeline), commitments: [commitment] }; }, status: 'METADATA_UNBOUND', reason_codes: [] },
   {
     name: 'revision 06, tool and class rewritten: no link breaks (the point of METADATA_UNBOUND)',
     make: () => { const { timeline, commitment } = honest(8, 'job-1', '06'); return { doc: envelope('06', patchEntry(timeline, 3, { tool: 'rewritten', provenance_class: 'OBSERVED VIA GATEWAY' })), commitments: [commitment] }; },
-    status: 'METADATA_UNBOUND', codes: [],
+    status: 'METADATA_UNBOUND', reason_codes: [],
   },
   {
     name: 'revision 06, a middle entry\'s bytes replaced: the next link breaks',
     make: () => { const { timeline, commitment } = honest(8, 'job-1', '06'); return { doc: envelope('06', patchEntry(timeline, 1, { canonical_bytes: Buffer.from('x').toString('base64') })), commitments: [commitment] }; },
-    status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN'],
+    status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN'],
   },
   {
     name: 'revision 06, no commitment: still METADATA_UNBOUND, the code reported',
     make: () => ({ doc: envelope('06', honest(8, 'job-1', '06').timeline), commitments: [] }),
-    status: 'METADATA_UNBOUND', codes: ['COMMITMENT_MISSING'],
+    status: 'METADATA_UNBOUND', reason_codes: ['COMMITMENT_MISSING'],
   },
   {
     name: 'revision 06, tail cut: still METADATA_UNBOUND, the codes reported',
     make: () => { const { timeline, commitment } = honest(8, 'job-1', '06'); return { doc: envelope('06', cutTail(timeline, 6, '06')), commitments: [commitment] }; },
-    status: 'METADATA_UNBOUND', codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    status: 'METADATA_UNBOUND', reason_codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
   },
   {
     name: 'a -06 timeline given bare fails its links under the current construction',
     make: () => { const { timeline, commitment } = honest(8, 'job-1', '06'); return { doc: timeline, commitments: [commitment] }; },
-    status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
   },
   // -06 as it was written: only id, canonical_bytes, prev_digest and the last entry's close
   {
     name: 'a bare array of -06-written entries (no seq, job_id, tool, provenance_class) is read as -06: METADATA_UNBOUND',
     make: () => ({ doc: asWritten06(honest(4, 'job-1', '06').timeline), commitments: [] }),
-    status: 'METADATA_UNBOUND', codes: [],
+    status: 'METADATA_UNBOUND', reason_codes: [],
   },
   {
     name: 'the same in the envelope declaring 06',
     make: () => ({ doc: envelope('06', asWritten06(honest(4, 'job-1', '06').timeline)), commitments: [] }),
-    status: 'METADATA_UNBOUND', codes: [],
+    status: 'METADATA_UNBOUND', reason_codes: [],
   },
   {
     name: '-06-written, a link broken (bytes of entry 2 replaced) → CHAIN_LINK_BROKEN',
     make: () => ({ doc: asWritten06(patchEntry(honest(4, 'job-1', '06').timeline, 1, { canonical_bytes: Buffer.from('x').toString('base64') })), commitments: [] }),
-    status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN'],
+    status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN'],
   },
   {
     name: '-06-written, the last entry not closed → CHAIN_CLOSE_MISPLACED',
     make: () => ({ doc: asWritten06(honest(4, 'job-1', '06').timeline).map(({ close: _c, ...e }) => e), commitments: [] }),
-    status: 'BROKEN', codes: ['CHAIN_CLOSE_MISPLACED'],
+    status: 'BROKEN', reason_codes: ['CHAIN_CLOSE_MISPLACED'],
   },
   {
     name: '-06-written, a bad genesis → CHAIN_GENESIS_INVALID',
     make: () => ({ doc: asWritten06(patchEntry(honest(4, 'job-1', '06').timeline, 0, { prev_digest: 'f'.repeat(64) })), commitments: [] }),
-    status: 'BROKEN', codes: ['CHAIN_GENESIS_INVALID'],
+    status: 'BROKEN', reason_codes: ['CHAIN_GENESIS_INVALID'],
   },
   {
     name: '-06-written, an id missing → CHAIN_MALFORMED (id stays required)',
     make: () => ({ doc: asWritten06(honest(3, 'job-1', '06').timeline).map((e, i) => { if (i !== 1) return e; const { id: _id, ...rest } = e; return rest; }), commitments: [] }),
-    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+    status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'],
   },
   {
     name: 'a bare array where one entry carries tool is read as today: the others lack the members → CHAIN_MALFORMED',
     make: () => ({ doc: patchEntry(asWritten06(honest(3, 'job-1', '06').timeline), 1, { tool: 'search' }), commitments: [] }),
-    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+    status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'],
   },
   {
     name: 'the envelope 06, seq on some entries only → CHAIN_MALFORMED (on every entry or on none)',
     make: () => ({ doc: envelope('06', asWritten06(honest(3, 'job-1', '06').timeline).map((e, i) => (i === 0 ? { ...e, seq: 1 } : e))), commitments: [] }),
-    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+    status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'],
   },
   {
     name: 'the envelope 06, a tool present but empty → CHAIN_MALFORMED (a present member is checked)',
     make: () => ({ doc: envelope('06', patchEntry(asWritten06(honest(3, 'job-1', '06').timeline), 2, { tool: '' })), commitments: [] }),
-    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+    status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'],
   },
   {
     name: 'the envelope 06, seq on every entry with a gap → CHAIN_SEQ_GAP (the rule runs when the members are there)',
     make: () => ({ doc: envelope('06', asWritten06(honest(3, 'job-1', '06').timeline).map((e, i) => ({ ...e, seq: i === 2 ? 4 : i + 1 }))), commitments: [] }),
-    status: 'BROKEN', codes: ['CHAIN_SEQ_GAP'],
+    status: 'BROKEN', reason_codes: ['CHAIN_SEQ_GAP'],
   },
   {
     name: 'a current timeline declared 06 fails its links',
     make: () => { const { timeline, commitment } = honest(); return { doc: envelope('06', timeline), commitments: [commitment] }; },
-    status: 'BROKEN', codes: ['CHAIN_LINK_BROKEN', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
   },
 
   // commitments
-  { name: 'no commitment', make: () => ({ doc: honest().timeline, commitments: [] }), status: 'UNANCHORED', codes: ['COMMITMENT_MISSING'] },
-  { name: 'only a commitment of another job', make: () => ({ doc: honest().timeline, commitments: [honest(8, 'job-2').commitment] }), status: 'UNANCHORED', codes: ['COMMITMENT_MISSING'] },
+  { name: 'no commitment', make: () => ({ doc: honest().timeline, commitments: [] }), status: 'UNANCHORED', reason_codes: ['COMMITMENT_MISSING'] },
+  { name: 'only a commitment of another job', make: () => ({ doc: honest().timeline, commitments: [honest(8, 'job-2').commitment] }), status: 'UNANCHORED', reason_codes: ['COMMITMENT_MISSING'] },
   {
     name: 'tail cut 8 → 6, re-closed and relinked',
     make: () => { const { timeline, commitment } = honest(); return { doc: cutTail(timeline, 6), commitments: [commitment] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
   },
   {
     name: 'last entry substituted and relinked: the count still matches',
     make: () => { const { timeline, commitment } = honest(); return { doc: substituteLast(timeline, OTHER_CALL), commitments: [commitment] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_FINAL_DIGEST_MISMATCH'],
   },
   {
     name: 'head cut by 2, renumbered from 1, new genesis',
     make: () => { const { timeline, commitment } = honest(); return { doc: cutHead(timeline, 2), commitments: [commitment] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
   },
   {
     name: 'a commitment in the envelope, none external: ignored',
     make: () => { const { timeline, commitment } = honest(); return { doc: { ...envelope('09', timeline), commitment }, commitments: [] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_MISSING'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_MISSING'],
   },
   {
     name: 'a commitment in the last entry, none external: ignored',
     make: () => { const { timeline, commitment } = honest(); return { doc: patchEntry(timeline, 7, { commitment }), commitments: [] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_MISSING'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_MISSING'],
   },
   {
     name: 'tail cut carrying a commitment to itself: the external one decides',
     make: () => { const { timeline, commitment } = honest(); const cut = cutTail(timeline, 6); return { doc: { ...envelope('09', cut), commitment: commitmentFor(cut) }, commitments: [commitment] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
   },
   ...([
     ['one millisecond before closes_at', '2026-11-15T23:59:59.999Z', 'ANCHORED', []],
@@ -245,35 +245,35 @@ const rows: Row[] = [
     ['before closes_at, written in -01:00 (23:30Z)', '2026-11-15T22:30:00-01:00', 'ANCHORED', []],
     ['written 00:30+01:00, which is 23:30Z, before closes_at', '2026-11-16T00:30:00+01:00', 'ANCHORED', []],
     ['after closes_at', '2026-11-20T09:00:00Z', 'UNANCHORED', ['COMMITMENT_LATE']],
-  ] as const).map(([name, published_at, status, codes]): Row => ({
+  ] as const).map(([name, published_at, status, reason_codes]): Row => ({
     name: `commitment published ${name}`,
     make: () => { const t = honest().timeline; return { doc: t, commitments: [commitmentFor(t, 'current', { published_at })] }; },
-    status, codes: [...codes],
+    status, reason_codes: [...reason_codes],
   })),
   {
     name: 'the job\'s only commitment is malformed (entry_count 8.0)',
     make: () => { const { timeline, commitment } = honest(); return { doc: timeline, commitments: [JSON.stringify(commitment).replace('"entry_count":8', '"entry_count":8.0')] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_MALFORMED'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_MALFORMED'],
   },
   {
     name: 'the job\'s only commitment is malformed (published_at not a date)',
     make: () => { const t = honest().timeline; return { doc: t, commitments: [commitmentFor(t, 'current', { published_at: 'yesterday' })] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_MALFORMED'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_MALFORMED'],
   },
   {
     name: 'a malformed and a well-formed commitment that anchors: the well-formed one counts',
     make: () => { const { timeline, commitment } = honest(); return { doc: timeline, commitments: [{ ...commitment, entry_count: '8' }, commitment] }; },
-    status: 'ANCHORED', codes: [],
+    status: 'ANCHORED', reason_codes: [],
   },
   {
     name: 'a malformed and a well-formed commitment that does not anchor: both reported',
     make: () => { const { timeline, commitment } = honest(); return { doc: cutTail(timeline, 6), commitments: [{ ...commitment, entry_count: '8' }, commitment] }; },
-    status: 'UNANCHORED', codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH', 'COMMITMENT_MALFORMED'],
+    status: 'UNANCHORED', reason_codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH', 'COMMITMENT_MALFORMED'],
   },
   {
     name: 'a malformed line naming no job does not concern this timeline',
     make: () => { const { timeline, commitment } = honest(); return { doc: timeline, commitments: ['{"nothing": true}', 'not json', commitment] }; },
-    status: 'ANCHORED', codes: [],
+    status: 'ANCHORED', reason_codes: [],
   },
 
   // several failures at once, all reported
@@ -289,7 +289,7 @@ const rows: Row[] = [
       return { doc: t, commitments: [{ ...commitment, published_at: '2026-12-01T00:00:00Z' }] };
     },
     status: 'BROKEN',
-    codes: [
+    reason_codes: [
       'CHAIN_CLOSE_MISPLACED', 'CHAIN_GENESIS_INVALID', 'CHAIN_JOB_MISMATCH', 'CHAIN_LINK_BROKEN',
       'COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH', 'COMMITMENT_LATE',
     ],
@@ -299,17 +299,17 @@ const rows: Row[] = [
 // Structural problems: CHAIN_MALFORMED (with whatever else can still be decided).
 const malformedRows: Row[] = [
   ...([null, 'aer-1', 42, true, {}, { entries: [] }] as unknown[]).map((doc): Row => ({
-    name: `document ${JSON.stringify(doc)}`, make: () => ({ doc, commitments: [] }), status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+    name: `document ${JSON.stringify(doc)}`, make: () => ({ doc, commitments: [] }), status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'],
   })),
-  { name: 'an object with format "aer-2"', make: () => { const { timeline, commitment } = honest(); return { doc: { ...envelope('09', timeline), format: 'aer-2' }, commitments: [commitment] }; }, status: 'BROKEN', codes: ['CHAIN_MALFORMED'] },
-  { name: 'envelope revision a number', make: () => ({ doc: { ...envelope('09', honest().timeline), revision: 9 }, commitments: [] }), status: 'BROKEN', codes: ['CHAIN_MALFORMED'] },
-  { name: 'envelope without revision', make: () => ({ doc: { format: 'aer-1', entries: honest().timeline }, commitments: [] }), status: 'BROKEN', codes: ['CHAIN_MALFORMED'] },
-  { name: 'envelope without entries', make: () => ({ doc: { format: 'aer-1', revision: '09' }, commitments: [] }), status: 'BROKEN', codes: ['CHAIN_MALFORMED'] },
-  { name: 'envelope entries an object', make: () => ({ doc: { format: 'aer-1', revision: '09', entries: {} }, commitments: [] }), status: 'BROKEN', codes: ['CHAIN_MALFORMED'] },
+  { name: 'an object with format "aer-2"', make: () => { const { timeline, commitment } = honest(); return { doc: { ...envelope('09', timeline), format: 'aer-2' }, commitments: [commitment] }; }, status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'] },
+  { name: 'envelope revision a number', make: () => ({ doc: { ...envelope('09', honest().timeline), revision: 9 }, commitments: [] }), status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'] },
+  { name: 'envelope without revision', make: () => ({ doc: { format: 'aer-1', entries: honest().timeline }, commitments: [] }), status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'] },
+  { name: 'envelope without entries', make: () => ({ doc: { format: 'aer-1', revision: '09' }, commitments: [] }), status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'] },
+  { name: 'envelope entries an object', make: () => ({ doc: { format: 'aer-1', revision: '09', entries: {} }, commitments: [] }), status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'] },
   {
     name: 'an entry that is not an object (the link from it undecided)',
     make: () => { const { timeline, commitment } = honest(); return { doc: timeline.map((e, i) => (i === 3 ? 'entry' : e)), commitments: [commitment] }; },
-    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+    status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'],
   },
   ...([
     ['id missing', 2, { id: undefined }],
@@ -344,24 +344,24 @@ const malformedRows: Row[] = [
   ] as const).map(([name, index, patch]): Row => ({
     name: `entry member: ${name}`,
     make: () => { const { timeline, commitment } = honest(); return { doc: patchEntry(timeline, index, patch), commitments: [commitment] }; },
-    status: 'BROKEN', codes: ['CHAIN_MALFORMED'],
+    status: 'BROKEN', reason_codes: ['CHAIN_MALFORMED'],
   })),
 ];
 
 describe('verifyTimeline: one row per rule', () => {
   it.each([...rows, ...malformedRows])('$name → $status $codes', (row) => {
     const r = run(row.make());
-    expect({ status: r.status, codes: r.codes }, r.problems.join('\n')).toEqual({ status: row.status, codes: row.codes });
-    expect(r.codes).toEqual([...new Set(r.codes)].sort());
+    expect({ status: r.status, reason_codes: r.reason_codes }, r.problems.join('\n')).toEqual({ status: row.status, reason_codes: row.reason_codes });
+    expect(r.reason_codes).toEqual([...new Set(r.reason_codes)].sort());
     // Each failed check reports its code and each code comes from a failed check.
     const failed = TIMELINE_CHECKS.filter((c) => r.checks[c] === 'fail');
-    expect(failed.includes('structure')).toBe(r.codes.includes('CHAIN_MALFORMED') || r.codes.includes('CHAIN_EMPTY'));
-    expect(r.codes.filter((c) => c !== 'CHAIN_MALFORMED' && c !== 'CHAIN_EMPTY'))
+    expect(failed.includes('structure')).toBe(r.reason_codes.includes('CHAIN_MALFORMED') || r.reason_codes.includes('CHAIN_EMPTY'));
+    expect(r.reason_codes.filter((c) => c !== 'CHAIN_MALFORMED' && c !== 'CHAIN_EMPTY'))
       .toEqual(failed.filter((c) => c !== 'structure').map((c) => TIMELINE_CHECK_CODES[c]).sort());
   });
 
   it('every code it can report is in the reason catalogue', () => {
-    for (const code of new Set([...rows, ...malformedRows].flatMap((row) => row.codes))) expect(REASONS).toHaveProperty(code);
+    for (const code of new Set([...rows, ...malformedRows].flatMap((row) => row.reason_codes))) expect(REASONS).toHaveProperty(code);
     for (const code of Object.values(TIMELINE_CHECK_CODES)) expect(REASONS).toHaveProperty(code);
   });
 });
@@ -393,7 +393,7 @@ describe('verifyTimeline: what it records', () => {
     const closing = { ...entry, id: 'c', seq: 2, prev_digest: d1, close: true };
     const text2 = `{"close":true,"id":"c","job_id":"j","output_hash":"${out}","prev_digest":"${d1}","provenance_class":"EXECUTED BY ZAMBO","seq":2,"tool":"recherche_\\u00e9\\u007f"}`;
     const r = verifyTimeline([entry, closing], commitmentIndex(), CLOSES_AT);
-    expect(r.codes).toEqual(['COMMITMENT_MISSING']);
+    expect(r.reason_codes).toEqual(['COMMITMENT_MISSING']);
     expect(r.entries.map((e) => e.digest)).toEqual([d1, sha256(text2)]);
   });
 
@@ -430,7 +430,7 @@ describe('verifyTimeline: what it records', () => {
       expect(text).toContain(`"seq":${lexeme},`);
       const r = run({ doc: parseJson(text), commitments: [commitment] });
       expect(r.status).toBe(status);
-      if (status === 'BROKEN') expect(r.codes).toEqual(['CHAIN_MALFORMED']);
+      if (status === 'BROKEN') expect(r.reason_codes).toEqual(['CHAIN_MALFORMED']);
     },
   );
 
@@ -459,7 +459,7 @@ describe('verifyTimeline: what it records', () => {
     const { timeline, commitment } = honest();
     const doc = patchEntry(patchEntry(timeline, 3, { prev_digest: 'bad' }), 6, { job_id: 'job-9' });
     const r = run({ doc, commitments: [commitment] });
-    expect(r.codes).toEqual(['CHAIN_JOB_MISMATCH', 'CHAIN_LINK_BROKEN', 'CHAIN_MALFORMED']);
+    expect(r.reason_codes).toEqual(['CHAIN_JOB_MISMATCH', 'CHAIN_LINK_BROKEN', 'CHAIN_MALFORMED']);
     expect(r.checks).toMatchObject({ structure: 'fail', job: 'fail', seq: 'pass', links: 'fail' });
     expect(r.entries).toEqual([]);
     expect(r.problems.some((p) => p.includes('entries[3].prev_digest'))).toBe(true);
@@ -481,11 +481,11 @@ describe('verifyTimeline: what it records', () => {
     const wrong = { ...commitment, final_entry_digest: sha256('wrong'), entry_count: 3 };
     const late = { ...commitment, published_at: '2026-12-01T00:00:00Z' };
     // The same commitment collected twice, or once late as well: no conflict, anchored.
-    expect(run({ doc: timeline, commitments: [late, commitment, { ...commitment, witness: 'second' }] })).toMatchObject({ status: 'ANCHORED', codes: [], commitment });
+    expect(run({ doc: timeline, commitments: [late, commitment, { ...commitment, witness: 'second' }] })).toMatchObject({ status: 'ANCHORED', reason_codes: [], commitment });
     // The candidates other than the best that bind no owner and differ are COMMITMENT_FOREIGN (informational).
-    expect(run({ doc: timeline, commitments: [wrong, late] })).toMatchObject({ status: 'UNANCHORED', codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_LATE'], informational_codes: ['COMMITMENT_FOREIGN'], commitment: late });
+    expect(run({ doc: timeline, commitments: [wrong, late] })).toMatchObject({ status: 'UNANCHORED', reason_codes: ['COMMITMENT_FOREIGN', 'COMMITMENT_LATE'], informational_codes: ['COMMITMENT_FOREIGN'], commitment: late });
     const wrong2 = { ...wrong, witness: 'second' };
-    expect(run({ doc: timeline, commitments: [wrong, wrong2] })).toMatchObject({ codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH', 'COMMITMENT_FOREIGN'], commitment: wrong });
+    expect(run({ doc: timeline, commitments: [wrong, wrong2] })).toMatchObject({ reason_codes: ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH', 'COMMITMENT_FOREIGN'], commitment: wrong });
   });
 
   it('a job committed two ways before closes_at, binding no owner (outside a study): anchored by the matching one, the other COMMITMENT_FOREIGN', () => {
@@ -493,7 +493,7 @@ describe('verifyTimeline: what it records', () => {
     const { commitment: cut } = buildTimeline({ job_id: commitment.job_id, receipts: sampleReceipts(3) });
     for (const commitments of [[cut, commitment], [commitment, cut]]) {
       const r = run({ doc: timeline, commitments });
-      expect(r).toMatchObject({ status: 'ANCHORED', codes: ['COMMITMENT_FOREIGN'], informational_codes: ['COMMITMENT_FOREIGN'], commitment });
+      expect(r).toMatchObject({ status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN'], informational_codes: ['COMMITMENT_FOREIGN'], commitment });
       expect(r.checks).toMatchObject({ commitment_consistent: 'pass', commitment_count: 'pass', commitment_final_digest: 'pass', commitment_timely: 'pass' });
     }
     // The owner's own two ways: test/evidence/aer1/owner-commitments.test.ts.

@@ -121,7 +121,7 @@ interface Row {
   item: () => Promise<Item>;
   trust?: () => TrustMaterial;
   status: ProofStatus;
-  codes: ProofCode[];
+  reason_codes: ProofCode[];
   informational?: ProofCode[];
   tlog: CheckOutcome;
   witnesses: number;
@@ -141,13 +141,13 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued));
     },
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     tlog: 'pass',
     witnesses: 2,
     tlogChecks: {},
     also: (r) => {
       expect([r.checks.tsa, r.checks.batch, r.witnessed_hash]).toEqual(['pass', 'skipped', r.declared_chain_hash]);
-      expect(r.tlog).toMatchObject({ codes: [], log_id: log.logId, integrated_time: '2026-03-10T12:00:09Z' });
+      expect(r.tlog).toMatchObject({ reason_codes: [], log_id: log.logId, integrated_time: '2026-03-10T12:00:09Z' });
       expect(r.tlog!.log_index).toBeGreaterThanOrEqual(5);
       expect(r.problems).toEqual([]);
     },
@@ -159,7 +159,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued));
     },
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     tlog: 'pass',
     witnesses: 2,
     tlogChecks: {},
@@ -172,7 +172,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued));
     },
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     tlog: 'pass',
     witnesses: 2,
     tlogChecks: {},
@@ -185,7 +185,7 @@ const rows: Row[] = [
     },
     trust: () => trustNoToken,
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     tlog: 'pass',
     witnesses: 1,
     tlogChecks: {},
@@ -198,7 +198,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued));
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TSA_MISSING'],
+    reason_codes: ['PROOF_TSA_MISSING'],
     tlog: 'pass',
     witnesses: 1,
     tlogChecks: {},
@@ -214,7 +214,7 @@ const rows: Row[] = [
       });
     },
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     tlog: 'skipped',
     witnesses: 1,
     tlogChecks: null,
@@ -223,7 +223,7 @@ const rows: Row[] = [
     name: 'transparency_log_entry given as null counts as none → tlog skipped, no code',
     item: async () => asItem(await single(), null),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     tlog: 'skipped',
     witnesses: 1,
     tlogChecks: null,
@@ -237,7 +237,7 @@ const rows: Row[] = [
       return asItem(issued, entry);
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_BATCH_PENDING'],
+    reason_codes: ['PROOF_BATCH_PENDING'],
     tlog: 'skipped',
     witnesses: 0,
     tlogChecks: null,
@@ -253,7 +253,7 @@ const rows: Row[] = [
     },
     trust: () => trustNoToken,
     status: 'VERIFIED',
-    codes: ['PROOF_BATCH_PENDING'],
+    reason_codes: ['PROOF_BATCH_PENDING'],
     informational: ['PROOF_BATCH_PENDING'],
     tlog: 'skipped',
     witnesses: 0,
@@ -268,7 +268,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(other));
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_ARTIFACT'],
+    reason_codes: ['PROOF_TLOG_ARTIFACT'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { artifact: 'fail', entry_signature: 'skipped' },
@@ -281,7 +281,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued), (item) => { item.transparency_log_entry.integratedTime = parseJson(String(INTEGRATED - 3600)); });
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_SET'],
+    reason_codes: ['PROOF_TLOG_SET'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { set: 'fail' },
@@ -299,7 +299,7 @@ const rows: Row[] = [
       return asItem(issued, later);
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_INCLUSION'],
+    reason_codes: ['PROOF_TLOG_INCLUSION'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { inclusion: 'fail' },
@@ -311,7 +311,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued, { log: rogue }));
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_KEY_UNPINNED'],
+    reason_codes: ['PROOF_TLOG_KEY_UNPINNED'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { log_key: 'fail', set: 'skipped', checkpoint: 'skipped' },
@@ -324,7 +324,7 @@ const rows: Row[] = [
     },
     trust: () => trustNoLog,
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_KEY_UNPINNED'],
+    reason_codes: ['PROOF_TLOG_KEY_UNPINNED'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { log_key: 'fail', set: 'skipped', checkpoint: 'skipped' },
@@ -337,7 +337,7 @@ const rows: Row[] = [
     },
     trust: () => trustLateLog,
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_KEY_UNPINNED'],
+    reason_codes: ['PROOF_TLOG_KEY_UNPINNED'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { log_key: 'fail' },
@@ -349,7 +349,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued, { hashHex: issued.chainHash }));
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_ARTIFACT'],
+    reason_codes: ['PROOF_TLOG_ARTIFACT'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { artifact: 'fail', entry_signature: 'skipped' },
@@ -365,7 +365,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued, { signingKeyPem: STRANGER_PEM }));
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { entry_signature: 'fail' },
@@ -378,7 +378,7 @@ const rows: Row[] = [
     },
     trust: () => trustNoSubmitter,
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { entry_signature: 'fail' },
@@ -391,7 +391,7 @@ const rows: Row[] = [
     },
     trust: () => trustLateSubmitter,
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { entry_signature: 'fail' },
@@ -404,7 +404,7 @@ const rows: Row[] = [
       return asItem(issued, log.entry(index, { integratedTime: INTEGRATED }));
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_KIND'],
+    reason_codes: ['PROOF_TLOG_KIND'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' },
@@ -416,7 +416,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued), (item) => { item.transparency_log_entry.verification.inclusionProof.checkpoint = log.checkpoint(3); });
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_CHECKPOINT'],
+    reason_codes: ['PROOF_TLOG_CHECKPOINT'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { checkpoint: 'fail' },
@@ -428,7 +428,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued), (item) => { delete item.transparency_log_entry.verification; });
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_MALFORMED'],
+    reason_codes: ['PROOF_TLOG_MALFORMED'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: Object.fromEntries(TLOG_CHECKS.map((c) => [c, 'skipped'])),
@@ -438,7 +438,7 @@ const rows: Row[] = [
     name: 'an entry that is not an object → PROOF_TLOG_MALFORMED',
     item: async () => asItem(await single(), 'x'),
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_MALFORMED'],
+    reason_codes: ['PROOF_TLOG_MALFORMED'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: Object.fromEntries(TLOG_CHECKS.map((c) => [c, 'skipped'])),
@@ -450,7 +450,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(other), (item) => { item.transparency_log_entry.integratedTime = parseJson(String(INTEGRATED + 60)); });
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_SET'],
+    reason_codes: ['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_SET'],
     tlog: 'fail',
     witnesses: 1,
     tlogChecks: { artifact: 'fail', entry_signature: 'skipped', set: 'fail' },
@@ -464,7 +464,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued), (item) => { item.proof.batch_anchor.audit_path[1] = sha256Hex('another node'); });
     },
     status: 'TAMPERED',
-    codes: ['PROOF_BATCH_PATH_INVALID'],
+    reason_codes: ['PROOF_BATCH_PATH_INVALID'],
     tlog: 'pass',
     witnesses: 0,
     tlogChecks: {},
@@ -477,7 +477,7 @@ const rows: Row[] = [
       return asItem(issued, entryFor(issued), (item) => { delete item.proof.hashes; });
     },
     status: 'MALFORMED',
-    codes: ['PROOF_MALFORMED'],
+    reason_codes: ['PROOF_MALFORMED'],
     tlog: 'skipped',
     witnesses: 0,
     tlogChecks: null,
@@ -488,20 +488,20 @@ describe('verifyEvidenceItem with a transparency-log entry: one row per rule (SP
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
     const item = await row.item();
     const result = await verifyEvidenceItem(item, row.trust ? row.trust() : trust, WINDOW);
-    expect({ status: result.status, codes: result.codes, informational: result.informational_codes, tlog: result.checks.tlog, witnesses: result.independent_witnesses }).toEqual({
+    expect({ status: result.status, reason_codes: result.reason_codes, informational: result.informational_codes, tlog: result.checks.tlog, witnesses: result.independent_witnesses }).toEqual({
       status: row.status,
-      codes: row.codes,
+      reason_codes: row.reason_codes,
       informational: row.informational ?? [],
       tlog: row.tlog,
       witnesses: row.witnesses,
     });
     expect(result.tlog === null ? null : result.tlog.checks).toEqual(row.tlogChecks === null || row.tlogChecks === undefined ? null : { ...allPass(), ...row.tlogChecks });
     // Every counting code belongs to a failed check, every failed check has one.
-    const counting = result.codes.filter((c) => !result.informational_codes.includes(c as ProofCode));
+    const counting = result.reason_codes.filter((c) => !result.informational_codes.includes(c as ProofCode));
     const failed = PROOF_CHECKS.filter((c) => result.checks[c] === 'fail');
     expect([...new Set(counting.map((c) => PROOF_CODES[c as ProofCode].check))].sort()).toEqual([...failed].sort());
-    expect(result.tlog?.codes ?? []).toEqual(result.codes.filter((c) => c.startsWith('PROOF_TLOG_')));
-    expect(result.problems.length).toBeGreaterThanOrEqual(result.codes.length);
+    expect(result.tlog?.reason_codes ?? []).toEqual(result.reason_codes.filter((c) => c.startsWith('PROOF_TLOG_')));
+    expect(result.problems.length).toBeGreaterThanOrEqual(result.reason_codes.length);
     expect(structuredClone(result)).toEqual(result); // plain data: it crosses worker threads
     row.also?.(result);
   });
@@ -592,7 +592,7 @@ describe('prereg verify FILE with transparency-log entries: the same result as t
         );
         if (outcome.kind !== 'evidence') throw new Error('not evidence');
         const r = outcome.result;
-        return { status: r.status, reason_codes: r.codes, informational_codes: r.informational_codes, checks: r.checks, problems: r.problems };
+        return { status: r.status, reason_codes: r.reason_codes, informational_codes: r.informational_codes, checks: r.checks, problems: r.problems };
       }),
     );
     expect(cli.jsonLines.map((l) => ({ status: l.status, reason_codes: l.reason_codes, informational_codes: l.informational_codes, checks: l.checks, problems: l.problems }))).toEqual(pipeline);

@@ -130,7 +130,7 @@ interface Row {
   item: () => Promise<Item>;
   trust?: () => TrustMaterial;
   status: ProofStatus;
-  codes: ProofCode[];
+  reason_codes: ProofCode[];
   /** The codes of `codes` that leave the status unchanged. */
   informational?: ProofCode[];
   also?: (r: ProofVerification) => void;
@@ -142,7 +142,7 @@ const rows: Row[] = [
     name: '3.1 with bodies and the owner disclosing both body hashes → VERIFIED, every witness its own check',
     item: () => mint(),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => {
       expect(r.algorithm).toBe('commitments');
       expect(r.checks).toEqual({
@@ -156,15 +156,15 @@ const rows: Row[] = [
       expect(r.independent_witnesses).toBe(1);
     },
   },
-  { name: '3.0 with bodies and both body hashes disclosed → VERIFIED', item: () => mint({ specVersion: '3.0' }), status: 'VERIFIED', codes: [], also: (r) => expect([r.checks.identity, r.identity_json, r.committed_fields?.length]).toEqual(['skipped', null, 6]) },
-  { name: '3.0 bare public proof (no bodies, no buyer_fingerprint, no amounts) → VERIFIED: no value needed', item: () => mint({ specVersion: '3.0', publicView: true, disclose: null }, (_p, item) => { delete item.request; delete item.response; }), status: 'VERIFIED', codes: [], also: (r) => expect([r.checks.disclosures, r.checks.body_binding]).toEqual(['skipped', 'skipped']) },
-  { name: '3.1 with upstream_timestamp and receipt_content_hash committed → VERIFIED', item: () => mint({ upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT', receiptContentHash: RECEIPT }), status: 'VERIFIED', codes: [], also: (r) => expect(r.committed_fields).toContain('receipt_content_hash') },
-  { name: 'payment block instead of certification_fee → VERIFIED', item: () => mint({ paymentField: 'payment' }), status: 'VERIFIED', codes: [] },
+  { name: '3.0 with bodies and both body hashes disclosed → VERIFIED', item: () => mint({ specVersion: '3.0' }), status: 'VERIFIED', reason_codes: [], also: (r) => expect([r.checks.identity, r.identity_json, r.committed_fields?.length]).toEqual(['skipped', null, 6]) },
+  { name: '3.0 bare public proof (no bodies, no buyer_fingerprint, no amounts) → VERIFIED: no value needed', item: () => mint({ specVersion: '3.0', publicView: true, disclose: null }, (_p, item) => { delete item.request; delete item.response; }), status: 'VERIFIED', reason_codes: [], also: (r) => expect([r.checks.disclosures, r.checks.body_binding]).toEqual(['skipped', 'skipped']) },
+  { name: '3.1 with upstream_timestamp and receipt_content_hash committed → VERIFIED', item: () => mint({ upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT', receiptContentHash: RECEIPT }), status: 'VERIFIED', reason_codes: [], also: (r) => expect(r.committed_fields).toContain('receipt_content_hash') },
+  { name: 'payment block instead of certification_fee → VERIFIED', item: () => mint({ paymentField: 'payment' }), status: 'VERIFIED', reason_codes: [] },
   {
     name: 'field names beyond U+FFFF: the root is recomputed in code-point order, not UTF-16 order → only SET_MISMATCH',
     item: () => mint({ extraCommitments: { '\uff00': 1, '\u{1F600}': 2 } }),
     status: 'TAMPERED',
-    codes: ['PROOF_COMMITMENT_SET_MISMATCH'],
+    reason_codes: ['PROOF_COMMITMENT_SET_MISMATCH'],
     also: (r) => {
       expect(r.checks.chain).toBe('pass');
       expect(r.committed_fields!.slice(-2)).toEqual(['\uff00', '\u{1F600}']);
@@ -175,28 +175,28 @@ const rows: Row[] = [
     name: 'a commitment changed after issue → PROOF_COMMITMENT_ROOT_MISMATCH',
     item: () => mint({}, (p) => { p.commitments.seller = `sha256:${sha256Hex('another seller')}`; }),
     status: 'TAMPERED',
-    codes: ['PROOF_COMMITMENT_ROOT_MISMATCH'],
+    reason_codes: ['PROOF_COMMITMENT_ROOT_MISMATCH'],
     also: (r) => expect([r.checks.chain, r.checks.signature, r.checks.tsa]).toEqual(['fail', 'pass', 'pass']),
   },
   {
     name: 'hashes.chain changed to another root → root, signature and token all fail',
     item: () => mint({}, (p) => { p.hashes.chain = `sha256:${sha256Hex('another root')}`; }),
     status: 'TAMPERED',
-    codes: ['PROOF_COMMITMENT_ROOT_MISMATCH', 'PROOF_SIGNATURE_INVALID', 'PROOF_TSA_INVALID'],
+    reason_codes: ['PROOF_COMMITMENT_ROOT_MISMATCH', 'PROOF_SIGNATURE_INVALID', 'PROOF_TSA_INVALID'],
   },
-  { name: 'a commitment in uppercase hex → PROOF_MALFORMED', item: () => mint({}, (p) => { p.commitments.seller = p.commitments.seller.toUpperCase().replace('SHA256:', 'sha256:'); }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: '3.1 without commitments → PROOF_MALFORMED', item: () => mint({}, (p) => { delete p.commitments; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
+  { name: 'a commitment in uppercase hex → PROOF_MALFORMED', item: () => mint({}, (p) => { p.commitments.seller = p.commitments.seller.toUpperCase().replace('SHA256:', 'sha256:'); }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: '3.1 without commitments → PROOF_MALFORMED', item: () => mint({}, (p) => { delete p.commitments; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
 
   // --- the committed set ---
-  { name: 'seller not committed (root recomputed by a non-conforming issuer) → PROOF_COMMITMENT_SET_MISMATCH', item: () => mint({ omitCommitments: ['seller'] }), status: 'TAMPERED', codes: ['PROOF_COMMITMENT_SET_MISMATCH'], also: (r) => expect(r.problems.join()).toMatch(/not committed: seller/) },
-  { name: 'a field committed beyond the set (agent_version) → PROOF_COMMITMENT_SET_MISMATCH', item: () => mint({ extraCommitments: { agent_version: '1.0' } }), status: 'TAMPERED', codes: ['PROOF_COMMITMENT_SET_MISMATCH'], also: (r) => expect(r.problems.join()).toMatch(/committed but not in the set: agent_version/) },
-  { name: 'upstream_timestamp served but not committed → PROOF_COMMITMENT_SET_MISMATCH', item: () => mint({ upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT', omitCommitments: ['upstream_timestamp'] }), status: 'TAMPERED', codes: ['PROOF_COMMITMENT_SET_MISMATCH'] },
-  { name: 'receipt_content_hash committed, then no longer served → PROOF_COMMITMENT_SET_MISMATCH', item: () => mint({ receiptContentHash: RECEIPT }, (p) => { p.provider_payment = null; }), status: 'TAMPERED', codes: ['PROOF_COMMITMENT_SET_MISMATCH'] },
+  { name: 'seller not committed (root recomputed by a non-conforming issuer) → PROOF_COMMITMENT_SET_MISMATCH', item: () => mint({ omitCommitments: ['seller'] }), status: 'TAMPERED', reason_codes: ['PROOF_COMMITMENT_SET_MISMATCH'], also: (r) => expect(r.problems.join()).toMatch(/not committed: seller/) },
+  { name: 'a field committed beyond the set (agent_version) → PROOF_COMMITMENT_SET_MISMATCH', item: () => mint({ extraCommitments: { agent_version: '1.0' } }), status: 'TAMPERED', reason_codes: ['PROOF_COMMITMENT_SET_MISMATCH'], also: (r) => expect(r.problems.join()).toMatch(/committed but not in the set: agent_version/) },
+  { name: 'upstream_timestamp served but not committed → PROOF_COMMITMENT_SET_MISMATCH', item: () => mint({ upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT', omitCommitments: ['upstream_timestamp'] }), status: 'TAMPERED', reason_codes: ['PROOF_COMMITMENT_SET_MISMATCH'] },
+  { name: 'receipt_content_hash committed, then no longer served → PROOF_COMMITMENT_SET_MISMATCH', item: () => mint({ receiptContentHash: RECEIPT }, (p) => { p.provider_payment = null; }), status: 'TAMPERED', reason_codes: ['PROOF_COMMITMENT_SET_MISMATCH'] },
   {
     name: '3.1 relabelled 3.0: identity committed beyond the 3.0 set, and only the issuer\'s word → SET_MISMATCH (+ UNANCHORED)',
     item: () => mint({ identity: BOUND_IDENTITY }, (p) => { p.spec_version = '3.0'; }),
     status: 'TAMPERED',
-    codes: ['PROOF_COMMITMENT_SET_MISMATCH', 'PROOF_IDENTITY_UNANCHORED'],
+    reason_codes: ['PROOF_COMMITMENT_SET_MISMATCH', 'PROOF_IDENTITY_UNANCHORED'],
     informational: ['PROOF_IDENTITY_UNANCHORED'],
   },
 
@@ -205,29 +205,29 @@ const rows: Row[] = [
     name: 'an owner\'s opening with a changed value: a commitment that does not open → PROOF_DISCLOSURE_MISMATCH',
     item: () => mint({ disclose: ['request_hash', 'response_hash', 'seller'] }, (_p, item) => { item.disclosure.disclosed.seller.value = 'evil.example.com'; }),
     status: 'TAMPERED',
-    codes: ['PROOF_DISCLOSURE_MISMATCH'],
+    reason_codes: ['PROOF_DISCLOSURE_MISMATCH'],
     also: (r) => expect(r.opened_fields).not.toContain('seller'),
   },
   {
     name: 'an owner\'s opening with another nonce → PROOF_DISCLOSURE_MISMATCH',
     item: () => mint({ disclose: ['request_hash', 'response_hash', 'transaction_id'] }, (_p, item) => { item.disclosure.disclosed.transaction_id.nonce = sha256Hex('guess'); }),
     status: 'TAMPERED',
-    codes: ['PROOF_DISCLOSURE_MISMATCH'],
+    reason_codes: ['PROOF_DISCLOSURE_MISMATCH'],
   },
-  { name: 'a value opened as 3 where "3" was committed (canonical JSON, type kept) → PROOF_DISCLOSURE_MISMATCH', item: () => mint({ transactionId: '3', disclose: ['request_hash', 'response_hash', 'transaction_id'] }, (_p, item) => { item.disclosure.disclosed.transaction_id.value = new JsonNumber('3'); }), status: 'TAMPERED', codes: ['PROOF_DISCLOSURE_MISMATCH'] },
-  { name: 'an opening of a field the proof does not commit → PROOF_DISCLOSURE_MISMATCH', item: () => mint({}, (_p, item) => { item.disclosure.disclosed.agent_version = { nonce: sha256Hex('n'), value: '1.0' }; }), status: 'TAMPERED', codes: ['PROOF_DISCLOSURE_MISMATCH'] },
-  { name: 'opening of seller opens, proof serves another seller → PROOF_SERVED_VALUE_MISMATCH', item: () => mint({ disclose: ['request_hash', 'response_hash', 'seller'] }, (p) => { p.parties.seller = 'evil.example.com'; }), status: 'TAMPERED', codes: ['PROOF_SERVED_VALUE_MISMATCH'] },
-  { name: 'served seller changed, nothing opens it: the root holds, the served value is nobody\'s word → VERIFIED', item: () => mint({}, (p) => { p.parties.seller = 'evil.example.com'; }), status: 'VERIFIED', codes: [], also: (r) => expect(r.opened_fields).not.toContain('seller') },
-  { name: 'opening of transaction_id against the served payment block → VERIFIED', item: () => mint({ paymentField: 'payment', disclose: ['request_hash', 'response_hash', 'transaction_id', 'timestamp', 'buyer_fingerprint'] }), status: 'VERIFIED', codes: [] },
-  { name: 'an opening whose nonce is not 64 lowercase hex → PROOF_MALFORMED', item: () => mint({}, (_p, item) => { item.disclosure.disclosed.request_hash.nonce = 'ab'; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'an opening without value → PROOF_MALFORMED', item: () => mint({}, (_p, item) => { delete item.disclosure.disclosed.request_hash.value; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'a disclosure that is not an object → PROOF_MALFORMED', item: () => mint({}, (_p, item) => { item.disclosure = 'x'; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'openings given with a 2.1 proof open nothing → PROOF_DISCLOSURE_MISMATCH', item: () => mint21(undefined, (_p, item) => { item.disclosure = { disclosed: { seller: { nonce: sha256Hex('n'), value: 'api.example.com' } } }; }), status: 'TAMPERED', codes: ['PROOF_DISCLOSURE_MISMATCH'] },
+  { name: 'a value opened as 3 where "3" was committed (canonical JSON, type kept) → PROOF_DISCLOSURE_MISMATCH', item: () => mint({ transactionId: '3', disclose: ['request_hash', 'response_hash', 'transaction_id'] }, (_p, item) => { item.disclosure.disclosed.transaction_id.value = new JsonNumber('3'); }), status: 'TAMPERED', reason_codes: ['PROOF_DISCLOSURE_MISMATCH'] },
+  { name: 'an opening of a field the proof does not commit → PROOF_DISCLOSURE_MISMATCH', item: () => mint({}, (_p, item) => { item.disclosure.disclosed.agent_version = { nonce: sha256Hex('n'), value: '1.0' }; }), status: 'TAMPERED', reason_codes: ['PROOF_DISCLOSURE_MISMATCH'] },
+  { name: 'opening of seller opens, proof serves another seller → PROOF_SERVED_VALUE_MISMATCH', item: () => mint({ disclose: ['request_hash', 'response_hash', 'seller'] }, (p) => { p.parties.seller = 'evil.example.com'; }), status: 'TAMPERED', reason_codes: ['PROOF_SERVED_VALUE_MISMATCH'] },
+  { name: 'served seller changed, nothing opens it: the root holds, the served value is nobody\'s word → VERIFIED', item: () => mint({}, (p) => { p.parties.seller = 'evil.example.com'; }), status: 'VERIFIED', reason_codes: [], also: (r) => expect(r.opened_fields).not.toContain('seller') },
+  { name: 'opening of transaction_id against the served payment block → VERIFIED', item: () => mint({ paymentField: 'payment', disclose: ['request_hash', 'response_hash', 'transaction_id', 'timestamp', 'buyer_fingerprint'] }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'an opening whose nonce is not 64 lowercase hex → PROOF_MALFORMED', item: () => mint({}, (_p, item) => { item.disclosure.disclosed.request_hash.nonce = 'ab'; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'an opening without value → PROOF_MALFORMED', item: () => mint({}, (_p, item) => { delete item.disclosure.disclosed.request_hash.value; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'a disclosure that is not an object → PROOF_MALFORMED', item: () => mint({}, (_p, item) => { item.disclosure = 'x'; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'openings given with a 2.1 proof open nothing → PROOF_DISCLOSURE_MISMATCH', item: () => mint21(undefined, (_p, item) => { item.disclosure = { disclosed: { seller: { nonce: sha256Hex('n'), value: 'api.example.com' } } }; }), status: 'TAMPERED', reason_codes: ['PROOF_DISCLOSURE_MISMATCH'] },
 
   // --- bodies bound only through opened hash commitments ---
-  { name: '3.1 bodies without any disclosure → PROOF_BODY_UNBOUND', item: () => mint({ disclose: null }), status: 'UNTRUSTED', codes: ['PROOF_BODY_UNBOUND'], also: (r) => expect([r.checks.request_hash, r.checks.body_binding]).toEqual(['pass', 'fail']) },
-  { name: '3.0 response body, only request_hash opened → PROOF_BODY_UNBOUND', item: () => mint({ specVersion: '3.0', disclose: ['request_hash'] }), status: 'UNTRUSTED', codes: ['PROOF_BODY_UNBOUND'] },
-  { name: 'response body only, response_hash opened → VERIFIED', item: () => mint({ disclose: ['response_hash'] }, (_p, item) => { delete item.request; }), status: 'VERIFIED', codes: [] },
+  { name: '3.1 bodies without any disclosure → PROOF_BODY_UNBOUND', item: () => mint({ disclose: null }), status: 'UNTRUSTED', reason_codes: ['PROOF_BODY_UNBOUND'], also: (r) => expect([r.checks.request_hash, r.checks.body_binding]).toEqual(['pass', 'fail']) },
+  { name: '3.0 response body, only request_hash opened → PROOF_BODY_UNBOUND', item: () => mint({ specVersion: '3.0', disclose: ['request_hash'] }), status: 'UNTRUSTED', reason_codes: ['PROOF_BODY_UNBOUND'] },
+  { name: 'response body only, response_hash opened → VERIFIED', item: () => mint({ disclose: ['response_hash'] }, (_p, item) => { delete item.request; }), status: 'VERIFIED', reason_codes: [] },
   {
     name: 'response swapped and hashes.response rewritten to match: the opening catches it → SERVED_VALUE_MISMATCH + BODY_UNBOUND',
     item: () => mint({}, (p, item) => {
@@ -235,32 +235,32 @@ const rows: Row[] = [
       p.hashes.response = `sha256:${sha256Hex(canonicalJson(item.response))}`;
     }),
     status: 'TAMPERED',
-    codes: ['PROOF_BODY_UNBOUND', 'PROOF_SERVED_VALUE_MISMATCH'],
+    reason_codes: ['PROOF_BODY_UNBOUND', 'PROOF_SERVED_VALUE_MISMATCH'],
     also: (r) => expect([r.checks.response_hash, r.checks.chain, r.checks.signature]).toEqual(['pass', 'pass', 'pass']),
   },
-  { name: 'response body changed, hashes untouched → PROOF_RESPONSE_HASH_MISMATCH + BODY_UNBOUND', item: () => mint({}, (_p, item) => { item.response.passages[0].text = 'changed'; }), status: 'TAMPERED', codes: ['PROOF_BODY_UNBOUND', 'PROOF_RESPONSE_HASH_MISMATCH'] },
+  { name: 'response body changed, hashes untouched → PROOF_RESPONSE_HASH_MISMATCH + BODY_UNBOUND', item: () => mint({}, (_p, item) => { item.response.passages[0].text = 'changed'; }), status: 'TAMPERED', reason_codes: ['PROOF_BODY_UNBOUND', 'PROOF_RESPONSE_HASH_MISMATCH'] },
 
   // --- identity ---
   {
     name: '3.1 with a bound DID, committed and opened in the proof → VERIFIED, identity anchored',
     item: () => mint({ identity: BOUND_IDENTITY }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => expect([r.identity_json, r.identity_anchored, r.checks.identity]).toEqual(['{"agent_identity":"did:web:agent.example","agent_identity_verified":true,"did_resolution_status":"bound","identity_consistent":true}', true, 'pass']),
   },
   {
     name: '3.1: an identity field served but not committed → PROOF_COMMITMENT_SET_MISMATCH + PROOF_IDENTITY_INCOMPLETE',
     item: () => mint({ identity: BOUND_IDENTITY, omitCommitments: ['agent_identity'] }),
     status: 'MALFORMED',
-    codes: ['PROOF_COMMITMENT_SET_MISMATCH', 'PROOF_IDENTITY_INCOMPLETE'],
+    reason_codes: ['PROOF_COMMITMENT_SET_MISMATCH', 'PROOF_IDENTITY_INCOMPLETE'],
     also: (r) => expect([r.identity_anchored, r.problems.some((p) => p.includes('not committed: agent_identity'))]).toEqual([false, true]),
   },
-  { name: '3.1 without its disclosed block → PROOF_IDENTITY_INCOMPLETE', item: () => mint({ identity: BOUND_IDENTITY, publishIdentityOpenings: false }), status: 'MALFORMED', codes: ['PROOF_IDENTITY_INCOMPLETE'] },
+  { name: '3.1 without its disclosed block → PROOF_IDENTITY_INCOMPLETE', item: () => mint({ identity: BOUND_IDENTITY, publishIdentityOpenings: false }), status: 'MALFORMED', reason_codes: ['PROOF_IDENTITY_INCOMPLETE'] },
   {
     name: '3.1 without disclosed, the owner hands the identity openings over → VERIFIED',
     item: () => mint({ identity: BOUND_IDENTITY, publishIdentityOpenings: false, disclose: ['request_hash', 'response_hash', 'agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent'] }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => expect(r.identity_anchored).toBe(true),
   },
   {
@@ -270,18 +270,18 @@ const rows: Row[] = [
       p.parties.agent_identity_verified = true;
     }),
     status: 'TAMPERED',
-    codes: ['PROOF_DISCLOSURE_MISMATCH'],
+    reason_codes: ['PROOF_DISCLOSURE_MISMATCH'],
     also: (r) => expect([r.checks.identity, r.identity_anchored, r.identity_json]).toEqual(['skipped', false, '{"agent_identity":null,"agent_identity_verified":true,"did_resolution_status":null,"identity_consistent":null}']),
   },
-  { name: '3.1: flat agent_identity_verified served true, anchored null → PROOF_SERVED_VALUE_MISMATCH', item: () => mint({}, (p) => { p.parties.agent_identity_verified = true; }), status: 'TAMPERED', codes: ['PROOF_SERVED_VALUE_MISMATCH'] },
-  { name: '3.1: identity_consistent served false, anchored true → PROOF_SERVED_VALUE_MISMATCH', item: () => mint({ identity: BOUND_IDENTITY }, (p) => { p.identity_consistent = false; }), status: 'TAMPERED', codes: ['PROOF_SERVED_VALUE_MISMATCH'] },
-  { name: '3.1: agent_identity_verified committed as false → PROOF_IDENTITY_INVALID', item: () => mint({ identity: { ...BOUND_IDENTITY, agent_identity_verified: false } }), status: 'MALFORMED', codes: ['PROOF_IDENTITY_INVALID'] },
-  { name: '3.1: did_resolution_status committed as "maybe" → PROOF_IDENTITY_INVALID', item: () => mint({ identity: { ...BOUND_IDENTITY, did_resolution_status: 'maybe' } }), status: 'MALFORMED', codes: ['PROOF_IDENTITY_INVALID'] },
+  { name: '3.1: flat agent_identity_verified served true, anchored null → PROOF_SERVED_VALUE_MISMATCH', item: () => mint({}, (p) => { p.parties.agent_identity_verified = true; }), status: 'TAMPERED', reason_codes: ['PROOF_SERVED_VALUE_MISMATCH'] },
+  { name: '3.1: identity_consistent served false, anchored true → PROOF_SERVED_VALUE_MISMATCH', item: () => mint({ identity: BOUND_IDENTITY }, (p) => { p.identity_consistent = false; }), status: 'TAMPERED', reason_codes: ['PROOF_SERVED_VALUE_MISMATCH'] },
+  { name: '3.1: agent_identity_verified committed as false → PROOF_IDENTITY_INVALID', item: () => mint({ identity: { ...BOUND_IDENTITY, agent_identity_verified: false } }), status: 'MALFORMED', reason_codes: ['PROOF_IDENTITY_INVALID'] },
+  { name: '3.1: did_resolution_status committed as "maybe" → PROOF_IDENTITY_INVALID', item: () => mint({ identity: { ...BOUND_IDENTITY, did_resolution_status: 'maybe' } }), status: 'MALFORMED', reason_codes: ['PROOF_IDENTITY_INVALID'] },
   {
     name: '3.0 serving a bound DID → VERIFIED, PROOF_IDENTITY_UNANCHORED informational',
     item: () => mint({ specVersion: '3.0', identity: BOUND_IDENTITY }),
     status: 'VERIFIED',
-    codes: ['PROOF_IDENTITY_UNANCHORED'],
+    reason_codes: ['PROOF_IDENTITY_UNANCHORED'],
     informational: ['PROOF_IDENTITY_UNANCHORED'],
     also: (r) => expect([r.checks.identity, r.identity_anchored]).toEqual(['skipped', false]),
   },
@@ -289,30 +289,30 @@ const rows: Row[] = [
     name: '2.1 serving agent_identity_verified true → VERIFIED, PROOF_IDENTITY_UNANCHORED informational',
     item: () => mint21({ agent_identity: 'did:web:agent.example', agent_identity_verified: true, did_resolution_status: 'bound' }),
     status: 'VERIFIED',
-    codes: ['PROOF_IDENTITY_UNANCHORED'],
+    reason_codes: ['PROOF_IDENTITY_UNANCHORED'],
     informational: ['PROOF_IDENTITY_UNANCHORED'],
     also: (r) => expect(r.identity_json).toBe('{"agent_identity":"did:web:agent.example","agent_identity_verified":true,"did_resolution_status":"bound","identity_consistent":null}'),
   },
-  { name: '2.1 with every identity field null → VERIFIED, nothing claimed', item: () => mint21(), status: 'VERIFIED', codes: [], also: (r) => expect([r.identity_json, r.algorithm]).toEqual([null, 'canonical']) },
-  { name: '2.1 with an unanchored identity and a tampered body: the informational code does not hide the failure', item: () => mint21({ agent_identity: 'someone' }, (_p, item) => { item.response.passages[0].text = 'x'; }), status: 'TAMPERED', codes: ['PROOF_IDENTITY_UNANCHORED', 'PROOF_RESPONSE_HASH_MISMATCH'], informational: ['PROOF_IDENTITY_UNANCHORED'] },
+  { name: '2.1 with every identity field null → VERIFIED, nothing claimed', item: () => mint21(), status: 'VERIFIED', reason_codes: [], also: (r) => expect([r.identity_json, r.algorithm]).toEqual([null, 'canonical']) },
+  { name: '2.1 with an unanchored identity and a tampered body: the informational code does not hide the failure', item: () => mint21({ agent_identity: 'someone' }, (_p, item) => { item.response.passages[0].text = 'x'; }), status: 'TAMPERED', reason_codes: ['PROOF_IDENTITY_UNANCHORED', 'PROOF_RESPONSE_HASH_MISMATCH'], informational: ['PROOF_IDENTITY_UNANCHORED'] },
 
   // --- spec_version dispatch ---
   {
     name: '3.1 relabelled "3.2" → PROOF_SPEC_VERSION_UNKNOWN only: signature and token still checked',
     item: () => mint({}, (p) => { p.spec_version = '3.2'; }),
     status: 'MALFORMED',
-    codes: ['PROOF_SPEC_VERSION_UNKNOWN'],
+    reason_codes: ['PROOF_SPEC_VERSION_UNKNOWN'],
     also: (r) => expect([r.checks.structure, r.checks.chain, r.checks.signature, r.checks.tsa, r.algorithm]).toEqual(['pass', 'fail', 'pass', 'pass', null]),
   },
-  { name: 'an unknown version without parties or payment is not judged by the 2.x shape → PROOF_SPEC_VERSION_UNKNOWN', item: () => mint21(undefined, (p) => { p.spec_version = '4.0'; delete p.parties; delete p.certification_fee; }), status: 'MALFORMED', codes: ['PROOF_SPEC_VERSION_UNKNOWN'] },
-  { name: '3.1 relabelled 2.1: values algorithm, the proof\'s openings open nothing → CHAIN_MISMATCH + DISCLOSURE_MISMATCH', item: () => mint({}, (p) => { p.spec_version = '2.1'; }), status: 'TAMPERED', codes: ['PROOF_CHAIN_MISMATCH', 'PROOF_DISCLOSURE_MISMATCH'] },
+  { name: 'an unknown version without parties or payment is not judged by the 2.x shape → PROOF_SPEC_VERSION_UNKNOWN', item: () => mint21(undefined, (p) => { p.spec_version = '4.0'; delete p.parties; delete p.certification_fee; }), status: 'MALFORMED', reason_codes: ['PROOF_SPEC_VERSION_UNKNOWN'] },
+  { name: '3.1 relabelled 2.1: values algorithm, the proof\'s openings open nothing → CHAIN_MISMATCH + DISCLOSURE_MISMATCH', item: () => mint({}, (p) => { p.spec_version = '2.1'; }), status: 'TAMPERED', reason_codes: ['PROOF_CHAIN_MISMATCH', 'PROOF_DISCLOSURE_MISMATCH'] },
 
   // --- batch anchors ---
   ...[0, 3, 4].map((index): Row => ({
     name: `batch of 5, leaf ${index}: the token witnesses the root → VERIFIED`,
     item: () => mintBatch({ size: 5, index }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => {
       expect(r.checks.batch).toBe('pass');
       expect(r.batch).toMatchObject({ status: 'anchored', batch_id: 'batch_20260310_120700_001', leaf_index: index, tree_size: 5 });
@@ -321,39 +321,39 @@ const rows: Row[] = [
       expect(r.independent_witnesses).toBe(1);
     },
   })),
-  { name: 'batch of 1 (empty audit path) → VERIFIED', item: () => mintBatch({ size: 1, index: 0 }), status: 'VERIFIED', codes: [] },
-  { name: 'batch of 2.1 proofs (a batch anchor on a value proof) → VERIFIED', item: () => mintBatch({ size: 3, index: 1, issue: (n) => issueProof({ request: {}, response: { n }, timestamp: TS, seller: 's.example', buyerApiKey: 'k', transactionId: `t${n}`, specVersion: '2.1', signingKeyPem: KEY_2026 }) }), status: 'VERIFIED', codes: [] },
+  { name: 'batch of 1 (empty audit path) → VERIFIED', item: () => mintBatch({ size: 1, index: 0 }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'batch of 2.1 proofs (a batch anchor on a value proof) → VERIFIED', item: () => mintBatch({ size: 3, index: 1, issue: (n) => issueProof({ request: {}, response: { n }, timestamp: TS, seller: 's.example', buyerApiKey: 'k', transactionId: `t${n}`, specVersion: '2.1', signingKeyPem: KEY_2026 }) }), status: 'VERIFIED', reason_codes: [] },
   {
     name: 'audit path one node too long → PROOF_BATCH_PATH_LENGTH, no independent witness',
     item: () => mintBatch({ size: 5, index: 1 }, (p) => { p.batch_anchor.audit_path.push(hex(1)); }),
     status: 'TAMPERED',
-    codes: ['PROOF_BATCH_PATH_LENGTH'],
+    reason_codes: ['PROOF_BATCH_PATH_LENGTH'],
     also: (r) => {
       expect([r.checks.batch, r.checks.tsa, r.independent_witnesses]).toEqual(['fail', 'pass', 0]);
       expect(r.problems[0]).toBe('batch_anchor.audit_path has 4 node(s); RFC 6962 fixes exactly 3 for leaf 1 of a tree of 5');
     },
   },
-  { name: 'audit path one node too short → PROOF_BATCH_PATH_LENGTH', item: () => mintBatch({ size: 5, index: 1 }, (p) => { p.batch_anchor.audit_path.pop(); }), status: 'TAMPERED', codes: ['PROOF_BATCH_PATH_LENGTH'] },
-  { name: 'tree_size overstated 4 → 5 for the last leaf (the path is one node short for it) → PROOF_BATCH_PATH_LENGTH', item: () => mintBatch({ size: 4, index: 3 }, (p) => { p.batch_anchor.tree_size = new JsonNumber('5'); }), status: 'TAMPERED', codes: ['PROOF_BATCH_PATH_LENGTH'] },
+  { name: 'audit path one node too short → PROOF_BATCH_PATH_LENGTH', item: () => mintBatch({ size: 5, index: 1 }, (p) => { p.batch_anchor.audit_path.pop(); }), status: 'TAMPERED', reason_codes: ['PROOF_BATCH_PATH_LENGTH'] },
+  { name: 'tree_size overstated 4 → 5 for the last leaf (the path is one node short for it) → PROOF_BATCH_PATH_LENGTH', item: () => mintBatch({ size: 4, index: 3 }, (p) => { p.batch_anchor.tree_size = new JsonNumber('5'); }), status: 'TAMPERED', reason_codes: ['PROOF_BATCH_PATH_LENGTH'] },
   {
     name: 'known limit: tree_size overstated 5 → 8 for leaf 0 keeps the path length and the walk → VERIFIED (the root does not authenticate the size)',
     item: () => mintBatch({ size: 5, index: 0 }, (p) => { p.batch_anchor.tree_size = new JsonNumber('8'); }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => expect([r.batch?.tree_size, inclusionPathLength(0, 5), inclusionPathLength(0, 8)]).toEqual([8, 3, 3]),
   },
-  { name: 'leaf_index = tree_size (out of range) → PROOF_BATCH_INDEX_OUT_OF_RANGE', item: () => mintBatch({ size: 5, index: 4 }, (p) => { p.batch_anchor.leaf_index = new JsonNumber('5'); }), status: 'TAMPERED', codes: ['PROOF_BATCH_INDEX_OUT_OF_RANGE'] },
-  { name: 'leaf_index -1 → PROOF_BATCH_INDEX_OUT_OF_RANGE', item: () => mintBatch({ size: 5, index: 0 }, (p) => { p.batch_anchor.leaf_index = new JsonNumber('-1'); }), status: 'TAMPERED', codes: ['PROOF_BATCH_INDEX_OUT_OF_RANGE'] },
-  { name: 'tree_size 0 → PROOF_BATCH_INDEX_OUT_OF_RANGE', item: () => mintBatch({ size: 1, index: 0 }, (p) => { p.batch_anchor.tree_size = new JsonNumber('0'); }), status: 'TAMPERED', codes: ['PROOF_BATCH_INDEX_OUT_OF_RANGE'] },
-  { name: 'leaf_index written 1.0 → PROOF_MALFORMED', item: () => mintBatch({ size: 5, index: 1 }, (p) => { p.batch_anchor.leaf_index = new JsonNumber('1.0'); }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'leaf_index moved to another leaf of the same shape → PROOF_BATCH_PATH_INVALID', item: () => mintBatch({ size: 4, index: 1 }, (p) => { p.batch_anchor.leaf_index = new JsonNumber('0'); }), status: 'TAMPERED', codes: ['PROOF_BATCH_PATH_INVALID'] },
-  { name: 'a sibling of the audit path changed → PROOF_BATCH_PATH_INVALID', item: () => mintBatch({ size: 5, index: 2 }, (p) => { p.batch_anchor.audit_path[1] = hex(2); }), status: 'TAMPERED', codes: ['PROOF_BATCH_PATH_INVALID'] },
+  { name: 'leaf_index = tree_size (out of range) → PROOF_BATCH_INDEX_OUT_OF_RANGE', item: () => mintBatch({ size: 5, index: 4 }, (p) => { p.batch_anchor.leaf_index = new JsonNumber('5'); }), status: 'TAMPERED', reason_codes: ['PROOF_BATCH_INDEX_OUT_OF_RANGE'] },
+  { name: 'leaf_index -1 → PROOF_BATCH_INDEX_OUT_OF_RANGE', item: () => mintBatch({ size: 5, index: 0 }, (p) => { p.batch_anchor.leaf_index = new JsonNumber('-1'); }), status: 'TAMPERED', reason_codes: ['PROOF_BATCH_INDEX_OUT_OF_RANGE'] },
+  { name: 'tree_size 0 → PROOF_BATCH_INDEX_OUT_OF_RANGE', item: () => mintBatch({ size: 1, index: 0 }, (p) => { p.batch_anchor.tree_size = new JsonNumber('0'); }), status: 'TAMPERED', reason_codes: ['PROOF_BATCH_INDEX_OUT_OF_RANGE'] },
+  { name: 'leaf_index written 1.0 → PROOF_MALFORMED', item: () => mintBatch({ size: 5, index: 1 }, (p) => { p.batch_anchor.leaf_index = new JsonNumber('1.0'); }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'leaf_index moved to another leaf of the same shape → PROOF_BATCH_PATH_INVALID', item: () => mintBatch({ size: 4, index: 1 }, (p) => { p.batch_anchor.leaf_index = new JsonNumber('0'); }), status: 'TAMPERED', reason_codes: ['PROOF_BATCH_PATH_INVALID'] },
+  { name: 'a sibling of the audit path changed → PROOF_BATCH_PATH_INVALID', item: () => mintBatch({ size: 5, index: 2 }, (p) => { p.batch_anchor.audit_path[1] = hex(2); }), status: 'TAMPERED', reason_codes: ['PROOF_BATCH_PATH_INVALID'] },
   {
     name: 'batch root replaced: the path misses it, and the token witnesses the real root → PATH_INVALID + TSA_INVALID',
     item: () => mintBatch({ size: 5, index: 2 }, (p) => { p.batch_anchor.root = `sha256:${hex(3)}`; }),
     status: 'TAMPERED',
-    codes: ['PROOF_BATCH_PATH_INVALID', 'PROOF_TSA_INVALID'],
-    also: (r) => expect(r.tsa?.codes).toEqual(['TSA_IMPRINT_MISMATCH']),
+    reason_codes: ['PROOF_BATCH_PATH_INVALID', 'PROOF_TSA_INVALID'],
+    also: (r) => expect(r.tsa?.reason_codes).toEqual(['TSA_IMPRINT_MISMATCH']),
   },
   {
     name: 'a token over the chain hash when the batch root was anchored → PROOF_TSA_INVALID',
@@ -364,12 +364,12 @@ const rows: Row[] = [
       return asItem(issued, undefined, (p) => { p.timestamp_authority.tsr_base64 = overChain; });
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TSA_INVALID'],
-    also: (r) => expect([r.tsa?.codes, r.checks.batch, r.independent_witnesses]).toEqual([['TSA_IMPRINT_MISMATCH'], 'pass', 0]),
+    reason_codes: ['PROOF_TSA_INVALID'],
+    also: (r) => expect([r.tsa?.reason_codes, r.checks.batch, r.independent_witnesses]).toEqual([['TSA_IMPRINT_MISMATCH'], 'pass', 0]),
   },
-  { name: 'batch anchored but no token, token required → PROOF_TSA_MISSING', item: () => mintBatch({ size: 2, index: 0 }, (p) => { delete p.timestamp_authority.tsr_base64; }), status: 'UNTRUSTED', codes: ['PROOF_TSA_MISSING'] },
-  { name: 'status neither anchored nor pending → PROOF_MALFORMED', item: () => mintBatch({ size: 2, index: 0 }, (p) => { p.batch_anchor.status = 'closed'; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'anchored without audit_path → PROOF_MALFORMED', item: () => mintBatch({ size: 2, index: 0 }, (p) => { delete p.batch_anchor.audit_path; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
+  { name: 'batch anchored but no token, token required → PROOF_TSA_MISSING', item: () => mintBatch({ size: 2, index: 0 }, (p) => { delete p.timestamp_authority.tsr_base64; }), status: 'UNTRUSTED', reason_codes: ['PROOF_TSA_MISSING'] },
+  { name: 'status neither anchored nor pending → PROOF_MALFORMED', item: () => mintBatch({ size: 2, index: 0 }, (p) => { p.batch_anchor.status = 'closed'; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'anchored without audit_path → PROOF_MALFORMED', item: () => mintBatch({ size: 2, index: 0 }, (p) => { delete p.batch_anchor.audit_path; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
 
   // --- pending batches ---
   {
@@ -380,7 +380,7 @@ const rows: Row[] = [
       return asItem(issued, undefined);
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_BATCH_PENDING'],
+    reason_codes: ['PROOF_BATCH_PENDING'],
     also: (r) => expect([r.checks.batch, r.checks.tsa, r.witnessed_hash, r.independent_witnesses, r.informational_codes]).toEqual(['fail', 'skipped', null, 0, []]),
   },
   {
@@ -392,37 +392,37 @@ const rows: Row[] = [
     },
     trust: () => trustNoToken,
     status: 'VERIFIED',
-    codes: ['PROOF_BATCH_PENDING'],
+    reason_codes: ['PROOF_BATCH_PENDING'],
     informational: ['PROOF_BATCH_PENDING'],
     also: (r) => expect([r.checks.batch, r.checks.tsa, r.batch?.status]).toEqual(['skipped', 'skipped', 'pending']),
   },
 
   // --- time with a batch: genTime in [timestamp, timestamp + batch_max_skew_seconds] ---
-  { name: 'batch token 600 s after the timestamp (beyond the 300 s single-proof skew) → VERIFIED', item: () => mintBatch({ size: 3, index: 0, genTime: at(TS, 600) }), status: 'VERIFIED', codes: [] },
-  { name: 'batch token exactly 900 s after the timestamp → VERIFIED', item: () => mintBatch({ size: 3, index: 0, genTime: at(TS, 900) }), status: 'VERIFIED', codes: [] },
-  { name: 'batch token exactly at the timestamp → VERIFIED', item: () => mintBatch({ size: 3, index: 0, genTime: TS }), status: 'VERIFIED', codes: [] },
-  { name: 'batch token 901 s after the timestamp, beyond the batch allowance → PROOF_TIME_OUTSIDE_WINDOW', item: () => mintBatch({ size: 3, index: 0, genTime: at(TS, 901) }), status: 'UNTRUSTED', codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
+  { name: 'batch token 600 s after the timestamp (beyond the 300 s single-proof skew) → VERIFIED', item: () => mintBatch({ size: 3, index: 0, genTime: at(TS, 600) }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'batch token exactly 900 s after the timestamp → VERIFIED', item: () => mintBatch({ size: 3, index: 0, genTime: at(TS, 900) }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'batch token exactly at the timestamp → VERIFIED', item: () => mintBatch({ size: 3, index: 0, genTime: TS }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'batch token 901 s after the timestamp, beyond the batch allowance → PROOF_TIME_OUTSIDE_WINDOW', item: () => mintBatch({ size: 3, index: 0, genTime: at(TS, 901) }), status: 'UNTRUSTED', reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
   {
     name: 'batch token genTime 1 s before the proof timestamp → PROOF_TIME_OUTSIDE_WINDOW',
     item: () => mintBatch({ size: 3, index: 0, genTime: at(TS, -1) }),
     status: 'UNTRUSTED',
-    codes: ['PROOF_TIME_OUTSIDE_WINDOW'],
+    reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'],
     also: (r) => expect(r.problems[0]).toMatch(/precedes timestamp .* by 1 s/),
   },
-  { name: 'a proof anchored on its own keeps the 300 s skew: token 600 s later → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ tsa: { signer: tsa, genTime: at(TS, 600) } }), status: 'UNTRUSTED', codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
+  { name: 'a proof anchored on its own keeps the 300 s skew: token 600 s later → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ tsa: { signer: tsa, genTime: at(TS, 600) } }), status: 'UNTRUSTED', reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
 ];
 
 describe('verifyEvidenceItem, spec 3.x and batch anchors: one row per rule (SPEC §6.1)', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
     const item = await row.item();
     const result = await verifyEvidenceItem(item, row.trust ? row.trust() : trust, WINDOW);
-    expect({ status: result.status, codes: result.codes, informational: result.informational_codes }).toEqual({ status: row.status, codes: row.codes, informational: row.informational ?? [] });
+    expect({ status: result.status, reason_codes: result.reason_codes, informational: result.informational_codes }).toEqual({ status: row.status, reason_codes: row.reason_codes, informational: row.informational ?? [] });
     // Every counting code belongs to a failed check, every failed check has one; informational codes leave their check skipped.
-    const counting = result.codes.filter((c) => !result.informational_codes.includes(c as ProofCode));
+    const counting = result.reason_codes.filter((c) => !result.informational_codes.includes(c as ProofCode));
     const failed = PROOF_CHECKS.filter((c) => result.checks[c] === 'fail');
     expect([...new Set(counting.map((c) => PROOF_CODES[c as ProofCode].check))].sort()).toEqual([...failed].sort());
     for (const c of result.informational_codes) expect(result.checks[PROOF_CODES[c].check], c).toBe('skipped');
-    expect(result.problems.length).toBeGreaterThanOrEqual(result.codes.length);
+    expect(result.problems.length).toBeGreaterThanOrEqual(result.reason_codes.length);
     expect(structuredClone(result)).toEqual(result); // plain data: it crosses worker threads
     row.also?.(result);
   });
@@ -549,7 +549,7 @@ describe('prereg verify FILE on 3.x proofs: the same result as the pipeline (run
         );
         if (outcome.kind !== 'evidence') throw new Error('not evidence');
         const r = outcome.result;
-        return { status: r.status, reason_codes: r.codes, informational_codes: r.informational_codes, checks: r.checks };
+        return { status: r.status, reason_codes: r.reason_codes, informational_codes: r.informational_codes, checks: r.checks };
       }),
     );
     expect(cli.jsonLines.map((l) => ({ status: l.status, reason_codes: l.reason_codes, informational_codes: l.informational_codes, checks: l.checks }))).toEqual(pipeline);

@@ -177,7 +177,7 @@ interface Row {
   trust?: () => TrustMaterial;
   window?: typeof WINDOW;
   status: ProofStatus;
-  codes: ProofCode[];
+  reason_codes: ProofCode[];
   also?: (r: ProofVerification) => void;
 }
 
@@ -187,16 +187,16 @@ const rows: Row[] = [
     name: `legacy spec_version ${String(specVersion)} → VERIFIED`,
     item: () => mint({ specVersion }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => {
       expect(r.algorithm).toBe('legacy');
       expect(r.spec_version).toBe(specVersion);
     },
   })),
-  { name: 'canonical 1.2 → VERIFIED', item: () => mint({ specVersion: '1.2' }), status: 'VERIFIED', codes: [], also: (r) => expect(r.algorithm).toBe('canonical') },
-  { name: 'canonical 2.1 with receipt_content_hash → VERIFIED', item: () => mint({ specVersion: '2.1', receiptContentHash: RECEIPT }), status: 'VERIFIED', codes: [] },
-  { name: 'canonical 1.2 with upstream_timestamp → VERIFIED', item: () => mint({ specVersion: '1.2', upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT' }), status: 'VERIFIED', codes: [] },
-  { name: 'legacy 2.0 with upstream_timestamp and receipt → VERIFIED', item: () => mint({ specVersion: '2.0', upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT', receiptContentHash: `sha256:${RECEIPT}` }), status: 'VERIFIED', codes: [] },
+  { name: 'canonical 1.2 → VERIFIED', item: () => mint({ specVersion: '1.2' }), status: 'VERIFIED', reason_codes: [], also: (r) => expect(r.algorithm).toBe('canonical') },
+  { name: 'canonical 2.1 with receipt_content_hash → VERIFIED', item: () => mint({ specVersion: '2.1', receiptContentHash: RECEIPT }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'canonical 1.2 with upstream_timestamp → VERIFIED', item: () => mint({ specVersion: '1.2', upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT' }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'legacy 2.0 with upstream_timestamp and receipt → VERIFIED', item: () => mint({ specVersion: '2.0', upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT', receiptContentHash: `sha256:${RECEIPT}` }), status: 'VERIFIED', reason_codes: [] },
   {
     name: 'optional chain fields null or empty take no part → VERIFIED',
     item: () => mint({ specVersion: '2.1' }, (p) => {
@@ -204,19 +204,19 @@ const rows: Row[] = [
       p.provider_payment = { receipt_content_hash: '' };
     }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
-  { name: 'an empty upstream_timestamp served where one was chained → PROOF_CHAIN_MISMATCH', item: () => mint({ upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT' }, (p) => { p.upstream_timestamp = ''; }), status: 'TAMPERED', codes: ['PROOF_CHAIN_MISMATCH'] },
+  { name: 'an empty upstream_timestamp served where one was chained → PROOF_CHAIN_MISMATCH', item: () => mint({ upstreamTimestamp: 'Tue, 10 Mar 2026 12:00:01 GMT' }, (p) => { p.upstream_timestamp = ''; }), status: 'TAMPERED', reason_codes: ['PROOF_CHAIN_MISMATCH'] },
 
   // payment / certification_fee
-  { name: 'certification_fee (reference service) → VERIFIED', item: () => mint({ paymentField: 'certification_fee' }), status: 'VERIFIED', codes: [] },
-  { name: 'payment (proof-spec §1) → VERIFIED', item: () => mint({ paymentField: 'payment' }), status: 'VERIFIED', codes: [] },
-  { name: 'both blocks, same canonical JSON → VERIFIED', item: () => mint({ paymentField: 'payment' }, (p) => { p.certification_fee = p.payment; }), status: 'VERIFIED', codes: [] },
+  { name: 'certification_fee (reference service) → VERIFIED', item: () => mint({ paymentField: 'certification_fee' }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'payment (proof-spec §1) → VERIFIED', item: () => mint({ paymentField: 'payment' }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'both blocks, same canonical JSON → VERIFIED', item: () => mint({ paymentField: 'payment' }, (p) => { p.certification_fee = p.payment; }), status: 'VERIFIED', reason_codes: [] },
   {
     name: 'both blocks, different transaction_id → PROOF_MALFORMED',
     item: () => mint({ paymentField: 'payment' }, (p) => { p.certification_fee = { ...p.payment, transaction_id: 'crd_other' }; }),
     status: 'MALFORMED',
-    codes: ['PROOF_MALFORMED'],
+    reason_codes: ['PROOF_MALFORMED'],
     also: (r) => expect(r.problems.join()).toMatch(/payment and proof\/certification_fee/),
   },
   {
@@ -226,12 +226,12 @@ const rows: Row[] = [
       p.certification_fee = { ...p.payment, amount: new JsonNumber('1.0') };
     }),
     status: 'MALFORMED',
-    codes: ['PROOF_MALFORMED'],
+    reason_codes: ['PROOF_MALFORMED'],
   },
   // Contract change (real proofs): only transaction_id is read from the block; the rest is the issuer's business.
-  { name: 'payment without provider → VERIFIED (not a chain input)', item: () => mint({ paymentField: 'payment' }, (p) => { delete p.payment.provider; }), status: 'VERIFIED', codes: [] },
-  { name: 'amount as a string → VERIFIED (not a chain input)', item: () => mint({}, (p) => { p.certification_fee.amount = '0.1'; }), status: 'VERIFIED', codes: [] },
-  { name: 'transaction_id as a number → PROOF_MALFORMED', item: () => mint({}, (p) => { p.certification_fee.transaction_id = 7; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
+  { name: 'payment without provider → VERIFIED (not a chain input)', item: () => mint({ paymentField: 'payment' }, (p) => { delete p.payment.provider; }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'amount as a string → VERIFIED (not a chain input)', item: () => mint({}, (p) => { p.certification_fee.amount = '0.1'; }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'transaction_id as a number → PROOF_MALFORMED', item: () => mint({}, (p) => { p.certification_fee.transaction_id = 7; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
 
   // the public view (spec below 3.0): a preimage that is not published cannot be recomputed
   ...([
@@ -241,7 +241,7 @@ const rows: Row[] = [
     name: `${what} → PROOF_PREIMAGE_REDACTED, chain skipped, signature and token still checked`,
     item: () => mint({}, edit),
     status: 'UNTRUSTED',
-    codes: ['PROOF_PREIMAGE_REDACTED'],
+    reason_codes: ['PROOF_PREIMAGE_REDACTED'],
     also: (r) => {
       expect(r.checks.chain).toBe('skipped');
       expect(r.recomputed_chain_hash).toBeNull();
@@ -264,38 +264,38 @@ const rows: Row[] = [
     name: `${what} → PROOF_MALFORMED`,
     item: () => mint({}, edit),
     status: 'MALFORMED',
-    codes: ['PROOF_MALFORMED'],
+    reason_codes: ['PROOF_MALFORMED'],
     also: (r) => expect(r.problems.join('\n')).toContain(problem),
   })),
   {
     name: 'a tampered full proof with its fee block deleted stays refused (MALFORMED), never downgraded to a public view',
     item: () => mint({}, (p, item) => { item.response = { passages: [] }; delete p.certification_fee; }),
     status: 'MALFORMED',
-    codes: ['PROOF_MALFORMED'],
+    reason_codes: ['PROOF_MALFORMED'],
   },
   {
     name: 'seller at the top level instead of parties (the public view) → VERIFIED',
     item: () => mint({}, (p) => { p.seller = p.parties.seller; delete p.parties.seller; }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
   {
     name: 'buyer_fingerprint at the top level instead of parties → VERIFIED',
     item: () => mint({}, (p) => { p.buyer_fingerprint = p.parties.buyer_fingerprint; p.seller = p.parties.seller; delete p.parties; }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
   {
     name: 'a redacted preimage filled in with made-up values → PROOF_CHAIN_MISMATCH',
     item: () => mint({}, (p) => { p.parties.buyer_fingerprint = 'f'.repeat(64); p.certification_fee.transaction_id = 'crd_made_up'; }),
     status: 'TAMPERED',
-    codes: ['PROOF_CHAIN_MISMATCH'],
+    reason_codes: ['PROOF_CHAIN_MISMATCH'],
   },
   {
     name: 'a redacted preimage whose response body is given: the body hash matches, but nothing binds it',
     item: () => mint({}, (p) => { p.seller = p.parties.seller; delete p.parties; delete p.certification_fee; }),
     status: 'UNTRUSTED',
-    codes: ['PROOF_PREIMAGE_REDACTED'],
+    reason_codes: ['PROOF_PREIMAGE_REDACTED'],
     also: (r) => {
       expect(r.checks.response_hash).toBe('pass');
       expect(r.checks.request_hash).toBe('pass');
@@ -307,50 +307,50 @@ const rows: Row[] = [
     name: 'parties.seller a number → PROOF_MALFORMED, nothing else runs',
     item: () => mint({}, (p) => { p.parties.seller = 7; }),
     status: 'MALFORMED',
-    codes: ['PROOF_MALFORMED'],
+    reason_codes: ['PROOF_MALFORMED'],
     also: (r) => {
       expect(r.checks).toEqual(Object.fromEntries(PROOF_CHECKS.map((c) => [c, c === 'structure' ? 'fail' : 'skipped'])));
       expect(r.problems.join('\n')).toContain('proof/parties/seller must be string');
       expect(r.proof_id).toMatch(/^prf_20260310_120000_/);
     },
   },
-  { name: 'parties.buyer_fingerprint not 64 hex → PROOF_MALFORMED', item: () => mint({}, (p) => { p.parties.buyer_fingerprint = 'abc'; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'missing proof_id → PROOF_MALFORMED', item: () => mint({}, (p) => { delete p.proof_id; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'hash in uppercase hex → PROOF_MALFORMED', item: () => mint({}, (p) => { p.hashes.chain = p.hashes.chain.toUpperCase().replace('SHA256:', 'sha256:'); }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'hash without sha256: prefix → PROOF_MALFORMED', item: () => mint({}, (p) => { p.hashes.request = p.hashes.request.slice(7); }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'receipt_content_hash not a hash → PROOF_MALFORMED', item: () => mint({ receiptContentHash: RECEIPT }, (p) => { p.provider_payment.receipt_content_hash = 'sha256:xyz'; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'timestamp without zone → PROOF_MALFORMED', item: () => mint({}, (p) => { p.timestamp = '2026-03-10T12:00:00'; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'timestamp on 30 February → PROOF_MALFORMED', item: () => mint({}, (p) => { p.timestamp = '2026-02-30T12:00:00Z'; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'signature not ed25519:<86 base64url> → PROOF_MALFORMED', item: () => mint({}, (p) => { p.arkforge_signature = 'ed25519:abc'; }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'proof is an array → PROOF_MALFORMED', item: async () => ({ proof: [] }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
-  { name: 'proof is null → PROOF_MALFORMED', item: async () => ({ proof: null }), status: 'MALFORMED', codes: ['PROOF_MALFORMED'] },
+  { name: 'parties.buyer_fingerprint not 64 hex → PROOF_MALFORMED', item: () => mint({}, (p) => { p.parties.buyer_fingerprint = 'abc'; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'missing proof_id → PROOF_MALFORMED', item: () => mint({}, (p) => { delete p.proof_id; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'hash in uppercase hex → PROOF_MALFORMED', item: () => mint({}, (p) => { p.hashes.chain = p.hashes.chain.toUpperCase().replace('SHA256:', 'sha256:'); }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'hash without sha256: prefix → PROOF_MALFORMED', item: () => mint({}, (p) => { p.hashes.request = p.hashes.request.slice(7); }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'receipt_content_hash not a hash → PROOF_MALFORMED', item: () => mint({ receiptContentHash: RECEIPT }, (p) => { p.provider_payment.receipt_content_hash = 'sha256:xyz'; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'timestamp without zone → PROOF_MALFORMED', item: () => mint({}, (p) => { p.timestamp = '2026-03-10T12:00:00'; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'timestamp on 30 February → PROOF_MALFORMED', item: () => mint({}, (p) => { p.timestamp = '2026-02-30T12:00:00Z'; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'signature not ed25519:<86 base64url> → PROOF_MALFORMED', item: () => mint({}, (p) => { p.arkforge_signature = 'ed25519:abc'; }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'proof is an array → PROOF_MALFORMED', item: async () => ({ proof: [] }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
+  { name: 'proof is null → PROOF_MALFORMED', item: async () => ({ proof: null }), status: 'MALFORMED', reason_codes: ['PROOF_MALFORMED'] },
 
   // spec_version
   {
     name: 'spec_version "9.9" → PROOF_SPEC_VERSION_UNKNOWN, the other witnesses still checked',
     item: () => mint({}, (p) => { p.spec_version = '9.9'; }),
     status: 'MALFORMED',
-    codes: ['PROOF_SPEC_VERSION_UNKNOWN'],
+    reason_codes: ['PROOF_SPEC_VERSION_UNKNOWN'],
     also: (r) => {
       expect(r.algorithm).toBeNull();
       expect(r.checks).toMatchObject({ structure: 'pass', chain: 'fail', signature: 'pass', key: 'pass', tsa: 'pass', time: 'pass' });
     },
   },
-  { name: 'spec_version null on a legacy proof counts as absent → VERIFIED', item: () => mint({ specVersion: null }, (p) => { p.spec_version = null; }), status: 'VERIFIED', codes: [], also: (r) => expect([r.algorithm, r.spec_version]).toEqual(['legacy', null]) },
-  { name: 'spec_version null on a canonical proof selects legacy → PROOF_CHAIN_MISMATCH', item: () => mint({ specVersion: '1.2' }, (p) => { p.spec_version = null; }), status: 'TAMPERED', codes: ['PROOF_CHAIN_MISMATCH'] },
-  { name: 'spec_version changed 1.2 → 1.1 (algorithm swap) → PROOF_CHAIN_MISMATCH', item: () => mint({ specVersion: '1.2' }, (p) => { p.spec_version = '1.1'; }), status: 'TAMPERED', codes: ['PROOF_CHAIN_MISMATCH'] },
+  { name: 'spec_version null on a legacy proof counts as absent → VERIFIED', item: () => mint({ specVersion: null }, (p) => { p.spec_version = null; }), status: 'VERIFIED', reason_codes: [], also: (r) => expect([r.algorithm, r.spec_version]).toEqual(['legacy', null]) },
+  { name: 'spec_version null on a canonical proof selects legacy → PROOF_CHAIN_MISMATCH', item: () => mint({ specVersion: '1.2' }, (p) => { p.spec_version = null; }), status: 'TAMPERED', reason_codes: ['PROOF_CHAIN_MISMATCH'] },
+  { name: 'spec_version changed 1.2 → 1.1 (algorithm swap) → PROOF_CHAIN_MISMATCH', item: () => mint({ specVersion: '1.2' }, (p) => { p.spec_version = '1.1'; }), status: 'TAMPERED', reason_codes: ['PROOF_CHAIN_MISMATCH'] },
 
   // bodies
   {
     name: 'bodies as given → all checks pass',
     item: () => mint(),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     // A 2.1 proof without batch anchor, identity or log entry: the 3.x, batch and tlog checks have nothing to check.
     also: (r) => expect(Object.values(r.checks)).toEqual(PROOF_CHECKS.map((c) => (V3_AND_BATCH_CHECKS.includes(c) ? 'skipped' : 'pass'))),
   },
-  { name: 'request body changed → PROOF_REQUEST_HASH_MISMATCH', item: () => mint({}, (_p, item) => { item.request.payload.k = new JsonNumber('4'); }), status: 'TAMPERED', codes: ['PROOF_REQUEST_HASH_MISMATCH'] },
-  { name: 'response passage changed → PROOF_RESPONSE_HASH_MISMATCH', item: () => mint({}, (_p, item) => { item.response.passages[0].text = 'Le délai est de 60 jours.'; }), status: 'TAMPERED', codes: ['PROOF_RESPONSE_HASH_MISMATCH'] },
+  { name: 'request body changed → PROOF_REQUEST_HASH_MISMATCH', item: () => mint({}, (_p, item) => { item.request.payload.k = new JsonNumber('4'); }), status: 'TAMPERED', reason_codes: ['PROOF_REQUEST_HASH_MISMATCH'] },
+  { name: 'response passage changed → PROOF_RESPONSE_HASH_MISMATCH', item: () => mint({}, (_p, item) => { item.response.passages[0].text = 'Le délai est de 60 jours.'; }), status: 'TAMPERED', reason_codes: ['PROOF_RESPONSE_HASH_MISMATCH'] },
   {
     name: 'bodies re-serialised (key order, whitespace, \\u escapes) → VERIFIED',
     item: () => mint({}, (_p, item) => {
@@ -358,21 +358,21 @@ const rows: Row[] = [
       item.response = parseJson('{"passages": [ {"text": "Le d\\u00e9lai est de 30 jours.", "score": 0.8750, "ref": "R2152-2"} ]}');
     }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
   {
     name: 'a number written 1.10 hashes as Python writes 1.1 → VERIFIED',
     item: () => mint({ response: parseJson('{"x":1.1,"big":1E5}') }, (_p, item) => { item.response = parseJson('{"x":1.10,"big":100000.0}'); }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
   {
     name: '1.0 stays distinct from 1 → PROOF_RESPONSE_HASH_MISMATCH',
     item: () => mint({ response: parseJson('{"x":1.0}') }, (_p, item) => { item.response = parseJson('{"x":1}'); }),
     status: 'TAMPERED',
-    codes: ['PROOF_RESPONSE_HASH_MISMATCH'],
+    reason_codes: ['PROOF_RESPONSE_HASH_MISMATCH'],
   },
-  { name: 'bare proof (no bodies) → VERIFIED, body checks skipped', item: () => mint({}, (_p, item) => { delete item.request; item.response = null; }), status: 'VERIFIED', codes: [], also: (r) => expect([r.checks.request_hash, r.checks.response_hash]).toEqual(['skipped', 'skipped']) },
+  { name: 'bare proof (no bodies) → VERIFIED, body checks skipped', item: () => mint({}, (_p, item) => { delete item.request; item.response = null; }), status: 'VERIFIED', reason_codes: [], also: (r) => expect([r.checks.request_hash, r.checks.response_hash]).toEqual(['skipped', 'skipped']) },
 
   // chain
   ...(
@@ -393,7 +393,7 @@ const rows: Row[] = [
         delete item.request; // a changed hashes.request would otherwise also fail its body check
       }),
       status: 'TAMPERED',
-      codes: ['PROOF_CHAIN_MISMATCH'],
+      reason_codes: ['PROOF_CHAIN_MISMATCH'],
     })),
   ),
   {
@@ -405,39 +405,39 @@ const rows: Row[] = [
       p.views_count = new JsonNumber('7');
     }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
 
   // signature and key
-  { name: 'signature byte flipped → PROOF_SIGNATURE_INVALID', item: () => mint({}, flipSignatureByte), status: 'TAMPERED', codes: ['PROOF_SIGNATURE_INVALID'], also: (r) => expect([r.checks.signature, r.checks.key, r.key_id]).toEqual(['fail', 'skipped', null]) },
-  { name: 'no signature → PROOF_SIGNATURE_MISSING', item: () => mint({}, (p) => { delete p.arkforge_signature; }), status: 'UNTRUSTED', codes: ['PROOF_SIGNATURE_MISSING'] },
-  { name: 'signature null → PROOF_SIGNATURE_MISSING', item: () => mint({}, (p) => { p.arkforge_signature = null; }), status: 'UNTRUSTED', codes: ['PROOF_SIGNATURE_MISSING'] },
+  { name: 'signature byte flipped → PROOF_SIGNATURE_INVALID', item: () => mint({}, flipSignatureByte), status: 'TAMPERED', reason_codes: ['PROOF_SIGNATURE_INVALID'], also: (r) => expect([r.checks.signature, r.checks.key, r.key_id]).toEqual(['fail', 'skipped', null]) },
+  { name: 'no signature → PROOF_SIGNATURE_MISSING', item: () => mint({}, (p) => { delete p.arkforge_signature; }), status: 'UNTRUSTED', reason_codes: ['PROOF_SIGNATURE_MISSING'] },
+  { name: 'signature null → PROOF_SIGNATURE_MISSING', item: () => mint({}, (p) => { p.arkforge_signature = null; }), status: 'UNTRUSTED', reason_codes: ['PROOF_SIGNATURE_MISSING'] },
   {
     name: 'pinned key in its window, embedded key pinned → VERIFIED',
     item: () => mint(),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => expect([r.key_id, r.embedded_pubkey, r.embedded_pubkey_pinned]).toEqual(['arkforge-2026', PUB_2026, true]),
   },
   {
     name: 'signed by the pinned key, no embedded key → VERIFIED',
     item: () => mint({ embeddedPubkey: null }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => expect([r.key_id, r.embedded_pubkey, r.embedded_pubkey_pinned]).toEqual(['arkforge-2026', null, null]),
   },
   {
     name: 'embedded key lies (names the unpinned key), signature by the pinned key → VERIFIED',
     item: () => mint({ embeddedPubkey: UNPINNED_PUB }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => expect([r.key_id, r.embedded_pubkey_pinned]).toEqual(['arkforge-2026', false]),
   },
   {
     name: 'signed by an unpinned key embedded as arkforge_pubkey → PROOF_KEY_UNTRUSTED',
     item: () => mint({ signingKeyPem: UNPINNED_KEY }),
     status: 'UNTRUSTED',
-    codes: ['PROOF_KEY_UNTRUSTED'],
+    reason_codes: ['PROOF_KEY_UNTRUSTED'],
     also: (r) => {
       expect([r.checks.signature, r.checks.key, r.key_id]).toEqual(['pass', 'fail', null]);
       expect([r.embedded_pubkey, r.embedded_pubkey_pinned]).toEqual([UNPINNED_PUB, false]);
@@ -447,14 +447,14 @@ const rows: Row[] = [
     name: 'unpinned embedded key, signature flipped → PROOF_SIGNATURE_INVALID (no key at all verifies)',
     item: () => mint({ signingKeyPem: UNPINNED_KEY }, flipSignatureByte),
     status: 'TAMPERED',
-    codes: ['PROOF_SIGNATURE_INVALID'],
+    reason_codes: ['PROOF_SIGNATURE_INVALID'],
     also: (r) => expect([r.embedded_pubkey_pinned, r.key_id]).toEqual([false, null]),
   },
   {
     name: 'signed by the expired pinned key (window ends before timestamp) → PROOF_KEY_UNTRUSTED',
     item: () => mint({ signingKeyPem: KEY_2025 }),
     status: 'UNTRUSTED',
-    codes: ['PROOF_KEY_UNTRUSTED'],
+    reason_codes: ['PROOF_KEY_UNTRUSTED'],
     also: (r) => expect([r.key_id, r.embedded_pubkey_pinned, r.checks.signature, r.checks.key]).toEqual(['arkforge-2025', true, 'pass', 'fail']),
   },
   {
@@ -462,28 +462,28 @@ const rows: Row[] = [
     item: () => mint(),
     trust: () => buildTrustMaterial(policy({ arkforge_keys: [{ key_id: 'k', public_key: PUB_2026, valid_from: '2026-01-01T00:00:00Z', valid_until: at(TS, 5) }] }), [TSA_ROOT]),
     status: 'UNTRUSTED',
-    codes: ['PROOF_KEY_UNTRUSTED'],
+    reason_codes: ['PROOF_KEY_UNTRUSTED'],
   },
   {
     name: 'same key window, no token (not required) → VERIFIED',
     item: () => mint({ tsa: undefined }),
     trust: () => buildTrustMaterial(policy({ require_tsa_token: false, arkforge_keys: [{ key_id: 'k', public_key: PUB_2026, valid_from: '2026-01-01T00:00:00Z', valid_until: at(TS, 5) }] }), [TSA_ROOT]),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
   {
     name: 'a key with no end (valid_until null) counts from valid_from on → VERIFIED',
     item: () => mint(),
     trust: () => buildTrustMaterial(policy({ arkforge_keys: [{ key_id: 'k', public_key: PUB_2026, valid_from: TS, valid_until: null }] }), [TSA_ROOT]),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
   {
     name: 'a key with no end, valid from after the timestamp → PROOF_KEY_UNTRUSTED, its window written "no end"',
     item: () => mint(),
     trust: () => buildTrustMaterial(policy({ arkforge_keys: [{ key_id: 'k', public_key: PUB_2026, valid_from: at(TS, 1), valid_until: null }] }), [TSA_ROOT]),
     status: 'UNTRUSTED',
-    codes: ['PROOF_KEY_UNTRUSTED'],
+    reason_codes: ['PROOF_KEY_UNTRUSTED'],
     also: (r) => expect(r.problems.join('\n')).toContain(`whose window [${new Date(Date.parse(at(TS, 1))).toISOString()}, no end) does not contain`),
   },
   {
@@ -491,7 +491,7 @@ const rows: Row[] = [
     item: () => mint(),
     trust: () => buildTrustMaterial(policy({ arkforge_keys: [{ key_id: 'k', public_key: PUB_2026, valid_from: TS, valid_until: '2027-01-01T00:00:00Z' }] }), [TSA_ROOT]),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
 
   // RFC 3161 token
@@ -499,15 +499,15 @@ const rows: Row[] = [
     name: 'token from the pinned TSA → VERIFIED, genTime and signer reported',
     item: () => mint(),
     status: 'VERIFIED',
-    codes: [],
-    also: (r) => expect(r.tsa).toEqual({ gen_time: GEN, codes: [], signer: 'CN=TEST-ONLY prereg TSA,OU=not for production,O=prereg TEST-ONLY fixtures', root_sha256: TEST_TSA_ROOT_SHA256 }),
+    reason_codes: [],
+    also: (r) => expect(r.tsa).toEqual({ gen_time: GEN, reason_codes: [], signer: 'CN=TEST-ONLY prereg TSA,OU=not for production,O=prereg TEST-ONLY fixtures', root_sha256: TEST_TSA_ROOT_SHA256 }),
   },
   {
     name: 'token from the unpinned TSA → PROOF_TSA_UNTRUSTED',
     item: () => mint({ tsa: { signer: unpinnedTsa, genTime: GEN } }),
     status: 'UNTRUSTED',
-    codes: ['PROOF_TSA_UNTRUSTED'],
-    also: (r) => expect(r.tsa?.codes).toEqual(['TSA_CHAIN_UNTRUSTED']),
+    reason_codes: ['PROOF_TSA_UNTRUSTED'],
+    also: (r) => expect(r.tsa?.reason_codes).toEqual(['TSA_CHAIN_UNTRUSTED']),
   },
   {
     name: 'token over another hash → PROOF_TSA_INVALID',
@@ -516,8 +516,8 @@ const rows: Row[] = [
       return mint({}, (p) => { p.timestamp_authority.tsr_base64 = token; });
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TSA_INVALID'],
-    also: (r) => expect(r.tsa?.codes).toEqual(['TSA_IMPRINT_MISMATCH']),
+    reason_codes: ['PROOF_TSA_INVALID'],
+    also: (r) => expect(r.tsa?.reason_codes).toEqual(['TSA_IMPRINT_MISMATCH']),
   },
   {
     name: 'token over another hash from the unpinned TSA → both codes',
@@ -526,43 +526,43 @@ const rows: Row[] = [
       return mint({}, (p) => { p.timestamp_authority.tsr_base64 = token; });
     },
     status: 'UNTRUSTED',
-    codes: ['PROOF_TSA_INVALID', 'PROOF_TSA_UNTRUSTED'],
+    reason_codes: ['PROOF_TSA_INVALID', 'PROOF_TSA_UNTRUSTED'],
   },
-  { name: 'token not DER → PROOF_TSA_INVALID', item: () => mint({}, (p) => { p.timestamp_authority.tsr_base64 = 'bm90IGEgdG9rZW4='; }), status: 'UNTRUSTED', codes: ['PROOF_TSA_INVALID'], also: (r) => expect(r.tsa).toEqual({ gen_time: null, codes: ['TSA_TOKEN_MALFORMED'], signer: null, root_sha256: null }) },
-  { name: 'no token, token required → PROOF_TSA_MISSING', item: () => mint({ tsa: undefined }), status: 'UNTRUSTED', codes: ['PROOF_TSA_MISSING'] },
-  { name: 'empty tsr_base64, token required → PROOF_TSA_MISSING', item: () => mint({}, (p) => { p.timestamp_authority.tsr_base64 = ''; }), status: 'UNTRUSTED', codes: ['PROOF_TSA_MISSING'] },
+  { name: 'token not DER → PROOF_TSA_INVALID', item: () => mint({}, (p) => { p.timestamp_authority.tsr_base64 = 'bm90IGEgdG9rZW4='; }), status: 'UNTRUSTED', reason_codes: ['PROOF_TSA_INVALID'], also: (r) => expect(r.tsa).toEqual({ gen_time: null, reason_codes: ['TSA_TOKEN_MALFORMED'], signer: null, root_sha256: null }) },
+  { name: 'no token, token required → PROOF_TSA_MISSING', item: () => mint({ tsa: undefined }), status: 'UNTRUSTED', reason_codes: ['PROOF_TSA_MISSING'] },
+  { name: 'empty tsr_base64, token required → PROOF_TSA_MISSING', item: () => mint({}, (p) => { p.timestamp_authority.tsr_base64 = ''; }), status: 'UNTRUSTED', reason_codes: ['PROOF_TSA_MISSING'] },
   {
     name: 'no token, token not required → VERIFIED, tsa skipped',
     item: () => mint({ tsa: undefined }),
     trust: () => trustNoToken,
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
     also: (r) => expect([r.tsa, r.checks.tsa, r.checks.time]).toEqual([null, 'skipped', 'pass']),
   },
 
   // time
-  { name: 'genTime 301 s after timestamp (limit 300) → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ tsa: { signer: tsa, genTime: at(TS, 301) } }), status: 'UNTRUSTED', codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
-  { name: 'genTime exactly 300 s after timestamp → VERIFIED', item: () => mint({ tsa: { signer: tsa, genTime: at(TS, 300) } }), status: 'VERIFIED', codes: [] },
-  { name: 'genTime exactly 300 s before timestamp → VERIFIED', item: () => mint({ tsa: { signer: tsa, genTime: at(TS, -300) } }), status: 'VERIFIED', codes: [] },
-  { name: 'genTime 300.001 s before timestamp → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ tsa: { signer: tsa, genTime: '2026-03-10T11:54:59.999Z' } }), status: 'UNTRUSTED', codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
-  { name: 'genTime 300.000001 s after (fraction below the ms) → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ tsa: { signer: tsa, genTime: '2026-03-10T12:05:00.000001Z' } }), status: 'UNTRUSTED', codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
-  { name: 'untrusted token with far genTime: only PROOF_TSA_UNTRUSTED (its time is nobody\'s word)', item: () => mint({ tsa: { signer: unpinnedTsa, genTime: '2026-06-01T00:00:00Z' } }), status: 'UNTRUSTED', codes: ['PROOF_TSA_UNTRUSTED'] },
+  { name: 'genTime 301 s after timestamp (limit 300) → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ tsa: { signer: tsa, genTime: at(TS, 301) } }), status: 'UNTRUSTED', reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
+  { name: 'genTime exactly 300 s after timestamp → VERIFIED', item: () => mint({ tsa: { signer: tsa, genTime: at(TS, 300) } }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'genTime exactly 300 s before timestamp → VERIFIED', item: () => mint({ tsa: { signer: tsa, genTime: at(TS, -300) } }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'genTime 300.001 s before timestamp → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ tsa: { signer: tsa, genTime: '2026-03-10T11:54:59.999Z' } }), status: 'UNTRUSTED', reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
+  { name: 'genTime 300.000001 s after (fraction below the ms) → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ tsa: { signer: tsa, genTime: '2026-03-10T12:05:00.000001Z' } }), status: 'UNTRUSTED', reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
+  { name: 'untrusted token with far genTime: only PROOF_TSA_UNTRUSTED (its time is nobody\'s word)', item: () => mint({ tsa: { signer: unpinnedTsa, genTime: '2026-06-01T00:00:00Z' } }), status: 'UNTRUSTED', reason_codes: ['PROOF_TSA_UNTRUSTED'] },
   {
     name: 'proof timestamp before the study window → PROOF_TIME_OUTSIDE_WINDOW',
     item: () => mint({ timestamp: '2026-02-28T23:59:59Z', tsa: { signer: tsa, genTime: '2026-03-01T00:00:01Z' } }),
     status: 'UNTRUSTED',
-    codes: ['PROOF_TIME_OUTSIDE_WINDOW'],
+    reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'],
     also: (r) => expect(r.problems).toEqual(['timestamp 2026-02-28T23:59:59Z is outside the study window [2026-03-01T00:00:00Z, 2026-04-01T00:00:00Z)']),
   },
-  { name: 'timestamp and genTime exactly at opens_at → VERIFIED', item: () => mint({ timestamp: WINDOW.opens_at, tsa: { signer: tsa, genTime: WINDOW.opens_at } }), status: 'VERIFIED', codes: [] },
-  { name: 'timestamp exactly at closes_at (half-open) → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ timestamp: WINDOW.closes_at, tsa: { signer: tsa, genTime: at(WINDOW.closes_at, -1) } }), status: 'UNTRUSTED', codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
-  { name: 'timestamp inside, genTime after closes_at → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ timestamp: at(WINDOW.closes_at, -60), tsa: { signer: tsa, genTime: at(WINDOW.closes_at, 10) } }), status: 'UNTRUSTED', codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
-  { name: 'timestamp outside, no token, token not required → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ timestamp: '2026-05-01T00:00:00Z', tsa: undefined }), trust: () => trustNoToken, status: 'UNTRUSTED', codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
+  { name: 'timestamp and genTime exactly at opens_at → VERIFIED', item: () => mint({ timestamp: WINDOW.opens_at, tsa: { signer: tsa, genTime: WINDOW.opens_at } }), status: 'VERIFIED', reason_codes: [] },
+  { name: 'timestamp exactly at closes_at (half-open) → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ timestamp: WINDOW.closes_at, tsa: { signer: tsa, genTime: at(WINDOW.closes_at, -1) } }), status: 'UNTRUSTED', reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
+  { name: 'timestamp inside, genTime after closes_at → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ timestamp: at(WINDOW.closes_at, -60), tsa: { signer: tsa, genTime: at(WINDOW.closes_at, 10) } }), status: 'UNTRUSTED', reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
+  { name: 'timestamp outside, no token, token not required → PROOF_TIME_OUTSIDE_WINDOW', item: () => mint({ timestamp: '2026-05-01T00:00:00Z', tsa: undefined }), trust: () => trustNoToken, status: 'UNTRUSTED', reason_codes: ['PROOF_TIME_OUTSIDE_WINDOW'] },
   {
     name: 'timestamp written +00:00 → accepted as UTC',
     item: () => mint({ timestamp: '2026-03-10T12:00:00+00:00' }),
     status: 'VERIFIED',
-    codes: [],
+    reason_codes: [],
   },
 
   // everything at once
@@ -575,7 +575,7 @@ const rows: Row[] = [
       p.timestamp = '2026-05-01T00:00:00Z';
     }),
     status: 'TAMPERED',
-    codes: ['PROOF_CHAIN_MISMATCH', 'PROOF_RESPONSE_HASH_MISMATCH', 'PROOF_SIGNATURE_MISSING', 'PROOF_TIME_OUTSIDE_WINDOW', 'PROOF_TSA_MISSING'],
+    reason_codes: ['PROOF_CHAIN_MISMATCH', 'PROOF_RESPONSE_HASH_MISMATCH', 'PROOF_SIGNATURE_MISSING', 'PROOF_TIME_OUTSIDE_WINDOW', 'PROOF_TSA_MISSING'],
     also: (r) => {
       expect(r.checks).toEqual({
         structure: 'pass', request_hash: 'pass', response_hash: 'fail', chain: 'fail', signature: 'fail', key: 'skipped', tsa: 'fail', time: 'fail',
@@ -588,7 +588,7 @@ const rows: Row[] = [
     name: 'bad signature and untrusted token together',
     item: () => mint({ tsa: { signer: unpinnedTsa, genTime: GEN } }, flipSignatureByte),
     status: 'TAMPERED',
-    codes: ['PROOF_SIGNATURE_INVALID', 'PROOF_TSA_UNTRUSTED'],
+    reason_codes: ['PROOF_SIGNATURE_INVALID', 'PROOF_TSA_UNTRUSTED'],
   },
 ];
 
@@ -596,14 +596,14 @@ describe('verifyEvidenceItem: one row per rule (SPEC §6.1)', () => {
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
     const item = await row.item();
     const result = await verifyEvidenceItem(item, row.trust ? row.trust() : trust, row.window ?? WINDOW);
-    expect({ status: result.status, codes: result.codes }).toEqual({ status: row.status, codes: row.codes });
+    expect({ status: result.status, reason_codes: result.reason_codes }).toEqual({ status: row.status, reason_codes: row.reason_codes });
     // Every code belongs to a failed check, and every failed check has a code — but for the one
     // code of a check that could not be decided (a redacted preimage leaves the chain 'skipped').
     const failed = PROOF_CHECKS.filter((c) => result.checks[c] === 'fail');
-    const decided = result.codes.filter((c) => c !== 'PROOF_PREIMAGE_REDACTED');
+    const decided = result.reason_codes.filter((c) => c !== 'PROOF_PREIMAGE_REDACTED');
     expect([...new Set(decided.map((c) => PROOF_CODES[c as ProofCode].check))].sort()).toEqual([...failed].sort());
-    if (result.codes.includes('PROOF_PREIMAGE_REDACTED')) expect(result.checks.chain).toBe('skipped');
-    expect(result.problems.length).toBeGreaterThanOrEqual(result.codes.length);
+    if (result.reason_codes.includes('PROOF_PREIMAGE_REDACTED')) expect(result.checks.chain).toBe('skipped');
+    expect(result.problems.length).toBeGreaterThanOrEqual(result.reason_codes.length);
     row.also?.(result);
   });
 });
@@ -648,7 +648,7 @@ describe('verifyEvidenceItem: inputs and outputs', () => {
 
   it('verifyProof is an evidence item without bodies', async () => {
     const item = await mint({}, (_p, it2) => { it2.request.payload.k = new JsonNumber('9'); });
-    expect((await verifyEvidenceItem(item, trust, WINDOW)).codes).toEqual(['PROOF_REQUEST_HASH_MISMATCH']);
+    expect((await verifyEvidenceItem(item, trust, WINDOW)).reason_codes).toEqual(['PROOF_REQUEST_HASH_MISMATCH']);
     const bare = await verifyProof(item.proof, trust, WINDOW);
     expect([bare.status, bare.checks.request_hash]).toEqual(['VERIFIED', 'skipped']);
   });
@@ -658,7 +658,7 @@ describe('verifyEvidenceItem: inputs and outputs', () => {
       expect((await verifyProof(proof, trust, WINDOW)).status).toBe('MALFORMED');
     }
     const item = await mint();
-    expect((await verifyEvidenceItem({ ...item, request: { when: new Date(0) } }, trust, WINDOW)).codes).toEqual(['PROOF_MALFORMED']);
+    expect((await verifyEvidenceItem({ ...item, request: { when: new Date(0) } }, trust, WINDOW)).reason_codes).toEqual(['PROOF_MALFORMED']);
     await expect(verifyProof(item.proof, trust, { opens_at: 'yesterday', closes_at: WINDOW.closes_at })).rejects.toThrow(TypeError);
   });
 
@@ -680,7 +680,7 @@ describe('proofStatus (SPEC §6.1 table, first match wins)', () => {
     [['JSON_DUPLICATE_KEY'], 'MALFORMED'],
     [['JSON_NUMBER_INVALID', 'PROOF_SIGNATURE_MISSING'], 'MALFORMED'],
   ];
-  it.each(cases)('%j → %s', (codes, status) => expect(proofStatus(codes)).toBe(status));
+  it.each(cases)('%j → %s', (reason_codes, status) => expect(proofStatus(reason_codes)).toBe(status));
 
   it('every PROOF_* code is in the reason catalogue with meaning and next step', () => {
     for (const code of Object.keys(PROOF_CODES)) {

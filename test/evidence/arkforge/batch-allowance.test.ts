@@ -39,14 +39,14 @@ describe('batch_max_skew_seconds absent from the policy', () => {
     [604, 'VERIFIED', []],
     [900, 'VERIFIED', []],
     [901, 'UNTRUSTED', ['PROOF_TIME_OUTSIDE_WINDOW']],
-  ] as const)('a batch token trailing its proof by %i s → %s', async (trailing, status, codes) => {
+  ] as const)('a batch token trailing its proof by %i s → %s', async (trailing, status, reason_codes) => {
     const r = await verifyEvidenceItem(await batchProof(trailing, trailing), withoutAllowance, WINDOW);
-    expect([r.status, r.codes, r.checks.batch, r.checks.tsa]).toEqual([status, codes, 'pass', 'pass']);
+    expect([r.status, r.reason_codes, r.checks.batch, r.checks.tsa]).toEqual([status, reason_codes, 'pass', 'pass']);
   });
 
   it('an explicit allowance still decides: 600 s refuses the 604 s token', async () => {
     const strict = buildTrustMaterial(testTrustPolicy({ batch_max_skew_seconds: 600 }), [TSA_ROOT]);
     const r = await verifyEvidenceItem(await batchProof(604, 1), strict, WINDOW);
-    expect([r.status, r.codes]).toEqual(['UNTRUSTED', ['PROOF_TIME_OUTSIDE_WINDOW']]);
+    expect([r.status, r.reason_codes]).toEqual(['UNTRUSTED', ['PROOF_TIME_OUTSIDE_WINDOW']]);
   });
 });

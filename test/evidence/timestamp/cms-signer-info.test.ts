@@ -133,7 +133,7 @@ describe('through verifyTimestampToken: tokens a TSA signed but with broken sign
   it('signed without a message-digest attribute → TSA_SIGNATURE_INVALID only', async () => {
     const response = await token(tsa, { editSignedAttributes: (a, oid) => a.filter((x) => x.type !== oid.messageDigest) });
     const result = await verifyTimestampToken(response, DIGEST, trust());
-    expect(result.codes).toEqual(['TSA_SIGNATURE_INVALID']);
+    expect(result.reason_codes).toEqual(['TSA_SIGNATURE_INVALID']);
   });
 
   it('signed with the content type id-data → TSA_SIGNATURE_INVALID only', async () => {
@@ -142,6 +142,6 @@ describe('through verifyTimestampToken: tokens a TSA signed but with broken sign
         a.map((x) => (x.type === oid.contentType ? new pkijs.Attribute({ type: oid.contentType, values: [new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })] }) : x)),
     });
     const result = await verifyTimestampToken(response, DIGEST, trust());
-    expect(result.codes).toEqual(['TSA_SIGNATURE_INVALID']);
+    expect(result.reason_codes).toEqual(['TSA_SIGNATURE_INVALID']);
   });
 });

@@ -74,12 +74,12 @@ afterAll(async () => {
 });
 
 /** Exactly `codes` fail; the rest passed (or were skipped only where named). */
-function expectOutcome(result: TimestampVerification, codes: string[], skipped: string[] = []): void {
-  expect(result.codes).toEqual(codes);
+function expectOutcome(result: TimestampVerification, reason_codes: string[], skipped: string[] = []): void {
+  expect(result.reason_codes).toEqual(reason_codes);
   for (const check of TIMESTAMP_CHECKS) {
     if (skipped.includes(check)) expect(result.checks[check], check).toBe('skipped');
   }
-  if (codes.length === 0) expect(Object.values(result.checks).every((c) => c === 'pass')).toBe(true);
+  if (reason_codes.length === 0) expect(Object.values(result.checks).every((c) => c === 'pass')).toBe(true);
 }
 
 const NOT_FOUND_SKIPS = ['signer_binding', 'chain', 'eku'];

@@ -67,12 +67,12 @@ function pkijsToken(signer: TsaSigner, options: Partial<IssueOptions> = {}, dige
 }
 
 /** The failed checks must be exactly `codes`; every other check that ran passed. */
-function expectFailures(result: TimestampVerification, codes: TsaReasonCode[]): void {
-  expect(result.codes).toEqual(codes);
-  expect(result.ok).toBe(codes.length === 0);
+function expectFailures(result: TimestampVerification, reason_codes: TsaReasonCode[]): void {
+  expect(result.reason_codes).toEqual(reason_codes);
+  expect(result.ok).toBe(reason_codes.length === 0);
   for (const check of TIMESTAMP_CHECKS) {
     const own: TsaReasonCode[] = [TIMESTAMP_CHECK_CODES[check]];
-    if (own.some((c) => codes.includes(c))) expect(result.checks[check], check).toBe('fail');
+    if (own.some((c) => reason_codes.includes(c))) expect(result.checks[check], check).toBe('fail');
     else expect(result.checks[check], check).not.toBe('fail');
   }
 }
@@ -176,7 +176,7 @@ describe('good tokens', () => {
   it('accepts a bare TimeStampToken (ContentInfo); status is then skipped', async () => {
     const result = await verifyTimestampToken(timeStampTokenOf(await pkijsToken(tsa)), DIGEST, trust);
     expect(result.ok).toBe(true);
-    expect(result.codes).toEqual([]);
+    expect(result.reason_codes).toEqual([]);
     expect(result.checks.status).toBe('skipped');
     expect(result.pkiStatus).toBeUndefined();
     expect(result.genTime).toBe(GEN_TIME);
@@ -331,7 +331,7 @@ describe('each failure, reported alone with its code', () => {
     ];
     const alone: TimestampVerification[] = [];
     for (const token of tokens) alone.push(await verifyTimestampToken(token, DIGEST, loadTsaTrust([pem('tsa-root')])));
-    expect(alone.map((v) => v.codes)).toEqual([['TSA_CHAIN_UNTRUSTED'], [], ['TSA_CHAIN_UNTRUSTED'], ['TSA_CHAIN_UNTRUSTED'], []]);
+    expect(alone.map((v) => v.reason_codes)).toEqual([['TSA_CHAIN_UNTRUSTED'], [], ['TSA_CHAIN_UNTRUSTED'], ['TSA_CHAIN_UNTRUSTED'], []]);
     for (const order of [[0, 1, 2, 3, 4], [1, 0, 4, 2, 3], [2, 3, 0, 1, 4, 1, 0]]) {
       const shared = loadTsaTrust([pem('tsa-root')]); // a fresh memo: every path validation starts in flight together
       const together = await Promise.all(order.map((i) => verifyTimestampToken(tokens[i]!, DIGEST, shared)));

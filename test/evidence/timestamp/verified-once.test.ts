@@ -44,7 +44,7 @@ describe('a token shared by a batch', () => {
 
   it('still checks each proof\'s time: the proof the reused token precedes fails PROOF_TIME_OUTSIDE_WINDOW', async () => {
     const { result, verified } = await verifyCounting(batch[5]!);
-    expect([result.status, result.codes, result.checks.tsa, result.checks.time, verified]).toEqual(['UNTRUSTED', ['PROOF_TIME_OUTSIDE_WINDOW'], 'pass', 'fail', 0]);
+    expect([result.status, result.reason_codes, result.checks.tsa, result.checks.time, verified]).toEqual(['UNTRUSTED', ['PROOF_TIME_OUTSIDE_WINDOW'], 'pass', 'fail', 0]);
     expect(result.problems[0]).toContain('precedes timestamp');
   });
 
@@ -54,7 +54,7 @@ describe('a token shared by a batch', () => {
     bytes[bytes.length - 1]! ^= 0x01; // inside the TSA's signature value
     tampered.proof.timestamp_authority.tsr_base64 = bytes.toString('base64');
     const bad = await verifyCounting(tampered);
-    expect([bad.result.checks.tsa, bad.result.codes, bad.verified]).toEqual(['fail', ['PROOF_TSA_INVALID'], 1]);
+    expect([bad.result.checks.tsa, bad.result.reason_codes, bad.verified]).toEqual(['fail', ['PROOF_TSA_INVALID'], 1]);
     const again = await verifyCounting(batch[2]!);
     expect([again.result.status, again.verified]).toEqual(['VERIFIED', 0]);
   });

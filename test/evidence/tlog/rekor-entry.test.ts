@@ -122,36 +122,36 @@ const ALL_SKIPPED = Object.fromEntries(TLOG_CHECKS.map((c) => [c, 'skipped'])) a
 interface Case {
   name: string;
   entry: () => unknown;
-  codes: TlogCode[];
+  reason_codes: TlogCode[];
   checks: Record<TlogCheck, TlogCheckOutcome>;
   material?: TlogMaterial;
 }
 
 const cases: Case[] = [
   // --- passing ---------------------------------------------------------------------------------
-  { name: 'a valid entry', entry: () => entryAt(GOOD), codes: [], checks: outcomes() },
-  { name: 'the same entry as the last leaf of an earlier head (size 4)', entry: () => entryAt(GOOD, { treeSize: 4 }), codes: [], checks: outcomes() },
-  { name: 'the same entry in a head where its subtree is promoted (size 5)', entry: () => entryAt(GOOD, { treeSize: 5 }), codes: [], checks: outcomes() },
-  { name: 'the same entry in a later head (size 13)', entry: () => entryAt(GOOD, { treeSize: 13 }), codes: [], checks: outcomes() },
-  { name: 'a one-leaf log (empty audit path)', entry: () => single.entry(0, { integratedTime: T }), codes: [], checks: outcomes() },
+  { name: 'a valid entry', entry: () => entryAt(GOOD), reason_codes: [], checks: outcomes() },
+  { name: 'the same entry as the last leaf of an earlier head (size 4)', entry: () => entryAt(GOOD, { treeSize: 4 }), reason_codes: [], checks: outcomes() },
+  { name: 'the same entry in a head where its subtree is promoted (size 5)', entry: () => entryAt(GOOD, { treeSize: 5 }), reason_codes: [], checks: outcomes() },
+  { name: 'the same entry in a later head (size 13)', entry: () => entryAt(GOOD, { treeSize: 13 }), reason_codes: [], checks: outcomes() },
+  { name: 'a one-leaf log (empty audit path)', entry: () => single.entry(0, { integratedTime: T }), reason_codes: [], checks: outcomes() },
   {
     name: 'a sharded log: the entry’s global logIndex differs from the proof’s',
     entry: () => entryAt(GOOD, { logIndex: 1_000_000 + GOOD }),
-    codes: [],
+    reason_codes: [],
     checks: outcomes(),
   },
   {
     name: 'a checkpoint with an extra note line and a witness cosignature',
     entry: () => entryAt(GOOD, { checkpoint: { extraLines: ['Timestamp: 1773144005000000000'], cosigners: [{ name: 'witness.prereg.invalid', key: otherLogKey }] } }),
-    codes: [],
+    reason_codes: [],
     checks: outcomes(),
   },
-  { name: 'an Ed25519 log key', entry: () => edLog.entry(1, { integratedTime: T }), codes: [], checks: outcomes(), material: ED_MATERIAL },
-  { name: 'a parsed JsonValue (numbers as lexemes)', entry: () => parseJson(JSON.stringify(entryAt(GOOD), null, 2)), codes: [], checks: outcomes() },
-  { name: 'a log key pinned without a window', entry: () => entryAt(GOOD, { integratedTime: seconds('2020-01-01T00:00:00Z') }), codes: [], checks: outcomes(), material: UNWINDOWED },
-  { name: 'integratedTime exactly valid_from (windows are half-open)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) }), codes: [], checks: outcomes() },
-  { name: 'an ECDSA P-256 submitter key pinned with no end (valid_until null)', entry: ecEntry, codes: [], checks: outcomes(), material: BOTH_SUBMITTERS },
-  { name: 'the Ed25519 submitter next to another pinned submitter key', entry: () => entryAt(GOOD), codes: [], checks: outcomes(), material: BOTH_SUBMITTERS },
+  { name: 'an Ed25519 log key', entry: () => edLog.entry(1, { integratedTime: T }), reason_codes: [], checks: outcomes(), material: ED_MATERIAL },
+  { name: 'a parsed JsonValue (numbers as lexemes)', entry: () => parseJson(JSON.stringify(entryAt(GOOD), null, 2)), reason_codes: [], checks: outcomes() },
+  { name: 'a log key pinned without a window', entry: () => entryAt(GOOD, { integratedTime: seconds('2020-01-01T00:00:00Z') }), reason_codes: [], checks: outcomes(), material: UNWINDOWED },
+  { name: 'integratedTime exactly valid_from (windows are half-open)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) }), reason_codes: [], checks: outcomes() },
+  { name: 'an ECDSA P-256 submitter key pinned with no end (valid_until null)', entry: ecEntry, reason_codes: [], checks: outcomes(), material: BOTH_SUBMITTERS },
+  { name: 'the Ed25519 submitter next to another pinned submitter key', entry: () => entryAt(GOOD), reason_codes: [], checks: outcomes(), material: BOTH_SUBMITTERS },
 
   // --- structure -------------------------------------------------------------------------------
   ...([
@@ -165,38 +165,38 @@ const cases: Case[] = [
     ['a body that is not base64', () => mutate(entryAt(GOOD), (e) => (e.body = `${e.body.slice(0, -4)}!!!!`))],
     ['a logIndex beyond 2^53 (plain JS)', () => mutate(entryAt(GOOD), (e) => (e.logIndex = 2 ** 60))],
     ['a logIndex beyond 2^53 (parsed)', () => parseJson(JSON.stringify(entryAt(GOOD)).replace(/"logIndex":3,"verification"/, '"logIndex":9007199254740993,"verification"'))],
-  ] as const).map(([what, entry]): Case => ({ name: `malformed: ${what}`, entry, codes: ['PROOF_TLOG_MALFORMED'], checks: ALL_SKIPPED })),
+  ] as const).map(([what, entry]): Case => ({ name: `malformed: ${what}`, entry, reason_codes: ['PROOF_TLOG_MALFORMED'], checks: ALL_SKIPPED })),
 
   // --- kind ------------------------------------------------------------------------------------
-  { name: 'an entry of another kind (intoto)', entry: () => entryAt(OTHER_KIND), codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
-  { name: 'a body that is not JSON', entry: () => entryAt(NOT_JSON), codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
-  { name: 'a hashedrekord of another apiVersion', entry: () => entryAt(API_002), codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
+  { name: 'an entry of another kind (intoto)', entry: () => entryAt(OTHER_KIND), reason_codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
+  { name: 'a body that is not JSON', entry: () => entryAt(NOT_JSON), reason_codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
+  { name: 'a hashedrekord of another apiVersion', entry: () => entryAt(API_002), reason_codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
 
   // --- artifact --------------------------------------------------------------------------------
-  { name: 'a log entry for another artifact', entry: () => entryAt(OTHER_ARTIFACT), codes: ['PROOF_TLOG_ARTIFACT'], checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }) },
-  { name: 'an entry logging SHA-256 of the raw 32 bytes, not of the hex string', entry: () => entryAt(RAW_DIGEST), codes: ['PROOF_TLOG_ARTIFACT'], checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }) },
+  { name: 'a log entry for another artifact', entry: () => entryAt(OTHER_ARTIFACT), reason_codes: ['PROOF_TLOG_ARTIFACT'], checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }) },
+  { name: 'an entry logging SHA-256 of the raw 32 bytes, not of the hex string', entry: () => entryAt(RAW_DIGEST), reason_codes: ['PROOF_TLOG_ARTIFACT'], checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }) },
 
   // --- entry signature -------------------------------------------------------------------------
-  { name: 'an entry signed by an unpinned submitter key', entry: () => entryAt(UNPINNED_SUBMITTER), codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) },
-  { name: 'an ECDSA P-256 submitter that is not pinned', entry: ecEntry, codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) },
-  { name: 'no submitter key pinned at all', entry: () => entryAt(GOOD), codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }), material: { logKeys: MATERIAL.logKeys, submitterKeys: [] } },
-  { name: 'the submitter key pinned only from after integratedTime', entry: () => entryAt(GOOD), codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }), material: LATE_SUBMITTER },
+  { name: 'an entry signed by an unpinned submitter key', entry: () => entryAt(UNPINNED_SUBMITTER), reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) },
+  { name: 'an ECDSA P-256 submitter that is not pinned', entry: ecEntry, reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) },
+  { name: 'no submitter key pinned at all', entry: () => entryAt(GOOD), reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }), material: { logKeys: MATERIAL.logKeys, submitterKeys: [] } },
+  { name: 'the submitter key pinned only from after integratedTime', entry: () => entryAt(GOOD), reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }), material: LATE_SUBMITTER },
   {
     name: 'integratedTime exactly the submitter key’s valid_until (the log key pinned without a window)',
     entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }),
-    codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
     checks: outcomes({ entry_signature: 'fail' }),
     material: { logKeys: UNWINDOWED.logKeys, submitterKeys: SUBMITTERS },
   },
-  { name: 'an entry whose signature is over other bytes', entry: () => entryAt(BAD_SIGNATURE), codes: ['PROOF_TLOG_ENTRY_SIGNATURE'], checks: outcomes({ entry_signature: 'fail' }) },
+  { name: 'an entry whose signature is over other bytes', entry: () => entryAt(BAD_SIGNATURE), reason_codes: ['PROOF_TLOG_ENTRY_SIGNATURE'], checks: outcomes({ entry_signature: 'fail' }) },
 
   // --- SET -------------------------------------------------------------------------------------
-  { name: 'a SET over a changed integrated time', entry: () => mutate(entryAt(GOOD), (e) => (e.integratedTime += 60)), codes: ['PROOF_TLOG_SET'], checks: outcomes({ set: 'fail' }) },
-  { name: 'a SET over a changed logIndex', entry: () => mutate(entryAt(GOOD), (e) => (e.logIndex += 1)), codes: ['PROOF_TLOG_SET'], checks: outcomes({ set: 'fail' }) },
+  { name: 'a SET over a changed integrated time', entry: () => mutate(entryAt(GOOD), (e) => (e.integratedTime += 60)), reason_codes: ['PROOF_TLOG_SET'], checks: outcomes({ set: 'fail' }) },
+  { name: 'a SET over a changed logIndex', entry: () => mutate(entryAt(GOOD), (e) => (e.logIndex += 1)), reason_codes: ['PROOF_TLOG_SET'], checks: outcomes({ set: 'fail' }) },
   {
     name: 'a SET signed by another key',
     entry: () => mutate(entryAt(GOOD), (e) => (e.verification.signedEntryTimestamp = rogue.signedEntryTimestamp({ body: e.body, integratedTime: e.integratedTime, logID: e.logID, logIndex: e.logIndex }))),
-    codes: ['PROOF_TLOG_SET'],
+    reason_codes: ['PROOF_TLOG_SET'],
     checks: outcomes({ set: 'fail' }),
   },
 
@@ -204,42 +204,42 @@ const cases: Case[] = [
   {
     name: 'an inclusion proof for another tree size (path of size 10, head of size 12)',
     entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).hashes = log.auditPath(GOOD, 10))),
-    codes: ['PROOF_TLOG_INCLUSION'],
+    reason_codes: ['PROOF_TLOG_INCLUSION'],
     checks: outcomes({ inclusion: 'fail' }),
   },
-  { name: 'a path one node short', entry: () => mutate(entryAt(GOOD), (e) => proofOf(e).hashes.pop()), codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
-  { name: 'a path one node too long', entry: () => mutate(entryAt(GOOD), (e) => proofOf(e).hashes.push(proofOf(e).hashes[0]!)), codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
-  { name: 'a leaf index outside the tree', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).logIndex = SIZE)), codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
-  { name: 'an inclusion proof for another leaf', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).hashes = log.auditPath(OTHER_ARTIFACT, SIZE))), codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
+  { name: 'a path one node short', entry: () => mutate(entryAt(GOOD), (e) => proofOf(e).hashes.pop()), reason_codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
+  { name: 'a path one node too long', entry: () => mutate(entryAt(GOOD), (e) => proofOf(e).hashes.push(proofOf(e).hashes[0]!)), reason_codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
+  { name: 'a leaf index outside the tree', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).logIndex = SIZE)), reason_codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
+  { name: 'an inclusion proof for another leaf', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).hashes = log.auditPath(OTHER_ARTIFACT, SIZE))), reason_codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
 
   // --- checkpoint ------------------------------------------------------------------------------
-  { name: 'a checkpoint signed by another key', entry: () => entryAt(GOOD, { checkpoint: { signer: otherLogKey } }), codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
+  { name: 'a checkpoint signed by another key', entry: () => entryAt(GOOD, { checkpoint: { signer: otherLogKey } }), reason_codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
   {
     name: 'a checkpoint signed by another key under the pinned key’s hint',
     entry: () => entryAt(GOOD, { checkpoint: { signer: otherLogKey, keyHint: Buffer.from(log.logId, 'hex').subarray(0, 4) } }),
-    codes: ['PROOF_TLOG_CHECKPOINT'],
+    reason_codes: ['PROOF_TLOG_CHECKPOINT'],
     checks: outcomes({ checkpoint: 'fail' }),
   },
   {
     name: 'a checkpoint whose root differs from the proof’s (same size, signed: a split view)',
     entry: () => entryAt(GOOD, { checkpoint: { root: log.rootHash(13) } }),
-    codes: ['PROOF_TLOG_CHECKPOINT'],
+    reason_codes: ['PROOF_TLOG_CHECKPOINT'],
     checks: outcomes({ checkpoint: 'fail' }),
   },
-  { name: 'a checkpoint of a later tree head', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).checkpoint = log.checkpoint(13))), codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
+  { name: 'a checkpoint of a later tree head', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).checkpoint = log.checkpoint(13))), reason_codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
   {
     name: 'an overstated treeSize whose path length still fits (13 for 12): only the checkpoint catches it',
     entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).treeSize = 13)),
-    codes: ['PROOF_TLOG_CHECKPOINT'],
+    reason_codes: ['PROOF_TLOG_CHECKPOINT'],
     checks: outcomes({ checkpoint: 'fail' }),
   },
-  { name: 'a checkpoint that is not a signed note', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).checkpoint = proofOf(e).checkpoint.replace('\n\n', '\n'))), codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
+  { name: 'a checkpoint that is not a signed note', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).checkpoint = proofOf(e).checkpoint.replace('\n\n', '\n'))), reason_codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
 
   // --- log key ---------------------------------------------------------------------------------
-  { name: 'an unpinned log key', entry: () => rogue.entry(0, { integratedTime: T }), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }) },
-  { name: 'a pinned log key outside its window (before valid_from)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) - 1 }), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }), material: WIDE_SUBMITTER },
-  { name: 'integratedTime exactly valid_until', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }), material: WIDE_SUBMITTER },
-  { name: 'no log key pinned at all', entry: () => entryAt(GOOD), codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }), material: { logKeys: [], submitterKeys: SUBMITTERS } },
+  { name: 'an unpinned log key', entry: () => rogue.entry(0, { integratedTime: T }), reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }) },
+  { name: 'a pinned log key outside its window (before valid_from)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) - 1 }), reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }), material: WIDE_SUBMITTER },
+  { name: 'integratedTime exactly valid_until', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }), reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }), material: WIDE_SUBMITTER },
+  { name: 'no log key pinned at all', entry: () => entryAt(GOOD), reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }), material: { logKeys: [], submitterKeys: SUBMITTERS } },
 
   // --- several at once -------------------------------------------------------------------------
   {
@@ -249,7 +249,7 @@ const cases: Case[] = [
         e.integratedTime += 60;
         proofOf(e).hashes.pop();
       }),
-    codes: ['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_CHECKPOINT', 'PROOF_TLOG_INCLUSION', 'PROOF_TLOG_SET'],
+    reason_codes: ['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_CHECKPOINT', 'PROOF_TLOG_INCLUSION', 'PROOF_TLOG_SET'],
     checks: outcomes({ artifact: 'fail', entry_signature: 'skipped', set: 'fail', inclusion: 'fail', checkpoint: 'fail' }),
   },
   {
@@ -259,7 +259,7 @@ const cases: Case[] = [
       l.append(hashedRekordBody({ witnessedHashHex: OTHER, submitter: stranger }));
       return l.entry(0, { integratedTime: T });
     },
-    codes: ['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_KEY_UNPINNED'],
+    reason_codes: ['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_KEY_UNPINNED'],
     checks: outcomes({ artifact: 'fail', entry_signature: 'skipped', set: 'skipped', checkpoint: 'skipped', log_key: 'fail' }),
   },
 ];
@@ -267,11 +267,11 @@ const cases: Case[] = [
 describe('verifyTlogEntry (SPEC §6.1, transparency log, offline)', () => {
   it.each(cases)('$name', (c) => {
     const r = verifyTlogEntry(c.entry(), WITNESSED, c.material ?? MATERIAL);
-    expect({ codes: r.codes, checks: r.checks }).toEqual({ codes: c.codes, checks: c.checks });
-    expect(r.ok).toBe(c.codes.length === 0);
+    expect({ reason_codes: r.reason_codes, checks: r.checks }).toEqual({ reason_codes: c.reason_codes, checks: c.checks });
+    expect(r.ok).toBe(c.reason_codes.length === 0);
     // Every failure says what was wrong; a passing entry has nothing to say.
-    if (c.codes.length === 0) expect(r.problems).toEqual([]);
-    else expect(r.problems.length).toBeGreaterThanOrEqual(c.codes.length);
+    if (c.reason_codes.length === 0) expect(r.problems).toEqual([]);
+    else expect(r.problems.length).toBeGreaterThanOrEqual(c.reason_codes.length);
   });
 
   it('reports the log index, id and integrated time the entry states', () => {
@@ -293,7 +293,7 @@ describe('verifyTlogEntry (SPEC §6.1, transparency log, offline)', () => {
 
   it('the entry witnesses one hash: the same entry checked for another hash is for another artifact', () => {
     expect(verifyTlogEntry(entryAt(OTHER_ARTIFACT), OTHER, MATERIAL).ok).toBe(true);
-    expect(verifyTlogEntry(entryAt(GOOD), OTHER, MATERIAL).codes).toEqual(['PROOF_TLOG_ARTIFACT']);
+    expect(verifyTlogEntry(entryAt(GOOD), OTHER, MATERIAL).reason_codes).toEqual(['PROOF_TLOG_ARTIFACT']);
   });
 
   it('throws only for a caller bug: a witnessed hash that is not 64 lowercase hex', () => {
@@ -301,7 +301,7 @@ describe('verifyTlogEntry (SPEC §6.1, transparency log, offline)', () => {
       expect(() => verifyTlogEntry(entryAt(GOOD), bad, MATERIAL)).toThrow(TypeError);
     }
     for (const junk of [undefined, 42, 'entry', { body: 1 }, { verification: null }]) {
-      expect(verifyTlogEntry(junk, WITNESSED, MATERIAL).codes).toEqual(['PROOF_TLOG_MALFORMED']);
+      expect(verifyTlogEntry(junk, WITNESSED, MATERIAL).reason_codes).toEqual(['PROOF_TLOG_MALFORMED']);
     }
   });
 
@@ -313,7 +313,7 @@ describe('verifyTlogEntry (SPEC §6.1, transparency log, offline)', () => {
       expect(status).toBe('UNTRUSTED');
     }
     // ... and every code is exercised by a rejecting case above.
-    expect(new Set(cases.flatMap((c) => c.codes))).toEqual(new Set(Object.keys(TLOG_CODES)));
+    expect(new Set(cases.flatMap((c) => c.reason_codes))).toEqual(new Set(Object.keys(TLOG_CODES)));
   });
 });
 
@@ -439,7 +439,7 @@ describe('interoperability with the public Rekor log (rekor.sigstore.dev)', () =
     const material: TlogMaterial = { logKeys: loadTlogKeys([{ log_id: REKOR_LOG_ID, public_key_file: 'rekor.pub' }], [REKOR_PUB]), submitterKeys: SUBMITTERS };
     const r = verifyTlogEntry(ENTRY, WITNESSED, material);
     expect(r.checks).toEqual(outcomes({ artifact: 'fail', entry_signature: 'skipped', inclusion: 'fail' }));
-    expect(r.codes).toEqual(['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_INCLUSION']);
+    expect(r.reason_codes).toEqual(['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_INCLUSION']);
     // The SET covers integratedTime: one second later, it no longer verifies.
     const later = verifyTlogEntry({ ...ENTRY, integratedTime: ENTRY.integratedTime + 1 }, WITNESSED, material);
     expect(later.checks.set).toBe('fail');
