@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
 import { pinnedIntakeKey } from '../study/operator-key.ts';
-import { loadFrozenStudy } from '../intake/study-state.ts';
+import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { checkReceipts, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';

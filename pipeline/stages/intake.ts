@@ -26,7 +26,7 @@ import { readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
 import { pinnedIntakeKey } from '../study/operator-key.ts';
 import { checkIntakeLines } from '../intake/line-checks.ts';
 import { readIntakeLog } from '../intake/log.ts';
-import { loadFrozenStudy } from '../intake/study-state.ts';
+import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { obtainTokens } from '../intake/tokens.ts';
 import { checkReceipts } from '../intake/verify-log.ts';
 import { prepareFileAtomic, type PreparedFile } from '../io/atomic.ts';
@@ -180,10 +180,13 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
   const sealPath = typeof ctx.values.seal === 'string' ? ctx.values.seal : layout.seal;
   const seal = loadSeal({ ...layout, seal: sealPath });
   const roots = Array.isArray(ctx.values['tsa-root']) ? ctx.values['tsa-root'] : [];
-  const tsaTrust = roots.length > 0 ? loadTsaTrust(roots.map((p) => readText(p))) : loadFrozenStudy(layout).trust.tsa;
+  // The study's own trust only for what the participant did not bring, and read once.
+  let frozenStudy: ReturnType<typeof loadFrozenStudy> | undefined;
+  const frozen = () => (frozenStudy ??= loadFrozenStudy(layout));
+  const tsaTrust = roots.length > 0 ? loadTsaTrust(roots.map((p) => readText(p))) : frozen().trust.tsa;
   const intakeKey = typeof ctx.values['intake-key'] === 'string'
     ? readEd25519PublicKey(ctx.values['intake-key'], '--intake-key')
-    : pinnedIntakeKey(layout.trust, loadFrozenStudy(layout).trust.policy).key;
+    : pinnedIntakeKey(layout.trust, frozen().trust.policy).key;
   const log = readIntakeLog(layout);
   const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { intakeKey, tsaTrust, log });
   const failing = result!.findings.filter((f) => f.code !== 'INTAKE_RECEIPT_SUPERSEDED');

@@ -15,7 +15,7 @@ import { utcMillis } from '../formats/utc-instant.ts';
 import { currentInputFiles, fileDrift } from '../intake/files.ts';
 import { readIntakeLog } from '../intake/log.ts';
 import { writeSealAnchor } from '../intake/seal-anchors.ts';
-import { loadFrozenStudy } from '../intake/study-state.ts';
+import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { obtainTokens } from '../intake/tokens.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { readRegularFile } from '../io/regular-file.ts';
