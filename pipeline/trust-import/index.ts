@@ -1,5 +1,5 @@
 // Editing the trust policy from an issuer's published material (docs/trust.md). Pure: the stage
-// (pipeline/stages/trust.ts) reads and writes the files.
+// (pipeline/commands/trust.ts) reads and writes the files.
 export {
   parseArkForgeKeyHistory,
   planArkForgeImport,

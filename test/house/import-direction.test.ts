@@ -97,7 +97,8 @@ function ioChain(graph: Graph, start: string, known: ReadonlySet<string>): strin
   return walk(start, []);
 }
 
-const isStage = (file: string): boolean => file.startsWith('pipeline/stages/');
+/** The commands on top: the pipeline's stages (pipeline/stages/) and the utilities beside them (pipeline/commands/). */
+const isStage = (file: string): boolean => file.startsWith('pipeline/stages/') || file.startsWith('pipeline/commands/');
 const mayImportStages = (file: string): boolean => isStage(file) || file === 'pipeline/cli.ts';
 
 /** Every rule broken in `graph`, one line each. */
@@ -106,7 +107,7 @@ function violations(graph: Graph, known = KNOWN_IO): string[] {
   const found: string[] = [];
   for (const [file, imports] of graph.local) {
     if (!mayImportStages(file)) {
-      for (const target of imports.filter(isStage)) found.push(`${file} imports the stage ${target}: only pipeline/stages/ and pipeline/cli.ts may`);
+      for (const target of imports.filter(isStage)) found.push(`${file} imports the command ${target}: only pipeline/stages/, pipeline/commands/ and pipeline/cli.ts may`);
     }
     if (PURE_ROOMS.some((room) => file.startsWith(room))) {
       const chain = ioChain(graph, file, knownKeys);
@@ -145,7 +146,7 @@ describe('import direction', () => {
 
   it('fails when a room below the stages imports a stage', () => {
     expect(violations(withEdge('pipeline/audit/recorded.ts', 'pipeline/stages/emit.ts'))).toEqual([
-      'pipeline/audit/recorded.ts imports the stage pipeline/stages/emit.ts: only pipeline/stages/ and pipeline/cli.ts may',
+      'pipeline/audit/recorded.ts imports the command pipeline/stages/emit.ts: only pipeline/stages/, pipeline/commands/ and pipeline/cli.ts may',
     ]);
   });
 

@@ -209,7 +209,7 @@ describe('prereg trust import-arkforge', () => {
   });
 
   it('refuses a file over the 8 MiB cap → ARKFORGE_KEYS_TOO_LARGE (exit 3) from its size, before parsing, writing nothing; at the cap it is read', async () => {
-    const { MAX_KEY_HISTORY_BYTES } = await import('../../pipeline/stages/trust.ts');
+    const { MAX_KEY_HISTORY_BYTES } = await import('../../pipeline/commands/trust.ts');
     expect(MAX_KEY_HISTORY_BYTES).toBe(8 * 1024 * 1024);
     const text = readFileSync(PUBLISHED, 'utf8');
     // Valid JSON padded with white space: only the size can refuse it.
