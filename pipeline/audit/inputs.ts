@@ -14,8 +14,7 @@ import { intakeRecordFiles } from '../intake/files.ts';
 import { listAnchorFiles } from '../freeze/anchors.ts';
 import { diffTrees, digestTree, type TreeDigest } from '../study/file-tree.ts';
 import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../study/freeze-record.ts';
-import { extractSection5 } from '../study/section5.ts';
-import { readText } from '../io/json-files.ts';
+import { readSection5 } from '../study/section5.ts';
 import type { StudyLayout } from '../layout.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { collect, type Precondition } from '../study/preconditions.ts';
@@ -71,7 +70,7 @@ export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: No
   });
 
   attempt(PLAN, d, codes, () => {
-    const section5 = extractSection5(readText(layout.plan));
+    const section5 = readSection5(layout);
     const now = section5?.sha256 ?? null;
     if (now === recorded.section5_sha256) return;
     if (now !== null && frozen?.section5_sha256 === now) d.push({ file: MANIFEST, message: `records section5_sha256 ${recorded.section5_sha256}; section 5 and freeze.json give ${now}` });

@@ -9,8 +9,7 @@ import { compareDigests } from '../study/drift.ts';
 import { computePublicDigests, freezeDigest, unmatchedHeadingWarning, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
 import { planProblems } from '../freeze/plan-check.ts';
 import { loadStudy, unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
-import { extractSection5, systemsNamedBySection5 } from '../study/section5.ts';
-import { readText } from '../io/json-files.ts';
+import { readSection5, systemsNamedBySection5 } from '../study/section5.ts';
 import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, exitCodeOf, type ExitCode, type ReasonCode } from '../reasons.ts';
@@ -53,7 +52,7 @@ export interface DoctorReport {
 
 /** Section 5 naming a system study.json does not register (SECTION5_SYSTEM_UNKNOWN): its hypothesis could never bear on anyone. */
 function unknownSystemsInPlan(layout: StudyLayout, study: StudyConfig): string[] {
-  const section5 = extractSection5(readText(layout.plan));
+  const section5 = readSection5(layout);
   if (!section5) return [];
   const registered = new Set((study.systems ?? []).map((s) => s.system_id));
   return systemsNamedBySection5(section5)

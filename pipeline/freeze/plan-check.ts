@@ -6,10 +6,9 @@ import { existsSync } from 'node:fs';
 import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
 import { readItems } from './answer-key-file.ts';
 import { readDocuments, type PublicDigests } from '../study/freeze-record.ts';
-import { extractSection5 } from '../study/section5.ts';
+import { readSection5 } from '../study/section5.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { extractVocabulary } from '../study/vocabulary.ts';
-import { readText } from '../io/json-files.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
 import { loadTrust } from '../study/trust.ts';
@@ -117,7 +116,7 @@ function studyProblems(layout: StudyLayout, study: StudyConfig, digests: PublicD
 }
 
 async function section5Problems(layout: StudyLayout): Promise<PlanProblem[]> {
-  const section5 = extractSection5(readText(layout.plan));
+  const section5 = readSection5(layout);
   if (!section5) return [{ code: 'SECTION5_MISSING', file: PLAN, field: 'section 5', message: 'no level-2 heading starting with "5"' }];
   if (section5.sqlBlocks.length === 0) return [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }];
   try {

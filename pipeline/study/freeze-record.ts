@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { schemaProblems } from '../formats/schemas.ts';
-import { readJsonFile, readText } from '../io/json-files.ts';
+import { readJsonFile } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 import type { AnswerKeyCommitment } from './answer-key.ts';
 import { digestTree, type TreeDigest } from './file-tree.ts';
-import { extractSection5 } from './section5.ts';
+import { readSection5 } from './section5.ts';
 import type { StudyConfig } from './study.ts';
 import { extractVocabulary, unmatchedHeadings, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
 import { TOOL_VERSION } from '../version.ts';
@@ -50,7 +50,7 @@ export function computePublicDigests(layout: StudyLayout, study: StudyConfig): P
   const corpus = digestTree(layout.corpus);
   const documents = readDocuments(layout, study, corpus);
   const vocabulary = extractVocabulary(documents, study.vocabulary.heading_patterns);
-  const section5 = extractSection5(readText(layout.plan));
+  const section5 = readSection5(layout);
   if (!section5) {
     throw new PreregError('SECTION5_MISSING', `${layout.plan} has no level-2 heading starting with "5"`, {
       path: layout.plan,

@@ -1,5 +1,7 @@
 // Section 5 of the preregistration: the executable analysis plan (SPEC §4.2).
 import { sha256Hex } from '../formats/hash.ts';
+import { readText } from '../io/json-files.ts';
+import type { StudyLayout } from '../layout.ts';
 
 export interface Section5 {
   /** The section's text, line endings normalised to \n, from its heading up to the next level-2 heading. */
@@ -13,6 +15,11 @@ export interface Section5 {
  * Section 5 is the level-2 heading whose title starts with `5` (`## 5. Analysis plan`) up to the
  * next level-2 heading. Headings inside fenced blocks do not count. Returns null when absent.
  */
+/** Section 5 of the study's preregistration/PREREGISTRATION.md, read from disk; null when it has none. */
+export function readSection5(layout: Pick<StudyLayout, 'plan'>): Section5 | null {
+  return extractSection5(readText(layout.plan));
+}
+
 export function extractSection5(markdown: string): Section5 | null {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   let start = -1;

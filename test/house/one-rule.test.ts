@@ -32,6 +32,12 @@ const RULES: readonly Rule[] = [
     breaking: 'if (err instanceof PreregError) return { code: err.code, message: err.message, exitCode: err.exitCode };',
   },
   {
+    what: 'study.json, freeze.json and PREREGISTRATION.md are read only in study/ (loadStudy, loadFreezeRecord, readSection5)',
+    pattern: /(readRegularFile|readText|readFileSync|readJsonFile)\(layout\.(study|freeze|plan)\b/,
+    allowed: ['pipeline/study/study.ts', 'pipeline/study/freeze-record.ts', 'pipeline/study/section5.ts', 'pipeline/study/frozen-study.ts'],
+    breaking: 'const section5 = extractSection5(readText(layout.plan));',
+  },
+  {
     what: 'whose agent keys sign commitments is derived only by registeredAgentKeys (verify/inputs.ts)',
     pattern: /flatMap\(\(s\) => \(s\.agent_keys \?\? \[\]\)\.map/,
     allowed: ['pipeline/verify/inputs.ts'],
