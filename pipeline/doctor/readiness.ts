@@ -9,7 +9,7 @@ import { compareDigests } from '../study/drift.ts';
 import { computePublicDigests, freezeDigest, unmatchedHeadingWarning, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
 import { planProblems } from '../freeze/plan-check.ts';
 import { loadStudy, unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
-import { readSection5, systemsNamedBySection5 } from '../study/section5.ts';
+import { systemsNamedBySection5, type Section5 } from '../study/section5.ts';
 import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, exitCodeOf, type ExitCode, type ReasonCode } from '../reasons.ts';
@@ -51,9 +51,7 @@ export interface DoctorReport {
 }
 
 /** Section 5 naming a system study.json does not register (SECTION5_SYSTEM_UNKNOWN): its hypothesis could never bear on anyone. */
-function unknownSystemsInPlan(layout: StudyLayout, study: StudyConfig): string[] {
-  const section5 = readSection5(layout);
-  if (!section5) return [];
+function unknownSystemsInPlan(section5: Section5, study: StudyConfig): string[] {
   const registered = new Set((study.systems ?? []).map((s) => s.system_id));
   return systemsNamedBySection5(section5)
     .filter((n) => !registered.has(n.system_id))
@@ -72,7 +70,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     if (systems) warnings.push(`${systems.code}: ${systems.message}`);
     digests = computePublicDigests(layout, study);
     warnings.push(...digests.unmatched_headings.map(unmatchedHeadingWarning));
-    warnings.push(...unknownSystemsInPlan(layout, study));
+    warnings.push(...unknownSystemsInPlan(digests.section5, study));
     beforeFreeze.push(...(await planProblems(layout, study, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
   } catch (err) {
     beforeFreeze.push(preconditionOf(err));

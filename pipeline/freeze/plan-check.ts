@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
 import { readItems } from './answer-key-file.ts';
 import { readDocuments, type PublicDigests } from '../study/freeze-record.ts';
-import { readSection5 } from '../study/section5.ts';
+import type { Section5 } from '../study/section5.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
@@ -115,9 +115,7 @@ function studyProblems(layout: StudyLayout, study: StudyConfig, digests: PublicD
   return problems;
 }
 
-async function section5Problems(layout: StudyLayout): Promise<PlanProblem[]> {
-  const section5 = readSection5(layout);
-  if (!section5) return [{ code: 'SECTION5_MISSING', file: PLAN, field: 'section 5', message: 'no level-2 heading starting with "5"' }];
+async function section5Problems(section5: Section5): Promise<PlanProblem[]> {
   if (section5.sqlBlocks.length === 0) return [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }];
   try {
     await dryRunSection5(section5.sqlBlocks);
@@ -129,7 +127,7 @@ async function section5Problems(layout: StudyLayout): Promise<PlanProblem[]> {
 
 /** Every reason the plan could not run after the deadline; empty when it can. */
 export async function planProblems(layout: StudyLayout, study: StudyConfig, digests: PublicDigests): Promise<PlanProblem[]> {
-  return [...trustProblems(layout), ...studyProblems(layout, study, digests), ...(await section5Problems(layout))];
+  return [...trustProblems(layout), ...studyProblems(layout, study, digests), ...(await section5Problems(digests.section5))];
 }
 
 export function renderPlanProblem(p: PlanProblem, withCode = true): string {

@@ -9,7 +9,7 @@ import type { StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 import type { AnswerKeyCommitment } from './answer-key.ts';
 import { digestTree, type TreeDigest } from './file-tree.ts';
-import { readSection5 } from './section5.ts';
+import { readSection5, type Section5 } from './section5.ts';
 import type { StudyConfig } from './study.ts';
 import { extractVocabulary, unmatchedHeadings, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
 import { TOOL_VERSION } from '../version.ts';
@@ -33,6 +33,8 @@ export interface PublicDigests {
   corpus: TreeDigest;
   vocabulary: Vocabulary;
   section5_sha256: string;
+  /** The section 5 whose digest section5_sha256 is: the analysis that runs is these very bytes. */
+  section5: Section5;
   study_sha256: string;
   trust: TreeDigest;
   /** Headings shaped like identifiers that no heading pattern declares (VOCABULARY_HEADING_UNMATCHED, a warning). */
@@ -60,6 +62,7 @@ export function computePublicDigests(layout: StudyLayout, study: StudyConfig): P
     corpus,
     vocabulary,
     section5_sha256: section5.sha256,
+    section5,
     study_sha256: sha256Hex(readRegularFile(layout.study)),
     trust: digestTree(layout.trust),
     unmatched_headings: unmatchedHeadings(documents, study.vocabulary.heading_patterns, study.vocabulary.shape_patterns),
