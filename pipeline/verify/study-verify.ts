@@ -41,8 +41,8 @@ export interface VerifyCounts {
   commitments?: { lines: number; malformed: string[] };
 }
 
-/** What verifyStore verifies with: the trust material, the study window, and how to read the commitments. */
-export interface StoreVerifyInputs extends Omit<VerifyContextInputs, 'commitments'> {
+/** What verifyStore verifies with: the trust material, the study window, and how to read the commitments (whose signers the systems' agent keys decide). */
+export interface StoreVerifyInputs extends Omit<VerifyContextInputs, 'commitments' | 'agent_keys'> {
   /**
    * Called once the evidence items are verified, when the timelines are: only those are checked
    * against the commitments. 100,000 parsed lines (≈ 100 MiB) held by the main thread through
@@ -182,8 +182,7 @@ async function verifyEvidenceItems(run: Phase, total: number, proofFactoring: Aw
 
 /** Every AER-1 timeline into chain_checks and chain_entries, against the commitments, read only now (startTimelines). */
 async function verifyTimelines(run: Phase, total: number): Promise<void> {
-  // Who signed a commitment: the registered systems' agent keys (SPEC §12.3).
-  const started = await startTimelines(run.connection, run.inputs, registeredAgentKeys(run.inputs.systems ?? []), total > 0 ? run.startPool : null);
+  const started = await startTimelines(run.connection, run.inputs, total > 0 ? run.startPool : null);
   run.pool = started.pool;
   run.commitments = started.commitments;
   const chains = await TableAppender.declared(run.connection, 'chain_checks');
@@ -241,7 +240,6 @@ async function recordStudyFacts(connection: DuckDBConnection, inputs: StoreVerif
 async function startTimelines<P>(
   connection: DuckDBConnection,
   inputs: StoreVerifyInputs,
-  agentKeys: NonNullable<VerifyContextInputs['agent_keys']>,
   startPool: ((context: VerifyContextInputs) => P) | null,
 ): Promise<{ pool: P | null; commitments: { lines: number; malformed: string[] } }> {
   const lines = await inputs.readCommitments();
@@ -251,13 +249,14 @@ async function startTimelines<P>(
     rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
   }
   rejects.close();
-  // Whom each line binds (SPEC §12.3): every signature checked once, here; the workers get the signers.
-  const decided = decideSigners(lines, agentKeyring(agentKeys));
+  // Whom each line binds (SPEC §12.3): every signature checked once, here, against the registered
+  // systems' agent keys; the workers get the signers, so they need no key.
+  const decided = decideSigners(lines, agentKeyring(registeredAgentKeys(inputs.systems ?? [])));
   const owned = await TableAppender.declared(connection, 'owned_commitments');
   for (const b of commitmentBindings(indexCommitments(decided))) owned.appendNamed(ownedCommitmentRow(b));
   owned.close();
   return {
-    pool: startPool ? startPool({ trust: inputs.trust, window: inputs.window, commitments: decided, agent_keys: agentKeys }) : null,
+    pool: startPool ? startPool({ trust: inputs.trust, window: inputs.window, commitments: decided }) : null,
     commitments: { lines: lines.length, malformed: commitmentProblems(lines) },
   };
 }
