@@ -9,7 +9,7 @@ import { PreregError } from '../reasons.ts';
 import { refuseDrift, trustDrift } from './drift.ts';
 import { digestTree } from './file-tree.ts';
 import { freezeDigest, loadFreezeRecord, type FreezeRecord } from './freeze-record.ts';
-import { loadStudy, type StudyConfig } from './study.ts';
+import { studyFromBytes, type StudyConfig } from './study.ts';
 import { loadTrust, type LoadedTrust } from './trust.ts';
 
 export interface FrozenStudy {
@@ -22,10 +22,12 @@ export interface FrozenStudy {
 /** `use` says, in a drift refusal, what the frozen files are needed for (e.g. "intake verifies only against the frozen trust directory"). */
 export function loadFrozenStudy(layout: StudyLayout, use = 'intake verifies only against the frozen trust directory'): FrozenStudy {
   const frozen = loadFreezeRecord(layout.freeze);
-  const studySha = sha256Hex(readRegularFile(layout.study));
+  // Hashed and parsed from one read: the study that counts is the one whose digest was compared.
+  const studyBytes = readRegularFile(layout.study);
+  const studySha = sha256Hex(studyBytes);
   if (studySha !== frozen.study_sha256) {
     throw new PreregError('STUDY_DRIFT', `preregistration/study.json is ${studySha}; freeze.json recorded ${frozen.study_sha256}: only the frozen study.json counts (its agent keys, intake settings and report)`, { file: 'preregistration/study.json' });
   }
   refuseDrift(trustDrift(frozen.trust, digestTree(layout.trust)), use);
-  return { frozen, freezeDigest: freezeDigest(frozen), study: loadStudy(layout.study), trust: loadTrust(layout.trust) };
+  return { frozen, freezeDigest: freezeDigest(frozen), study: studyFromBytes(studyBytes, layout.study), trust: loadTrust(layout.trust) };
 }

@@ -1,7 +1,8 @@
 // preregistration/study.json: the study's frozen configuration.
 import { schemaProblems } from '../formats/schemas.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
-import { readJsonFile } from '../io/json-files.ts';
+import { decodeText, parseJsonAt, readJsonFile } from '../io/json-files.ts';
+import { toPlain } from '../formats/canonical-json.ts';
 import { PreregError } from '../reasons.ts';
 import { agentPublicKey, verifyCanonical } from '../evidence/intake/ed25519.ts';
 import { possessionPayload } from '../evidence/intake/records.ts';
@@ -180,7 +181,15 @@ function registrationProblems(systems: readonly RegisteredSystem[]): string[] {
 }
 
 export function loadStudy(path: string): StudyConfig {
-  const value = readJsonFile(path);
+  return checkStudy(readJsonFile(path), path);
+}
+
+/** study.json from bytes already read (to hash exactly what is parsed), checked as loadStudy checks it. */
+export function studyFromBytes(bytes: Uint8Array, path: string): StudyConfig {
+  return checkStudy(toPlain(parseJsonAt(decodeText(bytes, path), path)), path);
+}
+
+function checkStudy(value: unknown, path: string): StudyConfig {
   const problems = schemaProblems('study', value);
   const study = value as StudyConfig;
   if (problems.length === 0) {
