@@ -77,7 +77,7 @@ function versioned(schema: string | undefined, value: unknown): unknown {
 
 function printError(io: CliIo, err: PreregError, json: boolean): void {
   if (json) {
-    io.stdout(`${shownJson({ schema_version: ERROR_SCHEMA, ok: false, code: err.code, message: err.message, details: err.details })}\n`);
+    io.stdout(`${shownJson(versioned(ERROR_SCHEMA, { ok: false, code: err.code, message: err.message, details: err.details }))}\n`);
   } else {
     io.stderr(`prereg: ${err.code}: ${terminalText(err.message)}\n  next: ${REASONS[err.code].next}\n`);
   }

@@ -71,7 +71,7 @@ export const status: Command = {
       // The same directory run and emit resolve --outputs to; named as the user gave it.
       const outputs = typeof ctx.values.outputs === 'string' ? ctx.values.outputs : undefined;
       const dir = join(outputs ?? layout.outputs, runId);
-      const named = outputs === undefined ? `${studyRelative(layout, dir)}/` : shown(`${join(outputs, runId)}/`);
+      const named = outputs === undefined ? `${studyRelative(layout, dir)}/` : shown(`${dir}/`);
       const missing = outputs === undefined ? `${named} does not exist (if run wrote elsewhere, pass its --outputs DIR)` : `${named} does not exist`;
       stages.push(
         allCurrent && existsSync(dir)
