@@ -5,7 +5,7 @@
 // store's tables, an existing outputs/<run_id>/), then the data files into a temporary directory,
 // manifest.json after all of them, then SHA256SUMS, manifest.sig and manifest.p7s, then one rename.
 import { sha256OfFile, sha256OfFileIfAny } from '../io/file-hash.ts';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { refuseExisting, refuseOutputsInsideStudy } from '../emit/directory.ts';
 import { runIdOf, type EmitInputs, type Manifest } from '../emit/manifest.ts';
 import { KEY_OPTIONS, resolveOperatorKeys } from '../emit/operator-keys.ts';
@@ -18,7 +18,7 @@ import { writeOutputs } from '../emit/write-outputs.ts';
 import { intakeRecordFiles } from '../intake/files.ts';
 import { listAnchorFiles } from '../freeze/anchors.ts';
 import { freezeDigest, type FreezeRecord } from '../study/freeze-record.ts';
-import { studyLayout, type StudyLayout } from '../layout.ts';
+import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import { storePath } from '../store/db.ts';
 import type { Command } from '../command.ts';
@@ -43,10 +43,6 @@ export interface EmitResult {
   manifest: Manifest;
   /** Temporary directories of interrupted emits of this run_id that were removed first. */
   removed_temporaries: string[];
-}
-
-function studyRelative(layout: StudyLayout, path: string): string {
-  return relative(layout.root, path).split(sep).join('/');
 }
 
 
