@@ -2,13 +2,12 @@
 // them; evidence/ and formats/ are pure, so nothing they reach, however indirectly, does I/O;
 // io/ reads files and knows nothing of the evidence it feeds. Read from the sources' import
 // statements, so a new back-edge fails here rather than in review.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../support/cli.ts';
+import { PIPELINE_DIR, repoRelative, sourceFiles, withoutComments } from '../support/sources.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const PIPELINE = join(ROOT, 'pipeline');
 
 /** Modules that reach outside the process: files, processes, the network, the database. */
 const IO_MODULES = new Set([
@@ -35,18 +34,10 @@ const PURE_ROOMS = ['pipeline/evidence/', 'pipeline/formats/'];
  */
 const KNOWN_IO: ReadonlyArray<{ file: string; module: string; why: string }> = [];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
-    .map((e) => join(e.parentPath, e.name));
-}
-
-/** Repository-relative, "/"-separated. */
-const rel = (abs: string): string => relative(ROOT, abs).split(sep).join('/');
 
 /** Every module a file imports, re-exports, imports dynamically or starts as a worker (new URL('./x.ts', import.meta.url)). */
 function importsOf(text: string): string[] {
-  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const code = withoutComments(text);
   const found: string[] = [];
   for (const re of [
     /\b(?:import|export)\s[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/g,
@@ -71,8 +62,8 @@ function graphOf(files: string[]): Graph {
   const external = new Map<string, string[]>();
   for (const abs of files) {
     const specs = importsOf(readFileSync(abs, 'utf8'));
-    local.set(rel(abs), specs.filter((s) => s.startsWith('.')).map((s) => rel(resolve(dirname(abs), s))));
-    external.set(rel(abs), specs.filter((s) => !s.startsWith('.')));
+    local.set(repoRelative(abs), specs.filter((s) => s.startsWith('.')).map((s) => repoRelative(resolve(dirname(abs), s))));
+    external.set(repoRelative(abs), specs.filter((s) => !s.startsWith('.')));
   }
   return { local, external };
 }
@@ -124,7 +115,7 @@ function violations(graph: Graph, known = KNOWN_IO): string[] {
 }
 
 describe('import direction', () => {
-  const graph = graphOf(sourceFiles(PIPELINE));
+  const graph = graphOf(sourceFiles(PIPELINE_DIR));
 
   it('reads the imports of every pipeline source', () => {
     expect(graph.local.size).toBeGreaterThan(100);
@@ -176,7 +167,7 @@ describe('import direction', () => {
   it('no pure file names an exit code: the catalogue (reasons.ts) maps codes to exits, cli.ts applies them', () => {
     const naming = [...graph.local.keys()]
       .filter((file) => [...PURE_ROOMS, 'pipeline/classify/'].some((room) => file.startsWith(room)))
-      .filter((file) => /\bimport\s*\{[^}]*\bEXIT\b[^}]*\}\s*from/.test(readFileSync(join(ROOT, file), 'utf8')));
+      .filter((file) => /\bimport\s*\{[^}]*\bEXIT\b[^}]*\}\s*from/.test(readFileSync(join(PROJECT_ROOT, file), 'utf8')));
     expect(naming).toEqual([]);
   });
 

@@ -4,13 +4,10 @@
 // code's name prefix, nor a code's exit from a set of codes of one's own; check_* columns come
 // from the catalogues, never written out by hand. Read
 // from the sources, so a new copy fails here rather than in review.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PIPELINE_DIR, repoRelative, sourceFiles, withoutComments } from '../support/sources.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const PIPELINE = join(ROOT, 'pipeline');
 
 /**
  * Known SQL outside store/, each with what removes it. The test fails too when an entry is no
@@ -25,13 +22,6 @@ const KNOWN_SQL: ReadonlyArray<{ file: string; call: string; why: string }> = [
   { file: 'pipeline/verify/passage-corpus.ts', call: 'stream', why: "verify's chunked scans of the passages (the same streaming read API)" },
 ];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
-    .map((e) => join(e.parentPath, e.name));
-}
-const rel = (abs: string): string => relative(ROOT, abs).split(sep).join('/');
-const withoutComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
 /** Every DuckDB call or value import in `text`: the call's name, or 'value import'. */
 function sqlCalls(text: string): string[] {
@@ -87,7 +77,7 @@ function violations(sources: Sources, known = KNOWN_SQL): string[] {
 }
 
 describe('each fact in one place', () => {
-  const sources: Sources = new Map(sourceFiles(PIPELINE).map((abs) => [rel(abs), readFileSync(abs, 'utf8')]));
+  const sources: Sources = new Map(sourceFiles(PIPELINE_DIR).map((abs) => [repoRelative(abs), readFileSync(abs, 'utf8')]));
   const withText = (file: string, more: string): Sources => new Map([...sources, [file, `${sources.get(file) ?? ''}\n${more}`]]);
 
   it('reads every pipeline source, store/ included', () => {

@@ -1,12 +1,10 @@
 // Facts decided in one place (issue 27): a rule written twice drifts, and the copy an attacker
 // finds weaker is the one that counts. Each rule names the only files that may do a thing, read
 // from the sources (comments stripped), and each is shown to catch a file that breaks it.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { PIPELINE_DIR, repoRelative, sourceFiles, withoutComments } from '../support/sources.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 interface Rule {
   what: string;
@@ -45,27 +43,20 @@ const RULES: readonly Rule[] = [
   },
 ];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
-    .map((e) => join(e.parentPath, e.name));
-}
-const rel = (abs: string): string => relative(ROOT, abs).split(sep).join('/');
-const code = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 
 /** The files of `files` (path → text) that break `rule`. */
 function offenders(rule: Rule, files: ReadonlyMap<string, string>): string[] {
-  return [...files].filter(([file, text]) => !rule.allowed.includes(file) && rule.pattern.test(code(text))).map(([file]) => file);
+  return [...files].filter(([file, text]) => !rule.allowed.includes(file) && rule.pattern.test(withoutComments(text))).map(([file]) => file);
 }
 
 /** The pipeline's sources, but the generated schema validators (npm run schemas:generate). */
-const SOURCES = new Map(sourceFiles(join(ROOT, 'pipeline')).map((f) => [rel(f), readFileSync(f, 'utf8')] as const).filter(([f]) => !f.startsWith('pipeline/formats/validators/')));
+const SOURCES = new Map(sourceFiles(PIPELINE_DIR).map((f) => [repoRelative(f), readFileSync(f, 'utf8')] as const).filter(([f]) => !f.startsWith('pipeline/formats/validators/')));
 
 describe('each fact in one place', () => {
   it.each(RULES.map((r) => [r.what, r] as const))('%s', (_, rule) => {
     expect(offenders(rule, SOURCES)).toEqual([]);
     // The rule can fail: a file elsewhere doing it is caught, and the allowed files still do it.
     expect(offenders(rule, new Map([...SOURCES, ['pipeline/stages/elsewhere.ts', rule.breaking]]))).toEqual(['pipeline/stages/elsewhere.ts']);
-    expect(rule.allowed.some((f) => rule.pattern.test(code(SOURCES.get(f) ?? ''))), `${rule.allowed.join(', ')} no longer do it: the rule is stale`).toBe(true);
+    expect(rule.allowed.some((f) => rule.pattern.test(withoutComments(SOURCES.get(f) ?? ''))), `${rule.allowed.join(', ')} no longer do it: the rule is stale`).toBe(true);
   });
 });
