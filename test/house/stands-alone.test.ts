@@ -27,4 +27,11 @@ describe('the repository stands alone', () => {
     expect(outside(files)).toEqual([]);
     expect(outside(new Map([['docs/x.md', `as ${SIBLING}/SPEC.md says`]]))).toEqual(['docs/x.md']);
   });
+
+  it('tracks no merge or editor leftover (*.orig, *.rej, *.bak, *~): a stale copy of a source is read as one', () => {
+    const tracked = execFileSync('git', ['ls-files'], { cwd: PROJECT_ROOT, encoding: 'utf8' }).split('\n');
+    const leftover = (files: readonly string[]) => files.filter((f) => /\.(orig|rej|bak)$|~$/.test(f));
+    expect(leftover(tracked)).toEqual([]);
+    expect(leftover(['pipeline/dev/tsa/pkijs-tsa.ts.orig', 'docs/operating.md'])).toEqual(['pipeline/dev/tsa/pkijs-tsa.ts.orig']);
+  });
 });
