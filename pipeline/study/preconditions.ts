@@ -45,15 +45,6 @@ export function collect(problems: Precondition[], check: () => void, site: Preco
   }
 }
 
-/** The async form of collect. */
-export async function collectAsync(problems: Precondition[], check: () => Promise<void>, site: PreconditionSite = {}): Promise<void> {
-  try {
-    await check();
-  } catch (err) {
-    problems.push(preconditionOf(err, site));
-  }
-}
-
 function lineOf(err: PreregError): number | undefined {
   if (typeof err.details.line === 'number') return err.details.line;
   const problems = err.details.problems;
