@@ -1,16 +1,10 @@
 // Ingest results as rows of records, evidence, receipts, rejects and submission_files, keyed by
 // column name and typed by the tables' declarations (pipeline/store/table-declarations.ts).
 import { sha256Hex } from '../formats/hash.ts';
-import { declaredColumns, type TableRow } from '../store/table-declarations.ts';
+import type { TableRow } from '../store/table-declarations.ts';
 import type { FileSummary } from './scan.ts';
 import type { AcceptedRecord, IngestedEvidence, LineLocation } from './submission.ts';
 
-export const RECORD_COLUMNS = declaredColumns('records');
-export const EVIDENCE_COLUMNS = declaredColumns('evidence');
-export const RECEIPT_COLUMNS = declaredColumns('receipts');
-/** Also the columns of commitment_rejects (created AS SELECT * FROM rejects). */
-export const REJECT_COLUMNS = declaredColumns('rejects');
-export const SUBMISSION_FILE_COLUMNS = declaredColumns('submission_files');
 
 export function recordRow(recordId: number, r: AcceptedRecord): TableRow<'records'> {
   return {

@@ -68,8 +68,6 @@ export function proofCheckRow(k: RecordKey, evidenceIndex: number, v: ProofVerif
   };
 }
 
-/** The columns of chain_checks (pipeline/store/table-declarations.ts). */
-export const CHAIN_CHECK_COLUMNS = declaredColumns('chain_checks');
 export type ChainCheckRow = TableRow<'chain_checks'>;
 
 /** One row of chain_checks, by column name. */
@@ -85,7 +83,6 @@ export function chainCheckRow(k: RecordKey, v: TimelineVerification): ChainCheck
   };
 }
 
-export const CHAIN_ENTRY_COLUMNS = declaredColumns('chain_entries');
 export type ChainEntryRow = TableRow<'chain_entries'>;
 
 /** The rows of chain_entries: the entry's id member and its output commitment, computed here. */
@@ -96,18 +93,13 @@ export function chainEntryRows(recordId: number, v: TimelineVerification): Chain
 }
 
 /** registered_systems: study.json's systems. */
-export const REGISTERED_SYSTEM_COLUMNS = declaredColumns('registered_systems');
-
 export function registeredSystemRow(s: RegisteredSystem): TableRow<'registered_systems'> {
   return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints ?? [], agent_identities: s.agent_identities ?? [] };
 }
 
 /** owned_commitments: whom each commitment line binds. */
-export const OWNED_COMMITMENT_COLUMNS = declaredColumns('owned_commitments');
-
 export function ownedCommitmentRow(b: CommitmentBinding): TableRow<'owned_commitments'> {
   return { system_id: b.system_id, job_id: b.job_id, bound_by: b.bound_by, file: b.file, line_no: b.line };
 }
 
 /** seller_policy: the trust policy's sellers, one row. */
-export const SELLER_POLICY_COLUMNS = declaredColumns('seller_policy');

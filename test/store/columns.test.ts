@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, TABLES_SQL_PATH, TableAppender, type Store } from '../../pipeline/store/db.ts';
 import { cellsInOrder, requireSameColumns } from '../../pipeline/store/named-row.ts';
-import { CHAIN_ENTRY_COLUMNS } from '../../pipeline/verify/rows.ts';
+import { declaredColumns } from '../../pipeline/store/table-declarations.ts';
 
 const VERIFY_TABLES_SQL = fileURLToPath(new URL('../../pipeline/store/verify-tables.sql', import.meta.url));
 
@@ -38,7 +38,7 @@ describe('named rows', () => {
   });
 
   it('refuse a column list that is not the table\'s, and a row without a value for a column', async () => {
-    await expect(TableAppender.create(store.connection, 'chain_entries', CHAIN_ENTRY_COLUMNS.slice(1))).rejects.toThrow('chain_entries: rows name no value for record_id');
+    await expect(TableAppender.create(store.connection, 'chain_entries', declaredColumns('chain_entries').slice(1))).rejects.toThrow('chain_entries: rows name no value for record_id');
     expect(() => requireSameColumns('t', ['a', 'b'], ['a', 'b', 'z'])).toThrow('t: rows name unknown columns z');
     expect(() => cellsInOrder({ a: 1 }, ['a', 'b'])).toThrow('row has no value for column b');
     expect(cellsInOrder({ b: null, a: 1 }, ['a', 'b'])).toEqual([1, null]);
