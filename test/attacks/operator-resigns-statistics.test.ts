@@ -2,12 +2,15 @@
 // outside decision_digest (docs/outputs.md), so an operator could narrow an interval in
 // results.json and sign the result again — manifest, SHA256SUMS and both signatures consistent.
 // The audit's rerun from the inputs still gives the true results.json: INVALID, on `reproduced`.
+// The same operator naming another system as the one H2 is observed of (observed_system, a
+// decision row) and recomputing decision_digest too: INVALID, on `decisions` and `reproduced`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { CMS_FILE, MANIFEST_FILE, manifestBytes, sealManifest, sha256sums, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../../pipeline/emit/manifest.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CMS_FILE, decisionDigest, MANIFEST_FILE, manifestBytes, sealManifest, sha256sums, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../../pipeline/emit/manifest.ts';
 import { loadOperatorKeys, signCmsDetached, signEd25519 } from '../../pipeline/emit/sign.ts';
 import { sha256Hex } from '../../pipeline/formats/hash.ts';
+import { parseJson, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
 import { KEYS } from '../emit/helpers.ts';
 import { audit, emittedStudy, failedRails, type EmittedStudy } from '../audit/helpers.ts';
 
@@ -16,6 +19,22 @@ beforeAll(async () => {
   study = await emittedStudy();
 }, 240_000);
 afterAll(() => study.cleanup());
+
+/** Everything the operator can recompute and sign again over a forged results.json: the manifest (with decision_digest), SHA256SUMS, both signatures. */
+async function resign(dir: string, forged: string): Promise<void> {
+  const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Manifest;
+  const bytes = Buffer.from(forged, 'latin1');
+  const outputs = manifest.outputs.map((o) => (o.file === 'results.json' ? { ...o, bytes: bytes.length, sha256: sha256Hex(bytes) } : o));
+  const rows = parseJson(forged) as Record<string, JsonValue[]>;
+  const decision_digest = decisionDigest({ assertion_classes: rows.assertion_classes!, scores: rows.scores!, hypotheses: rows.hypotheses! });
+  const resealed = sealManifest({ ...manifest, outputs, decision_digest });
+  const data = manifestBytes(resealed);
+  writeFileSync(join(dir, MANIFEST_FILE), data);
+  writeFileSync(join(dir, SUMS_FILE), sha256sums([...outputs, { file: MANIFEST_FILE, bytes: data.length, sha256: sha256Hex(data) }]));
+  const keys = loadOperatorKeys(KEYS);
+  writeFileSync(join(dir, SIGNATURE_FILE), signEd25519(keys, data));
+  writeFileSync(join(dir, CMS_FILE), await signCmsDetached(keys, data));
+}
 
 it('an interval narrowed in results.json and signed again by the operator: INVALID (the rerun reproduces the true one)', async () => {
   const results = join(study.dir, 'results.json');
@@ -27,17 +46,7 @@ it('an interval narrowed in results.json and signed again by the operator: INVAL
   expect(forged).not.toBe(text);
   writeFileSync(results, forged, 'latin1');
 
-  // Everything the operator can recompute and sign again.
-  const manifest = JSON.parse(readFileSync(join(study.dir, MANIFEST_FILE), 'utf8')) as Manifest;
-  const bytes = Buffer.from(forged, 'latin1');
-  const outputs = manifest.outputs.map((o) => (o.file === 'results.json' ? { ...o, bytes: bytes.length, sha256: sha256Hex(bytes) } : o));
-  const resealed = sealManifest({ ...manifest, outputs });
-  const data = manifestBytes(resealed);
-  writeFileSync(join(study.dir, MANIFEST_FILE), data);
-  writeFileSync(join(study.dir, SUMS_FILE), sha256sums([...outputs, { file: MANIFEST_FILE, bytes: data.length, sha256: sha256Hex(data) }]));
-  const keys = loadOperatorKeys(KEYS);
-  writeFileSync(join(study.dir, SIGNATURE_FILE), signEd25519(keys, data));
-  writeFileSync(join(study.dir, CMS_FILE), await signCmsDetached(keys, data));
+  await resign(study.dir, forged);
 
   const { code, report } = await audit(study.dir, study.root);
   expect(code).toBe(1);
@@ -45,3 +54,24 @@ it('an interval narrowed in results.json and signed again by the operator: INVAL
   // The forgery is consistent (schema, signatures, digests, decisions pass): only the rerun catches it.
   expect(failedRails(report)).toEqual(['reproduced']);
 }, 240_000);
+
+describe('the operator renames the system a hypothesis is observed of', () => {
+  let own: EmittedStudy;
+  beforeAll(async () => {
+    own = await emittedStudy();
+  }, 240_000);
+  afterAll(() => own.cleanup());
+
+  it('H2 said to be observed of another system in results.json, decision_digest recomputed, all signed again: INVALID (decisions and reproduced)', async () => {
+    const results = join(own.dir, 'results.json');
+    const text = readFileSync(results, 'latin1');
+    const h2 = /(\{"hypothesis_id":"H2",[^}]*"observed_system":)"copycat"/.exec(text);
+    expect(h2, "H2 is observed of the copycat").not.toBeNull();
+    const forged = text.replace(h2![0], `${h2![1]}"sys-tampered"`);
+    writeFileSync(results, forged, 'latin1');
+    await resign(own.dir, forged);
+    const { code, report } = await audit(own.dir, own.root);
+    expect([code, report.verdict]).toEqual([1, 'invalid']);
+    expect(failedRails(report)).toEqual(['reproduced', 'decisions']);
+  }, 240_000);
+});
