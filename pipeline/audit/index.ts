@@ -4,7 +4,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { studyLayout, type StudyLayout } from '../layout.ts';
-import { loadStudy, weakenedModes } from '../study/study.ts';
+import { weakenedModes } from '../study/study.ts';
+import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
 import { PreregError } from '../reasons.ts';
 import { anchorsRail } from './anchors.ts';
 import { decisionsRail, reproducedRail } from './compare.ts';
@@ -18,7 +19,7 @@ import { trustRail, type AuditorTrust } from './trust.ts';
 import { intakeRail, readReceipts } from './intake.ts';
 import { loadAuditorIssuerKeys, loadAuditorRoots } from '../auditor/trust.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
-import { loadTrustPolicy, readTrustInputs } from '../io/trust-files.ts';
+import { readTrustInputs } from '../io/trust-files.ts';
 import { trustWeakenedModes } from '../formats/trust-policy.ts';
 import { expectedFreeze, requiredWitnesses } from '../freeze/anchors.ts';
 
@@ -68,10 +69,11 @@ function isDirectory(path: string): boolean {
  * inherit as a study/1: unsealed intake, binding none; sellers "any"), and commitments the operator collected itself (inputs/commitments.jsonl, which no
  * participant signed). A study.json that cannot be read names none: the rails say why.
  */
-function studyWeakenedModes(layout: StudyLayout): string[] {
+function studyWeakenedModes(loaded: LoadedStudy): string[] {
+  const { layout } = loaded;
   let declared: string[] = [];
   try {
-    declared = [...weakenedModes(loadStudy(layout.study)), ...trustWeakenedModes(loadTrustPolicy(layout.trust))];
+    declared = [...weakenedModes(loaded.study()), ...trustWeakenedModes(loaded.policy())];
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
   }
@@ -92,6 +94,9 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
     }
   }
 
+  // The study's files as the audit found them, read once for the rails that judge them in place
+  // (signatures, inputs, the weakened modes); the anchors and the rerun run commands, which read their own.
+  const loaded = loadStudyFiles(layout);
   const flags = options.auditor ?? {};
   const auditor = loadAuditorTrust(flags, layout);
   progress('audit: reading the output directory…');
@@ -100,9 +105,9 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   const schema = schemaRail(audited);
   rails.push(schema.rail);
   progress('audit: signatures…');
-  rails.push(await signaturesRail(dir, layout, schema.manifestIntact));
+  rails.push(await signaturesRail(dir, loaded, schema.manifestIntact));
   progress('audit: inputs…');
-  rails.push(inputsRail(audited.fields, layout, options.env));
+  rails.push(inputsRail(audited.fields, loaded, options.env));
   progress('audit: anchors…');
   const anchors = await anchorsRail(layout, options.env, options.stages.checkAnchors, {
     'tsa-root': flags.tsaRoots,
@@ -129,5 +134,5 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
     rails.push(decisionsRail({ ...audited, results: recordedResults && parseJsonObject('results.json', recordedResults) }, outcome));
     rails.push(await trustRail(auditor.trust, anchors.seen, intake.seen, auditor.study, outcome));
   });
-  return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun, weakened_modes: studyWeakenedModes(layout) });
+  return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun, weakened_modes: studyWeakenedModes(loaded) });
 }

@@ -13,9 +13,9 @@ import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
 import { intakeRecordFiles } from '../intake/files.ts';
 import { listAnchorFiles } from '../freeze/anchors.ts';
 import { diffTrees, digestTree, type TreeDigest } from '../study/file-tree.ts';
-import { freezeDigest, loadFreezeRecord, type FreezeRecord } from '../study/freeze-record.ts';
+import type { FreezeRecord } from '../study/freeze-record.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 import { readSection5 } from '../study/section5.ts';
-import type { StudyLayout } from '../layout.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { collect, type Precondition } from '../study/preconditions.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
@@ -52,14 +52,15 @@ function treeDifference(prefix: string, recorded: string, now: TreeDigest, froze
   return { file: frozen ? FREEZE : prefix, message: `${what} is now ${now.root}, the manifest recorded ${recorded}` };
 }
 
-export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: NodeJS.ProcessEnv): Rail {
+export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: NodeJS.ProcessEnv): Rail {
+  const { layout } = loaded;
   if (!fields) return railOf('inputs', '', [{ file: MANIFEST, message: 'is missing or unreadable: the recorded inputs are unknown' }]);
   const recorded: EmitInputs = fields.inputs;
   const d: Difference[] = [];
   const codes: ReasonCode[] = [];
   let frozen: FreezeRecord | null = null;
   try {
-    frozen = loadFreezeRecord(layout.freeze);
+    frozen = loaded.frozen();
   } catch {
     // Reported below, as freeze_digest.
   }
@@ -100,12 +101,12 @@ export function inputsRail(fields: Manifest | null, layout: StudyLayout, env: No
   });
 
   attempt('preregistration/trust/', d, codes, () => {
-    const diff = treeDifference('preregistration/trust/', recorded.trust_root, digestTree(layout.trust), frozen?.trust ?? null, 'trust_root');
+    const diff = treeDifference('preregistration/trust/', recorded.trust_root, loaded.trustTree(), frozen?.trust ?? null, 'trust_root');
     if (diff) d.push(diff);
   });
 
   attempt(FREEZE, d, codes, () => {
-    const now = freezeDigest(loadFreezeRecord(layout.freeze));
+    const now = loaded.freezeDigest();
     if (now !== recorded.freeze_digest) d.push({ file: FREEZE, message: `freeze_digest is now ${now}; the manifest recorded ${recorded.freeze_digest}` });
   });
 

@@ -8,7 +8,7 @@
 // under the study's roots and the auditor's together.
 import { existsSync } from 'node:fs';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
-import { pinnedIntakeKey } from '../study/operator-key.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { checkReceipts, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
 import { readJsonFile } from '../io/json-files.ts';
@@ -44,7 +44,7 @@ export async function intakeRail(layout: StudyLayout, auditor: AuditorRoots | nu
   const seen: IntakeSeen = { tokenRoots: [], pinningReceipts: [] };
   let state: ReturnType<typeof loadFrozenStudy>;
   try {
-    state = loadFrozenStudy(layout);
+    state = loadFrozenStudy(loadStudyFiles(layout));
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
     return { rail: railOf('intake', '', [{ file: 'preregistration/', message: `the frozen study cannot be read: ${err.code}: ${err.message}` }], [err.code]), seen };
@@ -75,7 +75,7 @@ export async function intakeRail(layout: StudyLayout, auditor: AuditorRoots | nu
       for (const r of receipts) differences.push({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: there is no seal the receipt could be in' });
       codes.push('INTAKE_RECEIPT_NOT_SEALED');
     } else {
-      const checks = await checkReceipts(receipts, log.seal, { intakeKey: pinnedIntakeKey(layout.trust, state.trust.policy).key, tsaTrust, log: { entries: log.entries, digests: log.digests } });
+      const checks = await checkReceipts(receipts, log.seal, { intakeKey: state.loaded.intakeKey().key, tsaTrust, log: { entries: log.entries, digests: log.digests } });
       for (const c of checks) {
         for (const f of c.findings.filter((x) => !RECEIPT_INFORMATION.has(x.code))) {
           differences.push({ file: c.file, message: `${f.code}: ${f.message}` });

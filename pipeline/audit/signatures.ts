@@ -11,10 +11,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { asn1js, pkijs } from '../vendor/pki.ts';
 import { CMS_FILE, MANIFEST_FILE, SIGNATURE_FILE } from '../emit/manifest.ts';
-import { loadTrustPolicy } from '../io/trust-files.ts';
-import { pinnedOperatorKey, type PinnedOperatorKey } from '../study/operator-key.ts';
+import type { PinnedOperatorKey } from '../study/operator-key.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 import { preconditionOf } from '../study/preconditions.ts';
-import type { StudyLayout } from '../layout.ts';
 import type { ReasonCode } from '../reasons.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { readRegularFile } from '../io/regular-file.ts';
@@ -23,9 +22,9 @@ import { assembleCmsDetached, cmsSignedBytes } from '../emit/sign.ts';
 const POLICY_FILE = 'preregistration/trust/policy.json';
 
 /** The operator's Ed25519 public key pinned by the study's trust policy, or why there is none. */
-export function pinnedOperatorKeyOf(layout: StudyLayout): PinnedOperatorKey | { problem: Difference; code: ReasonCode } {
+export function pinnedOperatorKeyOf(loaded: LoadedStudy): PinnedOperatorKey | { problem: Difference; code: ReasonCode } {
   try {
-    return pinnedOperatorKey(layout.trust, loadTrustPolicy(layout.trust));
+    return loaded.operatorKey();
   } catch (err) {
     const p = preconditionOf(err, { file: POLICY_FILE });
     return { problem: { file: p.file ?? POLICY_FILE, message: p.message }, code: p.code };
@@ -98,10 +97,10 @@ export async function cmsProblem(p7s: Uint8Array, content: Uint8Array, pinned: K
  * manifestIntact (from the schema rail): when manifest.json itself agrees with SHA256SUMS and its
  * artifact digest, a failing signature is the signature file's fault; otherwise manifest.json's.
  */
-export async function signaturesRail(dir: string, layout: StudyLayout, manifestIntact: boolean): Promise<Rail> {
+export async function signaturesRail(dir: string, loaded: LoadedStudy, manifestIntact: boolean): Promise<Rail> {
   const d: Difference[] = [];
   const codes: ReasonCode[] = [];
-  const pinned = pinnedOperatorKeyOf(layout);
+  const pinned = pinnedOperatorKeyOf(loaded);
   const manifestPath = join(dir, MANIFEST_FILE);
   if ('problem' in pinned) {
     d.push(pinned.problem);

@@ -14,8 +14,7 @@ import { agentKeyRegistration } from '../participant/agent-key.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { corpusSections } from '../study/corpus-sections.ts';
 import { corpusDrift, refuseDrift } from '../study/drift.ts';
-import { digestTree } from '../study/file-tree.ts';
-import { loadFreezeRecord, readDocuments } from '../study/freeze-record.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { loadStudy } from '../study/study.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { requiredOption, type Command, type StageContext, type StageResult } from '../command.ts';
@@ -103,13 +102,13 @@ async function issue(ctx: StageContext): Promise<StageResult> {
   const refs = Array.isArray(ctx.values.ref) ? (ctx.values.ref as string[]) : [];
   const at = instantFlag(ctx.values.at, '--at') ?? nowSeconds();
   const layout = studyLayout(ctx.root);
-  const study = loadStudy(layout.study);
-  const frozen = loadFreezeRecord(layout.freeze);
+  const loaded = loadStudyFiles(layout);
+  const study = loaded.study();
   // Served verbatim from the corpus as frozen: a corpus edited since is refused, not served.
-  refuseDrift(corpusDrift(frozen.corpus, digestTree(layout.corpus)), 'dev issue serves the frozen corpus only (revert the change or freeze again)');
-  const item = readItems(layout, study).find((i) => i.item_id === itemId);
+  refuseDrift(corpusDrift(loaded.frozen().corpus, loaded.corpusTree()), 'dev issue serves the frozen corpus only (revert the change or freeze again)');
+  const item = readItems(layout, study, loaded.itemsFile()).find((i) => i.item_id === itemId);
   if (item === undefined) throw new PreregError('DEV_ISSUE_INVALID', `item ${JSON.stringify(itemId)} is not in the frozen corpus/${study.corpus.items}`);
-  const sections = corpusSections(readDocuments(layout, study, frozen.corpus), study.vocabulary.heading_patterns);
+  const sections = corpusSections(loaded.documents(), study.vocabulary.heading_patterns);
   const jobId = typeof ctx.values.job === 'string' ? ctx.values.job : `${systemId}-${itemId}-${at.replace(/[-:]/g, '')}`;
   const issued = await devIssue(kit, await devTsaSigner(kit.dir), sections, { system_id: systemId, item, refs, at, job_id: jobId });
   mkdirSync(out, { recursive: true });

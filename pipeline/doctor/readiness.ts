@@ -6,11 +6,12 @@
 import { existsSync } from 'node:fs';
 import { countIndependentWitnesses, listAnchorTokens, requiredWitnesses, verifyAnchor } from '../freeze/anchors.ts';
 import { compareDigests } from '../study/drift.ts';
-import { computePublicDigests, freezeDigest, unmatchedHeadingWarning, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
+import { unmatchedHeadingWarning, type FreezeRecord } from '../study/freeze-record.ts';
+import { computePublicDigests, type PublicDigests } from '../study/public-digests.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { planProblems } from '../freeze/plan-check.ts';
-import { loadStudy, unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
+import { unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
 import { systemsNamedBySection5, type Section5 } from '../study/section5.ts';
-import { loadTrust } from '../study/trust.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, exitCodeOf, type ExitCode, type ReasonCode } from '../reasons.ts';
 import { runProblems } from '../run/preflight.ts';
@@ -64,14 +65,16 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   let study: StudyConfig | undefined;
   let digests: PublicDigests | undefined;
   const beforeFreeze: DoctorProblem[] = [];
+  // Every file read once for the whole diagnosis: each stage's line judges the same bytes.
+  const loaded = loadStudyFiles(layout);
   try {
-    study = loadStudy(layout.study);
+    study = loaded.study();
     const systems = unregisteredSystemsWarning(study);
     if (systems) warnings.push(`${systems.code}: ${systems.message}`);
-    digests = computePublicDigests(layout, study);
+    digests = computePublicDigests(loaded);
     warnings.push(...digests.unmatched_headings.map(unmatchedHeadingWarning));
     warnings.push(...unknownSystemsInPlan(digests.section5, study));
-    beforeFreeze.push(...(await planProblems(layout, study, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
+    beforeFreeze.push(...(await planProblems(loaded, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
   } catch (err) {
     beforeFreeze.push(preconditionOf(err));
   }
@@ -81,7 +84,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     consistency.push({ code: 'FREEZE_MISSING', message: 'preregistration/freeze.json does not exist' });
   } else {
     try {
-      frozen = loadFreezeRecord(layout.freeze);
+      frozen = loaded.frozen();
       // The finding's message names its file already: the file is not written twice.
       const where = (f: { file?: string | undefined; field: string; message: string }) => {
         const at = f.file ?? f.field;
@@ -102,9 +105,9 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   const anchors: DoctorProblem[] = [...consistency];
   if (frozen && study && consistency.length === 0) {
     try {
-      const trust = loadTrust(layout.trust);
+      const trust = loaded.trust();
       const witnesses = [];
-      for (const f of listAnchorTokens(layout.anchors)) witnesses.push(await verifyAnchor(layout.anchors, f, freezeDigest(frozen), { study: trust.tsa, auditor: null }, frozen.window.opens_at));
+      for (const f of listAnchorTokens(layout.anchors)) witnesses.push(await verifyAnchor(layout.anchors, f, loaded.freezeDigest(), { study: trust.tsa, auditor: null }, frozen.window.opens_at));
       for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: w.reason_codes.length === 1 && w.reason_codes[0] === 'ANCHOR_AFTER_OPEN' ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID', message: `${w.file}: ${w.reason_codes.join(', ')}` });
       const independent = countIndependentWitnesses(witnesses);
       // As check-anchors judges it: at least one witness, whatever anchors.min_witnesses says.
@@ -120,7 +123,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   stages.push(stage('check-anchors', [...anchors], '`prereg check-anchors` names every drifted file and field'));
 
   // After the deadline: exactly what `prereg run` checks before any work.
-  const run: DoctorProblem[] = frozen ? runProblems(layout, values, env) : [{ code: 'FREEZE_MISSING', message: 'nothing can run before the freeze', exitCode: EXIT.blocked }];
+  const run: DoctorProblem[] = frozen ? runProblems(loaded, values, env) : [{ code: 'FREEZE_MISSING', message: 'nothing can run before the freeze', exitCode: EXIT.blocked }];
   stages.push(stage('run', [...consistency, ...run], 'after the deadline: reveal the answer key and secret under inputs/, collect submissions and commitments, pass the operator keys (docs/outputs.md, "What run checks first")'));
 
   const status: Readiness = stages.some((s) => s.status === 'conflict') ? 'conflict' : stages.some((s) => s.status === 'blocked') ? 'blocked' : 'ready';

@@ -23,6 +23,12 @@ export function outputExists(final: string): PreregError {
   return new PreregError('OUTPUT_EXISTS', `${final} already exists; an output directory is never overwritten`, { path: final });
 }
 
+/** Where a run's outputs go: `given` (--outputs) or the study's outputs/, and <run_id>/ in it. The one rule emit writes by and status looks by. */
+export function runDirectory(layout: StudyLayout, runId: string, given?: string): { outputsDir: string; finalDir: string } {
+  const outputsDir = given ?? layout.outputs;
+  return { outputsDir, finalDir: join(outputsDir, runId) };
+}
+
 /** OUTPUT_EXISTS (exit 4) when the final directory exists in any form, a dangling symlink included. */
 export function refuseExisting(final: string): void {
   if (lstatSync(final, { throwIfNoEntry: false }) !== undefined) throw outputExists(final);

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 import { loadFrozenStudy, type FrozenStudy } from '../study/frozen-study.ts';
-import { pinnedOperatorKey } from '../study/operator-key.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { checkOperatorKeys, loadOperatorKeys, type OperatorKeyPems, type OperatorKeys } from './sign.ts';
 
 export interface EmitStudy extends FrozenStudy {
@@ -18,8 +18,8 @@ export function emitPreconditions(layout: StudyLayout, keyPems: OperatorKeyPems 
     throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
   }
   // The study and trust directory as frozen: the report block and the pinned operator key are theirs.
-  const frozenStudy = loadFrozenStudy(layout, 'emit signs only with the frozen trust directory');
-  const pinned = pinnedOperatorKey(layout.trust, frozenStudy.trust.policy);
+  const frozenStudy = loadFrozenStudy(loadStudyFiles(layout), 'emit signs only with the frozen trust directory');
+  const pinned = frozenStudy.loaded.operatorKey();
   const keys = keyPems === null ? null : loadOperatorKeys(keyPems);
   if (keys) checkOperatorKeys(keys, pinned);
   if (!existsSync(storeFile)) {

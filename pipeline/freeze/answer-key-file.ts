@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemaProblems, type SchemaName } from '../formats/schemas.ts';
-import { readJsonLines } from '../io/json-files.ts';
+import { decodeText, jsonLinesOf, readJsonLines } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
@@ -12,10 +12,10 @@ import { readRegularFile } from '../io/regular-file.ts';
 export const SECRET_ENV = 'PREREG_ANSWER_KEY_SECRET';
 const MIN_SECRET_BYTES = 16;
 
-function readValidatedLines<T extends { item_id: string }>(path: string, schema: SchemaName, code: ReasonCode): T[] {
+function readValidatedLines<T extends { item_id: string }>(path: string, schema: SchemaName, code: ReasonCode, bytes?: Uint8Array): T[] {
   const problems: string[] = [];
   const seen = new Set<string>();
-  const rows = readJsonLines(path).map(({ line, value }) => {
+  const rows = (bytes === undefined ? readJsonLines(path) : jsonLinesOf(decodeText(bytes, path), path)).map(({ line, value }) => {
     for (const p of schemaProblems(schema, value)) problems.push(`${path}:${line}: ${p}`);
     const id = (value as T).item_id;
     if (typeof id === 'string') {
@@ -34,8 +34,8 @@ export interface CorpusItem {
   question: string;
 }
 
-export function readItems(layout: StudyLayout, study: StudyConfig): CorpusItem[] {
-  return readValidatedLines<CorpusItem>(join(layout.corpus, study.corpus.items), 'items', 'ITEMS_INVALID');
+export function readItems(layout: StudyLayout, study: StudyConfig, bytes?: Uint8Array): CorpusItem[] {
+  return readValidatedLines<CorpusItem>(join(layout.corpus, study.corpus.items), 'items', 'ITEMS_INVALID', bytes);
 }
 
 export function readAnswerKey(path: string): AnswerKeyItem[] {

@@ -5,15 +5,12 @@
 import { existsSync } from 'node:fs';
 import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
 import { readItems } from './answer-key-file.ts';
-import { readDocuments, type PublicDigests } from '../study/freeze-record.ts';
+import type { PublicDigests } from '../study/public-digests.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 import type { Section5 } from '../study/section5.ts';
-import type { StudyConfig } from '../study/study.ts';
 import { extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
-import { loadTrustPolicy, trustPath } from '../io/trust-files.ts';
-import { loadTrust } from '../study/trust.ts';
-import { pinnedOperatorKey } from '../study/operator-key.ts';
-import type { StudyLayout } from '../layout.ts';
+import { trustPath } from '../io/trust-files.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
 import { dryRunSection5 } from '../store/section5-runner.ts';
 
@@ -41,10 +38,11 @@ function asProblem(err: unknown, file: string, field: string): PlanProblem {
   return { code, file, field, ...(line !== undefined ? { line } : {}), message };
 }
 
-function trustProblems(layout: StudyLayout): PlanProblem[] {
+function trustProblems(loaded: LoadedStudy): PlanProblem[] {
+  const { layout } = loaded;
   let policy: TrustPolicy;
   try {
-    policy = loadTrustPolicy(layout.trust);
+    policy = loaded.policy();
   } catch (err) {
     return [asProblem(err, POLICY, '/')];
   }
@@ -60,7 +58,7 @@ function trustProblems(layout: StudyLayout): PlanProblem[] {
   }
   if (problems.length > 0) return problems;
   try {
-    loadTrust(layout.trust);
+    loaded.trust();
   } catch (err) {
     problems.push(asProblem(err, POLICY, '/'));
   }
@@ -70,20 +68,21 @@ function trustProblems(layout: StudyLayout): PlanProblem[] {
   }
   // emit signs with the key pinned here and refuses a study that pins none.
   try {
-    pinnedOperatorKey(layout.trust, policy);
+    loaded.operatorKey();
   } catch (err) {
     problems.push(asProblem(err, POLICY, '/operator_public_key'));
   }
   return problems;
 }
 
-function studyProblems(layout: StudyLayout, study: StudyConfig, digests: PublicDigests): PlanProblem[] {
+function studyProblems(loaded: LoadedStudy, digests: PublicDigests): PlanProblem[] {
+  const study = loaded.study();
   const problems: PlanProblem[] = [];
   // Registration is the default (SPEC §12.3): unbound evidence lets a copier cancel the original.
   if (study.systems === undefined && !(study.format === 'prereg.study/2' && study.binding === 'none')) {
     problems.push({ code: 'STUDY_SYSTEMS_UNREGISTERED', file: STUDY, field: '/systems', message: 'study.json registers no systems: register each system (and its buyer fingerprints), or declare "binding": "none" (prereg.study/2), a weakened mode in which copied evidence cancels every claimant' });
   }
-  const documents = readDocuments(layout, study, digests.corpus);
+  const documents = loaded.documents();
   if (documents.length === 0) {
     problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: '/corpus/documents_suffix', message: `no corpus file ends in ${JSON.stringify(study.corpus.documents_suffix)}: no document declares an identifier` });
   } else if (digests.vocabulary.ids.length === 0) {
@@ -108,7 +107,7 @@ function studyProblems(layout: StudyLayout, study: StudyConfig, digests: PublicD
     problems.push({ code: 'STUDY_INVALID', file: STUDY, field: '/amounts/pattern', message: `the assertion extractor does not compile: ${(err as Error).message}` });
   }
   try {
-    readItems(layout, study);
+    readItems(loaded.layout, study, loaded.itemsFile());
   } catch (err) {
     problems.push(asProblem(err, `corpus/${study.corpus.items}`, '/corpus/items'));
   }
@@ -126,8 +125,8 @@ async function section5Problems(section5: Section5): Promise<PlanProblem[]> {
 }
 
 /** Every reason the plan could not run after the deadline; empty when it can. */
-export async function planProblems(layout: StudyLayout, study: StudyConfig, digests: PublicDigests): Promise<PlanProblem[]> {
-  return [...trustProblems(layout), ...studyProblems(layout, study, digests), ...(await section5Problems(digests.section5))];
+export async function planProblems(loaded: LoadedStudy, digests: PublicDigests): Promise<PlanProblem[]> {
+  return [...trustProblems(loaded), ...studyProblems(loaded, digests), ...(await section5Problems(digests.section5))];
 }
 
 export function renderPlanProblem(p: PlanProblem, withCode = true): string {

@@ -1,11 +1,12 @@
 // Before anything is scored: every pre-registered input must be exactly what was frozen
 // (SPEC §4.2, §4.3). Any drift blocks (exit 3) with the code of the first finding.
-import type { StudyLayout } from '../layout.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import { compareDigests, refuseDrift } from '../study/drift.ts';
-import { computePublicDigests, loadFreezeRecord, type FreezeRecord, type PublicDigests } from '../study/freeze-record.ts';
+import type { FreezeRecord } from '../study/freeze-record.ts';
+import { computePublicDigests, type PublicDigests } from '../study/public-digests.ts';
 import type { Section5 } from '../study/section5.ts';
-import { loadStudy, type StudyConfig } from '../study/study.ts';
+import type { StudyConfig } from '../study/study.ts';
 import { requireRevealedKey } from './reveal.ts';
 
 export interface FrozenInputs {
@@ -16,10 +17,11 @@ export interface FrozenInputs {
   answerKey: AnswerKeyItem[];
 }
 
-export function requireFrozenInputs(layout: StudyLayout, env: NodeJS.ProcessEnv, secretFile?: string): FrozenInputs {
-  const frozen = loadFreezeRecord(layout.freeze);
-  const study = loadStudy(layout.study);
-  const digests = computePublicDigests(layout, study);
+export function requireFrozenInputs(loaded: LoadedStudy, env: NodeJS.ProcessEnv, secretFile?: string): FrozenInputs {
+  const { layout } = loaded;
+  const frozen = loaded.frozen();
+  const study = loaded.study();
+  const digests = computePublicDigests(loaded);
   const { findings } = compareDigests(frozen, digests, study);
   // SECTION5_DRIFT first: it is the one that decides whether this analysis may run at all.
   refuseDrift(findings, 'scoring runs only on the frozen inputs', findings.find((f) => f.code === 'SECTION5_DRIFT') ?? findings[0]);

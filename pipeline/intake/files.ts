@@ -12,9 +12,9 @@ import { readJsonFile } from '../io/json-files.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { studyRelative, type StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
-import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
-import { intakeOf, loadStudy } from '../study/study.ts';
+import { intakeOf } from '../study/study.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 
 /** A commitments file and whose it is: a system's own (through intake) or the operator's. */
 export interface CommitmentsFile {
@@ -117,12 +117,13 @@ export function requireSealedInputs(layout: StudyLayout, freezeDigest: string): 
  * `beforeReveal`: the seal is required whatever the time (reveal-check: the answer key is revealed
  * only after submissions are closed). Unsealed studies (every study/1) pass unless a seal exists.
  */
-export function requireSealedIntake(layout: StudyLayout, nowMs: number, beforeReveal = false): SealRecord | null {
-  const frozen = loadFreezeRecord(layout.freeze);
-  const settings = intakeOf(loadStudy(layout.study));
+export function requireSealedIntake(loaded: LoadedStudy, nowMs: number, beforeReveal = false): SealRecord | null {
+  const { layout } = loaded;
+  const frozen = loaded.frozen();
+  const settings = intakeOf(loaded.study());
   const sealed = lstatSync(layout.seal, { throwIfNoEntry: false }) !== undefined;
   if (settings.mode === 'sealed' && !sealed && (beforeReveal || nowMs >= utcMillis(frozen.window.closes_at)!)) {
     throw new PreregError('SEAL_MISSING', `the study declares sealed intake and inputs/seal.json does not exist${beforeReveal ? ': the answer key is revealed only after the intake is sealed' : ` (closes_at ${frozen.window.closes_at} has passed)`}; run \`prereg seal\``);
   }
-  return requireSealedInputs(layout, freezeDigest(frozen));
+  return requireSealedInputs(layout, loaded.freezeDigest());
 }

@@ -41,8 +41,13 @@ export function readJsonFile(path: string): unknown {
 
 /** JSONL: one value per non-empty line; returns each with its 1-based line number. */
 export function readJsonLines(path: string): Array<{ line: number; value: unknown }> {
+  return jsonLinesOf(readText(path), path);
+}
+
+/** JSONL already read (`path` names it in errors): one value per non-empty line, each with its 1-based line number. */
+export function jsonLinesOf(text: string, path: string): Array<{ line: number; value: unknown }> {
   const out: Array<{ line: number; value: unknown }> = [];
-  const lines = readText(path).split('\n');
+  const lines = text.split('\n');
   lines.forEach((text, i) => {
       // Only the empty string after the final newline is skipped; an empty line inside is an error.
       if (text === '' && i === lines.length - 1) return;

@@ -5,9 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { checkOperatorKeys, loadOperatorKeys } from '../emit/sign.ts';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
-import { loadTrust } from '../study/trust.ts';
-import { pinnedOperatorKey } from '../study/operator-key.ts';
-import type { StudyLayout } from '../layout.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { collect, type Precondition } from '../study/preconditions.ts';
 import { resolveOperatorKeys } from '../emit/operator-keys.ts';
@@ -21,13 +19,14 @@ import { requireSealedIntake } from '../intake/files.ts';
 export type RunProblem = Precondition;
 
 /** Every problem that would stop `run` (or make its result wrong), in the order the stages meet them. */
-export function runProblems(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv, nowMs: number = Date.now()): RunProblem[] {
+export function runProblems(loaded: LoadedStudy, values: StageContext['values'], env: NodeJS.ProcessEnv, nowMs: number = Date.now()): RunProblem[] {
+  const { layout } = loaded;
   const problems: RunProblem[] = [];
   if (!existsSync(layout.freeze)) {
     return [{ code: 'FREEZE_MISSING', message: `${layout.freeze} does not exist; run \`prereg freeze\``, exitCode: EXIT.blocked }];
   }
   // Sealed intake (SPEC §12.2): after closes_at only sealed inputs are read.
-  collect(problems, () => void requireSealedIntake(layout, nowMs));
+  collect(problems, () => void requireSealedIntake(loaded, nowMs));
   collect(problems, () => {
     const { files } = listSubmissionFiles(layout);
     if (!files.some((f) => statSync(f.path).size > 0)) {
@@ -35,12 +34,11 @@ export function runProblems(layout: StudyLayout, values: StageContext['values'],
     }
   });
   let policy: TrustPolicy | undefined;
-  collect(problems, () => void (policy = loadTrust(layout.trust).policy));
+  collect(problems, () => void (policy = loaded.trust().policy));
   if (policy) {
     const requireReceipts = policy.require_receipts;
     collect(problems, () => requireCommitmentsIfReceipts(requireReceipts, layout.commitments, layout.participantCommitments));
-    const pinnedPolicy = policy;
-    collect(problems, () => checkOperatorKeys(loadOperatorKeys(resolveOperatorKeys(values, env)), pinnedOperatorKey(layout.trust, pinnedPolicy)));
+    collect(problems, () => checkOperatorKeys(loadOperatorKeys(resolveOperatorKeys(values, env)), loaded.operatorKey()));
   }
   collect(problems, () => {
     const secretFile = typeof values['secret-file'] === 'string' ? values['secret-file'] : undefined;
@@ -51,8 +49,8 @@ export function runProblems(layout: StudyLayout, values: StageContext['values'],
 }
 
 /** Throws the first problem (with its exit code, every problem in its details), before anything is written. */
-export function requireRunnable(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): void {
-  const problems = runProblems(layout, values, env);
+export function requireRunnable(loaded: LoadedStudy, values: StageContext['values'], env: NodeJS.ProcessEnv): void {
+  const problems = runProblems(loaded, values, env);
   if (problems.length === 0) return;
   const message = problems.map((p, i) => (i === 0 ? p.message : `${p.code}: ${p.message}`)).join('\n');
   throw new PreregError(problems[0]!.code, `run refused before doing any work: ${message}`, { problems }, problems[0]!.exitCode);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { buildBaseTables } from '../classify/base-tables.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
@@ -84,7 +85,7 @@ export async function analysisVerdict(layout: ReturnType<typeof studyLayout>, in
 async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<StageResult> {
   const layout = studyLayout(ctx.root);
   const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
-  const frozen = requireFrozenInputs(layout, ctx.env, secretFile);
+  const frozen = requireFrozenInputs(loadStudyFiles(layout), ctx.env, secretFile);
   const upstream = (await runOnce(stage.before, { ...ctx, values: secretFile ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string };
   const consumed = analysisInputs(stage.name, upstream.inputs_digest, frozen);
   const dbPath = storePath(layout);

@@ -5,9 +5,7 @@ import { sha256Hex } from '../formats/hash.ts';
 import { existsSync } from 'node:fs';
 import { verifyTimestampToken } from '../evidence/timestamp/index.ts';
 import { writeAnchor, type AnchorMetadata } from '../freeze/anchors.ts';
-import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
-import { loadStudy } from '../study/study.ts';
-import { loadTrust } from '../study/trust.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { studyLayout } from '../layout.ts';
 import { requestTimestamp, TsaRequestError } from '../net/tsa-client.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -44,9 +42,10 @@ export const anchor: Command = {
     if (!existsSync(layout.freeze)) {
       throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
     }
-    const digest = freezeDigest(loadFreezeRecord(layout.freeze));
-    const study = loadStudy(layout.study);
-    const trust = loadTrust(layout.trust);
+    const loaded = loadStudyFiles(layout);
+    const digest = loaded.freezeDigest();
+    const study = loaded.study();
+    const trust = loaded.trust();
     const digestBytes = Buffer.from(digest, 'hex');
 
     const accept = async (tsr: Uint8Array, witness: string, url: string | null, via: 'http' | 'import') => {

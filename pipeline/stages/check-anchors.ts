@@ -7,9 +7,8 @@ import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
 import { countIndependentWitnesses, listAnchorTokens, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchor, type AnchorVerification } from '../freeze/anchors.ts';
 import { loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type DriftFinding } from '../study/drift.ts';
-import { computePublicDigests, freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
-import { loadStudy } from '../study/study.ts';
-import { loadTrust } from '../study/trust.ts';
+import { computePublicDigests } from '../study/public-digests.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { planProblems } from '../freeze/plan-check.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -49,10 +48,12 @@ export const checkAnchors: Command = {
     if (!existsSync(layout.freeze)) {
       throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
     }
-    const frozen = loadFreezeRecord(layout.freeze);
-    const study = loadStudy(layout.study);
-    const digest = freezeDigest(frozen);
-    const current = computePublicDigests(layout, study);
+    const loaded = loadStudyFiles(layout);
+    const frozen = loaded.frozen();
+    const study = loaded.study();
+    const digest = loaded.freezeDigest();
+    // The trust roots the anchors are checked under are decoded from the bytes trust_root hashed.
+    const current = computePublicDigests(loaded);
     const { digests, findings } = compareDigests(frozen, current, study);
 
     const answerKey = checkRevealedKey(layout, ctx.env, frozen.answer_key);
@@ -66,7 +67,7 @@ export const checkAnchors: Command = {
     }
 
     // The same checks as freeze: a plan that could not run is drift CI must see.
-    for (const p of await planProblems(layout, study, current)) {
+    for (const p of await planProblems(loaded, current)) {
       findings.push({ code: p.code, field: p.field, file: p.file, message: `${p.line !== undefined ? `line ${p.line}: ` : ''}${p.message}` });
     }
 
@@ -80,7 +81,7 @@ export const checkAnchors: Command = {
       });
     }
 
-    const trust = loadTrust(layout.trust);
+    const trust = loaded.trust();
     const auditor = loadAuditorRoots(ctx.values['tsa-root'] as string[] | undefined, trust.material.inputs);
     const roots = { study: trust.tsa, auditor: auditor?.tsa ?? null };
     const witnesses: AnchorVerification[] = [];

@@ -6,7 +6,7 @@
 // manifest.json after all of them, then SHA256SUMS, manifest.sig and manifest.p7s, then one rename.
 import { sha256OfFile, sha256OfFileIfAny } from '../io/file-hash.ts';
 import { join } from 'node:path';
-import { refuseExisting, refuseOutputsInsideStudy } from '../emit/directory.ts';
+import { runDirectory, refuseExisting, refuseOutputsInsideStudy } from '../emit/directory.ts';
 import { runIdOf, type EmitInputs, type Manifest } from '../emit/manifest.ts';
 import { KEY_OPTIONS, resolveOperatorKeys } from '../emit/operator-keys.ts';
 import { emitPreconditions } from '../emit/preconditions.ts';
@@ -17,11 +17,11 @@ import { openEmitDatabase } from '../emit/writers.ts';
 import { writeOutputs } from '../emit/write-outputs.ts';
 import { intakeRecordFiles } from '../intake/files.ts';
 import { listAnchorFiles } from '../freeze/anchors.ts';
-import { freezeDigest, type FreezeRecord } from '../study/freeze-record.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import { storePath } from '../store/db.ts';
 import type { Command } from '../command.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 
 export interface EmitOptions {
   /**
@@ -48,13 +48,15 @@ export interface EmitResult {
 
 
 /** What run_id derives from: the freeze, the ingested submission files, the commitments and the anchors. */
-export function emitInputs(layout: StudyLayout, frozen: FreezeRecord, submissions: Array<{ file: string; sha256: string; bytes: number }>): EmitInputs {
+export function emitInputs(loaded: LoadedStudy, submissions: Array<{ file: string; sha256: string; bytes: number }>): EmitInputs {
+  const { layout } = loaded;
+  const frozen = loaded.frozen();
   return {
     corpus_root: frozen.corpus.root,
     section5_sha256: frozen.section5_sha256,
     answer_key_root: frozen.answer_key.root,
     trust_root: frozen.trust.root,
-    freeze_digest: freezeDigest(frozen),
+    freeze_digest: loaded.freezeDigest(),
     submissions: submissions
       .map((r) => ({ file: r.file, sha256: r.sha256, bytes: r.bytes }))
       .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
@@ -74,11 +76,10 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     const c = db.connection;
     const schema = await describeStore(c, [...Object.values(RESULT_TABLES), ...Object.values(BASE_TABLES)]);
     const facts = await readStoreFacts(c, schema);
-    const inputs = emitInputs(layout, emitting.frozen, facts.submission_files.map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) })));
+    const inputs = emitInputs(emitting.loaded, facts.submission_files.map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) })));
     const runId = runIdOf(inputs);
-    const outputsDir = options.outputsDir ?? layout.outputs;
+    const { outputsDir, finalDir } = runDirectory(layout, runId, options.outputsDir);
     refuseOutputsInsideStudy(outputsDir, layout);
-    const finalDir = join(outputsDir, runId);
     refuseExisting(finalDir);
     progress('emit: reading results');
     const results = await readResults(c, schema);

@@ -3,8 +3,9 @@
 import { existsSync } from 'node:fs';
 import { commitAnswerKey } from '../study/answer-key.ts';
 import { checkKeyCoversItems, goldSetProblems, readAnswerKey, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
-import { buildFreezeRecord, computePublicDigests, freezeDigest, renderFreezeRecord, unmatchedHeadingWarning } from '../study/freeze-record.ts';
-import { loadStudy } from '../study/study.ts';
+import { buildFreezeRecord, freezeDigest, renderFreezeRecord, unmatchedHeadingWarning } from '../study/freeze-record.ts';
+import { computePublicDigests } from '../study/public-digests.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { planProblems, renderPlanProblem } from '../freeze/plan-check.ts';
 import { studyLayout } from '../layout.ts';
@@ -34,17 +35,19 @@ export const freeze: Command = {
     if (existsSync(layout.freeze) && ctx.values.replace !== true) {
       throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; pass --replace to refreeze`);
     }
-    const study = loadStudy(layout.study);
+    // Read once: freeze.json is then written, never read back through it.
+    const loaded = loadStudyFiles(layout);
+    const study = loaded.study();
     ctx.progress('hashing the corpus and the trust directory…');
-    const digests = computePublicDigests(layout, study);
+    const digests = computePublicDigests(loaded);
     // A plan that could not run after the deadline is refused now, while it can still be fixed
     // (docs/preregistration.md, "What freeze refuses").
     ctx.progress('checking the trust policy, the vocabulary and a dry run of section 5…');
-    const problems = await planProblems(layout, study, digests);
+    const problems = await planProblems(loaded, digests);
     if (problems.length > 0) {
       throw new PreregError(problems[0]!.code, problems.map((p, i) => renderPlanProblem(p, i > 0)).join('\n'), { problems });
     }
-    const items = readItems(layout, study);
+    const items = readItems(layout, study, loaded.itemsFile());
     const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;
     const key = readAnswerKey(keyPath);
     const coverage = checkKeyCoversItems(key, items);

@@ -13,7 +13,6 @@ import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../formats/hash.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
-import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
 import { requireSealedInputs } from '../intake/files.ts';
 import { lineProtocolOf, loadStudy, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
@@ -43,6 +42,7 @@ import type { Command, StageContext } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { judge, recordRun, rerunRegardless, type StageVerdict } from '../run/stage-inputs.ts';
 import { shown } from '../text/display.ts';
+import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
 /** The submission schema's file: its digest is part of what the tables depend on. */
@@ -66,19 +66,21 @@ interface IngestOutputs {
 }
 
 /** The frozen item ids: items file valid, and byte-identical to the one freeze.json recorded. */
-export function loadFrozenItems(layout: StudyLayout): { ids: Set<string>; file: string; sha256: string } {
+export function loadFrozenItems(loaded: LoadedStudy): { ids: Set<string>; file: string; sha256: string } {
+  const { layout } = loaded;
   if (!existsSync(layout.freeze)) {
     throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
   }
-  const frozen = loadFreezeRecord(layout.freeze);
-  const study = loadStudy(layout.study);
+  const frozen = loaded.frozen();
+  const study = loaded.study();
   const itemsPath = join(layout.corpus, study.corpus.items);
   const relPath = studyRelative(layout, itemsPath);
   if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, { path: itemsPath });
   const data = readRegularFile(itemsPath);
   const sha256 = sha256Hex(data);
   refuseDrift(corpusFileDrift(frozen.corpus, { path: study.corpus.items, bytes: data.length, sha256 }), 'run `prereg check-anchors`');
-  const ids = new Set(readItems(layout, study).map((i) => i.item_id));
+  // Parsed from the bytes just hashed and compared with the freeze.
+  const ids = new Set(readItems(layout, study, data).map((i) => i.item_id));
   return { ids, file: relPath, sha256 };
 }
 
@@ -207,11 +209,12 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
  * What ingest would consume now, every submission file hashed — or, with `hash` false, none:
  * `submissions` is then empty, for the scan to fill in (build), when no digest can spare a rebuild.
  */
-export async function ingestInputs(layout: StudyLayout, progress: StageContext['progress'], hash = true): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[] }> {
-  const study = loadStudy(layout.study);
-  const items = loadFrozenItems(layout);
+export async function ingestInputs(loaded: LoadedStudy, progress: StageContext['progress'], hash = true): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[]; items: Set<string> }> {
+  const { layout } = loaded;
+  const study = loaded.study();
+  const items = loadFrozenItems(loaded);
   // After the seal, exactly the sealed files (SPEC §12.2): INTAKE_DRIFT / SEAL_FREEZE_MISMATCH otherwise.
-  requireSealedInputs(layout, freezeDigest(loadFreezeRecord(layout.freeze)));
+  requireSealedInputs(layout, loaded.freezeDigest());
   const { files, ignored } = listSubmissionFiles(layout);
   const submissions: IngestInputs['submissions'] = [];
   for (const [i, f] of files.entries()) {
@@ -233,7 +236,7 @@ export async function ingestInputs(layout: StudyLayout, progress: StageContext['
       submission_schema_sha256: sha256Hex(readFileSync(SUBMISSION_SCHEMA_PATH)),
     },
   };
-  return { inputs, files, ignored };
+  return { inputs, files, ignored, items: items.ids };
 }
 
 /** Whether the recorded ingest covers `inputs` (a database that cannot be read is stale, not an error). */
@@ -275,10 +278,10 @@ export const ingest: Command = {
     const previous = await previousRun(dbPath);
     // A rebuild whatever the inputs (no database, one that cannot be read, --force) needs no digest
     // to decide: the files are then hashed once, by the scan that reads them, not also before it.
-    const { inputs, files, ignored } = await ingestInputs(layout, ctx.progress, rerunRegardless(previous, force) === null);
+    const { inputs, files, ignored, items } = await ingestInputs(loadStudyFiles(layout), ctx.progress, rerunRegardless(previous, force) === null);
     const maxLineBytes = inputs.max_line_bytes;
     const before = inputs.submissions.length === files.length ? judge(previous, inputs, INGEST_LABELS, force) : null;
-    const outputs = before?.current ? (before.outputs as IngestOutputs) : await build(ctx, dbPath, files, inputs, loadFrozenItems(layout).ids);
+    const outputs = before?.current ? (before.outputs as IngestOutputs) : await build(ctx, dbPath, files, inputs, items);
     const verdict = before ?? judge(previous, inputs, INGEST_LABELS, force);
     const digest = verdict.digest;
     const skipped = verdict.current;

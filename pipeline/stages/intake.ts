@@ -23,7 +23,6 @@ import { utcMillis } from '../formats/utc-instant.ts';
 import { studyMaxLineBytes } from '../ingest/scan.ts';
 import { loadSeal } from '../intake/files.ts';
 import { readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
-import { pinnedIntakeKey } from '../study/operator-key.ts';
 import { checkIntakeLines } from '../intake/line-checks.ts';
 import { readIntakeLog } from '../intake/log.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
@@ -37,6 +36,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { parseTsaOverrides, positiveInt } from './anchor.ts';
 import { loadFrozenItems } from './ingest.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 
 export const intake: Command = {
   name: 'intake',
@@ -89,9 +89,9 @@ export const intake: Command = {
 };
 
 async function receive(ctx: StageContext, layout: StudyLayout, requestPath: string, operatorKey: ReturnType<typeof readEd25519PrivateKey>): Promise<StageResult> {
-  const { frozen, freezeDigest, study, trust } = loadFrozenStudy(layout);
+  const { frozen, freezeDigest, study, trust, loaded } = loadFrozenStudy(loadStudyFiles(layout));
   if (lstatSync(layout.seal, { throwIfNoEntry: false })) throw new PreregError('SEAL_EXISTS', 'inputs/seal.json exists: the intake is sealed and takes no more files; nothing was written');
-  const pinned = pinnedIntakeKey(layout.trust, trust.policy);
+  const pinned = loaded.intakeKey();
   if (!sameKey(operatorKey, pinned.key)) {
     throw new PreregError('OPERATOR_KEY_MISMATCH', `--operator-key's public half is not the intake key pinned in ${pinned.where}; nothing was written`);
   }
@@ -123,7 +123,7 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
     ctx.progress(`checking the lines of ${stored}…`);
     const counts = await checkIntakeLines(storedFile.tmp, stored, request.kind, {
       systemId: request.system_id,
-      items: loadFrozenItems(layout).ids,
+      items: loadFrozenItems(loaded).ids,
       maxLineBytes: studyMaxLineBytes(study),
       protocol: lineProtocolOf(study),
     });
@@ -182,11 +182,11 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
   const roots = Array.isArray(ctx.values['tsa-root']) ? ctx.values['tsa-root'] : [];
   // The study's own trust only for what the participant did not bring, and read once.
   let frozenStudy: ReturnType<typeof loadFrozenStudy> | undefined;
-  const frozen = () => (frozenStudy ??= loadFrozenStudy(layout));
+  const frozen = () => (frozenStudy ??= loadFrozenStudy(loadStudyFiles(layout)));
   const tsaTrust = roots.length > 0 ? loadTsaTrust(roots.map((p) => readText(p))) : frozen().trust.tsa;
   const intakeKey = typeof ctx.values['intake-key'] === 'string'
     ? readEd25519PublicKey(ctx.values['intake-key'], '--intake-key')
-    : pinnedIntakeKey(layout.trust, frozen().trust.policy).key;
+    : frozen().loaded.intakeKey().key;
   const log = readIntakeLog(layout);
   const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { intakeKey, tsaTrust, log });
   const failing = result!.findings.filter((f) => f.code !== 'INTAKE_RECEIPT_SUPERSEDED');

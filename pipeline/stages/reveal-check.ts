@@ -2,6 +2,7 @@
 // commitment? Scoring runs the same check first and refuses on a mismatch.
 import { requireRevealedKey } from '../freeze/reveal.ts';
 import { requireSealedIntake } from '../intake/files.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -23,7 +24,7 @@ export const revealCheck: Command = {
     const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;
     const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
     // Sealed intake: the answer key is revealed only after the submissions are sealed (SPEC §12.2).
-    requireSealedIntake(layout, Date.now(), true);
+    requireSealedIntake(loadStudyFiles(layout), Date.now(), true);
     const { items, root } = requireRevealedKey(layout, keyPath, secretFile, ctx.env);
     return {
       exitCode: EXIT.ok,

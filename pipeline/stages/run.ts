@@ -9,6 +9,7 @@ import { EXIT } from '../reasons.ts';
 import { refuseOutputsInsideStudy } from '../emit/directory.ts';
 import { studyLayout } from '../layout.ts';
 import { requireRunnable } from '../run/preflight.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 
 export const run: Command = {
   name: 'run',
@@ -32,7 +33,7 @@ export const run: Command = {
     // Refused before any stage runs: outputs inside the study would modify its inputs.
     if (typeof ctx.values.outputs === 'string') refuseOutputsInsideStudy(ctx.values.outputs, studyLayout(ctx.root));
     // Everything run will need, checked before any stage does any work.
-    requireRunnable(studyLayout(ctx.root), ctx.values, ctx.env);
+    requireRunnable(loadStudyFiles(studyLayout(ctx.root)), ctx.values, ctx.env);
     const stages: Record<string, unknown> = {};
     // Each stage's first line: skipped, or rerun and why.
     const said: string[] = [];

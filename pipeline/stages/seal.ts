@@ -24,6 +24,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { intakeOf } from '../study/study.ts';
 import { parseTsaOverrides, positiveInt } from './anchor.ts';
 import type { Command } from '../command.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 
 export const seal: Command = {
   name: 'seal',
@@ -42,7 +43,7 @@ export const seal: Command = {
   writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
-    const { frozen, freezeDigest, study, trust } = loadFrozenStudy(layout);
+    const { frozen, freezeDigest, study, trust } = loadFrozenStudy(loadStudyFiles(layout));
     if (lstatSync(layout.seal, { throwIfNoEntry: false })) throw new PreregError('SEAL_EXISTS', 'inputs/seal.json already exists; nothing was written');
     const log = readIntakeLog(layout);
     const record: SealRecord = {

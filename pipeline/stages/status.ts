@@ -1,12 +1,12 @@
 // `prereg status`: for each after-the-deadline stage, current or stale and why (DVC's `status`),
 // judged by the same rule the stages skip by (run/stage-inputs.ts). Runs no stage, writes nothing.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { studyLayout, studyRelative } from '../layout.ts';
 import { shown } from '../text/display.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
-import { loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
+import { runDirectory } from '../emit/directory.ts';
 import { runIdOf } from '../emit/manifest.ts';
 import { storePath } from '../store/db.ts';
 import type { StageVerdict } from '../run/stage-inputs.ts';
@@ -48,16 +48,18 @@ export const status: Command = {
     const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
     const stages: StageStatus[] = [];
     // Each stage is judged on its predecessor's current inputs digest; a stage after a blocked one is blocked too.
+    // One read of the study for every stage judged: each line judges the same bytes.
+    const loaded = loadStudyFiles(layout);
     try {
-      const ing = await ingestInputs(layout, () => {});
+      const ing = await ingestInputs(loaded, () => {});
       const ingV = (await ingestVerdict(layout, ing.inputs, false)).verdict;
       stages.push(state('ingest', ingV));
-      const verIn = verifyInputs(layout, ingV.digest);
+      const verIn = verifyInputs(loaded, ingV.digest);
       // A stale ingest rebuilds the store from nothing: no later stage's record survives it.
       const rebuilt = ingV.current ? null : { current: false, digest: '', reason: 'no recorded run once ingest rebuilds the store' };
       const verV = rebuilt ?? (await recorded(layout, () => verifyVerdict(layout, verIn, false)));
       stages.push(state('verify', verV));
-      const frozen = requireFrozenInputs(layout, ctx.env, secretFile);
+      const frozen = requireFrozenInputs(loaded, ctx.env, secretFile);
       let upstream = verV.digest;
       let allCurrent = ingV.current && verV.current;
       for (const name of ['classify', 'score'] as const) {
@@ -67,10 +69,10 @@ export const status: Command = {
         upstream = v.digest;
         allCurrent &&= v.current;
       }
-      const runId = runIdOf(emitInputs(layout, loadFreezeRecord(layout.freeze), ing.inputs.submissions));
+      const runId = runIdOf(emitInputs(loaded, ing.inputs.submissions));
       // The same directory run and emit resolve --outputs to; named as the user gave it.
       const outputs = typeof ctx.values.outputs === 'string' ? ctx.values.outputs : undefined;
-      const dir = join(outputs ?? layout.outputs, runId);
+      const dir = runDirectory(layout, runId, outputs).finalDir;
       const named = outputs === undefined ? `${studyRelative(layout, dir)}/` : shown(`${dir}/`);
       const missing = outputs === undefined ? `${named} does not exist (if run wrote elsewhere, pass its --outputs DIR)` : `${named} does not exist`;
       stages.push(

@@ -10,17 +10,15 @@ import { sha256Hex } from '../formats/hash.ts';
 import { sha256OfFileIfAny } from '../io/file-hash.ts';
 import { corpusDrift, refuseDrift, trustDrift } from '../study/drift.ts';
 import { corpusSections } from '../study/corpus-sections.ts';
-import { digestTree } from '../study/file-tree.ts';
-import { loadFreezeRecord, readDocuments } from '../study/freeze-record.ts';
-import { loadStudy, passagesOf } from '../study/study.ts';
-import { loadTrustPolicy } from '../io/trust-files.ts';
+import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
+import { passagesOf } from '../study/study.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
-import { readCommitments, requireCommitmentsIfReceipts, verifyContextInputs } from '../verify/inputs.ts';
+import { readCommitments, requireCommitmentsIfReceipts } from '../verify/inputs.ts';
 import { verifyStore } from '../verify/study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { ingest } from './ingest.ts';
@@ -34,14 +32,15 @@ const SQL_FILES = [VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, fileURLToPath(runni
 const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', corpus_root: 'the frozen corpus', passages: 'study.json passages or vocabulary.heading_patterns', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
 
 /** What verify would consume now, given ingest's current inputs digest; refuses a drifted trust policy. */
-export function verifyInputs(layout: StudyLayout, ingestDigest: string) {
-  const frozen = loadFreezeRecord(layout.freeze);
-  const study = loadStudy(layout.study);
-  const trustNow = digestTree(layout.trust);
+export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
+  const { layout } = loaded;
+  const frozen = loaded.frozen();
+  const study = loaded.study();
+  const trustNow = loaded.trustTree();
   refuseDrift(trustDrift(frozen.trust, trustNow), 'run `prereg check-anchors`');
   // Passages are matched against the frozen corpus (SPEC §12.4): only the frozen one.
-  refuseDrift(corpusDrift(frozen.corpus, digestTree(layout.corpus)), 'run `prereg check-anchors`');
-  requireCommitmentsIfReceipts(loadTrustPolicy(layout.trust).require_receipts, layout.commitments, layout.participantCommitments);
+  refuseDrift(corpusDrift(frozen.corpus, loaded.corpusTree()), 'run `prereg check-anchors`');
+  requireCommitmentsIfReceipts(loaded.policy().require_receipts, layout.commitments, layout.participantCommitments);
   return {
     stage: 'verify',
     ingest_digest: ingestDigest,
@@ -71,10 +70,12 @@ export async function verifyVerdict(layout: StudyLayout, inputs: ReturnType<type
 
 export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const layout = studyLayout(ctx.root);
-  const study = loadStudy(layout.study);
-  verifyInputs(layout, ''); // its refusals come before ingest's work
+  // What this stage stands on, read once; ingest (run through runOnce) reads its own.
+  const loaded = loadStudyFiles(layout);
+  const study = loaded.study();
+  verifyInputs(loaded, ''); // its refusals come before ingest's work
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
-  const consumed = verifyInputs(layout, ingested.inputs_digest);
+  const consumed = verifyInputs(loaded, ingested.inputs_digest);
   const verdict = await verifyVerdict(layout, consumed, ctx.values.force === true);
   if (verdict.current) {
     return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: verdict.digest, ...(verdict.outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(verdict.outputs)}` };
@@ -82,14 +83,12 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   const digest = verdict.digest;
   const store = await openStore(storePath(layout));
   try {
-    // Read and decoded only when the stage runs (the skip above needs their digests alone); the
-    // commitments only once the evidence items are verified (StoreVerifyInputs).
-    const { trust, window } = verifyContextInputs(layout.trust, study.window, []);
-    const frozen = loadFreezeRecord(layout.freeze);
+    // Decoded only when the stage runs (the skip above needs their digests alone), from the bytes
+    // those digests were taken of; the commitments only once the evidence items are verified (StoreVerifyInputs).
     const inputs = {
-      trust,
-      window,
-      passages: { sections: corpusSections(readDocuments(layout, study, frozen.corpus), study.vocabulary.heading_patterns), min_chars: consumed.passages.min_chars },
+      trust: loaded.trust().material.inputs,
+      window: study.window,
+      passages: { sections: corpusSections(loaded.documents(), study.vocabulary.heading_patterns), min_chars: consumed.passages.min_chars },
       readCommitments: async () => {
         // Read minutes after its digest was taken: the bytes read must still be the file this run records.
         const read = createHash('sha256');

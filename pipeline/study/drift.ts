@@ -1,7 +1,8 @@
 // Compares freeze.json with what the files say now, naming the drifted file or field (SPEC §4.4).
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { diffTrees, type TreeDigest, type TreeLeaf } from './file-tree.ts';
-import type { FreezeRecord, PublicDigests } from './freeze-record.ts';
+import type { FreezeRecord } from './freeze-record.ts';
+import type { PublicDigests } from './public-digests.ts';
 import type { StudyConfig } from './study.ts';
 
 export interface DriftFinding {

@@ -68,11 +68,28 @@ export function leafHash(leaf: TreeLeaf): Buffer {
 }
 
 export function digestTree(dir: string): TreeDigest {
+  return readTree(dir, () => false).digest;
+}
+
+/** A tree's digest and the bytes of the files `keep` names, from the one read that hashed them. */
+export interface ReadTree {
+  digest: TreeDigest;
+  /** By relative path: the very bytes whose leaf is in `digest`. */
+  kept: ReadonlyMap<string, Buffer>;
+}
+
+/**
+ * Digests `dir`, keeping the bytes of each file `keep` accepts: what is then parsed (the corpus's
+ * documents, the trust directory's files) is what was hashed, with no second read between.
+ */
+export function readTree(dir: string, keep: (path: string) => boolean): ReadTree {
+  const kept = new Map<string, Buffer>();
   const files = listRegularFiles(dir).map((path): TreeLeaf => {
     const data = readRegularFile(join(dir, path));
+    if (keep(path)) kept.set(path, data);
     return { path, bytes: data.length, sha256: sha256Hex(data) };
   });
-  return { root: rootFromLeafHashes(files.map(leafHash)).toString('hex'), leaf_count: files.length, files };
+  return { digest: { root: rootFromLeafHashes(files.map(leafHash)).toString('hex'), leaf_count: files.length, files }, kept };
 }
 
 /** Names what changed between a frozen file list and the current one. */

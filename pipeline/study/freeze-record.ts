@@ -1,19 +1,16 @@
 // freeze.json (SPEC §4.4): what is fixed before submissions open, and the digest anchors witness.
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { schemaProblems } from '../formats/schemas.ts';
+import type { TreeDigest } from './file-tree.ts';
 import { readJsonFile } from '../io/json-files.ts';
-import type { StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 import type { AnswerKeyCommitment } from './answer-key.ts';
-import { digestTree, type TreeDigest } from './file-tree.ts';
-import { readSection5, type Section5 } from './section5.ts';
 import type { StudyConfig } from './study.ts';
-import { extractVocabulary, unmatchedHeadings, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
+import type { UnmatchedHeading } from './vocabulary.ts';
+import type { PublicDigests } from './public-digests.ts';
 import { TOOL_VERSION } from '../version.ts';
-import { readRegularFile } from '../io/regular-file.ts';
 
 export interface FreezeRecord {
   format: 'prereg.freeze/1';
@@ -26,47 +23,6 @@ export interface FreezeRecord {
   study_sha256: string;
   trust: TreeDigest;
   tool: { name: 'prereg'; version: string };
-}
-
-/** The digests that can be recomputed from the study's files alone (no answer key, no secret). */
-export interface PublicDigests {
-  corpus: TreeDigest;
-  vocabulary: Vocabulary;
-  section5_sha256: string;
-  /** The section 5 whose digest section5_sha256 is: the analysis that runs is these very bytes. */
-  section5: Section5;
-  study_sha256: string;
-  trust: TreeDigest;
-  /** Headings shaped like identifiers that no heading pattern declares (VOCABULARY_HEADING_UNMATCHED, a warning). */
-  unmatched_headings: UnmatchedHeading[];
-}
-
-/** The corpus documents whose headings declare the vocabulary (files ending in documents_suffix). */
-export function readDocuments(layout: StudyLayout, study: StudyConfig, corpus: TreeDigest): Array<{ path: string; text: string }> {
-  return corpus.files
-    .filter((f) => f.path.endsWith(study.corpus.documents_suffix))
-    .map((f) => ({ path: f.path, text: readRegularFile(join(layout.corpus, f.path)).toString('utf8') }));
-}
-
-export function computePublicDigests(layout: StudyLayout, study: StudyConfig): PublicDigests {
-  const corpus = digestTree(layout.corpus);
-  const documents = readDocuments(layout, study, corpus);
-  const vocabulary = extractVocabulary(documents, study.vocabulary.heading_patterns);
-  const section5 = readSection5(layout);
-  if (!section5) {
-    throw new PreregError('SECTION5_MISSING', `${layout.plan} has no level-2 heading starting with "5"`, {
-      path: layout.plan,
-    });
-  }
-  return {
-    corpus,
-    vocabulary,
-    section5_sha256: section5.sha256,
-    section5,
-    study_sha256: sha256Hex(readRegularFile(layout.study)),
-    trust: digestTree(layout.trust),
-    unmatched_headings: unmatchedHeadings(documents, study.vocabulary.heading_patterns, study.vocabulary.shape_patterns),
-  };
 }
 
 /** The warning freeze and doctor print for a heading the vocabulary leaves out. */

@@ -22,32 +22,37 @@ const POLICY = 'preregistration/trust/policy.json';
  * file that is not an Ed25519 public key (PEM); a path outside the trust directory and a missing
  * file are refused as any file the policy names (TRUST_POLICY_INVALID, FILE_NOT_FOUND).
  */
-export function pinnedOperatorKey(trustDir: string, policy: TrustPolicy): PinnedOperatorKey {
+export function pinnedOperatorKey(trustDir: string, policy: TrustPolicy, read: TrustFileReader = fileReader(trustDir)): PinnedOperatorKey {
   const named = policy.operator_public_key;
   if (named === undefined || named === '') {
     throw new PreregError('OPERATOR_KEY_UNPINNED', `${POLICY} pins no operator_public_key: no output can be signed or checked`, { file: POLICY, field: '/operator_public_key' });
   }
-  return pinnedKey(trustDir, named, 'operator_public_key', (file) => file);
+  return pinnedKey(read, named, 'operator_public_key', (file) => file);
 }
 
 /** The key intake receipts are signed with: intake_public_key, else operator_public_key, under the same rule; `where` names the member. */
-export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy): PinnedOperatorKey & { where: string } {
+export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy, read: TrustFileReader = fileReader(trustDir)): PinnedOperatorKey & { where: string } {
   const member: PinnedMember = policy.intake_public_key !== undefined ? 'intake_public_key' : 'operator_public_key';
   const named = policy[member];
   if (named === undefined || named === '') {
     throw new PreregError('OPERATOR_KEY_UNPINNED', `${POLICY} pins neither intake_public_key nor operator_public_key: no receipt could be checked`, { file: POLICY, field: `/${member}` });
   }
   const where = (file: string) => `${file} (${member})`;
-  const pinned = pinnedKey(trustDir, named, member, where);
+  const pinned = pinnedKey(read, named, member, where);
   return { ...pinned, where: where(pinned.file) };
 }
 
-function pinnedKey(trustDir: string, named: string, member: PinnedMember, shownAs: (file: string) => string): PinnedOperatorKey {
+/** The text of a file the policy names (relative to the trust directory), refused as trustPath refuses a path outside it. */
+export type TrustFileReader = (named: string) => string;
+
+const fileReader = (trustDir: string): TrustFileReader => (named) => readText(trustPath(trustDir, named));
+
+function pinnedKey(read: TrustFileReader, named: string, member: PinnedMember, shownAs: (file: string) => string): PinnedOperatorKey {
   const file = `preregistration/trust/${named}`;
   const unpinned = (why: string) => new PreregError('OPERATOR_KEY_UNPINNED', `${shownAs(file)} ${why}`, { file, field: `/${member}` });
   let pem: string;
   try {
-    pem = readText(trustPath(trustDir, named));
+    pem = read(named);
   } catch (err) {
     if (err instanceof PreregError && err.code === 'JSON_NOT_UTF8') throw unpinned('is not a PEM public key (not UTF-8)');
     throw err;

@@ -3,7 +3,12 @@
 import type { TsaTrust } from '../evidence/timestamp/index.ts';
 import { buildTrustMaterialFrom, type TrustMaterial } from '../evidence/trust/index.ts';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
-import { checkTrustPolicy, readTrustInputs } from '../io/trust-files.ts';
+import { checkTrustPolicy, readTrustInputs, trustPath } from '../io/trust-files.ts';
+import { decodeText, parseJsonAt } from '../io/json-files.ts';
+import { toPlain } from '../formats/canonical-json.ts';
+import { shown } from '../text/display.ts';
+import type { ReadTree } from './file-tree.ts';
+import { join, relative, resolve, sep } from 'node:path';
 import { PreregError } from '../reasons.ts';
 
 export interface LoadedTrust {
@@ -33,4 +38,24 @@ export function trustFromMemory(policy: unknown, files: Readonly<Record<string, 
     return files[name]!;
   }));
   return { dir: null, policy: material.inputs.policy, tsa: material.tsa, material };
+}
+
+/** policy.json as the read of the trust directory holds it (`tree`: readTree of `dir`, keeping every file). */
+export function trustPolicyFromTree(dir: string, tree: ReadTree): TrustPolicy {
+  const path = join(dir, 'policy.json');
+  return checkTrustPolicy(toPlain(parseJsonAt(decodeText(treeFile(dir, tree, 'policy.json'), path), path)), path);
+}
+
+/** loadTrust over the bytes the trust directory's digest was taken from: what is decoded is what was hashed. */
+export function trustFromTree(dir: string, tree: ReadTree, policy: TrustPolicy): LoadedTrust {
+  const material = buildTrustMaterialFrom(readTrustInputs(dir, policy, (rel) => decodeText(treeFile(dir, tree, rel), join(dir, rel))));
+  return { dir, policy: material.inputs.policy, tsa: material.tsa, material };
+}
+
+/** A file the policy names, from the tree: refused as trustPath refuses a path outside the directory, FILE_NOT_FOUND when the tree has no such file. */
+export function treeFile(dir: string, tree: ReadTree, name: string): Buffer {
+  const key = relative(resolve(dir), trustPath(dir, name)).split(sep).join('/');
+  const data = tree.kept.get(key);
+  if (data === undefined) throw new PreregError('FILE_NOT_FOUND', `${shown(join(dir, name))} cannot be read (ENOENT)`, { path: join(dir, name) });
+  return data;
 }

@@ -29,10 +29,15 @@ export interface DeclaringHeading {
 export function declaringHeadings(lines: readonly string[], patterns: readonly RegExp[]): DeclaringHeading[] {
   const headings: DeclaringHeading[] = [];
   for (const { line, text } of headingLines(lines)) {
-    const ids = patterns.map((re) => re.exec(text)?.groups?.id).filter((id): id is string => id !== undefined);
+    const ids = declaredIds(text, patterns);
     if (ids.length > 0) headings.push({ line, ids });
   }
   return headings;
+}
+
+/** The identifiers a heading line declares: each pattern's `id` group, in pattern order. */
+function declaredIds(text: string, patterns: readonly RegExp[]): string[] {
+  return patterns.map((re) => re.exec(text)?.groups?.id).filter((id): id is string => id !== undefined);
 }
 
 /** Every Markdown heading line (starting with `#`) outside fenced code blocks, with its 0-based index. */
@@ -58,28 +63,6 @@ export interface UnmatchedHeading {
   heading: string;
 }
 
-/**
- * The headings that contain an identifier of a declared shape (study.json shape_patterns) but that
- * no heading pattern matches (SPEC §12.5): a citable article the vocabulary would silently leave
- * out, so that a citation of it is a phantom. A warning, never a refusal.
- */
-export function unmatchedHeadings(
-  documents: ReadonlyArray<{ path: string; text: string }>,
-  headingPatterns: readonly string[],
-  shapePatterns: readonly string[],
-): UnmatchedHeading[] {
-  const declaring = headingRegexes(headingPatterns);
-  const shapes = shapePatterns.map((p) => new RegExp(p, 'u'));
-  const out: UnmatchedHeading[] = [];
-  for (const doc of documents) {
-    for (const { line, text } of headingLines(documentLines(doc.text))) {
-      if (declaring.some((re) => re.test(text))) continue;
-      if (shapes.some((re) => re.test(text))) out.push({ file: doc.path, line: line + 1, heading: text });
-    }
-  }
-  return out;
-}
-
 /** A document's lines as the vocabulary reads them. */
 export const documentLines = (text: string): string[] => text.split(/\r?\n/);
 
@@ -94,20 +77,42 @@ export function extractVocabulary(
   documents: ReadonlyArray<{ path: string; text: string }>,
   headingPatterns: readonly string[],
 ): Vocabulary {
+  return readCorpusHeadings(documents, headingPatterns, []).vocabulary;
+}
+
+/**
+ * One pass over the corpus's headings: the vocabulary they declare (extractVocabulary), and the
+ * headings that contain an identifier of a declared shape (study.json shape_patterns) but that no
+ * heading pattern matches (SPEC §12.5) — a citable article the vocabulary would silently leave
+ * out, so that a citation of it is a phantom. The second is a warning, never a refusal.
+ */
+export function readCorpusHeadings(
+  documents: ReadonlyArray<{ path: string; text: string }>,
+  headingPatterns: readonly string[],
+  shapePatterns: readonly string[],
+): { vocabulary: Vocabulary; unmatched: UnmatchedHeading[] } {
   const patterns = headingRegexes(headingPatterns);
+  const shapes = shapePatterns.map((p) => new RegExp(p, 'u'));
   const entries: VocabularyEntry[] = [];
+  const unmatched: UnmatchedHeading[] = [];
   const seen = new Set<string>();
   for (const doc of documents) {
-    for (const heading of declaringHeadings(documentLines(doc.text), patterns)) {
-      for (const id of heading.ids) {
+    for (const { line, text } of headingLines(documentLines(doc.text))) {
+      const ids = declaredIds(text, patterns);
+      if (ids.length === 0) {
+        // Matched by a heading pattern (even one whose id group is empty) is declared, not left out.
+        if (!patterns.some((re) => re.test(text)) && shapes.some((re) => re.test(text))) unmatched.push({ file: doc.path, line: line + 1, heading: text });
+        continue;
+      }
+      for (const id of ids) {
         if (seen.has(id)) continue;
         seen.add(id);
-        entries.push({ id, file: doc.path, line: heading.line + 1 });
+        entries.push({ id, file: doc.path, line: line + 1 });
       }
     }
   }
   const ids = [...seen].sort(byCodePoint);
-  return { ids, sha256: vocabularyDigest(ids), entries };
+  return { vocabulary: { ids, sha256: vocabularyDigest(ids), entries }, unmatched };
 }
 
 /** SHA-256 of the canonical JSON array of identifiers, sorted by code point. */

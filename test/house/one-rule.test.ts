@@ -32,8 +32,14 @@ const RULES: readonly Rule[] = [
   {
     what: 'study.json, freeze.json and PREREGISTRATION.md are read only in study/ (loadStudy, loadFreezeRecord, readSection5)',
     pattern: /(readRegularFile|readText|readFileSync|readJsonFile)\(layout\.(study|freeze|plan)\b/,
-    allowed: ['pipeline/study/study.ts', 'pipeline/study/freeze-record.ts', 'pipeline/study/section5.ts', 'pipeline/study/frozen-study.ts'],
+    allowed: ['pipeline/study/study.ts', 'pipeline/study/freeze-record.ts', 'pipeline/study/section5.ts', 'pipeline/study/loaded-study.ts'],
     breaking: 'const section5 = extractSection5(readText(layout.plan));',
+  },
+  {
+    what: "a study's trust directory is digested, decoded and its keys read only through the loaded study (study/loaded-study.ts: one read for all three)",
+    pattern: /(digestTree|readTree|loadTrust|loadTrustPolicy|pinnedOperatorKey|pinnedIntakeKey)\(layout\.trust\b/,
+    allowed: ['pipeline/study/loaded-study.ts'],
+    breaking: 'const trust = loadTrust(layout.trust);',
   },
   {
     what: 'whose agent keys sign commitments is derived only by registeredAgentKeys (verify/inputs.ts)',

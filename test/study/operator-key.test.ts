@@ -11,6 +11,7 @@ import { pinnedOperatorKeyOf } from '../../pipeline/audit/signatures.ts';
 import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import { studyLayout } from '../../pipeline/layout.ts';
 import { runProblems } from '../../pipeline/run/preflight.ts';
+import { loadStudyFiles } from '../../pipeline/study/loaded-study.ts';
 import { pinnedOperatorKey } from '../../pipeline/study/operator-key.ts';
 import { copyExampleStudy, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 
@@ -48,8 +49,8 @@ describe('every stage that signs or checks applies it', () => {
     try {
       const layout = studyLayout(root);
       const flags = Object.fromEntries([0, 2, 4].map((i) => [TEST_OPERATOR_ARGS[i]!.slice(2), TEST_OPERATOR_ARGS[i + 1]!]));
-      expect(runProblems(layout, flags, {}).map((p) => p.code)).toContain('OPERATOR_KEY_UNPINNED');
-      const audit = pinnedOperatorKeyOf(layout);
+      expect(runProblems(loadStudyFiles(layout), flags, {}).map((p) => p.code)).toContain('OPERATOR_KEY_UNPINNED');
+      const audit = pinnedOperatorKeyOf(loadStudyFiles(layout));
       expect(audit).toMatchObject({ code: 'OPERATOR_KEY_UNPINNED', problem: { file: 'preregistration/trust/operator/ecdsa.pub.pem' } });
       const freeze = await runCli(['freeze', '--root', root, '--replace', '--json']);
       expect(freeze.code).not.toBe(0);

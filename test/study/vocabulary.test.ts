@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byCodePoint, extractVocabulary, vocabularyDigest } from '../../pipeline/study/vocabulary.ts';
+import { byCodePoint, extractVocabulary, readCorpusHeadings, vocabularyDigest } from '../../pipeline/study/vocabulary.ts';
 
 const patterns = ['^#{2,4} Article (?<id>[LR][0-9]{4}-[0-9]+)\\s*$', '^#{2,4} (?<id>CCAG Travaux [0-9]+)\\s*$'];
 
@@ -23,5 +23,27 @@ describe('vocabulary from corpus headings', () => {
   it('orders by code point, not UTF-16 units', () => {
     // U+FFFF sorts before U+1F600 by code point, after it by UTF-16 unit (0xD83D < 0xFFFF).
     expect(['\u{1F600}', '\uFFFF'].sort(byCodePoint)).toEqual(['\uFFFF', '\u{1F600}']);
+  });
+
+  it('reads the vocabulary and the headings it leaves out in one pass (VOCABULARY_HEADING_UNMATCHED)', () => {
+    const documents = [
+      {
+        path: 'a.md',
+        text: [
+          '### Article R2152-2',
+          '### Art. R2152-3', // an identifier's shape, declared by no pattern: a citation of it would be a phantom
+          '```',
+          '### Art. R9999-9', // inside a fence: not a heading
+          '```',
+          '## Annexe du R2152-9', // an identifier's shape, but matched by a heading pattern (whose id group is empty): declared, not left out
+          'Art. R2152-4 in prose', // not a heading
+        ].join('\n'),
+      },
+    ];
+    const withOptional = [...patterns, '^#{2,4} Annexe(?: (?<id>[A-Z]+\\b))?.*$'];
+    const { vocabulary, unmatched } = readCorpusHeadings(documents, withOptional, ['[LR][0-9]{4}-[0-9]+']);
+    expect(vocabulary).toEqual(extractVocabulary(documents, withOptional));
+    expect(vocabulary.ids).toEqual(['R2152-2']);
+    expect(unmatched).toEqual([{ file: 'a.md', line: 2, heading: '### Art. R2152-3' }]);
   });
 });

@@ -1,0 +1,39 @@
+// The digests freeze.json records that can be recomputed from the study's files alone (no answer
+// key, no secret), each from the read that is then used: the corpus's documents, section 5 and
+// study.json are parsed from the bytes hashed (study/loaded-study.ts).
+import { PreregError } from '../reasons.ts';
+import type { TreeDigest } from './file-tree.ts';
+import type { LoadedStudy } from './loaded-study.ts';
+import type { Section5 } from './section5.ts';
+import { readCorpusHeadings, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
+
+export interface PublicDigests {
+  corpus: TreeDigest;
+  vocabulary: Vocabulary;
+  section5_sha256: string;
+  /** The section 5 whose digest section5_sha256 is: the analysis that runs is these very bytes. */
+  section5: Section5;
+  study_sha256: string;
+  trust: TreeDigest;
+  /** Headings shaped like identifiers that no heading pattern declares (VOCABULARY_HEADING_UNMATCHED, a warning). */
+  unmatched_headings: UnmatchedHeading[];
+}
+
+export function computePublicDigests(loaded: LoadedStudy): PublicDigests {
+  const study = loaded.study();
+  const corpus = loaded.corpusTree();
+  const { vocabulary, unmatched } = readCorpusHeadings(loaded.documents(), study.vocabulary.heading_patterns, study.vocabulary.shape_patterns);
+  const section5 = loaded.section5();
+  if (!section5) {
+    throw new PreregError('SECTION5_MISSING', `${loaded.layout.plan} has no level-2 heading starting with "5"`, { path: loaded.layout.plan });
+  }
+  return {
+    corpus,
+    vocabulary,
+    section5_sha256: section5.sha256,
+    section5,
+    study_sha256: loaded.studySha256(),
+    trust: loaded.trustTree(),
+    unmatched_headings: unmatched,
+  };
+}
