@@ -18,8 +18,6 @@ const KNOWN_SQL: ReadonlyArray<{ file: string; call: string; why: string }> = [
   { file: 'pipeline/emit/writers.ts', call: 'runAndReadAll', why: 'the column types the CSV display rule needs: moves with the COPY statements' },
   { file: 'pipeline/emit/writers.ts', call: 'registerScalarFunction', why: 'the display rule as a SQL function: moves with the COPY statements' },
   { file: 'pipeline/emit/writers.ts', call: 'value import', why: 'DuckDBScalarFunction, DuckDBTypeId: moves with the COPY statements' },
-  { file: 'pipeline/verify/study-verify.ts', call: 'stream', why: "verify's chunked scans of the evidence (a streaming read API in store/ replaces it)" },
-  { file: 'pipeline/verify/passage-corpus.ts', call: 'stream', why: "verify's chunked scans of the passages (the same streaming read API)" },
 ];
 
 
