@@ -2,21 +2,18 @@
 // would run here without the locks the score stage runs it under — each in a total order.
 //
 // The store is ATTACHed read-only as `store` to a fresh in-memory DuckDB instance (see
-// openEmitDatabase in writers.ts). A table's named columns come first, in the order below; any
-// other column follows in the table's own order, so every column is emitted. Rows are ordered by
-// ALL of those columns (ORDER BY ALL): a total order up to rows that are identical in every
-// column, whose relative order cannot show in any output. Insertion order is never relied on.
+// openEmitDatabase in store/emit-database.ts). A table's named columns come first, in the order
+// below; any other column follows in the table's own order, so every column is emitted. Rows are
+// ordered by ALL of those columns (ORDER BY ALL): a total order up to rows that are identical in
+// every column, whose relative order cannot show in any output. Insertion order is never relied on.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PreregError } from '../reasons.ts';
 import { readCells, type Cell, type Row } from '../store/cells.ts';
 import { readCounts, readObjects, readPairs } from '../store/query.ts';
-import { quoteIdent } from '../store/sql-text.ts';
+import { orderedStoreSelect, qualified, STORE_ALIAS } from '../store/emit-database.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
 import { declaredColumns, type TableName } from '../store/table-declarations.ts';
-import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, orderedSelect, refusalDisagreements, witnessesBySystem } from '../store/statements.ts';
-
-/** The alias of the attached store database. */
-export const STORE_ALIAS = 'store';
+import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, refusalDisagreements, witnessesBySystem } from '../store/statements.ts';
 
 export interface TableSpec {
   /** The table in the store. */
@@ -87,10 +84,6 @@ export type { Cell, Row };
 /** Every table emit reads, each with its full column list in output order. */
 export type Schema = Map<string, string[]>;
 
-export function qualified(table: string): string {
-  return `${STORE_ALIAS}.main.${quoteIdent(table)}`;
-}
-
 /**
  * The column lists of every table emit reads, refusing (OUTPUT_STORE_INCOMPLETE) a table that is
  * missing, that is a view rather than a table, or that lacks a named column.
@@ -125,11 +118,6 @@ export function columnsOf(schema: Schema, table: string): string[] {
   const columns = schema.get(table);
   if (!columns) throw new Error(`table ${table} was not described`);
   return columns;
-}
-
-/** SELECT of every column of a store table, named ones first, in the total order ORDER BY ALL gives. */
-export function orderedStoreSelect(table: string, columns: readonly string[]): string {
-  return orderedSelect(qualified(table), columns);
 }
 
 export async function readRows(connection: DuckDBConnection, table: string, columns: readonly string[]): Promise<Row[]> {

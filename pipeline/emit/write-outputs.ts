@@ -10,6 +10,7 @@ import { writeFailure } from '../io/write-failures.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.ts';
 import { duckdbVersion } from '../store/db.ts';
+import { copyCsv, copyParquet, copyScoresCsv } from '../store/emit-database.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { crashPoint, createTemporaryDir, publish, removeStaleTemporaries } from './directory.ts';
 import {
@@ -18,7 +19,6 @@ import {
 } from './manifest.ts';
 import { signCmsDetached, signEd25519, type OperatorKeys } from './sign.ts';
 import { BASE_TABLES, columnsOf, DECISION_RESULTS, RESULT_TABLES, type ResultName, type Row, type Schema, type StoreFacts } from './tables.ts';
-import { copyCsv, copyParquet, copyScoresCsv } from './writers.ts';
 
 export interface OutputsToWrite {
   connection: DuckDBConnection;

@@ -13,7 +13,7 @@ import { emitPreconditions } from '../emit/preconditions.ts';
 import { reportInput } from '../emit/report-input.ts';
 import type { OperatorKeyPems } from '../emit/sign.ts';
 import { BASE_TABLES, describeStore, readResults, readStoreFacts, RESULT_TABLES } from '../emit/tables.ts';
-import { openEmitDatabase } from '../emit/writers.ts';
+import { openEmitDatabase } from '../store/emit-database.ts';
 import { writeOutputs } from '../emit/write-outputs.ts';
 import { intakeRecordFiles } from '../intake/files.ts';
 import { listAnchorFiles } from '../freeze/anchors.ts';

@@ -16,6 +16,16 @@ export async function readObjects(connection: DuckDBConnection, sql: string, par
   return (await connection.runAndReadAll(sql, params === undefined ? undefined : [...params])).getRowObjectsJS() as Array<Record<string, unknown>>;
 }
 
+/**
+ * The rows of a query as DuckDB streams them, a chunk at a time (each row an object of JS values
+ * by column name, as readObjects gives them): the whole result is never held, so verify scans
+ * 100,000 records' evidence in the memory of one chunk.
+ */
+export async function* streamObjects(connection: DuckDBConnection, sql: string, params?: Params): AsyncGenerator<Array<Record<string, unknown>>> {
+  const result = await connection.stream(sql, params === undefined ? undefined : [...params]);
+  for await (const chunk of result.yieldRowObjectJs()) yield chunk as Array<Record<string, unknown>>;
+}
+
 /** The one row of a query of counts (`SELECT count(*), count(*) FILTER …`), each count exact. Throws unless it is exactly one row. */
 export async function readCounts(connection: DuckDBConnection, sql: string, params?: Params): Promise<bigint[]> {
   const rows = (await connection.runAndReadAll(sql, params === undefined ? undefined : [...params])).getRows();

@@ -6,6 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CorpusSections } from '../study/corpus-sections.ts';
 import { foldText, matchPassage, type FoldedText } from '../text/corpus-text.ts';
 import { TableAppender } from '../store/db.ts';
+import { streamObjects } from '../store/query.ts';
 
 /** What the passages are matched with: the frozen corpus's sections, and study.json passages.min_chars. */
 export interface PassageRule {
@@ -34,9 +35,8 @@ export async function matchPassages(
   const table = await TableAppender.declared(connection, 'passage_corpus');
   let rows = 0;
   for (const sql of ranges) {
-    const result = await reader.stream(sql);
-    for await (const chunk of result.yieldRowObjectJs()) {
-      for (const row of chunk as Array<Record<string, unknown>>) {
+    for await (const chunk of streamObjects(reader, sql)) {
+      for (const row of chunk) {
         const ref = typeof row.ref === 'string' ? row.ref : null;
         const text = typeof row.text === 'string' ? row.text : null;
         const m = matchPassage(text ?? '', sectionOf(ref), rule.min_chars);

@@ -11,7 +11,7 @@ import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
-import { execute, readCounts, readObjects } from '../store/query.ts';
+import { execute, readCounts, readObjects, streamObjects } from '../store/query.ts';
 import { evidencePassages, evidenceToVerify, OWNERSHIP_COUNTS, PASSAGE_COUNTS, receiptsToVerify, SET_REQUIRE_RECEIPTS, VERIFY_RECORD_RANGE, VERIFY_TOTALS } from '../store/statements.ts';
 import { rejectRow } from '../ingest/rows.ts';
 import { commitmentProblems, registeredAgentKeys } from './inputs.ts';
@@ -59,10 +59,9 @@ export interface StoreVerifyInputs extends Omit<VerifyContextInputs, 'commitment
 export async function* rowBatches<T>(connection: DuckDBConnection, queries: Iterable<string>, toItem: (row: Record<string, unknown>) => T): AsyncGenerator<T[]> {
   let batch: T[] = [];
   for (const sql of queries) {
-    const result = await connection.stream(sql);
-    for await (const rows of result.yieldRowObjectJs()) {
+    for await (const rows of streamObjects(connection, sql)) {
       for (const row of rows) {
-        batch.push(toItem(row as Record<string, unknown>));
+        batch.push(toItem(row));
         if (batch.length === BATCH) {
           yield batch;
           batch = [];

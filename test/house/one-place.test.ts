@@ -13,14 +13,7 @@ import { PIPELINE_DIR, repoRelative, sourceFiles, withoutComments } from '../sup
  * Known SQL outside store/, each with what removes it. The test fails too when an entry is no
  * longer needed, so the list only shrinks.
  */
-const KNOWN_SQL: ReadonlyArray<{ file: string; call: string; why: string }> = [
-  { file: 'pipeline/emit/writers.ts', call: 'run', why: "emit's COPY statements and the display rule's SQL function: the DuckDB side of emit, to move into store/" },
-  { file: 'pipeline/emit/writers.ts', call: 'runAndReadAll', why: 'the column types the CSV display rule needs: moves with the COPY statements' },
-  { file: 'pipeline/emit/writers.ts', call: 'registerScalarFunction', why: 'the display rule as a SQL function: moves with the COPY statements' },
-  { file: 'pipeline/emit/writers.ts', call: 'value import', why: 'DuckDBScalarFunction, DuckDBTypeId: moves with the COPY statements' },
-  { file: 'pipeline/verify/study-verify.ts', call: 'stream', why: "verify's chunked scans of the evidence (a streaming read API in store/ replaces it)" },
-  { file: 'pipeline/verify/passage-corpus.ts', call: 'stream', why: "verify's chunked scans of the passages (the same streaming read API)" },
-];
+const KNOWN_SQL: ReadonlyArray<{ file: string; call: string; why: string }> = [];
 
 
 /** Every DuckDB call or value import in `text`: the call's name, or 'value import'. */

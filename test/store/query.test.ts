@@ -1,7 +1,7 @@
 // The store's typed reading API: statements run, rows and counts decoded in one place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase, type Store } from '../../pipeline/store/db.ts';
-import { execute, readCounts, readJsonObjects, readJsonRows, readObjects, readPairs } from '../../pipeline/store/query.ts';
+import { execute, readCounts, readJsonObjects, readJsonRows, readObjects, readPairs, streamObjects } from '../../pipeline/store/query.ts';
 
 let db: Store;
 
@@ -27,5 +27,15 @@ describe('store/query.ts', () => {
     expect(await readPairs(db.connection, 'SELECT k, count(*) FROM t GROUP BY k ORDER BY k NULLS LAST')).toEqual([['a', 1n], ['b', 1n], ['(null)', 1n]]);
     expect(await readJsonRows(db.connection, 'SELECT k, n FROM t ORDER BY n LIMIT 1')).toEqual({ columns: [{ name: 'k', type: 'VARCHAR' }, { name: 'n', type: 'INTEGER' }], rows: [['a', 1]] });
     expect(await readJsonObjects(db.connection, 'SELECT k FROM t ORDER BY n LIMIT 1')).toEqual([{ k: 'a' }]);
+  });
+
+  it('streams a query\'s rows a chunk at a time, each row an object of JS values, parameters bound', async () => {
+    const chunks: Array<Array<Record<string, unknown>>> = [];
+    for await (const chunk of streamObjects(db.connection, 'SELECT i, i % 2 = 0 AS even FROM range($1) r(i) ORDER BY i', [5000])) chunks.push(chunk);
+    // DuckDB's vectors hold 2,048 rows: the result comes in three chunks, never as one.
+    expect(chunks.map((c) => c.length)).toEqual([2048, 2048, 904]);
+    expect(chunks[0]![0]).toEqual({ i: 0n, even: true });
+    expect(chunks.flat().map((r) => r.i)).toEqual(Array.from({ length: 5000 }, (_, i) => BigInt(i)));
+    expect(await streamObjects(db.connection, 'SELECT k FROM t WHERE n > $1', [3]).next()).toEqual({ done: true, value: undefined });
   });
 });
