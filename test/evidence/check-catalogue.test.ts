@@ -28,6 +28,13 @@ describe('a check catalogue', () => {
     expect(checkCells(toy, { a: 'pass', b: 'fail' })).toEqual({ check_a: 'pass', check_b: 'fail' });
   });
 
+  it('one code may stand for several checks: each failed one reports it', () => {
+    const several = checkCatalogue(['a', 'b', 'c'], ['BAD'], { USAGE: { check: ['a', 'b'], status: 'BAD' }, FILE_NOT_FOUND: { check: 'c', status: 'BAD' } });
+    expect(codeOfCheck(several)).toEqual({ a: 'USAGE', b: 'USAGE', c: 'FILE_NOT_FOUND' });
+    // @ts-expect-error the check is not the catalogue's
+    expect(() => checkCatalogue(['a'], ['BAD'], { USAGE: { check: ['a', 'z'], status: 'BAD' } })).toThrow('catalogue: USAGE names the unknown check z');
+  });
+
   it('refuses a code on an unknown check or status, a check without a code, a column order that is not of the checks', () => {
     // @ts-expect-error the check is not the catalogue's
     expect(() => checkCatalogue(['a'], ['BAD'], { USAGE: { check: 'z', status: 'BAD' } })).toThrow('catalogue: USAGE names the unknown check z');
@@ -57,4 +64,5 @@ describe('a check catalogue', () => {
     expect(TIMELINE_CHECK_CODES.structure).toBe('CHAIN_MALFORMED');
     expect(statusOf(TIMELINE_CATALOGUE, 'COMMITMENT_FOREIGN')).toBeNull();
   });
+
 });
