@@ -2,7 +2,7 @@
 // implies, from which code lists, statuses, the code of a failed check and check_* columns come.
 import { describe, expect, it } from 'vitest';
 import { PROOF_CATALOGUE, proofStatus } from '../../pipeline/evidence/arkforge/index.ts';
-import { TIMELINE_CATALOGUE, TIMELINE_CHECK_CODES } from '../../pipeline/evidence/aer1/index.ts';
+import { RECEIPT_CATALOGUE, RECEIPT_CHECK_CODES, RECEIPT_CHECKS, TIMELINE_CATALOGUE, TIMELINE_CHECK_CODES, verifyReceipt } from '../../pipeline/evidence/aer1/index.ts';
 import { checkCatalogue, checkCells, checkColumns, codeOfCheck, codesOf, statusOf, worstStatus } from '../../pipeline/evidence/check-catalogue.ts';
 import { TIMESTAMP_CATALOGUE } from '../../pipeline/evidence/timestamp/index.ts';
 import { TLOG_CATALOGUE } from '../../pipeline/evidence/tlog/index.ts';
@@ -50,6 +50,7 @@ describe('a check catalogue', () => {
     ['timeline', TIMELINE_CATALOGUE],
     ['timestamp', TIMESTAMP_CATALOGUE],
     ['rails', RAIL_CATALOGUE],
+    ['AER-1 receipt', RECEIPT_CATALOGUE],
   ] as const)('%s: every code is in the reasons catalogue', (_name, catalogue) => {
     for (const code of codesOf(catalogue)) expect(REASONS, code).toHaveProperty(code);
   });
@@ -65,4 +66,10 @@ describe('a check catalogue', () => {
     expect(statusOf(TIMELINE_CATALOGUE, 'COMMITMENT_FOREIGN')).toBeNull();
   });
 
+  it('an AER-1 receipt is NONCONFORMANT by its codes\' status: every shape check is RECEIPT_MALFORMED, the hash against the bytes RECEIPT_OUTPUT_HASH_MISMATCH', () => {
+    expect(RECEIPT_CHECKS.filter((c) => RECEIPT_CHECK_CODES[c] === 'RECEIPT_MALFORMED')).toEqual(RECEIPT_CHECKS.filter((c) => c !== 'output_commitment'));
+    expect(RECEIPT_CHECK_CODES.output_commitment).toBe('RECEIPT_OUTPUT_HASH_MISMATCH');
+    for (const code of codesOf(RECEIPT_CATALOGUE)) expect(worstStatus(RECEIPT_CATALOGUE, [code], 'CONFORMANT'), code).toBe('NONCONFORMANT');
+    expect(verifyReceipt(null)).toMatchObject({ status: 'NONCONFORMANT', reason_codes: ['RECEIPT_MALFORMED'] });
+  });
 });
