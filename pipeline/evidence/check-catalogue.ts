@@ -63,6 +63,11 @@ export function codesOf<K extends CheckCatalogue>(catalogue: K): Array<CodeOf<K>
   return Object.keys(catalogue.codes) as Array<CodeOf<K>>;
 }
 
+/** Whether the catalogue lists `code` (a verifier may also pass on a refusal of its own, e.g. a file that cannot be read). */
+export function isCodeOf<K extends CheckCatalogue>(catalogue: K, code: ReasonCode): code is CodeOf<K> {
+  return Object.hasOwn(catalogue.codes, code);
+}
+
 /** The status `code` implies (null: informational). */
 export function statusOf<K extends CheckCatalogue>(catalogue: K, code: CodeOf<K>): K['statuses'][number] | null {
   return (catalogue.codes as Record<string, CodeEntry>)[code]!.status;

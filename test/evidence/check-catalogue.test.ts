@@ -7,6 +7,7 @@ import { checkCatalogue, checkCells, checkColumns, codeOfCheck, codesOf, statusO
 import { TIMESTAMP_CATALOGUE } from '../../pipeline/evidence/timestamp/index.ts';
 import { TLOG_CATALOGUE } from '../../pipeline/evidence/tlog/index.ts';
 import { RAIL_CATALOGUE } from '../../pipeline/audit/rails.ts';
+import { INTAKE_LOG_CATALOGUE, INTAKE_RECEIPT_CATALOGUE } from '../../pipeline/intake/verify-log.ts';
 import { REASONS } from '../../pipeline/reasons.ts';
 
 const toy = checkCatalogue(['a', 'b'], ['BAD', 'WEAK'], {
@@ -51,6 +52,8 @@ describe('a check catalogue', () => {
     ['timestamp', TIMESTAMP_CATALOGUE],
     ['rails', RAIL_CATALOGUE],
     ['AER-1 receipt', RECEIPT_CATALOGUE],
+    ['intake log', INTAKE_LOG_CATALOGUE],
+    ['intake receipt', INTAKE_RECEIPT_CATALOGUE],
   ] as const)('%s: every code is in the reasons catalogue', (_name, catalogue) => {
     for (const code of codesOf(catalogue)) expect(REASONS, code).toHaveProperty(code);
   });
