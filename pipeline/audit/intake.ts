@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
-import { checkReceipts, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
+import { againstOperator, checkReceipts, failsIntake, receiptFailures, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
@@ -33,11 +33,9 @@ export function readReceipts(files: readonly string[]): Array<{ file: string; va
   });
 }
 
-/** Receipt findings that prove nothing against the operator (a participant could write them): listed, never failing. */
-const RECEIPT_INFORMATION: ReadonlySet<ReasonCode> = new Set(['INTAKE_RECEIPT_SUPERSEDED', 'INTAKE_RECEIPT_SIGNATURE_INVALID', 'INTAKE_RECEIPT_INVALID', 'INTAKE_TOKEN_INVALID']);
-
+/** Receipt findings not against the operator (a participant could write them, or informational): listed, never failing. */
 function receiptNotes(checks: readonly ReceiptCheck[]): string[] {
-  return checks.flatMap((c) => c.findings.filter((f) => RECEIPT_INFORMATION.has(f.code)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`));
+  return checks.flatMap((c) => c.findings.filter((f) => !againstOperator(f)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`));
 }
 
 export async function intakeRail(layout: StudyLayout, auditor: AuditorRoots | null, receipts: ReadonlyArray<{ file: string; value: unknown }>): Promise<{ rail: Rail; seen: IntakeSeen }> {
@@ -66,7 +64,7 @@ export async function intakeRail(layout: StudyLayout, auditor: AuditorRoots | nu
   });
   seen.tokenRoots = log.tokenRoots;
   const differences: Difference[] = log.findings
-    .filter((f) => f.code !== 'INTAKE_RECEIPT_SUPERSEDED')
+    .filter((f) => failsIntake(f.code))
     .map((f) => ({ file: f.file, ...(f.line !== undefined ? { row: f.line } : {}), message: `${f.code}: ${f.message}` }));
   const codes: ReasonCode[] = log.findings.map((f) => f.code);
   let notes: string[] = [];
@@ -77,11 +75,11 @@ export async function intakeRail(layout: StudyLayout, auditor: AuditorRoots | nu
     } else {
       const checks = await checkReceipts(receipts, log.seal, { intakeKey: state.loaded.intakeKey().key, tsaTrust, log: { entries: log.entries, digests: log.digests } });
       for (const c of checks) {
-        for (const f of c.findings.filter((x) => !RECEIPT_INFORMATION.has(x.code))) {
+        for (const f of c.findings.filter(againstOperator)) {
           differences.push({ file: c.file, message: `${f.code}: ${f.message}` });
           codes.push(f.code);
         }
-        if (c.sealed && c.findings.every((f) => f.code === 'INTAKE_RECEIPT_SUPERSEDED')) seen.pinningReceipts.push(c.file);
+        if (c.sealed && receiptFailures(c).length === 0) seen.pinningReceipts.push(c.file);
       }
       notes = receiptNotes(checks);
     }

@@ -5,11 +5,23 @@
 import type { ReasonCode } from '../reasons.ts';
 import type { CheckOutcome } from './check-outcome.ts';
 
-/** One code: the check that reports it (null: the input as a whole) and the status it implies (null: informational, never changing the status). */
+/**
+ * One code: the check that reports it, or the checks when one code stands for several (every
+ * malformed member of an AER-1 receipt is RECEIPT_MALFORMED), null: the input as a whole; and the
+ * status it implies (null: informational, never changing the status).
+ */
 export interface CodeEntry<Check extends string = string, Status extends string = string> {
-  readonly check: Check | null;
+  readonly check: Check | readonly Check[] | null;
   readonly status: Status | null;
 }
+
+/** The checks an entry names, as a list. */
+function checksOf(e: CodeEntry): readonly string[] {
+  return e.check === null ? [] : typeof e.check === 'string' ? [e.check] : e.check;
+}
+
+/** The checks an entry's type names, as a union. */
+type ChecksOf<E> = E extends { readonly check: infer C } ? (C extends readonly (infer X)[] ? X : C) : never;
 
 export interface CheckCatalogue<
   Check extends string = string,
@@ -35,11 +47,11 @@ export function checkCatalogue<
 >(checks: readonly Check[], statuses: readonly Status[], codes: Codes): CheckCatalogue<Check, Status, Codes> {
   const entries = Object.entries(codes) as Array<[string, CodeEntry]>;
   for (const [code, e] of entries) {
-    if (e.check !== null && !(checks as readonly string[]).includes(e.check)) throw new TypeError(`catalogue: ${code} names the unknown check ${e.check}`);
+    for (const check of checksOf(e)) if (!(checks as readonly string[]).includes(check)) throw new TypeError(`catalogue: ${code} names the unknown check ${check}`);
     if (e.status !== null && !(statuses as readonly string[]).includes(e.status)) throw new TypeError(`catalogue: ${code} names the unknown status ${e.status}`);
   }
   for (const check of checks) {
-    if (!entries.some(([, e]) => e.check === check)) throw new TypeError(`catalogue: the check ${check} reports no code`);
+    if (!entries.some(([, e]) => checksOf(e).includes(check))) throw new TypeError(`catalogue: the check ${check} reports no code`);
   }
   return { checks, statuses, codes };
 }
@@ -49,6 +61,11 @@ export type CodeOf<K extends CheckCatalogue> = keyof K['codes'] & ReasonCode;
 
 export function codesOf<K extends CheckCatalogue>(catalogue: K): Array<CodeOf<K>> {
   return Object.keys(catalogue.codes) as Array<CodeOf<K>>;
+}
+
+/** Whether the catalogue lists `code` (a verifier may also pass on a refusal of its own, e.g. a file that cannot be read). */
+export function isCodeOf<K extends CheckCatalogue>(catalogue: K, code: ReasonCode): code is CodeOf<K> {
+  return Object.hasOwn(catalogue.codes, code);
 }
 
 /** The status `code` implies (null: informational). */
@@ -69,10 +86,10 @@ export function worstStatus<K extends CheckCatalogue, None extends string>(catal
 /** The code each failed check reports: the first code listed for it. */
 export function codeOfCheck<const Check extends string, const Codes extends { readonly [C in ReasonCode]?: CodeEntry<Check, string> }>(
   catalogue: CheckCatalogue<Check, string, Codes>,
-): { readonly [C in Check]: { [K in keyof Codes]: Codes[K] extends { readonly check: C } ? K : never }[keyof Codes] & ReasonCode } {
+): { readonly [C in Check]: { [K in keyof Codes]: C extends ChecksOf<Codes[K]> ? K : never }[keyof Codes] & ReasonCode } {
   const byCheck: Record<string, string> = {};
   for (const [code, e] of Object.entries(catalogue.codes) as Array<[string, CodeEntry]>) {
-    if (e.check !== null && !(e.check in byCheck)) byCheck[e.check] = code;
+    for (const check of checksOf(e)) if (!(check in byCheck)) byCheck[check] = code;
   }
   return byCheck as never;
 }

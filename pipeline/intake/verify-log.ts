@@ -11,6 +11,8 @@
 //     its token, and its entry's RFC 6962 audit path to the seal's root (INTAKE_RECEIPT_NOT_SEALED),
 //     or a later entry of the same owner and kind (INTAKE_RECEIPT_SUPERSEDED, informational).
 //
+// Which findings fail is read from the two catalogues below, never from a code's name.
+//
 // Trust is the caller's: the TSA roots and the intake key are parameters, never read from the
 // study inside these functions. Findings are listed, never thrown (a bug still throws).
 import { lstatSync, readdirSync } from 'node:fs';
@@ -24,6 +26,7 @@ import {
 } from '../evidence/intake/records.ts';
 import { requestRefusal, type AgentKeyRegistry } from '../evidence/intake/requests.ts';
 import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index.ts';
+import { checkCatalogue, isCodeOf, statusOf, type CodeOf } from '../evidence/check-catalogue.ts';
 import { isRecord } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
@@ -36,8 +39,55 @@ import type { IntakeSettings } from '../study/study.ts';
 import { currentInputFiles, fileDrift } from './files.ts';
 import { SEAL_ANCHOR_FORMAT, type SealAnchorMetadata } from './seal-anchors.ts';
 
-export interface IntakeFinding {
-  code: ReasonCode;
+/**
+ * The log's and the seal's codes (verifyIntakeLog): every one FAILING, the intake does not hold.
+ * A file that cannot be read is reported with its refusal's own code (FILE_NOT_FOUND,
+ * JSON_SYNTAX…), which this catalogue does not list: it fails too (failsIntake).
+ */
+export const INTAKE_LOG_CATALOGUE = checkCatalogue(['chain', 'request', 'token', 'entry_time', 'seal', 'seal_time', 'files'], ['FAILING'], {
+  INTAKE_LOG_INVALID: { check: 'chain', status: 'FAILING' },
+  // requestRefusal's codes: the entry's request is not its system's, for this study and freeze.
+  INTAKE_REQUEST_INVALID: { check: 'request', status: 'FAILING' },
+  INTAKE_FREEZE_MISMATCH: { check: 'request', status: 'FAILING' },
+  INTAKE_SIGNATURE_INVALID: { check: 'request', status: 'FAILING' },
+  INTAKE_TOKEN_INVALID: { check: 'token', status: 'FAILING' },
+  INTAKE_LATE: { check: 'entry_time', status: 'FAILING' },
+  SEAL_MISSING: { check: 'seal', status: 'FAILING' },
+  SEAL_INVALID: { check: 'seal', status: 'FAILING' },
+  SEAL_FREEZE_MISMATCH: { check: 'seal', status: 'FAILING' },
+  SEAL_EARLY: { check: 'seal_time', status: 'FAILING' },
+  SEAL_LATE: { check: 'seal_time', status: 'FAILING' },
+  INTAKE_DRIFT: { check: 'files', status: 'FAILING' },
+});
+
+/**
+ * A participant's receipt's codes (checkReceipts), first match wins. AGAINST_OPERATOR: only the
+ * operator could have caused it (it signed for an entry the seal left out, or published a log the
+ * seal does not close): the audit's intake rail fails. PROVES_NOTHING (against the operator): the
+ * receipt does not verify, which anyone could arrange to get a study declared invalid: the
+ * participant's own check fails, the audit lists it as a note. null: informational, the receipt
+ * holds (a later entry supersedes it). Separate from the log's: the same INTAKE_TOKEN_INVALID is
+ * the operator's failure in its log and proves nothing in a receipt.
+ */
+export const INTAKE_RECEIPT_CATALOGUE = checkCatalogue(['signature', 'token', 'log', 'sealed', 'latest'], ['AGAINST_OPERATOR', 'PROVES_NOTHING'], {
+  // The receipt as a whole: its shape, its entry_digest, its study and freeze.
+  INTAKE_RECEIPT_INVALID: { check: null, status: 'PROVES_NOTHING' },
+  INTAKE_RECEIPT_SIGNATURE_INVALID: { check: 'signature', status: 'PROVES_NOTHING' },
+  INTAKE_TOKEN_INVALID: { check: 'token', status: 'PROVES_NOTHING' },
+  // The log given is not the one the seal closes: no audit path can be computed.
+  SEAL_INVALID: { check: 'log', status: 'AGAINST_OPERATOR' },
+  INTAKE_RECEIPT_NOT_SEALED: { check: 'sealed', status: 'AGAINST_OPERATOR' },
+  INTAKE_RECEIPT_SUPERSEDED: { check: 'latest', status: null },
+});
+export type IntakeReceiptCode = CodeOf<typeof INTAKE_RECEIPT_CATALOGUE>;
+
+/** A finding of the log's fails the intake unless the catalogue calls its code informational (none is); a file's refusal (not listed) always fails. */
+export function failsIntake(code: ReasonCode): boolean {
+  return !isCodeOf(INTAKE_LOG_CATALOGUE, code) || statusOf(INTAKE_LOG_CATALOGUE, code) !== null;
+}
+
+export interface IntakeFinding<Code extends ReasonCode = ReasonCode> {
+  code: Code;
   /** From the study root (or the receipt's path as given). */
   file: string;
   line?: number;
@@ -146,7 +196,7 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     }
   }
   return {
-    ok: findings.every((f) => f.code === 'INTAKE_RECEIPT_SUPERSEDED'),
+    ok: !findings.some((f) => failsIntake(f.code)),
     findings,
     entries: log.entries,
     digests: log.digests,
@@ -246,7 +296,7 @@ export interface ReceiptCheck {
   entry_digest: string | null;
   /** The entry is a leaf of the sealed log (its audit path reaches the seal's root). */
   sealed: boolean;
-  findings: IntakeFinding[];
+  findings: Array<IntakeFinding<IntakeReceiptCode>>;
 }
 
 export interface ReceiptCheckOptions {
@@ -262,7 +312,7 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
   const out: ReceiptCheck[] = [];
   const logIsSealed = options.log.digests.length === seal.log.entries && logRoot(options.log.digests) === seal.log.root;
   for (const { file, value } of receipts) {
-    const findings: IntakeFinding[] = [];
+    const findings: Array<IntakeFinding<IntakeReceiptCode>> = [];
     const result: ReceiptCheck = { file, seq: null, entry_digest: null, sealed: false, findings };
     out.push(result);
     const problems = !isRecord(value) ? ['a receipt is a JSON object'] : [
@@ -308,4 +358,14 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
     if (later) findings.push({ code: 'INTAKE_RECEIPT_SUPERSEDED', file, message: `entry ${later.seq} of the same system and kind supersedes it (the later file counts)` });
   }
   return out;
+}
+
+/** The findings that fail the participant's check of its receipt: all but the informational ones (a later entry supersedes it). */
+export function receiptFailures(c: ReceiptCheck): Array<IntakeFinding<IntakeReceiptCode>> {
+  return c.findings.filter((f) => statusOf(INTAKE_RECEIPT_CATALOGUE, f.code) !== null);
+}
+
+/** Whether a receipt's finding is against the operator (it fails the audit's intake rail) or proves nothing against it (a note). */
+export function againstOperator(f: IntakeFinding<IntakeReceiptCode>): boolean {
+  return statusOf(INTAKE_RECEIPT_CATALOGUE, f.code) === 'AGAINST_OPERATOR';
 }

@@ -27,12 +27,12 @@ import { checkIntakeLines } from '../intake/line-checks.ts';
 import { readIntakeLog } from '../intake/log.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { obtainTokens } from '../intake/tokens.ts';
-import { checkReceipts } from '../intake/verify-log.ts';
+import { checkReceipts, receiptFailures } from '../intake/verify-log.ts';
 import { prepareFileAtomic, type PreparedFile } from '../io/atomic.ts';
 import { readJsonFile, readText } from '../io/json-files.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { EXIT, exitCodeOf, PreregError } from '../reasons.ts';
 import { parseTsaOverrides, positiveInt } from './anchor.ts';
 import { loadFrozenItems } from './ingest.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
@@ -189,8 +189,9 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
     : frozen().loaded.intakeKey().key;
   const log = readIntakeLog(layout);
   const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { intakeKey, tsaTrust, log });
-  const failing = result!.findings.filter((f) => f.code !== 'INTAKE_RECEIPT_SUPERSEDED');
-  const exitCode = failing.length > 0 ? (failing.some((f) => f.code === 'INTAKE_RECEIPT_INVALID' || f.code === 'SEAL_INVALID') ? EXIT.blocked : EXIT.failures) : EXIT.ok;
+  const failing = receiptFailures(result!);
+  // A receipt or log that cannot be checked (INTAKE_RECEIPT_INVALID, SEAL_INVALID) blocks, as its code exits; any other failure is 1.
+  const exitCode = failing.length > 0 ? (failing.some((f) => exitCodeOf(f.code) === EXIT.blocked) ? EXIT.blocked : EXIT.failures) : EXIT.ok;
   const codes = result!.findings.map((f) => f.code);
   return {
     exitCode,

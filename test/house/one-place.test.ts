@@ -34,9 +34,7 @@ const PREFIX_TEST = /\.startsWith\(\s*['"`][A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_['"`]\s
 /** A set of reason codes kept beside the catalogues (as doctor's CONFLICT_CODES was): a code's exit is in reasons.ts, a check's status in its check catalogue. */
 const CODE_SET = /\b(\w+)\s*:\s*ReadonlySet<ReasonCode>\s*=/g;
 /** Known code sets, each with what removes it; the list only shrinks. */
-const KNOWN_CODE_SETS: ReadonlyArray<{ file: string; name: string; why: string }> = [
-  { file: 'pipeline/audit/intake.ts', name: 'RECEIPT_INFORMATION', why: 'the receipt codes that do not fail the intake rail: to become the intake verifier\'s check catalogue' },
-];
+const KNOWN_CODE_SETS: ReadonlyArray<{ file: string; name: string; why: string }> = [];
 
 /** A check_* column or cell written by hand (`'check_tsa'`, `check_tsa: c.tsa`). */
 const CHECK_COLUMN = /['"`](check_[a-z_]+)|\b(check_[a-z_]+)\s*:/g;

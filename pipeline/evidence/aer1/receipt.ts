@@ -4,21 +4,31 @@
 import { isRecord, member } from '../../formats/canonical-json.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { parseRfc3339 } from '../../formats/rfc3339.ts';
-import type { ReasonCode } from '../../reasons.ts';
+import { checkCatalogue, codeOfCheck, worstStatus, type CodeOf } from '../check-catalogue.ts';
 import { describe, isNonEmptyString, isProvenanceClass, strictBase64 } from './fields.ts';
 
 const LOWERCASE_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const OUTPUT_HASH = /^sha256:[0-9a-f]{64}$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The checks in the order they run: one per member, then the output hash against the bytes. */
-export const RECEIPT_CHECKS = [
+/** The shape checks: an object, then one per member. */
+const RECEIPT_SHAPE_CHECKS = [
   'structure', 'id', 'receipt_schema_version', 'created_at', 'tool', 'provenance_class',
-  'canonical_bytes', 'output_hash', 'verification_status', 'output_commitment',
+  'canonical_bytes', 'output_hash', 'verification_status',
 ] as const;
+/** The checks in the order they run: the shape, then the output hash against the bytes. */
+export const RECEIPT_CHECKS = [...RECEIPT_SHAPE_CHECKS, 'output_commitment'] as const;
 export type ReceiptCheck = (typeof RECEIPT_CHECKS)[number];
-export type ReceiptReasonCode = Extract<ReasonCode, 'RECEIPT_MALFORMED' | 'RECEIPT_OUTPUT_HASH_MISMATCH'>;
-export type ReceiptStatus = 'CONFORMANT' | 'NONCONFORMANT';
+
+/** Every code a receipt reports, with its checks: any one makes it NONCONFORMANT. A failed shape check of any member is RECEIPT_MALFORMED. */
+export const RECEIPT_CATALOGUE = checkCatalogue(RECEIPT_CHECKS, ['NONCONFORMANT'], {
+  RECEIPT_MALFORMED: { check: RECEIPT_SHAPE_CHECKS, status: 'NONCONFORMANT' },
+  RECEIPT_OUTPUT_HASH_MISMATCH: { check: 'output_commitment', status: 'NONCONFORMANT' },
+});
+/** The code each failed check reports. */
+export const RECEIPT_CHECK_CODES = codeOfCheck(RECEIPT_CATALOGUE);
+export type ReceiptReasonCode = CodeOf<typeof RECEIPT_CATALOGUE>;
+export type ReceiptStatus = 'CONFORMANT' | (typeof RECEIPT_CATALOGUE.statuses)[number];
 
 export interface ReceiptVerification {
   status: ReceiptStatus;
@@ -39,19 +49,20 @@ export function verifyReceipt(doc: unknown): ReceiptVerification {
   const problems: string[] = [];
   const codes = new Set<ReceiptReasonCode>();
   const result = (fields: Partial<ReceiptVerification>): ReceiptVerification => ({
-    status: codes.size === 0 ? 'CONFORMANT' : 'NONCONFORMANT', reason_codes: [...codes].sort(), checks, id: null,
+    status: worstStatus(RECEIPT_CATALOGUE, [...codes], 'CONFORMANT'), reason_codes: [...codes].sort(), checks, id: null,
     output_commitment: null, provenance_class: null, problems, ...fields,
   });
   if (!isRecord(doc)) {
     checks.structure = 'fail';
-    codes.add('RECEIPT_MALFORMED');
+    codes.add(RECEIPT_CHECK_CODES.structure);
     problems.push(`a receipt must be a JSON object, got ${describe(doc)}`);
     return result({});
   }
   checks.structure = 'pass';
-  const record = (check: ReceiptCheck, ok: boolean, shape: string, code: ReceiptReasonCode = 'RECEIPT_MALFORMED') => {
+  const record = (check: ReceiptCheck, ok: boolean, shape: string) => {
     checks[check] = ok ? 'pass' : 'fail';
     if (ok) return;
+    const code = RECEIPT_CHECK_CODES[check];
     codes.add(code);
     problems.push(code === 'RECEIPT_MALFORMED' ? `${check} must be ${shape}, got ${describe(member(doc, check))}` : shape);
   };
@@ -74,7 +85,7 @@ export function verifyReceipt(doc: unknown): ReceiptVerification {
 
   const computed = bytes === null ? null : sha256Hex(bytes);
   if (computed !== null && shaped && checks.canonical_bytes === 'pass') {
-    record('output_commitment', declared === `sha256:${computed}`, `output_hash ${String(declared)} is not the SHA-256 of the decoded canonical_bytes (sha256:${computed})`, 'RECEIPT_OUTPUT_HASH_MISMATCH');
+    record('output_commitment', declared === `sha256:${computed}`, `output_hash ${String(declared)} is not the SHA-256 of the decoded canonical_bytes (sha256:${computed})`);
   }
   return result({ id: typeof id === 'string' ? id : null, output_commitment: computed, provenance_class: isProvenanceClass(pc) ? pc : null });
 }
