@@ -14,9 +14,6 @@ export interface EmitStudy extends FrozenStudy {
 }
 
 export function emitPreconditions(layout: StudyLayout, keyPems: OperatorKeyPems | null, storeFile: string): EmitStudy {
-  if (!existsSync(layout.freeze)) {
-    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
-  }
   // The study and trust directory as frozen: the report block and the pinned operator key are theirs.
   const frozenStudy = loadFrozenStudy(loadStudyFiles(layout), 'emit signs only with the frozen trust directory');
   const pinned = frozenStudy.loaded.operatorKey();

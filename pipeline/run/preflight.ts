@@ -5,9 +5,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { checkOperatorKeys, loadOperatorKeys } from '../emit/sign.ts';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
-import type { LoadedStudy } from '../study/loaded-study.ts';
+import { freezeMissing, type LoadedStudy } from '../study/loaded-study.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { collect, type Precondition } from '../study/preconditions.ts';
+import { collect, preconditionOf, type Precondition } from '../study/preconditions.ts';
 import { resolveOperatorKeys } from '../emit/operator-keys.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { requireRevealedKey } from '../freeze/reveal.ts';
@@ -22,9 +22,8 @@ export type RunProblem = Precondition;
 export function runProblems(loaded: LoadedStudy, values: StageContext['values'], env: NodeJS.ProcessEnv, nowMs: number = Date.now()): RunProblem[] {
   const { layout } = loaded;
   const problems: RunProblem[] = [];
-  if (!existsSync(layout.freeze)) {
-    return [{ code: 'FREEZE_MISSING', message: `${layout.freeze} does not exist; run \`prereg freeze\``, exitCode: EXIT.blocked }];
-  }
+  // Nothing else is worth listing before the freeze.
+  if (!existsSync(layout.freeze)) return [{ ...preconditionOf(freezeMissing(layout)), exitCode: EXIT.blocked }];
   // Sealed intake (SPEC §12.2): after closes_at only sealed inputs are read.
   collect(problems, () => void requireSealedIntake(loaded, nowMs));
   collect(problems, () => {

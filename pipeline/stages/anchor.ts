@@ -2,7 +2,6 @@
 // fail-over to the next TSA), or imports a .tsr obtained elsewhere. A token is stored only after
 // it verifies against the pinned roots; if no TSA answers, nothing is written.
 import { sha256Hex } from '../formats/hash.ts';
-import { existsSync } from 'node:fs';
 import { verifyTimestampToken } from '../evidence/timestamp/index.ts';
 import { writeAnchor, type AnchorMetadata } from '../freeze/anchors.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
@@ -39,9 +38,6 @@ export const anchor: Command = {
   stage: true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
-    if (!existsSync(layout.freeze)) {
-      throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
-    }
     const loaded = loadStudyFiles(layout);
     const digest = loaded.freezeDigest();
     const study = loaded.study();

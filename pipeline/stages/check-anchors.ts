@@ -11,7 +11,7 @@ import { computePublicDigests } from '../study/public-digests.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { planProblems } from '../freeze/plan-check.ts';
 import { studyLayout } from '../layout.ts';
-import { EXIT, PreregError } from '../reasons.ts';
+import { EXIT } from '../reasons.ts';
 import type { Command } from '../command.ts';
 
 export const checkAnchors: Command = {
@@ -45,9 +45,6 @@ export const checkAnchors: Command = {
   jsonSchema: () => 'prereg.check-anchors/1',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
-    if (!existsSync(layout.freeze)) {
-      throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
-    }
     const loaded = loadStudyFiles(layout);
     const frozen = loaded.frozen();
     const study = loaded.study();

@@ -68,9 +68,6 @@ interface IngestOutputs {
 /** The frozen item ids: items file valid, and byte-identical to the one freeze.json recorded. */
 export function loadFrozenItems(loaded: LoadedStudy): { ids: Set<string>; file: string; sha256: string } {
   const { layout } = loaded;
-  if (!existsSync(layout.freeze)) {
-    throw new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
-  }
   const frozen = loaded.frozen();
   const study = loaded.study();
   const itemsPath = join(layout.corpus, study.corpus.items);

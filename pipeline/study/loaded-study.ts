@@ -20,6 +20,7 @@ import { studyFromBytes, type StudyConfig } from './study.ts';
 import { treeFile, trustFromTree, trustPolicyFromTree, type LoadedTrust } from './trust.ts';
 import { pinnedIntakeKey, pinnedOperatorKey, type PinnedOperatorKey } from './operator-key.ts';
 import { decodeText } from '../io/json-files.ts';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { PreregError } from '../reasons.ts';
 
@@ -34,7 +35,7 @@ export interface LoadedStudy {
   /** preregistration/study.json, parsed from the bytes `studySha256` is the digest of. */
   study(): StudyConfig;
   studySha256(): string;
-  /** preregistration/freeze.json, and its freeze_digest. */
+  /** preregistration/freeze.json (FREEZE_MISSING before the freeze), and its freeze_digest. */
   frozen(): FreezeRecord;
   freezeDigest(): string;
   /** The trust directory's digest; `policy` and `trust` are decoded from the bytes it hashed. */
@@ -71,6 +72,11 @@ function once<T>(read: () => T): () => T {
   };
 }
 
+/** What every stage that stands on the freeze says before it. */
+export function freezeMissing(layout: StudyLayout): PreregError {
+  return new PreregError('FREEZE_MISSING', `${layout.freeze} does not exist; run \`prereg freeze\``);
+}
+
 export function loadStudyFiles(layout: StudyLayout): LoadedStudy {
   const studyBytes = once(() => {
     const bytes = readRegularFile(layout.study);
@@ -78,7 +84,10 @@ export function loadStudyFiles(layout: StudyLayout): LoadedStudy {
   });
   // Parsed only when asked: a drifted study.json is refused as drifted before it is judged invalid.
   const study = once(() => studyFromBytes(studyBytes().bytes, layout.study));
-  const frozen = once(() => loadFreezeRecord(layout.freeze));
+  const frozen = once(() => {
+    if (lstatSync(layout.freeze, { throwIfNoEntry: false }) === undefined) throw freezeMissing(layout);
+    return loadFreezeRecord(layout.freeze);
+  });
   const digest = once(() => freezeDigest(frozen()));
   const trustRead = once((): ReadTree => readTree(layout.trust, () => true));
   const policy = once(() => trustPolicyFromTree(layout.trust, trustRead()));

@@ -100,7 +100,7 @@ describe('loadStudyFiles', () => {
     } catch (err) {
       first = err;
     }
-    expect(first).toMatchObject({ code: 'FILE_NOT_FOUND' });
+    expect(first).toMatchObject({ code: 'FREEZE_MISSING' });
     renameSync(`${layout.freeze}.moved`, layout.freeze);
     expect(() => loaded.frozen()).toThrow(first as Error);
     expect(loadStudyFiles(layout).frozen().study_id).toBeTypeOf('string');
