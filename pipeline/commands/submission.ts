@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../io/atomic.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { freezeDigest, loadFreezeRecord } from '../study/freeze-record.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { lineProtocolOf, loadStudy } from '../study/study.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { parseJsonAt, readText } from '../io/json-files.ts';
@@ -135,16 +135,17 @@ export const submission: Command = {
     if (!INTAKE_KINDS.includes(kind)) throw new PreregError('USAGE', '--kind is submissions or commitments');
     const key = readEd25519PrivateKey(ctx.values.key, '--key');
     const layout = studyLayout(ctx.root);
-    const frozen = loadFreezeRecord(layout.freeze);
+    const loaded = loadStudyFiles(layout);
+    const frozen = loaded.frozen();
     const publicKey = agentKeyText(key);
     // Refused here rather than at intake: a key the study does not register for the system.
-    const study = loadStudy(layout.study);
+    const study = loaded.study();
     const system = study.systems?.find((s) => s.system_id === systemId);
     if (!system?.agent_keys?.some((k) => k.public_key === publicKey)) {
       throw new PreregError('INTAKE_SIGNATURE_INVALID', `${publicKey} is not one of ${JSON.stringify(systemId)}'s agent_keys in study.json; intake would refuse the request`);
     }
     const data = readRegularFile(file);
-    const unsigned = { study_id: frozen.study_id, system_id: systemId, freeze_digest: freezeDigest(frozen), kind, sha256: sha256Hex(data), bytes: data.length };
+    const unsigned = { study_id: frozen.study_id, system_id: systemId, freeze_digest: loaded.freezeDigest(), kind, sha256: sha256Hex(data), bytes: data.length };
     const request: IntakeRequest = {
       format: INTAKE_REQUEST_FORMAT,
       ...unsigned,

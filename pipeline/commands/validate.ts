@@ -10,22 +10,20 @@ import { formatCounts, megabytes, parseMaxLineBytes, scanFile, studyMaxLineBytes
 import { startLineWorkers } from '../ingest/parallel-check.ts';
 import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
 import { openRegularFile } from '../io/regular-file.ts';
-import { studyLayout } from '../layout.ts';
+import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
 import { shown } from '../text/display.ts';
 
 /** The study's item ids, or null with the reason they are not checked. */
 /** The study's protocol (registered systems, attempts per item) when a study is found; none otherwise. */
-function findProtocol(root: string): LineProtocol {
-  const layout = studyLayout(root);
-  return existsSync(layout.study) ? lineProtocolOf(loadStudy(layout.study)) : { systems: null, attemptsPerItem: null };
+function findProtocol(study: StudyConfig | null): LineProtocol {
+  return study !== null ? lineProtocolOf(study) : { systems: null, attemptsPerItem: null };
 }
 
-function findItems(root: string): { ids: Set<string>; file: string } | { ids: null; note: string } {
-  const layout = studyLayout(root);
+function findItems(layout: StudyLayout, found: StudyConfig | null): { ids: Set<string>; file: string } | { ids: null; note: string } {
   // The items file named by study.json, else the conventional corpus/items.jsonl.
-  const study: Pick<StudyConfig, 'corpus'> = existsSync(layout.study) ? loadStudy(layout.study) : { corpus: { documents_suffix: '.md', items: 'items.jsonl' } };
+  const study: Pick<StudyConfig, 'corpus'> = found ?? { corpus: { documents_suffix: '.md', items: 'items.jsonl' } };
   const file = join(layout.corpus, study.corpus.items);
   if (!existsSync(file)) {
     return { ids: null, note: `no study items file at ${file} (pass --root STUDY_DIR): item ids not checked` };
@@ -55,13 +53,15 @@ export const validate: Command = {
     if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)');
     // The study's limit when a study is found (as ingest applies it), unless the flag says otherwise.
     const layout = studyLayout(ctx.root);
-    const maxLineBytes = ctx.values['max-line-bytes'] !== undefined || !existsSync(layout.study)
+    // study.json read once, for the limit, the items file and the protocol.
+    const study = existsSync(layout.study) ? loadStudy(layout.study) : null;
+    const maxLineBytes = ctx.values['max-line-bytes'] !== undefined || study === null
       ? parseMaxLineBytes(ctx.values['max-line-bytes'])
-      : studyMaxLineBytes(loadStudy(layout.study));
+      : studyMaxLineBytes(study);
     for (const file of ctx.positionals) closeSync(openRegularFile(file)); // every file readable before any line is checked
-    const items = findItems(ctx.root);
+    const items = findItems(layout, study);
     const notes = items.ids === null ? [items.note] : [];
-    const checker = new SubmissionChecker(items.ids, true, findProtocol(ctx.root));
+    const checker = new SubmissionChecker(items.ids, true, findProtocol(study));
     // The first problems are listed, the rest only counted (totals.rejects_by_code has them all):
     // a file of a million bad lines must not become a million objects in memory and on stdout.
     const rejects: Reject[] = [];

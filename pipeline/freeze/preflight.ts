@@ -27,6 +27,6 @@ export function requireFrozenInputs(loaded: LoadedStudy, env: NodeJS.ProcessEnv,
   refuseDrift(findings, 'scoring runs only on the frozen inputs', findings.find((f) => f.code === 'SECTION5_DRIFT') ?? findings[0]);
   // The section whose digest was just compared with the freeze: no second read between check and use.
   const section5 = digests.section5;
-  const { items } = requireRevealedKey(layout, layout.answerKey, secretFile, env);
+  const { items } = requireRevealedKey(loaded, layout.answerKey, secretFile, env);
   return { frozen, study, digests, section5, answerKey: items };
 }

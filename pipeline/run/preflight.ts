@@ -42,7 +42,7 @@ export function runProblems(loaded: LoadedStudy, values: StageContext['values'],
   collect(problems, () => {
     const secretFile = typeof values['secret-file'] === 'string' ? values['secret-file'] : undefined;
     if (!existsSync(layout.answerKey)) throw new PreregError('FILE_NOT_FOUND', `the revealed answer key ${layout.answerKey} does not exist`);
-    requireRevealedKey(layout, layout.answerKey, secretFile, env);
+    requireRevealedKey(loaded, layout.answerKey, secretFile, env);
   });
   return problems;
 }

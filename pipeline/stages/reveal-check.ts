@@ -24,8 +24,9 @@ export const revealCheck: Command = {
     const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;
     const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
     // Sealed intake: the answer key is revealed only after the submissions are sealed (SPEC §12.2).
-    requireSealedIntake(loadStudyFiles(layout), Date.now(), true);
-    const { items, root } = requireRevealedKey(layout, keyPath, secretFile, ctx.env);
+    const loaded = loadStudyFiles(layout);
+    requireSealedIntake(loaded, Date.now(), true);
+    const { items, root } = requireRevealedKey(loaded, keyPath, secretFile, ctx.env);
     return {
       exitCode: EXIT.ok,
       json: { ok: true, answer_key_root: root, item_count: items.length },
