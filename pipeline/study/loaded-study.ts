@@ -21,7 +21,7 @@ import { treeFile, trustFromTree, trustPolicyFromTree, type LoadedTrust } from '
 import { pinnedIntakeKey, pinnedOperatorKey, type PinnedOperatorKey } from './operator-key.ts';
 import { decodeText } from '../io/json-files.ts';
 import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { PreregError } from '../reasons.ts';
 
 /** A corpus document whose headings declare the vocabulary (a file ending in corpus.documents_suffix). */
@@ -95,13 +95,16 @@ export function loadStudyFiles(layout: StudyLayout): LoadedStudy {
   const trustText = (named: string) => decodeText(treeFile(layout.trust, trustRead(), named), join(layout.trust, named));
   const operatorKey = once(() => pinnedOperatorKey(layout.trust, policy(), trustText));
   const intakeKey = once(() => pinnedIntakeKey(layout.trust, policy(), trustText));
+  // The items file as the tree names it ("./items.jsonl" is the leaf "items.jsonl").
+  const itemsPath = () => posix.normalize(study().corpus.items);
   const corpusRead = once((): ReadTree => {
-    const { documents_suffix: suffix, items } = study().corpus;
+    const suffix = study().corpus.documents_suffix;
+    const items = itemsPath();
     return readTree(layout.corpus, (path) => path.endsWith(suffix) || path === items);
   });
   const itemsFile = once(() => {
     const items = study().corpus.items;
-    const data = corpusRead().kept.get(items);
+    const data = corpusRead().kept.get(itemsPath());
     if (data === undefined) throw new PreregError('FILE_NOT_FOUND', `${join(layout.corpus, items)} does not exist`, { path: join(layout.corpus, items) });
     return data;
   });

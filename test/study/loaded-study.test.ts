@@ -86,6 +86,9 @@ describe('loadStudyFiles', () => {
     const items = join(layout.corpus, 'items.jsonl');
     const loaded = loadStudyFiles(layout);
     expect(loaded.itemsFile().equals(readFileSync(items))).toBe(true);
+    // Named as a path, not as the tree's leaf: the same file.
+    writeFileSync(layout.study, readFileSync(layout.study, 'utf8').replace('"items": "items.jsonl"', '"items": "./items.jsonl"'));
+    expect(loadStudyFiles(layout).itemsFile().equals(readFileSync(items))).toBe(true);
     renameSync(items, `${items}.moved`);
     expect(() => loadStudyFiles(layout).itemsFile()).toThrow(expect.objectContaining({ code: 'FILE_NOT_FOUND' }));
   });
