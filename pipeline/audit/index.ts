@@ -3,7 +3,7 @@
 // another, and every rail runs whatever the others found.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { studyLayout, type StudyLayout } from '../layout.ts';
+import { studyLayout } from '../layout.ts';
 import { weakenedModes } from '../study/study.ts';
 import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
 import { PreregError } from '../reasons.ts';
@@ -19,7 +19,6 @@ import { trustRail, type AuditorTrust } from './trust.ts';
 import { intakeRail, readReceipts } from './intake.ts';
 import { loadAuditorIssuerKeys, loadAuditorRoots } from '../auditor/trust.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
-import { readTrustInputs } from '../io/trust-files.ts';
 import { trustWeakenedModes } from '../formats/trust-policy.ts';
 import { expectedFreeze, requiredWitnesses } from '../freeze/anchors.ts';
 
@@ -45,10 +44,10 @@ export interface AuditorFlags {
 }
 
 /** The auditor's files, read; a flag naming a file that is missing or invalid stops the audit (exit 3). */
-function loadAuditorTrust(flags: AuditorFlags, layout: StudyLayout): { trust: AuditorTrust; study: TrustMaterialInputs | null; receipts: ReturnType<typeof readReceipts> } {
+function loadAuditorTrust(flags: AuditorFlags, loaded: LoadedStudy): { trust: AuditorTrust; study: TrustMaterialInputs | null; receipts: ReturnType<typeof readReceipts> } {
   let study: TrustMaterialInputs | null = null;
   try {
-    study = readTrustInputs(layout.trust);
+    study = loaded.trustInputs();
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
     // A broken trust directory is the inputs and anchors rails' finding; the auditor's own roots still load.
@@ -71,11 +70,14 @@ function isDirectory(path: string): boolean {
  */
 function studyWeakenedModes(loaded: LoadedStudy): string[] {
   const { layout } = loaded;
-  let declared: string[] = [];
-  try {
-    declared = [...weakenedModes(loaded.study()), ...trustWeakenedModes(loaded.policy())];
-  } catch (err) {
-    if (!(err instanceof PreregError)) throw err;
+  // Each named even when the other file cannot be read.
+  const declared: string[] = [];
+  for (const modes of [() => weakenedModes(loaded.study()), () => trustWeakenedModes(loaded.policy())]) {
+    try {
+      declared.push(...modes());
+    } catch (err) {
+      if (!(err instanceof PreregError)) throw err;
+    }
   }
   const collected = existsSync(layout.commitments) && statSync(layout.commitments).size > 0;
   return [...declared, ...(collected ? ['operator-collected commitments'] : [])];
@@ -98,7 +100,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   // (signatures, inputs, the weakened modes); the anchors and the rerun run commands, which read their own.
   const loaded = loadStudyFiles(layout);
   const flags = options.auditor ?? {};
-  const auditor = loadAuditorTrust(flags, layout);
+  const auditor = loadAuditorTrust(flags, loaded);
   progress('audit: reading the output directory…');
   let audited = readAudited(dir);
   const rails: Rail[] = [completeRail(audited)];
@@ -116,7 +118,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   });
   rails.push(anchors.rail);
   progress('audit: intake…');
-  const intake = await intakeRail(layout, auditor.trust.roots, auditor.receipts);
+  const intake = await intakeRail(loaded, auditor.trust.roots, auditor.receipts);
   rails.push(intake.rail);
   rails.push(digestsRail(audited));
   // The rerun runs without results.json's parsed rows (≈ 210 MiB of objects at 100,000 records):

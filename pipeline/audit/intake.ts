@@ -8,11 +8,10 @@
 // under the study's roots and the auditor's together.
 import { existsSync } from 'node:fs';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
-import { loadStudyFiles } from '../study/loaded-study.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { againstOperator, checkReceipts, failsIntake, receiptFailures, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
 import { readJsonFile } from '../io/json-files.ts';
-import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { intakeOf } from '../study/study.ts';
 import type { AuditorRoots } from '../auditor/trust.ts';
@@ -38,11 +37,12 @@ function receiptNotes(checks: readonly ReceiptCheck[]): string[] {
   return checks.flatMap((c) => c.findings.filter((f) => !againstOperator(f)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`));
 }
 
-export async function intakeRail(layout: StudyLayout, auditor: AuditorRoots | null, receipts: ReadonlyArray<{ file: string; value: unknown }>): Promise<{ rail: Rail; seen: IntakeSeen }> {
+export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | null, receipts: ReadonlyArray<{ file: string; value: unknown }>): Promise<{ rail: Rail; seen: IntakeSeen }> {
+  const { layout } = loaded;
   const seen: IntakeSeen = { tokenRoots: [], pinningReceipts: [] };
   let state: ReturnType<typeof loadFrozenStudy>;
   try {
-    state = loadFrozenStudy(loadStudyFiles(layout));
+    state = loadFrozenStudy(loaded);
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
     return { rail: railOf('intake', '', [{ file: 'preregistration/', message: `the frozen study cannot be read: ${err.code}: ${err.message}` }], [err.code]), seen };

@@ -53,12 +53,14 @@ export const validate: Command = {
     if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)');
     // The study's limit when a study is found (as ingest applies it), unless the flag says otherwise.
     const layout = studyLayout(ctx.root);
-    // study.json read once, for the limit, the items file and the protocol.
-    const study = existsSync(layout.study) ? loadStudy(layout.study) : null;
-    const maxLineBytes = ctx.values['max-line-bytes'] !== undefined || study === null
+    // study.json read once (when first needed), for the limit, the items file and the protocol.
+    let found: StudyConfig | null | undefined;
+    const studyOf = () => (found ??= existsSync(layout.study) ? loadStudy(layout.study) : null);
+    const maxLineBytes = ctx.values['max-line-bytes'] !== undefined || !existsSync(layout.study)
       ? parseMaxLineBytes(ctx.values['max-line-bytes'])
-      : studyMaxLineBytes(study);
+      : studyMaxLineBytes(studyOf()!);
     for (const file of ctx.positionals) closeSync(openRegularFile(file)); // every file readable before any line is checked
+    const study = studyOf();
     const items = findItems(layout, study);
     const notes = items.ids === null ? [items.note] : [];
     const checker = new SubmissionChecker(items.ids, true, findProtocol(study));

@@ -2,7 +2,6 @@
 // file the trust policy names, the operator key, section 5 dry-run against empty base tables,
 // the vocabulary and every pattern of study.json. A plan that cannot run is refused while it can
 // still be fixed, instead of at `run`, when fixing it means a new freeze and losing the anchors.
-import { existsSync } from 'node:fs';
 import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
 import { readItems } from './answer-key-file.ts';
 import type { PublicDigests } from '../study/public-digests.ts';
@@ -10,7 +9,7 @@ import type { LoadedStudy } from '../study/loaded-study.ts';
 import type { Section5 } from '../study/section5.ts';
 import { extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
-import { trustPath } from '../io/trust-files.ts';
+import { trustLeaf } from '../study/trust.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
 import { dryRunSection5 } from '../store/section5-runner.ts';
 
@@ -47,9 +46,11 @@ function trustProblems(loaded: LoadedStudy): PlanProblem[] {
     return [asProblem(err, POLICY, '/')];
   }
   const problems: PlanProblem[] = [];
+  // The policy was read from the directory's tree: a named file is judged in that same read.
+  const leaves = new Set(loaded.trustTree().files.map((f) => f.path));
   for (const [field, relative] of namedFiles(policy)) {
     try {
-      if (!existsSync(trustPath(layout.trust, relative))) {
+      if (!leaves.has(trustLeaf(layout.trust, relative))) {
         problems.push({ code: 'FILE_NOT_FOUND', file: POLICY, field, message: `${field} names ${relative}, which does not exist in preregistration/trust/` });
       }
     } catch (err) {

@@ -8,6 +8,7 @@ import { computePublicDigests, type PublicDigests } from '../study/public-digest
 import type { Section5 } from '../study/section5.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { requireRevealedKey } from './reveal.ts';
+import { readItems, type CorpusItem } from './answer-key-file.ts';
 
 export interface FrozenInputs {
   frozen: FreezeRecord;
@@ -15,6 +16,8 @@ export interface FrozenInputs {
   digests: PublicDigests;
   section5: Section5;
   answerKey: AnswerKeyItem[];
+  /** The public items, parsed (when asked: only classify needs them) from the bytes the corpus root was just compared with. */
+  items: () => CorpusItem[];
 }
 
 export function requireFrozenInputs(loaded: LoadedStudy, env: NodeJS.ProcessEnv, secretFile?: string): FrozenInputs {
@@ -28,5 +31,5 @@ export function requireFrozenInputs(loaded: LoadedStudy, env: NodeJS.ProcessEnv,
   // The section whose digest was just compared with the freeze: no second read between check and use.
   const section5 = digests.section5;
   const { items } = requireRevealedKey(loaded, layout.answerKey, secretFile, env);
-  return { frozen, study, digests, section5, answerKey: items };
+  return { frozen, study, digests, section5, answerKey: items, items: () => readItems(layout, study, loaded.itemsFile()) };
 }

@@ -1,7 +1,8 @@
-// Reads preregistration/trust/: the policy and the texts of every file it names, as plain data.
-// Decoding them is evidence/trust/; the two together are loadTrust (pipeline/study/trust.ts),
-// which every stage that reads the trust directory goes through, so a file the policy names that
-// is missing or does not decode blocks all of them alike (docs/trust.md).
+// Reads a trust directory: the policy and the texts of every file it names, as plain data, each
+// through a reader (by default the file itself; a study's stages pass the bytes their loaded study
+// hashed, study/trust.ts). Decoding them is evidence/trust/. Every stage goes through
+// readTrustInputs, so a file the policy names that is missing or does not decode blocks all of
+// them alike (docs/trust.md).
 import { join, resolve, sep } from 'node:path';
 import { schemaProblems } from '../formats/schemas.ts';
 import type { TrustMaterialInputs, TrustPolicy } from '../formats/trust-policy.ts';

@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBaseTables } from '../classify/base-tables.ts';
 import { sha256Hex } from '../formats/hash.ts';
-import { readItems } from '../freeze/answer-key-file.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { studyLayout } from '../layout.ts';
@@ -142,7 +141,7 @@ export const classify: Command = analysisCommand(
     before: verify,
     prepare: async (ctx, store, frozen) => {
       ctx.progress('classify: extracting assertions…');
-      const items = readItems(studyLayout(ctx.root), frozen.study);
+      const items = frozen.items();
       return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
     },
   },

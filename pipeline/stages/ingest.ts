@@ -14,7 +14,7 @@ import { sha256Hex } from '../formats/hash.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { corpusFileDrift, refuseDrift } from '../study/drift.ts';
 import { requireSealedInputs } from '../intake/files.ts';
-import { lineProtocolOf, loadStudy, type StudyConfig } from '../study/study.ts';
+import { itemsLeaf, lineProtocolOf, loadStudy, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from '../ingest/scan.ts';
 import {
   evidenceRow, receiptRow, recordRow, rejectRow, submissionFileRow,
@@ -75,7 +75,7 @@ export function loadFrozenItems(loaded: LoadedStudy): { ids: Set<string>; file: 
   if (!existsSync(itemsPath)) throw new PreregError('FILE_NOT_FOUND', `${itemsPath} does not exist`, { path: itemsPath });
   const data = readRegularFile(itemsPath);
   const sha256 = sha256Hex(data);
-  refuseDrift(corpusFileDrift(frozen.corpus, { path: study.corpus.items, bytes: data.length, sha256 }), 'run `prereg check-anchors`');
+  refuseDrift(corpusFileDrift(frozen.corpus, { path: itemsLeaf(study), bytes: data.length, sha256 }), 'run `prereg check-anchors`');
   // Parsed from the bytes just hashed and compared with the freeze.
   const ids = new Set(readItems(layout, study, data).map((i) => i.item_id));
   return { ids, file: relPath, sha256 };

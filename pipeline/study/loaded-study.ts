@@ -16,12 +16,13 @@ import type { StudyLayout } from '../layout.ts';
 import { readTree, type ReadTree, type TreeDigest } from './file-tree.ts';
 import { freezeDigest, loadFreezeRecord, type FreezeRecord } from './freeze-record.ts';
 import { readSection5, type Section5 } from './section5.ts';
-import { studyFromBytes, type StudyConfig } from './study.ts';
-import { treeFile, trustFromTree, trustPolicyFromTree, type LoadedTrust } from './trust.ts';
+import { itemsLeaf, studyFromBytes, type StudyConfig } from './study.ts';
+import { treeFile, trustFromInputs, trustInputsFromTree, trustPolicyFromTree, type LoadedTrust } from './trust.ts';
+import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
 import { pinnedIntakeKey, pinnedOperatorKey, type PinnedOperatorKey } from './operator-key.ts';
 import { decodeText } from '../io/json-files.ts';
-import { lstatSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PreregError } from '../reasons.ts';
 
 /** A corpus document whose headings declare the vocabulary (a file ending in corpus.documents_suffix). */
@@ -41,9 +42,9 @@ export interface LoadedStudy {
   /** The trust directory's digest; `policy` and `trust` are decoded from the bytes it hashed. */
   trustTree(): TreeDigest;
   policy(): TrustPolicy;
+  /** The texts of the files the policy names, read but not decoded (the audit names a broken one in its rails). */
+  trustInputs(): TrustMaterialInputs;
   trust(): LoadedTrust;
-  /** The text of a file the policy names, from the same read (pinned keys: study/operator-key.ts). */
-  trustText(named: string): string;
   /** The pinned operator key and intake key, read from the same read. */
   operatorKey(): PinnedOperatorKey;
   intakeKey(): PinnedOperatorKey & { where: string };
@@ -85,18 +86,19 @@ export function loadStudyFiles(layout: StudyLayout): LoadedStudy {
   // Parsed only when asked: a drifted study.json is refused as drifted before it is judged invalid.
   const study = once(() => studyFromBytes(studyBytes().bytes, layout.study));
   const frozen = once(() => {
-    if (lstatSync(layout.freeze, { throwIfNoEntry: false }) === undefined) throw freezeMissing(layout);
+    // As doctor and run's preflight judge it (existsSync): a dangling symlink is no freeze either.
+    if (!existsSync(layout.freeze)) throw freezeMissing(layout);
     return loadFreezeRecord(layout.freeze);
   });
   const digest = once(() => freezeDigest(frozen()));
   const trustRead = once((): ReadTree => readTree(layout.trust, () => true));
   const policy = once(() => trustPolicyFromTree(layout.trust, trustRead()));
-  const trust = once(() => trustFromTree(layout.trust, trustRead(), policy()));
+  const trustInputs = once(() => trustInputsFromTree(layout.trust, trustRead(), policy()));
+  const trust = once(() => trustFromInputs(layout.trust, trustInputs()));
   const trustText = (named: string) => decodeText(treeFile(layout.trust, trustRead(), named), join(layout.trust, named));
   const operatorKey = once(() => pinnedOperatorKey(layout.trust, policy(), trustText));
   const intakeKey = once(() => pinnedIntakeKey(layout.trust, policy(), trustText));
-  // The items file as the tree names it ("./items.jsonl" is the leaf "items.jsonl").
-  const itemsPath = () => posix.normalize(study().corpus.items);
+  const itemsPath = () => itemsLeaf(study());
   const corpusRead = once((): ReadTree => {
     const suffix = study().corpus.documents_suffix;
     const items = itemsPath();
@@ -122,8 +124,8 @@ export function loadStudyFiles(layout: StudyLayout): LoadedStudy {
     freezeDigest: digest,
     trustTree: () => trustRead().digest,
     policy,
+    trustInputs,
     trust,
-    trustText,
     operatorKey,
     intakeKey,
     corpusTree: () => corpusRead().digest,

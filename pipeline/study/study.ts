@@ -1,4 +1,5 @@
 // preregistration/study.json: the study's frozen configuration.
+import { posix } from 'node:path';
 import { schemaProblems } from '../formats/schemas.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { decodeText, parseJsonAt, readJsonFile } from '../io/json-files.ts';
@@ -180,6 +181,11 @@ function registrationProblems(systems: readonly RegisteredSystem[]): string[] {
   return problems;
 }
 
+/** The items file as the corpus tree names its leaf ("./items.jsonl" is "items.jsonl"): the one rule freeze, ingest and intake read it by. */
+export function itemsLeaf(study: Pick<StudyConfig, 'corpus'>): string {
+  return posix.normalize(study.corpus.items);
+}
+
 export function loadStudy(path: string): StudyConfig {
   return checkStudy(readJsonFile(path), path);
 }
@@ -214,6 +220,9 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (closes === undefined) problems.push(`/window/closes_at ${JSON.stringify(study.window.closes_at)} is not a real instant`);
     if (opens !== undefined && closes !== undefined && opens >= closes) problems.push('/window opens_at must be before closes_at');
     problems.push(...registrationProblems(study.systems ?? []));
+    // The items are a corpus file (hashed in its root, drift-checked by ingest): never one beside it.
+    const items = itemsLeaf(study);
+    if (items === '.' || items === '..' || items.startsWith('../') || items.startsWith('/')) problems.push(`/corpus/items ${JSON.stringify(study.corpus.items)} is not a file inside corpus/`);
   }
   if (problems.length === 0 && study.format === 'prereg.study/1') {
     if (study.intake !== undefined) problems.push('/intake is a prereg.study/2 field: set format to "prereg.study/2"');

@@ -1,8 +1,9 @@
-// The study's trust directory, loaded: the files read (pipeline/io/trust-files.ts) and decoded
-// (evidence/trust/) once, for every stage that verifies against it.
+// A trust directory, loaded: the files read and decoded (evidence/trust/). A study's stages take it
+// from the tree their loaded study read (trustInputsFromTree: what is decoded is what was hashed);
+// loadTrust reads any other directory (`verify FILE --trust DIR`), trustFromMemory texts in hand.
 import type { TsaTrust } from '../evidence/timestamp/index.ts';
 import { buildTrustMaterialFrom, type TrustMaterial } from '../evidence/trust/index.ts';
-import type { TrustPolicy } from '../formats/trust-policy.ts';
+import type { TrustMaterialInputs, TrustPolicy } from '../formats/trust-policy.ts';
 import { checkTrustPolicy, readTrustInputs, trustPath } from '../io/trust-files.ts';
 import { decodeText, parseJsonAt } from '../io/json-files.ts';
 import { toPlain } from '../formats/canonical-json.ts';
@@ -46,16 +47,33 @@ export function trustPolicyFromTree(dir: string, tree: ReadTree): TrustPolicy {
   return checkTrustPolicy(toPlain(parseJsonAt(decodeText(treeFile(dir, tree, 'policy.json'), path), path)), path);
 }
 
-/** loadTrust over the bytes the trust directory's digest was taken from: what is decoded is what was hashed. */
-export function trustFromTree(dir: string, tree: ReadTree, policy: TrustPolicy): LoadedTrust {
-  const material = buildTrustMaterialFrom(readTrustInputs(dir, policy, (rel) => decodeText(treeFile(dir, tree, rel), join(dir, rel))));
+/** The texts of the files the policy names, from the bytes the trust directory's digest was taken from. */
+export function trustInputsFromTree(dir: string, tree: ReadTree, policy: TrustPolicy): TrustMaterialInputs {
+  return readTrustInputs(dir, policy, (rel) => decodeText(treeFile(dir, tree, rel), join(dir, rel)));
+}
+
+/** loadTrust over those texts: what is decoded is what was hashed. */
+export function trustFromInputs(dir: string, inputs: TrustMaterialInputs): LoadedTrust {
+  const material = buildTrustMaterialFrom(inputs);
   return { dir, policy: material.inputs.policy, tsa: material.tsa, material };
 }
 
-/** A file the policy names, from the tree: refused as trustPath refuses a path outside the directory, FILE_NOT_FOUND when the tree has no such file. */
+/** A policy-named file's leaf in the trust directory's tree (a path outside the directory is refused as trustPath refuses it). */
+export function trustLeaf(dir: string, name: string): string {
+  return relative(resolve(dir), trustPath(dir, name)).split(sep).join('/');
+}
+
+/**
+ * A file the policy names, from the tree: FILE_NOT_FOUND when the directory has no such file,
+ * INPUT_NOT_REGULAR_FILE when the name is one of its directories.
+ */
 export function treeFile(dir: string, tree: ReadTree, name: string): Buffer {
-  const key = relative(resolve(dir), trustPath(dir, name)).split(sep).join('/');
+  const key = trustLeaf(dir, name);
   const data = tree.kept.get(key);
-  if (data === undefined) throw new PreregError('FILE_NOT_FOUND', `${shown(join(dir, name))} cannot be read (ENOENT)`, { path: join(dir, name) });
-  return data;
+  if (data !== undefined) return data;
+  const path = join(dir, name);
+  if (tree.digest.files.some((f) => f.path.startsWith(`${key}/`))) {
+    throw new PreregError('INPUT_NOT_REGULAR_FILE', `${shown(path)} is a directory, not a regular file: inputs are read only from regular files`, { path });
+  }
+  throw new PreregError('FILE_NOT_FOUND', `${shown(path)} cannot be read (ENOENT)`, { path });
 }

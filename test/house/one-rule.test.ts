@@ -36,10 +36,16 @@ const RULES: readonly Rule[] = [
     breaking: 'const section5 = extractSection5(readText(layout.plan));',
   },
   {
+    what: 'the frozen items are parsed from the bytes compared with the freeze (readItems with bytes); only the participant tools, outside a frozen study, read the file themselves',
+    pattern: /readItems\([^,()]+, [^,()]+\)/,
+    allowed: ['pipeline/commands/validate.ts', 'pipeline/commands/submission.ts'],
+    breaking: 'const items = readItems(layout, frozen.study);',
+  },
+  {
     what: "a study's trust directory is digested, decoded and its keys read only through the loaded study (study/loaded-study.ts: one read for all three)",
-    pattern: /(digestTree|readTree|loadTrust|loadTrustPolicy|pinnedOperatorKey|pinnedIntakeKey)\(layout\.trust\b/,
+    pattern: /(digestTree|readTree|loadTrust|loadTrustPolicy|readTrustInputs|pinnedOperatorKey|pinnedIntakeKey)\([\w.]*\blayout\.trust\b/,
     allowed: ['pipeline/study/loaded-study.ts'],
-    breaking: 'const trust = loadTrust(layout.trust);',
+    breaking: 'const inputs = readTrustInputs(this.layout.trust);',
   },
   {
     what: 'whose agent keys sign commitments is derived only by registeredAgentKeys (verify/inputs.ts)',

@@ -32,8 +32,9 @@ describe('store/query.ts', () => {
   it('streams a query\'s rows a chunk at a time, each row an object of JS values, parameters bound', async () => {
     const chunks: Array<Array<Record<string, unknown>>> = [];
     for await (const chunk of streamObjects(db.connection, 'SELECT i, i % 2 = 0 AS even FROM range($1) r(i) ORDER BY i', [5000])) chunks.push(chunk);
-    // DuckDB's vectors hold 2,048 rows: the result comes in three chunks, never as one.
-    expect(chunks.map((c) => c.length)).toEqual([2048, 2048, 904]);
+    // A chunk is one of DuckDB's vectors (2,048 rows in 1.5): never the whole result at once.
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(5000);
     expect(chunks[0]![0]).toEqual({ i: 0n, even: true });
     expect(chunks.flat().map((r) => r.i)).toEqual(Array.from({ length: 5000 }, (_, i) => BigInt(i)));
     expect(await streamObjects(db.connection, 'SELECT k FROM t WHERE n > $1', [3]).next()).toEqual({ done: true, value: undefined });

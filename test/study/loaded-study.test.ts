@@ -2,11 +2,12 @@
 // test plays: the operator (who controls the study's files while a stage runs) swaps a file
 // between the moment its digest is compared with freeze.json and the moment it is used.
 import { createHash } from 'node:crypto';
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { studyLayout } from '../../pipeline/layout.ts';
 import { loadStudyFiles } from '../../pipeline/study/loaded-study.ts';
+import { loadFrozenStudy } from '../../pipeline/study/frozen-study.ts';
 import { computePublicDigests } from '../../pipeline/study/public-digests.ts';
 import { copyExampleStudy } from '../support/cli.ts';
 
@@ -62,6 +63,26 @@ describe('loadStudyFiles', () => {
     const broken = loadStudyFiles(layout);
     expect(broken.studySha256()).toBe(sha256('{ not json'));
     expect(() => broken.study()).toThrow(expect.objectContaining({ code: expect.stringMatching(/^JSON_/) }));
+    // And so a study.json both edited and broken is refused as drifted from the freeze.
+    expect(() => loadFrozenStudy(loadStudyFiles(layout))).toThrow(expect.objectContaining({ code: 'STUDY_DRIFT' }));
+  });
+
+  it('refuses a pinned key the policy names outside the trust directory, through a symlink, or as a directory', () => {
+    const layout = study();
+    const policyFile = join(layout.trust, 'policy.json');
+    const policy = JSON.parse(readFileSync(policyFile, 'utf8'));
+    const pinning = (name: string) => writeFileSync(policyFile, JSON.stringify({ ...policy, operator_public_key: name }));
+    pinning('../study.json');
+    expect(() => loadStudyFiles(layout).operatorKey()).toThrow(expect.objectContaining({ code: 'TRUST_POLICY_INVALID' }));
+    mkdirSync(join(layout.trust, 'keys.d'));
+    writeFileSync(join(layout.trust, 'keys.d/x.pem'), 'x');
+    pinning('keys.d');
+    expect(() => loadStudyFiles(layout).operatorKey()).toThrow(expect.objectContaining({ code: 'INPUT_NOT_REGULAR_FILE' }));
+    rmSync(join(layout.trust, 'keys.d'), { recursive: true });
+    // A link to a key outside: the trust directory's read refuses it before any key is read.
+    symlinkSync(join(layout.root, 'preregistration/study.json'), join(layout.trust, 'operator/elsewhere.pem'));
+    pinning('operator/elsewhere.pem');
+    expect(() => loadStudyFiles(layout).operatorKey()).toThrow(expect.objectContaining({ code: 'CORPUS_PATH_UNSAFE' }));
   });
 
   it('extracts the vocabulary from the corpus documents it hashed', () => {

@@ -42,8 +42,9 @@ describe('vocabulary from corpus headings', () => {
     ];
     const withOptional = [...patterns, '^#{2,4} Annexe(?: (?<id>[A-Z]+\\b))?.*$'];
     const { vocabulary, unmatched } = readCorpusHeadings(documents, withOptional, ['[LR][0-9]{4}-[0-9]+']);
-    expect(vocabulary).toEqual(extractVocabulary(documents, withOptional));
     expect(vocabulary.ids).toEqual(['R2152-2']);
+    expect(vocabulary.entries).toEqual([{ id: 'R2152-2', file: 'a.md', line: 1 }]);
+    expect(vocabulary.sha256).toBe(vocabularyDigest(['R2152-2']));
     expect(unmatched).toEqual([{ file: 'a.md', line: 2, heading: '### Art. R2152-3' }]);
   });
 });
