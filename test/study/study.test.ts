@@ -59,3 +59,18 @@ describe('registered systems in study.json', () => {
     expect(problems(systems).join('; ')).toMatch(message);
   });
 });
+
+describe('corpus.items', () => {
+  const withItems = (items: string) => {
+    const file = join(dir, 'study-items.json');
+    writeFileSync(file, JSON.stringify({ ...example, corpus: { ...(example.corpus as object), items } }));
+    return () => loadStudy(file);
+  };
+  it('is a file inside corpus/: a path beside it would be parsed without being in the corpus root', () => {
+    for (const outside of ['../inputs/items.jsonl', '/etc/items.jsonl', '.', 'sub/../../items.jsonl']) {
+      expect(withItems(outside), outside).toThrow(expect.objectContaining({ code: 'STUDY_INVALID', message: expect.stringContaining('/corpus/items') }));
+    }
+    expect(withItems('./items.jsonl')().corpus.items).toBe('./items.jsonl');
+    expect(withItems('sub/items.jsonl')().corpus.items).toBe('sub/items.jsonl');
+  });
+});
