@@ -31,11 +31,14 @@ function openFailed(path: string, err: unknown): PreregError {
 }
 
 /** Opens path for reading if it is a regular file (the descriptor is the caller's to close), with its size. */
-function openRegular(path: string): { fd: number; size: number } {
+function openRegular(path: string, noFollow = false): { fd: number; size: number } {
   let fd: number;
   try {
-    fd = openSync(path, OPEN_FLAGS);
+    fd = openSync(path, noFollow ? OPEN_FLAGS | constants.O_NOFOLLOW : OPEN_FLAGS);
   } catch (err) {
+    if (noFollow && (err as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new PreregError('INPUT_NOT_REGULAR_FILE', `${shown(path)} is a symbolic link, not a regular file: inputs are read only from regular files`, { path });
+    }
     throw openFailed(path, err);
   }
   const st = fstatSync(fd);
@@ -54,10 +57,11 @@ export function openRegularFile(path: string): number {
 /**
  * The bytes of a regular file; anything else is refused (missing: FILE_NOT_FOUND).
  * Read as readFileSync reads a file of known size (up to that size, or less if it shrank), with
- * the size of the one fstat that checked it: readFileSync(fd) would fstat it again.
+ * the size of the one fstat that checked it: readFileSync(fd) would fstat it again. `noFollow`: a
+ * symbolic link is refused at the open itself (O_NOFOLLOW), not by an earlier lstat a swap could outrun.
  */
-export function readRegularFile(path: string): Buffer {
-  const { fd, size } = openRegular(path);
+export function readRegularFile(path: string, options: { noFollow?: boolean } = {}): Buffer {
+  const { fd, size } = openRegular(path, options.noFollow === true);
   try {
     if (size === 0) return readFileSync(fd); // a size the kernel does not know (procfs): read to the end
     const buffer = Buffer.allocUnsafe(size);

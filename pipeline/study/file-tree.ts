@@ -85,7 +85,14 @@ export interface ReadTree {
 export function readTree(dir: string, keep: (path: string) => boolean): ReadTree {
   const kept = new Map<string, Buffer>();
   const files = listRegularFiles(dir).map((path): TreeLeaf => {
-    const data = readRegularFile(join(dir, path));
+    let data: Buffer;
+    try {
+      // Listed as a regular file; opened refusing a link, so a swap after the listing is caught too.
+      data = readRegularFile(join(dir, path), { noFollow: true });
+    } catch (err) {
+      if (err instanceof PreregError && err.code === 'INPUT_NOT_REGULAR_FILE') throw unsafe(path, 'is no longer a regular file (it changed while the tree was read)');
+      throw err;
+    }
     if (keep(path)) kept.set(path, data);
     return { path, bytes: data.length, sha256: sha256Hex(data) };
   });

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { diffTrees, digestTree } from '../../pipeline/study/file-tree.ts';
+import { diffTrees, digestTree, readTree } from '../../pipeline/study/file-tree.ts';
 import { PreregError } from '../../pipeline/reasons.ts';
 
 let dirs: string[] = [];
@@ -55,6 +55,21 @@ describe('corpus file tree', () => {
     expect(err.code).toBe('CORPUS_PATH_UNSAFE');
     expect(err.exitCode).toBe(4);
     expect(err.message).toContain('link.md');
+  });
+
+  it('refuses a file swapped for a symlink after it was listed (the open itself refuses a link)', () => {
+    const dir = tree({ 'a.md': 'x', 'b.md': 'frozen', 'outside/secret.md': 'not in the tree' });
+    // keep() runs after a.md is read and before b.md is: the swap lands between listing and reading.
+    const swap = (path: string) => {
+      if (path === 'a.md') {
+        renameSync(join(dir, 'b.md'), join(dir, 'b.md.old'));
+        symlinkSync(join(dir, 'outside/secret.md'), join(dir, 'b.md'));
+      }
+      return true;
+    };
+    const err = refusal(() => readTree(dir, swap));
+    expect(err.code).toBe('CORPUS_PATH_UNSAFE');
+    expect(err.message).toContain('b.md');
   });
 
   it('refuses a FIFO', () => {
