@@ -36,7 +36,12 @@ export function parseJsonAt(text: string, where: string, lineOffset = 0): JsonVa
 }
 
 export function readJsonFile(path: string): unknown {
-  return toPlain(parseJsonAt(readText(path), path, 0));
+  return parseJsonBytes(readRegularFile(path), path);
+}
+
+/** A JSON file's bytes already read (to hash exactly what is parsed), parsed as readJsonFile parses the file; `path` names it in errors. */
+export function parseJsonBytes(data: Uint8Array, path: string): unknown {
+  return toPlain(parseJsonAt(decodeText(data, path), path, 0));
 }
 
 /** JSONL: one value per non-empty line; returns each with its 1-based line number. */

@@ -2,8 +2,7 @@
 import { posix } from 'node:path';
 import { schemaProblems } from '../formats/schemas.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
-import { decodeText, parseJsonAt, readJsonFile } from '../io/json-files.ts';
-import { toPlain } from '../formats/canonical-json.ts';
+import { parseJsonBytes, readJsonFile } from '../io/json-files.ts';
 import { PreregError } from '../reasons.ts';
 import { agentPublicKey, verifyCanonical } from '../evidence/intake/ed25519.ts';
 import { possessionPayload } from '../evidence/intake/records.ts';
@@ -192,7 +191,7 @@ export function loadStudy(path: string): StudyConfig {
 
 /** study.json from bytes already read (to hash exactly what is parsed), checked as loadStudy checks it. */
 export function studyFromBytes(bytes: Uint8Array, path: string): StudyConfig {
-  return checkStudy(toPlain(parseJsonAt(decodeText(bytes, path), path)), path);
+  return checkStudy(parseJsonBytes(bytes, path), path);
 }
 
 function checkStudy(value: unknown, path: string): StudyConfig {

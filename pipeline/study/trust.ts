@@ -5,8 +5,7 @@ import type { TsaTrust } from '../evidence/timestamp/index.ts';
 import { buildTrustMaterialFrom, type TrustMaterial } from '../evidence/trust/index.ts';
 import type { TrustMaterialInputs, TrustPolicy } from '../formats/trust-policy.ts';
 import { checkTrustPolicy, readTrustInputs, trustPath } from '../io/trust-files.ts';
-import { decodeText, parseJsonAt } from '../io/json-files.ts';
-import { toPlain } from '../formats/canonical-json.ts';
+import { decodeText, parseJsonBytes } from '../io/json-files.ts';
 import { shown } from '../text/display.ts';
 import type { ReadTree } from './file-tree.ts';
 import { join, relative, resolve, sep } from 'node:path';
@@ -44,12 +43,12 @@ export function trustFromMemory(policy: unknown, files: Readonly<Record<string, 
 /** policy.json as the read of the trust directory holds it (`tree`: readTree of `dir`, keeping every file). */
 export function trustPolicyFromTree(dir: string, tree: ReadTree): TrustPolicy {
   const path = join(dir, 'policy.json');
-  return checkTrustPolicy(toPlain(parseJsonAt(decodeText(treeFile(dir, tree, 'policy.json'), path), path)), path);
+  return checkTrustPolicy(parseJsonBytes(treeFile(dir, tree, 'policy.json'), path), path);
 }
 
 /** The texts of the files the policy names, from the bytes the trust directory's digest was taken from. */
 export function trustInputsFromTree(dir: string, tree: ReadTree, policy: TrustPolicy): TrustMaterialInputs {
-  return readTrustInputs(dir, policy, (rel) => decodeText(treeFile(dir, tree, rel), join(dir, rel)));
+  return readTrustInputs(dir, policy, (rel) => treeText(dir, tree, rel));
 }
 
 /** loadTrust over those texts: what is decoded is what was hashed. */
@@ -61,6 +60,11 @@ export function trustFromInputs(dir: string, inputs: TrustMaterialInputs): Loade
 /** A policy-named file's leaf in the trust directory's tree (a path outside the directory is refused as trustPath refuses it). */
 export function trustLeaf(dir: string, name: string): string {
   return relative(resolve(dir), trustPath(dir, name)).split(sep).join('/');
+}
+
+/** The text of a file the policy names, from the tree (JSON_NOT_UTF8 when it is not UTF-8). */
+export function treeText(dir: string, tree: ReadTree, name: string): string {
+  return decodeText(treeFile(dir, tree, name), join(dir, name));
 }
 
 /**
