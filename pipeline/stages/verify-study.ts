@@ -73,9 +73,11 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
   // What this stage stands on, read once; ingest (run through runOnce) reads its own.
   const loaded = loadStudyFiles(layout);
   const study = loaded.study();
-  verifyInputs(loaded, ''); // its refusals come before ingest's work
+  // Its refusals come before ingest's work, and its digests are taken once: the commitments read
+  // later must still be the files hashed here (COMMITMENTS_FILE_CHANGED).
+  const before = verifyInputs(loaded, '');
   const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
-  const consumed = verifyInputs(loaded, ingested.inputs_digest);
+  const consumed = { ...before, ingest_digest: ingested.inputs_digest };
   const verdict = await verifyVerdict(layout, consumed, ctx.values.force === true);
   if (verdict.current) {
     return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: verdict.digest, ...(verdict.outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(verdict.outputs)}` };
