@@ -1,6 +1,6 @@
 // What the report is written from: the study's words, the run, the freeze's witnesses as the
 // study's own roots verify them, and the store's results and facts. The report decides nothing.
-import { countIndependentWitnesses, listAnchorTokens, verifyAnchor } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, verifyAnchors } from '../freeze/anchors.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 import type { ReportInput } from '../report/render.ts';
@@ -22,8 +22,7 @@ export async function reportInput(
       metric: primary,
     });
   }
-  const witnesses = [];
-  for (const f of listAnchorTokens(layout.anchors)) witnesses.push(await verifyAnchor(layout.anchors, f, run.inputs.freeze_digest, { study: s.trust.tsa, auditor: null }, s.frozen.window.opens_at));
+  const witnesses = await verifyAnchors(layout.anchors, run.inputs.freeze_digest, { study: s.trust.tsa, auditor: null }, s.frozen.window.opens_at);
   return {
     title: study.title,
     study_id: study.study_id,

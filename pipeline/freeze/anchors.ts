@@ -139,6 +139,13 @@ export async function verifyAnchor(
   };
 }
 
+/** Every anchor token of `dir` (preregistration/anchors/), in file order, verified as verifyAnchor verifies one. */
+export async function verifyAnchors(dir: string, freezeDigestHex: string, roots: AnchorRoots, opensAt: string): Promise<AnchorVerification[]> {
+  const witnesses: AnchorVerification[] = [];
+  for (const file of listAnchorTokens(dir)) witnesses.push(await verifyAnchor(dir, file, freezeDigestHex, roots, opensAt));
+  return witnesses;
+}
+
 /**
  * Witnesses are counted by distinct root (SPEC §12.1): two signing certificates under one root are
  * one authority. Only the witnesses trusted by `by` count: the auditor's roots when the auditor

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
-import { countIndependentWitnesses, listAnchorTokens, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchor, type AnchorVerification } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchors, type AnchorVerification } from '../freeze/anchors.ts';
 import { loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type DriftFinding } from '../study/drift.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
@@ -81,10 +81,7 @@ export const checkAnchors: Command = {
     const trust = loaded.trust();
     const auditor = loadAuditorRoots(ctx.values['tsa-root'] as string[] | undefined, trust.material.inputs);
     const roots = { study: trust.tsa, auditor: auditor?.tsa ?? null };
-    const witnesses: AnchorVerification[] = [];
-    for (const file of listAnchorTokens(layout.anchors)) {
-      witnesses.push(await verifyAnchor(layout.anchors, file, digest, roots, frozen.window.opens_at));
-    }
+    const witnesses = await verifyAnchors(layout.anchors, digest, roots, frozen.window.opens_at);
     for (const w of witnesses.filter((x) => !x.ok)) {
       findings.push({
         code: w.reason_codes.length === 1 && (w.reason_codes[0] === 'ANCHOR_AFTER_OPEN' || w.reason_codes[0] === 'ANCHOR_METADATA_MISMATCH') ? w.reason_codes[0] : 'ANCHOR_INVALID',
