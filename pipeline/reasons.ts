@@ -136,6 +136,10 @@ export const REASONS = {
     meaning: 'A corpus inclusion proof does not reach the frozen corpus root, or the file is not the proven leaf.',
     next: 'Obtain a fresh proof with `prereg corpus-proof PATH`; a proof that fails is not evidence of membership.',
   },
+  CORPUS_PROOF_MALFORMED: {
+    meaning: 'A file given to `prereg corpus-proof --verify` is not a prereg.corpus-proof/1 document (a member missing, of the wrong type, or a hash that is not 64 hex digits).',
+    next: 'Pass the JSON document `prereg corpus-proof PATH --json` wrote, unchanged.',
+  },
   SECTION5_MISSING: {
     meaning: 'PREREGISTRATION.md has no level-2 heading starting with "5" (the analysis plan).',
     next: 'Add "## 5. Analysis plan" holding the scoring SQL in ```sql blocks.',

@@ -5,7 +5,7 @@ import { shown } from '../text/display.ts';
 import { corpusDrift, refuseDrift } from '../study/drift.ts';
 import { digestTree, leafHash, type TreeLeaf } from '../study/file-tree.ts';
 import { loadFreezeRecord } from '../study/freeze-record.ts';
-import { inclusionPath, verifyInclusion } from '../formats/merkle.ts';
+import { hashFromHex, inclusionPath, verifyInclusion } from '../formats/merkle.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -21,14 +21,37 @@ export interface CorpusInclusionProof {
   corpus_root: string;
 }
 
+const HEX64 = /^[0-9a-f]{64}$/;
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What is wrong with a value read as a corpus inclusion proof; empty when it is one. */
+export function corpusProofProblems(value: unknown): string[] {
+  if (!isObject(value)) return ['the proof must be a JSON object'];
+  const problems: string[] = [];
+  if (value.format !== 'prereg.corpus-proof/1') problems.push('format must be "prereg.corpus-proof/1"');
+  const leaf = value.leaf;
+  if (!isObject(leaf) || typeof leaf.path !== 'string' || !isCount(leaf.bytes) || typeof leaf.sha256 !== 'string' || !HEX64.test(leaf.sha256)) {
+    problems.push('leaf must be {path: string, bytes: integer ≥ 0, sha256: 64 lowercase hex digits}');
+  }
+  if (!isCount(value.index)) problems.push('index must be an integer ≥ 0');
+  if (!isCount(value.tree_size)) problems.push('tree_size must be an integer ≥ 0');
+  if (!Array.isArray(value.audit_path) || !value.audit_path.every((h) => typeof h === 'string' && HEX64.test(h))) {
+    problems.push('audit_path must be an array of 64-hex-digit hashes');
+  }
+  if (typeof value.corpus_root !== 'string' || !HEX64.test(value.corpus_root)) problems.push('corpus_root must be 64 lowercase hex digits');
+  return problems;
+}
+
+function readCorpusProof(path: string): CorpusInclusionProof {
+  const value = readJsonFile(path);
+  const problems = corpusProofProblems(value);
+  if (problems.length > 0) throw new PreregError('CORPUS_PROOF_MALFORMED', `${shown(path)}: ${problems.join('; ')}`);
+  return value as CorpusInclusionProof;
+}
+
 export function checkCorpusProof(proof: CorpusInclusionProof, root: string) {
-  const outcome = verifyInclusion(
-    leafHash(proof.leaf),
-    proof.index,
-    proof.tree_size,
-    proof.audit_path.map((h) => Buffer.from(h, 'hex')),
-    Buffer.from(root, 'hex'),
-  );
+  const outcome = verifyInclusion(leafHash(proof.leaf), proof.index, proof.tree_size, proof.audit_path.map(hashFromHex), hashFromHex(root));
   return outcome.ok ? { ok: true as const } : { ok: false as const, failure: outcome.failure };
 }
 
@@ -48,7 +71,7 @@ export const corpusProof: Command = {
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (typeof ctx.values.verify === 'string') {
-      const proof = readJsonFile(ctx.values.verify) as CorpusInclusionProof;
+      const proof = readCorpusProof(ctx.values.verify);
       const root = typeof ctx.values['corpus-root'] === 'string' ? ctx.values['corpus-root'] : loadFreezeRecord(layout.freeze).corpus.root;
       const problems: string[] = [];
       const outcome = checkCorpusProof(proof, root);
@@ -61,7 +84,7 @@ export const corpusProof: Command = {
       const ok = problems.length === 0;
       return {
         exitCode: ok ? EXIT.ok : EXIT.failures,
-        json: { ok, path: proof.leaf?.path, corpus_root: root, problems, codes: ok ? [] : ['CORPUS_PROOF_INVALID'] },
+        json: { ok, path: proof.leaf.path, corpus_root: root, problems, codes: ok ? [] : ['CORPUS_PROOF_INVALID'] },
         text: ok ? `${proof.leaf.path} is part of corpus root ${root}` : `CORPUS_PROOF_INVALID: ${problems.join('; ')}`,
       };
     }

@@ -89,11 +89,26 @@ export function inclusionPathLength(index: number, size: number): number {
   return length;
 }
 
-export type InclusionFailure = 'INDEX_OUT_OF_RANGE' | 'PATH_LENGTH' | 'ROOT_MISMATCH';
+export type InclusionFailure = 'HASH_SIZE' | 'INDEX_OUT_OF_RANGE' | 'PATH_LENGTH' | 'ROOT_MISMATCH';
+
+/** Every hash of an RFC 6962 SHA-256 tree is 32 bytes. */
+const HASH_BYTES = 32;
+const HASH_HEX = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * The 32 bytes of a hash written as 64 hex digits; anything else (bad hex, another length) gives an
+ * empty array, which verifyInclusion refuses as HASH_SIZE. `Buffer.from(h, 'hex')` would instead
+ * stop silently at the first bad digit, turning a malformed hash into a shorter one.
+ */
+export function hashFromHex(hex: string): Uint8Array {
+  return HASH_HEX.test(hex) ? Buffer.from(hex, 'hex') : new Uint8Array(0);
+}
 
 /**
  * RFC 9162 §2.1.3.2 verification of an inclusion proof. The path must have exactly the length the
- * index and size fix: a longer or shorter path is how an overstated tree size is caught.
+ * index and size fix: a longer or shorter path is how an overstated tree size is caught. Every hash
+ * must be 32 bytes before any arithmetic (as transparency-dev/merkle checks): a shorter one is an
+ * error, never a truncation.
  */
 export function verifyInclusion(
   leafHash: Uint8Array,
@@ -102,6 +117,9 @@ export function verifyInclusion(
   path: readonly Uint8Array[],
   expectedRoot: Uint8Array,
 ): { ok: true } | { ok: false; failure: InclusionFailure } {
+  if (leafHash.length !== HASH_BYTES || expectedRoot.length !== HASH_BYTES || path.some((p) => p.length !== HASH_BYTES)) {
+    return { ok: false, failure: 'HASH_SIZE' };
+  }
   if (!Number.isSafeInteger(index) || !Number.isSafeInteger(size) || index < 0 || index >= size) {
     return { ok: false, failure: 'INDEX_OUT_OF_RANGE' };
   }

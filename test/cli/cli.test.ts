@@ -84,6 +84,28 @@ describe('corpus-proof', () => {
     }
   });
 
+  it('refuses a proof file that is not a corpus proof with CORPUS_PROOF_MALFORMED (exit 3), not an internal error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prereg-proof-'));
+    try {
+      const r = await runCli(['corpus-proof', 'ccag-travaux.md', '--root', PROJECT_ROOT, '--json']);
+      const proof = r.json as Record<string, unknown>;
+      const proofFile = join(dir, 'proof.json');
+      const { audit_path: auditPath, ...withoutPath } = proof;
+      for (const broken of [withoutPath, { ...proof, audit_path: [(auditPath as string[])[0]!.slice(0, 60)] }, { ...proof, leaf: null }, [1, 2]]) {
+        writeFileSync(proofFile, JSON.stringify(broken));
+        const bad = await runCli(['corpus-proof', '--verify', proofFile, '--root', PROJECT_ROOT, '--json']);
+        expect(bad.code).toBe(3);
+        expect(bad.json.code).toBe('CORPUS_PROOF_MALFORMED');
+      }
+      // A path node of 64 characters with bad hex is malformed too, not a truncated hash.
+      writeFileSync(proofFile, JSON.stringify({ ...proof, audit_path: [`${(auditPath as string[])[0]!.slice(0, 62)}zz`, (auditPath as string[])[1]] }));
+      const badHex = await runCli(['corpus-proof', '--verify', proofFile, '--root', PROJECT_ROOT, '--json']);
+      expect(badHex.json.code).toBe('CORPUS_PROOF_MALFORMED');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a path that is not in the frozen corpus', async () => {
     const r = await runCli(['corpus-proof', 'nope.md', '--root', PROJECT_ROOT, '--json']);
     expect(r.code).toBe(1);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   hashChildren,
+  hashFromHex,
   hashLeaf,
   inclusionPath,
   inclusionPathLength,
@@ -80,5 +81,24 @@ describe('RFC 6962 Merkle tree', () => {
     expect(verifyInclusion(hashes[7]!, 6, 13, path, root)).toEqual({ ok: false, failure: 'ROOT_MISMATCH' });
     // Overstating the tree size: the same path claimed for a 16-leaf tree has the wrong length.
     expect(verifyInclusion(hashes[12]!, 12, 16, inclusionPath(hashes, 12), root).ok).toBe(false);
+  });
+
+  it('refuses a hash that is not 32 bytes before any arithmetic, and reads bad hex as no hash', () => {
+    const hashes = data(13).map((d) => hashLeaf(d));
+    const root = rootFromLeafHashes(hashes);
+    const path = inclusionPath(hashes, 6);
+    const short = path.map((h, i) => (i === 1 ? h.subarray(0, 31) : h));
+    expect(verifyInclusion(hashes[6]!, 6, 13, short, root)).toEqual({ ok: false, failure: 'HASH_SIZE' });
+    expect(verifyInclusion(hashes[6]!, 6, 13, path, root.subarray(0, 16))).toEqual({ ok: false, failure: 'HASH_SIZE' });
+    expect(verifyInclusion(hashes[6]!.subarray(0, 31), 6, 13, path, root)).toEqual({ ok: false, failure: 'HASH_SIZE' });
+    // Buffer.from('ab…zz', 'hex') stops at the first bad digit; hashFromHex refuses the whole string.
+    const hex = path[0]!.toString('hex');
+    expect(Buffer.from(hashFromHex(hex)).toString('hex')).toBe(hex);
+    expect(Buffer.from(hashFromHex(hex.toUpperCase())).toString('hex')).toBe(hex);
+    expect(hashFromHex(`${hex.slice(0, 62)}zz`)).toHaveLength(0);
+    expect(hashFromHex(hex.slice(0, 62))).toHaveLength(0);
+    expect(hashFromHex(`${hex}00`)).toHaveLength(0);
+    const badHexPath = path.map((h, i) => (i === 2 ? hashFromHex(`${h.toString('hex').slice(0, 60)}zzzz`) : h));
+    expect(verifyInclusion(hashes[6]!, 6, 13, badHexPath, root)).toEqual({ ok: false, failure: 'HASH_SIZE' });
   });
 });

@@ -9,7 +9,7 @@
 // A batch not yet closed (`pending`) has no external anchor: waiting, never tampered —
 // PROOF_BATCH_PENDING, UNTRUSTED when the policy requires a token, informational otherwise.
 // Pure: inputs in, outcome out.
-import { hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
+import { hashFromHex, hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
 import type { CheckOutcome, Finding } from './checks.ts';
 import { stripSha256, type BatchAnchor } from './versions/proof.ts';
 
@@ -59,10 +59,12 @@ export function checkBatchAnchor(anchor: BatchAnchor | null | undefined, declare
   const size = anchor.tree_size!;
   const path = anchor.audit_path!;
   const witnessed = { hash: root, what: 'batch root' as const };
-  const result = verifyInclusion(hashLeaf(Buffer.from(declaredChain, 'hex')), index, size, path.map((h) => Buffer.from(h, 'hex')), Buffer.from(root, 'hex'));
+  const result = verifyInclusion(hashLeaf(hashFromHex(declaredChain)), index, size, path.map(hashFromHex), hashFromHex(root));
   if (result.ok) return { check: 'pass', findings: [], witnessed, report };
   const finding: Finding =
-    result.failure === 'INDEX_OUT_OF_RANGE'
+    result.failure === 'HASH_SIZE'
+      ? { check: 'batch', code: 'PROOF_BATCH_PATH_INVALID', problem: 'batch_anchor.root and every audit_path node must be 64 hex digits (a 32-byte SHA-256 hash)' }
+      : result.failure === 'INDEX_OUT_OF_RANGE'
       ? { check: 'batch', code: 'PROOF_BATCH_INDEX_OUT_OF_RANGE', problem: `batch_anchor.leaf_index ${index} is outside [0, ${size}) (tree_size ${size})` }
       : result.failure === 'PATH_LENGTH'
         ? { check: 'batch', code: 'PROOF_BATCH_PATH_LENGTH', problem: `batch_anchor.audit_path has ${path.length} node(s); RFC 6962 fixes exactly ${inclusionPathLength(index, size)} for leaf ${index} of a tree of ${size}` }

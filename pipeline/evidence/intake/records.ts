@@ -22,7 +22,7 @@
 import { canonicalJson, isRecord } from '../../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { schemaProblems } from '../../formats/schemas.ts';
-import { hashLeaf, inclusionPath, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
+import { hashFromHex, hashLeaf, inclusionPath, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
 
 export const INTAKE_REQUEST_FORMAT = 'prereg.intake-request/1';
 export const INTAKE_RECEIPT_FORMAT = 'prereg.intake-receipt/1';
@@ -113,7 +113,7 @@ export function storedPath(kind: IntakeKind, systemId: string): string {
   return `inputs/${kind}/${systemId}.jsonl`;
 }
 
-const leaf = (digestHex: string): Buffer => hashLeaf(Buffer.from(digestHex, 'hex'));
+const leaf = (digestHex: string): Buffer => hashLeaf(hashFromHex(digestHex));
 
 /** RFC 6962 root over the entry digests (leaves 0x00 ‖ digest bytes), hex. */
 export function logRoot(entryDigests: readonly string[]): string {
@@ -127,7 +127,7 @@ export function logAuditPath(entryDigests: readonly string[], index: number): st
 
 /** RFC 9162 §2.1.3.2: is `digest` leaf `index` of a log of `size` entries whose root is `root`? */
 export function verifyLogInclusion(digest: string, index: number, size: number, path: readonly string[], root: string): boolean {
-  return verifyInclusion(leaf(digest), index, size, path.map((p) => Buffer.from(p, 'hex')), Buffer.from(root, 'hex')).ok;
+  return verifyInclusion(leaf(digest), index, size, path.map(hashFromHex), hashFromHex(root)).ok;
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;

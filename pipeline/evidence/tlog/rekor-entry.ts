@@ -49,7 +49,7 @@ import { createPublicKey, verify as cryptoVerify, type KeyObject } from 'node:cr
 import { canonicalJson, JsonNumber, parseJson, toPlain, type JsonValue, isRecord } from '../../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { BASE64_STD, parseCheckpoint } from '../../formats/checkpoint.ts';
-import { hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
+import { hashFromHex, hashLeaf, inclusionPathLength, type InclusionFailure, verifyInclusion } from '../../formats/merkle.ts';
 import { inWindow, windowText } from '../../formats/utc-instant.ts';
 import { describeErrors, validator } from '../../formats/schemas.ts';
 import { logIdOf, type PinnedLogKey, type PinnedSubmitterKey } from './keys.ts';
@@ -199,7 +199,7 @@ export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, materi
   }
 
   // inclusion: RFC 6962 leaf of the body bytes, RFC 9162 §2.1.3.2 walk with the exact path length.
-  const inclusion = verifyInclusion(hashLeaf(body), proof.logIndex, proof.treeSize, proof.hashes.map((h) => Buffer.from(h, 'hex')), Buffer.from(proof.rootHash, 'hex'));
+  const inclusion = verifyInclusion(hashLeaf(body), proof.logIndex, proof.treeSize, proof.hashes.map(hashFromHex), hashFromHex(proof.rootHash));
   if (inclusion.ok) pass('inclusion');
   else fail('PROOF_TLOG_INCLUSION', inclusionProblem(inclusion.failure, proof));
 
@@ -260,8 +260,10 @@ function checkCheckpoint(proof: TlogInclusionProof, logKey: PinnedLogKey | undef
   if (!failed) pass('checkpoint');
 }
 
-function inclusionProblem(failure: 'INDEX_OUT_OF_RANGE' | 'PATH_LENGTH' | 'ROOT_MISMATCH', p: TlogInclusionProof): string {
+function inclusionProblem(failure: InclusionFailure, p: TlogInclusionProof): string {
   switch (failure) {
+    case 'HASH_SIZE':
+      return 'inclusion proof: the root hash and every audit-path hash must be 64 hex digits (a 32-byte SHA-256 hash)';
     case 'INDEX_OUT_OF_RANGE':
       return `inclusion proof: leaf index ${p.logIndex} is outside a tree of size ${p.treeSize}`;
     case 'PATH_LENGTH':
