@@ -1,6 +1,6 @@
 // X.509 certificates (RFC 5280) issued in-process with pkijs, signed with node:crypto: the
 // operator's CMS chain (init/operator-keys.ts) and the rehearsal's TEST-ONLY TSA chain
-// (dev/tsa/dev-ca.ts). The issuer's key decides the signature: Ed25519, or ECDSA with SHA-256.
+// (dev/kit.ts). The issuer's key decides the signature: Ed25519, or ECDSA with SHA-256.
 import { randomBytes, sign, type KeyObject } from 'node:crypto';
 import { asn1js, pkijs } from '../vendor/pki.ts';
 

@@ -1,7 +1,7 @@
 // One file of `prereg verify FILE|DIR…` (SPEC §9): read, recognised (§6.1), parsed once with the
 // canonical parser and verified by the same code as the pipeline's tasks (evidence/task/).
-// Runs in a worker thread (verify/files-worker.ts) or in-process for a few files: either
-// way the file is read where it is verified, off the main thread when there are many.
+// Runs on the one JavaScript thread of verify/file-verify.ts, which reads, parses and checks the
+// files and hands only the signatures' arithmetic to other threads (evidence/signature-check.ts).
 import { DEFAULT_MAX_DEPTH, isRecord, JsonParseError, parseJson, type JsonObject, type JsonValue } from '../formats/canonical-json.ts';
 import { parsePlainIfSafe } from '../formats/json-fast-path.ts';
 import { verifyParsedDocument, type ParsedDocument, type VerifyContext, type VerifyOutcome } from '../evidence/task/index.ts';
