@@ -73,16 +73,16 @@ export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMateria
 
   checkBodies(read, v); // 2.
   checkVersion(read, declaredChain, v); // 3. (the checks the spec_version decides)
-  const batch = checkBatchAnchor(read.proof.batch_anchor, declaredChain, trust.policy.requireTsaToken); // batch anchor
+  const batch = checkBatchAnchor(read.proof.batch_anchor, declaredChain, trust.policy.requireTsaToken); // 4. batch anchor
   if (batch.check === 'pass') v.checks.batch = 'pass';
   record(v, batch.findings);
   v.batch = batch.report;
   v.witnessed_hash = batch.witnessed?.hash ?? null;
-  const genTimeMs = await checkToken(read.proof, batch.witnessed, trust, signatures, v); // 5. (its genTime bounds the key windows)
-  checkTlog(item.transparency_log_entry, batch.witnessed, trust, v); // the log entry over the same witnessed hash
-  await checkSignature(read.proof, declaredChain, read.timestampMs, genTimeMs, trust.keys, signatures, v); // 4.
-  checkTime(read.proof, read.timestampMs, genTimeMs, trust.policy, study, v); // 5. (time)
-  // 6. transparency_log and other post-chain metadata never enter the chain hash.
+  const genTimeMs = await checkToken(read.proof, batch.witnessed, trust, signatures, v); // 5. token (its genTime bounds the key windows)
+  checkTlog(item.transparency_log_entry, batch.witnessed, trust, v); // 6. the log entry over the same witnessed hash
+  await checkSignature(read.proof, declaredChain, read.timestampMs, genTimeMs, trust.keys, signatures, v); // 7. signature and key
+  checkTime(read.proof, read.timestampMs, genTimeMs, trust.policy, study, v); // 8. time
+  // The proof's own transparency_log member and other post-chain metadata never enter the chain hash.
   return finish(v);
 }
 
@@ -173,7 +173,7 @@ async function checkToken(
 /** The token codes that say the trust material, not the token, falls short. */
 const TRUST_GAPS: ReadonlySet<TsaReasonCode> = new Set(['TSA_CHAIN_UNTRUSTED', 'TSA_SIGNER_NOT_FOUND']);
 
-// --- transparency log ------------------------------------------------------------------------
+// --- step 6: transparency log -----------------------------------------------------------------
 
 /**
  * The entry carried with the evidence item, verified offline over the witnessed hash (the declared
@@ -193,7 +193,7 @@ function checkTlog(entry: unknown, witnessed: { hash: string; what: string } | n
   v.problems.push(...outcome.problems.map((p) => `transparency log (over the ${witnessed.what}): ${p}`));
 }
 
-// --- step 5 (time) -----------------------------------------------------------------------------
+// --- step 8: time -------------------------------------------------------------------------------
 
 /**
  * timestamp — and a verified genTime — inside [opens_at, closes_at). Without a batch,
@@ -231,7 +231,7 @@ function checkTime(
   v.problems.push(...problems.slice(1));
 }
 
-// --- step 4: signature and key -----------------------------------------------------------------
+// --- step 7: signature and key -----------------------------------------------------------------
 
 /**
  * arkforge_signature over the declared chain-hash hex string with a pinned key whose window
