@@ -4,7 +4,7 @@
 // it), `blocked` (something is missing, invalid or differs from what was frozen: exit 3) or in
 // `conflict` (a problem whose code exits 4, such as an unsafe path). docs/operating.md.
 import { existsSync } from 'node:fs';
-import { countIndependentWitnesses, requiredWitnesses, verifyAnchors } from '../freeze/anchors.ts';
+import { anchorFailureCode, countIndependentWitnesses, requiredWitnesses, verifyAnchors } from '../freeze/anchors.ts';
 import { compareDigests } from '../study/drift.ts';
 import { unmatchedHeadingWarning, type FreezeRecord } from '../study/freeze-record.ts';
 import { computePublicDigests, type PublicDigests } from '../study/public-digests.ts';
@@ -107,7 +107,7 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     try {
       const trust = loaded.trust();
       const witnesses = await verifyAnchors(layout.anchors, loaded.freezeDigest(), { study: trust.tsa, auditor: null }, frozen.window.opens_at);
-      for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: w.reason_codes.length === 1 && w.reason_codes[0] === 'ANCHOR_AFTER_OPEN' ? 'ANCHOR_AFTER_OPEN' : 'ANCHOR_INVALID', message: `${w.file}: ${w.reason_codes.join(', ')}` });
+      for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: anchorFailureCode(w), message: `${w.file}: ${w.reason_codes.join(', ')}` });
       const independent = countIndependentWitnesses(witnesses);
       // As check-anchors judges it: at least one witness, whatever anchors.min_witnesses says.
       const required = requiredWitnesses(undefined, study.anchors.min_witnesses);

@@ -151,6 +151,16 @@ export async function verifyAnchors(dir: string, freezeDigestHex: string, roots:
  * one authority. Only the witnesses trusted by `by` count: the auditor's roots when the auditor
  * supplied some, else the study's own.
  */
+/**
+ * The one code a failing anchor is reported under, by check-anchors and doctor alike: its own code
+ * when a single anchor rule failed (dated after opens_at, its metadata not its token's), else
+ * ANCHOR_INVALID (the token itself does not verify; its codes follow in the message).
+ */
+export function anchorFailureCode(anchor: Pick<AnchorVerification, 'reason_codes'>): 'ANCHOR_AFTER_OPEN' | 'ANCHOR_METADATA_MISMATCH' | 'ANCHOR_INVALID' {
+  const [only, ...rest] = anchor.reason_codes;
+  return rest.length === 0 && (only === 'ANCHOR_AFTER_OPEN' || only === 'ANCHOR_METADATA_MISMATCH') ? only : 'ANCHOR_INVALID';
+}
+
 export function countIndependentWitnesses(anchors: readonly AnchorVerification[], by: 'auditor' | 'study' = 'study'): number {
   return new Set(anchors.filter((a) => a.ok && a.trusted_by === by).map((a) => a.root_sha256)).size;
 }

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
-import { countIndependentWitnesses, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchors, type AnchorVerification } from '../freeze/anchors.ts';
+import { anchorFailureCode, countIndependentWitnesses, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchors, type AnchorVerification } from '../freeze/anchors.ts';
 import { loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type DriftFinding } from '../study/drift.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
@@ -84,7 +84,7 @@ export const checkAnchors: Command = {
     const witnesses = await verifyAnchors(layout.anchors, digest, roots, frozen.window.opens_at);
     for (const w of witnesses.filter((x) => !x.ok)) {
       findings.push({
-        code: w.reason_codes.length === 1 && (w.reason_codes[0] === 'ANCHOR_AFTER_OPEN' || w.reason_codes[0] === 'ANCHOR_METADATA_MISMATCH') ? w.reason_codes[0] : 'ANCHOR_INVALID',
+        code: anchorFailureCode(w),
         field: 'anchors',
         file: w.file,
         message: `${w.witness}: ${w.reason_codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}`,
