@@ -36,7 +36,7 @@
 //   is reported in `tlog.checks`; every PROOF_TLOG_* code fails the one `tlog` check.
 // - independent_witnesses counts the token and the log entry that verified, and counts neither
 //   when the batch path failed: both then witness a root this proof's chain hash does not reach.
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { checkBatchAnchor } from './batch-anchor.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
@@ -48,7 +48,7 @@ import { SHA256_PREFIX, stripSha256 } from './versions/proof.ts';
 import { verifyTimestampTokenOnce, type TsaReasonCode } from '../timestamp/index.ts';
 import { verifyTlogEntry } from '../tlog/index.ts';
 import { inWindow, utcMillis, windowText } from '../../formats/utc-instant.ts';
-import { decodeEd25519PublicKey, type PinnedKey, type ProofPolicy, type TrustMaterial } from '../trust/index.ts';
+import { decodeEd25519PublicKey, importEd25519Raw, type PinnedKey, type ProofPolicy, type TrustMaterial } from '../trust/index.ts';
 
 /** A bare proof: an evidence item without bodies. */
 export function verifyProof(proof: unknown, trust: TrustMaterial, window: StudyWindow, signatures: SignatureCheck = checkOnThisThread): Promise<ProofVerification> {
@@ -302,7 +302,7 @@ async function checkSignature(
 /** An unpinned embedded key, imported only on the failure path (never per verified proof); undefined when the bytes are no key. */
 function importRawKey(raw: Buffer): KeyObject | undefined {
   try {
-    return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
+    return importEd25519Raw(raw);
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@
 // operator's intake key (a PEM file pinned in the trust policy). Pure: keys and values in, bool out.
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { canonicalJsonBytes } from '../../formats/canonical-json.ts';
-import { decodeEd25519PublicKey } from '../trust/index.ts';
+import { decodeEd25519PublicKey, importEd25519Raw } from '../trust/index.ts';
 
 const SIGNATURE_B64URL = /^[A-Za-z0-9_-]{86}$/;
 
@@ -11,7 +11,7 @@ const SIGNATURE_B64URL = /^[A-Za-z0-9_-]{86}$/;
 export function agentPublicKey(text: string): KeyObject | undefined {
   const raw = decodeEd25519PublicKey(text);
   if (raw === undefined) return undefined;
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' });
+  return importEd25519Raw(raw);
 }
 
 /** `ed25519:<base64url>` of an Ed25519 key (public, or the public half of a private one). */

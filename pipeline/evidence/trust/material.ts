@@ -88,7 +88,7 @@ export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], t
     const x = raw.toString('base64url');
     let key: KeyObject;
     try {
-      key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+      key = importEd25519Raw(raw);
     } catch (e) {
       invalid(`${where}: public_key is not an Ed25519 key (${e instanceof Error ? e.message : String(e)})`);
     }
@@ -147,6 +147,14 @@ export function trustMaterialInputs(material: TrustMaterial): TrustMaterialInput
 }
 
 /** The raw 32 bytes of `ed25519:<base64url>` (43 characters, no padding), or undefined. */
+/**
+ * The one import of a raw 32-byte Ed25519 public key: as a JWK, ≈ 15× faster than the DER SPKI
+ * form. Throws when the bytes are no key; callers say whose key it was.
+ */
+export function importEd25519Raw(raw: Uint8Array): KeyObject {
+  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(raw).toString('base64url') }, format: 'jwk' });
+}
+
 export function decodeEd25519PublicKey(text: string): Buffer | undefined {
   if (!text.startsWith(ED25519_PREFIX)) return undefined;
   const body = text.slice(ED25519_PREFIX.length);
