@@ -31,6 +31,20 @@ const PROOF_CHECK_COLUMN_ORDER: readonly ProofCheck[] = [
   'commitments', 'disclosures', 'body_binding', 'identity', 'batch', 'tlog',
 ];
 
+/** The columns of a rejected input line, in every table of rejects. */
+const REJECT_ROW = {
+  file: 'VARCHAR', line_no: 'BIGINT', byte_offset: 'BIGINT', line_sha256: 'VARCHAR', reason_code: 'VARCHAR',
+  column_no: 'INTEGER', detail: 'VARCHAR',
+} as const satisfies Record<string, ColumnType>;
+
+/** `columns` with each made NOT NULL but those in `except`: a table created with its constraints, not by a SELECT. */
+function notNull<const T extends Record<string, ColumnType>, const E extends keyof T>(
+  columns: T,
+  except: readonly E[],
+): { readonly [C in keyof T]: C extends E ? T[C] : `${T[C]} NOT NULL` } {
+  return Object.fromEntries(Object.entries(columns).map(([c, t]) => [c, except.includes(c as E) ? t : `${t} NOT NULL`])) as never;
+}
+
 export const TABLES = {
   // --- tables.sql: ingest
   stage_runs: {
@@ -54,11 +68,7 @@ export const TABLES = {
   receipts: {
     record_id: 'BIGINT NOT NULL', chain_json: 'JSON NOT NULL', chain_sha256: 'VARCHAR NOT NULL',
   },
-  rejects: {
-    file: 'VARCHAR NOT NULL', line_no: 'BIGINT NOT NULL', byte_offset: 'BIGINT NOT NULL',
-    line_sha256: 'VARCHAR NOT NULL', reason_code: 'VARCHAR NOT NULL', column_no: 'INTEGER',
-    detail: 'VARCHAR NOT NULL',
-  },
+  rejects: notNull(REJECT_ROW, ['column_no']),
   // --- verify-tables.sql: the checks verify's workers fill, and what verify reads beside them
   proof_checks: {
     record_id: 'BIGINT NOT NULL', evidence_index: 'INTEGER NOT NULL', system_id: 'VARCHAR NOT NULL',
@@ -92,10 +102,7 @@ export const TABLES = {
     record_id: 'BIGINT NOT NULL', seq: 'INTEGER NOT NULL', entry_digest: 'VARCHAR NOT NULL',
     entry_id: 'VARCHAR NOT NULL', output_commitment: 'VARCHAR NOT NULL', tool: 'VARCHAR', provenance_class: 'VARCHAR',
   },
-  commitment_rejects: {
-    file: 'VARCHAR', line_no: 'BIGINT', byte_offset: 'BIGINT', line_sha256: 'VARCHAR', reason_code: 'VARCHAR',
-    column_no: 'INTEGER', detail: 'VARCHAR',
-  },
+  commitment_rejects: REJECT_ROW,
   registered_systems: {
     system_id: 'VARCHAR NOT NULL', buyer_fingerprints: 'VARCHAR[] NOT NULL', agent_identities: 'VARCHAR[] NOT NULL',
   },
@@ -131,10 +138,7 @@ export const TABLES = {
     seller_pinned: 'BOOLEAN', in_corpus: 'BOOLEAN', corpus_match: 'VARCHAR', corpus_text: 'VARCHAR',
     reason_codes: 'VARCHAR[]', declared: 'BOOLEAN', proven: 'BOOLEAN', owned: 'BOOLEAN',
   },
-  input_rejects: {
-    file: 'VARCHAR', line_no: 'BIGINT', byte_offset: 'BIGINT', line_sha256: 'VARCHAR', reason_code: 'VARCHAR',
-    column_no: 'INTEGER', detail: 'VARCHAR',
-  },
+  input_rejects: REJECT_ROW,
   // --- classify-tables.sql: the base tables of section 5
   assertions: {
     record_id: 'BIGINT NOT NULL', system_id: 'VARCHAR NOT NULL', item_id: 'VARCHAR NOT NULL',
