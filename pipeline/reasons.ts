@@ -208,6 +208,10 @@ export const REASONS = {
     meaning: 'preregistration/study.json differs from the frozen one (or freeze.json\'s window or study id disagree with it).',
     next: 'Restore study.json as frozen.',
   },
+  TOOL_DRIFT: {
+    meaning: 'The study was frozen by another prereg version than the one running: the tool is part of the frozen plan, and another version may classify or score differently.',
+    next: 'Install the prereg version freeze.json names (tool.version) and rerun with it; a study cannot be scored or audited by another version.',
+  },
   TRUST_DRIFT: {
     meaning: 'A file of preregistration/trust/ was added, removed or changed since the freeze.',
     next: 'Restore the named file: the trust policy is pinned before the study.',

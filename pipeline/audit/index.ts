@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { studyLayout } from '../layout.ts';
 import { weakenedModes } from '../study/study.ts';
 import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
+import { requireFrozenTool } from '../study/drift.ts';
 import { PreregError } from '../reasons.ts';
 import { anchorsRail } from './anchors.ts';
 import { decisionsRail, reproducedRail } from './compare.ts';
@@ -99,6 +100,8 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   // The study's files as the audit found them, read once for the rails that judge them in place
   // (signatures, inputs, the weakened modes); the anchors and the rerun run commands, which read their own.
   const loaded = loadStudyFiles(layout);
+  // Only the version that froze the study reproduces it: another one cannot audit it (TOOL_DRIFT, exit 3).
+  if (existsSync(layout.freeze)) requireFrozenTool(loaded.frozen());
   const flags = options.auditor ?? {};
   const auditor = loadAuditorTrust(flags, loaded);
   progress('audit: reading the output directory…');

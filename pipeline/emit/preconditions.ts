@@ -6,6 +6,7 @@ import type { StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 import { loadFrozenStudy, type FrozenStudy } from '../study/frozen-study.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
+import { requireFrozenTool } from '../study/drift.ts';
 import { checkOperatorKeys, loadOperatorKeys, type OperatorKeyPems, type OperatorKeys } from './sign.ts';
 
 export interface EmitStudy extends FrozenStudy {
@@ -16,6 +17,7 @@ export interface EmitStudy extends FrozenStudy {
 export function emitPreconditions(layout: StudyLayout, keyPems: OperatorKeyPems | null, storeFile: string): EmitStudy {
   // The study and trust directory as frozen: the report block and the pinned operator key are theirs.
   const frozenStudy = loadFrozenStudy(loadStudyFiles(layout), 'emit signs only with the frozen trust directory');
+  requireFrozenTool(frozenStudy.loaded.frozen());
   const pinned = frozenStudy.loaded.operatorKey();
   const keys = keyPems === null ? null : loadOperatorKeys(keyPems);
   if (keys) checkOperatorKeys(keys, pinned);

@@ -2,7 +2,7 @@
 // (SPEC §4.2, §4.3). Any drift blocks (exit 3) with the code of the first finding.
 import type { LoadedStudy } from '../study/loaded-study.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
-import { compareDigests, refuseDrift } from '../study/drift.ts';
+import { compareDigests, refuseDrift, requireFrozenTool } from '../study/drift.ts';
 import type { FreezeRecord } from '../study/freeze-record.ts';
 import { computePublicDigests, type PublicDigests } from '../study/public-digests.ts';
 import type { Section5 } from '../study/section5.ts';
@@ -23,6 +23,7 @@ export interface FrozenInputs {
 export function requireFrozenInputs(loaded: LoadedStudy, env: NodeJS.ProcessEnv, secretFile?: string): FrozenInputs {
   const { layout } = loaded;
   const frozen = loaded.frozen();
+  requireFrozenTool(frozen);
   const study = loaded.study();
   const digests = computePublicDigests(loaded);
   const { findings } = compareDigests(frozen, digests, study);

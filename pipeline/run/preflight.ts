@@ -14,6 +14,7 @@ import { requireRevealedKey } from '../freeze/reveal.ts';
 import type { StageContext } from '../command.ts';
 import { requireCommitmentsIfReceipts } from '../verify/inputs.ts';
 import { requireSealedIntake } from '../intake/files.ts';
+import { requireFrozenTool } from '../study/drift.ts';
 
 /** A problem that would stop `run`: one of the study's preconditions. */
 export type RunProblem = Precondition;
@@ -24,6 +25,8 @@ export function runProblems(loaded: LoadedStudy, values: StageContext['values'],
   const problems: RunProblem[] = [];
   // Nothing else is worth listing before the freeze.
   if (!existsSync(layout.freeze)) return [{ ...preconditionOf(freezeMissing(layout)), exitCode: EXIT.blocked }];
+  // The tool is part of the plan: another version than the freezing one runs nothing.
+  collect(problems, () => requireFrozenTool(loaded.frozen()));
   // Sealed intake (SPEC §12.2): after closes_at only sealed inputs are read.
   collect(problems, () => void requireSealedIntake(loaded, nowMs));
   collect(problems, () => {

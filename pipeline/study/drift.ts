@@ -1,5 +1,6 @@
 // Compares freeze.json with what the files say now, naming the drifted file or field (SPEC §4.4).
 import { PreregError, type ReasonCode } from '../reasons.ts';
+import { TOOL_VERSION } from '../version.ts';
 import { diffTrees, type TreeDigest, type TreeLeaf } from './file-tree.ts';
 import type { FreezeRecord } from './freeze-record.ts';
 import type { PublicDigests } from './public-digests.ts';
@@ -122,4 +123,19 @@ function treeFindings(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: st
     });
   }
   return findings;
+}
+
+/**
+ * The tool is part of the frozen plan (it decides what section 5's base tables hold): run, emit,
+ * classify, score and the audit refuse a study frozen by another prereg version, so that nobody
+ * can run two versions after the deadline and publish the kinder result. `running` is a parameter
+ * for tests; commands use this installation's version.
+ */
+export function requireFrozenTool(frozen: Pick<FreezeRecord, 'tool'>, running: string = TOOL_VERSION): void {
+  if (frozen.tool.version === running) return;
+  throw new PreregError(
+    'TOOL_DRIFT',
+    `this study was frozen by prereg ${frozen.tool.version} (freeze.json tool.version); this is prereg ${running}: install prereg ${frozen.tool.version} to run, emit or audit it`,
+    { frozen: frozen.tool.version, running },
+  );
 }
