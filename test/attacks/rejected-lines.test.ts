@@ -26,19 +26,19 @@ describe("a participant's rejected lines", () => {
     const before = await run(root);
     expect(before.code, before.out).toBe(0);
 
-    // The honest system's own lines, claimed by a system the study does not register.
+    // The honest system's own lines, claimed by a system the study does not register (attempts 1–100, as the schema allows).
     const honest = readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
     const rogue: string[] = [];
     for (let i = 0; rogue.length < ROGUE_LINES; i++) {
       const line = JSON.parse(honest[i % honest.length]!) as Record<string, unknown>;
-      rogue.push(JSON.stringify({ ...line, system_id: 'rogue', attempt: 1 + Math.floor(i / honest.length) }));
+      rogue.push(JSON.stringify({ ...line, system_id: 'rogue', attempt: 1 + (Math.floor(i / honest.length) % 100) }));
     }
     writeFileSync(join(root, 'inputs/submissions/rogue.jsonl'), `${rogue.join('\n')}\n`);
 
     const after = await run(root);
     expect(after.code, after.out).toBe(0);
     const rejects = readFileSync(join(after.dir, 'rejects.csv'), 'utf8').split('\n');
-    const rogueRejects = rejects.filter((l) => l.startsWith('submissions/rogue.jsonl,'));
+    const rogueRejects = rejects.filter((l) => l.startsWith('inputs/submissions/rogue.jsonl,'));
     expect(rogueRejects).toHaveLength(ROGUE_LINES);
     expect(rogueRejects.every((l) => l.includes(',SYSTEM_UNREGISTERED,'))).toBe(true);
     expect(scores(after.dir)).toEqual(scores(before.dir));
