@@ -83,6 +83,14 @@ function studyProblems(loaded: LoadedStudy, digests: PublicDigests): PlanProblem
   if (study.systems === undefined && !(study.format === 'prereg.study/2' && study.binding === 'none')) {
     problems.push({ code: 'STUDY_SYSTEMS_UNREGISTERED', file: STUDY, field: '/systems', message: 'study.json registers no systems: register each system (and its buyer fingerprints), or declare "binding": "none" (prereg.study/2), a weakened mode in which copied evidence cancels every claimant' });
   }
+  // One identifier, one article: a second declaration would decide, by path order, which text a
+  // citation names and which passage proves it.
+  for (const d of digests.duplicate_ids) {
+    problems.push({
+      code: 'VOCABULARY_ID_DUPLICATE', file: `corpus/${d.again.file}`, line: d.again.line, field: 'heading',
+      message: `the identifier ${JSON.stringify(d.id)} is declared by two headings, corpus/${d.first.file}:${d.first.line} and corpus/${d.again.file}:${d.again.line} (${JSON.stringify(d.again.heading)}): one identifier, one article`,
+    });
+  }
   const documents = loaded.documents();
   if (documents.length === 0) {
     problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: '/corpus/documents_suffix', message: `no corpus file ends in ${JSON.stringify(study.corpus.documents_suffix)}: no document declares an identifier` });
