@@ -621,7 +621,7 @@ export const REASONS = {
     next: 'Make the directory writable (or choose another --outputs) and rerun; the run is reproducible, so nothing is lost.',
   },
   OUTPUT_DISK_FULL: {
-    meaning: 'The device holding the outputs (or the store\'s work/) ran out of space or quota while writing; the partial directory or database was removed and nothing was published or replaced.',
+    meaning: 'The device holding the outputs (or the store\'s work/) ran out of space or quota while writing: the environment\'s, not a bug. The partial directory or database was removed (a stage writing the store in place — verify, classify, score — removes the store, a cache the next run rebuilds), and nothing was published or replaced.',
     next: 'Free space on that device (or choose another --outputs) and rerun.',
   },
   OUTPUT_STORE_INCOMPLETE: {
