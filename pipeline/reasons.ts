@@ -175,7 +175,7 @@ export const REASONS = {
     next: 'If the heading declares a citable article, widen vocabulary.heading_patterns (or fix the heading) before the freeze; if it does not, leave it.',
   },
   VOCABULARY_ID_DUPLICATE: {
-    meaning: 'Two headings of the corpus declare the same identifier (the message names both: file and line). Which article a citation of it names, and which passage proves it served, would depend on the order of the corpus paths: the genuine article could be shadowed by another text. freeze refuses, writing nothing; doctor and check-anchors report it.',
+    meaning: 'Two headings of the corpus declare the same identifier (the message names both: file and line). Which article a citation of it names, and which passage proves it served, would depend on the order of the corpus paths: the genuine article could be shadowed by another text. freeze refuses, writing nothing; doctor and check-anchors report it; classify, score and run refuse to score a corpus frozen so by another tool.',
     next: 'Keep one heading per identifier: remove or rename the other declaration (an older version belongs under a heading the patterns do not declare), then freeze.',
   },
   ANSWER_KEY_INVALID: {

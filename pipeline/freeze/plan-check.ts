@@ -7,7 +7,7 @@ import { readItems } from './answer-key-file.ts';
 import type { PublicDigests } from '../study/public-digests.ts';
 import type { LoadedStudy } from '../study/loaded-study.ts';
 import type { Section5 } from '../study/section5.ts';
-import { extractVocabulary } from '../study/vocabulary.ts';
+import { duplicateMessage, extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { trustLeaf } from '../study/trust.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
@@ -88,7 +88,7 @@ function studyProblems(loaded: LoadedStudy, digests: PublicDigests): PlanProblem
   for (const d of digests.duplicate_ids) {
     problems.push({
       code: 'VOCABULARY_ID_DUPLICATE', file: `corpus/${d.again.file}`, line: d.again.line, field: 'heading',
-      message: `the identifier ${JSON.stringify(d.id)} is declared by two headings, corpus/${d.first.file}:${d.first.line} and corpus/${d.again.file}:${d.again.line} (${JSON.stringify(d.again.heading)}): one identifier, one article`,
+      message: duplicateMessage(d),
     });
   }
   const documents = loaded.documents();

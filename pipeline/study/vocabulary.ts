@@ -75,6 +75,11 @@ export interface DuplicateDeclaration {
   again: { file: string; line: number; heading: string };
 }
 
+/** What VOCABULARY_ID_DUPLICATE says: the identifier and both places (study-relative file:line). */
+export function duplicateMessage(d: DuplicateDeclaration): string {
+  return `the identifier ${JSON.stringify(d.id)} is declared by two headings, corpus/${d.first.file}:${d.first.line} and corpus/${d.again.file}:${d.again.line} (${JSON.stringify(d.again.heading)}): one identifier, one article`;
+}
+
 /** A document's lines as the vocabulary reads them. */
 export const documentLines = (text: string): string[] => text.split(/\r?\n/);
 

@@ -2,11 +2,16 @@
 // corpus/annexe.md declaring `### Article R2122-8` again with an older text. The first declaration
 // in path order won, silently: the genuine article's passages became not_found and the honest
 // system lost proven positives. One identifier, one declaration: freeze refuses the corpus
-// (VOCABULARY_ID_DUPLICATE) naming both places, writing nothing; doctor and check-anchors report it.
+// (VOCABULARY_ID_DUPLICATE) naming both places, writing nothing; doctor and check-anchors report it,
+// and a corpus frozen without the rule (another tool) is not scored.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, scratchStudies } from '../support/cli.ts';
+import { studyLayout } from '../../pipeline/layout.ts';
+import { renderFreezeRecord, type FreezeRecord } from '../../pipeline/study/freeze-record.ts';
+import { loadStudyFiles } from '../../pipeline/study/loaded-study.ts';
+import { computePublicDigests } from '../../pipeline/study/public-digests.ts';
+import { runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 
 const study = scratchStudies();
 const GENUINE = 'corpus/code-commande-publique/partie-reglementaire.md';
@@ -68,6 +73,20 @@ describe('an identifier declared twice in the corpus', () => {
     expect(finding?.file).toBe(GENUINE);
     expect(finding?.message).toContain(`${SHADOW}:5`);
     expect(finding?.message).toContain(`${GENUINE}:${lineOf(root, GENUINE, '### Article R2122-8')}`);
+  });
+
+  it('a freeze made without the rule (an older tool): classify and run refuse to score it (VOCABULARY_ID_DUPLICATE)', async () => {
+    const root = study();
+    shadow(root);
+    // The operator's freeze.json as a tool without the rule wrote it: the corpus with the annexe, anchored or not.
+    const loaded = loadStudyFiles(studyLayout(root));
+    const record = JSON.parse(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')) as FreezeRecord;
+    writeFileSync(join(root, 'preregistration/freeze.json'), renderFreezeRecord({ ...record, corpus: computePublicDigests(loaded).corpus }));
+    const classify = await runCli(['classify', '--root', root, '--json']);
+    expect([classify.code, classify.json.code], classify.stdout).toEqual([3, 'VOCABULARY_ID_DUPLICATE']);
+    expect(classify.json.message).toContain(`${SHADOW}:5`);
+    const run = await runCli(['run', '--root', root, '--outputs', join(root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
+    expect([run.code, run.json.code], run.stdout).toEqual([3, 'VOCABULARY_ID_DUPLICATE']);
   });
 
   it('one heading matched by two patterns declares its identifier once: the example freezes', async () => {
