@@ -178,6 +178,10 @@ export const REASONS = {
     meaning: 'A Markdown heading of the corpus contains an identifier of a shape study.json declares (vocabulary.shape_patterns), but no heading pattern matches it: the identifier is not in the vocabulary, so a citation of it is a PHANTOM, never grounded. A warning (freeze and doctor); nothing is refused.',
     next: 'If the heading declares a citable article, widen vocabulary.heading_patterns (or fix the heading) before the freeze; if it does not, leave it.',
   },
+  VOCABULARY_ID_DUPLICATE: {
+    meaning: 'Two headings of the corpus declare the same identifier (the message names both: file and line). Which article a citation of it names, and which passage proves it served, would depend on the order of the corpus paths: the genuine article could be shadowed by another text. freeze refuses, writing nothing; doctor and check-anchors report it; classify, score and run refuse to score a corpus frozen so by another tool.',
+    next: 'Keep one heading per identifier: remove or rename the other declaration (an older version belongs under a heading the patterns do not declare), then freeze.',
+  },
   ANSWER_KEY_INVALID: {
     meaning: 'The answer key has an invalid line, a duplicate item, or does not cover exactly the frozen items.',
     next: 'Fix the lines listed (see schemas/answer-key.schema.json).',
@@ -625,7 +629,7 @@ export const REASONS = {
     next: 'Make the directory writable (or choose another --outputs) and rerun; the run is reproducible, so nothing is lost.',
   },
   OUTPUT_DISK_FULL: {
-    meaning: 'The device holding the outputs (or the store\'s work/) ran out of space or quota while writing; the partial directory or database was removed and nothing was published or replaced.',
+    meaning: 'The device holding the outputs (or the store\'s work/) ran out of space or quota while writing: the environment\'s, not a bug. The partial directory or database was removed (a stage writing the store in place — verify, classify, score — removes the store, a cache the next run rebuilds), and nothing was published or replaced.',
     next: 'Free space on that device (or choose another --outputs) and rerun.',
   },
   OUTPUT_STORE_INCOMPLETE: {

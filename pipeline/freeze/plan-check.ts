@@ -7,7 +7,7 @@ import { readItems } from './answer-key-file.ts';
 import type { PublicDigests } from '../study/public-digests.ts';
 import type { LoadedStudy } from '../study/loaded-study.ts';
 import type { Section5 } from '../study/section5.ts';
-import { extractVocabulary } from '../study/vocabulary.ts';
+import { duplicateMessage, extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { trustLeaf } from '../study/trust.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
@@ -82,6 +82,14 @@ function studyProblems(loaded: LoadedStudy, digests: PublicDigests): PlanProblem
   // Registration is the default (SPEC §12.3): unbound evidence lets a copier cancel the original.
   if (study.systems === undefined && !(study.format === 'prereg.study/2' && study.binding === 'none')) {
     problems.push({ code: 'STUDY_SYSTEMS_UNREGISTERED', file: STUDY, field: '/systems', message: 'study.json registers no systems: register each system (and its buyer fingerprints), or declare "binding": "none" (prereg.study/2), a weakened mode in which copied evidence cancels every claimant' });
+  }
+  // One identifier, one article: a second declaration would decide, by path order, which text a
+  // citation names and which passage proves it.
+  for (const d of digests.duplicate_ids) {
+    problems.push({
+      code: 'VOCABULARY_ID_DUPLICATE', file: `corpus/${d.again.file}`, line: d.again.line, field: 'heading',
+      message: duplicateMessage(d),
+    });
   }
   const documents = loaded.documents();
   if (documents.length === 0) {

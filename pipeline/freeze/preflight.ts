@@ -5,6 +5,8 @@ import type { AnswerKeyItem } from '../study/answer-key.ts';
 import { compareDigests, refuseDrift, requireFrozenTool } from '../study/drift.ts';
 import type { FreezeRecord } from '../study/freeze-record.ts';
 import { computePublicDigests, type PublicDigests } from '../study/public-digests.ts';
+import { PreregError } from '../reasons.ts';
+import { duplicateMessage } from '../study/vocabulary.ts';
 import type { Section5 } from '../study/section5.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { requireRevealedKey } from './reveal.ts';
@@ -29,6 +31,11 @@ export function requireFrozenInputs(loaded: LoadedStudy, env: NodeJS.ProcessEnv,
   const { findings } = compareDigests(frozen, digests, study);
   // SECTION5_DRIFT first: it is the one that decides whether this analysis may run at all.
   refuseDrift(findings, 'scoring runs only on the frozen inputs', findings.find((f) => f.code === 'SECTION5_DRIFT') ?? findings[0]);
+  // freeze refuses such a corpus; one frozen without the rule (another tool) is not scored either.
+  const duplicate = digests.duplicate_ids[0];
+  if (duplicate) {
+    throw new PreregError('VOCABULARY_ID_DUPLICATE', `${digests.duplicate_ids.map(duplicateMessage).join('\n')}; scoring refuses a corpus in which one identifier names two articles`, { file: `corpus/${duplicate.again.file}`, line: duplicate.again.line });
+  }
   // The section whose digest was just compared with the freeze: no second read between check and use.
   const section5 = digests.section5;
   const { items } = requireRevealedKey(loaded, layout.answerKey, secretFile, env);

@@ -22,6 +22,11 @@ function kindOf(err: unknown): 'disk-full' | 'not-writable' | 'not-a-directory' 
   return null;
 }
 
+/** Whether `err` is a write the device refused for lack of space or quota (an errno, or DuckDB's text). */
+export function isDiskFull(err: unknown): boolean {
+  return !(err instanceof PreregError) && kindOf(err) === 'disk-full';
+}
+
 /** The refusal for a failed write under `where`, or null when the failure is not the machine's. */
 export function writeFailure(err: unknown, where: string): PreregError | null {
   if (err instanceof PreregError) return null;

@@ -11,7 +11,7 @@ import { loadStudyFiles } from '../study/loaded-study.ts';
 import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
-import { deleteStageRun, duckdbVersion, openStore, storePath } from '../store/db.ts';
+import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
@@ -94,25 +94,27 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
     return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: verdict.digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
   }
   const digest = verdict.digest;
-  const store = await openStore(dbPath);
-  let prepared: Record<string, number> = {};
-  try {
-    await deleteStageRun(store.connection, stage.name);
-    if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
-  } finally {
-    store.close();
-  }
-  ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
-  const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views);
-  const after = await openStore(dbPath);
-  try {
-    const finished = stage.finish ? await stage.finish(after, frozen) : {};
-    const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])), ...finished };
-    await recordRun(after.connection, stage.name, consumed, outputs);
-    return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason: verdict.reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${verdict.reason}\n${render(outputs)}` };
-  } finally {
-    after.close();
-  }
+  return writeStoreInPlace(dbPath, async () => {
+    const store = await openStore(dbPath);
+    let prepared: Record<string, number> = {};
+    try {
+      await deleteStageRun(store.connection, stage.name);
+      if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
+    } finally {
+      store.close();
+    }
+    ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
+    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views);
+    const after = await openStore(dbPath);
+    try {
+      const finished = stage.finish ? await stage.finish(after, frozen) : {};
+      const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])), ...finished };
+      await recordRun(after.connection, stage.name, consumed, outputs);
+      return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason: verdict.reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${verdict.reason}\n${render(outputs)}` };
+    } finally {
+      after.close();
+    }
+  });
 }
 
 function render(outputs: Record<string, number>): string {

@@ -15,7 +15,7 @@ import { passagesOf } from '../study/study.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { deleteStageRun, duckdbVersion, openStore, storePath } from '../store/db.ts';
+import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
 import { readCommitments, requireCommitmentsIfReceipts } from '../verify/inputs.ts';
@@ -83,43 +83,45 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
     return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: verdict.digest, ...(verdict.outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(verdict.outputs)}` };
   }
   const digest = verdict.digest;
-  const store = await openStore(storePath(layout));
-  try {
-    // Decoded only when the stage runs (the skip above needs their digests alone), from the bytes
-    // those digests were taken of; the commitments only once the evidence items are verified (StoreVerifyInputs).
-    const inputs = {
-      trust: loaded.trust().material.inputs,
-      window: study.window,
-      passages: { sections: corpusSections(loaded.documents(), study.vocabulary.heading_patterns), min_chars: consumed.passages.min_chars },
-      readCommitments: async () => {
-        // Read minutes after its digest was taken: the bytes read must still be the file this run records.
-        const read = createHash('sha256');
-        let opened = false;
-        const lines = await readCommitments(layout.commitments, 'inputs/commitments.jsonl', (chunk) => {
-          opened = true;
-          read.update(chunk);
-        });
-        const now = opened || existsSync(layout.commitments) ? read.digest('hex') : null;
-        if (now !== consumed.commitments_sha256) {
-          throw new PreregError('COMMITMENTS_FILE_CHANGED', `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`, { file: 'inputs/commitments.jsonl' });
-        }
-        // Then each system's own (inputs/commitments/<system_id>.jsonl), under the same rule.
-        for (const f of consumed.participant_commitments) {
-          const own = createHash('sha256');
-          lines.push(...(await readCommitments(join(layout.root, f.file), f.file, (chunk) => own.update(chunk), f.owner ?? undefined)));
-          const ownNow = own.digest('hex');
-          if (ownNow !== f.sha256) throw new PreregError('COMMITMENTS_FILE_CHANGED', `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`, { file: f.file });
-        }
-        return lines;
-      },
-    };
-    await deleteStageRun(store.connection, 'verify');
-    const counts = await verifyStore(store, { ...inputs, ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
-    await recordRun(store.connection, 'verify', consumed, counts);
-    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
-  } finally {
-    store.close();
-  }
+  return writeStoreInPlace(storePath(layout), async () => {
+    const store = await openStore(storePath(layout));
+    try {
+      // Decoded only when the stage runs (the skip above needs their digests alone), from the bytes
+      // those digests were taken of; the commitments only once the evidence items are verified (StoreVerifyInputs).
+      const inputs = {
+        trust: loaded.trust().material.inputs,
+        window: study.window,
+        passages: { sections: corpusSections(loaded.documents(), study.vocabulary.heading_patterns), min_chars: consumed.passages.min_chars },
+        readCommitments: async () => {
+          // Read minutes after its digest was taken: the bytes read must still be the file this run records.
+          const read = createHash('sha256');
+          let opened = false;
+          const lines = await readCommitments(layout.commitments, 'inputs/commitments.jsonl', (chunk) => {
+            opened = true;
+            read.update(chunk);
+          });
+          const now = opened || existsSync(layout.commitments) ? read.digest('hex') : null;
+          if (now !== consumed.commitments_sha256) {
+            throw new PreregError('COMMITMENTS_FILE_CHANGED', `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`, { file: 'inputs/commitments.jsonl' });
+          }
+          // Then each system's own (inputs/commitments/<system_id>.jsonl), under the same rule.
+          for (const f of consumed.participant_commitments) {
+            const own = createHash('sha256');
+            lines.push(...(await readCommitments(join(layout.root, f.file), f.file, (chunk) => own.update(chunk), f.owner ?? undefined)));
+            const ownNow = own.digest('hex');
+            if (ownNow !== f.sha256) throw new PreregError('COMMITMENTS_FILE_CHANGED', `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`, { file: f.file });
+          }
+          return lines;
+        },
+      };
+      await deleteStageRun(store.connection, 'verify');
+      const counts = await verifyStore(store, { ...inputs, ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
+      await recordRun(store.connection, 'verify', consumed, counts);
+      return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
+    } finally {
+      store.close();
+    }
+  });
 }
 
 function renderCounts(counts: unknown): string {

@@ -13,7 +13,8 @@ import type { StudyLayout } from '../layout.ts';
 import { TABLE_COLUMNS } from './statements.ts';
 import { quoteIdent } from './sql-text.ts';
 import { cellsInOrder, requireSameColumns, type CellValue } from './named-row.ts';
-import { writeFailure } from '../io/write-failures.ts';
+import { isDiskFull, writeFailure } from '../io/write-failures.ts';
+import { PreregError } from '../reasons.ts';
 import { declaredColumns, type TableName, type TableRow } from './table-declarations.ts';
 
 export const STORE_FILE = 'prereg.duckdb';
@@ -169,6 +170,25 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
+  }
+}
+
+/**
+ * Runs `write`, a stage writing the store at `path` in place (verify, classify, score), which
+ * closes the store before it throws. A full disk is the operator's to fix, not a bug: the store,
+ * half-written now, is removed with its WAL — a cache, it loses nothing; no later stage reads a
+ * half of it, and the space is given back — and the refusal is OUTPUT_DISK_FULL. Any other
+ * failure is thrown as it is.
+ */
+export async function writeStoreInPlace<T>(path: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isDiskFull(err)) throw err;
+    rmSync(path, { force: true });
+    rmSync(`${path}.wal`, { force: true });
+    const refusal = writeFailure(err, dirname(path))!;
+    throw new PreregError(refusal.code, `${refusal.message}; the half-written store ${basename(path)} was removed (a cache: the next run rebuilds it)`, refusal.details);
   }
 }
 

@@ -6,6 +6,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
 import { PreregError } from '../reasons.ts';
+import { isDiskFull } from '../io/write-failures.ts';
 import { quoteIdent } from './sql-text.ts';
 import { BASE_TABLE_SQL } from './table-files.ts';
 
@@ -78,6 +79,8 @@ async function runBlocks(connection: DuckDBConnection, blocks: readonly Section5
     try {
       await connection.run(block.sql);
     } catch (err) {
+      // A full disk is the machine's, not the plan's (store/db.ts writeStoreInPlace).
+      if (isDiskFull(err)) throw err;
       throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${documentLines((err as Error).message, block)}`, {
         line: block.line,
       });

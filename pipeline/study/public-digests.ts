@@ -5,7 +5,7 @@ import { PreregError } from '../reasons.ts';
 import type { TreeDigest } from './file-tree.ts';
 import type { LoadedStudy } from './loaded-study.ts';
 import type { Section5 } from './section5.ts';
-import { readCorpusHeadings, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
+import { readCorpusHeadings, type DuplicateDeclaration, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
 
 export interface PublicDigests {
   corpus: TreeDigest;
@@ -17,12 +17,14 @@ export interface PublicDigests {
   trust: TreeDigest;
   /** Headings shaped like identifiers that no heading pattern declares (VOCABULARY_HEADING_UNMATCHED, a warning). */
   unmatched_headings: UnmatchedHeading[];
+  /** Identifiers a second heading declares again (VOCABULARY_ID_DUPLICATE, refused by the plan check). */
+  duplicate_ids: DuplicateDeclaration[];
 }
 
 export function computePublicDigests(loaded: LoadedStudy): PublicDigests {
   const study = loaded.study();
   const corpus = loaded.corpusTree();
-  const { vocabulary, unmatched } = readCorpusHeadings(loaded.documents(), study.vocabulary.heading_patterns, study.vocabulary.shape_patterns);
+  const { vocabulary, unmatched, duplicates } = readCorpusHeadings(loaded.documents(), study.vocabulary.heading_patterns, study.vocabulary.shape_patterns);
   const section5 = loaded.section5();
   if (!section5) {
     throw new PreregError('SECTION5_MISSING', `${loaded.layout.plan} has no level-2 heading starting with "5"`, { path: loaded.layout.plan });
@@ -35,5 +37,6 @@ export function computePublicDigests(loaded: LoadedStudy): PublicDigests {
     study_sha256: loaded.studySha256(),
     trust: loaded.trustTree(),
     unmatched_headings: unmatched,
+    duplicate_ids: duplicates,
   };
 }

@@ -63,6 +63,23 @@ export interface UnmatchedHeading {
   heading: string;
 }
 
+/**
+ * An identifier declared by a second heading (VOCABULARY_ID_DUPLICATE): which article a citation
+ * of it names, which passage proves it, would depend on the order of the corpus's paths.
+ */
+export interface DuplicateDeclaration {
+  id: string;
+  /** Where it was declared first (corpus-relative file, 1-based line), in path order. */
+  first: { file: string; line: number };
+  /** Where it is declared again. */
+  again: { file: string; line: number; heading: string };
+}
+
+/** What VOCABULARY_ID_DUPLICATE says: the identifier and both places (study-relative file:line). */
+export function duplicateMessage(d: DuplicateDeclaration): string {
+  return `the identifier ${JSON.stringify(d.id)} is declared by two headings, corpus/${d.first.file}:${d.first.line} and corpus/${d.again.file}:${d.again.line} (${JSON.stringify(d.again.heading)}): one identifier, one article`;
+}
+
 /** A document's lines as the vocabulary reads them. */
 export const documentLines = (text: string): string[] => text.split(/\r?\n/);
 
@@ -71,7 +88,8 @@ export const headingRegexes = (headingPatterns: readonly string[]): RegExp[] => 
 
 /**
  * Reads identifiers from Markdown headings outside fenced code blocks. Each pattern must have a
- * named group `id`. An identifier declared twice is kept once (its first declaration).
+ * named group `id`. An identifier declared twice is kept once (its first declaration); freeze
+ * refuses such a corpus (readCorpusHeadings' `duplicates`).
  */
 export function extractVocabulary(
   documents: ReadonlyArray<{ path: string; text: string }>,
@@ -81,21 +99,24 @@ export function extractVocabulary(
 }
 
 /**
- * One pass over the corpus's headings: the vocabulary they declare (extractVocabulary), and the
+ * One pass over the corpus's headings: the vocabulary they declare (extractVocabulary), the
  * headings that contain an identifier of a declared shape (study.json shape_patterns) but that no
  * heading pattern matches (SPEC §12.5) — a citable article the vocabulary would silently leave
- * out, so that a citation of it is a phantom. The second is a warning, never a refusal.
+ * out, so that a citation of it is a phantom; a warning, never a refusal — and the identifiers
+ * a second heading declares again (a refusal: one identifier, one article). One heading whose
+ * patterns name the same identifier twice declares it once.
  */
 export function readCorpusHeadings(
   documents: ReadonlyArray<{ path: string; text: string }>,
   headingPatterns: readonly string[],
   shapePatterns: readonly string[],
-): { vocabulary: Vocabulary; unmatched: UnmatchedHeading[] } {
+): { vocabulary: Vocabulary; unmatched: UnmatchedHeading[]; duplicates: DuplicateDeclaration[] } {
   const patterns = headingRegexes(headingPatterns);
   const shapes = shapePatterns.map((p) => new RegExp(p, 'u'));
   const entries: VocabularyEntry[] = [];
   const unmatched: UnmatchedHeading[] = [];
-  const seen = new Set<string>();
+  const duplicates: DuplicateDeclaration[] = [];
+  const seen = new Map<string, VocabularyEntry>();
   for (const doc of documents) {
     for (const { line, text } of headingLines(documentLines(doc.text))) {
       const ids = declaredIds(text, patterns);
@@ -105,14 +126,19 @@ export function readCorpusHeadings(
         continue;
       }
       for (const id of ids) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-        entries.push({ id, file: doc.path, line: line + 1 });
+        const first = seen.get(id);
+        if (first === undefined) {
+          const entry = { id, file: doc.path, line: line + 1 };
+          seen.set(id, entry);
+          entries.push(entry);
+        } else if (first.file !== doc.path || first.line !== line + 1) {
+          duplicates.push({ id, first: { file: first.file, line: first.line }, again: { file: doc.path, line: line + 1, heading: text } });
+        }
       }
     }
   }
-  const ids = [...seen].sort(byCodePoint);
-  return { vocabulary: { ids, sha256: vocabularyDigest(ids), entries }, unmatched };
+  const ids = [...seen.keys()].sort(byCodePoint);
+  return { vocabulary: { ids, sha256: vocabularyDigest(ids), entries }, unmatched, duplicates };
 }
 
 /** SHA-256 of the canonical JSON array of identifiers, sorted by code point. */

@@ -1,23 +1,13 @@
 // Where the outputs go, and what the machine refuses while writing them: each is a refusal with
 // its own code (never INTERNAL_ERROR), and nothing complete-looking is left behind.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyExampleStudy, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { snapshotTree } from '../ingest/helpers.ts';
+import { canMount, mountTmpfs, tmpfs, unmountTmpfs } from '../support/tmpfs.ts';
 
-/** A tmpfs of the given options, when this process may mount one (root); null otherwise. */
-function tmpfs(options: string): { dir: string; unmount: () => void } | null {
-  const dir = mkdtempSync(join(tmpdir(), 'prereg-tmpfs-'));
-  if (spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]).status !== 0) {
-    rmSync(dir, { recursive: true, force: true });
-    return null;
-  }
-  return { dir, unmount: () => { execFileSync('umount', [dir]); rmSync(dir, { recursive: true, force: true }); } };
-}
-const CAN_MOUNT = (() => { const t = tmpfs('size=16k'); t?.unmount(); return t !== null; })();
+const CAN_MOUNT = canMount('test/hostile/outputs.test.ts');
 
 describe('outputs that cannot or must not be written', () => {
   let study: { root: string; cleanup: () => void };
@@ -94,7 +84,7 @@ describe('a full disk under the store (work/ on a 64 KiB tmpfs)', () => {
     const study = copyExampleStudy();
     const work = join(study.root, 'work');
     mkdirSync(work);
-    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', work]).status === 0;
+    const mounted = mountTmpfs(work, 'size=64k') === null;
     try {
       expect(mounted).toBe(true);
       const r = await runCli(['ingest', '--root', study.root, '--json']);
@@ -102,7 +92,7 @@ describe('a full disk under the store (work/ on a 64 KiB tmpfs)', () => {
       expect(r.json.code).toBe('OUTPUT_DISK_FULL');
       expect(readdirSync(work)).toEqual([]);
     } finally {
-      if (mounted) execFileSync('umount', [work]);
+      if (mounted) unmountTmpfs(work);
       study.cleanup();
     }
   });

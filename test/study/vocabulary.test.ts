@@ -20,6 +20,17 @@ describe('vocabulary from corpus headings', () => {
     expect(v.sha256).toBe(vocabularyDigest(['R2152-2', 'CCAG Travaux 41', 'CCAG Travaux 4']));
   });
 
+  it('lists every identifier a second heading declares again, with both places (VOCABULARY_ID_DUPLICATE)', () => {
+    const documents = [
+      { path: 'a.md', text: '### Article R2152-2\n```\n### Article R2152-2\n```\n## Article R2122-8\n' },
+      { path: 'b/c.md', text: 'prose\n#### Article R2152-2\n### Article L1111-1\n' },
+    ];
+    // A third pattern naming the same identifier on the same heading line: one declaration, not two.
+    const { vocabulary, duplicates } = readCorpusHeadings(documents, [...patterns, '^## Article (?<id>R2122-8)$'], []);
+    expect(vocabulary.ids).toEqual(['L1111-1', 'R2122-8', 'R2152-2']);
+    expect(duplicates).toEqual([{ id: 'R2152-2', first: { file: 'a.md', line: 1 }, again: { file: 'b/c.md', line: 2, heading: '#### Article R2152-2' } }]);
+  });
+
   it('orders by code point, not UTF-16 units', () => {
     // U+FFFF sorts before U+1F600 by code point, after it by UTF-16 unit (0xD83D < 0xFFFF).
     expect(['\u{1F600}', '\uFFFF'].sort(byCodePoint)).toEqual(['\uFFFF', '\u{1F600}']);
