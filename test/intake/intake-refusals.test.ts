@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
-import { INTAKE_REQUEST_FORMAT, requestPayload, type IntakeRequest } from '../../pipeline/evidence/intake/records.ts';
+import { GENESIS_PREV, INTAKE_REQUEST_FORMAT, requestPayload, type IntakeRequest } from '../../pipeline/evidence/intake/records.ts';
 import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import { runCli } from '../support/cli.ts';
 import { AFTER_CLOSE, CLOSES_AT, intakeFixture, intakeWith, sealWith, signAs, snapshot, TSA_ROOT_PEM, type Agent, type IntakeStudy } from '../support/intake-study.ts';
@@ -21,7 +21,7 @@ function readFrozenDigest(s: IntakeStudy): string {
 /** A request as `submission sign` writes it, signed by `signer`, with `edit` applied before signing. */
 function forge(s: IntakeStudy, file: string, signer: Agent, systemId: string, freezeDigest: string, edit: Partial<IntakeRequest> = {}): string {
   const data = readFileSync(file);
-  const unsigned = { study_id: 'example-procurement-2026', system_id: systemId, freeze_digest: freezeDigest, kind: 'submissions' as const, sha256: sha256Hex(data), bytes: data.length, ...edit };
+  const unsigned = { study_id: 'example-procurement-2026', system_id: systemId, freeze_digest: freezeDigest, kind: 'submissions' as const, version: 1, supersedes: GENESIS_PREV, sha256: sha256Hex(data), bytes: data.length, ...edit };
   const request: IntakeRequest = { format: INTAKE_REQUEST_FORMAT, ...unsigned, file: file.split('/').pop()!, public_key: signer.public_key, signature: signCanonical(signer.key, requestPayload(unsigned)) };
   const out = `${file}.forged.json`;
   writeFileSync(out, JSON.stringify(request));
