@@ -123,7 +123,10 @@ describe('intake refuses, writing nothing', () => {
     expect([r.code, r.reason]).toEqual([4, 'STUDY_LOCKED']);
     rmSync(join(s.root, 'work/prereg.lock'));
     expect((await intake(s, request)).code).toBe(0);
-    expect((await intake(s, request)).code).toBe(0);
+    // The lock is released: the next version goes in too (the same request again would be INTAKE_REQUEST_STALE).
+    const next = join(s.staging, 'sys-honest.v2.intake.json');
+    expect((await signAs(s, join(s.staging, 'sys-honest.jsonl'), s.honest, 'submissions', ['--supersedes', request, '--out', next])).code).toBe(0);
+    expect((await intake(s, next)).code).toBe(0);
   }, 60_000);
 });
 
