@@ -54,7 +54,8 @@ export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | nu
   const hasLog = existsSync(layout.intakeLog) || existsSync(layout.seal);
   if (settings.mode === 'unsealed' && !hasLog) {
     const d: Difference[] = receipts.map((r) => ({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: a receipt for a study whose intake was never sealed: nothing shows its file was kept' }));
-    return { rail: railOf('intake', 'unsealed intake, declared in the frozen study.json (a weakened mode the verdict names): no log or seal to check', d, d.length > 0 ? ['INTAKE_RECEIPT_NOT_SEALED'] : []), seen };
+    const unlogged = requests.map((r) => `; ${r.file}: no intake log to hold it (the weakened mode is the finding)`).join('');
+    return { rail: railOf('intake', `unsealed intake, declared in the frozen study.json (a weakened mode the verdict names): no log or seal to check${unlogged}`, d, d.length > 0 ? ['INTAKE_RECEIPT_NOT_SEALED'] : []), seen };
   }
   // Integrity under every root either party names; the trust rail asks whose root each token used.
   const inputs = state.trust.material.inputs;
