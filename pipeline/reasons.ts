@@ -511,8 +511,18 @@ export const REASONS = {
     next: 'Wait for the other command (the message names its command, pid and start) to finish, then run again. A lock whose process is gone is taken over by the next command; remove work/prereg.lock by hand only when its pid names no prereg process.',
   },
   INTAKE_REQUEST_INVALID: {
-    meaning: 'The intake request is not a prereg.intake-request/1 document (a member missing, misspelt or of the wrong type), names another study, or its file cannot be found beside it. Nothing was written.',
-    next: 'Make the request again with `prereg submission sign FILE --key K --system ID`, and send it with its file.',
+    meaning: 'The intake request is not a prereg.intake-request/2 document (a member missing, misspelt or of the wrong type), names another study, or its file cannot be found beside it. A prereg.intake-request/1 (made before requests carried a version) is refused too: it cannot say which of the system\'s files is the newest. Nothing was written.',
+    next: 'Make the request again with `prereg submission sign FILE --key K --system ID` (with `--supersedes PREVIOUS.intake.json` when the system already sent a file of this kind), and send it with its file.',
+  },
+  INTAKE_REQUEST_STALE: {
+    exit: EXIT.failures,
+    meaning: "The request is not the successor of the last request taken in for its system and kind: its version is not one more than that request's, or it does not name that request's digest as the one it supersedes. An older request replayed after a newer one is refused so: only the participant says which of its files is the newest. Nothing was written; in a log, such an entry fails the audit's intake rail.",
+    next: 'Take in only the participant\'s newest request; the participant signs its next file with `prereg submission sign … --supersedes LAST.intake.json` (the last request the operator took in, its receipt names it).',
+  },
+  INTAKE_REQUEST_WITHHELD: {
+    exit: EXIT.failures,
+    meaning: "A participant's signed request, dated before closes_at by a TSA the auditor trusts and signed by the system's registered agent key, is not in the sealed log, and neither is any later version of that system's requests of its kind: the operator did not take in a file the participant showed it had signed in time. INVALID.",
+    next: 'Publish the request, its token and the seal together: they show the file the operator left out. The study\'s result cannot be VALID without it.',
   },
   INTAKE_SIGNATURE_INVALID: {
     exit: EXIT.failures,
@@ -741,7 +751,7 @@ export const REASONS = {
   },
   AUDIT_INTAKE_INVALID: {
     exit: EXIT.failures,
-    meaning: 'The sealed intake does not hold: the log\'s chain, a request\'s signature, an entry\'s token, the seal, its anchors or an input file differ from what was received and sealed — or a participant\'s receipt is signed by the operator for an entry the seal left out (INTAKE_RECEIPT_NOT_SEALED).',
+    meaning: 'The sealed intake does not hold: the log\'s chain, a request\'s signature, an entry\'s token, the seal, its anchors or an input file differ from what was received and sealed — a request is not the successor of the one before it of its system and kind (INTAKE_REQUEST_STALE) — or a participant\'s receipt is signed by the operator for an entry the seal left out (INTAKE_RECEIPT_NOT_SEALED), or a participant\'s request dated before closes_at is not in the sealed log (INTAKE_REQUEST_WITHHELD).',
     next: 'Read the codes the rail lists (docs/intake.md): a file changed after the seal, an entry dropped before it, or a seal made outside its window each mean the inputs are not the ones received.',
   },
   SEAL_SELF_TRUSTED: {

@@ -18,6 +18,7 @@ import { STUDY_INPUT_DIRS, withRerun, type AuditStages } from './rerun.ts';
 import { signaturesRail } from './signatures.ts';
 import { trustRail, type AuditorTrust } from './trust.ts';
 import { intakeRail, readReceipts } from './intake.ts';
+import { readDatedRequests, type DatedRequest } from '../intake/dated-requests.ts';
 import { loadAuditorIssuerKeys, loadAuditorRoots } from '../auditor/trust.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
 import { trustWeakenedModes } from '../formats/trust-policy.ts';
@@ -42,10 +43,12 @@ export interface AuditorFlags {
   minWitnesses?: string;
   /** Participants' intake receipts the auditor obtained from them. */
   receipts?: string[];
+  /** Participants' signed requests, each with its token beside it (REQUEST.tsr). */
+  requests?: string[];
 }
 
 /** The auditor's files, read; a flag naming a file that is missing or invalid stops the audit (exit 3). */
-function loadAuditorTrust(flags: AuditorFlags, loaded: LoadedStudy): { trust: AuditorTrust; study: TrustMaterialInputs | null; receipts: ReturnType<typeof readReceipts> } {
+function loadAuditorTrust(flags: AuditorFlags, loaded: LoadedStudy): { trust: AuditorTrust; study: TrustMaterialInputs | null; receipts: ReturnType<typeof readReceipts>; requests: DatedRequest[] } {
   let study: TrustMaterialInputs | null = null;
   try {
     study = loaded.trustInputs();
@@ -55,7 +58,7 @@ function loadAuditorTrust(flags: AuditorFlags, loaded: LoadedStudy): { trust: Au
   }
   const roots = loadAuditorRoots(flags.tsaRoots, study);
   requiredWitnesses(flags.minWitnesses, 0); // USAGE now, not a rail that cannot run
-  return { trust: { roots, issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys), expectFreeze: expectedFreeze(flags.expectFreeze) }, study, receipts: readReceipts(flags.receipts ?? []) };
+  return { trust: { roots, issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys), expectFreeze: expectedFreeze(flags.expectFreeze) }, study, receipts: readReceipts(flags.receipts ?? []), requests: readDatedRequests(flags.requests ?? []) };
 }
 
 export type { AuditStages };
@@ -121,7 +124,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   });
   rails.push(anchors.rail);
   progress('audit: intake…');
-  const intake = await intakeRail(loaded, auditor.trust.roots, auditor.receipts);
+  const intake = await intakeRail(loaded, auditor.trust.roots, auditor.receipts, auditor.requests);
   rails.push(intake.rail);
   rails.push(digestsRail(audited));
   // The rerun runs without results.json's parsed rows (≈ 210 MiB of objects at 100,000 records):

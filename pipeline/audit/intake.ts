@@ -4,7 +4,8 @@
 // equal to its sealed leaf (pipeline/intake/verify-log.ts decides; this file turns its findings
 // into a rail). With the auditor's participants' receipts (`--receipt`), one whose entry the seal
 // left out is INTAKE_RECEIPT_NOT_SEALED: the operator signed that it received a file and dropped
-// it. Whose roots the tokens chain to is the trust rail's question: here every token is checked
+// it. With their dated requests (`--request`, pipeline/audit/withheld-requests.ts), one the log
+// holds neither as an entry nor through a later version is INTAKE_REQUEST_WITHHELD. Whose roots the tokens chain to is the trust rail's question: here every token is checked
 // under the study's roots and the auditor's together.
 import { existsSync } from 'node:fs';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
@@ -15,7 +16,9 @@ import { readJsonFile } from '../io/json-files.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { intakeOf } from '../study/study.ts';
 import type { AuditorRoots } from '../auditor/trust.ts';
+import type { DatedRequest } from '../intake/dated-requests.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
+import { withheldRequests } from './withheld-requests.ts';
 
 /** What the trust rail needs from the intake: the roots its tokens chained to, and the receipts that pin the freeze. */
 export interface IntakeSeen {
@@ -37,7 +40,7 @@ function receiptNotes(checks: readonly ReceiptCheck[]): string[] {
   return checks.flatMap((c) => c.findings.filter((f) => !againstOperator(f)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`));
 }
 
-export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | null, receipts: ReadonlyArray<{ file: string; value: unknown }>): Promise<{ rail: Rail; seen: IntakeSeen }> {
+export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | null, receipts: ReadonlyArray<{ file: string; value: unknown }>, requests: readonly DatedRequest[] = []): Promise<{ rail: Rail; seen: IntakeSeen }> {
   const { layout } = loaded;
   const seen: IntakeSeen = { tokenRoots: [], pinningReceipts: [] };
   let state: ReturnType<typeof loadFrozenStudy>;
@@ -51,7 +54,8 @@ export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | nu
   const hasLog = existsSync(layout.intakeLog) || existsSync(layout.seal);
   if (settings.mode === 'unsealed' && !hasLog) {
     const d: Difference[] = receipts.map((r) => ({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: a receipt for a study whose intake was never sealed: nothing shows its file was kept' }));
-    return { rail: railOf('intake', 'unsealed intake, declared in the frozen study.json (a weakened mode the verdict names): no log or seal to check', d, d.length > 0 ? ['INTAKE_RECEIPT_NOT_SEALED'] : []), seen };
+    const unlogged = requests.map((r) => `; ${r.file}: no intake log to hold it (the weakened mode is the finding)`).join('');
+    return { rail: railOf('intake', `unsealed intake, declared in the frozen study.json (a weakened mode the verdict names): no log or seal to check${unlogged}`, d, d.length > 0 ? ['INTAKE_RECEIPT_NOT_SEALED'] : []), seen };
   }
   // Integrity under every root either party names; the trust rail asks whose root each token used.
   const inputs = state.trust.material.inputs;
@@ -67,7 +71,7 @@ export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | nu
     .filter((f) => failsIntake(f.code))
     .map((f) => ({ file: f.file, ...(f.line !== undefined ? { row: f.line } : {}), message: `${f.code}: ${f.message}` }));
   const codes: ReasonCode[] = log.findings.map((f) => f.code);
-  let notes: string[] = [];
+  const notes: string[] = [];
   if (receipts.length > 0) {
     if (log.seal === null) {
       for (const r of receipts) differences.push({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: there is no seal the receipt could be in' });
@@ -81,10 +85,20 @@ export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | nu
         }
         if (c.sealed && receiptFailures(c).length === 0) seen.pinningReceipts.push(c.file);
       }
-      notes = receiptNotes(checks);
+      notes.push(...receiptNotes(checks));
     }
   }
-  const ok = `${log.entries.length} intake entr${log.entries.length === 1 ? 'y' : 'ies'} chained, signed by their systems and dated; the seal closes the log and every input file is its sealed leaf${receipts.length > 0 ? `; ${seen.pinningReceipts.length} of ${receipts.length} receipt(s) sealed` : ''}`;
+  let held = 0;
+  if (requests.length > 0) {
+    const w = await withheldRequests(requests, {
+      entries: log.entries, registry: { study_id: state.study.study_id, systems: state.study.systems ?? [] }, freezeDigest: state.freezeDigest, closesAt: state.frozen.window.closes_at, auditorTsa: auditor?.tsa ?? null,
+    });
+    for (const d of w.withheld) differences.push({ file: d.file, message: `INTAKE_REQUEST_WITHHELD: ${d.message}` });
+    if (w.withheld.length > 0) codes.push('INTAKE_REQUEST_WITHHELD');
+    notes.push(...w.notes);
+    held = w.held;
+  }
+  const ok = `${log.entries.length} intake entr${log.entries.length === 1 ? 'y' : 'ies'} chained, signed by their systems and dated; the seal closes the log and every input file is its sealed leaf${receipts.length > 0 ? `; ${seen.pinningReceipts.length} of ${receipts.length} receipt(s) sealed` : ''}${requests.length > 0 ? `; ${held} of ${requests.length} dated request(s) held (or superseded) in the log` : ''}`;
   const rail = railOf('intake', [ok, ...notes].join('; '), differences, codes);
   if (!rail.ok && notes.length > 0) rail.detail = `${rail.detail}; ${notes.join('; ')}`;
   return { rail, seen };

@@ -4,23 +4,34 @@
 //   checks of ingest, validate and intake (pipeline/participant/submission-line.ts);
 // - `prereg submission sign FILE --key K --system ID` (SPEC §12.2): writes a signed intake request
 //   beside FILE (FILE.intake.json, or --out): the agent key's Ed25519 signature over canonical
-//   {study_id, system_id, freeze_digest, kind, sha256, bytes}, study_id and freeze_digest read
-//   from the study's freeze.json. The request names its file by name only (`file`): the operator's
-//   `prereg intake` finds it beside the request, or is given --file.
+//   {study_id, system_id, freeze_digest, kind, version, supersedes, sha256, bytes}, study_id and
+//   freeze_digest read from the study's freeze.json; version 1, or one more than the request named
+//   by --supersedes, whose request digest it signs. The request names its file by name only
+//   (`file`): the operator's `prereg intake` finds it beside the request, or is given --file. With
+//   --tsa, a TSA of the participant's choosing dates the request digest; the token is kept beside
+//   the request (REQUEST.tsr), for `audit --request`.
 import { appendFileSync, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { agentKeyText, signCanonical } from '../evidence/intake/ed25519.ts';
-import { INTAKE_KINDS, INTAKE_REQUEST_FORMAT, requestPayload, type IntakeKind, type IntakeRequest } from '../evidence/intake/records.ts';
+import { GENESIS_PREV, INTAKE_KINDS, INTAKE_REQUEST_FORMAT, requestDigest, requestPayload, requestProblems, type IntakeKind, type IntakeRequest } from '../evidence/intake/records.ts';
+import { requestVersion } from '../evidence/intake/request-chain.ts';
+import { loadGivenTsaTrust } from '../auditor/trust.ts';
+import { requestTokenPath } from '../intake/dated-requests.ts';
+import { obtainTokens, type ObtainedToken } from '../intake/tokens.ts';
+import { parseTsaOverrides, positiveInt } from '../stages/anchor.ts';
+import { loadFrozenStudy } from '../study/frozen-study.ts';
+import { utcMillis } from '../formats/utc-instant.ts';
+import { shown } from '../text/display.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { readEd25519PrivateKey } from '../intake/keys.ts';
-import { writeFileAtomic } from '../io/atomic.ts';
+import { prepareFileAtomic, type PreparedFile } from '../io/atomic.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { loadStudyFiles } from '../study/loaded-study.ts';
+import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
 import { lineProtocolOf, loadStudy } from '../study/study.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
-import { parseJsonAt, readText } from '../io/json-files.ts';
+import { parseJsonAt, readJsonFile, readText } from '../io/json-files.ts';
 import { studyMaxLineBytes } from '../ingest/scan.ts';
 import { buildSubmissionLine, type EvidenceInput } from '../participant/submission-line.ts';
 import type { JsonValue } from '../formats/canonical-json.ts';
@@ -90,6 +101,33 @@ async function build(ctx: StageContext): Promise<StageResult> {
   };
 }
 
+/** The request --supersedes names: a request of the same system and kind (USAGE otherwise). */
+function supersededRequest(path: string, systemId: string, kind: IntakeKind): IntakeRequest {
+  const value = readJsonFile(path);
+  const problems = requestProblems(value);
+  if (problems.length > 0) throw new PreregError('INTAKE_REQUEST_INVALID', `--supersedes ${shown(path)}: ${problems.join('; ')}`, { problems });
+  const previous = value as IntakeRequest;
+  if (previous.system_id !== systemId || previous.kind !== kind) {
+    throw new PreregError('USAGE', `--supersedes ${shown(path)} is ${JSON.stringify(previous.system_id)}'s ${previous.kind}: a request supersedes one of its own system and kind (${JSON.stringify(systemId)}'s ${kind})`);
+  }
+  return previous;
+}
+
+/** With --tsa: a token over the request digest from the participant's TSA, verified under --tsa-root (default the study's roots); null without --tsa. */
+async function dateRequest(ctx: StageContext, request: IntakeRequest, loaded: LoadedStudy): Promise<ObtainedToken | null> {
+  const tsas = parseTsaOverrides(ctx.values.tsa);
+  if (tsas === null) return null;
+  const roots = Array.isArray(ctx.values['tsa-root']) ? (ctx.values['tsa-root'] as string[]) : [];
+  const trust = roots.length > 0 ? loadGivenTsaTrust(roots, []) : loadFrozenStudy(loaded, 'the request\'s token verifies against the frozen trust directory').trust.tsa;
+  const [token] = await obtainTokens(tsas, Buffer.from(requestDigest(request), 'hex'), trust, {
+    timeoutMs: positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms'),
+    retries: positiveInt(ctx.values.retries, 3, '--retries'),
+    progress: ctx.progress,
+    want: 'first',
+  });
+  return token!;
+}
+
 export const submission: Command = {
   name: 'submission',
   summary: SUMMARY,
@@ -99,7 +137,9 @@ export const submission: Command = {
     '                               [--response S.json] [--disclosure D.json] [--timeline T.json]',
     '                               [--out FILE.jsonl] [--root STUDY] [--json]',
     '       prereg submission sign FILE --key KEY.pem --system ID [--kind submissions|commitments]',
-    '                              [--out REQUEST.json] [--root DIR] [--json]',
+    '                              [--supersedes PREVIOUS.intake.json] [--out REQUEST.json]',
+    '                              [--tsa NAME=URL]… [--tsa-root PEM]… [--timeout-ms N] [--retries N]',
+    '                              [--root DIR] [--json]',
     '',
     'build: one submission line (canonical JSON) with one evidence item per --proof (--request,',
     '  --response and --disclosure, when given, once per --proof, in the same order), the answer and',
@@ -112,10 +152,18 @@ export const submission: Command = {
     '                 the system\'s agent_keys in study.json',
     '  --kind K       submissions (default) or commitments (the system\'s own AER-1 commitments)',
     '  --out FILE     where to write the request (default FILE.intake.json, beside FILE)',
+    '  --supersedes R the system\'s previous request of this kind (the last one the operator took',
+    '                 in): the new one is its version + 1 and names its request digest. Without it,',
+    '                 version 1. Intake takes in only the successor of the last request it took in.',
+    '  --tsa NAME=URL have the request dated by this TSA (repeatable: the first that answers); the',
+    '                 token is written beside the request (REQUEST.tsr, REQUEST without .json). Keep',
+    '                 both: `prereg audit --request REQUEST.json` shows a request withheld.',
+    '  --tsa-root PEM the roots the token must chain to (default: the study\'s pinned TSA roots)',
     '',
     'Reads study_id and freeze_digest from the study\'s preregistration/freeze.json (--root), and',
-    'signs canonical {study_id, system_id, freeze_digest, kind, sha256, bytes} of FILE. Send the',
-    'request with FILE to the operator, who runs `prereg intake REQUEST`. docs/intake.md.',
+    'signs canonical {study_id, system_id, freeze_digest, kind, version, supersedes, sha256, bytes}',
+    'of FILE. Send the request with FILE to the operator, who runs `prereg intake REQUEST`.',
+    'docs/intake.md, docs/participating.md.',
   ].join('\n'),
   options: {
     key: { type: 'string' }, system: { type: 'string' }, kind: { type: 'string' }, out: { type: 'string' },
@@ -123,6 +171,8 @@ export const submission: Command = {
     refused: { type: 'boolean' }, truncated: { type: 'boolean' },
     proof: { type: 'string', multiple: true }, request: { type: 'string', multiple: true }, response: { type: 'string', multiple: true },
     disclosure: { type: 'string', multiple: true }, timeline: { type: 'string' },
+    supersedes: { type: 'string' }, tsa: { type: 'string', multiple: true }, 'tsa-root': { type: 'string', multiple: true },
+    'timeout-ms': { type: 'string' }, retries: { type: 'string' },
   },
   stage: false,
   async run(ctx) {
@@ -144,8 +194,14 @@ export const submission: Command = {
     if (!system?.agent_keys?.some((k) => k.public_key === publicKey)) {
       throw new PreregError('INTAKE_SIGNATURE_INVALID', `${publicKey} is not one of ${JSON.stringify(systemId)}'s agent_keys in study.json; intake would refuse the request`);
     }
+    const previous = typeof ctx.values.supersedes === 'string' ? supersededRequest(ctx.values.supersedes, systemId, kind) : null;
     const data = readRegularFile(file);
-    const unsigned = { study_id: frozen.study_id, system_id: systemId, freeze_digest: loaded.freezeDigest(), kind, sha256: sha256Hex(data), bytes: data.length };
+    const unsigned = {
+      study_id: frozen.study_id, system_id: systemId, freeze_digest: loaded.freezeDigest(), kind,
+      version: previous === null ? 1 : requestVersion(previous) + 1,
+      supersedes: previous === null ? GENESIS_PREV : requestDigest(previous),
+      sha256: sha256Hex(data), bytes: data.length,
+    };
     const request: IntakeRequest = {
       format: INTAKE_REQUEST_FORMAT,
       ...unsigned,
@@ -154,11 +210,22 @@ export const submission: Command = {
       signature: signCanonical(key, requestPayload(unsigned)),
     };
     const out = typeof ctx.values.out === 'string' ? ctx.values.out : `${file}.intake.json`;
-    writeFileAtomic(out, `${JSON.stringify(request, null, 2)}\n`);
+    const dated = await dateRequest(ctx, request, loaded);
+    const files: PreparedFile[] = [];
+    try {
+      // The token first: a request without the token it was dated by would lose its date.
+      if (dated !== null) files.push(prepareFileAtomic(requestTokenPath(out), dated.tsr));
+      files.push(prepareFileAtomic(out, `${JSON.stringify(request, null, 2)}\n`));
+      for (const f of files) f.commit();
+    } catch (err) {
+      for (const f of files) f.discard();
+      throw err;
+    }
+    const when = dated === null ? [] : [`dated ${dated.genTime} by ${dated.witness}: token written to ${requestTokenPath(out)}${utcMillis(dated.genTime)! >= utcMillis(frozen.window.closes_at)! ? ` — after closes_at ${frozen.window.closes_at}: it proves nothing` : ''}`];
     return {
       exitCode: EXIT.ok,
-      json: { ok: true, request: out, ...unsigned },
-      text: `signed ${kind} of ${systemId}: ${data.length} bytes, SHA-256 ${unsigned.sha256}\nrequest written to ${out} (send it with ${basename(file)} to the operator)`,
+      json: { ok: true, request: out, request_digest: requestDigest(request), ...unsigned, ...(dated === null ? {} : { token: requestTokenPath(out), gen_time: dated.genTime, witness: dated.witness }) },
+      text: [`signed ${kind} of ${systemId}, version ${unsigned.version}: ${data.length} bytes, SHA-256 ${unsigned.sha256}`, `request written to ${out} (send it with ${basename(file)} to the operator)`, ...when].join('\n'),
     };
   },
 };

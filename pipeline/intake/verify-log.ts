@@ -1,7 +1,8 @@
 // The intake rail's checks (SPEC §12.2), for the audit and for `intake --verify-receipt`:
 //
 //   verifyIntakeLog(layout, options) — the log's chain; each request's signature by its system's
-//     frozen agent key, under the study's freeze; each entry's RFC 3161 token (imprint = the entry
+//     frozen agent key, under the study's freeze, and the successor of the one before it of its
+//     system and kind (INTAKE_REQUEST_STALE: versions only grow, each naming the one it supersedes); each entry's RFC 3161 token (imprint = the entry
 //     digest, chain to the GIVEN roots, genTime < closes_at else INTAKE_LATE); the seal: its log
 //     root, head and size recomputed, its files the latest entries' (plus the operator-collected
 //     inputs/commitments.jsonl), its anchors (imprint = seal_digest, the given roots, genTime in
@@ -24,6 +25,7 @@ import {
   entryDigest, entryProblems, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, logAuditPath, logRoot, receiptPayload, sealDigest, sealProblems, storedPath,
   verifyLogInclusion, type IntakeEntry, type IntakeReceipt, type SealedFile, type SealRecord,
 } from '../evidence/intake/records.ts';
+import { chainProblems } from '../evidence/intake/request-chain.ts';
 import { requestRefusal, type AgentKeyRegistry } from '../evidence/intake/requests.ts';
 import { verifyTimestampToken, type TsaTrust } from '../evidence/timestamp/index.ts';
 import { checkCatalogue, isCodeOf, statusOf, type CodeOf } from '../evidence/check-catalogue.ts';
@@ -50,6 +52,7 @@ export const INTAKE_LOG_CATALOGUE = checkCatalogue(['chain', 'request', 'token',
   INTAKE_REQUEST_INVALID: { check: 'request', status: 'FAILING' },
   INTAKE_FREEZE_MISMATCH: { check: 'request', status: 'FAILING' },
   INTAKE_SIGNATURE_INVALID: { check: 'request', status: 'FAILING' },
+  INTAKE_REQUEST_STALE: { check: 'request', status: 'FAILING' },
   INTAKE_TOKEN_INVALID: { check: 'token', status: 'FAILING' },
   INTAKE_LATE: { check: 'entry_time', status: 'FAILING' },
   SEAL_MISSING: { check: 'seal', status: 'FAILING' },
@@ -164,6 +167,7 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file: LOG, line, message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.reason_codes.join(', ')})` });
     else if (utcMillis(token.genTime!)! >= closesMs) findings.push({ code: 'INTAKE_LATE', file: LOG, line, message: `entry ${entry.seq} is dated ${token.genTime}, not before closes_at ${options.study.window.closes_at}` });
   }
+  for (const [i, problem] of chainProblems(log.entries)) findings.push({ code: 'INTAKE_REQUEST_STALE', file: LOG, line: i + 1, message: `entry ${log.entries[i]!.seq}: ${problem}` });
   const latest = latestEntries(log.entries);
   const expected: SealedFile[] = latest.map((e) => ({ path: storedPath(e.request.kind, e.request.system_id), bytes: e.request.bytes, sha256: e.request.sha256 }));
   const ownerFiles = latest.map((e) => ({ path: storedPath(e.request.kind, e.request.system_id), system_id: e.request.system_id, kind: e.request.kind }));

@@ -13,9 +13,10 @@ import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sameKey, signCanonical } from '../evidence/intake/ed25519.ts';
 import {
-  entryDigest, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, receiptPayload, requestProblems, storedPath,
+  entryDigest, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, INTAKE_REQUEST_FORMAT, receiptPayload, requestProblems, storedPath,
   type IntakeEntry, type IntakeReceipt, type IntakeRequest,
 } from '../evidence/intake/records.ts';
+import { lastRequestOf, successorProblem } from '../evidence/intake/request-chain.ts';
 import { requestRefusal } from '../evidence/intake/requests.ts';
 import { loadTsaTrust } from '../evidence/timestamp/index.ts';
 import { sha256Hex } from '../formats/hash.ts';
@@ -55,7 +56,9 @@ export const intake: Command = {
     '',
     'Refuses, writing nothing: a request not signed by one of the system\'s frozen agent_keys',
     '(INTAKE_SIGNATURE_INVALID), under another freeze (INTAKE_FREEZE_MISMATCH), over other bytes',
-    '(INTAKE_FILE_MISMATCH), a line of another system (SUBMISSION_SYSTEM_NOT_OWNER), a token whose',
+    '(INTAKE_FILE_MISMATCH), a request that is not the successor of the last one taken in for its',
+    'system and kind (INTAKE_REQUEST_STALE: an older request replayed), a prereg.intake-request/1',
+    '(INTAKE_REQUEST_INVALID), a line of another system (SUBMISSION_SYSTEM_NOT_OWNER), a token whose',
     'genTime is at or after closes_at (INTAKE_LATE), a sealed study (SEAL_EXISTS). Other rejected',
     'lines are counted (lines_rejected), the file is stored as received. docs/intake.md.',
     '',
@@ -100,8 +103,15 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
   const problems = requestProblems(value);
   if (problems.length > 0) throw new PreregError('INTAKE_REQUEST_INVALID', `${shown(requestPath)}: ${problems.join('; ')}`, { problems });
   const request = value as IntakeRequest;
+  if (request.format !== INTAKE_REQUEST_FORMAT) {
+    throw new PreregError('INTAKE_REQUEST_INVALID', `${shown(requestPath)} is ${request.format}, which carries no version: the participant signs it again as ${INTAKE_REQUEST_FORMAT} (\`prereg submission sign\`); nothing was written`);
+  }
   const refusal = requestRefusal(request, { study_id: study.study_id, systems: study.systems ?? [] }, freezeDigest);
   if (refusal) throw new PreregError(refusal.code, `${shown(requestPath)}: ${refusal.message}; nothing was written`);
+  const log = readIntakeLog(layout);
+  // Only the participant says which of its files is the newest: an older request replayed is refused.
+  const stale = successorProblem(lastRequestOf(log.entries, request), request);
+  if (stale !== null) throw new PreregError('INTAKE_REQUEST_STALE', `${shown(requestPath)}: ${stale}; nothing was written`);
 
   const filePath = typeof ctx.values.file === 'string' ? ctx.values.file : request.file !== undefined ? join(dirname(requestPath), request.file) : undefined;
   if (filePath === undefined) throw new PreregError('INTAKE_REQUEST_INVALID', `${shown(requestPath)} names no file: pass --file FILE`);
@@ -110,7 +120,6 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
   if (sha256 !== request.sha256 || data.length !== request.bytes) {
     throw new PreregError('INTAKE_FILE_MISMATCH', `${shown(filePath)} is ${data.length} bytes, SHA-256 ${sha256}; the request signs ${request.bytes} bytes, SHA-256 ${request.sha256}; nothing was written`);
   }
-  const log = readIntakeLog(layout);
   const stored = storedPath(request.kind, request.system_id);
   const prepared: PreparedFile[] = [];
   const discard = () => {

@@ -3,12 +3,18 @@
 // sets; participants sign, the operator takes each file in, seals after closes_at, participants
 // check their receipts, ingest reads exactly the sealed files.
 import { existsSync, readFileSync, rmSync, writeFileSync, appendFileSync, unlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
 import { AFTER_CLOSE, intakeFixture, intakeWith, sealWith, signAs as sign, TSA_ROOT_PEM, type IntakeStudy } from '../support/intake-study.ts';
 
 const fixture = intakeFixture();
+/** SHA-256 of the request without `file`, its members sorted (canonical JSON of ASCII strings and integers is JSON.stringify's). */
+function requestDigestByHand(path: string): string {
+  const members = Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>).filter(([k]) => k !== 'file').sort(([x], [y]) => (x < y ? -1 : 1));
+  return createHash('sha256').update(JSON.stringify(Object.fromEntries(members))).digest('hex');
+}
 const intake = (s: IntakeStudy, request: string) => intakeWith(fixture.tsa, s, request);
 async function verifyReceipt(s: IntakeStudy, receipt: string) {
   return runCli(['intake', '--verify-receipt', receipt, '--seal', join(s.root, 'inputs/seal.json'), '--tsa-root', TSA_ROOT_PEM, '--root', s.root, '--json']);
@@ -23,7 +29,7 @@ describe('sealed intake, end to end', () => {
     const signed = await sign(s, honestFile, s.honest);
     expect(signed.code).toBe(0);
     const request = `${honestFile}.intake.json`;
-    expect(JSON.parse(readFileSync(request, 'utf8'))).toMatchObject({ format: 'prereg.intake-request/1', system_id: 'sys-honest', kind: 'submissions', file: 'sys-honest.jsonl' });
+    expect(JSON.parse(readFileSync(request, 'utf8'))).toMatchObject({ format: 'prereg.intake-request/2', system_id: 'sys-honest', kind: 'submissions', version: 1, supersedes: '0'.repeat(64), file: 'sys-honest.jsonl' });
 
     const first = await intake(s, request);
     expect(first.code, first.stderr + first.stdout).toBe(0);
@@ -48,7 +54,8 @@ describe('sealed intake, end to end', () => {
 
     const newer = join(s.staging, 'honest-v2.jsonl');
     writeFileSync(newer, readFileSync(honestFile, 'utf8').split('\n').slice(0, 30).join('\n') + '\n');
-    expect((await sign(s, newer, s.honest)).code).toBe(0);
+    expect((await sign(s, newer, s.honest, 'submissions', ['--supersedes', request])).code).toBe(0);
+    expect(JSON.parse(readFileSync(`${newer}.intake.json`, 'utf8'))).toMatchObject({ version: 2, supersedes: requestDigestByHand(request) });
     const fourth = await intake(s, `${newer}.intake.json`);
     expect(fourth.code, fourth.stderr).toBe(0);
     expect(fourth.json.seq).toBe(3);

@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
-import { INTAKE_REQUEST_FORMAT, requestPayload, type IntakeRequest } from '../../pipeline/evidence/intake/records.ts';
+import { GENESIS_PREV, INTAKE_REQUEST_FORMAT, requestPayload, type IntakeRequest } from '../../pipeline/evidence/intake/records.ts';
 import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import { runCli } from '../support/cli.ts';
 import { AFTER_CLOSE, CLOSES_AT, intakeFixture, intakeWith, sealWith, signAs, snapshot, TSA_ROOT_PEM, type Agent, type IntakeStudy } from '../support/intake-study.ts';
@@ -21,7 +21,7 @@ function readFrozenDigest(s: IntakeStudy): string {
 /** A request as `submission sign` writes it, signed by `signer`, with `edit` applied before signing. */
 function forge(s: IntakeStudy, file: string, signer: Agent, systemId: string, freezeDigest: string, edit: Partial<IntakeRequest> = {}): string {
   const data = readFileSync(file);
-  const unsigned = { study_id: 'example-procurement-2026', system_id: systemId, freeze_digest: freezeDigest, kind: 'submissions' as const, sha256: sha256Hex(data), bytes: data.length, ...edit };
+  const unsigned = { study_id: 'example-procurement-2026', system_id: systemId, freeze_digest: freezeDigest, kind: 'submissions' as const, version: 1, supersedes: GENESIS_PREV, sha256: sha256Hex(data), bytes: data.length, ...edit };
   const request: IntakeRequest = { format: INTAKE_REQUEST_FORMAT, ...unsigned, file: file.split('/').pop()!, public_key: signer.public_key, signature: signCanonical(signer.key, requestPayload(unsigned)) };
   const out = `${file}.forged.json`;
   writeFileSync(out, JSON.stringify(request));
@@ -123,7 +123,10 @@ describe('intake refuses, writing nothing', () => {
     expect([r.code, r.reason]).toEqual([4, 'STUDY_LOCKED']);
     rmSync(join(s.root, 'work/prereg.lock'));
     expect((await intake(s, request)).code).toBe(0);
-    expect((await intake(s, request)).code).toBe(0);
+    // The lock is released: the next version goes in too (the same request again would be INTAKE_REQUEST_STALE).
+    const next = join(s.staging, 'sys-honest.v2.intake.json');
+    expect((await signAs(s, join(s.staging, 'sys-honest.jsonl'), s.honest, 'submissions', ['--supersedes', request, '--out', next])).code).toBe(0);
+    expect((await intake(s, next)).code).toBe(0);
   }, 60_000);
 });
 

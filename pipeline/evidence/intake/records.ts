@@ -2,9 +2,15 @@
 // request, the operator's log entry, the receipt the participant keeps, and the seal. Pure: the
 // shapes, what each signature covers and each digest is taken over.
 //
-//   request   {format:"prereg.intake-request/1", study_id, system_id, freeze_digest, kind, sha256,
-//              bytes, file?, public_key, signature}; signature = Ed25519 by public_key over
-//              canonical {study_id, system_id, freeze_digest, kind, sha256, bytes}.
+//   request   {format:"prereg.intake-request/2", study_id, system_id, freeze_digest, kind, version,
+//              supersedes, sha256, bytes, file?, public_key, signature}; signature = Ed25519 by
+//              public_key over canonical {study_id, system_id, freeze_digest, kind, version,
+//              supersedes, sha256, bytes}. version: 1 for a system's first request of a kind, one
+//              more for each that supersedes; supersedes: the request digest of the version before
+//              (64 zeros for version 1). /1 (no version; signed over the same without version and
+//              supersedes) is read in old logs; intake refuses it (docs/intake.md).
+//   request digest = SHA-256(canonical JSON of the request without `file`), hex: what `supersedes`
+//              names and what a participant's own TSA token dates.
 //   entry     {seq, prev, request, lines_read, lines_rejected, token}: one line of
 //              inputs/intake.jsonl; seq is 0-based (the entry's RFC 6962 leaf index); prev is the
 //              previous entry's digest (64 zeros for seq 0); token is the TSA's TimeStampResp
@@ -24,7 +30,9 @@ import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { schemaProblems } from '../../formats/schemas.ts';
 import { hashFromHex, hashLeaf, inclusionPath, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
 
-export const INTAKE_REQUEST_FORMAT = 'prereg.intake-request/1';
+export const INTAKE_REQUEST_FORMAT = 'prereg.intake-request/2';
+/** The request before versions: still read in a log, refused by intake. */
+export const INTAKE_REQUEST_FORMAT_V1 = 'prereg.intake-request/1';
 export const INTAKE_RECEIPT_FORMAT = 'prereg.intake-receipt/1';
 export const SEAL_FORMAT = 'prereg.seal/1';
 export const GENESIS_PREV = '0'.repeat(64);
@@ -34,11 +42,15 @@ export type IntakeKind = (typeof INTAKE_KINDS)[number];
 export const FILE_SAFE_SYSTEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 export interface IntakeRequest {
-  format: typeof INTAKE_REQUEST_FORMAT;
+  format: typeof INTAKE_REQUEST_FORMAT | typeof INTAKE_REQUEST_FORMAT_V1;
   study_id: string;
   system_id: string;
   freeze_digest: string;
   kind: IntakeKind;
+  /** /2: 1 for the system's first request of this kind, one more for each that supersedes (absent in /1). */
+  version?: number;
+  /** /2: the request digest of the version before, 64 zeros for version 1 (absent in /1). */
+  supersedes?: string;
   sha256: string;
   bytes: number;
   /** The file's name, beside the request (informational: the signature binds sha256 and bytes). */
@@ -83,9 +95,16 @@ export interface SealRecord {
   files: SealedFile[];
 }
 
-/** What the participant's signature covers. */
-export function requestPayload(r: Pick<IntakeRequest, 'study_id' | 'system_id' | 'freeze_digest' | 'kind' | 'sha256' | 'bytes'>): Record<string, unknown> {
-  return { study_id: r.study_id, system_id: r.system_id, freeze_digest: r.freeze_digest, kind: r.kind, sha256: r.sha256, bytes: r.bytes };
+/** What the participant's signature covers: /2 adds version and supersedes to /1's members. */
+export function requestPayload(r: Pick<IntakeRequest, 'study_id' | 'system_id' | 'freeze_digest' | 'kind' | 'version' | 'supersedes' | 'sha256' | 'bytes'>): Record<string, unknown> {
+  const versioned = r.version === undefined ? {} : { version: r.version, supersedes: r.supersedes };
+  return { study_id: r.study_id, system_id: r.system_id, freeze_digest: r.freeze_digest, kind: r.kind, ...versioned, sha256: r.sha256, bytes: r.bytes };
+}
+
+/** SHA-256(canonical request without `file`), hex: `file` is informational and unsigned. */
+export function requestDigest(r: IntakeRequest): string {
+  const { file: _file, ...signed } = r;
+  return sha256Hex(canonicalJson(signed));
 }
 
 /** What a possession proof covers (study.json systems[].agent_keys[].possession). */

@@ -1,6 +1,7 @@
 // Is an intake request its system's (SPEC §12.2)? Its key must be one of the frozen agent_keys
 // of the system it names (a key of another system is refused, whoever holds it) and its
-// signature must verify over canonical {study_id, system_id, freeze_digest, kind, sha256, bytes};
+// signature must verify over canonical {study_id, system_id, freeze_digest, kind, version,
+// supersedes, sha256, bytes} (/1: without version and supersedes);
 // it must name the study and the freeze in force. Pure: the request and the registration in.
 import type { ReasonCode } from '../../reasons.ts';
 import { agentPublicKey, verifyCanonical } from './ed25519.ts';
@@ -36,7 +37,7 @@ export function requestRefusal(request: IntakeRequest, registry: AgentKeyRegistr
   }
   const key = agentPublicKey(request.public_key);
   if (key === undefined || !verifyCanonical(key, requestPayload(request), request.signature)) {
-    return { code: 'INTAKE_SIGNATURE_INVALID', message: `the signature does not verify with ${request.public_key} over canonical {study_id, system_id, freeze_digest, kind, sha256, bytes}` };
+    return { code: 'INTAKE_SIGNATURE_INVALID', message: `the signature does not verify with ${request.public_key} over canonical {study_id, system_id, freeze_digest, kind,${request.version === undefined ? '' : ' version, supersedes,'} sha256, bytes}` };
   }
   return null;
 }

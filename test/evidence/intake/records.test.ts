@@ -14,7 +14,7 @@ const b = generateKeyPairSync('ed25519').privateKey;
 const FREEZE = 'f'.repeat(64);
 
 function request(signer = a, systemId = 'sys-a', edit: Partial<IntakeRequest> = {}): IntakeRequest {
-  const unsigned = { study_id: 's', system_id: systemId, freeze_digest: FREEZE, kind: 'submissions' as const, sha256: '0'.repeat(64), bytes: 0, ...edit };
+  const unsigned = { study_id: 's', system_id: systemId, freeze_digest: FREEZE, kind: 'submissions' as const, version: 1, supersedes: GENESIS_PREV, sha256: '0'.repeat(64), bytes: 0, ...edit };
   return { format: INTAKE_REQUEST_FORMAT, ...unsigned, public_key: agentKeyText(signer), signature: signCanonical(signer, requestPayload(unsigned)) };
 }
 function chain(n: number): IntakeEntry[] {
