@@ -23,7 +23,7 @@ export const audit: Command = {
   summary: 'rerun from the inputs in a scratch dir, compare every output byte, verify signatures and anchors',
   help: [
     'usage: prereg audit <outputs dir> [--tsa-root PEM]… [--issuer-keys FILE] [--expect-freeze HEX]',
-    '                    [--min-witnesses N] [--receipt R]… [--root DIR] [--json]',
+    '                    [--min-witnesses N] [--operator-key PUB.pem] [--receipt R]… [--root DIR] [--json]',
     '',
     'The audit trusts only what you supply (obtain each out of band: docs/audit.md):',
     '  --tsa-root PEM       a TSA root you trust (repeatable); the tool ships public ones in tsa-roots/',
@@ -31,8 +31,12 @@ export const audit: Command = {
     '  --expect-freeze HEX  the freeze_digest you saw published before opens_at',
     '  --min-witnesses N    freeze witnesses required, by distinct root of yours (default 1, or the',
     '                       study\'s anchors.min_witnesses if higher)',
+    '  --operator-key PUB   the operator\'s identity key (Ed25519 public key, PEM) as the operator',
+    '                       published it: the key that signs outputs and certifies every intake key',
     '  --receipt R          a participant\'s intake receipt (repeatable): one the seal left out is',
-    '                       INTAKE_RECEIPT_NOT_SEALED; a sealed one also pins the freeze it names',
+    '                       INTAKE_RECEIPT_NOT_SEALED; one the operator signed under another freeze',
+    '                       is INTAKE_RECEIPT_EQUIVOCATION; with --operator-key, a sealed one also',
+    '                       pins the freeze it names',
     '',
     'Audits an output directory (outputs/<run_id>/) against the study at --root (default: the',
     'current directory), whose corpus/, preregistration/ and inputs/ are copied to a scratch',
@@ -53,7 +57,7 @@ export const audit: Command = {
     'The report names the first differing file (and line or row). It proves reproducibility and',
     'integrity, not that evidence was truthful, nor that witnesses saw every action.',
     'Exit 0 valid, 1 invalid (a rail failed), 2 usage, 3 when it cannot run (no such directory,',
-    'a --tsa-root, --issuer-keys or --receipt file missing or invalid, study inputs unreadable).',
+    'a --tsa-root, --issuer-keys, --operator-key or --receipt file missing or invalid, study inputs unreadable).',
     'See docs/audit.md.',
   ].join('\n'),
   options: {
@@ -62,6 +66,7 @@ export const audit: Command = {
     'expect-freeze': { type: 'string' },
     'min-witnesses': { type: 'string' },
     receipt: { type: 'string', multiple: true },
+    'operator-key': { type: 'string' },
   },
   stage: true,
   jsonSchema: () => 'prereg.audit/1',
@@ -76,6 +81,7 @@ export const audit: Command = {
       ...(typeof v['expect-freeze'] === 'string' ? { expectFreeze: v['expect-freeze'] } : {}),
       ...(typeof v['min-witnesses'] === 'string' ? { minWitnesses: v['min-witnesses'] } : {}),
       ...(Array.isArray(v.receipt) ? { receipts: v.receipt as string[] } : {}),
+      ...(typeof v['operator-key'] === 'string' ? { operatorKey: v['operator-key'] } : {}),
     };
     const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress, stages: AUDIT_STAGES, auditor });
     return { exitCode: report.ok ? EXIT.ok : EXIT.failures, json: report, text: renderReport(report) };
