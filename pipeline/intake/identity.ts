@@ -13,7 +13,7 @@ import type { LoadedStudy } from '../study/loaded-study.ts';
 
 /** What a receipt carries to show whose it is. */
 export interface ReceiptSigner {
-  intake_public_key: string;
+  intake_key: string;
   intake_key_certificate?: IntakeKeyCertificate;
 }
 
@@ -29,7 +29,7 @@ export function pinnedReceiptSigner(loaded: LoadedStudy, studyId: string): Recei
   if (why !== null) {
     throw new PreregError('INTAKE_KEY_UNCERTIFIED', `${intake.where}: ${why}; certify it with \`prereg trust certify-intake-key\` before the freeze`, { file: 'preregistration/trust/policy.json', field: '/intake_key_certificate' });
   }
-  return sameKey(intake.key, identity) ? { intake_public_key: text } : { intake_public_key: text, intake_key_certificate: intake.certificate as IntakeKeyCertificate };
+  return sameKey(intake.key, identity) ? { intake_key: text } : { intake_key: text, intake_key_certificate: intake.certificate as IntakeKeyCertificate };
 }
 
 export type SignerFinding = { code: 'INTAKE_RECEIPT_SIGNATURE_INVALID' | 'INTAKE_KEY_UNCERTIFIED'; message: string };
@@ -39,10 +39,10 @@ export type SignerFinding = { code: 'INTAKE_RECEIPT_SIGNATURE_INVALID' | 'INTAKE
  * `identity` or certified by it for the receipt's study. Otherwise why it proves nothing.
  */
 export function receiptSignerFinding(receipt: IntakeReceipt, identity: KeyObject): SignerFinding | null {
-  const key = agentPublicKey(receipt.intake_public_key)!;
+  const key = agentPublicKey(receipt.intake_key)!;
   if (!verifyCanonical(key, receiptPayload(receipt), receipt.signature)) {
-    return { code: 'INTAKE_RECEIPT_SIGNATURE_INVALID', message: `the signature does not verify with the intake key it names (${receipt.intake_public_key}) over the canonical receipt without its signature` };
+    return { code: 'INTAKE_RECEIPT_SIGNATURE_INVALID', message: `the signature does not verify with the intake key it names (${receipt.intake_key}) over the canonical receipt without its signature` };
   }
-  const why = uncertifiedReason(identity, receipt.study_id, receipt.intake_public_key, receipt.intake_key_certificate);
+  const why = uncertifiedReason(identity, receipt.study_id, receipt.intake_key, receipt.intake_key_certificate);
   return why === null ? null : { code: 'INTAKE_KEY_UNCERTIFIED', message: `${why}: the receipt is not shown to be the operator's` };
 }

@@ -326,7 +326,7 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
     out.push(result);
     const problems = !isRecord(value) ? ['a receipt is a JSON object'] : [
       ...(value.format === INTAKE_RECEIPT_FORMAT ? [] : [`format must be ${JSON.stringify(INTAKE_RECEIPT_FORMAT)}`]),
-      ...(typeof value.intake_public_key === 'string' && agentPublicKey(value.intake_public_key) ? [] : ['intake_public_key must be an ed25519:<base64url> public key']),
+      ...(typeof value.intake_key === 'string' && agentPublicKey(value.intake_key) ? [] : ['intake_key must be an ed25519:<base64url> public key']),
       ...entryProblems(value.entry).map((p) => `entry: ${p}`),
     ];
     if (problems.length > 0) {

@@ -9,11 +9,10 @@ import { certifyIntakeKey } from '../evidence/intake/key-certificate.ts';
 import { sameKey } from '../evidence/intake/ed25519.ts';
 import { readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
-import { readJsonFile } from '../io/json-files.ts';
-import { checkTrustPolicy, loadTrustPolicy, renderTrustPolicy, trustPath } from '../io/trust-files.ts';
+import { checkTrustPolicy, renderTrustPolicy, trustPath } from '../io/trust-files.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { pinnedOperatorKey } from '../study/operator-key.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import type { StageResult } from '../command.ts';
 import { withMember } from './arkforge-keys.ts';
 
@@ -23,11 +22,11 @@ export async function certifyIntakeKeyCommand(layout: StudyLayout, keyFile: stri
   trustPath(dir, named); // TRUST_POLICY_INVALID outside the trust directory: an unfrozen key would certify nothing
   const intakeKey = readEd25519PublicKey(keyFile, 'certify-intake-key');
   const operator = readEd25519PrivateKey(operatorKeyFile, '--operator-key');
-  const policy = loadTrustPolicy(dir);
-  const pinned = pinnedOperatorKey(dir, policy);
+  const loaded = loadStudyFiles(layout);
+  const policy = loaded.policy();
+  const pinned = loaded.operatorKey();
   if (!sameKey(operator, pinned.key)) throw new PreregError('OPERATOR_KEY_MISMATCH', `--operator-key's public half is not the operator_public_key pinned in ${pinned.file}: only the operator's identity certifies an intake key; nothing was written`);
-  const studyId = (readJsonFile(layout.study) as { study_id?: unknown }).study_id;
-  if (typeof studyId !== 'string') throw new PreregError('STUDY_INVALID', `${layout.study} has no study_id: a certificate names its study`, { file: 'preregistration/study.json', field: '/study_id' });
+  const studyId = loaded.study().study_id;
   const certificate = certifyIntakeKey(operator, studyId, intakeKey);
   const certNamed = join(dirname(named), `${basename(named).replace(/\.pem$/, '')}.cert.json`).split('\\').join('/');
   const next = checkTrustPolicy(withMember(withMember(policy, 'intake_public_key', named), 'intake_key_certificate', certNamed), `${join(dir, 'policy.json')} (after certifying)`);
@@ -39,5 +38,5 @@ export async function certifyIntakeKeyCommand(layout: StudyLayout, keyFile: stri
     throw err;
   }
   const json = { ok: true, study_id: studyId, intake_public_key: named, intake_key_certificate: certNamed, certificate };
-  return { exitCode: EXIT.ok, json, text: `${certNamed}: the operator key certifies ${certificate.intake_public_key} for ${studyId}; policy.json pins it as intake_public_key. The trust directory is frozen: run \`prereg freeze\` (again) before the study opens` };
+  return { exitCode: EXIT.ok, json, text: `${certNamed}: the operator key certifies ${certificate.intake_key} for ${studyId}; policy.json pins it as intake_public_key. The trust directory is frozen: run \`prereg freeze\` (again) before the study opens` };
 }

@@ -135,7 +135,7 @@ describe('a receipt under another freeze is evidence of equivocation', () => {
     // The operator's own receipt names the new intake key and carries the operator's certificate for it.
     const own = JSON.parse(readFileSync(ownReceipt, 'utf8'));
     expect(own.intake_key_certificate.format).toBe('prereg.intake-key-certificate/1');
-    expect(own.intake_public_key).toBe(own.intake_key_certificate.intake_public_key);
+    expect(own.intake_key).toBe(own.intake_key_certificate.intake_key);
   }, 300_000);
 });
 
@@ -157,10 +157,10 @@ describe('a receipt the operator did not sign proves nothing', () => {
     // 2. A participant's own key, signing a receipt under another freeze, with no certificate.
     const mine = generateKeyPairSync('ed25519').privateKey;
     const { signature: _s, intake_key_certificate: _c, ...rest } = genuine;
-    const body = { ...rest, freeze_digest: other, intake_public_key: agentKeyText(mine) };
+    const body = { ...rest, freeze_digest: other, intake_key: agentKeyText(mine) };
     const uncertified = forge('uncertified', { ...body, signature: signCanonical(mine, body) });
     // 3. The same, with a "certificate" signed by the participant's own key.
-    const certificate = { format: 'prereg.intake-key-certificate/1', study_id: genuine.study_id, intake_public_key: agentKeyText(mine) };
+    const certificate = { format: 'prereg.intake-key-certificate/1', study_id: genuine.study_id, intake_key: agentKeyText(mine) };
     const withCert = { ...body, intake_key_certificate: { ...certificate, signature: signCanonical(mine, certificate) } };
     const selfCertified = forge('self-certified', { ...withCert, signature: signCanonical(mine, withCert) });
     const forged = [badSignature, uncertified, selfCertified];

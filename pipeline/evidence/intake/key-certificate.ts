@@ -2,8 +2,8 @@
 // identity is the operator's long-term Ed25519 key (the trust policy's operator_public_key, which
 // an auditor obtains out of band: `audit --operator-key`). Every other key that signs intake
 // receipts carries a certificate by that identity over canonical
-//   {format: "prereg.intake-key-certificate/1", study_id, intake_public_key}
-// (intake_public_key as `ed25519:<base64url>`). It is bound to the study, not to a freeze: an
+//   {format: "prereg.intake-key-certificate/1", study_id, intake_key}
+// (intake_key as `ed25519:<base64url>`). It is bound to the study, not to a freeze: an
 // intake key rotated in a second freeze is still the same identity's, so its receipts still count
 // against it. Pure: keys and values in, a reason out.
 import type { KeyObject } from 'node:crypto';
@@ -16,15 +16,15 @@ export interface IntakeKeyCertificate {
   format: typeof INTAKE_KEY_CERTIFICATE_FORMAT;
   study_id: string;
   /** `ed25519:<base64url of the 32 raw bytes>`. */
-  intake_public_key: string;
+  intake_key: string;
   /** Ed25519 by the operator's identity key over the canonical certificate without `signature` (base64url). */
   signature: string;
 }
 
-const CERTIFICATE_MEMBERS = ['format', 'study_id', 'intake_public_key', 'signature'];
+const CERTIFICATE_MEMBERS = ['format', 'study_id', 'intake_key', 'signature'];
 
 function payload(studyId: string, intakeKeyText: string): Omit<IntakeKeyCertificate, 'signature'> {
-  return { format: INTAKE_KEY_CERTIFICATE_FORMAT, study_id: studyId, intake_public_key: intakeKeyText };
+  return { format: INTAKE_KEY_CERTIFICATE_FORMAT, study_id: studyId, intake_key: intakeKeyText };
 }
 
 /** The identity's certificate for `intakeKey` in study `studyId`. */
@@ -46,8 +46,8 @@ export function uncertifiedReason(identity: KeyObject, studyId: string, intakeKe
   if (!isRecord(certificate) || Object.keys(certificate).some((k) => !CERTIFICATE_MEMBERS.includes(k)) || certificate.format !== INTAKE_KEY_CERTIFICATE_FORMAT) {
     return `the certificate is not a ${INTAKE_KEY_CERTIFICATE_FORMAT} with members ${CERTIFICATE_MEMBERS.join(', ')}`;
   }
-  if (certificate.study_id !== studyId || certificate.intake_public_key !== intakeKeyText) {
-    return `the certificate is for key ${String(certificate.intake_public_key)} in study ${JSON.stringify(certificate.study_id)}, not for ${intakeKeyText as string} in ${JSON.stringify(studyId)}`;
+  if (certificate.study_id !== studyId || certificate.intake_key !== intakeKeyText) {
+    return `the certificate is for key ${String(certificate.intake_key)} in study ${JSON.stringify(certificate.study_id)}, not for ${intakeKeyText as string} in ${JSON.stringify(studyId)}`;
   }
   if (!verifyCanonical(identity, payload(studyId, intakeKeyText as string), certificate.signature)) {
     return `the certificate of ${intakeKeyText as string} is not signed by the operator's key`;

@@ -13,8 +13,8 @@
 //              the seal's Merkle leaf (0x00 ‖ its 32 bytes), and what the token dates (its message
 //              imprint is a SHA-2 hash over the 32 bytes, as for the freeze's anchors).
 //   receipt   {format:"prereg.intake-receipt/2", study_id, freeze_digest, entry, entry_digest,
-//              intake_public_key, intake_key_certificate?, signature}; signature = Ed25519 by
-//              intake_public_key over the canonical receipt without `signature`; the certificate is
+//              intake_key, intake_key_certificate?, signature}; signature = Ed25519 by
+//              intake_key over the canonical receipt without `signature`; the certificate is
 //              the operator identity's for that key when it is not the identity (key-certificate.ts).
 //   seal      inputs/seal.json {format:"prereg.seal/1", study_id, freeze_digest, closes_at,
 //              log:{entries, root, head}, files:[{path, bytes, sha256}]}; seal_digest =
@@ -67,7 +67,7 @@ export interface IntakeReceipt {
   entry: IntakeEntry;
   entry_digest: string;
   /** The key that signed, `ed25519:<base64url>`: the operator's identity key or one it certified. */
-  intake_public_key: string;
+  intake_key: string;
   intake_key_certificate?: IntakeKeyCertificate;
   signature: string;
 }
