@@ -556,7 +556,6 @@ export const REASONS = {
     next: 'Publish the receipt beside the study: it shows two freezes of one study. The study\'s result cannot be VALID; only an amendment chain anchored before opens_at accounts for an earlier freeze.',
   },
   INTAKE_KEY_UNCERTIFIED: {
-    exit: EXIT.failures,
     meaning: "An intake key is neither the operator's identity key (operator_public_key, or the auditor's --operator-key) nor certified by it: no prereg.intake-key-certificate/1 for this study and key verifies under the identity. In a receipt, the receipt proves nothing (anyone can make a key); at freeze or intake, the pinned intake_public_key is refused.",
     next: 'Certify the intake key with the operator key before the freeze (`prereg trust certify-intake-key`, docs/trust.md); a participant keeps the receipt as received.',
   },

@@ -123,6 +123,9 @@ describe('a receipt under another freeze is evidence of equivocation', () => {
       expect(said).toContain(published);
       expect(said).toContain(refrozen);
     }
+    // The participant, checking its own receipt against the published seal, sees it too.
+    const mine = await runCli(['intake', '--verify-receipt', GENUINE_RECEIPTS[1]!, '--root', root, '--json']);
+    expect([mine.code, mine.json.reason_codes]).toEqual([1, ['INTAKE_RECEIPT_EQUIVOCATION']]);
   }, 300_000);
 
   it('the same with the intake key rotated in the second freeze (certified by the same operator key): INVALID', async () => {
