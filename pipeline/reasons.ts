@@ -559,18 +559,27 @@ export const REASONS = {
     next: "Check the TSA roots given; the operator obtains tokens only from the study's TSAs.",
   },
   INTAKE_RECEIPT_INVALID: {
-    meaning: 'The receipt is not a prereg.intake-receipt/1 document, or its entry_digest is not the digest of the entry it carries.',
+    meaning: 'The receipt is not a prereg.intake-receipt/2 document (or a /1 one), its entry_digest is not the digest of the entry it carries, or it is for another study.',
     next: 'Use the receipt file `prereg intake` wrote, unchanged.',
   },
   INTAKE_RECEIPT_SIGNATURE_INVALID: {
     exit: EXIT.failures,
-    meaning: "The receipt's signature does not verify with the operator's pinned intake key (the policy's intake_public_key, else operator_public_key): the receipt proves nothing.",
+    meaning: "The receipt's signature does not verify with the intake key it names (a prereg.intake-receipt/1 names none: the study's pinned intake key): the receipt proves nothing.",
     next: 'Check the intake key used (--intake-key, or the frozen trust policy); a receipt edited after it was issued cannot be repaired.',
   },
   INTAKE_RECEIPT_NOT_SEALED: {
     exit: EXIT.failures,
     meaning: "The receipt's entry is not in the sealed log (no audit path from it to the seal's root): the operator acknowledged a submission and then left it out of the seal. INVALID: proof a submission was dropped.",
     next: 'Publish the receipt and the seal together: they show the dropped submission. The study\'s result cannot be VALID without it.',
+  },
+  INTAKE_RECEIPT_EQUIVOCATION: {
+    exit: EXIT.failures,
+    meaning: "The receipt is signed by the operator (its identity key, or an intake key that identity certified) for this study, under a freeze the audited freeze chain does not account for: the operator acknowledged submissions under one freeze and published results under another. INVALID: proof of equivocation (SPEC §13.4); the message names both freeze digests.",
+    next: 'Publish the receipt beside the study: it shows two freezes of one study. The study\'s result cannot be VALID; only an amendment chain anchored before opens_at accounts for an earlier freeze.',
+  },
+  INTAKE_KEY_UNCERTIFIED: {
+    meaning: "An intake key is neither the operator's identity key (operator_public_key, or the auditor's --operator-key) nor certified by it: no prereg.intake-key-certificate/1 for this study and key verifies under the identity. In a receipt, the receipt proves nothing (anyone can make a key); at freeze or intake, the pinned intake_public_key is refused.",
+    next: 'Certify the intake key with the operator key before the freeze (`prereg trust certify-intake-key`, docs/trust.md); a participant keeps the receipt as received.',
   },
   INTAKE_RECEIPT_SUPERSEDED: {
     exit: EXIT.ok,
@@ -659,7 +668,7 @@ export const REASONS = {
     next: 'Pin the operator public key in preregistration/trust/ before the freeze.',
   },
   OPERATOR_KEY_MISMATCH: {
-    meaning: "The operator key's public half differs from the operator_public_key pinned in preregistration/trust/: the outputs would carry a signature nobody can check.",
+    meaning: "The operator key's public half differs from the operator_public_key pinned in preregistration/trust/: the outputs would carry a signature nobody can check. In an audit: the study pins another operator key than the one the auditor passed with --operator-key.",
     next: 'Sign with the operator key that was pinned before the freeze.',
   },
   OPERATOR_CMS_INVALID: {

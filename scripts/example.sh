@@ -14,7 +14,7 @@ outdir=work/example-outputs
 # audit trusts only these, never the study's own trust directory.
 auditor=test/fixtures/example-auditor
 auditor_flags=(--tsa-root "$auditor/TEST-ONLY-tsa-root.cert.pem" --issuer-keys "$auditor/TEST-ONLY-issuer-keys.json"
-  --expect-freeze "$(cat "$auditor/freeze-digest.txt")")
+  --expect-freeze "$(cat "$auditor/freeze-digest.txt")" --operator-key "$auditor/TEST-ONLY-operator.pub.pem")
 for receipt in "$auditor"/receipts/*.receipt.json; do auditor_flags+=(--receipt "$receipt"); done
 
 echo "== check-anchors: every frozen digest recomputed, every anchor verified under the auditor's root"

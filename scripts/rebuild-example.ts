@@ -126,7 +126,8 @@ export const EXAMPLE_AUDITOR = join(ROOT, 'test/fixtures/example-auditor');
 /**
  * The example auditor's own material, from the TEST-ONLY key files, never from the study: the
  * issuer's key history in ArkForge's published_keys.json format (what `--issuer-keys` reads) and
- * the freeze digest the study published before it opened (what `--expect-freeze` takes).
+ * the freeze digest the study published before it opened (what `--expect-freeze` takes), and the
+ * operator's public key (what `--operator-key` takes).
  */
 export function writeExampleAuditorMaterial(root: string = ROOT): void {
   const history = {
@@ -139,6 +140,8 @@ export function writeExampleAuditorMaterial(root: string = ROOT): void {
   };
   mkdirSync(EXAMPLE_AUDITOR, { recursive: true });
   writeFileAtomic(join(EXAMPLE_AUDITOR, 'TEST-ONLY-issuer-keys.json'), `${JSON.stringify(history, null, 2)}\n`);
+  // The operator's identity, obtained from the operator's own publication: the key every intake key is certified by.
+  writeFileAtomic(join(EXAMPLE_AUDITOR, 'TEST-ONLY-operator.pub.pem'), readFileSync(join(KEYS, 'TEST-ONLY-operator.pub.pem')));
   writeFileAtomic(join(EXAMPLE_AUDITOR, 'freeze-digest.txt'), `${freezeDigest(loadFreezeRecord(studyLayout(root).freeze))}\n`);
 }
 

@@ -15,11 +15,11 @@ import { inputsRail } from './inputs.ts';
 import { assembleReport, type AuditReport, type Rail } from './rails.ts';
 import { parseJsonObject, readAudited } from './recorded.ts';
 import { STUDY_INPUT_DIRS, withRerun, type AuditStages } from './rerun.ts';
-import { signaturesRail } from './signatures.ts';
+import { pinnedOperatorKeyOf, signaturesRail } from './signatures.ts';
 import { trustRail, type AuditorTrust } from './trust.ts';
 import { intakeRail, readReceipts } from './intake.ts';
 import { readDatedRequests, type DatedRequest } from '../intake/dated-requests.ts';
-import { loadAuditorIssuerKeys, loadAuditorRoots } from '../auditor/trust.ts';
+import { loadAuditorIssuerKeys, loadAuditorOperatorKey, loadAuditorRoots } from '../auditor/trust.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
 import { trustWeakenedModes } from '../formats/trust-policy.ts';
 import { expectedFreeze, requiredWitnesses } from '../freeze/anchors.ts';
@@ -45,6 +45,8 @@ export interface AuditorFlags {
   receipts?: string[];
   /** Participants' signed requests, each with its token beside it (REQUEST.tsr). */
   requests?: string[];
+  /** The operator's identity key (PEM public key) as the operator published it. */
+  operatorKey?: string;
 }
 
 /** The auditor's files, read; a flag naming a file that is missing or invalid stops the audit (exit 3). */
@@ -58,7 +60,8 @@ function loadAuditorTrust(flags: AuditorFlags, loaded: LoadedStudy): { trust: Au
   }
   const roots = loadAuditorRoots(flags.tsaRoots, study);
   requiredWitnesses(flags.minWitnesses, 0); // USAGE now, not a rail that cannot run
-  return { trust: { roots, issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys), expectFreeze: expectedFreeze(flags.expectFreeze) }, study, receipts: readReceipts(flags.receipts ?? []), requests: readDatedRequests(flags.requests ?? []) };
+  const trust = { roots, issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys), expectFreeze: expectedFreeze(flags.expectFreeze), operatorKey: loadAuditorOperatorKey(flags.operatorKey) };
+  return { trust, study, receipts: readReceipts(flags.receipts ?? []), requests: readDatedRequests(flags.requests ?? []) };
 }
 
 export type { AuditStages };
@@ -124,7 +127,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   });
   rails.push(anchors.rail);
   progress('audit: intake…');
-  const intake = await intakeRail(loaded, auditor.trust.roots, auditor.receipts, auditor.requests);
+  const intake = await intakeRail(loaded, auditor.trust, auditor.receipts, auditor.requests);
   rails.push(intake.rail);
   rails.push(digestsRail(audited));
   // The rerun runs without results.json's parsed rows (≈ 210 MiB of objects at 100,000 records):
@@ -140,7 +143,8 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
     progress('audit: comparing with the rerun…');
     rails.push(await reproducedRail(audited, outcome));
     rails.push(decisionsRail({ ...audited, results: recordedResults && parseJsonObject('results.json', recordedResults) }, outcome));
-    rails.push(await trustRail(auditor.trust, anchors.seen, intake.seen, auditor.study, outcome));
+    const studyKey = pinnedOperatorKeyOf(loaded);
+    rails.push(await trustRail(auditor.trust, anchors.seen, intake.seen, auditor.study, outcome, 'key' in studyKey ? studyKey : null));
   });
   return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun, weakened_modes: studyWeakenedModes(loaded) });
 }

@@ -15,8 +15,9 @@ import { againstOperator, checkReceipts, failsIntake, receiptFailures, verifyInt
 import { readJsonFile } from '../io/json-files.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { intakeOf } from '../study/study.ts';
-import type { AuditorRoots } from '../auditor/trust.ts';
+import type { AuditorOperatorKey, AuditorRoots } from '../auditor/trust.ts';
 import type { DatedRequest } from '../intake/dated-requests.ts';
+import { accountedFreezeDigests } from './equivocation.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { withheldRequests } from './withheld-requests.ts';
 
@@ -40,7 +41,8 @@ function receiptNotes(checks: readonly ReceiptCheck[]): string[] {
   return checks.flatMap((c) => c.findings.filter((f) => !againstOperator(f)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`));
 }
 
-export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | null, receipts: ReadonlyArray<{ file: string; value: unknown }>, requests: readonly DatedRequest[] = []): Promise<{ rail: Rail; seen: IntakeSeen }> {
+export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoots | null; operatorKey: AuditorOperatorKey | null }, receipts: ReadonlyArray<{ file: string; value: unknown }>, requests: readonly DatedRequest[] = []): Promise<{ rail: Rail; seen: IntakeSeen }> {
+  const auditor = given.roots;
   const { layout } = loaded;
   const seen: IntakeSeen = { tokenRoots: [], pinningReceipts: [] };
   let state: ReturnType<typeof loadFrozenStudy>;
@@ -77,7 +79,9 @@ export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | nu
       for (const r of receipts) differences.push({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: there is no seal the receipt could be in' });
       codes.push('INTAKE_RECEIPT_NOT_SEALED');
     } else {
-      const checks = await checkReceipts(receipts, log.seal, { intakeKey: state.loaded.intakeKey().key, tsaTrust, log: { entries: log.entries, digests: log.digests } });
+      // The operator's identity: the auditor's --operator-key, else the study's own (the trust rail names it).
+      const identity = given.operatorKey?.key ?? state.loaded.operatorKey().key;
+      const checks = await checkReceipts(receipts, log.seal, { identity, accountedFreezes: accountedFreezeDigests(state), tsaTrust, log: { entries: log.entries, digests: log.digests } });
       for (const c of checks) {
         for (const f of c.findings.filter(againstOperator)) {
           differences.push({ file: c.file, message: `${f.code}: ${f.message}` });

@@ -6,7 +6,9 @@
 // it pins can only make evidence verify), so only what verified is checked here.
 import { join } from 'node:path';
 import { studyOnlyWitnesses, type AnchorVerification } from '../freeze/anchors.ts';
-import type { AuditorIssuerKeys, AuditorRoots } from '../auditor/trust.ts';
+import type { AuditorIssuerKeys, AuditorOperatorKey, AuditorRoots } from '../auditor/trust.ts';
+import { sameKey } from '../evidence/intake/ed25519.ts';
+import type { PinnedOperatorKey } from '../study/operator-key.ts';
 import { loadTsaTrust } from '../evidence/timestamp/index.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
@@ -24,6 +26,8 @@ export interface AuditorTrust {
   issuerKeys: AuditorIssuerKeys | null;
   /** --expect-freeze, lowercased; null when not given. */
   expectFreeze: string | null;
+  /** --operator-key: the operator's identity as it published it; null when not given. */
+  operatorKey: AuditorOperatorKey | null;
 }
 
 /** What check-anchors reported on the study (the anchors rail's run). */
@@ -80,10 +84,13 @@ function keyConfirmed(issuer: AuditorIssuerKeys, publicKey: string, times: reado
 
 const where = (p: VerifiedProof) => `${p.system_id}/${p.item_id}/${p.attempt}`;
 
-function freezeDifferences(auditor: AuditorTrust, pinned: boolean, anchors: AnchorsSeen | null, studyRoots: Map<string, string>): Difference[] {
+function freezeDifferences(auditor: AuditorTrust, pinned: boolean, intake: IntakeSeen, anchors: AnchorsSeen | null, studyRoots: Map<string, string>): Difference[] {
   const out: Difference[] = [];
-  if (!pinned) {
-    out.push({ file: 'preregistration/freeze.json', message: 'FREEZE_DIGEST_UNPINNED: nothing the operator does not control pins freeze_digest; pass --expect-freeze with the digest published before opens_at, or --receipt with a participant\'s sealed intake receipt' });
+  if (!pinned && intake.pinningReceipts.length > 0) {
+    // A receipt is the operator's only by the identity key; the study's own could have been replaced with the freeze.
+    out.push({ file: 'preregistration/freeze.json', message: `FREEZE_DIGEST_UNPINNED: ${intake.pinningReceipts.length} sealed receipt(s) name freeze_digest, but they are checked against the study's own operator_public_key, which a re-freeze could replace: pass the operator's published key with --operator-key, or --expect-freeze` });
+  } else if (!pinned) {
+    out.push({ file: 'preregistration/freeze.json', message: 'FREEZE_DIGEST_UNPINNED: nothing the operator does not control pins freeze_digest; pass --expect-freeze with the digest published before opens_at, or --receipt with a participant\'s sealed intake receipt and --operator-key with the operator\'s published key' });
   }
   if (anchors === null) return out;
   const studyTrusted = studyOnlyWitnesses(anchors.witnesses);
@@ -135,10 +142,19 @@ function intakeDifferences(auditor: AuditorTrust, intake: IntakeSeen, studyRoots
   return out;
 }
 
-export async function trustRail(auditor: AuditorTrust, anchors: AnchorsSeen | null, intake: IntakeSeen, study: TrustMaterialInputs | null, rerun: RerunOutcome): Promise<Rail> {
+/** The study pins another operator key than the one the auditor obtained: its signatures and receipts are another identity's. */
+function operatorKeyDifferences(auditor: AuditorTrust, studyKey: PinnedOperatorKey | null): Difference[] {
+  if (auditor.operatorKey === null || (studyKey !== null && sameKey(studyKey.key, auditor.operatorKey.key))) return [];
+  return [{ file: studyKey?.file ?? TRUST_FILE, message: `OPERATOR_KEY_MISMATCH: the study's operator_public_key is not the key you passed with --operator-key (${auditor.operatorKey.file})` }];
+}
+
+export async function trustRail(auditor: AuditorTrust, anchors: AnchorsSeen | null, intake: IntakeSeen, study: TrustMaterialInputs | null, rerun: RerunOutcome, studyOperatorKey: PinnedOperatorKey | null = null): Promise<Rail> {
   const studyRoots = study ? studyRootFiles(study) : new Map<string, string>();
-  const pinned = auditor.expectFreeze !== null || intake.pinningReceipts.length > 0;
-  const differences = [...freezeDifferences(auditor, pinned, anchors, studyRoots), ...intakeDifferences(auditor, intake, studyRoots)];
+  // Receipts pin the freeze only when the auditor holds the identity that makes them the operator's.
+  const receiptsPin = auditor.operatorKey !== null && intake.pinningReceipts.length > 0;
+  const pinned = auditor.expectFreeze !== null || receiptsPin;
+  const keyDifferences = operatorKeyDifferences(auditor, studyOperatorKey);
+  const differences = [...freezeDifferences(auditor, pinned, intake, anchors, studyRoots), ...keyDifferences, ...intakeDifferences(auditor, intake, studyRoots)];
   let proofs = 0;
   if (rerun.ok && study) {
     const verified = await verifiedProofs(join(rerun.dir, 'proof_checks.parquet'));
@@ -147,8 +163,8 @@ export async function trustRail(auditor: AuditorTrust, anchors: AnchorsSeen | nu
   } else if (!rerun.ok) {
     differences.push({ file: rerun.refusal.file ?? 'preregistration/', message: 'the rerun refused, so what its verified proofs rest on is unknown' });
   }
-  const codes: ReasonCode[] = [...(pinned ? [] : ['FREEZE_DIGEST_UNPINNED' as const]), ...(differences.some((d) => d.message.startsWith('SEAL_SELF_TRUSTED')) ? ['SEAL_SELF_TRUSTED' as const] : [])];
-  const by = [...(auditor.expectFreeze !== null ? ['--expect-freeze'] : []), ...(intake.pinningReceipts.length > 0 ? [`${intake.pinningReceipts.length} sealed receipt(s)`] : [])].join(' and ');
+  const codes: ReasonCode[] = [...(pinned ? [] : ['FREEZE_DIGEST_UNPINNED' as const]), ...(keyDifferences.length > 0 ? ['OPERATOR_KEY_MISMATCH' as const] : []), ...(differences.some((d) => d.message.startsWith('SEAL_SELF_TRUSTED')) ? ['SEAL_SELF_TRUSTED' as const] : [])];
+  const by = [...(auditor.expectFreeze !== null ? ['--expect-freeze'] : []), ...(receiptsPin ? [`${intake.pinningReceipts.length} sealed receipt(s) under --operator-key`] : [])].join(' and ');
   return railOf(
     'trust',
     `freeze_digest pinned by ${by}; the intake's tokens, the freeze's ${anchors?.independent_witnesses ?? 0} witness(es) and the ${proofs} verified proof(s) rest only on roots and issuer keys you passed`,

@@ -4,6 +4,8 @@
 // read from the auditor's files only; the study's tsa_certs are kept as path material (never
 // roots), as for the study's own verification.
 import { existsSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
+import { readEd25519PublicKey } from '../intake/keys.ts';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
 import { readText } from '../io/json-files.ts';
@@ -42,6 +44,19 @@ export function loadGivenTsaTrust(rootFiles: readonly string[], certFiles: reado
   const roots = rootFiles.map((f) => readGiven(f, '--tsa-root'));
   const certs = certFiles.map((f) => readGiven(f, '--tsa-cert'));
   return loadTsaTrust(roots, certs, { roots: rootFiles, certs: certFiles });
+}
+
+export interface AuditorOperatorKey {
+  file: string;
+  key: KeyObject;
+}
+
+/**
+ * `--operator-key`: the operator's identity key (an Ed25519 public key, PEM) as the operator
+ * published it, or null. FILE_NOT_FOUND when missing, USAGE when it is not an Ed25519 public key.
+ */
+export function loadAuditorOperatorKey(file: string | undefined): AuditorOperatorKey | null {
+  return file === undefined ? null : { file, key: readEd25519PublicKey(file, '--operator-key') };
 }
 
 export interface AuditorIssuerKeys {

@@ -19,15 +19,16 @@ import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { parseArkForgeKeyHistory, planArkForgeImport, type ImportedKey } from '../trust-import/index.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
+import { certifyIntakeKeyCommand } from '../trust-import/intake-key.ts';
 
 /** A published key history larger than this is refused before it is parsed (ArkForge's own is a few KB). */
 export const MAX_KEY_HISTORY_BYTES = 8 * 1024 * 1024;
 
-const USAGE = 'usage: prereg trust import-arkforge FILE [--trust DIR] [--json]';
+const USAGE = 'usage: prereg trust import-arkforge FILE [--trust DIR] [--json]\n       prereg trust certify-intake-key INTAKE.pub.pem --operator-key OPERATOR.key.pem [--root DIR] [--json]';
 
 export const trust: Command = {
   name: 'trust',
-  summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys",
+  summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys; `trust certify-intake-key` certifies an intake key",
   help: [
     USAGE,
     '',
@@ -42,11 +43,18 @@ export const trust: Command = {
     'A second run changes nothing. A malformed file is ARKFORGE_KEYS_INVALID (exit 3); a kid',
     'already pinned with another key is ARKFORGE_KEY_CONFLICT (exit 4); both write nothing.',
     'The trust directory is frozen: import before `prereg freeze` (or freeze again).',
+    '',
+    'certify-intake-key: the operator key (the private half of operator_public_key) certifies',
+    'INTAKE.pub.pem, an Ed25519 public key inside the trust directory, for the study: writes',
+    '<name>.cert.json beside it (prereg.intake-key-certificate/1) and pins both in the policy',
+    '(intake_public_key, intake_key_certificate). Every receipt carries it: a receipt under any key',
+    'the operator certified counts as the operator\'s (docs/trust.md, "The operator\'s identity").',
   ].join('\n'),
-  options: { trust: { type: 'string' } },
+  options: { trust: { type: 'string' }, 'operator-key': { type: 'string' } },
   stage: false,
   async run(ctx) {
     const [verb, file, ...rest] = ctx.positionals;
+    if (verb === 'certify-intake-key' && file !== undefined && rest.length === 0) return certifyIntakeKeyCommand(studyLayout(ctx.root), resolve(file), ctx.values['operator-key']);
     if (verb !== 'import-arkforge' || file === undefined || rest.length > 0) {
       throw new PreregError('USAGE', verb === undefined || verb === 'import-arkforge' ? USAGE : `unknown trust command "${verb}"; ${USAGE}`);
     }

@@ -17,6 +17,8 @@ export interface TrustPolicy {
   operator_public_key?: string;
   /** PEM file of the Ed25519 key that signs intake receipts; absent: operator_public_key (docs/intake.md). */
   intake_public_key?: string;
+  /** JSON file of the operator key's certificate for intake_public_key (prereg.intake-key-certificate/1); needed when that key is not operator_public_key. */
+  intake_key_certificate?: string;
   require_tsa_token: boolean;
   max_skew_seconds: number;
   /** Absent: DEFAULT_BATCH_MAX_SKEW_SECONDS (900). */
@@ -57,6 +59,7 @@ export const TRUST_POLICY_FIELDS = [
   'tlog_submitter_keys',
   'operator_public_key',
   'intake_public_key',
+  'intake_key_certificate',
   'require_tsa_token',
   'max_skew_seconds',
   'batch_max_skew_seconds',

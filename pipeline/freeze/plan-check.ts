@@ -2,6 +2,8 @@
 // file the trust policy names, the operator key, section 5 dry-run against empty base tables,
 // the vocabulary and every pattern of study.json. A plan that cannot run is refused while it can
 // still be fixed, instead of at `run`, when fixing it means a new freeze and losing the anchors.
+import { PreregError } from '../reasons.ts';
+import { pinnedReceiptSigner } from '../intake/identity.ts';
 import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
 import { readItems } from './answer-key-file.ts';
 import type { PublicDigests } from '../study/public-digests.ts';
@@ -72,6 +74,19 @@ function trustProblems(loaded: LoadedStudy): PlanProblem[] {
     loaded.operatorKey();
   } catch (err) {
     problems.push(asProblem(err, POLICY, '/operator_public_key'));
+    return problems;
+  }
+  // Every intake key speaks for the operator's identity (SPEC §13.4): it is the operator key, or certified by it.
+  let studyId: string | undefined;
+  try {
+    studyId = loaded.study().study_id;
+  } catch (err) {
+    if (!(err instanceof PreregError)) throw err; // the study's own problems are studyProblems'
+  }
+  try {
+    if (studyId !== undefined) pinnedReceiptSigner(loaded, studyId);
+  } catch (err) {
+    problems.push(asProblem(err, POLICY, '/intake_key_certificate'));
   }
   return problems;
 }

@@ -8,9 +8,11 @@
 //     inputs/commitments.jsonl), its anchors (imprint = seal_digest, the given roots, genTime in
 //     [closes_at, closes_at + seal_within_s]: SEAL_EARLY / SEAL_LATE); and every input file equal
 //     to its sealed leaf (INTAKE_DRIFT).
-//   checkReceipts(receipts, seal, options) — each participant receipt: the intake key's signature,
-//     its token, and its entry's RFC 6962 audit path to the seal's root (INTAKE_RECEIPT_NOT_SEALED),
-//     or a later entry of the same owner and kind (INTAKE_RECEIPT_SUPERSEDED, informational).
+//   checkReceipts(receipts, seal, options) — each participant receipt: signed by the intake key it
+//     names, that key the operator's identity or certified by it (identity.ts); under a freeze the
+//     audited chain accounts for (INTAKE_RECEIPT_EQUIVOCATION otherwise); its token, and its
+//     entry's RFC 6962 audit path to the seal's root (INTAKE_RECEIPT_NOT_SEALED), or a later entry
+//     of the same owner and kind (INTAKE_RECEIPT_SUPERSEDED, informational).
 //
 // Which findings fail is read from the two catalogues below, never from a code's name.
 //
@@ -19,10 +21,10 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import { verifyCanonical } from '../evidence/intake/ed25519.ts';
+import { agentPublicKey } from '../evidence/intake/ed25519.ts';
 import { latestEntries, parseIntakeLog } from '../evidence/intake/log.ts';
 import {
-  entryDigest, entryProblems, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, logAuditPath, logRoot, receiptPayload, sealDigest, sealProblems, storedPath,
+  entryDigest, entryProblems, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, logAuditPath, logRoot, sealDigest, sealProblems, storedPath,
   verifyLogInclusion, type IntakeEntry, type IntakeReceipt, type SealedFile, type SealRecord,
 } from '../evidence/intake/records.ts';
 import { chainProblems } from '../evidence/intake/request-chain.ts';
@@ -40,6 +42,7 @@ import type { ReasonCode } from '../reasons.ts';
 import type { IntakeSettings } from '../study/study.ts';
 import { currentInputFiles, fileDrift } from './files.ts';
 import { SEAL_ANCHOR_FORMAT, type SealAnchorMetadata } from './seal-anchors.ts';
+import { receiptSignerFinding } from './identity.ts';
 
 /**
  * The log's and the seal's codes (verifyIntakeLog): every one FAILING, the intake does not hold.
@@ -72,10 +75,14 @@ export const INTAKE_LOG_CATALOGUE = checkCatalogue(['chain', 'request', 'token',
  * holds (a later entry supersedes it). Separate from the log's: the same INTAKE_TOKEN_INVALID is
  * the operator's failure in its log and proves nothing in a receipt.
  */
-export const INTAKE_RECEIPT_CATALOGUE = checkCatalogue(['signature', 'token', 'log', 'sealed', 'latest'], ['AGAINST_OPERATOR', 'PROVES_NOTHING'], {
+export const INTAKE_RECEIPT_CATALOGUE = checkCatalogue(['signature', 'freeze', 'token', 'log', 'sealed', 'latest'], ['AGAINST_OPERATOR', 'PROVES_NOTHING'], {
   // The receipt as a whole: its shape, its entry_digest, its study and freeze.
   INTAKE_RECEIPT_INVALID: { check: null, status: 'PROVES_NOTHING' },
   INTAKE_RECEIPT_SIGNATURE_INVALID: { check: 'signature', status: 'PROVES_NOTHING' },
+  // The key is not the operator's identity, nor certified by it: anyone could have made it.
+  INTAKE_KEY_UNCERTIFIED: { check: 'signature', status: 'PROVES_NOTHING' },
+  // The operator's own receipt under a freeze the audited chain does not account for (SPEC §13.4).
+  INTAKE_RECEIPT_EQUIVOCATION: { check: 'freeze', status: 'AGAINST_OPERATOR' },
   INTAKE_TOKEN_INVALID: { check: 'token', status: 'PROVES_NOTHING' },
   // The log given is not the one the seal closes: no audit path can be computed.
   SEAL_INVALID: { check: 'log', status: 'AGAINST_OPERATOR' },
@@ -304,8 +311,10 @@ export interface ReceiptCheck {
 }
 
 export interface ReceiptCheckOptions {
-  /** The operator's pinned intake key (the policy's intake_public_key, else operator_public_key). */
-  intakeKey: KeyObject;
+  /** The operator's identity key: each receipt's intake key must be it or certified by it. */
+  identity: KeyObject;
+  /** The freeze digests the audited freeze chain accounts for (a receipt under another is equivocation). */
+  accountedFreezes: ReadonlySet<string>;
   /** The TSA roots the entry token must chain to; absent: the token is not checked. */
   tsaTrust?: TsaTrust;
   /** The published log: its entries and their digests (the audit paths are computed from them). */
@@ -321,6 +330,7 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
     out.push(result);
     const problems = !isRecord(value) ? ['a receipt is a JSON object'] : [
       ...(value.format === INTAKE_RECEIPT_FORMAT ? [] : [`format must be ${JSON.stringify(INTAKE_RECEIPT_FORMAT)}`]),
+      ...(typeof value.intake_key === 'string' && agentPublicKey(value.intake_key) ? [] : ['intake_key must be an ed25519:<base64url> public key']),
       ...entryProblems(value.entry).map((p) => `entry: ${p}`),
     ];
     if (problems.length > 0) {
@@ -335,8 +345,13 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
       findings.push({ code: 'INTAKE_RECEIPT_INVALID', file, message: `entry_digest is ${String(receipt.entry_digest)}; the entry's digest is ${digest}` });
       continue;
     }
-    if (!verifyCanonical(options.intakeKey, receiptPayload(receipt), receipt.signature)) {
-      findings.push({ code: 'INTAKE_RECEIPT_SIGNATURE_INVALID', file, message: 'the signature does not verify with the pinned intake key over the canonical receipt without its signature' });
+    const signer = receiptSignerFinding(receipt, options.identity);
+    if (signer) {
+      findings.push({ file, ...signer });
+      continue;
+    }
+    if (receipt.study_id === seal.study_id && !options.accountedFreezes.has(receipt.freeze_digest)) {
+      findings.push({ code: 'INTAKE_RECEIPT_EQUIVOCATION', file, message: `the operator signed this receipt for ${receipt.entry.request.system_id}'s entry ${receipt.entry.seq} of ${seal.study_id} under freeze ${receipt.freeze_digest}, which the audited freeze chain (${[...options.accountedFreezes].join(', ')}) does not account for: two freezes of one study that are not one amendment chain` });
       continue;
     }
     if (receipt.study_id !== seal.study_id || receipt.freeze_digest !== seal.freeze_digest) {

@@ -23,7 +23,8 @@ export const audit: Command = {
   summary: 'rerun from the inputs in a scratch dir, compare every output byte, verify signatures and anchors',
   help: [
     'usage: prereg audit <outputs dir> [--tsa-root PEM]… [--issuer-keys FILE] [--expect-freeze HEX]',
-    '                    [--min-witnesses N] [--receipt R]… [--request Q]… [--root DIR] [--json]',
+    '                    [--min-witnesses N] [--operator-key PUB.pem] [--receipt R]… [--request Q]…',
+    '                    [--root DIR] [--json]',
     '',
     'The audit trusts only what you supply (obtain each out of band: docs/audit.md):',
     '  --tsa-root PEM       a TSA root you trust (repeatable); the tool ships public ones in tsa-roots/',
@@ -31,8 +32,12 @@ export const audit: Command = {
     '  --expect-freeze HEX  the freeze_digest you saw published before opens_at',
     '  --min-witnesses N    freeze witnesses required, by distinct root of yours (default 1, or the',
     '                       study\'s anchors.min_witnesses if higher)',
+    '  --operator-key PUB   the operator\'s identity key (Ed25519 public key, PEM) as the operator',
+    '                       published it: the key that signs outputs and certifies every intake key',
     '  --receipt R          a participant\'s intake receipt (repeatable): one the seal left out is',
-    '                       INTAKE_RECEIPT_NOT_SEALED; a sealed one also pins the freeze it names',
+    '                       INTAKE_RECEIPT_NOT_SEALED; one the operator signed under another freeze',
+    '                       is INTAKE_RECEIPT_EQUIVOCATION; with --operator-key, a sealed one also',
+    '                       pins the freeze it names',
     '  --request Q          a participant\'s signed request with its token beside it (Q.tsr, from',
     '                       `submission sign --tsa`), repeatable: dated before closes_at under your',
     '                       --tsa-root and in the log neither itself nor by a later version:',
@@ -57,7 +62,8 @@ export const audit: Command = {
     'The report names the first differing file (and line or row). It proves reproducibility and',
     'integrity, not that evidence was truthful, nor that witnesses saw every action.',
     'Exit 0 valid, 1 invalid (a rail failed), 2 usage, 3 when it cannot run (no such directory,',
-    'a --tsa-root, --issuer-keys, --receipt or --request file missing or invalid, study inputs unreadable).',
+    'a --tsa-root, --issuer-keys, --operator-key, --receipt or --request file missing or invalid, study',
+    'inputs unreadable).',
     'See docs/audit.md.',
   ].join('\n'),
   options: {
@@ -67,6 +73,7 @@ export const audit: Command = {
     'min-witnesses': { type: 'string' },
     receipt: { type: 'string', multiple: true },
     request: { type: 'string', multiple: true },
+    'operator-key': { type: 'string' },
   },
   stage: true,
   jsonSchema: () => 'prereg.audit/1',
@@ -82,6 +89,7 @@ export const audit: Command = {
       ...(typeof v['min-witnesses'] === 'string' ? { minWitnesses: v['min-witnesses'] } : {}),
       ...(Array.isArray(v.receipt) ? { receipts: v.receipt as string[] } : {}),
       ...(Array.isArray(v.request) ? { requests: v.request as string[] } : {}),
+      ...(typeof v['operator-key'] === 'string' ? { operatorKey: v['operator-key'] } : {}),
     };
     const report = await auditOutputs(ctx.positionals[0]!, { root: ctx.root, env: ctx.env, progress: ctx.progress, stages: AUDIT_STAGES, auditor });
     return { exitCode: report.ok ? EXIT.ok : EXIT.failures, json: report, text: renderReport(report) };

@@ -24,6 +24,7 @@ import { utcMillis } from '../formats/utc-instant.ts';
 import { studyMaxLineBytes } from '../ingest/scan.ts';
 import { loadSeal } from '../intake/files.ts';
 import { readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
+import { pinnedReceiptSigner } from '../intake/identity.ts';
 import { checkIntakeLines } from '../intake/line-checks.ts';
 import { readIntakeLog } from '../intake/log.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
@@ -62,9 +63,11 @@ export const intake: Command = {
     'genTime is at or after closes_at (INTAKE_LATE), a sealed study (SEAL_EXISTS). Other rejected',
     'lines are counted (lines_rejected), the file is stored as received. docs/intake.md.',
     '',
-    '--verify-receipt checks a receipt: the pinned intake key\'s signature, its entry\'s token, and',
-    'the entry\'s audit path to the seal\'s log root (from inputs/intake.jsonl): exit 0 sealed (or',
-    'INTAKE_RECEIPT_SUPERSEDED, informational), 1 INTAKE_RECEIPT_NOT_SEALED or a bad signature.',
+    '--verify-receipt checks a receipt: signed by the intake key it names, that key the operator\'s',
+    '(--intake-key: the operator\'s key you hold, default the frozen operator_public_key) or',
+    'certified by it; under the sealed freeze (else INTAKE_RECEIPT_EQUIVOCATION); its entry\'s token',
+    'and audit path to the seal\'s log root (from inputs/intake.jsonl): exit 0 sealed (or',
+    'INTAKE_RECEIPT_SUPERSEDED, informational), 1 INTAKE_RECEIPT_NOT_SEALED, equivocation or a bad signature.',
   ].join('\n'),
   options: {
     'operator-key': { type: 'string' },
@@ -98,6 +101,8 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
   if (!sameKey(operatorKey, pinned.key)) {
     throw new PreregError('OPERATOR_KEY_MISMATCH', `--operator-key's public half is not the intake key pinned in ${pinned.where}; nothing was written`);
   }
+  // What each receipt carries to show it is the operator's identity's (SPEC §13.4).
+  const signer = pinnedReceiptSigner(loaded, study.study_id);
 
   const value = readJsonFile(requestPath);
   const problems = requestProblems(value);
@@ -159,7 +164,7 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
       throw new PreregError('INTAKE_LATE', `the entry's token (${token!.witness}) is dated ${token!.genTime}, not before closes_at ${frozen.window.closes_at}; nothing was written`);
     }
     const entry: IntakeEntry = { ...unsigned, token: Buffer.from(token!.tsr).toString('base64') };
-    const receiptBody: Omit<IntakeReceipt, 'signature'> = { format: INTAKE_RECEIPT_FORMAT, study_id: study.study_id, freeze_digest: freezeDigest, entry, entry_digest: digest };
+    const receiptBody: Omit<IntakeReceipt, 'signature'> = { format: INTAKE_RECEIPT_FORMAT, study_id: study.study_id, freeze_digest: freezeDigest, entry, entry_digest: digest, ...signer };
     const receipt: IntakeReceipt = { ...receiptBody, signature: signCanonical(operatorKey, receiptPayload(receiptBody)) };
     const receiptPath = typeof ctx.values['receipt-out'] === 'string' ? ctx.values['receipt-out'] : `${requestPath.replace(/\.json$/, '')}.receipt.json`;
     prepared.push(prepareFileAtomic(layout.intakeLog, `${log.text}${JSON.stringify(entry)}\n`));
@@ -193,11 +198,13 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
   let frozenStudy: ReturnType<typeof loadFrozenStudy> | undefined;
   const frozen = () => (frozenStudy ??= loadFrozenStudy(loadStudyFiles(layout)));
   const tsaTrust = roots.length > 0 ? loadTsaTrust(roots.map((p) => readText(p))) : frozen().trust.tsa;
-  const intakeKey = typeof ctx.values['intake-key'] === 'string'
+  // The operator's identity as the participant holds it, else the study's pinned operator key.
+  const identity = typeof ctx.values['intake-key'] === 'string'
     ? readEd25519PublicKey(ctx.values['intake-key'], '--intake-key')
-    : frozen().loaded.intakeKey().key;
+    : frozen().loaded.operatorKey().key;
   const log = readIntakeLog(layout);
-  const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { intakeKey, tsaTrust, log });
+  // The participant's freeze must be the sealed one: a receipt under any other is equivocation.
+  const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { identity, accountedFreezes: new Set([seal.freeze_digest]), tsaTrust, log });
   const failing = receiptFailures(result!);
   // A receipt or log that cannot be checked (INTAKE_RECEIPT_INVALID, SEAL_INVALID) blocks, as its code exits; any other failure is 1.
   const exitCode = failing.length > 0 ? (failing.some((f) => exitCodeOf(f.code) === EXIT.blocked) ? EXIT.blocked : EXIT.failures) : EXIT.ok;

@@ -46,7 +46,7 @@ export interface LoadedStudy {
   trust(): LoadedTrust;
   /** The pinned operator key and intake key, read from the same read. */
   operatorKey(): PinnedOperatorKey;
-  intakeKey(): PinnedOperatorKey & { where: string };
+  intakeKey(): PinnedOperatorKey & { where: string; certificate?: unknown };
   /** The corpus's digest; `documents` are the texts of the bytes it hashed (reading study.json first, for the suffix). */
   corpusTree(): TreeDigest;
   documents(): CorpusDocument[];

@@ -30,8 +30,12 @@ export function pinnedOperatorKey(trustDir: string, policy: TrustPolicy, read: T
   return pinnedKey(read, named, 'operator_public_key', (file) => file);
 }
 
-/** The key intake receipts are signed with: intake_public_key, else operator_public_key, under the same rule; `where` names the member. */
-export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy, read: TrustFileReader = fileReader(trustDir)): PinnedOperatorKey & { where: string } {
+/**
+ * The key intake receipts are signed with: intake_public_key, else operator_public_key, under the
+ * same rule; `where` names the member. `certificate` is the parsed intake_key_certificate file when
+ * the policy names one (pipeline/intake/identity.ts judges it): TRUST_POLICY_INVALID when it is not JSON.
+ */
+export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy, read: TrustFileReader = fileReader(trustDir)): PinnedOperatorKey & { where: string; certificate?: unknown } {
   const member: PinnedMember = policy.intake_public_key !== undefined ? 'intake_public_key' : 'operator_public_key';
   const named = policy[member];
   if (named === undefined || named === '') {
@@ -39,7 +43,18 @@ export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy, read: Tru
   }
   const where = (file: string) => `${file} (${member})`;
   const pinned = pinnedKey(read, named, member, where);
-  return { ...pinned, where: where(pinned.file) };
+  const certificate = policy.intake_key_certificate === undefined ? {} : { certificate: parseCertificate(read, policy.intake_key_certificate) };
+  return { ...pinned, where: where(pinned.file), ...certificate };
+}
+
+function parseCertificate(read: TrustFileReader, named: string): unknown {
+  const file = `preregistration/trust/${named}`;
+  try {
+    return JSON.parse(read(named)) as unknown;
+  } catch (err) {
+    if (err instanceof PreregError && err.code !== 'JSON_NOT_UTF8') throw err;
+    throw new PreregError('TRUST_POLICY_INVALID', `${file} (intake_key_certificate) is not a JSON certificate: ${(err as Error).message}`, { file, field: '/intake_key_certificate' });
+  }
 }
 
 /** The text of a file the policy names (relative to the trust directory), refused as trustPath refuses a path outside it. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../pipeline/audit/rails.ts';
-import { auditorFlags, publishedFreezeDigest } from '../support/auditor.ts';
+import { AUDITOR_OPERATOR_KEY, auditorFlags, publishedFreezeDigest } from '../support/auditor.ts';
 import { runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
 import { AFTER_CLOSE, DURING_WINDOW, intakeFixture, intakeWith, sealWith, signAs, type IntakeStudy } from '../support/intake-study.ts';
@@ -73,9 +73,16 @@ describe('dropping what was received', () => {
     const a = await audit(r.dir, s.root, Object.values(receipts));
     expect([a.code, a.report.verdict], JSON.stringify(a.report.rails.filter((x) => !x.ok))).toEqual([0, 'valid']);
     expect(a.report.weakened_modes).toEqual(['operator-collected commitments']);
-    // The receipts alone pin the freeze: the participants signed the digest they submitted under.
-    const pinned = await runCli(['audit', r.dir, '--root', s.root, ...auditorFlags().slice(0, 4), ...Object.values(receipts).flatMap((x) => ['--receipt', x]), '--json']);
+    // The receipts pin the freeze, checked under the operator's key as the auditor obtained it
+    // (--operator-key): the participants signed the digest they submitted under, the operator signed the receipts.
+    const receiptFlags = Object.values(receipts).flatMap((x) => ['--receipt', x]);
+    const pinned = await runCli(['audit', r.dir, '--root', s.root, ...auditorFlags().slice(0, 4), '--operator-key', AUDITOR_OPERATOR_KEY, ...receiptFlags, '--json']);
     expect([pinned.code, pinned.json.rails.find((x: { name: string }) => x.name === 'trust').ok]).toEqual([0, true]);
+    // Under the study's own operator key only, they pin nothing: a re-freeze could have replaced that key.
+    const unconfirmed = await runCli(['audit', r.dir, '--root', s.root, ...auditorFlags().slice(0, 4), ...receiptFlags, '--json']);
+    const trust = (unconfirmed.json as AuditReport).rails.find((x) => x.name === 'trust')!;
+    expect([unconfirmed.code, trust.ok, trust.reason_codes]).toEqual([1, false, ['FREEZE_DIGEST_UNPINNED']]);
+    expect(JSON.stringify(trust.differences)).toContain('--operator-key');
   }, 240_000);
 
   it('cutting 15 lines of a sealed file: run refuses (INTAKE_DRIFT), and the participant\'s signed request cannot be reused for the cut file', async () => {

@@ -18,6 +18,8 @@ describe("a receipt's findings", () => {
   it.each([
     // code, fails the audit's intake rail, fails the participant's check
     ['INTAKE_RECEIPT_NOT_SEALED', true, true],
+    ['INTAKE_RECEIPT_EQUIVOCATION', true, true],
+    ['INTAKE_KEY_UNCERTIFIED', false, true],
     ['SEAL_INVALID', true, true],
     ['INTAKE_RECEIPT_SIGNATURE_INVALID', false, true],
     ['INTAKE_RECEIPT_INVALID', false, true],
@@ -31,15 +33,17 @@ describe("a receipt's findings", () => {
 
   it('lists every code checkReceipts reports', () => {
     expect(codesOf(INTAKE_RECEIPT_CATALOGUE).sort()).toEqual([
-      'INTAKE_RECEIPT_INVALID', 'INTAKE_RECEIPT_NOT_SEALED', 'INTAKE_RECEIPT_SIGNATURE_INVALID', 'INTAKE_RECEIPT_SUPERSEDED', 'INTAKE_TOKEN_INVALID', 'SEAL_INVALID',
+      'INTAKE_KEY_UNCERTIFIED', 'INTAKE_RECEIPT_EQUIVOCATION', 'INTAKE_RECEIPT_INVALID', 'INTAKE_RECEIPT_NOT_SEALED', 'INTAKE_RECEIPT_SIGNATURE_INVALID', 'INTAKE_RECEIPT_SUPERSEDED',
+      'INTAKE_TOKEN_INVALID', 'SEAL_INVALID',
     ]);
   });
 
   it("a participant's check that fails exits 3 when the receipt or the log cannot be checked, else 1 (the codes' exits)", () => {
     const blocked = codesOf(INTAKE_RECEIPT_CATALOGUE).filter((c) => receiptFailures(receipt(c)).length > 0 && exitCodeOf(c) === EXIT.blocked);
     const failures = codesOf(INTAKE_RECEIPT_CATALOGUE).filter((c) => receiptFailures(receipt(c)).length > 0 && exitCodeOf(c) === EXIT.failures);
-    expect(blocked.sort()).toEqual(['INTAKE_RECEIPT_INVALID', 'SEAL_INVALID']);
-    expect(failures.sort()).toEqual(['INTAKE_RECEIPT_NOT_SEALED', 'INTAKE_RECEIPT_SIGNATURE_INVALID', 'INTAKE_TOKEN_INVALID']);
+    // An uncertified key: the receipt cannot be traced to the operator's identity at all.
+    expect(blocked.sort()).toEqual(['INTAKE_KEY_UNCERTIFIED', 'INTAKE_RECEIPT_INVALID', 'SEAL_INVALID']);
+    expect(failures.sort()).toEqual(['INTAKE_RECEIPT_EQUIVOCATION', 'INTAKE_RECEIPT_NOT_SEALED', 'INTAKE_RECEIPT_SIGNATURE_INVALID', 'INTAKE_TOKEN_INVALID']);
   });
 });
 

@@ -71,6 +71,9 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
     expect(await tsa.stop()).toBe(0);
     const checked = await ok(['check-anchors', '--root', study]);
     expect(checked.json.independent_witnesses).toBe(1);
+    // The operator's public key as published before the window opens, copied by the auditor.
+    const publishedOperatorKey = join(base, 'operator.published.pub.pem');
+    copyFileSync(join(study, 'preregistration/trust/operator/operator.pub.pem'), publishedOperatorKey);
     // OpenSSL alone accepts the dev TSA's token over the freeze digest's 32 bytes.
     const digestFile = join(base, 'freeze-digest.bin');
     writeFileSync(digestFile, Buffer.from(checked.json.freeze_digest, 'hex'));
@@ -117,7 +120,7 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
 
     // The audit trusts what the auditor names: VALID with the dev root and key, INVALID without.
     const receiptArgs = receipts.flatMap((r) => ['--receipt', r]);
-    const audited = await runCli(['audit', ran.json.dir, '--root', study, '--tsa-root', created.json.rehearsal.tsa_root, '--issuer-keys', created.json.rehearsal.issuer_keys, ...receiptArgs, '--json']);
+    const audited = await runCli(['audit', ran.json.dir, '--root', study, '--tsa-root', created.json.rehearsal.tsa_root, '--issuer-keys', created.json.rehearsal.issuer_keys, '--operator-key', publishedOperatorKey, ...receiptArgs, '--json']);
     expect(audited.code, JSON.stringify(audited.json?.rails?.filter((r: { ok: boolean }) => !r.ok))).toBe(0);
     expect(audited.json.verdict).toBe('valid');
     const unconfirmed = await runCli(['audit', ran.json.dir, '--root', study, ...receiptArgs, '--json']);

@@ -9,6 +9,8 @@ import { exampleWorkingCopy, PROJECT_ROOT } from './cli.ts';
 export const EXAMPLE_AUDITOR_DIR = join(PROJECT_ROOT, 'test/fixtures/example-auditor');
 export const AUDITOR_TSA_ROOT = join(EXAMPLE_AUDITOR_DIR, 'TEST-ONLY-tsa-root.cert.pem');
 export const AUDITOR_ISSUER_KEYS = join(EXAMPLE_AUDITOR_DIR, 'TEST-ONLY-issuer-keys.json');
+/** The operator's identity key, as the operator published it (`audit --operator-key`). */
+export const AUDITOR_OPERATOR_KEY = join(EXAMPLE_AUDITOR_DIR, 'TEST-ONLY-operator.pub.pem');
 
 /** The freeze digest the committed example study published before it opened. */
 export function sealedExampleFreezeDigest(): string {

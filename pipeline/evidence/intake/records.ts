@@ -18,9 +18,10 @@
 //   entry digest = SHA-256(canonical JSON of the entry without `token`), hex: the chain's link,
 //              the seal's Merkle leaf (0x00 ‖ its 32 bytes), and what the token dates (its message
 //              imprint is a SHA-2 hash over the 32 bytes, as for the freeze's anchors).
-//   receipt   {format:"prereg.intake-receipt/1", study_id, freeze_digest, entry, entry_digest,
-//              signature}; signature = Ed25519 by the intake key over the canonical receipt
-//              without `signature`.
+//   receipt   {format:"prereg.intake-receipt/2", study_id, freeze_digest, entry, entry_digest,
+//              intake_key, intake_key_certificate?, signature}; signature = Ed25519 by
+//              intake_key over the canonical receipt without `signature`; the certificate is
+//              the operator identity's for that key when it is not the identity (key-certificate.ts).
 //   seal      inputs/seal.json {format:"prereg.seal/1", study_id, freeze_digest, closes_at,
 //              log:{entries, root, head}, files:[{path, bytes, sha256}]}; seal_digest =
 //              SHA-256(canonical seal.json), which the seal's anchors (inputs/anchors/) witness.
@@ -28,12 +29,13 @@
 import { canonicalJson, isRecord } from '../../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { schemaProblems } from '../../formats/schemas.ts';
+import type { IntakeKeyCertificate } from './key-certificate.ts';
 import { hashFromHex, hashLeaf, inclusionPath, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
 
 export const INTAKE_REQUEST_FORMAT = 'prereg.intake-request/2';
 /** The request before versions: still read in a log, refused by intake. */
 export const INTAKE_REQUEST_FORMAT_V1 = 'prereg.intake-request/1';
-export const INTAKE_RECEIPT_FORMAT = 'prereg.intake-receipt/1';
+export const INTAKE_RECEIPT_FORMAT = 'prereg.intake-receipt/2';
 export const SEAL_FORMAT = 'prereg.seal/1';
 export const GENESIS_PREV = '0'.repeat(64);
 export const INTAKE_KINDS = ['submissions', 'commitments'] as const;
@@ -76,6 +78,9 @@ export interface IntakeReceipt {
   freeze_digest: string;
   entry: IntakeEntry;
   entry_digest: string;
+  /** The key that signed, `ed25519:<base64url>`: the operator's identity key or one it certified. */
+  intake_key: string;
+  intake_key_certificate?: IntakeKeyCertificate;
   signature: string;
 }
 
