@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../pipeline/audit/rails.ts';
 import { entryDigest, requestDigest, type IntakeEntry, type IntakeRequest } from '../../pipeline/evidence/intake/records.ts';
 import { requestTimestamp } from '../../pipeline/net/tsa-client.ts';
-import { auditorFlags } from '../support/auditor.ts';
+import { auditorFlags, AUDITOR_OPERATOR_KEY } from '../support/auditor.ts';
 import { runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { AFTER_CLOSE, DURING_WINDOW, intakeFixture, intakeWith, sealWith, signAs, snapshot, type IntakeStudy } from '../support/intake-study.ts';
 
@@ -141,7 +141,7 @@ describe('(b) the operator withholds a newer request; (c) requests that prove no
 
     const r = await runCli(['run', '--root', s.root, '--outputs', join(s.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
     ok(r);
-    const audit = (extra: string[]) => runCli(['audit', r.json.dir as string, '--root', s.root, ...auditorFlags().slice(0, 4), ...receipts.flatMap((x) => ['--receipt', x]), ...extra, '--json']);
+    const audit = (extra: string[]) => runCli(['audit', r.json.dir as string, '--root', s.root, ...auditorFlags().slice(0, 4), '--operator-key', AUDITOR_OPERATOR_KEY, ...receipts.flatMap((x) => ['--receipt', x]), ...extra, '--json']);
 
     const nothing = await audit([forged, undated, late].flatMap((f) => ['--request', f]));
     const quiet = intakeRailOf(nothing.json as AuditReport);
