@@ -99,6 +99,14 @@ export const REASONS = {
     meaning: "The TSA's certificate does not chain, at the token's genTime (or the time verify-token --at names), to a pinned TSA root (preregistration/trust/, or --tsa-root).",
     next: "Pin the TSA's root before the freeze if this TSA is meant to be trusted; otherwise the token is not evidence.",
   },
+  TSA_CHAIN_PATH_LENGTH: {
+    meaning: "A CA on the TSA's path to the pinned root (an intermediate or the root itself) was not allowed to have so many CAs below it: its basicConstraints pathLenConstraint is exceeded (e.g. a sub-CA below an intermediate with pathlen 0), which `openssl ts -verify` refuses as \"path length constraint exceeded\". (An issuer that is not a CA at all, or whose keyUsage lacks keyCertSign, gives no path: TSA_CHAIN_UNTRUSTED.)",
+    next: 'The witness was issued outside what its CA allowed: do not use this TSA; obtain a token from a TSA whose certificate path is valid.',
+  },
+  TSA_CHAIN_CRITICAL_EXTENSION: {
+    meaning: "A certificate on the TSA's path (the signer, an intermediate or the root) carries a critical extension prereg does not process (unknown, or one it does not enforce): RFC 5280 §4.2 requires rejecting it, and `openssl ts -verify` says \"unhandled critical extension\" for the unknown ones (docs/trust.md lists the ones processed).",
+    next: 'Do not use this TSA: its certificates carry a constraint no verifier here honours; obtain a token from a TSA whose certificates carry none.',
+  },
   TSA_EKU_MISSING: {
     meaning: "The signer certificate is not issued for timestamping as RFC 3161 §2.3 requires (and `openssl ts -verify` checks): one critical extendedKeyUsage whose only purpose is id-kp-timeStamping (1.3.6.1.5.5.7.3.8), and a keyUsage, if any, of digitalSignature/nonRepudiation only.",
     next: 'Obtain the token from a TSA whose certificate is issued for timestamping.',

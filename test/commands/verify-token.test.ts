@@ -94,6 +94,6 @@ describe('terminal output', () => {
     expect(r.stdout).toContain('CN=TSA\\u001b[2J\\u202eFAKE: VERIFIED');
     expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
     expect(r.stdout).toMatch(/validity judged at .* \(genTime\)/);
-    expect(r.stdout).toContain('checks: parse pass, status pass, imprint_algorithm pass, imprint pass, signer pass, signature pass, signer_binding pass, chain pass, eku pass');
+    expect(r.stdout).toContain('checks: parse pass, status pass, imprint_algorithm pass, imprint pass, signer pass, signature pass, signer_binding pass, chain pass, path_length pass, critical_extensions pass, eku pass');
   });
 });

@@ -25,6 +25,8 @@
 //    SignedData.verify({ checkChain: true }) would give it (intermediate CAs from the token and
 //    tsa_certs, the signer, the pinned roots, checkDate = genTime unless the caller names another
 //    time, as `openssl ts -verify -attime`), so its outcome is its own result;
+//  - on the validated path, what OpenSSL checks and pkijs does not: path length constraints and
+//    critical extensions prereg does not process, on every certificate (certificate-path.ts);
 //  - pkijs checks neither the ESSCertID/ESSCertIDv2 attribute (ess-cert-id.ts) nor the
 //    timeStamping EKU (here).
 // Extra certificates in the token's bag never sign: only the one the SignerInfo names is the
@@ -43,6 +45,7 @@ import { PreregError } from '../../reasons.ts';
 import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
+import { pathDefects } from './certificate-path.ts';
 import {
   bytesKey,
   formatName,
@@ -70,7 +73,7 @@ const OID = {
 const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
-export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'signer', 'signature', 'signer_binding', 'chain', 'eku'] as const;
+export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'signer', 'signature', 'signer_binding', 'chain', 'path_length', 'critical_extensions', 'eku'] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
 /** The reason code a failed check reports; any one leaves the token INVALID (it witnesses nothing). */
@@ -86,6 +89,9 @@ export const TIMESTAMP_CATALOGUE = checkCatalogue(TIMESTAMP_CHECKS, ['INVALID'],
   TSA_SIGNATURE_INVALID: { check: 'signature', status: 'INVALID' },
   TSA_SIGNER_UNBOUND: { check: 'signer_binding', status: 'INVALID' },
   TSA_CHAIN_UNTRUSTED: { check: 'chain', status: 'INVALID' },
+  // On the validated path (certificate-path.ts), as `openssl ts -verify` checks it.
+  TSA_CHAIN_PATH_LENGTH: { check: 'path_length', status: 'INVALID' },
+  TSA_CHAIN_CRITICAL_EXTENSION: { check: 'critical_extensions', status: 'INVALID' },
   TSA_EKU_MISSING: { check: 'eku', status: 'INVALID' },
 });
 export const TIMESTAMP_CHECK_CODES = codeOfCheck(TIMESTAMP_CATALOGUE);
@@ -229,6 +235,8 @@ export async function verifyTimestampToken(
     signature: 'skipped',
     signer_binding: 'skipped',
     chain: 'skipped',
+    path_length: 'skipped',
+    critical_extensions: 'skipped',
     eku: 'skipped',
   };
   const result: TimestampVerification = { ok: false, reason_codes: [], checks };
@@ -291,9 +299,14 @@ export async function verifyTimestampToken(
 
   const key = signerKey(signer, memo);
   checks.signature = key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, options.signatures ?? checkOnThisThread)) ? 'pass' : 'fail';
-  const root = await signerChainsToPinnedRoot(certificates, signer, validityAt, trust, memo);
-  checks.chain = root !== null ? 'pass' : 'fail';
-  if (root !== null) result.rootSha256 = root;
+  const chained = await signerChainsToPinnedRoot(certificates, signer, validityAt, trust, memo);
+  checks.chain = chained !== null ? 'pass' : 'fail';
+  if (chained !== null) {
+    result.rootSha256 = chained.root;
+    const defects = pathDefects(chained.path);
+    checks.path_length = defects.pathLength ? 'fail' : 'pass';
+    checks.critical_extensions = defects.criticalExtension ? 'fail' : 'pass';
+  }
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = remembered(memo.decisions, `eku/${signer.sha256}`, () => hasTimeStampingEku(signer.cert)) ? 'pass' : 'fail';
   return finish();
@@ -347,7 +360,7 @@ function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undef
 
 /**
  * The pinned root (SHA-256 of its DER) the signer certificate chains to at `at` (genTime unless
- * the caller said otherwise), or null: pkijs's chain engine fed as SignedData.verify({
+ * the caller said otherwise), with the validated path (signer first, root last), or null: pkijs's chain engine fed as SignedData.verify({
  * checkChain: true }) feeds it (CA certificates from the token and tsa_certs as untrusted + the
  * signer, checkDate = at). A path once
  * validated is remembered; for a later token only its certificates' validity periods depend on
@@ -359,12 +372,12 @@ async function signerChainsToPinnedRoot(
   at: Date,
   trust: TsaTrust,
   memo: TsaMemo,
-): Promise<string | null> {
+): Promise<{ root: string; path: readonly pkijs.Certificate[] } | null> {
   if (trust.roots.length === 0) return null;
   const validAt = (c: pkijs.Certificate): boolean => c.notBefore.value <= at && at <= c.notAfter.value;
   // A signer pinned directly: pkijs's engine would drop it as a duplicate of the trusted copy and
   // validate another certificate, so decide here: pinned and valid at `at`.
-  if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert) ? signer.sha256 : null;
+  if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert) ? { root: signer.sha256, path: [signer.cert] } : null;
   const intermediates = certificates.filter((c) => c !== signer && pkijs.checkCA(c.cert, signer.cert) !== null);
   const key = [signer.sha256, ...intermediates.map((c) => c.sha256).sort()].join(',');
   // Tokens in flight at once (verify DIR runs 256 files concurrently) wait for the path being
@@ -405,11 +418,11 @@ async function validatedPath(intermediates: CarriedCertificate[], signer: Carrie
   return outcome.result === true ? (outcome.certificatePath ?? []) : null;
 }
 
-/** The SHA-256 of the pinned root a validated path ends in (the engine returns the trusted object itself). */
-function pinnedRootOf(path: readonly pkijs.Certificate[], trust: TsaTrust): string | null {
+/** The SHA-256 of the pinned root a validated path ends in (the engine returns the trusted object itself), with the path. */
+function pinnedRootOf(path: readonly pkijs.Certificate[], trust: TsaTrust): { root: string; path: readonly pkijs.Certificate[] } | null {
   for (const cert of path) {
     const index = trust.roots.indexOf(cert);
-    if (index !== -1) return trust.rootsSha256[index]!;
+    if (index !== -1) return { root: trust.rootsSha256[index]!, path };
   }
   return null;
 }

@@ -88,6 +88,8 @@ function expectAllPass(result: TimestampVerification): void {
     signature: 'pass',
     signer_binding: 'pass',
     chain: 'pass',
+    path_length: 'pass',
+    critical_extensions: 'pass',
     eku: 'pass',
   });
 }
