@@ -76,8 +76,8 @@ export const REASONS = {
     next: 'Read the status text and failInfo; fix the request (e.g. a hash algorithm the TSA accepts) or use another TSA.',
   },
   TSA_HASH_WEAK: {
-    meaning: "The token's message imprint uses SHA-1 (or an algorithm prereg cannot name): a collision or second preimage is not ruled out, so the imprint binds nothing. SHA-256, SHA-384 and SHA-512 are accepted.",
-    next: 'Request a new token with a SHA-2 imprint (e.g. `openssl ts -query -sha256` or `-sha512`).',
+    meaning: "The token's message imprint uses SHA-1 (or an algorithm prereg cannot name), or its signature hashes with SHA-1 or MD5 (signer digest or signature algorithm, as FreeTSA's tokens of 2017): a collision or second preimage is not ruled out, so the token binds nothing. `openssl ts -verify` still accepts both; prereg deliberately does not. SHA-256, SHA-384 and SHA-512 are accepted.",
+    next: 'Request a new token with a SHA-2 imprint (e.g. `openssl ts -query -sha256` or `-sha512`) from a TSA that signs with SHA-2; an old SHA-1-signed token cannot be repaired.',
   },
   TSA_IMPRINT_MISMATCH: {
     meaning: "The token's message imprint is not the hash, under the token's own algorithm (SHA-256, SHA-384 or SHA-512), of the expected bytes (the 32 bytes of a digest such as freeze_digest, or the data given to verify-token), nor the imprint given with --digest, or not of the algorithm --hash asserts: it timestamps something else.",

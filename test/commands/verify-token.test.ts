@@ -12,6 +12,7 @@ import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { createOpensslTsa } from '../support/tsa/openssl-tsa.ts';
 import { issueTimestampResponse, loadTsaSigner, testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
+import { opensslTsVerify } from '../support/tsa/openssl-verify.ts';
 
 const ROOT = path.join(PROJECT_ROOT, 'preregistration/trust/tsa-roots/TEST-ONLY-tsa-root.cert.pem');
 const hexBytes = (hex: string) => Buffer.from(hex, 'hex');
@@ -94,6 +95,26 @@ describe('terminal output', () => {
     expect(r.stdout).toContain('CN=TSA\\u001b[2J\\u202eFAKE: VERIFIED');
     expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
     expect(r.stdout).toMatch(/validity judged at .* \(genTime\)/);
-    expect(r.stdout).toContain('checks: parse pass, status pass, imprint_algorithm pass, imprint pass, signer pass, signature pass, signer_binding pass, chain pass, path_length pass, critical_extensions pass, eku pass');
+    expect(r.stdout).toContain('checks: parse pass, status pass, imprint_algorithm pass, imprint pass, signer pass, signature_algorithm pass, signature pass, signer_binding pass, chain pass, path_length pass, critical_extensions pass, eku pass');
+  });
+});
+
+describe('a token whose signature hashes with SHA-1 (as FreeTSA signed in 2017)', () => {
+  // `openssl ts -reply` with signer_digest sha1, an ECDSA and an RSA signer (ecdsa-with-SHA1,
+  // sha1WithRSAEncryption): OpenSSL still says OK; prereg refuses it as a weak hash, not as
+  // tampering: a SHA-1 signature can be forged for a colliding TSTInfo (a deliberate difference).
+  it.each([
+    ['ECDSA', 'tsa', 'tsa-root'],
+    ['RSA', 'unpinned-tsa', 'unpinned-root'],
+  ] as const)('%s signer → TSA_HASH_WEAK only, where openssl ts -verify says OK', async (_what, signer, root) => {
+    const digest = createHash('sha256').update(`a document signed with SHA-1 by ${signer}`).digest();
+    const tsa = await createOpensslTsa({ certPath: testPkiPaths(signer).cert, keyPath: testPkiPaths(signer).key, signerDigest: 'sha1' });
+    const token = file(`sha1-${signer}.tsr`, await tsa.reply(buildTimestampRequest(digest, 9n)).finally(() => tsa.close()));
+    const dataFile = file(`sha1-${signer}.bin`, digest);
+    const r = await runCli(['verify-token', token, '--data', dataFile, '--tsa-root', testPkiPaths(root).cert, '--json']);
+    expect([r.code, r.json.status, r.json.reason_codes]).toEqual([1, 'REFUSED', ['TSA_HASH_WEAK']]);
+    expect([r.json.checks.signature_algorithm, r.json.checks.signature, r.json.checks.imprint]).toEqual(['fail', 'skipped', 'pass']);
+    const openssl = opensslTsVerify({ token, data: dataFile, roots: [testPkiPaths(root).cert], attime: Math.floor(Date.parse(r.json.gen_time) / 1000), scratch: work });
+    expect(openssl.ok, openssl.output).toBe(true);
   });
 });

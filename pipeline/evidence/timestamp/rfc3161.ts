@@ -15,6 +15,8 @@
 //    two failures);
 //  - the CMS signature (content-type and message-digest attributes, signature over the signed
 //    attributes) is checked by cms-signer-info.ts with node:crypto, the signer's key imported once;
+//    one hashed with SHA-1 or MD5 is TSA_HASH_WEAK and not checked (OpenSSL still accepts it: a
+//    deliberate difference, a SHA-1 signature is forgeable by collision);
 //  - the signer certificate is the one the SignerInfo's sid names among the token's certificates
 //    and, after them, the policy's tsa_certs (SPEC §5.4: as `openssl ts -verify -untrusted`;
 //    FreeTSA's tokens carry none). A supplied certificate is path material, never an anchor: it
@@ -42,7 +44,7 @@ import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS, isSha2, type Sha2Hash } from '../../formats/hash-algorithms.ts';
 import { PreregError } from '../../reasons.ts';
-import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
+import { bytesEqual, signerInfoHashWeak, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
 import { pathDefects } from './certificate-path.ts';
@@ -73,15 +75,16 @@ const OID = {
 const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
-export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'signer', 'signature', 'signer_binding', 'chain', 'path_length', 'critical_extensions', 'eku'] as const;
+export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'signer', 'signature_algorithm', 'signature', 'signer_binding', 'chain', 'path_length', 'critical_extensions', 'eku'] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
 /** The reason code a failed check reports; any one leaves the token INVALID (it witnesses nothing). */
 export const TIMESTAMP_CATALOGUE = checkCatalogue(TIMESTAMP_CHECKS, ['INVALID'], {
   TSA_TOKEN_MALFORMED: { check: 'parse', status: 'INVALID' },
   TSA_STATUS_REJECTED: { check: 'status', status: 'INVALID' },
-  // SHA-1 (or an algorithm we cannot name): a second preimage is not ruled out, so the imprint binds nothing.
-  TSA_HASH_WEAK: { check: 'imprint_algorithm', status: 'INVALID' },
+  // SHA-1 (or an algorithm we cannot name) in the imprint: a second preimage is not ruled out, so
+  // the imprint binds nothing; SHA-1 or MD5 in the signature: a collision lets it sign another TSTInfo.
+  TSA_HASH_WEAK: { check: ['imprint_algorithm', 'signature_algorithm'], status: 'INVALID' },
   TSA_IMPRINT_MISMATCH: { check: 'imprint', status: 'INVALID' },
   // No certificate the token carries or the policy supplies (tsa_certs) is the one its SignerInfo
   // names: there is no key to check the signature with.
@@ -232,6 +235,7 @@ export async function verifyTimestampToken(
     imprint_algorithm: 'skipped',
     imprint: 'skipped',
     signer: 'skipped',
+    signature_algorithm: 'skipped',
     signature: 'skipped',
     signer_binding: 'skipped',
     chain: 'skipped',
@@ -241,7 +245,7 @@ export async function verifyTimestampToken(
   };
   const result: TimestampVerification = { ok: false, reason_codes: [], checks };
   const finish = (): TimestampVerification => {
-    result.reason_codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]);
+    result.reason_codes = [...new Set(TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]))];
     result.ok = result.reason_codes.length === 0;
     return result;
   };
@@ -297,8 +301,12 @@ export async function verifyTimestampToken(
   result.signerSubject = remembered(memo.names, `subject/${signer.sha256}`, () => formatName(signer.cert.subject));
   result.signerCertSha256 = signer.sha256;
 
-  const key = signerKey(signer, memo);
-  checks.signature = key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, options.signatures ?? checkOnThisThread)) ? 'pass' : 'fail';
+  // A signature hashed with SHA-1 is weak, not tampered with: it is not checked (as the imprint of a weak algorithm is not compared).
+  checks.signature_algorithm = signerInfoHashWeak(signerInfo) ? 'fail' : 'pass';
+  if (checks.signature_algorithm === 'pass') {
+    const key = signerKey(signer, memo);
+    checks.signature = key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, options.signatures ?? checkOnThisThread)) ? 'pass' : 'fail';
+  }
   const chained = await signerChainsToPinnedRoot(certificates, signer, validityAt, trust, memo);
   checks.chain = chained !== null ? 'pass' : 'fail';
   if (chained !== null) {
