@@ -83,6 +83,18 @@ export const REASONS = {
     meaning: "The token's message imprint is not the hash, under the token's own algorithm (SHA-256, SHA-384 or SHA-512), of the expected bytes (the 32 bytes of a digest such as freeze_digest, or the data given to verify-token), nor the imprint given with --digest, or not of the algorithm --hash asserts: it timestamps something else.",
     next: 'Check the token belongs to these bytes (freeze_digest, the chain hash, the file); request a token over the right bytes (the 32 bytes of a digest, not its hex text).',
   },
+  TSA_NONCE_MISMATCH: {
+    meaning: "The token's nonce is not the one its request carried (or it has none though one was sent): RFC 3161 §2.4.2 requires the requester to refuse it, since it may be an older token replayed (by the TSA or someone between) or one meant for another request. The TSA client refuses such a reply before keeping it; verify-token --query reports it as `openssl ts -verify -queryfile` does.",
+    next: 'Request a new token; if it happens again with one TSA, suspect the TSA or the network path to it and use another TSA.',
+  },
+  TSA_POLICY_MISMATCH: {
+    meaning: "The request named a TSA policy (reqPolicy) and the token was issued under another: it is not the answer to that request (`openssl ts -verify -queryfile` refuses it too).",
+    next: 'Request the token again under the policy you need, or drop the policy from the request if the TSA default is acceptable.',
+  },
+  TSA_REQUEST_MALFORMED: {
+    meaning: 'The file given with verify-token --query is not a DER TimeStampReq (RFC 3161 §2.4.1) of version 1.',
+    next: 'Give the .tsq the request was made from (binary DER, as `openssl ts -query -out` writes it).',
+  },
   TSA_SIGNATURE_INVALID: {
     meaning: "The token's CMS signature does not verify with the key of the signer certificate its SignerInfo names.",
     next: 'The token was altered or damaged; obtain it again from the TSA.',

@@ -48,6 +48,8 @@ import { bytesEqual, signerInfoHashWeak, signerInfoSignatureValid, type SignerIn
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
 import { pathDefects } from './certificate-path.ts';
+import { answersRequest } from './request-match.ts';
+import type { TimestampRequest } from '../../formats/timestamp-request.ts';
 import {
   bytesKey,
   formatName,
@@ -75,7 +77,7 @@ const OID = {
 const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
-export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'signer', 'signature_algorithm', 'signature', 'signer_binding', 'chain', 'path_length', 'critical_extensions', 'eku'] as const;
+export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'nonce', 'policy', 'signer', 'signature_algorithm', 'signature', 'signer_binding', 'chain', 'path_length', 'critical_extensions', 'eku'] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
 /** The reason code a failed check reports; any one leaves the token INVALID (it witnesses nothing). */
@@ -86,6 +88,9 @@ export const TIMESTAMP_CATALOGUE = checkCatalogue(TIMESTAMP_CHECKS, ['INVALID'],
   // the imprint binds nothing; SHA-1 or MD5 in the signature: a collision lets it sign another TSTInfo.
   TSA_HASH_WEAK: { check: ['imprint_algorithm', 'signature_algorithm'], status: 'INVALID' },
   TSA_IMPRINT_MISMATCH: { check: 'imprint', status: 'INVALID' },
+  // Against the request (options.request), as `openssl ts -verify -queryfile`; skipped without one.
+  TSA_NONCE_MISMATCH: { check: 'nonce', status: 'INVALID' },
+  TSA_POLICY_MISMATCH: { check: 'policy', status: 'INVALID' },
   // No certificate the token carries or the policy supplies (tsa_certs) is the one its SignerInfo
   // names: there is no key to check the signature with.
   TSA_SIGNER_NOT_FOUND: { check: 'signer', status: 'INVALID' },
@@ -129,6 +134,12 @@ export interface TimestampOptions {
   at?: Date;
   /** Where the TSA's signature is checked (evidence/signature-check.ts); default this thread. */
   signatures?: SignatureCheck;
+  /**
+   * The request the token answers (`openssl ts -verify -queryfile`): its nonce, when it has one,
+   * and its policy, when it names one, must be the token's (checks nonce, policy). The imprint is
+   * the subject's: give the request's as `{ imprint }`.
+   */
+  request?: TimestampRequest;
 }
 
 export interface TimestampVerification {
@@ -234,6 +245,8 @@ export async function verifyTimestampToken(
     status: 'skipped',
     imprint_algorithm: 'skipped',
     imprint: 'skipped',
+    nonce: 'skipped',
+    policy: 'skipped',
     signer: 'skipped',
     signature_algorithm: 'skipped',
     signature: 'skipped',
@@ -284,6 +297,11 @@ export async function verifyTimestampToken(
     checks.imprint = asserted && bytesEqual(tstInfo.hashedMessage, expected) ? 'pass' : 'fail';
   } else {
     checks.imprint_algorithm = 'fail';
+  }
+  if (options.request !== undefined) {
+    const answer = answersRequest(tstInfo, options.request);
+    if (answer.nonce !== null) checks.nonce = answer.nonce ? 'pass' : 'fail';
+    if (answer.policy !== null) checks.policy = answer.policy ? 'pass' : 'fail';
   }
   const validityAt = options.at ?? tstInfo.genDate;
   result.validityAt = validityAt.toISOString();
