@@ -6,9 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
 import { copyExampleStudy, runCli } from '../support/cli.ts';
 import { issueTimestampResponse, loadTestSigner } from '../support/tsa/pkijs-tsa.ts';
-import { startTsaServer, type TsaServer } from '../support/tsa/http-tsa.ts';
-import { pkijsBackend, serveTsa } from '../../pipeline/dev/tsa/http-tsa.ts';
-import { asn1js, pkijs } from '../../pipeline/vendor/pki.ts';
+import { ANOTHER_REQUEST, startTsaAnsweringAnotherRequest, startTsaServer, type TsaServer } from '../support/tsa/http-tsa.ts';
+import type { pkijs } from '../../pipeline/vendor/pki.ts';
 
 let cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -125,26 +124,12 @@ describe('anchor against a TSA whose reply answers another request (RFC 3161 §2
   // or a man in the middle replaying an old token sends. The token itself is genuine (it may even
   // be over the right freeze_digest); only the request it answers is not the one anchor sent.
   async function answeringAnotherRequest(edit: (request: pkijs.TimeStampReq) => void): Promise<TsaServer> {
-    const inner = pkijsBackend(await loadTestSigner('tsa'), BEFORE_OPEN);
-    const server = await serveTsa({
-      reply(request: Uint8Array): Promise<Uint8Array> {
-        const changed = pkijs.TimeStampReq.fromBER(new Uint8Array(request));
-        edit(changed);
-        return inner.reply(new Uint8Array(changed.toSchema().toBER(false)));
-      },
-      close: inner.close,
-    });
+    const server = await startTsaAnsweringAnotherRequest(edit, BEFORE_OPEN);
     cleanups.push(() => server.close());
     return server;
   }
 
-  const edits: Array<[string, string, (request: pkijs.TimeStampReq) => void]> = [
-    ['another nonce (an old token over the same freeze_digest, replayed)', 'TSA_NONCE_MISMATCH', (r) => void (r.nonce = new asn1js.Integer({ value: 4242 }))],
-    ['no nonce at all', 'TSA_NONCE_MISMATCH', (r) => void delete r.nonce],
-    // (refused before this rule too, by the token's verification over freeze_digest)
-    ['another imprint, the nonce kept', 'TSA_IMPRINT_MISMATCH', (r) => void (r.messageImprint.hashedMessage = new asn1js.OctetString({ valueHex: new Uint8Array(32).fill(7).buffer }))],
-  ];
-  it.each(edits)('%s: nothing is written, the TSA fails with %s', async (_what, code, edit) => {
+  it.each(ANOTHER_REQUEST)('%s: nothing is written, the TSA fails with %s', async (_what, code, edit) => {
     const root = freshStudy();
     const server = await answeringAnotherRequest(edit);
     const r = await runCli(['anchor', '--root', root, '--tsa', `replayer=${server.url}`, '--retries', '0', '--json']);
