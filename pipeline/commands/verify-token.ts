@@ -38,7 +38,8 @@ export const verifyToken: Command = {
     'certificates never sign), signature algorithm (SHA-1 is TSA_HASH_WEAK), signature, ESSCertID',
     'binding, chain to a pinned root, path length constraints, critical extensions, timeStamping EKU',
     '(docs/trust.md). The verdict is the one `openssl ts -verify -attime <genTime>` gives, except',
-    'that SHA-1 imprints and signatures are refused.',
+    'that SHA-1 imprints and signatures, and the few critical extensions OpenSSL handles and prereg',
+    'does not enforce, are refused.',
     'Exit 0 verified, 1 refused (the TSA_* codes say why), 3 an input that cannot be read.',
   ].join('\n'),
   options: {
