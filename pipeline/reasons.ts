@@ -76,12 +76,24 @@ export const REASONS = {
     next: 'Read the status text and failInfo; fix the request (e.g. a hash algorithm the TSA accepts) or use another TSA.',
   },
   TSA_HASH_WEAK: {
-    meaning: "The token's message imprint uses SHA-1 (or an algorithm prereg cannot name): a collision or second preimage is not ruled out, so the imprint binds nothing. SHA-256, SHA-384 and SHA-512 are accepted.",
-    next: 'Request a new token with a SHA-2 imprint (e.g. `openssl ts -query -sha256` or `-sha512`).',
+    meaning: "The token's message imprint uses SHA-1 (or an algorithm prereg cannot name), or its signature hashes with SHA-1 or MD5 (signer digest or signature algorithm, as FreeTSA's tokens of 2017): a collision or second preimage is not ruled out, so the token binds nothing. `openssl ts -verify` still accepts both; prereg deliberately does not. SHA-256, SHA-384 and SHA-512 are accepted.",
+    next: 'Request a new token with a SHA-2 imprint (e.g. `openssl ts -query -sha256` or `-sha512`) from a TSA that signs with SHA-2; an old SHA-1-signed token cannot be repaired.',
   },
   TSA_IMPRINT_MISMATCH: {
     meaning: "The token's message imprint is not the hash, under the token's own algorithm (SHA-256, SHA-384 or SHA-512), of the expected bytes (the 32 bytes of a digest such as freeze_digest, or the data given to verify-token), nor the imprint given with --digest, or not of the algorithm --hash asserts: it timestamps something else.",
     next: 'Check the token belongs to these bytes (freeze_digest, the chain hash, the file); request a token over the right bytes (the 32 bytes of a digest, not its hex text).',
+  },
+  TSA_NONCE_MISMATCH: {
+    meaning: "The token's nonce is not the one its request carried (or it has none though one was sent): RFC 3161 §2.4.2 requires the requester to refuse it, since it may be an older token replayed (by the TSA or someone between) or one meant for another request. The TSA client refuses such a reply before keeping it; verify-token --query reports it as `openssl ts -verify -queryfile` does.",
+    next: 'Request a new token; if it happens again with one TSA, suspect the TSA or the network path to it and use another TSA.',
+  },
+  TSA_POLICY_MISMATCH: {
+    meaning: "The request named a TSA policy (reqPolicy) and the token was issued under another: it is not the answer to that request (`openssl ts -verify -queryfile` refuses it too).",
+    next: 'Request the token again under the policy you need, or drop the policy from the request if the TSA default is acceptable.',
+  },
+  TSA_REQUEST_MALFORMED: {
+    meaning: 'The file given with verify-token --query is not a DER TimeStampReq (RFC 3161 §2.4.1) of version 1.',
+    next: 'Give the .tsq the request was made from (binary DER, as `openssl ts -query -out` writes it).',
   },
   TSA_SIGNATURE_INVALID: {
     meaning: "The token's CMS signature does not verify with the key of the signer certificate its SignerInfo names.",
@@ -98,6 +110,14 @@ export const REASONS = {
   TSA_CHAIN_UNTRUSTED: {
     meaning: "The TSA's certificate does not chain, at the token's genTime (or the time verify-token --at names), to a pinned TSA root (preregistration/trust/, or --tsa-root).",
     next: "Pin the TSA's root before the freeze if this TSA is meant to be trusted; otherwise the token is not evidence.",
+  },
+  TSA_CHAIN_PATH_LENGTH: {
+    meaning: "A CA on the TSA's path to the pinned root (an intermediate or the root itself) was not allowed to have so many CAs below it: its basicConstraints pathLenConstraint is exceeded (e.g. a sub-CA below an intermediate with pathlen 0), which `openssl ts -verify` refuses as \"path length constraint exceeded\". (An issuer that is not a CA at all, or whose keyUsage lacks keyCertSign, gives no path: TSA_CHAIN_UNTRUSTED.)",
+    next: 'The witness was issued outside what its CA allowed: do not use this TSA; obtain a token from a TSA whose certificate path is valid.',
+  },
+  TSA_CHAIN_CRITICAL_EXTENSION: {
+    meaning: "A certificate on the TSA's path (the signer, an intermediate or the root) carries a critical extension prereg does not process (unknown, or one it does not enforce): RFC 5280 §4.2 requires rejecting it, and `openssl ts -verify` says \"unhandled critical extension\" for the unknown ones (docs/trust.md lists the ones processed).",
+    next: 'Do not use this TSA: its certificates carry a constraint no verifier here honours; obtain a token from a TSA whose certificates carry none.',
   },
   TSA_EKU_MISSING: {
     meaning: "The signer certificate is not issued for timestamping as RFC 3161 §2.3 requires (and `openssl ts -verify` checks): one critical extendedKeyUsage whose only purpose is id-kp-timeStamping (1.3.6.1.5.5.7.3.8), and a keyUsage, if any, of digitalSignature/nonRepudiation only.",

@@ -3,7 +3,8 @@
 // stage uses (evidence/timestamp/). A utility, outside any study: it reads only the files named.
 import { loadGivenTsaTrust } from '../auditor/trust.ts';
 import { verifyTimestampToken, type TimestampSubject, type TimestampVerification } from '../evidence/timestamp/index.ts';
-import { SHA2_HASHES, isSha2, type Sha2Hash } from '../formats/hash-algorithms.ts';
+import { HASH_ALGORITHMS, SHA2_HASHES, isSha2, type Sha2Hash } from '../formats/hash-algorithms.ts';
+import { readTimestampRequest, type TimestampRequest } from '../formats/timestamp-request.ts';
 import { parseRfc3339 } from '../formats/rfc3339.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -17,27 +18,34 @@ export const verifyToken: Command = {
   name: 'verify-token',
   summary: 'verify one RFC 3161 token of any TSA over a file or an imprint, against the roots you pin',
   help: [
-    'usage: prereg verify-token TOKEN.tsr (--data FILE | --digest HEX) [--hash sha256|sha384|sha512]',
+    'usage: prereg verify-token TOKEN.tsr (--data FILE | --digest HEX | --query REQ.tsq) [--hash sha256|sha384|sha512]',
     '                           --tsa-root PEM… [--tsa-cert PEM…] [--at RFC3339] [--json]',
     '',
     '  --data FILE      the bytes that were timestamped: the imprint must be their hash under the',
     "                   token's algorithm (SHA-256, SHA-384 or SHA-512; SHA-1 is TSA_HASH_WEAK)",
     '  --digest HEX     the message imprint itself (what `openssl ts -query -digest` sends)',
+    '  --query REQ.tsq  the request the token answers (`openssl ts -verify -queryfile`): its imprint,',
+    '                   its nonce (if it has one: TSA_NONCE_MISMATCH) and its policy (if it names one:',
+    '                   TSA_POLICY_MISMATCH) must be the token\'s',
     "  --hash ALG       assert the imprint's algorithm; a token using another is TSA_IMPRINT_MISMATCH",
     '  --tsa-root PEM   the roots you trust (repeatable; a file may hold several certificates)',
     '  --tsa-cert PEM   signing or intermediate certificates for a token that carries none',
     '                   (as `openssl ts -verify -untrusted`): path material, never a root',
     "  --at RFC3339     judge certificate validity at this time; default the token's genTime",
     '',
-    'Checks, every one reported: parse, status, imprint algorithm, imprint, signer (the certificate',
-    "the SignerInfo names, from the token or --tsa-cert; extra certificates never sign), signature,",
-    'ESSCertID binding, chain to a pinned root, timeStamping EKU (docs/trust.md). The verdict is the',
-    'one `openssl ts -verify -attime <genTime>` gives.',
+    'Checks, every one reported: parse, status, imprint algorithm, imprint, nonce and policy (with',
+    '--query), signer (the certificate the SignerInfo names, from the token or --tsa-cert; extra',
+    'certificates never sign), signature algorithm (SHA-1 is TSA_HASH_WEAK), signature, ESSCertID',
+    'binding, chain to a pinned root, path length constraints, critical extensions, timeStamping EKU',
+    '(docs/trust.md). The verdict is the one `openssl ts -verify -attime <genTime>` gives, except',
+    'that SHA-1 imprints and signatures, and the few critical extensions OpenSSL handles and prereg',
+    'does not enforce, are refused.',
     'Exit 0 verified, 1 refused (the TSA_* codes say why), 3 an input that cannot be read.',
   ].join('\n'),
   options: {
     data: { type: 'string' },
     digest: { type: 'string' },
+    query: { type: 'string' },
     hash: { type: 'string' },
     'tsa-root': { type: 'string', multiple: true },
     'tsa-cert': { type: 'string', multiple: true },
@@ -51,10 +59,11 @@ export const verifyToken: Command = {
     if (roots.length === 0) throw new PreregError('USAGE', 'verify-token needs --tsa-root PEM: nothing is trusted unless you pin it');
     const hash = hashOption(ctx.values.hash);
     const at = atOption(ctx.values.at);
-    const subject = subjectOf(ctx.values.data, ctx.values.digest, hash);
+    const request = queryOption(ctx.values.query, ctx.values.data, ctx.values.digest, hash);
+    const subject = request === undefined ? subjectOf(ctx.values.data, ctx.values.digest, hash) : requestSubject(request);
     const token = readRegularFile(file);
     const trust = loadGivenTsaTrust(roots, (ctx.values['tsa-cert'] as string[] | undefined) ?? []);
-    const result = await verifyTimestampToken(token, subject, trust, at === undefined ? {} : { at });
+    const result = await verifyTimestampToken(token, subject, trust, { ...(at === undefined ? {} : { at }), ...(request === undefined ? {} : { request }) });
     const json = tokenReport(file, result, at !== undefined);
     return { exitCode: result.ok ? EXIT.ok : EXIT.failures, json, text: tokenText(json) };
   },
@@ -75,8 +84,24 @@ function atOption(value: unknown): Date | undefined {
   return new Date(instant.seconds * 1000 + Math.floor(Number(`0.${instant.fraction || '0'}`) * 1000));
 }
 
+/** The request of --query, read and decoded; undefined without --query. */
+function queryOption(query: unknown, data: unknown, digest: unknown, hash: Sha2Hash | undefined): TimestampRequest | undefined {
+  if (query === undefined) return undefined;
+  if (data !== undefined || digest !== undefined) throw new PreregError('USAGE', 'give exactly one of --data FILE, --digest HEX and --query REQ.tsq');
+  if (hash !== undefined) throw new PreregError('USAGE', '--hash does not go with --query: the request names its algorithm');
+  const request = readTimestampRequest(readRegularFile(String(query)));
+  if (request === undefined) throw new PreregError('TSA_REQUEST_MALFORMED', `${displayText(String(query))} is not a DER TimeStampReq (RFC 3161 §2.4.1, version 1)`);
+  return request;
+}
+
+/** The request's imprint as the subject, its algorithm asserted when it is one prereg accepts. */
+function requestSubject(request: TimestampRequest): TimestampSubject {
+  const node = HASH_ALGORITHMS[request.imprintAlgorithm]?.node;
+  return node !== undefined && isSha2(node) ? { imprint: request.hashedMessage, hash: node } : { imprint: request.hashedMessage };
+}
+
 function subjectOf(data: unknown, digest: unknown, hash: Sha2Hash | undefined): TimestampSubject {
-  if ((data === undefined) === (digest === undefined)) throw new PreregError('USAGE', 'give exactly one of --data FILE and --digest HEX');
+  if ((data === undefined) === (digest === undefined)) throw new PreregError('USAGE', 'give exactly one of --data FILE, --digest HEX and --query REQ.tsq');
   if (typeof data === 'string') return hash === undefined ? { data: readRegularFile(data) } : { data: readRegularFile(data), hash };
   const text = String(digest);
   const bytes = /^(?:[0-9a-fA-F]{2})+$/.test(text) ? Buffer.from(text, 'hex') : null;

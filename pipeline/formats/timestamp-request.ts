@@ -5,6 +5,7 @@
 // rfc3161.ts accepts that, or SHA-384/512 over the same bytes (a token obtained elsewhere, SPEC §12.7).
 import { createHash } from 'node:crypto';
 import { asn1js, pkijs } from '../vendor/pki.ts';
+import { algorithmIdentifierOid, children, contents, decodeInteger, decodeOid, isContext, isUniversal, readWhole, TAG } from './der.ts';
 
 /** id-sha256, RFC 5754 §2.2. */
 export const OID_SHA256 = '2.16.840.1.101.3.4.2.1';
@@ -64,4 +65,52 @@ function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 
 function describeLength(value: unknown): string {
   return value instanceof Uint8Array ? `${value.length} bytes` : typeof value;
+}
+
+/** What a TimeStampReq asks, as the reply is compared with it (RFC 3161 §2.4.1). */
+export interface TimestampRequest {
+  /** OID of the message imprint's hash algorithm. */
+  imprintAlgorithm: string;
+  hashedMessage: Uint8Array;
+  /** reqPolicy, when the request names one. */
+  policy?: string;
+  nonce?: bigint;
+  certReq: boolean;
+}
+
+/**
+ * Decode a DER TimeStampReq ::= SEQUENCE { version INTEGER (v1), messageImprint MessageImprint,
+ * reqPolicy TSAPolicyId OPTIONAL, nonce INTEGER OPTIONAL, certReq BOOLEAN DEFAULT FALSE,
+ * extensions [0] IMPLICIT Extensions OPTIONAL }: undefined when it is not one (every field
+ * type-checked in its place, nothing left over).
+ */
+export function readTimestampRequest(der: Uint8Array): TimestampRequest | undefined {
+  const root = readWhole(der);
+  const fields = root && isUniversal(root, TAG.sequence, true) ? children(der, root) : undefined;
+  if (!fields) return undefined;
+  const [version, imprint] = fields;
+  if (!isUniversal(version, TAG.integer, false) || decodeInteger(contents(der, version)) !== 1n) return undefined;
+  const imprintParts = isUniversal(imprint, TAG.sequence, true) ? children(der, imprint) : undefined;
+  if (!imprintParts || imprintParts.length !== 2) return undefined;
+  const imprintAlgorithm = algorithmIdentifierOid(der, imprintParts[0]);
+  if (imprintAlgorithm === undefined || !isUniversal(imprintParts[1], TAG.octetString, false)) return undefined;
+  const request: TimestampRequest = { imprintAlgorithm, hashedMessage: contents(der, imprintParts[1]).slice(), certReq: false };
+  let i = 2;
+  if (isUniversal(fields[i], TAG.oid, false)) {
+    const policy = decodeOid(contents(der, fields[i++]!));
+    if (policy === undefined) return undefined;
+    request.policy = policy;
+  }
+  if (isUniversal(fields[i], TAG.integer, false)) {
+    const nonce = decodeInteger(contents(der, fields[i++]!));
+    if (nonce === undefined) return undefined;
+    request.nonce = nonce;
+  }
+  if (isUniversal(fields[i], TAG.boolean, false)) {
+    const value = contents(der, fields[i++]!);
+    if (value.length !== 1) return undefined;
+    request.certReq = value[0] !== 0;
+  }
+  if (isContext(fields[i], 0)) i++; // extensions: none is understood, none changes what is compared
+  return i === fields.length ? request : undefined;
 }

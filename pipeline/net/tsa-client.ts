@@ -1,7 +1,10 @@
-// RFC 3161 over HTTP (RFC 3161 §3.4): POST application/timestamp-query, with retries.
+// RFC 3161 over HTTP (RFC 3161 §3.4): POST application/timestamp-query, with retries. Every
+// command that asks a TSA for a token (anchor, intake, seal) goes through here, and a reply is
+// kept only once it answers the request sent (RFC 3161 §2.4.2: imprint, nonce, policy).
 import { randomBytes } from 'node:crypto';
 import pRetry, { AbortError } from 'p-retry';
-import { buildTimestampRequest } from '../formats/timestamp-request.ts';
+import { replyRefusal } from '../evidence/timestamp/index.ts';
+import { buildTimestampRequest, readTimestampRequest } from '../formats/timestamp-request.ts';
 
 export interface TsaRequestOptions {
   timeoutMs: number;
@@ -51,9 +54,15 @@ export class TsaRequestError extends Error {
   }
 }
 
-/** Returns the raw TimeStampResp bytes from one TSA, or throws TsaRequestError after the retries. */
+/**
+ * Returns the raw TimeStampResp bytes from one TSA, or throws TsaRequestError after the retries.
+ * A token that does not answer this request (another imprint, another or no nonce — a replayed
+ * or misdirected token) is refused, not retried: TSA_IMPRINT_MISMATCH / TSA_NONCE_MISMATCH in
+ * the error's message. A reply holding no token is returned for the caller's verification to judge.
+ */
 export async function requestTimestamp(url: string, digest32: Uint8Array, options: TsaRequestOptions): Promise<Uint8Array> {
   const body = buildTimestampRequest(digest32, randomBytes(8));
+  const sent = readTimestampRequest(body)!; // what was just built reads back
   const attempt = async (): Promise<Uint8Array> => {
     let response: Response;
     try {
@@ -71,7 +80,10 @@ export async function requestTimestamp(url: string, digest32: Uint8Array, option
       throw new TsaRequestError(url, `HTTP ${response.status}`);
     }
     if (!response.ok) throw new AbortError(new TsaRequestError(url, `HTTP ${response.status} (not retried)`));
-    return boundedBody(url, response);
+    const reply = await boundedBody(url, response);
+    const refusal = replyRefusal(reply, sent);
+    if (refusal !== null) throw new AbortError(new TsaRequestError(url, `${refusal.code}: ${refusal.message}; the reply was not kept`));
+    return reply;
   };
   try {
     return await pRetry(attempt, {

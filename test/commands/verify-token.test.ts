@@ -2,7 +2,7 @@
 // (committed), and fresh tokens of the example's local TSAs (the pkijs TSA the example is built
 // with, and `openssl ts -reply`) — agrees with `openssl ts -verify -attime <genTime>` on the same
 // inputs, over the right bytes and over other bytes. Terminal output escapes what the token says.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { createOpensslTsa } from '../support/tsa/openssl-tsa.ts';
 import { issueTimestampResponse, loadTsaSigner, testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
+import { opensslTsVerify } from '../support/tsa/openssl-verify.ts';
 
 const ROOT = path.join(PROJECT_ROOT, 'preregistration/trust/tsa-roots/TEST-ONLY-tsa-root.cert.pem');
 const hexBytes = (hex: string) => Buffer.from(hex, 'hex');
@@ -31,10 +32,7 @@ function file(name: string, bytes: Uint8Array | string): string {
 }
 
 function openssl(token: string, data: string, genTime: string): boolean {
-  const run = spawnSync('openssl', ['ts', '-verify', '-in', token, '-data', data, '-CAfile', ROOT, '-attime', String(Math.floor(Date.parse(genTime) / 1000))], { encoding: 'utf8' });
-  const verdict = /Verification: (OK|FAILED)/.exec(`${run.stdout}${run.stderr}`)?.[1];
-  expect(verdict, run.stderr).toBeDefined();
-  return verdict === 'OK';
+  return opensslTsVerify({ token, data, roots: [ROOT], attime: Math.floor(Date.parse(genTime) / 1000), scratch: work }).ok;
 }
 
 async function bothVerdicts(token: string, data: Uint8Array): Promise<{ prereg: boolean; openssl: boolean; reason_codes: string[] }> {
@@ -94,6 +92,67 @@ describe('terminal output', () => {
     expect(r.stdout).toContain('CN=TSA\\u001b[2J\\u202eFAKE: VERIFIED');
     expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
     expect(r.stdout).toMatch(/validity judged at .* \(genTime\)/);
-    expect(r.stdout).toContain('checks: parse pass, status pass, imprint_algorithm pass, imprint pass, signer pass, signature pass, signer_binding pass, chain pass, eku pass');
+    expect(r.stdout).toContain('checks: parse pass, status pass, imprint_algorithm pass, imprint pass, nonce skipped, policy skipped, signer pass, signature_algorithm pass, signature pass, signer_binding pass, chain pass, path_length pass, critical_extensions pass, eku pass');
+  });
+});
+
+describe('a token whose signature hashes with SHA-1 (as FreeTSA signed in 2017)', () => {
+  // `openssl ts -reply` with signer_digest sha1, an ECDSA and an RSA signer (ecdsa-with-SHA1,
+  // sha1WithRSAEncryption): OpenSSL still says OK; prereg refuses it as a weak hash, not as
+  // tampering: a SHA-1 signature can be forged for a colliding TSTInfo (a deliberate difference).
+  it.each([
+    ['ECDSA', 'tsa', 'tsa-root'],
+    ['RSA', 'unpinned-tsa', 'unpinned-root'],
+  ] as const)('%s signer → TSA_HASH_WEAK only, where openssl ts -verify says OK', async (_what, signer, root) => {
+    const digest = createHash('sha256').update(`a document signed with SHA-1 by ${signer}`).digest();
+    const tsa = await createOpensslTsa({ certPath: testPkiPaths(signer).cert, keyPath: testPkiPaths(signer).key, signerDigest: 'sha1' });
+    const token = file(`sha1-${signer}.tsr`, await tsa.reply(buildTimestampRequest(digest, 9n)).finally(() => tsa.close()));
+    const dataFile = file(`sha1-${signer}.bin`, digest);
+    const r = await runCli(['verify-token', token, '--data', dataFile, '--tsa-root', testPkiPaths(root).cert, '--json']);
+    expect([r.code, r.json.status, r.json.reason_codes]).toEqual([1, 'REFUSED', ['TSA_HASH_WEAK']]);
+    expect([r.json.checks.signature_algorithm, r.json.checks.signature, r.json.checks.imprint]).toEqual(['fail', 'skipped', 'pass']);
+    const openssl = opensslTsVerify({ token, data: dataFile, roots: [testPkiPaths(root).cert], attime: Math.floor(Date.parse(r.json.gen_time) / 1000), scratch: work });
+    expect(openssl.ok, openssl.output).toBe(true);
+  });
+});
+
+describe('verify-token --query REQ.tsq: the token against its request, as openssl ts -verify -queryfile', () => {
+  // Requests made by `openssl ts -query`, the token by `openssl ts -reply` for the first one; each
+  // request judged by both verifiers. A token replayed for another request (same data, another
+  // nonce) is what a TSA or a man in the middle would send to pass an old token off as fresh.
+  const root = testPkiPaths('tsa-root');
+  const sh = (args: string[]) => execFileSync('openssl', args, { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  let token: string;
+  let data: string;
+  beforeAll(async () => {
+    data = file('query-data.bin', 'the data a participant had timestamped');
+    sh(['ts', '-query', '-data', data, '-sha256', '-cert', '-out', 'asked.tsq']);
+    const tsa = await createOpensslTsa({ certPath: testPkiPaths('tsa').cert, keyPath: testPkiPaths('tsa').key });
+    token = file('asked.tsr', await tsa.reply(readFileSync(path.join(work, 'asked.tsq'))).finally(() => tsa.close()));
+  });
+
+  const cases: Array<[string, string[], string[]]> = [
+    ['its own request', ['-data', 'DATA', '-sha256', '-cert'], []],
+    ['another request for the same data (another nonce): a replay', ['-data', 'DATA', '-sha256', '-cert'], ['TSA_NONCE_MISMATCH']],
+    ['a request without a nonce for the same data (nothing to compare)', ['-data', 'DATA', '-sha256', '-no_nonce'], []],
+    ['a request for other data', ['-data', 'OTHER', '-sha256', '-no_nonce'], ['TSA_IMPRINT_MISMATCH']],
+    ['a request for the same data under another policy', ['-data', 'DATA', '-sha256', '-no_nonce', '-tspolicy', '1.2.3.4.99'], ['TSA_POLICY_MISMATCH']],
+    ['a request for the same data under the policy it was issued with', ['-data', 'DATA', '-sha256', '-no_nonce', '-tspolicy', '1.2.3.4.1'], []],
+  ];
+  it.each(cases)('%s', async (what, queryArgs, reason_codes) => {
+    const other = file('query-other.bin', 'other data');
+    const query = what === 'its own request' ? path.join(work, 'asked.tsq') : path.join(work, `q-${randomBytes(4).toString('hex')}.tsq`);
+    if (what !== 'its own request') sh(['ts', '-query', ...queryArgs.map((a) => (a === 'DATA' ? data : a === 'OTHER' ? other : a)), '-out', query]);
+    const r = await runCli(['verify-token', token, '--query', query, '--tsa-root', root.cert, '--json']);
+    expect([r.code, r.json.reason_codes], r.stdout + r.stderr).toEqual([reason_codes.length === 0 ? 0 : 1, reason_codes]);
+    const openssl = opensslTsVerify({ token, query, roots: [root.cert], attime: Math.floor(Date.parse(r.json.gen_time) / 1000), scratch: work });
+    expect(openssl.ok, openssl.output).toBe(reason_codes.length === 0);
+  });
+
+  it('a --query that is no TimeStampReq → exit 3 TSA_REQUEST_MALFORMED; --query with --data → USAGE', async () => {
+    const bad = await runCli(['verify-token', token, '--query', data, '--tsa-root', root.cert, '--json']);
+    expect([bad.code, bad.json.code]).toEqual([3, 'TSA_REQUEST_MALFORMED']);
+    const both = await runCli(['verify-token', token, '--query', path.join(work, 'asked.tsq'), '--data', data, '--tsa-root', root.cert, '--json']);
+    expect([both.code, both.json.code]).toEqual([2, 'USAGE']);
   });
 });

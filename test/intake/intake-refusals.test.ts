@@ -8,7 +8,9 @@ import { signCanonical } from '../../pipeline/evidence/intake/ed25519.ts';
 import { GENESIS_PREV, INTAKE_REQUEST_FORMAT, requestPayload, type IntakeRequest } from '../../pipeline/evidence/intake/records.ts';
 import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import { runCli } from '../support/cli.ts';
-import { AFTER_CLOSE, CLOSES_AT, intakeFixture, intakeWith, sealWith, signAs, snapshot, TSA_ROOT_PEM, type Agent, type IntakeStudy } from '../support/intake-study.ts';
+import { ANOTHER_REQUEST, startTsaAnsweringAnotherRequest } from '../support/tsa/http-tsa.ts';
+import type { pkijs } from '../../pipeline/vendor/pki.ts';
+import { AFTER_CLOSE, CLOSES_AT, DURING_WINDOW, intakeFixture, intakeWith, sealWith, signAs, snapshot, TSA_ROOT_PEM, type Agent, type IntakeStudy } from '../support/intake-study.ts';
 
 const fixture = intakeFixture();
 const tsa = { at: (t: string) => fixture.tsa.at(t) };
@@ -127,6 +129,26 @@ describe('intake refuses, writing nothing', () => {
     const next = join(s.staging, 'sys-honest.v2.intake.json');
     expect((await signAs(s, join(s.staging, 'sys-honest.jsonl'), s.honest, 'submissions', ['--supersedes', request, '--out', next])).code).toBe(0);
     expect((await intake(s, next)).code).toBe(0);
+  }, 60_000);
+});
+
+describe('intake and seal refuse a TSA reply that answers another request (RFC 3161 §2.4.2), writing nothing', () => {
+  // The one TSA client: a genuine TEST-ONLY token minted for a changed request (a replayed one).
+  const replaying = (edit: (request: pkijs.TimeStampReq) => void, genTime: string) => startTsaAnsweringAnotherRequest(edit, genTime);
+  it.each(ANOTHER_REQUEST)('%s → %s', async (_what, code, edit) => {
+    const s = built.copy();
+    const request = await sign(s, join(s.staging, 'sys-honest.jsonl'), s.honest);
+    const during = await replaying(edit, DURING_WINDOW);
+    const taken = await refusedWritingNothing(s, () => intakeWith({ ...fixture.tsa, args: ['--tsa', `replayer=${during.url}`] }, s, request)).finally(() => during.close());
+    expect([taken.code, taken.reason]).toEqual([3, 'TSA_UNAVAILABLE']);
+    expect(taken.text).toContain(code);
+    // Taken in through the honest TSA, then sealed through the replaying one.
+    tsa.at(DURING_WINDOW);
+    expect((await intake(s, request)).code).toBe(0);
+    const after = await replaying(edit, AFTER_CLOSE);
+    const sealed = await refusedWritingNothing(s, () => sealWith({ ...fixture.tsa, args: ['--tsa', `replayer=${after.url}`] }, s)).finally(() => after.close());
+    expect([sealed.code, sealed.reason]).toEqual([3, 'TSA_UNAVAILABLE']);
+    expect(sealed.text).toContain(code);
   }, 60_000);
 });
 

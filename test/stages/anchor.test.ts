@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildTimestampRequest } from '../../pipeline/formats/timestamp-request.ts';
 import { copyExampleStudy, runCli } from '../support/cli.ts';
 import { issueTimestampResponse, loadTestSigner } from '../support/tsa/pkijs-tsa.ts';
-import { startTsaServer, type TsaServer } from '../support/tsa/http-tsa.ts';
+import { ANOTHER_REQUEST, startTsaAnsweringAnotherRequest, startTsaServer, type TsaServer } from '../support/tsa/http-tsa.ts';
+import type { pkijs } from '../../pipeline/vendor/pki.ts';
 
 let cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -115,6 +116,34 @@ describe('anchor', () => {
     expect(ok.code).toBe(0);
     expect(JSON.parse(readFileSync(join(root, 'preregistration/anchors/elsewhere.json'), 'utf8')).retrieved_via).toBe('import');
     expect((await runCli(['check-anchors', '--root', root])).code).toBe(0);
+  });
+});
+
+describe('anchor against a TSA whose reply answers another request (RFC 3161 §2.4.2)', () => {
+  // A real token of the pinned TEST-ONLY TSA, minted for a request changed on the way: what a TSA
+  // or a man in the middle replaying an old token sends. The token itself is genuine (it may even
+  // be over the right freeze_digest); only the request it answers is not the one anchor sent.
+  async function answeringAnotherRequest(edit: (request: pkijs.TimeStampReq) => void): Promise<TsaServer> {
+    const server = await startTsaAnsweringAnotherRequest(edit, BEFORE_OPEN);
+    cleanups.push(() => server.close());
+    return server;
+  }
+
+  it.each(ANOTHER_REQUEST)('%s: nothing is written, the TSA fails with %s', async (_what, code, edit) => {
+    const root = freshStudy();
+    const server = await answeringAnotherRequest(edit);
+    const r = await runCli(['anchor', '--root', root, '--tsa', `replayer=${server.url}`, '--retries', '0', '--json']);
+    expect([r.code, r.json.code], r.stdout + r.stderr).toEqual([3, 'TSA_UNAVAILABLE']);
+    expect(r.json.details.failed).toEqual([expect.objectContaining({ witness: 'replayer', reason: expect.stringContaining(code) })]);
+    expect(anchorsOf(root)).toEqual([]);
+  });
+
+  it('control: the same TSA answering the request as sent is stored', async () => {
+    const root = freshStudy();
+    const server = await answeringAnotherRequest(() => undefined);
+    const r = await runCli(['anchor', '--root', root, '--tsa', `honest=${server.url}`, '--retries', '0', '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(anchorsOf(root)).toEqual(['honest.json', 'honest.tsr']);
   });
 });
 

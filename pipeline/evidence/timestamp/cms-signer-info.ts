@@ -11,8 +11,9 @@
 // Attribute ::= SEQUENCE { attrType OBJECT IDENTIFIER, attrValues SET OF ANY }
 //
 // Signature algorithms accepted: ECDSA with SHA-256/384/512, RSA PKCS#1 v1.5 with SHA-256/384/512
-// (also given as rsaEncryption / id-ecPublicKey with the digest algorithm's hash), Ed25519. Any
-// other (RSASSA-PSS, SHA-1, …) fails the signature check (docs/proofs.md).
+// (also given as rsaEncryption / id-ecPublicKey with the digest algorithm's hash), Ed25519. One
+// that hashes with SHA-1 or MD5 is weak (signerInfoHashWeak; rfc3161.ts reports TSA_HASH_WEAK and
+// does not check it); any other (RSASSA-PSS, …) fails the signature check (docs/proofs.md).
 import { hash, type KeyObject } from 'node:crypto';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { HASH_ALGORITHMS, isSha2 } from '../../formats/hash-algorithms.ts';
@@ -120,6 +121,24 @@ const SIGNATURES: Readonly<Record<string, { keyType: 'ec' | 'rsa' | 'ed25519'; h
   '1.2.840.113549.1.1.1': { keyType: 'rsa', hash: 'digest' },
   '1.3.101.112': { keyType: 'ed25519', hash: null },
 };
+
+/**
+ * Signature algorithms that hash with SHA-1 or MD5 (RFC 3279, RFC 8017): a signature over a hash
+ * that admits collisions can be carried over to another TSTInfo, so the token binds nothing.
+ */
+const WEAK_SIGNATURES: ReadonlySet<string> = new Set([
+  '1.2.840.113549.1.1.4', // md5WithRSAEncryption
+  '1.2.840.113549.1.1.5', // sha1WithRSAEncryption
+  '1.3.14.3.2.29', // sha1WithRSAEncryption (OIW)
+  '1.2.840.10045.4.1', // ecdsa-with-SHA1
+  '1.2.840.10040.4.3', // dsa-with-sha1
+]);
+const WEAK_DIGESTS: ReadonlySet<string> = new Set(['1.3.14.3.2.26' /* SHA-1 */, '1.2.840.113549.2.5' /* MD5 */]);
+
+/** Whether the SignerInfo's digest or signature algorithm hashes with SHA-1 or MD5 (TSA_HASH_WEAK, not a failed signature). */
+export function signerInfoHashWeak(info: SignerInfo): boolean {
+  return WEAK_DIGESTS.has(info.digestAlgorithm) || WEAK_SIGNATURES.has(info.signatureAlgorithm);
+}
 
 /** The single value of the single attribute of `type`, or undefined (absent, repeated or multi-valued). */
 export function singleAttributeValue(attributes: readonly CmsAttribute[], type: string): Uint8Array | undefined {

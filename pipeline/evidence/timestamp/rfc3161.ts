@@ -15,6 +15,8 @@
 //    two failures);
 //  - the CMS signature (content-type and message-digest attributes, signature over the signed
 //    attributes) is checked by cms-signer-info.ts with node:crypto, the signer's key imported once;
+//    one hashed with SHA-1 or MD5 is TSA_HASH_WEAK and not checked (OpenSSL still accepts it: a
+//    deliberate difference, a SHA-1 signature is forgeable by collision);
 //  - the signer certificate is the one the SignerInfo's sid names among the token's certificates
 //    and, after them, the policy's tsa_certs (SPEC §5.4: as `openssl ts -verify -untrusted`;
 //    FreeTSA's tokens carry none). A supplied certificate is path material, never an anchor: it
@@ -25,6 +27,8 @@
 //    SignedData.verify({ checkChain: true }) would give it (intermediate CAs from the token and
 //    tsa_certs, the signer, the pinned roots, checkDate = genTime unless the caller names another
 //    time, as `openssl ts -verify -attime`), so its outcome is its own result;
+//  - on the validated path, what OpenSSL checks and pkijs does not: path length constraints and
+//    critical extensions prereg does not process, on every certificate (certificate-path.ts);
 //  - pkijs checks neither the ESSCertID/ESSCertIDv2 attribute (ess-cert-id.ts) nor the
 //    timeStamping EKU (here).
 // Extra certificates in the token's bag never sign: only the one the SignerInfo names is the
@@ -40,9 +44,12 @@ import { asn1js, pkijs } from '../../vendor/pki.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { HASH_ALGORITHMS, isSha2, type Sha2Hash } from '../../formats/hash-algorithms.ts';
 import { PreregError } from '../../reasons.ts';
-import { bytesEqual, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
+import { bytesEqual, signerInfoHashWeak, signerInfoSignatureValid, type SignerInfo } from './cms-signer-info.ts';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { signerCertificateBound } from './ess-cert-id.ts';
+import { pathDefects } from './certificate-path.ts';
+import { answersRequest } from './request-match.ts';
+import type { TimestampRequest } from '../../formats/timestamp-request.ts';
 import {
   bytesKey,
   formatName,
@@ -70,22 +77,29 @@ const OID = {
 const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
-export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'signer', 'signature', 'signer_binding', 'chain', 'eku'] as const;
+export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'nonce', 'policy', 'signer', 'signature_algorithm', 'signature', 'signer_binding', 'chain', 'path_length', 'critical_extensions', 'eku'] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
 /** The reason code a failed check reports; any one leaves the token INVALID (it witnesses nothing). */
 export const TIMESTAMP_CATALOGUE = checkCatalogue(TIMESTAMP_CHECKS, ['INVALID'], {
   TSA_TOKEN_MALFORMED: { check: 'parse', status: 'INVALID' },
   TSA_STATUS_REJECTED: { check: 'status', status: 'INVALID' },
-  // SHA-1 (or an algorithm we cannot name): a second preimage is not ruled out, so the imprint binds nothing.
-  TSA_HASH_WEAK: { check: 'imprint_algorithm', status: 'INVALID' },
+  // SHA-1 (or an algorithm we cannot name) in the imprint: a second preimage is not ruled out, so
+  // the imprint binds nothing; SHA-1 or MD5 in the signature: a collision lets it sign another TSTInfo.
+  TSA_HASH_WEAK: { check: ['imprint_algorithm', 'signature_algorithm'], status: 'INVALID' },
   TSA_IMPRINT_MISMATCH: { check: 'imprint', status: 'INVALID' },
+  // Against the request (options.request), as `openssl ts -verify -queryfile`; skipped without one.
+  TSA_NONCE_MISMATCH: { check: 'nonce', status: 'INVALID' },
+  TSA_POLICY_MISMATCH: { check: 'policy', status: 'INVALID' },
   // No certificate the token carries or the policy supplies (tsa_certs) is the one its SignerInfo
   // names: there is no key to check the signature with.
   TSA_SIGNER_NOT_FOUND: { check: 'signer', status: 'INVALID' },
   TSA_SIGNATURE_INVALID: { check: 'signature', status: 'INVALID' },
   TSA_SIGNER_UNBOUND: { check: 'signer_binding', status: 'INVALID' },
   TSA_CHAIN_UNTRUSTED: { check: 'chain', status: 'INVALID' },
+  // On the validated path (certificate-path.ts), as `openssl ts -verify` checks it.
+  TSA_CHAIN_PATH_LENGTH: { check: 'path_length', status: 'INVALID' },
+  TSA_CHAIN_CRITICAL_EXTENSION: { check: 'critical_extensions', status: 'INVALID' },
   TSA_EKU_MISSING: { check: 'eku', status: 'INVALID' },
 });
 export const TIMESTAMP_CHECK_CODES = codeOfCheck(TIMESTAMP_CATALOGUE);
@@ -120,6 +134,12 @@ export interface TimestampOptions {
   at?: Date;
   /** Where the TSA's signature is checked (evidence/signature-check.ts); default this thread. */
   signatures?: SignatureCheck;
+  /**
+   * The request the token answers (`openssl ts -verify -queryfile`): its nonce, when it has one,
+   * and its policy, when it names one, must be the token's (checks nonce, policy). The imprint is
+   * the subject's: give the request's as `{ imprint }`.
+   */
+  request?: TimestampRequest;
 }
 
 export interface TimestampVerification {
@@ -225,15 +245,20 @@ export async function verifyTimestampToken(
     status: 'skipped',
     imprint_algorithm: 'skipped',
     imprint: 'skipped',
+    nonce: 'skipped',
+    policy: 'skipped',
     signer: 'skipped',
+    signature_algorithm: 'skipped',
     signature: 'skipped',
     signer_binding: 'skipped',
     chain: 'skipped',
+    path_length: 'skipped',
+    critical_extensions: 'skipped',
     eku: 'skipped',
   };
   const result: TimestampVerification = { ok: false, reason_codes: [], checks };
   const finish = (): TimestampVerification => {
-    result.reason_codes = TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]);
+    result.reason_codes = [...new Set(TIMESTAMP_CHECKS.filter((c) => checks[c] === 'fail').map((c) => TIMESTAMP_CHECK_CODES[c]))];
     result.ok = result.reason_codes.length === 0;
     return result;
   };
@@ -273,6 +298,11 @@ export async function verifyTimestampToken(
   } else {
     checks.imprint_algorithm = 'fail';
   }
+  if (options.request !== undefined) {
+    const answer = answersRequest(tstInfo, options.request);
+    if (answer.nonce !== null) checks.nonce = answer.nonce ? 'pass' : 'fail';
+    if (answer.policy !== null) checks.policy = answer.policy ? 'pass' : 'fail';
+  }
   const validityAt = options.at ?? tstInfo.genDate;
   result.validityAt = validityAt.toISOString();
 
@@ -289,11 +319,20 @@ export async function verifyTimestampToken(
   result.signerSubject = remembered(memo.names, `subject/${signer.sha256}`, () => formatName(signer.cert.subject));
   result.signerCertSha256 = signer.sha256;
 
-  const key = signerKey(signer, memo);
-  checks.signature = key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, options.signatures ?? checkOnThisThread)) ? 'pass' : 'fail';
-  const root = await signerChainsToPinnedRoot(certificates, signer, validityAt, trust, memo);
-  checks.chain = root !== null ? 'pass' : 'fail';
-  if (root !== null) result.rootSha256 = root;
+  // A signature hashed with SHA-1 is weak, not tampered with: it is not checked (as the imprint of a weak algorithm is not compared).
+  checks.signature_algorithm = signerInfoHashWeak(signerInfo) ? 'fail' : 'pass';
+  if (checks.signature_algorithm === 'pass') {
+    const key = signerKey(signer, memo);
+    checks.signature = key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, options.signatures ?? checkOnThisThread)) ? 'pass' : 'fail';
+  }
+  const chained = await signerChainsToPinnedRoot(certificates, signer, validityAt, trust, memo);
+  checks.chain = chained !== null ? 'pass' : 'fail';
+  if (chained !== null) {
+    result.rootSha256 = chained.root;
+    const defects = pathDefects(chained.path);
+    checks.path_length = defects.pathLength ? 'fail' : 'pass';
+    checks.critical_extensions = defects.criticalExtension ? 'fail' : 'pass';
+  }
   checks.signer_binding = signerCertificateBound(signerInfo, signer, memo) ? 'pass' : 'fail';
   checks.eku = remembered(memo.decisions, `eku/${signer.sha256}`, () => hasTimeStampingEku(signer.cert)) ? 'pass' : 'fail';
   return finish();
@@ -347,7 +386,7 @@ function signerKey(signer: CarriedCertificate, memo: TsaMemo): KeyObject | undef
 
 /**
  * The pinned root (SHA-256 of its DER) the signer certificate chains to at `at` (genTime unless
- * the caller said otherwise), or null: pkijs's chain engine fed as SignedData.verify({
+ * the caller said otherwise), with the validated path (signer first, root last), or null: pkijs's chain engine fed as SignedData.verify({
  * checkChain: true }) feeds it (CA certificates from the token and tsa_certs as untrusted + the
  * signer, checkDate = at). A path once
  * validated is remembered; for a later token only its certificates' validity periods depend on
@@ -359,12 +398,12 @@ async function signerChainsToPinnedRoot(
   at: Date,
   trust: TsaTrust,
   memo: TsaMemo,
-): Promise<string | null> {
+): Promise<{ root: string; path: readonly pkijs.Certificate[] } | null> {
   if (trust.roots.length === 0) return null;
   const validAt = (c: pkijs.Certificate): boolean => c.notBefore.value <= at && at <= c.notAfter.value;
   // A signer pinned directly: pkijs's engine would drop it as a duplicate of the trusted copy and
   // validate another certificate, so decide here: pinned and valid at `at`.
-  if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert) ? signer.sha256 : null;
+  if (trust.rootsSha256.includes(signer.sha256)) return validAt(signer.cert) ? { root: signer.sha256, path: [signer.cert] } : null;
   const intermediates = certificates.filter((c) => c !== signer && pkijs.checkCA(c.cert, signer.cert) !== null);
   const key = [signer.sha256, ...intermediates.map((c) => c.sha256).sort()].join(',');
   // Tokens in flight at once (verify DIR runs 256 files concurrently) wait for the path being
@@ -405,11 +444,11 @@ async function validatedPath(intermediates: CarriedCertificate[], signer: Carrie
   return outcome.result === true ? (outcome.certificatePath ?? []) : null;
 }
 
-/** The SHA-256 of the pinned root a validated path ends in (the engine returns the trusted object itself). */
-function pinnedRootOf(path: readonly pkijs.Certificate[], trust: TsaTrust): string | null {
+/** The SHA-256 of the pinned root a validated path ends in (the engine returns the trusted object itself), with the path. */
+function pinnedRootOf(path: readonly pkijs.Certificate[], trust: TsaTrust): { root: string; path: readonly pkijs.Certificate[] } | null {
   for (const cert of path) {
     const index = trust.roots.indexOf(cert);
-    if (index !== -1) return trust.rootsSha256[index]!;
+    if (index !== -1) return { root: trust.rootsSha256[index]!, path };
   }
   return null;
 }
