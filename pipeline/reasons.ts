@@ -162,6 +162,10 @@ export const REASONS = {
     meaning: 'The answer key expects a ref (a citation, or an amount\'s ref) that no corpus heading declares: it is not in the frozen vocabulary, so no answer could ever be grounded in it and every system would fail the item. freeze refuses, writing nothing.',
     next: 'Correct the ref in the answer key (the identifier as its heading writes it), or add the article to the corpus, then freeze.',
   },
+  ANSWER_KEY_AMOUNT_NOT_IN_CORPUS: {
+    meaning: 'The answer key expects an amount that the frozen text of the article it names (its ref) does not contain, read with the study\'s amount pattern and separators as the classify stage reads a served passage: every system that writes the article\'s real amount would fail the item. An amount marked "derived" (computed: a sum, a conversion) is exempt and listed in the report. freeze refuses, writing nothing.',
+    next: 'Correct the amount or its ref in the answer key; if the amount is computed from the text, mark it "derived" with its derivation in words. Then freeze.',
+  },
   ANSWER_KEY_NEGATIVE_EXPECTS: {
     meaning: 'A negative item (one that expects a refusal) expects refs or amounts: the key contradicts itself. freeze refuses, writing nothing.',
     next: 'Make the item positive, or empty its expected_refs and expected_amounts, then freeze.',

@@ -8,6 +8,7 @@ import { PreregError, type ReasonCode } from '../reasons.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { readRegularFile } from '../io/regular-file.ts';
+import { normaliseAmount } from '../classify/extract.ts';
 
 export const SECRET_ENV = 'PREREG_ANSWER_KEY_SECRET';
 const MIN_SECRET_BYTES = 16;
@@ -77,17 +78,24 @@ export function checkKeyCoversItems(key: readonly AnswerKeyItem[], items: Readon
 }
 
 export interface GoldSetProblem {
-  code: 'ANSWER_KEY_REF_UNKNOWN' | 'ANSWER_KEY_NEGATIVE_EXPECTS';
+  code: 'ANSWER_KEY_REF_UNKNOWN' | 'ANSWER_KEY_NEGATIVE_EXPECTS' | 'ANSWER_KEY_AMOUNT_NOT_IN_CORPUS';
   message: string;
 }
 
 /**
- * The gold set against the corpus (SPEC §12.5): every ref a positive item expects (its citations
- * and its amounts' refs) is an identifier of the frozen vocabulary — an expected `R9999-9` could
- * never be grounded, so every system would fail it — and a negative item, which expects a
- * refusal, expects no ref and no amount.
+ * The gold set against the corpus (SPEC §12.5, §13.1): every ref a positive item expects (its
+ * citations and its amounts' refs) is an identifier of the frozen vocabulary — an expected
+ * `R9999-9` could never be grounded, so every system would fail it —; every expected amount not
+ * marked `derived` is one the frozen text of its ref contains (`amountsUnder(ref)`: the canonical
+ * values the classify stage's extractor finds there), else every system that writes the article's
+ * real amount fails the item; and a negative item, which expects a refusal, expects no ref and no
+ * amount.
  */
-export function goldSetProblems(key: readonly AnswerKeyItem[], vocabulary: ReadonlySet<string>): GoldSetProblem[] {
+export function goldSetProblems(
+  key: readonly AnswerKeyItem[],
+  vocabulary: ReadonlySet<string>,
+  amountsUnder: (ref: string) => ReadonlySet<string>,
+): GoldSetProblem[] {
   const problems: GoldSetProblem[] = [];
   for (const k of key) {
     const refs = [...k.expected_refs, ...k.expected_amounts.map((a) => a.ref)];
@@ -98,7 +106,18 @@ export function goldSetProblems(key: readonly AnswerKeyItem[], vocabulary: Reado
     for (const ref of new Set(refs)) {
       if (!vocabulary.has(ref)) problems.push({ code: 'ANSWER_KEY_REF_UNKNOWN', message: `item ${k.item_id} expects ${JSON.stringify(ref)}, which no corpus heading declares (it is not in the frozen vocabulary)` });
     }
+    for (const a of k.expected_amounts) {
+      if (a.derived !== undefined || !vocabulary.has(a.ref)) continue;
+      // The key writes `.` as its decimal separator (schemas/answer-key.schema.json).
+      const value = normaliseAmount(String(a.value), [], '.');
+      const found = amountsUnder(a.ref);
+      if (!found.has(value)) {
+        problems.push({
+          code: 'ANSWER_KEY_AMOUNT_NOT_IN_CORPUS',
+          message: `item ${k.item_id} expects ${value} ${a.unit} under ${a.ref}, whose frozen text ${found.size === 0 ? 'holds no amount' : `holds ${[...found].join(', ')}`} (read with the study's amount pattern and separators); correct the amount or the ref, or mark it "derived" with its derivation in words`,
+        });
+      }
+    }
   }
   return problems;
 }
-

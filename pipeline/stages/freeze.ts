@@ -2,6 +2,8 @@
 // digest → preregistration/freeze.json, and the freeze_digest that anchors will witness.
 import { existsSync } from 'node:fs';
 import { commitAnswerKey } from '../study/answer-key.ts';
+import { amountsIn, compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
+import { corpusSections } from '../study/corpus-sections.ts';
 import { checkKeyCoversItems, goldSetProblems, readAnswerKey, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
 import { buildFreezeRecord, freezeDigest, renderFreezeRecord, unmatchedHeadingWarning } from '../study/freeze-record.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
@@ -54,7 +56,11 @@ export const freeze: Command = {
     if (coverage.length > 0) {
       throw new PreregError('ANSWER_KEY_INVALID', coverage.join('\n'), { problems: coverage });
     }
-    const gold = goldSetProblems(key, new Set(digests.vocabulary.ids));
+    // The amounts each article's frozen text holds, found as the classify stage finds them.
+    const sections = corpusSections(loaded.documents(), study.vocabulary.heading_patterns);
+    const extractor = compileExtractor(extractorConfigFromStudy(study, digests.vocabulary.ids));
+    const amountsUnder = (ref: string) => new Set(amountsIn(extractor, sections.get(ref) ?? '').map((a) => a.value));
+    const gold = goldSetProblems(key, new Set(digests.vocabulary.ids), amountsUnder);
     if (gold.length > 0) {
       throw new PreregError(gold[0]!.code, gold.map((p) => `${p.code}: ${p.message}`).join('\n'), { problems: gold.map((p) => p.message) });
     }
