@@ -35,7 +35,7 @@ export async function buildBaseTables(
   const amounts = await TableAppender.declared(connection, 'answer_key_amounts');
   for (const k of answerKey) {
     key.appendNamed({ item_id: k.item_id, kind: k.kind, expected_refs: k.expected_refs });
-    for (const a of k.expected_amounts) amounts.appendNamed({ item_id: k.item_id, ref: a.ref, value: String(a.value), unit: a.unit });
+    for (const a of k.expected_amounts) amounts.appendNamed({ item_id: k.item_id, ref: a.ref, value: String(a.value), unit: a.unit, derived: a.derived ?? null });
   }
   key.close();
   amounts.close();
