@@ -49,9 +49,9 @@ describe('freeze checks the gold set against the corpus', () => {
     editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2122-8', value: '5538000', unit: 'EUR' }]), 'positive');
     const r = await freeze(root);
     expect([r.code, r.json.code]).toEqual([3, 'ANSWER_KEY_AMOUNT_NOT_IN_CORPUS']);
-    expect(r.json.message).toContain('item mp-001');
-    expect(r.json.message).toContain('5538000 EUR');
-    expect(r.json.message).toContain('R2122-8');
+    // The key's file and the item's line, the item, the amount, the article and what its text holds.
+    expect(r.json.message).toBe(`${join(root, 'inputs/answer-key.jsonl')}:1: item mp-001 expects 5538000 EUR under R2122-8, whose frozen text holds 40000 (read with the study's amount pattern and separators); correct the amount or the ref, or mark it "derived" with its derivation in words`);
+    expect(r.json.details.problems).toEqual([r.json.message]);
     expect(readFileSync(join(root, 'preregistration/freeze.json'))).toEqual(before);
   });
 
@@ -61,7 +61,7 @@ describe('freeze checks the gold set against the corpus', () => {
       editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2122-8', value, unit: 'EUR' }]), 'positive');
       expect((await freeze(root)).code, value).toBe(0);
     }
-    // "5 % du montant" in R2191-32 is no amount of the study's pattern (no currency): 5 is not found.
+    // Amounts, not substrings: "40 000 euros" is the amount 40000; 40 is not found in it.
     const root = study();
     editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2122-8', value: '40', unit: 'EUR' }]), 'positive');
     expect((await freeze(root)).json.code).toBe('ANSWER_KEY_AMOUNT_NOT_IN_CORPUS');
