@@ -229,7 +229,7 @@ function ownershipBlocks(f: StoreFacts): Block[] {
 
 /** Requests a pinned seller served two ways (SELLER_INCONSISTENT, SPEC §13.1), and what the check cannot show. */
 function sellerInconsistencyBlocks(rows: readonly Row[]): Block[] {
-  const limits = 'Only VERIFIED proofs bound to the submitting system, from a pinned seller, whose request hash the issuer\'s signature covers, are compared. Requests are told apart by their hash: this check cannot show that systems sending different requests were served alike.';
+  const limits = 'Only VERIFIED proofs bound to the submitting system, from a pinned seller, whose request hash the issuer\'s signature covers and whose response body was submitted, are compared. Requests are told apart by their hash: this check cannot show that systems sending different requests were served alike.';
   if (rows.length === 0) return [{ kind: 'p', text: `No request to a pinned seller was served two different sets of passages (SELLER_INCONSISTENT). ${limits}` }];
   const served = (c: Cell | undefined) => (Array.isArray(c) ? c : []).map((s) => {
     const o = fieldsOf(s);

@@ -7,9 +7,12 @@
 --   participant cannot make another system's proof its own) whose seller is bound and pinned
 --   (evidence_ownership.seller_pinned; with "sellers": "any", every bound seller), and whose
 --   request_hash the issuer's signature covers: a chain input below 3.0, an opened commitment
---   in 3.x (an unopened hashes.request is the issuer's word, and anybody's edit). A proof that is
---   not VERIFIED, not bound or from no pinned seller counts for nothing: a participant must not
---   be able to fabricate an inconsistency against the seller with evidence that proves nothing.
+--   in 3.x (an unopened hashes.request is the issuer's word, and anybody's edit), and whose
+--   response body was given and hashes to the proof's response hash (check_response_hash 'pass';
+--   a VERIFIED 3.x proof then also binds it): a proof submitted without its body shows nothing
+--   served, which is not "served nothing". A proof that is not VERIFIED, not bound, from no pinned
+--   seller or without its body counts for nothing: a participant must not be able to fabricate
+--   an inconsistency against the seller with evidence that proves nothing.
 -- What each proof served: the sorted set of (ref, text) of its response's passages (passage_corpus),
 --   empty when it served none. Requests are told apart by their hash only: the check cannot show
 --   that systems sending different requests were served alike.
@@ -29,6 +32,7 @@ WITH passages AS (
   WHERE p.status = 'VERIFIED' AND o.binding = 'BOUND' AND o.seller_pinned AND p.seller IS NOT NULL
     AND p.request_hash IS NOT NULL
     AND (p.algorithm <> 'commitments' OR list_contains(p.opened_fields, 'request_hash'))
+    AND p.check_response_hash = 'pass'
 ), split AS (
   SELECT item_id, request_hash, seller FROM counted GROUP BY item_id, request_hash, seller HAVING count(DISTINCT served) > 1
 )

@@ -57,6 +57,9 @@ describe('the pinned seller answers one request two ways', () => {
       { system: 'sys-a', item: 'mp-004', attempt: 1, text: "Selon l'article R2131-12.", passages: served('R2131-12') },
       { system: 'sys-c', item: 'mp-004', attempt: 1, text: "Selon l'article R2122-8.", passages: served('R2122-8'), buyer: 'sys-a' },
       { system: 'sys-d', item: 'mp-004', attempt: 1, text: "Selon l'article R2131-12.", passages: served('R2131-12'), tamper: true },
+      // sys-c's own genuine proof for mp-002, submitted without its response body: it shows nothing
+      // served, which is not "served nothing", and may not make the seller inconsistent either.
+      { system: 'sys-c', item: 'mp-002', attempt: 1, text: "Selon l'article R2123-1.", passages: served('R2123-1'), withholdResponse: true },
     ]);
   }, 240_000);
   afterAll(() => s?.cleanup());
@@ -75,5 +78,6 @@ describe('the pinned seller answers one request two ways', () => {
     expect(s.report).toContain(`| mp-011 | ${requestHash('mp-011')} | retrieval.example | sys-a attempt 1: R2191-32; sys-a attempt 2: R2192-10 |`);
     expect(s.report).toContain('this check cannot show that systems sending different requests were served alike');
     expect(s.report).not.toContain(requestHash('mp-004'));
+    expect(s.report).not.toContain(requestHash('mp-002'));
   });
 });
