@@ -20,12 +20,14 @@
 --   as two lists in step (served_refs[i], served_texts[i]); emit groups them by request.
 CREATE TABLE seller_inconsistencies AS
 WITH passages AS (
-  SELECT record_id, evidence_index, list_sort(list_distinct(list({'ref': ref, 'text': text}))) AS served
+  -- Sets compared by the digests of their members: no list of passage texts is built for a proof
+  -- that agrees with every other (at 100,000 records that would hold every served text at once).
+  SELECT record_id, evidence_index, list_sort(list_distinct(list(sha256(to_json({'ref': ref, 'text': text}))))) AS digests
   FROM passage_corpus
   GROUP BY record_id, evidence_index
 ), counted AS (
   SELECT p.record_id, p.evidence_index, p.system_id, p.item_id, p.attempt, p.request_hash, p.seller,
-         coalesce(s.served, []) AS served
+         coalesce(s.digests, []) AS digests
   FROM proof_checks p
   JOIN evidence_ownership o ON o.evidence_kind = 'proof' AND o.record_id = p.record_id AND o.evidence_index = p.evidence_index
   LEFT JOIN passages s ON s.record_id = p.record_id AND s.evidence_index = p.evidence_index
@@ -34,10 +36,18 @@ WITH passages AS (
     AND (p.algorithm <> 'commitments' OR list_contains(p.opened_fields, 'request_hash'))
     AND p.check_response_hash = 'pass'
 ), split AS (
-  SELECT item_id, request_hash, seller FROM counted GROUP BY item_id, request_hash, seller HAVING count(DISTINCT served) > 1
+  SELECT item_id, request_hash, seller FROM counted GROUP BY item_id, request_hash, seller HAVING count(DISTINCT digests) > 1
+), listed AS (
+  SELECT c.* FROM counted c SEMI JOIN split USING (item_id, request_hash, seller)
+), served AS (
+  -- What each listed proof served, as a sorted set of (ref, text).
+  SELECT pc.record_id, pc.evidence_index, list_sort(list_distinct(list({'ref': pc.ref, 'text': pc.text}))) AS served
+  FROM passage_corpus pc SEMI JOIN listed l ON l.record_id = pc.record_id AND l.evidence_index = pc.evidence_index
+  GROUP BY pc.record_id, pc.evidence_index
 )
-SELECT 'SELLER_INCONSISTENT' AS reason_code, c.item_id, c.request_hash, c.seller, c.system_id, c.attempt,
-       c.record_id, c.evidence_index,
-       [x.ref FOR x IN c.served] AS served_refs, [x.text FOR x IN c.served] AS served_texts
-FROM counted c SEMI JOIN split USING (item_id, request_hash, seller)
-ORDER BY c.item_id, c.request_hash, c.seller, c.system_id, c.attempt, c.record_id, c.evidence_index;
+SELECT 'SELLER_INCONSISTENT' AS reason_code, l.item_id, l.request_hash, l.seller, l.system_id, l.attempt,
+       l.record_id, l.evidence_index,
+       [x.ref FOR x IN coalesce(s.served, [])] AS served_refs, [x.text FOR x IN coalesce(s.served, [])] AS served_texts
+FROM listed l
+LEFT JOIN served s ON s.record_id = l.record_id AND s.evidence_index = l.evidence_index
+ORDER BY l.item_id, l.request_hash, l.seller, l.system_id, l.attempt, l.record_id, l.evidence_index;
