@@ -186,6 +186,10 @@ export const REASONS = {
     meaning: 'The answer key expects a ref (a citation, or an amount\'s ref) that no corpus heading declares: it is not in the frozen vocabulary, so no answer could ever be grounded in it and every system would fail the item. freeze refuses, writing nothing.',
     next: 'Correct the ref in the answer key (the identifier as its heading writes it), or add the article to the corpus, then freeze.',
   },
+  ANSWER_KEY_AMOUNT_NOT_IN_CORPUS: {
+    meaning: 'The answer key expects an amount that the frozen text of the article it names (its ref) does not contain, read with the study\'s amount pattern and separators as the classify stage reads a served passage: every system that writes the article\'s real amount would fail the item. An amount marked "derived" (computed: a sum, a conversion) is exempt and listed in the report. freeze refuses, writing nothing.',
+    next: 'Correct the amount or its ref in the answer key; if the amount is computed from the text, mark it "derived" with its derivation in words. Then freeze.',
+  },
   ANSWER_KEY_NEGATIVE_EXPECTS: {
     meaning: 'A negative item (one that expects a refusal) expects refs or amounts: the key contradicts itself. freeze refuses, writing nothing.',
     next: 'Make the item positive, or empty its expected_refs and expected_amounts, then freeze.',
@@ -709,6 +713,10 @@ export const REASONS = {
   EVIDENCE_NOT_BOUND: {
     meaning: "The study registers its systems (study.json `systems`) and this proof's buyer fingerprint — from its preimage, or an opened 3.x commitment — is not one of the submitting system's (another system's, none registered for it, or not published: a redacted or unopened fingerprint cannot bind). The proof keeps its own status; the record does not get it in the proven column.",
     next: "A proof certifies one buyer's call: submit proofs of your own calls, issued to a buyer key whose fingerprint the study registered for your system before the freeze (for 3.x, open buyer_fingerprint in the evidence item's disclosure).",
+  },
+  SELLER_INCONSISTENT: {
+    meaning: 'The same request (same request_hash, same item) to a pinned seller was served different sets of passages (by reference and text) — to two systems, or to two attempts of one — in VERIFIED proofs bound to the submitting system: those answers were not served alike. Listed in results.json (evidence.seller_inconsistencies) and the report; nothing is recomputed. Requests are told apart by their hash, so the check cannot show that systems sending different requests were served alike.',
+    next: 'Read the listed passages: a service that varies its answers (an index rebuilt, a cache, a random sample) makes the comparison of the systems it served unequal; say so beside any comparison of them, and ask the seller why.',
   },
   EVIDENCE_REUSED: {
     meaning: 'The same evidence — a proof (by proof_id or chain hash), a response hash, or a receipt timeline (by job_id or final entry digest) — is claimed by more than one record (other systems, items or attempts). It counts as proven for none of them; the report and results.json list every reuse. In a study that registers no systems a copier can cancel the original\'s credit this way.',

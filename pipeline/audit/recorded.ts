@@ -111,7 +111,7 @@ export function manifestProblems(m: JsonObject): string[] {
   return problems;
 }
 
-/** The problems of a parsed results.json: its format and the five result tables as arrays of rows. */
+/** The problems of a parsed results.json: its format, the result tables as arrays of rows, and evidence.seller_inconsistencies. */
 export function resultsProblems(r: JsonObject): string[] {
   const problems: string[] = [];
   if (r.format !== RESULTS_FORMAT) problems.push(`format is not "${RESULTS_FORMAT}"`);
@@ -119,6 +119,9 @@ export function resultsProblems(r: JsonObject): string[] {
     const rows = r[name];
     if (!Array.isArray(rows) || !rows.every((row) => isRecord(row))) problems.push(`${name} is not an array of rows`);
   }
+  // Requests a pinned seller served two ways (SPEC §13.1): dropped, they would read as none.
+  const inconsistencies = isRecord(r.evidence) ? r.evidence.seller_inconsistencies : undefined;
+  problems.push(...listProblems('evidence.seller_inconsistencies', inconsistencies, (x) => x.reason_code === 'SELLER_INCONSISTENT' && isString(x.item_id) && isHex(x.request_hash) && isString(x.seller) && Array.isArray(x.served)));
   return problems;
 }
 

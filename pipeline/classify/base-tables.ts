@@ -7,7 +7,7 @@ import { runSqlFile, TableAppender } from '../store/db.ts';
 import { execute, readObjects } from '../store/query.ts';
 import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
 import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM } from '../store/statements.ts';
-import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
+import { amountsIn, compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
 import { compileLiteralMatcher } from './vocabulary-trie.ts';
 
 
@@ -35,7 +35,7 @@ export async function buildBaseTables(
   const amounts = await TableAppender.declared(connection, 'answer_key_amounts');
   for (const k of answerKey) {
     key.appendNamed({ item_id: k.item_id, kind: k.kind, expected_refs: k.expected_refs });
-    for (const a of k.expected_amounts) amounts.appendNamed({ item_id: k.item_id, ref: a.ref, value: String(a.value), unit: a.unit });
+    for (const a of k.expected_amounts) amounts.appendNamed({ item_id: k.item_id, ref: a.ref, value: String(a.value), unit: a.unit, derived: a.derived ?? null });
   }
   key.close();
   amounts.close();
@@ -100,7 +100,7 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
       seen.proven_owned ||= fresh.proven_owned;
     }
   };
-  const amountsIn = (text: unknown) => extractor.extract(typeof text === 'string' ? text : '', { truncated: false }).filter((a) => a.kind === 'amount' && a.value !== null);
+  const amountsOf = (text: unknown) => amountsIn(extractor, typeof text === 'string' ? text : '');
   for (const p of await readObjects(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
     const record = Number(p.record_id);
     const declared = p.declared === true;
@@ -108,8 +108,8 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     const proven = p.proven === true;
     const flags = { declared, proven, proven_owned: proven && p.owned === true };
     if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });
-    if (declared) for (const a of amountsIn(p.text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: true, proven: false, proven_owned: false });
-    if (proven) for (const a of amountsIn(p.corpus_text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value!, unit: a.unit ?? '', declared: false, proven: true, proven_owned: flags.proven_owned });
+    if (declared) for (const a of amountsOf(p.text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value, unit: a.unit ?? '', declared: true, proven: false, proven_owned: false });
+    if (proven) for (const a of amountsOf(p.corpus_text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value, unit: a.unit ?? '', declared: false, proven: true, proven_owned: flags.proven_owned });
   }
   const refTable = await TableAppender.declared(connection, 'served_refs');
   for (const r of [...refs.values()].sort((a, b) => a.record - b.record || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {

@@ -265,6 +265,14 @@ export function compileExtractor(config: ExtractorConfig): Extractor {
   };
 }
 
+/**
+ * The amounts a text that is no answer (a served passage, an article of the corpus) contains, as
+ * the extractor finds them in an answer: never truncated, each with its canonical value.
+ */
+export function amountsIn(extractor: Extractor, text: string): Array<Assertion & { value: string }> {
+  return extractor.extract(text, { truncated: false }).filter((a): a is Assertion & { value: string } => a.kind === 'amount' && a.value !== null);
+}
+
 function citation(ref: string, inVocabulary: boolean, start: number, end: number): Assertion {
   return {
     assertion_index: 0,

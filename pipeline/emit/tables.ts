@@ -13,7 +13,7 @@ import { readCounts, readObjects, readPairs } from '../store/query.ts';
 import { orderedStoreSelect, qualified, STORE_ALIAS } from '../store/emit-database.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
 import { declaredColumns, type TableName } from '../store/table-declarations.ts';
-import { BASE_TABLE_COLUMNS, countRows, countsBy, evidenceOwnershipBySystem, refusalDisagreements, witnessesBySystem } from '../store/statements.ts';
+import { BASE_TABLE_COLUMNS, countRows, countsBy, derivedAmounts, evidenceOwnershipBySystem, refusalDisagreements, sellerInconsistencies, witnessesBySystem } from '../store/statements.ts';
 
 export interface TableSpec {
   /** The table in the store. */
@@ -66,6 +66,8 @@ export const BASE_TABLES = {
   registered_systems: whole('registered_systems'),
   evidence_reuse: whole('evidence_reuse'),
   evidence_ownership: { table: 'evidence_ownership', columns: ['system_id', 'evidence_kind', 'status', 'reason_codes'] },
+  /** Requests a pinned seller served two ways (SELLER_INCONSISTENT, SPEC §13.1). */
+  seller_inconsistencies: whole('seller_inconsistencies'),
   /** Whether each served passage is frozen corpus text (SPEC §12.4), counted per system. */
   served_passages: { table: 'served_passages', columns: ['system_id', 'in_corpus'] },
   /** What the protocol expects of each system and what came (SPEC §12.5). */
@@ -74,6 +76,8 @@ export const BASE_TABLES = {
   unsubmitted_jobs: whole('unsubmitted_jobs'),
   /** Each record's refusal, declared (the flag) and proven (the frozen refusal pattern, SPEC §12.6). */
   record_refusals: whole('record_refusals'),
+  /** The answer key's expected amounts; the report lists the derived ones (not checked against the corpus). */
+  answer_key_amounts: whole('answer_key_amounts'),
 } as const satisfies Record<string, TableSpec>;
 
 export type BaseName = keyof typeof BASE_TABLES;
@@ -153,6 +157,8 @@ export interface StoreFacts {
   evidence: EvidenceOwnershipFacts;
   /** What the protocol expected and what came (SPEC §12.5, §12.6): what results.json's `coverage` holds. */
   coverage: CoverageFacts;
+  /** The answer key's amounts marked derived (SPEC §13.1): exempt from freeze's corpus check, listed in the report. */
+  derived_amounts: Row[];
 }
 
 export interface CoverageFacts {
@@ -174,6 +180,12 @@ export interface EvidenceOwnershipFacts {
    * proofs EVIDENCE_REUSED, timelines EVIDENCE_REUSED.
    */
   by_system: Row[];
+  /**
+   * Each request (item, request hash, seller) a pinned seller served different sets of passages,
+   * in VERIFIED proofs bound to the record's system: `{reason_code: "SELLER_INCONSISTENT", item_id,
+   * request_hash, seller, served: [{system_id, attempt, evidence_index, passages: [{ref, text}]}]}`.
+   */
+  seller_inconsistencies: Row[];
 }
 
 async function count(connection: DuckDBConnection, table: string): Promise<bigint> {
@@ -206,6 +218,7 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
     witnesses_by_system: await readWitnessesBySystem(connection, schema),
     evidence: await evidenceOwnership(connection, schema),
     coverage: await coverageFacts(connection, schema),
+    derived_amounts: (await readObjects(connection, derivedAmounts(qualified(BASE_TABLES.answer_key_amounts.table)))).map(objectRow),
   };
 }
 
@@ -231,6 +244,7 @@ async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): 
     registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),
     reuse: await readRows(connection, reuse.table, columnsOf(schema, reuse.table)),
     by_system: bySystem.map(objectRow),
+    seller_inconsistencies: await readCells(connection, sellerInconsistencies(qualified(BASE_TABLES.seller_inconsistencies.table)), BASE_TABLES.seller_inconsistencies.table),
   };
 }
 

@@ -8,11 +8,17 @@ import { PreregError, type ReasonCode } from '../reasons.ts';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { readRegularFile } from '../io/regular-file.ts';
+import { normaliseAmount } from '../classify/extract.ts';
 
 export const SECRET_ENV = 'PREREG_ANSWER_KEY_SECRET';
 const MIN_SECRET_BYTES = 16;
 
 function readValidatedLines<T extends { item_id: string }>(path: string, schema: SchemaName, code: ReasonCode, bytes?: Uint8Array): T[] {
+  return readLocatedLines<T>(path, schema, code, bytes).map((l) => l.value);
+}
+
+/** The lines of a JSON-lines file, each validated and with its 1-based line number. */
+function readLocatedLines<T extends { item_id: string }>(path: string, schema: SchemaName, code: ReasonCode, bytes?: Uint8Array): Array<{ line: number; value: T }> {
   const problems: string[] = [];
   const seen = new Set<string>();
   const rows = (bytes === undefined ? readJsonLines(path) : jsonLinesOf(decodeText(bytes, path), path)).map(({ line, value }) => {
@@ -22,7 +28,7 @@ function readValidatedLines<T extends { item_id: string }>(path: string, schema:
       if (seen.has(id)) problems.push(`${path}:${line}: item_id ${id} appears twice`);
       seen.add(id);
     }
-    return value as T;
+    return { line, value: value as T };
   });
   if (problems.length > 0) throw new PreregError(code, problems.join('\n'), { path, problems });
   return rows;
@@ -40,6 +46,11 @@ export function readItems(layout: StudyLayout, study: StudyConfig, bytes?: Uint8
 
 export function readAnswerKey(path: string): AnswerKeyItem[] {
   return readValidatedLines<AnswerKeyItem>(path, 'answer-key', 'ANSWER_KEY_INVALID');
+}
+
+/** The answer key with the line of each item, so that a problem of an item names its line. */
+export function readAnswerKeyLines(path: string): Array<{ line: number; value: AnswerKeyItem }> {
+  return readLocatedLines<AnswerKeyItem>(path, 'answer-key', 'ANSWER_KEY_INVALID');
 }
 
 /**
@@ -77,28 +88,49 @@ export function checkKeyCoversItems(key: readonly AnswerKeyItem[], items: Readon
 }
 
 export interface GoldSetProblem {
-  code: 'ANSWER_KEY_REF_UNKNOWN' | 'ANSWER_KEY_NEGATIVE_EXPECTS';
+  code: 'ANSWER_KEY_REF_UNKNOWN' | 'ANSWER_KEY_NEGATIVE_EXPECTS' | 'ANSWER_KEY_AMOUNT_NOT_IN_CORPUS';
+  /** The item whose key line is wrong. */
+  item_id: string;
   message: string;
 }
 
 /**
- * The gold set against the corpus (SPEC §12.5): every ref a positive item expects (its citations
- * and its amounts' refs) is an identifier of the frozen vocabulary — an expected `R9999-9` could
- * never be grounded, so every system would fail it — and a negative item, which expects a
- * refusal, expects no ref and no amount.
+ * The gold set against the corpus (SPEC §12.5, §13.1): every ref a positive item expects (its
+ * citations and its amounts' refs) is an identifier of the frozen vocabulary — an expected
+ * `R9999-9` could never be grounded, so every system would fail it —; every expected amount not
+ * marked `derived` is one the frozen text of its ref contains (`amountsUnder(ref)`: the canonical
+ * values the classify stage's extractor finds there), else every system that writes the article's
+ * real amount fails the item; and a negative item, which expects a refusal, expects no ref and no
+ * amount.
  */
-export function goldSetProblems(key: readonly AnswerKeyItem[], vocabulary: ReadonlySet<string>): GoldSetProblem[] {
+export function goldSetProblems(
+  key: readonly AnswerKeyItem[],
+  vocabulary: ReadonlySet<string>,
+  amountsUnder: (ref: string) => ReadonlySet<string>,
+): GoldSetProblem[] {
   const problems: GoldSetProblem[] = [];
   for (const k of key) {
     const refs = [...k.expected_refs, ...k.expected_amounts.map((a) => a.ref)];
     if (k.kind === 'negative') {
-      if (refs.length > 0) problems.push({ code: 'ANSWER_KEY_NEGATIVE_EXPECTS', message: `item ${k.item_id} is a negative (it expects a refusal) but expects ${[...new Set(refs)].join(', ')}` });
+      if (refs.length > 0) problems.push({ code: 'ANSWER_KEY_NEGATIVE_EXPECTS', item_id: k.item_id, message: `item ${k.item_id} is a negative (it expects a refusal) but expects ${[...new Set(refs)].join(', ')}` });
       continue;
     }
     for (const ref of new Set(refs)) {
-      if (!vocabulary.has(ref)) problems.push({ code: 'ANSWER_KEY_REF_UNKNOWN', message: `item ${k.item_id} expects ${JSON.stringify(ref)}, which no corpus heading declares (it is not in the frozen vocabulary)` });
+      if (!vocabulary.has(ref)) problems.push({ code: 'ANSWER_KEY_REF_UNKNOWN', item_id: k.item_id, message: `item ${k.item_id} expects ${JSON.stringify(ref)}, which no corpus heading declares (it is not in the frozen vocabulary)` });
+    }
+    for (const a of k.expected_amounts) {
+      if (a.derived !== undefined || !vocabulary.has(a.ref)) continue;
+      // The key writes `.` as its decimal separator (schemas/answer-key.schema.json).
+      const value = normaliseAmount(String(a.value), [], '.');
+      const found = amountsUnder(a.ref);
+      if (!found.has(value)) {
+        problems.push({
+          code: 'ANSWER_KEY_AMOUNT_NOT_IN_CORPUS',
+          item_id: k.item_id,
+          message: `item ${k.item_id} expects ${value} ${a.unit} under ${a.ref}, whose frozen text ${found.size === 0 ? 'holds no amount' : `holds ${[...found].join(', ')}`} (read with the study's amount pattern and separators); correct the amount or the ref, or mark it "derived" with its derivation in words`,
+        });
+      }
     }
   }
   return problems;
 }
-

@@ -3,7 +3,7 @@
 // metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
 import type { EmitInputs } from '../emit/manifest.ts';
 import type { Cell, ResultName, Row, StoreFacts } from '../emit/tables.ts';
-import { codePointOrder, fraction, gap, gapTenths, integer, intervalText, levelText, metricName, observedOf, percentOf, pValueText, show, tenthsText, type MetricLabels } from './values.ts';
+import { codePointOrder, fieldsOf, fraction, gap, gapTenths, integer, intervalText, levelText, metricName, observedOf, percentOf, pValueText, show, tenthsText, type MetricLabels } from './values.ts';
 
 export interface WitnessSummary {
   witness: string;
@@ -223,6 +223,31 @@ function ownershipBlocks(f: StoreFacts): Block[] {
     ...(e.reuse.length === 0
       ? []
       : [table(['kind', 'value', 'records', 'systems', 'claimed by', 'cancels credit'], e.reuse.map((r) => [show(r.kind), show(r.value), list(r.records), list(r.systems), list(r.claimed_by) || '—', r.cancels === true ? 'yes' : 'no']))]),
+    ...sellerInconsistencyBlocks(e.seller_inconsistencies),
+  ];
+}
+
+/** Requests a pinned seller served two ways (SELLER_INCONSISTENT, SPEC §13.1), and what the check cannot show. */
+function sellerInconsistencyBlocks(rows: readonly Row[]): Block[] {
+  const limits = 'Only VERIFIED proofs bound to the submitting system, from a pinned seller, whose request hash the issuer\'s signature covers and whose response body was submitted, are compared. Requests are told apart by their hash: this check cannot show that systems sending different requests were served alike.';
+  if (rows.length === 0) return [{ kind: 'p', text: `No request to a pinned seller was served two different sets of passages (SELLER_INCONSISTENT). ${limits}` }];
+  const served = (c: Cell | undefined) => (Array.isArray(c) ? c : []).map((s) => {
+    const o = fieldsOf(s);
+    const refs = (Array.isArray(o.passages) ? o.passages : []).map((p) => show(fieldsOf(p).ref));
+    return `${show(o.system_id)} attempt ${show(o.attempt)}: ${refs.join(', ') || 'no passage'}`;
+  }).join('; ');
+  return [
+    { kind: 'p', text: `SELLER_INCONSISTENT: ${rows.length} request(s) to a pinned seller were served different sets of passages (by reference and text) — to two systems, or to two attempts of one: those answers were not served alike. results.json (evidence.seller_inconsistencies) gives each passage's text. ${limits}` },
+    table(['item', 'request hash', 'seller', 'served (references)'], rows.map((r) => [show(r.item_id), show(r.request_hash), show(r.seller), served(r.served)])),
+  ];
+}
+
+/** The answer key's derived amounts (SPEC §13.1): computed, so freeze did not find them in the corpus. */
+function derivedAmountBlocks(f: StoreFacts): Block[] {
+  if (f.derived_amounts.length === 0) return [{ kind: 'p', text: 'Every amount the answer key expects is written in the frozen text of the article it names (freeze checked each: ANSWER_KEY_AMOUNT_NOT_IN_CORPUS); none is derived.' }];
+  return [
+    { kind: 'p', text: `${f.derived_amounts.length} amount(s) of the answer key are derived — computed from the text (a sum, a conversion), so freeze did not look for them in the article they name; every other expected amount is written there.` },
+    table(['item', 'ref', 'amount', 'derivation'], f.derived_amounts.map((r) => [show(r.item_id), show(r.ref), `${show(r.value)} ${show(r.unit)}`, show(r.derived)])),
   ];
 }
 
@@ -316,6 +341,7 @@ export function sections(r: ReportInput): Section[] {
             'proven: only what evidence establishes that verified offline against keys and roots pinned before the study.',
             'Rates are exact fractions (numerator/denominator); the percentage beside each is rounded to one decimal for reading only. The gap between the two columns is the finding.',
             'Metrics are named in words, with the direction that is better, as study.json (report.metrics) names them; results.json keeps section 5\'s identifiers.',
+            'A grounded citation means the cited article was served to the system, not that what the answer infers from it is faithful: whether the answer reads the article rightly is not judged here.',
             'This report shows reproducible results and verified evidence. It does not show that evidence was truthful, nor that the witnesses saw every action of a system.',
           ],
         },
@@ -343,6 +369,7 @@ export function sections(r: ReportInput): Section[] {
           ? []
           : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.reason_codes.join(', ') || '—']))]),
         ...(ok.length < r.min_witnesses ? [{ kind: 'p' as const, text: 'Fewer witnesses than the study requires confirmed the freeze.' }] : []),
+        ...derivedAmountBlocks(f),
       ],
     },
     {

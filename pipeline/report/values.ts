@@ -19,6 +19,11 @@ export function show(c: Cell | undefined): string {
   return canonicalJson(c);
 }
 
+/** A struct cell's fields (an empty object for any other cell): nested rows read from the store. */
+export function fieldsOf(c: Cell | undefined): { readonly [key: string]: Cell } {
+  return c !== null && c !== undefined && typeof c === 'object' && !Array.isArray(c) && !(c instanceof JsonNumber) ? c : {};
+}
+
 /** round(10 · 100 · n / d), half away from zero: a percentage in tenths. */
 function tenthsOfPercent(n: bigint, d: bigint): bigint {
   const num = n * 1000n * (d < 0n ? -1n : 1n);

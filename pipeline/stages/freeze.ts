@@ -2,7 +2,9 @@
 // digest → preregistration/freeze.json, and the freeze_digest that anchors will witness.
 import { existsSync } from 'node:fs';
 import { commitAnswerKey } from '../study/answer-key.ts';
-import { checkKeyCoversItems, goldSetProblems, readAnswerKey, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
+import { amountsIn, compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
+import { corpusSections } from '../study/corpus-sections.ts';
+import { checkKeyCoversItems, goldSetProblems, readAnswerKeyLines, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
 import { buildFreezeRecord, freezeDigest, renderFreezeRecord, unmatchedHeadingWarning } from '../study/freeze-record.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
@@ -49,14 +51,22 @@ export const freeze: Command = {
     }
     const items = readItems(layout, study, loaded.itemsFile());
     const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;
-    const key = readAnswerKey(keyPath);
+    const located = readAnswerKeyLines(keyPath);
+    const key = located.map((l) => l.value);
     const coverage = checkKeyCoversItems(key, items);
     if (coverage.length > 0) {
       throw new PreregError('ANSWER_KEY_INVALID', coverage.join('\n'), { problems: coverage });
     }
-    const gold = goldSetProblems(key, new Set(digests.vocabulary.ids));
+    // The amounts each article's frozen text holds, found as the classify stage finds them.
+    const sections = corpusSections(loaded.documents(), study.vocabulary.heading_patterns);
+    const extractor = compileExtractor(extractorConfigFromStudy(study, digests.vocabulary.ids));
+    const amountsUnder = (ref: string) => new Set(amountsIn(extractor, sections.get(ref) ?? '').map((a) => a.value));
+    const gold = goldSetProblems(key, new Set(digests.vocabulary.ids), amountsUnder);
     if (gold.length > 0) {
-      throw new PreregError(gold[0]!.code, gold.map((p) => `${p.code}: ${p.message}`).join('\n'), { problems: gold.map((p) => p.message) });
+      // Each problem names the key's file and the line of its item; the first one's code is the error's own.
+      const lineOf = new Map(located.map((l) => [l.value.item_id, l.line]));
+      const where = gold.map((p) => `${keyPath}:${lineOf.get(p.item_id)}: ${p.message}`);
+      throw new PreregError(gold[0]!.code, gold.map((p, i) => (i > 0 ? `${p.code}: ` : '') + where[i]).join('\n'), { problems: where });
     }
     const secretFile = ctx.values['secret-file'];
     const secret = resolveSecret(layout, typeof secretFile === 'string' ? secretFile : undefined, ctx.env);

@@ -33,11 +33,14 @@ CREATE TABLE answer_key (
   expected_refs VARCHAR[] NOT NULL
 );
 
+-- derived: how the amount is computed (a sum, a conversion), in the key's words; NULL when the
+-- article's frozen text contains it (freeze checked it: ANSWER_KEY_AMOUNT_NOT_IN_CORPUS).
 CREATE TABLE answer_key_amounts (
   item_id VARCHAR NOT NULL,
   ref     VARCHAR NOT NULL,
   value   VARCHAR NOT NULL,
-  unit    VARCHAR NOT NULL
+  unit    VARCHAR NOT NULL,
+  derived VARCHAR
 );
 
 CREATE TABLE vocabulary (ref VARCHAR NOT NULL);

@@ -113,6 +113,25 @@ export function refusalDisagreements(refusals: string, records: string): string 
           ORDER BY r.system_id, r.item_id, r.attempt, r.file, r.line_no`;
 }
 
+/**
+ * The rows of seller_inconsistencies grouped by request (item, request hash, seller), each with
+ * what every counted proof of it was served, in a total order.
+ */
+export function sellerInconsistencies(table: string): string {
+  return `SELECT reason_code, item_id, request_hash, seller,
+                 list({'system_id': system_id, 'attempt': attempt, 'evidence_index': evidence_index,
+                       'passages': list_transform(range(1, len(served_refs) + 1), i -> {'ref': served_refs[i], 'text': served_texts[i]})}
+                      ORDER BY system_id, attempt, record_id, evidence_index) AS served
+          FROM ${table}
+          GROUP BY reason_code, item_id, request_hash, seller
+          ORDER BY item_id, request_hash, seller`;
+}
+
+/** The answer key's amounts marked derived (exempt from freeze's corpus check), in key order of item, ref, value. */
+export function derivedAmounts(table: string): string {
+  return `SELECT item_id, ref, value, unit, derived FROM ${table} WHERE derived IS NOT NULL ORDER BY item_id, ref, value, unit, derived`;
+}
+
 /** Per system: proofs checked, proofs with at least one independent witness, and the witnesses. */
 export function witnessesBySystem(table: string): string {
   return `SELECT system_id, count(*)::BIGINT AS proofs, count(*) FILTER (WHERE independent_witnesses > 0)::BIGINT AS witnessed, coalesce(sum(independent_witnesses), 0)::BIGINT AS witnesses

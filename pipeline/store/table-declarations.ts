@@ -118,7 +118,7 @@ export const TABLES = {
     ref: 'VARCHAR', text: 'VARCHAR', corpus_match: 'VARCHAR NOT NULL', in_corpus: 'BOOLEAN NOT NULL',
     corpus_text: 'VARCHAR',
   },
-  // --- evidence-links.sql, evidence-ownership.sql, served-passages.sql: derived by verify, in this order
+  // --- evidence-links.sql, evidence-ownership.sql, served-passages.sql, seller-inconsistencies.sql: derived by verify, in this order
   evidence_links: {
     record_id: 'BIGINT', evidence_index: 'INTEGER', seq: 'INTEGER', chain_status: 'VARCHAR',
   },
@@ -138,6 +138,10 @@ export const TABLES = {
     seller_pinned: 'BOOLEAN', in_corpus: 'BOOLEAN', corpus_match: 'VARCHAR', corpus_text: 'VARCHAR',
     reason_codes: 'VARCHAR[]', declared: 'BOOLEAN', proven: 'BOOLEAN', owned: 'BOOLEAN',
   },
+  seller_inconsistencies: {
+    reason_code: 'VARCHAR', item_id: 'VARCHAR', request_hash: 'VARCHAR', seller: 'VARCHAR', system_id: 'VARCHAR',
+    attempt: 'INTEGER', record_id: 'BIGINT', evidence_index: 'INTEGER', served_refs: 'VARCHAR[]', served_texts: 'VARCHAR[]',
+  },
   input_rejects: REJECT_ROW,
   // --- classify-tables.sql: the base tables of section 5
   assertions: {
@@ -152,6 +156,7 @@ export const TABLES = {
   },
   answer_key_amounts: {
     item_id: 'VARCHAR NOT NULL', ref: 'VARCHAR NOT NULL', value: 'VARCHAR NOT NULL', unit: 'VARCHAR NOT NULL',
+    derived: 'VARCHAR',
   },
   vocabulary: {
     ref: 'VARCHAR NOT NULL',

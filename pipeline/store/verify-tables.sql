@@ -1,5 +1,6 @@
 -- The verify stage's tables (SPEC §5.2, §6.1, §6.2), rebuilt on every verify run.
 -- Every column is documented in docs/tables.md.
+DROP TABLE IF EXISTS seller_inconsistencies;
 DROP TABLE IF EXISTS input_rejects;
 DROP TABLE IF EXISTS commitment_rejects;
 DROP TABLE IF EXISTS served_passages;

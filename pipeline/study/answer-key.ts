@@ -8,7 +8,8 @@ export interface AnswerKeyItem {
   item_id: string;
   kind: 'positive' | 'negative';
   expected_refs: string[];
-  expected_amounts: Array<{ ref: string; value: string | number; unit: string }>;
+  /** `derived`: the amount is computed (a sum, a conversion), in words; exempt from the corpus check. */
+  expected_amounts: Array<{ ref: string; value: string | number; unit: string; derived?: string }>;
 }
 
 export interface AnswerKeyCommitment {

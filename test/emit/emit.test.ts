@@ -173,7 +173,20 @@ describe('emit: data files', () => {
         { system_id: 'sys-a', proofs: 1, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0, proofs_seller_not_pinned: 0, passages_not_in_corpus: 0 },
         { system_id: 'sys-b', proofs: 2, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0, proofs_seller_not_pinned: 0, passages_not_in_corpus: 0 },
       ],
+      // One request, grouped from the store's rows: each proof with its passages, in order of system and attempt.
+      seller_inconsistencies: [{
+        reason_code: 'SELLER_INCONSISTENT', item_id: 'mp-001', request_hash: 'c'.repeat(64), seller: 'retrieval.example',
+        served: [
+          { system_id: 'sys-a', attempt: 1, evidence_index: 0, passages: [{ ref: 'R2122-8', text: 't8' }, { ref: 'R2123-1', text: 't3' }] },
+          { system_id: 'sys-b', attempt: 1, evidence_index: 0, passages: [{ ref: 'R2121-1', text: 't1' }] },
+        ],
+      }],
     });
+    // The report lists the derived amount (not the one the corpus writes) and names the request.
+    const report = readFileSync(join(first.dir, 'report.md'), 'utf8');
+    expect(report).toContain('| mp-003 | R2123-1 | 5759000 EUR | the sum of the two thresholds |');
+    expect(report).not.toContain('| mp-001 | R2122-8 | 40000 EUR |');
+    expect(report).toContain(`| mp-001 | ${'c'.repeat(64)} | retrieval.example | sys-a attempt 1: R2122-8, R2123-1; sys-b attempt 1: R2121-1 |`);
     expect(r).toMatchObject({ format: 'prereg.results/1', study_id: 'example-procurement-2026', as_of: '2026-11-20', run_id: first.run_id });
     expect(r.scores.map((s: { system_id: string; metric: string }) => `${s.system_id}/${s.metric}`)).toEqual([
       'sys-a/phantom_count', 'sys-a/positives_citing_expected', 'sys-a/refusal_rate', 'sys-b/phantom_count', 'sys-b/positives_citing_expected',

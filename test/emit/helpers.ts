@@ -54,6 +54,8 @@ CREATE TABLE result_sign_test_adjustments (system_a VARCHAR, system_b VARCHAR, m
 CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT);
 CREATE TABLE unsubmitted_jobs (system_id VARCHAR, job_id VARCHAR, reason_code VARCHAR, bound_by VARCHAR[], file VARCHAR, line_no BIGINT);
 CREATE TABLE record_refusals (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, declared BOOLEAN, by_text BOOLEAN, proven BOOLEAN);
+CREATE TABLE answer_key_amounts (item_id VARCHAR, ref VARCHAR, value VARCHAR, unit VARCHAR, derived VARCHAR);
+CREATE TABLE seller_inconsistencies (reason_code VARCHAR, item_id VARCHAR, request_hash VARCHAR, seller VARCHAR, system_id VARCHAR, attempt INTEGER, record_id BIGINT, evidence_index INTEGER, served_refs VARCHAR[], served_texts VARCHAR[]);
 `;
 
 const ROWS = `
@@ -130,6 +132,12 @@ INSERT INTO unsubmitted_jobs VALUES ('sys-b', 'job-hidden', 'JOB_NOT_SUBMITTED',
 INSERT INTO record_refusals VALUES
   (5, 'sys-b', 'mp-002', 1, false, true, true),
   (1, 'sys-a', 'mp-001', 1, false, false, false);
+INSERT INTO answer_key_amounts VALUES
+  ('mp-003', 'R2123-1', '5759000', 'EUR', 'the sum of the two thresholds'),
+  ('mp-001', 'R2122-8', '40000', 'EUR', NULL);
+INSERT INTO seller_inconsistencies VALUES
+  ('SELLER_INCONSISTENT', 'mp-001', '${'c'.repeat(64)}', 'retrieval.example', 'sys-b', 1, 4, 0, ['R2121-1'], ['t1']),
+  ('SELLER_INCONSISTENT', 'mp-001', '${'c'.repeat(64)}', 'retrieval.example', 'sys-a', 1, 1, 0, ['R2122-8', 'R2123-1'], ['t8', 't3']);
 INSERT INTO stage_runs VALUES ('ingest', '${'e'.repeat(64)}', '{}', '{}', '0.1.0', 'v1.5.6');
 -- A section-5 view that fails when queried: emit must never read a view.
 CREATE VIEW scores AS SELECT error('emit queried a section-5 view') AS boom;

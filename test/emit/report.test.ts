@@ -87,8 +87,9 @@ const facts: StoreFacts = {
   proof_status: null,
   chain_status: null,
   witnesses_by_system: null,
-  evidence: { registered_systems: [], reuse: [], by_system: [] },
+  evidence: { registered_systems: [], reuse: [], by_system: [], seller_inconsistencies: [] },
   coverage: { systems: [], jobs_not_submitted: [], refusal_flags_disagreeing: [] },
+  derived_amounts: [],
 };
 
 function report(scores: Row[]): ReportInput {
@@ -139,6 +140,35 @@ describe('report rendering', () => {
     expect(md).toContain('| system | proofs | proofs with an independent witness | independent witnesses |');
     expect(md).toContain('| sys-a | 3 | 2 | 2 |');
     expect(renderMarkdown(report([]))).not.toContain('Independent witnesses per system');
+  });
+
+  it('says what a grounded citation means: the cited article was served, not that the inference is faithful', () => {
+    const md = renderMarkdown(report([]));
+    const reading = md.slice(md.indexOf('How to read this report'), md.indexOf('Freeze and witnesses'));
+    expect(reading).toContain('grounded citation means the cited article was served to the system, not that what the answer infers from it is faithful');
+  });
+
+  it('lists the answer key\'s derived amounts, which freeze did not check against the corpus, and says when there are none', () => {
+    const r = report([]);
+    r.facts = { ...facts, derived_amounts: [{ item_id: 'q-7', ref: 'A-2', value: '5759000', unit: 'EUR', derived: 'the sum of the two thresholds' }] };
+    const md = renderMarkdown(r);
+    expect(md).toContain('| item | ref | amount | derivation |');
+    expect(md).toContain('| q-7 | A-2 | 5759000 EUR | the sum of the two thresholds |');
+    expect(renderMarkdown(report([]))).toContain('Every amount the answer key expects is written in the frozen text of the article it names');
+  });
+
+  it('names each request a pinned seller served two ways (SELLER_INCONSISTENT), and says what the check cannot show', () => {
+    const r = report([]);
+    const served = (system_id: string, attempt: bigint, refs: string[]) => ({ system_id, attempt, evidence_index: 0n, passages: refs.map((ref) => ({ ref, text: `text of ${ref}` })) });
+    r.facts = {
+      ...facts,
+      evidence: { ...facts.evidence, seller_inconsistencies: [{ reason_code: 'SELLER_INCONSISTENT', item_id: 'q-1', request_hash: 'ab'.repeat(32), seller: 'seller.example', served: [served('sys-a', 1n, ['A-2']), served('sys-b', 1n, ['A-3'])] }] },
+    };
+    const md = renderMarkdown(r);
+    expect(md).toContain('SELLER\\_INCONSISTENT: 1 request(s) to a pinned seller were served different sets of passages');
+    expect(md).toContain(`| q-1 | ${'ab'.repeat(32)} | seller.example | sys-a attempt 1: A-2; sys-b attempt 1: A-3 |`);
+    for (const text of [md, renderMarkdown(report([]))]) expect(text).toContain('cannot show that systems sending different requests were served alike');
+    expect(renderMarkdown(report([]))).toContain('No request to a pinned seller was served two different sets of passages');
   });
 
   it('says so when no witness confirmed the freeze', () => {

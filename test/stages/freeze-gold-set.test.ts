@@ -40,6 +40,43 @@ describe('freeze checks the gold set against the corpus', () => {
     }
   });
 
+  // The operator whose key expects a wrong amount gains: every system that writes the article's
+  // real amount fails the item. Freeze compares the key with the frozen text of the article it names.
+  it('refuses an expected amount the frozen text of its article does not contain (ANSWER_KEY_AMOUNT_NOT_IN_CORPUS), writing nothing', async () => {
+    const root = study();
+    const before = readFileSync(join(root, 'preregistration/freeze.json'));
+    // R2122-8 says "40 000 euros"; R2123-1 says 221 000 and 5 538 000 euros.
+    editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2122-8', value: '5538000', unit: 'EUR' }]), 'positive');
+    const r = await freeze(root);
+    expect([r.code, r.json.code]).toEqual([3, 'ANSWER_KEY_AMOUNT_NOT_IN_CORPUS']);
+    // The key's file and the item's line, the item, the amount, the article and what its text holds.
+    expect(r.json.message).toBe(`${join(root, 'inputs/answer-key.jsonl')}:1: item mp-001 expects 5538000 EUR under R2122-8, whose frozen text holds 40000 (read with the study's amount pattern and separators); correct the amount or the ref, or mark it "derived" with its derivation in words`);
+    expect(r.json.details.problems).toEqual([r.json.message]);
+    expect(readFileSync(join(root, 'preregistration/freeze.json'))).toEqual(before);
+  });
+
+  it('compares amounts as the classify stage extracts them: the study\'s decimal separator and group separators, trailing zeros', async () => {
+    for (const value of ['40000', '40000.00']) {
+      const root = study();
+      editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2122-8', value, unit: 'EUR' }]), 'positive');
+      expect((await freeze(root)).code, value).toBe(0);
+    }
+    // Amounts, not substrings: "40 000 euros" is the amount 40000; 40 is not found in it.
+    const root = study();
+    editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2122-8', value: '40', unit: 'EUR' }]), 'positive');
+    expect((await freeze(root)).json.code).toBe('ANSWER_KEY_AMOUNT_NOT_IN_CORPUS');
+  });
+
+  it('exempts an amount marked derived (its derivation in words); an empty derivation is ANSWER_KEY_INVALID', async () => {
+    const root = study();
+    editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2123-1', value: '5759000', unit: 'EUR', derived: 'the sum of the two thresholds of R2123-1 (221 000 + 5 538 000)' }]), 'positive');
+    const r = await freeze(root);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const empty = study();
+    editKey(empty, (k) => void (k.expected_amounts = [{ ref: 'R2123-1', value: '5759000', unit: 'EUR', derived: '' }]), 'positive');
+    expect((await freeze(empty)).json.code).toBe('ANSWER_KEY_INVALID');
+  });
+
   it('refuses a negative item that expects a ref (ANSWER_KEY_NEGATIVE_EXPECTS)', async () => {
     const root = study();
     editKey(root, (k) => void (k.expected_refs = ['R2122-8']), 'negative');

@@ -40,6 +40,8 @@ export interface HandRecord extends RecordBase {
   seller?: string;
   /** For a 3.1 proof: open the `seller` commitment in the owner's disclosure too (default false: as the real 3.1 proofs, which open only the identity block). */
   openSeller?: boolean;
+  /** Submit the proof without its response body (the proof still verifies: nothing shows what was served). */
+  withholdResponse?: boolean;
 }
 
 /** A line copied from another record, with only its key changed (what a copier submits). */
@@ -103,6 +105,7 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
       const issued = await issueProof({ ...base, specVersion: '2.1', ...(form === 'public' ? { view: 'public' as const } : {}) });
       item = { proof: issued.proof, request, response: shown };
     }
+    if (r.withholdResponse) delete item.response;
     minted.push({ r, item, response });
   }
 
