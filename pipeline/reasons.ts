@@ -531,6 +531,10 @@ export const REASONS = {
     meaning: 'inputs/intake.jsonl is not a valid chain: a line does not parse or has not the entry shape, a seq is out of order, a prev is not the previous entry\'s digest, or an entry\'s request is not signed by a key of its system. The log was written by something other than `prereg intake`, or edited.',
     next: 'Restore the log as `prereg intake` wrote it (the participants hold receipts for their entries); the message names the line.',
   },
+  INTAKE_LOG_TOO_LARGE: {
+    meaning: 'inputs/intake.jsonl is larger than the limit on an intake log (128 MiB, tens of thousands of intakes), checked before a byte of it is read, or an intake would make it so (then nothing was written). A log is read only up to this size, so that no log can exhaust the memory of the command that reads it.',
+    next: 'Check where the log came from: `prereg intake` writes one entry of a few KiB per file received, and a log this large was not written by it. A study that needs more intakes must be split into several studies.',
+  },
   INTAKE_TOKEN_INVALID: {
     exit: EXIT.failures,
     meaning: "An intake entry's RFC 3161 token does not verify over the entry digest against the given TSA roots (the TSA_* codes say which check failed): the entry's time is not witnessed.",

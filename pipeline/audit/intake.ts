@@ -66,6 +66,7 @@ export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | nu
   const differences: Difference[] = log.findings
     .filter((f) => failsIntake(f.code))
     .map((f) => ({ file: f.file, ...(f.line !== undefined ? { row: f.line } : {}), message: `${f.code}: ${f.message}` }));
+  if (log.findings_omitted > 0) differences.push({ file: 'inputs/', message: `${log.findings_omitted} more finding(s) of the intake, not listed (the first ${log.findings.length} are)` });
   const codes: ReasonCode[] = log.findings.map((f) => f.code);
   let notes: string[] = [];
   if (receipts.length > 0) {

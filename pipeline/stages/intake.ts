@@ -24,7 +24,7 @@ import { studyMaxLineBytes } from '../ingest/scan.ts';
 import { loadSeal } from '../intake/files.ts';
 import { readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
 import { checkIntakeLines } from '../intake/line-checks.ts';
-import { readIntakeLog } from '../intake/log.ts';
+import { appendedLog, readIntakeLog } from '../intake/log.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { obtainTokens } from '../intake/tokens.ts';
 import { checkReceipts, receiptFailures } from '../intake/verify-log.ts';
@@ -110,7 +110,7 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
   if (sha256 !== request.sha256 || data.length !== request.bytes) {
     throw new PreregError('INTAKE_FILE_MISMATCH', `${shown(filePath)} is ${data.length} bytes, SHA-256 ${sha256}; the request signs ${request.bytes} bytes, SHA-256 ${request.sha256}; nothing was written`);
   }
-  const log = readIntakeLog(layout);
+  const log = await readIntakeLog(layout, { keepBytes: true });
   const stored = storedPath(request.kind, request.system_id);
   const prepared: PreparedFile[] = [];
   const discard = () => {
@@ -153,7 +153,7 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
     const receiptBody: Omit<IntakeReceipt, 'signature'> = { format: INTAKE_RECEIPT_FORMAT, study_id: study.study_id, freeze_digest: freezeDigest, entry, entry_digest: digest };
     const receipt: IntakeReceipt = { ...receiptBody, signature: signCanonical(operatorKey, receiptPayload(receiptBody)) };
     const receiptPath = typeof ctx.values['receipt-out'] === 'string' ? ctx.values['receipt-out'] : `${requestPath.replace(/\.json$/, '')}.receipt.json`;
-    prepared.push(prepareFileAtomic(layout.intakeLog, `${log.text}${JSON.stringify(entry)}\n`));
+    prepared.push(prepareFileAtomic(layout.intakeLog, appendedLog(log, `${JSON.stringify(entry)}\n`)));
     prepared.push(prepareFileAtomic(receiptPath, `${JSON.stringify(receipt, null, 2)}\n`));
     // Everything is written: now into place, the file first, the log entry that names it, the receipt.
     for (const p of prepared) p.commit();
@@ -187,7 +187,7 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
   const intakeKey = typeof ctx.values['intake-key'] === 'string'
     ? readEd25519PublicKey(ctx.values['intake-key'], '--intake-key')
     : frozen().loaded.intakeKey().key;
-  const log = readIntakeLog(layout);
+  const log = await readIntakeLog(layout);
   const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { intakeKey, tsaTrust, log });
   const failing = receiptFailures(result!);
   // A receipt or log that cannot be checked (INTAKE_RECEIPT_INVALID, SEAL_INVALID) blocks, as its code exits; any other failure is 1.
