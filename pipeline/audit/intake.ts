@@ -66,7 +66,6 @@ export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | nu
   const differences: Difference[] = log.findings
     .filter((f) => failsIntake(f.code))
     .map((f) => ({ file: f.file, ...(f.line !== undefined ? { row: f.line } : {}), message: `${f.code}: ${f.message}` }));
-  if (log.findings_omitted > 0) differences.push({ file: 'inputs/', message: `${log.findings_omitted} more finding(s) of the intake, not listed (the first ${log.findings.length} are)` });
   const codes: ReasonCode[] = log.findings.map((f) => f.code);
   let notes: string[] = [];
   if (receipts.length > 0) {
@@ -88,5 +87,6 @@ export async function intakeRail(loaded: LoadedStudy, auditor: AuditorRoots | nu
   const ok = `${log.entries.length} intake entr${log.entries.length === 1 ? 'y' : 'ies'} chained, signed by their systems and dated; the seal closes the log and every input file is its sealed leaf${receipts.length > 0 ? `; ${seen.pinningReceipts.length} of ${receipts.length} receipt(s) sealed` : ''}`;
   const rail = railOf('intake', [ok, ...notes].join('; '), differences, codes);
   if (!rail.ok && notes.length > 0) rail.detail = `${rail.detail}; ${notes.join('; ')}`;
+  if (log.findings_omitted > 0) rail.detail = `${rail.detail}; ${log.findings_omitted} more finding(s) of the intake log not listed (its first ${log.findings.length} are)`;
   return { rail, seen };
 }

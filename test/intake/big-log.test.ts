@@ -8,7 +8,14 @@ import { appendFileSync, readFileSync, truncateSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditReport, Rail } from '../../pipeline/audit/rails.ts';
+import { entryDigest, type IntakeEntry } from '../../pipeline/evidence/intake/records.ts';
+import { loadTsaTrust } from '../../pipeline/evidence/timestamp/index.ts';
+import { MAX_LISTED_FINDINGS } from '../../pipeline/intake/capped-findings.ts';
 import { MAX_INTAKE_LOG_BYTES } from '../../pipeline/intake/log.ts';
+import { verifyIntakeLog } from '../../pipeline/intake/verify-log.ts';
+import { studyLayout } from '../../pipeline/layout.ts';
+import { freezeDigest, loadFreezeRecord } from '../../pipeline/study/freeze-record.ts';
+import { intakeOf, loadStudy } from '../../pipeline/study/study.ts';
 import { AUDITOR_TSA_ROOT, auditorFlags, EXAMPLE_AUDITOR_DIR, sealedExampleFreezeDigest } from '../support/auditor.ts';
 import { copySealedExampleStudy, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 
@@ -77,6 +84,34 @@ describe('intake --verify-receipt on a malformed or oversized log', () => {
     const r = await verifyReceipt(root, true);
     expect([r.code, r.json.code]).toEqual([3, 'INTAKE_LOG_TOO_LARGE']);
     expect(r.json.message).toContain(`${MAX_INTAKE_LOG_BYTES + 1} bytes`);
+  });
+});
+
+describe('verifyIntakeLog on a long chain of bad entries', () => {
+  it(`lists its first ${MAX_LISTED_FINDINGS} findings and counts the others, still failing`, async () => {
+    const root = sealedCopy();
+    // 300 entries chained as intake would chain them, each a copy of a genuine one: from entry 4 on,
+    // every token dates another digest (INTAKE_TOKEN_INVALID), one finding per entry.
+    const genuine = readFileSync(logOf(root), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as IntakeEntry);
+    const entries: IntakeEntry[] = [];
+    for (let seq = 0; seq < 300; seq++) {
+      entries.push({ ...genuine[seq % genuine.length]!, seq, prev: seq === 0 ? genuine[0]!.prev : entryDigest(entries[seq - 1]!) });
+    }
+    writeFileSync(logOf(root), entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    const layout = studyLayout(root);
+    const study = loadStudy(layout.study);
+    const v = await verifyIntakeLog(layout, {
+      tsaTrust: loadTsaTrust([readFileSync(AUDITOR_TSA_ROOT, 'utf8')]),
+      agentKeys: { study_id: study.study_id, systems: study.systems ?? [] },
+      study: { window: study.window, intake: intakeOf(study) },
+      freezeDigest: freezeDigest(loadFreezeRecord(layout.freeze)),
+    });
+    expect(v.ok).toBe(false);
+    expect(v.entries).toHaveLength(300);
+    expect(v.findings).toHaveLength(MAX_LISTED_FINDINGS);
+    expect(v.findings[0]).toMatchObject({ code: 'INTAKE_TOKEN_INVALID', line: 5 });
+    // 296 token findings and the seal's, of which the first 100 are listed.
+    expect(v.findings_omitted).toBeGreaterThanOrEqual(296 - MAX_LISTED_FINDINGS);
   });
 });
 
