@@ -658,6 +658,10 @@ export const REASONS = {
     meaning: 'A file given to `prereg verify` cannot be read as JSON text (a proof, an evidence item, an AER-1 timeline or a single AER-1 receipt).',
     next: 'Give JSON files holding one proof, one evidence item ({proof, request?, response?}), one AER-1 timeline (a JSON array, or {"format":"aer-1", "revision", "entries"}) or one receipt.',
   },
+  VERIFY_FILE_TOO_LARGE: {
+    meaning: 'A file given to `prereg verify FILE` is larger than 2 MiB, the limit on one file it reads (a proof, a receipt or a timeline is a few KiB; a file is parsed whole, and a large one could exhaust memory). It was checked before a byte was read, and not read; the other files given are still verified.',
+    next: 'Check the file is the evidence it should be. Split a larger submission file into files of fewer lines (e.g. `split -l 200 sys-a.jsonl part- --additional-suffix=.jsonl`, then `prereg verify part-*.jsonl`): each line is verified on its own, so only the file names and line numbers of the results change.',
+  },
   // --- evidence ownership (SPEC §6.2) — pipeline/store/evidence-ownership.sql -------------------
   EVIDENCE_NOT_BOUND: {
     meaning: "The study registers its systems (study.json `systems`) and this proof's buyer fingerprint — from its preimage, or an opened 3.x commitment — is not one of the submitting system's (another system's, none registered for it, or not published: a redacted or unopened fingerprint cannot bind). The proof keeps its own status; the record does not get it in the proven column.",
