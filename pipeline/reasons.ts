@@ -577,6 +577,10 @@ export const REASONS = {
     meaning: 'inputs/intake.jsonl is not a valid chain: a line does not parse or has not the entry shape, a seq is out of order, a prev is not the previous entry\'s digest, or an entry\'s request is not signed by a key of its system. The log was written by something other than `prereg intake`, or edited.',
     next: 'Restore the log as `prereg intake` wrote it (the participants hold receipts for their entries); the message names the line.',
   },
+  INTAKE_LOG_TOO_LARGE: {
+    meaning: 'inputs/intake.jsonl is larger than the limit on an intake log (128 MiB, tens of thousands of intakes), checked before a byte of it is read, or an intake would make it so (then nothing was written). A log is read only up to this size, so that no log can exhaust the memory of the command that reads it.',
+    next: 'Check where the log came from: `prereg intake` writes one entry of a few KiB per file received, and a log this large was not written by it. A study that needs more intakes must be split into several studies.',
+  },
   INTAKE_TOKEN_INVALID: {
     exit: EXIT.failures,
     meaning: "An intake entry's RFC 3161 token does not verify over the entry digest against the given TSA roots (the TSA_* codes say which check failed): the entry's time is not witnessed.",
@@ -708,6 +712,10 @@ export const REASONS = {
   VERIFY_FILE_UNREADABLE: {
     meaning: 'A file given to `prereg verify` cannot be read as JSON text (a proof, an evidence item, an AER-1 timeline or a single AER-1 receipt).',
     next: 'Give JSON files holding one proof, one evidence item ({proof, request?, response?}), one AER-1 timeline (a JSON array, or {"format":"aer-1", "revision", "entries"}) or one receipt.',
+  },
+  VERIFY_FILE_TOO_LARGE: {
+    meaning: 'A file given to `prereg verify FILE` is larger than 2 MiB, the limit on one file it reads (a proof, a receipt or a timeline is a few KiB; a file is parsed whole, and a large one could exhaust memory). It was checked before a byte was read, and not read; the other files given are still verified.',
+    next: 'Check the file is the evidence it should be. Split a larger submission file into files of fewer lines (e.g. `split -l 200 sys-a.jsonl part- --additional-suffix=.jsonl`, then `prereg verify part-*.jsonl`): each line is verified on its own, so only the file names and line numbers of the results change.',
   },
   // --- evidence ownership (SPEC §6.2) — pipeline/store/evidence-ownership.sql -------------------
   EVIDENCE_NOT_BOUND: {

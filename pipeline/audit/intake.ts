@@ -105,5 +105,6 @@ export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoo
   const ok = `${log.entries.length} intake entr${log.entries.length === 1 ? 'y' : 'ies'} chained, signed by their systems and dated; the seal closes the log and every input file is its sealed leaf${receipts.length > 0 ? `; ${seen.pinningReceipts.length} of ${receipts.length} receipt(s) sealed` : ''}${requests.length > 0 ? `; ${held} of ${requests.length} dated request(s) held (or superseded) in the log` : ''}`;
   const rail = railOf('intake', [ok, ...notes].join('; '), differences, codes);
   if (!rail.ok && notes.length > 0) rail.detail = `${rail.detail}; ${notes.join('; ')}`;
+  if (log.findings_omitted > 0) rail.detail = `${rail.detail}; ${log.findings_omitted} more finding(s) of the intake log not listed (its first ${log.findings.length} are)`;
   return { rail, seen };
 }

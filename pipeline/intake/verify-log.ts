@@ -22,7 +22,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { agentPublicKey } from '../evidence/intake/ed25519.ts';
-import { latestEntries, parseIntakeLog } from '../evidence/intake/log.ts';
+import { latestEntries, type ParsedLog } from '../evidence/intake/log.ts';
 import {
   entryDigest, entryProblems, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, logAuditPath, logRoot, sealDigest, sealProblems, storedPath,
   verifyLogInclusion, type IntakeEntry, type IntakeReceipt, type SealedFile, type SealRecord,
@@ -34,13 +34,15 @@ import { checkCatalogue, isCodeOf, statusOf, type CodeOf } from '../evidence/che
 import { isRecord } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
-import { readJsonFile, readText } from '../io/json-files.ts';
+import { readJsonFile } from '../io/json-files.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import type { StudyLayout } from '../layout.ts';
 import { preconditionOf } from '../study/preconditions.ts';
 import type { ReasonCode } from '../reasons.ts';
 import type { IntakeSettings } from '../study/study.ts';
+import { CappedFindings } from './capped-findings.ts';
 import { currentInputFiles, fileDrift } from './files.ts';
+import { readIntakeLogFile } from './log.ts';
 import { SEAL_ANCHOR_FORMAT, type SealAnchorMetadata } from './seal-anchors.ts';
 import { receiptSignerFinding } from './identity.ts';
 
@@ -125,7 +127,10 @@ export interface SealAnchorCheck {
 export interface IntakeLogVerification {
   /** No finding other than informational ones. */
   ok: boolean;
+  /** The first MAX_LISTED_FINDINGS findings (intake/capped-findings.ts). */
   findings: IntakeFinding[];
+  /** Findings counted and not listed. */
+  findings_omitted: number;
   entries: IntakeEntry[];
   /** entryDigest of each entry: the log's leaves. */
   digests: string[];
@@ -147,24 +152,24 @@ export interface TokenRoot {
 }
 
 const LOG = 'inputs/intake.jsonl';
+/** Where a check files its findings (a CappedFindings). */
+type FindingSink = { push(...findings: IntakeFinding[]): void };
 const SEAL = 'inputs/seal.json';
 
 export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerificationOptions): Promise<IntakeLogVerification> {
-  const findings: IntakeFinding[] = [];
+  const findings = new CappedFindings<IntakeFinding>((f) => failsIntake(f.code));
   const tokenRoots: TokenRoot[] = [];
   const closesMs = utcMillis(options.study.window.closes_at)!;
 
   // --- the log: chain, signatures, tokens -----------------------------------------------------
-  let text = '';
-  if (lstatSync(layout.intakeLog, { throwIfNoEntry: false })) {
-    try {
-      text = readText(layout.intakeLog);
-    } catch (err) {
-      findings.push(fromError(err, LOG));
-    }
+  // Streamed up to its first bad line (intake/log.ts): the entries before it are still checked.
+  let log: ParsedLog = { entries: [], digests: [], problem: null };
+  try {
+    log = await readIntakeLogFile(layout.intakeLog, LOG);
+  } catch (err) {
+    findings.push(fromError(err, LOG));
   }
-  const log = parseIntakeLog(text);
-  for (const p of log.problems) findings.push({ code: 'INTAKE_LOG_INVALID', file: LOG, line: p.line, message: p.message });
+  if (log.problem) findings.push({ code: 'INTAKE_LOG_INVALID', file: LOG, line: log.problem.line, message: log.problem.message });
   for (const [i, entry] of log.entries.entries()) {
     const line = i + 1;
     const refusal = requestRefusal(entry.request, options.agentKeys, options.freezeDigest);
@@ -207,8 +212,9 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     }
   }
   return {
-    ok: !findings.some((f) => failsIntake(f.code)),
-    findings,
+    ok: !findings.failing,
+    findings: findings.listed,
+    findings_omitted: findings.omitted,
     entries: log.entries,
     digests: log.digests,
     seal,
@@ -240,7 +246,7 @@ function sealFindings(seal: SealRecord, digests: readonly string[], expected: re
   return out;
 }
 
-async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options: IntakeVerificationOptions, findings: IntakeFinding[], tokenRoots: TokenRoot[]): Promise<SealAnchorCheck[]> {
+async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options: IntakeVerificationOptions, findings: FindingSink, tokenRoots: TokenRoot[]): Promise<SealAnchorCheck[]> {
   const digest = sealDigest(seal);
   const closes = utcMillis(seal.closes_at) ?? utcMillis(options.study.window.closes_at)!;
   const until = closes + options.study.intake.seal_within_s * 1000;
@@ -285,7 +291,7 @@ async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options:
   return checks;
 }
 
-function safeCurrentFiles(layout: StudyLayout, findings: IntakeFinding[]): SealedFile[] {
+function safeCurrentFiles(layout: StudyLayout, findings: FindingSink): SealedFile[] {
   try {
     return currentInputFiles(layout);
   } catch (err) {

@@ -79,13 +79,23 @@ export function readRegularFile(path: string, options: { noFollow?: boolean } = 
  * ever read (a file that grows meanwhile is still refused).
  */
 export function readRegularFileCapped(path: string, maxBytes: number): Buffer | null {
-  const fd = openRegularFile(path);
+  const { fd, size } = openRegular(path);
   try {
-    if (fstatSync(fd).size > maxBytes) return null;
-    const buf = Buffer.alloc(maxBytes + 1);
+    if (size > maxBytes) return null;
+    // Room for the size the open descriptor gave and one byte more, to see the file grow; a file
+    // that grows (or whose size the kernel does not know: procfs) gets more room, never past maxBytes + 1.
+    let buf = Buffer.allocUnsafe(size + 1);
     let got = 0;
-    for (let n; got < buf.length && (n = readSync(fd, buf, got, buf.length - got, null)) > 0; ) got += n;
-    return got > maxBytes ? null : buf.subarray(0, got);
+    for (let n; (n = readSync(fd, buf, got, buf.length - got, null)) > 0; ) {
+      got += n;
+      if (got > maxBytes) return null;
+      if (got === buf.length) {
+        const room = Buffer.allocUnsafe(Math.min(maxBytes + 1, buf.length * 2));
+        buf.copy(room, 0, 0, got);
+        buf = room;
+      }
+    }
+    return buf.subarray(0, got);
   } finally {
     closeSync(fd);
   }

@@ -26,7 +26,7 @@ import { loadSeal } from '../intake/files.ts';
 import { readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
 import { pinnedReceiptSigner } from '../intake/identity.ts';
 import { checkIntakeLines } from '../intake/line-checks.ts';
-import { readIntakeLog } from '../intake/log.ts';
+import { appendedLog, readIntakeLog } from '../intake/log.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { obtainTokens } from '../intake/tokens.ts';
 import { checkReceipts, receiptFailures } from '../intake/verify-log.ts';
@@ -113,7 +113,7 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
   }
   const refusal = requestRefusal(request, { study_id: study.study_id, systems: study.systems ?? [] }, freezeDigest);
   if (refusal) throw new PreregError(refusal.code, `${shown(requestPath)}: ${refusal.message}; nothing was written`);
-  const log = readIntakeLog(layout);
+  const log = await readIntakeLog(layout, { keepBytes: true });
   // Only the participant says which of its files is the newest: an older request replayed is refused.
   const stale = successorProblem(lastRequestOf(log.entries, request), request);
   if (stale !== null) throw new PreregError('INTAKE_REQUEST_STALE', `${shown(requestPath)}: ${stale}; nothing was written`);
@@ -167,7 +167,7 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
     const receiptBody: Omit<IntakeReceipt, 'signature'> = { format: INTAKE_RECEIPT_FORMAT, study_id: study.study_id, freeze_digest: freezeDigest, entry, entry_digest: digest, ...signer };
     const receipt: IntakeReceipt = { ...receiptBody, signature: signCanonical(operatorKey, receiptPayload(receiptBody)) };
     const receiptPath = typeof ctx.values['receipt-out'] === 'string' ? ctx.values['receipt-out'] : `${requestPath.replace(/\.json$/, '')}.receipt.json`;
-    prepared.push(prepareFileAtomic(layout.intakeLog, `${log.text}${JSON.stringify(entry)}\n`));
+    prepared.push(prepareFileAtomic(layout.intakeLog, appendedLog(log, `${JSON.stringify(entry)}\n`)));
     prepared.push(prepareFileAtomic(receiptPath, `${JSON.stringify(receipt, null, 2)}\n`));
     // Everything is written: now into place, the file first, the log entry that names it, the receipt.
     for (const p of prepared) p.commit();
@@ -202,7 +202,7 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
   const identity = typeof ctx.values['intake-key'] === 'string'
     ? readEd25519PublicKey(ctx.values['intake-key'], '--intake-key')
     : frozen().loaded.operatorKey().key;
-  const log = readIntakeLog(layout);
+  const log = await readIntakeLog(layout);
   // The participant's freeze must be the sealed one: a receipt under any other is equivocation.
   const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { identity, accountedFreezes: new Set([seal.freeze_digest]), tsaTrust, log });
   const failing = receiptFailures(result!);

@@ -45,7 +45,7 @@ export const seal: Command = {
     const layout = studyLayout(ctx.root);
     const { frozen, freezeDigest, study, trust } = loadFrozenStudy(loadStudyFiles(layout));
     if (lstatSync(layout.seal, { throwIfNoEntry: false })) throw new PreregError('SEAL_EXISTS', 'inputs/seal.json already exists; nothing was written');
-    const log = readIntakeLog(layout);
+    const log = await readIntakeLog(layout);
     const record: SealRecord = {
       format: SEAL_FORMAT,
       study_id: study.study_id,

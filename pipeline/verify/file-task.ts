@@ -6,7 +6,7 @@ import { DEFAULT_MAX_DEPTH, isRecord, JsonParseError, parseJson, type JsonObject
 import { parsePlainIfSafe } from '../formats/json-fast-path.ts';
 import { verifyParsedDocument, type ParsedDocument, type VerifyContext, type VerifyOutcome } from '../evidence/task/index.ts';
 import type { ReasonCode } from '../reasons.ts';
-import { readRegularFile } from '../io/regular-file.ts';
+import { readRegularFileCapped } from '../io/regular-file.ts';
 
 export type FileKind = 'chain' | 'receipt' | 'evidence' | 'proof';
 
@@ -129,17 +129,32 @@ function prepareSubmissions(file: string, text: string, fastPath: boolean): Prep
   return out;
 }
 
-function prepare(file: string, fastPath: boolean): Prepared[] {
-  if (file.endsWith('.jsonl')) {
-    let text: string;
-    try {
-      text = readRegularFile(file).toString('utf8');
-    } catch (err) {
-      return [{ failed: failure({ file }, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) }];
-    }
-    return prepareSubmissions(file, text, fastPath);
+/**
+ * The largest file `prereg verify FILE` reads (docs/aer1.md, "prereg verify FILE… and exit codes"):
+ * a file is read and parsed whole and each of its documents or evidence items becomes a result, so
+ * a pathological file costs hundreds of times its size (a 4 MiB array of `{}` peaked at 1.9 GB, a
+ * 16 MiB one at 4.4 GB and crashed; just under 2 MiB, 1.0–1.3 GB). A larger file is refused,
+ * checked on the open file before a byte is read. A proof, receipt or timeline is a few KiB.
+ */
+export const MAX_VERIFY_FILE_BYTES = 2 * 1024 * 1024;
+
+/** The file's text, read whole if it is at most MAX_VERIFY_FILE_BYTES. */
+function readWhole(file: string): { text: string } | { failed: FileVerification } {
+  let bytes: Buffer | null;
+  try {
+    bytes = readRegularFileCapped(file, MAX_VERIFY_FILE_BYTES);
+  } catch (err) {
+    return { failed: failure({ file }, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) };
   }
-  const result = parsed({ file }, () => readRegularFile(file).toString('utf8'), fastPath);
+  if (bytes === null) return { failed: failure({ file }, ['VERIFY_FILE_TOO_LARGE'], [`the file is larger than ${MAX_VERIFY_FILE_BYTES} bytes (2 MiB), the limit on one file of prereg verify FILE; it was not read`]) };
+  return { text: bytes.toString('utf8') };
+}
+
+function prepare(file: string, fastPath: boolean): Prepared[] {
+  const read = readWhole(file);
+  if ('failed' in read) return [read];
+  if (file.endsWith('.jsonl')) return prepareSubmissions(file, read.text, fastPath);
+  const result = parsed({ file }, () => read.text, fastPath);
   return ['failed' in result ? result : taskOf({ file }, result.doc, result.plain)];
 }
 

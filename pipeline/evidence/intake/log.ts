@@ -1,44 +1,47 @@
-// inputs/intake.jsonl as text → its entries, their digests and what breaks the chain (SPEC §12.2).
-// Pure: the caller reads the file. Entry i has seq i and prev = digest of entry i−1 (64 zeros for
-// the first); every line is parsed with the canonical parser (a duplicate key is a broken line).
+// inputs/intake.jsonl, one line at a time → its entries, their digests and the first line that
+// breaks the chain (SPEC §12.2). Pure: the caller reads the file (pipeline/intake/log.ts streams
+// it). Entry i has seq i and prev = digest of entry i−1 (64 zeros for the first); every line is
+// parsed with the canonical parser (a duplicate key is a broken line). The log is one chain: a
+// line after a broken one cannot be checked against it, so nothing after the first bad line is read.
 import { JsonParseError, parseJson, toPlain } from '../../formats/canonical-json.ts';
 import { entryDigest, entryProblems, GENESIS_PREV, type IntakeEntry } from './records.ts';
 
 export interface ParsedLog {
+  /** The entries before the first bad line. */
   entries: IntakeEntry[];
   /** entryDigest of each entry, in order: the seal's leaves. */
   digests: string[];
-  /** 1-based line and what is wrong with it; a log with problems is INTAKE_LOG_INVALID. */
-  problems: Array<{ line: number; message: string }>;
+  /** The first bad line (1-based) and what is wrong with it; a log with one is INTAKE_LOG_INVALID. */
+  problem: { line: number; message: string } | null;
 }
 
-export function parseIntakeLog(text: string): ParsedLog {
-  const out: ParsedLog = { entries: [], digests: [], problems: [] };
-  if (text === '') return out;
-  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
-  if (!text.endsWith('\n')) out.problems.push({ line: lines.length, message: 'the last line has no final newline (a write was cut short)' });
-  lines.forEach((line, i) => {
+/** The log read so far; `add` checks the next line against it. */
+export class IntakeChain {
+  readonly entries: IntakeEntry[] = [];
+  readonly digests: string[] = [];
+
+  /** What is wrong with the next line's text, or null: then it is the chain's next entry, kept. */
+  add(text: string): string | null {
     let value: unknown;
     try {
-      value = toPlain(parseJson(line));
+      value = toPlain(parseJson(text));
     } catch (err) {
       if (!(err instanceof JsonParseError)) throw err;
-      out.problems.push({ line: i + 1, message: `${err.code}: ${err.message}` });
-      return;
+      return `${err.code}: ${err.message}`;
     }
     const problems = entryProblems(value);
-    if (problems.length > 0) {
-      out.problems.push({ line: i + 1, message: problems.join('; ') });
-      return;
-    }
+    if (problems.length > 0) return problems.join('; ');
     const entry = value as IntakeEntry;
-    const expectedPrev = out.digests[out.digests.length - 1] ?? GENESIS_PREV;
-    if (entry.seq !== out.entries.length) out.problems.push({ line: i + 1, message: `seq is ${entry.seq}; entry ${out.entries.length} expected` });
-    if (entry.prev !== expectedPrev) out.problems.push({ line: i + 1, message: `prev is ${entry.prev}; the previous entry's digest is ${expectedPrev}` });
-    out.entries.push(entry);
-    out.digests.push(entryDigest(entry));
-  });
-  return out;
+    const expectedPrev = this.digests[this.digests.length - 1] ?? GENESIS_PREV;
+    const wrong = [
+      ...(entry.seq !== this.entries.length ? [`seq is ${entry.seq}; entry ${this.entries.length} expected`] : []),
+      ...(entry.prev !== expectedPrev ? [`prev is ${entry.prev}; the previous entry's digest is ${expectedPrev}`] : []),
+    ];
+    if (wrong.length > 0) return wrong.join('; ');
+    this.entries.push(entry);
+    this.digests.push(entryDigest(entry));
+    return null;
+  }
 }
 
 /** The latest entry of each (system_id, kind), by seq: the files that count. */

@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { agentKeyText, signCanonical, verifyCanonical } from '../../../pipeline/evidence/intake/ed25519.ts';
-import { latestEntries, parseIntakeLog } from '../../../pipeline/evidence/intake/log.ts';
+import { IntakeChain, latestEntries } from '../../../pipeline/evidence/intake/log.ts';
 import {
   entryDigest, GENESIS_PREV, INTAKE_REQUEST_FORMAT, logAuditPath, logRoot, requestPayload, requestProblems, verifyLogInclusion, type IntakeEntry, type IntakeRequest,
 } from '../../../pipeline/evidence/intake/records.ts';
@@ -25,7 +25,6 @@ function chain(n: number): IntakeEntry[] {
   }
   return out;
 }
-const text = (entries: IntakeEntry[]) => entries.map((e) => `${JSON.stringify(e)}\n`).join('');
 const registry = { study_id: 's', systems: [{ system_id: 'sys-a', agent_keys: [{ public_key: agentKeyText(a) }] }, { system_id: 'sys-b', agent_keys: [{ public_key: agentKeyText(b) }] }] };
 
 describe('intake records', () => {
@@ -43,20 +42,31 @@ describe('intake records', () => {
     expect(verifyCanonical(a, { x: 1, y: 2 }, `${sig}=`)).toBe(false);
   });
 
+  /** The 1-based line of the first line the chain refuses, or null; every line after it is left unread. */
+  const firstBadLine = (lines: string[]) => {
+    const chainOf = new IntakeChain();
+    const bad = lines.findIndex((l) => chainOf.add(l) !== null);
+    return bad === -1 ? null : bad + 1;
+  };
+  const lines = (entries: IntakeEntry[]) => entries.map((e) => JSON.stringify(e));
+
   it.each([
-    ['a chain as written', (e: IntakeEntry[]) => e, []],
-    ['an entry removed from the middle', (e: IntakeEntry[]) => [e[0]!, e[2]!], [2]],
-    ['two entries swapped', (e: IntakeEntry[]) => [e[1]!, e[0]!, e[2]!], [1, 2, 3]],
-    ['an edited entry (the next prev no longer matches)', (e: IntakeEntry[]) => [{ ...e[0]!, lines_read: 9 }, e[1]!, e[2]!], [2]],
-  ])('parseIntakeLog: %s', (_name, edit, badLines) => {
-    const parsed = parseIntakeLog(text(edit(chain(3))));
-    expect([...new Set(parsed.problems.map((p) => p.line))]).toEqual(badLines);
+    ['a chain as written', (e: IntakeEntry[]) => e, null],
+    ['an entry removed from the middle', (e: IntakeEntry[]) => [e[0]!, e[2]!], 2],
+    ['two entries swapped', (e: IntakeEntry[]) => [e[1]!, e[0]!, e[2]!], 1],
+    ['an edited entry (the next prev no longer matches)', (e: IntakeEntry[]) => [{ ...e[0]!, lines_read: 9 }, e[1]!, e[2]!], 2],
+  ])('IntakeChain: %s', (_name, edit, badLine) => {
+    expect(firstBadLine(lines(edit(chain(3))))).toBe(badLine);
   });
 
-  it('a last line without its newline, or a duplicate key, is a problem', () => {
-    const t = text(chain(2));
-    expect(parseIntakeLog(t.slice(0, -1)).problems.map((p) => p.line)).toEqual([2]);
-    expect(parseIntakeLog(t.replace('"seq":0', '"seq":0,"seq":0')).problems[0]?.message).toContain('JSON_DUPLICATE_KEY');
+  it('a duplicate key or an empty object is a bad line; the entries before it are kept', () => {
+    const c = new IntakeChain();
+    const [first, second] = lines(chain(2));
+    expect(c.add(first!)).toBeNull();
+    expect(c.add(second!.replace('"seq":1', '"seq":1,"seq":1'))).toContain('JSON_DUPLICATE_KEY');
+    expect(c.add('{}')).not.toBeNull();
+    expect(c.entries.map((e) => e.seq)).toEqual([0]);
+    expect(c.digests).toEqual([entryDigest(chain(1)[0]!)]);
   });
 
   it('every entry has an audit path to the root; another digest or index has none', () => {
