@@ -103,13 +103,13 @@ export function countsBy(table: string, column: string): string {
 }
 
 /**
- * The records whose `refused` flag the study's refusal pattern contradicts (REFUSAL_FLAG_DISAGREES,
- * SPEC §12.6), located at their submission line, in record order.
+ * The records whose `refused` flag the refusal judgement from the text (served as declared)
+ * contradicts (REFUSAL_FLAG_DISAGREES, SPEC §13.1), located at their submission line, in record order.
  */
 export function refusalDisagreements(refusals: string, records: string): string {
-  return `SELECT r.system_id, r.item_id, r.attempt, r.file, r.line_no, rr.declared AS refused_flag, rr.by_text AS refused_by_text, 'REFUSAL_FLAG_DISAGREES' AS reason_code
+  return `SELECT r.system_id, r.item_id, r.attempt, r.file, r.line_no, rr.flag AS refused_flag, rr.declared AS refused_by_text, 'REFUSAL_FLAG_DISAGREES' AS reason_code
           FROM ${refusals} rr JOIN ${records} r ON r.record_id = rr.record_id
-          WHERE rr.by_text IS NOT NULL AND rr.by_text <> rr.declared
+          WHERE rr.by_text IS NOT NULL AND rr.flag <> rr.declared
           ORDER BY r.system_id, r.item_id, r.attempt, r.file, r.line_no`;
 }
 
