@@ -51,9 +51,9 @@ CREATE TABLE result_sign_tests (system_a VARCHAR, system_b VARCHAR, metric VARCH
 CREATE TABLE result_hypotheses (hypothesis_id VARCHAR, statement VARCHAR, threshold DOUBLE, observed DOUBLE, outcome VARCHAR, reason VARCHAR, registered_at TIMESTAMPTZ, tags VARCHAR[]);
 CREATE TABLE result_score_intervals (system_id VARCHAR, metric VARCHAR, alpha DOUBLE, declared_lower DOUBLE, declared_upper DOUBLE, proven_lower DOUBLE, proven_upper DOUBLE);
 CREATE TABLE result_sign_test_adjustments (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, discordant BIGINT, p_value DOUBLE, p_holm DOUBLE, alpha DOUBLE, reaches_alpha BOOLEAN, fewest_discordant BIGINT, wins_needed BIGINT);
-CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT);
+CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT, status VARCHAR);
 CREATE TABLE unsubmitted_jobs (system_id VARCHAR, job_id VARCHAR, reason_code VARCHAR, bound_by VARCHAR[], file VARCHAR, line_no BIGINT);
-CREATE TABLE record_refusals (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, declared BOOLEAN, by_text BOOLEAN, proven BOOLEAN);
+CREATE TABLE record_refusals (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, flag BOOLEAN, by_text BOOLEAN, declared BOOLEAN, proven BOOLEAN);
 `;
 
 const ROWS = `
@@ -124,12 +124,12 @@ INSERT INTO result_sign_test_adjustments VALUES
   ('sys-a', 'sys-b', 'positives_citing_expected', 4, 0.625, 1.0, 0.05, false, 6, NULL),
   ('sys-a', 'sys-b', 'phantom_count', 0, 1.0, 1.0, 0.05, false, 6, NULL);
 INSERT INTO coverage VALUES
-  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1),
-  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0);
+  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1, 'INCOMPLETE'),
+  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0, 'INCOMPLETE');
 INSERT INTO unsubmitted_jobs VALUES ('sys-b', 'job-hidden', 'JOB_NOT_SUBMITTED', ['intake'], 'inputs/commitments/sys-b.jsonl', 2);
 INSERT INTO record_refusals VALUES
-  (5, 'sys-b', 'mp-002', 1, false, true, true),
-  (1, 'sys-a', 'mp-001', 1, false, false, false);
+  (5, 'sys-b', 'mp-002', 1, false, true, true, true),
+  (1, 'sys-a', 'mp-001', 1, false, false, false, false);
 INSERT INTO stage_runs VALUES ('ingest', '${'e'.repeat(64)}', '{}', '{}', '0.1.0', 'v1.5.6');
 -- A section-5 view that fails when queried: emit must never read a view.
 CREATE VIEW scores AS SELECT error('emit queried a section-5 view') AS boom;
