@@ -8,7 +8,7 @@ import { execute, readObjects } from '../store/query.ts';
 import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
 import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM } from '../store/statements.ts';
 import { compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
-import { judgeRefusal, refusalByText, type RefusalFacts } from './refusal.ts';
+import { assertionFacts, judgeRefusal, refusalByText, type RefusalFacts } from './refusal.ts';
 import { compileLiteralMatcher } from './vocabulary-trie.ts';
 
 
@@ -59,22 +59,19 @@ export async function buildBaseTables(
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
     const key = { record_id: Number(r.record_id), system_id: String(r.system_id), item_id: String(r.item_id), attempt: Number(r.attempt) };
     const text = String(r.answer_text);
-    // The pattern's verdict now, so the texts are not held until what was served is known.
-    const facts: RefusalFacts = { byText: refusalByText(text, refusalRule), flag: r.refused === true, truncated: r.truncated === true, hasAmount: false, cited: [] };
-    const refs: string[] = [];
-    for (const a of extractor.extract(text, { truncated: facts.truncated })) {
+    const truncated = r.truncated === true;
+    const extracted = extractor.extract(text, { truncated });
+    for (const a of extracted) {
       assertions.appendNamed({
         ...key, assertion_id: `${id}/${a.assertion_index}`, assertion_index: a.assertion_index,
         kind: a.kind, ref: a.ref, in_vocabulary: a.in_vocabulary, value: a.value, unit: a.unit, start_offset: a.start, end_offset: a.end, text: a.text, stub: a.stub,
       });
       counts.assertions++;
-      if (a.kind === 'amount') facts.hasAmount = true;
-      if (a.kind === 'citation' && !a.stub && a.ref !== null) {
-        refs.push(a.ref);
-        cited.set(key.record_id, (cited.get(key.record_id) ?? new Set()).add(a.ref));
-      }
     }
-    refusalFacts.push({ key, facts: { ...facts, cited: refs } });
+    // The pattern's verdict now, so the texts are not held until what was served is known.
+    const facts: RefusalFacts = { byText: refusalByText(text, refusalRule), flag: r.refused === true, truncated, ...assertionFacts(extracted) };
+    if (facts.cited.length > 0) cited.set(key.record_id, new Set(facts.cited));
+    refusalFacts.push({ key, facts });
   }
   assertions.close();
   const servedRef = await servedFacts(connection, extractor, counts);

@@ -17,6 +17,14 @@ export interface RefusalFacts {
   cited: readonly string[];
 }
 
+/** What the judgement reads of an answer's extracted assertions: whether it carries an amount, and what it cites (stubs excluded). */
+export function assertionFacts(assertions: ReadonlyArray<{ kind: string; stub: boolean; ref: string | null }>): Pick<RefusalFacts, 'hasAmount' | 'cited'> {
+  return {
+    hasAmount: assertions.some((a) => a.kind === 'amount'),
+    cited: assertions.filter((a) => a.kind === 'citation' && !a.stub && a.ref !== null).map((a) => a.ref!),
+  };
+}
+
 /** The refusal pattern's verdict on the text alone: it matches, and at most maxTailChars code points lie outside the match. */
 export function refusalByText(text: string, rule: RefusalRule): boolean | null {
   if (rule.pattern === null) return null;

@@ -7,11 +7,11 @@
 //   denominator or to be read as a refusal;
 // - a system submits only what it gets right, and leaves out the lines it gets wrong;
 // - a registered system submits nothing at all.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
-import { PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+import { copyExampleStudy, PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { buildSmallStudy, type HandRecord } from '../support/small-study.ts';
 import { queryStore } from '../support/store-query.ts';
 
@@ -139,4 +139,33 @@ describe('missing records count', () => {
     // H4 over sys-a and sys-cherry: 1 refusal of 24 expected negative records (not 36 with sys-gone's).
     expect(hypothesis('H4')).toBe('NOT_SUPPORTED 1/24');
   });
+});
+
+describe('prereg validate tells the participant before it sends the file', () => {
+  it('lists each line whose refused flag the answer as written contradicts (REFUSAL_FLAG_DISAGREES), accepting the line', async () => {
+    const copy = copyExampleStudy();
+    try {
+      // A negative of sys-honest's, rewritten as the hedge of the issue and flagged refused: an
+      // answer (an amount, an article its evidence never served), whatever the flag says.
+      const lines = readFileSync(join(copy.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trimEnd().split('\n');
+      const negative = lines.map((l) => JSON.parse(l) as { item_id: string; answer: Record<string, unknown>; evidence: Array<{ response: { passages: Array<{ ref: string }> } }> })
+        .find((l) => l.item_id === 'mp-017' && l.answer.refused === true)!;
+      expect(negative.evidence.flatMap((e) => e.response.passages.map((p) => p.ref))).not.toContain('R2122-8');
+      negative.answer.text = "Je ne peux pas répondre avec certitude, mais la TVA est de 20 EUR par dossier selon l'article R2122-8.";
+      const file = join(copy.root, 'hedge.jsonl');
+      writeFileSync(file, `${JSON.stringify(negative)}\n`);
+      const v = await runCli(['validate', file, '--root', copy.root, '--json']);
+      expect(v.code, v.stdout + v.stderr).toBe(0);
+      expect(v.json.notes.filter((n: string) => n.includes('REFUSAL_FLAG_DISAGREES'))).toEqual([
+        expect.stringMatching(/hedge\.jsonl:1: REFUSAL_FLAG_DISAGREES: sys-honest\/mp-017\/\d declares refused true, but the answer as written is not a refusal/),
+      ]);
+      // The example's own sys-tampered line 53 flags an answer as a refusal; its other lines agree.
+      const t = await runCli(['validate', join(copy.root, 'inputs/submissions/sys-tampered.jsonl'), '--root', copy.root, '--json']);
+      expect(t.json.notes.filter((n: string) => n.includes('REFUSAL_FLAG_DISAGREES'))).toEqual([
+        expect.stringMatching(/sys-tampered\.jsonl:53: REFUSAL_FLAG_DISAGREES: sys-tampered\/mp-018\/1 declares refused true, but the answer as written is not a refusal/),
+      ]);
+    } finally {
+      copy.cleanup();
+    }
+  }, 240_000);
 });
