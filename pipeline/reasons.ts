@@ -693,6 +693,10 @@ export const REASONS = {
     meaning: 'A required view holds a value outside its documented set (an unknown class or outcome).',
     next: 'Nothing was written. An unknown value is never read as a favourable one; see docs/tables.md.',
   },
+  TRUNCATION_GAP: {
+    meaning: 'A caveat beside a comparison (results.json sign_test_adjustments.caveats, the report\'s sign tests): the two systems\' shares of truncated answers, over their expected records, differ by more than study.json protocol.max_truncation_gap (default 0.10). Truncated answers already count as failures; the comparison stands, partly a comparison of how often each system was cut.',
+    next: 'Nothing to do for the study; read the comparison with it. A participant whose answers are cut raises its token limit.',
+  },
   SECTION5_RULE_UNUSED: {
     meaning: 'Section 5 ignores a fact the product provides to protect the study from its participants (SPEC §13.1), by a static check of its SQL outside comments and string literals: it never reads expected_records (its rates would be over the records submitted, so a system leaving out what it gets wrong would gain), never reads record_refusals, or reads the submission\'s `refused` flag (a refusal would be what the system says, not what its answer is).',
     next: 'Nothing was frozen. Compute every rate over expected_records and judge refusals by record_refusals.declared / .proven (the example\'s section 5 does both; docs/preregistration.md).',

@@ -131,7 +131,7 @@ function signTests(r: ReportInput): Block[] {
   return [
     {
       kind: 'p',
-      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt both systems made and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system.',
+      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt the protocol expects (a missing attempt is a failure) and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system. "Caveats" says what a reader needs beside a comparison without voiding it: TRUNCATION_GAP when the two systems\' shares of truncated answers differ by more than the study\'s protocol.max_truncation_gap (truncated answers already count as failures).',
     },
     ...(first === undefined
       ? []
@@ -142,7 +142,7 @@ function signTests(r: ReportInput): Block[] {
           },
         ]),
     table(
-      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'Holm p-value', 'significant', 'wins needed', 'items won by A', 'items won by B'],
+      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'Holm p-value', 'significant', 'wins needed', 'items won by A', 'items won by B', 'caveats'],
       r.results.sign_tests.map((row) => {
         const w = won.get(key(row)) ?? { a: [], b: [] };
         const adj = adjusted.get(key(row));
@@ -151,6 +151,7 @@ function signTests(r: ReportInput): Block[] {
           show(row.system_a), show(row.system_b), metricName(show(row.metric), r.metric_labels), comparable(by, show(row.system_a), show(row.system_b)),
           show(row.wins_a), show(row.wins_b), show(row.ties), pValueText(row.p_value), adj === undefined ? '—' : pValueText(adj.p_holm),
           adj === undefined ? '—' : adj.reaches_alpha === true ? 'yes' : 'no', needed, w.a.join(', ') || '—', w.b.join(', ') || '—',
+          Array.isArray(adj?.caveats) && adj.caveats.length > 0 ? adj.caveats.map(show).join(', ') : '—',
         ];
       }),
       [4, 5, 6, 7, 8],

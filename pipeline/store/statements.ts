@@ -84,6 +84,10 @@ export const SCORES_TO_ADJUST = 'SELECT system_id, metric, declared, proven, n_d
 /** Section 5's sign tests, which the score stage adjusts for multiplicity (Holm). */
 export const SIGN_TESTS_TO_ADJUST = 'SELECT system_a, system_b, metric, wins_a, wins_b, p_value FROM result_sign_tests ORDER BY metric, system_a, system_b';
 
+/** Per system, its truncated answers and its expected records (SPEC §13.1: the truncation gap beside each comparison). */
+export const TRUNCATED_SHARES = `SELECT e.system_id, count(*) AS expected, count(*) FILTER (WHERE r.truncated) AS truncated
+  FROM expected_records e LEFT JOIN records r ON r.record_id = e.record_id GROUP BY e.system_id ORDER BY e.system_id`;
+
 /** A Parquet file's rows in file order ($1: its path). */
 export const READ_PARQUET = 'SELECT * FROM read_parquet($1)';
 

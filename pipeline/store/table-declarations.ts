@@ -192,6 +192,7 @@ export const TABLES = {
     system_a: 'VARCHAR NOT NULL', system_b: 'VARCHAR NOT NULL', metric: 'VARCHAR NOT NULL',
     discordant: 'BIGINT NOT NULL', p_value: 'DOUBLE NOT NULL', p_holm: 'DOUBLE NOT NULL', alpha: 'DOUBLE NOT NULL',
     reaches_alpha: 'BOOLEAN NOT NULL', fewest_discordant: 'BIGINT NOT NULL', wins_needed: 'BIGINT',
+    caveats: 'VARCHAR[] NOT NULL',
   },
 } as const satisfies Record<string, Readonly<Record<string, ColumnDeclaration>>>;
 

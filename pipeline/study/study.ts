@@ -27,7 +27,7 @@ export interface StudyConfig {
   /** How evidence is bound to systems (SPEC §12.3, study/2 only); read through bindingOf. */
   binding?: 'registered' | 'none';
   /** The measurement protocol (SPEC §12.5, study/2 only); read through lineProtocolOf. */
-  protocol?: { attempts_per_item?: number };
+  protocol?: { attempts_per_item?: number; max_truncation_gap?: number };
   /** What a served passage must be to be proven served (SPEC §12.4, study/2 only); read through passagesOf. */
   passages?: { min_chars?: number };
   /** How uncertainty is stated (SPEC §12.6, study/2 only); read through statisticsOf. */
@@ -111,6 +111,13 @@ export function lineProtocolOf(study: Pick<StudyConfig, 'format' | 'protocol' | 
     systems: study.systems === undefined ? null : new Set(study.systems.map((s) => s.system_id)),
     attemptsPerItem: (study.format === 'prereg.study/2' ? study.protocol?.attempts_per_item : undefined) ?? null,
   };
+}
+
+export const DEFAULT_MAX_TRUNCATION_GAP = 0.1;
+
+/** protocol.max_truncation_gap (SPEC §13.1): beyond it a comparison carries TRUNCATION_GAP; 0.10 when not declared. */
+export function maxTruncationGapOf(study: Pick<StudyConfig, 'format' | 'protocol'>): number {
+  return (study.format === 'prereg.study/2' ? study.protocol?.max_truncation_gap : undefined) ?? DEFAULT_MAX_TRUNCATION_GAP;
 }
 
 export const DEFAULT_ALPHA = 0.05;

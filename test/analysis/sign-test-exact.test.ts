@@ -112,7 +112,7 @@ describe('the exact sign test over 1,000 and 10,000 discordant items', () => {
     const instance = await DuckDBInstance.create(store);
     const c = await instance.connect();
     try {
-      await addScoreStatistics(c, 0.05);
+      await addScoreStatistics(c, 0.05, 0.1);
     } finally {
       c.closeSync();
       instance.closeSync();

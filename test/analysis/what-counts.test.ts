@@ -40,16 +40,18 @@ const RECORDS: HandRecord[] = [
   { system: 'sys-cherry', item: 'mp-004', attempt: 1, text: "Voir l'article R2131-12.", passages: served('R2131-12') },
 ];
 
-// sys-gone is registered (its own fingerprint) and submits nothing: WITHDRAWN.
+// sys-gone is registered (its own fingerprint) and submits nothing: WITHDRAWN. The truncation gap
+// is set below sys-a's share (3 of 60 truncated, 0.05; sys-cherry 0 of 60) to show its caveat.
 const withGone = (text: string) => {
-  const study = JSON.parse(text) as { systems: Array<Record<string, unknown>> };
+  const study = JSON.parse(text) as { systems: Array<Record<string, unknown>>; protocol: Record<string, unknown> };
   study.systems.push({ system_id: 'sys-gone', buyer_fingerprints: ['9'.repeat(64)] });
+  study.protocol.max_truncation_gap = 0.04;
   return `${JSON.stringify(study, null, 2)}\n`;
 };
 
 type Row = Record<string, unknown>;
 let study: { root: string; cleanup: () => void };
-let results: { scores: Row[]; constancy: Row[]; sign_tests: Row[]; hypotheses: Row[]; coverage: { refusal_flags_disagreeing: Row[]; systems?: Row[] } } & Record<string, unknown>;
+let results: { scores: Row[]; constancy: Row[]; sign_tests: Row[]; sign_test_adjustments: Row[]; hypotheses: Row[]; coverage: { refusal_flags_disagreeing: Row[]; systems?: Row[] } } & Record<string, unknown>;
 let record: Record<string, string>;
 let assertion: Record<string, string>;
 let exitCode: number;
@@ -105,6 +107,15 @@ describe('a truncated answer is a failed answer', () => {
     expect(score('sys-a', 'refusal_rate_negatives')).toBe('1/12 declared, 1/12 proven, 7 missing');
     expect(score('sys-a', 'positives_citing_expected')).toBe('0/48 declared, 0/48 proven, 47 missing');
     expect(score('sys-a', 'truncated_answers')).toBe('3/60 declared, 3/60 proven, 54 missing');
+  });
+});
+
+describe('the truncation gap beside each comparison', () => {
+  it('is a caveat (TRUNCATION_GAP) on every comparison of two systems whose truncated shares differ by more than protocol.max_truncation_gap', () => {
+    expect(results.sign_test_adjustments.map((a) => [a.system_a, a.system_b, a.metric, a.caveats])).toEqual([
+      ['sys-a', 'sys-cherry', 'positives_citing_expected/declared', ['TRUNCATION_GAP']],
+      ['sys-a', 'sys-cherry', 'positives_citing_expected/proven', ['TRUNCATION_GAP']],
+    ]);
   });
 });
 

@@ -69,7 +69,7 @@ describe('prereg run on the example study', () => {
       expect(r.cancels).toBe(false);
     }
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
-    expect(report).toContain('- copycat: 15/15 (100.0%) declared, 0/15 (0.0%) proven');
+    expect(report).toContain('- copycat: 15/48 (31.3%) declared, 0/48 (0.0%) proven');
     // Each rate with its exact 95% interval: 15/15 is [78.1%, 100.0%], 0/15 is [0.0%, 21.9%] (1 − 0.025^(1/15)).
     expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/15 \(100\.0%\) \| \\\[78\.1%, 100\.0%\\\] \| 0\/15 \(0\.0%\) \| \\\[0\.0%, 21\.9%\\\] \|/);
     expect(report).toContain('study.json registers 4 system(s)');
