@@ -70,8 +70,10 @@ describe('prereg run on the example study', () => {
     }
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(report).toContain('- copycat: 15/48 (31.3%) declared, 0/48 (0.0%) proven');
-    // Each rate with its exact 95% interval: 15/15 is [78.1%, 100.0%], 0/15 is [0.0%, 21.9%] (1 − 0.025^(1/15)).
-    expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/15 \(100\.0%\) \| \\\[78\.1%, 100\.0%\\\] \| 0\/15 \(0\.0%\) \| \\\[0\.0%, 21\.9%\\\] \|/);
+    // Each rate with its exact 95% interval, over the 48 expected positive records: 15/48 is
+    // [18.66%, 46.25%] (scipy beta.ppf(0.025, 15, 34), beta.ppf(0.975, 16, 33)), shown widened to
+    // [18.6%, 46.3%]; 0/48 is [0.0%, 7.4%] (1 − 0.025^(1/48) = 0.0740).
+    expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/48 \(31\.3%\) \| \\\[18\.6%, 46\.3%\\\] \| 0\/48 \(0\.0%\) \| \\\[0\.0%, 7\.4%\\\] \|/);
     expect(report).toContain('study.json registers 4 system(s)');
   });
 
