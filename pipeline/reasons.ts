@@ -499,7 +499,7 @@ export const REASONS = {
     next: 'Read the job in results.json coverage.jobs_not_submitted: the system made an attempt it did not submit.',
   },
   REFUSAL_FLAG_DISAGREES: {
-    meaning: 'A record\'s `refused` flag disagrees with what the study\'s frozen refusal_pattern finds in its answer text (a refusal flagged on an answer, or an unflagged refusal). Declared takes the flag, proven the text; the record is listed in results.json coverage.refusal_flags_disagreeing and the report.',
+    meaning: 'A record\'s `refused` flag (the system\'s declaration) disagrees with the refusal judged from its answer as written (SPEC §13.1: the frozen refusal_pattern matches with at most refusal.max_tail_chars characters outside the match, no amount, not truncated, and every citation served to the record): a refusal flagged on an answer, or an unflagged refusal. The flag is never the class: both columns take the judgement. Listed in results.json coverage.refusal_flags_disagreeing and the report; `prereg validate` reports it before a participant sends the file.',
     next: 'Nothing to do for the study; a participant sets `refused` to what its answer says.',
   },
   SUBMISSION_DUPLICATE: {
@@ -759,6 +759,14 @@ export const REASONS = {
   SECTION5_VALUE_INVALID: {
     meaning: 'A required view holds a value outside its documented set (an unknown class or outcome).',
     next: 'Nothing was written. An unknown value is never read as a favourable one; see docs/tables.md.',
+  },
+  TRUNCATION_GAP: {
+    meaning: 'A caveat beside a comparison (results.json sign_test_adjustments.caveats, the report\'s sign tests): the two systems\' shares of truncated answers, over their expected records, differ by more than study.json protocol.max_truncation_gap (default 0.10). Truncated answers already count as failures; the comparison stands, partly a comparison of how often each system was cut.',
+    next: 'Nothing to do for the study; read the comparison with it. A participant whose answers are cut raises its token limit.',
+  },
+  SECTION5_RULE_UNUSED: {
+    meaning: 'Section 5 ignores a fact the product provides to protect the study from its participants (SPEC §13.1), by a static check of its SQL outside comments and string literals: it never reads expected_records (its rates would be over the records submitted, so a system leaving out what it gets wrong would gain), never reads record_refusals, or reads the submission\'s `refused` flag (a refusal would be what the system says, not what its answer is).',
+    next: 'Nothing was frozen. Compute every rate over expected_records and judge refusals by record_refusals.declared / .proven (the example\'s section 5 does both; docs/preregistration.md).',
   },
   // --- Audit (SPEC §8) — pipeline/audit/, pipeline/stages/audit.ts ------------------------------
   AUDIT_INCOMPLETE: {

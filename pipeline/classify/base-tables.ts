@@ -2,12 +2,13 @@
 // answer and the references and amounts of every served passage; section 5 only classifies.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
-import { lineProtocolOf, refusalPatternOf, type StudyConfig } from '../study/study.ts';
+import { lineProtocolOf, refusalRuleOf, type StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { execute, readObjects } from '../store/query.ts';
 import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
 import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM } from '../store/statements.ts';
 import { amountsIn, compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
+import { assertionFacts, judgeRefusal, refusalByText, type RefusalFacts } from './refusal.ts';
 import { compileLiteralMatcher } from './vocabulary-trie.ts';
 
 
@@ -17,7 +18,7 @@ export interface BaseTableCounts {
   served_refs: number;
   served_amounts: number;
   passage_mentions: number;
-  /** Records whose `refused` flag the study's refusal pattern contradicts (REFUSAL_FLAG_DISAGREES). */
+  /** Records whose `refused` flag the refusal judgement (served as declared) contradicts (REFUSAL_FLAG_DISAGREES). */
   refusal_flags_disagreeing: number;
 }
 
@@ -47,32 +48,34 @@ export async function buildBaseTables(
   itemTable.close();
 
   const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0, passage_mentions: 0, refusal_flags_disagreeing: 0 };
-  const refusalPattern = refusalPatternOf(study);
-  const refusals = await TableAppender.declared(connection, 'record_refusals');
+  const refusalRule = refusalRuleOf(study);
+  // What the refusal judgement reads of each record; judged once what was served is known.
+  const refusalFacts: Array<{ key: RecordKey; facts: RefusalFacts }> = [];
   // The identifiers each record's answer cites (stubs excluded), for passage_mentions.
   const cited = new Map<number, Set<string>>();
   const assertions = await TableAppender.declared(connection, 'assertions');
   for (const r of await readObjects(connection, ANSWERS_TO_CLASSIFY)) {
     counts.records++;
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
-    // The flag is what the submission declares; the proven column reads the answer (SPEC §12.6).
-    const flag = r.refused === true;
-    const byText = refusalPattern === null ? null : refusalPattern.test(String(r.answer_text));
-    if (byText !== null && byText !== flag) counts.refusal_flags_disagreeing++;
     const key = { record_id: Number(r.record_id), system_id: String(r.system_id), item_id: String(r.item_id), attempt: Number(r.attempt) };
-    refusals.appendNamed({ ...key, declared: flag, by_text: byText, proven: byText ?? flag });
-    for (const a of extractor.extract(String(r.answer_text), { truncated: r.truncated === true })) {
+    const text = String(r.answer_text);
+    const truncated = r.truncated === true;
+    const extracted = extractor.extract(text, { truncated });
+    for (const a of extracted) {
       assertions.appendNamed({
         ...key, assertion_id: `${id}/${a.assertion_index}`, assertion_index: a.assertion_index,
         kind: a.kind, ref: a.ref, in_vocabulary: a.in_vocabulary, value: a.value, unit: a.unit, start_offset: a.start, end_offset: a.end, text: a.text, stub: a.stub,
       });
       counts.assertions++;
-      if (a.kind === 'citation' && !a.stub && a.ref !== null) cited.set(Number(r.record_id), (cited.get(Number(r.record_id)) ?? new Set()).add(a.ref));
     }
+    // The pattern's verdict now, so the texts are not held until what was served is known.
+    const facts: RefusalFacts = { byText: refusalByText(text, refusalRule), flag: r.refused === true, truncated, ...assertionFacts(extracted) };
+    if (facts.cited.length > 0) cited.set(key.record_id, new Set(facts.cited));
+    refusalFacts.push({ key, facts });
   }
   assertions.close();
-  refusals.close();
-  await servedFacts(connection, extractor, counts);
+  const servedRef = await servedFacts(connection, extractor, counts);
+  await recordRefusals(connection, refusalFacts, servedRef, counts);
   await passageMentions(connection, cited, counts);
   await execute(connection, SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
   await runSqlFile(connection, COVERAGE_SQL);
@@ -87,7 +90,7 @@ export async function buildBaseTables(
  * never from the served bytes), proven_owned if a proven passage whose evidence belongs to the
  * record does (SPEC §6.2).
  */
-async function servedFacts(connection: DuckDBConnection, extractor: Extractor, counts: BaseTableCounts): Promise<void> {
+async function servedFacts(connection: DuckDBConnection, extractor: Extractor, counts: BaseTableCounts): Promise<ServedRef> {
   type Flags = { declared: boolean; proven: boolean; proven_owned: boolean };
   const refs = new Map<string, { record: number; ref: string } & Flags>();
   const amounts = new Map<string, { record: number; value: string; unit: string } & Flags>();
@@ -123,6 +126,36 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     counts.served_amounts++;
   }
   amountTable.close();
+  return (record, ref) => {
+    const r = refs.get(`${record}\u0000${ref}`);
+    return { declared: r?.declared === true, proven: r?.proven_owned === true };
+  };
+}
+
+type RecordKey = { record_id: number; system_id: string; item_id: string; attempt: number };
+
+/** Whether a reference was served to a record: declared, and proven as section 5 counts it (proven and owned). */
+type ServedRef = (record: number, ref: string) => { declared: boolean; proven: boolean };
+
+/**
+ * Each record's refusal (SPEC §13.1): the flag as the system declares it, the pattern's verdict on
+ * the text, and the judgement in each column — the same rule, "served" read as declared or as
+ * proven. A flag the declared judgement contradicts is REFUSAL_FLAG_DISAGREES (with a pattern only).
+ */
+async function recordRefusals(
+  connection: DuckDBConnection,
+  records: ReadonlyArray<{ key: RecordKey; facts: RefusalFacts }>,
+  served: ServedRef,
+  counts: BaseTableCounts,
+): Promise<void> {
+  const table = await TableAppender.declared(connection, 'record_refusals');
+  for (const { key, facts } of records) {
+    const declared = judgeRefusal(facts, (ref) => served(key.record_id, ref).declared);
+    const proven = judgeRefusal(facts, (ref) => served(key.record_id, ref).proven);
+    if (facts.byText !== null && declared !== facts.flag) counts.refusal_flags_disagreeing++;
+    table.appendNamed({ ...key, flag: facts.flag, by_text: facts.byText, declared, proven });
+  }
+  table.close();
 }
 
 /**

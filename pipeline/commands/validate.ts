@@ -5,10 +5,12 @@
 import { closeSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readItems } from '../freeze/answer-key-file.ts';
+import { declaredRefusalJudge } from '../classify/declared-refusal.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { lineProtocolOf, loadStudy, type LineProtocol, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, parseMaxLineBytes, scanFile, studyMaxLineBytes, totalsOf, type FileSummary } from '../ingest/scan.ts';
 import { startLineWorkers } from '../ingest/parallel-check.ts';
-import { SubmissionChecker, type Reject } from '../ingest/submission.ts';
+import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
 import { openRegularFile } from '../io/regular-file.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -43,7 +45,9 @@ export const validate: Command = {
     'Runs the checks of `prereg ingest` on each line of each FILE (schemas/submission.schema.json,',
     'bounds, duplicate (system_id, item_id, attempt) across the files given, in order) and prints',
     'every problem as FILE:LINE[:COLUMN]: CODE: detail. Item ids are checked against the study\'s',
-    'corpus/items.jsonl when one is found under --root (default: the current directory).',
+    'corpus/items.jsonl when one is found under --root (default: the current directory). With the',
+    'study\'s refusal_pattern, a line whose `refused` flag the answer as written contradicts is a',
+    'note (REFUSAL_FLAG_DISAGREES): the line is accepted, and both columns judge the answer.',
     'Exit 0 when every line would be accepted, 1 when any line would be rejected.',
   ].join('\n'),
   options: { 'max-line-bytes': { type: 'string' } },
@@ -64,6 +68,18 @@ export const validate: Command = {
     const items = findItems(layout, study);
     const notes = items.ids === null ? [items.note] : [];
     const checker = new SubmissionChecker(items.ids, true, findProtocol(study));
+    // A flag the answer as written contradicts (REFUSAL_FLAG_DISAGREES, SPEC §13.1): told to the
+    // participant now, as a note (the line is accepted; the study lists it beside the scores).
+    const judge = study === null || !existsSync(layout.corpus) ? null : declaredRefusalJudge(study, loadStudyFiles(layout).documents());
+    let disagreeing = 0;
+    const refusalNotes: string[] = [];
+    const judgeRecord = judge === null ? undefined : (r: AcceptedRecord) => {
+      const judged = judge(r);
+      if (judged === r.refused) return;
+      if (disagreeing++ < MAX_LISTED_REJECTS) {
+        refusalNotes.push(`${shown(r.file)}:${r.line_no}: REFUSAL_FLAG_DISAGREES: ${r.system_id}/${r.item_id}/${r.attempt} declares refused ${String(r.refused)}, but the answer as written ${judged ? 'is' : 'is not'} a refusal by the study's rule (its refusal_pattern, a short tail, no amount, not truncated, citing only what its evidence serves): both columns will judge the answer, not the flag`);
+      }
+    };
     // The first problems are listed, the rest only counted (totals.rejects_by_code has them all):
     // a file of a million bad lines must not become a million objects in memory and on stdout.
     const rejects: Reject[] = [];
@@ -73,7 +89,7 @@ export const validate: Command = {
     try {
       for (const [i, file] of ctx.positionals.entries()) {
         files.push(
-          await scanFile(file, file, checker, { reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++) }, {
+          await scanFile(file, file, checker, { reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++), ...(judgeRecord ? { record: judgeRecord } : {}) }, {
             maxLineBytes,
             workers,
             progress: (done) => ctx.progress(`validate: ${shown(file)} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
@@ -83,6 +99,8 @@ export const validate: Command = {
     } finally {
       await workers?.pool.close();
     }
+    notes.push(...refusalNotes);
+    if (disagreeing > refusalNotes.length) notes.push(`… and ${disagreeing - refusalNotes.length} more REFUSAL_FLAG_DISAGREES line(s), not listed`);
     const totals = totalsOf(files);
     const ok = totals.rejected === 0;
     const json = {

@@ -8,7 +8,7 @@ import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.
 import { readItems } from './answer-key-file.ts';
 import type { PublicDigests } from '../study/public-digests.ts';
 import type { LoadedStudy } from '../study/loaded-study.ts';
-import type { Section5 } from '../study/section5.ts';
+import { section5Identifiers, type Section5 } from '../study/section5.ts';
 import { duplicateMessage, extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { trustLeaf } from '../study/trust.ts';
@@ -138,13 +138,34 @@ function studyProblems(loaded: LoadedStudy, digests: PublicDigests): PlanProblem
   return problems;
 }
 
+/**
+ * The rules that protect the study from its participants (SPEC §13.1), as a static check of the
+ * SQL (outside comments and strings): rates over the expected records, refusals by the judgement
+ * from the answer, never by the submission's `refused` flag. What a plan then computes from them
+ * is the study's; the dry run checks that it runs.
+ */
+function section5RuleProblems(section5: Section5): PlanProblem[] {
+  const names = section5Identifiers(section5);
+  const problems: PlanProblem[] = [];
+  const unused = (table: string, why: string) => {
+    if (!names.some((n) => n.name === table)) problems.push({ code: 'SECTION5_RULE_UNUSED', file: PLAN, field: 'section 5', message: `section 5 never reads ${table}: ${why}` });
+  };
+  unused('expected_records', 'its rates would count the records submitted, not the records the protocol expects, so a system leaving out what it gets wrong would gain');
+  unused('record_refusals', 'it would score refusals without the judgement from the answer as written');
+  for (const n of names.filter((x) => x.name === 'refused')) {
+    problems.push({ code: 'SECTION5_RULE_UNUSED', file: PLAN, field: 'section 5', line: n.line, message: 'section 5 reads `refused`, the submission\'s flag: a refusal is judged from the answer (record_refusals.declared / .proven), the flag is only the system\'s declaration' });
+  }
+  return problems;
+}
+
 async function section5Problems(section5: Section5): Promise<PlanProblem[]> {
   if (section5.sqlBlocks.length === 0) return [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }];
+  const rules = section5RuleProblems(section5);
   try {
     await dryRunSection5(section5.sqlBlocks);
-    return [];
+    return rules;
   } catch (err) {
-    return [asProblem(err, PLAN, 'section 5')];
+    return [...rules, asProblem(err, PLAN, 'section 5')];
   }
 }
 

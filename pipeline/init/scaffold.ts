@@ -2,7 +2,7 @@
 // the private files (outside it: the operator's private keys, the answer key, its secret). Pure:
 // the stage does the I/O. docs/operating.md walks through what each file is for.
 import { extractSection5 } from '../study/section5.ts';
-import type { StudyConfig } from '../study/study.ts';
+import { DEFAULT_REFUSAL_MAX_TAIL_CHARS, type StudyConfig } from '../study/study.ts';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
 import type { OperatorKeyFiles } from './operator-keys.ts';
 
@@ -27,6 +27,8 @@ export interface ScaffoldOptions {
   exampleReport: NonNullable<StudyConfig['report']>;
   /** Whether a claim counts as proven only with an anchored AER-1 timeline (init --require-receipts). */
   requireReceipts: boolean;
+  /** protocol.attempts_per_item: the attempts each system makes of each item (init --attempts). */
+  attemptsPerItem: number;
   /** Default `Study <id>`. */
   title?: string;
 }
@@ -59,6 +61,9 @@ a heading pattern of preregistration/study.json matches (here "## Article <ID>")
 The first sample article. A fee of 100 EUR applies.
 `;
 
+/** A starting refusal pattern, in the sample's language: edit it to the study's before the freeze. */
+const REFUSAL_PATTERN = "\\b(?:cannot answer|can't answer|unable to answer|the corpus does not (?:say|contain|answer))\\b";
+
 function studyConfig(o: ScaffoldOptions): StudyConfig {
   return {
     format: 'prereg.study/2',
@@ -72,6 +77,11 @@ function studyConfig(o: ScaffoldOptions): StudyConfig {
     // Participants sign their files and the operator seals them after closes_at (docs/intake.md);
     // each system's agent_keys are added to `systems` before the freeze.
     intake: { mode: o.intake, seal_within_s: 3600 },
+    // Every rate counts the expected records (SPEC §13.1): a missing attempt is a failed one.
+    protocol: { attempts_per_item: o.attemptsPerItem },
+    // A refusal is judged from the answer (SPEC §13.1): without a pattern it would be the flag.
+    refusal_pattern: REFUSAL_PATTERN,
+    refusal: { max_tail_chars: DEFAULT_REFUSAL_MAX_TAIL_CHARS },
     // The report leads with the first metric of section 5 (the example's analysis), with a chart.
     report: o.exampleReport,
     // At least one witness, TSA configured or not: check-anchors never passes a study with no anchor.

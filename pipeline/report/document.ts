@@ -131,7 +131,7 @@ function signTests(r: ReportInput): Block[] {
   return [
     {
       kind: 'p',
-      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt both systems made and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system.',
+      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt the protocol expects (a missing attempt is a failure) and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system. "Caveats" says what a reader needs beside a comparison without voiding it: TRUNCATION_GAP when the two systems\' shares of truncated answers differ by more than the study\'s protocol.max_truncation_gap (truncated answers already count as failures).',
     },
     ...(first === undefined
       ? []
@@ -142,7 +142,7 @@ function signTests(r: ReportInput): Block[] {
           },
         ]),
     table(
-      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'Holm p-value', 'significant', 'wins needed', 'items won by A', 'items won by B'],
+      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'Holm p-value', 'significant', 'wins needed', 'items won by A', 'items won by B', 'caveats'],
       r.results.sign_tests.map((row) => {
         const w = won.get(key(row)) ?? { a: [], b: [] };
         const adj = adjusted.get(key(row));
@@ -151,6 +151,7 @@ function signTests(r: ReportInput): Block[] {
           show(row.system_a), show(row.system_b), metricName(show(row.metric), r.metric_labels), comparable(by, show(row.system_a), show(row.system_b)),
           show(row.wins_a), show(row.wins_b), show(row.ties), pValueText(row.p_value), adj === undefined ? '—' : pValueText(adj.p_holm),
           adj === undefined ? '—' : adj.reaches_alpha === true ? 'yes' : 'no', needed, w.a.join(', ') || '—', w.b.join(', ') || '—',
+          Array.isArray(adj?.caveats) && adj.caveats.length > 0 ? adj.caveats.map(show).join(', ') : '—',
         ];
       }),
       [4, 5, 6, 7, 8],
@@ -257,10 +258,12 @@ function scoreTable(r: ReportInput): Block[] {
   const first = r.results.score_intervals[0];
   const level = first === undefined ? null : levelText(first.alpha);
   const header = (column: string) => (level === null ? `${column} interval` : `${column} ${level} interval`);
+  // Section 5's extra `missing` column (SPEC §13.1): the expected records of the rate's denominator no record fills.
+  const withMissing = r.results.scores.some((row) => row.missing !== undefined);
   return [
     ...(level === null ? [] : [{ kind: 'p' as const, text: `Beside each rate, its exact two-sided Clopper–Pearson ${level} interval (study.json statistics.alpha = ${show(first!.alpha)}), shown widened to one decimal.` }]),
     table(
-      ['system', 'metric', 'declared', header('declared'), 'proven', header('proven'), 'proven − declared'],
+      ['system', 'metric', 'declared', header('declared'), 'proven', header('proven'), 'proven − declared', ...(withMissing ? ['missing'] : [])],
       r.results.scores.map((row) => {
         const i = intervals.get(`${show(row.system_id)}\u0000${show(row.metric)}`);
         return [
@@ -268,9 +271,10 @@ function scoreTable(r: ReportInput): Block[] {
           fraction(row.declared, row.n_declared).text, intervalText(i?.declared_lower, i?.declared_upper),
           fraction(row.proven, row.n_proven).text, intervalText(i?.proven_lower, i?.proven_upper),
           gap(row),
+          ...(withMissing ? [row.missing === null || row.missing === undefined ? '—' : show(row.missing)] : []),
         ];
       }),
-      [2, 4, 6],
+      withMissing ? [2, 4, 6, 7] : [2, 4, 6],
     ),
   ];
 }
@@ -303,20 +307,20 @@ function coverageBlocks(f: StoreFacts): Block[] {
     {
       kind: 'p',
       text: protocol
-        ? `The protocol expects ${show(protocol.attempts_per_item)} attempt(s) of each of the ${show(protocol.items)} items from every system. "missing" counts the attempts the protocol expects that no accepted record fills; a committed job no record submits (JOB_NOT_SUBMITTED) is an attempt made and hidden — only a commitment the system itself signed or submitted through intake can say a job was its own.`
+        ? `The protocol expects ${show(protocol.attempts_per_item)} attempt(s) of each of the ${show(protocol.items)} items from every system; every rate counts them, a missing record as a failure, and a system with no accepted record is WITHDRAWN (left out of the comparisons and the hypotheses over all systems). "missing" counts the attempts the protocol expects that no accepted record fills; a committed job no record submits (JOB_NOT_SUBMITTED) is an attempt made and hidden — only a commitment the system itself signed or submitted through intake can say a job was its own.`
         : 'study.json declares no protocol (protocol.attempts_per_item): the attempts expected are unknown, and only the items with no attempt at all are counted.',
     },
     table(
-      ['system', 'registered', 'expected', 'submitted', 'missing', 'items without a record', 'jobs not submitted'],
-      c.systems.map((row) => [show(row.system_id), row.registered === true ? 'yes' : 'no', show(row.expected), show(row.submitted), show(row.missing), show(row.items_without_record), show(row.jobs_not_submitted)]),
-      [2, 3, 4, 5, 6],
+      ['system', 'registered', 'status', 'expected', 'submitted', 'missing', 'items without a record', 'jobs not submitted'],
+      c.systems.map((row) => [show(row.system_id), row.registered === true ? 'yes' : 'no', show(row.status), show(row.expected), show(row.submitted), show(row.missing), show(row.items_without_record), show(row.jobs_not_submitted)]),
+      [3, 4, 5, 6, 7],
     ),
   ];
   if (c.jobs_not_submitted.length > 0) {
     blocks.push(table(['system', 'job', 'code', 'bound by', 'file', 'line'], c.jobs_not_submitted.map((row) => [show(row.system_id), show(row.job_id), show(row.reason_code), Array.isArray(row.bound_by) ? row.bound_by.map(show).join(', ') : show(row.bound_by), show(row.file), show(row.line_no)]), [5]));
   }
   if (c.refusal_flags_disagreeing.length > 0) {
-    blocks.push({ kind: 'p', text: `${c.refusal_flags_disagreeing.length} record(s) declare a refusal the answer text contradicts, or the reverse, by the study's frozen refusal_pattern (REFUSAL_FLAG_DISAGREES): declared takes the flag, proven the text.` });
+    blocks.push({ kind: 'p', text: `${c.refusal_flags_disagreeing.length} record(s) declare a refusal the answer contradicts, or the reverse (REFUSAL_FLAG_DISAGREES): a refusal is judged from the answer as written, in both columns (the study's frozen refusal_pattern, a short tail, no amount, no citation of anything not served); the flag is only the system's declaration.` });
     blocks.push(table(['system', 'item', 'attempt', 'refused (flag)', 'refused (text)', 'file', 'line'], c.refusal_flags_disagreeing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.refused_flag), show(row.refused_by_text), show(row.file), show(row.line_no)]), [2, 6]));
   }
   return blocks;

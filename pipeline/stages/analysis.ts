@@ -19,7 +19,7 @@ import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-i
 import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 import { verify } from './verify.ts';
 import { addScoreStatistics } from '../statistics/score-tables.ts';
-import { statisticsOf } from '../study/study.ts';
+import { maxTruncationGapOf, statisticsOf } from '../study/study.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
 const CODE_FILES = [
@@ -156,7 +156,7 @@ export const score: Command = analysisCommand(
     name: 'score',
     views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
     before: classify,
-    finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha),
+    finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha, maxTruncationGapOf(frozen.study)),
   },
   'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
   [

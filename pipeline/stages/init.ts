@@ -73,6 +73,14 @@ function intakeMode(value: unknown): 'sealed' | 'unsealed' {
   throw new PreregError('USAGE', `--intake expects sealed or unsealed, got ${JSON.stringify(value)}`);
 }
 
+/** --attempts: protocol.attempts_per_item, as study.json's schema bounds it (1–1000); default 1. */
+function attemptsOf(value: unknown): number {
+  if (value === undefined) return 1;
+  const n = typeof value === 'string' && /^[0-9]{1,4}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= 1000)) throw new PreregError('USAGE', `--attempts expects a whole number from 1 to 1000, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 function parseSystems(values: unknown): Array<{ system_id: string; buyer_fingerprints: string[] }> {
   if (!Array.isArray(values)) return [];
   return values.map((v: string) => {
@@ -117,6 +125,9 @@ export const init: Command = {
     '  --seller ID        pin a retrieval service whose proofs can prove a passage served (trust',
     '                     policy sellers; "any" for the weakened mode); without any, freeze refuses',
     '                     the study (TRUST_SELLERS_MISSING) until the policy lists them',
+    '  --attempts N       the attempts each system makes of each item (study.json',
+    '                     protocol.attempts_per_item, default 1): every rate counts them, a missing',
+    '                     attempt as a failure',
     '  --require-receipts a claim counts as proven only with an anchored AER-1 timeline of the call',
     '                     (trust policy require_receipts; default false: proofs alone). Every',
     '                     participant then sends timelines and commitments (docs/aer1.md)',
@@ -144,6 +155,7 @@ export const init: Command = {
     intake: { type: 'string' },
     seller: { type: 'string', multiple: true },
     'require-receipts': { type: 'boolean' },
+    attempts: { type: 'string' },
     rehearsal: { type: 'boolean' },
   },
   stage: true,
@@ -189,6 +201,7 @@ export const init: Command = {
         examplePlan: readFileSync(EXAMPLE_PLAN, 'utf8'),
         exampleReport: loadStudyText(readFileSync(EXAMPLE_STUDY, 'utf8')).report!,
         requireReceipts: ctx.values['require-receipts'] === true,
+        attemptsPerItem: attemptsOf(ctx.values.attempts),
       });
       if (kit) {
         // The dev issuer pinned as `trust import-arkforge` pins a real one, from its published key history.

@@ -70,9 +70,11 @@ export interface SignTestAdjustmentRow {
   fewest_discordant: number;
   /** At this comparison's discordant items, the fewest wins of the leader that reach alpha (raw); null when none can. */
   wins_needed: number | null;
+  /** What a reader needs beside the comparison (SPEC §13.1, caveats.ts): UPPER_SNAKE codes, possibly none. */
+  caveats: string[];
 }
 
-export function signTestAdjustments(tests: readonly SignTestRow[], alpha: number): SignTestAdjustmentRow[] {
+export function signTestAdjustments(tests: readonly SignTestRow[], alpha: number, caveatsOf: (a: string, b: string) => string[] = () => []): SignTestAdjustmentRow[] {
   const exactAlpha = decimalFraction(alpha);
   const fewest = fewestDiscordantToReach(exactAlpha);
   const byMetric = new Map<string, number[]>();
@@ -97,6 +99,7 @@ export function signTestAdjustments(tests: readonly SignTestRow[], alpha: number
       reaches_alpha: holm[i]! <= alpha,
       fewest_discordant: fewest,
       wins_needed: needed.get(n)!,
+      caveats: caveatsOf(t.system_a, t.system_b),
     };
   });
 }

@@ -74,15 +74,19 @@ CREATE TABLE passage_mentions (
   owned          BOOLEAN NOT NULL
 );
 
--- Each record's refusal in two columns (SPEC §12.6): declared is the submission's `refused` flag;
--- by_text is whether the study's frozen refusal_pattern matches the answer text (NULL when the
--- study declares none); proven is by_text when there is a pattern, else the flag.
+-- Each record's refusal (SPEC §13.1): flag is the submission's `refused` flag (the system's
+-- declaration, never the class); by_text whether the frozen refusal_pattern matches with at most
+-- refusal.max_tail_chars characters outside the match (NULL without a pattern); declared and proven
+-- the judgement, the same rule in both columns: by_text, no amount, not truncated, and every
+-- citation served to the record (as declared; as proven and owned). Without a pattern: the flag,
+-- unless truncated.
 CREATE TABLE record_refusals (
   record_id BIGINT  NOT NULL,
   system_id VARCHAR NOT NULL,
   item_id   VARCHAR NOT NULL,
   attempt   INTEGER NOT NULL,
-  declared  BOOLEAN NOT NULL,
+  flag      BOOLEAN NOT NULL,
   by_text   BOOLEAN,
+  declared  BOOLEAN NOT NULL,
   proven    BOOLEAN NOT NULL
 );

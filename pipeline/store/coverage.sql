@@ -2,7 +2,27 @@
 -- are in place. getvariable('attempts_per_item') is study.json protocol.attempts_per_item (NULL
 -- when the study declares none). Documented in docs/tables.md.
 DROP TABLE IF EXISTS coverage;
+DROP TABLE IF EXISTS expected_records;
 DROP TABLE IF EXISTS unsubmitted_jobs;
+
+-- What the protocol expects (SPEC §13.1): every system (registered, or submitting) × item ×
+-- attempt 1..protocol.attempts_per_item (without a protocol, 1..the highest attempt any accepted
+-- record has), with the record that fills it or NULL. The denominator of every rate: a missing
+-- record is a failure, so neither leaving a line out nor submitting only what one gets right can
+-- lift a score.
+CREATE TABLE expected_records AS
+WITH study_systems AS (
+  SELECT system_id FROM registered_systems
+  UNION
+  SELECT DISTINCT system_id FROM records
+), attempts AS (
+  SELECT CAST(range AS INTEGER) AS attempt
+  FROM range(1, coalesce(CAST(getvariable('attempts_per_item') AS BIGINT), (SELECT max(attempt) FROM records), 0) + 1)
+)
+SELECT s.system_id, i.item_id, a.attempt, r.record_id
+FROM study_systems s CROSS JOIN items i CROSS JOIN attempts a
+LEFT JOIN records r ON r.system_id = s.system_id AND r.item_id = i.item_id AND r.attempt = a.attempt
+ORDER BY s.system_id, i.item_id, a.attempt;
 
 -- A job a commitment binding the system names (owned_commitments), and that no timeline of the
 -- system's own records claims: an attempt made and not submitted. One row per system and job,
@@ -18,7 +38,9 @@ GROUP BY oc.system_id, oc.job_id;
 
 -- Per system (registered, or submitting): what the protocol expects and what came. expected is
 -- items × attempts_per_item (NULL without a protocol); missing counts the (item, attempt) pairs
--- of the protocol no accepted record fills; items_without_record the items with no attempt at all.
+-- of the protocol no accepted record fills; items_without_record the items with no attempt at all;
+-- status WITHDRAWN for a system with no accepted record (listed, left out of the all-systems
+-- hypotheses), INCOMPLETE when a record is missing, else COMPLETE.
 CREATE TABLE coverage AS
 WITH study_systems AS (
   SELECT system_id, true AS registered FROM registered_systems
@@ -39,5 +61,8 @@ SELECT s.system_id, s.registered,
          WHERE NOT EXISTS (SELECT 1 FROM filled f WHERE f.system_id = s.system_id AND f.item_id = i.item_id AND f.attempt = a.attempt)
        ) AS BIGINT) END AS missing,
        CAST((SELECT count(*) FROM items i WHERE NOT EXISTS (SELECT 1 FROM filled f WHERE f.system_id = s.system_id AND f.item_id = i.item_id)) AS BIGINT) AS items_without_record,
-       CAST((SELECT count(*) FROM unsubmitted_jobs u WHERE u.system_id = s.system_id) AS BIGINT) AS jobs_not_submitted
+       CAST((SELECT count(*) FROM unsubmitted_jobs u WHERE u.system_id = s.system_id) AS BIGINT) AS jobs_not_submitted,
+       CASE WHEN NOT EXISTS (SELECT 1 FROM records r WHERE r.system_id = s.system_id) THEN 'WITHDRAWN'
+            WHEN EXISTS (SELECT 1 FROM expected_records e WHERE e.system_id = s.system_id AND e.record_id IS NULL) THEN 'INCOMPLETE'
+            ELSE 'COMPLETE' END AS status
 FROM study_systems s, protocol p;

@@ -84,6 +84,10 @@ export const SCORES_TO_ADJUST = 'SELECT system_id, metric, declared, proven, n_d
 /** Section 5's sign tests, which the score stage adjusts for multiplicity (Holm). */
 export const SIGN_TESTS_TO_ADJUST = 'SELECT system_a, system_b, metric, wins_a, wins_b, p_value FROM result_sign_tests ORDER BY metric, system_a, system_b';
 
+/** Per system, its truncated answers and its expected records (SPEC §13.1: the truncation gap beside each comparison). */
+export const TRUNCATED_SHARES = `SELECT e.system_id, count(*) AS expected, count(*) FILTER (WHERE r.truncated) AS truncated
+  FROM expected_records e LEFT JOIN records r ON r.record_id = e.record_id GROUP BY e.system_id ORDER BY e.system_id`;
+
 /** A Parquet file's rows in file order ($1: its path). */
 export const READ_PARQUET = 'SELECT * FROM read_parquet($1)';
 
@@ -103,13 +107,13 @@ export function countsBy(table: string, column: string): string {
 }
 
 /**
- * The records whose `refused` flag the study's refusal pattern contradicts (REFUSAL_FLAG_DISAGREES,
- * SPEC §12.6), located at their submission line, in record order.
+ * The records whose `refused` flag the refusal judgement from the text (served as declared)
+ * contradicts (REFUSAL_FLAG_DISAGREES, SPEC §13.1), located at their submission line, in record order.
  */
 export function refusalDisagreements(refusals: string, records: string): string {
-  return `SELECT r.system_id, r.item_id, r.attempt, r.file, r.line_no, rr.declared AS refused_flag, rr.by_text AS refused_by_text, 'REFUSAL_FLAG_DISAGREES' AS reason_code
+  return `SELECT r.system_id, r.item_id, r.attempt, r.file, r.line_no, rr.flag AS refused_flag, rr.declared AS refused_by_text, 'REFUSAL_FLAG_DISAGREES' AS reason_code
           FROM ${refusals} rr JOIN ${records} r ON r.record_id = rr.record_id
-          WHERE rr.by_text IS NOT NULL AND rr.by_text <> rr.declared
+          WHERE rr.by_text IS NOT NULL AND rr.flag <> rr.declared
           ORDER BY r.system_id, r.item_id, r.attempt, r.file, r.line_no`;
 }
 

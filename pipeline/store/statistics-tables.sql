@@ -24,5 +24,6 @@ CREATE TABLE result_sign_test_adjustments (
   alpha             DOUBLE  NOT NULL,
   reaches_alpha     BOOLEAN NOT NULL,
   fewest_discordant BIGINT  NOT NULL,
-  wins_needed       BIGINT
+  wins_needed       BIGINT,
+  caveats           VARCHAR[] NOT NULL
 );

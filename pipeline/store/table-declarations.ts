@@ -178,16 +178,19 @@ export const TABLES = {
   },
   record_refusals: {
     record_id: 'BIGINT NOT NULL', system_id: 'VARCHAR NOT NULL', item_id: 'VARCHAR NOT NULL',
-    attempt: 'INTEGER NOT NULL', declared: 'BOOLEAN NOT NULL', by_text: 'BOOLEAN', proven: 'BOOLEAN NOT NULL',
+    attempt: 'INTEGER NOT NULL', flag: 'BOOLEAN NOT NULL', by_text: 'BOOLEAN', declared: 'BOOLEAN NOT NULL', proven: 'BOOLEAN NOT NULL',
   },
   // --- coverage.sql: derived by classify
   unsubmitted_jobs: {
     system_id: 'VARCHAR', job_id: 'VARCHAR', reason_code: 'VARCHAR', bound_by: 'VARCHAR[]', file: 'VARCHAR',
     line_no: 'BIGINT',
   },
+  expected_records: {
+    system_id: 'VARCHAR', item_id: 'VARCHAR', attempt: 'INTEGER', record_id: 'BIGINT',
+  },
   coverage: {
     system_id: 'VARCHAR', registered: 'BOOLEAN', items: 'BIGINT', attempts_per_item: 'INTEGER', expected: 'BIGINT',
-    submitted: 'BIGINT', missing: 'BIGINT', items_without_record: 'BIGINT', jobs_not_submitted: 'BIGINT',
+    submitted: 'BIGINT', missing: 'BIGINT', items_without_record: 'BIGINT', jobs_not_submitted: 'BIGINT', status: 'VARCHAR',
   },
   // --- statistics-tables.sql: what score adds to section 5's results
   result_score_intervals: {
@@ -198,6 +201,7 @@ export const TABLES = {
     system_a: 'VARCHAR NOT NULL', system_b: 'VARCHAR NOT NULL', metric: 'VARCHAR NOT NULL',
     discordant: 'BIGINT NOT NULL', p_value: 'DOUBLE NOT NULL', p_holm: 'DOUBLE NOT NULL', alpha: 'DOUBLE NOT NULL',
     reaches_alpha: 'BOOLEAN NOT NULL', fewest_discordant: 'BIGINT NOT NULL', wins_needed: 'BIGINT',
+    caveats: 'VARCHAR[] NOT NULL',
   },
 } as const satisfies Record<string, Readonly<Record<string, ColumnDeclaration>>>;
 

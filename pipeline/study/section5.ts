@@ -80,3 +80,25 @@ export function systemsNamedBySection5(section5: Pick<Section5, 'sqlBlocks'>): A
   }
   return named;
 }
+
+/**
+ * The identifiers section 5's SQL names, outside comments and string literals (a double-quoted
+ * identifier unquoted), lower-cased, each with its line in PREREGISTRATION.md: what the freeze's
+ * static rule check reads (SPEC §13.1).
+ */
+export function section5Identifiers(section5: Pick<Section5, 'sqlBlocks'>): Array<{ name: string; line: number }> {
+  const names: Array<{ name: string; line: number }> = [];
+  for (const block of section5.sqlBlocks) {
+    let line = block.line;
+    // Comments, string literals, quoted identifiers and bare words, in one left-to-right scan.
+    for (const m of block.sql.matchAll(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'(?:[^']|'')*'?|"((?:[^"]|"")*)"?|([A-Za-z_][A-Za-z0-9_$]*)|\n/g)) {
+      if (m[0] === '\n') line++;
+      else {
+        const name = m[1] !== undefined ? m[1].replaceAll('""', '"') : m[2];
+        if (name !== undefined) names.push({ name: name.toLowerCase(), line });
+        line += m[0].split('\n').length - 1;
+      }
+    }
+  }
+  return names;
+}

@@ -27,13 +27,15 @@ export interface StudyConfig {
   /** How evidence is bound to systems (SPEC §12.3, study/2 only); read through bindingOf. */
   binding?: 'registered' | 'none';
   /** The measurement protocol (SPEC §12.5, study/2 only); read through lineProtocolOf. */
-  protocol?: { attempts_per_item?: number };
+  protocol?: { attempts_per_item?: number; max_truncation_gap?: number };
   /** What a served passage must be to be proven served (SPEC §12.4, study/2 only); read through passagesOf. */
   passages?: { min_chars?: number };
   /** How uncertainty is stated (SPEC §12.6, study/2 only); read through statisticsOf. */
   statistics?: { alpha?: number };
   /** What a refusal reads like in the answer text (SPEC §12.6, study/2 only); read through refusalPatternOf. */
   refusal_pattern?: string;
+  /** How the refusal pattern judges an answer (SPEC §13.1, study/2 only); read through refusalRuleOf. */
+  refusal?: { max_tail_chars?: number };
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
@@ -111,6 +113,13 @@ export function lineProtocolOf(study: Pick<StudyConfig, 'format' | 'protocol' | 
   };
 }
 
+export const DEFAULT_MAX_TRUNCATION_GAP = 0.1;
+
+/** protocol.max_truncation_gap (SPEC §13.1): beyond it a comparison carries TRUNCATION_GAP; 0.10 when not declared. */
+export function maxTruncationGapOf(study: Pick<StudyConfig, 'format' | 'protocol'>): number {
+  return (study.format === 'prereg.study/2' ? study.protocol?.max_truncation_gap : undefined) ?? DEFAULT_MAX_TRUNCATION_GAP;
+}
+
 export const DEFAULT_ALPHA = 0.05;
 
 /** The study's significance level (SPEC §12.6): statistics.alpha, 0.05 when not declared (and for a study/1). */
@@ -119,10 +128,21 @@ export function statisticsOf(study: Pick<StudyConfig, 'format' | 'statistics'>):
   return { alpha: declared?.alpha ?? DEFAULT_ALPHA };
 }
 
-/** The frozen refusal pattern (SPEC §12.6), compiled, or null when the study declares none. */
-export function refusalPatternOf(study: Pick<StudyConfig, 'format' | 'refusal_pattern'>): RegExp | null {
-  const declared = study.format === 'prereg.study/2' ? study.refusal_pattern : undefined;
-  return declared === undefined ? null : new RegExp(declared, 'u');
+export const DEFAULT_REFUSAL_MAX_TAIL_CHARS = 200;
+
+/** The frozen refusal rule (SPEC §13.1): the pattern, compiled (null when the study declares none), and the tail it allows. */
+export interface RefusalRule {
+  pattern: RegExp | null;
+  maxTailChars: number;
+}
+
+export function refusalRuleOf(study: Pick<StudyConfig, 'format' | 'refusal_pattern' | 'refusal'>): RefusalRule {
+  const study2 = study.format === 'prereg.study/2';
+  const declared = study2 ? study.refusal_pattern : undefined;
+  return {
+    pattern: declared === undefined ? null : new RegExp(declared, 'u'),
+    maxTailChars: (study2 ? study.refusal?.max_tail_chars : undefined) ?? DEFAULT_REFUSAL_MAX_TAIL_CHARS,
+  };
 }
 
 export const DEFAULT_PASSAGE_MIN_CHARS = 80;
@@ -230,6 +250,7 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (study.passages !== undefined) problems.push('/passages is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.statistics !== undefined) problems.push('/statistics is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.refusal_pattern !== undefined) problems.push('/refusal_pattern is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.refusal !== undefined) problems.push('/refusal is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
     });

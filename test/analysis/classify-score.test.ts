@@ -102,10 +102,11 @@ describe('classify and score on a hand-built study', () => {
     expect(by.out_of_context_citations).toEqual(['2', '3', '6', '6']);
     expect(by.not_judged_citations).toEqual(['1', '1', '7', '7']);
     expect(by.invented_amounts).toEqual(['1', '2', '4', '4']);
-    // Positives: mp-001 ×3, mp-014 ×2, mp-012, mp-002, mp-003 = 8; citing expected: mp-001#1, mp-014#2, mp-003 (declared only).
-    expect(by.positives_citing_expected).toEqual(['3', '2', '8', '8']);
-    expect(by.refusal_rate_negatives).toEqual(['1', '1', '2', '2']);
-    expect(by.truncated_answers).toEqual(['1', '1', '10', '10']);
+    // Over the expected records (SPEC §13.1): 16 positives × 3 attempts = 48, 4 negatives × 3 = 12,
+    // 60 in all, the missing ones failures. Citing expected: mp-001#1, mp-014#2, mp-003 (declared only).
+    expect(by.positives_citing_expected).toEqual(['3', '2', '48', '48']);
+    expect(by.refusal_rate_negatives).toEqual(['1', '1', '12', '12']);
+    expect(by.truncated_answers).toEqual(['1', '1', '60', '60']);
   });
 
   it('finds where the served passages write what the answer cites (passage_mentions), bounded', async () => {
@@ -123,23 +124,28 @@ describe('classify and score on a hand-built study', () => {
 
   it('counts constancy with the number of attempts it was counted over: sometimes is not always', async () => {
     const c = await queryStore(root, "SELECT system_id, attempts, always, sometimes, never FROM result_constancy WHERE metric = 'positives_citing_expected/declared' ORDER BY ALL");
-    // sys-a: mp-001 sometimes (1 of 3), mp-014 sometimes (1 of 2), mp-003 always, mp-002 and mp-012 never;
-    // items a system attempted a different number of times are counted in different rows.
+    // Over the 3 expected attempts of each of the 16 positives (a missing attempt is a failed one):
+    // sys-a: mp-001, mp-014 and mp-003 sometimes (1 of 3 each), the 13 others never; sys-b mp-001
+    // always; sys-r mp-007 always (declared).
     expect(c).toEqual([
-      { system_id: 'sys-a', attempts: 1, always: '1', sometimes: '0', never: '2' },
-      { system_id: 'sys-a', attempts: 2, always: '0', sometimes: '1', never: '0' },
-      { system_id: 'sys-a', attempts: 3, always: '0', sometimes: '1', never: '0' },
-      { system_id: 'sys-b', attempts: 3, always: '1', sometimes: '0', never: '0' },
-      { system_id: 'sys-r', attempts: 3, always: '1', sometimes: '0', never: '0' },
+      { system_id: 'sys-a', attempts: 3, always: '0', sometimes: '3', never: '13' },
+      { system_id: 'sys-b', attempts: 3, always: '1', sometimes: '0', never: '15' },
+      { system_id: 'sys-r', attempts: 3, always: '1', sometimes: '0', never: '15' },
     ]);
   });
 
-  it('lists the discordant items behind each sign test, and refuses a constancy hypothesis across attempt counts', async () => {
+  it('lists the discordant items behind each sign test, compared over every expected attempt', async () => {
     const d = await queryStore(root, "SELECT system_a, system_b, item_id, winner FROM result_discordant_items WHERE metric = 'positives_citing_expected/declared' ORDER BY ALL");
-    // mp-001: sys-b cites R2122-8 in all three attempts, sys-a in one of three.
-    expect(d).toEqual([{ system_a: 'sys-a', system_b: 'sys-b', item_id: 'mp-001', winner: 'sys-b' }]);
+    // mp-001: sys-b cites R2122-8 in all three attempts, sys-a in one of three; mp-007: sys-r in all
+    // three, the others never attempted it (a missing attempt is a failure).
+    expect(d).toEqual([
+      { system_a: 'sys-a', system_b: 'sys-b', item_id: 'mp-001', winner: 'sys-b' },
+      { system_a: 'sys-a', system_b: 'sys-r', item_id: 'mp-007', winner: 'sys-r' },
+      { system_a: 'sys-b', system_b: 'sys-r', item_id: 'mp-001', winner: 'sys-b' },
+      { system_a: 'sys-b', system_b: 'sys-r', item_id: 'mp-007', winner: 'sys-r' },
+    ]);
     const t = await queryStore(root, "SELECT wins_a, wins_b, ties FROM result_sign_tests WHERE system_a = 'sys-a' AND system_b = 'sys-b' AND metric = 'positives_citing_expected/declared'");
-    expect(t).toEqual([{ wins_a: '0', wins_b: '1', ties: '0' }]);
+    expect(t).toEqual([{ wins_a: '0', wins_b: '1', ties: '15' }]);
   });
 
   it('refuses to run a changed section 5 (exit 3, SECTION5_DRIFT)', async () => {
@@ -170,7 +176,7 @@ describe('classify and score on a hand-built study', () => {
 });
 
 describe('a hypothesis over constancy on the example study', () => {
-  it('is INCONCLUSIVE across different numbers of attempts, and decided once they are equal; each observed value names its system', async () => {
+  it('is decided over the expected attempts (a missing one a failure), without the systems that withdrew; each observed value names its system', async () => {
     const h5 = async (root: string) => {
       const r = await runCli(['score', '--root', root, '--json']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -179,10 +185,11 @@ describe('a hypothesis over constancy on the example study', () => {
     const all = copyExampleStudy();
     const equal = copyExampleStudy();
     try {
-      // sys-truncated makes two attempts per item, the others three (the lowest: the copycat's 0 of 5 proven).
-      expect(await h5(all.root)).toEqual([{ outcome: 'INCONCLUSIVE', observed_num: '0', observed_den: '5', observed_system: 'copycat' }]);
-      // Without it every system counts over three attempts: sys-tampered's 7 of 16 proven falls short
-      // of half (the copycat, with 5 items, is left out too: under 10 cases the hypothesis is undecided).
+      // sys-truncated makes two attempts per item, the others three: its third attempts are failures,
+      // so every system counts over three (the lowest: the copycat's 0 of 16 proven, 5 items answered).
+      expect(await h5(all.root)).toEqual([{ outcome: 'NOT_SUPPORTED', observed_num: '0', observed_den: '16', observed_system: 'copycat' }]);
+      // Without their files sys-truncated and the copycat are WITHDRAWN, out of the hypothesis:
+      // sys-tampered's 7 of 16 proven falls short of half.
       rmSync(join(equal.root, 'inputs/submissions/sys-truncated.jsonl'));
       rmSync(join(equal.root, 'inputs/submissions/copycat.jsonl'));
       expect(await h5(equal.root)).toEqual([{ outcome: 'NOT_SUPPORTED', observed_num: '7', observed_den: '16', observed_system: 'sys-tampered' }]);
@@ -190,9 +197,9 @@ describe('a hypothesis over constancy on the example study', () => {
       const named = await queryStore(all.root, 'SELECT hypothesis_id, observed_num, observed_den, observed_system FROM result_hypotheses ORDER BY hypothesis_id');
       expect(named.filter((h) => h.hypothesis_id !== 'H5')).toEqual([
         { hypothesis_id: 'H1', observed_num: '47', observed_den: '48', observed_system: 'sys-honest' },
-        { hypothesis_id: 'H2', observed_num: '15', observed_den: '15', observed_system: 'copycat' },
+        { hypothesis_id: 'H2', observed_num: '24', observed_den: '48', observed_system: 'sys-tampered' },
         { hypothesis_id: 'H3', observed_num: '3', observed_den: '157', observed_system: null },
-        { hypothesis_id: 'H4', observed_num: '28', observed_den: '32', observed_system: null },
+        { hypothesis_id: 'H4', observed_num: '28', observed_den: '48', observed_system: null },
       ]);
     } finally {
       all.cleanup();

@@ -38,6 +38,7 @@ async function scored(records: HandRecord[], options: SmallStudyOptions = {}): P
 
 /** positives_citing_expected per system: [declared, proven, n]. */
 async function citing(root: string): Promise<Record<string, [string, string, string]>> {
+  // Over the 48 expected positive records of each system (16 positives × 3 attempts, SPEC §13.1).
   const rows = await queryStore(root, "SELECT system_id, declared, proven, n_declared FROM result_scores WHERE metric = 'positives_citing_expected' ORDER BY system_id");
   return Object.fromEntries(rows.map((r) => [r.system_id, [r.declared, r.proven, r.n_declared]])) as Record<string, [string, string, string]>;
 }
@@ -64,7 +65,7 @@ describe('a copied line in a study that registers no systems', () => {
   afterAll(() => s.cleanup());
 
   it('is EVIDENCE_REUSED on the original and on the copy: proven 0 for both, declared unchanged, the proof still VERIFIED', async () => {
-    expect(await citing(s.root)).toEqual({ copycat: ['1', '0', '1'], 'sys-a': ['1', '0', '1'] });
+    expect(await citing(s.root)).toEqual({ copycat: ['1', '0', '48'], 'sys-a': ['1', '0', '48'] });
     expect(await proofStatuses(s.root)).toEqual(['VERIFIED', 'VERIFIED']);
     const o = await ownership(s.root);
     for (const record of ['copycat/mp-001/1', 'sys-a/mp-001/1']) {
@@ -111,7 +112,7 @@ describe('the same copied line in a study that registers its systems', () => {
   afterAll(() => s.cleanup());
 
   it('is EVIDENCE_NOT_BOUND for the copy; the original keeps its proven credit; declared unchanged', async () => {
-    expect(await citing(s.root)).toEqual({ copycat: ['1', '0', '1'], 'sys-a': ['1', '1', '1'] });
+    expect(await citing(s.root)).toEqual({ copycat: ['1', '0', '48'], 'sys-a': ['1', '1', '48'] });
     expect(await proofStatuses(s.root)).toEqual(['VERIFIED', 'VERIFIED']);
     const o = await ownership(s.root);
     expect(o['copycat/mp-001/1 proof']).toEqual({ binding: 'NOT_BOUND', reason_codes: ['EVIDENCE_NOT_BOUND'], reused_by: [], owned: false });
@@ -141,7 +142,7 @@ describe('the same copied line in a study that registers its systems', () => {
       expect(text).toContain(own);
       writeFileSync(file, text.replaceAll(own, buyerFingerprint(smallBuyerKey('copycat'))));
       expect((await runCli(['score', '--root', forged.root, '--json'])).code).toBe(0);
-      expect(await citing(forged.root)).toEqual({ copycat: ['1', '0', '1'], 'sys-a': ['1', '1', '1'] });
+      expect(await citing(forged.root)).toEqual({ copycat: ['1', '0', '48'], 'sys-a': ['1', '1', '48'] });
       const rows = await queryStore(forged.root, "SELECT status, buyer_fingerprint FROM proof_checks WHERE system_id = 'copycat'");
       expect(rows).toEqual([{ status: 'TAMPERED', buyer_fingerprint: null }]);
       expect((await ownership(forged.root))['copycat/mp-001/1 proof']!.reason_codes).toEqual(['EVIDENCE_NOT_BOUND']);
@@ -178,7 +179,7 @@ describe('one system reusing its own evidence', () => {
     const s = await scored([MP001, MP014], { copies: [{ system: 'sys-a', item: 'mp-001', attempt: 2, copyOf: { system: 'sys-a', item: 'mp-001', attempt: 1 } }] });
     try {
       // Positives: mp-001 ×2 and mp-014; only mp-014's evidence is its own.
-      expect(await citing(s.root)).toEqual({ 'sys-a': ['3', '1', '3'] });
+      expect(await citing(s.root)).toEqual({ 'sys-a': ['3', '1', '48'] });
       const o = await ownership(s.root);
       for (const attempt of [1, 2]) {
         expect(o[`sys-a/mp-001/${attempt} proof`]).toEqual({ binding: 'BOUND', reason_codes: ['EVIDENCE_REUSED'], reused_by: ['chain_hash'], owned: false });
@@ -199,7 +200,7 @@ describe('one system reusing its own evidence', () => {
         { item_id: 'mp-014', status: 'ANCHORED', job_id: 'job-shared' },
       ]);
       expect(await proofStatuses(s.root)).toEqual(['VERIFIED', 'VERIFIED', 'VERIFIED']);
-      expect(await citing(s.root)).toEqual({ 'sys-a': ['3', '1', '3'] });
+      expect(await citing(s.root)).toEqual({ 'sys-a': ['3', '1', '48'] });
       const o = await ownership(s.root);
       for (const item of ['mp-001', 'mp-014']) {
         expect(o[`sys-a/${item}/1 timeline`]).toEqual({ binding: 'BOUND', reason_codes: ['EVIDENCE_REUSED'], reused_by: ['job_final_digest'], owned: false });
@@ -245,6 +246,6 @@ describe('a fingerprint the proof does not publish, in a registered study', () =
   });
 
   it('proves only the bound record; declared unchanged', async () => {
-    expect(await citing(s.root)).toEqual({ 'sys-a': ['3', '1', '3'] });
+    expect(await citing(s.root)).toEqual({ 'sys-a': ['3', '1', '48'] });
   });
 });

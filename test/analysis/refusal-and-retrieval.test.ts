@@ -1,6 +1,8 @@
 // Refusal judged from the text, and retrieval told from writing (SPEC §12.6), on hand-built
 // studies where every record's outcome is known. The example's study.json freezes a
-// refusal_pattern; declared takes the submission's `refused` flag, proven the text.
+// refusal_pattern; both columns judge the text the same way (SPEC §13.1), the `refused` flag is
+// the system's declaration, compared with the judgement. Rates count the expected records: 16
+// positives and 4 negatives × 3 attempts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,9 +16,9 @@ const served = (...refs: string[]) => refs.map((ref) => ({ ref, text: passages.g
 const REFUSAL = 'Le corpus ne contient pas de disposition permettant de répondre à cette question.';
 
 const RECORDS: HandRecord[] = [
-  // A negative answered, flagged as a refusal: declared REFUSAL_CORRECT, proven ANSWERED_NEGATIVE.
+  // A negative answered, flagged as a refusal: ANSWERED_NEGATIVE in both columns (the flag is not the class).
   { system: 'sys-a', item: 'mp-017', attempt: 1, text: "Selon l'article R2123-1, la procédure adaptée s'applique.", refused: true, passages: served('R2123-1') },
-  // A negative refused in words but not flagged: declared ANSWERED_NEGATIVE, proven REFUSAL_CORRECT.
+  // A negative refused in words but not flagged: REFUSAL_CORRECT in both columns.
   { system: 'sys-a', item: 'mp-018', attempt: 1, text: REFUSAL, passages: served('R2123-1') },
   // Consistent: a refusal flagged and written (not listed).
   { system: 'sys-a', item: 'mp-019', attempt: 1, text: REFUSAL, refused: true, passages: served('R2123-1') },
@@ -46,18 +48,19 @@ async function scored(options: Parameters<typeof buildSmallStudy>[1] = {}) {
 }
 
 describe('refusal judged from the text by the frozen refusal_pattern', () => {
-  it('lists every record whose flag the text contradicts (REFUSAL_FLAG_DISAGREES); proven classes and scores follow the text', async () => {
+  it('lists every record whose flag the text contradicts (REFUSAL_FLAG_DISAGREES); both columns follow the text', async () => {
     const { study, results, record, score } = await scored();
     try {
-      expect(record['sys-a/mp-017/1']).toBe('REFUSAL_CORRECT / ANSWERED_NEGATIVE');
-      expect(record['sys-a/mp-018/1']).toBe('ANSWERED_NEGATIVE / REFUSAL_CORRECT');
+      expect(record['sys-a/mp-017/1']).toBe('ANSWERED_NEGATIVE / ANSWERED_NEGATIVE');
+      expect(record['sys-a/mp-018/1']).toBe('REFUSAL_CORRECT / REFUSAL_CORRECT');
       expect(record['sys-a/mp-019/1']).toBe('REFUSAL_CORRECT / REFUSAL_CORRECT');
       expect(results.coverage.refusal_flags_disagreeing.map((r) => [r.item_id, r.refused_flag, r.refused_by_text, r.reason_code])).toEqual([
         ['mp-017', true, false, 'REFUSAL_FLAG_DISAGREES'],
         ['mp-018', false, true, 'REFUSAL_FLAG_DISAGREES'],
       ]);
       expect(results.coverage.refusal_flags_disagreeing[0]).toMatchObject({ system_id: 'sys-a', file: 'inputs/submissions/sys-a.jsonl' });
-      expect(score('sys-a', 'refusal_rate_negatives')).toBe('2/3 declared, 2/3 proven');
+      // mp-018 and mp-019 refuse, of the 12 expected negative records.
+      expect(score('sys-a', 'refusal_rate_negatives')).toBe('2/12 declared, 2/12 proven');
     } finally {
       study.cleanup();
     }
@@ -80,12 +83,13 @@ describe('retrieval told from writing: expected_served and cited_given_served', 
   it('counts, per positive answer, whether the expected article was served, and of those, cited; tampered evidence serves nothing proven', async () => {
     const { study, score } = await scored();
     try {
-      // mp-001: served in attempts 1 and 2, cited in 1 (attempt 3 cites what it was never served: not grounded).
-      expect(score('sys-a', 'expected_served')).toBe('2/3 declared, 2/3 proven');
+      // mp-001: served in attempts 1 and 2, cited in 1 (attempt 3 cites what it was never served: not
+      // grounded); of the 48 expected positive records.
+      expect(score('sys-a', 'expected_served')).toBe('2/48 declared, 2/48 proven');
       expect(score('sys-a', 'cited_given_served')).toBe('1/2 declared, 1/2 proven');
-      expect(score('sys-a', 'positives_citing_expected')).toBe('1/3 declared, 1/3 proven');
+      expect(score('sys-a', 'positives_citing_expected')).toBe('1/48 declared, 1/48 proven');
       // sys-b's evidence was altered after signing: served declared, nothing served proven.
-      expect(score('sys-b', 'expected_served')).toBe('1/1 declared, 0/1 proven');
+      expect(score('sys-b', 'expected_served')).toBe('1/48 declared, 0/48 proven');
       expect(score('sys-b', 'cited_given_served')).toBe('1/1 declared, 0/0 proven');
     } finally {
       study.cleanup();

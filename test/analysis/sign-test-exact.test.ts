@@ -10,7 +10,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addScoreStatistics } from '../../pipeline/statistics/score-tables.ts';
 import { runSection5 } from '../../pipeline/store/section5-runner.ts';
-import { BASE_TABLE_SQL } from '../../pipeline/store/table-files.ts';
+import { BASE_TABLE_SQL, COVERAGE_SQL } from '../../pipeline/store/table-files.ts';
 import { extractSection5 } from '../../pipeline/study/section5.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';
 
@@ -53,11 +53,14 @@ async function storeWith(planSql: string, n: number): Promise<string> {
       CREATE TEMP TABLE planned AS SELECT row_number() OVER (ORDER BY s, i, attempt) AS record_id, * FROM plan;
       INSERT INTO records SELECT record_id, CASE WHEN s = 0 THEN 'sys-a' ELSE 'sys-b' END, 'item-' || i, attempt,
                                  'f.jsonl', record_id, 0, repeat('0', 64), 'x', false, false, 1, true FROM planned;
-      INSERT INTO record_refusals SELECT record_id, system_id, item_id, attempt, false, NULL, false FROM records;
+      INSERT INTO record_refusals SELECT record_id, system_id, item_id, attempt, false, NULL, false, false FROM records;
       INSERT INTO assertions SELECT record_id, CASE WHEN s = 0 THEN 'sys-a' ELSE 'sys-b' END, 'item-' || i, attempt,
                                     'a' || record_id, 0, 'citation', 'R' || i, true, NULL, NULL, 0, 5, 'R' || i, false FROM planned WHERE success;
       INSERT INTO served_refs SELECT record_id, 'R' || i, true, true, true FROM planned WHERE success;
+      SET VARIABLE attempts_per_item = (SELECT max(attempt) FROM plan);
     `);
+    // What the protocol expects, from the records now in place (classify makes it after its base tables).
+    await c.run(readFileSync(COVERAGE_SQL, 'utf8'));
   } finally {
     c.closeSync();
     instance.closeSync();
@@ -109,7 +112,7 @@ describe('the exact sign test over 1,000 and 10,000 discordant items', () => {
     const instance = await DuckDBInstance.create(store);
     const c = await instance.connect();
     try {
-      await addScoreStatistics(c, 0.05);
+      await addScoreStatistics(c, 0.05, 0.1);
     } finally {
       c.closeSync();
       instance.closeSync();
@@ -140,22 +143,22 @@ describe('the exact sign test over 1,000 and 10,000 discordant items', () => {
   }, 120_000);
 });
 
-describe('two systems are compared over the attempts both have', () => {
-  it('an attempt only one system made decides nothing: sys-a fails only its third attempt, sys-b made two', async () => {
-    // Item 0: sys-a succeeds in attempts 1 and 2 and fails 3; sys-b succeeds in its only two attempts.
+describe('two systems are compared over the expected attempts', () => {
+  it('an attempt left out is a failed attempt: sys-b, which left out its third attempt of item 0, loses it to sys-a', async () => {
+    // Three attempts expected. Item 0: sys-a succeeds in all three; sys-b succeeds in its only two.
     // Item 1: both make three attempts; sys-a fails attempt 2, sys-b succeeds in all.
     const store = await storeWith(
       `CREATE TEMP TABLE plan AS SELECT * FROM (VALUES
-         (0, 0, 1, true), (0, 0, 2, true), (0, 0, 3, false), (1, 0, 1, true), (1, 0, 2, true),
+         (0, 0, 1, true), (0, 0, 2, true), (0, 0, 3, true), (1, 0, 1, true), (1, 0, 2, true),
          (0, 1, 1, true), (0, 1, 2, false), (0, 1, 3, true), (1, 1, 1, true), (1, 1, 2, true), (1, 1, 3, true)
        ) v(s, i, attempt, success);`,
       2,
     );
     await runSection5(store, section5.sqlBlocks, ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses']);
     const tests = await rows(store, "SELECT wins_a, wins_b, ties FROM result_sign_tests WHERE metric LIKE '%/proven'");
-    // Over attempts 1–2 item 0 is a tie (counted over all of sys-a's attempts it would be a win for sys-b); item 1 is sys-b's.
-    expect(tests.map((t) => [Number(t.wins_a), Number(t.wins_b), Number(t.ties)])).toEqual([[0, 1, 1]]);
-    const won = await rows(store, "SELECT item_id, winner FROM result_discordant_items WHERE metric LIKE '%/proven'");
-    expect(won).toEqual([{ item_id: 'item-1', winner: 'sys-b' }]);
+    // Item 0 is sys-a's (compared over the attempts both made it would be a tie), item 1 sys-b's.
+    expect(tests.map((t) => [Number(t.wins_a), Number(t.wins_b), Number(t.ties)])).toEqual([[1, 1, 0]]);
+    const won = await rows(store, "SELECT item_id, winner FROM result_discordant_items WHERE metric LIKE '%/proven' ORDER BY item_id");
+    expect(won).toEqual([{ item_id: 'item-0', winner: 'sys-a' }, { item_id: 'item-1', winner: 'sys-b' }]);
   });
 });

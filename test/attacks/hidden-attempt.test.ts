@@ -57,7 +57,7 @@ describe('coverage: what the protocol expected, and the attempts made and not su
       ['sys-honest', 60, 2, 58, 0],
     ]);
     expect(out.coverage.jobs_not_submitted).toEqual([]);
-    expect(out.proven).toEqual({ rival: '1/1', 'sys-honest': '2/2' });
+    expect(out.proven).toEqual({ rival: '1/48', 'sys-honest': '2/48' });
   }, 240_000);
 
   it('lists a job the system signed a commitment to and did not submit; a rival\'s commitments in its name count for nobody but the rival', async () => {
@@ -81,7 +81,7 @@ describe('coverage: what the protocol expected, and the attempts made and not su
     expect(out.coverage.jobs_not_submitted[1]).toMatchObject({ file: 'inputs/commitments.jsonl' });
     expect(out.coverage.systems.map((s) => [s.system_id, s.jobs_not_submitted])).toEqual([['rival', 1], ['sys-honest', 1]]);
     // Listed, never scored: nobody's proven score moves.
-    expect(out.proven).toEqual({ rival: '1/1', 'sys-honest': '2/2' });
+    expect(out.proven).toEqual({ rival: '1/48', 'sys-honest': '2/48' });
   }, 240_000);
 
   it('lists a job in a system\'s own intake commitments file, and a rival\'s intake file naming the honest system\'s submitted job binds only the rival', async () => {
@@ -99,6 +99,6 @@ describe('coverage: what the protocol expected, and the attempts made and not su
       ['rival', 'an honest job', ['intake'], 'inputs/commitments/rival.jsonl'],
       ['sys-honest', 'job-kept-back', ['intake'], 'inputs/commitments/sys-honest.jsonl'],
     ]);
-    expect(out.proven).toEqual({ rival: '1/1', 'sys-honest': '2/2' });
+    expect(out.proven).toEqual({ rival: '1/48', 'sys-honest': '2/48' });
   }, 240_000);
 });

@@ -26,7 +26,7 @@ function answers(system: string, extra: Partial<HandRecord> = {}): HandRecord[] 
   ];
 }
 
-/** positives_citing_expected per system, "proven/n_proven", after `prereg run`. */
+/** positives_citing_expected per system, "proven/n_proven", over the 48 expected positive records (SPEC §13.1), after `prereg run`. */
 async function provenCiting(records: HandRecord[], options: SmallStudyOptions = {}): Promise<Record<string, string>> {
   const study = await buildSmallStudy(records, options);
   try {
@@ -43,22 +43,22 @@ const honest = (extra: Partial<HandRecord> = {}) => answers('sys-honest', extra)
 
 describe('a rival cannot cancel an honest system\'s proven credit', () => {
   it('alone, the honest system has 3/3 proven', async () => {
-    expect((await provenCiting(honest()))['sys-honest']).toBe('3/3');
+    expect((await provenCiting(honest()))['sys-honest']).toBe('3/48');
   }, 120_000);
 
   it('by submitting its own verified, bound proofs with only the unsigned proof_id set to the honest ones', async () => {
     const rival = answers('rival').map((r, i) => ({ ...r, proofId: `prf_honest_${i}` }));
     const scores = await provenCiting([...honest(), ...rival]);
-    expect(scores).toEqual({ 'sys-honest': '3/3', rival: '3/3' });
+    expect(scores).toEqual({ 'sys-honest': '3/48', rival: '3/48' });
   }, 120_000);
 
   it('by buying the same queries from a deterministic service (byte-identical responses, its own proofs)', async () => {
     const scores = await provenCiting([...honest({ deterministic: true }), ...answers('rival', { deterministic: true })]);
-    expect(scores).toEqual({ 'sys-honest': '3/3', rival: '3/3' });
+    expect(scores).toEqual({ 'sys-honest': '3/48', rival: '3/48' });
   }, 120_000);
 
   it('nor does the honest system cancel itself by two attempts that a deterministic service answered alike', async () => {
     const twice = [...answers('sys-honest', { deterministic: true }), ...answers('sys-honest', { deterministic: true, attempt: 2 })];
-    expect((await provenCiting(twice))['sys-honest']).toBe('6/6');
+    expect((await provenCiting(twice))['sys-honest']).toBe('6/48');
   }, 120_000);
 });

@@ -101,18 +101,18 @@ const replay = async (tamper: Tamper, options: SmallStudyOptions, proven: string
 
 describe('a rival cannot unanchor an honest system\'s timelines by publishing commitments', () => {
   it.each<Row>([
-    ['alone, the honest timelines are anchored by their unsigned witness commitments (the AER-1 -09 shape): 3/3', () => {}, withKeys, '3/3', anchored],
-    ['one unsigned commitment per honest job_id naming another final digest, before closes_at (was 0/3, COMMITMENT_CONFLICT): COMMITMENT_FOREIGN, 3/3', published(otherDigest), {}, '3/3', foreign],
-    ['the same, signed with the rival\'s own registered agent key: a valid signature, not the owner\'s: 3/3', published((c) => signed(otherDigest(c), keys.rival)), withKeys, '3/3', foreign],
-    ['the same, in the rival\'s own intake file inputs/commitments/rival.jsonl: binds the rival, not the owner: 3/3', throughIntake('rival', otherDigest), withKeys, '3/3', foreign],
-    ['signed by the owner\'s key over other bytes (the digest changed after signing): COMMITMENT_SIGNATURE_INVALID, read as unsigned: 3/3', published((c) => ({ ...signed(c, keys['sys-honest']), final_entry_digest: 'e'.repeat(64) })), withKeys, '3/3', badSignature],
-    ['signed by a key the study does not register (no agent keys at all): COMMITMENT_SIGNATURE_INVALID, nothing binds the owner: 3/3', published((c) => signed(otherDigest(c), keys['sys-honest'])), {}, '3/3', badSignature],
+    ['alone, the honest timelines are anchored by their unsigned witness commitments (the AER-1 -09 shape): 3/3', () => {}, withKeys, '3/48', anchored],
+    ['one unsigned commitment per honest job_id naming another final digest, before closes_at (was 0/3, COMMITMENT_CONFLICT): COMMITMENT_FOREIGN, 3/3', published(otherDigest), {}, '3/48', foreign],
+    ['the same, signed with the rival\'s own registered agent key: a valid signature, not the owner\'s: 3/3', published((c) => signed(otherDigest(c), keys.rival)), withKeys, '3/48', foreign],
+    ['the same, in the rival\'s own intake file inputs/commitments/rival.jsonl: binds the rival, not the owner: 3/3', throughIntake('rival', otherDigest), withKeys, '3/48', foreign],
+    ['signed by the owner\'s key over other bytes (the digest changed after signing): COMMITMENT_SIGNATURE_INVALID, read as unsigned: 3/3', published((c) => ({ ...signed(c, keys['sys-honest']), final_entry_digest: 'e'.repeat(64) })), withKeys, '3/48', badSignature],
+    ['signed by a key the study does not register (no agent keys at all): COMMITMENT_SIGNATURE_INVALID, nothing binds the owner: 3/3', published((c) => signed(otherDigest(c), keys['sys-honest'])), {}, '3/48', badSignature],
   ])('%s', async (_, tamper, options, proven, row) => replay(tamper, options, proven, row), 180_000);
 });
 
 describe('the owner\'s own conflicting commitment still cancels its timeline (COMMITMENT_CONFLICT)', () => {
   it.each<Row>([
-    ['signed with its registered agent key: 0/3', published((c) => signed(otherDigest(c), keys['sys-honest'])), withKeys, '0/3', conflict],
-    ['unsigned, in its own intake file inputs/commitments/sys-honest.jsonl: 0/3', throughIntake('sys-honest', otherDigest), {}, '0/3', conflict],
+    ['signed with its registered agent key: 0/3', published((c) => signed(otherDigest(c), keys['sys-honest'])), withKeys, '0/48', conflict],
+    ['unsigned, in its own intake file inputs/commitments/sys-honest.jsonl: 0/3', throughIntake('sys-honest', otherDigest), {}, '0/48', conflict],
   ])('%s', async (_, tamper, options, proven, row) => replay(tamper, options, proven, row), 180_000);
 });

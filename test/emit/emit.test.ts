@@ -164,7 +164,10 @@ describe('emit: data files', () => {
     expect(r.coverage.refusal_flags_disagreeing).toEqual([
       { system_id: 'sys-b', item_id: 'mp-002', attempt: 1, file: 'inputs/submissions/sys-b.jsonl', line_no: 3, refused_flag: false, refused_by_text: true, reason_code: 'REFUSAL_FLAG_DISAGREES' },
     ]);
-    expect(r.sign_test_adjustments[0]).toMatchObject({ system_a: 'sys-a', system_b: 'sys-b', p_holm: 1.0, fewest_discordant: 6, wins_needed: null });
+    expect(r.sign_test_adjustments[0]).toMatchObject({ system_a: 'sys-a', system_b: 'sys-b', p_holm: 1.0, fewest_discordant: 6, wins_needed: null, caveats: [] });
+    expect(r.sign_test_adjustments.map((a: { metric: string; caveats: string[] }) => [a.metric, a.caveats])).toEqual([['phantom_count', []], ['positives_citing_expected', ['TRUNCATION_GAP']]]);
+    // The caveat is shown beside its comparison, the last cell of its sign-test row.
+    expect(readFileSync(join(first.dir, 'report.md'), 'utf8')).toContain('| mp-003 | mp-001 | TRUNCATION\\_GAP |\n');
     // Whose evidence is whose: every reuse, and per system what was not bound or reused.
     expect(r.evidence).toEqual({
       registered_systems: [],
@@ -251,7 +254,7 @@ describe('emit: data files', () => {
     expect(md).toContain(`| sys-b | ${metric} | 2/3 (66.7%) | \\[9.4%, 99.2%\\] | 1/3 (33.3%) | \\[0.8%, 90.6%\\] | −33.3 pts |`);
     expect(md).toContain('exact two-sided Clopper–Pearson 95% interval');
     // Coverage beside the scores: what the protocol expected, what came, the hidden job.
-    expect(md).toContain('| sys-b | no | 6 | 2 | 4 | 1 | 1 |');
+    expect(md).toContain('| sys-b | no | INCOMPLETE | 6 | 2 | 4 | 1 | 1 |');
     expect(md).toContain('| sys-b | job-hidden | JOB\\_NOT\\_SUBMITTED | intake | inputs/commitments/sys-b.jsonl | 2 |');
     expect(md).toContain('REFUSAL\\_FLAG\\_DISAGREES');
     // A metric study.json does not name stays as section 5 wrote it.

@@ -50,10 +50,10 @@ CREATE TABLE result_sign_tests (system_a VARCHAR, system_b VARCHAR, metric VARCH
 -- and that no time zone of the process leaks into the outputs.
 CREATE TABLE result_hypotheses (hypothesis_id VARCHAR, statement VARCHAR, threshold DOUBLE, observed DOUBLE, outcome VARCHAR, reason VARCHAR, registered_at TIMESTAMPTZ, tags VARCHAR[]);
 CREATE TABLE result_score_intervals (system_id VARCHAR, metric VARCHAR, alpha DOUBLE, declared_lower DOUBLE, declared_upper DOUBLE, proven_lower DOUBLE, proven_upper DOUBLE);
-CREATE TABLE result_sign_test_adjustments (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, discordant BIGINT, p_value DOUBLE, p_holm DOUBLE, alpha DOUBLE, reaches_alpha BOOLEAN, fewest_discordant BIGINT, wins_needed BIGINT);
-CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT);
+CREATE TABLE result_sign_test_adjustments (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, discordant BIGINT, p_value DOUBLE, p_holm DOUBLE, alpha DOUBLE, reaches_alpha BOOLEAN, fewest_discordant BIGINT, wins_needed BIGINT, caveats VARCHAR[]);
+CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT, status VARCHAR);
 CREATE TABLE unsubmitted_jobs (system_id VARCHAR, job_id VARCHAR, reason_code VARCHAR, bound_by VARCHAR[], file VARCHAR, line_no BIGINT);
-CREATE TABLE record_refusals (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, declared BOOLEAN, by_text BOOLEAN, proven BOOLEAN);
+CREATE TABLE record_refusals (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, flag BOOLEAN, by_text BOOLEAN, declared BOOLEAN, proven BOOLEAN);
 CREATE TABLE answer_key_amounts (item_id VARCHAR, ref VARCHAR, value VARCHAR, unit VARCHAR, derived VARCHAR);
 CREATE TABLE seller_inconsistencies (reason_code VARCHAR, item_id VARCHAR, request_hash VARCHAR, seller VARCHAR, system_id VARCHAR, attempt INTEGER, record_id BIGINT, evidence_index INTEGER, served_refs VARCHAR[], served_texts VARCHAR[]);
 `;
@@ -123,15 +123,15 @@ INSERT INTO result_score_intervals VALUES
   ('sys-b', 'positives_citing_expected', 0.05, 0.09429932405024981, 0.9915962413184829, 0.008403758681517089, 0.9057007194831),
   ('sys-a', 'positives_citing_expected', 0.05, 0.3976354952078, 1.0, 0.0675865993, 0.9324134007);
 INSERT INTO result_sign_test_adjustments VALUES
-  ('sys-a', 'sys-b', 'positives_citing_expected', 4, 0.625, 1.0, 0.05, false, 6, NULL),
-  ('sys-a', 'sys-b', 'phantom_count', 0, 1.0, 1.0, 0.05, false, 6, NULL);
+  ('sys-a', 'sys-b', 'positives_citing_expected', 4, 0.625, 1.0, 0.05, false, 6, NULL, ['TRUNCATION_GAP']),
+  ('sys-a', 'sys-b', 'phantom_count', 0, 1.0, 1.0, 0.05, false, 6, NULL, []);
 INSERT INTO coverage VALUES
-  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1),
-  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0);
+  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1, 'INCOMPLETE'),
+  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0, 'INCOMPLETE');
 INSERT INTO unsubmitted_jobs VALUES ('sys-b', 'job-hidden', 'JOB_NOT_SUBMITTED', ['intake'], 'inputs/commitments/sys-b.jsonl', 2);
 INSERT INTO record_refusals VALUES
-  (5, 'sys-b', 'mp-002', 1, false, true, true),
-  (1, 'sys-a', 'mp-001', 1, false, false, false);
+  (5, 'sys-b', 'mp-002', 1, false, true, true, true),
+  (1, 'sys-a', 'mp-001', 1, false, false, false, false);
 INSERT INTO answer_key_amounts VALUES
   ('mp-003', 'R2123-1', '5759000', 'EUR', 'the sum of the two thresholds'),
   ('mp-001', 'R2122-8', '40000', 'EUR', NULL);

@@ -19,10 +19,26 @@ it('a new study\'s section 5 is the example\'s, and names no system of the examp
   expect(scaffolded.sha256).toBe(example.sha256);
   const sql = example.sqlBlocks.map((b) => b.sql).join('\n');
   for (const name of ['sys-honest', 'sys-tampered', 'sys-truncated', 'copycat']) expect(sql).not.toContain(name);
-  // Over the registered systems, with a reason for every threshold, and no fixed-width 2^n.
-  expect(sql).toContain('FROM registered_systems');
+  // Over the study's systems and the records the protocol expects (SPEC §13.1), refusals judged
+  // from the answer, with a reason for every threshold, and no fixed-width 2^n.
+  expect(sql).toContain('FROM coverage');
+  expect(sql).toContain('FROM expected_records');
+  expect(sql).toContain('JOIN record_refusals');
   expect(sql).toContain('AS reason');
   expect(sql).not.toMatch(/<<|HUGEINT/);
+  // The facts that section 5 reads are declared in every new study: a refusal pattern and its tail, the attempts.
+  const study = JSON.parse(readFileSync(join(dir, 'preregistration/study.json'), 'utf8')) as Record<string, unknown>;
+  expect(study).toMatchObject({ protocol: { attempts_per_item: 1 }, refusal: { max_tail_chars: 200 } });
+  expect(new RegExp(String(study.refusal_pattern), 'u').test('I cannot answer this from the corpus.')).toBe(true);
+});
+
+it('init --attempts N writes protocol.attempts_per_item; a value out of 1–1000 is a usage error', async () => {
+  const dir = join(scratch, 'three-attempts');
+  const r = await runCli(['init', dir, '--private-dir', join(scratch, 'three-private'), '--system', `team-a=${'a'.repeat(64)}`, '--attempts', '3']);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(JSON.parse(readFileSync(join(dir, 'preregistration/study.json'), 'utf8')).protocol).toEqual({ attempts_per_item: 3 });
+  const bad = await runCli(['init', join(scratch, 'zero-attempts'), '--private-dir', join(scratch, 'zero-private'), '--attempts', '0']);
+  expect(bad.code).toBe(2);
 });
 
 it('doctor flags a section 5 that names a system study.json does not register (SECTION5_SYSTEM_UNKNOWN)', async () => {

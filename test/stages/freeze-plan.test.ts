@@ -132,6 +132,20 @@ const TRAPS: Trap[] = [
     names: [PLAN, 'sign_tests', 'p_value'],
   },
   {
+    // A participant who leaves out what it gets wrong gains under rates over submitted records (SPEC §13.1).
+    what: 'a plan whose rates count the records submitted, not expected_records',
+    edit: (r) => editText(r, PLAN, (t) => t.replace('FROM expected_records e', 'FROM records e')),
+    code: 'SECTION5_RULE_UNUSED',
+    names: [PLAN, 'never reads expected_records'],
+  },
+  {
+    // A participant that flags its answers as refusals gains when the plan scores the flag.
+    what: 'a plan that scores refusals by the submission\'s refused flag',
+    edit: (r) => editText(r, PLAN, (t) => t.replace('coalesce(rr.declared, false) AS refused_declared', 'coalesce(r.refused, false) AS refused_declared')),
+    code: 'SECTION5_RULE_UNUSED',
+    names: [PLAN, `:${lineOf('       coalesce(rr.declared, false) AS refused_declared')}`, 'reads `refused`'],
+  },
+  {
     what: 'heading patterns that match no identifier (0 identifiers)',
     edit: (r) => editJson(r, STUDY, (s) => (s.vocabulary.heading_patterns = ['^## Clause (?<id>[0-9]+)$'])),
     code: 'VOCABULARY_EMPTY',

@@ -31,18 +31,21 @@ describe('prereg run on the example study', () => {
     }
     expect(results.hypotheses.map((h: { hypothesis_id: string; outcome: string }) => [h.hypothesis_id, h.outcome])).toEqual([
       ['H1', 'SUPPORTED'], ['H2', 'SUPPORTED'], ['H3', 'SUPPORTED'], ['H4', 'SUPPORTED'],
-      // sys-truncated was counted over two attempts per item, the others over three.
-      ['H5', 'INCONCLUSIVE'],
+      // Every system is counted over the three expected attempts (sys-truncated's missing third ones
+      // are failures): the copycat, 0 of 16 items in every attempt, falls short of half.
+      ['H5', 'NOT_SUPPORTED'],
     ]);
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
     // 24 proven before mp-009's three attempts came with the issuer's public view (redacted preimage): 21.
     expect(report).toMatch(/sys-tampered \| positive answers citing an expected reference \(higher is better\) \| 45\/48 .*\| 21\/48 /);
     expect(report).toContain('- sys-tampered: 45/48 (93.8%) declared, 21/48 (43.8%) proven — proven is 50.0 points below declared.');
     // The constancy flag, and the discordant items behind a sign test (which item went which way).
-    expect(report).toContain('counted over different numbers of attempts per item (copycat 3, sys-honest 3, sys-tampered 3, sys-truncated 2)');
+    expect(report).not.toContain('counted over different numbers of attempts per item');
     // The raw p-value (9 to 1: 0.021484375, shown to 4 digits), then Holm's over the 6 comparisons of the metric, significance and the wins needed.
     expect(report).toMatch(/\| sys-honest \| sys-tampered \| [^|]*, proven [^|]*\| 3 \/ 3 \| 9 \| 1 \| 6 \| 0\.02148 \| [^|]+ \| (yes|no) \| 9 of 10 \| mp-001, mp-002, mp-003, mp-004, mp-005, mp-006, mp-007, mp-008, mp-009 \| mp-010 \|/);
-    expect(report).toMatch(/\| sys-honest \| sys-truncated \| [^|]*\| 3 \/ 2 — not comparable \|/);
+    // sys-truncated made two of the three expected attempts of each item: it fails every item, and
+    // sys-honest, which cites in all three attempts of 15 items (not mp-010), wins those 15.
+    expect(report).toMatch(/\| sys-honest \| sys-truncated \| [^|]*, proven [^|]*\| 3 \/ 3 \| 15 \| 0 \| 1 \|/);
     // L5132-4, relayed from the served L2113-10: RELAYED for both, PHANTOM proven for sys-tampered (expired key).
     expect(report).toContain('| RELAYED | 0 | 0 | 3 | 3 | 3 | 0 | 0 | 0 |'); // copycat, sys-honest, sys-tampered, sys-truncated
   });
@@ -50,7 +53,8 @@ describe('prereg run on the example study', () => {
   it("the copycat, which submitted sys-honest's lines as its own, declares high and proves nothing; sys-honest keeps its credit", () => {
     const results = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8'));
     const cites = (system: string) => results.scores.find((s: { system_id: string; metric: string }) => s.system_id === system && s.metric === 'positives_citing_expected');
-    expect(cites('copycat')).toMatchObject({ declared: 15, proven: 0, n_declared: 15, n_proven: 15 });
+    // Its 15 lines of 48 expected positive records: the 33 it never sent are failures.
+    expect(cites('copycat')).toMatchObject({ declared: 15, proven: 0, n_declared: 48, n_proven: 48, missing: 33 });
     expect(cites('sys-honest')).toMatchObject({ declared: 47, proven: 47, n_declared: 48 });
     expect(results.evidence.by_system.find((s: { system_id: string }) => s.system_id === 'copycat')).toEqual({
       system_id: 'copycat', proofs: 15, verified: 15, proofs_not_bound: 15, proofs_reused: 0, timelines_reused: 0, proofs_seller_not_pinned: 0, passages_not_in_corpus: 0,
@@ -65,9 +69,11 @@ describe('prereg run on the example study', () => {
       expect(r.cancels).toBe(false);
     }
     const report = readFileSync(join(dir, 'report.md'), 'utf8');
-    expect(report).toContain('- copycat: 15/15 (100.0%) declared, 0/15 (0.0%) proven');
-    // Each rate with its exact 95% interval: 15/15 is [78.1%, 100.0%], 0/15 is [0.0%, 21.9%] (1 − 0.025^(1/15)).
-    expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/15 \(100\.0%\) \| \\\[78\.1%, 100\.0%\\\] \| 0\/15 \(0\.0%\) \| \\\[0\.0%, 21\.9%\\\] \|/);
+    expect(report).toContain('- copycat: 15/48 (31.3%) declared, 0/48 (0.0%) proven');
+    // Each rate with its exact 95% interval, over the 48 expected positive records: 15/48 is
+    // [18.66%, 46.25%] (scipy beta.ppf(0.025, 15, 34), beta.ppf(0.975, 16, 33)), shown widened to
+    // [18.6%, 46.3%]; 0/48 is [0.0%, 7.4%] (1 − 0.025^(1/48) = 0.0740).
+    expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/48 \(31\.3%\) \| \\\[18\.6%, 46\.3%\\\] \| 0\/48 \(0\.0%\) \| \\\[0\.0%, 7\.4%\\\] \|/);
     expect(report).toContain('study.json registers 4 system(s)');
   });
 
