@@ -568,6 +568,11 @@ export const REASONS = {
     meaning: "A line of a submission file received through intake names another system_id than the system whose key signed the request: a system submits lines for itself only. The whole intake is refused; nothing was written.",
     next: 'The participant removes the other system\'s lines (line numbers in the message), signs again and resubmits.',
   },
+  INTAKE_EARLY: {
+    exit: EXIT.failures,
+    meaning: "The intake entry's time — its TSA token's genTime, never the local clock — is before the study's opens_at: nothing may be taken in before the window opens. The intake was refused, nothing written; in a log, such an entry fails the audit's intake rail.",
+    next: 'Send the request again once the window is open (after opens_at).',
+  },
   INTAKE_LATE: {
     exit: EXIT.failures,
     meaning: "The intake entry's time — its TSA token's genTime, never the local clock — is at or after the study's closes_at: the submission came after the deadline. The intake was refused, nothing written; in a log, such an entry does not count.",

@@ -60,6 +60,7 @@ export const INTAKE_LOG_CATALOGUE = checkCatalogue(['chain', 'request', 'token',
   INTAKE_REQUEST_STALE: { check: 'request', status: 'FAILING' },
   INTAKE_TOKEN_INVALID: { check: 'token', status: 'FAILING' },
   INTAKE_LATE: { check: 'entry_time', status: 'FAILING' },
+  INTAKE_EARLY: { check: 'entry_time', status: 'FAILING' },
   SEAL_MISSING: { check: 'seal', status: 'FAILING' },
   SEAL_INVALID: { check: 'seal', status: 'FAILING' },
   SEAL_FREEZE_MISMATCH: { check: 'seal', status: 'FAILING' },
@@ -112,7 +113,7 @@ export interface IntakeVerificationOptions {
   /** The frozen registration: study_id and each system's agent_keys. */
   agentKeys: AgentKeyRegistry;
   /** The frozen study's window and intake settings (intakeOf). */
-  study: { window: { closes_at: string }; intake: IntakeSettings };
+  study: { window: { opens_at: string; closes_at: string }; intake: IntakeSettings };
   /** The freeze in force (the digest every request and the seal must name). */
   freezeDigest: string;
 }
@@ -177,6 +178,7 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     const token = await verifyTimestampToken(Buffer.from(entry.token, 'base64'), Buffer.from(log.digests[i]!, 'hex'), options.tsaTrust);
     if (token.ok) tokenRoots.push({ kind: 'entry', file: LOG, line, root_sha256: token.rootSha256! });
     if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file: LOG, line, message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.reason_codes.join(', ')})` });
+    else if (utcMillis(token.genTime!)! < utcMillis(options.study.window.opens_at)!) findings.push({ code: 'INTAKE_EARLY', file: LOG, line, message: `entry ${entry.seq} is dated ${token.genTime}, before opens_at ${options.study.window.opens_at}` });
     else if (utcMillis(token.genTime!)! >= closesMs) findings.push({ code: 'INTAKE_LATE', file: LOG, line, message: `entry ${entry.seq} is dated ${token.genTime}, not before closes_at ${options.study.window.closes_at}` });
   }
   for (const [i, problem] of chainProblems(log.entries)) findings.push({ code: 'INTAKE_REQUEST_STALE', file: LOG, line: i + 1, message: `entry ${log.entries[i]!.seq}: ${problem}` });

@@ -60,7 +60,7 @@ export const intake: Command = {
     '(INTAKE_FILE_MISMATCH), a request that is not the successor of the last one taken in for its',
     'system and kind (INTAKE_REQUEST_STALE: an older request replayed), a prereg.intake-request/1',
     '(INTAKE_REQUEST_INVALID), a line of another system (SUBMISSION_SYSTEM_NOT_OWNER), a token whose',
-    'genTime is at or after closes_at (INTAKE_LATE), a sealed study (SEAL_EXISTS). Other rejected',
+    'genTime is before opens_at (INTAKE_EARLY) or at or after closes_at (INTAKE_LATE), a sealed study (SEAL_EXISTS). Other rejected',
     'lines are counted (lines_rejected), the file is stored as received. docs/intake.md.',
     '',
     '--verify-receipt checks a receipt: signed by the intake key it names, that key the operator\'s',
@@ -160,6 +160,10 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
       progress: ctx.progress,
       want: 'first',
     });
+    // The window is judged by the witness's date, never the local clock: before opens_at nothing is taken in.
+    if (utcMillis(token!.genTime)! < utcMillis(frozen.window.opens_at)!) {
+      throw new PreregError('INTAKE_EARLY', `the entry's token (${token!.witness}) is dated ${token!.genTime}, before opens_at ${frozen.window.opens_at}; nothing was written`);
+    }
     if (utcMillis(token!.genTime)! >= utcMillis(frozen.window.closes_at)!) {
       throw new PreregError('INTAKE_LATE', `the entry's token (${token!.witness}) is dated ${token!.genTime}, not before closes_at ${frozen.window.closes_at}; nothing was written`);
     }

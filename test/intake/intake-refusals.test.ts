@@ -115,6 +115,16 @@ describe('intake refuses, writing nothing', () => {
     expect((await intake(s, request)).code).toBe(0);
   }, 60_000);
 
+  it('an entry dated before opens_at (INTAKE_EARLY), writing nothing; at opens_at it passes', async () => {
+    const s = built.copy();
+    const request = await sign(s, join(s.staging, 'sys-honest.jsonl'), s.honest);
+    tsa.at('2026-11-01T23:59:59Z');
+    const r = await refusedWritingNothing(s, () => intake(s, request));
+    expect([r.code, r.reason]).toEqual([1, 'INTAKE_EARLY']);
+    tsa.at('2026-11-02T00:00:00Z');
+    expect((await intake(s, request)).code).toBe(0);
+  }, 60_000);
+
   it('a held study lock (STUDY_LOCKED, exit 4); the lock is released after a command', async () => {
     const s = built.copy();
     tsa.at('2026-11-10T12:00:00Z');

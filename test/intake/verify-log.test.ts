@@ -41,13 +41,13 @@ function copyOfSealed(): string {
   cpSync(sealedRoot, dir, { recursive: true });
   return dir;
 }
-async function rail(root: string, rootPem = TSA_ROOT_PEM) {
+async function rail(root: string, rootPem = TSA_ROOT_PEM, opensAt?: string) {
   const layout = studyLayout(root);
   const study = loadStudy(layout.study);
   return verifyIntakeLog(layout, {
     tsaTrust: loadTsaTrust([readFileSync(rootPem, 'utf8')]),
     agentKeys: { study_id: study.study_id, systems: study.systems ?? [] },
-    study: { window: study.window, intake: intakeOf(study) },
+    study: { window: { ...study.window, ...(opensAt ? { opens_at: opensAt } : {}) }, intake: intakeOf(study) },
     freezeDigest: freezeDigest(loadFreezeRecord(layout.freeze)),
   });
 }
@@ -65,6 +65,13 @@ describe('verifyIntakeLog', () => {
       { path: 'inputs/submissions/sys-honest.jsonl', system_id: 'sys-honest', kind: 'submissions' },
       { path: 'inputs/submissions/sys-truncated.jsonl', system_id: 'sys-truncated', kind: 'submissions' },
     ]);
+  });
+
+  it('entries dated before opens_at are INTAKE_EARLY, naming their lines (an operator that took files in before the window)', async () => {
+    // The same log judged against a window that opened after its entries were dated.
+    const v = await rail(copyOfSealed(), TSA_ROOT_PEM, '2026-11-15T00:00:00Z');
+    expect(v.ok).toBe(false);
+    expect(v.findings.filter((f) => f.code === 'INTAKE_EARLY').map((f) => f.line)).toEqual([1, 2]);
   });
 
   it('roots the auditor does not trust: every entry token and the seal\'s anchor fail', async () => {
