@@ -53,7 +53,8 @@ const EXPECTED: Array<[string, string, string | null, string | null, string, str
   ['sys-a/mp-014/2', 'citation', 'CCAG Travaux 4', null, 'GROUNDED_EXPECTED', 'GROUNDED_EXPECTED'],
   ['sys-a/mp-012/1', 'citation', 'R2192-', null, 'NOT_JUDGED', 'NOT_JUDGED'],
   ['sys-a/mp-003/1', 'citation', 'R2123-1', null, 'GROUNDED_EXPECTED', 'OUT_OF_CONTEXT'],
-  ['sys-a/mp-003/1', 'amount', null, '5538000', 'AMOUNT_SUPPORTED', 'AMOUNT_INVENTED'],
+  // The key's own amount for mp-003, written but not proven served: not an invention (SPEC §13.1).
+  ['sys-a/mp-003/1', 'amount', null, '5538000', 'AMOUNT_SUPPORTED', 'AMOUNT_NOT_SERVED'],
   ['sys-a/mp-017/1', 'record', null, null, 'REFUSAL_CORRECT', 'REFUSAL_CORRECT'],
   ['sys-a/mp-018/1', 'record', null, null, 'ANSWERED_NEGATIVE', 'ANSWERED_NEGATIVE'],
   ['sys-a/mp-002/1', 'record', null, null, 'REFUSAL_WRONG', 'REFUSAL_WRONG'],
@@ -101,7 +102,10 @@ describe('classify and score on a hand-built study', () => {
     expect(by.phantom_citations).toEqual(['1', '1', '6', '6']);
     expect(by.out_of_context_citations).toEqual(['2', '3', '6', '6']);
     expect(by.not_judged_citations).toEqual(['1', '1', '7', '7']);
-    expect(by.invented_amounts).toEqual(['1', '2', '4', '4']);
+    // Amounts of sys-a: 40000 twice (served), 45000 (nobody's: invented), 5538000 (the key's,
+    // served as declared only): 1 invented in both columns; 1 key amount not served, proven only.
+    expect(by.invented_amounts).toEqual(['1', '1', '4', '4']);
+    expect(by.amounts_not_served).toEqual(['0', '1', '4', '4']);
     // Over the expected records (SPEC §13.1): 16 positives × 3 attempts = 48, 4 negatives × 3 = 12,
     // 60 in all, the missing ones failures. Citing expected: mp-001#1, mp-014#2, mp-003 (declared only).
     expect(by.positives_citing_expected).toEqual(['3', '2', '48', '48']);

@@ -74,7 +74,7 @@ describe('(a) a seller nobody pinned', () => {
 
   it('verbatim corpus text from the unpinned seller: still nothing proven (EVIDENCE_SELLER_UNPINNED), the proof VERIFIED', async () => {
     expect(cls(s, 'mirror', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
-    expect(cls(s, 'mirror', 'mp-001', 'amount')).toEqual(['AMOUNT_SUPPORTED', 'AMOUNT_INVENTED']);
+    expect(cls(s, 'mirror', 'mp-001', 'amount')).toEqual(['AMOUNT_SUPPORTED', 'AMOUNT_NOT_SERVED']);
     const rows = await queryStore(s.root, `SELECT o.system_id, p.status, p.seller, p.seller_source, o.seller_pinned, o.reason_codes, o.owned, sp.in_corpus, sp.proven, sp.reason_codes AS passage_codes
       FROM evidence_ownership o JOIN proof_checks p USING (record_id, evidence_index) JOIN served_passages sp USING (record_id, evidence_index)
       WHERE o.evidence_kind = 'proof' ORDER BY o.system_id`);
@@ -221,14 +221,14 @@ describe('(d) a passage is proven only as the frozen corpus writes it', () => {
   it('a 20-character excerpt, an NFKC-only match and another section\'s text are not', () => {
     expect('105'.normalize('NFKC')).toBe('10⁵'.normalize('NFKC'));
     expect(cls(s, 'short', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
-    expect(cls(s, 'short', 'mp-001', 'amount')).toEqual(['AMOUNT_SUPPORTED', 'AMOUNT_INVENTED']);
+    expect(cls(s, 'short', 'mp-001', 'amount')).toEqual(['AMOUNT_SUPPORTED', 'AMOUNT_NOT_SERVED']);
     expect(cls(s, 'nfkc', 'mp-014', 'citation CCAG Travaux 4')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
     expect(cls(s, 'misfiled', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
   });
 
   it('the proven column reads amounts from the matched corpus span, not from the served bytes', () => {
     // Served "40\n000 euros": as served, the amount is "000"; the corpus span writes "40 000 euros".
-    expect(cls(s, 'wrapped', 'mp-001', 'amount')).toEqual(['AMOUNT_INVENTED', 'AMOUNT_SUPPORTED']);
+    expect(cls(s, 'wrapped', 'mp-001', 'amount')).toEqual(['AMOUNT_NOT_SERVED', 'AMOUNT_SUPPORTED']);
   });
 
   it('served_passages says how each passage matched', async () => {
