@@ -5,6 +5,7 @@ import { auditOutputs, type AuditStages } from '../audit/index.ts';
 import { renderReport } from '../audit/rails.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
+import { ANCHOR_AUDITOR_OPTIONS } from '../auditor/trust.ts';
 import { classify, score } from './analysis.ts';
 import { checkAnchors } from './check-anchors.ts';
 import { emitOutputs } from './emit.ts';
@@ -67,10 +68,8 @@ export const audit: Command = {
     'See docs/audit.md.',
   ].join('\n'),
   options: {
-    'tsa-root': { type: 'string', multiple: true },
+    ...ANCHOR_AUDITOR_OPTIONS,
     'issuer-keys': { type: 'string' },
-    'expect-freeze': { type: 'string' },
-    'min-witnesses': { type: 'string' },
     receipt: { type: 'string', multiple: true },
     request: { type: 'string', multiple: true },
     'operator-key': { type: 'string' },

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
 import { anchorFailureCode, countIndependentWitnesses, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchors, type AnchorVerification } from '../freeze/anchors.ts';
-import { loadAuditorRoots } from '../auditor/trust.ts';
+import { ANCHOR_AUDITOR_OPTIONS, loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type DriftFinding } from '../study/drift.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
@@ -36,11 +36,7 @@ export const checkAnchors: Command = {
     'Without --tsa-root the study\'s own roots are used (the operator\'s CI), and the output says so.',
     'Exit 0 when everything holds, 1 on drift or a bad anchor, 3 when it cannot run.',
   ].join('\n'),
-  options: {
-    'tsa-root': { type: 'string', multiple: true },
-    'expect-freeze': { type: 'string' },
-    'min-witnesses': { type: 'string' },
-  },
+  options: ANCHOR_AUDITOR_OPTIONS,
   stage: true,
   jsonSchema: () => 'prereg.check-anchors/1',
   async run(ctx) {

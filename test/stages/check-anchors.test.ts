@@ -3,6 +3,9 @@ import { appendFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+import { ANCHOR_AUDITOR_OPTIONS } from '../../pipeline/auditor/trust.ts';
+import { audit } from '../../pipeline/stages/audit.ts';
+import { checkAnchors } from '../../pipeline/stages/check-anchors.ts';
 
 const study = scratchStudies();
 function edit(path: string, from: string | RegExp, to: string): void {
@@ -253,5 +256,14 @@ describe('check-anchors binds each anchor to its metadata', () => {
     const r = await check(root);
     expect(r.code).toBe(1);
     expect(r.json.witnesses[0].reason_codes).toEqual(['ANCHOR_METADATA_MISMATCH']);
+  });
+});
+
+describe('the auditor\'s anchor flags', () => {
+  it('are the same flags, with the same types, in check-anchors and the audit (one declaration)', () => {
+    for (const [name, spec] of Object.entries(ANCHOR_AUDITOR_OPTIONS)) {
+      expect([name, checkAnchors.options?.[name]]).toEqual([name, spec]);
+      expect([name, audit.options?.[name]]).toEqual([name, spec]);
+    }
   });
 });
