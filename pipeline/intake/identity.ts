@@ -32,6 +32,16 @@ export function pinnedReceiptSigner(loaded: LoadedStudy, studyId: string): Recei
   return sameKey(intake.key, identity) ? { intake_key: text } : { intake_key: text, intake_key_certificate: intake.certificate as IntakeKeyCertificate };
 }
 
+/**
+ * The freeze digests a study whose freeze is `freezeDigest` answers for (SPEC §13.4): a receipt the
+ * operator signed under any other freeze of the same study is equivocation. Today the chain is that
+ * freeze alone; an amendment chain (each freeze naming its predecessor, anchored before opens_at)
+ * will add its predecessors here, for the audit and the participant's own check alike.
+ */
+export function accountedFreezeDigests(freezeDigest: string): ReadonlySet<string> {
+  return new Set([freezeDigest]);
+}
+
 export type SignerFinding = { code: 'INTAKE_RECEIPT_SIGNATURE_INVALID' | 'INTAKE_KEY_UNCERTIFIED'; message: string };
 
 /**

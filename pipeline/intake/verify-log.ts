@@ -24,7 +24,7 @@ import type { KeyObject } from 'node:crypto';
 import { agentPublicKey } from '../evidence/intake/ed25519.ts';
 import { latestEntries, type ParsedLog } from '../evidence/intake/log.ts';
 import {
-  entryDigest, entryProblems, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, logAuditPath, logRoot, sealDigest, sealProblems, storedPath,
+  entryDigest, entryProblems, entryTimeFinding, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, logAuditPath, logRoot, sealDigest, sealProblems, storedPath,
   verifyLogInclusion, type IntakeEntry, type IntakeReceipt, type SealedFile, type SealRecord,
 } from '../evidence/intake/records.ts';
 import { chainProblems } from '../evidence/intake/request-chain.ts';
@@ -160,7 +160,6 @@ const SEAL = 'inputs/seal.json';
 export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerificationOptions): Promise<IntakeLogVerification> {
   const findings = new CappedFindings<IntakeFinding>((f) => failsIntake(f.code));
   const tokenRoots: TokenRoot[] = [];
-  const closesMs = utcMillis(options.study.window.closes_at)!;
 
   // --- the log: chain, signatures, tokens -----------------------------------------------------
   // Streamed up to its first bad line (intake/log.ts): the entries before it are still checked.
@@ -178,8 +177,10 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     const token = await verifyTimestampToken(Buffer.from(entry.token, 'base64'), Buffer.from(log.digests[i]!, 'hex'), options.tsaTrust);
     if (token.ok) tokenRoots.push({ kind: 'entry', file: LOG, line, root_sha256: token.rootSha256! });
     if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file: LOG, line, message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.reason_codes.join(', ')})` });
-    else if (utcMillis(token.genTime!)! < utcMillis(options.study.window.opens_at)!) findings.push({ code: 'INTAKE_EARLY', file: LOG, line, message: `entry ${entry.seq} is dated ${token.genTime}, before opens_at ${options.study.window.opens_at}` });
-    else if (utcMillis(token.genTime!)! >= closesMs) findings.push({ code: 'INTAKE_LATE', file: LOG, line, message: `entry ${entry.seq} is dated ${token.genTime}, not before closes_at ${options.study.window.closes_at}` });
+    else {
+      const outside = entryTimeFinding(token.genTime!, options.study.window);
+      if (outside) findings.push({ code: outside.code, file: LOG, line, message: `entry ${entry.seq} is ${outside.problem}` });
+    }
   }
   for (const [i, problem] of chainProblems(log.entries)) findings.push({ code: 'INTAKE_REQUEST_STALE', file: LOG, line: i + 1, message: `entry ${log.entries[i]!.seq}: ${problem}` });
   const latest = latestEntries(log.entries);

@@ -13,18 +13,17 @@ import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sameKey, signCanonical } from '../evidence/intake/ed25519.ts';
 import {
-  entryDigest, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, INTAKE_REQUEST_FORMAT, receiptPayload, requestProblems, storedPath,
+  entryDigest, entryTimeFinding, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, INTAKE_REQUEST_FORMAT, receiptPayload, requestProblems, storedPath,
   type IntakeEntry, type IntakeReceipt, type IntakeRequest,
 } from '../evidence/intake/records.ts';
 import { lastRequestOf, successorProblem } from '../evidence/intake/request-chain.ts';
 import { requestRefusal } from '../evidence/intake/requests.ts';
 import { loadTsaTrust } from '../evidence/timestamp/index.ts';
 import { sha256Hex } from '../formats/hash.ts';
-import { utcMillis } from '../formats/utc-instant.ts';
 import { studyMaxLineBytes } from '../ingest/scan.ts';
 import { loadSeal } from '../intake/files.ts';
 import { readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
-import { pinnedReceiptSigner } from '../intake/identity.ts';
+import { accountedFreezeDigests, pinnedReceiptSigner } from '../intake/identity.ts';
 import { checkIntakeLines } from '../intake/line-checks.ts';
 import { appendedLog, readIntakeLog } from '../intake/log.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
@@ -160,13 +159,9 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
       progress: ctx.progress,
       want: 'first',
     });
-    // The window is judged by the witness's date, never the local clock: before opens_at nothing is taken in.
-    if (utcMillis(token!.genTime)! < utcMillis(frozen.window.opens_at)!) {
-      throw new PreregError('INTAKE_EARLY', `the entry's token (${token!.witness}) is dated ${token!.genTime}, before opens_at ${frozen.window.opens_at}; nothing was written`);
-    }
-    if (utcMillis(token!.genTime)! >= utcMillis(frozen.window.closes_at)!) {
-      throw new PreregError('INTAKE_LATE', `the entry's token (${token!.witness}) is dated ${token!.genTime}, not before closes_at ${frozen.window.closes_at}; nothing was written`);
-    }
+    // The window is judged by the witness's date, never the local clock.
+    const outside = entryTimeFinding(token!.genTime, frozen.window);
+    if (outside) throw new PreregError(outside.code, `the entry's token (${token!.witness}) is ${outside.problem}; nothing was written`);
     const entry: IntakeEntry = { ...unsigned, token: Buffer.from(token!.tsr).toString('base64') };
     const receiptBody: Omit<IntakeReceipt, 'signature'> = { format: INTAKE_RECEIPT_FORMAT, study_id: study.study_id, freeze_digest: freezeDigest, entry, entry_digest: digest, ...signer };
     const receipt: IntakeReceipt = { ...receiptBody, signature: signCanonical(operatorKey, receiptPayload(receiptBody)) };
@@ -208,7 +203,7 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
     : frozen().loaded.operatorKey().key;
   const log = await readIntakeLog(layout);
   // The participant's freeze must be the sealed one: a receipt under any other is equivocation.
-  const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { identity, accountedFreezes: new Set([seal.freeze_digest]), tsaTrust, log });
+  const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { identity, accountedFreezes: accountedFreezeDigests(seal.freeze_digest), tsaTrust, log });
   const failing = receiptFailures(result!);
   // A receipt or log that cannot be checked (INTAKE_RECEIPT_INVALID, SEAL_INVALID) blocks, as its code exits; any other failure is 1.
   const exitCode = failing.length > 0 ? (failing.some((f) => exitCodeOf(f.code) === EXIT.blocked) ? EXIT.blocked : EXIT.failures) : EXIT.ok;

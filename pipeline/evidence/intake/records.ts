@@ -26,6 +26,7 @@
 //              log:{entries, root, head}, files:[{path, bytes, sha256}]}; seal_digest =
 //              SHA-256(canonical seal.json), which the seal's anchors (inputs/anchors/) witness.
 // docs/intake.md describes each, for participants, operators and auditors.
+import { utcMillis } from '../../formats/utc-instant.ts';
 import { canonicalJson, isRecord } from '../../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { schemaProblems } from '../../formats/schemas.ts';
@@ -177,4 +178,16 @@ export function entryProblems(value: unknown): string[] {
 /** What is wrong with a value read as inputs/seal.json (schemas/seal.schema.json); empty: it is one. */
 export function sealProblems(value: unknown): string[] {
   return schemaProblems('seal', value);
+}
+
+/**
+ * Where an entry dated `genTime` (its token's, never a local clock) falls against the study window:
+ * null inside [opens_at, closes_at), else the code and why. One rule for intake, which refuses the
+ * entry, and for the log's check, which fails it.
+ */
+export function entryTimeFinding(genTime: string, window: { opens_at: string; closes_at: string }): { code: 'INTAKE_EARLY' | 'INTAKE_LATE'; problem: string } | null {
+  const at = utcMillis(genTime)!;
+  if (at < utcMillis(window.opens_at)!) return { code: 'INTAKE_EARLY', problem: `dated ${genTime}, before opens_at ${window.opens_at}` };
+  if (at >= utcMillis(window.closes_at)!) return { code: 'INTAKE_LATE', problem: `dated ${genTime}, not before closes_at ${window.closes_at}` };
+  return null;
 }
