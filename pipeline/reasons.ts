@@ -474,6 +474,14 @@ export const REASONS = {
     meaning: 'A submission line ends in "\\r": the file has CRLF (Windows) line endings.',
     next: 'Convert the file to "\\n" line endings (e.g. `dos2unix FILE`).',
   },
+  SUBMISSION_CONFIG_TOO_LARGE: {
+    meaning: 'A submission line\'s `config` is larger than 1 KiB as canonical JSON: a configuration names what produced the line (model, temperature, a prompt digest), it does not carry it.',
+    next: 'Keep config to a few short members; put a digest of a long prompt, not the prompt.',
+  },
+  CONFIG_VARIES: {
+    meaning: 'A system\'s records carry more than one configuration (their `config` differs between attempts, or some carry one and others none). Listed in results.json (coverage.configurations) and named as a caveat on each of its comparisons; it voids nothing, and the attempts still count as the protocol declares them.',
+    next: 'Read its comparisons knowing they mix configurations; a system should run every attempt of a campaign alike.',
+  },
   SUBMISSION_FORMAT_UNKNOWN: {
     meaning: 'A submission line has a "format" other than "prereg.submission/1", so it is not read as a submission at all.',
     next: 'Write "format": "prereg.submission/1" and the fields of docs/submission.md.',

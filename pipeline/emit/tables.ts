@@ -13,7 +13,7 @@ import { readCounts, readObjects, readPairs } from '../store/query.ts';
 import { orderedStoreSelect, qualified, STORE_ALIAS } from '../store/emit-database.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
 import { declaredColumns, type TableName } from '../store/table-declarations.ts';
-import { BASE_TABLE_COLUMNS, countRows, countsBy, derivedAmounts, evidenceOwnershipBySystem, refusalDisagreements, sellerInconsistencies, witnessesBySystem } from '../store/statements.ts';
+import { BASE_TABLE_COLUMNS, countRows, countsBy, derivedAmounts, evidenceOwnershipBySystem, refusalDisagreements, sellerInconsistencies, systemConfigurations, witnessesBySystem } from '../store/statements.ts';
 
 export interface TableSpec {
   /** The table in the store. */
@@ -168,6 +168,8 @@ export interface CoverageFacts {
   jobs_not_submitted: Row[];
   /** The records whose refused flag the frozen refusal pattern contradicts (REFUSAL_FLAG_DISAGREES). */
   refusal_flags_disagreeing: Row[];
+  /** Per system, each configuration its records carry, with `varies` (CONFIG_VARIES). */
+  configurations: Row[];
 }
 
 export interface EvidenceOwnershipFacts {
@@ -234,6 +236,7 @@ async function coverageFacts(connection: DuckDBConnection, schema: Schema): Prom
     systems: await readRows(connection, coverage.table, columnsOf(schema, coverage.table)),
     jobs_not_submitted: await readRows(connection, unsubmitted.table, columnsOf(schema, unsubmitted.table)),
     refusal_flags_disagreeing: disagreeing.map(objectRow),
+    configurations: await readCells(connection, systemConfigurations(qualified('records')), 'records'),
   };
 }
 

@@ -10,7 +10,7 @@ export function recordRow(recordId: number, r: AcceptedRecord): TableRow<'record
   return {
     record_id: recordId, system_id: r.system_id, item_id: r.item_id, attempt: r.attempt, file: r.file, line_no: r.line_no,
     byte_offset: r.byte_offset, line_sha256: r.line_sha256, answer_text: r.answer_text, refused: r.refused, truncated: r.truncated,
-    evidence_count: r.evidence.length, has_receipts: r.receipts_json !== null,
+    evidence_count: r.evidence.length, has_receipts: r.receipts_json !== null, config_json: r.config_json,
   };
 }
 

@@ -36,6 +36,7 @@ export type SubmissionRejectCode =
   | 'SUBMISSION_ITEM_UNKNOWN'
   | 'SYSTEM_UNREGISTERED'
   | 'ATTEMPT_OUT_OF_PROTOCOL'
+  | 'SUBMISSION_CONFIG_TOO_LARGE'
   | 'SUBMISSION_DUPLICATE';
 
 /** Where a line is: what every record and reject carries. */
@@ -80,6 +81,8 @@ export interface AcceptedRecord extends AcceptedKey {
   evidence: IngestedEvidence[];
   /** Canonical JSON of the receipts timeline (bare array or envelope); null when absent. */
   receipts_json: string | null;
+  /** Canonical JSON of the line's configuration (model, temperature…); null when absent. Never splits attempts. */
+  config_json: string | null;
 }
 
 export type Outcome<R extends AcceptedKey> = { accepted: R; rejected?: undefined } | { rejected: Reject; accepted?: undefined };
@@ -91,6 +94,9 @@ interface SubmissionShape {
   attempt: number;
   answer: { text: string; refused: boolean; truncated: boolean };
 }
+
+/** A line's `config`, as canonical JSON, in bytes at most (SPEC §13.2; the schema bounds its members). */
+export const MAX_CONFIG_BYTES = 1024;
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -185,6 +191,10 @@ export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
 
   // The schema guarantees the shape below; the bodies are taken from the parsed value itself.
   const doc = value as JsonObject;
+  const configJson = doc.config === undefined ? null : canonicalJson(doc.config);
+  if (configJson !== null && Buffer.byteLength(configJson) > MAX_CONFIG_BYTES) {
+    return reject('SUBMISSION_CONFIG_TOO_LARGE', `config is ${Buffer.byteLength(configJson)} bytes as canonical JSON; at most ${MAX_CONFIG_BYTES} (a configuration names what produced the line, it does not carry it)`);
+  }
   const evidence = (doc.evidence as JsonValue[]).map((item, evidence_index): IngestedEvidence => {
     const ev = item as JsonObject;
     return {
@@ -207,6 +217,7 @@ export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
       truncated: sub.answer.truncated,
       evidence,
       receipts_json: doc.receipts === undefined ? null : canonicalJson(doc.receipts),
+      config_json: configJson,
     },
   };
 }

@@ -131,7 +131,7 @@ function signTests(r: ReportInput): Block[] {
   return [
     {
       kind: 'p',
-      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt the protocol expects (a missing attempt is a failure) and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system. "Caveats" says what a reader needs beside a comparison without voiding it: TRUNCATION_GAP when the two systems\' shares of truncated answers differ by more than the study\'s protocol.max_truncation_gap (truncated answers already count as failures).',
+      text: 'Exact two-sided binomial test on the discordant items only: items one system succeeds on in every attempt the protocol expects (a missing attempt is a failure) and the other does not. The items are listed so the test can be checked; attempts per item are shown for each system. "Caveats" says what a reader needs beside a comparison without voiding it: TRUNCATION_GAP when the two systems\' shares of truncated answers differ by more than the study\'s protocol.max_truncation_gap (truncated answers already count as failures); CONFIG_VARIES when either system\'s records carry more than one configuration.',
     },
     ...(first === undefined
       ? []
@@ -302,6 +302,7 @@ function retrievalBlocks(r: ReportInput): Block[] {
 /** What the protocol expected of each system and what came (SPEC §12.5), and refusal flags the text contradicts. */
 function coverageBlocks(f: StoreFacts): Block[] {
   const c = f.coverage;
+  const affiliated = new Set(f.evidence.registered_systems.filter((row) => row.affiliated === true).map((row) => show(row.system_id)));
   const protocol = c.systems.find((row) => row.attempts_per_item !== null);
   const blocks: Block[] = [
     {
@@ -312,7 +313,7 @@ function coverageBlocks(f: StoreFacts): Block[] {
     },
     table(
       ['system', 'registered', 'status', 'expected', 'submitted', 'missing', 'items without a record', 'jobs not submitted'],
-      c.systems.map((row) => [show(row.system_id), row.registered === true ? 'yes' : 'no', show(row.status), show(row.expected), show(row.submitted), show(row.missing), show(row.items_without_record), show(row.jobs_not_submitted)]),
+      c.systems.map((row) => [show(row.system_id), row.registered !== true ? 'no' : affiliated.has(show(row.system_id)) ? 'yes, affiliated with the operator' : 'yes', show(row.status), show(row.expected), show(row.submitted), show(row.missing), show(row.items_without_record), show(row.jobs_not_submitted)]),
       [3, 4, 5, 6, 7],
     ),
   ];
@@ -324,6 +325,34 @@ function coverageBlocks(f: StoreFacts): Block[] {
     blocks.push(table(['system', 'item', 'attempt', 'refused (flag)', 'refused (text)', 'file', 'line'], c.refusal_flags_disagreeing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.refused_flag), show(row.refused_by_text), show(row.file), show(row.line_no)]), [2, 6]));
   }
   return blocks;
+}
+
+/**
+ * Who the systems are beyond their scores (SPEC §13.2): those the study declares affiliated with the
+ * operator, the configurations each system's records carry (CONFIG_VARIES when more than one),
+ * and what no study can see — attempts a system ran and never submitted.
+ */
+function systemBlocks(f: StoreFacts): Block[] {
+  const affiliated = f.evidence.registered_systems.filter((row) => row.affiliated === true).map((row) => show(row.system_id));
+  const committedOnly = 'A system may have run more attempts than it submitted and kept the best: nothing in a submission shows the attempts it left out, unless every job is committed before it is answered (AER-1 external commitments), in which case a committed job no record submits is listed above (JOB_NOT_SUBMITTED).';
+  const configs = f.coverage.configurations;
+  const varying = [...new Set(configs.filter((row) => row.varies === true).map((row) => show(row.system_id)))];
+  return [
+    {
+      kind: 'p',
+      text: affiliated.length > 0
+        ? `Affiliated with the operator (study.json systems[].affiliated): ${affiliated.join(', ')}. Their results are computed like every other system's; a reader weighs them knowing who ran the study.`
+        : 'study.json declares no system affiliated with the operator (systems[].affiliated).',
+    },
+    { kind: 'p', text: committedOnly },
+    {
+      kind: 'p',
+      text: configs.every((row) => row.config === null)
+        ? 'No submission line names its configuration (config): what produced each system\'s answers is not stated.'
+        : `Each system's configurations, as its submission lines name them (config): a configuration is shown, never used to split a system's attempts. ${varying.length > 0 ? `CONFIG_VARIES (records carrying more than one configuration): ${varying.join(', ')}. Their attempts were not all run alike; each of their comparisons carries the caveat.` : 'No system varies its configuration.'}`,
+    },
+    table(['system', 'configuration', 'records'], configs.map((row) => [show(row.system_id), row.config === null ? '(none)' : show(row.config), show(row.records)]), [2]),
+  ];
 }
 
 export function sections(r: ReportInput): Section[] {
@@ -393,6 +422,7 @@ export function sections(r: ReportInput): Section[] {
       ],
     },
     { title: 'Coverage', blocks: coverageBlocks(f) },
+    { title: 'Systems', blocks: systemBlocks(f) },
     {
       title: 'Scores',
       blocks: [

@@ -2,12 +2,19 @@
 // nothing. TRUNCATION_GAP: the two systems' shares of truncated answers, over their expected
 // records, differ by more than protocol.max_truncation_gap — truncated answers already count as
 // failures, but a system cut more often than the other is compared partly on its token limit.
+// CONFIG_VARIES: a system's records carry more than one configuration (a line's `config`), so its
+// attempts are not one campaign run alike.
 import { decimalFraction } from './exact-rational.ts';
 
 /** A system's truncated answers and its expected records. */
 export interface TruncationShare {
   truncated: number;
   expected: number;
+}
+
+/** CONFIG_VARIES when either system's records carry more than one configuration (SPEC §13.2). */
+export function configurationCaveats(a: string, b: string, varying: ReadonlySet<string>): string[] {
+  return varying.has(a) || varying.has(b) ? ['CONFIG_VARIES'] : [];
 }
 
 /**

@@ -4,8 +4,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { readObjects } from '../store/query.ts';
-import { SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, TRUNCATED_SHARES } from '../store/statements.ts';
-import { comparisonCaveats, type TruncationShare } from './caveats.ts';
+import { SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
+import { comparisonCaveats, configurationCaveats, type TruncationShare } from './caveats.ts';
 import { STATISTICS_TABLES_SQL } from '../store/table-files.ts';
 import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from './results.ts';
 
@@ -23,13 +23,14 @@ export async function addScoreStatistics(connection: DuckDBConnection, alpha: nu
   }));
   // Each system's truncated answers over its expected records (a missing record is not truncated).
   const shares = new Map<string, TruncationShare>((await readObjects(connection, TRUNCATED_SHARES)).map((r) => [String(r.system_id), { truncated: count(r.truncated), expected: count(r.expected) }]));
+  const varying = new Set((await readObjects(connection, systemConfigurations('records'))).filter((r) => r.varies === true).map((r) => String(r.system_id)));
   await runSqlFile(connection, STATISTICS_TABLES_SQL);
   const intervals = await TableAppender.declared(connection, 'result_score_intervals');
   const intervalRows = scoreIntervals(scores, alpha);
   for (const row of intervalRows) intervals.appendNamed({ ...row });
   intervals.close();
   const adjustments = await TableAppender.declared(connection, 'result_sign_test_adjustments');
-  const adjustmentRows = signTestAdjustments(tests, alpha, (a, b) => comparisonCaveats(shares.get(a), shares.get(b), maxTruncationGap));
+  const adjustmentRows = signTestAdjustments(tests, alpha, (a, b) => [...configurationCaveats(a, b, varying), ...comparisonCaveats(shares.get(a), shares.get(b), maxTruncationGap)]);
   for (const row of adjustmentRows) adjustments.appendNamed({ ...row });
   adjustments.close();
   return { score_intervals_rows: intervalRows.length, sign_test_adjustments_rows: adjustmentRows.length };

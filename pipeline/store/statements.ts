@@ -131,6 +131,19 @@ export function sellerInconsistencies(table: string): string {
           ORDER BY item_id, request_hash, seller`;
 }
 
+/**
+ * Per system, each configuration its records carry (config_json: canonical JSON text, NULL for
+ * records without one) and how many records carry it; `varies` when the system has more than one
+ * (no configuration counts as one of them): CONFIG_VARIES, a caveat on its comparisons (SPEC §13.2).
+ * Configurations are only listed: they never split a system's attempts.
+ */
+export function systemConfigurations(records: string): string {
+  return `SELECT system_id, config_json AS config, count(*)::BIGINT AS records,
+                 count(*) OVER (PARTITION BY system_id) > 1 AS varies
+          FROM ${records} GROUP BY system_id, config_json
+          ORDER BY system_id, config_json NULLS FIRST`;
+}
+
 /** The answer key's amounts marked derived (exempt from freeze's corpus check), in key order of item, ref, value. */
 export function derivedAmounts(table: string): string {
   return `SELECT item_id, ref, value, unit, derived FROM ${table} WHERE derived IS NOT NULL ORDER BY item_id, ref, value, unit, derived`;

@@ -60,6 +60,7 @@ export const TABLES = {
     attempt: 'INTEGER NOT NULL', file: 'VARCHAR NOT NULL', line_no: 'BIGINT NOT NULL', byte_offset: 'BIGINT NOT NULL',
     line_sha256: 'VARCHAR NOT NULL', answer_text: 'VARCHAR NOT NULL', refused: 'BOOLEAN NOT NULL',
     truncated: 'BOOLEAN NOT NULL', evidence_count: 'INTEGER NOT NULL', has_receipts: 'BOOLEAN NOT NULL',
+    config_json: 'JSON',
   },
   evidence: {
     record_id: 'BIGINT NOT NULL', evidence_index: 'INTEGER NOT NULL', proof_json: 'JSON NOT NULL',
@@ -105,6 +106,7 @@ export const TABLES = {
   commitment_rejects: REJECT_ROW,
   registered_systems: {
     system_id: 'VARCHAR NOT NULL', buyer_fingerprints: 'VARCHAR[] NOT NULL', agent_identities: 'VARCHAR[] NOT NULL',
+    affiliated: 'BOOLEAN NOT NULL',
   },
   owned_commitments: {
     system_id: 'VARCHAR NOT NULL', job_id: 'VARCHAR NOT NULL', bound_by: 'VARCHAR NOT NULL', file: 'VARCHAR NOT NULL',

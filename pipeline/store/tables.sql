@@ -36,7 +36,8 @@ CREATE TABLE records (
   refused        BOOLEAN NOT NULL,
   truncated      BOOLEAN NOT NULL,
   evidence_count INTEGER NOT NULL,
-  has_receipts   BOOLEAN NOT NULL
+  has_receipts   BOOLEAN NOT NULL,
+  config_json    JSON             -- canonical JSON of the line's `config` (what produced it); NULL when absent
 );
 
 -- One row per evidence item of an accepted line.

@@ -143,7 +143,8 @@ CREATE TABLE commitment_rejects AS SELECT * FROM rejects LIMIT 0;
 CREATE TABLE registered_systems (
   system_id          VARCHAR   NOT NULL,
   buyer_fingerprints VARCHAR[] NOT NULL,
-  agent_identities   VARCHAR[] NOT NULL
+  agent_identities   VARCHAR[] NOT NULL,
+  affiliated         BOOLEAN   NOT NULL  -- affiliated with the operator: marked in the report, changes nothing computed
 );
 
 -- The commitments that bind a system (SPEC §12.3, §12.5), appended by the verify stage: one row

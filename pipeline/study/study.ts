@@ -55,6 +55,8 @@ export interface RegisteredSystem {
   buyer_fingerprints?: string[];
   /** Reported with the registration; the binding is by buyer fingerprint. */
   agent_identities?: string[];
+  /** Affiliated with the operator: marked in the report, changes nothing computed. */
+  affiliated?: boolean;
   /** The Ed25519 keys that sign the system's intake requests (study/2 only). */
   agent_keys?: AgentKey[];
 }

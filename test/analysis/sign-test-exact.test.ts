@@ -47,12 +47,12 @@ async function storeWith(planSql: string, n: number): Promise<string> {
     for (const ddl of BASE_TABLE_SQL) await c.run(readFileSync(ddl, 'utf8'));
     await c.run(planSql);
     await c.run(`
-      INSERT INTO registered_systems VALUES ('sys-a', [], []), ('sys-b', [], []);
+      INSERT INTO registered_systems VALUES ('sys-a', [], [], false), ('sys-b', [], [], false);
       INSERT INTO items SELECT 'item-' || i, 'q' FROM range(${n}) t(i);
       INSERT INTO answer_key SELECT 'item-' || i, 'positive', ['R' || i] FROM range(${n}) t(i);
       CREATE TEMP TABLE planned AS SELECT row_number() OVER (ORDER BY s, i, attempt) AS record_id, * FROM plan;
       INSERT INTO records SELECT record_id, CASE WHEN s = 0 THEN 'sys-a' ELSE 'sys-b' END, 'item-' || i, attempt,
-                                 'f.jsonl', record_id, 0, repeat('0', 64), 'x', false, false, 1, true FROM planned;
+                                 'f.jsonl', record_id, 0, repeat('0', 64), 'x', false, false, 1, true, NULL FROM planned;
       INSERT INTO record_refusals SELECT record_id, system_id, item_id, attempt, false, NULL, false, false FROM records;
       INSERT INTO assertions SELECT record_id, CASE WHEN s = 0 THEN 'sys-a' ELSE 'sys-b' END, 'item-' || i, attempt,
                                     'a' || record_id, 0, 'citation', 'R' || i, true, NULL, NULL, 0, 5, 'R' || i, false FROM planned WHERE success;

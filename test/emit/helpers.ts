@@ -35,7 +35,7 @@ CREATE TABLE proof_checks (
   record_id BIGINT, evidence_index INTEGER, status VARCHAR, reason_codes VARCHAR[], checks JSON,
   proof_timestamp TIMESTAMPTZ);
 CREATE TABLE chain_checks (record_id BIGINT, job_id VARCHAR, status VARCHAR, reason_codes VARCHAR[], entry_count INTEGER);
-CREATE TABLE registered_systems (system_id VARCHAR, buyer_fingerprints VARCHAR[], agent_identities VARCHAR[]);
+CREATE TABLE registered_systems (system_id VARCHAR, buyer_fingerprints VARCHAR[], agent_identities VARCHAR[], affiliated BOOLEAN);
 CREATE TABLE evidence_reuse (kind VARCHAR, value VARCHAR, records VARCHAR[], systems VARCHAR[], claimed_by VARCHAR[], cancels BOOLEAN);
 CREATE TABLE evidence_ownership (record_id BIGINT, evidence_kind VARCHAR, evidence_index INTEGER, system_id VARCHAR, status VARCHAR, reason_codes VARCHAR[]);
 CREATE TABLE served_passages (system_id VARCHAR, in_corpus BOOLEAN);
@@ -63,12 +63,12 @@ INSERT INTO submission_files VALUES
   ('inputs/submissions/sys-b.jsonl', '${'b'.repeat(64)}', 2048, 3, 2, 1),
   ('inputs/submissions/sys-a.jsonl', '${'a'.repeat(64)}', 4096, 4, 4, 0);
 INSERT INTO records VALUES
-  (5, 'sys-b', 'mp-002', 1, 'inputs/submissions/sys-b.jsonl', 3, 900, '${'5'.repeat(64)}', 'Réponse R2152-2', false, false, 1, false),
-  (1, 'sys-a', 'mp-001', 1, 'inputs/submissions/sys-a.jsonl', 1, 0, '${'1'.repeat(64)}', 'Selon R2122-8, 40 000 €', false, false, 1, true),
-  (2, 'sys-a', 'mp-001', 2, 'inputs/submissions/sys-a.jsonl', 2, 300, '${'2'.repeat(64)}', '日本語の答え 😀', false, false, 0, false),
-  (4, 'sys-b', 'mp-001', 1, 'inputs/submissions/sys-b.jsonl', 1, 0, '${'4'.repeat(64)}', 'x', true, false, 0, false),
-  (3, 'sys-a', 'mp-002', 1, 'inputs/submissions/sys-a.jsonl', 3, 600, '${'3'.repeat(64)}', 'y', false, true, 0, false),
-  (6, 'sys-a', 'mp-003', 1, 'inputs/submissions/sys-a.jsonl', 4, 800, '${'6'.repeat(64)}', 'z', false, false, 0, false);
+  (5, 'sys-b', 'mp-002', 1, 'inputs/submissions/sys-b.jsonl', 3, 900, '${'5'.repeat(64)}', 'Réponse R2152-2', false, false, 1, false, NULL),
+  (1, 'sys-a', 'mp-001', 1, 'inputs/submissions/sys-a.jsonl', 1, 0, '${'1'.repeat(64)}', 'Selon R2122-8, 40 000 €', false, false, 1, true, NULL),
+  (2, 'sys-a', 'mp-001', 2, 'inputs/submissions/sys-a.jsonl', 2, 300, '${'2'.repeat(64)}', '日本語の答え 😀', false, false, 0, false, NULL),
+  (4, 'sys-b', 'mp-001', 1, 'inputs/submissions/sys-b.jsonl', 1, 0, '${'4'.repeat(64)}', 'x', true, false, 0, false, NULL),
+  (3, 'sys-a', 'mp-002', 1, 'inputs/submissions/sys-a.jsonl', 3, 600, '${'3'.repeat(64)}', 'y', false, true, 0, false, NULL),
+  (6, 'sys-a', 'mp-003', 1, 'inputs/submissions/sys-a.jsonl', 4, 800, '${'6'.repeat(64)}', 'z', false, false, 0, false, NULL);
 INSERT INTO rejects VALUES
   ('inputs/submissions/sys-b.jsonl', 2, 500, '${'c'.repeat(64)}', 'SUBMISSION_SCHEMA', 17, 'missing "answer", café; line 2'),
   ('inputs/submissions/sys-a.jsonl', 9, 77, '${'d'.repeat(64)}', 'LINE_EMPTY', NULL, '');

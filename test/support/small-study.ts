@@ -42,6 +42,8 @@ export interface HandRecord extends RecordBase {
   openSeller?: boolean;
   /** Submit the proof without its response body (the proof still verifies: nothing shows what was served). */
   withholdResponse?: boolean;
+  /** The line's `config` (what produced it); absent by default. */
+  config?: Record<string, string | number | boolean>;
 }
 
 /** A line copied from another record, with only its key changed (what a copier submits). */
@@ -136,6 +138,7 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
       answer: { text: r.text, refused: r.refused ?? false, truncated: r.truncated ?? false },
       evidence: [item],
       receipts: timelines.get(r.timeline ?? keyOf(r))!.timeline,
+      ...(r.config === undefined ? {} : { config: r.config }),
     });
     byKey.set(keyOf(r), line);
     add(r.system, line);
