@@ -478,6 +478,10 @@ export const REASONS = {
     meaning: 'A submission line\'s `config` is larger than 1 KiB as canonical JSON: a configuration names what produced the line (model, temperature, a prompt digest), it does not carry it.',
     next: 'Keep config to a few short members; put a digest of a long prompt, not the prompt.',
   },
+  NOISE_FLOOR_EXCEEDED: {
+    meaning: 'A replicate campaign (study.json systems[].replicate_of: a system run again, alike) and its original differ by more than chance: their own sign test reaches alpha (results.json noise_floor). Two identical campaigns should disagree only by noise; these were not one system, or not run alike, so the noise floor they give is not a floor.',
+    next: 'Find what differed between the two campaigns (configuration, retrieval service, date); read the system\'s comparisons knowing its noise floor is unreliable.',
+  },
   CONFIG_VARIES: {
     meaning: 'A system\'s records carry more than one configuration (their `config` differs between attempts, or some carry one and others none). Listed in results.json (coverage.configurations) and named as a caveat on each of its comparisons; it voids nothing, and the attempts still count as the protocol declares them.',
     next: 'Read its comparisons knowing they mix configurations; a system should run every attempt of a campaign alike.',

@@ -68,18 +68,51 @@ function hypothesesTable(rows: Row[]): Block {
   );
 }
 
+/** Each replicate campaign (study.json systems[].replicate_of) and the system it repeats. */
+function replicatesOf(f: StoreFacts): Map<string, string> {
+  return new Map(f.evidence.registered_systems.filter((row) => row.replicate_of !== null && row.replicate_of !== undefined).map((row) => [show(row.system_id), show(row.replicate_of)]));
+}
+
+/**
+ * The noise floor (SPEC §13.2), shown before the comparisons: how often each system's replicate
+ * campaign disagrees with it, item by item — the difference identical campaigns make by chance.
+ */
+function noiseFloorBlocks(r: ReportInput): Block[] {
+  const replicates = replicatesOf(r.facts);
+  const originals = new Set(replicates.values());
+  const without = [...new Set(r.facts.evidence.registered_systems.map((row) => show(row.system_id)))].filter((s) => !replicates.has(s) && !originals.has(s));
+  if (replicates.size === 0) {
+    return [{ kind: 'p', text: 'No system was run twice (study.json systems[].replicate_of): the noise of identical campaigns is not measured, so no comparison below can be set against it ("beyond noise" is —). Two identical campaigns of one system can disagree on a fifth of the items.' }];
+  }
+  return [
+    {
+      kind: 'p',
+      text: `A replicate is a system run again, alike; the items on which the two campaigns disagree are the noise a comparison must beat. Systems with a replicate: ${[...originals].join(', ')}${without.length > 0 ? `; without: ${without.join(', ')} (their wins cannot be set against a noise floor)` : ''}. NOISE_FLOOR_EXCEEDED marks a pair whose own sign test reaches alpha: the two campaigns were not one system, or not run alike. In the comparisons, "beyond noise" says whether the discordant items exceed the noise floor of the system the comparison favours.`,
+    },
+    table(
+      ['system', 'replicate', 'metric', 'items', 'discordant', 'p-value', 'flag'],
+      r.results.noise_floor.map((row) => [show(row.system_id), show(row.replicate), metricName(show(row.metric), r.metric_labels), show(row.items), show(row.discordant), pValueText(row.p_value), row.reason_code === null ? '—' : show(row.reason_code)]),
+      [3, 4, 5],
+    ),
+  ];
+}
+
 function finding(r: ReportInput): Section {
   const blocks: Block[] = [];
   const primary = r.primary_metric;
   if (primary === null) {
     blocks.push({ kind: 'p', text: 'study.json names no primary metric (report.primary_metric): the report leads with the hypotheses.' });
   } else {
-    const rows = r.results.scores.filter((row) => show(row.metric) === primary);
+    const replicates = replicatesOf(r.facts);
+    const rows = r.results.scores.filter((row) => show(row.metric) === primary && !replicates.has(show(row.system_id)));
     blocks.push({
       kind: 'p',
       text: `Primary metric: ${metricName(primary, r.metric_labels)}. Declared takes each submission at its word; proven counts only what verified evidence establishes.`,
     });
     blocks.push({ kind: 'list', items: rows.map(findingSentence) });
+    if (replicates.size > 0) {
+      blocks.push({ kind: 'p', text: `Replicate campaigns, ranked against nobody and in no hypothesis (they measure the noise floor, below): ${[...replicates].map(([rep, of]) => `${rep} (replicate of ${of})`).join(', ')}.` });
+    }
     blocks.push({ kind: 'charts', metric: primary });
   }
   const flag = attemptsFlag(r.results.constancy);
@@ -142,15 +175,17 @@ function signTests(r: ReportInput): Block[] {
           },
         ]),
     table(
-      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'Holm p-value', 'significant', 'wins needed', 'items won by A', 'items won by B', 'caveats'],
-      r.results.sign_tests.map((row) => {
+      ['system A', 'system B', 'metric', 'attempts A / B', 'wins A', 'wins B', 'ties', 'p-value', 'Holm p-value', 'significant', 'wins needed', 'beyond noise', 'items won by A', 'items won by B', 'caveats'],
+      // A replicate against its original is the noise floor, not a comparison.
+      r.results.sign_tests.filter((row) => adjusted.has(key(row))).map((row) => {
         const w = won.get(key(row)) ?? { a: [], b: [] };
         const adj = adjusted.get(key(row));
         const needed = adj === undefined ? '—' : adj.wins_needed === null ? `none of ${show(adj.discordant)}` : `${show(adj.wins_needed)} of ${show(adj.discordant)}`;
         return [
           show(row.system_a), show(row.system_b), metricName(show(row.metric), r.metric_labels), comparable(by, show(row.system_a), show(row.system_b)),
           show(row.wins_a), show(row.wins_b), show(row.ties), pValueText(row.p_value), adj === undefined ? '—' : pValueText(adj.p_holm),
-          adj === undefined ? '—' : adj.reaches_alpha === true ? 'yes' : 'no', needed, w.a.join(', ') || '—', w.b.join(', ') || '—',
+          adj === undefined ? '—' : adj.reaches_alpha === true ? 'yes' : 'no', needed,
+          adj?.beyond_noise === true ? 'yes' : adj?.beyond_noise === false ? 'no' : '—', w.a.join(', ') || '—', w.b.join(', ') || '—',
           Array.isArray(adj?.caveats) && adj.caveats.length > 0 ? adj.caveats.map(show).join(', ') : '—',
         ];
       }),
@@ -448,6 +483,7 @@ export function sections(r: ReportInput): Section[] {
         ),
       ],
     },
+    { title: 'Noise floor', blocks: noiseFloorBlocks(r) },
     { title: 'Sign tests', blocks: signTests(r) },
     { title: 'Assertion classes', blocks: [classCounts(r.results.assertion_classes)] },
     {

@@ -51,6 +51,7 @@ export interface SignTestRow {
   metric: string;
   wins_a: number;
   wins_b: number;
+  ties: number;
   p_value: number;
 }
 
@@ -72,9 +73,16 @@ export interface SignTestAdjustmentRow {
   wins_needed: number | null;
   /** What a reader needs beside the comparison (SPEC §13.1, caveats.ts): UPPER_SNAKE codes, possibly none. */
   caveats: string[];
+  /** Discordant items beyond the A/A discordance of the favoured system (noise-floor.ts); null without one. */
+  beyond_noise: boolean | null;
 }
 
-export function signTestAdjustments(tests: readonly SignTestRow[], alpha: number, caveatsOf: (a: string, b: string) => string[] = () => []): SignTestAdjustmentRow[] {
+export function signTestAdjustments(
+  tests: readonly SignTestRow[],
+  alpha: number,
+  caveatsOf: (a: string, b: string) => string[] = () => [],
+  beyondNoiseOf: (t: SignTestRow) => boolean | null = () => null,
+): SignTestAdjustmentRow[] {
   const exactAlpha = decimalFraction(alpha);
   const fewest = fewestDiscordantToReach(exactAlpha);
   const byMetric = new Map<string, number[]>();
@@ -100,6 +108,7 @@ export function signTestAdjustments(tests: readonly SignTestRow[], alpha: number
       fewest_discordant: fewest,
       wins_needed: needed.get(n)!,
       caveats: caveatsOf(t.system_a, t.system_b),
+      beyond_noise: beyondNoiseOf(t),
     };
   });
 }

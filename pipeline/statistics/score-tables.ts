@@ -4,7 +4,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { readObjects } from '../store/query.ts';
-import { SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
+import { REPLICATES, SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
+import { beyondNoise, splitSignTests } from './noise-floor.ts';
 import { comparisonCaveats, configurationCaveats, type TruncationShare } from './caveats.ts';
 import { STATISTICS_TABLES_SQL } from '../store/table-files.ts';
 import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from './results.ts';
@@ -12,14 +13,14 @@ import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } 
 /** Counts in a result table are BIGINT; a rate's counts fit a double exactly far beyond any study. */
 const count = (v: unknown): number => Number(v as bigint | number);
 
-export async function addScoreStatistics(connection: DuckDBConnection, alpha: number, maxTruncationGap: number): Promise<{ score_intervals_rows: number; sign_test_adjustments_rows: number }> {
+export async function addScoreStatistics(connection: DuckDBConnection, alpha: number, maxTruncationGap: number): Promise<{ score_intervals_rows: number; sign_test_adjustments_rows: number; noise_floor_rows: number }> {
   const scores: ScoreRow[] = (await readObjects(connection, SCORES_TO_ADJUST)).map((r) => ({
     system_id: String(r.system_id), metric: String(r.metric),
     declared: count(r.declared), proven: count(r.proven), n_declared: count(r.n_declared), n_proven: count(r.n_proven),
   }));
   const tests: SignTestRow[] = (await readObjects(connection, SIGN_TESTS_TO_ADJUST)).map((r) => ({
     system_a: String(r.system_a), system_b: String(r.system_b), metric: String(r.metric),
-    wins_a: count(r.wins_a), wins_b: count(r.wins_b), p_value: Number(r.p_value),
+    wins_a: count(r.wins_a), wins_b: count(r.wins_b), ties: count(r.ties), p_value: Number(r.p_value),
   }));
   // Each system's truncated answers over its expected records (a missing record is not truncated).
   const shares = new Map<string, TruncationShare>((await readObjects(connection, TRUNCATED_SHARES)).map((r) => [String(r.system_id), { truncated: count(r.truncated), expected: count(r.expected) }]));
@@ -30,8 +31,18 @@ export async function addScoreStatistics(connection: DuckDBConnection, alpha: nu
   for (const row of intervalRows) intervals.appendNamed({ ...row });
   intervals.close();
   const adjustments = await TableAppender.declared(connection, 'result_sign_test_adjustments');
-  const adjustmentRows = signTestAdjustments(tests, alpha, (a, b) => [...configurationCaveats(a, b, varying), ...comparisonCaveats(shares.get(a), shares.get(b), maxTruncationGap)]);
+  const replicateOf = new Map((await readObjects(connection, REPLICATES)).map((r) => [String(r.system_id), String(r.replicate_of)]));
+  const { floor, comparisons } = splitSignTests(tests, replicateOf, alpha);
+  const noise = await TableAppender.declared(connection, 'result_noise_floor');
+  for (const row of floor) noise.appendNamed({ ...row });
+  noise.close();
+  const adjustmentRows = signTestAdjustments(
+    comparisons,
+    alpha,
+    (a, b) => [...configurationCaveats(a, b, varying), ...comparisonCaveats(shares.get(a), shares.get(b), maxTruncationGap)],
+    (t) => beyondNoise(t, floor),
+  );
   for (const row of adjustmentRows) adjustments.appendNamed({ ...row });
   adjustments.close();
-  return { score_intervals_rows: intervalRows.length, sign_test_adjustments_rows: adjustmentRows.length };
+  return { score_intervals_rows: intervalRows.length, sign_test_adjustments_rows: adjustmentRows.length, noise_floor_rows: floor.length };
 }

@@ -31,3 +31,29 @@ export function winsNeededToReach(n: number, alpha: Fraction): number | null {
   }
   return reached;
 }
+
+/** Σ_{i ≤ k} C(n, i), exactly. */
+function lowerTail(n: number, k: number): bigint {
+  let coefficient = 1n;
+  let tail = 1n;
+  for (let i = 1; i <= k; i++) {
+    coefficient = (coefficient * BigInt(n - i + 1)) / BigInt(i);
+    tail += coefficient;
+  }
+  return tail;
+}
+
+/**
+ * The exact two-sided sign-test p-value of a split (min(1, 2·Σ_{i≤k} C(n,i) / 2^n), k the fewer
+ * wins), as the nearest double, and whether it is below alpha, decided on the exact fraction.
+ */
+export function exactSignTest(winsA: number, winsB: number, alpha: Fraction): { p_value: number; below_alpha: boolean } {
+  const n = winsA + winsB;
+  const twiceTail = 2n * lowerTail(n, Math.min(winsA, winsB));
+  const whole = 1n << BigInt(n);
+  if (twiceTail >= whole) return { p_value: 1, below_alpha: alpha.num > alpha.den };
+  // 2^n is a power of two: keep the numerator's top 62 bits, then scale by a power of two.
+  const shift = Math.max(0, twiceTail.toString(2).length - 62);
+  const p_value = Number(twiceTail >> BigInt(shift)) * 2 ** (shift - n);
+  return { p_value, below_alpha: twiceTail * alpha.den < alpha.num * whole };
+}

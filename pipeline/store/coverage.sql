@@ -40,7 +40,8 @@ GROUP BY oc.system_id, oc.job_id;
 -- items × attempts_per_item (NULL without a protocol); missing counts the (item, attempt) pairs
 -- of the protocol no accepted record fills; items_without_record the items with no attempt at all;
 -- status WITHDRAWN for a system with no accepted record (listed, left out of the all-systems
--- hypotheses), INCOMPLETE when a record is missing, else COMPLETE.
+-- hypotheses), INCOMPLETE when a record is missing, else COMPLETE; replicate_of the system a
+-- replicate campaign repeats (study.json systems[].replicate_of), NULL for an original.
 CREATE TABLE coverage AS
 WITH study_systems AS (
   SELECT system_id, true AS registered FROM registered_systems
@@ -64,5 +65,6 @@ SELECT s.system_id, s.registered,
        CAST((SELECT count(*) FROM unsubmitted_jobs u WHERE u.system_id = s.system_id) AS BIGINT) AS jobs_not_submitted,
        CASE WHEN NOT EXISTS (SELECT 1 FROM records r WHERE r.system_id = s.system_id) THEN 'WITHDRAWN'
             WHEN EXISTS (SELECT 1 FROM expected_records e WHERE e.system_id = s.system_id AND e.record_id IS NULL) THEN 'INCOMPLETE'
-            ELSE 'COMPLETE' END AS status
+            ELSE 'COMPLETE' END AS status,
+       (SELECT rs.replicate_of FROM registered_systems rs WHERE rs.system_id = s.system_id) AS replicate_of
 FROM study_systems s, protocol p;

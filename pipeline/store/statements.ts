@@ -82,7 +82,10 @@ export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN
 export const SCORES_TO_ADJUST = 'SELECT system_id, metric, declared, proven, n_declared, n_proven FROM result_scores ORDER BY system_id, metric';
 
 /** Section 5's sign tests, which the score stage adjusts for multiplicity (Holm). */
-export const SIGN_TESTS_TO_ADJUST = 'SELECT system_a, system_b, metric, wins_a, wins_b, p_value FROM result_sign_tests ORDER BY metric, system_a, system_b';
+export const SIGN_TESTS_TO_ADJUST = 'SELECT system_a, system_b, metric, wins_a, wins_b, ties, p_value FROM result_sign_tests ORDER BY metric, system_a, system_b';
+
+/** Each replicate campaign and the system it repeats (study.json systems[].replicate_of). */
+export const REPLICATES = 'SELECT system_id, replicate_of FROM registered_systems WHERE replicate_of IS NOT NULL ORDER BY system_id';
 
 /** Per system, its truncated answers and its expected records (SPEC §13.1: the truncation gap beside each comparison). */
 export const TRUNCATED_SHARES = `SELECT e.system_id, count(*) AS expected, count(*) FILTER (WHERE r.truncated) AS truncated

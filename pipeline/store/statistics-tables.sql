@@ -3,6 +3,7 @@
 -- big-integer tail. Documented in docs/tables.md; emitted in results.json.
 DROP TABLE IF EXISTS result_score_intervals;
 DROP TABLE IF EXISTS result_sign_test_adjustments;
+DROP TABLE IF EXISTS result_noise_floor;
 
 CREATE TABLE result_score_intervals (
   system_id      VARCHAR NOT NULL,
@@ -25,5 +26,19 @@ CREATE TABLE result_sign_test_adjustments (
   reaches_alpha     BOOLEAN NOT NULL,
   fewest_discordant BIGINT  NOT NULL,
   wins_needed       BIGINT,
-  caveats           VARCHAR[] NOT NULL
+  caveats           VARCHAR[] NOT NULL,
+  beyond_noise      BOOLEAN            -- discordant > the A/A discordance of the system it favours; NULL without one
+);
+
+-- The noise floor (SPEC §13.2): each replicate campaign against its original, per metric of the
+-- sign tests — how often two identical campaigns disagree. NOISE_FLOOR_EXCEEDED when their own
+-- sign test reaches alpha: they were not one system, or not run alike.
+CREATE TABLE result_noise_floor (
+  system_id   VARCHAR NOT NULL,
+  replicate   VARCHAR NOT NULL,
+  metric      VARCHAR NOT NULL,
+  items       BIGINT  NOT NULL,
+  discordant  BIGINT  NOT NULL,
+  p_value     DOUBLE  NOT NULL,
+  reason_code VARCHAR
 );

@@ -106,7 +106,7 @@ export const TABLES = {
   commitment_rejects: REJECT_ROW,
   registered_systems: {
     system_id: 'VARCHAR NOT NULL', buyer_fingerprints: 'VARCHAR[] NOT NULL', agent_identities: 'VARCHAR[] NOT NULL',
-    affiliated: 'BOOLEAN NOT NULL',
+    affiliated: 'BOOLEAN NOT NULL', replicate_of: 'VARCHAR',
   },
   owned_commitments: {
     system_id: 'VARCHAR NOT NULL', job_id: 'VARCHAR NOT NULL', bound_by: 'VARCHAR NOT NULL', file: 'VARCHAR NOT NULL',
@@ -193,8 +193,13 @@ export const TABLES = {
   coverage: {
     system_id: 'VARCHAR', registered: 'BOOLEAN', items: 'BIGINT', attempts_per_item: 'INTEGER', expected: 'BIGINT',
     submitted: 'BIGINT', missing: 'BIGINT', items_without_record: 'BIGINT', jobs_not_submitted: 'BIGINT', status: 'VARCHAR',
+    replicate_of: 'VARCHAR',
   },
   // --- statistics-tables.sql: what score adds to section 5's results
+  result_noise_floor: {
+    system_id: 'VARCHAR NOT NULL', replicate: 'VARCHAR NOT NULL', metric: 'VARCHAR NOT NULL', items: 'BIGINT NOT NULL',
+    discordant: 'BIGINT NOT NULL', p_value: 'DOUBLE NOT NULL', reason_code: 'VARCHAR',
+  },
   result_score_intervals: {
     system_id: 'VARCHAR NOT NULL', metric: 'VARCHAR NOT NULL', alpha: 'DOUBLE NOT NULL', declared_lower: 'DOUBLE',
     declared_upper: 'DOUBLE', proven_lower: 'DOUBLE', proven_upper: 'DOUBLE',
@@ -203,7 +208,7 @@ export const TABLES = {
     system_a: 'VARCHAR NOT NULL', system_b: 'VARCHAR NOT NULL', metric: 'VARCHAR NOT NULL',
     discordant: 'BIGINT NOT NULL', p_value: 'DOUBLE NOT NULL', p_holm: 'DOUBLE NOT NULL', alpha: 'DOUBLE NOT NULL',
     reaches_alpha: 'BOOLEAN NOT NULL', fewest_discordant: 'BIGINT NOT NULL', wins_needed: 'BIGINT',
-    caveats: 'VARCHAR[] NOT NULL',
+    caveats: 'VARCHAR[] NOT NULL', beyond_noise: 'BOOLEAN',
   },
 } as const satisfies Record<string, Readonly<Record<string, ColumnDeclaration>>>;
 

@@ -144,7 +144,8 @@ CREATE TABLE registered_systems (
   system_id          VARCHAR   NOT NULL,
   buyer_fingerprints VARCHAR[] NOT NULL,
   agent_identities   VARCHAR[] NOT NULL,
-  affiliated         BOOLEAN   NOT NULL  -- affiliated with the operator: marked in the report, changes nothing computed
+  affiliated         BOOLEAN   NOT NULL, -- affiliated with the operator: marked in the report, changes nothing computed
+  replicate_of       VARCHAR             -- a replicate campaign of this system (the noise floor); NULL for an original
 );
 
 -- The commitments that bind a system (SPEC §12.3, §12.5), appended by the verify stage: one row

@@ -57,6 +57,8 @@ export interface RegisteredSystem {
   agent_identities?: string[];
   /** Affiliated with the operator: marked in the report, changes nothing computed. */
   affiliated?: boolean;
+  /** A replicate campaign of this registered system (the noise floor); in no hypothesis, no ranking. */
+  replicate_of?: string;
   /** The Ed25519 keys that sign the system's intake requests (study/2 only). */
   agent_keys?: AgentKey[];
 }
@@ -190,7 +192,13 @@ function registrationProblems(systems: readonly RegisteredSystem[]): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
   const owner = new Map<string, string>();
+  const replicateOf = new Map(systems.filter((s) => s.replicate_of !== undefined).map((s) => [s.system_id, s.replicate_of!]));
   systems.forEach((s, i) => {
+    const original = s.replicate_of;
+    // A replicate is paired with one original campaign: never itself, never an unknown or another replicate.
+    if (original !== undefined && (original === s.system_id || !systems.some((o) => o.system_id === original) || replicateOf.has(original))) {
+      problems.push(`/systems/${i}/replicate_of ${JSON.stringify(original)} must name another registered system that is not itself a replicate`);
+    }
     if (seen.has(s.system_id)) problems.push(`/systems/${i}/system_id ${JSON.stringify(s.system_id)} is registered twice`);
     seen.add(s.system_id);
     for (const f of s.buyer_fingerprints ?? []) {

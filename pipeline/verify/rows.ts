@@ -94,7 +94,7 @@ export function chainEntryRows(recordId: number, v: TimelineVerification): Chain
 
 /** registered_systems: study.json's systems. */
 export function registeredSystemRow(s: RegisteredSystem): TableRow<'registered_systems'> {
-  return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints ?? [], agent_identities: s.agent_identities ?? [], affiliated: s.affiliated === true };
+  return { system_id: s.system_id, buyer_fingerprints: s.buyer_fingerprints ?? [], agent_identities: s.agent_identities ?? [], affiliated: s.affiliated === true, replicate_of: s.replicate_of ?? null };
 }
 
 /** owned_commitments: whom each commitment line binds. */

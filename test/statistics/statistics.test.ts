@@ -6,7 +6,7 @@ import { clopperPearson, regularizedBeta } from '../../pipeline/statistics/clopp
 import { decimalFraction } from '../../pipeline/statistics/exact-rational.ts';
 import { holmAdjusted } from '../../pipeline/statistics/holm.ts';
 import { scoreIntervals, signTestAdjustments } from '../../pipeline/statistics/results.ts';
-import { fewestDiscordantToReach, winsNeededToReach } from '../../pipeline/statistics/sign-test-reach.ts';
+import { exactSignTest, fewestDiscordantToReach, winsNeededToReach } from '../../pipeline/statistics/sign-test-reach.ts';
 
 /** C(n, i) for i = 0..n, exactly (Pascal's rule: written apart from the code under test). */
 function binomialRow(n: number): bigint[] {
@@ -109,9 +109,9 @@ describe('Holm-adjusted p-values', () => {
   it('are computed within each metric only', () => {
     const rows = signTestAdjustments(
       [
-        { system_a: 'a', system_b: 'b', metric: 'm/declared', wins_a: 9, wins_b: 1, p_value: 0.021484375 },
-        { system_a: 'a', system_b: 'c', metric: 'm/declared', wins_a: 5, wins_b: 5, p_value: 1 },
-        { system_a: 'a', system_b: 'b', metric: 'm/proven', wins_a: 9, wins_b: 1, p_value: 0.021484375 },
+        { system_a: 'a', system_b: 'b', metric: 'm/declared', wins_a: 9, wins_b: 1, ties: 0, p_value: 0.021484375 },
+        { system_a: 'a', system_b: 'c', metric: 'm/declared', wins_a: 5, wins_b: 5, ties: 0, p_value: 1 },
+        { system_a: 'a', system_b: 'b', metric: 'm/proven', wins_a: 9, wins_b: 1, ties: 0, p_value: 0.021484375 },
       ],
       0.05,
     );
@@ -154,5 +154,26 @@ describe('what a sign test can detect at alpha', () => {
     expect(decimalFraction(1e-7)).toEqual({ num: 1n, den: 10_000_000n });
     expect(decimalFraction(0.5)).toEqual({ num: 5n, den: 10n });
     expect(() => decimalFraction(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe('the exact sign test of the noise floor', () => {
+  // Against tails written out by hand: C(n, i) summed, times 2, over 2^n.
+  it.each([
+    [0, 0, 1, false],
+    [1, 1, 1, false],
+    [6, 0, 2 / 64, true], // 2·1/64 = 0.03125 < 0.05
+    [5, 0, 2 / 32, false], // 0.0625
+    [9, 1, (2 * (1 + 10)) / 1024, true], // 0.021484375
+    [8, 2, (2 * (1 + 10 + 45)) / 1024, false], // 0.109375
+  ])('wins %i : %i → p = %f, below 0.05: %s', (a, b, p, below) => {
+    expect(exactSignTest(a, b, decimalFraction(0.05))).toEqual({ p_value: p, below_alpha: below });
+  });
+
+  it('stays exact beyond a double\'s range: 1,200 items split 500 : 700 is below 1e-6', () => {
+    const r = exactSignTest(500, 700, decimalFraction(0.000001));
+    expect(r.below_alpha).toBe(true);
+    expect(r.p_value).toBeGreaterThan(0);
+    expect(r.p_value).toBeLessThan(1e-6);
   });
 });

@@ -48,9 +48,9 @@ describe('named rows', () => {
 describe('a declared table\'s appender', () => {
   it('takes the rows its declaration types, by name, and refuses one without a column', async () => {
     const appender = await TableAppender.declared(store.connection, 'registered_systems');
-    appender.appendNamed({ system_id: 'sys-a', buyer_fingerprints: ['fp'], agent_identities: [], affiliated: false });
+    appender.appendNamed({ system_id: 'sys-a', buyer_fingerprints: ['fp'], agent_identities: [], affiliated: false, replicate_of: null });
     // @ts-expect-error agent_identities is missing: the declaration types every column
-    expect(() => appender.appendNamed({ system_id: 'sys-b', buyer_fingerprints: [], affiliated: false })).toThrow('row has no value for column agent_identities');
+    expect(() => appender.appendNamed({ system_id: 'sys-b', buyer_fingerprints: [], affiliated: false, replicate_of: null })).toThrow('row has no value for column agent_identities');
     appender.close();
     const reader = await store.connection.runAndReadAll('SELECT system_id, buyer_fingerprints FROM registered_systems');
     expect(reader.getRowsJson()).toEqual([['sys-a', ['fp']]]);
