@@ -1,4 +1,4 @@
-// Generates the example study's submissions and commitments from three synthetic systems, signed
+// Generates the example study's submissions and commitments from four synthetic systems, signed
 // with the TEST-ONLY keys and stamped by the local pkijs TSA (genTime inside the study window):
 //
 //   sys-honest     every proof verifies, every receipt timeline is anchored by its commitment;
@@ -12,6 +12,9 @@
 //                  re-closed (internally valid, caught only by the commitment), and two truncated
 //                  answers; two attempts per item where the others make three (constancy is then
 //                  not comparable: the report flags it);
+//   sys-honest-rerun  a replicate campaign of sys-honest (study.json replicate_of): the same system
+//                  run again, alike, which misses on other attempts (mp-011, mp-012) than
+//                  sys-honest (mp-010): the noise floor of identical campaigns, 3 discordant items;
 //   copycat        sys-honest's lines for five items, copied with only system_id changed: every
 //                  proof VERIFIED and every timeline ANCHORED, but bought by sys-honest's buyer key,
 //                  so the registered study gives it nothing proven (EVIDENCE_NOT_BOUND, SPEC §6.2).
@@ -56,10 +59,12 @@ export interface KeyItem {
 }
 type Passage = { ref: string; text: string };
 
-const SYSTEMS = ['sys-honest', 'sys-tampered', 'sys-truncated'] as const;
+const SYSTEMS = ['sys-honest', 'sys-tampered', 'sys-truncated', 'sys-honest-rerun'] as const;
 type SystemId = (typeof SYSTEMS)[number];
 /** Attempts per item: sys-truncated stops at two. */
-const ATTEMPTS: Record<SystemId, number> = { 'sys-honest': 3, 'sys-tampered': 3, 'sys-truncated': 2 };
+const ATTEMPTS: Record<SystemId, number> = { 'sys-honest': 3, 'sys-tampered': 3, 'sys-truncated': 2, 'sys-honest-rerun': 3 };
+/** The replicate campaigns (study.json systems[].replicate_of): the system each runs again. */
+const REPLICATE_OF: Partial<Record<SystemId, SystemId>> = { 'sys-honest-rerun': 'sys-honest' };
 /** What an answer on mp-007 adds from the served L2113-10, which quotes another code. */
 const RELAYED_SENTENCE = " Un lot peut être réservé aux structures mentionnées à l'article L5132-4 du code du travail.";
 const COPYCAT = 'copycat';
@@ -73,7 +78,10 @@ const buyerApiKey = (system: string) => `TEST-ONLY-api-key-${system}`;
 
 /** study.json `systems`: each example system with the fingerprint of its own buyer key. */
 export function exampleSystems(): RegisteredSystem[] {
-  return [COPYCAT, ...SYSTEMS].sort().map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(buyerApiKey(system_id))] }));
+  return [COPYCAT, ...SYSTEMS].sort().map((system_id) => {
+    const original = REPLICATE_OF[system_id as SystemId];
+    return { system_id, buyer_fingerprints: [buyerFingerprint(buyerApiKey(system_id))], ...(original === undefined ? {} : { replicate_of: original }) };
+  });
 }
 
 /** Article texts by identifier, read from the corpus headings and the paragraph under each. */
@@ -120,6 +128,12 @@ function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<
   if (system === 'sys-honest') {
     // Constancy: the honest system misses the expected reference once in three attempts on one item.
     if (id === 'mp-010' && attempt === 3) plan.text = 'L\'acheteur doit demander des explications sur le prix proposé.';
+    if (id === 'mp-007') plan.text += RELAYED_SENTENCE;
+    return plan;
+  }
+  if (system === 'sys-honest-rerun') {
+    // The same system run again: it misses on other attempts than the first campaign.
+    if ((id === 'mp-011' && attempt === 1) || (id === 'mp-012' && attempt === 2)) plan.text = 'La réponse dépend des circonstances de l\'achat.';
     if (id === 'mp-007') plan.text += RELAYED_SENTENCE;
     return plan;
   }

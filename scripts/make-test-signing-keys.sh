@@ -6,7 +6,7 @@
 set -euo pipefail
 dir="$(cd "$(dirname "$0")/.." && pwd)/test/fixtures/keys"
 mkdir -p "$dir"
-for name in arkforge-2026 arkforge-2025-expired operator agent-copycat agent-sys-honest agent-sys-tampered agent-sys-truncated; do
+for name in arkforge-2026 arkforge-2025-expired operator agent-copycat agent-sys-honest agent-sys-tampered agent-sys-truncated agent-sys-honest-rerun; do
   key="$dir/TEST-ONLY-$name.key.pem"
   if [[ -e "$key" && "${1:-}" != "--force" ]]; then echo "kept $key"; continue; fi
   openssl genpkey -algorithm ed25519 -out "$key"

@@ -235,7 +235,7 @@ export async function rebuildExample(root: string = ROOT): Promise<void> {
   await freezeAndAnchor(root);
   writeExampleAuditorMaterial(root);
   const generated = await generateExampleSubmissions(root);
-  console.log(`generated ${generated.records} submission records from 4 systems (+${generated.rejectsExpected} lines ingest must reject)`);
+  console.log(`generated ${generated.records} submission records from ${exampleSystems().length} systems (+${generated.rejectsExpected} lines ingest must reject)`);
   await intakeExample(root);
   console.log('took every submission file in through intake and sealed it (receipts in test/fixtures/example-auditor/receipts/)');
 }
