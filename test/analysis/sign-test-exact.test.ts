@@ -47,7 +47,7 @@ async function storeWith(planSql: string, n: number): Promise<string> {
     for (const ddl of BASE_TABLE_SQL) await c.run(readFileSync(ddl, 'utf8'));
     await c.run(planSql);
     await c.run(`
-      INSERT INTO registered_systems VALUES ('sys-a', [], [], false), ('sys-b', [], [], false);
+      INSERT INTO registered_systems VALUES ('sys-a', [], [], false, NULL), ('sys-b', [], [], false, NULL);
       INSERT INTO items SELECT 'item-' || i, 'q' FROM range(${n}) t(i);
       INSERT INTO answer_key SELECT 'item-' || i, 'positive', ['R' || i] FROM range(${n}) t(i);
       CREATE TEMP TABLE planned AS SELECT row_number() OVER (ORDER BY s, i, attempt) AS record_id, * FROM plan;

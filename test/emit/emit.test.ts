@@ -155,7 +155,7 @@ describe('emit: data files', () => {
     expect(/^[\x20-\x7e]*\n$/.test(text)).toBe(true); // ASCII only: non-ASCII is \u-escaped
     const r = JSON.parse(text);
     expect(Object.keys(r).sort()).toEqual([
-      'as_of', 'assertion_classes', 'constancy', 'coverage', 'discordant_items', 'evidence', 'format', 'hypotheses', 'run_id', 'score_intervals', 'scores',
+      'as_of', 'assertion_classes', 'constancy', 'coverage', 'discordant_items', 'evidence', 'format', 'hypotheses', 'noise_floor', 'run_id', 'score_intervals', 'scores',
       'sign_test_adjustments', 'sign_tests', 'study_id',
     ]);
     // Coverage, the hidden job and the refusal flag the text contradicts (record 5: flag false, text true).
@@ -277,7 +277,7 @@ describe('emit: data files', () => {
     expect(md).not.toContain('0.2833333333333333');
     // sys-a was counted over 3 attempts, sys-b over 2: flagged in the finding, constancy and sign tests.
     expect(head).toContain('different numbers of attempts per item (sys-a 3, sys-b 2)');
-    expect(md).toContain('| sys-a | sys-b | positive answers citing an expected reference (higher is better) | 3 / 2 — not comparable | 3 | 1 | 0 | 0.625 | 1 | no | none of 4 | mp-003 | mp-001 |');
+    expect(md).toContain('| sys-a | sys-b | positive answers citing an expected reference (higher is better) | 3 / 2 — not comparable | 3 | 1 | 0 | 0.625 | 1 | no | none of 4 | — | mp-003 | mp-001 |');
     expect(md).toContain('the fewest discordant items with which any comparison could reach significance is 6');
   });
 

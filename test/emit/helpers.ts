@@ -35,7 +35,7 @@ CREATE TABLE proof_checks (
   record_id BIGINT, evidence_index INTEGER, status VARCHAR, reason_codes VARCHAR[], checks JSON,
   proof_timestamp TIMESTAMPTZ);
 CREATE TABLE chain_checks (record_id BIGINT, job_id VARCHAR, status VARCHAR, reason_codes VARCHAR[], entry_count INTEGER);
-CREATE TABLE registered_systems (system_id VARCHAR, buyer_fingerprints VARCHAR[], agent_identities VARCHAR[], affiliated BOOLEAN);
+CREATE TABLE registered_systems (system_id VARCHAR, buyer_fingerprints VARCHAR[], agent_identities VARCHAR[], affiliated BOOLEAN, replicate_of VARCHAR);
 CREATE TABLE evidence_reuse (kind VARCHAR, value VARCHAR, records VARCHAR[], systems VARCHAR[], claimed_by VARCHAR[], cancels BOOLEAN);
 CREATE TABLE evidence_ownership (record_id BIGINT, evidence_kind VARCHAR, evidence_index INTEGER, system_id VARCHAR, status VARCHAR, reason_codes VARCHAR[]);
 CREATE TABLE served_passages (system_id VARCHAR, in_corpus BOOLEAN);
@@ -50,8 +50,9 @@ CREATE TABLE result_sign_tests (system_a VARCHAR, system_b VARCHAR, metric VARCH
 -- and that no time zone of the process leaks into the outputs.
 CREATE TABLE result_hypotheses (hypothesis_id VARCHAR, statement VARCHAR, threshold DOUBLE, observed DOUBLE, outcome VARCHAR, reason VARCHAR, registered_at TIMESTAMPTZ, tags VARCHAR[]);
 CREATE TABLE result_score_intervals (system_id VARCHAR, metric VARCHAR, alpha DOUBLE, declared_lower DOUBLE, declared_upper DOUBLE, proven_lower DOUBLE, proven_upper DOUBLE);
-CREATE TABLE result_sign_test_adjustments (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, discordant BIGINT, p_value DOUBLE, p_holm DOUBLE, alpha DOUBLE, reaches_alpha BOOLEAN, fewest_discordant BIGINT, wins_needed BIGINT, caveats VARCHAR[]);
-CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT, status VARCHAR);
+CREATE TABLE result_sign_test_adjustments (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, discordant BIGINT, p_value DOUBLE, p_holm DOUBLE, alpha DOUBLE, reaches_alpha BOOLEAN, fewest_discordant BIGINT, wins_needed BIGINT, caveats VARCHAR[], beyond_noise BOOLEAN);
+CREATE TABLE result_noise_floor (system_id VARCHAR, replicate VARCHAR, metric VARCHAR, items BIGINT, discordant BIGINT, p_value DOUBLE, reason_code VARCHAR);
+CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT, status VARCHAR, replicate_of VARCHAR);
 CREATE TABLE unsubmitted_jobs (system_id VARCHAR, job_id VARCHAR, reason_code VARCHAR, bound_by VARCHAR[], file VARCHAR, line_no BIGINT);
 CREATE TABLE record_refusals (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, flag BOOLEAN, by_text BOOLEAN, declared BOOLEAN, proven BOOLEAN);
 CREATE TABLE answer_key_amounts (item_id VARCHAR, ref VARCHAR, value VARCHAR, unit VARCHAR, derived VARCHAR);
@@ -123,11 +124,11 @@ INSERT INTO result_score_intervals VALUES
   ('sys-b', 'positives_citing_expected', 0.05, 0.09429932405024981, 0.9915962413184829, 0.008403758681517089, 0.9057007194831),
   ('sys-a', 'positives_citing_expected', 0.05, 0.3976354952078, 1.0, 0.0675865993, 0.9324134007);
 INSERT INTO result_sign_test_adjustments VALUES
-  ('sys-a', 'sys-b', 'positives_citing_expected', 4, 0.625, 1.0, 0.05, false, 6, NULL, ['TRUNCATION_GAP']),
-  ('sys-a', 'sys-b', 'phantom_count', 0, 1.0, 1.0, 0.05, false, 6, NULL, []);
+  ('sys-a', 'sys-b', 'positives_citing_expected', 4, 0.625, 1.0, 0.05, false, 6, NULL, ['TRUNCATION_GAP'], NULL),
+  ('sys-a', 'sys-b', 'phantom_count', 0, 1.0, 1.0, 0.05, false, 6, NULL, [], NULL);
 INSERT INTO coverage VALUES
-  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1, 'INCOMPLETE'),
-  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0, 'INCOMPLETE');
+  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1, 'INCOMPLETE', NULL),
+  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0, 'INCOMPLETE', NULL);
 INSERT INTO unsubmitted_jobs VALUES ('sys-b', 'job-hidden', 'JOB_NOT_SUBMITTED', ['intake'], 'inputs/commitments/sys-b.jsonl', 2);
 INSERT INTO record_refusals VALUES
   (5, 'sys-b', 'mp-002', 1, false, true, true, true),
