@@ -34,6 +34,11 @@ export const REASONS = {
     meaning: 'The tool hit a bug; nothing was written.',
     next: 'Report the message and the command line; rerunning will not help.',
   },
+  ROOT_NOT_FOUND: {
+    exit: EXIT.usage,
+    meaning: '--root names a path that does not exist or is not a directory; no command looks for a study there.',
+    next: 'Check the path: --root names the study directory (the one holding preregistration/).',
+  },
   UNKNOWN_REASON_CODE: {
     meaning: 'A code given to `prereg explain` is not in the catalogue.',
     next: 'Check the spelling; an unknown code is never a favourable result.',

@@ -68,6 +68,7 @@ export const corpusProof: Command = {
   ].join('\n'),
   options: { verify: { type: 'string' }, 'corpus-root': { type: 'string' }, file: { type: 'string' } },
   stage: false,
+  operands: { min: 0, max: 1 },
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (typeof ctx.values.verify === 'string') {

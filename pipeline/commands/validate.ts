@@ -52,6 +52,7 @@ export const validate: Command = {
   ].join('\n'),
   options: { 'max-line-bytes': { type: 'string' } },
   stage: false,
+  operands: { min: 1, max: Infinity },
   jsonSchema: () => 'prereg.validate/1',
   async run(ctx) {
     if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)');

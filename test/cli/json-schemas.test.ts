@@ -69,7 +69,7 @@ describe('schemas/cli', () => {
   it('compile under ajv (draft 2020-12, strict); each is named by its file, its $id and its schema_version', () => {
     expect([...schemas.values()].map((s) => s.file).sort()).toEqual([
       'audit.schema.json', 'check-anchors.schema.json', 'doctor.schema.json', 'error.schema.json',
-      'status.schema.json', 'validate.schema.json', 'verify-files.schema.json', 'verify.schema.json',
+      'explain.schema.json', 'status.schema.json', 'validate.schema.json', 'verify-files.schema.json', 'verify.schema.json',
     ]);
     for (const [version, s] of schemas) {
       expect(s.file).toBe(fileOf(version));
@@ -188,6 +188,15 @@ describe('--json output conforms to schemas/cli, after one run', () => {
   });
 });
 
+describe('--json output conforms to schemas/cli, without a study', () => {
+  it('explain: known codes with their exit codes; an unknown one with its suggestions', async () => {
+    const [known] = conforms(await runCli(['explain', 'USAGE', 'file_not_found', '--json']), 'prereg.explain/1', 0);
+    expect(known.codes.map((c: { code: string; exit: number }) => [c.code, c.exit])).toEqual([['FILE_NOT_FOUND', 3], ['USAGE', 2]]);
+    const [unknown] = conforms(await runCli(['explain', 'proof_time_outside', '--json']), 'prereg.explain/1', 1);
+    expect(unknown.codes[0]).toMatchObject({ code: 'PROOF_TIME_OUTSIDE', known: false, exit: null, suggestions: ['PROOF_TIME_OUTSIDE_WINDOW'] });
+  });
+});
+
 describe('--json error documents conform to schemas/cli/error.schema.json', () => {
   it('a missing file, a missing directory, nothing to verify, no freeze, an unknown option, an unknown command', async () => {
     const empty = join(tmp.path, 'empty');
@@ -199,6 +208,8 @@ describe('--json error documents conform to schemas/cli/error.schema.json', () =
       [['check-anchors', '--root', empty, '--json'], 'FREEZE_MISSING'],
       [['doctor', '--bogus', '--json'], 'USAGE'],
       [['bogus', '--json'], 'USAGE'],
+      [['status', empty, '--json'], 'USAGE'],
+      [['doctor', '--root', join(tmp.path, 'no-such-study'), '--json'], 'ROOT_NOT_FOUND'],
     ];
     for (const [args, code] of cases) {
       const r = await runCli(args);
@@ -240,6 +251,7 @@ describe('the schemas can fail', () => {
     rejects('prereg.audit/1', edited('prereg.audit/1', (d) => void (d.rails[0].code = 'not a code')), 'enum');
     rejects('prereg.audit/1', edited('prereg.audit/1', (d) => void (d.verdict = 'VALID')), 'enum');
     rejects('prereg.verify/1', edited('prereg.verify/1', (d) => void (d.proofs_by_status.FINE = 1)), 'enum');
+    rejects('prereg.explain/1', edited('prereg.explain/1', (d) => void (d.codes[0].exit = 7)), 'oneOf');
     rejects('prereg.error/1', edited('prereg.error/1', (d) => void (d.code = 'file_not_found')), 'pattern');
     rejects('prereg.doctor/1', edited('prereg.doctor/1', (d) => void (d.schema_version = 'prereg.doctor/2')), 'const');
   });
