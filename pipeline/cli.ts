@@ -70,6 +70,8 @@ const processIo: CliIo = {
 
 /** The shape of every --json error document, whatever the command (schemas/cli/error.schema.json). */
 const ERROR_SCHEMA = 'prereg.error/1';
+/** The shape of `prereg --version --json` (schemas/cli/version.schema.json). */
+const VERSION_SCHEMA = 'prereg.version/1';
 
 /** A JSON document as printed: its schema_version first when the command publishes one; anything but an object as it is. */
 function versioned(schema: string | undefined, value: unknown): unknown {
@@ -152,7 +154,7 @@ export async function main(rawArgv: string[], io: CliIo = processIo): Promise<Ex
   const wantsJson = argv.includes('--json');
   if (name === '--version' || name === '-V') {
     const v = await versions();
-    io.stdout(wantsJson ? `${JSON.stringify(v)}\n` : `prereg ${v.prereg}\nduckdb ${v.duckdb}\nnode ${v.node}\n`);
+    io.stdout(wantsJson ? `${shownJson(versioned(VERSION_SCHEMA, v))}\n` : `prereg ${v.prereg}\nduckdb ${v.duckdb}\nnode ${v.node}\n`);
     return EXIT.ok;
   }
   if (name === 'help' && argv[1] !== undefined && !argv[1].startsWith('-')) {

@@ -131,6 +131,7 @@ function analysisCommand(stage: AnalysisStage, summary: string, help: readonly s
     help: [`usage: prereg ${stage.name} [--secret-file FILE] [--force] [--root DIR] [--json]`, '', ...help, ...HELP_COMMON].join('\n'),
     options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
     stage: true,
+    jsonSchema: () => `prereg.${stage.name}/1`,
     writesStudy: () => true,
     run: (ctx) => runAnalysis(stage, ctx),
   };

@@ -116,6 +116,7 @@ export const emit: Command = {
   ].join('\n'),
   options: { ...KEY_OPTIONS, outputs: { type: 'string' } },
   stage: true,
+  jsonSchema: () => 'prereg.emit/1',
   writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);

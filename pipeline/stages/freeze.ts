@@ -32,6 +32,7 @@ export const freeze: Command = {
   ].join('\n'),
   options: { 'answer-key': { type: 'string' }, 'secret-file': { type: 'string' }, replace: { type: 'boolean' } },
   stage: true,
+  jsonSchema: () => 'prereg.freeze/1',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (existsSync(layout.freeze) && ctx.values.replace !== true) {

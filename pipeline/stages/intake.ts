@@ -81,6 +81,7 @@ export const intake: Command = {
     'tsa-root': { type: 'string', multiple: true },
   },
   stage: true,
+  jsonSchema: (ctx) => (typeof ctx.values['verify-receipt'] === 'string' ? 'prereg.intake-receipt/1' : 'prereg.intake/1'),
   operands: { min: 0, max: 1 },
   // Checking a receipt writes nothing.
   writesStudy: (ctx) => typeof ctx.values['verify-receipt'] !== 'string',

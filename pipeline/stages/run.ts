@@ -28,6 +28,7 @@ export const run: Command = {
   ].join('\n'),
   options: { ...KEY_OPTIONS, 'secret-file': { type: 'string' }, outputs: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  jsonSchema: () => 'prereg.run/1',
   writesStudy: () => true,
   async run(ctx) {
     // Refused before any stage runs: outputs inside the study would modify its inputs.

@@ -15,7 +15,7 @@ describe('CLI conventions', () => {
   it('--version names the tool, DuckDB and Node versions an audit depends on', async () => {
     const r = await runCli(['--version', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json).toEqual({ prereg: packageVersion, duckdb: duckdbLibraryVersion(), node: process.version });
+    expect(r.json).toEqual({ schema_version: 'prereg.version/1', prereg: packageVersion, duckdb: duckdbLibraryVersion(), node: process.version });
     const text = await runCli(['--version']);
     expect(text.stdout).toBe(`prereg ${packageVersion}\nduckdb ${duckdbLibraryVersion()}\nnode ${process.version}\n`);
   });
