@@ -648,8 +648,12 @@ export const REASONS = {
     next: 'Restore seal.json and inputs/anchors/ as `prereg seal` wrote them.',
   },
   SEAL_MISSING: {
-    meaning: 'The study declares sealed intake (study.json intake.mode "sealed", the study/2 default), it is after closes_at, and inputs/seal.json does not exist: the inputs are not closed, so no stage may read them (and reveal-check may not reveal the answer key).',
-    next: 'Run `prereg seal` (within intake.seal_within_s of closes_at), then run again.',
+    meaning: 'The study declares sealed intake (study.json intake.mode "sealed", the study/2 default) and inputs/seal.json does not exist: the inputs are not closed, so run and emit score nothing (before closes_at as after it: nothing is scored before the seal) and reveal-check may not reveal the answer key. Nothing was written.',
+    next: 'After closes_at, run `prereg seal` (within intake.seal_within_s of closes_at), then run again.',
+  },
+  WINDOW_OPEN: {
+    meaning: "The study declares unsealed intake (every study/1, or intake.mode \"unsealed\") and its closes_at has not passed by this machine's clock: run and emit score nothing while submissions may still come in. The weaker guarantee: the clock is the operator's own, not a witness's (a sealed study's seal is dated by a TSA). Nothing was written.",
+    next: 'Run again after closes_at (the message names it); `prereg doctor` names the window\'s phase.',
   },
   SEAL_FREEZE_MISMATCH: {
     meaning: "inputs/seal.json names another freeze_digest than preregistration/freeze.json: the study was re-frozen after its inputs were sealed, or the seal is another study's.",

@@ -15,7 +15,8 @@ import type { OperatorKeyPems } from '../emit/sign.ts';
 import { BASE_TABLES, describeStore, readResults, readStoreFacts, RESULT_TABLES } from '../emit/tables.ts';
 import { openEmitDatabase } from '../store/emit-database.ts';
 import { writeOutputs } from '../emit/write-outputs.ts';
-import { intakeRecordFiles } from '../intake/files.ts';
+import { intakeRecordFiles, requireSealedIntake } from '../intake/files.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { listAnchorFiles } from '../freeze/anchors.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
@@ -112,7 +113,9 @@ export const emit: Command = {
     'manifest.sig and manifest.p7s, under a temporary name renamed into place. run_id derives from',
     'the input digests; the same inputs give byte-identical files. Exit 4 (OUTPUT_EXISTS) when',
     'outputs/<run_id>/ exists; exit 3 when a key is missing or not the pinned one, study.json or',
-    'the trust directory drifted from the freeze, or the store is incomplete. See docs/outputs.md.',
+    'the trust directory drifted from the freeze, or the store is incomplete; and outside the window:',
+    'a sealed study before its seal (SEAL_MISSING), an unsealed one before closes_at by this',
+    'machine\'s clock (WINDOW_OPEN). See docs/outputs.md.',
   ].join('\n'),
   options: { ...KEY_OPTIONS, outputs: { type: 'string' } },
   stage: true,
@@ -120,6 +123,8 @@ export const emit: Command = {
   writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
+    // Nothing signed outside the window (an audit's rerun calls emitOutputs, not this, on a study it judges itself).
+    requireSealedIntake(loadStudyFiles(layout), Date.now());
     const keys = resolveOperatorKeys(ctx.values, ctx.env);
     const outputs = ctx.values.outputs;
     const r = await emitOutputs(layout, {

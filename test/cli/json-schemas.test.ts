@@ -86,14 +86,14 @@ describe('schemas/cli', () => {
 
 describe('--json output conforms to schemas/cli, before the run', () => {
   it('doctor: ready with the keys; blocked without them (a problem with its exitCode)', async () => {
-    const [ready] = conforms(await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]), 'prereg.doctor/1', 0);
+    const [ready] = conforms(await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]), 'prereg.doctor/2', 0);
     expect(ready.status).toBe('ready');
-    const [blocked] = conforms(await runCli(['doctor', '--root', root, '--json']), 'prereg.doctor/1', 3);
+    const [blocked] = conforms(await runCli(['doctor', '--root', root, '--json']), 'prereg.doctor/2', 3);
     expect(blocked.stages[3].problems.map((p: { exitCode?: number }) => p.exitCode)).toContain(3);
   });
 
   it('status on a fresh study: every stage stale', async () => {
-    const [fresh] = conforms(await runCli(['status', '--root', root, '--json']), 'prereg.status/1', 0);
+    const [fresh] = conforms(await runCli(['status', '--root', root, '--json']), 'prereg.status/2', 0);
     expect(fresh.stages.map((s: { state: string }) => s.state)).toEqual(['stale', 'stale', 'stale', 'stale', 'stale']);
   });
 
@@ -194,7 +194,7 @@ describe('--json output conforms to schemas/cli, after one run', () => {
   });
 
   it('status: every stage current', async () => {
-    const [after] = conforms(await runCli(['status', '--root', root, '--json']), 'prereg.status/1', 0);
+    const [after] = conforms(await runCli(['status', '--root', root, '--json']), 'prereg.status/2', 0);
     expect(after.stages.map((s: { state: string }) => s.state)).toEqual(['current', 'current', 'current', 'current', 'current']);
   });
 
@@ -245,9 +245,9 @@ describe('--json output conforms to schemas/cli, after one run', () => {
     const anchors = join(root, 'preregistration/anchors');
     const token = readdirSync(anchors).find((f) => f.endsWith('.tsr'))!;
     flipByte(join(anchors, token), 100);
-    const [doctor] = conforms(await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]), 'prereg.doctor/1', 3);
+    const [doctor] = conforms(await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]), 'prereg.doctor/2', 3);
     expect(doctor.status).toBe('blocked');
-    const [status] = conforms(await runCli(['status', '--root', root, '--json']), 'prereg.status/1', 3);
+    const [status] = conforms(await runCli(['status', '--root', root, '--json']), 'prereg.status/2', 3);
     expect(status.stages.find((s: { state: string }) => s.state === 'blocked').code).toMatch(/^[A-Z_]+$/);
     const [anchorsDoc] = conforms(await runCli(['check-anchors', '--root', root, ...auditorFlags().slice(0, 2), '--json']), 'prereg.check-anchors/1', 1);
     expect(anchorsDoc.reason_codes).toContain('CORPUS_DRIFT');
@@ -385,8 +385,8 @@ describe('the schemas can fail', () => {
   });
 
   it('rejects a wrong status word, state, check outcome, reason code, nested member or schema_version', () => {
-    rejects('prereg.doctor/1', edited('prereg.doctor/1', (d) => void (d.stages[0].status = 'fine')), 'enum');
-    rejects('prereg.status/1', edited('prereg.status/1', (d) => void (d.stages[0].state = 'fresh')), 'enum');
+    rejects('prereg.doctor/2', edited('prereg.doctor/2', (d) => void (d.stages[0].status = 'fine')), 'enum');
+    rejects('prereg.status/2', edited('prereg.status/2', (d) => void (d.stages[0].state = 'fresh')), 'enum');
     const line = seen.get('prereg.verify-files/1')!.find((l: any) => l.kind === 'chain');
     rejects('prereg.verify-files/1', { ...structuredClone(line as object), checks: { ...(line as any).checks, links: 'passed' } }, 'enum');
     rejects('prereg.verify-files/1', { ...structuredClone(line as object), checks: { ...(line as any).checks, extra: 'pass' } }, 'additionalProperties');
@@ -398,7 +398,9 @@ describe('the schemas can fail', () => {
     rejects('prereg.verify/1', edited('prereg.verify/1', (d) => void (d.proofs_by_status.FINE = 1)), 'enum');
     rejects('prereg.explain/1', edited('prereg.explain/1', (d) => void (d.codes[0].exit = 7)), 'oneOf');
     rejects('prereg.error/1', edited('prereg.error/1', (d) => void (d.code = 'file_not_found')), 'pattern');
-    rejects('prereg.doctor/1', edited('prereg.doctor/1', (d) => void (d.schema_version = 'prereg.doctor/2')), 'const');
+    rejects('prereg.doctor/2', edited('prereg.doctor/2', (d) => void (d.schema_version = 'prereg.doctor/1')), 'const');
+    rejects('prereg.doctor/2', edited('prereg.doctor/2', (d) => void (d.window.phase = 'ajar')), 'enum');
+    rejects('prereg.status/2', edited('prereg.status/2', (d) => void (d.window.extra = '')), 'additionalProperties');
     rejects('prereg.verify-token/1', edited('prereg.verify-token/1', (d) => void (d.checks.chain = 'ok')), 'enum');
     // REFUSED with no reason code, VERIFIED with one: each status word says whether codes follow.
     rejects('prereg.verify-token/1', edited('prereg.verify-token/1', (d) => void (d.status = 'REFUSED')), 'minItems');
