@@ -53,7 +53,7 @@ export const verify: Command = {
   ].join('\n'),
   options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
-  jsonSchema: (ctx) => (ctx.positionals.length > 0 ? 'prereg.verify-files/1' : 'prereg.verify/1'),
+  jsonSchema: (ctx) => (ctx.positionals.length > 0 ? 'prereg.verify-files/2' : 'prereg.verify/1'),
   // Verifying given files writes nothing; the study mode writes the store.
   writesStudy: (ctx) => ctx.positionals.length === 0,
   async run(ctx) {
