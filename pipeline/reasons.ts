@@ -398,6 +398,10 @@ export const REASONS = {
     meaning: "The matching commitment was published at or after the study's closes_at, so it does not show the timeline existed before submissions closed.",
     next: 'Nothing can repair a late commitment; publish commitments before closes_at next time.',
   },
+  COMMITMENT_TIME_IMPLAUSIBLE: {
+    meaning: "The matching commitment's published_at (its committer's claim) cannot be true: it is before the study's opens_at, or after the date its witness gave the file holding it (the TSA date of the intake entry that took a system's own commitments in; the seal's for the operator-collected inputs/commitments.jsonl), or after the commitment's own retrieved_at. The timeline is not anchored: a backdated commitment shows nothing about when the timeline existed.",
+    next: 'Publish the commitment during the study window and give the time it was really published; a system sends its commitments through intake after publishing them (docs/aer1.md, "When a commitment was published").',
+  },
   RECEIPT_MALFORMED: {
     meaning: 'A single AER-1 receipt does not pass the draft\'s core check: a member missing or of the wrong shape (id a lowercase UUID, receipt_schema_version non-empty, created_at RFC 3339 with a real date, tool {name, version, scope} non-empty strings, provenance_class one of the three classes, canonical_bytes strict base64 of UTF-8, output_hash "sha256:" + 64 lowercase hex, verification_status "verified").',
     next: 'Fix the members named in the message; a conformant receipt is still only its producer\'s statement.',

@@ -96,6 +96,7 @@ export const TABLES = {
     ...checkColumnTypes(TIMELINE_CATALOGUE, TIMELINE_CATALOGUE.checks, 'check_'),
     entry_count: 'INTEGER NOT NULL',
     final_entry_digest: 'VARCHAR', commitment_witness: 'VARCHAR', commitment_published_at: 'VARCHAR',
+    commitment_route: 'VARCHAR', commitment_witnessed_by: 'VARCHAR', commitment_witnessed_at: 'VARCHAR',
     provenance_classes: 'VARCHAR[] NOT NULL', problems: 'VARCHAR[] NOT NULL',
   },
   chain_entries: {

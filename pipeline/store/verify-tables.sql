@@ -110,11 +110,17 @@ CREATE TABLE chain_checks (
   check_commitment_count        VARCHAR   NOT NULL,
   check_commitment_final_digest VARCHAR   NOT NULL,
   check_commitment_timely       VARCHAR   NOT NULL,
+  check_commitment_time_plausible VARCHAR NOT NULL,
   check_commitment_consistent   VARCHAR   NOT NULL,
   entry_count                   INTEGER   NOT NULL,
   final_entry_digest            VARCHAR,
   commitment_witness            VARCHAR,
   commitment_published_at       VARCHAR,
+  -- How the compared commitment came in ('intake': a system's own file; 'operator': the
+  -- operator-collected file) and its witness: the token that dated its file, and when (SPEC §5.2).
+  commitment_route              VARCHAR,
+  commitment_witnessed_by       VARCHAR,
+  commitment_witnessed_at       VARCHAR,
   provenance_classes            VARCHAR[] NOT NULL,
   problems                      VARCHAR[] NOT NULL
 );

@@ -79,6 +79,7 @@ export function chainCheckRow(k: RecordKey, v: TimelineVerification): ChainCheck
     ...checkCells(TIMELINE_CATALOGUE, v.checks),
     entry_count: v.entry_count, final_entry_digest: v.final_entry_digest,
     commitment_witness: v.commitment?.witness ?? null, commitment_published_at: v.commitment?.published_at ?? null,
+    commitment_route: v.commitment_provenance?.route ?? null, commitment_witnessed_by: v.commitment_provenance?.witnessed_by ?? null, commitment_witnessed_at: v.commitment_provenance?.witnessed_at ?? null,
     provenance_classes: v.provenance_classes, problems: v.problems,
   };
 }

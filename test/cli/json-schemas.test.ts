@@ -19,7 +19,7 @@ import { copyTree, flipByte, scratchDir } from '../audit/helpers.ts';
 
 const SCHEMA_DIR = join(PROJECT_ROOT, 'schemas/cli');
 
-/** schema_version → file name: `prereg.verify-files/1` → verify-files.schema.json. */
+/** schema_version → file name: `prereg.verify-files/2` → verify-files.schema.json. */
 const fileOf = (version: string): string => `${/^prereg\.([a-z-]+)\/\d+$/.exec(version)![1]}.schema.json`;
 
 interface Schema {
@@ -215,7 +215,7 @@ describe('--json output conforms to schemas/cli, after one run', () => {
     writeFileSync(join(dir, 'c-receipt.json'), JSON.stringify(vectors.vectors.find((v) => v.kind === 'receipt')!.receipt));
     writeFileSync(join(dir, 'd-broken.json'), '{"proof": ');
     const truncated = join(root, 'inputs/submissions/sys-truncated.jsonl');
-    const lines = conforms(await runCli(['verify', '--root', root, dir, truncated, '--json']), 'prereg.verify-files/1', 1);
+    const lines = conforms(await runCli(['verify', '--root', root, dir, truncated, '--json']), 'prereg.verify-files/2', 1);
     expect(new Set(lines.map((l) => l.kind))).toEqual(new Set(['evidence', 'proof', 'receipt', 'unknown', 'chain']));
     expect(lines.some((l) => l.kind === 'chain' && l.status === 'UNANCHORED' && l.line !== undefined && l.part === 'receipts')).toBe(true);
   });
@@ -225,7 +225,7 @@ describe('--json output conforms to schemas/cli, after one run', () => {
     writeFileSync(commitments, '{"job_id":"x"}\nnot json\n');
     const one = join(tmp.path, 'one-line.jsonl');
     writeFileSync(one, `${readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').split('\n')[0]}\n`);
-    const lines = conforms(await runCli(['verify', '--root', root, '--commitments', commitments, one, '--json']), 'prereg.verify-files/1', 1);
+    const lines = conforms(await runCli(['verify', '--root', root, '--commitments', commitments, one, '--json']), 'prereg.verify-files/2', 1);
     expect(lines.filter((l) => l.kind === 'commitment').map((l) => [l.line, l.status])).toEqual([[1, 'MALFORMED'], [2, 'MALFORMED']]);
   });
 
@@ -387,10 +387,10 @@ describe('the schemas can fail', () => {
   it('rejects a wrong status word, state, check outcome, reason code, nested member or schema_version', () => {
     rejects('prereg.doctor/2', edited('prereg.doctor/2', (d) => void (d.stages[0].status = 'fine')), 'enum');
     rejects('prereg.status/2', edited('prereg.status/2', (d) => void (d.stages[0].state = 'fresh')), 'enum');
-    const line = seen.get('prereg.verify-files/1')!.find((l: any) => l.kind === 'chain');
-    rejects('prereg.verify-files/1', { ...structuredClone(line as object), checks: { ...(line as any).checks, links: 'passed' } }, 'enum');
-    rejects('prereg.verify-files/1', { ...structuredClone(line as object), checks: { ...(line as any).checks, extra: 'pass' } }, 'additionalProperties');
-    rejects('prereg.verify-files/1', { ...structuredClone(line as object), status: 'VERIFIED' }, 'enum');
+    const line = seen.get('prereg.verify-files/2')!.find((l: any) => l.kind === 'chain');
+    rejects('prereg.verify-files/2', { ...structuredClone(line as object), checks: { ...(line as any).checks, links: 'passed' } }, 'enum');
+    rejects('prereg.verify-files/2', { ...structuredClone(line as object), checks: { ...(line as any).checks, extra: 'pass' } }, 'additionalProperties');
+    rejects('prereg.verify-files/2', { ...structuredClone(line as object), status: 'VERIFIED' }, 'enum');
     rejects('prereg.validate/1', edited('prereg.validate/1', (d) => void (d.totals.unknown = 0)), 'additionalProperties');
     rejects('prereg.check-anchors/1', edited('prereg.check-anchors/1', (d) => void (d.witnesses[0].note = '')), 'additionalProperties');
     rejects('prereg.audit/1', edited('prereg.audit/1', (d) => void (d.rails[0].code = 'not a code')), 'enum');
