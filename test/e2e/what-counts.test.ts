@@ -13,12 +13,12 @@
 //   citing an expected reference, 3 missing, not 1/1.
 // And the classes are part of the frozen plan: a section 5 classing an amount AMOUNT_UNHEARD_OF
 // is refused at freeze (exit 3), before anything is anchored.
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
-import { devTsa, ok, stopDevTsas } from '../support/dev-tsa-process.ts';
+import { devTsa, ok, sealAndRun, stopDevTsas } from '../support/dev-tsa-process.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'prereg-what-counts-'));
 afterAll(() => {
@@ -128,12 +128,7 @@ describe("issue 34's table on a rehearsal, through the CLI", () => {
     }
     expect(await tsa.stop()).toBe(0);
 
-    tsa = await devTsa(kit, '2026-11-10T10:20:00Z');
-    await ok(['seal', '--root', study, '--tsa', `dev=${tsa.url}`, '--retries', '0']);
-    expect(await tsa.stop()).toBe(0);
-    copyFileSync(join(priv, 'answer-key.jsonl'), join(study, 'inputs/answer-key.jsonl'));
-    copyFileSync(join(priv, 'answer-key.secret'), join(study, 'inputs/answer-key.secret'));
-    const ran = await ok(['run', '--root', study, '--operator-key', join(priv, 'operator.key.pem'), '--cms-key', join(priv, 'operator-cms.key.pem'), '--cms-cert', join(priv, 'operator-cms.cert.pem')]);
+    const ran = await sealAndRun(kit, study, priv, '2026-11-10T10:20:00Z');
     results = JSON.parse(readFileSync(join(ran.json.dir, 'results.json'), 'utf8'));
   }, 300_000);
 

@@ -46,30 +46,20 @@ async function expectRefused(root: string, code: string) {
 }
 
 describe('freeze refuses a section 5 that could produce an undeclared class', () => {
-  it('a quoted class literal the study does not declare: AMOUNT_UNHEARD_OF, named with its line', async () => {
-    const root = study();
-    editPlan(root, ELSE_INVENTED, "       ELSE 'AMOUNT_UNHEARD_OF' END;");
-    const r = await expectRefused(root, 'SECTION5_VALUE_INVALID');
-    expect(r.json.message).toContain('AMOUNT_UNHEARD_OF');
-    expect(r.json.message).toContain(`${PLAN}:${lineOf(ELSE_INVENTED)}`);
-    expect(r.json.message).toContain('classes');
-  });
-
-  it('a class computed in a branch only one combination of flags reaches (no literal to see): the fixture run finds it', async () => {
-    const root = study();
+  const REFUSED: Array<{ what: string; branch: string; says: string[] }> = [
+    { what: 'a quoted class literal the study does not declare: AMOUNT_UNHEARD_OF, named with its line', branch: "'AMOUNT_UNHEARD_OF'", says: ['AMOUNT_UNHEARD_OF', `${PLAN}:${lineOf(ELSE_INVENTED)}`, 'classes'] },
     // Neither served nor the key's amount: only then is upper('amount_unheard_of') reached.
-    editPlan(root, ELSE_INVENTED, "       ELSE upper('amount_unheard_of') END;");
-    const r = await expectRefused(root, 'SECTION5_VALUE_INVALID');
-    expect(r.json.message).toContain('AMOUNT_UNHEARD_OF');
-    expect(r.json.message).toContain('assertion_classes.class_');
-  });
-
-  it('a branch that leaves the class empty on some combination of flags (a CASE without ELSE): refused', async () => {
-    const root = study();
-    editPlan(root, ELSE_INVENTED, '       END;');
-    const r = await expectRefused(root, 'SECTION5_VALUE_INVALID');
-    expect(r.json.message).toContain('NULL');
-  });
+    { what: 'a class computed in a branch only one combination of flags reaches (no literal to see): the fixture run finds it', branch: "upper('amount_unheard_of')", says: ['AMOUNT_UNHEARD_OF', 'assertion_classes.class_'] },
+    { what: 'a branch that leaves the class empty on some combination of flags (ELSE NULL, as a CASE without ELSE)', branch: 'NULL', says: ['NULL', 'assertion_classes.class_'] },
+  ];
+  for (const c of REFUSED) {
+    it(`refuses ${c.what}`, async () => {
+      const root = study();
+      editPlan(root, ELSE_INVENTED, `       ELSE ${c.branch} END;`);
+      const r = await expectRefused(root, 'SECTION5_VALUE_INVALID');
+      for (const text of c.says) expect(r.json.message).toContain(text);
+    });
+  }
 
   it('a literal that is only compared, and a study\'s own UPPER_SNAKE values outside the class columns (hypothesis ids, outcomes), are not classes', async () => {
     const root = study();

@@ -1,6 +1,8 @@
-// `prereg dev tsa` as its own process (a real TSA over HTTP, every token dated --gen-time), and
-// the CLI run that must succeed: what the rehearsal tests walk docs/getting-started.md with.
+// `prereg dev tsa` as its own process (a real TSA over HTTP, every token dated --gen-time), the
+// CLI run that must succeed, and the steps after closes_at: what the rehearsal tests walk
+// docs/getting-started.md with.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect } from 'vitest';
@@ -42,4 +44,18 @@ export async function ok(args: string[]): Promise<CliRun> {
   const r = await runCli([...args, '--json']);
   expect(r.code, `prereg ${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
   return r;
+}
+
+/**
+ * After closes_at, as docs/getting-started.md: seal with the dev TSA dated `sealedAt`, reveal the
+ * key from the study's private directory (`priv`), reveal-check, run; returns run's answer.
+ */
+export async function sealAndRun(kit: string, study: string, priv: string, sealedAt: string): Promise<CliRun> {
+  const tsa = await devTsa(kit, sealedAt);
+  await ok(['seal', '--root', study, '--tsa', `dev=${tsa.url}`, '--retries', '0']);
+  expect(await tsa.stop()).toBe(0);
+  copyFileSync(join(priv, 'answer-key.jsonl'), join(study, 'inputs/answer-key.jsonl'));
+  copyFileSync(join(priv, 'answer-key.secret'), join(study, 'inputs/answer-key.secret'));
+  await ok(['reveal-check', '--root', study]);
+  return ok(['run', '--root', study, '--operator-key', join(priv, 'operator.key.pem'), '--cms-key', join(priv, 'operator-cms.key.pem'), '--cms-cert', join(priv, 'operator-cms.cert.pem')]);
 }
