@@ -6,7 +6,7 @@
 // base-table flags reaches. Found at `run`, after the deadline, the same plan leaves the study with
 // no result. Who gains: an operator who would rather publish nothing than an unwelcome result
 // plants a branch that fires on some data only, and calls the refusal at `run` an accident.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
@@ -118,5 +118,33 @@ describe('a class the study declares, through run: the report shows its meaning'
     expect(amounts).toEqual([['sys-a', 'AMOUNT_UNHEARD_OF', 'AMOUNT_UNHEARD_OF'], ['sys-b', 'AMOUNT_SUPPORTED', 'AMOUNT_SUPPORTED']]);
     // report.md escapes Markdown's `_`.
     expect(report).toContain(`| AMOUNT\\_UNHEARD\\_OF | ${MEANING} |`);
+  });
+});
+
+// The limit the docs state: a class computed from the data at run time, which neither a literal
+// nor the fixture shows, passes the freeze; `run` still refuses it, writing nothing, and the study
+// then has no result.
+describe('a class computed from the data at run time', () => {
+  it('passes the freeze, and run refuses it (exit 3, SECTION5_VALUE_INVALID), writing no outputs', async () => {
+    const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-reglementaire.md']);
+    const s = await buildSmallStudy(
+      [{ system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 45 000 euros.", passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }] }],
+      {
+        // Only an amount of 45 000 — a value no fixture row holds — takes the computed class.
+        editPlan: (text) => text.replace(
+          'ELSE amount_class(amount_served_declared, key_amount) END AS class_declared',
+          "ELSE CASE WHEN value = '45000' THEN upper('amount_odd') ELSE amount_class(amount_served_declared, key_amount) END END AS class_declared",
+        ),
+      },
+    );
+    try {
+      const outputs = join(s.root, 'outputs');
+      const r = await runCli(['run', '--root', s.root, '--outputs', outputs, ...TEST_OPERATOR_ARGS, '--json']);
+      expect([r.code, r.json.code], r.stdout).toEqual([3, 'SECTION5_VALUE_INVALID']);
+      expect(r.json.message).toContain('AMOUNT_ODD');
+      expect(existsSync(outputs) ? readdirSync(outputs) : []).toEqual([]);
+    } finally {
+      s.cleanup();
+    }
   });
 });
