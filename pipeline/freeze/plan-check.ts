@@ -1,5 +1,6 @@
 // Before the freeze (and in check-anchors): can the frozen plan run after the deadline? Every
-// file the trust policy names, the operator key, section 5 dry-run against empty base tables,
+// file the trust policy names, the operator key, section 5's classes and its dry run on the
+// product's fixture of every combination of base-table flags (store/class-fixture.sql),
 // the vocabulary and every pattern of study.json. A plan that cannot run is refused while it can
 // still be fixed, instead of at `run`, when fixing it means a new freeze and losing the anchors.
 import { PreregError } from '../reasons.ts';
