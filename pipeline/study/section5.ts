@@ -165,8 +165,11 @@ export function classLiteralsOfSection5(section5: Pick<Section5, 'sqlBlocks'>): 
     // Depth of parentheses opened by IN ( … ): every literal inside is compared.
     const inLists: number[] = [];
     let depth = 0;
+    // Between SET and WHERE (SET VARIABLE v = …, UPDATE t SET c = …), `=` assigns: not a comparison.
+    let assigning = false;
     s.tokens.forEach((t, i) => {
       const before = s.tokens[i - 1];
+      if (t.kind === 'name' && (t.text === 'set' || t.text === 'where')) assigning = t.text === 'set';
       if (t.kind === 'symbol' && t.text === '(') {
         depth++;
         if (before?.kind === 'name' && before.text === 'in') inLists.push(depth);
@@ -175,7 +178,7 @@ export function classLiteralsOfSection5(section5: Pick<Section5, 'sqlBlocks'>): 
         depth--;
       } else if (t.kind === 'string' && UPPER_SNAKE.test(t.text) && inLists.length === 0) {
         const after = s.tokens[i + 1];
-        const compared = (x: Token | undefined) => x !== undefined && x.kind !== 'string' && COMPARISONS.has(x.text);
+        const compared = (x: Token | undefined) => x !== undefined && x.kind !== 'string' && COMPARISONS.has(x.text) && !(assigning && x.text === '=');
         if (!compared(before) && !(after?.kind === 'symbol' && COMPARISONS.has(after.text))) literals.push({ value: t.text, line: t.line });
       }
     });
