@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
 import { PROJECT_ROOT, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+import { auditorFlags, publishedFreezeDigest } from '../support/auditor.ts';
 import { buildSmallStudy } from '../support/small-study.ts';
 
 const study = scratchStudies();
@@ -92,6 +93,7 @@ describe('a class the study declares, through run: the report shows its meaning'
   const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-reglementaire.md']);
   let report: string;
   let results: { assertion_classes: Array<Record<string, unknown>> };
+  let audited: Awaited<ReturnType<typeof runCli>>;
   let cleanup: () => void;
   beforeAll(async () => {
     const s = await buildSmallStudy(
@@ -110,6 +112,7 @@ describe('a class the study declares, through run: the report shows its meaning'
     expect(r.code, r.stdout + r.stderr).toBe(0);
     report = readFileSync(join(r.json.dir, 'report.md'), 'utf8');
     results = JSON.parse(readFileSync(join(r.json.dir, 'results.json'), 'utf8'));
+    audited = await runCli(['audit', r.json.dir, '--root', s.root, ...auditorFlags(publishedFreezeDigest(s.root)), '--json']);
   });
   afterAll(() => cleanup());
 
@@ -118,6 +121,10 @@ describe('a class the study declares, through run: the report shows its meaning'
     expect(amounts).toEqual([['sys-a', 'AMOUNT_UNHEARD_OF', 'AMOUNT_UNHEARD_OF'], ['sys-b', 'AMOUNT_SUPPORTED', 'AMOUNT_SUPPORTED']]);
     // report.md escapes Markdown's `_`.
     expect(report).toContain(`| AMOUNT\\_UNHEARD\\_OF | ${MEANING} |`);
+  });
+
+  it('audits VALID: the audit\'s rerun accepts the declared class and reproduces the report', () => {
+    expect([audited.code, audited.json.verdict], audited.stdout).toEqual([0, 'valid']);
   });
 });
 
