@@ -775,8 +775,8 @@ export const REASONS = {
     next: 'Nothing was written. See docs/tables.md for the columns each view must have.',
   },
   SECTION5_VALUE_INVALID: {
-    meaning: 'A required view holds a value outside its documented set (an unknown class or outcome).',
-    next: 'Nothing was written. An unknown value is never read as a favourable one; see docs/tables.md.',
+    meaning: 'A required view holds a value outside its documented set (an unknown class or outcome), or section 5 could: freeze refuses a quoted literal that can reach a class column and is not a class of the study (the built-in set and study.json classes), and any undeclared or empty class its dry run on the product\'s fixture of every combination of base-table flags yields.',
+    next: 'Nothing was written (at freeze, nothing to anchor). An unknown value is never read as a favourable one: declare a class of the study\'s own in study.json classes with its meaning, or write a declared one; see docs/tables.md and docs/preregistration.md.',
   },
   TRUNCATION_GAP: {
     meaning: 'A caveat beside a comparison (results.json sign_test_adjustments.caveats, the report\'s sign tests): the two systems\' shares of truncated answers, over their expected records, differ by more than study.json protocol.max_truncation_gap (default 0.10). Truncated answers already count as failures; the comparison stands, partly a comparison of how often each system was cut.',

@@ -6,6 +6,7 @@ import { PreregError } from '../reasons.ts';
 import type { ReportInput } from '../report/render.ts';
 import type { FreezeRecord } from '../study/freeze-record.ts';
 import type { StudyConfig } from '../study/study.ts';
+import { studyClassesOf } from '../study/classes.ts';
 import type { LoadedTrust } from '../study/trust.ts';
 import type { EmitInputs } from './manifest.ts';
 import type { ResultName, Row, StoreFacts } from './tables.ts';
@@ -34,6 +35,7 @@ export async function reportInput(
     min_witnesses: study.anchors.min_witnesses,
     primary_metric: primary,
     metric_labels: study.report?.metrics ?? {},
+    classes: studyClassesOf(study),
     results: run.results,
     facts: run.facts,
   };

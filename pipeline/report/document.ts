@@ -3,6 +3,7 @@
 // metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
 import type { EmitInputs } from '../emit/manifest.ts';
 import type { Cell, ResultName, Row, StoreFacts } from '../emit/tables.ts';
+import type { StudyClass } from '../study/classes.ts';
 import { codePointOrder, fieldsOf, fraction, gap, gapTenths, integer, intervalText, levelText, metricName, observedOf, percentOf, pValueText, show, tenthsText, type MetricLabels } from './values.ts';
 
 export interface WitnessSummary {
@@ -25,6 +26,8 @@ export interface ReportInput {
   primary_metric: string | null;
   /** study.json report.metrics: metric names in words, with the better direction. */
   metric_labels: MetricLabels;
+  /** study.json classes: the classes of the study's own, each with its one-line meaning (SPEC §13.1). */
+  classes: StudyClass[];
   results: Record<ResultName, Row[]>;
   facts: StoreFacts;
 }
@@ -185,6 +188,15 @@ function classCounts(rows: Row[]): Block {
     ...sys.flatMap((s) => (counts.get(cls)!.get(s) ?? [0, 0]).map(String)),
   ]);
   return table(headers, body, headers.map((_, i) => i).slice(1));
+}
+
+/** The classes of the study's own (study.json classes), with what each means: the built-in ones are the product's (docs/tables.md). */
+function studyClasses(classes: readonly StudyClass[]): Block[] {
+  if (classes.length === 0) return [];
+  return [
+    { kind: 'p', text: 'Beside the built-in classes, this study declares its own (study.json classes), frozen with the plan:' },
+    table(['class', 'what it means'], classes.map((c) => [c.name, c.meaning])),
+  ];
 }
 
 /** Evidence belongs to the record that submits it (SPEC §6.2): registration, binding, every reuse. */
@@ -419,7 +431,7 @@ export function sections(r: ReportInput): Section[] {
       ],
     },
     { title: 'Sign tests', blocks: signTests(r) },
-    { title: 'Assertion classes', blocks: [classCounts(r.results.assertion_classes)] },
+    { title: 'Assertion classes', blocks: [classCounts(r.results.assertion_classes), ...studyClasses(r.classes)] },
     {
       title: 'Evidence checked',
       blocks: [

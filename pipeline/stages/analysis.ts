@@ -20,6 +20,7 @@ import { runOnce, type Command, type StageContext, type StageResult } from '../c
 import { verify } from './verify.ts';
 import { addScoreStatistics } from '../statistics/score-tables.ts';
 import { maxTruncationGapOf, statisticsOf } from '../study/study.ts';
+import { classValuesOf } from '../study/classes.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
 const CODE_FILES = [
@@ -104,7 +105,7 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
       store.close();
     }
     ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
-    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views);
+    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views, classValuesOf(frozen.study));
     const after = await openStore(dbPath);
     try {
       const finished = stage.finish ? await stage.finish(after, frozen) : {};

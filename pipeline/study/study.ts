@@ -6,6 +6,7 @@ import { parseJsonBytes, readJsonFile } from '../io/json-files.ts';
 import { PreregError } from '../reasons.ts';
 import { agentPublicKey, verifyCanonical } from '../evidence/intake/ed25519.ts';
 import { possessionPayload } from '../evidence/intake/records.ts';
+import { classDeclarationProblems } from './classes.ts';
 
 export interface StudyConfig {
   /** study/2 may carry the frozen fields of SPEC §12 (intake, agent_keys); study/1 is read with the old defaults. */
@@ -36,6 +37,8 @@ export interface StudyConfig {
   refusal_pattern?: string;
   /** How the refusal pattern judges an answer (SPEC §13.1, study/2 only); read through refusalRuleOf. */
   refusal?: { max_tail_chars?: number };
+  /** The classes section 5 may produce beyond the built-in set, each with its one-line meaning (SPEC §13.1, study/2 only); read through classValuesOf. */
+  classes?: Record<string, string>;
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
@@ -239,6 +242,7 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (closes === undefined) problems.push(`/window/closes_at ${JSON.stringify(study.window.closes_at)} is not a real instant`);
     if (opens !== undefined && closes !== undefined && opens >= closes) problems.push('/window opens_at must be before closes_at');
     problems.push(...registrationProblems(study.systems ?? []));
+    problems.push(...classDeclarationProblems(study.classes ?? {}));
     // The items are a corpus file (hashed in its root, drift-checked by ingest): never one beside it.
     const items = itemsLeaf(study);
     if (items === '.' || items === '..' || items.startsWith('../') || items.startsWith('/')) problems.push(`/corpus/items ${JSON.stringify(study.corpus.items)} is not a file inside corpus/`);
@@ -251,6 +255,7 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (study.statistics !== undefined) problems.push('/statistics is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.refusal_pattern !== undefined) problems.push('/refusal_pattern is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.refusal !== undefined) problems.push('/refusal is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.classes !== undefined) problems.push('/classes is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
     });

@@ -14,7 +14,7 @@ import type { StageContext } from '../../pipeline/command.ts';
 import { COMMANDS } from '../../pipeline/stages/registry.ts';
 import { auditorFlags } from '../support/auditor.ts';
 import { copyExampleStudy, PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS, type CliRun } from '../support/cli.ts';
-import { devTsaStarter } from '../support/dev-tsa.ts';
+import { devTsa, stopDevTsas } from '../support/dev-tsa-process.ts';
 import { copyTree, flipByte, scratchDir } from '../audit/helpers.ts';
 
 const SCHEMA_DIR = join(PROJECT_ROOT, 'schemas/cli');
@@ -53,7 +53,6 @@ let root: string;
 let cleanup: () => void;
 let outputsDir: string;
 const tmp = scratchDir('prereg-json-schemas-');
-const tsas = devTsaStarter();
 
 beforeAll(() => {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -64,7 +63,7 @@ beforeAll(() => {
   ({ root, cleanup } = copyExampleStudy());
 });
 afterAll(() => {
-  tsas.stopAll();
+  stopDevTsas();
   cleanup?.();
   tmp.cleanup();
 });
@@ -279,7 +278,7 @@ describe('--json output conforms to schemas/cli, in a rehearsal from init to the
   const CLOSES = '2026-11-10T10:15:00Z';
   /** The dev TSA at genTime `at`, its line checked too; stopped after `use`. */
   const withTsa = async (kit: string, at: string, use: (url: string) => Promise<void>) => {
-    const tsa = await tsas.start(kit, at);
+    const tsa = await devTsa(kit, at);
     conforms({ code: 0, stdout: '', stderr: '', jsonLines: [tsa.line] }, 'prereg.dev-tsa/1');
     try {
       await use(tsa.url);

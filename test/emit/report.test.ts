@@ -104,6 +104,7 @@ function report(scores: Row[]): ReportInput {
     min_witnesses: 1,
     primary_metric: null,
     metric_labels: {},
+    classes: [],
     results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [], score_intervals: [], sign_test_adjustments: [] },
     facts,
   };

@@ -8,31 +8,17 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, type CliRun } from '../support/cli.ts';
-import { devTsaStarter } from '../support/dev-tsa.ts';
+import { runCli } from '../support/cli.ts';
+import { devTsa, ok, sealAndRun, stopDevTsas } from '../support/dev-tsa-process.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'prereg-rehearsal-'));
-const tsas = devTsaStarter();
 afterAll(() => {
-  tsas.stopAll();
+  stopDevTsas();
   rmSync(base, { recursive: true, force: true });
 });
 
 const OPENS = '2026-11-10T10:00:00Z';
 const CLOSES = '2026-11-10T10:15:00Z';
-
-/** `prereg dev tsa` at genTime T, checked to say so. */
-async function devTsa(kit: string, genTime: string) {
-  const tsa = await tsas.start(kit, genTime);
-  expect([tsa.line.test_only, tsa.line.gen_time]).toEqual([true, genTime]);
-  return tsa;
-}
-
-async function ok(args: string[]): Promise<CliRun> {
-  const r = await runCli([...args, '--json']);
-  expect(r.code, `prereg ${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
-  return r;
-}
 
 describe('the rehearsal, from an empty directory to a VALID audit, through the CLI only', () => {
   it('walks docs/getting-started.md', async () => {
@@ -89,13 +75,7 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
     expect(await tsa.stop()).toBe(0);
 
     // After closes_at: seal, reveal, run.
-    tsa = await devTsa(kit, '2026-11-10T10:20:00Z');
-    await ok(['seal', '--root', study, '--tsa', `dev=${tsa.url}`, '--retries', '0']);
-    expect(await tsa.stop()).toBe(0);
-    copyFileSync(join(priv, 'answer-key.jsonl'), join(study, 'inputs/answer-key.jsonl'));
-    copyFileSync(join(priv, 'answer-key.secret'), join(study, 'inputs/answer-key.secret'));
-    await ok(['reveal-check', '--root', study]);
-    const ran = await ok(['run', '--root', study, '--operator-key', join(priv, 'operator.key.pem'), '--cms-key', join(priv, 'operator-cms.key.pem'), '--cms-cert', join(priv, 'operator-cms.cert.pem')]);
+    const ran = await sealAndRun(kit, study, priv, '2026-11-10T10:20:00Z');
     const results = JSON.parse(readFileSync(join(ran.json.dir, 'results.json'), 'utf8'));
     const primary = results.scores.filter((s: { metric: string }) => s.metric === 'positives_citing_expected');
     // Proven, not only declared: the dev proofs verify, bind their systems' buyers and the pinned seller, and the timelines are anchored.

@@ -64,6 +64,8 @@ export interface SmallStudyOptions {
   agentKeys?: Readonly<Record<string, KeyObject>>;
   /** Changes study.json's text before the freeze (after the registration is written). */
   editStudy?: (studyText: string) => string;
+  /** Changes PREREGISTRATION.md's text before the freeze (e.g. a class of the study's own in section 5). */
+  editPlan?: (planText: string) => string;
 }
 
 const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
@@ -165,6 +167,10 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   // Unregistered: the declared weakened mode (freeze refuses a study that registers none otherwise).
   if (options.registered === false) studyText = withBindingNone(studyText);
   writeFileSync(studyFile, options.editStudy ? options.editStudy(studyText) : studyText);
+  if (options.editPlan) {
+    const planFile = join(study.root, 'preregistration/PREREGISTRATION.md');
+    writeFileSync(planFile, options.editPlan(readFileSync(planFile, 'utf8')));
+  }
   await freezeAndAnchor(study.root, async (args) => {
     const r = await runCli(args);
     if (r.code !== 0) throw new Error(`small study: prereg ${args[0]} failed: ${r.stdout}${r.stderr}`);
