@@ -102,6 +102,12 @@ export const TABLES = {
     record_id: 'BIGINT NOT NULL', seq: 'INTEGER NOT NULL', entry_digest: 'VARCHAR NOT NULL',
     entry_id: 'VARCHAR NOT NULL', output_commitment: 'VARCHAR NOT NULL', tool: 'VARCHAR', provenance_class: 'VARCHAR',
   },
+  timeline_tools: {
+    record_id: 'BIGINT NOT NULL', system_id: 'VARCHAR NOT NULL', item_id: 'VARCHAR NOT NULL', attempt: 'INTEGER NOT NULL',
+    job_id: 'VARCHAR', expected_tools: 'VARCHAR[] NOT NULL', logged_as: 'VARCHAR[] NOT NULL', logged_tools: 'VARCHAR[] NOT NULL',
+    check_tools: 'VARCHAR NOT NULL', missing_tools: 'VARCHAR[] NOT NULL', unexpected_tools: 'VARCHAR[] NOT NULL',
+    reason_codes: 'VARCHAR[] NOT NULL',
+  },
   commitment_rejects: REJECT_ROW,
   registered_systems: {
     system_id: 'VARCHAR NOT NULL', buyer_fingerprints: 'VARCHAR[] NOT NULL', agent_identities: 'VARCHAR[] NOT NULL',
@@ -191,6 +197,7 @@ export const TABLES = {
   coverage: {
     system_id: 'VARCHAR', registered: 'BOOLEAN', items: 'BIGINT', attempts_per_item: 'INTEGER', expected: 'BIGINT',
     submitted: 'BIGINT', missing: 'BIGINT', items_without_record: 'BIGINT', jobs_not_submitted: 'BIGINT', status: 'VARCHAR',
+    expected_tools_missing: 'BIGINT', unexpected_tools: 'VARCHAR[]',
   },
   // --- statistics-tables.sql: what score adds to section 5's results
   result_score_intervals: {
