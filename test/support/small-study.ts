@@ -42,6 +42,12 @@ export interface HandRecord extends RecordBase {
   openSeller?: boolean;
   /** Submit the proof without its response body (the proof still verifies: nothing shows what was served). */
   withholdResponse?: boolean;
+  /**
+   * The entries the record's timeline logs, in order: each a tool name and what its bytes are (the
+   * served response, which links the proof, or the answer). Default: retrieve (the response), then
+   * answer (the answer), as the other records of a shared timeline.
+   */
+  tools?: ReadonlyArray<{ tool: string; bytes: 'response' | 'answer' }>;
 }
 
 /** A line copied from another record, with only its key changed (what a copier submits). */
@@ -118,12 +124,13 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     groups.set(group, [...(groups.get(group) ?? []), m]);
   }
   for (const [group, members] of groups) {
+    const entry = (m: (typeof minted)[number], tool: string, bytes: 'response' | 'answer') =>
+      ({ tool, provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: bytes === 'response' ? canonicalJson(m.response) : m.r.text });
     timelines.set(group, buildTimeline({
       job_id: `job-${group}`,
-      receipts: [
-        ...members.map((m) => ({ tool: 'retrieve', provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: canonicalJson(m.response) })),
-        ...members.map((m) => ({ tool: 'answer', provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: m.r.text })),
-      ],
+      receipts: members.some((m) => m.r.tools !== undefined)
+        ? members.flatMap((m) => (m.r.tools ?? [{ tool: 'retrieve', bytes: 'response' }, { tool: 'answer', bytes: 'answer' }]).map((t) => entry(m, t.tool, t.bytes)))
+        : [...members.map((m) => entry(m, 'retrieve', 'response')), ...members.map((m) => entry(m, 'answer', 'answer'))],
     }));
   }
 
