@@ -5,6 +5,7 @@
 // row builders name, the rows' TypeScript types and the lists emit reads are derived from here.
 import { PROOF_CATALOGUE, type ProofCheck } from '../evidence/arkforge/checks.ts';
 import { TIMELINE_CATALOGUE } from '../evidence/aer1/timeline.ts';
+import { TOOLS_CATALOGUE } from '../evidence/aer1/expected-tools.ts';
 import { checkColumns, type CheckCatalogue } from '../evidence/check-catalogue.ts';
 import { TLOG_CATALOGUE } from '../evidence/tlog/rekor-entry.ts';
 
@@ -105,7 +106,7 @@ export const TABLES = {
   timeline_tools: {
     record_id: 'BIGINT NOT NULL', system_id: 'VARCHAR NOT NULL', item_id: 'VARCHAR NOT NULL', attempt: 'INTEGER NOT NULL',
     job_id: 'VARCHAR', expected_tools: 'VARCHAR[] NOT NULL', logged_as: 'VARCHAR[] NOT NULL', logged_tools: 'VARCHAR[] NOT NULL',
-    check_tools: 'VARCHAR NOT NULL', missing_tools: 'VARCHAR[] NOT NULL', unexpected_tools: 'VARCHAR[] NOT NULL',
+    ...checkColumnTypes(TOOLS_CATALOGUE, TOOLS_CATALOGUE.checks, 'check_'), missing_tools: 'VARCHAR[] NOT NULL', unexpected_tools: 'VARCHAR[] NOT NULL',
     reason_codes: 'VARCHAR[] NOT NULL',
   },
   commitment_rejects: REJECT_ROW,

@@ -2,7 +2,7 @@
 // typed by the tables' declarations (pipeline/store/table-declarations.ts).
 import type { CommitmentBinding, TimelineVerification } from '../evidence/aer1/index.ts';
 import { PROOF_CATALOGUE, type ProofVerification } from '../evidence/arkforge/index.ts';
-import { reconcileTools, TIMELINE_CATALOGUE } from '../evidence/aer1/index.ts';
+import { reconcileTools, TIMELINE_CATALOGUE, TOOLS_CATALOGUE } from '../evidence/aer1/index.ts';
 import { checkCells } from '../evidence/check-catalogue.ts';
 import { TLOG_CATALOGUE, type TlogCheck } from '../evidence/tlog/index.ts';
 import type { CheckOutcome } from '../evidence/check-outcome.ts';
@@ -104,7 +104,7 @@ export function timelineToolsRow(k: RecordKey, v: TimelineVerification, expected
   return {
     record_id: k.record_id, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt, job_id: v.job_id,
     expected_tools: expected.tools, logged_as: names, logged_tools: (listed ?? []).filter((t): t is string => t !== null),
-    check_tools: r.check, missing_tools: r.missing, unexpected_tools: r.unexpected, reason_codes: r.reason_codes,
+    ...checkCells(TOOLS_CATALOGUE, r.checks), missing_tools: r.missing, unexpected_tools: r.unexpected, reason_codes: r.reason_codes,
   };
 }
 

@@ -2,7 +2,13 @@
 // second object beside the timeline's verification: it never changes the anchoring status, and
 // whoever reads it decides what a missing action costs (with require_receipts: every proven
 // credit of the record). Pure: the logged tools and the names to look for come in as arguments.
+import { checkCatalogue, type CodeOf } from '../check-catalogue.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
+
+/** One check, 'tools', whose one code changes no status: the timeline's anchoring is another object. */
+export const TOOLS_CATALOGUE = checkCatalogue(['tools'], [], {
+  EXPECTED_TOOL_MISSING: { check: 'tools', status: null },
+});
 
 /** An expected tool: the protocol's name and the name the system logs it under. */
 export interface ExpectedTool {
@@ -11,13 +17,13 @@ export interface ExpectedTool {
 }
 
 export interface ToolReconciliation {
-  /** 'pass': every expected tool is logged, in order; 'fail': one is not; 'skipped': the entries could not be read. */
-  check: CheckOutcome;
+  /** tools — 'pass': every expected tool is logged, in order; 'fail': one is not; 'skipped': the entries could not be read. */
+  checks: Record<'tools', CheckOutcome>;
   /** The protocol's names of the expected tools not found in order (the first unmatched and those the rest of the timeline cannot place). */
   missing: string[];
   /** Tools the timeline logs that are none of the expected ones (under the system's names), distinct, sorted. */
   unexpected: string[];
-  reason_codes: Array<'EXPECTED_TOOL_MISSING'>;
+  reason_codes: Array<CodeOf<typeof TOOLS_CATALOGUE>>;
 }
 
 /**
@@ -28,7 +34,7 @@ export interface ToolReconciliation {
  * (entries that could not be read) decides nothing.
  */
 export function reconcileTools(logged: ReadonlyArray<string | null> | null, expected: readonly ExpectedTool[]): ToolReconciliation {
-  if (logged === null) return { check: 'skipped', missing: [], unexpected: [], reason_codes: [] };
+  if (logged === null) return { checks: { tools: 'skipped' }, missing: [], unexpected: [], reason_codes: [] };
   const missing: string[] = [];
   let from = 0;
   for (const e of expected) {
@@ -39,6 +45,6 @@ export function reconcileTools(logged: ReadonlyArray<string | null> | null, expe
   const names = new Set(expected.map((e) => e.logged_as));
   const unexpected = [...new Set(logged.filter((t): t is string => t !== null && !names.has(t)))].sort();
   return missing.length === 0
-    ? { check: 'pass', missing, unexpected, reason_codes: [] }
-    : { check: 'fail', missing, unexpected, reason_codes: ['EXPECTED_TOOL_MISSING'] };
+    ? { checks: { tools: 'pass' }, missing, unexpected, reason_codes: [] }
+    : { checks: { tools: 'fail' }, missing, unexpected, reason_codes: ['EXPECTED_TOOL_MISSING'] };
 }

@@ -21,10 +21,10 @@ describe('reconcileTools', () => {
     ['the protocol\'s names do not stand in for a system\'s registered ones', ['retrieve', 'generate'], renamed, 'fail', ['retrieve', 'generate'], ['generate', 'retrieve']],
   ] as const)('%s', (_name, logged, expected, check, missing, unexpected) => {
     const r = reconcileTools(logged, expected);
-    expect([r.check, r.missing, r.unexpected, r.reason_codes]).toEqual([check, missing, unexpected, check === 'fail' ? ['EXPECTED_TOOL_MISSING'] : []]);
+    expect([r.checks.tools, r.missing, r.unexpected, r.reason_codes]).toEqual([check, missing, unexpected, check === 'fail' ? ['EXPECTED_TOOL_MISSING'] : []]);
   });
 
   it('decides nothing when the entries could not be read', () => {
-    expect(reconcileTools(null, plain)).toEqual({ check: 'skipped', missing: [], unexpected: [], reason_codes: [] });
+    expect(reconcileTools(null, plain)).toEqual({ checks: { tools: 'skipped' }, missing: [], unexpected: [], reason_codes: [] });
   });
 });
