@@ -45,16 +45,25 @@ interface Results {
   };
 }
 
+/** `prereg run` on the hand-built study expecting tools, with the policy's require_receipts; its results.json, and the study's root while `inspect` runs. */
+async function runStudy(requireReceipts: boolean, inspect: (results: Results, root: string, dir: string) => Promise<void>): Promise<void> {
+  const study = await buildSmallStudy(RECORDS, { editStudy: expectingTools, requireReceipts });
+  try {
+    const run = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    await inspect(JSON.parse(readFileSync(join(run.json.dir, 'results.json'), 'utf8')) as Results, study.root, String(run.json.dir));
+  } finally {
+    study.cleanup();
+  }
+}
+
+const citingExpected = (results: Results) =>
+  Object.fromEntries(results.scores.filter((s) => s.metric === 'positives_citing_expected').map((s) => [String(s.system_id), `${String(s.declared)} declared, ${String(s.proven)} proven`]));
+
 describe('expected tools: a job that skipped retrieval earns no proven credit', () => {
   it('with require_receipts: no proven credit, counted and listed in coverage, the timeline still ANCHORED; registered names honoured', async () => {
-    const study = await buildSmallStudy(RECORDS, { editStudy: expectingTools });
-    try {
-      const policy = JSON.parse(readFileSync(join(study.root, 'preregistration/trust/policy.json'), 'utf8')) as { require_receipts: boolean };
-      expect(policy.require_receipts).toBe(true);
-      const run = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
-      expect(run.code, run.stdout + run.stderr).toBe(0);
-      const results = JSON.parse(readFileSync(join(run.json.dir, 'results.json'), 'utf8')) as Results;
-      const citing = Object.fromEntries(results.scores.filter((s) => s.metric === 'positives_citing_expected').map((s) => [String(s.system_id), `${String(s.declared)} declared, ${String(s.proven)} proven`]));
+    await runStudy(true, async (results, root, dir) => {
+      const citing = citingExpected(results);
       // The declared column takes the submission at its word; the proven one does not credit a job that skipped an expected action.
       expect(citing).toEqual({ 'sys-honest': '1 declared, 1 proven', 'sys-memory': '1 declared, 0 proven', 'sys-renamed': '2 declared, 1 proven' });
       expect(results.coverage.systems.map((s) => [s.system_id, s.expected_tools_missing, s.unexpected_tools])).toEqual([
@@ -67,18 +76,24 @@ describe('expected tools: a job that skipped retrieval earns no proven credit', 
         ['sys-renamed', 'mp-014', 1, ['retrieve', 'generate'], ['retrieve', 'generate'], 'EXPECTED_TOOL_MISSING', 'inputs/submissions/sys-renamed.jsonl'],
       ]);
       // Anchoring is another object: every timeline is as ANCHORED as before.
-      const chains = await queryStore(study.root, 'SELECT system_id, item_id, status FROM chain_checks ORDER BY system_id, item_id');
+      const chains = await queryStore(root, 'SELECT system_id, item_id, status FROM chain_checks ORDER BY system_id, item_id');
       expect(chains.map((c) => `${String(c.system_id)}/${String(c.item_id)} ${String(c.status)}`)).toEqual([
         'sys-honest/mp-001 ANCHORED', 'sys-memory/mp-001 ANCHORED', 'sys-renamed/mp-001 ANCHORED', 'sys-renamed/mp-014 ANCHORED',
       ]);
       // The report says it too.
-      const report = readFileSync(join(run.json.dir, 'report.md'), 'utf8');
+      const report = readFileSync(join(dir, 'report.md'), 'utf8');
       const section = report.slice(report.indexOf('Expected tools:'));
       expect(section).toMatch(/EXPECTED\\_TOOL\\_MISSING/);
       expect(section).toContain('| sys-memory | 1 |  |');
       expect(section).toContain('| sys-memory | mp-001 | 1 | job-sys-memory/mp-001/1 | retrieve | generate |');
-    } finally {
-      study.cleanup();
-    }
+    });
+  }, 300_000);
+
+  it('without require_receipts: the proofs alone decide the proven column, and coverage still counts and lists the missing tools', async () => {
+    await runStudy(false, async (results) => {
+      expect(citingExpected(results)).toEqual({ 'sys-honest': '1 declared, 1 proven', 'sys-memory': '1 declared, 1 proven', 'sys-renamed': '2 declared, 2 proven' });
+      expect(results.coverage.systems.map((s) => [s.system_id, s.expected_tools_missing])).toEqual([['sys-honest', 0], ['sys-memory', 1], ['sys-renamed', 1]]);
+      expect(results.coverage.expected_tools_missing.map((r) => `${String(r.system_id)}/${String(r.item_id)}`)).toEqual(['sys-memory/mp-001', 'sys-renamed/mp-014']);
+    });
   }, 300_000);
 });

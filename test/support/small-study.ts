@@ -66,6 +66,8 @@ export interface SmallStudyOptions {
   editCorpus?: (corpusDir: string) => void;
   /** The trust policy's `sellers` instead of the example's (SPEC §12.4). */
   sellers?: string[] | 'any';
+  /** The trust policy's `require_receipts` instead of the example's (true). */
+  requireReceipts?: boolean;
   /** Registers these Ed25519 private keys' public halves as the systems' agent_keys (with proofs of possession). */
   agentKeys?: Readonly<Record<string, KeyObject>>;
   /** Changes study.json's text before the freeze (after the registration is written). */
@@ -79,9 +81,10 @@ const keyOf = (r: { system: string; item: string; attempt: number }) => `${r.sys
 export async function buildSmallStudy(records: readonly HandRecord[], options: SmallStudyOptions = {}): Promise<{ root: string; cleanup: () => void }> {
   const study = copyExampleStudy();
   options.editCorpus?.(join(study.root, 'corpus'));
-  if (options.sellers !== undefined) {
+  if (options.sellers !== undefined || options.requireReceipts !== undefined) {
     const policyFile = join(study.root, 'preregistration/trust/policy.json');
-    writeFileSync(policyFile, `${JSON.stringify({ ...JSON.parse(readFileSync(policyFile, 'utf8')), sellers: options.sellers }, null, 2)}\n`);
+    const policy = JSON.parse(readFileSync(policyFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(policyFile, `${JSON.stringify({ ...policy, sellers: options.sellers ?? policy.sellers, require_receipts: options.requireReceipts ?? policy.require_receipts }, null, 2)}\n`);
   }
   const signer = await loadTestSigner('tsa');
   const submissions = join(study.root, 'inputs/submissions');
