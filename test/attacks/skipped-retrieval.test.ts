@@ -80,6 +80,9 @@ describe('expected tools: a job that skipped retrieval earns no proven credit', 
       expect(chains.map((c) => `${String(c.system_id)}/${String(c.item_id)} ${String(c.status)}`)).toEqual([
         'sys-honest/mp-001 ANCHORED', 'sys-memory/mp-001 ANCHORED', 'sys-renamed/mp-001 ANCHORED', 'sys-renamed/mp-014 ANCHORED',
       ]);
+      // The attack's premise holds: sys-memory's proof is VERIFIED and linked to an entry of its anchored timeline; only the missing tool withholds the credit.
+      const passages = await queryStore(root, "SELECT system_id, item_id, proof_status, anchored_link, proven, reason_codes FROM served_passages WHERE system_id = 'sys-memory'");
+      expect(passages).toEqual([{ system_id: 'sys-memory', item_id: 'mp-001', proof_status: 'VERIFIED', anchored_link: true, proven: false, reason_codes: ['EXPECTED_TOOL_MISSING'] }]);
       // The report says it too.
       const report = readFileSync(join(dir, 'report.md'), 'utf8');
       const section = report.slice(report.indexOf('Expected tools:'));
