@@ -6,6 +6,7 @@ import { parseJsonBytes, readJsonFile } from '../io/json-files.ts';
 import { PreregError } from '../reasons.ts';
 import { agentPublicKey, verifyCanonical } from '../evidence/intake/ed25519.ts';
 import { possessionPayload } from '../evidence/intake/records.ts';
+import type { ExpectedTool } from '../evidence/aer1/expected-tools.ts';
 
 export interface StudyConfig {
   /** study/2 may carry the frozen fields of SPEC §12 (intake, agent_keys); study/1 is read with the old defaults. */
@@ -140,6 +141,12 @@ export function expectedToolsOf(study: Pick<StudyConfig, 'format' | 'protocol' |
 /** The names `systemId`'s timelines must log, in order: its registered ones, or the protocol's for a system that registers none. */
 export function expectedNamesOf(expected: ExpectedTools, systemId: string): readonly string[] {
   return expected.bySystem.get(systemId) ?? expected.tools;
+}
+
+/** Each expected tool with the name `systemId` logs it under, in order: what its timelines are reconciled with. */
+export function expectedToolsFor(expected: ExpectedTools, systemId: string): ExpectedTool[] {
+  const names = expectedNamesOf(expected, systemId);
+  return expected.tools.map((tool, i) => ({ tool, logged_as: names[i]! }));
 }
 
 export const DEFAULT_ALPHA = 0.05;

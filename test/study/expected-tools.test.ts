@@ -83,3 +83,15 @@ describe('protocol.expected_tools and tool_names', () => {
     expect(readFileSync(join(root, 'preregistration/freeze.json'))).toEqual(before);
   });
 });
+
+describe('validate tells a participant before sending', () => {
+  it('notes every line whose timeline lacks an expected tool (EXPECTED_TOOL_MISSING), and still accepts it', async () => {
+    // The example expects retrieve, then answer; sys-truncated's first ten items are timelines cut after retrieve.
+    const r = await runCli(['validate', join(PROJECT_ROOT, 'inputs/submissions/sys-truncated.jsonl'), '--root', PROJECT_ROOT, '--json']);
+    const out = r.json as { ok: boolean; notes: string[]; totals: { accepted: number; rejected: number } };
+    expect([r.code, out.ok, out.totals.accepted, out.totals.rejected]).toEqual([0, true, 40, 0]);
+    const tools = out.notes.filter((n) => n.includes(': EXPECTED_TOOL_MISSING: '));
+    expect(tools.length).toBe(20);
+    expect(tools[0]).toBe(`${join(PROJECT_ROOT, 'inputs/submissions/sys-truncated.jsonl')}:1: EXPECTED_TOOL_MISSING: sys-truncated/mp-001/1's timeline logs plan, retrieve; the study expects retrieve, answer in that order, and answer is missing: the line is accepted, but with require_receipts the record earns no proven credit`);
+  });
+});

@@ -4,6 +4,7 @@
 // credit of the record). Pure: the logged tools and the names to look for come in as arguments.
 import { checkCatalogue, type CodeOf } from '../check-catalogue.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
+import type { TimelineVerification } from './timeline.ts';
 
 /** One check, 'tools', whose one code changes no status: the timeline's anchoring is another object. */
 export const TOOLS_CATALOGUE = checkCatalogue(['tools'], [], {
@@ -24,6 +25,16 @@ export interface ToolReconciliation {
   /** Tools the timeline logs that are none of the expected ones (under the system's names), distinct, sorted. */
   unexpected: string[];
   reason_codes: Array<CodeOf<typeof TOOLS_CATALOGUE>>;
+}
+
+/**
+ * A verified timeline reconciled: the tools its entries log, in order (an entry that logs none
+ * left out), read only when the verification listed its entries (every entry well-formed, seq in
+ * order; an empty timeline logs nothing), else nothing is decided.
+ */
+export function reconcileTimeline(v: Pick<TimelineVerification, 'entries' | 'entry_count'>, expected: readonly ExpectedTool[]): ToolReconciliation & { logged: string[] } {
+  const listed = v.entries.length > 0 || v.entry_count === 0 ? v.entries.map((e) => e.tool) : null;
+  return { ...reconcileTools(listed, expected), logged: (listed ?? []).filter((t): t is string => t !== null) };
 }
 
 /**
