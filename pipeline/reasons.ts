@@ -507,6 +507,10 @@ export const REASONS = {
     meaning: 'A commitment that binds a system (signed by one of its agent_keys, or submitted by it through intake) names a job none of the system\'s records submits a timeline for: an attempt made and not submitted. Listed in coverage (results.json, report); the scores are unaffected. A commitment binding nobody never counts here, so nobody can make a rival look as if it hid an attempt.',
     next: 'Read the job in results.json coverage.jobs_not_submitted: the system made an attempt it did not submit.',
   },
+  EXPECTED_TOOL_MISSING: {
+    meaning: 'A record\'s AER-1 timeline does not log the study\'s expected tools (study.json protocol.expected_tools, under the names its system registered in tool_names) as a subsequence of its entries: an expected action, such as retrieval before generation, is missing or out of order. The timeline\'s anchoring status is unchanged; with the trust policy\'s require_receipts the record earns no proven credit (none of its passages is proven served). Listed in results.json coverage.expected_tools_missing and counted per system (coverage.systems[].expected_tools_missing).',
+    next: 'Nothing to do for the study; a participant logs each expected action in the job\'s timeline, under the names it registered before the freeze.',
+  },
   REFUSAL_FLAG_DISAGREES: {
     meaning: 'A record\'s `refused` flag (the system\'s declaration) disagrees with the refusal judged from its answer as written (SPEC §13.1: the frozen refusal_pattern matches with at most refusal.max_tail_chars characters outside the match, no amount, not truncated, and every citation served to the record): a refusal flagged on an answer, or an unflagged refusal. The flag is never the class: both columns take the judgement. Listed in results.json coverage.refusal_flags_disagreeing and the report; `prereg validate` reports it before a participant sends the file.',
     next: 'Nothing to do for the study; a participant sets `refused` to what its answer says.',
@@ -533,6 +537,10 @@ export const REASONS = {
   STUDY_AGENT_KEY_INVALID: {
     meaning: "A system's agent key in study.json is not an Ed25519 public key (ed25519:<base64url of 32 bytes>), or its `possession` is not that key's signature over canonical {study_id, system_id}: nobody showed they hold the key. Nothing was written.",
     next: 'Have the participant sign canonical {"study_id": …, "system_id": …} with the key (docs/intake.md, "Registering agent keys") and put the base64url signature in `possession`; then freeze.',
+  },
+  STUDY_TOOL_NAME_UNKNOWN: {
+    meaning: 'A system\'s tool_names in study.json renames a tool that is not one of protocol.expected_tools (or the study declares none): it renames nothing, and a misspelt registration would leave the expected tool looked for under the protocol\'s own name. Nothing was written.',
+    next: 'Key tool_names by the exact names of protocol.expected_tools (docs/aer1.md, "Expected tools"), or remove the entry; then freeze.',
   },
   STUDY_AGENT_KEY_SHARED: {
     meaning: 'The same agent key is registered for two systems: a request it signs could be either system\'s, so neither could be told apart. Nothing was written.',

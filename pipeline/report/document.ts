@@ -311,6 +311,27 @@ function retrievalBlocks(r: ReportInput): Block[] {
   ];
 }
 
+/** The expected tools (SPEC §13.3): per system, the records whose timeline lacks one and the tools logged but not expected, then those records. Nothing when the study expects none. */
+function expectedToolsBlocks(c: StoreFacts['coverage']): Block[] {
+  if (!c.systems.some((row) => row.expected_tools_missing !== null && row.expected_tools_missing !== undefined)) return [];
+  const list = (v: Cell | undefined) => (Array.isArray(v) ? v.map(show).join(', ') : show(v));
+  const blocks: Block[] = [
+    {
+      kind: 'p',
+      text: 'Expected tools: the protocol names the actions each job must log, in order (study.json protocol.expected_tools, under the names each system registered). A record whose timeline lacks one is EXPECTED_TOOL_MISSING; its timeline stays as anchored as it was, and when the trust policy requires receipts the record earns no proven credit. Tools logged but not expected are listed, not judged.',
+    },
+    table(
+      ['system', 'records lacking an expected tool', 'tools logged but not expected'],
+      c.systems.map((row) => [show(row.system_id), show(row.expected_tools_missing), list(row.unexpected_tools)]),
+      [1],
+    ),
+  ];
+  if (c.expected_tools_missing.length > 0) {
+    blocks.push(table(['system', 'item', 'attempt', 'job', 'missing', 'logged', 'file', 'line'], c.expected_tools_missing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.job_id), list(row.missing_tools), list(row.logged_tools), show(row.file), show(row.line_no)]), [2, 7]));
+  }
+  return blocks;
+}
+
 /** What the protocol expected of each system and what came (SPEC §12.5), and refusal flags the text contradicts. */
 function coverageBlocks(f: StoreFacts): Block[] {
   const c = f.coverage;
@@ -327,6 +348,7 @@ function coverageBlocks(f: StoreFacts): Block[] {
       c.systems.map((row) => [show(row.system_id), row.registered === true ? 'yes' : 'no', show(row.status), show(row.expected), show(row.submitted), show(row.missing), show(row.items_without_record), show(row.jobs_not_submitted)]),
       [3, 4, 5, 6, 7],
     ),
+    ...expectedToolsBlocks(c),
   ];
   if (c.jobs_not_submitted.length > 0) {
     blocks.push(table(['system', 'job', 'code', 'bound by', 'file', 'line'], c.jobs_not_submitted.map((row) => [show(row.system_id), show(row.job_id), show(row.reason_code), Array.isArray(row.bound_by) ? row.bound_by.map(show).join(', ') : show(row.bound_by), show(row.file), show(row.line_no)]), [5]));

@@ -11,7 +11,7 @@ import { sha256OfFileIfAny } from '../io/file-hash.ts';
 import { corpusDrift, refuseDrift, trustDrift } from '../study/drift.ts';
 import { corpusSections } from '../study/corpus-sections.ts';
 import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
-import { passagesOf } from '../study/study.ts';
+import { expectedToolsOf, passagesOf } from '../study/study.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -30,7 +30,7 @@ import { runOnce, type StageContext, type StageResult } from '../command.ts';
 const SQL_FILES = [VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, fileURLToPath(runningModule(new URL('../store/statements.ts', import.meta.url)))];
 
 // How verify's recorded inputs are named when they change.
-const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', corpus_root: 'the frozen corpus', passages: 'study.json passages or vocabulary.heading_patterns', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', commitment_witnesses: 'inputs/intake.jsonl, inputs/seal.json or inputs/anchors/ (what dates the commitments)', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
+const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', corpus_root: 'the frozen corpus', passages: 'study.json passages or vocabulary.heading_patterns', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', commitment_witnesses: 'inputs/intake.jsonl, inputs/seal.json or inputs/anchors/ (what dates the commitments)', window: 'study.json window', systems: 'study.json systems', expected_tools: 'study.json protocol.expected_tools', code: 'the tool, DuckDB or the verify SQL changed' };
 
 /** What verify would consume now, given ingest's current inputs digest; refuses a drifted trust policy. */
 export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
@@ -58,6 +58,8 @@ export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
     passages: { ...passagesOf(study), heading_patterns: study.vocabulary.heading_patterns },
     // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
     systems: study.systems ?? null,
+    // The actions each timeline must log (SPEC §13.3); each system's names for them are in systems.
+    expected_tools: expectedToolsOf(study)?.tools ?? null,
     code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
   };
 }
@@ -120,7 +122,7 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
         },
       };
       await deleteStageRun(store.connection, 'verify');
-      const counts = await verifyStore(store, { ...inputs, ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
+      const counts = await verifyStore(store, { ...inputs, expectedTools: expectedToolsOf(study), ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
       await recordRun(store.connection, 'verify', consumed, counts);
       return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
     } finally {

@@ -5,6 +5,7 @@
 // row builders name, the rows' TypeScript types and the lists emit reads are derived from here.
 import { PROOF_CATALOGUE, type ProofCheck } from '../evidence/arkforge/checks.ts';
 import { TIMELINE_CATALOGUE } from '../evidence/aer1/timeline.ts';
+import { TOOLS_CATALOGUE } from '../evidence/aer1/expected-tools.ts';
 import { checkColumns, type CheckCatalogue } from '../evidence/check-catalogue.ts';
 import { TLOG_CATALOGUE } from '../evidence/tlog/rekor-entry.ts';
 
@@ -103,6 +104,12 @@ export const TABLES = {
     record_id: 'BIGINT NOT NULL', seq: 'INTEGER NOT NULL', entry_digest: 'VARCHAR NOT NULL',
     entry_id: 'VARCHAR NOT NULL', output_commitment: 'VARCHAR NOT NULL', tool: 'VARCHAR', provenance_class: 'VARCHAR',
   },
+  timeline_tools: {
+    record_id: 'BIGINT NOT NULL', system_id: 'VARCHAR NOT NULL', item_id: 'VARCHAR NOT NULL', attempt: 'INTEGER NOT NULL',
+    job_id: 'VARCHAR', expected_tools: 'VARCHAR[] NOT NULL', logged_as: 'VARCHAR[] NOT NULL', logged_tools: 'VARCHAR[] NOT NULL',
+    ...checkColumnTypes(TOOLS_CATALOGUE, TOOLS_CATALOGUE.checks, 'check_'), missing_tools: 'VARCHAR[] NOT NULL', unexpected_tools: 'VARCHAR[] NOT NULL',
+    reason_codes: 'VARCHAR[] NOT NULL',
+  },
   commitment_rejects: REJECT_ROW,
   registered_systems: {
     system_id: 'VARCHAR NOT NULL', buyer_fingerprints: 'VARCHAR[] NOT NULL', agent_identities: 'VARCHAR[] NOT NULL',
@@ -192,6 +199,7 @@ export const TABLES = {
   coverage: {
     system_id: 'VARCHAR', registered: 'BOOLEAN', items: 'BIGINT', attempts_per_item: 'INTEGER', expected: 'BIGINT',
     submitted: 'BIGINT', missing: 'BIGINT', items_without_record: 'BIGINT', jobs_not_submitted: 'BIGINT', status: 'VARCHAR',
+    expected_tools_missing: 'BIGINT', unexpected_tools: 'VARCHAR[]',
   },
   // --- statistics-tables.sql: what score adds to section 5's results
   result_score_intervals: {

@@ -51,7 +51,8 @@ CREATE TABLE result_sign_tests (system_a VARCHAR, system_b VARCHAR, metric VARCH
 CREATE TABLE result_hypotheses (hypothesis_id VARCHAR, statement VARCHAR, threshold DOUBLE, observed DOUBLE, outcome VARCHAR, reason VARCHAR, registered_at TIMESTAMPTZ, tags VARCHAR[]);
 CREATE TABLE result_score_intervals (system_id VARCHAR, metric VARCHAR, alpha DOUBLE, declared_lower DOUBLE, declared_upper DOUBLE, proven_lower DOUBLE, proven_upper DOUBLE);
 CREATE TABLE result_sign_test_adjustments (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, discordant BIGINT, p_value DOUBLE, p_holm DOUBLE, alpha DOUBLE, reaches_alpha BOOLEAN, fewest_discordant BIGINT, wins_needed BIGINT, caveats VARCHAR[]);
-CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT, status VARCHAR);
+CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT, status VARCHAR, expected_tools_missing BIGINT, unexpected_tools VARCHAR[]);
+CREATE TABLE timeline_tools (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, job_id VARCHAR, expected_tools VARCHAR[], logged_as VARCHAR[], logged_tools VARCHAR[], check_tools VARCHAR, missing_tools VARCHAR[], unexpected_tools VARCHAR[], reason_codes VARCHAR[]);
 CREATE TABLE unsubmitted_jobs (system_id VARCHAR, job_id VARCHAR, reason_code VARCHAR, bound_by VARCHAR[], file VARCHAR, line_no BIGINT);
 CREATE TABLE record_refusals (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, flag BOOLEAN, by_text BOOLEAN, declared BOOLEAN, proven BOOLEAN);
 CREATE TABLE answer_key_amounts (item_id VARCHAR, ref VARCHAR, value VARCHAR, unit VARCHAR, derived VARCHAR);
@@ -126,8 +127,8 @@ INSERT INTO result_sign_test_adjustments VALUES
   ('sys-a', 'sys-b', 'positives_citing_expected', 4, 0.625, 1.0, 0.05, false, 6, NULL, ['TRUNCATION_GAP']),
   ('sys-a', 'sys-b', 'phantom_count', 0, 1.0, 1.0, 0.05, false, 6, NULL, []);
 INSERT INTO coverage VALUES
-  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1, 'INCOMPLETE'),
-  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0, 'INCOMPLETE');
+  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1, 'INCOMPLETE', NULL, NULL),
+  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0, 'INCOMPLETE', NULL, NULL);
 INSERT INTO unsubmitted_jobs VALUES ('sys-b', 'job-hidden', 'JOB_NOT_SUBMITTED', ['intake'], 'inputs/commitments/sys-b.jsonl', 2);
 INSERT INTO record_refusals VALUES
   (5, 'sys-b', 'mp-002', 1, false, true, true, true),

@@ -88,7 +88,7 @@ const facts: StoreFacts = {
   chain_status: null,
   witnesses_by_system: null,
   evidence: { registered_systems: [], reuse: [], by_system: [], seller_inconsistencies: [] },
-  coverage: { systems: [], jobs_not_submitted: [], refusal_flags_disagreeing: [] },
+  coverage: { systems: [], jobs_not_submitted: [], refusal_flags_disagreeing: [], expected_tools_missing: [] },
   derived_amounts: [],
 };
 

@@ -42,6 +42,12 @@ export interface HandRecord extends RecordBase {
   openSeller?: boolean;
   /** Submit the proof without its response body (the proof still verifies: nothing shows what was served). */
   withholdResponse?: boolean;
+  /**
+   * The entries the record's timeline logs, in order: each a tool name and what its bytes are (the
+   * served response, which links the proof, or the answer). Default: retrieve (the response), then
+   * answer (the answer), as the other records of a shared timeline.
+   */
+  tools?: ReadonlyArray<{ tool: string; bytes: 'response' | 'answer' }>;
 }
 
 /** A line copied from another record, with only its key changed (what a copier submits). */
@@ -60,6 +66,8 @@ export interface SmallStudyOptions {
   editCorpus?: (corpusDir: string) => void;
   /** The trust policy's `sellers` instead of the example's (SPEC §12.4). */
   sellers?: string[] | 'any';
+  /** The trust policy's `require_receipts` instead of the example's (true). */
+  requireReceipts?: boolean;
   /** Registers these Ed25519 private keys' public halves as the systems' agent_keys (with proofs of possession). */
   agentKeys?: Readonly<Record<string, KeyObject>>;
   /** Changes study.json's text before the freeze (after the registration is written). */
@@ -75,9 +83,10 @@ const keyOf = (r: { system: string; item: string; attempt: number }) => `${r.sys
 export async function buildSmallStudy(records: readonly HandRecord[], options: SmallStudyOptions = {}): Promise<{ root: string; cleanup: () => void }> {
   const study = copyExampleStudy();
   options.editCorpus?.(join(study.root, 'corpus'));
-  if (options.sellers !== undefined) {
+  if (options.sellers !== undefined || options.requireReceipts !== undefined) {
     const policyFile = join(study.root, 'preregistration/trust/policy.json');
-    writeFileSync(policyFile, `${JSON.stringify({ ...JSON.parse(readFileSync(policyFile, 'utf8')), sellers: options.sellers }, null, 2)}\n`);
+    const policy = JSON.parse(readFileSync(policyFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(policyFile, `${JSON.stringify({ ...policy, sellers: options.sellers ?? policy.sellers, require_receipts: options.requireReceipts ?? policy.require_receipts }, null, 2)}\n`);
   }
   const signer = await loadTestSigner('tsa');
   const submissions = join(study.root, 'inputs/submissions');
@@ -120,12 +129,13 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     groups.set(group, [...(groups.get(group) ?? []), m]);
   }
   for (const [group, members] of groups) {
+    const entry = (m: (typeof minted)[number], tool: string, bytes: 'response' | 'answer') =>
+      ({ tool, provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: bytes === 'response' ? canonicalJson(m.response) : m.r.text });
     timelines.set(group, buildTimeline({
       job_id: `job-${group}`,
-      receipts: [
-        ...members.map((m) => ({ tool: 'retrieve', provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: canonicalJson(m.response) })),
-        ...members.map((m) => ({ tool: 'answer', provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: m.r.text })),
-      ],
+      receipts: members.some((m) => m.r.tools !== undefined)
+        ? members.flatMap((m) => (m.r.tools ?? [{ tool: 'retrieve', bytes: 'response' }, { tool: 'answer', bytes: 'answer' }]).map((t) => entry(m, t.tool, t.bytes)))
+        : [...members.map((m) => entry(m, 'retrieve', 'response')), ...members.map((m) => entry(m, 'answer', 'answer'))],
     }));
   }
 
