@@ -76,6 +76,7 @@ const inputs: EmitInputs = {
   freeze_digest: 'f'.repeat(64),
   submissions: [],
   commitments_sha256: null,
+  deviations_sha256: null,
   anchors: [],
   intake_files: [],
 };
@@ -106,6 +107,7 @@ function report(scores: Row[]): ReportInput {
     metric_labels: {},
     results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [], score_intervals: [], sign_test_adjustments: [] },
     facts,
+    deviations: [],
   };
 }
 
