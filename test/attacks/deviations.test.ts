@@ -9,14 +9,14 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../pipeline/audit/rails.ts';
 import { deviationDigest } from '../../pipeline/evidence/deviations/records.ts';
 import { studyLayout } from '../../pipeline/layout.ts';
 import { requestTimestamp } from '../../pipeline/net/tsa-client.ts';
 import { AUDITOR_OPERATOR_KEY, auditorFlags, EXAMPLE_AUDITOR_DIR, sealedExampleFreezeDigest } from '../support/auditor.ts';
-import { copySealedExampleStudy, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
-import { DURING_WINDOW, OPERATOR_KEY, startTestTsa, type TestTsa } from '../support/intake-study.ts';
+import { copySealedExampleStudy, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+import { DURING_WINDOW, OPERATOR_KEY, testTsaFixture } from '../support/intake-study.ts';
 
 const RECEIPTS = ['copycat', 'sys-honest', 'sys-tampered', 'sys-truncated'].map((s) => join(EXAMPLE_AUDITOR_DIR, 'receipts', `${s}.receipt.json`));
 /** After the example's seal (2026-11-16T00:05:00Z): the submissions are in the operator's hands. */
@@ -29,31 +29,20 @@ const AFTER_TEXT = 'The refusal pattern missed a phrasing two systems used; it w
 
 const ok = (r: { code: number; stdout: string; stderr: string }) => expect(r.code, r.stdout + r.stderr).toBe(0);
 
-let tsa: TestTsa;
-let cleanups: Array<() => void> = [];
-beforeAll(async () => {
-  tsa = await startTestTsa();
-});
-afterAll(async () => tsa.close());
-afterEach(() => {
-  for (const c of cleanups) c();
-  cleanups = [];
-});
-
-function scratch(): string {
-  const s = copySealedExampleStudy();
-  cleanups.push(s.cleanup);
-  return s.root;
-}
+const fixture = testTsaFixture();
+const scratch = scratchStudies(copySealedExampleStudy);
+let outputsRoot: string;
+beforeAll(() => void (outputsRoot = mkdtempSync(join(tmpdir(), 'prereg-deviation-outputs-'))));
+afterAll(() => rmSync(outputsRoot, { recursive: true, force: true }));
 
 function record(root: string, at: string, text: string, key = OPERATOR_KEY) {
+  const { tsa } = fixture;
   tsa.at(at);
   return runCli(['deviation', '--text', text, '--operator-key', key, ...tsa.args, '--retries', '0', '--root', root, '--json']);
 }
 
 async function run(root: string): Promise<{ dir: string; json: any }> {
-  const outputs = mkdtempSync(join(tmpdir(), 'prereg-deviation-outputs-'));
-  cleanups.push(() => rmSync(outputs, { recursive: true, force: true }));
+  const outputs = mkdtempSync(join(outputsRoot, 'run-'));
   const r = await runCli(['run', '--root', root, '--outputs', outputs, ...TEST_OPERATOR_ARGS, '--json']);
   ok(r);
   return { dir: r.json.dir as string, json: r.json };
@@ -121,9 +110,9 @@ describe('prereg deviation: recorded, reported, audited', () => {
     expect(edited.report.reason_codes).toEqual(expect.arrayContaining(['DEVIATION_SIGNATURE_INVALID', 'DEVIATION_LOG_CHANGED']));
 
     // Emit will not report a log that does not check (the edited one): run refuses, writing nothing.
-    const refused = await runCli(['run', '--root', root, '--outputs', join(root, '..', 'never'), ...TEST_OPERATOR_ARGS, '--json']);
+    const refused = await runCli(['run', '--root', root, '--outputs', join(outputsRoot, 'never'), ...TEST_OPERATOR_ARGS, '--json']);
     expect([refused.code, refused.json.code]).toEqual([1, 'DEVIATION_SIGNATURE_INVALID']);
-    expect(existsSync(join(root, '..', 'never'))).toBe(false);
+    expect(existsSync(join(outputsRoot, 'never'))).toBe(false);
   }, 300_000);
 
   it('a deviation changes nothing computed: scores.csv and the decisions are byte-identical with and without it', async () => {
@@ -153,21 +142,21 @@ describe('prereg deviation: recorded, reported, audited', () => {
     const { dir } = await run(root);
     const [line] = logLines(root);
     const entry = JSON.parse(line!);
-    tsa.at(BEFORE_FREEZE);
-    const backdated = await requestTimestamp(tsa.url, Buffer.from(deviationDigest(entry), 'hex'), { timeoutMs: 10_000, retries: 0 });
+    fixture.tsa.at(BEFORE_FREEZE);
+    const backdated = await requestTimestamp(fixture.tsa.url, Buffer.from(deviationDigest(entry), 'hex'), { timeoutMs: 10_000, retries: 0 });
     writeLog(root, [JSON.stringify({ ...entry, token: Buffer.from(backdated).toString('base64') })]);
     const a = await audit(dir, root);
     expect([a.code, a.report.verdict]).toEqual([1, 'invalid']);
     expect(a.report.reason_codes).toEqual(expect.arrayContaining(['DEVIATION_BEFORE_FREEZE', 'DEVIATION_LOG_CHANGED']));
     expect(a.report.reason_codes).not.toContain('DEVIATION_SIGNATURE_INVALID');
     // And no run reports it.
-    const refused = await runCli(['run', '--root', root, '--outputs', join(root, '..', 'never'), ...TEST_OPERATOR_ARGS, '--json']);
+    const refused = await runCli(['run', '--root', root, '--outputs', join(outputsRoot, 'never'), ...TEST_OPERATOR_ARGS, '--json']);
     expect([refused.code, refused.json.code]).toEqual([1, 'DEVIATION_BEFORE_FREEZE']);
   }, 300_000);
 
   it('refuses another key than the pinned operator key, and a missing text, writing nothing', async () => {
     const root = scratch();
-    const other = join(mkdtempSync(join(tmpdir(), 'prereg-other-key-')), 'other.key.pem');
+    const other = join(outputsRoot, 'other.key.pem');
     writeFileSync(other, generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }));
     const wrong = await record(root, AFTER_SEAL, AFTER_TEXT, other);
     expect([wrong.code, wrong.json.code]).toEqual([3, 'OPERATOR_KEY_MISMATCH']);

@@ -7,10 +7,10 @@
 //              `signature` and `token` (base64url, no padding)
 //   digest    = SHA-256(canonical entry without `token`), hex: what the next entry's `prev` names
 //              (64 zeros for seq 0) and what `token` (an RFC 3161 TimeStampResp, DER, base64) dates.
-import { canonicalJson, JsonParseError, parseJson, toPlain } from '../../formats/canonical-json.ts';
+import { canonicalJson } from '../../formats/canonical-json.ts';
 import { sha256Hex } from '../../formats/hash.ts';
 import { schemaProblems } from '../../formats/schemas.ts';
-import { GENESIS_PREV } from '../intake/records.ts';
+import { LinkedChain } from '../intake/log.ts';
 
 export const DEVIATION_FORMAT = 'prereg.deviation/1';
 
@@ -44,36 +44,9 @@ export function deviationProblems(value: unknown): string[] {
   return schemaProblems('deviation', value);
 }
 
-/** The log read so far; `add` checks the next line against it (as the intake log's chain does). */
-export class DeviationChain {
-  readonly entries: DeviationEntry[] = [];
-  readonly digests: string[] = [];
-
-  /** What is wrong with the next line's text, or null: then it is the chain's next entry, kept. */
-  add(text: string): string | null {
-    let value: unknown;
-    try {
-      value = toPlain(parseJson(text));
-    } catch (err) {
-      if (!(err instanceof JsonParseError)) throw err;
-      return `${err.code}: ${err.message}`;
-    }
-    const problems = deviationProblems(value);
-    if (problems.length > 0) return problems.join('; ');
-    const entry = value as DeviationEntry;
-    const expectedPrev = this.head();
-    const wrong = [
-      ...(entry.seq !== this.entries.length ? [`seq is ${entry.seq}; entry ${this.entries.length} expected (an entry was removed or reordered)`] : []),
-      ...(entry.prev !== expectedPrev ? [`prev is ${entry.prev}; the previous entry's digest is ${expectedPrev} (an entry before it was removed, reordered or edited)`] : []),
-    ];
-    if (wrong.length > 0) return wrong.join('; ');
-    this.entries.push(entry);
-    this.digests.push(deviationDigest(entry));
-    return null;
-  }
-
-  /** The last entry's digest (64 zeros for an empty log): the next entry's prev. */
-  head(): string {
-    return this.digests[this.digests.length - 1] ?? GENESIS_PREV;
+/** The deviations log read so far: a chain by seq and prev, as the intake log is. */
+export class DeviationChain extends LinkedChain<DeviationEntry> {
+  constructor() {
+    super(deviationProblems, deviationDigest);
   }
 }
