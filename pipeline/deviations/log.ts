@@ -65,13 +65,13 @@ export interface VerifiedDeviations {
   checked: CheckedDeviation[];
   /** Every finding, the log's broken line (DEVIATION_LOG_INVALID) included; `line` is the log's line. */
   findings: Array<DeviationFinding & { line: number }>;
-  grounds: Awaited<ReturnType<typeof deviationGrounds>>;
 }
 
 /** The whole log checked against the frozen study, under `tsaTrust` (the study's roots, with the auditor's at audit). */
 export async function verifyDeviationLog(state: FrozenStudy, tsaTrust: TsaTrust): Promise<VerifiedDeviations> {
   const log = readDeviationLogFile(state.loaded.layout);
-  const grounds = await deviationGrounds(state, tsaTrust);
+  // No entry to check: neither the anchors nor the intake log (up to 128 MiB) need reading.
+  const grounds = log.entries.length === 0 ? { frozenAt: null, intakeDigests: [] } : await deviationGrounds(state, tsaTrust);
   const { checked, findings } = await checkDeviations(log.entries, log.digests, {
     study_id: state.study.study_id,
     freezeDigest: state.freezeDigest,
@@ -82,7 +82,7 @@ export async function verifyDeviationLog(state: FrozenStudy, tsaTrust: TsaTrust)
   });
   const all = findings.map((f) => ({ ...f, line: f.seq + 1 }));
   if (log.problem !== null) all.push({ code: 'DEVIATION_LOG_INVALID', seq: log.entries.length, line: log.problem.line, message: log.problem.message });
-  return { log, checked, findings: all, grounds };
+  return { log, checked, findings: all };
 }
 
 /** For a command that stands on the log (emit, and `prereg deviation`, which extends it only when an auditor could check it): its first finding, as the refusal. */

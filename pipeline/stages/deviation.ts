@@ -11,7 +11,7 @@ import { GENESIS_PREV } from '../evidence/intake/records.ts';
 import { deviationTimeFinding } from '../evidence/deviations/check.ts';
 import { DEVIATION_FORMAT, deviationDigest, deviationProblems, type DeviationEntry } from '../evidence/deviations/records.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
-import { DEVIATION_LOG, refuseDeviationFindings, verifyDeviationLog } from '../deviations/log.ts';
+import { DEVIATION_LOG, deviationGrounds, refuseDeviationFindings, verifyDeviationLog } from '../deviations/log.ts';
 import { readIntakeLog } from '../intake/log.ts';
 import { readEd25519PrivateKey } from '../intake/keys.ts';
 import { obtainTokens } from '../intake/tokens.ts';
@@ -87,7 +87,7 @@ export const deviation: Command = {
       want: 'first',
     });
     // Dated by the witness, never the local clock: not before the freeze, not before the last entry.
-    const early = deviationTimeFinding(token!.genTime, verified.grounds.frozenAt);
+    const early = deviationTimeFinding(token!.genTime, (await deviationGrounds(state, state.trust.tsa)).frozenAt);
     if (early) throw new PreregError('DEVIATION_BEFORE_FREEZE', `the token (${token!.witness}) is ${early}; nothing was written`);
     const last = verified.checked[verified.checked.length - 1]?.gen_time ?? null;
     if (last !== null && utcMillis(token!.genTime)! < utcMillis(last)!) {
