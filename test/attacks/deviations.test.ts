@@ -15,7 +15,7 @@ import { deviationDigest } from '../../pipeline/evidence/deviations/records.ts';
 import { studyLayout } from '../../pipeline/layout.ts';
 import { requestTimestamp } from '../../pipeline/net/tsa-client.ts';
 import { AUDITOR_OPERATOR_KEY, auditorFlags, EXAMPLE_AUDITOR_DIR, sealedExampleFreezeDigest } from '../support/auditor.ts';
-import { copySealedExampleStudy, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+import { copyExampleStudy, copySealedExampleStudy, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { DURING_WINDOW, OPERATOR_KEY, testTsaFixture } from '../support/intake-study.ts';
 
 const RECEIPTS = ['copycat', 'sys-honest', 'sys-tampered', 'sys-truncated'].map((s) => join(EXAMPLE_AUDITOR_DIR, 'receipts', `${s}.receipt.json`));
@@ -152,6 +152,24 @@ describe('prereg deviation: recorded, reported, audited', () => {
     // And no run reports it.
     const refused = await runCli(['run', '--root', root, '--outputs', join(outputsRoot, 'never'), ...TEST_OPERATOR_ARGS, '--json']);
     expect([refused.code, refused.json.code]).toEqual([1, 'DEVIATION_BEFORE_FREEZE']);
+  }, 300_000);
+
+  it('a log carried over from another freeze of the study is refused by run and fails the audit (DEVIATION_FREEZE_MISMATCH)', async () => {
+    // The example's working copy (test/support/example-working-copy.ts) is the same study frozen again, with no intake log.
+    const sealed = scratch();
+    ok(await record(sealed, AFTER_SEAL, AFTER_TEXT));
+    const other = copyExampleStudy();
+    try {
+      const { dir } = await run(other.root);
+      writeLog(other.root, logLines(sealed));
+      const refused = await runCli(['run', '--root', other.root, '--outputs', join(outputsRoot, 'never'), ...TEST_OPERATOR_ARGS, '--json']);
+      expect([refused.code, refused.json.code]).toEqual([1, 'DEVIATION_FREEZE_MISMATCH']);
+      const a = await runCli(['audit', dir, '--root', other.root, ...auditorFlags(), '--json']);
+      expect([a.code, a.json.verdict]).toEqual([1, 'invalid']);
+      expect(a.json.reason_codes).toEqual(expect.arrayContaining(['DEVIATION_FREEZE_MISMATCH', 'DEVIATION_INTAKE_MISMATCH', 'DEVIATION_LOG_CHANGED']));
+    } finally {
+      other.cleanup();
+    }
   }, 300_000);
 
   it('refuses another key than the pinned operator key, and a missing text, writing nothing', async () => {
