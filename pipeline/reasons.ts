@@ -672,6 +672,42 @@ export const REASONS = {
     next: 'Restore the freeze the seal names; a study is never re-frozen after its window opened.',
   },
   // --- end Sealed intake ---------------------------------------------------------------------
+  // --- Deviations (SPEC §13.3) — pipeline/deviations/, pipeline/stages/deviation.ts; docs/deviations.md
+  DEVIATION_LOG_INVALID: {
+    meaning: 'inputs/deviations.jsonl is not an unbroken chain of prereg.deviation/1 entries: a line does not parse or has not the entry shape, a seq is out of order, a prev is not the previous entry\'s digest, or an entry is dated before the one before it. An entry was removed, reordered or edited, or the log was written by something other than `prereg deviation`. Nothing was written; at audit, INVALID.',
+    next: 'Restore the log as `prereg deviation` wrote it (the message names the line); a deviation is never removed, only followed by another.',
+  },
+  DEVIATION_SIGNATURE_INVALID: {
+    exit: EXIT.failures,
+    meaning: "A deviation entry's signature does not verify with the operator_public_key the frozen trust policy pins: its text or fields were edited after signing, or another key signed it. At audit, INVALID.",
+    next: 'Restore the entry as `prereg deviation` wrote it; record a correction as a new deviation.',
+  },
+  DEVIATION_TOKEN_INVALID: {
+    exit: EXIT.failures,
+    meaning: "A deviation entry's RFC 3161 token does not verify over the entry digest against the TSA roots (the study's, and the auditor's --tsa-root): the time it was recorded is not witnessed.",
+    next: "Check the TSA roots given; `prereg deviation` obtains tokens only from the study's TSAs (or --tsa) and keeps one that verifies.",
+  },
+  DEVIATION_BEFORE_FREEZE: {
+    exit: EXIT.failures,
+    meaning: "A deviation's TSA date is before the freeze's earliest anchor: a deviation departs from a frozen plan, so it cannot predate the freeze. `prereg deviation` refuses such a token (nothing written); at audit, INVALID.",
+    next: 'Check the TSA clock; a change made before the freeze is an amendment (a new freeze), not a deviation.',
+  },
+  DEVIATION_FREEZE_MISMATCH: {
+    exit: EXIT.failures,
+    meaning: 'A deviation entry names another study_id or freeze_digest than the study\'s freeze.json: it was recorded under another plan (or the study was re-frozen after it).',
+    next: 'Restore the freeze the entries name; a study is not re-frozen after its window opened.',
+  },
+  DEVIATION_INTAKE_MISMATCH: {
+    exit: EXIT.failures,
+    meaning: "The intake position a deviation entry names (how many intake entries, and the last one's digest) is not a position of inputs/intake.jsonl, or is earlier than the previous deviation's: the intake log or the deviations log was rewritten.",
+    next: 'Restore both logs as the commands wrote them (the message names the entry).',
+  },
+  DEVIATION_LOG_CHANGED: {
+    exit: EXIT.failures,
+    meaning: "inputs/deviations.jsonl is not the log whose SHA-256 the manifest recorded (inputs.deviations_sha256): a deviation was removed, edited or added after the outputs were emitted. At audit, INVALID.",
+    next: 'Restore the log the outputs were emitted from; a new deviation means a new run (its own run_id), never an edited log.',
+  },
+  // --- end Deviations ------------------------------------------------------------------------
   // --- Outputs (SPEC §7) — pipeline/emit/, pipeline/stages/emit.ts ----------------------------
   REPORT_METRIC_UNKNOWN: {
     meaning: "study.json's report.primary_metric names a metric that section 5's scores do not produce, so the report could not lead with it.",

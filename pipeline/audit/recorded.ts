@@ -95,7 +95,9 @@ export function manifestProblems(m: JsonObject): string[] {
     for (const key of ['corpus_root', 'section5_sha256', 'answer_key_root', 'trust_root', 'freeze_digest'] as const) {
       if (!isHex(inputs[key])) problems.push(`inputs.${key} is not 64 hex digits`);
     }
-    if (inputs.commitments_sha256 !== null && !isHex(inputs.commitments_sha256)) problems.push('inputs.commitments_sha256 is neither null nor 64 hex digits');
+    for (const key of ['commitments_sha256', 'deviations_sha256'] as const) {
+      if (inputs[key] !== null && !isHex(inputs[key])) problems.push(`inputs.${key} is neither null nor 64 hex digits`);
+    }
     problems.push(...listProblems('inputs.submissions', inputs.submissions, (x) => isString(x.file) && isHex(x.sha256) && isCount(x.bytes)));
     problems.push(...listProblems('inputs.anchors', inputs.anchors, (x) => isString(x.file) && isHex(x.sha256)));
     problems.push(...listProblems('inputs.intake_files', inputs.intake_files, (x) => isString(x.file) && isHex(x.sha256)));

@@ -9,12 +9,13 @@ import type { StudyConfig } from '../study/study.ts';
 import { studyClassesOf } from '../study/classes.ts';
 import type { LoadedTrust } from '../study/trust.ts';
 import type { EmitInputs } from './manifest.ts';
+import type { CheckedDeviation } from '../evidence/deviations/check.ts';
 import type { ResultName, Row, StoreFacts } from './tables.ts';
 
 export async function reportInput(
   layout: StudyLayout,
   s: { study: StudyConfig; frozen: FreezeRecord; trust: LoadedTrust },
-  run: { run_id: string; inputs: EmitInputs; results: Record<ResultName, Row[]>; facts: StoreFacts },
+  run: { run_id: string; inputs: EmitInputs; results: Record<ResultName, Row[]>; facts: StoreFacts; deviations: CheckedDeviation[] },
 ): Promise<ReportInput> {
   const { study } = s;
   const primary = study.report?.primary_metric ?? null;
@@ -38,5 +39,6 @@ export async function reportInput(
     classes: studyClassesOf(study),
     results: run.results,
     facts: run.facts,
+    deviations: run.deviations,
   };
 }

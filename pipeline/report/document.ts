@@ -2,6 +2,7 @@
 // in, blocks out. It leads with its finding — one sentence per system on the study's primary
 // metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
 import type { EmitInputs } from '../emit/manifest.ts';
+import type { CheckedDeviation } from '../evidence/deviations/check.ts';
 import type { Cell, ResultName, Row, StoreFacts } from '../emit/tables.ts';
 import type { StudyClass } from '../study/classes.ts';
 import { codePointOrder, fieldsOf, fraction, gap, gapTenths, integer, intervalText, levelText, metricName, observedOf, percentOf, pValueText, show, tenthsText, type MetricLabels } from './values.ts';
@@ -30,6 +31,8 @@ export interface ReportInput {
   classes: StudyClass[];
   results: Record<ResultName, Row[]>;
   facts: StoreFacts;
+  /** inputs/deviations.jsonl, checked (SPEC §13.3): listed right after the finding. */
+  deviations: CheckedDeviation[];
 }
 
 export type Block =
@@ -89,6 +92,27 @@ function finding(r: ReportInput): Section {
   if (flag) blocks.push({ kind: 'p', text: flag });
   blocks.push(hypothesesTable(r.results.hypotheses));
   return { title: 'Finding', lead: true, blocks };
+}
+
+// ------------------------------------------------------------------------------------------
+// Deviations from the plan: on the record, beside the finding, changing nothing computed
+
+function deviationItem(d: CheckedDeviation): string {
+  const intake = `after ${d.intake_entries} intake entr${d.intake_entries === 1 ? 'y' : 'ies'}`;
+  return `Deviation ${d.seq + 1}, dated ${d.gen_time ?? '(undated)'} by ${d.witness ?? 'an unnamed TSA'}, ${intake}${d.after_submissions ? ' — after the submissions were seen' : ''}: ${d.text}`;
+}
+
+function deviations(r: ReportInput): Section {
+  const blocks: Block[] = r.deviations.length === 0
+    ? [{ kind: 'p', text: 'No deviation from the pre-registered plan was recorded (inputs/deviations.jsonl holds none).' }]
+    : [
+        {
+          kind: 'p',
+          text: 'What was done differently from the frozen plan, and why, in the operator\'s words: each signed with the operator key pinned at the freeze and dated by a timestamp authority. A deviation changes nothing computed: every number in this report is the frozen plan\'s. Those dated at or after closes_at were recorded after the submissions were seen.',
+        },
+        { kind: 'list', items: r.deviations.map(deviationItem) },
+      ];
+  return { title: 'Deviations from the plan', blocks };
 }
 
 // ------------------------------------------------------------------------------------------
@@ -368,6 +392,7 @@ export function sections(r: ReportInput): Section[] {
   const mixedAttempts = attemptsFlag(r.results.constancy);
   return [
     finding(r),
+    deviations(r),
     {
       title: 'How to read this report',
       blocks: [
