@@ -53,6 +53,7 @@ export const deviation: Command = {
     retries: { type: 'string' },
   },
   stage: true,
+  jsonSchema: () => 'prereg.deviation-recorded/1',
   writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);

@@ -71,7 +71,7 @@ afterAll(() => {
 describe('schemas/cli', () => {
   it('compile under ajv (draft 2020-12, strict); each is named by its file, its $id and its schema_version', () => {
     expect([...schemas.values()].map((s) => s.file).sort()).toEqual([
-      'anchor', 'audit', 'check-anchors', 'classify', 'commitment', 'corpus-proof-prove', 'corpus-proof-verify', 'dev-issue', 'dev-keys', 'dev-tsa',
+      'anchor', 'audit', 'check-anchors', 'classify', 'commitment', 'corpus-proof-prove', 'corpus-proof-verify', 'deviation-recorded', 'dev-issue', 'dev-keys', 'dev-tsa',
       'doctor', 'emit', 'error', 'explain', 'freeze', 'ingest', 'init', 'intake', 'intake-receipt', 'reveal-check', 'run', 'score', 'seal', 'status',
       'submission-build', 'submission-sign', 'trust-certify-intake-key', 'trust-import-arkforge', 'validate', 'verify', 'verify-files', 'verify-token', 'version',
     ].map((shape) => `${shape}.schema.json`).sort());
@@ -325,6 +325,10 @@ describe('--json output conforms to schemas/cli, in a rehearsal from init to the
     });
     await withTsa(kit, '2026-11-10T10:20:00Z', async (url) => {
       conforms(await runCli(['seal', '--root', study, '--tsa', `dev=${url}`, '--retries', '0', '--json']), 'prereg.seal/1', 0);
+    });
+    await withTsa(kit, '2026-11-10T10:25:00Z', async (url) => {
+      const [recorded] = conforms(await runCli(['deviation', '--text', 'The seal was taken five minutes late.', '--operator-key', join(priv, 'operator.key.pem'), '--tsa', `dev=${url}`, '--retries', '0', '--root', study, '--json']), 'prereg.deviation-recorded/1', 0);
+      expect([recorded.seq, recorded.intake.entries]).toEqual([0, 2]);
     });
     const receipt = `${file}.intake.receipt.json`;
     const [sealed] = conforms(await runCli(['intake', '--verify-receipt', receipt, '--root', study, '--json']), 'prereg.intake-receipt/1', 0);
