@@ -80,7 +80,9 @@ async function equivocate(rotate: boolean): Promise<{ root: string; dir: string;
   // The whole intake goes; the study is frozen and anchored again, "before opens_at".
   for (const f of ['inputs/intake.jsonl', 'inputs/seal.json']) rmSync(join(root, f));
   for (const d of ['inputs/anchors', 'inputs/submissions', 'inputs/commitments', 'preregistration/anchors']) rmSync(join(root, d), { recursive: true, force: true });
-  ok(await runCli(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret, '--json']));
+  // A freeze of its own, not an amendment of the published one: nothing chains it to that freeze.
+  rmSync(layout.freeze);
+  ok(await runCli(['freeze', '--root', root, '--secret-file', layout.answerKeySecret, '--json']));
   const backdated = await startTsaServer({ backend: 'pkijs', signer: await loadTestSigner('tsa'), genTime: EXAMPLE_ANCHOR_GEN_TIME });
   try {
     ok(await runCli(['anchor', '--root', root, '--tsa', `backdated=${backdated.url}`, '--json']));
