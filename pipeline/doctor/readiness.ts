@@ -97,9 +97,9 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   }
   // Once frozen, freeze is done (freeze again would refuse: FREEZE_EXISTS), or in conflict with a
   // file that changed since — which anchoring does not fix: revert the file, or freeze again.
-  const DRIFT_NEXT = 'revert the changed files to what was frozen, or — before opens_at only — `prereg freeze --replace` and anchor the new freeze_digest';
+  const DRIFT_NEXT = 'revert the changed files to what was frozen, or — before opens_at only — `prereg freeze --replace --reason TEXT` (an amendment) and anchor the new freeze_digest';
   if (frozen === undefined) stages.push(stage('freeze', beforeFreeze, 'fix the files named, then `prereg freeze` (docs/preregistration.md, "What freeze refuses")'));
-  else if (consistency.length > 0 || beforeFreeze.length > 0) stages.push(stage('freeze', [...beforeFreeze, ...consistency], consistency.length > 0 ? DRIFT_NEXT : 'fix the files named, then `prereg freeze --replace` (before opens_at only)'));
+  else if (consistency.length > 0 || beforeFreeze.length > 0) stages.push(stage('freeze', [...beforeFreeze, ...consistency], consistency.length > 0 ? DRIFT_NEXT : 'fix the files named, then `prereg freeze --replace --reason TEXT` (an amendment, before opens_at only)'));
   else stages.push({ stage: 'freeze', status: 'done', problems: [], next: null });
 
   const anchors: DoctorProblem[] = [...consistency];
