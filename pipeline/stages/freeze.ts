@@ -95,8 +95,9 @@ export const freeze: Command = {
       throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no secret: pass --secret-file or set $${SECRET_ENV}`);
     }
     const record = buildFreezeRecord(study, digests, commitAnswerKey(secret, key), amends);
-    const kept = amends ? keepReplacedFreeze(layout) : null;
-    writeFileAtomic(layout.freeze, renderFreezeRecord(record));
+    const write = () => writeFileAtomic(layout.freeze, renderFreezeRecord(record));
+    const kept = amends ? keepReplacedFreeze(layout, write) : null;
+    if (!amends) write();
     const digest = freezeDigest(record);
     const warnings = digests.unmatched_headings.map(unmatchedHeadingWarning);
     const summary = {

@@ -83,10 +83,11 @@ export function readFreezeChain(layout: Pick<StudyLayout, 'preregistration' | 'a
 
 /**
  * Keeps the current freeze.json and its anchors as preregistration/amendments/<n>/ (the next
- * number), assembled beside it and renamed into place, then removes the anchors from
- * preregistration/anchors/ (they witness the replaced digest). Returns n.
+ * number), assembled beside it and renamed into place; once the new freeze.json is written
+ * (`write`), removes the kept anchors from preregistration/anchors/ (they witness the replaced
+ * digest), so that a failed write leaves the old freeze and its anchors where they were. Returns n.
  */
-export function keepReplacedFreeze(layout: Pick<StudyLayout, 'preregistration' | 'freeze' | 'anchors'>): number {
+export function keepReplacedFreeze(layout: Pick<StudyLayout, 'preregistration' | 'freeze' | 'anchors'>, write: () => void): number {
   const n = (keptNumbers(layout).at(-1) ?? 0) + 1;
   const dir = amendmentsOf(layout);
   const staging = join(dir, `.${n}.partial-${process.pid}`);
@@ -96,6 +97,12 @@ export function keepReplacedFreeze(layout: Pick<StudyLayout, 'preregistration' |
   const anchorFiles = [...listFiles(layout.anchors, '.tsr'), ...listFiles(layout.anchors, '.json')];
   for (const f of anchorFiles) copyFileSync(join(layout.anchors, f), join(staging, 'anchors', f));
   renameSync(staging, join(dir, String(n)));
+  try {
+    write();
+  } catch (err) {
+    rmSync(join(dir, String(n)), { recursive: true, force: true });
+    throw err;
+  }
   for (const f of anchorFiles) rmSync(join(layout.anchors, f));
   return n;
 }
