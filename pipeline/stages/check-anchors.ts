@@ -9,6 +9,7 @@ import { ANCHOR_AUDITOR_OPTIONS, loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type DriftFinding } from '../study/drift.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
 import { readFreezeChain } from '../study/freeze-chain.ts';
+import { shownJson } from '../text/display.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { planProblems } from '../freeze/plan-check.ts';
 import { studyLayout } from '../layout.ts';
@@ -170,7 +171,7 @@ function render(json: { ok: boolean; freeze_digest: string; roots: 'auditor' | '
     for (const c of json.chain) {
       const where = c.n === null ? 'preregistration/freeze.json' : `preregistration/amendments/${c.n}/`;
       const anchors = c.witnesses.map((w) => `${w.ok ? 'ok' : 'FAIL'} ${w.witness} ${w.gen_time ?? '?'}`).join(', ') || 'no anchor';
-      lines.push(`    ${c.freeze_digest} ${where}${c.amends ? ` amends ${c.amends.freeze_digest.slice(0, 12)}…: ${JSON.stringify(c.amends.reason)}` : ''} [${anchors}]`);
+      lines.push(`    ${c.freeze_digest} ${where}${c.amends ? ` amends ${c.amends.freeze_digest.slice(0, 12)}…: ${shownJson(c.amends.reason)}` : ''} [${anchors}]`);
     }
   }
   for (const [name, d] of Object.entries(json.digests)) lines.push(`  ${d.ok === null ? 'skip' : d.ok ? 'ok  ' : 'FAIL'}  ${name}`);

@@ -6,6 +6,7 @@ import type { FreezeRecord, PlanSectionDigest } from './freeze-record.ts';
 import { isSection5 } from './section5.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
+import { shownJson } from '../text/display.ts';
 
 const PLAN_FILE = 'preregistration/PREREGISTRATION.md';
 import type { PublicDigests } from './public-digests.ts';
@@ -94,7 +95,7 @@ function sectionListDigest(sections: readonly PlanSectionDigest[]): string {
 
 /** How a finding names a part of PREREGISTRATION.md. */
 function sectionName(heading: string): string {
-  return heading === '' ? 'the text before the first section' : `section ${JSON.stringify(heading.replace(/^## +/, ''))}`;
+  return heading === '' ? 'the text before the first section' : `section ${shownJson(heading.replace(/^## +/, ''))}`;
 }
 
 /**
