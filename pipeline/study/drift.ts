@@ -7,10 +7,10 @@ import { isSection5 } from './section5.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { shownJson } from '../text/display.ts';
-
-const PLAN_FILE = 'preregistration/PREREGISTRATION.md';
 import type { PublicDigests } from './public-digests.ts';
 import type { StudyConfig } from './study.ts';
+
+const PLAN_FILE = 'preregistration/PREREGISTRATION.md';
 
 export interface DriftFinding {
   code: ReasonCode;
