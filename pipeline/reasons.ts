@@ -177,7 +177,7 @@ export const REASONS = {
   FREEZE_EXISTS: {
     exit: EXIT.conflict,
     meaning: 'preregistration/freeze.json already exists; refreezing changes freeze_digest and invalidates its anchors.',
-    next: 'Pass --replace only if the study has not opened; then anchor again.',
+    next: 'Amend only before the study opens: `prereg freeze --replace --reason TEXT` (the replaced freeze is kept under preregistration/amendments/), then anchor again.',
   },
   FREEZE_MISSING: {
     meaning: 'preregistration/freeze.json does not exist.',
@@ -236,6 +236,10 @@ export const REASONS = {
   SECTION5_DRIFT: {
     meaning: 'Section 5 of PREREGISTRATION.md (the analysis plan) differs from the frozen one.',
     next: 'Restore section 5 exactly as frozen; scoring refuses to run any other analysis.',
+  },
+  PREREGISTRATION_DRIFT: {
+    meaning: 'A section of PREREGISTRATION.md outside section 5 (or the text before its first section) differs from the frozen one, or was added, removed or moved: the plan as a whole is frozen, not only its SQL.',
+    next: 'Restore the section exactly as frozen; before opens_at an amendment (`prereg freeze --replace --reason TEXT`, then anchor) may change it, after opens_at a deviation is recorded in the deviations log, never in the plan.',
   },
   STUDY_DRIFT: {
     meaning: 'preregistration/study.json differs from the frozen one (or freeze.json\'s window or study id disagree with it).',
@@ -300,6 +304,14 @@ export const REASONS = {
   ANCHOR_AFTER_OPEN: {
     meaning: 'An anchor token\'s genTime is not before the study\'s opens_at: it cannot show the freeze preceded submissions.',
     next: 'Nothing can repair a late anchor; report it, and anchor earlier next time.',
+  },
+  AMENDMENT_AFTER_OPEN: {
+    meaning: "An amendment's anchor (freeze.json naming the freeze it replaces, `amends`) is dated at or after the earliest opens_at of its chain: the plan was changed once the window had opened.",
+    next: 'Nothing can repair it: a change after the window opened is a deviation (recorded in the deviations log), not an amendment. Restore the freeze the chain began with and record the change as a deviation.',
+  },
+  FREEZE_CHAIN_BROKEN: {
+    meaning: "The chain of freezes does not hold: freeze.json (or a kept one) amends a freeze_digest no preregistration/amendments/<n>/freeze.json has, a kept freeze is unreadable, of another study, or amended by no freeze of the chain.",
+    next: 'Restore preregistration/amendments/ as `prereg freeze --replace --reason` left it (every replaced freeze.json and its anchors, byte for byte).',
   },
   ANCHOR_METADATA_MISMATCH: {
     meaning: "An anchor's metadata (preregistration/anchors/<witness>.json) is missing, unreadable, or contradicts its token: tsr_sha256 is not the token's SHA-256, freeze_digest is not the freeze's, witness is not the file's name, or retrieved_at is before the token's genTime.",

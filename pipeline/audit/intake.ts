@@ -18,6 +18,7 @@ import { intakeOf } from '../study/study.ts';
 import type { AuditorOperatorKey, AuditorRoots } from '../auditor/trust.ts';
 import type { DatedRequest } from '../intake/dated-requests.ts';
 import { accountedFreezeDigests } from '../intake/identity.ts';
+import { readFreezeChain } from '../study/freeze-chain.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { withheldRequests } from './withheld-requests.ts';
 
@@ -85,7 +86,7 @@ export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoo
     } else {
       // The operator's identity: the auditor's --operator-key, else the study's own (the trust rail names it).
       const identity = given.operatorKey?.key ?? state.loaded.operatorKey().key;
-      const checks = await checkReceipts(receipts, log.seal, { identity, accountedFreezes: accountedFreezeDigests(state.freezeDigest), tsaTrust, log: { entries: log.entries, digests: log.digests } });
+      const checks = await checkReceipts(receipts, log.seal, { identity, accountedFreezes: accountedFreezeDigests(state.freezeDigest, readFreezeChain(layout, state.frozen, state.freezeDigest).links.map((l) => l.freeze_digest)), tsaTrust, log: { entries: log.entries, digests: log.digests } });
       for (const c of checks) {
         for (const f of c.findings.filter(againstOperator)) {
           differences.push({ file: c.file, message: `${f.code}: ${f.message}` });

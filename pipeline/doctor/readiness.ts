@@ -100,13 +100,13 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   }
   // Once frozen, freeze is done (freeze again would refuse: FREEZE_EXISTS), or in conflict with a
   // file that changed since — which anchoring does not fix: revert the file, or, before opens_at
-  // only, freeze again. Once the window has opened the plan stands: no replacement is offered.
+  // only, amend the freeze. Once the window has opened the plan stands: no replacement is offered.
   const window = windowState(loaded, Date.now());
   const replaceable = window === null || window.phase === 'before';
   const DRIFT_NEXT = replaceable
-    ? 'revert the changed files to what was frozen, or — before opens_at only — `prereg freeze --replace` and anchor the new freeze_digest'
+    ? 'revert the changed files to what was frozen, or — before opens_at only — `prereg freeze --replace --reason TEXT` (an amendment) and anchor the new freeze_digest'
     : `revert the changed files to what was frozen: the window opened at ${window.opens_at}, so the freeze can no longer be replaced`;
-  const PLAN_NEXT = replaceable ? 'fix the files named, then `prereg freeze --replace` (before opens_at only)' : `the window opened at ${window.opens_at}: the freeze stands as it is and can no longer be replaced`;
+  const PLAN_NEXT = replaceable ? 'fix the files named, then `prereg freeze --replace --reason TEXT` (an amendment, before opens_at only)' : `the window opened at ${window.opens_at}: the freeze stands as it is and can no longer be replaced`;
   if (frozen === undefined) stages.push(stage('freeze', beforeFreeze, 'fix the files named, then `prereg freeze` (docs/preregistration.md, "What freeze refuses")'));
   else if (consistency.length > 0 || beforeFreeze.length > 0) stages.push(stage('freeze', [...beforeFreeze, ...consistency], consistency.length > 0 ? DRIFT_NEXT : PLAN_NEXT));
   else stages.push({ stage: 'freeze', status: 'done', problems: [], next: null });

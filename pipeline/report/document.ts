@@ -23,6 +23,8 @@ export interface ReportInput {
   witnesses: WitnessSummary[];
   independent_witnesses: number;
   min_witnesses: number;
+  /** The amendments of the plan, oldest first (freeze --replace --reason): each freeze, the one it replaced, and why. */
+  amendments: Array<{ freeze_digest: string; amends: string; reason: string }>;
   /** study.json report.primary_metric: the metric the first screen leads with (null: none named). */
   primary_metric: string | null;
   /** study.json report.metrics: metric names in words, with the better direction. */
@@ -33,6 +35,15 @@ export interface ReportInput {
   facts: StoreFacts;
   /** inputs/deviations.jsonl, checked (SPEC §13.3): listed right after the finding. */
   deviations: CheckedDeviation[];
+}
+
+/** The plan's amendments, when it has any: each a new freeze naming the one it replaced, and why. */
+function amendmentBlocks(amendments: ReportInput['amendments']): Block[] {
+  if (amendments.length === 0) return [];
+  return [
+    { kind: 'p', text: `The plan was amended ${amendments.length} time(s) before the window opened; each amendment is a new freeze naming the one it replaced, kept with its anchors under preregistration/amendments/ (check-anchors verifies the chain).` },
+    table(['freeze_digest', 'amends', 'reason'], amendments.map((a) => [a.freeze_digest, a.amends, a.reason])),
+  ];
 }
 
 export type Block =
@@ -432,6 +443,7 @@ export function sections(r: ReportInput): Section[] {
           ? []
           : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.reason_codes.join(', ') || '—']))]),
         ...(ok.length < r.min_witnesses ? [{ kind: 'p' as const, text: 'Fewer witnesses than the study requires confirmed the freeze.' }] : []),
+        ...amendmentBlocks(r.amendments),
         ...derivedAmountBlocks(f),
       ],
     },

@@ -11,19 +11,24 @@ export interface Section5 {
   sqlBlocks: Array<{ sql: string; line: number }>;
 }
 
-/**
- * Section 5 is the level-2 heading whose title starts with `5` (`## 5. Analysis plan`) up to the
- * next level-2 heading. Headings inside fenced blocks do not count. Returns null when absent.
- */
-/** Section 5 of the study's preregistration/PREREGISTRATION.md, read from disk; null when it has none. */
-export function readSection5(layout: Pick<StudyLayout, 'plan'>): Section5 | null {
-  return extractSection5(readText(layout.plan));
+/** One part of PREREGISTRATION.md as the freeze digests it (SPEC §13.3): a level-2 section, or what precedes the first. */
+export interface PlanSection {
+  /** The level-2 heading line (`## 1. Question`); "" for the text before the first heading. */
+  heading: string;
+  /** The 1-based line of the heading (1 for the text before the first heading). */
+  line: number;
+  /** The section's text, line endings normalised to \n, from its heading up to the next level-2 heading. */
+  text: string;
 }
 
-export function extractSection5(markdown: string): Section5 | null {
+/**
+ * The document cut at its level-2 headings (headings inside fenced blocks do not count): the text
+ * before the first, then each section up to the next. Joined, the parts are the whole document
+ * with its line endings normalised, so a digest of each covers every byte.
+ */
+export function planSections(markdown: string): PlanSection[] {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
-  let start = -1;
-  let end = lines.length;
+  const starts = [0];
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -33,18 +38,38 @@ export function extractSection5(markdown: string): Section5 | null {
       else if (line.startsWith(fence) && line.slice(fence.length).trim() === '') fence = null;
       continue;
     }
-    if (fence !== null || !/^## (?!#)/.test(line)) continue;
-    if (start === -1 && /^## +5(?![0-9])/.test(line)) start = i;
-    else if (start !== -1) {
-      end = i;
-      break;
-    }
+    if (fence === null && /^## (?!#)/.test(line) && i > 0) starts.push(i);
   }
-  if (start === -1) return null;
-  const sectionLines = lines.slice(start, end);
-  // A section that ends the file keeps its final newline exactly as written.
-  const text = sectionLines.join('\n') + (end < lines.length ? '\n' : '');
-  return { text, sha256: sha256Hex(text), sqlBlocks: sqlBlocksOf(sectionLines, start) };
+  return starts.map((start, k) => {
+    const end = starts[k + 1] ?? lines.length;
+    const heading = /^## (?!#)/.test(lines[start]!) ? lines[start]! : '';
+    // A section that ends the file keeps its final newline exactly as written.
+    const text = lines.slice(start, end).join('\n') + (end < lines.length ? '\n' : '');
+    return { heading, line: start + 1, text };
+  });
+}
+
+/** Section 5: the first level-2 heading whose title starts with `5` (`## 5. Analysis plan`). */
+export function isSection5(heading: string): boolean {
+  return /^## +5(?![0-9])/.test(heading);
+}
+
+/** Section 5 of the study's preregistration/PREREGISTRATION.md, read from disk; null when it has none. */
+export function readSection5(layout: Pick<StudyLayout, 'plan'>): Section5 | null {
+  return extractSection5(readText(layout.plan));
+}
+
+/** Section 5 of a document's sections; null when it has none. */
+export function section5Of(sections: readonly PlanSection[]): Section5 | null {
+  const section = sections.find((s) => isSection5(s.heading));
+  if (!section) return null;
+  const lines = section.text.split('\n');
+  if (section.text.endsWith('\n')) lines.pop();
+  return { text: section.text, sha256: sha256Hex(section.text), sqlBlocks: sqlBlocksOf(lines, section.line - 1) };
+}
+
+export function extractSection5(markdown: string): Section5 | null {
+  return section5Of(planSections(markdown));
 }
 
 function sqlBlocksOf(lines: readonly string[], firstLine: number): Array<{ sql: string; line: number }> {

@@ -53,7 +53,7 @@ describe('doctor and anchor say the right next step', () => {
     const problem = drifted.json.stages[0].problems[0];
     expect(problem.code).toBe('CORPUS_DRIFT');
     expect(problem.message.match(/corpus\/sample\.md/g)).toHaveLength(1);
-    expect(drifted.json.next).toMatch(/^freeze: revert the changed files .*`prereg freeze --replace`/);
+    expect(drifted.json.next).toMatch(/^freeze: revert the changed files .*`prereg freeze --replace --reason TEXT`/);
     expect(drifted.json.stages[1].next).not.toMatch(/^`prereg anchor`/);
   });
 

@@ -103,6 +103,7 @@ function report(scores: Row[]): ReportInput {
     witnesses: [],
     independent_witnesses: 0,
     min_witnesses: 1,
+    amendments: [],
     primary_metric: null,
     metric_labels: {},
     classes: [],

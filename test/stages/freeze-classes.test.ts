@@ -33,7 +33,7 @@ const withClasses = (root: string, classes: Record<string, string>) => {
   const path = join(root, STUDY);
   writeFileSync(path, `${JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), classes }, null, 2)}\n`);
 };
-const freeze = (root: string) => runCli(['freeze', '--replace', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
+const freeze = (root: string) => runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
 
 /** freeze refused the plan: exit 3, the code, and neither freeze.json nor the anchors changed. */
 async function expectRefused(root: string, code: string) {

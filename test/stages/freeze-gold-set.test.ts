@@ -18,7 +18,7 @@ function editKey(root: string, edit: (item: Record<string, unknown>) => void, wh
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
-const freeze = (root: string) => runCli(['freeze', '--replace', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
+const freeze = (root: string) => runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
 
 describe('freeze checks the gold set against the corpus', () => {
   it('the example\'s key passes', async () => {
@@ -102,7 +102,7 @@ describe('freeze and doctor list a heading the vocabulary leaves out (VOCABULARY
     expect(r.json.warnings).toEqual([
       'VOCABULARY_HEADING_UNMATCHED: corpus/ccag-travaux.md:4: "## Art. R2999-1" has an identifier\'s shape, but no heading pattern declares it (a citation of it is a PHANTOM)',
     ]);
-    const text = await runCli(['freeze', '--replace', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret')]);
+    const text = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret')]);
     expect(text.stdout).toContain('warning: VOCABULARY_HEADING_UNMATCHED: corpus/ccag-travaux.md:4');
     const doctor = await runCli(['doctor', '--root', root, '--json']);
     expect(doctor.json.warnings).toContain(r.json.warnings[0]);

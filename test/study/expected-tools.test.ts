@@ -76,7 +76,7 @@ describe('protocol.expected_tools and tool_names', () => {
     const root = fresh();
     const before = readFileSync(join(root, 'preregistration/freeze.json'));
     writeFileSync(join(root, 'preregistration/study.json'), JSON.stringify(studyWith(['retrieve', 'generate'], { 'sys-honest': { retrieval: 'search_corpus' } })));
-    const r = await runCli(['freeze', '--replace', '--root', root, '--json']);
+    const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--json']);
     const error = JSON.parse(r.stdout || r.stderr) as { code: string; message: string };
     expect([r.code, error.code]).toEqual([3, 'STUDY_TOOL_NAME_UNKNOWN']);
     expect(error.message).toContain('/systems/1/tool_names: "retrieval" names no tool of protocol.expected_tools ("retrieve", "generate")');
