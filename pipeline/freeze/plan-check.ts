@@ -13,6 +13,7 @@ import { duplicateMessage, extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { trustLeaf } from '../study/trust.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
+import { statisticsOf } from '../study/study.ts';
 import { dryRunSection5 } from '../store/section5-runner.ts';
 
 /** One reason the plan could not run: its code, the study-relative file and the field (a JSON pointer) or line. */
@@ -158,11 +159,11 @@ function section5RuleProblems(section5: Section5): PlanProblem[] {
   return problems;
 }
 
-async function section5Problems(section5: Section5): Promise<PlanProblem[]> {
+async function section5Problems(section5: Section5, alpha: number): Promise<PlanProblem[]> {
   if (section5.sqlBlocks.length === 0) return [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }];
   const rules = section5RuleProblems(section5);
   try {
-    await dryRunSection5(section5.sqlBlocks);
+    await dryRunSection5(section5.sqlBlocks, alpha);
     return rules;
   } catch (err) {
     return [...rules, asProblem(err, PLAN, 'section 5')];
@@ -171,7 +172,7 @@ async function section5Problems(section5: Section5): Promise<PlanProblem[]> {
 
 /** Every reason the plan could not run after the deadline; empty when it can. */
 export async function planProblems(loaded: LoadedStudy, digests: PublicDigests): Promise<PlanProblem[]> {
-  return [...trustProblems(loaded), ...studyProblems(loaded, digests), ...(await section5Problems(digests.section5))];
+  return [...trustProblems(loaded), ...studyProblems(loaded, digests), ...(await section5Problems(digests.section5, statisticsOf(loaded.study()).alpha))];
 }
 
 export function renderPlanProblem(p: PlanProblem, withCode = true): string {
