@@ -105,7 +105,7 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
       store.close();
     }
     ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
-    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views, statisticsOf(frozen.study).alpha);
+    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views, statisticsOf(frozen.study).alpha, frozen.frozen.hypothesis_family);
     const after = await openStore(dbPath);
     try {
       const finished = stage.finish ? await stage.finish(after, frozen) : {};

@@ -129,12 +129,23 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
 }
 
 /** Section 5 decides its hypotheses by Holm at alpha (SPEC §13.2): each outcome must follow from its p-values. */
-async function checkDecisions(connection: DuckDBConnection, alpha: number): Promise<void> {
+/**
+ * Section 5 decides its hypotheses by Holm at alpha across the family frozen at the freeze's dry run
+ * (SPEC §13.2): the same hypotheses, each outcome following from its p-values. Returns the family's
+ * ids, in order.
+ */
+async function checkDecisions(connection: DuckDBConnection, alpha: number, frozenFamily: readonly string[] | null): Promise<string[]> {
   const read = await connection.runAndReadAll(
     'SELECT CAST(hypothesis_id AS VARCHAR) AS hypothesis_id, CAST(outcome AS VARCHAR) AS outcome, CAST(p_value AS DOUBLE) AS p_value, CAST(p_holm AS DOUBLE) AS p_holm, CAST(p_value_against AS DOUBLE) AS p_value_against, CAST(p_holm_against AS DOUBLE) AS p_holm_against FROM hypotheses ORDER BY hypothesis_id',
   );
-  const problems = decisionProblems(read.getRowObjectsJS() as unknown as HypothesisDecision[], alpha);
+  const rows = read.getRowObjectsJS() as unknown as HypothesisDecision[];
+  const family = rows.map((r) => r.hypothesis_id);
+  if (frozenFamily !== null && [...family].sort().join('\n') !== [...frozenFamily].sort().join('\n')) {
+    throw new PreregError('HYPOTHESIS_FAMILY_CHANGED', `section 5's hypotheses are ${family.join(', ') || 'none'}, but the family frozen at the freeze's dry run (freeze.json hypothesis_family) is ${frozenFamily.join(', ') || 'none'}`, { family, frozen: frozenFamily });
+  }
+  const problems = decisionProblems(rows, alpha);
   if (problems.length > 0) throw new PreregError('HYPOTHESIS_DECISION_INVALID', `section 5's hypotheses do not follow Holm's decision at alpha ${alpha}:\n${problems.join('\n')}`, { problems });
+  return family;
 }
 
 /**
@@ -152,7 +163,7 @@ async function prepareConnection(connection: DuckDBConnection, alpha: number): P
  * that any floating-point aggregate is deterministic), runs the blocks in order and materialises
  * `views` as result_<view> tables ordered by all their columns.
  */
-export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[], alpha: number): Promise<Record<string, number>> {
+export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[], alpha: number, frozenFamily: readonly string[] | null = null): Promise<Record<string, number>> {
   const instance = await DuckDBInstance.create(dbPath, LOCKED_CONFIG);
   const connection = await instance.connect();
   const counts: Record<string, number> = {};
@@ -161,7 +172,7 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
     await connection.run('BEGIN TRANSACTION');
     await runBlocks(connection, blocks);
     const found = await checkViews(connection, views);
-    if (views.includes('hypotheses')) await checkDecisions(connection, alpha);
+    if (views.includes('hypotheses')) await checkDecisions(connection, alpha, frozenFamily);
     for (const view of views) {
       const columns = found[view]!;
       // Required columns first, in the documented order, then any extra ones; a total row order.
@@ -191,9 +202,10 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
 /**
  * Before the freeze: runs section 5 in the same locked configuration against empty base tables,
  * in memory, and checks every required view — a plan that could not run after the deadline is
- * refused while it can still be fixed. Throws the code a real run would.
+ * refused while it can still be fixed. Throws the code a real run would. Returns the hypotheses it
+ * produced: the family Holm corrects across, frozen in freeze.json (SPEC §13.2).
  */
-export async function dryRunSection5(blocks: readonly Section5Block[], alpha: number): Promise<void> {
+export async function dryRunSection5(blocks: readonly Section5Block[], alpha: number): Promise<{ hypothesis_family: string[] }> {
   const instance = await DuckDBInstance.create(':memory:', LOCKED_CONFIG);
   const connection = await instance.connect();
   try {
@@ -203,7 +215,7 @@ export async function dryRunSection5(blocks: readonly Section5Block[], alpha: nu
     for (const ddl of BASE_TABLE_SQL) await connection.run(readFileSync(ddl, 'utf8'));
     await runBlocks(connection, blocks);
     await checkViews(connection, Object.keys(REQUIRED_VIEWS) as RequiredView[]);
-    await checkDecisions(connection, alpha);
+    return { hypothesis_family: await checkDecisions(connection, alpha, null) };
   } finally {
     connection.closeSync();
     instance.closeSync();

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreregError } from '../../pipeline/reasons.ts';
-import { runSection5 } from '../../pipeline/store/section5-runner.ts';
+import { dryRunSection5, runSection5 } from '../../pipeline/store/section5-runner.ts';
+import { extractSection5 } from '../../pipeline/study/section5.ts';
+import { readFileSync } from 'node:fs';
+import { PROJECT_ROOT } from '../support/cli.ts';
 import { openStore } from '../../pipeline/store/db.ts';
 
 let dir: string;
@@ -79,5 +82,26 @@ describe('hypotheses decided by Holm at alpha, or refused', () => {
     expect(err).toBeInstanceOf(PreregError);
     expect((err as PreregError).code).toBe('SECTION5_VIEW_COLUMNS');
     expect((err as PreregError).message).toContain('p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason');
+  });
+
+  it('refuses a family other than the one frozen (HYPOTHESIS_FAMILY_CHANGED): Holm runs across the hypotheses declared before the data', async () => {
+    // A plan with one hypothesis per row of data produced none at the freeze's dry run (empty
+    // tables); after the deadline it produces two, or drops the one that failed: either way the
+    // correction would run across a family chosen with the data in view.
+    const sql = plan("'INCONCLUSIVE'").replace('CREATE OR REPLACE VIEW hypotheses AS', 'CREATE OR REPLACE VIEW decided AS') + `;
+      CREATE OR REPLACE VIEW hypotheses AS SELECT * REPLACE (${HOLM} AS outcome) FROM decided`;
+    for (const frozen of [[], ['H3'], ['H3', 'H9', 'H10']]) {
+      const err = await runSection5(db, [{ sql, line: 1 }], ['hypotheses'], 0.05, frozen).catch((e: unknown) => e);
+      expect((err as PreregError).code, frozen.join()).toBe('HYPOTHESIS_FAMILY_CHANGED');
+      expect((err as PreregError).message).toContain(`section 5's hypotheses are H3, H9, but the family frozen at the freeze's dry run (freeze.json hypothesis_family) is ${frozen.join(', ') || 'none'}`);
+    }
+    expect(await runSection5(db, [{ sql, line: 1 }], ['hypotheses'], 0.05, ['H9', 'H3'])).toEqual({ hypotheses: 2 });
+  });
+
+  it("the example's section 5 produces its five hypotheses at the dry run, on empty tables (undecidable: p = 1): the family freeze records", async () => {
+    const section5 = extractSection5(readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8'))!;
+    expect(await dryRunSection5(section5.sqlBlocks, 0.05)).toEqual({ hypothesis_family: ['H1', 'H2', 'H3', 'H4', 'H5'] });
+    const freeze = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/freeze.json'), 'utf8')) as { hypothesis_family: string[] };
+    expect(freeze.hypothesis_family).toEqual(['H1', 'H2', 'H3', 'H4', 'H5']);
   });
 });
