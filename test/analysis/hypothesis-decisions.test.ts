@@ -37,6 +37,9 @@ function plan(outcome: string, pHolm = 'prereg_holm(p_value, list(p_value) OVER 
     FROM t`;
 }
 const HOLM = "CASE WHEN p_holm <= getvariable('alpha') THEN 'SUPPORTED' WHEN p_holm_against <= getvariable('alpha') THEN 'NOT_SUPPORTED' ELSE 'INCONCLUSIVE' END";
+/** The plan deciding by Holm: the outcome is computed from the adjusted p-values, so the view is wrapped once more. */
+const BY_HOLM = `${plan("'INCONCLUSIVE'").replace('CREATE OR REPLACE VIEW hypotheses AS', 'CREATE OR REPLACE VIEW decided AS')};
+  CREATE OR REPLACE VIEW hypotheses AS SELECT * REPLACE (${HOLM} AS outcome) FROM decided`;
 
 async function refusal(sql: string): Promise<PreregError> {
   try {
@@ -50,10 +53,7 @@ async function refusal(sql: string): Promise<PreregError> {
 
 describe('hypotheses decided by Holm at alpha, or refused', () => {
   it('a plan deciding by Holm runs: 3/157 against 5% is INCONCLUSIVE (p 0.0431, 0.0862 after Holm over two)', async () => {
-    // The outcome must be computed from the adjusted p-values, so wrap the view once more.
-    const sql = plan("'INCONCLUSIVE'").replace('CREATE OR REPLACE VIEW hypotheses AS', 'CREATE OR REPLACE VIEW decided AS') + `;
-      CREATE OR REPLACE VIEW hypotheses AS SELECT * REPLACE (${HOLM} AS outcome) FROM decided`;
-    expect(await runSection5(db, [{ sql, line: 1 }], ['hypotheses'], 0.05)).toEqual({ hypotheses: 2 });
+    expect(await runSection5(db, [{ sql: BY_HOLM, line: 1 }], ['hypotheses'], 0.05)).toEqual({ hypotheses: 2 });
   });
 
   it('refuses SUPPORTED on the point estimate (3/157 = 1.9% ≤ 5%): HYPOTHESIS_DECISION_INVALID', async () => {
@@ -88,8 +88,7 @@ describe('hypotheses decided by Holm at alpha, or refused', () => {
     // A plan with one hypothesis per row of data produced none at the freeze's dry run (empty
     // tables); after the deadline it produces two, or drops the one that failed: either way the
     // correction would run across a family chosen with the data in view.
-    const sql = plan("'INCONCLUSIVE'").replace('CREATE OR REPLACE VIEW hypotheses AS', 'CREATE OR REPLACE VIEW decided AS') + `;
-      CREATE OR REPLACE VIEW hypotheses AS SELECT * REPLACE (${HOLM} AS outcome) FROM decided`;
+    const sql = BY_HOLM;
     for (const frozen of [[], ['H3'], ['H3', 'H9', 'H10']]) {
       const err = await runSection5(db, [{ sql, line: 1 }], ['hypotheses'], 0.05, frozen).catch((e: unknown) => e);
       expect((err as PreregError).code, frozen.join()).toBe('HYPOTHESIS_FAMILY_CHANGED');
