@@ -71,7 +71,7 @@ describe('check-anchors', () => {
     const plan = join(root, 'preregistration/PREREGISTRATION.md');
     edit(plan, 'None so far.', 'None so far, really.');
     expect((await check(root)).code).toBe(0);
-    edit(plan, 'num * 10 >= den * 8', 'num * 10 >= den * 7');
+    edit(plan, "at least 80% of its positive answers', 0.8,", "at least 80% of its positive answers', 0.7,");
     const r = await check(root);
     expect(r.code).toBe(1);
     expect(r.json.reason_codes).toEqual(['SECTION5_DRIFT']);
