@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreregError } from '../../pipeline/reasons.ts';
 import { dryRunSection5, runSection5 } from '../../pipeline/store/section5-runner.ts';
 import { extractSection5 } from '../../pipeline/study/section5.ts';
-import { readFileSync } from 'node:fs';
-import { PROJECT_ROOT } from '../support/cli.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { copyExampleStudy, PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { openStore } from '../../pipeline/store/db.ts';
 
 let dir: string;
@@ -103,4 +103,18 @@ describe('hypotheses decided by Holm at alpha, or refused', () => {
     const freeze = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/freeze.json'), 'utf8')) as { hypothesis_family: string[] };
     expect(freeze.hypothesis_family).toEqual(['H1', 'H2', 'H3', 'H4', 'H5']);
   });
+
+  it('prereg score on the example refuses a frozen family that is not what section 5 produces (exit 3, HYPOTHESIS_FAMILY_CHANGED)', async () => {
+    const s = copyExampleStudy();
+    try {
+      // The family as if the freeze had counted four: H5, which fails, would have been left out.
+      const file = join(s.root, 'preregistration/freeze.json');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/"H4",\s*"H5"/, '"H4"'));
+      const r = await runCli(['score', '--root', s.root, '--json']);
+      expect([r.code, r.json.code], r.stdout + r.stderr).toEqual([3, 'HYPOTHESIS_FAMILY_CHANGED']);
+      expect(r.json.message).toContain('is H1, H2, H3, H4');
+    } finally {
+      s.cleanup();
+    }
+  }, 240_000);
 });
