@@ -834,6 +834,14 @@ export const REASONS = {
     meaning: 'A required view holds a value outside its documented set (an unknown class or outcome), or section 5 could: freeze refuses a quoted literal that can reach a class column and is not a class of the study (the built-in set and study.json classes), and any undeclared or empty class its dry run on the product\'s fixture of every combination of base-table flags yields.',
     next: 'Nothing was written (at freeze, nothing to anchor). An unknown value is never read as a favourable one: declare a class of the study\'s own in study.json classes with its meaning, or write a declared one; see docs/tables.md and docs/preregistration.md.',
   },
+  HYPOTHESIS_DECISION_INVALID: {
+    meaning: 'Section 5\'s hypotheses view holds an outcome that Holm\'s procedure at study.json statistics.alpha does not give (SPEC §13.2): SUPPORTED needs p_holm ≤ alpha, NOT_SUPPORTED p_holm_against ≤ alpha, INCONCLUSIVE neither; p_holm and p_holm_against must be Holm\'s adjustments of p_value and p_value_against across every row of the view, each a probability (an undecidable hypothesis keeps p = 1).',
+    next: 'Nothing was written. Decide each hypothesis with prereg_binomial_at_least / prereg_binomial_at_most and prereg_holm over the whole family (docs/tables.md, "Functions section 5 may call"), as the example\'s section 5 does.',
+  },
+  HYPOTHESIS_FAMILY_CHANGED: {
+    meaning: 'Section 5\'s hypotheses view produced, at score, other hypotheses than the family its dry run produced at the freeze (freeze.json hypothesis_family, SPEC §13.2): Holm\'s correction runs across the frozen family, so a plan whose hypotheses appear, vanish or multiply with the data (one per system, or filtered by their result) would correct across a family chosen after seeing it.',
+    next: 'Nothing was written; the study has no result from this plan. A plan must produce one row per declared hypothesis whatever the data (an undecidable one with p = 1, as the example\'s section 5 does); fix it and freeze again before the window opens.',
+  },
   TRUNCATION_GAP: {
     meaning: 'A caveat beside a comparison (results.json sign_test_adjustments.caveats, the report\'s sign tests): the two systems\' shares of truncated answers, over their expected records, differ by more than study.json protocol.max_truncation_gap (default 0.10). Truncated answers already count as failures; the comparison stands, partly a comparison of how often each system was cut.',
     next: 'Nothing to do for the study; read the comparison with it. A participant whose answers are cut raises its token limit.',

@@ -4,7 +4,7 @@ import { isHex64 } from '../formats/hash.ts';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CMS_FILE, DATA_FILES, MANIFEST_FILE, MANIFEST_FORMAT, RESULTS_FORMAT, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
-import { RESULT_NAMES } from '../emit/tables.ts';
+import { RESULT_NAMES, RESULT_TABLES } from '../emit/tables.ts';
 import { JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import type { Difference } from './rails.ts';
 import { readRegularFile } from '../io/regular-file.ts';
@@ -120,6 +120,12 @@ export function resultsProblems(r: JsonObject): string[] {
   for (const name of RESULT_NAMES) {
     const rows = r[name];
     if (!Array.isArray(rows) || !rows.every((row) => isRecord(row))) problems.push(`${name} is not an array of rows`);
+  }
+  // A hypothesis without its test (SPEC §13.2) would read as a point estimate: every documented column is there.
+  const hypotheses = r.hypotheses;
+  if (Array.isArray(hypotheses)) {
+    const lacking = RESULT_TABLES.hypotheses.columns.filter((c) => !hypotheses.every((row) => isRecord(row) && c in row));
+    if (lacking.length > 0) problems.push(`hypotheses rows lack ${lacking.join(', ')}`);
   }
   // Requests a pinned seller served two ways (SPEC §13.1): dropped, they would read as none.
   const inconsistencies = isRecord(r.evidence) ? r.evidence.seller_inconsistencies : undefined;

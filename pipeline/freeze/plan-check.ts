@@ -15,6 +15,7 @@ import { duplicateMessage, extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { trustLeaf } from '../study/trust.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
+import { statisticsOf } from '../study/study.ts';
 import { dryRunSection5 } from '../store/section5-runner.ts';
 
 /** One reason the plan could not run: its code, the study-relative file and the field (a JSON pointer) or line. */
@@ -175,20 +176,30 @@ function classLiteralProblems(section5: Section5, classes: readonly string[]): P
     }));
 }
 
-async function section5Problems(section5: Section5, classes: readonly string[]): Promise<PlanProblem[]> {
-  if (section5.sqlBlocks.length === 0) return [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }];
+/** The dry run's problems and, when it ran, the hypotheses it produced (null when it did not). */
+async function section5Check(section5: Section5, classes: readonly string[], alpha: number): Promise<{ problems: PlanProblem[]; hypothesisFamily: string[] | null }> {
+  if (section5.sqlBlocks.length === 0) return { problems: [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }], hypothesisFamily: null };
   const rules = [...section5RuleProblems(section5), ...classLiteralProblems(section5, classes)];
   try {
-    await dryRunSection5(section5.sqlBlocks, classes);
-    return rules;
+    const { hypothesis_family } = await dryRunSection5(section5.sqlBlocks, classes, alpha);
+    return { problems: rules, hypothesisFamily: hypothesis_family };
   } catch (err) {
-    return [...rules, asProblem(err, PLAN, 'section 5')];
+    return { problems: [...rules, asProblem(err, PLAN, 'section 5')], hypothesisFamily: null };
   }
+}
+
+/**
+ * Every reason the plan could not run after the deadline (empty when it can), and the family of
+ * hypotheses its dry run produced, which freeze.json records (SPEC §13.2).
+ */
+export async function planCheck(loaded: LoadedStudy, digests: PublicDigests): Promise<{ problems: PlanProblem[]; hypothesisFamily: string[] | null }> {
+  const section5 = await section5Check(digests.section5, classValuesOf(loaded.study()), statisticsOf(loaded.study()).alpha);
+  return { problems: [...trustProblems(loaded), ...studyProblems(loaded, digests), ...section5.problems], hypothesisFamily: section5.hypothesisFamily };
 }
 
 /** Every reason the plan could not run after the deadline; empty when it can. */
 export async function planProblems(loaded: LoadedStudy, digests: PublicDigests): Promise<PlanProblem[]> {
-  return [...trustProblems(loaded), ...studyProblems(loaded, digests), ...(await section5Problems(digests.section5, classValuesOf(loaded.study())))];
+  return (await planCheck(loaded, digests)).problems;
 }
 
 export function renderPlanProblem(p: PlanProblem, withCode = true): string {

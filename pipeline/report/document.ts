@@ -79,9 +79,12 @@ function findingSentence(row: Row): string {
 
 function hypothesesTable(rows: Row[]): Block {
   return table(
-    ['hypothesis', 'outcome', 'observed', 'threshold', 'statement', 'why this threshold'],
-    rows.map((row) => [show(row.hypothesis_id), show(row.outcome), observedOf(row), percentOf(row.threshold), show(row.statement), show(row.reason)]),
-    [2, 3],
+    ['hypothesis', 'outcome', 'observed', 'interval (for reading)', 'threshold', 'p (Holm)', 'p against (Holm)', 'why this outcome', 'statement', 'why this threshold'],
+    rows.map((row) => [
+      show(row.hypothesis_id), show(row.outcome), observedOf(row), intervalText(row.observed_lower, row.observed_upper), percentOf(row.threshold),
+      pValueText(row.p_holm), pValueText(row.p_holm_against), show(row.decision_reason), show(row.statement), show(row.reason),
+    ]),
+    [2, 3, 4, 5, 6],
   );
 }
 
@@ -415,6 +418,7 @@ export function sections(r: ReportInput): Section[] {
             'proven: only what evidence establishes that verified offline against keys and roots pinned before the study.',
             'Rates are exact fractions (numerator/denominator); the percentage beside each is rounded to one decimal for reading only. The gap between the two columns is the finding.',
             'Metrics are named in words, with the direction that is better, as study.json (report.metrics) names them; results.json keeps section 5\'s identifiers.',
+            'A hypothesis is decided by a one-sided exact binomial test of its count against its threshold, with Holm\'s correction at the study\'s alpha across every hypothesis of the plan: SUPPORTED when the Holm-adjusted p-value that the threshold is not met ("p (Holm)") is at most alpha, NOT_SUPPORTED when the opposite one\'s ("p against (Holm)") is, INCONCLUSIVE otherwise — a point estimate past its threshold is not enough. "At least one system" is decided on the best system, its p-value multiplied by the number of systems considered. The interval beside the observed value is exact (Clopper–Pearson) at alpha divided by the number of hypotheses, shown for reading; the decision is the test\'s.',
             'A grounded citation means the cited article was served to the system, not that what the answer infers from it is faithful: whether the answer reads the article rightly is not judged here.',
             'This report shows reproducible results and verified evidence. It does not show that evidence was truthful, nor that the witnesses saw every action of a system.',
           ],

@@ -27,6 +27,7 @@ const CODE_FILES = [
   '../store/classify-tables.sql', '../store/coverage.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts',
   '../store/section5-runner.ts', '../store/statements.ts', '../store/statistics-tables.sql', '../statistics/results.ts', '../statistics/clopper-pearson.ts',
   '../statistics/holm.ts', '../statistics/sign-test-reach.ts', '../statistics/exact-rational.ts', '../statistics/score-tables.ts',
+  '../statistics/binomial-test.ts', '../statistics/hypothesis-decisions.ts', '../store/statistics-sql.ts', '../store/sql-functions.ts',
 ].map((p) =>
   fileURLToPath(runningModule(new URL(p, import.meta.url))),
 );
@@ -105,7 +106,7 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
       store.close();
     }
     ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
-    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views, classValuesOf(frozen.study));
+    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views, classValuesOf(frozen.study), statisticsOf(frozen.study).alpha, frozen.frozen.hypothesis_family);
     const after = await openStore(dbPath);
     try {
       const finished = stage.finish ? await stage.finish(after, frozen) : {};

@@ -10,7 +10,7 @@ import { computePublicDigests } from '../study/public-digests.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { keepReplacedFreeze } from '../study/freeze-chain.ts';
-import { planProblems, renderPlanProblem } from '../freeze/plan-check.ts';
+import { planCheck, renderPlanProblem } from '../freeze/plan-check.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
@@ -68,7 +68,7 @@ export const freeze: Command = {
     // A plan that could not run after the deadline is refused now, while it can still be fixed
     // (docs/preregistration.md, "What freeze refuses").
     ctx.progress('checking the trust policy, the vocabulary and a dry run of section 5…');
-    const problems = await planProblems(loaded, digests);
+    const { problems, hypothesisFamily } = await planCheck(loaded, digests);
     if (problems.length > 0) {
       throw new PreregError(problems[0]!.code, problems.map((p, i) => renderPlanProblem(p, i > 0)).join('\n'), { problems });
     }
@@ -96,7 +96,8 @@ export const freeze: Command = {
     if (!secret) {
       throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no secret: pass --secret-file or set $${SECRET_ENV}`);
     }
-    const record = buildFreezeRecord(study, digests, commitAnswerKey(secret, key), amends);
+    // No problem means the dry run ran, so the family was counted.
+    const record = buildFreezeRecord(study, digests, commitAnswerKey(secret, key), hypothesisFamily ?? [], amends);
     const write = () => writeFileAtomic(layout.freeze, renderFreezeRecord(record));
     const kept = amends ? keepReplacedFreeze(layout, write) : null;
     if (!amends) write();

@@ -9,6 +9,8 @@ import { PreregError } from '../reasons.ts';
 import { isDiskFull } from '../io/write-failures.ts';
 import { quoteIdent } from './sql-text.ts';
 import { BASE_TABLE_SQL, CLASS_FIXTURE_SQL, COVERAGE_SQL } from './table-files.ts';
+import { registerStatisticsFunctions } from './statistics-sql.ts';
+import { decisionProblems, type HypothesisDecision } from '../statistics/hypothesis-decisions.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
 export const REQUIRED_VIEWS = {
@@ -17,7 +19,10 @@ export const REQUIRED_VIEWS = {
   constancy: ['system_id', 'metric', 'attempts', 'always', 'sometimes', 'never'],
   sign_tests: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'],
   discordant_items: ['system_a', 'system_b', 'metric', 'item_id', 'winner'],
-  hypotheses: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome', 'reason'],
+  hypotheses: [
+    'hypothesis_id', 'statement', 'threshold', 'observed', 'outcome', 'reason',
+    'p_value', 'p_holm', 'p_value_against', 'p_holm_against', 'observed_lower', 'observed_upper', 'decision_reason',
+  ],
 } as const;
 export type RequiredView = keyof typeof REQUIRED_VIEWS;
 
@@ -33,7 +38,7 @@ function allowedValues(classes: readonly string[]): Partial<Record<RequiredView,
 }
 /** Text columns a view must fill with a non-empty string in every row (SPEC §12.6: why each threshold). */
 const REQUIRED_TEXT: Partial<Record<RequiredView, readonly string[]>> = {
-  hypotheses: ['statement', 'reason'],
+  hypotheses: ['statement', 'reason', 'decision_reason'],
 };
 
 export interface Section5Block {
@@ -119,19 +124,51 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
   return found;
 }
 
+/** Section 5 decides its hypotheses by Holm at alpha (SPEC §13.2): each outcome must follow from its p-values. */
+/**
+ * Section 5 decides its hypotheses by Holm at alpha across the family frozen at the freeze's dry run
+ * (SPEC §13.2): the same hypotheses, each outcome following from its p-values. Returns the family's
+ * ids, in order.
+ */
+async function checkDecisions(connection: DuckDBConnection, alpha: number, frozenFamily: readonly string[] | null): Promise<string[]> {
+  const read = await connection.runAndReadAll(
+    'SELECT CAST(hypothesis_id AS VARCHAR) AS hypothesis_id, CAST(outcome AS VARCHAR) AS outcome, CAST(p_value AS DOUBLE) AS p_value, CAST(p_holm AS DOUBLE) AS p_holm, CAST(p_value_against AS DOUBLE) AS p_value_against, CAST(p_holm_against AS DOUBLE) AS p_holm_against FROM hypotheses ORDER BY hypothesis_id',
+  );
+  const rows = read.getRowObjectsJS() as unknown as HypothesisDecision[];
+  const family = rows.map((r) => r.hypothesis_id);
+  if (frozenFamily !== null && [...family].sort().join('\n') !== [...frozenFamily].sort().join('\n')) {
+    throw new PreregError('HYPOTHESIS_FAMILY_CHANGED', `section 5's hypotheses are ${family.join(', ') || 'none'}, but the family frozen at the freeze's dry run (freeze.json hypothesis_family) is ${frozenFamily.join(', ') || 'none'}`, { family, frozen: frozenFamily });
+  }
+  const problems = decisionProblems(rows, alpha);
+  if (problems.length > 0) throw new PreregError('HYPOTHESIS_DECISION_INVALID', `section 5's hypotheses do not follow Holm's decision at alpha ${alpha}:\n${problems.join('\n')}`, { problems });
+  return family;
+}
+
+/**
+ * The connection section 5 runs on: the statistics functions it may call (store/statistics-sql.ts)
+ * and study.json statistics.alpha as getvariable('alpha').
+ */
+async function prepareConnection(connection: DuckDBConnection, alpha: number): Promise<void> {
+  registerStatisticsFunctions(connection);
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  await connection.run(`SET VARIABLE alpha = CAST(${String(alpha)} AS DOUBLE)`);
+}
+
 /**
  * Opens the store in a locked instance (external access off, configuration locked, one thread so
  * that any floating-point aggregate is deterministic), runs the blocks in order and materialises
  * `views` as result_<view> tables ordered by all their columns.
  */
-export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[], classes: readonly string[]): Promise<Record<string, number>> {
+export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[], classes: readonly string[], alpha: number, frozenFamily: readonly string[] | null = null): Promise<Record<string, number>> {
   const instance = await DuckDBInstance.create(dbPath, LOCKED_CONFIG);
   const connection = await instance.connect();
   const counts: Record<string, number> = {};
   try {
+    await prepareConnection(connection, alpha);
     await connection.run('BEGIN TRANSACTION');
     await runBlocks(connection, blocks);
     const found = await checkViews(connection, views, classes);
+    if (views.includes('hypotheses')) await checkDecisions(connection, alpha, frozenFamily);
     for (const view of views) {
       const columns = found[view]!;
       // Required columns first, in the documented order, then any extra ones; a total row order.
@@ -158,12 +195,14 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
  * tables holding the product's fixture (store/class-fixture.sql: every combination of the flags a
  * class is computed from), and checks every required view — a plan that could not run after the
  * deadline, or that classes some combination outside `classes`, is refused while it can still be
- * fixed. Throws the code a real run would.
+ * fixed. Throws the code a real run would. Returns the hypotheses it produced: the family Holm
+ * corrects across, frozen in freeze.json (SPEC §13.2).
  */
-export async function dryRunSection5(blocks: readonly Section5Block[], classes: readonly string[]): Promise<void> {
+export async function dryRunSection5(blocks: readonly Section5Block[], classes: readonly string[], alpha: number): Promise<{ hypothesis_family: string[] }> {
   const instance = await DuckDBInstance.create(':memory:', LOCKED_CONFIG);
   const connection = await instance.connect();
   try {
+    await prepareConnection(connection, alpha);
     // served-passages.sql reads the policy's require_receipts; either value gives the same columns.
     await connection.run('SET VARIABLE require_receipts = true');
     for (const ddl of BASE_TABLE_SQL) {
@@ -173,6 +212,7 @@ export async function dryRunSection5(blocks: readonly Section5Block[], classes: 
     }
     await runBlocks(connection, blocks);
     await checkViews(connection, Object.keys(REQUIRED_VIEWS) as RequiredView[], classes);
+    return { hypothesis_family: await checkDecisions(connection, alpha, null) };
   } finally {
     connection.closeSync();
     instance.closeSync();

@@ -25,6 +25,8 @@ export interface FreezeRecord {
   study_sha256: string;
   trust: TreeDigest;
   tool: { name: 'prereg'; version: string };
+  /** The hypotheses section 5's dry run produced: the family Holm corrects across, frozen (SPEC §13.2). */
+  hypothesis_family: string[];
   /** An amendment's predecessor (freeze --replace --reason), kept under preregistration/amendments/. */
   amends?: { freeze_digest: string; reason: string };
 }
@@ -40,7 +42,7 @@ export function unmatchedHeadingWarning(h: UnmatchedHeading): string {
   return `VOCABULARY_HEADING_UNMATCHED: corpus/${h.file}:${h.line}: ${JSON.stringify(h.heading)} has an identifier's shape, but no heading pattern declares it (a citation of it is a PHANTOM)`;
 }
 
-export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, answerKey: AnswerKeyCommitment, amends?: FreezeRecord['amends']): FreezeRecord {
+export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, answerKey: AnswerKeyCommitment, hypothesisFamily: readonly string[], amends?: FreezeRecord['amends']): FreezeRecord {
   return {
     format: 'prereg.freeze/1',
     study_id: study.study_id,
@@ -53,6 +55,7 @@ export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, an
     study_sha256: digests.study_sha256,
     trust: digests.trust,
     tool: { name: 'prereg', version: TOOL_VERSION },
+    hypothesis_family: [...hypothesisFamily],
     ...(amends ? { amends } : {}),
   };
 }

@@ -22,7 +22,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function refusal(blocks: string[], views: Parameters<typeof runSection5>[2]): Promise<PreregError> {
   try {
-    await runSection5(db, blocks.map((sql, i) => ({ sql, line: i + 1 })), views, BUILT_IN_CLASSES);
+    await runSection5(db, blocks.map((sql, i) => ({ sql, line: i + 1 })), views, BUILT_IN_CLASSES, 0.05);
   } catch (err) {
     if (err instanceof PreregError) return err;
     throw err;
@@ -80,7 +80,7 @@ describe('runSection5', () => {
       db,
       [{ sql: "CREATE VIEW scores AS SELECT 'extra' AS note, 'b' AS system_id, 'm' AS metric, 2 AS declared, 1 AS proven, 4 AS n_declared, 4 AS n_proven UNION ALL SELECT 'x', 'a', 'm', 1, 1, 4, 4", line: 1 }],
       ['scores'],
-      BUILT_IN_CLASSES,
+      BUILT_IN_CLASSES, 0.05,
     );
     expect(counts).toEqual({ scores: 2 });
     const store = await openStore(db, { readOnly: true });

@@ -75,7 +75,7 @@ describe('check-anchors', () => {
     expect([deviations.code, deviations.json.reason_codes]).toEqual([1, ['PREREGISTRATION_DRIFT']]);
     expect(deviations.json.findings[0]).toMatchObject({ field: 'plan_sections', file: 'preregistration/PREREGISTRATION.md', section: '## 7. Deviations' });
     writeFileSync(plan, original);
-    edit(plan, 'num * 10 >= den * 8', 'num * 10 >= den * 7');
+    edit(plan, "at least 80% of its positive answers', 0.8,", "at least 80% of its positive answers', 0.7,");
     const r = await check(root);
     expect(r.code).toBe(1);
     expect(r.json.reason_codes).toEqual(['SECTION5_DRIFT']);

@@ -132,6 +132,14 @@ const TRAPS: Trap[] = [
     names: [PLAN, 'sign_tests', 'p_value'],
   },
   {
+    // An operator declaring a winner on a point estimate (SPEC §13.2): a last block redefines the
+    // hypotheses as they were before the exact tests, an outcome from the observed share alone.
+    what: 'hypotheses decided on a point estimate, without the exact test and Holm',
+    edit: (r) => editText(r, PLAN, (t) => t.replace('\n## 6', "\n```sql\nCREATE OR REPLACE VIEW hypotheses AS SELECT 'H3' AS hypothesis_id, 'phantoms at most 5%' AS statement, 0.05 AS threshold, 3 / 157 AS observed, CASE WHEN 3 * 20 <= 157 THEN 'SUPPORTED' ELSE 'NOT_SUPPORTED' END AS outcome, 'why' AS reason;\n```\n\n## 6")),
+    code: 'SECTION5_VIEW_COLUMNS',
+    names: [PLAN, 'hypotheses', 'p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason'],
+  },
+  {
     // A participant who leaves out what it gets wrong gains under rates over submitted records (SPEC §13.1).
     what: 'a plan whose rates count the records submitted, not expected_records',
     edit: (r) => editText(r, PLAN, (t) => t.replace('FROM expected_records e', 'FROM records e')),
