@@ -1,8 +1,9 @@
 // Parse arguments, call one command, map errors to exit codes; nothing else (SPEC §10).
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { COMMANDS } from './stages/registry.ts';
 import { etaSuffix } from './text/eta.ts';
-import { shownJson, terminalText } from './text/display.ts';
+import { shown, shownJson, terminalText } from './text/display.ts';
 import { withStudyLock } from './io/study-lock.ts';
 import { studyLayout } from './layout.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
@@ -69,6 +70,8 @@ const processIo: CliIo = {
 
 /** The shape of every --json error document, whatever the command (schemas/cli/error.schema.json). */
 const ERROR_SCHEMA = 'prereg.error/1';
+/** The shape of `prereg --version --json` (schemas/cli/version.schema.json). */
+const VERSION_SCHEMA = 'prereg.version/1';
 
 /** A JSON document as printed: its schema_version first when the command publishes one; anything but an object as it is. */
 function versioned(schema: string | undefined, value: unknown): unknown {
@@ -91,6 +94,8 @@ export async function versions(): Promise<{ prereg: string; duckdb: string; node
 }
 
 function unknownCommand(name: string): PreregError {
+  // `prereg version` is the one likely word that is an option, not a command.
+  if (name === 'version') return new PreregError('USAGE', 'unknown command "version"; did you mean `prereg --version`?');
   const guess = nearest(name, COMMANDS.map((c) => c.name));
   return new PreregError('USAGE', `unknown command "${name}"${guess ? `; did you mean \`prereg ${guess}\`?` : ''} (run \`prereg --help\`)`);
 }
@@ -102,6 +107,29 @@ function optionError(command: Command, err: Error): PreregError {
   const guess = unknown ? nearest(unknown, known) : null;
   const message = unknown ? `unknown option ${unknown}${guess ? `; did you mean ${guess}?` : ''} (run \`prereg help ${command.name}\`)` : err.message;
   return new PreregError('USAGE', `${command.name}: ${message}`);
+}
+
+/** A count of positional arguments the command does not take: a stray word is never ignored. */
+function operandError(command: Command, operands: readonly string[]): PreregError | null {
+  const { min, max } = command.operands ?? { min: 0, max: 0 };
+  if (operands.length >= min && operands.length <= max) return null;
+  const usageLine = command.help.split('\n')[0];
+  if (max === 0) {
+    // `prereg status some/study`: the study is named by --root, which the user most likely meant.
+    const first = operands[0]!;
+    const hint = statSync(first, { throwIfNoEntry: false })?.isDirectory() ? `; did you mean \`--root ${first}\`?` : '';
+    return new PreregError('USAGE', `${command.name} takes no positional argument, got "${shown(first)}"${hint} (${usageLine})`);
+  }
+  const wanted = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
+  return new PreregError('USAGE', `${command.name} takes ${wanted} positional argument${max === 1 ? '' : 's'}, got ${operands.length} (${usageLine})`);
+}
+
+/** --root naming no directory is said as such, not as the first file a stage then misses. */
+function rootError(root: unknown): PreregError | null {
+  if (typeof root !== 'string') return null;
+  const stat = statSync(root, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) return null;
+  return new PreregError('ROOT_NOT_FOUND', `--root ${shown(root)}: ${stat ? 'not a directory' : 'no such directory'}`, { path: root });
 }
 
 /**
@@ -126,7 +154,7 @@ export async function main(rawArgv: string[], io: CliIo = processIo): Promise<Ex
   const wantsJson = argv.includes('--json');
   if (name === '--version' || name === '-V') {
     const v = await versions();
-    io.stdout(wantsJson ? `${JSON.stringify(v)}\n` : `prereg ${v.prereg}\nduckdb ${v.duckdb}\nnode ${v.node}\n`);
+    io.stdout(wantsJson ? `${shownJson(versioned(VERSION_SCHEMA, v))}\n` : `prereg ${v.prereg}\nduckdb ${v.duckdb}\nnode ${v.node}\n`);
     return EXIT.ok;
   }
   if (name === 'help' && argv[1] !== undefined && !argv[1].startsWith('-')) {
@@ -166,6 +194,11 @@ export async function main(rawArgv: string[], io: CliIo = processIo): Promise<Ex
     return EXIT.ok;
   }
   const json = parsed.values.json === true;
+  const refusal = operandError(command, parsed.positionals) ?? rootError(parsed.values.root);
+  if (refusal) {
+    printError(io, refusal, json);
+    return refusal.exitCode;
+  }
   const showProgress = !json && io.isTTY && !io.env.CI;
   let counted: { total: number; since: number } | null = null;
   const ctx: StageContext = {

@@ -50,6 +50,12 @@ export interface Command {
   /** A pipeline stage (has a Taskfile task and an npm script) rather than a utility. */
   stage: boolean;
   /**
+   * How many positional arguments it takes (`prereg audit DIR`: 1 to 1): the CLI refuses any other
+   * count as a usage error before the command runs, so a stray word is never silently ignored.
+   * Absent: none (the study is named by --root).
+   */
+  operands?: { min: number; max: number };
+  /**
    * Whether this invocation writes work/, outputs/, the intake log or the seal: the CLI then runs
    * it holding the study lock (io/study-lock.ts), and a second writer gets STUDY_LOCKED.
    */

@@ -20,6 +20,8 @@ export interface StudyLayout {
   /** inputs/seal.json, and its anchors in inputs/anchors/. */
   seal: string;
   sealAnchors: string;
+  /** inputs/deviations.jsonl: the operator's signed, dated, chained deviations from the plan (SPEC §13.3). */
+  deviations: string;
   answerKey: string;
   answerKeySecret: string;
   outputs: string;
@@ -46,6 +48,7 @@ export function studyLayout(root: string): StudyLayout {
     intakeLog: join(inputs, 'intake.jsonl'),
     seal: join(inputs, 'seal.json'),
     sealAnchors: join(inputs, 'anchors'),
+    deviations: join(inputs, 'deviations.jsonl'),
     answerKey: join(inputs, 'answer-key.jsonl'),
     answerKeySecret: join(inputs, 'answer-key.secret'),
     outputs: join(r, 'outputs'),

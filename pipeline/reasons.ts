@@ -34,6 +34,11 @@ export const REASONS = {
     meaning: 'The tool hit a bug; nothing was written.',
     next: 'Report the message and the command line; rerunning will not help.',
   },
+  ROOT_NOT_FOUND: {
+    exit: EXIT.usage,
+    meaning: '--root names a path that does not exist or is not a directory; no command looks for a study there.',
+    next: 'Check the path: --root names the study directory (the one holding preregistration/).',
+  },
   UNKNOWN_REASON_CODE: {
     meaning: 'A code given to `prereg explain` is not in the catalogue.',
     next: 'Check the spelling; an unknown code is never a favourable result.',
@@ -172,7 +177,7 @@ export const REASONS = {
   FREEZE_EXISTS: {
     exit: EXIT.conflict,
     meaning: 'preregistration/freeze.json already exists; refreezing changes freeze_digest and invalidates its anchors.',
-    next: 'Pass --replace only if the study has not opened; then anchor again.',
+    next: 'Amend only before the study opens: `prereg freeze --replace --reason TEXT` (the replaced freeze is kept under preregistration/amendments/), then anchor again.',
   },
   FREEZE_MISSING: {
     meaning: 'preregistration/freeze.json does not exist.',
@@ -231,6 +236,10 @@ export const REASONS = {
   SECTION5_DRIFT: {
     meaning: 'Section 5 of PREREGISTRATION.md (the analysis plan) differs from the frozen one.',
     next: 'Restore section 5 exactly as frozen; scoring refuses to run any other analysis.',
+  },
+  PREREGISTRATION_DRIFT: {
+    meaning: 'A section of PREREGISTRATION.md outside section 5 (or the text before its first section) differs from the frozen one, or was added, removed or moved: the plan as a whole is frozen, not only its SQL.',
+    next: 'Restore the section exactly as frozen; before opens_at an amendment (`prereg freeze --replace --reason TEXT`, then anchor) may change it, after opens_at a deviation is recorded in the deviations log, never in the plan.',
   },
   STUDY_DRIFT: {
     meaning: 'preregistration/study.json differs from the frozen one (or freeze.json\'s window or study id disagree with it).',
@@ -295,6 +304,14 @@ export const REASONS = {
   ANCHOR_AFTER_OPEN: {
     meaning: 'An anchor token\'s genTime is not before the study\'s opens_at: it cannot show the freeze preceded submissions.',
     next: 'Nothing can repair a late anchor; report it, and anchor earlier next time.',
+  },
+  AMENDMENT_AFTER_OPEN: {
+    meaning: "An amendment's anchor (freeze.json naming the freeze it replaces, `amends`) is dated at or after the earliest opens_at of its chain: the plan was changed once the window had opened.",
+    next: 'Nothing can repair it: a change after the window opened is a deviation (recorded in the deviations log), not an amendment. Restore the freeze the chain began with and record the change as a deviation.',
+  },
+  FREEZE_CHAIN_BROKEN: {
+    meaning: "The chain of freezes does not hold: freeze.json (or a kept one) amends a freeze_digest no preregistration/amendments/<n>/freeze.json has, a kept freeze is unreadable, of another study, or amended by no freeze of the chain.",
+    next: 'Restore preregistration/amendments/ as `prereg freeze --replace --reason` left it (every replaced freeze.json and its anchors, byte for byte).',
   },
   ANCHOR_METADATA_MISMATCH: {
     meaning: "An anchor's metadata (preregistration/anchors/<witness>.json) is missing, unreadable, or contradicts its token: tsr_sha256 is not the token's SHA-256, freeze_digest is not the freeze's, witness is not the file's name, or retrieved_at is before the token's genTime.",
@@ -392,6 +409,10 @@ export const REASONS = {
   COMMITMENT_LATE: {
     meaning: "The matching commitment was published at or after the study's closes_at, so it does not show the timeline existed before submissions closed.",
     next: 'Nothing can repair a late commitment; publish commitments before closes_at next time.',
+  },
+  COMMITMENT_TIME_IMPLAUSIBLE: {
+    meaning: "The matching commitment's published_at (its committer's claim) cannot be true: it is before the study's opens_at, or after the date its witness gave the file holding it (the TSA date of the intake entry that took a system's own commitments in; the seal's for the operator-collected inputs/commitments.jsonl), or after the commitment's own retrieved_at. The timeline is not anchored: a backdated commitment shows nothing about when the timeline existed.",
+    next: 'Publish the commitment during the study window and give the time it was really published; a system sends its commitments through intake after publishing them (docs/aer1.md, "When a commitment was published").',
   },
   RECEIPT_MALFORMED: {
     meaning: 'A single AER-1 receipt does not pass the draft\'s core check: a member missing or of the wrong shape (id a lowercase UUID, receipt_schema_version non-empty, created_at RFC 3339 with a real date, tool {name, version, scope} non-empty strings, provenance_class one of the three classes, canonical_bytes strict base64 of UTF-8, output_hash "sha256:" + 64 lowercase hex, verification_status "verified").',
@@ -510,6 +531,10 @@ export const REASONS = {
     meaning: 'A commitment that binds a system (signed by one of its agent_keys, or submitted by it through intake) names a job none of the system\'s records submits a timeline for: an attempt made and not submitted. Listed in coverage (results.json, report); the scores are unaffected. A commitment binding nobody never counts here, so nobody can make a rival look as if it hid an attempt.',
     next: 'Read the job in results.json coverage.jobs_not_submitted: the system made an attempt it did not submit.',
   },
+  EXPECTED_TOOL_MISSING: {
+    meaning: 'A record\'s AER-1 timeline does not log the study\'s expected tools (study.json protocol.expected_tools, under the names its system registered in tool_names) as a subsequence of its entries: an expected action, such as retrieval before generation, is missing or out of order. The timeline\'s anchoring status is unchanged; with the trust policy\'s require_receipts the record earns no proven credit (none of its passages is proven served). Listed in results.json coverage.expected_tools_missing and counted per system (coverage.systems[].expected_tools_missing).',
+    next: 'Nothing to do for the study; a participant logs each expected action in the job\'s timeline, under the names it registered before the freeze.',
+  },
   REFUSAL_FLAG_DISAGREES: {
     meaning: 'A record\'s `refused` flag (the system\'s declaration) disagrees with the refusal judged from its answer as written (SPEC §13.1: the frozen refusal_pattern matches with at most refusal.max_tail_chars characters outside the match, no amount, not truncated, and every citation served to the record): a refusal flagged on an answer, or an unflagged refusal. The flag is never the class: both columns take the judgement. Listed in results.json coverage.refusal_flags_disagreeing and the report; `prereg validate` reports it before a participant sends the file.',
     next: 'Nothing to do for the study; a participant sets `refused` to what its answer says.',
@@ -536,6 +561,10 @@ export const REASONS = {
   STUDY_AGENT_KEY_INVALID: {
     meaning: "A system's agent key in study.json is not an Ed25519 public key (ed25519:<base64url of 32 bytes>), or its `possession` is not that key's signature over canonical {study_id, system_id}: nobody showed they hold the key. Nothing was written.",
     next: 'Have the participant sign canonical {"study_id": …, "system_id": …} with the key (docs/intake.md, "Registering agent keys") and put the base64url signature in `possession`; then freeze.',
+  },
+  STUDY_TOOL_NAME_UNKNOWN: {
+    meaning: 'A system\'s tool_names in study.json renames a tool that is not one of protocol.expected_tools (or the study declares none): it renames nothing, and a misspelt registration would leave the expected tool looked for under the protocol\'s own name. Nothing was written.',
+    next: 'Key tool_names by the exact names of protocol.expected_tools (docs/aer1.md, "Expected tools"), or remove the entry; then freeze.',
   },
   STUDY_AGENT_KEY_SHARED: {
     meaning: 'The same agent key is registered for two systems: a request it signs could be either system\'s, so neither could be told apart. Nothing was written.',
@@ -655,14 +684,54 @@ export const REASONS = {
     next: 'Restore seal.json and inputs/anchors/ as `prereg seal` wrote them.',
   },
   SEAL_MISSING: {
-    meaning: 'The study declares sealed intake (study.json intake.mode "sealed", the study/2 default), it is after closes_at, and inputs/seal.json does not exist: the inputs are not closed, so no stage may read them (and reveal-check may not reveal the answer key).',
-    next: 'Run `prereg seal` (within intake.seal_within_s of closes_at), then run again.',
+    meaning: 'The study declares sealed intake (study.json intake.mode "sealed", the study/2 default) and inputs/seal.json does not exist: the inputs are not closed, so run and emit score nothing (before closes_at as after it: nothing is scored before the seal) and reveal-check may not reveal the answer key. Nothing was written.',
+    next: 'After closes_at, run `prereg seal` (within intake.seal_within_s of closes_at), then run again.',
+  },
+  WINDOW_OPEN: {
+    meaning: "The study declares unsealed intake (every study/1, or intake.mode \"unsealed\") and its closes_at has not passed by this machine's clock: run and emit score nothing while submissions may still come in. The weaker guarantee: the clock is the operator's own, not a witness's (a sealed study's seal is dated by a TSA). Nothing was written.",
+    next: 'Run again after closes_at (the message names it); `prereg doctor` names the window\'s phase.',
   },
   SEAL_FREEZE_MISMATCH: {
     meaning: "inputs/seal.json names another freeze_digest than preregistration/freeze.json: the study was re-frozen after its inputs were sealed, or the seal is another study's.",
     next: 'Restore the freeze the seal names; a study is never re-frozen after its window opened.',
   },
   // --- end Sealed intake ---------------------------------------------------------------------
+  // --- Deviations (SPEC §13.3) — pipeline/deviations/, pipeline/stages/deviation.ts; docs/deviations.md
+  DEVIATION_LOG_INVALID: {
+    meaning: 'inputs/deviations.jsonl is not an unbroken chain of prereg.deviation/1 entries: a line does not parse or has not the entry shape, a seq is out of order, a prev is not the previous entry\'s digest, or an entry is dated before the one before it. An entry was removed, reordered or edited, or the log was written by something other than `prereg deviation`. Nothing was written; at audit, INVALID.',
+    next: 'Restore the log as `prereg deviation` wrote it (the message names the line); a deviation is never removed, only followed by another.',
+  },
+  DEVIATION_SIGNATURE_INVALID: {
+    exit: EXIT.failures,
+    meaning: "A deviation entry's signature does not verify with the operator_public_key the frozen trust policy pins: its text or fields were edited after signing, or another key signed it. At audit, INVALID.",
+    next: 'Restore the entry as `prereg deviation` wrote it; record a correction as a new deviation.',
+  },
+  DEVIATION_TOKEN_INVALID: {
+    exit: EXIT.failures,
+    meaning: "A deviation entry's RFC 3161 token does not verify over the entry digest against the TSA roots (the study's, and the auditor's --tsa-root): the time it was recorded is not witnessed.",
+    next: "Check the TSA roots given; `prereg deviation` obtains tokens only from the study's TSAs (or --tsa) and keeps one that verifies.",
+  },
+  DEVIATION_BEFORE_FREEZE: {
+    exit: EXIT.failures,
+    meaning: "A deviation's TSA date is before the freeze's earliest anchor: a deviation departs from a frozen plan, so it cannot predate the freeze. `prereg deviation` refuses such a token (nothing written); at audit, INVALID.",
+    next: 'Check the TSA clock; a change made before the freeze is an amendment (a new freeze), not a deviation.',
+  },
+  DEVIATION_FREEZE_MISMATCH: {
+    exit: EXIT.failures,
+    meaning: 'A deviation entry names another study_id or freeze_digest than the study\'s freeze.json: it was recorded under another plan (or the study was re-frozen after it).',
+    next: 'Restore the freeze the entries name; a study is not re-frozen after its window opened.',
+  },
+  DEVIATION_INTAKE_MISMATCH: {
+    exit: EXIT.failures,
+    meaning: "The intake position a deviation entry names (how many intake entries, and the last one's digest) is not a position of inputs/intake.jsonl, or is earlier than the previous deviation's: the intake log or the deviations log was rewritten.",
+    next: 'Restore both logs as the commands wrote them (the message names the entry).',
+  },
+  DEVIATION_LOG_CHANGED: {
+    exit: EXIT.failures,
+    meaning: "inputs/deviations.jsonl is not the log whose SHA-256 the manifest recorded (inputs.deviations_sha256): a deviation was removed, edited or added after the outputs were emitted. At audit, INVALID.",
+    next: 'Restore the log the outputs were emitted from; a new deviation means a new run (its own run_id), never an edited log.',
+  },
+  // --- end Deviations ------------------------------------------------------------------------
   // --- Outputs (SPEC §7) — pipeline/emit/, pipeline/stages/emit.ts ----------------------------
   REPORT_METRIC_UNKNOWN: {
     meaning: "study.json's report.primary_metric names a metric that section 5's scores do not produce, so the report could not lead with it.",
@@ -774,8 +843,16 @@ export const REASONS = {
     next: 'Nothing was written. See docs/tables.md for the columns each view must have.',
   },
   SECTION5_VALUE_INVALID: {
-    meaning: 'A required view holds a value outside its documented set (an unknown class or outcome).',
-    next: 'Nothing was written. An unknown value is never read as a favourable one; see docs/tables.md.',
+    meaning: 'A required view holds a value outside its documented set (an unknown class or outcome), or section 5 could: freeze refuses a quoted literal that can reach a class column and is not a class of the study (the built-in set and study.json classes), and any undeclared or empty class its dry run on the product\'s fixture of every combination of base-table flags yields.',
+    next: 'Nothing was written (at freeze, nothing to anchor). An unknown value is never read as a favourable one: declare a class of the study\'s own in study.json classes with its meaning, or write a declared one; see docs/tables.md and docs/preregistration.md.',
+  },
+  HYPOTHESIS_DECISION_INVALID: {
+    meaning: 'Section 5\'s hypotheses view holds an outcome that Holm\'s procedure at study.json statistics.alpha does not give (SPEC §13.2): SUPPORTED needs p_holm ≤ alpha, NOT_SUPPORTED p_holm_against ≤ alpha, INCONCLUSIVE neither; p_holm and p_holm_against must be Holm\'s adjustments of p_value and p_value_against across every row of the view, each a probability (an undecidable hypothesis keeps p = 1).',
+    next: 'Nothing was written. Decide each hypothesis with prereg_binomial_at_least / prereg_binomial_at_most and prereg_holm over the whole family (docs/tables.md, "Functions section 5 may call"), as the example\'s section 5 does.',
+  },
+  HYPOTHESIS_FAMILY_CHANGED: {
+    meaning: 'Section 5\'s hypotheses view produced, at score, other hypotheses than the family its dry run produced at the freeze (freeze.json hypothesis_family, SPEC §13.2): Holm\'s correction runs across the frozen family, so a plan whose hypotheses appear, vanish or multiply with the data (one per system, or filtered by their result) would correct across a family chosen after seeing it.',
+    next: 'Nothing was written; the study has no result from this plan. A plan must produce one row per declared hypothesis whatever the data (an undecidable one with p = 1, as the example\'s section 5 does); fix it and freeze again before the window opens.',
   },
   TRUNCATION_GAP: {
     meaning: 'A caveat beside a comparison (results.json sign_test_adjustments.caveats, the report\'s sign tests): the two systems\' shares of truncated answers, over their expected records, differ by more than study.json protocol.max_truncation_gap (default 0.10). Truncated answers already count as failures; the comparison stands, partly a comparison of how often each system was cut.',

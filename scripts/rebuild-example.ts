@@ -109,8 +109,11 @@ async function prereg(args: string[]): Promise<void> {
  */
 export async function freezeAndAnchor(root: string, run: (args: string[]) => Promise<void> = prereg): Promise<void> {
   const layout = studyLayout(root);
+  // A fresh first freeze, not an amendment: the study is rebuilt, nothing of the old plan is kept.
   rmSync(layout.anchors, { recursive: true, force: true });
-  await run(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret]);
+  rmSync(join(layout.preregistration, 'amendments'), { recursive: true, force: true });
+  rmSync(layout.freeze, { force: true });
+  await run(['freeze', '--root', root, '--secret-file', layout.answerKeySecret]);
   const tsa = await startTsaServer({ backend: 'pkijs', genTime: EXAMPLE_ANCHOR_GEN_TIME });
   try {
     await run(['anchor', '--root', root, '--tsa', `local-test-tsa=${tsa.url}`]);

@@ -12,6 +12,7 @@ import { anchorsRail } from './anchors.ts';
 import { decisionsRail, reproducedRail } from './compare.ts';
 import { completeRail, digestsRail, schemaRail } from './integrity.ts';
 import { inputsRail } from './inputs.ts';
+import { auditDeviations } from './deviations.ts';
 import { assembleReport, type AuditReport, type Rail } from './rails.ts';
 import { parseJsonObject, readAudited } from './recorded.ts';
 import { STUDY_INPUT_DIRS, withRerun, type AuditStages } from './rerun.ts';
@@ -118,7 +119,7 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   progress('audit: signatures…');
   rails.push(await signaturesRail(dir, loaded, schema.manifestIntact));
   progress('audit: inputs…');
-  rails.push(inputsRail(audited.fields, loaded, options.env));
+  rails.push(inputsRail(audited.fields, loaded, options.env, await auditDeviations(loaded, auditor.trust.roots)));
   progress('audit: anchors…');
   const anchors = await anchorsRail(layout, options.env, options.stages.checkAnchors, {
     'tsa-root': flags.tsaRoots,

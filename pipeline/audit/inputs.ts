@@ -20,6 +20,8 @@ import type { ReasonCode } from '../reasons.ts';
 import { collect, type Precondition } from '../study/preconditions.ts';
 import { listSubmissionFiles } from '../ingest/submission-files.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
+import type { DeviationsAudited } from './deviations.ts';
+import { DEVIATION_LOG } from '../deviations/log.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { sha256OfFile, sha256OfFileIfAny } from '../io/file-hash.ts';
 import { readRegularFile } from '../io/regular-file.ts';
@@ -52,7 +54,11 @@ function treeDifference(prefix: string, recorded: string, now: TreeDigest, froze
   return { file: frozen ? FREEZE : prefix, message: `${what} is now ${now.root}, the manifest recorded ${recorded}` };
 }
 
-export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: NodeJS.ProcessEnv): Rail {
+/**
+ * `deviations`: the deviations log's own checks (audit/deviations.ts), reported here beside the
+ * digest the manifest recorded for it.
+ */
+export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: NodeJS.ProcessEnv, deviations: DeviationsAudited): Rail {
   const { layout } = loaded;
   if (!fields) return railOf('inputs', '', [{ file: MANIFEST, message: 'is missing or unreadable: the recorded inputs are unknown' }]);
   const recorded: EmitInputs = fields.inputs;
@@ -132,6 +138,16 @@ export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: No
     if (now !== recorded.commitments_sha256) d.push({ file: 'inputs/commitments.jsonl', message: `is now ${now ?? 'absent'}; the manifest recorded ${recorded.commitments_sha256 ?? 'none'}` });
   });
 
+  attempt(DEVIATION_LOG, d, codes, () => {
+    const now = sha256OfFileIfAny(layout.deviations);
+    if (now !== recorded.deviations_sha256) {
+      d.push({ file: DEVIATION_LOG, message: `DEVIATION_LOG_CHANGED: is now ${now ?? 'absent'}; the manifest recorded ${recorded.deviations_sha256 ?? 'none'} (a deviation removed, edited or added after the outputs)` });
+      codes.push('DEVIATION_LOG_CHANGED');
+    }
+  });
+  d.push(...deviations.differences);
+  codes.push(...deviations.codes);
+
   const compareFiles = (now: Map<string, string>, recordedFiles: ReadonlyArray<{ file: string; sha256: string }>, what: string) => {
     const before = new Map(recordedFiles.map((a) => [a.file, a.sha256]));
     for (const file of [...new Set([...before.keys(), ...now.keys()])].sort()) {
@@ -147,7 +163,7 @@ export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: No
 
   return railOf(
     'inputs',
-    'corpus_root, section5_sha256, answer_key_root, trust_root, freeze_digest, every submission file, commitments, anchors and intake files are what the manifest recorded',
+    `corpus_root, section5_sha256, answer_key_root, trust_root, freeze_digest, every submission file, commitments, anchors, intake files and the deviations log are what the manifest recorded; ${deviations.entries} deviation(s) signed by the pinned operator key, dated after the freeze and chained`,
     d,
     codes,
   );

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
 import type { LoadedStudy } from '../study/loaded-study.ts';
-import { loadFrozenStudy } from '../study/frozen-study.ts';
+import { loadFrozenStudy, type FrozenStudy } from '../study/frozen-study.ts';
 import { againstOperator, checkReceipts, failsIntake, receiptFailures, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
@@ -18,6 +18,7 @@ import { intakeOf } from '../study/study.ts';
 import type { AuditorOperatorKey, AuditorRoots } from '../auditor/trust.ts';
 import type { DatedRequest } from '../intake/dated-requests.ts';
 import { accountedFreezeDigests } from '../intake/identity.ts';
+import { readFreezeChain } from '../study/freeze-chain.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import { withheldRequests } from './withheld-requests.ts';
 
@@ -41,6 +42,12 @@ function receiptNotes(checks: readonly ReceiptCheck[]): string[] {
   return checks.flatMap((c) => c.findings.filter((f) => !againstOperator(f)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`));
 }
 
+/** Integrity under every root either party names (the study's and the auditor's); the trust rail asks whose root each token used. */
+export function auditTsaTrust(state: FrozenStudy, auditor: AuditorRoots | null): TsaTrust {
+  const inputs = state.trust.material.inputs;
+  return auditor ? loadTsaTrust([...inputs.tsaRootPems, ...auditor.pems], inputs.tsaCertPems ?? []) : state.trust.tsa;
+}
+
 export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoots | null; operatorKey: AuditorOperatorKey | null }, receipts: ReadonlyArray<{ file: string; value: unknown }>, requests: readonly DatedRequest[] = []): Promise<{ rail: Rail; seen: IntakeSeen }> {
   const auditor = given.roots;
   const { layout } = loaded;
@@ -59,9 +66,7 @@ export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoo
     const unlogged = requests.map((r) => `; ${r.file}: no intake log to hold it (the weakened mode is the finding)`).join('');
     return { rail: railOf('intake', `unsealed intake, declared in the frozen study.json (a weakened mode the verdict names): no log or seal to check${unlogged}`, d, d.length > 0 ? ['INTAKE_RECEIPT_NOT_SEALED'] : []), seen };
   }
-  // Integrity under every root either party names; the trust rail asks whose root each token used.
-  const inputs = state.trust.material.inputs;
-  const tsaTrust: TsaTrust = auditor ? loadTsaTrust([...inputs.tsaRootPems, ...auditor.pems], inputs.tsaCertPems ?? []) : state.trust.tsa;
+  const tsaTrust = auditTsaTrust(state, auditor);
   const log = await verifyIntakeLog(layout, {
     tsaTrust,
     agentKeys: { study_id: state.study.study_id, systems: state.study.systems ?? [] },
@@ -81,7 +86,7 @@ export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoo
     } else {
       // The operator's identity: the auditor's --operator-key, else the study's own (the trust rail names it).
       const identity = given.operatorKey?.key ?? state.loaded.operatorKey().key;
-      const checks = await checkReceipts(receipts, log.seal, { identity, accountedFreezes: accountedFreezeDigests(state.freezeDigest), tsaTrust, log: { entries: log.entries, digests: log.digests } });
+      const checks = await checkReceipts(receipts, log.seal, { identity, accountedFreezes: accountedFreezeDigests(state.freezeDigest, readFreezeChain(layout, state.frozen, state.freezeDigest).links.map((l) => l.freeze_digest)), tsaTrust, log: { entries: log.entries, digests: log.digests } });
       for (const c of checks) {
         for (const f of c.findings.filter(againstOperator)) {
           differences.push({ file: c.file, message: `${f.code}: ${f.message}` });

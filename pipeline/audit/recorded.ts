@@ -4,7 +4,7 @@ import { isHex64 } from '../formats/hash.ts';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CMS_FILE, DATA_FILES, MANIFEST_FILE, MANIFEST_FORMAT, RESULTS_FORMAT, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
-import { RESULT_NAMES } from '../emit/tables.ts';
+import { RESULT_NAMES, RESULT_TABLES } from '../emit/tables.ts';
 import { JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import type { Difference } from './rails.ts';
 import { readRegularFile } from '../io/regular-file.ts';
@@ -95,7 +95,9 @@ export function manifestProblems(m: JsonObject): string[] {
     for (const key of ['corpus_root', 'section5_sha256', 'answer_key_root', 'trust_root', 'freeze_digest'] as const) {
       if (!isHex(inputs[key])) problems.push(`inputs.${key} is not 64 hex digits`);
     }
-    if (inputs.commitments_sha256 !== null && !isHex(inputs.commitments_sha256)) problems.push('inputs.commitments_sha256 is neither null nor 64 hex digits');
+    for (const key of ['commitments_sha256', 'deviations_sha256'] as const) {
+      if (inputs[key] !== null && !isHex(inputs[key])) problems.push(`inputs.${key} is neither null nor 64 hex digits`);
+    }
     problems.push(...listProblems('inputs.submissions', inputs.submissions, (x) => isString(x.file) && isHex(x.sha256) && isCount(x.bytes)));
     problems.push(...listProblems('inputs.anchors', inputs.anchors, (x) => isString(x.file) && isHex(x.sha256)));
     problems.push(...listProblems('inputs.intake_files', inputs.intake_files, (x) => isString(x.file) && isHex(x.sha256)));
@@ -118,6 +120,12 @@ export function resultsProblems(r: JsonObject): string[] {
   for (const name of RESULT_NAMES) {
     const rows = r[name];
     if (!Array.isArray(rows) || !rows.every((row) => isRecord(row))) problems.push(`${name} is not an array of rows`);
+  }
+  // A hypothesis without its test (SPEC §13.2) would read as a point estimate: every documented column is there.
+  const hypotheses = r.hypotheses;
+  if (Array.isArray(hypotheses)) {
+    const lacking = RESULT_TABLES.hypotheses.columns.filter((c) => !hypotheses.every((row) => isRecord(row) && c in row));
+    if (lacking.length > 0) problems.push(`hypotheses rows lack ${lacking.join(', ')}`);
   }
   // Requests a pinned seller served two ways (SPEC §13.1): dropped, they would read as none.
   const inconsistencies = isRecord(r.evidence) ? r.evidence.seller_inconsistencies : undefined;

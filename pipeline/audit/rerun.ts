@@ -41,7 +41,7 @@ export type RerunOutcome = { ok: true; dir: string; manifest: Manifest } | { ok:
 /** Where a code's refusal points when the error names no file. */
 const INPUT_OF_CODE: ReadonlyArray<[RegExp, string]> = [
   [/^ANSWER_KEY_/, 'inputs/answer-key.jsonl'],
-  [/^SECTION5_/, 'preregistration/PREREGISTRATION.md'],
+  [/^(SECTION5_|PREREGISTRATION_DRIFT$)/, 'preregistration/PREREGISTRATION.md'],
   [/^FREEZE_/, 'preregistration/freeze.json'],
   [/^(TRUST_|OPERATOR_KEY_)/, 'preregistration/trust/'],
   [/^STUDY_/, 'preregistration/study.json'],

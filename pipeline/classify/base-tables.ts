@@ -2,11 +2,11 @@
 // answer and the references and amounts of every served passage; section 5 only classifies.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
-import { lineProtocolOf, refusalRuleOf, type StudyConfig } from '../study/study.ts';
+import { expectedToolsOf, lineProtocolOf, refusalRuleOf, type StudyConfig } from '../study/study.ts';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { execute, readObjects } from '../store/query.ts';
 import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
-import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM } from '../store/statements.ts';
+import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM, SET_EXPECTED_TOOLS_DECLARED } from '../store/statements.ts';
 import { amountsIn, compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
 import { assertionFacts, judgeRefusal, refusalByText, type RefusalFacts } from './refusal.ts';
 import { compileLiteralMatcher } from './vocabulary-trie.ts';
@@ -78,6 +78,7 @@ export async function buildBaseTables(
   await recordRefusals(connection, refusalFacts, servedRef, counts);
   await passageMentions(connection, cited, counts);
   await execute(connection, SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
+  await execute(connection, SET_EXPECTED_TOOLS_DECLARED, [expectedToolsOf(study) !== null]);
   await runSqlFile(connection, COVERAGE_SQL);
   return counts;
 }

@@ -29,6 +29,8 @@ export const commitment: Command = {
   ].join('\n'),
   options: { 'published-at': { type: 'string' }, sign: { type: 'string' }, out: { type: 'string' } },
   stage: false,
+  jsonSchema: () => 'prereg.commitment/1',
+  operands: { min: 1, max: 1 },
   async run(ctx) {
     if (ctx.positionals.length !== 1) throw new PreregError('USAGE', 'usage: prereg commitment TIMELINE.json [--sign KEY.pem]');
     const file = ctx.positionals[0]!;

@@ -68,6 +68,8 @@ export const corpusProof: Command = {
   ].join('\n'),
   options: { verify: { type: 'string' }, 'corpus-root': { type: 'string' }, file: { type: 'string' } },
   stage: false,
+  jsonSchema: (ctx) => (typeof ctx.values.verify === 'string' ? 'prereg.corpus-proof-verify/1' : 'prereg.corpus-proof-prove/1'),
+  operands: { min: 0, max: 1 },
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     if (typeof ctx.values.verify === 'string') {
@@ -103,6 +105,7 @@ export const corpusProof: Command = {
       audit_path: inclusionPath(frozen.corpus.files.map(leafHash), index).map((h) => h.toString('hex')),
       corpus_root: frozen.corpus.root,
     };
-    return { exitCode: EXIT.ok, json: proof, text: JSON.stringify(proof, null, 2) };
+    // The text is the proof file itself; --json wraps it, as every command's document is {ok, …}.
+    return { exitCode: EXIT.ok, json: { ok: true, proof }, text: JSON.stringify(proof, null, 2) };
   },
 };

@@ -159,6 +159,8 @@ export const dev: Command = {
     item: { type: 'string' }, ref: { type: 'string', multiple: true }, at: { type: 'string' }, job: { type: 'string' },
   },
   stage: false,
+  jsonSchema: (ctx) => (ctx.positionals[0] === 'tsa' ? 'prereg.dev-tsa/1' : ctx.positionals[0] === 'issue' ? 'prereg.dev-issue/1' : 'prereg.dev-keys/1'),
+  operands: { min: 1, max: 1 },
   async run(ctx) {
     const verb = ctx.positionals[0];
     if (ctx.positionals.length !== 1 || (verb !== 'keys' && verb !== 'tsa' && verb !== 'issue')) throw new PreregError('USAGE', 'usage: prereg dev keys | tsa | issue … (prereg help dev)');

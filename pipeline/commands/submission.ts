@@ -175,6 +175,8 @@ export const submission: Command = {
     'timeout-ms': { type: 'string' }, retries: { type: 'string' },
   },
   stage: false,
+  jsonSchema: (ctx) => (ctx.positionals[0] === 'build' ? 'prereg.submission-build/1' : 'prereg.submission-sign/1'),
+  operands: { min: 1, max: 2 },
   async run(ctx) {
     if (ctx.positionals[0] === 'build') return build(ctx);
     const [verb, file, ...rest] = ctx.positionals;

@@ -52,6 +52,8 @@ export const trust: Command = {
   ].join('\n'),
   options: { trust: { type: 'string' }, 'operator-key': { type: 'string' } },
   stage: false,
+  jsonSchema: (ctx) => (ctx.positionals[0] === 'certify-intake-key' ? 'prereg.trust-certify-intake-key/1' : 'prereg.trust-import-arkforge/1'),
+  operands: { min: 1, max: 2 },
   async run(ctx) {
     const [verb, file, ...rest] = ctx.positionals;
     if (verb === 'certify-intake-key' && file !== undefined && rest.length === 0) return certifyIntakeKeyCommand(studyLayout(ctx.root), resolve(file), ctx.values['operator-key']);

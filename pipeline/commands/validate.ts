@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { declaredRefusalJudge } from '../classify/declared-refusal.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
-import { lineProtocolOf, loadStudy, type LineProtocol, type StudyConfig } from '../study/study.ts';
+import { expectedToolsFor, expectedToolsOf, lineProtocolOf, loadStudy, type LineProtocol, type StudyConfig } from '../study/study.ts';
+import { indexCommitments, reconcileTimeline, verifyTimeline } from '../evidence/aer1/index.ts';
+import { parseJson } from '../formats/canonical-json.ts';
 import { formatCounts, megabytes, parseMaxLineBytes, scanFile, studyMaxLineBytes, totalsOf, type FileSummary } from '../ingest/scan.ts';
 import { startLineWorkers } from '../ingest/parallel-check.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from '../ingest/submission.ts';
@@ -48,10 +50,13 @@ export const validate: Command = {
     'corpus/items.jsonl when one is found under --root (default: the current directory). With the',
     'study\'s refusal_pattern, a line whose `refused` flag the answer as written contradicts is a',
     'note (REFUSAL_FLAG_DISAGREES): the line is accepted, and both columns judge the answer.',
+    'With the study\'s protocol.expected_tools, a line whose timeline does not log them in order',
+    '(under the system\'s registered names) is a note (EXPECTED_TOOL_MISSING): the line is accepted.',
     'Exit 0 when every line would be accepted, 1 when any line would be rejected.',
   ].join('\n'),
   options: { 'max-line-bytes': { type: 'string' } },
   stage: false,
+  operands: { min: 1, max: Infinity },
   jsonSchema: () => 'prereg.validate/1',
   async run(ctx) {
     if (ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg validate FILE… (at least one submission file)');
@@ -80,6 +85,23 @@ export const validate: Command = {
         refusalNotes.push(`${shown(r.file)}:${r.line_no}: REFUSAL_FLAG_DISAGREES: ${r.system_id}/${r.item_id}/${r.attempt} declares refused ${String(r.refused)}, but the answer as written ${judged ? 'is' : 'is not'} a refusal by the study's rule (its refusal_pattern, a short tail, no amount, not truncated, citing only what its evidence serves): both columns will judge the answer, not the flag`);
       }
     };
+    // A timeline lacking an expected tool (EXPECTED_TOOL_MISSING, SPEC §13.3): told now, as a note;
+    // verify reconciles it the same way (no commitment is needed to read the tools).
+    const expected = study === null ? null : expectedToolsOf(study);
+    const noCommitments = indexCommitments([]);
+    let lacking = 0;
+    const toolNotes: string[] = [];
+    const checkTools = (r: AcceptedRecord) => {
+      if (expected === null || study === null || r.receipts_json === null) return;
+      const tools = expectedToolsFor(expected, r.system_id);
+      const t = reconcileTimeline(verifyTimeline(parseJson(r.receipts_json), noCommitments, study.window.closes_at, r.system_id), tools);
+      if (t.checks.tools !== 'fail' || lacking++ >= MAX_LISTED_REJECTS) return;
+      toolNotes.push(`${shown(r.file)}:${r.line_no}: EXPECTED_TOOL_MISSING: ${r.system_id}/${r.item_id}/${r.attempt}'s timeline logs ${t.logged.length === 0 ? 'no tool' : t.logged.map(shown).join(', ')}; the study expects ${tools.map((e) => shown(e.logged_as)).join(', ')} in that order, and ${t.missing.map(shown).join(', ')} is missing: the line is accepted, but with require_receipts the record earns no proven credit`);
+    };
+    const onRecord = judgeRecord === undefined && expected === null ? undefined : (r: AcceptedRecord) => {
+      judgeRecord?.(r);
+      checkTools(r);
+    };
     // The first problems are listed, the rest only counted (totals.rejects_by_code has them all):
     // a file of a million bad lines must not become a million objects in memory and on stdout.
     const rejects: Reject[] = [];
@@ -89,7 +111,7 @@ export const validate: Command = {
     try {
       for (const [i, file] of ctx.positionals.entries()) {
         files.push(
-          await scanFile(file, file, checker, { reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++), ...(judgeRecord ? { record: judgeRecord } : {}) }, {
+          await scanFile(file, file, checker, { reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++), ...(onRecord ? { record: onRecord } : {}) }, {
             maxLineBytes,
             workers,
             progress: (done) => ctx.progress(`validate: ${shown(file)} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
@@ -101,6 +123,8 @@ export const validate: Command = {
     }
     notes.push(...refusalNotes);
     if (disagreeing > refusalNotes.length) notes.push(`… and ${disagreeing - refusalNotes.length} more REFUSAL_FLAG_DISAGREES line(s), not listed`);
+    notes.push(...toolNotes);
+    if (lacking > toolNotes.length) notes.push(`… and ${lacking - toolNotes.length} more EXPECTED_TOOL_MISSING line(s), not listed`);
     const totals = totalsOf(files);
     const ok = totals.rejected === 0;
     const json = {

@@ -52,6 +52,8 @@ export const verifyToken: Command = {
     at: { type: 'string' },
   },
   stage: false,
+  jsonSchema: () => 'prereg.verify-token/1',
+  operands: { min: 1, max: 1 },
   async run(ctx) {
     const [file, ...extra] = ctx.positionals;
     if (file === undefined || extra.length > 0) throw new PreregError('USAGE', 'verify-token takes exactly one TOKEN.tsr');

@@ -15,6 +15,7 @@ import { systemsNamedBySection5, type Section5 } from '../study/section5.ts';
 import type { StudyLayout } from '../layout.ts';
 import { EXIT, exitCodeOf, type ExitCode, type ReasonCode } from '../reasons.ts';
 import { runProblems } from '../run/preflight.ts';
+import { windowState, type WindowState } from '../study/window.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
 import type { StageContext } from '../command.ts';
 
@@ -45,6 +46,8 @@ function stage(name: StageReadiness['stage'], problems: DoctorProblem[], next: s
 export interface DoctorReport {
   ok: boolean;
   status: Readiness;
+  /** The window's phase by this machine's clock, its times and the phase's next step; null when study.json cannot be read. */
+  window: WindowState | null;
   stages: StageReadiness[];
   /** The first stage that is not ready, and what to do about it. */
   next: string | null;
@@ -96,10 +99,16 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     }
   }
   // Once frozen, freeze is done (freeze again would refuse: FREEZE_EXISTS), or in conflict with a
-  // file that changed since — which anchoring does not fix: revert the file, or freeze again.
-  const DRIFT_NEXT = 'revert the changed files to what was frozen, or — before opens_at only — `prereg freeze --replace` and anchor the new freeze_digest';
+  // file that changed since — which anchoring does not fix: revert the file, or, before opens_at
+  // only, amend the freeze. Once the window has opened the plan stands: no replacement is offered.
+  const window = windowState(loaded, Date.now());
+  const replaceable = window === null || window.phase === 'before';
+  const DRIFT_NEXT = replaceable
+    ? 'revert the changed files to what was frozen, or — before opens_at only — `prereg freeze --replace --reason TEXT` (an amendment) and anchor the new freeze_digest'
+    : `revert the changed files to what was frozen: the window opened at ${window.opens_at}, so the freeze can no longer be replaced`;
+  const PLAN_NEXT = replaceable ? 'fix the files named, then `prereg freeze --replace --reason TEXT` (an amendment, before opens_at only)' : `the window opened at ${window.opens_at}: the freeze stands as it is and can no longer be replaced`;
   if (frozen === undefined) stages.push(stage('freeze', beforeFreeze, 'fix the files named, then `prereg freeze` (docs/preregistration.md, "What freeze refuses")'));
-  else if (consistency.length > 0 || beforeFreeze.length > 0) stages.push(stage('freeze', [...beforeFreeze, ...consistency], consistency.length > 0 ? DRIFT_NEXT : 'fix the files named, then `prereg freeze --replace` (before opens_at only)'));
+  else if (consistency.length > 0 || beforeFreeze.length > 0) stages.push(stage('freeze', [...beforeFreeze, ...consistency], consistency.length > 0 ? DRIFT_NEXT : PLAN_NEXT));
   else stages.push({ stage: 'freeze', status: 'done', problems: [], next: null });
 
   const anchors: DoctorProblem[] = [...consistency];
@@ -127,5 +136,5 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
 
   const status: Readiness = stages.some((s) => s.status === 'conflict') ? 'conflict' : stages.some((s) => s.status === 'blocked') ? 'blocked' : 'ready';
   const first = stages.find((s) => s.status !== 'ready' && s.status !== 'done');
-  return { ok: status === 'ready', status, stages, next: first ? `${first.stage}: ${first.next}` : null, warnings };
+  return { ok: status === 'ready', status, window, stages, next: first ? `${first.stage}: ${first.next}` : null, warnings };
 }

@@ -38,6 +38,8 @@ export interface EmitInputs {
   submissions: Array<{ file: string; sha256: string; bytes: number }>;
   /** SHA-256 of inputs/commitments.jsonl, or null when the study has none. */
   commitments_sha256: string | null;
+  /** SHA-256 of inputs/deviations.jsonl, or null when no deviation was recorded (SPEC §13.3). */
+  deviations_sha256: string | null;
   /** The anchor tokens of the freeze the report names as witnesses, sorted by file. */
   anchors: Array<{ file: string; sha256: string }>;
   /**

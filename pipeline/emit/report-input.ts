@@ -5,15 +5,18 @@ import type { StudyLayout } from '../layout.ts';
 import { PreregError } from '../reasons.ts';
 import type { ReportInput } from '../report/render.ts';
 import type { FreezeRecord } from '../study/freeze-record.ts';
+import { readFreezeChain } from '../study/freeze-chain.ts';
 import type { StudyConfig } from '../study/study.ts';
+import { studyClassesOf } from '../study/classes.ts';
 import type { LoadedTrust } from '../study/trust.ts';
 import type { EmitInputs } from './manifest.ts';
+import type { CheckedDeviation } from '../evidence/deviations/check.ts';
 import type { ResultName, Row, StoreFacts } from './tables.ts';
 
 export async function reportInput(
   layout: StudyLayout,
   s: { study: StudyConfig; frozen: FreezeRecord; trust: LoadedTrust },
-  run: { run_id: string; inputs: EmitInputs; results: Record<ResultName, Row[]>; facts: StoreFacts },
+  run: { run_id: string; inputs: EmitInputs; results: Record<ResultName, Row[]>; facts: StoreFacts; deviations: CheckedDeviation[] },
 ): Promise<ReportInput> {
   const { study } = s;
   const primary = study.report?.primary_metric ?? null;
@@ -22,7 +25,9 @@ export async function reportInput(
       metric: primary,
     });
   }
-  const witnesses = await verifyAnchors(layout.anchors, run.inputs.freeze_digest, { study: s.trust.tsa, auditor: null }, s.frozen.window.opens_at);
+  // The chain of freezes, for the report to name every amendment; anchors judged by its earliest opens_at, as check-anchors judges them.
+  const chain = readFreezeChain(layout, s.frozen, run.inputs.freeze_digest);
+  const witnesses = await verifyAnchors(layout.anchors, run.inputs.freeze_digest, { study: s.trust.tsa, auditor: null }, chain.opensAt);
   return {
     title: study.title,
     study_id: study.study_id,
@@ -32,9 +37,12 @@ export async function reportInput(
     witnesses: witnesses.map((w) => ({ witness: w.witness, ok: w.ok, reason_codes: [...w.reason_codes], signer: w.signer })),
     independent_witnesses: countIndependentWitnesses(witnesses),
     min_witnesses: study.anchors.min_witnesses,
+    amendments: chain.links.filter((l) => l.record.amends !== undefined).reverse().map((l) => ({ freeze_digest: l.freeze_digest, amends: l.record.amends!.freeze_digest, reason: l.record.amends!.reason })),
     primary_metric: primary,
     metric_labels: study.report?.metrics ?? {},
+    classes: studyClassesOf(study),
     results: run.results,
     facts: run.facts,
+    deviations: run.deviations,
   };
 }

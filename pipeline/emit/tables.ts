@@ -13,7 +13,7 @@ import { readCounts, readObjects, readPairs } from '../store/query.ts';
 import { orderedStoreSelect, qualified, STORE_ALIAS } from '../store/emit-database.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
 import { declaredColumns, type TableName } from '../store/table-declarations.ts';
-import { BASE_TABLE_COLUMNS, countRows, countsBy, derivedAmounts, evidenceOwnershipBySystem, refusalDisagreements, sellerInconsistencies, systemConfigurations, witnessesBySystem } from '../store/statements.ts';
+import { BASE_TABLE_COLUMNS, countRows, countsBy, derivedAmounts, evidenceOwnershipBySystem, refusalDisagreements, sellerInconsistencies, systemConfigurations, toolsMissing, witnessesBySystem } from '../store/statements.ts';
 
 export interface TableSpec {
   /** The table in the store. */
@@ -73,6 +73,8 @@ export const BASE_TABLES = {
   served_passages: { table: 'served_passages', columns: ['system_id', 'in_corpus'] },
   /** What the protocol expects of each system and what came (SPEC §12.5). */
   coverage: whole('coverage'),
+  /** Each timeline reconciled with the protocol's expected tools (SPEC §13.3); empty when the study expects none. */
+  timeline_tools: whole('timeline_tools'),
   /** Jobs a system's own commitments name and none of its records submits (JOB_NOT_SUBMITTED). */
   unsubmitted_jobs: whole('unsubmitted_jobs'),
   /** Each record's refusal, declared (the flag) and proven (the frozen refusal pattern, SPEC §12.6). */
@@ -171,6 +173,8 @@ export interface CoverageFacts {
   refusal_flags_disagreeing: Row[];
   /** Per system, each configuration its records carry, with `varies` (CONFIG_VARIES). */
   configurations: Row[];
+  /** The records whose timeline lacks an expected tool (EXPECTED_TOOL_MISSING), with their file and line. */
+  expected_tools_missing: Row[];
 }
 
 export interface EvidenceOwnershipFacts {
@@ -238,6 +242,7 @@ async function coverageFacts(connection: DuckDBConnection, schema: Schema): Prom
     jobs_not_submitted: await readRows(connection, unsubmitted.table, columnsOf(schema, unsubmitted.table)),
     refusal_flags_disagreeing: disagreeing.map(objectRow),
     configurations: await readCells(connection, systemConfigurations(qualified('records')), 'records'),
+    expected_tools_missing: await readCells(connection, toolsMissing(qualified(BASE_TABLES.timeline_tools.table), qualified('records')), BASE_TABLES.timeline_tools.table),
   };
 }
 

@@ -96,6 +96,8 @@ export async function verifyAnchor(
   freezeDigestHex: string,
   roots: AnchorRoots,
   opensAt: string,
+  /** The study-relative folder the findings name (an earlier freeze's anchors are kept under preregistration/amendments/<n>/anchors). */
+  label = 'preregistration/anchors',
 ): Promise<AnchorVerification> {
   const witness = file.replace(/\.tsr$/, '');
   let meta: Partial<AnchorMetadata> = {};
@@ -125,7 +127,7 @@ export async function verifyAnchor(
   return {
     metadata_problems: metaProblems,
     witness,
-    file: `preregistration/anchors/${file}`,
+    file: `${label}/${file}`,
     ok: codes.length === 0,
     reason_codes: codes,
     gen_time: result.genTime ?? null,
@@ -140,9 +142,9 @@ export async function verifyAnchor(
 }
 
 /** Every anchor token of `dir` (preregistration/anchors/), in file order, verified as verifyAnchor verifies one. */
-export async function verifyAnchors(dir: string, freezeDigestHex: string, roots: AnchorRoots, opensAt: string): Promise<AnchorVerification[]> {
+export async function verifyAnchors(dir: string, freezeDigestHex: string, roots: AnchorRoots, opensAt: string, label?: string): Promise<AnchorVerification[]> {
   const witnesses: AnchorVerification[] = [];
-  for (const file of listAnchorTokens(dir)) witnesses.push(await verifyAnchor(dir, file, freezeDigestHex, roots, opensAt));
+  for (const file of listAnchorTokens(dir)) witnesses.push(await verifyAnchor(dir, file, freezeDigestHex, roots, opensAt, label));
   return witnesses;
 }
 

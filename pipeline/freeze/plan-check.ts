@@ -1,5 +1,6 @@
 // Before the freeze (and in check-anchors): can the frozen plan run after the deadline? Every
-// file the trust policy names, the operator key, section 5 dry-run against empty base tables,
+// file the trust policy names, the operator key, section 5's classes and its dry run on the
+// product's fixture of every combination of base-table flags (store/class-fixture.sql),
 // the vocabulary and every pattern of study.json. A plan that cannot run is refused while it can
 // still be fixed, instead of at `run`, when fixing it means a new freeze and losing the anchors.
 import { PreregError } from '../reasons.ts';
@@ -8,11 +9,13 @@ import { compileExtractor, extractorConfigFromStudy } from '../classify/extract.
 import { readItems } from './answer-key-file.ts';
 import type { PublicDigests } from '../study/public-digests.ts';
 import type { LoadedStudy } from '../study/loaded-study.ts';
-import { section5Identifiers, type Section5 } from '../study/section5.ts';
+import { classLiteralsOfSection5, section5Identifiers, type Section5 } from '../study/section5.ts';
+import { classValuesOf } from '../study/classes.ts';
 import { duplicateMessage, extractVocabulary } from '../study/vocabulary.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { trustLeaf } from '../study/trust.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
+import { statisticsOf } from '../study/study.ts';
 import { dryRunSection5 } from '../store/section5-runner.ts';
 
 /** One reason the plan could not run: its code, the study-relative file and the field (a JSON pointer) or line. */
@@ -158,20 +161,45 @@ function section5RuleProblems(section5: Section5): PlanProblem[] {
   return problems;
 }
 
-async function section5Problems(section5: Section5): Promise<PlanProblem[]> {
-  if (section5.sqlBlocks.length === 0) return [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }];
-  const rules = section5RuleProblems(section5);
+/**
+ * The classes are part of the frozen plan (SPEC §13.1): a quoted literal that can reach a class
+ * column must be a declared class. What a literal cannot show (a class computed from data, a
+ * branch without a class) the dry run on the product's fixture finds, where a flag combination
+ * reaches it.
+ */
+function classLiteralProblems(section5: Section5, classes: readonly string[]): PlanProblem[] {
+  return classLiteralsOfSection5(section5)
+    .filter((l) => !classes.includes(l.value))
+    .map((l) => ({
+      code: 'SECTION5_VALUE_INVALID', file: PLAN, field: 'section 5', line: l.line,
+      message: `'${l.value}' can reach assertion_classes' class columns but is not a class of this study (the built-in classes and study.json \`classes\`): declare it in study.json "classes" with its meaning, or write a declared class`,
+    }));
+}
+
+/** The dry run's problems and, when it ran, the hypotheses it produced (null when it did not). */
+async function section5Check(section5: Section5, classes: readonly string[], alpha: number): Promise<{ problems: PlanProblem[]; hypothesisFamily: string[] | null }> {
+  if (section5.sqlBlocks.length === 0) return { problems: [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }], hypothesisFamily: null };
+  const rules = [...section5RuleProblems(section5), ...classLiteralProblems(section5, classes)];
   try {
-    await dryRunSection5(section5.sqlBlocks);
-    return rules;
+    const { hypothesis_family } = await dryRunSection5(section5.sqlBlocks, classes, alpha);
+    return { problems: rules, hypothesisFamily: hypothesis_family };
   } catch (err) {
-    return [...rules, asProblem(err, PLAN, 'section 5')];
+    return { problems: [...rules, asProblem(err, PLAN, 'section 5')], hypothesisFamily: null };
   }
+}
+
+/**
+ * Every reason the plan could not run after the deadline (empty when it can), and the family of
+ * hypotheses its dry run produced, which freeze.json records (SPEC §13.2).
+ */
+export async function planCheck(loaded: LoadedStudy, digests: PublicDigests): Promise<{ problems: PlanProblem[]; hypothesisFamily: string[] | null }> {
+  const section5 = await section5Check(digests.section5, classValuesOf(loaded.study()), statisticsOf(loaded.study()).alpha);
+  return { problems: [...trustProblems(loaded), ...studyProblems(loaded, digests), ...section5.problems], hypothesisFamily: section5.hypothesisFamily };
 }
 
 /** Every reason the plan could not run after the deadline; empty when it can. */
 export async function planProblems(loaded: LoadedStudy, digests: PublicDigests): Promise<PlanProblem[]> {
-  return [...trustProblems(loaded), ...studyProblems(loaded, digests), ...(await section5Problems(digests.section5))];
+  return (await planCheck(loaded, digests)).problems;
 }
 
 export function renderPlanProblem(p: PlanProblem, withCode = true): string {

@@ -141,7 +141,7 @@ function plan(o: ScaffoldOptions): string {
     '',
     '## 7. Deviations',
     '',
-    'Every deviation from this plan, declared after the freeze.',
+    'This document is frozen whole: a deviation is recorded with `prereg deviation` in inputs/deviations.jsonl, never here.',
     '',
   ].join('\n');
 }

@@ -112,18 +112,26 @@ export function requireSealedInputs(layout: StudyLayout, freezeDigest: string): 
 }
 
 /**
- * What `run` requires of a sealed-intake study (SPEC §12.2): after closes_at (`nowMs`, the
- * caller's clock) a seal must exist (SEAL_MISSING), and the inputs must be the sealed ones.
- * `beforeReveal`: the seal is required whatever the time (reveal-check: the answer key is revealed
- * only after submissions are closed). Unsealed studies (every study/1) pass unless a seal exists.
+ * What `run` and `emit` require (SPEC §12.2; docs/operating.md, "The window"): the inputs closed
+ * before anything is scored. A sealed-intake study is read only once sealed (SEAL_MISSING,
+ * whatever the time: before the seal the operator could score what it took in, then choose what
+ * to seal); an unsealed study (every study/1) only once closes_at has passed by `nowMs`, this
+ * machine's clock (WINDOW_OPEN) — the weaker guarantee: the operator's own clock. Then the inputs
+ * must be the sealed ones. `beforeReveal` (reveal-check): the seal is required, the clock is not
+ * consulted (the answer key is revealed only after submissions are sealed).
  */
 export function requireSealedIntake(loaded: LoadedStudy, nowMs: number, beforeReveal = false): SealRecord | null {
   const { layout } = loaded;
-  const frozen = loaded.frozen();
+  const { closes_at } = loaded.frozen().window;
   const settings = intakeOf(loaded.study());
   const sealed = lstatSync(layout.seal, { throwIfNoEntry: false }) !== undefined;
-  if (settings.mode === 'sealed' && !sealed && (beforeReveal || nowMs >= utcMillis(frozen.window.closes_at)!)) {
-    throw new PreregError('SEAL_MISSING', `the study declares sealed intake and inputs/seal.json does not exist${beforeReveal ? ': the answer key is revealed only after the intake is sealed' : ` (closes_at ${frozen.window.closes_at} has passed)`}; run \`prereg seal\``);
+  const open = nowMs < utcMillis(closes_at)!;
+  if (settings.mode === 'sealed' && !sealed) {
+    const why = beforeReveal ? 'the answer key is revealed only after the intake is sealed' : `nothing is scored before the seal (closes_at ${closes_at} ${open ? 'has not passed: the window is still open' : 'has passed'})`;
+    throw new PreregError('SEAL_MISSING', `the study declares sealed intake and inputs/seal.json does not exist: ${why}; run \`prereg seal\` after closes_at`);
+  }
+  if (settings.mode === 'unsealed' && !beforeReveal && open) {
+    throw new PreregError('WINDOW_OPEN', `the study's window is open until closes_at ${closes_at} by this machine's clock (now ${new Date(nowMs).toISOString()}): an unsealed study is scored only after it closes`, { closes_at });
   }
   return requireSealedInputs(layout, loaded.freezeDigest());
 }

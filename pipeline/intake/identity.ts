@@ -33,13 +33,14 @@ export function pinnedReceiptSigner(loaded: LoadedStudy, studyId: string): Recei
 }
 
 /**
- * The freeze digests a study whose freeze is `freezeDigest` answers for (SPEC §13.4): a receipt the
- * operator signed under any other freeze of the same study is equivocation. Today the chain is that
- * freeze alone; an amendment chain (each freeze naming its predecessor, anchored before opens_at)
- * will add its predecessors here, for the audit and the participant's own check alike.
+ * The freeze digests a study whose freeze is `freezeDigest` answers for (SPEC §13.4): that freeze
+ * and the freezes it amends (`chain`: each freeze naming its predecessor, kept under
+ * preregistration/amendments/, study/freeze-chain.ts), for the audit and the participant's own
+ * check alike. A receipt the operator signed under any other freeze of the same study is
+ * equivocation.
  */
-export function accountedFreezeDigests(freezeDigest: string): ReadonlySet<string> {
-  return new Set([freezeDigest]);
+export function accountedFreezeDigests(freezeDigest: string, chain: readonly string[] = []): ReadonlySet<string> {
+  return new Set([freezeDigest, ...chain]);
 }
 
 export type SignerFinding = { code: 'INTAKE_RECEIPT_SIGNATURE_INVALID' | 'INTAKE_KEY_UNCERTIFIED'; message: string };

@@ -363,7 +363,9 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
       findings.push({ code: 'INTAKE_RECEIPT_EQUIVOCATION', file, message: `the operator signed this receipt for ${receipt.entry.request.system_id}'s entry ${receipt.entry.seq} of ${seal.study_id} under freeze ${receipt.freeze_digest}, which the audited freeze chain (${[...options.accountedFreezes].join(', ')}) does not account for: two freezes of one study that are not one amendment chain` });
       continue;
     }
-    if (receipt.study_id !== seal.study_id || receipt.freeze_digest !== seal.freeze_digest) {
+    // A receipt under an earlier freeze of the chain is the operator's for this study all the same:
+    // its entry must be in the sealed log (or the operator acknowledged a file and dropped it).
+    if (receipt.study_id !== seal.study_id) {
       findings.push({ code: 'INTAKE_RECEIPT_INVALID', file, message: `the receipt is for ${receipt.study_id} under freeze ${receipt.freeze_digest}; the seal is ${seal.study_id}'s under ${seal.freeze_digest}` });
       continue;
     }

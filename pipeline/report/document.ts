@@ -2,7 +2,9 @@
 // in, blocks out. It leads with its finding — one sentence per system on the study's primary
 // metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
 import type { EmitInputs } from '../emit/manifest.ts';
+import type { CheckedDeviation } from '../evidence/deviations/check.ts';
 import type { Cell, ResultName, Row, StoreFacts } from '../emit/tables.ts';
+import type { StudyClass } from '../study/classes.ts';
 import { codePointOrder, fieldsOf, fraction, gap, gapTenths, integer, intervalText, levelText, metricName, observedOf, percentOf, pValueText, show, tenthsText, type MetricLabels } from './values.ts';
 
 export interface WitnessSummary {
@@ -21,12 +23,27 @@ export interface ReportInput {
   witnesses: WitnessSummary[];
   independent_witnesses: number;
   min_witnesses: number;
+  /** The amendments of the plan, oldest first (freeze --replace --reason): each freeze, the one it replaced, and why. */
+  amendments: Array<{ freeze_digest: string; amends: string; reason: string }>;
   /** study.json report.primary_metric: the metric the first screen leads with (null: none named). */
   primary_metric: string | null;
   /** study.json report.metrics: metric names in words, with the better direction. */
   metric_labels: MetricLabels;
+  /** study.json classes: the classes of the study's own, each with its one-line meaning (SPEC §13.1). */
+  classes: StudyClass[];
   results: Record<ResultName, Row[]>;
   facts: StoreFacts;
+  /** inputs/deviations.jsonl, checked (SPEC §13.3): listed right after the finding. */
+  deviations: CheckedDeviation[];
+}
+
+/** The plan's amendments, when it has any: each a new freeze naming the one it replaced, and why. */
+function amendmentBlocks(amendments: ReportInput['amendments']): Block[] {
+  if (amendments.length === 0) return [];
+  return [
+    { kind: 'p', text: `The plan was amended ${amendments.length} time(s) before the window opened; each amendment is a new freeze naming the one it replaced, kept with its anchors under preregistration/amendments/ (check-anchors verifies the chain).` },
+    table(['freeze_digest', 'amends', 'reason'], amendments.map((a) => [a.freeze_digest, a.amends, a.reason])),
+  ];
 }
 
 export type Block =
@@ -62,9 +79,12 @@ function findingSentence(row: Row): string {
 
 function hypothesesTable(rows: Row[]): Block {
   return table(
-    ['hypothesis', 'outcome', 'observed', 'threshold', 'statement', 'why this threshold'],
-    rows.map((row) => [show(row.hypothesis_id), show(row.outcome), observedOf(row), percentOf(row.threshold), show(row.statement), show(row.reason)]),
-    [2, 3],
+    ['hypothesis', 'outcome', 'observed', 'interval (for reading)', 'threshold', 'p (Holm)', 'p against (Holm)', 'why this outcome', 'statement', 'why this threshold'],
+    rows.map((row) => [
+      show(row.hypothesis_id), show(row.outcome), observedOf(row), intervalText(row.observed_lower, row.observed_upper), percentOf(row.threshold),
+      pValueText(row.p_holm), pValueText(row.p_holm_against), show(row.decision_reason), show(row.statement), show(row.reason),
+    ]),
+    [2, 3, 4, 5, 6],
   );
 }
 
@@ -119,6 +139,27 @@ function finding(r: ReportInput): Section {
   if (flag) blocks.push({ kind: 'p', text: flag });
   blocks.push(hypothesesTable(r.results.hypotheses));
   return { title: 'Finding', lead: true, blocks };
+}
+
+// ------------------------------------------------------------------------------------------
+// Deviations from the plan: on the record, beside the finding, changing nothing computed
+
+function deviationItem(d: CheckedDeviation): string {
+  const intake = `after ${d.intake_entries} intake entr${d.intake_entries === 1 ? 'y' : 'ies'}`;
+  return `Deviation ${d.seq + 1}, dated ${d.gen_time ?? '(undated)'} by ${d.witness ?? 'an unnamed TSA'}, ${intake}${d.after_submissions ? ' — after the submissions were seen' : ''}: ${d.text}`;
+}
+
+function deviations(r: ReportInput): Section {
+  const blocks: Block[] = r.deviations.length === 0
+    ? [{ kind: 'p', text: 'No deviation from the pre-registered plan was recorded (inputs/deviations.jsonl holds none).' }]
+    : [
+        {
+          kind: 'p',
+          text: 'What was done differently from the frozen plan, and why, in the operator\'s words: each signed with the operator key pinned at the freeze and dated by a timestamp authority. A deviation changes nothing computed: every number in this report is the frozen plan\'s. Those dated at or after closes_at were recorded after the submissions were seen.',
+        },
+        { kind: 'list', items: r.deviations.map(deviationItem) },
+      ];
+  return { title: 'Deviations from the plan', blocks };
 }
 
 // ------------------------------------------------------------------------------------------
@@ -220,6 +261,15 @@ function classCounts(rows: Row[]): Block {
     ...sys.flatMap((s) => (counts.get(cls)!.get(s) ?? [0, 0]).map(String)),
   ]);
   return table(headers, body, headers.map((_, i) => i).slice(1));
+}
+
+/** The classes of the study's own (study.json classes), with what each means: the built-in ones are the product's (docs/tables.md). */
+function studyClasses(classes: readonly StudyClass[]): Block[] {
+  if (classes.length === 0) return [];
+  return [
+    { kind: 'p', text: 'Beside the built-in classes, this study declares its own (study.json classes), frozen with the plan:' },
+    table(['class', 'what it means'], classes.map((c) => [c.name, c.meaning])),
+  ];
 }
 
 /** Evidence belongs to the record that submits it (SPEC §6.2): registration, binding, every reuse. */
@@ -334,6 +384,27 @@ function retrievalBlocks(r: ReportInput): Block[] {
   ];
 }
 
+/** The expected tools (SPEC §13.3): per system, the records whose timeline lacks one and the tools logged but not expected, then those records. Nothing when the study expects none. */
+function expectedToolsBlocks(c: StoreFacts['coverage']): Block[] {
+  if (!c.systems.some((row) => row.expected_tools_missing !== null && row.expected_tools_missing !== undefined)) return [];
+  const list = (v: Cell | undefined) => (Array.isArray(v) ? v.map(show).join(', ') : show(v));
+  const blocks: Block[] = [
+    {
+      kind: 'p',
+      text: 'Expected tools: the protocol names the actions each job must log, in order (study.json protocol.expected_tools, under the names each system registered). A record whose timeline lacks one is EXPECTED_TOOL_MISSING; its timeline stays as anchored as it was, and when the trust policy requires receipts the record earns no proven credit. Tools logged but not expected are listed, not judged.',
+    },
+    table(
+      ['system', 'records lacking an expected tool', 'tools logged but not expected'],
+      c.systems.map((row) => [show(row.system_id), show(row.expected_tools_missing), list(row.unexpected_tools)]),
+      [1],
+    ),
+  ];
+  if (c.expected_tools_missing.length > 0) {
+    blocks.push(table(['system', 'item', 'attempt', 'job', 'missing', 'logged', 'file', 'line'], c.expected_tools_missing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.job_id), list(row.missing_tools), list(row.logged_tools), show(row.file), show(row.line_no)]), [2, 7]));
+  }
+  return blocks;
+}
+
 /** What the protocol expected of each system and what came (SPEC §12.5), and refusal flags the text contradicts. */
 function coverageBlocks(f: StoreFacts): Block[] {
   const c = f.coverage;
@@ -351,6 +422,7 @@ function coverageBlocks(f: StoreFacts): Block[] {
       c.systems.map((row) => [show(row.system_id), row.registered !== true ? 'no' : affiliated.has(show(row.system_id)) ? 'yes, affiliated with the operator' : 'yes', show(row.status), show(row.expected), show(row.submitted), show(row.missing), show(row.items_without_record), show(row.jobs_not_submitted)]),
       [3, 4, 5, 6, 7],
     ),
+    ...expectedToolsBlocks(c),
   ];
   if (c.jobs_not_submitted.length > 0) {
     blocks.push(table(['system', 'job', 'code', 'bound by', 'file', 'line'], c.jobs_not_submitted.map((row) => [show(row.system_id), show(row.job_id), show(row.reason_code), Array.isArray(row.bound_by) ? row.bound_by.map(show).join(', ') : show(row.bound_by), show(row.file), show(row.line_no)]), [5]));
@@ -398,6 +470,7 @@ export function sections(r: ReportInput): Section[] {
   const mixedAttempts = attemptsFlag(r.results.constancy);
   return [
     finding(r),
+    deviations(r),
     {
       title: 'How to read this report',
       blocks: [
@@ -409,6 +482,7 @@ export function sections(r: ReportInput): Section[] {
             'proven: only what evidence establishes that verified offline against keys and roots pinned before the study.',
             'Rates are exact fractions (numerator/denominator); the percentage beside each is rounded to one decimal for reading only. The gap between the two columns is the finding.',
             'Metrics are named in words, with the direction that is better, as study.json (report.metrics) names them; results.json keeps section 5\'s identifiers.',
+            'A hypothesis is decided by a one-sided exact binomial test of its count against its threshold, with Holm\'s correction at the study\'s alpha across every hypothesis of the plan: SUPPORTED when the Holm-adjusted p-value that the threshold is not met ("p (Holm)") is at most alpha, NOT_SUPPORTED when the opposite one\'s ("p against (Holm)") is, INCONCLUSIVE otherwise — a point estimate past its threshold is not enough. "At least one system" is decided on the best system, its p-value multiplied by the number of systems considered. The interval beside the observed value is exact (Clopper–Pearson) at alpha divided by the number of hypotheses, shown for reading; the decision is the test\'s.',
             'A grounded citation means the cited article was served to the system, not that what the answer infers from it is faithful: whether the answer reads the article rightly is not judged here.',
             'This report shows reproducible results and verified evidence. It does not show that evidence was truthful, nor that the witnesses saw every action of a system.',
           ],
@@ -437,6 +511,7 @@ export function sections(r: ReportInput): Section[] {
           ? []
           : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.reason_codes.join(', ') || '—']))]),
         ...(ok.length < r.min_witnesses ? [{ kind: 'p' as const, text: 'Fewer witnesses than the study requires confirmed the freeze.' }] : []),
+        ...amendmentBlocks(r.amendments),
         ...derivedAmountBlocks(f),
       ],
     },
@@ -485,7 +560,7 @@ export function sections(r: ReportInput): Section[] {
     },
     { title: 'Noise floor', blocks: noiseFloorBlocks(r) },
     { title: 'Sign tests', blocks: signTests(r) },
-    { title: 'Assertion classes', blocks: [classCounts(r.results.assertion_classes)] },
+    { title: 'Assertion classes', blocks: [classCounts(r.results.assertion_classes), ...studyClasses(r.classes)] },
     {
       title: 'Evidence checked',
       blocks: [

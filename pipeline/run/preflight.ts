@@ -27,7 +27,7 @@ export function runProblems(loaded: LoadedStudy, values: StageContext['values'],
   if (!existsSync(layout.freeze)) return [{ ...preconditionOf(freezeMissing(layout)), exitCode: EXIT.blocked }];
   // The tool is part of the plan: another version than the freezing one runs nothing.
   collect(problems, () => requireFrozenTool(loaded.frozen()));
-  // Sealed intake (SPEC §12.2): after closes_at only sealed inputs are read.
+  // The window: a sealed study is scored only once sealed, an unsealed one after closes_at (this machine's clock).
   collect(problems, () => void requireSealedIntake(loaded, nowMs));
   collect(problems, () => {
     const { files } = listSubmissionFiles(layout);

@@ -20,12 +20,14 @@ import { runOnce, type Command, type StageContext, type StageResult } from '../c
 import { verify } from './verify.ts';
 import { addScoreStatistics } from '../statistics/score-tables.ts';
 import { maxTruncationGapOf, statisticsOf } from '../study/study.ts';
+import { classValuesOf } from '../study/classes.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
 const CODE_FILES = [
   '../store/classify-tables.sql', '../store/coverage.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts',
   '../store/section5-runner.ts', '../store/statements.ts', '../store/statistics-tables.sql', '../statistics/results.ts', '../statistics/clopper-pearson.ts',
   '../statistics/holm.ts', '../statistics/sign-test-reach.ts', '../statistics/exact-rational.ts', '../statistics/score-tables.ts',
+  '../statistics/binomial-test.ts', '../statistics/hypothesis-decisions.ts', '../store/statistics-sql.ts', '../store/sql-functions.ts',
 ].map((p) =>
   fileURLToPath(runningModule(new URL(p, import.meta.url))),
 );
@@ -104,7 +106,7 @@ async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<Sta
       store.close();
     }
     ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
-    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views);
+    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views, classValuesOf(frozen.study), statisticsOf(frozen.study).alpha, frozen.frozen.hypothesis_family);
     const after = await openStore(dbPath);
     try {
       const finished = stage.finish ? await stage.finish(after, frozen) : {};
@@ -131,6 +133,7 @@ function analysisCommand(stage: AnalysisStage, summary: string, help: readonly s
     help: [`usage: prereg ${stage.name} [--secret-file FILE] [--force] [--root DIR] [--json]`, '', ...help, ...HELP_COMMON].join('\n'),
     options: { 'secret-file': { type: 'string' }, force: { type: 'boolean' } },
     stage: true,
+    jsonSchema: () => `prereg.${stage.name}/1`,
     writesStudy: () => true,
     run: (ctx) => runAnalysis(stage, ctx),
   };

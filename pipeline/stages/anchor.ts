@@ -36,6 +36,7 @@ export const anchor: Command = {
     url: { type: 'string' },
   },
   stage: true,
+  jsonSchema: () => 'prereg.anchor/1',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     const loaded = loadStudyFiles(layout);

@@ -75,6 +75,7 @@ export const audit: Command = {
     'operator-key': { type: 'string' },
   },
   stage: true,
+  operands: { min: 1, max: 1 },
   jsonSchema: () => 'prereg.audit/1',
   async run(ctx) {
     if (ctx.positionals.length !== 1) {

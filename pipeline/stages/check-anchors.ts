@@ -8,6 +8,8 @@ import { anchorFailureCode, countIndependentWitnesses, expectedFreeze, requiredW
 import { ANCHOR_AUDITOR_OPTIONS, loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type DriftFinding } from '../study/drift.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
+import { readFreezeChain } from '../study/freeze-chain.ts';
+import { shownJson } from '../text/display.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { planProblems } from '../freeze/plan-check.ts';
 import { studyLayout } from '../layout.ts';
@@ -21,9 +23,11 @@ export const checkAnchors: Command = {
     'usage: prereg check-anchors [--tsa-root PEM]… [--expect-freeze HEX] [--min-witnesses N]',
     '                            [--root DIR] [--json]',
     '',
-    'Recomputes the corpus root, vocabulary, section 5, study.json and trust digests and',
-    'freeze_digest from the files; verifies every preregistration/anchors/*.tsr (CMS signature,',
-    'ESSCertID binding, chain to a TSA root, timeStamping EKU, imprint, genTime before',
+    'Recomputes the corpus root, vocabulary, section 5, every section of PREREGISTRATION.md,',
+    'study.json and trust digests and freeze_digest from the files; verifies every',
+    'preregistration/anchors/*.tsr (CMS signature, ESSCertID binding, chain to a TSA root,',
+    'timeStamping EKU, imprint, genTime before opens_at); checks the chain of freezes',
+    '(amendments kept under preregistration/amendments/, each anchored before the earliest',
     'opens_at); checks the answer-key commitment when the key has been revealed under inputs/;',
     'runs the checks freeze runs (trust files, operator key, vocabulary, section-5 dry run).',
     '',
@@ -77,15 +81,25 @@ export const checkAnchors: Command = {
     const trust = loaded.trust();
     const auditor = loadAuditorRoots(ctx.values['tsa-root'] as string[] | undefined, trust.material.inputs);
     const roots = { study: trust.tsa, auditor: auditor?.tsa ?? null };
-    const witnesses = await verifyAnchors(layout.anchors, digest, roots, frozen.window.opens_at);
-    for (const w of witnesses.filter((x) => !x.ok)) {
-      findings.push({
-        code: anchorFailureCode(w),
-        field: 'anchors',
-        file: w.file,
-        message: `${w.witness}: ${w.reason_codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}`,
-      });
+    // Every freeze of the chain is anchored before the window first announced opened (docs/preregistration.md, "Amendments").
+    const chain = readFreezeChain(layout, frozen, digest);
+    for (const f of chain.findings) findings.push({ code: f.code, field: 'amends', file: f.file, message: f.message });
+    const links = [];
+    for (const link of chain.links) {
+      const linkWitnesses = await verifyAnchors(link.anchors, link.freeze_digest, roots, chain.opensAt, link.anchorsLabel);
+      links.push({ n: link.n, file: link.file, freeze_digest: link.freeze_digest, amends: link.record.amends ?? null, opens_at: link.record.window.opens_at, witnesses: linkWitnesses });
+      for (const w of linkWitnesses.filter((x) => !x.ok)) {
+        const code = anchorFailureCode(w);
+        findings.push({
+          // The newest freeze, when it amends one, anchored once the window had opened: a change after the fact.
+          code: code === 'ANCHOR_AFTER_OPEN' && link.n === null && frozen.amends ? 'AMENDMENT_AFTER_OPEN' : code,
+          field: 'anchors',
+          file: w.file,
+          message: `${w.witness}: ${w.reason_codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}${link.n !== null ? ` (anchor of the kept freeze ${link.freeze_digest})` : ''}`,
+        });
+      }
     }
+    const witnesses = links[0]!.witnesses;
     const rootsUsed: 'auditor' | 'study' = auditor ? 'auditor' : 'study';
     const independent = countIndependentWitnesses(witnesses, rootsUsed);
     const studyOnly = auditor ? studyOnlyWitnesses(witnesses) : [];
@@ -115,6 +129,8 @@ export const checkAnchors: Command = {
       independent_witnesses: independent,
       study_only_witnesses: studyOnly.map((w) => w.witness),
       min_witnesses: required,
+      // Oldest first: the first freeze, then each amendment (only the current freeze when it amends none).
+      chain: [...links].reverse(),
       findings,
       reason_codes: reasonCodes,
     };
@@ -141,8 +157,23 @@ function checkRevealedKey(layout: ReturnType<typeof studyLayout>, env: NodeJS.Pr
   };
 }
 
-function render(json: { ok: boolean; freeze_digest: string; roots: 'auditor' | 'study'; expected_freeze: string | null; independent_witnesses: number; min_witnesses: number; digests: Record<string, { ok: boolean | null }> }, findings: DriftFinding[], witnesses: AnchorVerification[]): string {
+interface ChainEntry {
+  n: number | null;
+  freeze_digest: string;
+  amends: { freeze_digest: string; reason: string } | null;
+  witnesses: AnchorVerification[];
+}
+
+function render(json: { ok: boolean; freeze_digest: string; roots: 'auditor' | 'study'; expected_freeze: string | null; independent_witnesses: number; min_witnesses: number; digests: Record<string, { ok: boolean | null }>; chain: ChainEntry[] }, findings: DriftFinding[], witnesses: AnchorVerification[]): string {
   const lines = [`freeze_digest ${json.freeze_digest}${json.expected_freeze === null ? ' (not compared: no --expect-freeze)' : json.expected_freeze === json.freeze_digest ? ' (as expected)' : ''}`];
+  if (json.chain.length > 1) {
+    lines.push(`  amendments: ${json.chain.length - 1} (the chain of freezes, oldest first)`);
+    for (const c of json.chain) {
+      const where = c.n === null ? 'preregistration/freeze.json' : `preregistration/amendments/${c.n}/`;
+      const anchors = c.witnesses.map((w) => `${w.ok ? 'ok' : 'FAIL'} ${w.witness} ${w.gen_time ?? '?'}`).join(', ') || 'no anchor';
+      lines.push(`    ${c.freeze_digest} ${where}${c.amends ? ` amends ${c.amends.freeze_digest.slice(0, 12)}…: ${shownJson(c.amends.reason)}` : ''} [${anchors}]`);
+    }
+  }
   for (const [name, d] of Object.entries(json.digests)) lines.push(`  ${d.ok === null ? 'skip' : d.ok ? 'ok  ' : 'FAIL'}  ${name}`);
   for (const w of witnesses) {
     const only = json.roots === 'auditor' && w.trusted_by === 'study' ? ' (under the study\'s own roots only: not counted)' : '';

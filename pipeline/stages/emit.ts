@@ -11,11 +11,13 @@ import { runIdOf, type EmitInputs, type Manifest } from '../emit/manifest.ts';
 import { KEY_OPTIONS, resolveOperatorKeys } from '../emit/operator-keys.ts';
 import { emitPreconditions } from '../emit/preconditions.ts';
 import { reportInput } from '../emit/report-input.ts';
+import { refuseDeviationFindings, verifyDeviationLog } from '../deviations/log.ts';
 import type { OperatorKeyPems } from '../emit/sign.ts';
 import { BASE_TABLES, describeStore, readResults, readStoreFacts, RESULT_TABLES } from '../emit/tables.ts';
 import { openEmitDatabase } from '../store/emit-database.ts';
 import { writeOutputs } from '../emit/write-outputs.ts';
-import { intakeRecordFiles } from '../intake/files.ts';
+import { intakeRecordFiles, requireSealedIntake } from '../intake/files.ts';
+import { loadStudyFiles } from '../study/loaded-study.ts';
 import { listAnchorFiles } from '../freeze/anchors.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
@@ -61,6 +63,7 @@ export function emitInputs(loaded: LoadedStudy, submissions: Array<{ file: strin
       .map((r) => ({ file: r.file, sha256: r.sha256, bytes: r.bytes }))
       .sort((a, b) => Buffer.compare(Buffer.from(a.file), Buffer.from(b.file))),
     commitments_sha256: sha256OfFileIfAny(layout.commitments),
+    deviations_sha256: sha256OfFileIfAny(layout.deviations),
     // Each token and its metadata: an edit of either after this run is an audit finding.
     anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256OfFile(join(layout.anchors, f)) })),
     intake_files: intakeRecordFiles(layout),
@@ -71,6 +74,9 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
   const progress = options.progress ?? (() => {});
   const storeFile = options.storeFile ?? storePath(layout);
   const emitting = emitPreconditions(layout, options.keys, storeFile);
+  // The deviations the report lists must be the ones an auditor can check: else nothing is written.
+  const deviations = await verifyDeviationLog(emitting, emitting.trust.tsa);
+  refuseDeviationFindings(deviations);
   const db = await openEmitDatabase(storeFile);
   try {
     const c = db.connection;
@@ -83,7 +89,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     refuseExisting(finalDir);
     progress('emit: reading results');
     const results = await readResults(c, schema);
-    const report = await reportInput(layout, emitting, { run_id: runId, inputs, results, facts });
+    const report = await reportInput(layout, emitting, { run_id: runId, inputs, results, facts, deviations: deviations.checked });
     const written = await writeOutputs({ connection: c, schema, study: emitting.study, run_id: runId, inputs, results, facts, report, keys: emitting.keys, outputsDir, finalDir, progress });
     return { run_id: runId, dir: finalDir, manifest: written.manifest, removed_temporaries: written.removed_temporaries };
   } finally {
@@ -112,13 +118,18 @@ export const emit: Command = {
     'manifest.sig and manifest.p7s, under a temporary name renamed into place. run_id derives from',
     'the input digests; the same inputs give byte-identical files. Exit 4 (OUTPUT_EXISTS) when',
     'outputs/<run_id>/ exists; exit 3 when a key is missing or not the pinned one, study.json or',
-    'the trust directory drifted from the freeze, or the store is incomplete. See docs/outputs.md.',
+    'the trust directory drifted from the freeze, or the store is incomplete; and outside the window:',
+    'a sealed study before its seal (SEAL_MISSING), an unsealed one before closes_at by this',
+    'machine\'s clock (WINDOW_OPEN). See docs/outputs.md.',
   ].join('\n'),
   options: { ...KEY_OPTIONS, outputs: { type: 'string' } },
   stage: true,
+  jsonSchema: () => 'prereg.emit/1',
   writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);
+    // Nothing signed outside the window (an audit's rerun calls emitOutputs, not this, on a study it judges itself).
+    requireSealedIntake(loadStudyFiles(layout), Date.now());
     const keys = resolveOperatorKeys(ctx.values, ctx.env);
     const outputs = ctx.values.outputs;
     const r = await emitOutputs(layout, {

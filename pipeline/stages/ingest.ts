@@ -259,6 +259,7 @@ export const ingest: Command = {
   ].join('\n'),
   options: { 'max-line-bytes': { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  jsonSchema: () => 'prereg.ingest/1',
   writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);

@@ -159,6 +159,8 @@ export const init: Command = {
     rehearsal: { type: 'boolean' },
   },
   stage: true,
+  jsonSchema: () => 'prereg.init/1',
+  operands: { min: 1, max: 1 },
   async run(ctx) {
     if (ctx.positionals.length !== 1) throw new PreregError('USAGE', 'init needs exactly one DIR');
     const dir = resolve(ctx.positionals[0]!);

@@ -24,6 +24,7 @@ import { studyMaxLineBytes } from '../ingest/scan.ts';
 import { loadSeal } from '../intake/files.ts';
 import { readEd25519PrivateKey, readEd25519PublicKey } from '../intake/keys.ts';
 import { accountedFreezeDigests, pinnedReceiptSigner } from '../intake/identity.ts';
+import { readFreezeChain } from '../study/freeze-chain.ts';
 import { checkIntakeLines } from '../intake/line-checks.ts';
 import { appendedLog, readIntakeLog } from '../intake/log.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
@@ -81,6 +82,8 @@ export const intake: Command = {
     'tsa-root': { type: 'string', multiple: true },
   },
   stage: true,
+  jsonSchema: (ctx) => (typeof ctx.values['verify-receipt'] === 'string' ? 'prereg.intake-receipt/1' : 'prereg.intake/1'),
+  operands: { min: 0, max: 1 },
   // Checking a receipt writes nothing.
   writesStudy: (ctx) => typeof ctx.values['verify-receipt'] !== 'string',
   async run(ctx) {
@@ -189,6 +192,19 @@ async function receive(ctx: StageContext, layout: StudyLayout, requestPath: stri
   }
 }
 
+/** The freezes the sealed one amends, when the study's freeze.json is the sealed freeze (else none: only the sealed freeze is accounted for). */
+function sealedChain(layout: StudyLayout, sealed: string): string[] {
+  try {
+    const loaded = loadStudyFiles(layout);
+    if (loaded.freezeDigest() !== sealed) return [];
+    return readFreezeChain(layout, loaded.frozen(), sealed).links.map((l) => l.freeze_digest);
+  } catch (err) {
+    // No readable freeze.json: the sealed freeze alone (what the participant was shown).
+    if (err instanceof PreregError) return [];
+    throw err;
+  }
+}
+
 async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath: string): Promise<StageResult> {
   const sealPath = typeof ctx.values.seal === 'string' ? ctx.values.seal : layout.seal;
   const seal = loadSeal({ ...layout, seal: sealPath });
@@ -203,7 +219,7 @@ async function verifyReceipt(ctx: StageContext, layout: StudyLayout, receiptPath
     : frozen().loaded.operatorKey().key;
   const log = await readIntakeLog(layout);
   // The participant's freeze must be the sealed one: a receipt under any other is equivocation.
-  const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { identity, accountedFreezes: accountedFreezeDigests(seal.freeze_digest), tsaTrust, log });
+  const [result] = await checkReceipts([{ file: receiptPath, value: readJsonFile(receiptPath) }], seal, { identity, accountedFreezes: accountedFreezeDigests(seal.freeze_digest, sealedChain(layout, seal.freeze_digest)), tsaTrust, log });
   const failing = receiptFailures(result!);
   // A receipt or log that cannot be checked (INTAKE_RECEIPT_INVALID, SEAL_INVALID) blocks, as its code exits; any other failure is 1.
   const exitCode = failing.length > 0 ? (failing.some((f) => exitCodeOf(f.code) === EXIT.blocked) ? EXIT.blocked : EXIT.failures) : EXIT.ok;

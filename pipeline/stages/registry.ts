@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'check-anchors', summary: 'recompute every frozen digest and verify every anchor, offline (for CI)', stage: true, load: async () => (await import('./check-anchors.ts')).checkAnchors },
   { name: 'intake', summary: 'receive one signed submission or commitments file into the intake log, with a TSA token and a receipt', stage: true, load: async () => (await import('./intake.ts')).intake },
   { name: 'seal', summary: 'close the intake after closes_at: inputs/seal.json (log root, head, final files) anchored by RFC 3161 tokens', stage: true, load: async () => (await import('./seal.ts')).seal },
+  { name: 'deviation', summary: 'record a deviation from the frozen plan: signed by the operator key, dated by a TSA, chained into inputs/deviations.jsonl', stage: true, load: async () => (await import('./deviation.ts')).deviation },
   { name: 'reveal-check', summary: 'check that the revealed answer key reproduces the frozen commitment', stage: true, load: async () => (await import('./reveal-check.ts')).revealCheck },
   { name: 'ingest', summary: 'read inputs/submissions/*.jsonl into the DuckDB store (records, evidence, receipts, rejects)', stage: true, load: async () => (await import('./ingest.ts')).ingest },
   { name: 'verify', summary: 'verify every proof and receipt timeline of the study (or the given files)', stage: true, load: async () => (await import('./verify.ts')).verify },

@@ -19,6 +19,7 @@ export const revealCheck: Command = {
   ].join('\n'),
   options: { 'answer-key': { type: 'string' }, 'secret-file': { type: 'string' } },
   stage: true,
+  jsonSchema: () => 'prereg.reveal-check/1',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     const keyPath = typeof ctx.values['answer-key'] === 'string' ? ctx.values['answer-key'] : layout.answerKey;

@@ -18,7 +18,9 @@ export const run: Command = {
     'usage: prereg run [--operator-key FILE] [--cms-key FILE] [--cms-cert FILE] [--secret-file FILE]',
     '                  [--outputs DIR] [--force] [--root DIR] [--json]',
     '',
-    'First checks everything it will need and refuses (exit 3) before any work: freeze.json, at',
+    'First checks everything it will need and refuses (exit 3) before any work: freeze.json, the',
+    'window closed (a sealed study sealed: SEAL_MISSING; an unsealed one past closes_at by this',
+    'machine\'s clock: WINDOW_OPEN), at',
     'least one submission line, inputs/commitments.jsonl when the policy requires receipts, the',
     'operator keys (the pinned one), the revealed answer key and its secret (reproducing the',
     'commitment). Then runs every stage in order (see each stage\'s --help); a stage whose inputs are unchanged',
@@ -28,6 +30,7 @@ export const run: Command = {
   ].join('\n'),
   options: { ...KEY_OPTIONS, 'secret-file': { type: 'string' }, outputs: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
+  jsonSchema: () => 'prereg.run/1',
   writesStudy: () => true,
   async run(ctx) {
     // Refused before any stage runs: outputs inside the study would modify its inputs.

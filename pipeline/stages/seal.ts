@@ -40,6 +40,7 @@ export const seal: Command = {
   ].join('\n'),
   options: { tsa: { type: 'string', multiple: true }, 'timeout-ms': { type: 'string' }, retries: { type: 'string' } },
   stage: true,
+  jsonSchema: () => 'prereg.seal/1',
   writesStudy: () => true,
   async run(ctx) {
     const layout = studyLayout(ctx.root);

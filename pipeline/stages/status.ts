@@ -15,6 +15,8 @@ import { emitInputs } from './emit.ts';
 import { ingestInputs, ingestVerdict } from './ingest.ts';
 import { verifyInputs, verifyVerdict } from './verify-study.ts';
 import type { Command } from '../command.ts';
+import { requireSealedIntake } from '../intake/files.ts';
+import { windowLines, windowState } from '../study/window.ts';
 
 export interface StageStatus {
   stage: string;
@@ -35,14 +37,17 @@ export const status: Command = {
     'reruns, and the input that changed is named, e.g. "inputs/submissions/a.jsonl changed") or',
     'blocked (it would refuse, with its reason code). Judged by the rule the stages skip by: the',
     'inputs each recorded in work/prereg.duckdb against what it would consume now. Runs no stage',
-    'and writes nothing. Exit 0 when every stage could run (current or stale), 3 when one is blocked.',
+    'and writes nothing. Exit 0 when every stage could run (current or stale), 3 when one is blocked:',
+    'emit is blocked outside the window (SEAL_MISSING before a sealed study\'s seal, WINDOW_OPEN',
+    'before an unsealed one\'s closes_at by this machine\'s clock). First line: the window\'s phase',
+    '(before, open, closed, sealed), its times and the next step of that phase.',
     '',
     '  --outputs DIR   where run/emit were told to write <run_id>/ (default: outputs/); emit is',
     '                  current only when <run_id>/ exists there',
   ].join('\n'),
   options: { 'secret-file': { type: 'string' }, outputs: { type: 'string' } },
   stage: true,
-  jsonSchema: () => 'prereg.status/1',
+  jsonSchema: () => 'prereg.status/2',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
@@ -87,9 +92,20 @@ export const status: Command = {
         stages.push(i === 0 ? { stage: name, state: 'blocked', code: err.code, reason: err.message.split('\n')[0]! } : { stage: name, state: 'blocked', reason: `${STAGES[at]} is blocked` });
       }
     }
+    // Emit signs nothing outside the window (SEAL_MISSING, WINDOW_OPEN): blocked, whatever the store holds.
+    const last = stages[stages.length - 1]!;
+    if (last.state !== 'blocked') {
+      try {
+        requireSealedIntake(loaded, Date.now());
+      } catch (err) {
+        if (!(err instanceof PreregError)) throw err;
+        stages[stages.length - 1] = { stage: 'emit', state: 'blocked', code: err.code, reason: err.message.split('\n')[0]! };
+      }
+    }
+    const window = windowState(loaded, Date.now());
     const blocked = stages.some((s) => s.state === 'blocked');
-    const lines = stages.map((s) => `${s.stage}: ${s.state}${s.state === 'stale' ? ' — ' : ', '}${s.code ? `${s.code}: ` : ''}${s.reason}`);
-    return { exitCode: blocked ? EXIT.blocked : EXIT.ok, json: { ok: !blocked, stages }, text: lines.join('\n') };
+    const lines = [...(window ? windowLines(window) : []), ...stages.map((s) => `${s.stage}: ${s.state}${s.state === 'stale' ? ' — ' : ', '}${s.code ? `${s.code}: ` : ''}${s.reason}`)];
+    return { exitCode: blocked ? EXIT.blocked : EXIT.ok, json: { ok: !blocked, window, stages }, text: lines.join('\n') };
   },
 };
 

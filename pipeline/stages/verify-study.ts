@@ -11,7 +11,7 @@ import { sha256OfFileIfAny } from '../io/file-hash.ts';
 import { corpusDrift, refuseDrift, trustDrift } from '../study/drift.ts';
 import { corpusSections } from '../study/corpus-sections.ts';
 import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
-import { passagesOf } from '../study/study.ts';
+import { expectedToolsOf, passagesOf } from '../study/study.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -22,14 +22,15 @@ import { readCommitments, requireCommitmentsIfReceipts } from '../verify/inputs.
 import { verifyStore } from '../verify/study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { ingest } from './ingest.ts';
-import { listCommitmentsFiles } from '../intake/files.ts';
+import { intakeRecordFiles, listCommitmentsFiles } from '../intake/files.ts';
+import { commitmentWitnesses } from '../intake/commitment-witnesses.ts';
 import { runOnce, type StageContext, type StageResult } from '../command.ts';
 
 // The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
 const SQL_FILES = [VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, fileURLToPath(runningModule(new URL('../store/statements.ts', import.meta.url)))];
 
 // How verify's recorded inputs are named when they change.
-const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', corpus_root: 'the frozen corpus', passages: 'study.json passages or vocabulary.heading_patterns', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', window: 'study.json window', systems: 'study.json systems', code: 'the tool, DuckDB or the verify SQL changed' };
+const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', corpus_root: 'the frozen corpus', passages: 'study.json passages or vocabulary.heading_patterns', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', commitment_witnesses: 'inputs/intake.jsonl, inputs/seal.json or inputs/anchors/ (what dates the commitments)', window: 'study.json window', systems: 'study.json systems', expected_tools: 'study.json protocol.expected_tools', code: 'the tool, DuckDB or the verify SQL changed' };
 
 /** What verify would consume now, given ingest's current inputs digest; refuses a drifted trust policy. */
 export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
@@ -50,11 +51,15 @@ export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
     // Each system's own commitments, received through intake (SPEC §12.2): read beside the operator's.
     participant_commitments: listCommitmentsFiles(layout).filter((f) => f.submitted_through_intake).map((f) => ({ file: f.file, owner: f.owner, sha256: sha256OfFileIfAny(f.path) })),
     window: study.window,
+    // What dates the commitments (intake/commitment-witnesses.ts): the log's entries, the seal and its anchors.
+    commitment_witnesses: intakeRecordFiles(layout),
     corpus_root: frozen.corpus.root,
     // What a served passage must be to be proven served, and where each identifier's section lies (SPEC §12.4).
     passages: { ...passagesOf(study), heading_patterns: study.vocabulary.heading_patterns },
     // Whose buyer fingerprints bind a proof to a record (SPEC §6.2); the scoring preflight refuses a study.json that drifted from the freeze.
     systems: study.systems ?? null,
+    // The actions each timeline must log (SPEC §13.3); each system's names for them are in systems.
+    expected_tools: expectedToolsOf(study)?.tools ?? null,
     code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), sql: SQL_FILES.map((f) => sha256Hex(readFileSync(f))) },
   };
 }
@@ -93,13 +98,15 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
         window: study.window,
         passages: { sections: corpusSections(loaded.documents(), study.vocabulary.heading_patterns), min_chars: consumed.passages.min_chars },
         readCommitments: async () => {
+          // Who dated each file (an intake entry, the seal): each line's published_at is judged against it.
+          const witnesses = await commitmentWitnesses(layout, listCommitmentsFiles(layout), loaded.trust().tsa);
           // Read minutes after its digest was taken: the bytes read must still be the file this run records.
           const read = createHash('sha256');
           let opened = false;
           const lines = await readCommitments(layout.commitments, 'inputs/commitments.jsonl', (chunk) => {
             opened = true;
             read.update(chunk);
-          });
+          }, undefined, witnesses.get('inputs/commitments.jsonl'));
           const now = opened || existsSync(layout.commitments) ? read.digest('hex') : null;
           if (now !== consumed.commitments_sha256) {
             throw new PreregError('COMMITMENTS_FILE_CHANGED', `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`, { file: 'inputs/commitments.jsonl' });
@@ -107,7 +114,7 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
           // Then each system's own (inputs/commitments/<system_id>.jsonl), under the same rule.
           for (const f of consumed.participant_commitments) {
             const own = createHash('sha256');
-            lines.push(...(await readCommitments(join(layout.root, f.file), f.file, (chunk) => own.update(chunk), f.owner ?? undefined)));
+            lines.push(...(await readCommitments(join(layout.root, f.file), f.file, (chunk) => own.update(chunk), f.owner ?? undefined, witnesses.get(f.file))));
             const ownNow = own.digest('hex');
             if (ownNow !== f.sha256) throw new PreregError('COMMITMENTS_FILE_CHANGED', `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`, { file: f.file });
           }
@@ -115,7 +122,7 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
         },
       };
       await deleteStageRun(store.connection, 'verify');
-      const counts = await verifyStore(store, { ...inputs, ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
+      const counts = await verifyStore(store, { ...inputs, expectedTools: expectedToolsOf(study), ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
       await recordRun(store.connection, 'verify', consumed, counts);
       return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
     } finally {

@@ -3,13 +3,16 @@
 // served_passages (SPEC §5.2, §6.1, §6.2); with files, verifies those files alone (SPEC §9) with
 // the same code, printing each file's line as soon as it is known.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadStudy } from '../study/study.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { expandPaths, fileVerified, verifyFiles } from '../verify/file-verify.ts';
 import { commitmentProblems, readCommitments, registeredAgentKeys, UNBOUNDED_WINDOW, verifyContextInputs } from '../verify/inputs.ts';
-import type { CommitmentLine } from '../evidence/aer1/index.ts';
+import type { CommitmentLine, CommitmentWitness } from '../evidence/aer1/index.ts';
 import { listCommitmentsFiles } from '../intake/files.ts';
+import { commitmentWitnesses } from '../intake/commitment-witnesses.ts';
+import { loadTrust } from '../study/trust.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
 import { shown, shownJson } from '../text/display.ts';
 
@@ -50,7 +53,8 @@ export const verify: Command = {
   ].join('\n'),
   options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
   stage: true,
-  jsonSchema: (ctx) => (ctx.positionals.length > 0 ? 'prereg.verify-files/1' : 'prereg.verify/1'),
+  operands: { min: 0, max: Infinity },
+  jsonSchema: (ctx) => (ctx.positionals.length > 0 ? 'prereg.verify-files/2' : 'prereg.verify/1'),
   // Verifying given files writes nothing; the study mode writes the store.
   writesStudy: (ctx) => ctx.positionals.length === 0,
   async run(ctx) {
@@ -74,7 +78,13 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
   const study = existsSync(layout.study) ? loadStudy(layout.study) : null;
   const commitments: CommitmentLine[] = [];
   if (typeof ctx.values.commitments === 'string') commitments.push(...(await readCommitments(commitmentsPath)));
-  else if (study !== null) for (const f of listCommitmentsFiles(layout)) commitments.push(...(await readCommitments(f.path, f.file, undefined, f.owner ?? undefined)));
+  else if (study !== null) {
+    // Each file dated as the study stage dates it (an intake entry, the seal); without a trust
+    // directory no token can be checked (verifyContextInputs refuses that next).
+    const files = listCommitmentsFiles(layout);
+    const witnesses = existsSync(join(trustDir, 'policy.json')) ? await commitmentWitnesses(layout, files, loadTrust(trustDir).tsa) : new Map<string, CommitmentWitness>();
+    for (const f of files) commitments.push(...(await readCommitments(f.path, f.file, undefined, f.owner ?? undefined, witnesses.get(f.file))));
+  }
   else commitments.push(...(await readCommitments(commitmentsPath, 'inputs/commitments.jsonl')));
   const inputs = verifyContextInputs(trustDir, study?.window ?? UNBOUNDED_WINDOW, commitments, registeredAgentKeys(study?.systems ?? []));
   // A malformed line that names no job concerns every timeline: each one lists it. A line that

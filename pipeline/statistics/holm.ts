@@ -13,3 +13,15 @@ export function holmAdjusted(pValues: readonly number[]): number[] {
   });
   return adjusted;
 }
+
+/**
+ * The Holm-adjusted value of `p` within `family` (which holds it): equal p-values adjust alike, so
+ * the value does not depend on which of them `p` is. Section 5 calls it once per hypothesis with
+ * the p-values of the whole family (store/statistics-sql.ts).
+ */
+export function holmWithin(p: number, family: readonly number[]): number {
+  if (family.some((x) => !(x >= 0 && x <= 1))) throw new RangeError('every p-value of the family must be in [0, 1]');
+  const at = family.indexOf(p);
+  if (at < 0) throw new RangeError(`the p-value ${p} is not one of the family's ${family.length}`);
+  return holmAdjusted(family)[at]!;
+}

@@ -1,6 +1,7 @@
 -- Coverage (SPEC §12.5), made by the classify stage once the items and the verify stage's tables
 -- are in place. getvariable('attempts_per_item') is study.json protocol.attempts_per_item (NULL
--- when the study declares none). Documented in docs/tables.md.
+-- when the study declares none), getvariable('expected_tools_declared') whether it declares
+-- protocol.expected_tools. Documented in docs/tables.md.
 DROP TABLE IF EXISTS coverage;
 DROP TABLE IF EXISTS expected_records;
 DROP TABLE IF EXISTS unsubmitted_jobs;
@@ -40,8 +41,11 @@ GROUP BY oc.system_id, oc.job_id;
 -- items × attempts_per_item (NULL without a protocol); missing counts the (item, attempt) pairs
 -- of the protocol no accepted record fills; items_without_record the items with no attempt at all;
 -- status WITHDRAWN for a system with no accepted record (listed, left out of the all-systems
--- hypotheses), INCOMPLETE when a record is missing, else COMPLETE; replicate_of the system a
--- replicate campaign repeats (study.json systems[].replicate_of), NULL for an original.
+-- hypotheses), INCOMPLETE when a record is missing, else COMPLETE. expected_tools_missing counts
+-- its records whose timeline lacks an expected tool (EXPECTED_TOOL_MISSING, SPEC §13.3),
+-- unexpected_tools lists the tools its timelines log that are not expected (distinct, sorted);
+-- both NULL when the study expects no tools. replicate_of the system a replicate campaign repeats
+-- (study.json systems[].replicate_of), NULL for an original.
 CREATE TABLE coverage AS
 WITH study_systems AS (
   SELECT system_id, true AS registered FROM registered_systems
@@ -66,5 +70,11 @@ SELECT s.system_id, s.registered,
        CASE WHEN NOT EXISTS (SELECT 1 FROM records r WHERE r.system_id = s.system_id) THEN 'WITHDRAWN'
             WHEN EXISTS (SELECT 1 FROM expected_records e WHERE e.system_id = s.system_id AND e.record_id IS NULL) THEN 'INCOMPLETE'
             ELSE 'COMPLETE' END AS status,
+       CASE WHEN getvariable('expected_tools_declared') THEN CAST((
+         SELECT count(*) FROM timeline_tools t WHERE t.system_id = s.system_id AND t.check_tools = 'fail'
+       ) AS BIGINT) END AS expected_tools_missing,
+       CASE WHEN getvariable('expected_tools_declared') THEN coalesce((
+         SELECT list_sort(list_distinct(flatten(list(t.unexpected_tools)))) FROM timeline_tools t WHERE t.system_id = s.system_id
+       ), []::VARCHAR[]) END AS unexpected_tools,
        (SELECT rs.replicate_of FROM registered_systems rs WHERE rs.system_id = s.system_id) AS replicate_of
 FROM study_systems s, protocol p;

@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { PreregError } from '../reasons.ts';
 import { isDiskFull } from '../io/write-failures.ts';
 import { quoteIdent } from './sql-text.ts';
-import { BASE_TABLE_SQL } from './table-files.ts';
+import { BASE_TABLE_SQL, CLASS_FIXTURE_SQL, COVERAGE_SQL } from './table-files.ts';
+import { registerStatisticsFunctions } from './statistics-sql.ts';
+import { decisionProblems, type HypothesisDecision } from '../statistics/hypothesis-decisions.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
 export const REQUIRED_VIEWS = {
@@ -17,30 +19,27 @@ export const REQUIRED_VIEWS = {
   constancy: ['system_id', 'metric', 'attempts', 'always', 'sometimes', 'never'],
   sign_tests: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'],
   discordant_items: ['system_a', 'system_b', 'metric', 'item_id', 'winner'],
-  hypotheses: ['hypothesis_id', 'statement', 'threshold', 'observed', 'outcome', 'reason'],
+  hypotheses: [
+    'hypothesis_id', 'statement', 'threshold', 'observed', 'outcome', 'reason',
+    'p_value', 'p_holm', 'p_value_against', 'p_holm_against', 'observed_lower', 'observed_upper', 'decision_reason',
+  ],
 } as const;
 export type RequiredView = keyof typeof REQUIRED_VIEWS;
 
-/** Values a view may hold in a column, where the contract fixes them. */
-const ALLOWED_VALUES: Partial<Record<RequiredView, Record<string, readonly string[]>>> = {
-  assertion_classes: {
-    kind: ['citation', 'amount', 'record'],
-    class_declared: CLASSES(),
-    class_proven: CLASSES(),
-  },
-  hypotheses: { outcome: ['SUPPORTED', 'NOT_SUPPORTED', 'INCONCLUSIVE'] },
-};
+/**
+ * Values a view may hold in a column, where the contract fixes them: the class columns hold the
+ * study's classes (study/classes.ts: the built-in set and the study's own, frozen with study.json).
+ */
+function allowedValues(classes: readonly string[]): Partial<Record<RequiredView, Record<string, readonly string[]>>> {
+  return {
+    assertion_classes: { kind: ['citation', 'amount', 'record'], class_declared: classes, class_proven: classes },
+    hypotheses: { outcome: ['SUPPORTED', 'NOT_SUPPORTED', 'INCONCLUSIVE'] },
+  };
+}
 /** Text columns a view must fill with a non-empty string in every row (SPEC §12.6: why each threshold). */
 const REQUIRED_TEXT: Partial<Record<RequiredView, readonly string[]>> = {
-  hypotheses: ['statement', 'reason'],
+  hypotheses: ['statement', 'reason', 'decision_reason'],
 };
-function CLASSES(): readonly string[] {
-  return [
-    'PHANTOM', 'RELAYED', 'OUT_OF_CONTEXT', 'GROUNDED_EXPECTED', 'GROUNDED_OTHER', 'NOT_JUDGED',
-    'AMOUNT_SUPPORTED', 'AMOUNT_NOT_SERVED', 'AMOUNT_INVENTED',
-    'REFUSAL_CORRECT', 'REFUSAL_WRONG', 'ANSWERED_NEGATIVE', 'ANSWERED_POSITIVE', 'TRUNCATED',
-  ];
-}
 
 export interface Section5Block {
   sql: string;
@@ -89,8 +88,9 @@ async function runBlocks(connection: DuckDBConnection, blocks: readonly Section5
 }
 
 /** Every required view exists, with its documented columns and only the values the contract allows. */
-async function checkViews(connection: DuckDBConnection, views: readonly RequiredView[]): Promise<Record<string, string[]>> {
+async function checkViews(connection: DuckDBConnection, views: readonly RequiredView[], classes: readonly string[]): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
+  const allowedIn = allowedValues(classes);
   for (const view of views) {
     const columns = await columnsOf(connection, view);
     if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, { view });
@@ -101,14 +101,15 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
         missing,
       });
     }
-    for (const [column, allowed] of Object.entries(ALLOWED_VALUES[view] ?? {})) {
+    for (const [column, allowed] of Object.entries(allowedIn[view] ?? {})) {
       const bad = await connection.runAndReadAll(
         `SELECT DISTINCT CAST(${quoteIdent(column)} AS VARCHAR) AS v FROM ${quoteIdent(view)} WHERE ${quoteIdent(column)} IS NULL OR NOT list_contains(string_split($1, ','), CAST(${quoteIdent(column)} AS VARCHAR)) ORDER BY 1 LIMIT 5`,
         [allowed.join(',')],
       );
-      const values = bad.getRowObjectsJS().map((r) => String(r.v));
+      const values = bad.getRowObjectsJS().map((r) => (r.v === null ? 'NULL' : String(r.v)));
       if (values.length > 0) {
-        throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}`, { view, column, values });
+        const declare = allowed === classes ? ' (the built-in classes and study.json `classes`: declare a class of the study\'s own there, with its meaning)' : '';
+        throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}${declare}`, { view, column, values });
       }
     }
     for (const column of REQUIRED_TEXT[view] ?? []) {
@@ -123,19 +124,51 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
   return found;
 }
 
+/** Section 5 decides its hypotheses by Holm at alpha (SPEC §13.2): each outcome must follow from its p-values. */
+/**
+ * Section 5 decides its hypotheses by Holm at alpha across the family frozen at the freeze's dry run
+ * (SPEC §13.2): the same hypotheses, each outcome following from its p-values. Returns the family's
+ * ids, in order.
+ */
+async function checkDecisions(connection: DuckDBConnection, alpha: number, frozenFamily: readonly string[] | null): Promise<string[]> {
+  const read = await connection.runAndReadAll(
+    'SELECT CAST(hypothesis_id AS VARCHAR) AS hypothesis_id, CAST(outcome AS VARCHAR) AS outcome, CAST(p_value AS DOUBLE) AS p_value, CAST(p_holm AS DOUBLE) AS p_holm, CAST(p_value_against AS DOUBLE) AS p_value_against, CAST(p_holm_against AS DOUBLE) AS p_holm_against FROM hypotheses ORDER BY hypothesis_id',
+  );
+  const rows = read.getRowObjectsJS() as unknown as HypothesisDecision[];
+  const family = rows.map((r) => r.hypothesis_id);
+  if (frozenFamily !== null && [...family].sort().join('\n') !== [...frozenFamily].sort().join('\n')) {
+    throw new PreregError('HYPOTHESIS_FAMILY_CHANGED', `section 5's hypotheses are ${family.join(', ') || 'none'}, but the family frozen at the freeze's dry run (freeze.json hypothesis_family) is ${frozenFamily.join(', ') || 'none'}`, { family, frozen: frozenFamily });
+  }
+  const problems = decisionProblems(rows, alpha);
+  if (problems.length > 0) throw new PreregError('HYPOTHESIS_DECISION_INVALID', `section 5's hypotheses do not follow Holm's decision at alpha ${alpha}:\n${problems.join('\n')}`, { problems });
+  return family;
+}
+
+/**
+ * The connection section 5 runs on: the statistics functions it may call (store/statistics-sql.ts)
+ * and study.json statistics.alpha as getvariable('alpha').
+ */
+async function prepareConnection(connection: DuckDBConnection, alpha: number): Promise<void> {
+  registerStatisticsFunctions(connection);
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+  await connection.run(`SET VARIABLE alpha = CAST(${String(alpha)} AS DOUBLE)`);
+}
+
 /**
  * Opens the store in a locked instance (external access off, configuration locked, one thread so
  * that any floating-point aggregate is deterministic), runs the blocks in order and materialises
  * `views` as result_<view> tables ordered by all their columns.
  */
-export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[]): Promise<Record<string, number>> {
+export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[], classes: readonly string[], alpha: number, frozenFamily: readonly string[] | null = null): Promise<Record<string, number>> {
   const instance = await DuckDBInstance.create(dbPath, LOCKED_CONFIG);
   const connection = await instance.connect();
   const counts: Record<string, number> = {};
   try {
+    await prepareConnection(connection, alpha);
     await connection.run('BEGIN TRANSACTION');
     await runBlocks(connection, blocks);
-    const found = await checkViews(connection, views);
+    const found = await checkViews(connection, views, classes);
+    if (views.includes('hypotheses')) await checkDecisions(connection, alpha, frozenFamily);
     for (const view of views) {
       const columns = found[view]!;
       // Required columns first, in the documented order, then any extra ones; a total row order.
@@ -158,24 +191,28 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
 }
 
 /**
- * The DDL of every base table section 5 may read (docs/tables.md), in the order ingest, verify
- * (verify/study-verify.ts) and classify create them.
+ * Before the freeze: runs section 5 in the same locked configuration, in memory, against base
+ * tables holding the product's fixture (store/class-fixture.sql: every combination of the flags a
+ * class is computed from), and checks every required view — a plan that could not run after the
+ * deadline, or that classes some combination outside `classes`, is refused while it can still be
+ * fixed. Throws the code a real run would. Returns the hypotheses it produced: the family Holm
+ * corrects across, frozen in freeze.json (SPEC §13.2).
  */
-
-/**
- * Before the freeze: runs section 5 in the same locked configuration against empty base tables,
- * in memory, and checks every required view — a plan that could not run after the deadline is
- * refused while it can still be fixed. Throws the code a real run would.
- */
-export async function dryRunSection5(blocks: readonly Section5Block[]): Promise<void> {
+export async function dryRunSection5(blocks: readonly Section5Block[], classes: readonly string[], alpha: number): Promise<{ hypothesis_family: string[] }> {
   const instance = await DuckDBInstance.create(':memory:', LOCKED_CONFIG);
   const connection = await instance.connect();
   try {
+    await prepareConnection(connection, alpha);
     // served-passages.sql reads the policy's require_receipts; either value gives the same columns.
     await connection.run('SET VARIABLE require_receipts = true');
-    for (const ddl of BASE_TABLE_SQL) await connection.run(readFileSync(ddl, 'utf8'));
+    for (const ddl of BASE_TABLE_SQL) {
+      // coverage.sql derives expected_records and coverage from the fixture's rows, as classify does from real ones.
+      if (ddl === COVERAGE_SQL) await connection.run(readFileSync(CLASS_FIXTURE_SQL, 'utf8'));
+      await connection.run(readFileSync(ddl, 'utf8'));
+    }
     await runBlocks(connection, blocks);
-    await checkViews(connection, Object.keys(REQUIRED_VIEWS) as RequiredView[]);
+    await checkViews(connection, Object.keys(REQUIRED_VIEWS) as RequiredView[], classes);
+    return { hypothesis_family: await checkDecisions(connection, alpha, null) };
   } finally {
     connection.closeSync();
     instance.closeSync();

@@ -1,39 +1,16 @@
 // The display rule (text/display.ts) as a SQL function of the emit database: CSV is read in
 // terminals and spreadsheets, so its text cells go through the same `shown` as every other sink.
 // It is the TypeScript function itself, called by DuckDB, not a second copy of the rule in SQL.
-import { DuckDBScalarFunction, DuckDBTypeId, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBTypeId, VARCHAR, type DuckDBConnection } from '@duckdb/node-api';
+import { registerSqlFunction } from './sql-functions.ts';
 import { shown } from '../text/display.ts';
 import { quoteIdent } from './sql-text.ts';
 
 const SHOWN_SQL_FUNCTION = 'prereg_shown';
 
-/**
- * Registers `rule` on `connection` as name(VARCHAR) → VARCHAR, NULL in, NULL out. DuckDB calls a
- * function on whole chunks (up to 2,048 rows) where NULL and text rows mix, and on the dictionary of
- * a compressed column, which may hold a NULL no row uses: the NULL is answered here, never handed to
- * the rule. Every SQL function the product registers goes through here (test/house/sql-functions.test.ts).
- */
-function registerTextFunction(connection: DuckDBConnection, name: string, rule: (text: string) => string): void {
-  connection.registerScalarFunction(
-    DuckDBScalarFunction.create({
-      name,
-      returnType: VARCHAR,
-      parameterTypes: [VARCHAR],
-      mainFunction: (_info, input, output) => {
-        const text = input.getColumnVector(0);
-        for (let row = 0; row < input.rowCount; row++) {
-          const value = text.getItem(row);
-          output.setItem(row, typeof value === 'string' ? rule(value) : null);
-        }
-        output.flush();
-      },
-    }),
-  );
-}
-
 /** Registers `shown` on `connection` as prereg_shown(VARCHAR) → VARCHAR. */
 export function registerShown(connection: DuckDBConnection): void {
-  registerTextFunction(connection, SHOWN_SQL_FUNCTION, shown);
+  registerSqlFunction(connection, { name: SHOWN_SQL_FUNCTION, parameterTypes: [VARCHAR], returnType: VARCHAR, rule: ([text]) => shown(String(text)) });
 }
 
 /** Types whose CSV text is theirs to write (numbers, booleans, dates and times); any other shows text. */

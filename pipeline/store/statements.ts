@@ -69,6 +69,9 @@ export const ANSWERS_TO_CLASSIFY = 'SELECT record_id, system_id, item_id, attemp
 /** What coverage.sql reads as getvariable('attempts_per_item') ($1: an integer, or NULL without a protocol). */
 export const SET_ATTEMPTS_PER_ITEM = 'SET VARIABLE attempts_per_item = CAST($1 AS INTEGER)';
 
+/** What coverage.sql reads as getvariable('expected_tools_declared') ($1: whether study.json declares protocol.expected_tools). */
+export const SET_EXPECTED_TOOLS_DECLARED = 'SET VARIABLE expected_tools_declared = $1::BOOLEAN';
+
 /** The served passages the classify stage reads, in (record, evidence, passage) order. */
 export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
@@ -118,6 +121,14 @@ export function refusalDisagreements(refusals: string, records: string): string 
           FROM ${refusals} rr JOIN ${records} r ON r.record_id = rr.record_id
           WHERE rr.by_text IS NOT NULL AND rr.flag <> rr.declared
           ORDER BY r.system_id, r.item_id, r.attempt, r.file, r.line_no`;
+}
+
+/** The records whose timeline lacks an expected tool (EXPECTED_TOOL_MISSING, SPEC §13.3), each with its line, in a total order. */
+export function toolsMissing(tools: string, records: string): string {
+  return `SELECT t.system_id, t.item_id, t.attempt, t.job_id, t.missing_tools, t.logged_tools, 'EXPECTED_TOOL_MISSING' AS reason_code, r.file, r.line_no
+          FROM ${tools} t JOIN ${records} r ON r.record_id = t.record_id
+          WHERE t.check_tools = 'fail'
+          ORDER BY t.system_id, t.item_id, t.attempt, r.file, r.line_no`;
 }
 
 /**

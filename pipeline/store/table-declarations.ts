@@ -5,6 +5,7 @@
 // row builders name, the rows' TypeScript types and the lists emit reads are derived from here.
 import { PROOF_CATALOGUE, type ProofCheck } from '../evidence/arkforge/checks.ts';
 import { TIMELINE_CATALOGUE } from '../evidence/aer1/timeline.ts';
+import { TOOLS_CATALOGUE } from '../evidence/aer1/expected-tools.ts';
 import { checkColumns, type CheckCatalogue } from '../evidence/check-catalogue.ts';
 import { TLOG_CATALOGUE } from '../evidence/tlog/rekor-entry.ts';
 
@@ -97,11 +98,18 @@ export const TABLES = {
     ...checkColumnTypes(TIMELINE_CATALOGUE, TIMELINE_CATALOGUE.checks, 'check_'),
     entry_count: 'INTEGER NOT NULL',
     final_entry_digest: 'VARCHAR', commitment_witness: 'VARCHAR', commitment_published_at: 'VARCHAR',
+    commitment_route: 'VARCHAR', commitment_witnessed_by: 'VARCHAR', commitment_witnessed_at: 'VARCHAR',
     provenance_classes: 'VARCHAR[] NOT NULL', problems: 'VARCHAR[] NOT NULL',
   },
   chain_entries: {
     record_id: 'BIGINT NOT NULL', seq: 'INTEGER NOT NULL', entry_digest: 'VARCHAR NOT NULL',
     entry_id: 'VARCHAR NOT NULL', output_commitment: 'VARCHAR NOT NULL', tool: 'VARCHAR', provenance_class: 'VARCHAR',
+  },
+  timeline_tools: {
+    record_id: 'BIGINT NOT NULL', system_id: 'VARCHAR NOT NULL', item_id: 'VARCHAR NOT NULL', attempt: 'INTEGER NOT NULL',
+    job_id: 'VARCHAR', expected_tools: 'VARCHAR[] NOT NULL', logged_as: 'VARCHAR[] NOT NULL', logged_tools: 'VARCHAR[] NOT NULL',
+    ...checkColumnTypes(TOOLS_CATALOGUE, TOOLS_CATALOGUE.checks, 'check_'), missing_tools: 'VARCHAR[] NOT NULL', unexpected_tools: 'VARCHAR[] NOT NULL',
+    reason_codes: 'VARCHAR[] NOT NULL',
   },
   commitment_rejects: REJECT_ROW,
   registered_systems: {
@@ -193,7 +201,7 @@ export const TABLES = {
   coverage: {
     system_id: 'VARCHAR', registered: 'BOOLEAN', items: 'BIGINT', attempts_per_item: 'INTEGER', expected: 'BIGINT',
     submitted: 'BIGINT', missing: 'BIGINT', items_without_record: 'BIGINT', jobs_not_submitted: 'BIGINT', status: 'VARCHAR',
-    replicate_of: 'VARCHAR',
+    expected_tools_missing: 'BIGINT', unexpected_tools: 'VARCHAR[]', replicate_of: 'VARCHAR',
   },
   // --- statistics-tables.sql: what score adds to section 5's results
   result_noise_floor: {

@@ -18,5 +18,8 @@ export const COVERAGE_SQL = here('./coverage.sql');
 /** score, after section 5: the tables of the statistics it adds (intervals, Holm, what a test can detect). */
 export const STATISTICS_TABLES_SQL = here('./statistics-tables.sql');
 
+/** freeze's dry run, before COVERAGE_SQL: base-table rows covering every combination of the flags a class is computed from. */
+export const CLASS_FIXTURE_SQL = here('./class-fixture.sql');
+
 /** Every base table's file, in the order the stages run them. */
 export const BASE_TABLE_SQL = [INGEST_TABLES_SQL, VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, CLASSIFY_TABLES_SQL, COVERAGE_SQL];

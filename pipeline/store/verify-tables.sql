@@ -11,6 +11,7 @@ DROP TABLE IF EXISTS owned_commitments;
 DROP TABLE IF EXISTS seller_policy;
 DROP TABLE IF EXISTS passage_corpus;
 DROP TABLE IF EXISTS evidence_links;
+DROP TABLE IF EXISTS timeline_tools;
 DROP TABLE IF EXISTS chain_entries;
 DROP TABLE IF EXISTS chain_checks;
 DROP TABLE IF EXISTS proof_checks;
@@ -110,11 +111,17 @@ CREATE TABLE chain_checks (
   check_commitment_count        VARCHAR   NOT NULL,
   check_commitment_final_digest VARCHAR   NOT NULL,
   check_commitment_timely       VARCHAR   NOT NULL,
+  check_commitment_time_plausible VARCHAR NOT NULL,
   check_commitment_consistent   VARCHAR   NOT NULL,
   entry_count                   INTEGER   NOT NULL,
   final_entry_digest            VARCHAR,
   commitment_witness            VARCHAR,
   commitment_published_at       VARCHAR,
+  -- How the compared commitment came in ('intake': a system's own file; 'operator': the
+  -- operator-collected file) and its witness: the token that dated its file, and when (SPEC §5.2).
+  commitment_route              VARCHAR,
+  commitment_witnessed_by       VARCHAR,
+  commitment_witnessed_at       VARCHAR,
   provenance_classes            VARCHAR[] NOT NULL,
   problems                      VARCHAR[] NOT NULL
 );
@@ -131,6 +138,27 @@ CREATE TABLE chain_entries (
   output_commitment VARCHAR NOT NULL,
   tool              VARCHAR,
   provenance_class  VARCHAR
+);
+
+-- Expected tools (SPEC §13.3): one row per timeline when study.json declares
+-- protocol.expected_tools (none otherwise), reconciled apart from its anchoring
+-- (pipeline/evidence/aer1/expected-tools.ts): expected_tools the protocol's names, logged_as the
+-- system's names for them, logged_tools each entry's tool in order (empty when the entries could
+-- not be read, check skipped), missing_tools the protocol's names not found in order,
+-- unexpected_tools the tools logged that are none of logged_as (distinct, sorted).
+CREATE TABLE timeline_tools (
+  record_id        BIGINT    NOT NULL,
+  system_id        VARCHAR   NOT NULL,
+  item_id          VARCHAR   NOT NULL,
+  attempt          INTEGER   NOT NULL,
+  job_id           VARCHAR,
+  expected_tools   VARCHAR[] NOT NULL,
+  logged_as        VARCHAR[] NOT NULL,
+  logged_tools     VARCHAR[] NOT NULL,
+  check_tools      VARCHAR   NOT NULL,
+  missing_tools    VARCHAR[] NOT NULL,
+  unexpected_tools VARCHAR[] NOT NULL,
+  reason_codes     VARCHAR[] NOT NULL
 );
 
 -- One row per malformed line of the commitments file (COMMITMENT_MALFORMED), in exactly the

@@ -2,9 +2,15 @@
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { diffTrees, type TreeDigest, type TreeLeaf } from './file-tree.ts';
-import type { FreezeRecord } from './freeze-record.ts';
+import type { FreezeRecord, PlanSectionDigest } from './freeze-record.ts';
+import { isSection5 } from './section5.ts';
+import { canonicalJson } from '../formats/canonical-json.ts';
+import { sha256Hex } from '../formats/hash.ts';
+import { shownJson } from '../text/display.ts';
 import type { PublicDigests } from './public-digests.ts';
 import type { StudyConfig } from './study.ts';
+
+const PLAN_FILE = 'preregistration/PREREGISTRATION.md';
 
 export interface DriftFinding {
   code: ReasonCode;
@@ -12,6 +18,9 @@ export interface DriftFinding {
   field: string;
   /** The study file concerned, when one can be named. */
   file?: string;
+  /** The section of PREREGISTRATION.md concerned (PREREGISTRATION_DRIFT), and its line now. */
+  section?: string;
+  line?: number;
   message: string;
 }
 
@@ -32,6 +41,7 @@ export function compareDigests(
     corpus_root: cmp(frozen.corpus.root, current.corpus.root),
     vocabulary_sha256: cmp(frozen.vocabulary.sha256, current.vocabulary.sha256),
     section5_sha256: cmp(frozen.section5_sha256, current.section5_sha256),
+    plan_sections: cmp(sectionListDigest(frozen.plan_sections), sectionListDigest(current.plan_sections)),
     study_sha256: cmp(frozen.study_sha256, current.study_sha256),
     trust_root: cmp(frozen.trust.root, current.trust.root),
   };
@@ -52,6 +62,7 @@ export function compareDigests(
       message: `section 5 hashes to ${current.section5_sha256}; frozen ${frozen.section5_sha256}`,
     });
   }
+  findings.push(...planDrift(frozen.plan_sections, current.plan_sections));
   if (!digests.study_sha256.ok) {
     findings.push({
       code: 'STUDY_DRIFT',
@@ -75,6 +86,62 @@ export function compareDigests(
   }
   findings.push(...trustDrift(frozen.trust, current.trust));
   return { digests, findings };
+}
+
+/** One digest over the ordered section list, for check-anchors' table of digests. */
+function sectionListDigest(sections: readonly PlanSectionDigest[]): string {
+  return sha256Hex(canonicalJson(sections.map(({ heading, sha256 }) => ({ heading, sha256 }))));
+}
+
+/** How a finding names a part of PREREGISTRATION.md. */
+function sectionName(heading: string): string {
+  return heading === '' ? 'the text before the first section' : `section ${shownJson(heading.replace(/^## +/, ''))}`;
+}
+
+/**
+ * PREREGISTRATION_DRIFT (SPEC §13.3): each part of the plan that changed, appeared or went since the
+ * freeze, by its heading (the n-th of a repeated heading matched with the n-th). Section 5 is left
+ * to SECTION5_DRIFT, which decides whether the analysis may run at all.
+ */
+export function planDrift(frozen: readonly PlanSectionDigest[], current: ReadonlyArray<PlanSectionDigest & { line?: number }>): DriftFinding[] {
+  const keyed = <T extends PlanSectionDigest>(list: readonly T[]) => {
+    const seen = new Map<string, number>();
+    let found5 = false;
+    return list.map((s) => {
+      const n = seen.get(s.heading) ?? 0;
+      seen.set(s.heading, n + 1);
+      // Section 5 is the first heading starting with 5, as section5.ts extracts it.
+      const section5 = !found5 && isSection5(s.heading);
+      found5 ||= section5;
+      // Section 5 keeps its place in the order under any heading: its own drift is SECTION5_DRIFT.
+      return { key: section5 ? '\u0000section 5' : `${n}\u0000${s.heading}`, section5, s };
+    });
+  };
+  const before = keyed(frozen);
+  const now = keyed(current);
+  const nowByKey = new Map(now.map((k) => [k.key, k]));
+  const beforeKeys = new Set(before.map((k) => k.key));
+  const finding = (heading: string, what: string, line?: number): DriftFinding => ({
+    code: 'PREREGISTRATION_DRIFT',
+    field: 'plan_sections',
+    file: PLAN_FILE,
+    section: heading,
+    ...(line !== undefined ? { line } : {}),
+    message: `${PLAN_FILE}${line !== undefined ? `:${line}` : ''}: ${sectionName(heading)} ${what}`,
+  });
+  const findings: DriftFinding[] = [];
+  for (const b of before) {
+    if (b.section5) continue;
+    const n = nowByKey.get(b.key);
+    if (!n) findings.push(finding(b.s.heading, 'was frozen and is no longer in the document'));
+    else if (n.s.sha256 !== b.s.sha256) findings.push(finding(b.s.heading, `hashes to ${n.s.sha256}; frozen ${b.s.sha256}`, n.s.line));
+  }
+  for (const n of now) if (!n.section5 && !beforeKeys.has(n.key)) findings.push(finding(n.s.heading, 'was not in the frozen document', n.s.line));
+  const order = (list: ReadonlyArray<{ key: string }>) => list.map((k) => k.key).join('\n');
+  if (findings.length === 0 && order(before) !== order(now)) {
+    findings.push({ code: 'PREREGISTRATION_DRIFT', field: 'plan_sections', file: PLAN_FILE, message: `${PLAN_FILE}: its sections are in another order than frozen` });
+  }
+  return findings;
 }
 
 /** CORPUS_DRIFT: each corpus file that differs from the frozen tree, by name. */

@@ -19,10 +19,22 @@ export interface FreezeRecord {
   corpus: TreeDigest;
   vocabulary: { sha256: string; size: number };
   section5_sha256: string;
+  /** Every part of PREREGISTRATION.md, digested (SPEC §13.3): an edit anywhere after the freeze is drift. */
+  plan_sections: PlanSectionDigest[];
   answer_key: AnswerKeyCommitment;
   study_sha256: string;
   trust: TreeDigest;
   tool: { name: 'prereg'; version: string };
+  /** The hypotheses section 5's dry run produced: the family Holm corrects across, frozen (SPEC §13.2). */
+  hypothesis_family: string[];
+  /** An amendment's predecessor (freeze --replace --reason), kept under preregistration/amendments/. */
+  amends?: { freeze_digest: string; reason: string };
+}
+
+export interface PlanSectionDigest {
+  /** The level-2 heading line; "" for the text before the first. */
+  heading: string;
+  sha256: string;
 }
 
 /** The warning freeze and doctor print for a heading the vocabulary leaves out. */
@@ -30,7 +42,7 @@ export function unmatchedHeadingWarning(h: UnmatchedHeading): string {
   return `VOCABULARY_HEADING_UNMATCHED: corpus/${h.file}:${h.line}: ${JSON.stringify(h.heading)} has an identifier's shape, but no heading pattern declares it (a citation of it is a PHANTOM)`;
 }
 
-export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, answerKey: AnswerKeyCommitment): FreezeRecord {
+export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, answerKey: AnswerKeyCommitment, hypothesisFamily: readonly string[], amends?: FreezeRecord['amends']): FreezeRecord {
   return {
     format: 'prereg.freeze/1',
     study_id: study.study_id,
@@ -38,10 +50,13 @@ export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, an
     corpus: digests.corpus,
     vocabulary: { sha256: digests.vocabulary.sha256, size: digests.vocabulary.ids.length },
     section5_sha256: digests.section5_sha256,
+    plan_sections: digests.plan_sections.map(({ heading, sha256 }) => ({ heading, sha256 })),
     answer_key: answerKey,
     study_sha256: digests.study_sha256,
     trust: digests.trust,
     tool: { name: 'prereg', version: TOOL_VERSION },
+    hypothesis_family: [...hypothesisFamily],
+    ...(amends ? { amends } : {}),
   };
 }
 

@@ -15,7 +15,8 @@ import { readRegularFile } from '../io/regular-file.ts';
 import type { StudyLayout } from '../layout.ts';
 import { readTree, type ReadTree, type TreeDigest } from './file-tree.ts';
 import { freezeDigest, loadFreezeRecord, type FreezeRecord } from './freeze-record.ts';
-import { readSection5, type Section5 } from './section5.ts';
+import { planSections, section5Of, type PlanSection, type Section5 } from './section5.ts';
+import { readText } from '../io/json-files.ts';
 import { itemsLeaf, studyFromBytes, type StudyConfig } from './study.ts';
 import { treeText, trustFromInputs, trustInputsFromTree, trustPolicyFromTree, type LoadedTrust } from './trust.ts';
 import type { TrustMaterialInputs } from '../formats/trust-policy.ts';
@@ -54,6 +55,8 @@ export interface LoadedStudy {
   itemsFile(): Buffer;
   /** Section 5 of the plan, or null when it has no such section. */
   section5(): Section5 | null;
+  /** Every section of the plan (PREREGISTRATION.md), from the read section 5 is taken from. */
+  planSections(): PlanSection[];
 }
 
 /** The value or the error of the first call, for every call. */
@@ -114,7 +117,8 @@ export function loadStudyFiles(layout: StudyLayout): LoadedStudy {
     // In the tree's order (by UTF-8 bytes), as the vocabulary has always been read.
     return tree.files.filter((f) => f.path.endsWith(study().corpus.documents_suffix)).map((f) => ({ path: f.path, text: kept.get(f.path)!.toString('utf8') }));
   });
-  const section5 = once(() => readSection5(layout));
+  const sections = once(() => planSections(readText(layout.plan)));
+  const section5 = once(() => section5Of(sections()));
   return {
     layout,
     study,
@@ -131,5 +135,6 @@ export function loadStudyFiles(layout: StudyLayout): LoadedStudy {
     documents,
     itemsFile,
     section5,
+    planSections: sections,
   };
 }

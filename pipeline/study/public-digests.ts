@@ -5,6 +5,8 @@ import { PreregError } from '../reasons.ts';
 import type { TreeDigest } from './file-tree.ts';
 import type { LoadedStudy } from './loaded-study.ts';
 import type { Section5 } from './section5.ts';
+import type { PlanSectionDigest } from './freeze-record.ts';
+import { sha256Hex } from '../formats/hash.ts';
 import { readCorpusHeadings, type DuplicateDeclaration, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
 
 export interface PublicDigests {
@@ -13,6 +15,8 @@ export interface PublicDigests {
   section5_sha256: string;
   /** The section 5 whose digest section5_sha256 is: the analysis that runs is these very bytes. */
   section5: Section5;
+  /** Every part of PREREGISTRATION.md, from the read section 5 was taken from. */
+  plan_sections: Array<PlanSectionDigest & { line: number }>;
   study_sha256: string;
   trust: TreeDigest;
   /** Headings shaped like identifiers that no heading pattern declares (VOCABULARY_HEADING_UNMATCHED, a warning). */
@@ -34,6 +38,7 @@ export function computePublicDigests(loaded: LoadedStudy): PublicDigests {
     vocabulary,
     section5_sha256: section5.sha256,
     section5,
+    plan_sections: loaded.planSections().map((s) => ({ heading: s.heading, line: s.line, sha256: sha256Hex(s.text) })),
     study_sha256: loaded.studySha256(),
     trust: loaded.trustTree(),
     unmatched_headings: unmatched,

@@ -6,6 +6,8 @@ import { parseJsonBytes, readJsonFile } from '../io/json-files.ts';
 import { PreregError } from '../reasons.ts';
 import { agentPublicKey, verifyCanonical } from '../evidence/intake/ed25519.ts';
 import { possessionPayload } from '../evidence/intake/records.ts';
+import { classDeclarationProblems } from './classes.ts';
+import type { ExpectedTool } from '../evidence/aer1/expected-tools.ts';
 
 export interface StudyConfig {
   /** study/2 may carry the frozen fields of SPEC §12 (intake, agent_keys); study/1 is read with the old defaults. */
@@ -27,7 +29,7 @@ export interface StudyConfig {
   /** How evidence is bound to systems (SPEC §12.3, study/2 only); read through bindingOf. */
   binding?: 'registered' | 'none';
   /** The measurement protocol (SPEC §12.5, study/2 only); read through lineProtocolOf. */
-  protocol?: { attempts_per_item?: number; max_truncation_gap?: number };
+  protocol?: { attempts_per_item?: number; max_truncation_gap?: number; expected_tools?: string[] };
   /** What a served passage must be to be proven served (SPEC §12.4, study/2 only); read through passagesOf. */
   passages?: { min_chars?: number };
   /** How uncertainty is stated (SPEC §12.6, study/2 only); read through statisticsOf. */
@@ -36,6 +38,8 @@ export interface StudyConfig {
   refusal_pattern?: string;
   /** How the refusal pattern judges an answer (SPEC §13.1, study/2 only); read through refusalRuleOf. */
   refusal?: { max_tail_chars?: number };
+  /** The classes section 5 may produce beyond the built-in set, each with its one-line meaning (SPEC §13.1, study/2 only); read through classValuesOf. */
+  classes?: Record<string, string>;
   /** How the report presents the scores: the metric it leads with, metric names in words. */
   report?: { primary_metric: string; metrics?: Record<string, MetricLabel> };
 }
@@ -61,6 +65,8 @@ export interface RegisteredSystem {
   replicate_of?: string;
   /** The Ed25519 keys that sign the system's intake requests (study/2 only). */
   agent_keys?: AgentKey[];
+  /** The system's own name for each of protocol.expected_tools (study/2 only); read through expectedToolsOf. */
+  tool_names?: Record<string, string>;
 }
 
 export interface AgentKey {
@@ -122,6 +128,32 @@ export const DEFAULT_MAX_TRUNCATION_GAP = 0.1;
 /** protocol.max_truncation_gap (SPEC §13.1): beyond it a comparison carries TRUNCATION_GAP; 0.10 when not declared. */
 export function maxTruncationGapOf(study: Pick<StudyConfig, 'format' | 'protocol'>): number {
   return (study.format === 'prereg.study/2' ? study.protocol?.max_truncation_gap : undefined) ?? DEFAULT_MAX_TRUNCATION_GAP;
+}
+
+/** protocol.expected_tools, and the name each system logs each under (SPEC §13.3): what every timeline is reconciled with. */
+export interface ExpectedTools {
+  /** The protocol's names, in order. */
+  tools: readonly string[];
+  /** The names a registered system logs them under, in the same order (a tool it does not rename keeps the protocol's name). */
+  bySystem: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The study's expected tools (null when it declares none, and for a study/1). */
+export function expectedToolsOf(study: Pick<StudyConfig, 'format' | 'protocol' | 'systems'>): ExpectedTools | null {
+  const tools = study.format === 'prereg.study/2' ? study.protocol?.expected_tools : undefined;
+  if (tools === undefined) return null;
+  return { tools, bySystem: new Map((study.systems ?? []).map((s) => [s.system_id, tools.map((t) => s.tool_names?.[t] ?? t)])) };
+}
+
+/** The names `systemId`'s timelines must log, in order: its registered ones, or the protocol's for a system that registers none. */
+export function expectedNamesOf(expected: ExpectedTools, systemId: string): readonly string[] {
+  return expected.bySystem.get(systemId) ?? expected.tools;
+}
+
+/** Each expected tool with the name `systemId` logs it under, in order: what its timelines are reconciled with. */
+export function expectedToolsFor(expected: ExpectedTools, systemId: string): ExpectedTool[] {
+  const names = expectedNamesOf(expected, systemId);
+  return expected.tools.map((tool, i) => ({ tool, logged_as: names[i]! }));
 }
 
 export const DEFAULT_ALPHA = 0.05;
@@ -249,6 +281,7 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (closes === undefined) problems.push(`/window/closes_at ${JSON.stringify(study.window.closes_at)} is not a real instant`);
     if (opens !== undefined && closes !== undefined && opens >= closes) problems.push('/window opens_at must be before closes_at');
     problems.push(...registrationProblems(study.systems ?? []));
+    problems.push(...classDeclarationProblems(study.classes ?? {}));
     // The items are a corpus file (hashed in its root, drift-checked by ingest): never one beside it.
     const items = itemsLeaf(study);
     if (items === '.' || items === '..' || items.startsWith('../') || items.startsWith('/')) problems.push(`/corpus/items ${JSON.stringify(study.corpus.items)} is not a file inside corpus/`);
@@ -261,8 +294,10 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (study.statistics !== undefined) problems.push('/statistics is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.refusal_pattern !== undefined) problems.push('/refusal_pattern is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.refusal !== undefined) problems.push('/refusal is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.classes !== undefined) problems.push('/classes is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
+      if (s.tool_names !== undefined) problems.push(`/systems/${i}/tool_names is a prereg.study/2 field: set format to "prereg.study/2"`);
     });
   }
   if (problems.length === 0) {
@@ -277,12 +312,34 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     throw new PreregError('STUDY_INVALID', `${path}: ${problems.join('; ')}`, { path, problems });
   }
   for (const s of study.systems ?? []) s.buyer_fingerprints ??= [];
+  const unknownTools = toolNameProblems(study);
+  if (unknownTools.length > 0) {
+    throw new PreregError('STUDY_TOOL_NAME_UNKNOWN', `${path}: ${unknownTools.join('; ')}`, { path, problems: unknownTools });
+  }
   const keyProblems = agentKeyProblems(study);
   if (keyProblems.length > 0) {
     const shared = keyProblems.find((p) => p.code === 'STUDY_AGENT_KEY_SHARED');
     throw new PreregError(shared?.code ?? keyProblems[0]!.code, `${path}: ${keyProblems.map((p) => p.message).join('; ')}`, { path, problems: keyProblems });
   }
   return study;
+}
+
+/**
+ * A system's tool_names may rename only the protocol's expected tools: a key that is none of them
+ * renames nothing, and would let a misspelt registration (`"retrieval"` for `"retrieve"`) leave
+ * the tool expected under the protocol's name unnoticed until the results.
+ */
+function toolNameProblems(study: StudyConfig): string[] {
+  const expected = study.protocol?.expected_tools ?? [];
+  const problems: string[] = [];
+  (study.systems ?? []).forEach((s, i) => {
+    for (const key of Object.keys(s.tool_names ?? {})) {
+      if (!expected.includes(key)) {
+        problems.push(`/systems/${i}/tool_names: ${JSON.stringify(key)} names no tool of protocol.expected_tools (${expected.length === 0 ? 'none declared' : expected.map((t) => JSON.stringify(t)).join(', ')})`);
+      }
+    }
+  });
+  return problems;
 }
 
 export interface AgentKeyProblem {

@@ -2,7 +2,7 @@
 // the receipt-chain commitments, read once and passed to every worker as plain data.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCommitmentText, type CommitmentLine } from '../evidence/aer1/index.ts';
+import { readCommitmentText, type CommitmentLine, type CommitmentWitness } from '../evidence/aer1/index.ts';
 import type { StudyWindow } from '../evidence/arkforge/index.ts';
 import type { VerifyContextInputs } from '../evidence/task/index.ts';
 import { readLines } from '../ingest/lines.ts';
@@ -21,12 +21,17 @@ export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z',
  * a submission line is rejected, and a malformed line never stops the others. `onChunk` sees every
  * byte read, in order (to hash what was read). `intakeOwner`: the file is that system's own,
  * received through intake (inputs/commitments/<system_id>.jsonl): its lines bind it (SPEC §12.3).
+ * `witnessed`: the token that dated the file (intake/commitment-witnesses.ts), against which each
+ * line's published_at is judged.
  */
-export async function readCommitments(path: string | null, shownAs: string | null = path, onChunk?: (chunk: Buffer) => void, intakeOwner?: string): Promise<CommitmentLine[]> {
+export async function readCommitments(path: string | null, shownAs: string | null = path, onChunk?: (chunk: Buffer) => void, intakeOwner?: string, witnessed?: CommitmentWitness): Promise<CommitmentLine[]> {
   if (path === null || !existsSync(path)) return [];
   const out: CommitmentLine[] = [];
   for await (const raw of readLines(path, shownAs ?? path, onChunk ? { onChunk } : {})) {
-    const at = { file: raw.file, line: raw.line_no, byte_offset: raw.byte_offset, line_sha256: raw.sha256, ...(intakeOwner !== undefined ? { intake_owner: intakeOwner } : {}) };
+    const at = {
+      file: raw.file, line: raw.line_no, byte_offset: raw.byte_offset, line_sha256: raw.sha256,
+      ...(intakeOwner !== undefined ? { intake_owner: intakeOwner } : {}), ...(witnessed !== undefined ? { witnessed } : {}),
+    };
     out.push(raw.text === undefined ? { ...at, ok: false, job_id: null, problems: [`${raw.problem}: ${raw.detail}`] } : readCommitmentText(raw.text, at));
   }
   return out;

@@ -2,12 +2,12 @@
 // typed by the tables' declarations (pipeline/store/table-declarations.ts).
 import type { CommitmentBinding, TimelineVerification } from '../evidence/aer1/index.ts';
 import { PROOF_CATALOGUE, type ProofVerification } from '../evidence/arkforge/index.ts';
-import { TIMELINE_CATALOGUE } from '../evidence/aer1/index.ts';
+import { reconcileTimeline, TIMELINE_CATALOGUE, TOOLS_CATALOGUE } from '../evidence/aer1/index.ts';
 import { checkCells } from '../evidence/check-catalogue.ts';
 import { TLOG_CATALOGUE, type TlogCheck } from '../evidence/tlog/index.ts';
 import type { CheckOutcome } from '../evidence/check-outcome.ts';
 import { declaredColumns, type TableRow } from '../store/table-declarations.ts';
-import type { RegisteredSystem } from '../study/study.ts';
+import { expectedToolsFor, type ExpectedTools, type RegisteredSystem } from '../study/study.ts';
 
 export interface RecordKey {
   record_id: number;
@@ -79,6 +79,7 @@ export function chainCheckRow(k: RecordKey, v: TimelineVerification): ChainCheck
     ...checkCells(TIMELINE_CATALOGUE, v.checks),
     entry_count: v.entry_count, final_entry_digest: v.final_entry_digest,
     commitment_witness: v.commitment?.witness ?? null, commitment_published_at: v.commitment?.published_at ?? null,
+    commitment_route: v.commitment_provenance?.route ?? null, commitment_witnessed_by: v.commitment_provenance?.witnessed_by ?? null, commitment_witnessed_at: v.commitment_provenance?.witnessed_at ?? null,
     provenance_classes: v.provenance_classes, problems: v.problems,
   };
 }
@@ -90,6 +91,17 @@ export function chainEntryRows(recordId: number, v: TimelineVerification): Chain
   return v.entries.map((e) => ({
     record_id: recordId, seq: e.seq, entry_digest: e.digest, entry_id: e.id, output_commitment: e.output_commitment, tool: e.tool, provenance_class: e.provenance_class,
   }));
+}
+
+/** timeline_tools: the timeline's logged tools reconciled with the protocol's expected tools under the system's names (SPEC §13.3). */
+export function timelineToolsRow(k: RecordKey, v: TimelineVerification, expected: ExpectedTools): TableRow<'timeline_tools'> {
+  const tools = expectedToolsFor(expected, k.system_id);
+  const r = reconcileTimeline(v, tools);
+  return {
+    record_id: k.record_id, system_id: k.system_id, item_id: k.item_id, attempt: k.attempt, job_id: v.job_id,
+    expected_tools: expected.tools, logged_as: tools.map((t) => t.logged_as), logged_tools: r.logged,
+    ...checkCells(TOOLS_CATALOGUE, r.checks), missing_tools: r.missing, unexpected_tools: r.unexpected, reason_codes: r.reason_codes,
+  };
 }
 
 /** registered_systems: study.json's systems. */

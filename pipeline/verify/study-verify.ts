@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitmentBindings, decideSigners, indexCommitments, type CommitmentLine } from '../evidence/aer1/index.ts';
 import { agentKeyring, type VerifyContextInputs } from '../evidence/task/index.ts';
-import type { RegisteredSystem } from '../study/study.ts';
+import type { ExpectedTools, RegisteredSystem } from '../study/study.ts';
 import { WorkerPool } from '../parallel/pool.ts';
 import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './rows-worker.ts';
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
@@ -20,7 +20,7 @@ import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { sellerMode, type SellerMode } from '../formats/trust-policy.ts';
 import { matchPassages, type PassageRule } from './passage-corpus.ts';
 import {
-  chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, ownedCommitmentRow, registeredSystemRow, type RecordKey,
+  chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, ownedCommitmentRow, registeredSystemRow, timelineToolsRow, type RecordKey,
 } from './rows.ts';
 
 const WORKER = new URL('./rows-worker.ts', import.meta.url);
@@ -53,6 +53,8 @@ export interface StoreVerifyInputs extends Omit<VerifyContextInputs, 'commitment
   passages: PassageRule;
   /** study.json systems: whose buyers bind a proof, whose agent keys sign a commitment (none outside a registered study). */
   systems?: readonly RegisteredSystem[];
+  /** study.json protocol.expected_tools under each system's names (SPEC §13.3): every timeline is reconciled with them; absent: nothing is expected. */
+  expectedTools?: ExpectedTools | null;
 }
 
 /** Streams the rows of the queries, one after the other, each row mapped by `toItem`, in batches of BATCH. */
@@ -186,6 +188,8 @@ async function verifyTimelines(run: Phase, total: number): Promise<void> {
   run.commitments = started.commitments;
   const chains = await TableAppender.declared(run.connection, 'chain_checks');
   const entries = await TableAppender.declared(run.connection, 'chain_entries');
+  const expected = run.inputs.expectedTools ?? null;
+  const tools = await TableAppender.declared(run.connection, 'timeline_tools');
   run.progress('verify: 0 receipt chains', 0, total);
   await run.pool?.mapOrdered(
     rowBatches(
@@ -200,6 +204,8 @@ async function verifyTimelines(run: Phase, total: number): Promise<void> {
         const k = batch[i]!.key;
         chains.appendNamed(chainCheckRow(k, outcome.result));
         for (const row of chainEntryRows(k.record_id, outcome.result)) entries.appendNamed(row);
+        // Reconciled apart from the anchoring (SPEC §13.3): the status above stays what it is.
+        if (expected !== null) tools.appendNamed(timelineToolsRow(k, outcome.result, expected));
         count(run.counts.chains_by_status, outcome.result.status);
       });
       run.counts.chains += results.length;
@@ -208,6 +214,7 @@ async function verifyTimelines(run: Phase, total: number): Promise<void> {
   );
   chains.close();
   entries.close();
+  tools.close();
 }
 
 /** The study's registered systems, the policy's sellers and receipts rule, then the derived tables (whose evidence is whose, what was served) and their counts. */

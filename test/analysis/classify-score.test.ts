@@ -193,10 +193,11 @@ describe('a hypothesis over constancy on the example study', () => {
       // so every system counts over three (the lowest: the copycat's 0 of 16 proven, 5 items answered).
       expect(await h5(all.root)).toEqual([{ outcome: 'NOT_SUPPORTED', observed_num: '0', observed_den: '16', observed_system: 'copycat' }]);
       // Without their files sys-truncated and the copycat are WITHDRAWN, out of the hypothesis:
-      // sys-tampered's 7 of 16 proven falls short of half.
+      // sys-tampered's 7 of 16 proven is below half, but not by the exact test: P(X ≤ 7 | 16, ½) =
+      // 0.40, times the 2 systems considered, is far above alpha — INCONCLUSIVE, not NOT_SUPPORTED.
       rmSync(join(equal.root, 'inputs/submissions/sys-truncated.jsonl'));
       rmSync(join(equal.root, 'inputs/submissions/copycat.jsonl'));
-      expect(await h5(equal.root)).toEqual([{ outcome: 'NOT_SUPPORTED', observed_num: '7', observed_den: '16', observed_system: 'sys-tampered' }]);
+      expect(await h5(equal.root)).toEqual([{ outcome: 'INCONCLUSIVE', observed_num: '7', observed_den: '16', observed_system: 'sys-tampered' }]);
       // "At least one system" names the system it is: the best share (H1), the widest gap (H2); none over all systems.
       const named = await queryStore(all.root, 'SELECT hypothesis_id, observed_num, observed_den, observed_system FROM result_hypotheses ORDER BY hypothesis_id');
       expect(named.filter((h) => h.hypothesis_id !== 'H5')).toEqual([
@@ -208,6 +209,43 @@ describe('a hypothesis over constancy on the example study', () => {
     } finally {
       all.cleanup();
       equal.cleanup();
+    }
+  });
+});
+
+describe('hypotheses decided by exact tests with Holm on the example study (SPEC §13.2)', () => {
+  it('H3, 3 phantoms of 157 against "at most 5%", is INCONCLUSIVE: its exact p 0.0431, times 3 under Holm, is above alpha', async () => {
+    const s = copyExampleStudy();
+    try {
+      const r = await runCli(['score', '--root', s.root, '--json']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      const rows = await queryStore(s.root, 'SELECT hypothesis_id, outcome, observed_num, observed_den, observed_system, p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason FROM result_hypotheses ORDER BY hypothesis_id');
+      const h = Object.fromEntries(rows.map((x) => [String(x.hypothesis_id), x]));
+      // By hand, H3: X ~ Binomial(157, 1/20), the null "at least 5% phantoms", p = P(X ≤ 3):
+      //   (19/20)^157 = e^(157·ln 0.95) = e^(−8.05305)            = 0.000318131
+      //   i = 1: 157 · (1/19) · 0.000318131                      = 0.00262877
+      //   i = 2: C(157,2) = 12246;  12246 / 19² = 33.9224 → ×     = 0.0107918
+      //   i = 3: C(157,3) = 632710; 632710 / 19³ = 92.2452 → ×    = 0.0293461
+      //   sum                                                    = 0.0430848  (the "≈ 0.045")
+      // Holm across the five: sorted, H2 (≈ 1e-11) and H1 (below) come first, so H3 is the third
+      // smallest and is multiplied by 5 − 3 + 1 = 3: 0.129 > 0.05, not SUPPORTED. Against it,
+      // P(X ≥ 3) = 1 − (0.000318 + 0.002629 + 0.010792) = 0.98626: not NOT_SUPPORTED either.
+      expect([h.H3!.observed_num, h.H3!.observed_den, h.H3!.outcome]).toEqual(['3', '157', 'INCONCLUSIVE']);
+      expect(Number(h.H3!.p_value)).toBeCloseTo(0.0430848, 6);
+      expect(Number(h.H3!.p_holm)).toBeCloseTo(3 * 0.0430848, 6);
+      expect(Number(h.H3!.p_value_against)).toBeCloseTo(0.98626, 5);
+      expect(String(h.H3!.decision_reason)).toContain('neither direction reaches alpha 0.05 after Holm across 5 hypotheses');
+      // Its interval, two-sided at 0.05 / 5, holds the threshold: 5% is not excluded.
+      expect(Number(h.H3!.observed_lower)).toBeLessThan(0.05);
+      expect(Number(h.H3!.observed_upper)).toBeGreaterThan(0.05);
+      // By hand, H1 ("at least one system ≥ 80%"), decided on its best system, sys-honest's 47/48:
+      //   P(X ≥ 47 | 48, 0.8) = 48 · 0.8^47 · 0.2 + 0.8^48 = 0.8^47 · 10.4 = 2.7868e-5 · 10.4 = 2.8983e-4,
+      //   times the 4 systems considered (Bonferroni) = 1.1593e-3; Holm, second smallest: × 4 = 4.637e-3 ≤ 0.05.
+      expect([h.H1!.observed_system, h.H1!.outcome]).toEqual(['sys-honest', 'SUPPORTED']);
+      expect(Number(h.H1!.p_value)).toBeCloseTo(1.1593e-3, 6);
+      expect(Number(h.H1!.p_holm)).toBeCloseTo(4.637e-3, 5);
+    } finally {
+      s.cleanup();
     }
   });
 });

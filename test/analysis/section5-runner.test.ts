@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreregError } from '../../pipeline/reasons.ts';
 import { openStore } from '../../pipeline/store/db.ts';
 import { runSection5 } from '../../pipeline/store/section5-runner.ts';
+import { BUILT_IN_CLASSES } from '../../pipeline/study/classes.ts';
 
 let dir: string;
 let db: string;
@@ -21,7 +22,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function refusal(blocks: string[], views: Parameters<typeof runSection5>[2]): Promise<PreregError> {
   try {
-    await runSection5(db, blocks.map((sql, i) => ({ sql, line: i + 1 })), views);
+    await runSection5(db, blocks.map((sql, i) => ({ sql, line: i + 1 })), views, BUILT_IN_CLASSES, 0.05);
   } catch (err) {
     if (err instanceof PreregError) return err;
     throw err;
@@ -79,6 +80,7 @@ describe('runSection5', () => {
       db,
       [{ sql: "CREATE VIEW scores AS SELECT 'extra' AS note, 'b' AS system_id, 'm' AS metric, 2 AS declared, 1 AS proven, 4 AS n_declared, 4 AS n_proven UNION ALL SELECT 'x', 'a', 'm', 1, 1, 4, 4", line: 1 }],
       ['scores'],
+      BUILT_IN_CLASSES, 0.05,
     );
     expect(counts).toEqual({ scores: 2 });
     const store = await openStore(db, { readOnly: true });

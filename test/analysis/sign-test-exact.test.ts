@@ -12,6 +12,7 @@ import { addScoreStatistics } from '../../pipeline/statistics/score-tables.ts';
 import { runSection5 } from '../../pipeline/store/section5-runner.ts';
 import { BASE_TABLE_SQL, COVERAGE_SQL } from '../../pipeline/store/table-files.ts';
 import { extractSection5 } from '../../pipeline/study/section5.ts';
+import { BUILT_IN_CLASSES } from '../../pipeline/study/classes.ts';
 import { PROJECT_ROOT } from '../support/cli.ts';
 
 const section5 = extractSection5(readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8'))!;
@@ -108,7 +109,7 @@ describe('the exact sign test over 1,000 and 10,000 discordant items', () => {
     [4000, 6000, 10],
   ])('A %i wins, B %i wins (%i ties): p within 1e-9 of exact, Holm and reach beside it', async (winsA, winsB, ties) => {
     const store = await syntheticStore(winsA, winsB, ties);
-    await runSection5(store, section5.sqlBlocks, ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses']);
+    await runSection5(store, section5.sqlBlocks, ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], BUILT_IN_CLASSES, 0.05);
     const instance = await DuckDBInstance.create(store);
     const c = await instance.connect();
     try {
@@ -154,7 +155,7 @@ describe('two systems are compared over the expected attempts', () => {
        ) v(s, i, attempt, success);`,
       2,
     );
-    await runSection5(store, section5.sqlBlocks, ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses']);
+    await runSection5(store, section5.sqlBlocks, ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], BUILT_IN_CLASSES, 0.05);
     const tests = await rows(store, "SELECT wins_a, wins_b, ties FROM result_sign_tests WHERE metric LIKE '%/proven'");
     // Item 0 is sys-a's (compared over the attempts both made it would be a tie), item 1 sys-b's.
     expect(tests.map((t) => [Number(t.wins_a), Number(t.wins_b), Number(t.ties)])).toEqual([[1, 1, 0]]);

@@ -47,7 +47,7 @@ function scratch(): { root: string; staging: string } {
  * The attack. `rotate`: the second freeze pins a fresh intake key, certified by the same operator
  * key (`trust certify-intake-key`), and the operator's own entry is received under it.
  */
-async function equivocate(rotate: boolean): Promise<{ root: string; dir: string; ownReceipt: string }> {
+async function equivocate(rotate: boolean, amend = false): Promise<{ root: string; dir: string; ownReceipt: string }> {
   const { root, staging } = scratch();
   const layout = studyLayout(root);
   // Three positive items of the key now expect another article.
@@ -80,7 +80,14 @@ async function equivocate(rotate: boolean): Promise<{ root: string; dir: string;
   // The whole intake goes; the study is frozen and anchored again, "before opens_at".
   for (const f of ['inputs/intake.jsonl', 'inputs/seal.json']) rmSync(join(root, f));
   for (const d of ['inputs/anchors', 'inputs/submissions', 'inputs/commitments', 'preregistration/anchors']) rmSync(join(root, d), { recursive: true, force: true });
-  ok(await runCli(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret, '--json']));
+  if (amend) {
+    // Declared as an amendment of the published freeze: the chain accounts for the genuine receipts.
+    ok(await runCli(['freeze', '--replace', '--reason', 'a better answer key', '--root', root, '--secret-file', layout.answerKeySecret, '--json']));
+  } else {
+    // A freeze of its own, not an amendment of the published one: nothing chains it to that freeze.
+    rmSync(layout.freeze);
+    ok(await runCli(['freeze', '--root', root, '--secret-file', layout.answerKeySecret, '--json']));
+  }
   const backdated = await startTsaServer({ backend: 'pkijs', signer: await loadTestSigner('tsa'), genTime: EXAMPLE_ANCHOR_GEN_TIME });
   try {
     ok(await runCli(['anchor', '--root', root, '--tsa', `backdated=${backdated.url}`, '--json']));
@@ -139,6 +146,21 @@ describe('a receipt under another freeze is evidence of equivocation', () => {
     const own = JSON.parse(readFileSync(ownReceipt, 'utf8'));
     expect(own.intake_key_certificate.format).toBe('prereg.intake-key-certificate/1');
     expect(own.intake_key).toBe(own.intake_key_certificate.intake_key);
+  }, 300_000);
+});
+
+describe('a receipt under an earlier freeze of the amendment chain', () => {
+  it('is accounted for (not equivocation), but the entries the new seal dropped are still INVALID (INTAKE_RECEIPT_NOT_SEALED)', async () => {
+    const { root, dir, ownReceipt } = await equivocate(false, true);
+    const published = sealedExampleFreezeDigest();
+    expect(JSON.parse(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')).amends.freeze_digest).toBe(published);
+    const a = await audit(dir, root, ['--operator-key', AUDITOR_OPERATOR_KEY, ...receiptFlags([...GENUINE_RECEIPTS, ownReceipt])]);
+    expect([a.code, a.report.verdict]).toEqual([1, 'invalid']);
+    const rail = intakeRail(a.report);
+    expect([rail.ok, rail.reason_codes]).toEqual([false, ['INTAKE_RECEIPT_NOT_SEALED']]);
+    expect(rail.differences!.map((d) => d.file)).toEqual(GENUINE_RECEIPTS);
+    const mine = await runCli(['intake', '--verify-receipt', GENUINE_RECEIPTS[1]!, '--root', root, '--json']);
+    expect([mine.code, mine.json.reason_codes]).toEqual([1, ['INTAKE_RECEIPT_NOT_SEALED']]);
   }, 300_000);
 });
 

@@ -65,7 +65,8 @@ describe('the operator renames the system a hypothesis is observed of', () => {
   it('H2 said to be observed of another system in results.json, decision_digest recomputed, all signed again: INVALID (decisions and reproduced)', async () => {
     const results = join(own.dir, 'results.json');
     const text = readFileSync(results, 'latin1');
-    const h2 = /(\{"hypothesis_id":"H2",[^}]*"observed_system":)"sys-tampered"/.exec(text);
+    // Canonical JSON sorts a row's keys: decision_reason comes before hypothesis_id.
+    const h2 = /(\{"decision_reason":"[^"]*","hypothesis_id":"H2",[^}]*"observed_system":)"sys-tampered"/.exec(text);
     expect(h2, "H2 is observed of sys-tampered").not.toBeNull();
     const forged = text.replace(h2![0], `${h2![1]}"copycat"`);
     writeFileSync(results, forged, 'latin1');

@@ -62,7 +62,7 @@ async function refreeze(root: string, signer: TestPkiName, ownRoot: boolean): Pr
     writeFileSync(join(layout.trust, 'policy.json'), `${JSON.stringify(policy, null, 2)}\n`);
   }
   rmSync(layout.anchors, { recursive: true, force: true });
-  const frozen = await runCli(['freeze', '--replace', '--root', root, '--secret-file', layout.answerKeySecret, '--json']);
+  const frozen = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', layout.answerKeySecret, '--json']);
   expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
   const tsa = await startTsaServer({ backend: 'pkijs', signer: await loadTestSigner(signer), genTime: EXAMPLE_ANCHOR_GEN_TIME });
   try {

@@ -39,14 +39,14 @@ describe('an identifier declared twice in the corpus', () => {
     expect(genuine).toMatch(/:\d+$/);
     expect(again).toBe(`${SHADOW}:5`);
 
-    const r = await runCli(['freeze', '--replace', '--root', root, '--json']);
+    const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--json']);
     expect([r.code, r.json.code]).toEqual([3, 'VOCABULARY_ID_DUPLICATE']);
     expect(r.json.message).toContain('R2122-8');
     expect(r.json.message).toContain(genuine);
     expect(r.json.message).toContain(again);
     expect(readFileSync(join(root, 'preregistration/freeze.json'))).toEqual(frozen);
 
-    const text = await runCli(['freeze', '--replace', '--root', root]);
+    const text = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root]);
     expect(text.code).toBe(3);
     expect(text.stderr).toContain('VOCABULARY_ID_DUPLICATE');
     expect(text.stderr).toContain(genuine);
@@ -95,7 +95,7 @@ describe('an identifier declared twice in the corpus', () => {
     const s = JSON.parse(readFileSync(file, 'utf8')) as { vocabulary: { heading_patterns: string[] } };
     s.vocabulary.heading_patterns.push('^### Article (?<id>R2122-8)\\s*$');
     writeFileSync(file, JSON.stringify(s, null, 2));
-    const r = await runCli(['freeze', '--replace', '--root', root, '--json']);
+    const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 });

@@ -20,11 +20,11 @@ describe('a study that binds no evidence to a system', () => {
     const file = join(root, 'preregistration/study.json');
     const frozen = readFileSync(join(root, 'preregistration/freeze.json'));
     writeFileSync(file, withRegisteredSystems(readFileSync(file, 'utf8'), []));
-    const refused = await runCli(['freeze', '--replace', '--root', root, '--json']);
+    const refused = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--json']);
     expect([refused.code, refused.json.code]).toEqual([3, 'STUDY_SYSTEMS_UNREGISTERED']);
     expect(readFileSync(join(root, 'preregistration/freeze.json'))).toEqual(frozen);
     writeFileSync(file, withBindingNone(readFileSync(file, 'utf8')));
-    const declared = await runCli(['freeze', '--replace', '--root', root, '--json']);
+    const declared = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--json']);
     expect(declared.code, declared.stdout).toBe(0);
   });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { RESULTS_FORMAT } from '../../pipeline/emit/manifest.ts';
 import { RESULT_NAMES } from '../../pipeline/emit/tables.ts';
 import { parseJson } from '../../pipeline/formats/json-parse.ts';
-import type { JsonObject } from '../../pipeline/formats/canonical-json.ts';
+import { toPlain, type JsonObject } from '../../pipeline/formats/canonical-json.ts';
 import { resultsProblems } from '../../pipeline/audit/recorded.ts';
 
 function results(evidence: unknown): JsonObject {
@@ -27,5 +27,20 @@ describe('resultsProblems: evidence.seller_inconsistencies', () => {
     for (const bad of [{ ...row, reason_code: 'OTHER' }, { ...row, request_hash: null }, { ...row, served: 'A-1' }]) {
       expect(resultsProblems(results({ seller_inconsistencies: [bad] }))).toEqual(['evidence.seller_inconsistencies[0] lacks a field or has a wrong type']);
     }
+  });
+});
+
+describe('resultsProblems: hypotheses carry their test (SPEC §13.2)', () => {
+  const evidence = { registered_systems: [], reuse: [], by_system: [], seller_inconsistencies: [] };
+  const hypothesis = {
+    hypothesis_id: 'H3', statement: 's', threshold: 0.05, observed: 0.019, outcome: 'INCONCLUSIVE', reason: 'r',
+    p_value: 0.043, p_holm: 0.129, p_value_against: 0.986, p_holm_against: 1, observed_lower: 0.002, observed_upper: 0.068, decision_reason: 'd',
+  };
+  const withHypotheses = (rows: object[]) => parseJson(JSON.stringify({ ...(toPlain(results(evidence)) as object), hypotheses: rows })) as JsonObject;
+
+  it('accepts rows with every documented column, and refuses a row decided on a point estimate (no p_holm, no decision_reason)', () => {
+    expect(resultsProblems(withHypotheses([hypothesis]))).toEqual([]);
+    const { p_holm: _p, decision_reason: _d, ...pointEstimate } = hypothesis;
+    expect(resultsProblems(withHypotheses([hypothesis, pointEstimate]))).toEqual(['hypotheses rows lack p_holm, decision_reason']);
   });
 });

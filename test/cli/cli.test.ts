@@ -62,10 +62,13 @@ describe('corpus-proof', () => {
     try {
       const r = await runCli(['corpus-proof', 'ccag-travaux.md', '--root', PROJECT_ROOT, '--json']);
       expect(r.code).toBe(0);
-      expect(r.json).toMatchObject({ leaf: { path: 'ccag-travaux.md' }, tree_size: 4 });
-      expect(r.json.audit_path).toHaveLength(2);
+      // --json wraps the proof; the text output is the proof file itself.
+      expect(r.json).toMatchObject({ ok: true, proof: { leaf: { path: 'ccag-travaux.md' }, tree_size: 4 } });
+      expect(r.json.proof.audit_path).toHaveLength(2);
+      const text = await runCli(['corpus-proof', 'ccag-travaux.md', '--root', PROJECT_ROOT]);
+      expect(JSON.parse(text.stdout)).toEqual(r.json.proof);
       const proofFile = join(dir, 'proof.json');
-      writeFileSync(proofFile, JSON.stringify(r.json));
+      writeFileSync(proofFile, text.stdout);
       const file = join(PROJECT_ROOT, 'corpus/ccag-travaux.md');
       const ok = await runCli(['corpus-proof', '--verify', proofFile, '--file', file, '--root', PROJECT_ROOT, '--json']);
       expect(ok.code).toBe(0);
@@ -76,7 +79,7 @@ describe('corpus-proof', () => {
       expect(wrongFile.code).toBe(1);
       expect(wrongFile.json.codes).toEqual(['CORPUS_PROOF_INVALID']);
 
-      writeFileSync(proofFile, JSON.stringify({ ...r.json, index: 1 }));
+      writeFileSync(proofFile, JSON.stringify({ ...r.json.proof, index: 1 }));
       const wrongIndex = await runCli(['corpus-proof', '--verify', proofFile, '--root', PROJECT_ROOT, '--json']);
       expect(wrongIndex.code).toBe(1);
     } finally {
@@ -88,7 +91,7 @@ describe('corpus-proof', () => {
     const dir = mkdtempSync(join(tmpdir(), 'prereg-proof-'));
     try {
       const r = await runCli(['corpus-proof', 'ccag-travaux.md', '--root', PROJECT_ROOT, '--json']);
-      const proof = r.json as Record<string, unknown>;
+      const proof = r.json.proof as Record<string, unknown>;
       const proofFile = join(dir, 'proof.json');
       const { audit_path: auditPath, ...withoutPath } = proof;
       for (const broken of [withoutPath, { ...proof, audit_path: [(auditPath as string[])[0]!.slice(0, 60)] }, { ...proof, leaf: null }, [1, 2]]) {

@@ -15,7 +15,7 @@ describe('CLI conventions', () => {
   it('--version names the tool, DuckDB and Node versions an audit depends on', async () => {
     const r = await runCli(['--version', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json).toEqual({ prereg: packageVersion, duckdb: duckdbLibraryVersion(), node: process.version });
+    expect(r.json).toEqual({ schema_version: 'prereg.version/1', prereg: packageVersion, duckdb: duckdbLibraryVersion(), node: process.version });
     const text = await runCli(['--version']);
     expect(text.stdout).toBe(`prereg ${packageVersion}\nduckdb ${duckdbLibraryVersion()}\nnode ${process.version}\n`);
   });
@@ -45,10 +45,49 @@ describe('CLI conventions', () => {
   it('explain matches codes case-insensitively and hints the nearest known code', async () => {
     const r = await runCli(['explain', 'file_not_found', 'ANCHOR_INVALIDE', '--json']);
     expect(r.code).toBe(1);
-    expect(r.json.codes.map((c: { code: string; known: boolean; nearest?: string }) => [c.code, c.known, c.nearest])).toEqual([
-      ['FILE_NOT_FOUND', true, undefined],
+    expect(r.json.codes.map((c: { code: string; known: boolean; suggestions?: string[] }) => [c.code, c.known, c.suggestions?.[0]])).toEqual([
       ['ANCHOR_INVALIDE', false, 'ANCHOR_INVALID'],
+      ['FILE_NOT_FOUND', true, undefined],
     ]);
+  });
+
+  it('explain lists each code once, sorted, with its exit code; suggests a code the given text begins', async () => {
+    const r = await runCli(['explain', 'USAGE', 'file_not_found', 'usage', 'FILE_NOT_FOUND', 'proof_time_outside']);
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').filter((l) => /^[A-Z]/.test(l))).toEqual(['FILE_NOT_FOUND (exit 3)', 'PROOF_TIME_OUTSIDE (unknown)', 'USAGE (exit 2)']);
+    expect(r.stdout).toContain('did you mean PROOF_TIME_OUTSIDE_WINDOW?');
+  });
+
+  it('explain refuses what is not a code (a pasted paragraph, punctuation) as a usage error, echoing at most 40 characters', async () => {
+    for (const given of ['A'.repeat(5000), 'not a code', 'FILE-NOT-FOUND']) {
+      const r = await runCli(['explain', given, '--json']);
+      expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
+      expect(r.json.message.length).toBeLessThan(160);
+    }
+  });
+
+  it('a stray positional argument is a usage error in every command, never ignored', async () => {
+    const r = await runCli(['status', scratch, '--json']);
+    expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
+    expect(r.json.message).toContain(`did you mean \`--root ${scratch}\`?`);
+    for (const args of [['doctor', 'x'], ['run', 'x'], ['check-anchors', 'x'], ['audit', 'a', 'b'], ['commitment'], ['init', 'a', 'b']]) {
+      const stray = await runCli([...args, '--json']);
+      expect([args.join(' '), stray.code, stray.json.code]).toEqual([args.join(' '), 2, 'USAGE']);
+    }
+  });
+
+  it('--root naming no directory says so (ROOT_NOT_FOUND, exit 2), in every command that takes it', async () => {
+    for (const command of ['doctor', 'status', 'check-anchors', 'run']) {
+      const r = await runCli([command, '--root', join(scratch, 'no-such-study'), '--json']);
+      expect([command, r.code, r.json.code]).toEqual([command, 2, 'ROOT_NOT_FOUND']);
+      expect(r.json.message).toContain('no such directory');
+    }
+  });
+
+  it('`prereg version` suggests --version', async () => {
+    const r = await runCli(['version', '--json']);
+    expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
+    expect(r.json.message).toContain('prereg --version');
   });
 
   it('FILE_NOT_FOUND is exit 3 in every command', async () => {

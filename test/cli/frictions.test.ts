@@ -16,12 +16,14 @@ describe('CLI conventions', () => {
   it('takes global options before the command: `prereg --root DIR doctor`, `prereg --json --root DIR doctor`', async () => {
     const study = join(base, 'global');
     expect((await runCli(['init', study, '--json'])).code).toBe(0);
+    // The window is judged at the machine's clock (window.judged_at): the same document but for that second.
+    const judged = (doc: { window: { judged_at: string } }) => ({ ...doc, window: { ...doc.window, judged_at: '(clock)' } });
     const before = await runCli(['--root', study, 'doctor', '--json']);
     const after = await runCli(['doctor', '--root', study, '--json']);
     expect(before.code).toBe(after.code);
-    expect(before.json).toEqual(after.json);
+    expect(judged(before.json)).toEqual(judged(after.json));
     const jsonFirst = await runCli(['--json', '--root', study, 'doctor']);
-    expect(JSON.parse(jsonFirst.stdout)).toEqual(after.json);
+    expect(judged(JSON.parse(jsonFirst.stdout))).toEqual(judged(after.json));
   });
 
   it('ends quietly when stdout is closed early (`prereg explain … | head -c 1`): no EPIPE, the command\'s own exit code', () => {
@@ -51,7 +53,7 @@ describe('doctor and anchor say the right next step', () => {
     const problem = drifted.json.stages[0].problems[0];
     expect(problem.code).toBe('CORPUS_DRIFT');
     expect(problem.message.match(/corpus\/sample\.md/g)).toHaveLength(1);
-    expect(drifted.json.next).toMatch(/^freeze: revert the changed files .*`prereg freeze --replace`/);
+    expect(drifted.json.next).toMatch(/^freeze: revert the changed files .*`prereg freeze --replace --reason TEXT`/);
     expect(drifted.json.stages[1].next).not.toMatch(/^`prereg anchor`/);
   });
 

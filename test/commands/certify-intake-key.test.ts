@@ -32,7 +32,7 @@ describe('an intake key is the operator\'s only when the operator key certifies 
     policy.intake_public_key = 'operator/intake.pub.pem';
     writeFileSync(join(root, POLICY), JSON.stringify(policy, null, 2));
     const frozen = readFileSync(join(root, 'preregistration/freeze.json'), 'utf8');
-    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    const r = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect([r.code, r.json.code]).toEqual([3, 'INTAKE_KEY_UNCERTIFIED']);
     expect(r.json.message).toContain('carries no certificate');
     expect(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')).toBe(frozen);
@@ -53,7 +53,7 @@ describe('an intake key is the operator\'s only when the operator key certifies 
     // Checked with the operator's public key as published, not with the module's own view of the study.
     const identity = readFileSync(join(root, 'preregistration/trust/operator/TEST-ONLY-operator.pub.pem'));
     expect(uncertifiedReason(createPublicKey(identity), 'example-procurement-2026', key.text, certificate)).toBeNull();
-    const frozen = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    const frozen = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
   });
 

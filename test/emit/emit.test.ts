@@ -273,7 +273,8 @@ describe('emit: data files', () => {
     expect(head).toContain('- sys-a: 3/4 (75.0%) declared, 2/4 (50.0%) proven — proven is 25.0 points below declared.');
     expect(head).toContain('- sys-b: 2/3 (66.7%) declared, 1/3 (33.3%) proven — proven is 33.3 points below declared.');
     // Observed as an exact fraction when section 5 gives one, else a rounded percentage; never the raw double.
-    expect(head).toContain('| H2 | SUPPORTED | ≈ 28.3% | 10% |');
+    // Beside it, its interval for reading and the Holm-adjusted p-values that decided it, and why.
+    expect(head).toContain('| H2 | SUPPORTED | ≈ 28.3% | \\[15.0%, 45.0%\\] | 10% | 0.002 | 1 | the threshold is met |');
     expect(md).not.toContain('0.2833333333333333');
     // sys-a was counted over 3 attempts, sys-b over 2: flagged in the finding, constancy and sign tests.
     expect(head).toContain('different numbers of attempts per item (sys-a 3, sys-b 2)');

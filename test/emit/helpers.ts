@@ -48,11 +48,12 @@ CREATE TABLE result_discordant_items (system_a VARCHAR, system_b VARCHAR, metric
 CREATE TABLE result_sign_tests (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, wins_a BIGINT, wins_b BIGINT, ties BIGINT, p_value DOUBLE);
 -- An extra column (not named by the contract) and one TIMESTAMPTZ, to show every column is emitted
 -- and that no time zone of the process leaks into the outputs.
-CREATE TABLE result_hypotheses (hypothesis_id VARCHAR, statement VARCHAR, threshold DOUBLE, observed DOUBLE, outcome VARCHAR, reason VARCHAR, registered_at TIMESTAMPTZ, tags VARCHAR[]);
+CREATE TABLE result_hypotheses (hypothesis_id VARCHAR, statement VARCHAR, threshold DOUBLE, observed DOUBLE, outcome VARCHAR, reason VARCHAR, p_value DOUBLE, p_holm DOUBLE, p_value_against DOUBLE, p_holm_against DOUBLE, observed_lower DOUBLE, observed_upper DOUBLE, decision_reason VARCHAR, registered_at TIMESTAMPTZ, tags VARCHAR[]);
 CREATE TABLE result_score_intervals (system_id VARCHAR, metric VARCHAR, alpha DOUBLE, declared_lower DOUBLE, declared_upper DOUBLE, proven_lower DOUBLE, proven_upper DOUBLE);
 CREATE TABLE result_sign_test_adjustments (system_a VARCHAR, system_b VARCHAR, metric VARCHAR, discordant BIGINT, p_value DOUBLE, p_holm DOUBLE, alpha DOUBLE, reaches_alpha BOOLEAN, fewest_discordant BIGINT, wins_needed BIGINT, caveats VARCHAR[], beyond_noise BOOLEAN);
 CREATE TABLE result_noise_floor (system_id VARCHAR, replicate VARCHAR, metric VARCHAR, items BIGINT, discordant BIGINT, p_value DOUBLE, reason_code VARCHAR);
-CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT, status VARCHAR, replicate_of VARCHAR);
+CREATE TABLE coverage (system_id VARCHAR, registered BOOLEAN, items BIGINT, attempts_per_item INTEGER, expected BIGINT, submitted BIGINT, missing BIGINT, items_without_record BIGINT, jobs_not_submitted BIGINT, status VARCHAR, expected_tools_missing BIGINT, unexpected_tools VARCHAR[], replicate_of VARCHAR);
+CREATE TABLE timeline_tools (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, job_id VARCHAR, expected_tools VARCHAR[], logged_as VARCHAR[], logged_tools VARCHAR[], check_tools VARCHAR, missing_tools VARCHAR[], unexpected_tools VARCHAR[], reason_codes VARCHAR[]);
 CREATE TABLE unsubmitted_jobs (system_id VARCHAR, job_id VARCHAR, reason_code VARCHAR, bound_by VARCHAR[], file VARCHAR, line_no BIGINT);
 CREATE TABLE record_refusals (record_id BIGINT, system_id VARCHAR, item_id VARCHAR, attempt INTEGER, flag BOOLEAN, by_text BOOLEAN, declared BOOLEAN, proven BOOLEAN);
 CREATE TABLE answer_key_amounts (item_id VARCHAR, ref VARCHAR, value VARCHAR, unit VARCHAR, derived VARCHAR);
@@ -118,8 +119,8 @@ INSERT INTO result_discordant_items VALUES
   ('sys-a', 'sys-b', 'positives_citing_expected', 'mp-003', 'sys-a'),
   ('sys-a', 'sys-b', 'positives_citing_expected', 'mp-001', 'sys-b');
 INSERT INTO result_hypotheses VALUES
-  ('H2', 'Proven grounding is lower than declared — «écart»', 0.1, 0.2833333333333333, 'SUPPORTED', 'the gap the study measures', TIMESTAMPTZ '2026-10-01 00:00:00+00', ['gap']),
-  ('H1', 'Phantoms < 10 %', 0.1, NULL, 'INCONCLUSIVE', 'one in ten', NULL, []);
+  ('H2', 'Proven grounding is lower than declared — «écart»', 0.1, 0.2833333333333333, 'SUPPORTED', 'the gap the study measures', 0.001, 0.002, 0.999, 1.0, 0.15, 0.45, 'the threshold is met', TIMESTAMPTZ '2026-10-01 00:00:00+00', ['gap']),
+  ('H1', 'Phantoms < 10 %', 0.1, NULL, 'INCONCLUSIVE', 'one in ten', 1.0, 1.0, 1.0, 1.0, NULL, NULL, 'no case bears on it: p = 1', NULL, []);
 INSERT INTO result_score_intervals VALUES
   ('sys-b', 'positives_citing_expected', 0.05, 0.09429932405024981, 0.9915962413184829, 0.008403758681517089, 0.9057007194831),
   ('sys-a', 'positives_citing_expected', 0.05, 0.3976354952078, 1.0, 0.0675865993, 0.9324134007);
@@ -127,8 +128,8 @@ INSERT INTO result_sign_test_adjustments VALUES
   ('sys-a', 'sys-b', 'positives_citing_expected', 4, 0.625, 1.0, 0.05, false, 6, NULL, ['TRUNCATION_GAP'], NULL),
   ('sys-a', 'sys-b', 'phantom_count', 0, 1.0, 1.0, 0.05, false, 6, NULL, [], NULL);
 INSERT INTO coverage VALUES
-  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1, 'INCOMPLETE', NULL),
-  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0, 'INCOMPLETE', NULL);
+  ('sys-b', false, 3, 2, 6, 2, 4, 1, 1, 'INCOMPLETE', NULL, NULL, NULL),
+  ('sys-a', false, 3, 2, 6, 4, 2, 0, 0, 'INCOMPLETE', NULL, NULL, NULL);
 INSERT INTO unsubmitted_jobs VALUES ('sys-b', 'job-hidden', 'JOB_NOT_SUBMITTED', ['intake'], 'inputs/commitments/sys-b.jsonl', 2);
 INSERT INTO record_refusals VALUES
   (5, 'sys-b', 'mp-002', 1, false, true, true, true),

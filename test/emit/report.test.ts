@@ -76,6 +76,7 @@ const inputs: EmitInputs = {
   freeze_digest: 'f'.repeat(64),
   submissions: [],
   commitments_sha256: null,
+  deviations_sha256: null,
   anchors: [],
   intake_files: [],
 };
@@ -88,7 +89,7 @@ const facts: StoreFacts = {
   chain_status: null,
   witnesses_by_system: null,
   evidence: { registered_systems: [], reuse: [], by_system: [], seller_inconsistencies: [] },
-  coverage: { systems: [], jobs_not_submitted: [], refusal_flags_disagreeing: [], configurations: [] },
+  coverage: { systems: [], jobs_not_submitted: [], refusal_flags_disagreeing: [], expected_tools_missing: [], configurations: [] },
   derived_amounts: [],
 };
 
@@ -102,10 +103,13 @@ function report(scores: Row[]): ReportInput {
     witnesses: [],
     independent_witnesses: 0,
     min_witnesses: 1,
+    amendments: [],
     primary_metric: null,
     metric_labels: {},
+    classes: [],
     results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [], score_intervals: [], sign_test_adjustments: [], noise_floor: [] },
     facts,
+    deviations: [],
   };
 }
 
@@ -200,5 +204,31 @@ describe('manifest helpers', () => {
     expect(m.artifact_digest).toMatch(/^[0-9a-f]{64}$/);
     expect(sealManifest({ ...m, decision_digest: 'e'.repeat(64) }).artifact_digest).not.toBe(m.artifact_digest);
     expect(sealManifest({ ...m, artifact_digest: 'stale' } as never)).toEqual(m); // never hashes itself
+  });
+});
+
+describe('the deviations section (SPEC §13.3)', () => {
+  const section = (md: string) => md.slice(md.indexOf('## Deviations from the plan'), md.indexOf('## How to read this report'));
+
+  it('follows the finding and says so when none was recorded', () => {
+    const md = renderMarkdown(report([]));
+    expect([...md.matchAll(/^## (.+)$/gm)].map((m) => m[1]).slice(0, 2)).toEqual(['Finding', 'Deviations from the plan']);
+    expect(section(md)).toContain('No deviation from the pre-registered plan was recorded');
+  });
+
+  it('lists each deviation with its date, witness and intake position, marks the late ones, and escapes the text', () => {
+    const deviations = [
+      { seq: 0, text: 'mirror used <script>x</script>', gen_time: '2026-11-10T12:00:00Z', witness: 'CN=TSA', intake_entries: 1, after_submissions: false },
+      { seq: 1, text: 'a late one', gen_time: '2026-11-20T00:00:00Z', witness: 'CN=TSA', intake_entries: 4, after_submissions: true },
+    ];
+    const md = section(renderMarkdown({ ...report([]), deviations }));
+    const items = md.split('\n').filter((l) => l.startsWith('- '));
+    expect(items).toEqual([
+      '- Deviation 1, dated 2026-11-10T12:00:00Z by CN=TSA, after 1 intake entry: mirror used \\<script\\>x\\</script\\>',
+      '- Deviation 2, dated 2026-11-20T00:00:00Z by CN=TSA, after 4 intake entries — after the submissions were seen: a late one',
+    ]);
+    const html = renderHtml({ ...report([]), deviations });
+    expect(html).not.toContain('<script>x');
+    expect(html).toContain('after the submissions were seen: a late one');
   });
 });

@@ -1,14 +1,15 @@
 // The TypeScript types of a proof, a transparency-log entry, a trust policy, a freeze record, a
-// study, an intake request, a seal, an item and an answer-key line have the shape of their JSON Schemas: checked by the compiler (npm run typecheck), not at
+// study, an intake request, a seal, a deviation entry, an item and an answer-key line have the shape of their JSON Schemas: checked by the compiler (npm run typecheck), not at
 // run time. A mismatch makes the assignment below a type error naming the path and the keys.
 import { describe, expect, it } from 'vitest';
 import type { ArkForgeProof } from '../../pipeline/evidence/arkforge/versions/proof.ts';
 import type { TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
 import type { SchemaShapeProblems } from '../../pipeline/formats/schema-shape.ts';
-import { answerKeySchema, freezeSchema, intakeRequestSchema, itemsSchema, proofSchema, sealSchema, studySchema, tlogEntrySchema, trustPolicySchema } from '../../pipeline/formats/schemas/index.ts';
+import { answerKeySchema, deviationSchema, freezeSchema, intakeRequestSchema, itemsSchema, proofSchema, sealSchema, studySchema, tlogEntrySchema, trustPolicySchema } from '../../pipeline/formats/schemas/index.ts';
 import type { CorpusItem } from '../../pipeline/freeze/answer-key-file.ts';
 import type { AnswerKeyItem } from '../../pipeline/study/answer-key.ts';
 import type { IntakeRequest, SealRecord } from '../../pipeline/evidence/intake/records.ts';
+import type { DeviationEntry } from '../../pipeline/evidence/deviations/records.ts';
 import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import type { FreezeRecord } from '../../pipeline/study/freeze-record.ts';
 import type { StudyConfig } from '../../pipeline/study/study.ts';
@@ -20,6 +21,7 @@ const record: SchemaShapeProblems<FreezeRecord, typeof freezeSchema> = 'none';
 const study: SchemaShapeProblems<StudyConfig, typeof studySchema> = 'none';
 const request: SchemaShapeProblems<IntakeRequest, typeof intakeRequestSchema> = 'none';
 const sealed: SchemaShapeProblems<SealRecord, typeof sealSchema> = 'none';
+const deviation: SchemaShapeProblems<DeviationEntry, typeof deviationSchema> = 'none';
 const item: SchemaShapeProblems<CorpusItem, typeof itemsSchema> = 'none';
 const answer: SchemaShapeProblems<AnswerKeyItem, typeof answerKeySchema> = 'none';
 
@@ -42,6 +44,6 @@ const nested: SchemaShapeProblems<{ a: string; b?: number; inner: { x: string; y
 
 describe('types from schemas', () => {
   it('are checked at compile time (npm run typecheck); nothing to run', () => {
-    expect([proof, entry, policy, record, study, request, sealed, item, answer, same, missing, extra, optional, nested].every((p) => p === 'none')).toBe(true);
+    expect([proof, entry, policy, record, study, request, sealed, deviation, item, answer, same, missing, extra, optional, nested].every((p) => p === 'none')).toBe(true);
   });
 });

@@ -19,10 +19,10 @@ function registrations(): string[] {
 
 describe('SQL functions the product registers', () => {
   it('are registered in one place, the one that answers NULL', () => {
-    expect(registrations()).toEqual(['pipeline/store/shown-sql.ts registerScalarFunction', 'pipeline/store/shown-sql.ts DuckDBScalarFunction.create']);
-    const source = withoutComments(readFileSync(`${PIPELINE_DIR}/store/shown-sql.ts`, 'utf8'));
-    const body = source.slice(source.indexOf('function registerTextFunction'), source.indexOf('export function registerShown'));
+    expect(registrations()).toEqual(['pipeline/store/sql-functions.ts registerScalarFunction', 'pipeline/store/sql-functions.ts DuckDBScalarFunction.create']);
+    const source = withoutComments(readFileSync(`${PIPELINE_DIR}/store/sql-functions.ts`, 'utf8'));
+    const body = source.slice(source.indexOf('export function registerSqlFunction'));
     expect(body).toContain('registerScalarFunction');
-    expect(body).toMatch(/typeof value === 'string' \? rule\(value\) : null/);
+    expect(body).toMatch(/if \(args\.some\(\(a\) => a === null\)\) \{\s*output\.setItem\(row, null\);\s*continue;/);
   });
 });

@@ -62,7 +62,7 @@ export async function frozenStudy(options: { maxLineBytes?: number; maxSystems?:
   const path = join(study.root, 'preregistration/study.json');
   const { systems: _registered, protocol: _protocol, ...config } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
   writeFileSync(path, `${JSON.stringify({ ...config, binding: 'none', ...(Object.keys(limits).length > 0 ? { limits } : {}) }, null, 2)}\n`);
-  const r = await runCli(['freeze', '--root', study.root, '--replace', '--json']);
+  const r = await runCli(['freeze', '--root', study.root, '--replace', '--reason', 'test refreeze', '--json']);
   if (r.code !== 0) throw new Error(`freeze failed: ${r.stdout}${r.stderr}`);
   // The tests write the submissions they need: whatever the example ships is set aside.
   const submissions = join(study.root, 'inputs/submissions');

@@ -13,9 +13,11 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 
 let base: string;
 let tsa: TsaServer;
+/** The genTime of the TSA's next tokens; now when unset. */
+let genTime: string | undefined;
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'prereg-init-'));
-  tsa = await startTsaServer({ backend: 'pkijs' });
+  tsa = await startTsaServer({ backend: 'pkijs', genTime: () => genTime ?? new Date() });
 });
 afterAll(async () => {
   await tsa?.close();
@@ -31,9 +33,13 @@ describe('prereg init, then the whole study from the CLI', () => {
     const study = join(base, 'my-study');
     const priv = join(base, 'operator-private');
     const now = Date.now();
+    // The whole study is walked now: its window is placed in the past, the freeze anchored the day
+    // before it opened (the TSA's genTime), so that run comes after closes_at (an unsealed study is
+    // scored only then, WINDOW_OPEN).
+    genTime = iso(now - 3 * DAY);
     const created = await runCli([
       'init', study, '--private-dir', priv,
-      '--opens-at', iso(now + DAY), '--closes-at', iso(now + 2 * DAY),
+      '--opens-at', iso(now - 2 * DAY), '--closes-at', iso(now - DAY),
       '--tsa', `local=${tsa.url}`, '--tsa-root', join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'),
       // A rehearsal without participants' keys: no intake to seal, a mode the verdict names as weakened.
       '--intake', 'unsealed',

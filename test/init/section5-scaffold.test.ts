@@ -24,7 +24,9 @@ it('a new study\'s section 5 is the example\'s, and names no system of the examp
   expect(sql).toContain('FROM coverage');
   expect(sql).toContain('FROM expected_records');
   expect(sql).toContain('JOIN record_refusals');
-  expect(sql).toContain('AS reason');
+  expect(sql).toContain('v(hypothesis_id, statement, threshold, direction, quantifier, reason)');
+  // Hypotheses decided by the exact test and Holm across the family (SPEC §13.2), with the functions prereg registers.
+  for (const f of ['prereg_binomial_at_least(', 'prereg_binomial_at_most(', 'prereg_holm(', 'prereg_clopper_pearson_lower(', "getvariable('alpha')"]) expect(sql).toContain(f);
   expect(sql).not.toMatch(/<<|HUGEINT/);
   // The facts that section 5 reads are declared in every new study: a refusal pattern and its tail, the attempts.
   const study = JSON.parse(readFileSync(join(dir, 'preregistration/study.json'), 'utf8')) as Record<string, unknown>;
@@ -50,8 +52,8 @@ it('doctor flags a section 5 that names a system study.json does not register (S
   const plan = join(dir, 'preregistration/PREREGISTRATION.md');
   const text = readFileSync(plan, 'utf8');
   // A hypothesis written over the example's name, as the scaffold once did, and one over a registered system.
-  const edited = text.replace("h1 AS (SELECT system_id, proven AS num, n_proven AS den FROM s WHERE metric = 'positives_citing_expected'),",
-    "h1 AS (SELECT system_id, proven AS num, n_proven AS den FROM s WHERE metric = 'positives_citing_expected' AND system_id IN ('sys-honest', 'team-a')),");
+  const edited = text.replace("FROM s WHERE metric = 'positives_citing_expected'\nUNION ALL\n-- A proven citation",
+    "FROM s WHERE metric = 'positives_citing_expected' AND system_id IN ('sys-honest', 'team-a')\nUNION ALL\n-- A proven citation");
   expect(edited).not.toBe(text);
   writeFileSync(plan, edited);
   const doctor = await runCli(['doctor', '--root', dir, '--json']);

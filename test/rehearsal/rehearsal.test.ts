@@ -3,53 +3,22 @@
 // freeze, anchor, dev issue + submission build + submission sign for two systems, commitment,
 // intake, seal, reveal-check, run, and an audit that is VALID with the dev root and key — and
 // INVALID without them. `openssl ts -verify` accepts the dev TSA's tokens.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, runCli, type CliRun } from '../support/cli.ts';
+import { runCli } from '../support/cli.ts';
+import { devTsa, ok, sealAndRun, stopDevTsas } from '../support/dev-tsa-process.ts';
 
 const base = mkdtempSync(join(tmpdir(), 'prereg-rehearsal-'));
-const running = new Set<ChildProcess>();
 afterAll(() => {
-  for (const child of running) child.kill('SIGTERM');
+  stopDevTsas();
   rmSync(base, { recursive: true, force: true });
 });
 
 const OPENS = '2026-11-10T10:00:00Z';
 const CLOSES = '2026-11-10T10:15:00Z';
-
-/** `prereg dev tsa --gen-time T --json` as its own process; resolves with its URL once it listens. */
-async function devTsa(kit: string, genTime: string): Promise<{ url: string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/prereg.mjs'), 'dev', 'tsa', '--kit', kit, '--gen-time', genTime, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let stderr = '';
-  child.stderr!.on('data', (d) => void (stderr += d));
-  const first = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`dev tsa exited ${code}: ${stderr}`)));
-  });
-  const line = JSON.parse(first) as { url: string; test_only: boolean; gen_time: string };
-  expect([line.test_only, line.gen_time]).toEqual([true, genTime]);
-  return {
-    url: line.url,
-    stop: () => new Promise((resolve) => {
-      child.once('exit', (code) => {
-        running.delete(child);
-        resolve(code);
-      });
-      child.kill('SIGTERM');
-    }),
-  };
-}
-
-async function ok(args: string[]): Promise<CliRun> {
-  const r = await runCli([...args, '--json']);
-  expect(r.code, `prereg ${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
-  return r;
-}
 
 describe('the rehearsal, from an empty directory to a VALID audit, through the CLI only', () => {
   it('walks docs/getting-started.md', async () => {
@@ -106,13 +75,7 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
     expect(await tsa.stop()).toBe(0);
 
     // After closes_at: seal, reveal, run.
-    tsa = await devTsa(kit, '2026-11-10T10:20:00Z');
-    await ok(['seal', '--root', study, '--tsa', `dev=${tsa.url}`, '--retries', '0']);
-    expect(await tsa.stop()).toBe(0);
-    copyFileSync(join(priv, 'answer-key.jsonl'), join(study, 'inputs/answer-key.jsonl'));
-    copyFileSync(join(priv, 'answer-key.secret'), join(study, 'inputs/answer-key.secret'));
-    await ok(['reveal-check', '--root', study]);
-    const ran = await ok(['run', '--root', study, '--operator-key', join(priv, 'operator.key.pem'), '--cms-key', join(priv, 'operator-cms.key.pem'), '--cms-cert', join(priv, 'operator-cms.cert.pem')]);
+    const ran = await sealAndRun(kit, study, priv, '2026-11-10T10:20:00Z');
     const results = JSON.parse(readFileSync(join(ran.json.dir, 'results.json'), 'utf8'));
     const primary = results.scores.filter((s: { metric: string }) => s.metric === 'positives_citing_expected');
     // Proven, not only declared: the dev proofs verify, bind their systems' buyers and the pinned seller, and the timelines are anchored.

@@ -49,7 +49,7 @@ describe('check-anchors with the auditor\'s flags', () => {
     const studyFile = join(root, 'preregistration/study.json');
     writeFileSync(studyFile, readFileSync(studyFile, 'utf8').replace('"min_witnesses": 1', '"min_witnesses": 0'));
     rmSync(join(root, 'preregistration/anchors'), { recursive: true, force: true });
-    const frozen = await runCli(['freeze', '--replace', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
+    const frozen = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
     expect(frozen.code, frozen.stdout).toBe(0);
     const r = await check(root);
     expect([r.code, r.json.reason_codes, r.json.min_witnesses]).toEqual([1, ['ANCHOR_INSUFFICIENT'], 1]);

@@ -23,7 +23,7 @@ describe('check-anchors', () => {
     const r = await runCli(['check-anchors', '--root', PROJECT_ROOT, '--json']);
     expect(r.code).toBe(0);
     expect(r.json.ok).toBe(true);
-    for (const name of ['corpus_root', 'vocabulary_sha256', 'section5_sha256', 'study_sha256', 'trust_root', 'answer_key_root']) {
+    for (const name of ['corpus_root', 'vocabulary_sha256', 'section5_sha256', 'plan_sections', 'study_sha256', 'trust_root', 'answer_key_root']) {
       expect(r.json.digests[name].ok, name).toBe(true);
       expect(r.json.digests[name].recomputed, name).toBe(r.json.digests[name].frozen);
     }
@@ -66,12 +66,16 @@ describe('check-anchors', () => {
     expect(r.json.message).toContain('link.jsonl');
   });
 
-  it('fails on any change in section 5 and ignores changes elsewhere in the plan', async () => {
+  it('fails on a change anywhere in the plan: section 7 is PREREGISTRATION_DRIFT, section 5 is SECTION5_DRIFT', async () => {
     const root = study();
     const plan = join(root, 'preregistration/PREREGISTRATION.md');
-    edit(plan, 'None so far.', 'None so far, really.');
-    expect((await check(root)).code).toBe(0);
-    edit(plan, 'num * 10 >= den * 8', 'num * 10 >= den * 7');
+    const original = readFileSync(plan);
+    edit(plan, 'is never written here.', 'is never written here, really.');
+    const deviations = await check(root);
+    expect([deviations.code, deviations.json.reason_codes]).toEqual([1, ['PREREGISTRATION_DRIFT']]);
+    expect(deviations.json.findings[0]).toMatchObject({ field: 'plan_sections', file: 'preregistration/PREREGISTRATION.md', section: '## 7. Deviations' });
+    writeFileSync(plan, original);
+    edit(plan, "at least 80% of its positive answers', 0.8,", "at least 80% of its positive answers', 0.7,");
     const r = await check(root);
     expect(r.code).toBe(1);
     expect(r.json.reason_codes).toEqual(['SECTION5_DRIFT']);

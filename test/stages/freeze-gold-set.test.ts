@@ -18,7 +18,7 @@ function editKey(root: string, edit: (item: Record<string, unknown>) => void, wh
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
-const freeze = (root: string) => runCli(['freeze', '--replace', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
+const freeze = (root: string) => runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
 
 describe('freeze checks the gold set against the corpus', () => {
   it('the example\'s key passes', async () => {
@@ -102,7 +102,7 @@ describe('freeze and doctor list a heading the vocabulary leaves out (VOCABULARY
     expect(r.json.warnings).toEqual([
       'VOCABULARY_HEADING_UNMATCHED: corpus/ccag-travaux.md:4: "## Art. R2999-1" has an identifier\'s shape, but no heading pattern declares it (a citation of it is a PHANTOM)',
     ]);
-    const text = await runCli(['freeze', '--replace', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret')]);
+    const text = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret')]);
     expect(text.stdout).toContain('warning: VOCABULARY_HEADING_UNMATCHED: corpus/ccag-travaux.md:4');
     const doctor = await runCli(['doctor', '--root', root, '--json']);
     expect(doctor.json.warnings).toContain(r.json.warnings[0]);
@@ -116,8 +116,8 @@ describe('every hypothesis says why its threshold (the hypotheses view\'s reason
   it('freeze\'s dry run refuses a section 5 whose hypotheses have no reason column (SECTION5_VIEW_COLUMNS), or an empty one (SECTION5_VALUE_INVALID)', async () => {
     const text = readFileSync(plan(study()), 'utf8');
     const cases: Array<[string, string, string]> = [
-      // The first SELECT of the UNION names the columns: `why` instead of `reason`.
-      ['no reason column', text.replace(/( {7}'a system grounded in the corpus[^\n]*') AS reason,\n/, '$1 AS why,\n'), 'SECTION5_VIEW_COLUMNS'],
+      // hypothesis_plan names its columns: `why` instead of `reason`.
+      ['no reason column', text.replace('v(hypothesis_id, statement, threshold, direction, quantifier, reason)', 'v(hypothesis_id, statement, threshold, direction, quantifier, why)').replace('p.quantifier, p.reason,', 'p.quantifier, p.why,').replace('       reason, p_value, p_holm,', '       why, p_value, p_holm,'), 'SECTION5_VIEW_COLUMNS'],
       ['an empty reason', text.replace(/'a reader who checks one citation in twenty[^\n]*'/, "''"), 'SECTION5_VALUE_INVALID'],
     ];
     for (const [what, edited, code] of cases) {

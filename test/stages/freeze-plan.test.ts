@@ -1,7 +1,7 @@
 // freeze refuses a plan that could not run after the deadline (docs/preregistration.md, "What
 // freeze refuses"), and check-anchors reports the same problems. Each trap edits one file of a
 // scratch copy of the example study.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
@@ -132,6 +132,14 @@ const TRAPS: Trap[] = [
     names: [PLAN, 'sign_tests', 'p_value'],
   },
   {
+    // An operator declaring a winner on a point estimate (SPEC §13.2): a last block redefines the
+    // hypotheses as they were before the exact tests, an outcome from the observed share alone.
+    what: 'hypotheses decided on a point estimate, without the exact test and Holm',
+    edit: (r) => editText(r, PLAN, (t) => t.replace('\n## 6', "\n```sql\nCREATE OR REPLACE VIEW hypotheses AS SELECT 'H3' AS hypothesis_id, 'phantoms at most 5%' AS statement, 0.05 AS threshold, 3 / 157 AS observed, CASE WHEN 3 * 20 <= 157 THEN 'SUPPORTED' ELSE 'NOT_SUPPORTED' END AS outcome, 'why' AS reason;\n```\n\n## 6")),
+    code: 'SECTION5_VIEW_COLUMNS',
+    names: [PLAN, 'hypotheses', 'p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason'],
+  },
+  {
     // A participant who leaves out what it gets wrong gains under rates over submitted records (SPEC §13.1).
     what: 'a plan whose rates count the records submitted, not expected_records',
     edit: (r) => editText(r, PLAN, (t) => t.replace('FROM expected_records e', 'FROM records e')),
@@ -183,7 +191,7 @@ describe('freeze refuses a plan that could not run after the deadline', () => {
       const root = study();
       const frozen = readFileSync(join(root, 'preregistration/freeze.json'), 'utf8');
       trap.edit(root);
-      const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+      const r = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
       expect([r.code, r.json.code]).toEqual([3, trap.code]);
       for (const name of trap.names) expect(r.json.message).toContain(name);
       expect(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')).toBe(frozen);
@@ -219,13 +227,15 @@ describe('freeze refuses a plan that could not run after the deadline', () => {
   it('the explicit weakened "sellers": "any" freezes', async () => {
     const root = study();
     editJson(root, POLICY, (p) => (p.sellers = 'any'));
-    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    const r = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect(r.code, r.stdout + r.stderr).toBe(0);
   });
 
   it('the example study passes every check (freeze exit 0, check-anchors OK)', async () => {
     const root = study();
-    expect((await runCli(['freeze', '--root', root, '--replace'])).code).toBe(0);
+    // Frozen afresh from the same files: the same freeze_digest, which the example's anchor witnesses.
+    rmSync(join(root, 'preregistration/freeze.json'));
+    expect((await runCli(['freeze', '--root', root])).code).toBe(0);
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect([r.code, r.json.reason_codes]).toEqual([0, []]);
   });

@@ -12,7 +12,8 @@ describe('freeze', () => {
   it('reproduces the committed freeze.json byte for byte from the same files', async () => {
     const sealed = copySealedExampleStudy();
     try {
-      const r = await runCli(['freeze', '--root', sealed.root, '--replace', '--json']);
+      rmSync(join(sealed.root, 'preregistration/freeze.json'));
+      const r = await runCli(['freeze', '--root', sealed.root, '--json']);
       expect(r.code).toBe(0);
       expect(readFileSync(join(sealed.root, 'preregistration/freeze.json'), 'utf8')).toBe(
         readFileSync(join(PROJECT_ROOT, 'preregistration/freeze.json'), 'utf8'),
@@ -41,7 +42,7 @@ describe('freeze', () => {
       const edited = structuredClone(policy);
       change(edited);
       writeFileSync(policyFile, JSON.stringify(edited, null, 2));
-      const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+      const r = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
       expect([what, r.code, r.json.code]).toEqual([what, 3, code]);
       expect(r.json.message).toContain(named);
       expect(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')).toBe(frozen);
@@ -57,12 +58,12 @@ describe('freeze', () => {
   it('takes the secret from the environment, and refuses a missing or weak one', async () => {
     const root = study();
     rmSync(join(root, 'inputs/answer-key.secret'));
-    const missing = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    const missing = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect(missing.code).toBe(3);
     expect(missing.json.code).toBe('ANSWER_KEY_SECRET_MISSING');
-    const weak = await runCli(['freeze', '--root', root, '--replace', '--json'], { PREREG_ANSWER_KEY_SECRET: 'short' });
+    const weak = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json'], { PREREG_ANSWER_KEY_SECRET: 'short' });
     expect(weak.json.code).toBe('ANSWER_KEY_SECRET_WEAK');
-    const env = await runCli(['freeze', '--root', root, '--replace', '--json'], { PREREG_ANSWER_KEY_SECRET: 'a TEST-ONLY secret from the environment' });
+    const env = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json'], { PREREG_ANSWER_KEY_SECRET: 'a TEST-ONLY secret from the environment' });
     expect(env.code).toBe(0);
     const committed = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/freeze.json'), 'utf8'));
     expect(env.json.answer_key_root).not.toBe(committed.answer_key.root);
@@ -71,7 +72,7 @@ describe('freeze', () => {
   it('refuses an answer key that does not cover exactly the items', async () => {
     const root = study();
     writeKey(root, keyLines(root).slice(1));
-    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    const r = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect(r.code).toBe(3);
     expect(r.json.code).toBe('ANSWER_KEY_INVALID');
     expect(r.json.message).toContain('item mp-001 has no answer-key entry');
@@ -82,7 +83,7 @@ describe('freeze', () => {
     const lines = keyLines(root);
     lines[2] = lines[2]!.replace('{', '{"kind": "negative", ');
     writeKey(root, lines);
-    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    const r = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect(r.code).toBe(3);
     expect(r.json.code).toBe('JSON_DUPLICATE_KEY');
     expect(r.json.details).toMatchObject({ line: 3 });
@@ -92,7 +93,7 @@ describe('freeze', () => {
     const root = study();
     const path = join(root, 'preregistration/study.json');
     writeFileSync(path, readFileSync(path, 'utf8').replace('"as_of": "2026-11-20"', '"as_of": "yesterday"'));
-    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    const r = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect(r.code).toBe(3);
     expect(r.json.code).toBe('STUDY_INVALID');
     expect(r.json.message).toContain('/as_of');
@@ -104,7 +105,7 @@ describe('freeze', () => {
     const doc = JSON.parse(readFileSync(path, 'utf8'));
     doc.window[field] = instant;
     writeFileSync(path, JSON.stringify(doc, null, 2));
-    const r = await runCli(['freeze', '--root', root, '--replace', '--json']);
+    const r = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect([r.code, r.json.code]).toEqual([3, 'STUDY_INVALID']);
     expect(r.json.message).toContain(`/window/${field} "${instant}" is not a real instant`);
   });

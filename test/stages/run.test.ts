@@ -30,7 +30,10 @@ describe('prereg run on the example study', () => {
       expect(s.proven, system).toBeLessThan(s.declared);
     }
     expect(results.hypotheses.map((h: { hypothesis_id: string; outcome: string }) => [h.hypothesis_id, h.outcome])).toEqual([
-      ['H1', 'SUPPORTED'], ['H2', 'SUPPORTED'], ['H3', 'SUPPORTED'], ['H4', 'SUPPORTED'],
+      ['H1', 'SUPPORTED'], ['H2', 'SUPPORTED'],
+      // Past their thresholds on the point estimate (3/157 ≤ 5%, 28/48 ≥ 50%), not by the exact test
+      // with Holm across the five (test/analysis/classify-score.test.ts counts H3 by hand).
+      ['H3', 'INCONCLUSIVE'], ['H4', 'INCONCLUSIVE'],
       // Every system is counted over the three expected attempts (sys-truncated's missing third ones
       // are failures): the copycat, 0 of 16 items in every attempt, falls short of half.
       ['H5', 'NOT_SUPPORTED'],

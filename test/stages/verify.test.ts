@@ -289,7 +289,7 @@ describe('verify in a study: spec 3.x evidence with the owner\'s disclosure (evi
     const s = copyExampleStudy();
     try {
       registerSystem(s.root, 'sys-v3');
-      const frozen = await runCli(['freeze', '--root', s.root, '--replace', '--json']);
+      const frozen = await runCli(['freeze', '--root', s.root, '--replace', '--reason', 'test refreeze', '--json']);
       expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
       const tsa = await loadTestSigner('tsa');
       const key = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
@@ -344,7 +344,7 @@ describe('verify in a study: transparency-log entries carried with the evidence 
       // The study pins the TEST-ONLY log key: a scratch copy of the example, refrozen (the committed example pins none).
       pinTestLog(join(s.root, 'preregistration/trust'));
       registerSystem(s.root, 'sys-tlog');
-      const frozen = await runCli(['freeze', '--root', s.root, '--replace', '--json']);
+      const frozen = await runCli(['freeze', '--root', s.root, '--replace', '--reason', 'test refreeze', '--json']);
       expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
 
       const tsa = await loadTestSigner('tsa');

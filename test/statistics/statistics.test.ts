@@ -7,36 +7,7 @@ import { decimalFraction } from '../../pipeline/statistics/exact-rational.ts';
 import { holmAdjusted } from '../../pipeline/statistics/holm.ts';
 import { scoreIntervals, signTestAdjustments } from '../../pipeline/statistics/results.ts';
 import { exactSignTest, fewestDiscordantToReach, winsNeededToReach } from '../../pipeline/statistics/sign-test-reach.ts';
-
-/** C(n, i) for i = 0..n, exactly (Pascal's rule: written apart from the code under test). */
-function binomialRow(n: number): bigint[] {
-  let row = [1n];
-  for (let m = 1; m <= n; m++) row = Array.from({ length: m + 1 }, (_, i) => (i === 0 || i === m ? 1n : row[i - 1]! + row[i]!));
-  return row;
-}
-
-/** A double as the exact fraction it is: mantissa / 2^k. */
-function exactDouble(x: number): { num: bigint; den: bigint } {
-  let den = 1n;
-  let v = x;
-  while (!Number.isInteger(v)) {
-    v *= 2;
-    den *= 2n;
-  }
-  return { num: BigInt(v), den };
-}
-
-/** P(X ≥ k) for X ~ Binomial(n, p), p a double taken exactly, as a double (big-integer arithmetic throughout). */
-function upperTail(k: number, n: number, p: number): number {
-  const { num, den } = exactDouble(p);
-  const row = binomialRow(n);
-  let sum = 0n;
-  for (let i = k; i <= n; i++) sum += row[i]! * num ** BigInt(i) * (den - num) ** BigInt(n - i);
-  const scale = den ** BigInt(n);
-  // To a double with 60 significant bits of the quotient.
-  const shift = BigInt(Math.max(0, scale.toString(2).length - sum.toString(2).length + 60));
-  return Number((sum << shift) / scale) / 2 ** Number(shift);
-}
+import { binomialRow, upperTail } from '../support/exact-binomial.ts';
 
 describe('Clopper–Pearson intervals', () => {
   it.each([[10], [48], [1000]])('at k = 0 and k = n they are the closed forms 1 − (α/2)^(1/n) and (α/2)^(1/n) (n = %i)', (n) => {

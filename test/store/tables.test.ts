@@ -54,7 +54,7 @@ describe('the table declarations', () => {
     expect(declaredColumns('chain_checks').filter((c) => c.startsWith('check_'))).toEqual([
       'check_structure', 'check_revision', 'check_genesis', 'check_seq', 'check_job', 'check_close', 'check_links',
       'check_commitment_found', 'check_commitment_wellformed', 'check_commitment_count', 'check_commitment_final_digest',
-      'check_commitment_timely', 'check_commitment_consistent',
+      'check_commitment_timely', 'check_commitment_time_plausible', 'check_commitment_consistent',
     ]);
     expect(declaredColumns('proof_checks').filter((c) => c.startsWith('tlog_') && c !== 'tlog_log_id' && c !== 'tlog_log_index' && c !== 'tlog_integrated_time')).toHaveLength(7);
   });

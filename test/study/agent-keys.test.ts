@@ -64,7 +64,7 @@ describe('agent keys in a prereg.study/2', () => {
     const root = fresh();
     const before = readFileSync(join(root, 'preregistration/freeze.json'));
     writeFileSync(join(root, 'preregistration/study.json'), JSON.stringify(studyWith({ 'sys-honest': [registration(a, 'sys-honest')], copycat: [registration(a, 'copycat')] })));
-    const r = await runCli(['freeze', '--replace', '--root', root, '--json']);
+    const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--json']);
     expect([r.code, JSON.parse(r.stdout || r.stderr).code]).toEqual([3, 'STUDY_AGENT_KEY_SHARED']);
     expect(readFileSync(join(root, 'preregistration/freeze.json'))).toEqual(before);
   });

@@ -52,7 +52,7 @@ describe('every stage that signs or checks applies it', () => {
       expect(runProblems(loadStudyFiles(layout), flags, {}).map((p) => p.code)).toContain('OPERATOR_KEY_UNPINNED');
       const audit = pinnedOperatorKeyOf(loadStudyFiles(layout));
       expect(audit).toMatchObject({ code: 'OPERATOR_KEY_UNPINNED', problem: { file: 'preregistration/trust/operator/ecdsa.pub.pem' } });
-      const freeze = await runCli(['freeze', '--root', root, '--replace', '--json']);
+      const freeze = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
       expect(freeze.code).not.toBe(0);
       expect(freeze.stdout + freeze.stderr).toContain('OPERATOR_KEY_UNPINNED');
       const emit = await runCli(['emit', '--root', root, ...TEST_OPERATOR_ARGS, '--json']);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { extractSection5 } from '../../pipeline/study/section5.ts';
+import { classLiteralsOfSection5, extractSection5 } from '../../pipeline/study/section5.ts';
 
 const doc = [
   '# Plan',
@@ -61,5 +61,29 @@ describe('section 5', () => {
   it('is absent when no level-2 heading starts with 5 (## 50 and ### 5 do not count)', () => {
     expect(extractSection5('## 50 Other\n### 5 Deep\n')).toBeNull();
     expect(extractSection5('# 5 Title\n')).toBeNull();
+  });
+});
+
+describe('the class literals of section 5 (what the freeze checks against study.json classes)', () => {
+  const blocks = (sql: string) => ({ sqlBlocks: [{ sql, line: 10 }] });
+  it('takes the literals of the statements assertion_classes is made from, transitively, with their lines; not those of other views, nor compared ones', () => {
+    const sql = [
+      "CREATE MACRO m(x) AS CASE WHEN x IN ('SKIP_A', upper('b')) THEN 'FROM_MACRO' ELSE 'OTHER' END;",
+      "CREATE VIEW facts AS SELECT *, CASE kind WHEN 'SKIP_B' THEN 'FROM_FACTS' END AS c FROM assertions WHERE 'SKIP_C' <> kind;",
+      'CREATE VIEW assertion_classes AS SELECT m(kind) AS class_declared,',
+      "  'IN_VIEW' AS class_proven, 'lower_case' AS note FROM facts, t WHERE status = 'SKIP_D' -- 'COMMENTED'",
+      ';',
+      "CREATE VIEW hypotheses AS SELECT 'H1' AS hypothesis_id, 'SUPPORTED' AS outcome;",
+      "SET VARIABLE v = 'FROM_SET';",
+      "UPDATE t SET c = 'FROM_UPDATE' WHERE c = 'SKIP_E';",
+    ].join('\n');
+    expect(classLiteralsOfSection5(blocks(sql))).toEqual([
+      { value: 'FROM_MACRO', line: 10 },
+      { value: 'OTHER', line: 10 },
+      { value: 'FROM_FACTS', line: 11 },
+      { value: 'IN_VIEW', line: 13 },
+      { value: 'FROM_SET', line: 16 },
+      { value: 'FROM_UPDATE', line: 17 },
+    ]);
   });
 });

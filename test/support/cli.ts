@@ -64,15 +64,15 @@ export function copySealedExampleStudy(): { root: string; cleanup: () => void } 
   return copyStudy(PROJECT_ROOT);
 }
 
-/** Scratch copies of the example study, removed after each test: call the returned function per copy. */
-export function scratchStudies(): () => string {
+/** Scratch copies of the example study (`copy`: the working copy, or copySealedExampleStudy), removed after each test: call the returned function per copy. */
+export function scratchStudies(copy: () => { root: string; cleanup: () => void } = copyExampleStudy): () => string {
   let cleanups: Array<() => void> = [];
   afterEach(() => {
     for (const c of cleanups) c();
     cleanups = [];
   });
   return () => {
-    const s = copyExampleStudy();
+    const s = copy();
     cleanups.push(s.cleanup);
     return s.root;
   };

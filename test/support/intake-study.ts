@@ -111,6 +111,20 @@ export function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
+/** For a test file: the local test TSA, started before its tests and closed after them. */
+export function testTsaFixture(): { readonly tsa: TestTsa } {
+  let tsa: TestTsa | undefined;
+  beforeAll(async () => {
+    tsa = await startTestTsa();
+  });
+  afterAll(async () => tsa?.close());
+  return {
+    get tsa() {
+      return tsa!;
+    },
+  };
+}
+
 /**
  * For a test file: starts the TSA and builds the study template before its tests (beforeAll),
  * closes and removes them after (afterAll). The getters are valid inside tests and hooks.

@@ -44,6 +44,12 @@ export interface HandRecord extends RecordBase {
   withholdResponse?: boolean;
   /** The line's `config` (what produced it); absent by default. */
   config?: Record<string, string | number | boolean>;
+  /**
+   * The entries the record's timeline logs, in order: each a tool name and what its bytes are (the
+   * served response, which links the proof, or the answer). Default: retrieve (the response), then
+   * answer (the answer), as the other records of a shared timeline.
+   */
+  tools?: ReadonlyArray<{ tool: string; bytes: 'response' | 'answer' }>;
 }
 
 /** A line copied from another record, with only its key changed (what a copier submits). */
@@ -62,10 +68,14 @@ export interface SmallStudyOptions {
   editCorpus?: (corpusDir: string) => void;
   /** The trust policy's `sellers` instead of the example's (SPEC §12.4). */
   sellers?: string[] | 'any';
+  /** The trust policy's `require_receipts` instead of the example's (true). */
+  requireReceipts?: boolean;
   /** Registers these Ed25519 private keys' public halves as the systems' agent_keys (with proofs of possession). */
   agentKeys?: Readonly<Record<string, KeyObject>>;
   /** Changes study.json's text before the freeze (after the registration is written). */
   editStudy?: (studyText: string) => string;
+  /** Changes PREREGISTRATION.md's text before the freeze (e.g. a class of the study's own in section 5). */
+  editPlan?: (planText: string) => string;
 }
 
 const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
@@ -75,9 +85,10 @@ const keyOf = (r: { system: string; item: string; attempt: number }) => `${r.sys
 export async function buildSmallStudy(records: readonly HandRecord[], options: SmallStudyOptions = {}): Promise<{ root: string; cleanup: () => void }> {
   const study = copyExampleStudy();
   options.editCorpus?.(join(study.root, 'corpus'));
-  if (options.sellers !== undefined) {
+  if (options.sellers !== undefined || options.requireReceipts !== undefined) {
     const policyFile = join(study.root, 'preregistration/trust/policy.json');
-    writeFileSync(policyFile, `${JSON.stringify({ ...JSON.parse(readFileSync(policyFile, 'utf8')), sellers: options.sellers }, null, 2)}\n`);
+    const policy = JSON.parse(readFileSync(policyFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(policyFile, `${JSON.stringify({ ...policy, sellers: options.sellers ?? policy.sellers, require_receipts: options.requireReceipts ?? policy.require_receipts }, null, 2)}\n`);
   }
   const signer = await loadTestSigner('tsa');
   const submissions = join(study.root, 'inputs/submissions');
@@ -120,12 +131,13 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     groups.set(group, [...(groups.get(group) ?? []), m]);
   }
   for (const [group, members] of groups) {
+    const entry = (m: (typeof minted)[number], tool: string, bytes: 'response' | 'answer') =>
+      ({ tool, provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: bytes === 'response' ? canonicalJson(m.response) : m.r.text });
     timelines.set(group, buildTimeline({
       job_id: `job-${group}`,
-      receipts: [
-        ...members.map((m) => ({ tool: 'retrieve', provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: canonicalJson(m.response) })),
-        ...members.map((m) => ({ tool: 'answer', provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: m.r.text })),
-      ],
+      receipts: members.some((m) => m.r.tools !== undefined)
+        ? members.flatMap((m) => (m.r.tools ?? [{ tool: 'retrieve', bytes: 'response' }, { tool: 'answer', bytes: 'answer' }]).map((t) => entry(m, t.tool, t.bytes)))
+        : [...members.map((m) => entry(m, 'retrieve', 'response')), ...members.map((m) => entry(m, 'answer', 'answer'))],
     }));
   }
 
@@ -168,6 +180,10 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   // Unregistered: the declared weakened mode (freeze refuses a study that registers none otherwise).
   if (options.registered === false) studyText = withBindingNone(studyText);
   writeFileSync(studyFile, options.editStudy ? options.editStudy(studyText) : studyText);
+  if (options.editPlan) {
+    const planFile = join(study.root, 'preregistration/PREREGISTRATION.md');
+    writeFileSync(planFile, options.editPlan(readFileSync(planFile, 'utf8')));
+  }
   await freezeAndAnchor(study.root, async (args) => {
     const r = await runCli(args);
     if (r.code !== 0) throw new Error(`small study: prereg ${args[0]} failed: ${r.stdout}${r.stderr}`);

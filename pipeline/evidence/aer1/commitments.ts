@@ -4,11 +4,17 @@
 // timeline. Only such a commitment can catch a timeline that was cut and made consistent again
 // (tail cut and re-closed, head cut and renumbered) or whose last entry was substituted.
 //
-// Who may cancel what (SPEC §12.3): any well-formed commitment published before closes_at anchors
-// the timeline it matches, whoever published it; only one that binds the timeline's owner (signed
+// Who may cancel what (SPEC §12.3): any well-formed commitment published in the window and dated
+// plausibly (below) anchors the timeline it matches, whoever published it; only one that binds the timeline's owner (signed
 // by one of its agent keys, or received from it through intake) can make COMMITMENT_CONFLICT.
 // Another that differs is COMMITMENT_FOREIGN; a signature no registered key verifies is
 // COMMITMENT_SIGNATURE_INVALID; both informational.
+//
+// When a commitment was published is its committer's claim; the time that counts is its witness's:
+// the TSA date of the intake entry that brought its file in, or the seal's for the
+// operator-collected file (CommitmentWitness). A claim before opens_at, after its witnessed date,
+// or after its own retrieved_at is COMMITMENT_TIME_IMPLAUSIBLE: a participant backdating a
+// commitment anchors nothing.
 //
 // A malformed line is reported with its file and line and never stops the other lines from
 // counting (SPEC §5.2). Pure: the text and the keys come in, nothing is read from disk.
@@ -52,6 +58,29 @@ export interface CommitmentSource {
    * intake token dating it: SPEC §12.2); absent for the operator-collected file and outside a study.
    */
   intake_owner?: string;
+  /** Who dated the file the line is in, and when (absent: nothing dated it, e.g. outside a study or before the seal). */
+  witnessed?: CommitmentWitness;
+}
+
+/**
+ * The independent date of a commitments file (a TSA token's genTime): the intake entry that took a
+ * system's own file in, or the seal's anchor for the operator-collected file.
+ */
+export interface CommitmentWitness {
+  /** Where the token is, e.g. `inputs/intake.jsonl:3` or `inputs/anchors/local.tsr`. */
+  by: string;
+  /** Its genTime (RFC 3339). */
+  at: string;
+}
+
+/** How a commitment reached the study: a system's own file through intake, or the operator's collection. */
+export type CommitmentRoute = 'intake' | 'operator';
+
+/** The compared commitment's route and witness, as chain_checks records them. */
+export interface CommitmentProvenance {
+  route: CommitmentRoute;
+  witnessed_by: string | null;
+  witnessed_at: string | null;
 }
 
 /** A commitment's `signature` member and the bytes it must sign: the canonical commitment without its signature. */
@@ -190,7 +219,10 @@ export function indexCommitments(lines: readonly CommitmentLine[], keys: AgentKe
     return j;
   };
   for (const l of lines) {
-    const at: CommitmentSource = { file: l.file, line: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, ...(l.intake_owner !== undefined ? { intake_owner: l.intake_owner } : {}) };
+    const at: CommitmentSource = {
+      file: l.file, line: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256,
+      ...(l.intake_owner !== undefined ? { intake_owner: l.intake_owner } : {}), ...(l.witnessed !== undefined ? { witnessed: l.witnessed } : {}),
+    };
     if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment, ...(l.signed !== undefined ? { signed: l.signed } : {}), ...(l.signer !== undefined ? { signer: l.signer } : {}) });
     else if (l.job_id !== null) of(l.job_id).malformed.push({ ...at, job_id: l.job_id, problems: l.problems });
     else unattributed.push({ ...at, job_id: null, problems: l.problems });
@@ -259,7 +291,7 @@ function verifiedSigner(signed: CommitmentSignature | undefined, keys: AgentKeyr
 }
 
 /** The comparison's checks, in the order a timeline records them after its own. */
-export const COMMITMENT_CHECKS = ['commitment_found', 'commitment_wellformed', 'commitment_count', 'commitment_final_digest', 'commitment_timely', 'commitment_consistent'] as const;
+export const COMMITMENT_CHECKS = ['commitment_found', 'commitment_wellformed', 'commitment_count', 'commitment_final_digest', 'commitment_timely', 'commitment_time_plausible', 'commitment_consistent'] as const;
 export type CommitmentCheck = (typeof COMMITMENT_CHECKS)[number];
 type Outcome = 'pass' | 'fail' | 'skipped';
 
@@ -274,6 +306,7 @@ export const COMMITMENT_CODES = {
   COMMITMENT_COUNT_MISMATCH: { check: 'commitment_count', status: 'UNANCHORED' },
   COMMITMENT_FINAL_DIGEST_MISMATCH: { check: 'commitment_final_digest', status: 'UNANCHORED' },
   COMMITMENT_LATE: { check: 'commitment_timely', status: 'UNANCHORED' },
+  COMMITMENT_TIME_IMPLAUSIBLE: { check: 'commitment_time_plausible', status: 'UNANCHORED' },
   COMMITMENT_CONFLICT: { check: 'commitment_consistent', status: 'UNANCHORED' },
   COMMITMENT_FOREIGN: { check: null, status: null },
   COMMITMENT_SIGNATURE_INVALID: { check: null, status: null },
@@ -285,6 +318,8 @@ export interface CommitmentComparison {
   checks: Record<CommitmentCheck, Outcome>;
   /** The well-formed commitment compared (the best candidate), or null when there was none. */
   commitment: ChainCommitment | null;
+  /** How that commitment came in and who dated it; null when there was none. */
+  provenance: CommitmentProvenance | null;
   /** COMMITMENT_FOREIGN, COMMITMENT_SIGNATURE_INVALID when they apply, sorted: listed, never changing the status. */
   informational: CommitmentInformationalCode[];
   problems: string[];
@@ -314,8 +349,8 @@ const LISTED = 5;
  * whose mismatch codes then say how it differs, as before. With no agent keys registered and no intake files, nothing binds
  * an owner, and no commitment can conflict.
  */
-export function compareCommitments(index: CommitmentIndex, jobId: string, entryCount: number, finalDigest: string | null, closesAt: Rfc3339Instant, owner: string | null = null): CommitmentComparison {
-  const checks: Record<CommitmentCheck, Outcome> = { commitment_found: 'skipped', commitment_wellformed: 'skipped', commitment_count: 'skipped', commitment_final_digest: 'skipped', commitment_timely: 'skipped', commitment_consistent: 'skipped' };
+export function compareCommitments(index: CommitmentIndex, jobId: string, entryCount: number, finalDigest: string | null, window: CommitmentWindow, owner: string | null = null): CommitmentComparison {
+  const checks: Record<CommitmentCheck, Outcome> = { commitment_found: 'skipped', commitment_wellformed: 'skipped', commitment_count: 'skipped', commitment_final_digest: 'skipped', commitment_timely: 'skipped', commitment_time_plausible: 'skipped', commitment_consistent: 'skipped' };
   const problems: string[] = [];
   const job = index.jobs.get(jobId);
   const malformed = job?.malformed ?? [];
@@ -323,17 +358,19 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   if (!job) {
     checks.commitment_found = 'fail';
     problems.push(`no commitment for job_id ${JSON.stringify(jobId)}`);
-    return { checks, commitment: null, informational: [], problems };
+    return { checks, commitment: null, provenance: null, informational: [], problems };
   }
   checks.commitment_found = 'pass';
-  const timely = (c: ChainCommitment) => compareInstants(parseRfc3339(c.published_at)!, closesAt) < 0;
+  const timely = (c: ChainCommitment) => compareInstants(parseRfc3339(c.published_at)!, window.closes_at) < 0;
+  const plausible = (v: IndexedCommitment) => implausibleTime(v, window.opens_at) === null;
   const matches = (c: ChainCommitment) => finalDigest !== null && c.final_entry_digest === finalDigest && c.entry_count === entryCount;
   const binds = (v: IndexedCommitment) => owner !== null && boundSystems(index, v).some((b) => b.system_id === owner);
   let best: IndexedCommitment | null = null;
   let rank = -1;
   for (const v of job.valid) {
     const c = v.commitment;
-    const r = (finalDigest !== null && c.final_entry_digest === finalDigest ? 4 : 0) + (c.entry_count === entryCount ? 2 : 0) + (timely(c) ? 1 : 0);
+    // A plausibly dated one before an implausible one: nobody's backdated copy hides a good commitment.
+    const r = (finalDigest !== null && c.final_entry_digest === finalDigest ? 8 : 0) + (c.entry_count === entryCount ? 4 : 0) + (timely(c) ? 2 : 0) + (plausible(v) ? 1 : 0);
     if (r > rank) [rank, best] = [r, v];
   }
 
@@ -353,7 +390,7 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
 
   if (best === null) {
     checks.commitment_wellformed = 'fail';
-    return { checks, commitment: null, informational, problems };
+    return { checks, commitment: null, provenance: null, informational, problems };
   }
   const committed = new Map<string, string[]>();
   const count = (v: IndexedCommitment) => {
@@ -370,16 +407,43 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   const countFailed = c.entry_count !== entryCount;
   const digestFailed = finalDigest !== null && c.final_entry_digest !== finalDigest;
   const late = !timely(c);
+  // Judged only for a commitment published before closes_at: a late one is COMMITMENT_LATE already.
+  const implausible = late ? null : implausibleTime(best, window.opens_at);
   checks.commitment_count = countFailed ? 'fail' : 'pass';
   checks.commitment_final_digest = digestFailed ? 'fail' : finalDigest === null ? 'skipped' : 'pass';
   checks.commitment_timely = late ? 'fail' : 'pass';
-  const anchored = !countFailed && !late && finalDigest !== null && !digestFailed && committed.size <= 1;
+  checks.commitment_time_plausible = late ? 'skipped' : implausible !== null ? 'fail' : 'pass';
+  const anchored = !countFailed && !late && implausible === null && finalDigest !== null && !digestFailed && committed.size <= 1;
   checks.commitment_wellformed = malformed.length > 0 && !anchored ? 'fail' : 'pass';
   const where = `${best.file}:${best.line}`;
   if (countFailed) problems.push(`the timeline has ${entryCount} entries, its commitment (${where}) says ${c.entry_count}`);
   if (digestFailed) problems.push(`the recomputed final entry digest ${finalDigest} differs from the committed ${c.final_entry_digest} (${where})`);
   if (late) problems.push(`the commitment (${where}) was published at ${c.published_at}, not before closes_at`);
-  return { checks, commitment: c, informational, problems };
+  if (implausible !== null) problems.push(`COMMITMENT_TIME_IMPLAUSIBLE ${where}: ${implausible}`);
+  const provenance: CommitmentProvenance = { route: best.intake_owner !== undefined ? 'intake' : 'operator', witnessed_by: best.witnessed?.by ?? null, witnessed_at: best.witnessed?.at ?? null };
+  return { checks, commitment: c, provenance, informational, problems };
+}
+
+/** The window a commitment's published_at must lie in: opens_at (null: unbounded) ≤ published_at < closes_at. */
+export interface CommitmentWindow {
+  opens_at: Rfc3339Instant | null;
+  closes_at: Rfc3339Instant;
+}
+
+/**
+ * Why a commitment's claimed time cannot be true, or null when it can: published_at before
+ * opens_at, after the witnessed date of its file (nobody publishes after the witness already held
+ * it), or after its own retrieved_at (nobody retrieves what is not yet published). closes_at is
+ * COMMITMENT_LATE's, judged apart.
+ */
+function implausibleTime(v: IndexedCommitment, opensAt: Rfc3339Instant | null): string | null {
+  const c = v.commitment;
+  const published = parseRfc3339(c.published_at)!;
+  if (opensAt !== null && compareInstants(published, opensAt) < 0) return `published_at ${c.published_at} is before the study's opens_at (the window had not opened)`;
+  const witnessed = v.witnessed !== undefined ? parseRfc3339(v.witnessed.at) : null;
+  if (witnessed !== null && compareInstants(published, witnessed) > 0) return `published_at ${c.published_at} is after ${v.witnessed!.at}, when its witness (${v.witnessed!.by}) already dated the file holding it`;
+  if (c.retrieved_at !== null && compareInstants(parseRfc3339(c.retrieved_at)!, published) < 0) return `retrieved_at ${c.retrieved_at} is before published_at ${c.published_at}`;
+  return null;
 }
 
 function signedBy(signer: CommitmentSigner): string {

@@ -1,6 +1,6 @@
 // AER-1 timelines (draft-zambo-aer1-09 §7.1–7.3, SPEC §5.2): the rules of one timeline and its
-// comparison with the external commitments. Pure: the commitments and closes_at come in as
-// arguments.
+// comparison with the external commitments. Pure: the commitments and the study window come in
+// as arguments.
 //
 // Every rule runs and every failure is reported; a check is 'skipped' when what it needs is
 // missing or malformed, so it could not be decided. Bad evidence never throws; only a caller bug
@@ -13,7 +13,7 @@
 // METADATA_UNBOUND and earns no proven credit. A commitment stored inside the document is
 // circular and is ignored: unknown members are never read.
 import { parseRfc3339 } from '../../formats/rfc3339.ts';
-import { COMMITMENT_CHECKS, COMMITMENT_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex, type CommitmentInformationalCode } from './commitments.ts';
+import { COMMITMENT_CHECKS, COMMITMENT_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex, type CommitmentInformationalCode, type CommitmentProvenance } from './commitments.ts';
 import { checkCatalogue, codeOfCheck, worstStatus, type CodeOf } from '../check-catalogue.ts';
 import { entryDigest, METADATA_MEMBERS, readEntry, type Construction, type EntryFields } from './entry.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
@@ -97,6 +97,8 @@ export interface TimelineVerification {
   entries: TimelineEntrySummary[];
   /** The external commitment compared, or null when none was. */
   commitment: ChainCommitment | null;
+  /** How that commitment came in (intake or operator-collected) and who dated it, when; null when none was compared. */
+  commitment_provenance: CommitmentProvenance | null;
   /** Distinct provenance classes the entries declare, sorted: reported, never trusted. */
   provenance_classes: string[];
   /** What failed and where (e.g. `entries[3].prev_digest …`), for people; not a contract. */
@@ -132,7 +134,7 @@ class Report {
     const codes = [...new Set([...this.codes, ...this.informational])].sort();
     const base: TimelineVerification = {
       status: 'BROKEN', reason_codes: codes, informational_codes: [...this.informational].sort(), checks: this.checks, form: null, revision: null, construction: null, job_id: null,
-      entry_count: 0, final_entry_digest: null, entries: [], commitment: null, provenance_classes: [], problems: this.problems,
+      entry_count: 0, final_entry_digest: null, entries: [], commitment: null, commitment_provenance: null, provenance_classes: [], problems: this.problems,
       ...fields,
     };
     return { ...base, status: statusOf([...this.codes], base.construction) };
@@ -140,14 +142,22 @@ class Report {
 }
 
 /**
- * Verifies one timeline document and compares it with the external commitments. `closesAt` is
- * the study's closes_at (RFC 3339); a commitment counts only when published strictly before it.
+ * Verifies one timeline document and compares it with the external commitments. `window` is the
+ * study's {opens_at, closes_at} (RFC 3339), or its closes_at alone (no lower bound): a commitment
+ * counts only when published strictly before closes_at, and anchors only when its time is
+ * plausible (not before opens_at, nor after its witnessed date or its retrieved_at).
  * `owner` is the system whose record submitted the timeline (null outside a study): only a
  * commitment binding it can make COMMITMENT_CONFLICT (SPEC §12.3, compareCommitments).
  */
-export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, closesAt: string, owner: string | null = null): TimelineVerification {
-  const closes = parseRfc3339(closesAt);
-  if (closes === null) throw new TypeError(`closesAt must be an RFC 3339 date-time, got ${JSON.stringify(closesAt)}`);
+export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, window: string | { opens_at: string; closes_at: string }, owner: string | null = null): TimelineVerification {
+  const instant = (name: string, text: string) => {
+    const at = parseRfc3339(text);
+    if (at === null) throw new TypeError(`${name} must be an RFC 3339 date-time, got ${JSON.stringify(text)}`);
+    return at;
+  };
+  const bounds = typeof window === 'string'
+    ? { opens_at: null, closes_at: instant('closesAt', window) }
+    : { opens_at: instant('opens_at', window.opens_at), closes_at: instant('closes_at', window.closes_at) };
   const report = new Report();
 
   // 1. The form: a bare array, or the envelope declaring a revision; other members are ignored.
@@ -202,14 +212,16 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, close
 
   // 3. The external commitment: the only witness of the timeline's length and last entry.
   let commitment: ChainCommitment | null = null;
+  let provenance: CommitmentProvenance | null = null;
   if (jobId !== null) {
-    const compared = compareCommitments(commitments, jobId, entries.length, finalDigest, closes, owner);
+    const compared = compareCommitments(commitments, jobId, entries.length, finalDigest, bounds, owner);
     for (const [check, outcome] of Object.entries(compared.checks) as Array<[TimelineCheck, CheckOutcome]>) {
       report.record(check, outcome === 'fail', outcome === 'skipped');
     }
     for (const code of compared.informational) report.informational.add(code);
     for (const p of compared.problems) report.problems.push(p);
     commitment = compared.commitment;
+    provenance = compared.provenance;
   }
 
   return report.result({
@@ -218,6 +230,7 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, close
       seq: i + 1, id: e.id!, digest: digests[i]!, output_commitment: e.output_commitment!, tool: e.tool, provenance_class: e.provenance_class,
     })),
     commitment,
+    commitment_provenance: provenance,
     provenance_classes: [...new Set(entries.flatMap((e) => (e.provenance_class === null ? [] : [e.provenance_class])))].sort(),
   });
 }

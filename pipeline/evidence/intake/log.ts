@@ -15,10 +15,18 @@ export interface ParsedLog {
   problem: { line: number; message: string } | null;
 }
 
-/** The log read so far; `add` checks the next line against it. */
-export class IntakeChain {
-  readonly entries: IntakeEntry[] = [];
+/**
+ * A log of entries chained by seq and prev, read so far; `add` checks the next line against it.
+ * The intake log and the deviations log (evidence/deviations/records.ts) are each one.
+ */
+export class LinkedChain<T extends { seq: number; prev: string }> {
+  readonly entries: T[] = [];
   readonly digests: string[] = [];
+
+  constructor(
+    private readonly problemsOf: (value: unknown) => string[],
+    private readonly digestOf: (entry: T) => string,
+  ) {}
 
   /** What is wrong with the next line's text, or null: then it is the chain's next entry, kept. */
   add(text: string): string | null {
@@ -29,9 +37,9 @@ export class IntakeChain {
       if (!(err instanceof JsonParseError)) throw err;
       return `${err.code}: ${err.message}`;
     }
-    const problems = entryProblems(value);
+    const problems = this.problemsOf(value);
     if (problems.length > 0) return problems.join('; ');
-    const entry = value as IntakeEntry;
+    const entry = value as T;
     const expectedPrev = this.digests[this.digests.length - 1] ?? GENESIS_PREV;
     const wrong = [
       ...(entry.seq !== this.entries.length ? [`seq is ${entry.seq}; entry ${this.entries.length} expected`] : []),
@@ -39,8 +47,14 @@ export class IntakeChain {
     ];
     if (wrong.length > 0) return wrong.join('; ');
     this.entries.push(entry);
-    this.digests.push(entryDigest(entry));
+    this.digests.push(this.digestOf(entry));
     return null;
+  }
+}
+
+export class IntakeChain extends LinkedChain<IntakeEntry> {
+  constructor() {
+    super(entryProblems, entryDigest);
   }
 }
 

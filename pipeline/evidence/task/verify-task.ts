@@ -102,7 +102,7 @@ export type ParsedDocument =
  * hashed as their canonical JSON, every other value is read as parsed (lexemes kept).
  */
 export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyContext): Promise<VerifyOutcome> {
-  if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window.closes_at, doc.owner ?? null) };
+  if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window, doc.owner ?? null) };
   if (doc.kind === 'receipt') return { kind: 'receipt', key: doc.key, result: verifyReceipt(doc.receipt) };
   const body = (v: JsonValue | CanonicalText) => (v instanceof CanonicalText ? v : new CanonicalText(canonicalJson(v)));
   const item: EvidenceItem = { proof: doc.proof };

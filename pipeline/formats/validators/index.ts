@@ -2,6 +2,7 @@
 import type { CompiledValidator } from '../compiled-validator.ts';
 import { validate as answerKey } from './answer-key.ts';
 import { validate as commitment } from './commitment.ts';
+import { validate as deviation } from './deviation.ts';
 import { validate as freeze } from './freeze.ts';
 import { validate as intakeRequest } from './intake-request.ts';
 import { validate as items } from './items.ts';
@@ -17,6 +18,7 @@ import { validate as trustPolicy } from './trust-policy.ts';
 export const VALIDATORS: Record<string, CompiledValidator> = {
   "answer-key": answerKey,
   "commitment": commitment,
+  "deviation": deviation,
   "freeze": freeze,
   "intake-request": intakeRequest,
   "items": items,

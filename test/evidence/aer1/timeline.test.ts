@@ -3,14 +3,14 @@
 // own (and is checked against the reference's vectors in vectors.test.ts).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { TIMELINE_CHECK_CODES, TIMELINE_CHECKS, verifyTimeline, type TimelineReasonCode, type TimelineStatus } from '../../../pipeline/evidence/aer1/index.ts';
+import { indexCommitments, TIMELINE_CHECK_CODES, TIMELINE_CHECKS, verifyTimeline, type TimelineReasonCode, type TimelineStatus } from '../../../pipeline/evidence/aer1/index.ts';
 import { parseJson } from '../../../pipeline/formats/canonical-json.ts';
 import { REASONS } from '../../../pipeline/reasons.ts';
 import {
   buildTimeline, commitmentFor, cutHead, cutTail, digestsOf, envelope, patchEntry, relink, sampleReceipts, substituteLast,
   type Construction, type Timeline,
 } from '../../support/aer1-builder.ts';
-import { CLOSES_AT, commitmentIndex } from './helpers.ts';
+import { CLOSES_AT, commitmentIndex, commitmentLines } from './helpers.ts';
 
 const sha256 = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
@@ -509,5 +509,47 @@ describe('verifyTimeline: what it records', () => {
 
   it('throws for a closesAt that is not RFC 3339 (a caller bug)', () => {
     expect(() => verifyTimeline(honest().timeline, commitmentIndex(), '2026-11-16')).toThrow(TypeError);
+  });
+});
+
+describe('when a commitment was published: the witness\'s date counts (issue 35 point 4)', () => {
+  const WINDOW = { opens_at: '2026-11-02T00:00:00Z', closes_at: CLOSES_AT };
+  /** The honest timeline's commitment with these times, its file dated by `witnessedAt` (an intake entry at line 3). */
+  const judged = (times: { published_at: string; retrieved_at?: string | null }, witnessedAt?: string, extra: unknown[] = []) => {
+    const t = honest().timeline;
+    const lines = commitmentLines(...extra, commitmentFor(t, 'current', { retrieved_at: null, ...times }))
+      .map((l) => ({ ...l, intake_owner: 'sys-a', ...(witnessedAt !== undefined ? { witnessed: { by: 'inputs/intake.jsonl:3', at: witnessedAt } } : {}) }));
+    return verifyTimeline(t, indexCommitments(lines), WINDOW, 'sys-a');
+  };
+
+  it.each([
+    ['at opens_at exactly', '2026-11-02T00:00:00Z', undefined, 'ANCHORED', []],
+    ['one second before opens_at', '2026-11-01T23:59:59Z', undefined, 'UNANCHORED', ['COMMITMENT_TIME_IMPLAUSIBLE']],
+    ['backdated to 2001', '2001-01-01T00:00:00Z', '2026-11-10T12:00:00Z', 'UNANCHORED', ['COMMITMENT_TIME_IMPLAUSIBLE']],
+    ['at its witnessed date exactly', '2026-11-10T12:00:00Z', '2026-11-10T12:00:00Z', 'ANCHORED', []],
+    ['one second after its witnessed date', '2026-11-10T12:00:01Z', '2026-11-10T12:00:00Z', 'UNANCHORED', ['COMMITMENT_TIME_IMPLAUSIBLE']],
+    ['after its witnessed date, written in +01:00 (12:30Z)', '2026-11-10T13:30:00+01:00', '2026-11-10T12:00:00Z', 'UNANCHORED', ['COMMITMENT_TIME_IMPLAUSIBLE']],
+    ['late and after its witness: COMMITMENT_LATE alone', '2026-11-20T00:00:00Z', '2026-11-16T00:10:00Z', 'UNANCHORED', ['COMMITMENT_LATE']],
+  ] as const)('published_at %s: %s', (_name, published_at, witnessedAt, status, codes) => {
+    const r = judged({ published_at }, witnessedAt);
+    expect([r.status, r.reason_codes]).toEqual([status, codes]);
+    expect(r.commitment_provenance).toEqual({ route: 'intake', witnessed_by: witnessedAt === undefined ? null : 'inputs/intake.jsonl:3', witnessed_at: witnessedAt ?? null });
+  });
+
+  it('retrieved_at before published_at is refused; equal is not', () => {
+    expect(judged({ published_at: '2026-11-10T00:00:00Z', retrieved_at: '2026-11-09T23:59:59.999Z' }).reason_codes).toEqual(['COMMITMENT_TIME_IMPLAUSIBLE']);
+    expect(judged({ published_at: '2026-11-10T00:00:00Z', retrieved_at: '2026-11-10T00:00:00Z' }).status).toBe('ANCHORED');
+  });
+
+  it('a backdated copy of a commitment hides nothing: the plausibly dated one, later in the file, anchors', () => {
+    const t = honest().timeline;
+    const r = judged({ published_at: '2026-11-10T00:00:00Z' }, '2026-11-10T12:00:00Z', [commitmentFor(t, 'current', { published_at: '2001-01-01T00:00:00Z', retrieved_at: null })]);
+    expect([r.status, r.reason_codes, r.commitment?.published_at]).toEqual(['ANCHORED', [], '2026-11-10T00:00:00Z']);
+  });
+
+  it('closes_at alone (no lower bound), as before: 2001 is no study window\'s problem', () => {
+    const t = honest().timeline;
+    const r = verifyTimeline(t, commitmentIndex(commitmentFor(t, 'current', { published_at: '2001-01-01T00:00:00Z', retrieved_at: null })), CLOSES_AT);
+    expect([r.status, r.commitment_provenance]).toEqual(['ANCHORED', { route: 'operator', witnessed_by: null, witnessed_at: null }]);
   });
 });
