@@ -39,8 +39,10 @@ SELECT 648 + m, 'amount', NULL, CAST(1000 + m AS VARCHAR),
        (m // 4) % 9, 0
 FROM range(36) t(m);
 
+-- A replicate campaign of fixture-a too (it submits nothing), so a plan's pairing of replicates runs.
 INSERT INTO registered_systems
-SELECT system_id, [], [] FROM (VALUES ('fixture-a'), ('fixture-b'), ('fixture-withdrawn')) s(system_id);
+SELECT system_id, [], [], false, replicate_of
+FROM (VALUES ('fixture-a', NULL), ('fixture-b', NULL), ('fixture-withdrawn', NULL), ('fixture-a-replicate', 'fixture-a')) s(system_id, replicate_of);
 
 INSERT INTO items SELECT item_id, 'fixture question ' || combo FROM fixture_record_flags;
 
@@ -57,7 +59,7 @@ SELECT row_number() OVER (ORDER BY s.system_id, f.combo, s.attempt) AS record_id
 FROM fixture_record_flags f, (VALUES ('fixture-a', 1), ('fixture-b', 1), ('fixture-b', 2)) s(system_id, attempt);
 
 INSERT INTO records
-SELECT record_id, system_id, item_id, attempt, 'fixture.jsonl', record_id, 0, '', '', flag, truncated, 0, attempt = 2
+SELECT record_id, system_id, item_id, attempt, 'fixture.jsonl', record_id, 0, '', '', flag, truncated, 0, attempt = 2, NULL
 FROM fixture_records;
 
 INSERT INTO record_refusals
