@@ -77,7 +77,7 @@ async function generate(path: string, count: number, token: TokenKind): Promise<
     let done = 0;
     await pool.mapOrdered(source(), (x) => x, (rows) => {
       for (const r of rows) {
-        records.append([r.index + 1, 'sys-bench', `b-${r.index}`, 1, 'bench.jsonl', r.index + 1, 0, '', '', false, false, 1, false]);
+        records.append([r.index + 1, 'sys-bench', `b-${r.index}`, 1, 'bench.jsonl', r.index + 1, 0, '', '', false, false, 1, false, null]);
         evidence.append([r.index + 1, 0, r.proof, r.request, r.response, null, null]);
       }
       done += rows.length;

@@ -257,8 +257,8 @@ describe('sign tests on the example study', () => {
       const r = await runCli(['score', '--root', s.root, '--json']);
       expect(r.code).toBe(0);
       const rows = await queryStore(s.root, 'SELECT wins_a, wins_b, p_value FROM result_sign_tests');
-      // 4 systems: 6 pairs, 2 metrics each.
-      expect(rows.length).toBe(12);
+      // 4 systems and sys-honest's replicate: 6 pairs and the replicate with its original, 2 metrics each.
+      expect(rows.length).toBe(14);
       const pairs = rows.map((x) => [Number(x.wins_a), Number(x.wins_b)]);
       const python = JSON.parse(
         execFileSync('python3', ['-c', 'import json,sys; from math import comb\nprint(json.dumps([min(1.0, 2*sum(comb(a+b,i) for i in range(min(a,b)+1))/2**(a+b)) if a+b else 1.0 for a,b in json.load(sys.stdin)]))'], {

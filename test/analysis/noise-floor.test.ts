@@ -103,7 +103,7 @@ describe('a replicate is declared at freeze', () => {
         const s = JSON.parse(original) as { systems: Array<{ system_id: string; replicate_of?: string }> };
         s.systems.find((x) => x.system_id === system)!.replicate_of = of;
         writeFileSync(file, JSON.stringify(s, null, 2));
-        const r = await runCli(['freeze', '--replace', '--root', study.root, '--secret-file', join(study.root, 'inputs/answer-key.secret'), '--json']);
+        const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', study.root, '--secret-file', join(study.root, 'inputs/answer-key.secret'), '--json']);
         expect([system, of, r.code, r.json.code]).toEqual([system, of, 3, 'STUDY_INVALID']);
         expect(r.json.message).toContain('replicate_of');
       }

@@ -16,13 +16,13 @@ describe('progress with a total and an ETA', () => {
     const tty = await runCli(['ingest', '--root', root, '--force'], { CI: '' }, { isTTY: true });
     expect(tty.code, tty.stderr).toBe(0);
     expect(tty.stderr).not.toContain('ingest: hashing');
-    expect(tty.stderr).toMatch(/ingest: inputs\/submissions\/sys-honest\.jsonl \(2\/4\) [0-9.]+ MB of [0-9.]+ MB \[\d+\/\d+, ETA \d+(s|m\d\ds)\]/);
+    expect(tty.stderr).toMatch(/ingest: inputs\/submissions\/sys-honest\.jsonl \(3\/5\) [0-9.]+ MB of [0-9.]+ MB \[\d+\/\d+, ETA \d+(s|m\d\ds)\]/);
     // Changed inputs under a database: every file is hashed first, to say what changed.
     appendFileSync(join(root, 'inputs/submissions/sys-truncated.jsonl'), '\n');
     const changed = await runCli(['ingest', '--root', root], { CI: '' }, { isTTY: true });
     expect(changed.code, changed.stderr).toBe(0);
-    expect(changed.stderr).toContain('ingest: hashing inputs/submissions/copycat.jsonl [0/4]');
-    expect(changed.stderr).toMatch(/ingest: hashing inputs\/submissions\/sys-honest\.jsonl \[1\/4, ETA \d+(s|m\d\ds)\]/);
+    expect(changed.stderr).toContain('ingest: hashing inputs/submissions/copycat.jsonl [0/5]');
+    expect(changed.stderr).toMatch(/ingest: hashing inputs\/submissions\/sys-honest\.jsonl \[2\/5, ETA \d+(s|m\d\ds)\]/);
     const piped = await runCli(['ingest', '--root', root, '--force'], { CI: '' }, { isTTY: false });
     expect(piped.code).toBe(0);
     expect(piped.stderr).toBe('');
@@ -34,11 +34,11 @@ describe('progress with a total and an ETA', () => {
     await runCli(['ingest', '--root', root]);
     const tty = await runCli(['verify', '--root', root, '--force'], { CI: '' }, { isTTY: true });
     expect(tty.code, tty.stderr).toBe(0);
-    // The example: 175 records, one evidence item and one receipt timeline each.
-    expect(tty.stderr).toContain('verify: 0 evidence items [0/175]');
-    expect(tty.stderr).toContain('verify: 175 evidence items [175/175, ETA 0s]');
-    expect(tty.stderr).toContain('verify: 0 receipt chains [0/175]');
-    expect(tty.stderr).toContain('verify: 175 receipt chains [175/175, ETA 0s]');
+    // The example: 235 records, one evidence item and one receipt timeline each.
+    expect(tty.stderr).toContain('verify: 0 evidence items [0/235]');
+    expect(tty.stderr).toContain('verify: 235 evidence items [235/235, ETA 0s]');
+    expect(tty.stderr).toContain('verify: 0 receipt chains [0/235]');
+    expect(tty.stderr).toContain('verify: 235 receipt chains [235/235, ETA 0s]');
     const piped = await runCli(['verify', '--root', root, '--force'], { CI: '' }, { isTTY: false });
     expect(piped.code).toBe(0);
     expect(piped.stderr).toBe('');

@@ -20,8 +20,8 @@ import { AUDITOR_TSA_ROOT, auditorFlags, EXAMPLE_AUDITOR_DIR, sealedExampleFreez
 import { copySealedExampleStudy, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 
 const RECEIPT = join(EXAMPLE_AUDITOR_DIR, 'receipts/sys-honest.receipt.json');
-/** The sealed example's log has 4 entries: the first line after them is line 5. */
-const FIRST_PADDED_LINE = 5;
+/** The sealed example's log has 5 entries (one per system): the first line after them is line 6. */
+const FIRST_PADDED_LINE = 6;
 const PADDING = 20_000;
 
 let cleanups: Array<() => void> = [];
@@ -74,7 +74,7 @@ describe('intake --verify-receipt on a malformed or oversized log', () => {
     const text = readFileSync(logOf(root), 'utf8');
     writeFileSync(logOf(root), text.slice(0, -1));
     const r = await verifyReceipt(root, true);
-    expect([r.code, r.json.code, r.json.details.line]).toEqual([3, 'INTAKE_LOG_INVALID', 4]);
+    expect([r.code, r.json.code, r.json.details.line]).toEqual([3, 'INTAKE_LOG_INVALID', FIRST_PADDED_LINE - 1]);
   });
 
   it(`a log over the limit (${MAX_INTAKE_LOG_BYTES} bytes) is refused before a byte of it is read`, async () => {
@@ -90,7 +90,7 @@ describe('intake --verify-receipt on a malformed or oversized log', () => {
 describe('verifyIntakeLog on a long chain of bad entries', () => {
   it(`lists its first ${MAX_LISTED_FINDINGS} findings and counts the others, still failing`, async () => {
     const root = sealedCopy();
-    // 300 entries chained as intake would chain them, each a copy of a genuine one: from entry 4 on,
+    // 300 entries chained as intake would chain them, each a copy of a genuine one: from entry 5 on,
     // every token dates another digest (INTAKE_TOKEN_INVALID), one finding per entry.
     const genuine = readFileSync(logOf(root), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as IntakeEntry);
     const entries: IntakeEntry[] = [];
@@ -109,9 +109,9 @@ describe('verifyIntakeLog on a long chain of bad entries', () => {
     expect(v.ok).toBe(false);
     expect(v.entries).toHaveLength(300);
     expect(v.findings).toHaveLength(MAX_LISTED_FINDINGS);
-    expect(v.findings[0]).toMatchObject({ code: 'INTAKE_TOKEN_INVALID', line: 5 });
-    // 296 token findings and the seal's, of which the first 100 are listed.
-    expect(v.findings_omitted).toBeGreaterThanOrEqual(296 - MAX_LISTED_FINDINGS);
+    expect(v.findings[0]).toMatchObject({ code: 'INTAKE_TOKEN_INVALID', line: FIRST_PADDED_LINE });
+    // 295 token findings and the seal's, of which the first 100 are listed.
+    expect(v.findings_omitted).toBeGreaterThanOrEqual(295 - MAX_LISTED_FINDINGS);
   });
 });
 

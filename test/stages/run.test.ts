@@ -44,13 +44,14 @@ describe('prereg run on the example study', () => {
     expect(report).toContain('- sys-tampered: 45/48 (93.8%) declared, 21/48 (43.8%) proven — proven is 50.0 points below declared.');
     // The constancy flag, and the discordant items behind a sign test (which item went which way).
     expect(report).not.toContain('counted over different numbers of attempts per item');
-    // The raw p-value (9 to 1: 0.021484375, shown to 4 digits), then Holm's over the 6 comparisons of the metric, significance and the wins needed.
-    expect(report).toMatch(/\| sys-honest \| sys-tampered \| [^|]*, proven [^|]*\| 3 \/ 3 \| 9 \| 1 \| 6 \| 0\.02148 \| [^|]+ \| (yes|no) \| 9 of 10 \| mp-001, mp-002, mp-003, mp-004, mp-005, mp-006, mp-007, mp-008, mp-009 \| mp-010 \|/);
+    // The raw p-value (9 to 1: 0.021484375, shown to 4 digits), then Holm's over the 6 comparisons of the metric, significance and the wins needed;
+    // beyond noise: 10 discordant items against sys-honest's own replicate's 3 (mp-010, mp-011, mp-012).
+    expect(report).toMatch(/\| sys-honest \| sys-tampered \| [^|]*, proven [^|]*\| 3 \/ 3 \| 9 \| 1 \| 6 \| 0\.02148 \| [^|]+ \| (yes|no) \| 9 of 10 \| yes \| mp-001, mp-002, mp-003, mp-004, mp-005, mp-006, mp-007, mp-008, mp-009 \| mp-010 \|/);
     // sys-truncated made two of the three expected attempts of each item: it fails every item, and
     // sys-honest, which cites in all three attempts of 15 items (not mp-010), wins those 15.
     expect(report).toMatch(/\| sys-honest \| sys-truncated \| [^|]*, proven [^|]*\| 3 \/ 3 \| 15 \| 0 \| 1 \|/);
     // L5132-4, relayed from the served L2113-10: RELAYED for both, PHANTOM proven for sys-tampered (expired key).
-    expect(report).toContain('| RELAYED | 0 | 0 | 3 | 3 | 3 | 0 | 0 | 0 |'); // copycat, sys-honest, sys-tampered, sys-truncated
+    expect(report).toContain('| RELAYED | 0 | 0 | 3 | 3 | 3 | 3 | 3 | 0 | 0 | 0 |'); // copycat, sys-honest, sys-honest-rerun, sys-tampered, sys-truncated
   });
 
   it("the copycat, which submitted sys-honest's lines as its own, declares high and proves nothing; sys-honest keeps its credit", () => {
@@ -77,7 +78,7 @@ describe('prereg run on the example study', () => {
     // [18.66%, 46.25%] (scipy beta.ppf(0.025, 15, 34), beta.ppf(0.975, 16, 33)), shown widened to
     // [18.6%, 46.3%]; 0/48 is [0.0%, 7.4%] (1 − 0.025^(1/48) = 0.0740).
     expect(report).toMatch(/\| copycat \| positive answers citing an expected reference \(higher is better\) \| 15\/48 \(31\.3%\) \| \\\[18\.6%, 46\.3%\\\] \| 0\/48 \(0\.0%\) \| \\\[0\.0%, 7\.4%\\\] \|/);
-    expect(report).toContain('study.json registers 4 system(s)');
+    expect(report).toContain('study.json registers 5 system(s)');
   });
 
   it('passes sha256sum -c, openssl cms -verify and openssl pkeyutl -verify; DuckDB reads the Parquet back', async () => {
@@ -88,7 +89,7 @@ describe('prereg run on the example study', () => {
     const mem = await openStore(':memory:');
     try {
       const n = await mem.connection.runAndReadAll(`SELECT count(*) AS n FROM read_parquet('${join(dir, 'proof_checks.parquet')}')`);
-      expect(n.getRowObjectsJS()[0]!.n).toBe(175n); // 20 items × (3 + 3 + 2 attempts), and the copycat's 15 copied lines
+      expect(n.getRowObjectsJS()[0]!.n).toBe(235n); // 20 items × (3 + 3 + 2 + 3 attempts), and the copycat's 15 copied lines
     } finally {
       mem.close();
     }

@@ -22,10 +22,10 @@ const TAMPERED_PROOFS: Record<string, { status: string; reason_codes: string[] }
   'mp-008': { status: 'UNTRUSTED', reason_codes: ['PROOF_TSA_UNTRUSTED'] },
   'mp-009': { status: 'UNTRUSTED', reason_codes: ['PROOF_PREIMAGE_REDACTED'] },
 };
-/** 20 items × (3 + 3 + 2) attempts (sys-truncated makes two per item), and the copycat's 15 copied lines. */
-const RECORDS = 175;
+/** 20 items × (3 + 3 + 2 + 3) attempts (sys-truncated makes two per item; sys-honest-rerun, sys-honest's replicate, three), and the copycat's 15 copied lines. */
+const RECORDS = 235;
 /** One commitment per job: the copycat's copied lines carry sys-honest's timelines, whose commitments are already there. */
-const COMMITMENTS = 160;
+const COMMITMENTS = 220;
 const CUT_CHAINS = ['mp-001', 'mp-002', 'mp-003', 'mp-004', 'mp-005', 'mp-006', 'mp-007', 'mp-008', 'mp-009', 'mp-010'];
 
 let root: string;
@@ -85,7 +85,7 @@ describe('verify on the example study', () => {
     // Whose evidence is whose: the copycat's proofs were bought by sys-honest's key, and the public
     // view sys-tampered submitted for mp-009 publishes no fingerprint; everything else is its record's.
     const owned = await queryStore(root, 'SELECT system_id, item_id, bool_or(owned) AS any_owned FROM served_passages GROUP BY ALL ORDER BY ALL');
-    expect(owned).toHaveLength(65);
+    expect(owned).toHaveLength(85); // 20 items of each of four systems, and the copycat's 5
     for (const o of owned) {
       const foreign = o.system_id === 'copycat' || (o.system_id === 'sys-tampered' && o.item_id === 'mp-009');
       expect(o.any_owned, `${o.system_id} ${o.item_id}`).toBe(!foreign);
@@ -116,8 +116,8 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
       expect(r.json.commitments.lines).toBe(COMMITMENTS + 2);
       expect(r.json.commitments.malformed).toEqual([
         expect.stringMatching(/^inputs\/commitments\.jsonl:1: COMMITMENT_MALFORMED "entry_count" must be a positive JSON integer/),
-        expect.stringMatching(/^inputs\/commitments\.jsonl:161: COMMITMENT_MALFORMED "entry_count"/),
-        expect.stringMatching(/^inputs\/commitments\.jsonl:162: COMMITMENT_MALFORMED JSON_SYNTAX/),
+        expect.stringMatching(/^inputs\/commitments\.jsonl:221: COMMITMENT_MALFORMED "entry_count"/),
+        expect.stringMatching(/^inputs\/commitments\.jsonl:222: COMMITMENT_MALFORMED JSON_SYNTAX/),
       ]);
       const rows = await queryStore(s.root, `SELECT item_id, attempt, status, reason_codes, check_commitment_wellformed AS wellformed FROM chain_checks
         WHERE system_id = 'sys-honest' AND item_id = 'mp-001' ORDER BY attempt`);
