@@ -6,12 +6,12 @@
 // Who gains by breaking the rule: a system that varies its configuration between attempts (a
 // stronger model on the attempts that count) to escape constancy — its attempts still count as
 // the protocol declares them, and each of its comparisons says CONFIG_VARIES.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
-import { PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
-import { buildSmallStudy, type HandRecord } from '../support/small-study.ts';
+import { PROJECT_ROOT, runCli } from '../support/cli.ts';
+import { buildSmallStudy, runSmallStudy, type HandRecord } from '../support/small-study.ts';
 import { scratchDir } from '../audit/helpers.ts';
 
 const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-reglementaire.md']);
@@ -41,11 +41,7 @@ const tmp = scratchDir('prereg-config-');
 
 beforeAll(async () => {
   study = await buildSmallStudy(RECORDS, { editStudy: affiliateB });
-  const run = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
-  expect(run.code, run.stdout + run.stderr).toBe(0);
-  results = JSON.parse(readFileSync(join(run.json.dir, 'results.json'), 'utf8')) as typeof results;
-  // Markdown escapes _ [ ] with a backslash; the words are read without them.
-  report = readFileSync(join(run.json.dir, 'report.md'), 'utf8').replace(/\\/g, '');
+  ({ results, report } = await runSmallStudy<typeof results>(study.root));
 }, 400_000);
 afterAll(() => {
   study?.cleanup();

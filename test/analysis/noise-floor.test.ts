@@ -21,8 +21,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
-import { PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
-import { buildSmallStudy, type HandRecord } from '../support/small-study.ts';
+import { PROJECT_ROOT, runCli } from '../support/cli.ts';
+import { buildSmallStudy, runSmallStudy, type HandRecord } from '../support/small-study.ts';
 
 const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md']);
 const EXPECTED: Record<string, string> = { 'mp-001': 'R2122-8', 'mp-002': 'R2123-1', 'mp-003': 'R2123-1', 'mp-004': 'R2131-12', 'mp-005': 'R2121-1', 'mp-006': 'L2113-11', 'mp-007': 'L2113-10' };
@@ -52,10 +52,7 @@ let report: string;
 
 beforeAll(async () => {
   study = await buildSmallStudy(RECORDS, { editStudy: declareReplicates });
-  const run = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
-  expect(run.code, run.stdout + run.stderr).toBe(0);
-  results = JSON.parse(readFileSync(join(run.json.dir, 'results.json'), 'utf8')) as typeof results;
-  report = readFileSync(join(run.json.dir, 'report.md'), 'utf8').replace(/\\/g, '');
+  ({ results, report } = await runSmallStudy<typeof results>(study.root));
 }, 400_000);
 afterAll(() => study?.cleanup());
 

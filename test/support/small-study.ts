@@ -15,7 +15,8 @@ import { EXAMPLE_SELLER } from '../../scripts/generate-example-submissions.ts';
 import { buildTimeline } from './aer1-builder.ts';
 import { buyerFingerprint, issueProof } from './arkforge-issuer.ts';
 import { issueProofV3, ownerDisclosure } from './arkforge-issuer-v3.ts';
-import { copyExampleStudy, PROJECT_ROOT, runCli } from './cli.ts';
+import { expect } from 'vitest';
+import { copyExampleStudy, PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from './cli.ts';
 import { smallBuyerKey, type RecordBase } from './submission-record.ts';
 import { loadTestSigner } from './tsa/pkijs-tsa.ts';
 
@@ -189,4 +190,20 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     if (r.code !== 0) throw new Error(`small study: prereg ${args[0]} failed: ${r.stdout}${r.stderr}`);
   });
   return study;
+}
+
+/** What `prereg run` made of a small study: its results.json, and report.md read without Markdown's `\` escapes. */
+export interface SmallStudyRun<R> {
+  results: R;
+  report: string;
+}
+
+/** Runs the whole pipeline on a small study (it must succeed) and reads its results and report. */
+export async function runSmallStudy<R>(root: string): Promise<SmallStudyRun<R>> {
+  const run = await runCli(['run', '--root', root, '--outputs', join(root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  return {
+    results: JSON.parse(readFileSync(join(run.json.dir as string, 'results.json'), 'utf8')) as R,
+    report: readFileSync(join(run.json.dir as string, 'report.md'), 'utf8').replace(/\\/g, ''),
+  };
 }
