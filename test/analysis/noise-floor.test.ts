@@ -17,7 +17,7 @@
 //     would be false — a losing system's noisy replicate cannot veto its rival's win.
 // Who gains by breaking the rule: an operator registering a replicate only for a rival (its noise
 // would then void the rival's wins), or counting a replicate as a second system in a hypothesis.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
@@ -92,9 +92,8 @@ describe('replicates and the noise floor', () => {
 
 describe('a replicate is declared at freeze', () => {
   it('refuses one naming itself, an unknown system, or another replicate (STUDY_INVALID)', async () => {
-    const { readFileSync: read, writeFileSync } = await import('node:fs');
     const file = join(study.root, 'preregistration/study.json');
-    const original = read(file, 'utf8');
+    const original = readFileSync(file, 'utf8');
     try {
       for (const [system, of] of [['sys-a', 'sys-a'], ['sys-a', 'sys-nobody'], ['sys-b', 'sys-a-rerun']] as const) {
         const s = JSON.parse(original) as { systems: Array<{ system_id: string; replicate_of?: string }> };
