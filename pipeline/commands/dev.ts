@@ -8,8 +8,6 @@ import { join, resolve } from 'node:path';
 import { devIssue } from '../dev/issue.ts';
 import { devTsaSigner, ensureDevTsa, KIT_FILES, loadDevKit, prepareDevSystem } from '../dev/kit.ts';
 import { prepareFileAtomic } from '../io/atomic.ts';
-import { readJsonFile } from '../io/json-files.ts';
-import { checkTrustPolicy } from '../io/trust-files.ts';
 import { opensslBackend, pkijsBackend, serveTsa, type TsaBackend } from '../dev/tsa/http-tsa.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { studyLayout } from '../layout.ts';
@@ -150,10 +148,11 @@ async function addSystem(ctx: StageContext): Promise<StageResult> {
   const layout = studyLayout(ctx.root);
   // study.json is part of the frozen plan: a system added after the freeze is drift.
   if (existsSync(layout.freeze)) throw new PreregError('DEV_SYSTEM_AFTER_FREEZE', `${layout.freeze} exists: the study is frozen, and a system added to study.json now would be drift; nothing was written`, { path: layout.freeze });
-  const study = loadStudy(layout.study);
-  const policyFile = join(layout.trust, 'policy.json');
-  const policy = checkTrustPolicy(readJsonFile(policyFile), policyFile);
-  if (!policy.arkforge_keys.some((k) => k.public_key === kit.issuerPublicKey)) {
+  const loaded = loadStudyFiles(layout);
+  // The parsed study.json as it is (checked, not rewritten): what is written back is it plus one system.
+  const study = loaded.study();
+  if (!loaded.policy().arkforge_keys.some((k) => k.public_key === kit.issuerPublicKey)) {
+    const policyFile = join(layout.trust, 'policy.json');
     throw new PreregError('DEV_KIT_NOT_PINNED', `${policyFile} does not pin the kit's dev issuer key ${kit.issuerPublicKey}: ${kit.dir} is not this study's rehearsal kit; nothing was written`, { path: policyFile, kit: kit.dir });
   }
   if ((study.systems ?? []).some((s) => s.system_id === systemId)) {
@@ -161,9 +160,8 @@ async function addSystem(ctx: StageContext): Promise<StageResult> {
   }
   const { system, files } = prepareDevSystem(kit, study.study_id, systemId);
   try {
-    const raw = readJsonFile(layout.study) as { systems?: unknown[] };
     const registered = { system_id: systemId, buyer_fingerprints: [system.buyer_fingerprint], agent_keys: [system.agent_key] };
-    const text = `${JSON.stringify({ ...raw, systems: [...(raw.systems ?? []), registered] }, null, 2)}\n`;
+    const text = `${JSON.stringify({ ...study, systems: [...(study.systems ?? []), registered] }, null, 2)}\n`;
     // What is written is a study that loads: checked as every stage will read it.
     studyFromBytes(Buffer.from(text, 'utf8'), layout.study);
     files.push(prepareFileAtomic(layout.study, text));

@@ -41,6 +41,7 @@ describe('init --rehearsal --rehearsal-systems N', () => {
     const study = join(base, 'plain-sized');
     const r = await runCli(['init', study, '--rehearsal-systems', '3', '--json']);
     expect([r.code, r.json.code, existsSync(study)]).toEqual([2, 'USAGE', false]);
+    expect(r.json.message).toContain('give it with --rehearsal');
   });
 
   it('N=1 and N=26 name sys-a alone and sys-a … sys-z', async () => {
