@@ -53,6 +53,18 @@ describe('init --rehearsal --rehearsal-systems N', () => {
   });
 });
 
+describe('dev takes each verb\'s own operands', () => {
+  it.each([
+    [['dev', 'add-system'], 'usage: prereg dev add-system ID'],
+    [['dev', 'add-system', 'sys-c', 'sys-d'], 'dev takes 1 to 2 positional arguments, got 3'],
+    [['dev', 'keys', 'sys-c'], 'dev keys takes no positional argument after keys'],
+  ])('%j is a usage error', async (args, message) => {
+    const r = await runCli([...args, '--kit', base, '--json']);
+    expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
+    expect(r.json.message).toContain(message);
+  });
+});
+
 describe('a rehearsal of three systems, and a fourth added before the freeze, to a VALID audit', () => {
   it('registers each as init registers two, refuses what would break the study, and proves all four', async () => {
     const started = Date.now();
