@@ -1015,6 +1015,20 @@ export const REASONS = {
     meaning: '`prereg dev issue` was asked for something the frozen study does not have: an item not in corpus/items.jsonl, a ref no heading of the frozen corpus declares (a dev proof serves only frozen corpus text, verbatim), or a system the kit has no buyer for.',
     next: 'Name an item of corpus/items.jsonl, refs of the frozen vocabulary and a system the rehearsal registered (the message lists them).',
   },
+  DEV_SYSTEM_AFTER_FREEZE: {
+    exit: EXIT.conflict,
+    meaning: '`prereg dev add-system` was run on a study that is already frozen: study.json is part of the frozen plan, so a system added now would be drift (the freeze digest no longer describes the study); nothing was written.',
+    next: 'Add systems before `prereg freeze`; after it, a rehearsal of another size starts again from `prereg init --rehearsal --rehearsal-systems N`.',
+  },
+  DEV_SYSTEM_EXISTS: {
+    exit: EXIT.conflict,
+    meaning: '`prereg dev add-system` was given a system id that study.json already registers or the kit already holds (a buyer or an agent key file): a second registration would overwrite or share its keys; nothing was written.',
+    next: 'Pick a new system id (`prereg dev add-system sys-d …`).',
+  },
+  DEV_KIT_NOT_PINNED: {
+    meaning: "`prereg dev add-system` was given a kit whose dev issuer key the study's trust policy does not pin: the kit is another rehearsal's, or the study is not a rehearsal, and a system added with it could never prove a passage; nothing was written.",
+    next: 'Pass the kit `prereg init --rehearsal` wrote for this study (PRIVATE_DIR/TEST-ONLY-dev-kit/); a real study registers its systems by hand (docs/intake.md).',
+  },
 } as const satisfies Record<string, ReasonEntry>;
 
 export type ReasonCode = keyof typeof REASONS;

@@ -1,4 +1,4 @@
-// `prereg dev keys | tsa | issue`: the TEST-ONLY tools of a rehearsal (docs/getting-started.md),
+// `prereg dev keys | tsa | issue | add-system`: the TEST-ONLY tools of a rehearsal (docs/getting-started.md),
 // which stand in for what a real study gets from others — a participant's agent key, a TSA, the
 // ArkForge issuer. Everything they make is labelled TEST-ONLY and trusted only where a study pins
 // it (init --rehearsal) and an auditor names it (--tsa-root, --issuer-keys).
@@ -6,7 +6,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { devIssue } from '../dev/issue.ts';
-import { devTsaSigner, ensureDevTsa, KIT_FILES, loadDevKit } from '../dev/kit.ts';
+import { devTsaSigner, ensureDevTsa, KIT_FILES, loadDevKit, prepareDevSystem } from '../dev/kit.ts';
+import { prepareFileAtomic } from '../io/atomic.ts';
 import { opensslBackend, pkijsBackend, serveTsa, type TsaBackend } from '../dev/tsa/http-tsa.ts';
 import { readItems } from '../freeze/answer-key-file.ts';
 import { studyLayout } from '../layout.ts';
@@ -15,11 +16,11 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { corpusSections } from '../study/corpus-sections.ts';
 import { corpusDrift, refuseDrift } from '../study/drift.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
-import { loadStudy } from '../study/study.ts';
+import { loadStudy, studyFromBytes } from '../study/study.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { requiredOption, type Command, type StageContext, type StageResult } from '../command.ts';
 
-const SUMMARY = 'TEST-ONLY rehearsal tools: `dev keys` (an agent key), `dev tsa` (a local RFC 3161 TSA), `dev issue` (ArkForge-shaped proofs)';
+const SUMMARY = 'TEST-ONLY rehearsal tools: `dev keys` (an agent key), `dev tsa` (a local RFC 3161 TSA), `dev issue` (ArkForge-shaped proofs), `dev add-system` (one more rehearsal system)';
 const nowSeconds = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function kitDir(ctx: StageContext): string {
@@ -131,6 +132,59 @@ async function issue(ctx: StageContext): Promise<StageResult> {
   };
 }
 
+/** A system id that can name its kit files (TEST-ONLY-agent-ID.key.pem): no separator, no dot first. */
+const SYSTEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * One more system for a rehearsal, before its freeze: its agent key and buyer in the kit, and its
+ * registration (buyer fingerprint, agent key with its proof of possession) in study.json — exactly
+ * what init --rehearsal gives each of its systems. All or nothing: every file is prepared, then
+ * moved into place.
+ */
+async function addSystem(ctx: StageContext): Promise<StageResult> {
+  const systemId = ctx.positionals[1];
+  if (systemId === undefined || !SYSTEM_ID.test(systemId)) throw new PreregError('USAGE', `dev add-system ID: a system id of letters, digits, . _ - (at most 64, not starting with . _ -), got ${JSON.stringify(systemId ?? '')}`);
+  const kit = loadDevKit(kitDir(ctx));
+  const layout = studyLayout(ctx.root);
+  // study.json is part of the frozen plan: a system added after the freeze is drift.
+  if (existsSync(layout.freeze)) throw new PreregError('DEV_SYSTEM_AFTER_FREEZE', `${layout.freeze} exists: the study is frozen, and a system added to study.json now would be drift; nothing was written`, { path: layout.freeze });
+  const loaded = loadStudyFiles(layout);
+  // The parsed study.json as it is (checked, not rewritten): what is written back is it plus one system.
+  const study = loaded.study();
+  if (!loaded.policy().arkforge_keys.some((k) => k.public_key === kit.issuerPublicKey)) {
+    const policyFile = join(layout.trust, 'policy.json');
+    throw new PreregError('DEV_KIT_NOT_PINNED', `${policyFile} does not pin the kit's dev issuer key ${kit.issuerPublicKey}: ${kit.dir} is not this study's rehearsal kit; nothing was written`, { path: policyFile, kit: kit.dir });
+  }
+  if ((study.systems ?? []).some((s) => s.system_id === systemId)) {
+    throw new PreregError('DEV_SYSTEM_EXISTS', `${layout.study} already registers ${JSON.stringify(systemId)}; nothing was written`, { path: layout.study, system_id: systemId });
+  }
+  const { system, files } = prepareDevSystem(kit, study.study_id, systemId);
+  try {
+    const registered = { system_id: systemId, buyer_fingerprints: [system.buyer_fingerprint], agent_keys: [system.agent_key] };
+    const text = `${JSON.stringify({ ...study, systems: [...(study.systems ?? []), registered] }, null, 2)}\n`;
+    // What is written is a study that loads: checked as every stage will read it.
+    studyFromBytes(Buffer.from(text, 'utf8'), layout.study);
+    files.push(prepareFileAtomic(layout.study, text));
+  } catch (err) {
+    for (const f of files) f.discard();
+    throw err;
+  }
+  for (const f of files) f.commit();
+  return {
+    exitCode: EXIT.ok,
+    json: { ok: true, test_only: true, study_id: study.study_id, system_id: systemId, buyer_fingerprint: system.buyer_fingerprint, agent_key_file: system.agent_key_file, agent_key: system.agent_key, study_file: layout.study },
+    text: [
+      `TEST-ONLY system ${JSON.stringify(systemId)} added to the rehearsal ${study.study_id}:`,
+      `  registered in ${layout.study} (buyer fingerprint ${system.buyer_fingerprint}, agent key with its proof of possession)`,
+      `  agent key ${system.agent_key_file}; its dev buyer in the kit (\`dev issue --system ${systemId}\`)`,
+      'next: prereg doctor, then prereg freeze (no system can be added after it)',
+    ].join('\n'),
+  };
+}
+
+const VERBS = ['keys', 'tsa', 'issue', 'add-system'] as const;
+const VERB_OPERANDS: Record<(typeof VERBS)[number], number> = { keys: 1, tsa: 1, issue: 1, 'add-system': 2 };
+
 export const dev: Command = {
   name: 'dev',
   summary: SUMMARY,
@@ -141,6 +195,7 @@ export const dev: Command = {
     '       prereg dev tsa --kit KIT [--gen-time T] [--port N] [--backend pkijs|openssl] [--json]',
     '       prereg dev issue --kit KIT --system ID --item ID --ref REF… [--at T] [--job ID] --out DIR',
     '                        [--root STUDY] [--json]',
+    '       prereg dev add-system ID --kit KIT [--root STUDY] [--json]',
     '',
     'keys   a TEST-ONLY Ed25519 agent key (DIR/TEST-ONLY-agent-ID.key.pem, mode 0600) and its',
     '       agent_keys entry {public_key, possession} for study.json',
@@ -152,6 +207,11 @@ export const dev: Command = {
     '       key, signed by the kit\'s dev issuer key, stamped by the kit\'s TSA (genTime --at + 1 s);',
     '       writes proof.json, request.json, response.json and timeline.json (the call\'s AER-1',
     '       timeline) into DIR.',
+    'add-system  one more system for the rehearsal, before its freeze: a TEST-ONLY agent key',
+    '       (KIT/TEST-ONLY-agent-ID.key.pem) and dev buyer in the kit, and ID registered in study.json',
+    '       with its buyer fingerprint and agent key (proof of possession), as init --rehearsal',
+    '       registers its own. Refuses a frozen study (DEV_SYSTEM_AFTER_FREEZE: it would be drift),',
+    '       an id already there (DEV_SYSTEM_EXISTS) and another study\'s kit (DEV_KIT_NOT_PINNED).',
   ].join('\n'),
   options: {
     kit: { type: 'string' }, system: { type: 'string' }, 'study-id': { type: 'string' }, out: { type: 'string' },
@@ -159,11 +219,13 @@ export const dev: Command = {
     item: { type: 'string' }, ref: { type: 'string', multiple: true }, at: { type: 'string' }, job: { type: 'string' },
   },
   stage: false,
-  jsonSchema: (ctx) => (ctx.positionals[0] === 'tsa' ? 'prereg.dev-tsa/1' : ctx.positionals[0] === 'issue' ? 'prereg.dev-issue/1' : 'prereg.dev-keys/1'),
-  operands: { min: 1, max: 1 },
+  jsonSchema: (ctx) => ({ tsa: 'prereg.dev-tsa/1', issue: 'prereg.dev-issue/1', 'add-system': 'prereg.dev-add-system/1' } as Record<string, string>)[ctx.positionals[0] ?? ''] ?? 'prereg.dev-keys/1',
+  operands: { min: 1, max: 2 },
   async run(ctx) {
-    const verb = ctx.positionals[0];
-    if (ctx.positionals.length !== 1 || (verb !== 'keys' && verb !== 'tsa' && verb !== 'issue')) throw new PreregError('USAGE', 'usage: prereg dev keys | tsa | issue … (prereg help dev)');
-    return verb === 'keys' ? keys(ctx) : verb === 'tsa' ? tsa(ctx) : issue(ctx);
+    const verb = VERBS.find((v) => v === ctx.positionals[0]);
+    if (verb === undefined) throw new PreregError('USAGE', 'usage: prereg dev keys | tsa | issue | add-system … (prereg help dev)');
+    // Each verb's own count: `dev add-system ID` takes its id, the others no word after the verb.
+    if (ctx.positionals.length !== VERB_OPERANDS[verb]) throw new PreregError('USAGE', verb === 'add-system' ? 'usage: prereg dev add-system ID --kit KIT [--root STUDY]' : `dev ${verb} takes no positional argument after ${verb}, got "${ctx.positionals[1]}" (prereg help dev)`);
+    return verb === 'keys' ? keys(ctx) : verb === 'tsa' ? tsa(ctx) : verb === 'issue' ? issue(ctx) : addSystem(ctx);
   },
 };

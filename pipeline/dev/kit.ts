@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { agentKeyText } from '../evidence/intake/ed25519.ts';
 import { issueCertificate, OID_TIME_STAMPING, pem } from '../init/certificate.ts';
+import { prepareFileAtomic, type PreparedFile } from '../io/atomic.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { agentKeyRegistration, type AgentKeyRegistration } from '../participant/agent-key.ts';
 import { PreregError } from '../reasons.ts';
@@ -120,15 +121,50 @@ export function createDevKit(dir: string, o: NewKitOptions): NewKit {
   writeFileSync(join(dir, KIT_FILES.issuerKeys), `${JSON.stringify(history, null, 2)}\n`);
   const buyers: Record<string, string> = {};
   const systems = o.systems.map((system_id) => {
-    buyers[system_id] = `TEST-ONLY-dev-buyer-${system_id}-${randomBytes(8).toString('hex')}`;
-    const agent = generateKeyPairSync('ed25519').privateKey;
-    const agentFile = join(dir, KIT_FILES.agentKey(system_id));
-    writePrivate(agentFile, agent.export({ format: 'pem', type: 'pkcs8' }).toString());
-    return { system_id, buyer_fingerprint: devBuyerFingerprint(buyers[system_id]!), agent_key: agentKeyRegistration(agent, o.studyId, system_id), agent_key_file: agentFile };
+    const made = newDevSystem(dir, o.studyId, system_id);
+    buyers[system_id] = made.buyerKey;
+    writePrivate(made.system.agent_key_file, made.agentKeyPem);
+    return made.system;
   });
-  const manifest: KitManifest = { format: KIT_FORMAT, test_only: true, seller: o.seller ?? DEV_SELLER, buyers };
-  writePrivate(join(dir, KIT_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
+  writePrivate(join(dir, KIT_FILES.manifest), manifestText({ format: KIT_FORMAT, test_only: true, seller: o.seller ?? DEV_SELLER, buyers }));
   return { kit: loadDevKit(dir), systems };
+}
+
+export type NewDevSystem = NewKit['systems'][number];
+
+/** One rehearsal system's TEST-ONLY material, not yet written: its buyer API key, its agent key (PEM) and what study.json registers. */
+function newDevSystem(dir: string, studyId: string, systemId: string): { buyerKey: string; agentKeyPem: string; system: NewDevSystem } {
+  const buyerKey = `TEST-ONLY-dev-buyer-${systemId}-${randomBytes(8).toString('hex')}`;
+  const agent = generateKeyPairSync('ed25519').privateKey;
+  return {
+    buyerKey,
+    agentKeyPem: agent.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    system: { system_id: systemId, buyer_fingerprint: devBuyerFingerprint(buyerKey), agent_key: agentKeyRegistration(agent, studyId, systemId), agent_key_file: join(dir, KIT_FILES.agentKey(systemId)) },
+  };
+}
+
+const manifestText = (manifest: KitManifest) => `${JSON.stringify(manifest, null, 2)}\n`;
+
+/**
+ * One more system for the kit (`prereg dev add-system`): its agent key file and the manifest with
+ * its buyer, each prepared beside its place (mode 0600) for the caller to commit once everything
+ * else it writes is prepared too: all or nothing. A system the kit already has is refused.
+ */
+export function prepareDevSystem(kit: DevKit, studyId: string, systemId: string): { system: NewDevSystem; files: PreparedFile[] } {
+  const made = newDevSystem(kit.dir, studyId, systemId);
+  if (Object.hasOwn(kit.buyers, systemId) || existsSync(made.system.agent_key_file)) {
+    throw new PreregError('DEV_SYSTEM_EXISTS', `the kit ${kit.dir} already has a system ${JSON.stringify(systemId)} (a buyer or ${KIT_FILES.agentKey(systemId)}); nothing was written`, { path: kit.dir, system_id: systemId });
+  }
+  const manifest: KitManifest = { format: KIT_FORMAT, test_only: true, seller: kit.seller, buyers: { ...kit.buyers, [systemId]: made.buyerKey } };
+  const files: PreparedFile[] = [];
+  try {
+    files.push(prepareFileAtomic(made.system.agent_key_file, made.agentKeyPem, 0o600));
+    files.push(prepareFileAtomic(kit.path(KIT_FILES.manifest), manifestText(manifest), 0o600));
+  } catch (err) {
+    for (const f of files) f.discard();
+    throw err;
+  }
+  return { system: made.system, files };
 }
 
 function requireKitFile(dir: string, file: string): void {

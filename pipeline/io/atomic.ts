@@ -11,11 +11,12 @@ export interface PreparedFile {
   discard(): void;
 }
 
-export function prepareFileAtomic(path: string, data: string | Uint8Array): PreparedFile {
+/** `mode`: the file's permissions from its first byte (0o600 for a private key), never widened then narrowed. */
+export function prepareFileAtomic(path: string, data: string | Uint8Array, mode?: number): PreparedFile {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    writeFileSync(tmp, data, { flag: 'wx' });
+    writeFileSync(tmp, data, { flag: 'wx', ...(mode === undefined ? {} : { mode }) });
   } catch (err) {
     rmSync(tmp, { force: true });
     throw err;

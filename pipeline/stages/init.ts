@@ -26,8 +26,18 @@ const MINUTE = 60_000;
 /** A rehearsal: the window opens a few minutes after init (time to freeze and anchor) and stays open a quarter of an hour. */
 const REHEARSAL_OPENS_IN = 10 * MINUTE;
 const REHEARSAL_OPEN_FOR = 15 * MINUTE;
-/** The rehearsal's two participating systems. */
-const REHEARSAL_SYSTEMS = ['sys-a', 'sys-b'];
+/** A rehearsal's systems, sys-a, sys-b, … (two unless --rehearsal-systems N): one letter each, so at most 26. */
+const MAX_REHEARSAL_SYSTEMS = 26;
+const rehearsalSystem = (i: number) => `sys-${String.fromCharCode(0x61 + i)}`;
+
+/** --rehearsal-systems N: how many systems the rehearsal registers (1–26, default 2); only with --rehearsal. */
+function rehearsalSystemsOf(value: unknown, rehearsal: boolean): string[] {
+  if (value !== undefined && !rehearsal) throw new PreregError('USAGE', '--rehearsal-systems sizes a rehearsal: give it with --rehearsal');
+  if (value === undefined) return [0, 1].map(rehearsalSystem);
+  const n = typeof value === 'string' && /^[0-9]{1,2}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= MAX_REHEARSAL_SYSTEMS)) throw new PreregError('USAGE', `--rehearsal-systems expects a whole number from 1 to ${MAX_REHEARSAL_SYSTEMS} (sys-a … sys-z), got ${JSON.stringify(value)}`);
+  return Array.from({ length: n }, (_, i) => rehearsalSystem(i));
+}
 /** The kit's place in the private directory. */
 export const REHEARSAL_KIT_DIR = 'TEST-ONLY-dev-kit';
 /** Where `prereg dev tsa` listens by default, and what a rehearsal study's anchors.tsas names. */
@@ -109,6 +119,7 @@ export const init: Command = {
   help: [
     'usage: prereg init DIR [--private-dir DIR] [--study-id ID] [--opens-at T] [--closes-at T]',
     '                   [--tsa NAME=URL]… [--tsa-root FILE.pem]… [--system ID=FP]… [--intake MODE] [--json]',
+    '                   [--rehearsal [--rehearsal-systems N]]',
     '',
     '  --private-dir DIR  where the private files go (default: DIR.private beside DIR, never inside it):',
     '                     operator.key.pem, operator-cms.key.pem, operator-cms.cert.pem (the operator',
@@ -136,6 +147,8 @@ export const init: Command = {
     '                     minutes from now for 15 minutes (unless --opens-at/--closes-at), a dev TSA',
     '                     and a dev ArkForge issuer generated into PRIVATE/TEST-ONLY-dev-kit/ and',
     '                     pinned, with their seller; `prereg dev tsa|issue --kit` use the kit',
+    '  --rehearsal-systems N  with --rehearsal: N systems sys-a, sys-b, … (1 to 26, default 2);',
+    '                     `prereg dev add-system ID --kit KIT` adds one more before the freeze',
     '',
     'Writes DIR/corpus/ (one sample document, items.jsonl), DIR/preregistration/ (PREREGISTRATION.md',
     'whose section 5 is the example study\'s analysis, study.json, trust/policy.json pinning the new',
@@ -157,6 +170,7 @@ export const init: Command = {
     'require-receipts': { type: 'boolean' },
     attempts: { type: 'string' },
     rehearsal: { type: 'boolean' },
+    'rehearsal-systems': { type: 'string' },
   },
   stage: true,
   jsonSchema: () => 'prereg.init/1',
@@ -174,6 +188,7 @@ export const init: Command = {
     }
     const studyId = studyIdOf(ctx.values['study-id'], dir);
     const rehearsal = ctx.values.rehearsal === true;
+    const rehearsalSystems = rehearsalSystemsOf(ctx.values['rehearsal-systems'], rehearsal);
     const opens = instant(ctx.values['opens-at'], '--opens-at', rehearsal ? Math.ceil((Date.now() + REHEARSAL_OPENS_IN) / MINUTE) * MINUTE : Math.ceil(Date.now() / DAY) * DAY + 7 * DAY);
     const closes = instant(ctx.values['closes-at'], '--closes-at', utcMillis(opens)! + (rehearsal ? REHEARSAL_OPEN_FOR : 14 * DAY));
     if (utcMillis(opens)! >= utcMillis(closes)!) throw new PreregError('USAGE', '--opens-at must be before --closes-at');
@@ -182,11 +197,11 @@ export const init: Command = {
       if (!existsSync(f)) throw new PreregError('FILE_NOT_FOUND', `--tsa-root ${f} does not exist`, { path: f });
       return { name: basename(f), pem: readFileSync(f, 'utf8') };
     });
-    if (rehearsal && ctx.values.system !== undefined) throw new PreregError('USAGE', `--rehearsal registers its own systems (${REHEARSAL_SYSTEMS.join(', ')}): leave out --system`);
+    if (rehearsal && ctx.values.system !== undefined) throw new PreregError('USAGE', `--rehearsal registers its own systems (${rehearsalSystems.join(', ')}; --rehearsal-systems N for another number): leave out --system`);
     // The rehearsal's TEST-ONLY kit, generated in a scratch directory and moved into the private directory with it.
     let kit: NewKit | null = null;
     const kitScratch = join(dirname(privateDir), `.${basename(privateDir)}.kit-${randomBytes(6).toString('hex')}`);
-    if (rehearsal) kit = createDevKit(kitScratch, { studyId, systems: REHEARSAL_SYSTEMS, issuerValidFrom: new Date(utcMillis(opens)! - DAY).toISOString().replace('.000Z', 'Z') });
+    if (rehearsal) kit = createDevKit(kitScratch, { studyId, systems: rehearsalSystems, issuerValidFrom: new Date(utcMillis(opens)! - DAY).toISOString().replace('.000Z', 'Z') });
     let scaffold: Scaffold;
     try {
       scaffold = scaffoldStudy({
@@ -251,7 +266,7 @@ export const init: Command = {
         `  require_receipts: ${requireReceipts}${requireReceipts ? ' (every proven claim needs an anchored AER-1 timeline)' : ' (proofs alone; --require-receipts asks for AER-1 timelines too)'}`,
         ...(rehearsalJson
           ? [
-              `  TEST-ONLY kit ${kitDir}: dev TSA root, dev issuer key (seller ${kit!.kit.seller}), buyer and agent keys of ${REHEARSAL_SYSTEMS.join(', ')}`,
+              `  TEST-ONLY kit ${kitDir}: dev TSA root, dev issuer key (seller ${kit!.kit.seller}), buyer and agent keys of ${rehearsalSystems.join(', ')} (\`prereg dev add-system ID --kit KIT\` adds one before the freeze)`,
               `  the audit is VALID only with --tsa-root ${rel(rehearsalJson.tsa_root)} --issuer-keys ${rel(rehearsalJson.issuer_keys)}`,
             ]
           : []),

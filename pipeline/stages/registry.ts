@@ -36,7 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'commitment', summary: "compute an AER-1 timeline's external commitment (job, final entry digest, count), optionally signed by the agent key", stage: false, load: async () => (await import('../commands/commitment.ts')).commitment },
   { name: 'trust', summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys; `trust certify-intake-key` certifies an intake key", stage: false, load: async () => (await import('../commands/trust.ts')).trust },
   { name: 'corpus-proof', summary: 'prove (or --verify) that one file belongs to the frozen corpus', stage: false, load: async () => (await import('../commands/corpus-proof.ts')).corpusProof },
-  { name: 'dev', summary: 'TEST-ONLY rehearsal tools: `dev keys` (an agent key), `dev tsa` (a local RFC 3161 TSA), `dev issue` (ArkForge-shaped proofs)', stage: false, load: async () => (await import('../commands/dev.ts')).dev },
+  { name: 'dev', summary: 'TEST-ONLY rehearsal tools: `dev keys` (an agent key), `dev tsa` (a local RFC 3161 TSA), `dev issue` (ArkForge-shaped proofs), `dev add-system` (one more rehearsal system)', stage: false, load: async () => (await import('../commands/dev.ts')).dev },
   { name: 'verify-token', summary: 'verify one RFC 3161 token of any TSA over a file or an imprint, against the roots you pin', stage: false, load: async () => (await import('../commands/verify-token.ts')).verifyToken },
   { name: 'explain', summary: 'explain reason codes (meaning and what to do next)', stage: false, load: async () => (await import('../commands/explain.ts')).explain },
 ];

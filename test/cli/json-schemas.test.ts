@@ -71,7 +71,7 @@ afterAll(() => {
 describe('schemas/cli', () => {
   it('compile under ajv (draft 2020-12, strict); each is named by its file, its $id and its schema_version', () => {
     expect([...schemas.values()].map((s) => s.file).sort()).toEqual([
-      'anchor', 'audit', 'check-anchors', 'classify', 'commitment', 'corpus-proof-prove', 'corpus-proof-verify', 'deviation-recorded', 'dev-issue', 'dev-keys', 'dev-tsa',
+      'anchor', 'audit', 'check-anchors', 'classify', 'commitment', 'corpus-proof-prove', 'corpus-proof-verify', 'deviation-recorded', 'dev-add-system', 'dev-issue', 'dev-keys', 'dev-tsa',
       'doctor', 'emit', 'error', 'explain', 'freeze', 'ingest', 'init', 'intake', 'intake-receipt', 'reveal-check', 'run', 'score', 'seal', 'status',
       'submission-build', 'submission-sign', 'trust-certify-intake-key', 'trust-import-arkforge', 'validate', 'verify', 'verify-files', 'verify-token', 'version',
     ].map((shape) => `${shape}.schema.json`).sort());
@@ -294,6 +294,8 @@ describe('--json output conforms to schemas/cli, in a rehearsal from init to the
     const priv = `${study}.private`;
     const [created] = conforms(await runCli(['init', study, '--rehearsal', '--require-receipts', '--opens-at', OPENS, '--closes-at', CLOSES, '--json']), 'prereg.init/1', 0);
     const kit = created.rehearsal.kit as string;
+    const [added] = conforms(await runCli(['dev', 'add-system', 'sys-c', '--kit', kit, '--root', study, '--json']), 'prereg.dev-add-system/1', 0);
+    expect(added.system_id).toBe('sys-c');
     conforms(await runCli(['freeze', '--root', study, '--answer-key', join(priv, 'answer-key.jsonl'), '--secret-file', join(priv, 'answer-key.secret'), '--json']), 'prereg.freeze/1', 0);
     await withTsa(kit, '2026-11-10T09:50:00Z', async (url) => {
       conforms(await runCli(['anchor', '--root', study, '--tsa', `dev=${url}`, '--retries', '0', '--json']), 'prereg.anchor/1', 0);
@@ -424,7 +426,7 @@ describe('the commands that publish a schema', () => {
   it('every command declares jsonSchema, each has its schema file, and each file but error and version (the CLI\'s own) is declared by a command', async () => {
     const declared = new Set<string>();
     // Every mode of every command: its subcommand words and its mode flags.
-    const positionals = [[], ['FILE'], ['build'], ['sign'], ['import-arkforge'], ['certify-intake-key'], ['keys'], ['tsa'], ['issue']];
+    const positionals = [[], ['FILE'], ['build'], ['sign'], ['import-arkforge'], ['certify-intake-key'], ['keys'], ['tsa'], ['issue'], ['add-system', 'ID']];
     const values = [{}, { verify: 'PROOF.json' }, { 'verify-receipt': 'RECEIPT.json' }];
     for (const entry of COMMANDS) {
       const command = await entry.load();
