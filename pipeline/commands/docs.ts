@@ -1,6 +1,6 @@
 // `prereg docs [NAME]`: where the package's own docs are, so every `docs/*.md` that --help, init
 // and a `next:` line name is found from an installed package (which has no checkout to look in).
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -13,6 +13,8 @@ const DOCS_DIR = fileURLToPath(new URL('../../docs/', import.meta.url));
 
 /** Every doc, by name (`intake` for docs/intake.md), sorted: the only files NAME can select. */
 function listDocs(): { name: string; path: string }[] {
+  // A package packed without its docs (package.json `files`) says so, not an internal error.
+  if (!existsSync(DOCS_DIR)) throw new PreregError('FILE_NOT_FOUND', `docs: the package has no docs/ at ${DOCS_DIR}`, { path: DOCS_DIR });
   return readdirSync(DOCS_DIR)
     .filter((file) => file.endsWith('.md'))
     .sort()
