@@ -33,6 +33,7 @@ function usage(): string {
     '  --json       machine-readable output',
     '',
     'exit codes: 0 ok, 1 failures found, 2 usage, 3 blocked, 4 conflict, 5 internal error',
+    'docs: every docs/*.md a help text or a next: line names ships in the package (prereg docs NAME prints its path)',
   ].join('\n');
 }
 

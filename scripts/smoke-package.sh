@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # npm run smoke:package (run by .ci/run): the package as a user gets it. `npm pack`, install the
 # tarball into a fresh project whose path contains a space (from the npm cache when it can), then
-# there: `npx prereg --help`; `prereg trust import-arkforge` and `prereg verify` on a vendored real
+# there: `npx prereg --help`; installed globally, `prereg docs` (every path it prints exists, every
+# doc --help, init and `next:` lines name is shipped) and participating.md's worked example;
+# `prereg trust import-arkforge` and `prereg verify` on a vendored real
 # proof (VERIFIED), alone and as 70 copies (enough to start the compiled worker threads); and a
 # TypeScript program importing verifyEvidence, verifyTimeline, verifyReceipt, verifyTimestampToken
 # and canonicalJson from 'prereg', compiled against the package's own declarations, then run.
@@ -39,6 +41,30 @@ mkdir -p "$elsewhere"
 (cd "$elsewhere" && PATH="$prefix/bin:$PATH" prereg init new-study >/dev/null) || fail 'prereg init from the globally installed package'
 grep -q '"primary_metric"' "$elsewhere/new-study/preregistration/study.json" || fail 'init wrote no report block'
 node -e 'const p = require(process.argv[1]); if (p.private || (p.scripts && p.scripts.prepare)) process.exit(1)' "$prefix/lib/node_modules/prereg/package.json" || fail 'the installed package.json is private or keeps a prepare script'
+
+# The installed package carries its docs: every path `prereg docs` prints exists inside the
+# installed package, `prereg docs intake` resolves, every docs/*.md that --help, init or a `next:`
+# line (explain --all) names is among them, and participating.md's worked example runs as written
+# on the example files the package ships.
+installed="$prefix/lib/node_modules/prereg"
+listed="$(cd "$elsewhere" && PATH="$prefix/bin:$PATH" prereg docs --json)" || fail 'prereg docs from the globally installed package'
+named="$(cd "$elsewhere" && { PATH="$prefix/bin:$PATH" prereg explain --all; PATH="$prefix/bin:$PATH" prereg --help; PATH="$prefix/bin:$PATH" prereg help init; PATH="$prefix/bin:$PATH" prereg init named-study; } | grep -o 'docs/[A-Za-z0-9_.-]*\.md' | sort -u)"
+node -e '
+  const fs = require("node:fs"), path = require("node:path");
+  const [listed, installed, named] = process.argv.slice(1);
+  const docs = JSON.parse(listed).docs;
+  if (docs.length < 10) throw new Error(`prereg docs lists ${docs.length} docs`);
+  for (const d of docs) if (!d.path.startsWith(path.join(installed, "docs") + path.sep) || !fs.statSync(d.path).isFile()) throw new Error(`prereg docs printed ${d.path}`);
+  const missing = named.split("\n").filter(Boolean).filter((n) => !docs.some((d) => `docs/${d.name}.md` === n));
+  if (missing.length > 0) throw new Error(`named but not shipped: ${missing.join(", ")}`);
+' "$listed" "$installed" "$named" || fail 'prereg docs: a printed path is missing, or a named doc is not shipped'
+intake="$(cd "$elsewhere" && PATH="$prefix/bin:$PATH" prereg docs intake)" || fail 'prereg docs intake'
+[ "$intake" = "$installed/docs/intake.md" ] && [ -f "$intake" ] || fail "prereg docs intake printed $intake"
+worked="$work/participant"
+mkdir -p "$worked"
+sed -n '/^<!-- recipe:worked-example -->$/,/^<!-- \/recipe -->$/p' "$installed/docs/participating.md" | sed '1,2d;$d' | sed '$d' > "$work/worked-example.sh"
+out="$(cd "$worked" && PATH="$prefix/bin:$PATH" bash -euo pipefail "$work/worked-example.sh")" || fail "participating.md's worked example exited $?: $out"
+grep -q 'proof_proveit_gel.json: proof VERIFIED$' <<<"$out" || fail "participating.md's worked example: $out"
 
 # A trust directory pinning FreeTSA and the Rekor log, with ArkForge's published keys imported.
 mkdir trust files

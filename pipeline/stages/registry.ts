@@ -39,4 +39,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'dev', summary: 'TEST-ONLY rehearsal tools: `dev keys` (an agent key), `dev tsa` (a local RFC 3161 TSA), `dev issue` (ArkForge-shaped proofs), `dev add-system` (one more rehearsal system)', stage: false, load: async () => (await import('../commands/dev.ts')).dev },
   { name: 'verify-token', summary: 'verify one RFC 3161 token of any TSA over a file or an imprint, against the roots you pin', stage: false, load: async () => (await import('../commands/verify-token.ts')).verifyToken },
   { name: 'explain', summary: 'explain reason codes (meaning and what to do next)', stage: false, load: async () => (await import('../commands/explain.ts')).explain },
+  { name: 'docs', summary: "list the package's docs with their installed paths, or locate (--print: print) one by NAME", stage: false, load: async () => (await import('../commands/docs.ts')).docs },
 ];

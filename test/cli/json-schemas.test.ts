@@ -72,7 +72,7 @@ describe('schemas/cli', () => {
   it('compile under ajv (draft 2020-12, strict); each is named by its file, its $id and its schema_version', () => {
     expect([...schemas.values()].map((s) => s.file).sort()).toEqual([
       'anchor', 'audit', 'check-anchors', 'classify', 'commitment', 'corpus-proof-prove', 'corpus-proof-verify', 'deviation-recorded', 'dev-add-system', 'dev-issue', 'dev-keys', 'dev-tsa',
-      'doctor', 'emit', 'error', 'explain', 'freeze', 'ingest', 'init', 'intake', 'intake-receipt', 'reveal-check', 'run', 'score', 'seal', 'status',
+      'docs', 'doctor', 'emit', 'error', 'explain', 'freeze', 'ingest', 'init', 'intake', 'intake-receipt', 'reveal-check', 'run', 'score', 'seal', 'status',
       'submission-build', 'submission-sign', 'trust-certify-intake-key', 'trust-import-arkforge', 'validate', 'verify', 'verify-files', 'verify-token', 'version',
     ].map((shape) => `${shape}.schema.json`).sort());
     for (const [version, s] of schemas) {
@@ -260,6 +260,13 @@ describe('--json output conforms to schemas/cli, without a study', () => {
     expect(known.codes.map((c: { code: string; exit: number }) => [c.code, c.exit])).toEqual([['FILE_NOT_FOUND', 3], ['USAGE', 2]]);
     const [unknown] = conforms(await runCli(['explain', 'proof_time_outside', '--json']), 'prereg.explain/1', 1);
     expect(unknown.codes[0]).toMatchObject({ code: 'PROOF_TIME_OUTSIDE', known: false, exit: null, suggestions: ['PROOF_TIME_OUTSIDE_WINDOW'] });
+  });
+
+  it('docs: every doc with its path; one by NAME, with its text under --print', async () => {
+    const [all] = conforms(await runCli(['docs', '--json']), 'prereg.docs/1', 0);
+    expect(all.docs.map((d: { name: string }) => d.name)).toContain('intake');
+    const [one] = conforms(await runCli(['docs', 'intake.md', '--print', '--json']), 'prereg.docs/1', 0);
+    expect(one.docs[0].text).toMatch(/^# /);
   });
 
   it('--version --json: the versions an audit depends on', async () => {

@@ -36,6 +36,13 @@ describe('the compiled CLI loads only what a command uses', () => {
     expect(r.packages).toEqual([]);
   });
 
+  it('`prereg docs` loads no package', () => {
+    const r = loadsOf(['docs', 'intake', '--print']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# /);
+    expect(r.packages).toEqual([]);
+  });
+
   it('`prereg verify FILE` loads neither DuckDB nor esbuild, and it ran from dist/', () => {
     const r = loadsOf(['verify', 'test/fixtures/real/arkforge-production/proof_2026_07.json', '--root', dir, '--trust', 'preregistration/trust']);
     expect(r.code).toBe(1); // the example's trust policy does not pin ArkForge's real key
