@@ -62,7 +62,7 @@ describe('prereg deviation: recorded, reported, audited', () => {
     const root = scratch();
     const during = await record(root, DURING_WINDOW, DURING_TEXT);
     ok(during);
-    expect([during.json.seq, during.json.gen_time, during.json.intake.entries]).toEqual([0, DURING_WINDOW, 4]);
+    expect([during.json.seq, during.json.gen_time, during.json.intake.entries]).toEqual([0, DURING_WINDOW, 5]); // the sealed example's five intake entries
     ok(await record(root, AFTER_SEAL, AFTER_TEXT));
     expect(logLines(root)).toHaveLength(2);
 

@@ -89,7 +89,7 @@ describe('a plan rewritten after the freeze', () => {
 
   it('section 5 edited: SECTION5_DRIFT, not PREREGISTRATION_DRIFT, and run refuses with SECTION5_DRIFT first when both drifted', async () => {
     const root = study();
-    edit(root, (t) => t.replace('num * 10 >= den * 8', 'num * 10 >= den * 7'));
+    edit(root, (t) => t.replace("at least 80% of its positive answers', 0.8,", "at least 80% of its positive answers', 0.7,"));
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect([r.code, r.json.reason_codes]).toEqual([1, ['SECTION5_DRIFT']]);
     edit(root, rewriteSection1);
