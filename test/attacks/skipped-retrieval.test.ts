@@ -10,8 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
-import { PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
-import { buildSmallStudy, type HandRecord } from '../support/small-study.ts';
+import { PROJECT_ROOT } from '../support/cli.ts';
+import { buildSmallStudy, runSmallStudy, type HandRecord } from '../support/small-study.ts';
 import { queryStore } from '../support/store-query.ts';
 
 const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-reglementaire.md', 'ccag-travaux.md']);
@@ -49,9 +49,8 @@ interface Results {
 async function runStudy(requireReceipts: boolean, inspect: (results: Results, root: string, dir: string) => Promise<void>): Promise<void> {
   const study = await buildSmallStudy(RECORDS, { editStudy: expectingTools, requireReceipts });
   try {
-    const run = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    await inspect(JSON.parse(readFileSync(join(run.json.dir, 'results.json'), 'utf8')) as Results, study.root, String(run.json.dir));
+    const { dir, results } = await runSmallStudy<Results>(study.root);
+    await inspect(results, study.root, dir);
   } finally {
     study.cleanup();
   }

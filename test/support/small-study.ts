@@ -192,8 +192,9 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   return study;
 }
 
-/** What `prereg run` made of a small study: its results.json, and report.md read without Markdown's `\` escapes. */
+/** What `prereg run` made of a small study: its outputs directory, results.json, and report.md read without Markdown's `\` escapes. */
 export interface SmallStudyRun<R> {
+  dir: string;
   results: R;
   report: string;
 }
@@ -202,8 +203,10 @@ export interface SmallStudyRun<R> {
 export async function runSmallStudy<R>(root: string): Promise<SmallStudyRun<R>> {
   const run = await runCli(['run', '--root', root, '--outputs', join(root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
   expect(run.code, run.stdout + run.stderr).toBe(0);
+  const dir = run.json.dir as string;
   return {
-    results: JSON.parse(readFileSync(join(run.json.dir as string, 'results.json'), 'utf8')) as R,
-    report: readFileSync(join(run.json.dir as string, 'report.md'), 'utf8').replace(/\\/g, ''),
+    dir,
+    results: JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as R,
+    report: readFileSync(join(dir, 'report.md'), 'utf8').replace(/\\/g, ''),
   };
 }
