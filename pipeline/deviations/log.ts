@@ -51,7 +51,13 @@ export function readDeviationLogFile(layout: StudyLayout): DeviationLog {
 }
 
 /** What the checks stand on beside the log: the freeze's earliest witnessed time and the intake log's digests. */
-export async function deviationGrounds(state: FrozenStudy, tsaTrust: TsaTrust): Promise<{ frozenAt: string | null; intakeDigests: string[] }> {
+export interface DeviationGrounds {
+  frozenAt: string | null;
+  intakeDigests: string[];
+}
+
+/** The grounds, read: the freeze's anchors verified under `tsaTrust`, the intake log's digests. */
+export async function deviationGrounds(state: FrozenStudy, tsaTrust: TsaTrust): Promise<DeviationGrounds> {
   const { layout } = state.loaded;
   const anchors = await verifyAnchors(layout.anchors, state.freezeDigest, { study: tsaTrust, auditor: null }, state.frozen.window.opens_at);
   const times = anchors.filter((a) => a.ok && a.gen_time !== null).map((a) => a.gen_time!);
@@ -68,10 +74,11 @@ export interface VerifiedDeviations {
 }
 
 /** The whole log checked against the frozen study, under `tsaTrust` (the study's roots, with the auditor's at audit). */
-export async function verifyDeviationLog(state: FrozenStudy, tsaTrust: TsaTrust): Promise<VerifiedDeviations> {
+export async function verifyDeviationLog(state: FrozenStudy, tsaTrust: TsaTrust, known?: DeviationGrounds): Promise<VerifiedDeviations> {
   const log = readDeviationLogFile(state.loaded.layout);
   // No entry to check: neither the anchors nor the intake log (up to 128 MiB) need reading.
-  const grounds = log.entries.length === 0 ? { frozenAt: null, intakeDigests: [] } : await deviationGrounds(state, tsaTrust);
+  // A caller that has the grounds already (`prereg deviation`) passes them: read once.
+  const grounds = log.entries.length === 0 ? { frozenAt: null, intakeDigests: [] } : (known ?? (await deviationGrounds(state, tsaTrust)));
   const { checked, findings } = await checkDeviations(log.entries, log.digests, {
     study_id: state.study.study_id,
     freezeDigest: state.freezeDigest,

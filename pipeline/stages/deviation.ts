@@ -8,9 +8,8 @@
 // A deviation changes nothing computed: the report lists it, the audit checks it. Holds the study lock.
 import { sameKey, signCanonical } from '../evidence/intake/ed25519.ts';
 import { GENESIS_PREV } from '../evidence/intake/records.ts';
-import { deviationTimeFinding } from '../evidence/deviations/check.ts';
+import { deviationOrderFinding, deviationTimeFinding } from '../evidence/deviations/check.ts';
 import { DEVIATION_FORMAT, deviationDigest, deviationProblems, type DeviationEntry } from '../evidence/deviations/records.ts';
-import { utcMillis } from '../formats/utc-instant.ts';
 import { DEVIATION_LOG, deviationGrounds, refuseDeviationFindings, verifyDeviationLog } from '../deviations/log.ts';
 import { readIntakeLog } from '../intake/log.ts';
 import { readEd25519PrivateKey } from '../intake/keys.ts';
@@ -66,7 +65,9 @@ export const deviation: Command = {
     if (!sameKey(operatorKey, pinned.key)) {
       throw new PreregError('OPERATOR_KEY_MISMATCH', `--operator-key's public half is not the operator_public_key pinned in ${pinned.file}; nothing was written`);
     }
-    const verified = await verifyDeviationLog(state, state.trust.tsa);
+    // The freeze's anchors are verified once, for the log's check and this entry's date.
+    const grounds = await deviationGrounds(state, state.trust.tsa);
+    const verified = await verifyDeviationLog(state, state.trust.tsa, grounds);
     refuseDeviationFindings(verified);
     const { log } = verified;
     const intake = await readIntakeLog(layout);
@@ -88,12 +89,10 @@ export const deviation: Command = {
       want: 'first',
     });
     // Dated by the witness, never the local clock: not before the freeze, not before the last entry.
-    const early = deviationTimeFinding(token!.genTime, (await deviationGrounds(state, state.trust.tsa)).frozenAt);
+    const early = deviationTimeFinding(token!.genTime, grounds.frozenAt);
     if (early) throw new PreregError('DEVIATION_BEFORE_FREEZE', `the token (${token!.witness}) is ${early}; nothing was written`);
-    const last = verified.checked[verified.checked.length - 1]?.gen_time ?? null;
-    if (last !== null && utcMillis(token!.genTime)! < utcMillis(last)!) {
-      throw new PreregError('DEVIATION_LOG_INVALID', `the token (${token!.witness}) is dated ${token!.genTime}, before the last deviation (${last}): check the TSA's clock; nothing was written`);
-    }
+    const unordered = deviationOrderFinding(token!.genTime, verified.checked[verified.checked.length - 1]?.gen_time ?? null);
+    if (unordered) throw new PreregError('DEVIATION_LOG_INVALID', `the token (${token!.witness}) is ${unordered}: check the TSA's clock; nothing was written`);
     const entry: DeviationEntry = { ...signed, token: Buffer.from(token!.tsr).toString('base64') };
     const problems = deviationProblems(entry);
     if (problems.length > 0) throw new Error(`deviation: the entry built is not a ${DEVIATION_FORMAT} entry: ${problems.join('; ')}`);

@@ -51,6 +51,12 @@ export function deviationTimeFinding(genTime: string, frozenAt: string | null): 
   return `dated ${genTime}, before the freeze's earliest anchor (${frozenAt})`;
 }
 
+/** A deviation dated before the one before it (null when in order, or when there is none): one rule for the command and the check. */
+export function deviationOrderFinding(genTime: string, previousGenTime: string | null): string | null {
+  if (previousGenTime === null || utcMillis(genTime)! >= utcMillis(previousGenTime)!) return null;
+  return `dated ${genTime}, before the entry before it (${previousGenTime})`;
+}
+
 /** Whether a deviation dated `genTime` was recorded after the submissions were seen (at or after closes_at). */
 export function afterSubmissions(genTime: string, closesAt: string): boolean {
   return utcMillis(genTime)! >= utcMillis(closesAt)!;
@@ -81,7 +87,8 @@ export async function checkDeviations(entries: readonly DeviationEntry[], digest
     else {
       const early = deviationTimeFinding(genTime, ctx.frozenAt);
       if (early) found('DEVIATION_BEFORE_FREEZE', early);
-      if (previous.genTime !== null && utcMillis(genTime)! < utcMillis(previous.genTime)!) found('DEVIATION_LOG_INVALID', `dated ${genTime}, before the entry before it (${previous.genTime}): the log was reordered`);
+      const unordered = deviationOrderFinding(genTime, previous.genTime);
+      if (unordered) found('DEVIATION_LOG_INVALID', `${unordered}: the log was reordered`);
     }
     const position = intakePositionProblem(e.intake, ctx.intakeDigests);
     if (position) found('DEVIATION_INTAKE_MISMATCH', position);
