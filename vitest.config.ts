@@ -14,5 +14,8 @@ export default defineConfig({
     // Spawned `node bin/prereg.mjs` runs dist/: rebuild it when the sources changed.
     // The example's working copy (unsealed, re-frozen) that copyExampleStudy copies.
     globalSetup: ['test/support/build-dist.ts', 'test/support/example-working-copy.ts'],
+    // GitHub's workflow parser imports its JSON schema without an import attribute, which Node 20
+    // refuses when vitest leaves the package to Node: vite transforms it instead.
+    server: { deps: { inline: ['@actions/workflow-parser'] } },
   },
 });
