@@ -6,9 +6,11 @@
 import type { Related } from '../study/near-miss.ts';
 import { byCodePoint } from '../study/vocabulary.ts';
 
-/** One expected positive record (expected_records × answer_key), with the refs served to it in each column. */
+/** Expected positive records (expected_records × answer_key) alike in what follows: their number, and the refs served to each in each column. */
 export interface RetrievalRecord {
   system_id: string;
+  /** How many expected records these are. */
+  records: number;
   /** No record fills the expected attempt: nothing was served to it. */
   missing: boolean;
   expected_refs: readonly string[];
@@ -56,9 +58,9 @@ export function retrievalRows(records: readonly RetrievalRecord[], related: Rela
     if (rows === undefined) bySystem.set(r.system_id, (rows = { declared: blank(r.system_id, 'declared'), proven: blank(r.system_id, 'proven') }));
     for (const evidence of ['declared', 'proven'] as const) {
       const row = rows[evidence];
-      row.positives++;
-      if (r.missing) row.missing++;
-      row[retrievalOutcome(r.expected_refs, evidence === 'declared' ? r.declared_refs : r.proven_refs, cached)]++;
+      row.positives += r.records;
+      if (r.missing) row.missing += r.records;
+      row[retrievalOutcome(r.expected_refs, evidence === 'declared' ? r.declared_refs : r.proven_refs, cached)] += r.records;
     }
   }
   return [...bySystem.keys()].sort(byCodePoint).flatMap((s) => [bySystem.get(s)!.declared, bySystem.get(s)!.proven]);

@@ -53,7 +53,7 @@ export async function addScoreStatistics(
   adjustments.close();
   // Near misses by the study's frozen rule (study.json vocabulary.near_miss), never by the plan.
   const retrieval = retrievalRows((await readObjects(connection, RETRIEVAL_RECORDS)).map((r) => ({
-    system_id: String(r.system_id), missing: r.missing === true,
+    system_id: String(r.system_id), records: count(r.records), missing: r.missing === true,
     expected_refs: r.expected_refs as string[], declared_refs: r.declared_refs as string[], proven_refs: r.proven_refs as string[],
   })), related);
   const retrievalTable = await TableAppender.declared(connection, 'result_retrieval');

@@ -51,14 +51,14 @@ describe('retrieval, counted by hand', () => {
   });
   it('per system and column over the expected positive records; a missing record is not served', () => {
     const rows = retrievalRows([
-      { system_id: 'b', missing: false, expected_refs: ['R2152-1'], declared_refs: ['L2152-1'], proven_refs: [] },
-      { system_id: 'a', missing: false, expected_refs: ['R2152-1'], declared_refs: ['R2152-1'], proven_refs: ['R2152-1'] },
-      { system_id: 'a', missing: false, expected_refs: ['R2123-1'], declared_refs: ['L2123-1'], proven_refs: ['L2123-1'] },
-      { system_id: 'a', missing: true, expected_refs: ['R2123-1'], declared_refs: [], proven_refs: [] },
+      { system_id: 'b', records: 1, missing: false, expected_refs: ['R2152-1'], declared_refs: ['L2152-1'], proven_refs: [] },
+      { system_id: 'a', records: 1, missing: false, expected_refs: ['R2152-1'], declared_refs: ['R2152-1'], proven_refs: ['R2152-1'] },
+      { system_id: 'a', records: 2, missing: false, expected_refs: ['R2123-1'], declared_refs: ['L2123-1'], proven_refs: ['L2123-1'] },
+      { system_id: 'a', records: 5, missing: true, expected_refs: ['R2123-1'], declared_refs: [], proven_refs: [] },
     ], related);
     expect(rows).toEqual([
-      { system_id: 'a', evidence: 'declared', positives: 3, missing: 1, expected_served: 1, near_miss: 1, not_served: 1 },
-      { system_id: 'a', evidence: 'proven', positives: 3, missing: 1, expected_served: 1, near_miss: 1, not_served: 1 },
+      { system_id: 'a', evidence: 'declared', positives: 8, missing: 5, expected_served: 1, near_miss: 2, not_served: 5 },
+      { system_id: 'a', evidence: 'proven', positives: 8, missing: 5, expected_served: 1, near_miss: 2, not_served: 5 },
       { system_id: 'b', evidence: 'declared', positives: 1, missing: 0, expected_served: 0, near_miss: 1, not_served: 0 },
       { system_id: 'b', evidence: 'proven', positives: 1, missing: 0, expected_served: 0, near_miss: 0, not_served: 1 },
     ]);
