@@ -2,6 +2,7 @@
 // pull request, install prereg from the source the study names and run `check-anchors` against the
 // freeze_digest the study publishes. Pure text: the init stage writes it; a test parses it with
 // GitHub's own parser and runs its steps, so that it cannot rot.
+import { posix } from 'node:path';
 
 /** Where the workflow goes in the study. */
 export const CI_WORKFLOW_FILE = '.github/workflows/prereg.yml';
@@ -21,7 +22,7 @@ const INSTALL = `case "$PREREG_SOURCE" in
   https://*) source="$PREREG_SOURCE" ;;
   *)
     if [ ! -f "$PREREG_SOURCE" ]; then
-      echo "::error file=${CI_WORKFLOW_FILE}::PREREG_SOURCE=$PREREG_SOURCE is neither a file of this repository nor an https URL: add the prereg release tarball there (the one you installed prereg from), or change the PREREG_SOURCE line of ${CI_WORKFLOW_FILE} (docs/ci.md)"
+      echo "::error::PREREG_SOURCE=$PREREG_SOURCE is neither a file of this repository nor an https URL: add the prereg release tarball there (the one you installed prereg from), or change the PREREG_SOURCE line of this CI job (docs/ci.md)"
       exit 1
     fi
     # A path npm reads as a file, never as a registry name or a GitHub shorthand.
@@ -32,7 +33,7 @@ npm install --global --no-audit --no-fund "$source"
 prereg --version`;
 
 /** Before the freeze there is nothing to check; after it, every push is checked against the published digest. */
-const CHECK = `mkdir -p "$(dirname ${CI_REPORT_FILE})"
+const CHECK = `mkdir -p ${posix.dirname(CI_REPORT_FILE)}
 if [ ! -f preregistration/freeze.json ]; then
   echo "::notice title=prereg::not frozen yet (no preregistration/freeze.json): check-anchors runs from the push that carries the freeze, its anchors and ${FREEZE_DIGEST_FILE}"
   exit 0
