@@ -289,11 +289,11 @@ export const init: Command = {
     const requireReceipts = ctx.values['require-receipts'] === true;
     const next = [
       `prereg doctor --root ${rel(dir)}`,
+      ...(ci.kind === 'to-add' ? [`mkdir -p ${rel(join(dir, CI_TOOLS_DIR))} && cp PATH/TO/prereg-${TOOL_VERSION}.tgz ${rel(join(dir, CI_TOOLS_DIR))}/   (the tarball you installed prereg from: the study's CI installs it, docs/ci.md)`] : []),
       ...(kit ? [`prereg dev tsa --kit ${rel(kitDir)} --port ${DEV_TSA_PORT}   (in another terminal; leave it running)`] : []),
       `prereg freeze --root ${rel(dir)} --answer-key ${rel(priv(PRIVATE_FILES.answerKey))} --secret-file ${rel(priv(PRIVATE_FILES.secret))}`,
       `prereg anchor --root ${rel(dir)}${tsaRoots.length === 0 && !kit ? '   (after pinning a TSA root: docs/operating.md)' : kit ? `   (before ${opens})` : ''}`,
       `echo FREEZE_DIGEST > ${rel(join(dir, FREEZE_DIGEST_FILE))}   (the freeze_digest freeze printed, once anchored; commit it: the CI checks every push against it, docs/ci.md)`,
-      ...(ci.kind === 'to-add' ? [`cp PATH/TO/prereg-${TOOL_VERSION}.tgz ${rel(join(dir, CI_TOOLS_DIR))}/   (the tarball you installed prereg from: the CI installs it, docs/ci.md)`] : []),
     ];
     const ciJson = { workflow: CI_WORKFLOW_FILE, prereg_source: ci.source, prereg_source_kind: ci.kind, prereg_version: ci.tarball?.version ?? null, freeze_digest_file: FREEZE_DIGEST_FILE };
     const ciSource = ci.kind === 'copied' ? `${ci.source} (copied from ${ci.tarball!.from}: prereg ${ci.tarball!.version})` : ci.kind === 'url' ? ci.source : `${ci.source}, which is not there yet: add the prereg tarball you installed prereg from, or change the workflow's PREREG_SOURCE line`;

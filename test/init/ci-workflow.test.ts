@@ -137,6 +137,14 @@ describe('the CI workflow init writes', () => {
     const missing = runSteps(study, w);
     expect([missing.code, missing.npm]).toEqual([1, []]);
     expect(missing.output).toContain(`::error::PREREG_SOURCE=tools/prereg-${VERSION}.tgz is neither a file of this repository nor an https URL`);
+    // init's next: line, as a newcomer runs it with the tarball it installed prereg from, puts it where the workflow looks.
+    const copy = (created.json.next as string[]).find((l) => l.startsWith('mkdir -p '))!.split('   (')[0]!;
+    const installedFrom = tarball(`prereg-${VERSION}.tgz`, readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
+    expect(spawnSync('bash', ['-c', copy.replace(`PATH/TO/prereg-${VERSION}.tgz`, installedFrom)], { encoding: 'utf8' }).status).toBe(0);
+    const added = runSteps(study, w);
+    expect(added.code, added.output).toBe(0);
+    expect(added.npm).toEqual([`install --global --no-audit --no-fund ./tools/prereg-${VERSION}.tgz`]);
+    expect(added.output).toContain('::notice title=prereg::not frozen yet');
   });
 
   it('passes with a notice before the freeze, passes once frozen with its digest published, and fails after one corpus byte changed', async () => {
