@@ -32,9 +32,17 @@ esac
 npm install --global --no-audit --no-fund "$source"
 prereg --version`;
 
-/** Before the freeze there is nothing to check; after it, every push is checked against the published digest. */
+/**
+ * Before the freeze there is nothing to check; after it, every push is checked against the
+ * published digest. A study that publishes a digest or keeps anchors is frozen, freeze.json or not:
+ * removing it does not bring back "not frozen yet".
+ */
 const CHECK = `mkdir -p ${posix.dirname(CI_REPORT_FILE)}
 if [ ! -f preregistration/freeze.json ]; then
+  if [ -e ${FREEZE_DIGEST_FILE} ] || [ -d preregistration/anchors ]; then
+    echo "::error file=preregistration/freeze.json::no preregistration/freeze.json, yet the study publishes a freeze_digest (${FREEZE_DIGEST_FILE}) or keeps anchors (preregistration/anchors/): a frozen study's freeze.json is gone"
+    exit 1
+  fi
   echo "::notice title=prereg::not frozen yet (no preregistration/freeze.json): check-anchors runs from the push that carries the freeze, its anchors and ${FREEZE_DIGEST_FILE}"
   exit 0
 fi

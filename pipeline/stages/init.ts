@@ -18,7 +18,7 @@ import { parseTsaOverrides } from './anchor.ts';
 import type { Command } from '../command.ts';
 import { CI_TOOLS_DIR, CI_WORKFLOW_FILE, FREEZE_DIGEST_FILE } from '../init/ci-workflow.ts';
 import { preregTarballVersion } from '../init/prereg-tarball.ts';
-import { readRegularFile } from '../io/regular-file.ts';
+import { readRegularFileCapped } from '../io/regular-file.ts';
 import { shown } from '../text/display.ts';
 import { TOOL_VERSION } from '../version.ts';
 
@@ -68,6 +68,8 @@ function studyIdOf(value: unknown, dir: string): string {
 /** An https URL the workflow's PREREG_SOURCE line holds as it is (no quote, space or shell character). */
 const HTTPS_SOURCE = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?\/[A-Za-z0-9._~%/+@=-]*$/;
 const TARBALL_NAME = /^[A-Za-z0-9._+-]+\.(?:tgz|tar\.gz)$/;
+/** prereg's tarball is about 1.3 MiB: one fifty times larger is not prereg's, and is not read whole. */
+const MAX_TARBALL_BYTES = 64 * 1024 * 1024;
 
 interface PreregSource {
   /** What the workflow's PREREG_SOURCE line names: a path inside the study, or an https URL. */
@@ -94,7 +96,8 @@ function preregSourceOf(value: unknown): PreregSource {
   if (!existsSync(given)) throw refused('is neither a file nor an https URL: a package name (prereg, prereg@0.3.0) would have the CI install whatever a registry serves under it');
   const from = resolve(given);
   if (!TARBALL_NAME.test(basename(from))) throw refused('is not named as a package tarball (NAME.tgz or NAME.tar.gz, letters, digits, . _ + -)');
-  const bytes = readRegularFile(from);
+  const bytes = readRegularFileCapped(from, MAX_TARBALL_BYTES);
+  if (bytes === null) throw refused(`is larger than ${MAX_TARBALL_BYTES / 1024 / 1024} MiB: not a prereg tarball`);
   const found = preregTarballVersion(bytes);
   if ('problem' in found) throw refused(found.problem);
   return { source: `${CI_TOOLS_DIR}/${basename(from)}`, kind: 'copied', tarball: { bytes, version: found.version, from } };

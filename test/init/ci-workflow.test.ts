@@ -9,7 +9,7 @@
 // the packed tarball for real. The tarball init copies is a real package tarball (tar + gzip) whose
 // package.json is this checkout's.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertWorkflowTemplate, isString, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
@@ -194,6 +194,13 @@ describe('the CI workflow init writes', () => {
     expect(drifted.output).toContain('::error::prereg check-anchors exited 1');
     expect(report(study).ok).toBe(false);
     expect(report(study).reason_codes).toContain('CORPUS_DRIFT');
+
+    // And then removes freeze.json, hoping the CI falls back to "not frozen yet": the published digest and the anchors say otherwise.
+    rmSync(join(study, 'preregistration/freeze.json'));
+    const unfrozen = runSteps(study, w);
+    expect(unfrozen.code).toBe(1);
+    expect(unfrozen.output).toContain('::error file=preregistration/freeze.json::no preregistration/freeze.json, yet the study publishes a freeze_digest');
+    expect(unfrozen.output).not.toContain('not frozen yet');
   });
 
   it('installs only from a file of the repository or an https URL: a package name in PREREG_SOURCE fails before npm runs', async () => {
@@ -213,6 +220,10 @@ describe('the CI workflow init writes', () => {
     const other = tarball('left-pad-1.0.0.tgz', JSON.stringify({ name: 'left-pad', version: '1.0.0' }));
     const notGzip = join(base, 'plain.tgz');
     writeFileSync(notGzip, 'not a tarball');
+    // 65 MiB (sparse): refused by its size, never read whole.
+    const big = join(base, 'big.tgz');
+    writeFileSync(big, '');
+    truncateSync(big, 65 * 1024 * 1024);
     for (const [source, says] of [
       ['prereg', 'is neither a file nor an https URL'],
       ['prereg@0.3.0', 'is neither a file nor an https URL'],
@@ -220,6 +231,7 @@ describe('the CI workflow init writes', () => {
       ['https://example.org/prereg.tgz; curl evil', 'is not an https URL'],
       [other, 'is the package "left-pad", not prereg'],
       [notGzip, 'is not a gzip-compressed package tarball'],
+      [big, 'is larger than 64 MiB'],
     ]) {
       const study = join(base, 'refused');
       const r = await runCli(['init', study, '--prereg-source', source!, '--json']);
