@@ -1,0 +1,119 @@
+// Retrieval constancy and flips attributed (SPEC §13.2), on a study small enough to count by hand.
+// The example's answer key; the protocol is cut to 2 attempts per item. One system, sys-a, answers
+// the seven positive items (mp-001…mp-007) and nothing else (every other expected attempt is
+// missing, so it meets nothing in either attempt: never a flip). Every proof verifies unless said.
+//   item    expected   attempt 1                 attempt 2                                       flip (both columns)
+//   mp-001  R2122-8    served it, cites it       served it, cites nothing                        writing
+//   mp-002  R2123-1    served it, cites it       another query: served R2122-8, cites R2123-1     retrieval / REQUEST
+//   mp-003  R2123-1    served it, cites it       the same query: served R2122-8, cites R2123-1    retrieval / SERVICE
+//   mp-004  R2131-12   served it, cites it       missing                                         missing
+//   mp-005  R2121-1    served it, cites it       served it, TRUNCATED                            writing (a cut answer fails)
+//   mp-006  L2113-11   served it, cites it       served it, cites it                             none
+//   mp-007  L2113-10   served it, cites it       the same query: served R2122-8 under a TAMPERED  retrieval / REQUEST (a request
+//                                                proof, cites L2113-10                            hash no verified proof signs is
+//                                                                                                 no "same request")
+// constancy expected_served (declared and proven alike), over 2 attempts: always mp-001, mp-005,
+// mp-006 = 3; sometimes mp-002, mp-003, mp-004 (missing: not served), mp-007 = 4; never 0.
+// Per metric positives_citing_expected/{declared,proven}: 6 items flip (all but mp-006), each met in
+// 1 of 2 attempts — retrieval/REQUEST 2 (mp-002, mp-007), retrieval/SERVICE 1 (mp-003), writing 2
+// (mp-001, mp-005), missing 1 (mp-004). No negative item is answered: no refusal flips.
+// Who gains by breaking the rule: a system whose retrieval is unstable, if its flips were called
+// "writing" (or blamed on the service without a signed request); an operator whose plan would
+// attribute a rival's retrieval flips to writing — the second study below rewrites section 5's
+// expected_served to hide them, and the flips do not move.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articlePassages } from '../../scripts/generate-example-submissions.ts';
+import { PROJECT_ROOT } from '../support/cli.ts';
+import { buildSmallStudy, runSmallStudy, type HandRecord } from '../support/small-study.ts';
+
+const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md']);
+const served = (ref: string) => [{ ref, text: passages.get(ref)! }];
+const cites = (ref: string) => `Voir l'article ${ref}.`;
+const first = (item: string, ref: string): HandRecord => ({ system: 'sys-a', item, attempt: 1, text: cites(ref), passages: served(ref) });
+const second = (item: string, r: Omit<HandRecord, 'system' | 'item' | 'attempt'>): HandRecord => ({ system: 'sys-a', item, attempt: 2, ...r });
+
+const RECORDS: HandRecord[] = [
+  first('mp-001', 'R2122-8'), second('mp-001', { text: 'Voir le code.', passages: served('R2122-8') }),
+  first('mp-002', 'R2123-1'), second('mp-002', { text: cites('R2123-1'), passages: served('R2122-8'), query: 'mp-002 autrement' }),
+  first('mp-003', 'R2123-1'), second('mp-003', { text: cites('R2123-1'), passages: served('R2122-8') }),
+  first('mp-004', 'R2131-12'),
+  first('mp-005', 'R2121-1'), second('mp-005', { text: "Voir l'article R2121-1 qui", truncated: true, passages: served('R2121-1') }),
+  first('mp-006', 'L2113-11'), second('mp-006', { text: cites('L2113-11'), passages: served('L2113-11') }),
+  first('mp-007', 'L2113-10'), second('mp-007', { text: cites('L2113-10'), passages: served('R2122-8'), tamper: true }),
+];
+
+/** study.json with 2 attempts per item. */
+const twoAttempts = (text: string): string => {
+  const study = JSON.parse(text) as { protocol: { attempts_per_item: number } };
+  study.protocol.attempts_per_item = 2;
+  return `${JSON.stringify(study, null, 2)}\n`;
+};
+
+type Row = Record<string, unknown>;
+type Results = { constancy: Row[]; constancy_flips: Row[] };
+
+const FLIPS = (metric: string) => [
+  ['sys-a', 'mp-001', metric, 2, 1, 2, 0, 'writing', null],
+  ['sys-a', 'mp-002', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
+  ['sys-a', 'mp-003', metric, 2, 1, 1, 0, 'retrieval', 'SERVICE'],
+  ['sys-a', 'mp-004', metric, 2, 1, 1, 1, 'missing', null],
+  ['sys-a', 'mp-005', metric, 2, 1, 2, 0, 'writing', null],
+  ['sys-a', 'mp-007', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
+];
+const flipRows = (rows: Row[]) => rows.map((r) => [r.system_id, r.item_id, r.metric, r.attempts, r.met, r.served, r.missing, r.cause, r.retrieval_cause]);
+
+describe('retrieval constancy and flips attributed', () => {
+  let study: { root: string; cleanup: () => void };
+  let results: Results;
+  let report: string;
+  beforeAll(async () => {
+    study = await buildSmallStudy(RECORDS, { editStudy: twoAttempts });
+    ({ results, report } = await runSmallStudy<Results>(study.root));
+  }, 400_000);
+  afterAll(() => study?.cleanup());
+
+  it('constancy counts the expected article served: always, sometimes, never across the attempts, in both columns', () => {
+    const rows = results.constancy.filter((r) => String(r.metric).startsWith('expected_served/'));
+    expect(rows.map((r) => [r.system_id, r.metric, r.attempts, r.always, r.sometimes, r.never])).toEqual([
+      ['sys-a', 'expected_served/declared', 2, 3, 4, 0],
+      ['sys-a', 'expected_served/proven', 2, 3, 4, 0],
+    ]);
+  });
+
+  it('each flip is attributed: retrieval (REQUEST, SERVICE) when the expected article was served in some attempts only, writing when served alike, missing when only a left-out attempt differs', () => {
+    expect(flipRows(results.constancy_flips)).toEqual([
+      ...FLIPS('positives_citing_expected/declared'), ...FLIPS('positives_citing_expected/proven'),
+    ].sort((a, b) => `${a[1]}/${a[2]}`.localeCompare(`${b[1]}/${b[2]}`)));
+  });
+
+  it('the report counts each cause per system and metric, and says how to read it', () => {
+    expect(report).toContain('Flips: items whose outcome is met in some attempts and not in others');
+    expect(report).toMatch(/\| sys-a +\| [^|]*declared[^|]*\| 6 +\| 2 +\| 1 +\| 2 +\| 1 +\|/);
+    expect(report).toMatch(/\| sys-a +\| [^|]*proven[^|]*\| 6 +\| 2 +\| 1 +\| 2 +\| 1 +\|/);
+  });
+});
+
+describe('an operator cannot attribute retrieval flips to writing through the plan', () => {
+  // Section 5 rewritten so that every served article counts as the expected one: its constancy
+  // then says the expected article was always served, but the flips are prereg's, from the evidence.
+  let study: { root: string; cleanup: () => void };
+  let results: Results;
+  beforeAll(async () => {
+    study = await buildSmallStudy(RECORDS, {
+      editStudy: twoAttempts,
+      editPlan: (plan) => plan.replace('WHERE list_contains(k.expected_refs, sr.ref)\nGROUP BY sr.record_id;', 'WHERE true\nGROUP BY sr.record_id;'),
+    });
+    ({ results } = await runSmallStudy<Results>(study.root));
+  }, 400_000);
+  afterAll(() => study?.cleanup());
+
+  it('the plan hides the retrieval instability in its constancy, the flips still name it', () => {
+    const rows = results.constancy.filter((r) => r.metric === 'expected_served/declared');
+    // The rewrite took: mp-002, mp-003 and mp-007 were served something in both attempts.
+    expect(rows.map((r) => [r.always, r.sometimes, r.never])).toEqual([[6, 1, 0]]);
+    expect(flipRows(results.constancy_flips)).toEqual([
+      ...FLIPS('positives_citing_expected/declared'), ...FLIPS('positives_citing_expected/proven'),
+    ].sort((a, b) => `${a[1]}/${a[2]}`.localeCompare(`${b[1]}/${b[2]}`)));
+  });
+});
