@@ -1,6 +1,6 @@
 // Retrieval constancy and flips attributed (SPEC §13.2), on a study small enough to count by hand.
 // The example's answer key; the protocol is cut to 2 attempts per item. One system, sys-a, answers
-// the seven positive items (mp-001…mp-007) and nothing else (every other expected attempt is
+// seven of the 16 positive items (mp-001…mp-007) and nothing else (every other expected attempt is
 // missing, so it meets nothing in either attempt: never a flip). Every proof verifies unless said.
 //   item    expected   attempt 1                 attempt 2                                       flip (both columns)
 //   mp-001  R2122-8    served it, cites it       served it, cites nothing                        writing
@@ -12,8 +12,9 @@
 //   mp-007  L2113-10   served it, cites it       the same query: served R2122-8 under a TAMPERED  retrieval / REQUEST (a request
 //                                                proof, cites L2113-10                            hash no verified proof signs is
 //                                                                                                 no "same request")
-// constancy expected_served (declared and proven alike), over 2 attempts: always mp-001, mp-005,
-// mp-006 = 3; sometimes mp-002, mp-003, mp-004 (missing: not served), mp-007 = 4; never 0.
+// constancy expected_served (declared and proven alike), over 2 attempts of the 16 positive items:
+// always mp-001, mp-005, mp-006 = 3; sometimes mp-002, mp-003, mp-004 (missing: not served), mp-007
+// = 4; never the 9 positive items sys-a does not answer.
 // Per metric positives_citing_expected/{declared,proven}: 6 items flip (all but mp-006), each met in
 // 1 of 2 attempts — retrieval/REQUEST 2 (mp-002, mp-007), retrieval/SERVICE 1 (mp-003), writing 2
 // (mp-001, mp-005), missing 1 (mp-004). No negative item is answered: no refusal flips.
@@ -76,8 +77,8 @@ describe('retrieval constancy and flips attributed', () => {
   it('constancy counts the expected article served: always, sometimes, never across the attempts, in both columns', () => {
     const rows = results.constancy.filter((r) => String(r.metric).startsWith('expected_served/'));
     expect(rows.map((r) => [r.system_id, r.metric, r.attempts, r.always, r.sometimes, r.never])).toEqual([
-      ['sys-a', 'expected_served/declared', 2, 3, 4, 0],
-      ['sys-a', 'expected_served/proven', 2, 3, 4, 0],
+      ['sys-a', 'expected_served/declared', 2, 3, 4, 9],
+      ['sys-a', 'expected_served/proven', 2, 3, 4, 9],
     ]);
   });
 
@@ -111,7 +112,7 @@ describe('an operator cannot attribute retrieval flips to writing through the pl
   it('the plan hides the retrieval instability in its constancy, the flips still name it', () => {
     const rows = results.constancy.filter((r) => r.metric === 'expected_served/declared');
     // The rewrite took: mp-002, mp-003 and mp-007 were served something in both attempts.
-    expect(rows.map((r) => [r.always, r.sometimes, r.never])).toEqual([[6, 1, 0]]);
+    expect(rows.map((r) => [r.always, r.sometimes, r.never])).toEqual([[6, 1, 9]]);
     expect(flipRows(results.constancy_flips)).toEqual([
       ...FLIPS('positives_citing_expected/declared'), ...FLIPS('positives_citing_expected/proven'),
     ].sort((a, b) => `${a[1]}/${a[2]}`.localeCompare(`${b[1]}/${b[2]}`)));
