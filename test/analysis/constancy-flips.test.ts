@@ -22,10 +22,11 @@
 // "writing" (or blamed on the service without a signed request); an operator whose plan would
 // attribute a rival's retrieval flips to writing — the second study below rewrites section 5's
 // expected_served to hide them, and the flips do not move.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articlePassages } from '../../scripts/generate-example-submissions.ts';
-import { PROJECT_ROOT } from '../support/cli.ts';
+import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 import { buildSmallStudy, runSmallStudy, type HandRecord } from '../support/small-study.ts';
 
 const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md']);
@@ -116,5 +117,25 @@ describe('an operator cannot attribute retrieval flips to writing through the pl
     expect(flipRows(results.constancy_flips)).toEqual([
       ...FLIPS('positives_citing_expected/declared'), ...FLIPS('positives_citing_expected/proven'),
     ].sort((a, b) => `${a[1]}/${a[2]}`.localeCompare(`${b[1]}/${b[2]}`)));
+  });
+});
+
+describe('a plan cannot redefine a built-in function the pipeline\'s own SQL reads with', () => {
+  // Section 5 runs on the store, and a macro it creates stays there: `bool_or` redefined as true
+  // would make prereg's flips SQL see the expected article served in every attempt, and call every
+  // retrieval flip "writing". Freeze refuses such a plan (exit 3, nothing frozen).
+  const scratch = scratchStudies();
+  it('freeze refuses a section 5 whose macro takes a built-in function\'s name (SECTION5_BUILTIN_REDEFINED)', async () => {
+    const root = scratch();
+    const plan = join(root, 'preregistration/PREREGISTRATION.md');
+    const text = readFileSync(plan, 'utf8');
+    const before = readFileSync(join(root, 'preregistration/freeze.json'), 'utf8');
+    expect(text).toContain('CREATE OR REPLACE VIEW expected_served AS');
+    writeFileSync(plan, text.replace('CREATE OR REPLACE VIEW expected_served AS', 'CREATE OR REPLACE MACRO bool_or(x) AS true;\n\nCREATE OR REPLACE VIEW expected_served AS'));
+    const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
+    expect([r.code, r.json.code], r.stdout).toEqual([3, 'SECTION5_BUILTIN_REDEFINED']);
+    const line = readFileSync(plan, 'utf8').split('\n').findIndex((l) => l.startsWith('CREATE OR REPLACE MACRO bool_or')) + 1;
+    expect(r.stdout).toContain(`bool_or (PREREGISTRATION.md line ${line})`);
+    expect(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')).toBe(before);
   });
 });
