@@ -1,6 +1,6 @@
 // Retrieval constancy and flips attributed (SPEC §13.2), on a study small enough to count by hand.
 // The example's answer key; the protocol is cut to 2 attempts per item. One system, sys-a, answers
-// seven of the 16 positive items (mp-001…mp-007) and nothing else (every other expected attempt is
+// eight of the 16 positive items (mp-001…mp-008) and nothing else (every other expected attempt is
 // missing, so it meets nothing in either attempt: never a flip). Every proof verifies unless said.
 //   item    expected   attempt 1                 attempt 2                                       flip (both columns)
 //   mp-001  R2122-8    served it, cites it       served it, cites nothing                        writing
@@ -12,14 +12,19 @@
 //   mp-007  L2113-10   served it, cites it       the same query: served R2122-8 under a TAMPERED  retrieval / REQUEST (a request
 //                                                proof, cites L2113-10                            hash no verified proof signs is
 //                                                                                                 no "same request")
-// constancy expected_served (declared and proven alike), over 2 attempts of the 16 positive items:
-// always mp-001, mp-005, mp-006 = 3; sometimes mp-002, mp-003, mp-004 (missing: not served), mp-007
-// = 4; never the 9 positive items sys-a does not answer.
-// Per metric positives_citing_expected/{declared,proven}: 6 items flip (all but mp-006), each met in
-// 1 of 2 attempts — retrieval/REQUEST 2 (mp-002, mp-007), retrieval/SERVICE 1 (mp-003), writing 2
-// (mp-001, mp-005), missing 1 (mp-004). No negative item is answered: no refusal flips.
+//   mp-008  R2152-1    served it, cites it       served nothing of its own: attaches a proof      declared: writing;
+//                                                sys-b paid for (R2152-1), cites nothing           proven: retrieval / REQUEST
+// constancy expected_served, over 2 attempts of the 16 positive items: declared, always mp-001,
+// mp-005, mp-006, mp-008 = 4; sometimes mp-002, mp-003, mp-004 (missing: not served), mp-007 = 4;
+// never the 8 positive items sys-a does not answer. Proven: mp-008's second proof is not sys-a's
+// (EVIDENCE_NOT_BOUND), so always 3, sometimes 5, never 8.
+// Per metric positives_citing_expected/{declared,proven}: 7 items flip (all but mp-006), each met in
+// 1 of 2 attempts. Declared: retrieval/REQUEST 2 (mp-002, mp-007), retrieval/SERVICE 1 (mp-003),
+// writing 3 (mp-001, mp-005, mp-008), missing 1 (mp-004). Proven: REQUEST 3 (mp-008 joins), SERVICE
+// 1, writing 2, missing 1. No negative item is answered: no refusal flips.
 // Who gains by breaking the rule: a system whose retrieval is unstable, if its flips were called
-// "writing" (or blamed on the service without a signed request); an operator whose plan would
+// "writing" (mp-008: a rival's proof attached to the failed attempt) or blamed on the service
+// without a signed request (mp-007); an operator whose plan would
 // attribute a rival's retrieval flips to writing — the second study below rewrites section 5's
 // expected_served to hide them, and the flips do not move.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -43,6 +48,7 @@ const RECORDS: HandRecord[] = [
   first('mp-005', 'R2121-1'), second('mp-005', { text: "Voir l'article R2121-1 qui", truncated: true, passages: served('R2121-1') }),
   first('mp-006', 'L2113-11'), second('mp-006', { text: cites('L2113-11'), passages: served('L2113-11') }),
   first('mp-007', 'L2113-10'), second('mp-007', { text: cites('L2113-10'), passages: served('R2122-8'), tamper: true }),
+  first('mp-008', 'R2152-1'), second('mp-008', { text: 'Voir le code.', passages: served('R2152-1'), buyer: 'sys-b' }),
 ];
 
 /** study.json with 2 attempts per item. */
@@ -55,14 +61,21 @@ const twoAttempts = (text: string): string => {
 type Row = Record<string, unknown>;
 type Results = { constancy: Row[]; constancy_flips: Row[] };
 
-const FLIPS = (metric: string) => [
-  ['sys-a', 'mp-001', metric, 2, 1, 2, 0, 'writing', null],
-  ['sys-a', 'mp-002', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
-  ['sys-a', 'mp-003', metric, 2, 1, 1, 0, 'retrieval', 'SERVICE'],
-  ['sys-a', 'mp-004', metric, 2, 1, 1, 1, 'missing', null],
-  ['sys-a', 'mp-005', metric, 2, 1, 2, 0, 'writing', null],
-  ['sys-a', 'mp-007', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
-];
+const FLIPS = (column: 'declared' | 'proven') => {
+  const metric = `positives_citing_expected/${column}`;
+  return [
+    ['sys-a', 'mp-001', metric, 2, 1, 2, 0, 'writing', null],
+    ['sys-a', 'mp-002', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
+    ['sys-a', 'mp-003', metric, 2, 1, 1, 0, 'retrieval', 'SERVICE'],
+    ['sys-a', 'mp-004', metric, 2, 1, 1, 1, 'missing', null],
+    ['sys-a', 'mp-005', metric, 2, 1, 2, 0, 'writing', null],
+    ['sys-a', 'mp-007', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
+    // The rival's proof counts as served only at the system's word: proven, the retrieval flip shows.
+    column === 'declared' ? ['sys-a', 'mp-008', metric, 2, 1, 2, 0, 'writing', null] : ['sys-a', 'mp-008', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
+  ];
+};
+/** Both columns' flips, in results.json's order (item, then metric). */
+const ALL_FLIPS = [...FLIPS('declared'), ...FLIPS('proven')].sort((a, b) => `${a[1]}/${a[2]}`.localeCompare(`${b[1]}/${b[2]}`));
 const flipRows = (rows: Row[]) => rows.map((r) => [r.system_id, r.item_id, r.metric, r.attempts, r.met, r.served, r.missing, r.cause, r.retrieval_cause]);
 
 describe('retrieval constancy and flips attributed', () => {
@@ -78,21 +91,19 @@ describe('retrieval constancy and flips attributed', () => {
   it('constancy counts the expected article served: always, sometimes, never across the attempts, in both columns', () => {
     const rows = results.constancy.filter((r) => String(r.metric).startsWith('expected_served/'));
     expect(rows.map((r) => [r.system_id, r.metric, r.attempts, r.always, r.sometimes, r.never])).toEqual([
-      ['sys-a', 'expected_served/declared', 2, 3, 4, 9],
-      ['sys-a', 'expected_served/proven', 2, 3, 4, 9],
+      ['sys-a', 'expected_served/declared', 2, 4, 4, 8],
+      ['sys-a', 'expected_served/proven', 2, 3, 5, 8],
     ]);
   });
 
   it('each flip is attributed: retrieval (REQUEST, SERVICE) when the expected article was served in some attempts only, writing when served alike, missing when only a left-out attempt differs', () => {
-    expect(flipRows(results.constancy_flips)).toEqual([
-      ...FLIPS('positives_citing_expected/declared'), ...FLIPS('positives_citing_expected/proven'),
-    ].sort((a, b) => `${a[1]}/${a[2]}`.localeCompare(`${b[1]}/${b[2]}`)));
+    expect(flipRows(results.constancy_flips)).toEqual(ALL_FLIPS);
   });
 
   it('the report counts each cause per system and metric, and says how to read it', () => {
     expect(report).toContain('Flips: items whose outcome is met in some attempts and not in others');
-    expect(report).toMatch(/\| sys-a +\| [^|]*declared[^|]*\| 6 +\| 2 +\| 1 +\| 2 +\| 1 +\|/);
-    expect(report).toMatch(/\| sys-a +\| [^|]*proven[^|]*\| 6 +\| 2 +\| 1 +\| 2 +\| 1 +\|/);
+    expect(report).toMatch(/\| sys-a +\| [^|]*declared[^|]*\| 7 +\| 2 +\| 1 +\| 3 +\| 1 +\|/);
+    expect(report).toMatch(/\| sys-a +\| [^|]*proven[^|]*\| 7 +\| 3 +\| 1 +\| 2 +\| 1 +\|/);
   });
 });
 
@@ -112,11 +123,9 @@ describe('an operator cannot attribute retrieval flips to writing through the pl
 
   it('the plan hides the retrieval instability in its constancy, the flips still name it', () => {
     const rows = results.constancy.filter((r) => r.metric === 'expected_served/declared');
-    // The rewrite took: mp-002, mp-003 and mp-007 were served something in both attempts.
-    expect(rows.map((r) => [r.always, r.sometimes, r.never])).toEqual([[6, 1, 9]]);
-    expect(flipRows(results.constancy_flips)).toEqual([
-      ...FLIPS('positives_citing_expected/declared'), ...FLIPS('positives_citing_expected/proven'),
-    ].sort((a, b) => `${a[1]}/${a[2]}`.localeCompare(`${b[1]}/${b[2]}`)));
+    // The rewrite took: every answered item but mp-004 (one attempt missing) was served something in both attempts.
+    expect(rows.map((r) => [r.always, r.sometimes, r.never])).toEqual([[7, 1, 8]]);
+    expect(flipRows(results.constancy_flips)).toEqual(ALL_FLIPS);
   });
 });
 
