@@ -867,6 +867,10 @@ export const REASONS = {
     meaning: 'Section 5 ignores a fact the product provides to protect the study from its participants (SPEC §13.1), by a static check of its SQL outside comments and string literals: it never reads expected_records (its rates would be over the records submitted, so a system leaving out what it gets wrong would gain), never reads record_refusals, or reads the submission\'s `refused` flag (a refusal would be what the system says, not what its answer is).',
     next: 'Nothing was frozen. Compute every rate over expected_records and judge refusals by record_refusals.declared / .proven (the example\'s section 5 does both; docs/preregistration.md).',
   },
+  SECTION5_BUILTIN_REDEFINED: {
+    meaning: 'Section 5 creates a macro named like one of DuckDB\'s built-in functions (e.g. bool_or, list_contains). Its macros stay in the store, where prereg\'s own SQL runs after it (the flips over attempts, SPEC §13.2): a built-in redefined there would change what prereg computes — bool_or made true would call every retrieval flip "writing".',
+    next: 'Nothing was frozen (at score, nothing written). Name the macro otherwise; section 5 may define any function whose name DuckDB does not already use.',
+  },
   // --- Audit (SPEC §8) — pipeline/audit/, pipeline/stages/audit.ts ------------------------------
   AUDIT_INCOMPLETE: {
     meaning: 'The audited directory has no manifest.json: the emit that wrote it never completed, so it is not a result.',

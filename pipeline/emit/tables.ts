@@ -44,6 +44,7 @@ export const RESULT_TABLES = {
   sign_test_adjustments: whole('result_sign_test_adjustments'),
   noise_floor: whole('result_noise_floor'),
   retrieval: whole('result_retrieval'),
+  constancy_flips: whole('result_constancy_flips'),
 } as const satisfies Record<string, TableSpec>;
 
 export type ResultName = keyof typeof RESULT_TABLES;

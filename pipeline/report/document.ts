@@ -117,6 +117,36 @@ function noiseFloorBlocks(r: ReportInput): Block[] {
   ];
 }
 
+/** The causes a flip is attributed to (results.json constancy_flips), in the order the report counts them. */
+const FLIP_CAUSES = [['retrieval', 'REQUEST'], ['retrieval', 'SERVICE'], ['writing', null], ['missing', null]] as const;
+
+/**
+ * Flips attributed (SPEC §13.2): per system and metric, how many items flipped over their attempts
+ * and why — counted from the rows prereg's own SQL wrote, never from the plan's.
+ */
+function flipBlocks(r: ReportInput): Block[] {
+  const counts = new Map<string, { system: string; metric: string; byCause: number[] }>();
+  for (const row of r.results.constancy_flips) {
+    const key = `${show(row.system_id)}\n${show(row.metric)}`;
+    const entry = counts.get(key) ?? { system: show(row.system_id), metric: show(row.metric), byCause: FLIP_CAUSES.map(() => 0) };
+    const at = FLIP_CAUSES.findIndex(([cause, why]) => cause === row.cause && why === (row.retrieval_cause ?? null));
+    if (at >= 0) entry.byCause[at]! += 1;
+    counts.set(key, entry);
+  }
+  if (counts.size === 0) return [{ kind: 'p', text: 'Flips: no item\'s outcome differs across its attempts.' }];
+  return [
+    {
+      kind: 'p',
+      text: 'Flips: items whose outcome is met in some attempts and not in others (a missing or TRUNCATED attempt is a failed one), each attributed by prereg from the evidence, not by the plan. Retrieval: the expected article was served in some attempts and not in others — REQUEST when the system sent different requests (its own querying), SERVICE when one request (the same request hashes, signed by the issuer in verified proofs the system owns) was served differently (the retrieval service). Writing: the article was served alike and the answer still changed. Missing: the attempts submitted agree; only an attempt left out differs. Retrieval flips are fixed in retrieval, writing flips in the answer.',
+    },
+    table(
+      ['system', 'metric', 'flips', 'retrieval (REQUEST)', 'retrieval (SERVICE)', 'writing', 'missing'],
+      [...counts.keys()].sort(codePointOrder).map((k) => counts.get(k)!).map((c) => [c.system, metricName(c.metric, r.metric_labels), String(c.byCause.reduce((a, b) => a + b, 0)), ...c.byCause.map(String)]),
+      [2, 3, 4, 5, 6],
+    ),
+  ];
+}
+
 function finding(r: ReportInput): Section {
   const blocks: Block[] = [];
   const primary = r.primary_metric;
@@ -493,6 +523,7 @@ export function sections(r: ReportInput): Section[] {
             'Rates are exact fractions (numerator/denominator); the percentage beside each is rounded to one decimal for reading only. The gap between the two columns is the finding.',
             'Metrics are named in words, with the direction that is better, as study.json (report.metrics) names them; results.json keeps section 5\'s identifiers.',
             'A hypothesis is decided by a one-sided exact binomial test of its count against its threshold, with Holm\'s correction at the study\'s alpha across every hypothesis of the plan: SUPPORTED when the Holm-adjusted p-value that the threshold is not met ("p (Holm)") is at most alpha, NOT_SUPPORTED when the opposite one\'s ("p against (Holm)") is, INCONCLUSIVE otherwise — a point estimate past its threshold is not enough. "At least one system" is decided on the best system, its p-value multiplied by the number of systems considered. The interval beside the observed value is exact (Clopper–Pearson) at alpha divided by the number of hypotheses, shown for reading; the decision is the test\'s.',
+            'A flip is an item a system gets right in some attempts only; the constancy section counts, per system, whether retrieval changed (the expected article served in some attempts only: REQUEST when the system\'s requests differed, SERVICE when one request was served differently) or the writing did, as prereg attributes it from the evidence, whatever the plan says.',
             'A grounded citation means the cited article was served to the system, not that what the answer infers from it is faithful: whether the answer reads the article rightly is not judged here.',
             'A near miss (Retrieval and writing) is a positive answer served no expected article but one the study\'s frozen rule relates to it (study.json vocabulary.near_miss), such as the legislative article for the regulatory one: it is not retrieval, and it says how close retrieval came. The rule was frozen before the results; nobody can choose it after seeing them.',
             'This report shows reproducible results and verified evidence. It does not show that evidence was truthful, nor that the witnesses saw every action of a system.',
@@ -567,6 +598,7 @@ export function sections(r: ReportInput): Section[] {
           ]),
           [2, 3, 4, 5],
         ),
+        ...flipBlocks(r),
       ],
     },
     { title: 'Noise floor', blocks: noiseFloorBlocks(r) },

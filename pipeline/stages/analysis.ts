@@ -166,6 +166,7 @@ export const score: Command = analysisCommand(
     'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,',
     'discordant_items and hypotheses (result_* tables, read by emit), and adds an exact',
     'Clopper-Pearson interval to every rate and Holm-adjusted p-values to the sign tests at',
-    'study.json statistics.alpha (result_score_intervals, result_sign_test_adjustments).',
+    'study.json statistics.alpha (result_score_intervals, result_sign_test_adjustments),',
+    'and attributes each flip over attempts to retrieval or writing (result_constancy_flips).',
   ],
 );

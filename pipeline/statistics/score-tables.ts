@@ -1,13 +1,14 @@
 // The score stage's last step (SPEC §12.6): section 5's scores and sign tests read from their
 // result tables, the statistics computed by the pure functions of results.ts, and written to
-// result_score_intervals and result_sign_test_adjustments (pipeline/store/statistics-tables.sql).
+// result_score_intervals and result_sign_test_adjustments (pipeline/store/statistics-tables.sql);
+// then the flips over attempts, attributed by the pipeline's SQL (store/constancy-flips.sql).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runSqlFile, TableAppender } from '../store/db.ts';
-import { readObjects } from '../store/query.ts';
-import { REPLICATES, RETRIEVAL_RECORDS, SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
+import { readCounts, readObjects } from '../store/query.ts';
+import { countRows, REPLICATES, RETRIEVAL_RECORDS, SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
 import { beyondNoise, splitSignTests } from './noise-floor.ts';
 import { comparisonCaveats, configurationCaveats, type TruncationShare } from './caveats.ts';
-import { STATISTICS_TABLES_SQL } from '../store/table-files.ts';
+import { CONSTANCY_FLIPS_SQL, STATISTICS_TABLES_SQL } from '../store/table-files.ts';
 import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from './results.ts';
 import { retrievalRows } from './retrieval.ts';
 import type { Related } from '../study/near-miss.ts';
@@ -20,7 +21,7 @@ export async function addScoreStatistics(
   alpha: number,
   maxTruncationGap: number,
   related: Related = () => false,
-): Promise<{ score_intervals_rows: number; sign_test_adjustments_rows: number; noise_floor_rows: number; retrieval_rows: number }> {
+): Promise<{ score_intervals_rows: number; sign_test_adjustments_rows: number; noise_floor_rows: number; retrieval_rows: number; constancy_flips_rows: number }> {
   const scores: ScoreRow[] = (await readObjects(connection, SCORES_TO_ADJUST)).map((r) => ({
     system_id: String(r.system_id), metric: String(r.metric),
     declared: count(r.declared), proven: count(r.proven), n_declared: count(r.n_declared), n_proven: count(r.n_proven),
@@ -59,5 +60,11 @@ export async function addScoreStatistics(
   const retrievalTable = await TableAppender.declared(connection, 'result_retrieval');
   for (const row of retrieval) retrievalTable.appendNamed({ ...row });
   retrievalTable.close();
-  return { score_intervals_rows: intervalRows.length, sign_test_adjustments_rows: adjustmentRows.length, noise_floor_rows: floor.length, retrieval_rows: retrieval.length };
+  // Flips attributed by the pipeline's own SQL (store/constancy-flips.sql), never by the plan's.
+  await runSqlFile(connection, CONSTANCY_FLIPS_SQL);
+  const [flips] = await readCounts(connection, countRows('result_constancy_flips'));
+  return {
+    score_intervals_rows: intervalRows.length, sign_test_adjustments_rows: adjustmentRows.length, noise_floor_rows: floor.length,
+    retrieval_rows: retrieval.length, constancy_flips_rows: count(flips),
+  };
 }

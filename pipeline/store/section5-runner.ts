@@ -124,6 +124,29 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
   return found;
 }
 
+/**
+ * Section 5's macros stay in the store, where prereg's own SQL runs after it (store/constancy-flips.sql):
+ * a macro that takes a built-in function's name (DuckDB lets it) would change what that SQL computes.
+ * Refused, naming the line of section 5 that creates it when a block shows it.
+ */
+async function checkBuiltinsKept(connection: DuckDBConnection, blocks: readonly Section5Block[]): Promise<void> {
+  const read = await connection.runAndReadAll(
+    'SELECT DISTINCT lower(function_name) AS name FROM duckdb_functions() WHERE NOT internal AND lower(function_name) IN (SELECT lower(function_name) FROM duckdb_functions() WHERE internal) ORDER BY 1',
+  );
+  const names = read.getRowObjectsJS().map((r) => String(r.name));
+  if (names.length === 0) return;
+  const lineOf = (name: string): number | null => {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const block of blocks) {
+      const at = new RegExp(`MACRO\\s+(?:[\\w"]+\\.)*"?${escaped}"?\\s*\\(`, 'i').exec(block.sql);
+      if (at) return block.line + block.sql.slice(0, at.index).split('\n').length - 1;
+    }
+    return null;
+  };
+  const line = lineOf(names[0]!);
+  throw new PreregError('SECTION5_BUILTIN_REDEFINED', `section 5 redefines the built-in function(s) ${names.join(', ')}${line === null ? '' : ` (PREREGISTRATION.md line ${line})`}: prereg's own SQL runs after section 5 and must read them as DuckDB defines them`, { functions: names, ...(line === null ? {} : { line }) });
+}
+
 /** Section 5 decides its hypotheses by Holm at alpha (SPEC §13.2): each outcome must follow from its p-values. */
 /**
  * Section 5 decides its hypotheses by Holm at alpha across the family frozen at the freeze's dry run
@@ -167,6 +190,7 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
     await prepareConnection(connection, alpha);
     await connection.run('BEGIN TRANSACTION');
     await runBlocks(connection, blocks);
+    await checkBuiltinsKept(connection, blocks);
     const found = await checkViews(connection, views, classes);
     if (views.includes('hypotheses')) await checkDecisions(connection, alpha, frozenFamily);
     for (const view of views) {
@@ -211,6 +235,7 @@ export async function dryRunSection5(blocks: readonly Section5Block[], classes: 
       await connection.run(readFileSync(ddl, 'utf8'));
     }
     await runBlocks(connection, blocks);
+    await checkBuiltinsKept(connection, blocks);
     await checkViews(connection, Object.keys(REQUIRED_VIEWS) as RequiredView[], classes);
     return { hypothesis_family: await checkDecisions(connection, alpha, null) };
   } finally {

@@ -5,6 +5,7 @@ DROP TABLE IF EXISTS result_score_intervals;
 DROP TABLE IF EXISTS result_sign_test_adjustments;
 DROP TABLE IF EXISTS result_noise_floor;
 DROP TABLE IF EXISTS result_retrieval;
+DROP TABLE IF EXISTS result_constancy_flips;
 
 CREATE TABLE result_score_intervals (
   system_id      VARCHAR NOT NULL,
@@ -55,4 +56,18 @@ CREATE TABLE result_retrieval (
   expected_served BIGINT  NOT NULL,
   near_miss       BIGINT  NOT NULL,
   not_served      BIGINT  NOT NULL
+);
+
+-- Flips attributed (SPEC §13.2; filled by constancy-flips.sql from base tables and the plan's
+-- classes): each system × item × outcome metric whose outcome differs across the expected attempts.
+CREATE TABLE result_constancy_flips (
+  system_id       VARCHAR NOT NULL,
+  item_id         VARCHAR NOT NULL,
+  metric          VARCHAR NOT NULL,
+  attempts        INTEGER NOT NULL,
+  met             INTEGER NOT NULL,  -- attempts whose outcome is met
+  served          INTEGER NOT NULL,  -- attempts served an expected article (in the metric's column)
+  missing         INTEGER NOT NULL,  -- expected attempts with no record
+  cause           VARCHAR NOT NULL,  -- retrieval, writing or missing
+  retrieval_cause VARCHAR            -- REQUEST or SERVICE when cause is retrieval; NULL otherwise
 );

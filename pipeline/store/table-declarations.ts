@@ -208,6 +208,11 @@ export const TABLES = {
     system_id: 'VARCHAR NOT NULL', replicate: 'VARCHAR NOT NULL', metric: 'VARCHAR NOT NULL', items: 'BIGINT NOT NULL',
     discordant: 'BIGINT NOT NULL', p_value: 'DOUBLE NOT NULL', reason_code: 'VARCHAR',
   },
+  result_constancy_flips: {
+    system_id: 'VARCHAR NOT NULL', item_id: 'VARCHAR NOT NULL', metric: 'VARCHAR NOT NULL', attempts: 'INTEGER NOT NULL',
+    met: 'INTEGER NOT NULL', served: 'INTEGER NOT NULL', missing: 'INTEGER NOT NULL', cause: 'VARCHAR NOT NULL',
+    retrieval_cause: 'VARCHAR',
+  },
   result_score_intervals: {
     system_id: 'VARCHAR NOT NULL', metric: 'VARCHAR NOT NULL', alpha: 'DOUBLE NOT NULL', declared_lower: 'DOUBLE',
     declared_upper: 'DOUBLE', proven_lower: 'DOUBLE', proven_upper: 'DOUBLE',

@@ -17,6 +17,8 @@ export const CLASSIFY_TABLES_SQL = here('./classify-tables.sql');
 export const COVERAGE_SQL = here('./coverage.sql');
 /** score, after section 5: the tables of the statistics it adds (intervals, Holm, what a test can detect). */
 export const STATISTICS_TABLES_SQL = here('./statistics-tables.sql');
+/** score, once STATISTICS_TABLES_SQL made its table: each flip over attempts, attributed to retrieval or writing. */
+export const CONSTANCY_FLIPS_SQL = here('./constancy-flips.sql');
 
 /** freeze's dry run, before COVERAGE_SQL: base-table rows covering every combination of the flags a class is computed from. */
 export const CLASS_FIXTURE_SQL = here('./class-fixture.sql');

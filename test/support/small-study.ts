@@ -33,6 +33,8 @@ export interface HandRecord extends RecordBase {
   proof?: 'spec' | 'public' | '3.1' | '3.1-unopened';
   /** Records with the same key share one receipt timeline: a retrieve entry per record's response. */
   timeline?: string;
+  /** The request's query (default the item id: every attempt of an item then sends the same request, one request hash). */
+  query?: string;
   /** A deterministic retrieval service: the response carries nothing of the call (no call_id), so equal queries get equal bytes. */
   deterministic?: boolean;
   /** The proof's proof_id (not covered by the signature: anyone may write any). */
@@ -101,7 +103,7 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   const minted: Array<{ r: HandRecord; item: Record<string, unknown>; response: unknown }> = [];
   for (const r of records) {
     clock += 60_000;
-    const request = { query: r.item };
+    const request = { query: r.query ?? r.item };
     const response = r.deterministic ? { passages: r.passages } : { call_id: `call-${keyOf(r)}`, passages: r.passages };
     const base = {
       request, response, timestamp: iso(clock), seller: r.seller ?? EXAMPLE_SELLER, buyerApiKey: smallBuyerKey(r.buyer ?? r.system),
