@@ -177,7 +177,7 @@ describe('report rendering', () => {
 
   it('says so when no witness confirmed the freeze', () => {
     expect(renderMarkdown(report([]))).toContain('No independent witness confirmed the freeze');
-    expect(renderHtml(report([]))).toContain('(no scores to chart)');
+    expect(renderHtml(report([]))).toContain('No chart: section 5 computes no rate to draw.');
   });
 });
 
@@ -245,7 +245,7 @@ describe('empty tables say what they would hold (issue 38)', () => {
       'No scores: section 5 computes no rate (results.json scores is empty).',
       'No line was rejected.',
       'No record was accepted: no system has a record.',
-      'No comparison between two systems: section 5\'s sign tests compare no pair (results.json sign_tests is empty).',
+      'No comparison between two systems: section 5\'s sign tests compare no pair other than a replicate and its original.',
       'No constancy: section 5 counts no metric over repeated attempts (results.json constancy is empty).',
       'No assertion was classified: no accepted record makes one.',
     ]) {
