@@ -747,6 +747,11 @@ export const REASONS = {
     meaning: '`prereg init --private-dir` names a directory inside the study directory, judged on real paths (a symlink to the study counts as the study): the operator keys and the answer key would be published with the study. Nothing was written.',
     next: 'Pass a --private-dir outside the study directory, through no symlink into it (the default DIR.private beside DIR is).',
   },
+  PREREG_SOURCE_INVALID: {
+    exit: EXIT.usage,
+    meaning: '`prereg init --prereg-source` names neither a prereg package tarball on disk (as `npm pack` writes it: a .tgz whose package.json names prereg) nor an https URL of one; a bare name would have the study\'s CI install whatever a registry serves under it. Nothing was written.',
+    next: 'Pass the prereg tarball you installed prereg from (init copies it into the study\'s tools/), or the https URL of a release tarball; see docs/ci.md.',
+  },
   OUTPUT_PATH_UNSAFE: {
     exit: EXIT.conflict,
     meaning: 'The outputs directory lies inside corpus/, preregistration/ or inputs/, judged on real paths (symlinks resolved, the nearest existing ancestor of a path not yet created): writing there would change what was frozen or submitted. Nothing was written.',

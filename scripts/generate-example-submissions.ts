@@ -11,7 +11,10 @@
 //   sys-truncated  honest proofs, but a third of its receipt timelines were cut at the tail and
 //                  re-closed (internally valid, caught only by the commitment), and two truncated
 //                  answers; two attempts per item where the others make three (constancy is then
-//                  not comparable: the report flags it);
+//                  not comparable: the report flags it); on mp-008's first attempt its retrieval
+//                  serves L2152-1 for the expected R2152-1 and the answer cites it: a near miss
+//                  (study.json vocabulary.near_miss), in the declared column only (mp-008's
+//                  timelines are cut);
 //   sys-honest-rerun  a replicate campaign of sys-honest (study.json replicate_of): the same system
 //                  run again, alike, which misses on other attempts (mp-011, mp-012) than
 //                  sys-honest (mp-010): the noise floor of identical campaigns, 3 discordant items;
@@ -120,6 +123,8 @@ interface Plan {
   /** What happens to the evidence of this record. */
   evidence: 'good' | 'tampered-response' | 'unsigned' | 'expired-key' | 'unpinned-tsa' | 'public-view';
   chain: 'anchored' | 'tail-cut';
+  /** The refs retrieval serves, when not the item's expected ones (a near miss). */
+  served?: string[];
 }
 
 function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<string, string>): Plan {
@@ -159,6 +164,11 @@ function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<
   }
   const n = Number(id.slice(3));
   if (n >= 1 && n <= 10) plan.chain = 'tail-cut';
+  if (id === 'mp-008' && attempt === 1) {
+    // Retrieval serves the legislative article for the regulatory one (same number, another prefix).
+    plan.served = ['L2152-1'];
+    plan.text = honestAnswer({ ...key, expected_refs: plan.served, expected_amounts: [] }, passages);
+  }
   if ((id === 'mp-012' || id === 'mp-013') && attempt === 2) {
     // Cut mid-citation: the stub "R2192-" must not count as a citation.
     plan.truncated = true;
@@ -202,7 +212,7 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
       for (let attempt = 1; attempt <= ATTEMPTS[system]; attempt++) {
         clock += 37_000;
         const plan = planFor(system, k, attempt, passages);
-        const served: Passage[] = (k.kind === 'positive' ? k.expected_refs : ['R2123-1']).map((ref) => ({ ref, text: passages.get(ref)! }));
+        const served: Passage[] = (plan.served ?? (k.kind === 'positive' ? k.expected_refs : ['R2123-1'])).map((ref) => ({ ref, text: passages.get(ref)! }));
         const request = { query: item.question, top_k: 3 };
         const response = { call_id: `call-${system}-${item.item_id}-${attempt}`, passages: served };
         const timestamp = new Date(clock).toISOString().replace('.000Z', 'Z');

@@ -2,7 +2,8 @@
 # npm run smoke:package (run by .ci/run): the package as a user gets it. `npm pack`, install the
 # tarball into a fresh project whose path contains a space (from the npm cache when it can), then
 # there: `npx prereg --help`; installed globally, `prereg docs` (every path it prints exists, every
-# doc --help, init and `next:` lines name is shipped) and participating.md's worked example;
+# doc --help, init and `next:` lines name is shipped) and participating.md's worked example; the
+# install step of the CI workflow `init --prereg-source TARBALL` writes, run as written;
 # `prereg trust import-arkforge` and `prereg verify` on a vendored real
 # proof (VERIFIED), alone and as 70 copies (enough to start the compiled worker threads); and a
 # TypeScript program importing verifyEvidence, verifyTimeline, verifyReceipt, verifyTimestampToken
@@ -65,6 +66,19 @@ mkdir -p "$worked"
 sed -n '/^<!-- recipe:worked-example -->$/,/^<!-- \/recipe -->$/p' "$installed/docs/participating.md" | sed '1,2d;$d' | sed '$d' > "$work/worked-example.sh"
 out="$(cd "$worked" && PATH="$prefix/bin:$PATH" bash -euo pipefail "$work/worked-example.sh")" || fail "participating.md's worked example exited $?: $out"
 grep -q 'proof_proveit_gel.json: proof VERIFIED$' <<<"$out" || fail "participating.md's worked example: $out"
+
+# The study's CI (docs/ci.md), its install step for real: `init --prereg-source TARBALL` copies the
+# tarball into the study, and the workflow's install step as written, with the PREREG_SOURCE line
+# it holds, installs it (into a scratch prefix, from the npm cache when it can) and runs it.
+(cd "$elsewhere" && PATH="$prefix/bin:$PATH" prereg init ci-study --prereg-source "$tarball" >/dev/null) || fail 'prereg init --prereg-source TARBALL'
+workflow="$elsewhere/ci-study/.github/workflows/prereg.yml"
+ci_source="$(sed -n 's/^  PREREG_SOURCE: //p' "$workflow")"
+cmp -s "$tarball" "$elsewhere/ci-study/$ci_source" || fail "init did not copy the tarball to the workflow's PREREG_SOURCE ($ci_source)"
+awk '/- name: install prereg from PREREG_SOURCE/ { on = 1; next } on && /^      - / { exit } on && !/^        run: [|]$/ { sub(/^          /, ""); print }' "$workflow" > "$work/install-step.sh"
+ci_prefix="$work/ci prefix"
+out="$(cd "$elsewhere/ci-study" && PREREG_SOURCE="$ci_source" npm_config_prefix="$ci_prefix" npm_config_prefer_offline=true PATH="$ci_prefix/bin:$PATH" bash --noprofile --norc -eo pipefail "$work/install-step.sh" 2>&1)" || fail "the workflow's install step exited $?: $out"
+grep -q "^prereg $(node -p "require('$repo/package.json').version")$" <<<"$out" || fail "the workflow's install step did not run the prereg it installed: $out"
+[ -x "$ci_prefix/bin/prereg" ] || fail "the workflow's install step installed no prereg into its prefix"
 
 # A trust directory pinning FreeTSA and the Rekor log, with ArkForge's published keys imported.
 mkdir trust files

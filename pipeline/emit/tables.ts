@@ -43,6 +43,7 @@ export const RESULT_TABLES = {
   score_intervals: whole('result_score_intervals'),
   sign_test_adjustments: whole('result_sign_test_adjustments'),
   noise_floor: whole('result_noise_floor'),
+  retrieval: whole('result_retrieval'),
 } as const satisfies Record<string, TableSpec>;
 
 export type ResultName = keyof typeof RESULT_TABLES;

@@ -12,6 +12,7 @@ import type { LoadedStudy } from '../study/loaded-study.ts';
 import { classLiteralsOfSection5, section5Identifiers, type Section5 } from '../study/section5.ts';
 import { classValuesOf } from '../study/classes.ts';
 import { duplicateMessage, extractVocabulary } from '../study/vocabulary.ts';
+import { idleNearMissRules } from '../study/near-miss.ts';
 import { sellerMode, type TrustPolicy } from '../formats/trust-policy.ts';
 import { trustLeaf } from '../study/trust.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';
@@ -126,6 +127,10 @@ function studyProblems(loaded: LoadedStudy, digests: PublicDigests): PlanProblem
         problems.push({ code: 'STUDY_INVALID', file: STUDY, field: `/vocabulary/shape_patterns/${i}`, message: `${JSON.stringify(pattern)} matches no identifier of the vocabulary: it could catch no phantom of a real shape` });
       }
     });
+    // An expected ref is an identifier of the vocabulary (ANSWER_KEY_REF_UNKNOWN): a rule none matches relates none.
+    for (const i of idleNearMissRules(study.vocabulary.near_miss ?? [], digests.vocabulary.ids)) {
+      problems.push({ code: 'STUDY_INVALID', file: STUDY, field: `/vocabulary/near_miss/${i}/pattern`, message: `${JSON.stringify(study.vocabulary.near_miss![i]!.pattern)} matches no identifier of the vocabulary: it could relate no expected reference to a near miss` });
+    }
   }
   // The classifier compiles every pattern together; what compiles alone may not compile there.
   try {

@@ -5,6 +5,7 @@ import { extractSection5 } from '../study/section5.ts';
 import { DEFAULT_REFUSAL_MAX_TAIL_CHARS, type StudyConfig } from '../study/study.ts';
 import type { TrustPolicy } from '../formats/trust-policy.ts';
 import type { OperatorKeyFiles } from './operator-keys.ts';
+import { CI_WORKFLOW_FILE, ciWorkflow } from './ci-workflow.ts';
 
 export interface ScaffoldOptions {
   studyId: string;
@@ -31,6 +32,8 @@ export interface ScaffoldOptions {
   attemptsPerItem: number;
   /** Default `Study <id>`. */
   title?: string;
+  /** Where the study's CI installs prereg from: a path inside the study or an https URL (docs/ci.md). */
+  preregSource: string;
 }
 
 export interface Scaffold {
@@ -157,6 +160,8 @@ export function scaffoldStudy(o: ScaffoldOptions): Scaffold {
     'inputs/submissions/.gitkeep': '',
     // The store is a cache; outputs are published on their own.
     '.gitignore': 'work/\n',
+    // The study's own CI: check-anchors on every push once frozen (docs/ci.md).
+    [CI_WORKFLOW_FILE]: ciWorkflow(o.preregSource),
   };
   for (const r of o.tsaRoots) study[`preregistration/trust/tsa-roots/${r.name}`] = r.pem;
   return {

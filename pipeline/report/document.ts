@@ -389,6 +389,12 @@ function scoreTable(r: ReportInput): Block[] {
   ];
 }
 
+/** A system's near misses in one column (results.json retrieval), over its expected positive answers; — without a row. */
+function nearMissText(r: ReportInput, system: string, evidence: 'declared' | 'proven'): string {
+  const row = r.results.retrieval.find((x) => show(x.system_id) === system && show(x.evidence) === evidence);
+  return row === undefined ? '—' : fraction(row.near_miss, row.positives).text;
+}
+
 /** Was the expected article served at all, and when it was, cited (SPEC §12.6): retrieval against writing. */
 function retrievalBlocks(r: ReportInput): Block[] {
   const of = (system: string, metric: string) => r.results.scores.find((row) => show(row.system_id) === system && show(row.metric) === metric);
@@ -397,15 +403,19 @@ function retrievalBlocks(r: ReportInput): Block[] {
     const served = of(system, 'expected_served');
     const cited = of(system, 'cited_given_served');
     if (served === undefined || cited === undefined) return [];
-    return [[system, fraction(served.declared, served.n_declared).text, fraction(served.proven, served.n_proven).text, fraction(cited.declared, cited.n_declared).text, fraction(cited.proven, cited.n_proven).text]];
+    return [[
+      system, fraction(served.declared, served.n_declared).text, fraction(served.proven, served.n_proven).text,
+      nearMissText(r, system, 'declared'), nearMissText(r, system, 'proven'),
+      fraction(cited.declared, cited.n_declared).text, fraction(cited.proven, cited.n_proven).text,
+    ]];
   });
   if (rows.length === 0) return [{ kind: 'p', text: 'Section 5 computes no expected_served or cited_given_served metric: retrieval and writing are not told apart.' }];
   return [
     {
       kind: 'p',
-      text: 'Per positive answer: was a passage under one of the item\'s expected references served at all (retrieval), and when it was, did the answer cite it (writing)? A system that is served the expected article and does not cite it fails at writing; one never served it fails at retrieval.',
+      text: 'Per positive answer: was a passage under one of the item\'s expected references served at all (retrieval), and when it was, did the answer cite it (writing)? A system that is served the expected article and does not cite it fails at writing; one never served it fails at retrieval. A near miss is an answer served no expected article but one related to it by the rule study.json froze (vocabulary.near_miss: the same number under another prefix, the same number in another code): retrieval came close and still failed. Near misses are counted by the pipeline over the expected positive answers (a missing answer was served nothing); none when the study declares no rule.',
     },
-    table(['system', 'expected article served, declared', 'served, proven', 'cited when served, declared', 'cited when served, proven'], rows, [1, 2, 3, 4], 'No system has both the retrieval and the writing rate.'),
+    table(['system', 'expected article served, declared', 'served, proven', 'near miss, declared', 'near miss, proven', 'cited when served, declared', 'cited when served, proven'], rows, [1, 2, 3, 4, 5, 6], 'No system has both the retrieval and the writing rate.'),
   ];
 }
 
@@ -511,6 +521,7 @@ export function sections(r: ReportInput): Section[] {
             'Metrics are named in words, with the direction that is better, as study.json (report.metrics) names them; results.json keeps section 5\'s identifiers.',
             'A hypothesis is decided by a one-sided exact binomial test of its count against its threshold, with Holm\'s correction at the study\'s alpha across every hypothesis of the plan: SUPPORTED when the Holm-adjusted p-value that the threshold is not met ("p (Holm)") is at most alpha, NOT_SUPPORTED when the opposite one\'s ("p against (Holm)") is, INCONCLUSIVE otherwise — a point estimate past its threshold is not enough. "At least one system" is decided on the best system, its p-value multiplied by the number of systems considered. The interval beside the observed value is exact (Clopper–Pearson) at alpha divided by the number of hypotheses, shown for reading; the decision is the test\'s.',
             'A grounded citation means the cited article was served to the system, not that what the answer infers from it is faithful: whether the answer reads the article rightly is not judged here.',
+            'A near miss (Retrieval and writing) is a positive answer served no expected article but one the study\'s frozen rule relates to it (study.json vocabulary.near_miss), such as the legislative article for the regulatory one: it is not retrieval, and it says how close retrieval came. The rule was frozen before the results; nobody can choose it after seeing them.',
             'This report shows reproducible results and verified evidence. It does not show that evidence was truthful, nor that the witnesses saw every action of a system.',
           ],
         },

@@ -19,7 +19,7 @@ import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-i
 import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
 import { verify } from './verify.ts';
 import { addScoreStatistics } from '../statistics/score-tables.ts';
-import { maxTruncationGapOf, statisticsOf } from '../study/study.ts';
+import { maxTruncationGapOf, nearMissOf, statisticsOf } from '../study/study.ts';
 import { classValuesOf } from '../study/classes.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
@@ -159,7 +159,7 @@ export const score: Command = analysisCommand(
     name: 'score',
     views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
     before: classify,
-    finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha, maxTruncationGapOf(frozen.study)),
+    finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha, maxTruncationGapOf(frozen.study), nearMissOf(frozen.study)),
   },
   'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
   [

@@ -16,6 +16,11 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
 import { parseTsaOverrides } from './anchor.ts';
 import type { Command } from '../command.ts';
+import { CI_TOOLS_DIR, CI_WORKFLOW_FILE, FREEZE_DIGEST_FILE } from '../init/ci-workflow.ts';
+import { preregTarballVersion } from '../init/prereg-tarball.ts';
+import { readRegularFileCapped } from '../io/regular-file.ts';
+import { shown } from '../text/display.ts';
+import { TOOL_VERSION } from '../version.ts';
 
 /** The tool's own example study plan: its section 5 is a new study's starting analysis. */
 const EXAMPLE_PLAN = fileURLToPath(new URL('../../preregistration/PREREGISTRATION.md', import.meta.url));
@@ -60,8 +65,46 @@ function studyIdOf(value: unknown, dir: string): string {
   return id;
 }
 
+/** An https URL the workflow's PREREG_SOURCE line holds as it is (no quote, space or shell character). */
+const HTTPS_SOURCE = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]{1,5})?\/[A-Za-z0-9._~%/+@=-]*$/;
+const TARBALL_NAME = /^[A-Za-z0-9._+-]+\.(?:tgz|tar\.gz)$/;
+/** prereg's tarball is about 1.3 MiB: one fifty times larger is not prereg's, and is not read whole. */
+const MAX_TARBALL_BYTES = 64 * 1024 * 1024;
+
+interface PreregSource {
+  /** What the workflow's PREREG_SOURCE line names: a path inside the study, or an https URL. */
+  source: string;
+  kind: 'copied' | 'url' | 'to-add';
+  /** The tarball init copies into the study (kind copied). */
+  tarball: { bytes: Buffer; version: string; from: string } | null;
+}
+
+/**
+ * --prereg-source: where the study's CI installs prereg from (docs/ci.md). A prereg tarball on disk
+ * is copied into the study's tools/; an https URL is named as is; anything else — a bare name such
+ * as `prereg` would have npm install whatever a registry serves under it — is refused. Without it,
+ * the workflow names tools/prereg-<this version>.tgz, for the operator to add.
+ */
+function preregSourceOf(value: unknown): PreregSource {
+  if (value === undefined) return { source: `${CI_TOOLS_DIR}/prereg-${TOOL_VERSION}.tgz`, kind: 'to-add', tarball: null };
+  const given = String(value);
+  const refused = (why: string) => new PreregError('PREREG_SOURCE_INVALID', `--prereg-source ${shown(JSON.stringify(given))} ${why}; nothing was written`, { path: given });
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(given)) {
+    if (!HTTPS_SOURCE.test(given)) throw refused('is not an https URL of a tarball the workflow can name as it is (https://host/path, no space, quote or shell character)');
+    return { source: given, kind: 'url', tarball: null };
+  }
+  if (!existsSync(given)) throw refused('is neither a file nor an https URL: a package name (prereg, prereg@0.3.0) would have the CI install whatever a registry serves under it');
+  const from = resolve(given);
+  if (!TARBALL_NAME.test(basename(from))) throw refused('is not named as a package tarball (NAME.tgz or NAME.tar.gz, letters, digits, . _ + -)');
+  const bytes = readRegularFileCapped(from, MAX_TARBALL_BYTES);
+  if (bytes === null) throw refused(`is larger than ${MAX_TARBALL_BYTES / 1024 / 1024} MiB: not a prereg tarball`);
+  const found = preregTarballVersion(bytes);
+  if ('problem' in found) throw refused(found.problem);
+  return { source: `${CI_TOOLS_DIR}/${basename(from)}`, kind: 'copied', tarball: { bytes, version: found.version, from } };
+}
+
 /** Writes `files` under a temporary sibling of `dir`, then renames it into place: all or nothing. */
-function writeTree(dir: string, files: Record<string, string>, mode?: number): void {
+function writeTree(dir: string, files: Record<string, string | Buffer>, mode?: number): void {
   const tmp = join(dirname(dir), `.${basename(dir)}.init-${randomBytes(6).toString('hex')}`);
   try {
     for (const [path, content] of Object.entries(files)) {
@@ -149,10 +192,14 @@ export const init: Command = {
     '                     pinned, with their seller; `prereg dev tsa|issue --kit` use the kit',
     '  --rehearsal-systems N  with --rehearsal: N systems sys-a, sys-b, … (1 to 26, default 2);',
     '                     `prereg dev add-system ID --kit KIT` adds one more before the freeze',
+    '  --prereg-source FILE.tgz|URL  where the study\'s CI (.github/workflows/prereg.yml) installs',
+    '                     prereg from: a prereg tarball (copied into DIR/tools/) or an https URL of',
+    '                     one; never a package name (default: tools/prereg-<version>.tgz, to add)',
     '',
     'Writes DIR/corpus/ (one sample document, items.jsonl), DIR/preregistration/ (PREREGISTRATION.md',
     'whose section 5 is the example study\'s analysis, study.json, trust/policy.json pinning the new',
-    'operator public key and the TSA roots), DIR/inputs/submissions/. Refuses (exit 4,',
+    'operator public key and the TSA roots), DIR/inputs/submissions/, DIR/.github/workflows/prereg.yml',
+    '(check-anchors on every push once frozen, against preregistration/FREEZE-DIGEST: docs/ci.md). Refuses (exit 4,',
     'INIT_TARGET_EXISTS) a DIR or private directory that exists and is not empty. Then: edit, run',
     '`prereg doctor`, `prereg freeze --answer-key PRIVATE/answer-key.jsonl --secret-file',
     'PRIVATE/answer-key.secret`, `prereg anchor`. See docs/operating.md (a real study) or docs/getting-started.md (a rehearsal).',
@@ -171,9 +218,10 @@ export const init: Command = {
     attempts: { type: 'string' },
     rehearsal: { type: 'boolean' },
     'rehearsal-systems': { type: 'string' },
+    'prereg-source': { type: 'string' },
   },
   stage: true,
-  jsonSchema: () => 'prereg.init/1',
+  jsonSchema: () => 'prereg.init/2',
   operands: { min: 1, max: 1 },
   async run(ctx) {
     if (ctx.positionals.length !== 1) throw new PreregError('USAGE', 'init needs exactly one DIR');
@@ -189,6 +237,7 @@ export const init: Command = {
     const studyId = studyIdOf(ctx.values['study-id'], dir);
     const rehearsal = ctx.values.rehearsal === true;
     const rehearsalSystems = rehearsalSystemsOf(ctx.values['rehearsal-systems'], rehearsal);
+    const ci = preregSourceOf(ctx.values['prereg-source']);
     const opens = instant(ctx.values['opens-at'], '--opens-at', rehearsal ? Math.ceil((Date.now() + REHEARSAL_OPENS_IN) / MINUTE) * MINUTE : Math.ceil(Date.now() / DAY) * DAY + 7 * DAY);
     const closes = instant(ctx.values['closes-at'], '--closes-at', utcMillis(opens)! + (rehearsal ? REHEARSAL_OPEN_FOR : 14 * DAY));
     if (utcMillis(opens)! >= utcMillis(closes)!) throw new PreregError('USAGE', '--opens-at must be before --closes-at');
@@ -219,6 +268,7 @@ export const init: Command = {
         exampleReport: loadStudyText(readFileSync(EXAMPLE_STUDY, 'utf8')).report!,
         requireReceipts: ctx.values['require-receipts'] === true,
         attemptsPerItem: attemptsOf(ctx.values.attempts),
+        preregSource: ci.source,
       });
       if (kit) {
         // The dev issuer pinned as `trust import-arkforge` pins a real one, from its published key history.
@@ -231,7 +281,7 @@ export const init: Command = {
       mkdirSync(dirname(privateDir), { recursive: true });
       writeTree(privateDir, scaffold.private, 0o600);
       if (kit) renameSync(kitScratch, join(privateDir, REHEARSAL_KIT_DIR));
-      writeTree(dir, scaffold.study);
+      writeTree(dir, { ...scaffold.study, ...(ci.tarball ? { [ci.source]: ci.tarball.bytes } : {}) });
     } finally {
       rmSync(kitScratch, { recursive: true, force: true });
     }
@@ -242,10 +292,14 @@ export const init: Command = {
     const requireReceipts = ctx.values['require-receipts'] === true;
     const next = [
       `prereg doctor --root ${rel(dir)}`,
+      ...(ci.kind === 'to-add' ? [`mkdir -p ${rel(join(dir, CI_TOOLS_DIR))} && cp PATH/TO/prereg-${TOOL_VERSION}.tgz ${rel(join(dir, CI_TOOLS_DIR))}/   (the tarball you installed prereg from: the study's CI installs it, docs/ci.md)`] : []),
       ...(kit ? [`prereg dev tsa --kit ${rel(kitDir)} --port ${DEV_TSA_PORT}   (in another terminal; leave it running)`] : []),
       `prereg freeze --root ${rel(dir)} --answer-key ${rel(priv(PRIVATE_FILES.answerKey))} --secret-file ${rel(priv(PRIVATE_FILES.secret))}`,
       `prereg anchor --root ${rel(dir)}${tsaRoots.length === 0 && !kit ? '   (after pinning a TSA root: docs/operating.md)' : kit ? `   (before ${opens})` : ''}`,
+      `echo FREEZE_DIGEST > ${rel(join(dir, FREEZE_DIGEST_FILE))}   (the freeze_digest freeze printed, once anchored; commit it: the CI checks every push against it, docs/ci.md)`,
     ];
+    const ciJson = { workflow: CI_WORKFLOW_FILE, prereg_source: ci.source, prereg_source_kind: ci.kind, prereg_version: ci.tarball?.version ?? null, freeze_digest_file: FREEZE_DIGEST_FILE };
+    const ciSource = ci.kind === 'copied' ? `${ci.source} (copied from ${ci.tarball!.from}: prereg ${ci.tarball!.version})` : ci.kind === 'url' ? ci.source : `${ci.source}, which is not there yet: add the prereg tarball you installed prereg from, or change the workflow's PREREG_SOURCE line`;
     const rehearsalJson = kit
       ? {
           test_only: true,
@@ -258,7 +312,7 @@ export const init: Command = {
       : null;
     return {
       exitCode: EXIT.ok,
-      json: { ok: true, warnings: warning ? [warning] : [], study_id: studyId, dir, private_dir: privateDir, files: Object.keys(scaffold.study).sort(), private_files: Object.keys(scaffold.private).sort(), window: { opens_at: opens, closes_at: closes }, require_receipts: requireReceipts, rehearsal: rehearsalJson, next },
+      json: { ok: true, warnings: warning ? [warning] : [], study_id: studyId, dir, private_dir: privateDir, files: [...Object.keys(scaffold.study), ...(ci.tarball ? [ci.source] : [])].sort(), private_files: Object.keys(scaffold.private).sort(), window: { opens_at: opens, closes_at: closes }, require_receipts: requireReceipts, rehearsal: rehearsalJson, ci: ciJson, next },
       text: [
         `init: ${kit ? 'TEST-ONLY rehearsal ' : ''}study ${studyId} in ${dir}`,
         `  private files (never commit them) in ${privateDir}: ${Object.keys(scaffold.private).sort().join(', ')}`,
@@ -270,6 +324,7 @@ export const init: Command = {
               `  the audit is VALID only with --tsa-root ${rel(rehearsalJson.tsa_root)} --issuer-keys ${rel(rehearsalJson.issuer_keys)}`,
             ]
           : []),
+        `  CI: ${CI_WORKFLOW_FILE} runs check-anchors on every push and pull request, installing prereg from ${ciSource}; once frozen and anchored, publish the freeze_digest in ${FREEZE_DIGEST_FILE} (docs/ci.md)`,
         ...(warning ? [`  warning: ${warning.code}: ${warning.message}`] : []),
         'next:',
         ...next.map((n) => `  ${n}`),

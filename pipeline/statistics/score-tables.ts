@@ -4,16 +4,23 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { readObjects } from '../store/query.ts';
-import { REPLICATES, SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
+import { REPLICATES, RETRIEVAL_RECORDS, SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
 import { beyondNoise, splitSignTests } from './noise-floor.ts';
 import { comparisonCaveats, configurationCaveats, type TruncationShare } from './caveats.ts';
 import { STATISTICS_TABLES_SQL } from '../store/table-files.ts';
 import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from './results.ts';
+import { retrievalRows } from './retrieval.ts';
+import type { Related } from '../study/near-miss.ts';
 
 /** Counts in a result table are BIGINT; a rate's counts fit a double exactly far beyond any study. */
 const count = (v: unknown): number => Number(v as bigint | number);
 
-export async function addScoreStatistics(connection: DuckDBConnection, alpha: number, maxTruncationGap: number): Promise<{ score_intervals_rows: number; sign_test_adjustments_rows: number; noise_floor_rows: number }> {
+export async function addScoreStatistics(
+  connection: DuckDBConnection,
+  alpha: number,
+  maxTruncationGap: number,
+  related: Related = () => false,
+): Promise<{ score_intervals_rows: number; sign_test_adjustments_rows: number; noise_floor_rows: number; retrieval_rows: number }> {
   const scores: ScoreRow[] = (await readObjects(connection, SCORES_TO_ADJUST)).map((r) => ({
     system_id: String(r.system_id), metric: String(r.metric),
     declared: count(r.declared), proven: count(r.proven), n_declared: count(r.n_declared), n_proven: count(r.n_proven),
@@ -44,5 +51,13 @@ export async function addScoreStatistics(connection: DuckDBConnection, alpha: nu
   );
   for (const row of adjustmentRows) adjustments.appendNamed({ ...row });
   adjustments.close();
-  return { score_intervals_rows: intervalRows.length, sign_test_adjustments_rows: adjustmentRows.length, noise_floor_rows: floor.length };
+  // Near misses by the study's frozen rule (study.json vocabulary.near_miss), never by the plan.
+  const retrieval = retrievalRows((await readObjects(connection, RETRIEVAL_RECORDS)).map((r) => ({
+    system_id: String(r.system_id), records: count(r.records), missing: r.missing === true,
+    expected_refs: r.expected_refs as string[], declared_refs: r.declared_refs as string[], proven_refs: r.proven_refs as string[],
+  })), related);
+  const retrievalTable = await TableAppender.declared(connection, 'result_retrieval');
+  for (const row of retrieval) retrievalTable.appendNamed({ ...row });
+  retrievalTable.close();
+  return { score_intervals_rows: intervalRows.length, sign_test_adjustments_rows: adjustmentRows.length, noise_floor_rows: floor.length, retrieval_rows: retrieval.length };
 }

@@ -94,6 +94,21 @@ export const REPLICATES = 'SELECT system_id, replicate_of FROM registered_system
 export const TRUNCATED_SHARES = `SELECT e.system_id, count(*) AS expected, count(*) FILTER (WHERE r.truncated) AS truncated
   FROM expected_records e LEFT JOIN records r ON r.record_id = e.record_id GROUP BY e.system_id ORDER BY e.system_id`;
 
+/**
+ * The expected positive records (SPEC §13.2: retrieval and near misses), each with its item's
+ * expected refs and the refs served to it, declared and proven (proven_owned, as section 5 counts
+ * them), counted by system and alike records (`records`): a study's records repeat few such rows.
+ */
+export const RETRIEVAL_RECORDS = `SELECT system_id, missing, expected_refs, declared_refs, proven_refs, count(*) AS records
+  FROM (SELECT e.system_id, e.record_id IS NULL AS missing, k.expected_refs,
+               coalesce(list(sr.ref ORDER BY sr.ref) FILTER (WHERE sr.declared), []) AS declared_refs,
+               coalesce(list(sr.ref ORDER BY sr.ref) FILTER (WHERE sr.proven_owned), []) AS proven_refs
+          FROM expected_records e
+          JOIN answer_key k ON k.item_id = e.item_id AND k.kind = 'positive'
+          LEFT JOIN served_refs sr ON sr.record_id = e.record_id
+          GROUP BY e.system_id, e.item_id, e.attempt, e.record_id, k.expected_refs)
+  GROUP BY ALL ORDER BY ALL`;
+
 /** A Parquet file's rows in file order ($1: its path). */
 export const READ_PARQUET = 'SELECT * FROM read_parquet($1)';
 

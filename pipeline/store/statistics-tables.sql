@@ -4,6 +4,7 @@
 DROP TABLE IF EXISTS result_score_intervals;
 DROP TABLE IF EXISTS result_sign_test_adjustments;
 DROP TABLE IF EXISTS result_noise_floor;
+DROP TABLE IF EXISTS result_retrieval;
 
 CREATE TABLE result_score_intervals (
   system_id      VARCHAR NOT NULL,
@@ -41,4 +42,17 @@ CREATE TABLE result_noise_floor (
   discordant  BIGINT  NOT NULL,
   p_value     DOUBLE  NOT NULL,
   reason_code VARCHAR
+);
+
+-- Retrieval and near misses (SPEC §13.2): per system and column (evidence: declared, proven), over
+-- the expected positive records, an expected ref served, only a ref related to one by study.json
+-- vocabulary.near_miss served (near_miss), or neither (not_served, a missing record among them).
+CREATE TABLE result_retrieval (
+  system_id       VARCHAR NOT NULL,
+  evidence        VARCHAR NOT NULL,
+  positives       BIGINT  NOT NULL,
+  missing         BIGINT  NOT NULL,
+  expected_served BIGINT  NOT NULL,
+  near_miss       BIGINT  NOT NULL,
+  not_served      BIGINT  NOT NULL
 );

@@ -218,6 +218,10 @@ export const TABLES = {
     reaches_alpha: 'BOOLEAN NOT NULL', fewest_discordant: 'BIGINT NOT NULL', wins_needed: 'BIGINT',
     caveats: 'VARCHAR[] NOT NULL', beyond_noise: 'BOOLEAN',
   },
+  result_retrieval: {
+    system_id: 'VARCHAR NOT NULL', evidence: 'VARCHAR NOT NULL', positives: 'BIGINT NOT NULL', missing: 'BIGINT NOT NULL',
+    expected_served: 'BIGINT NOT NULL', near_miss: 'BIGINT NOT NULL', not_served: 'BIGINT NOT NULL',
+  },
 } as const satisfies Record<string, Readonly<Record<string, ColumnDeclaration>>>;
 
 export type TableName = keyof typeof TABLES;

@@ -8,6 +8,7 @@ import { agentPublicKey, verifyCanonical } from '../evidence/intake/ed25519.ts';
 import { possessionPayload } from '../evidence/intake/records.ts';
 import { classDeclarationProblems } from './classes.ts';
 import type { ExpectedTool } from '../evidence/aer1/expected-tools.ts';
+import { nearMissRelation, nearMissRuleProblems, type NearMissRule, type Related } from './near-miss.ts';
 
 export interface StudyConfig {
   /** study/2 may carry the frozen fields of SPEC §12 (intake, agent_keys); study/1 is read with the old defaults. */
@@ -17,7 +18,8 @@ export interface StudyConfig {
   as_of: string;
   window: { opens_at: string; closes_at: string };
   corpus: { documents_suffix: string; items: string };
-  vocabulary: { heading_patterns: string[]; shape_patterns: string[]; section_patterns?: string[] };
+  /** near_miss: how identifiers relate (SPEC §13.2, study/2 only); read through nearMissOf. */
+  vocabulary: { heading_patterns: string[]; shape_patterns: string[]; section_patterns?: string[]; near_miss?: NearMissRule[] };
   amounts: { pattern: string; unit: string; group_separators?: string[]; decimal_separator?: string };
   anchors: { min_witnesses: number; tsas: Array<{ name: string; url: string }> };
   /** The registered systems (SPEC §6.2): whose buyer fingerprints bind a proof to a record. */
@@ -164,6 +166,11 @@ export function statisticsOf(study: Pick<StudyConfig, 'format' | 'statistics'>):
   return { alpha: declared?.alpha ?? DEFAULT_ALPHA };
 }
 
+/** The near-miss relation the study declares (SPEC §13.2): none relates nothing (and a study/1 declares none). */
+export function nearMissOf(study: Pick<StudyConfig, 'format' | 'vocabulary'>): Related {
+  return nearMissRelation((study.format === 'prereg.study/2' ? study.vocabulary.near_miss : undefined) ?? []);
+}
+
 export const DEFAULT_REFUSAL_MAX_TAIL_CHARS = 200;
 
 /** The frozen refusal rule (SPEC §13.1): the pattern, compiled (null when the study declares none), and the tail it allows. */
@@ -282,6 +289,7 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (opens !== undefined && closes !== undefined && opens >= closes) problems.push('/window opens_at must be before closes_at');
     problems.push(...registrationProblems(study.systems ?? []));
     problems.push(...classDeclarationProblems(study.classes ?? {}));
+    problems.push(...nearMissRuleProblems(study.vocabulary.near_miss ?? []));
     // The items are a corpus file (hashed in its root, drift-checked by ingest): never one beside it.
     const items = itemsLeaf(study);
     if (items === '.' || items === '..' || items.startsWith('../') || items.startsWith('/')) problems.push(`/corpus/items ${JSON.stringify(study.corpus.items)} is not a file inside corpus/`);
@@ -295,6 +303,7 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (study.refusal_pattern !== undefined) problems.push('/refusal_pattern is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.refusal !== undefined) problems.push('/refusal is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.classes !== undefined) problems.push('/classes is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.vocabulary.near_miss !== undefined) problems.push('/vocabulary/near_miss is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
       if (s.tool_names !== undefined) problems.push(`/systems/${i}/tool_names is a prereg.study/2 field: set format to "prereg.study/2"`);

@@ -4,6 +4,8 @@
 // The audit's rerun from the inputs still gives the true results.json: INVALID, on `reproduced`.
 // The same operator naming another system as the one H2 is observed of (observed_system, a
 // decision row) and recomputing decision_digest too: INVALID, on `decisions` and `reproduced`.
+// The same operator crediting a near miss as retrieval (results.json retrieval, pipeline-owned and
+// outside decision_digest): INVALID, on `reproduced`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,5 +76,27 @@ describe('the operator renames the system a hypothesis is observed of', () => {
     const { code, report } = await audit(own.dir, own.root);
     expect([code, report.verdict]).toEqual([1, 'invalid']);
     expect(failedRails(report)).toEqual(['reproduced', 'decisions']);
+  }, 240_000);
+});
+
+describe('the operator credits a near miss as retrieval', () => {
+  let own: EmittedStudy;
+  beforeAll(async () => {
+    own = await emittedStudy();
+  }, 240_000);
+  afterAll(() => own.cleanup());
+
+  it("sys-truncated's near miss (L2152-1 served for R2152-1) moved to expected_served in results.json retrieval, all signed again: INVALID (the rerun counts it a near miss)", async () => {
+    const results = join(own.dir, 'results.json');
+    const text = readFileSync(results, 'latin1');
+    // Canonical JSON sorts a row's keys: evidence, expected_served, missing, near_miss, not_served, positives, system_id.
+    const row = /\{"evidence":"declared","expected_served":31,"missing":16,"near_miss":1,"not_served":16,"positives":48,"system_id":"sys-truncated"\}/.exec(text);
+    expect(row, "sys-truncated's declared retrieval row counts one near miss").not.toBeNull();
+    const forged = text.replace(row![0], row![0].replace('"expected_served":31', '"expected_served":32').replace('"near_miss":1', '"near_miss":0'));
+    writeFileSync(results, forged, 'latin1');
+    await resign(own.dir, forged);
+    const { code, report } = await audit(own.dir, own.root);
+    expect([code, report.verdict]).toEqual([1, 'invalid']);
+    expect(failedRails(report)).toEqual(['reproduced']);
   }, 240_000);
 });

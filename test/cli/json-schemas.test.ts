@@ -12,6 +12,7 @@ import type { ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StageContext } from '../../pipeline/command.ts';
 import { COMMANDS } from '../../pipeline/stages/registry.ts';
+import { TOOL_VERSION } from '../../pipeline/version.ts';
 import { auditorFlags } from '../support/auditor.ts';
 import { copyExampleStudy, PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS, type CliRun } from '../support/cli.ts';
 import { devTsa, stopDevTsas } from '../support/dev-tsa-process.ts';
@@ -295,11 +296,15 @@ describe('--json output conforms to schemas/cli, in a rehearsal from init to the
   };
 
   it('init (plain and --rehearsal), freeze, anchor, dev issue, submission build (appended, printed, rejected), commitment, submission sign, intake, seal, intake --verify-receipt (passing and failing), trust certify-intake-key', async () => {
-    const [plain] = conforms(await runCli(['init', join(tmp.path, 'plain'), '--json']), 'prereg.init/1', 0);
+    const [plain] = conforms(await runCli(['init', join(tmp.path, 'plain'), '--json']), 'prereg.init/2', 0);
     expect(plain.rehearsal).toBeNull();
+    // The CI workflow init writes (docs/ci.md): the tarball to add by default, or the https URL given.
+    expect(plain.ci).toEqual({ workflow: '.github/workflows/prereg.yml', prereg_source: `tools/prereg-${TOOL_VERSION}.tgz`, prereg_source_kind: 'to-add', prereg_version: null, freeze_digest_file: 'preregistration/FREEZE-DIGEST' });
+    const [byUrl] = conforms(await runCli(['init', join(tmp.path, 'by-url'), '--prereg-source', 'https://example.org/releases/prereg-0.3.0.tgz', '--json']), 'prereg.init/2', 0);
+    expect([byUrl.ci.prereg_source, byUrl.ci.prereg_source_kind]).toEqual(['https://example.org/releases/prereg-0.3.0.tgz', 'url']);
     const study = join(tmp.path, 'rehearsal');
     const priv = `${study}.private`;
-    const [created] = conforms(await runCli(['init', study, '--rehearsal', '--require-receipts', '--opens-at', OPENS, '--closes-at', CLOSES, '--json']), 'prereg.init/1', 0);
+    const [created] = conforms(await runCli(['init', study, '--rehearsal', '--require-receipts', '--opens-at', OPENS, '--closes-at', CLOSES, '--json']), 'prereg.init/2', 0);
     const kit = created.rehearsal.kit as string;
     const [added] = conforms(await runCli(['dev', 'add-system', 'sys-c', '--kit', kit, '--root', study, '--json']), 'prereg.dev-add-system/1', 0);
     expect(added.system_id).toBe('sys-c');
@@ -425,7 +430,8 @@ describe('the schemas can fail', () => {
     rejects('prereg.run/1', edited('prereg.run/1', (d) => void (d.failed_stage = 'emit')), 'not');
     rejects('prereg.run/1', edited('prereg.run/1', (d) => void (d.stages.audit = {})), 'additionalProperties');
     rejects('prereg.classify/1', edited('prereg.classify/1', (d) => void delete d.reason), 'required');
-    rejects('prereg.init/1', edited('prereg.init/1', (d) => void (d.rehearsal = { test_only: false })), 'oneOf');
+    rejects('prereg.init/2', edited('prereg.init/2', (d) => void (d.rehearsal = { test_only: false })), 'oneOf');
+    rejects('prereg.init/2', edited('prereg.init/2', (d) => void (d.ci.prereg_source_kind = 'registry')), 'enum');
   });
 });
 

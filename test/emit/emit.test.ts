@@ -155,7 +155,7 @@ describe('emit: data files', () => {
     expect(/^[\x20-\x7e]*\n$/.test(text)).toBe(true); // ASCII only: non-ASCII is \u-escaped
     const r = JSON.parse(text);
     expect(Object.keys(r).sort()).toEqual([
-      'as_of', 'assertion_classes', 'constancy', 'coverage', 'discordant_items', 'evidence', 'format', 'hypotheses', 'noise_floor', 'run_id', 'score_intervals', 'scores',
+      'as_of', 'assertion_classes', 'constancy', 'coverage', 'discordant_items', 'evidence', 'format', 'hypotheses', 'noise_floor', 'retrieval', 'run_id', 'score_intervals', 'scores',
       'sign_test_adjustments', 'sign_tests', 'study_id',
     ]);
     // Coverage, the hidden job and the refusal flag the text contradicts (record 5: flag false, text true).

@@ -107,7 +107,7 @@ function report(scores: Row[]): ReportInput {
     primary_metric: null,
     metric_labels: {},
     classes: [],
-    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [], score_intervals: [], sign_test_adjustments: [], noise_floor: [] },
+    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [], score_intervals: [], sign_test_adjustments: [], noise_floor: [], retrieval: [] },
     facts,
     deviations: [],
   };
