@@ -29,6 +29,6 @@ latest=$(ls -d "$outdir"/*/)
 echo "== status: every stage current (emit judged in $outdir)"
 prereg status --outputs "$outdir" | sed 's/^/  /'
 echo "== the scores, declared vs proven ($latest)"
-sed -n "/^## Scores/,/^## /p" "$latest/report.md" | sed -n 1,40p  # not head: it would close the pipe early (SIGPIPE under pipefail)
+node scripts/print-report-section.mjs "$latest/report.md" Scores
 echo "== audit: rerun from the inputs in a scratch directory, compare byte for byte, trust only the auditor's roots and keys"
 prereg audit "$latest" "${auditor_flags[@]}"

@@ -42,7 +42,7 @@ function amendmentBlocks(amendments: ReportInput['amendments']): Block[] {
   if (amendments.length === 0) return [];
   return [
     { kind: 'p', text: `The plan was amended ${amendments.length} time(s) before the window opened; each amendment is a new freeze naming the one it replaced, kept with its anchors under preregistration/amendments/ (check-anchors verifies the chain).` },
-    table(['freeze_digest', 'amends', 'reason'], amendments.map((a) => [a.freeze_digest, a.amends, a.reason])),
+    table(['freeze_digest', 'amends', 'reason'], amendments.map((a) => [a.freeze_digest, a.amends, a.reason]), [], 'No amendment: the plan was frozen once.'),
   ];
 }
 
@@ -60,8 +60,9 @@ export interface Section {
   blocks: Block[];
 }
 
-function table(headers: string[], rows: string[][], numeric: number[] = []): Block {
-  return rows.length === 0 ? { kind: 'p', text: '(no rows)' } : { kind: 'table', headers, rows, numeric };
+/** A table, or when it has no row, `empty`: a sentence saying what it would hold (never a bare "no rows"). */
+function table(headers: string[], rows: string[][], numeric: number[], empty: string): Block {
+  return rows.length === 0 ? { kind: 'p', text: empty } : { kind: 'table', headers, rows, numeric };
 }
 
 // ------------------------------------------------------------------------------------------
@@ -85,6 +86,7 @@ function hypothesesTable(rows: Row[]): Block {
       pValueText(row.p_holm), pValueText(row.p_holm_against), show(row.decision_reason), show(row.statement), show(row.reason),
     ]),
     [2, 3, 4, 5, 6],
+    'No hypotheses: section 5 declares none, so nothing is decided.',
   );
 }
 
@@ -113,6 +115,7 @@ function noiseFloorBlocks(r: ReportInput): Block[] {
       ['system', 'replicate', 'metric', 'items', 'discordant', 'p-value', 'flag'],
       r.results.noise_floor.map((row) => [show(row.system_id), show(row.replicate), metricName(show(row.metric), r.metric_labels), show(row.items), show(row.discordant), pValueText(row.p_value), row.reason_code === null ? '—' : show(row.reason_code)]),
       [3, 4, 5],
+      'No replicate was compared with its original (results.json noise_floor is empty).',
     ),
   ];
 }
@@ -261,6 +264,7 @@ function signTests(r: ReportInput): Block[] {
         ];
       }),
       [4, 5, 6, 7, 8],
+      'No comparison between two systems: section 5\'s sign tests compare no pair other than a replicate and its original.',
     ),
   ];
 }
@@ -290,7 +294,7 @@ function classCounts(rows: Row[]): Block {
     cls,
     ...sys.flatMap((s) => (counts.get(cls)!.get(s) ?? [0, 0]).map(String)),
   ]);
-  return table(headers, body, headers.map((_, i) => i).slice(1));
+  return table(headers, body, headers.map((_, i) => i).slice(1), 'No assertion was classified: no accepted record makes one.');
 }
 
 /** The classes of the study's own (study.json classes), with what each means: the built-in ones are the product's (docs/tables.md). */
@@ -298,7 +302,7 @@ function studyClasses(classes: readonly StudyClass[]): Block[] {
   if (classes.length === 0) return [];
   return [
     { kind: 'p', text: 'Beside the built-in classes, this study declares its own (study.json classes), frozen with the plan:' },
-    table(['class', 'what it means'], classes.map((c) => [c.name, c.meaning])),
+    table(['class', 'what it means'], classes.map((c) => [c.name, c.meaning]), [], 'The study declares no class of its own.'),
   ];
 }
 
@@ -329,6 +333,7 @@ function ownershipBlocks(f: StoreFacts): Block[] {
       ['system', 'proofs', 'VERIFIED', 'proofs not bound', 'proofs reused', 'timelines reused', 'seller not pinned', 'passages not in corpus'],
       e.by_system.map((r) => [show(r.system_id), show(r.proofs), show(r.verified), show(r.proofs_not_bound), show(r.proofs_reused), show(r.timelines_reused), show(r.proofs_seller_not_pinned), show(r.passages_not_in_corpus)]),
       [1, 2, 3, 4, 5, 6, 7],
+      'No system submitted evidence: no proof or receipt timeline to attribute.',
     ),
     {
       kind: 'p',
@@ -338,7 +343,7 @@ function ownershipBlocks(f: StoreFacts): Block[] {
     },
     ...(e.reuse.length === 0
       ? []
-      : [table(['kind', 'value', 'records', 'systems', 'claimed by', 'cancels credit'], e.reuse.map((r) => [show(r.kind), show(r.value), list(r.records), list(r.systems), list(r.claimed_by) || '—', r.cancels === true ? 'yes' : 'no']))]),
+      : [table(['kind', 'value', 'records', 'systems', 'claimed by', 'cancels credit'], e.reuse.map((r) => [show(r.kind), show(r.value), list(r.records), list(r.systems), list(r.claimed_by) || '—', r.cancels === true ? 'yes' : 'no']), [], 'No value is claimed by more than one record.')]),
     ...sellerInconsistencyBlocks(e.seller_inconsistencies),
   ];
 }
@@ -354,7 +359,7 @@ function sellerInconsistencyBlocks(rows: readonly Row[]): Block[] {
   }).join('; ');
   return [
     { kind: 'p', text: `SELLER_INCONSISTENT: ${rows.length} request(s) to a pinned seller were served different sets of passages (by reference and text) — to two systems, or to two attempts of one: those answers were not served alike. results.json (evidence.seller_inconsistencies) gives each passage's text. ${limits}` },
-    table(['item', 'request hash', 'seller', 'served (references)'], rows.map((r) => [show(r.item_id), show(r.request_hash), show(r.seller), served(r.served)])),
+    table(['item', 'request hash', 'seller', 'served (references)'], rows.map((r) => [show(r.item_id), show(r.request_hash), show(r.seller), served(r.served)]), [], 'No request to a pinned seller was served two ways.'),
   ];
 }
 
@@ -363,7 +368,26 @@ function derivedAmountBlocks(f: StoreFacts): Block[] {
   if (f.derived_amounts.length === 0) return [{ kind: 'p', text: 'Every amount the answer key expects is written in the frozen text of the article it names (freeze checked each: ANSWER_KEY_AMOUNT_NOT_IN_CORPUS); none is derived.' }];
   return [
     { kind: 'p', text: `${f.derived_amounts.length} amount(s) of the answer key are derived — computed from the text (a sum, a conversion), so freeze did not look for them in the article they name; every other expected amount is written there.` },
-    table(['item', 'ref', 'amount', 'derivation'], f.derived_amounts.map((r) => [show(r.item_id), show(r.ref), `${show(r.value)} ${show(r.unit)}`, show(r.derived)])),
+    table(['item', 'ref', 'amount', 'derivation'], f.derived_amounts.map((r) => [show(r.item_id), show(r.ref), `${show(r.value)} ${show(r.unit)}`, show(r.derived)]), [], 'No amount of the answer key is derived.'),
+  ];
+}
+
+/**
+ * The commitments files the run read, from both sources the manifest records (SPEC §5.2, §12.3):
+ * the operator-collected inputs/commitments.jsonl and each system's own, received through intake
+ * (inputs/commitments/*.jsonl, among the intake files), counted, then each with its digest.
+ */
+function commitmentRows(inputs: EmitInputs): string[][] {
+  const intake = inputs.intake_files.filter((f) => /^inputs\/commitments\/[^/]+\.jsonl$/.test(f.file));
+  const operator = inputs.commitments_sha256;
+  const count = intake.length + (operator === null ? 0 : 1);
+  const summary = count === 0
+    ? 'none: no inputs/commitments.jsonl, and none received through intake'
+    : `${count}: ${operator === null ? 'none operator-collected (no inputs/commitments.jsonl)' : 'the operator-collected inputs/commitments.jsonl'}; ${intake.length === 0 ? 'none' : intake.length} received through intake`;
+  return [
+    ['commitments files', summary],
+    ...(operator === null ? [] : [['inputs/commitments.jsonl (operator-collected)', operator]]),
+    ...intake.map((f) => [`${f.file} (received through intake)`, f.sha256]),
   ];
 }
 
@@ -390,6 +414,7 @@ function scoreTable(r: ReportInput): Block[] {
         ];
       }),
       withMissing ? [2, 4, 6, 7] : [2, 4, 6],
+      'No scores: section 5 computes no rate (results.json scores is empty).',
     ),
   ];
 }
@@ -420,7 +445,7 @@ function retrievalBlocks(r: ReportInput): Block[] {
       kind: 'p',
       text: 'Per positive answer: was a passage under one of the item\'s expected references served at all (retrieval), and when it was, did the answer cite it (writing)? A system that is served the expected article and does not cite it fails at writing; one never served it fails at retrieval. A near miss is an answer served no expected article but one related to it by the rule study.json froze (vocabulary.near_miss: the same number under another prefix, the same number in another code): retrieval came close and still failed. Near misses are counted by the pipeline over the expected positive answers (a missing answer was served nothing); none when the study declares no rule.',
     },
-    table(['system', 'expected article served, declared', 'served, proven', 'near miss, declared', 'near miss, proven', 'cited when served, declared', 'cited when served, proven'], rows, [1, 2, 3, 4, 5, 6]),
+    table(['system', 'expected article served, declared', 'served, proven', 'near miss, declared', 'near miss, proven', 'cited when served, declared', 'cited when served, proven'], rows, [1, 2, 3, 4, 5, 6], 'No system has both the retrieval and the writing rate.'),
   ];
 }
 
@@ -437,10 +462,11 @@ function expectedToolsBlocks(c: StoreFacts['coverage']): Block[] {
       ['system', 'records lacking an expected tool', 'tools logged but not expected'],
       c.systems.map((row) => [show(row.system_id), show(row.expected_tools_missing), list(row.unexpected_tools)]),
       [1],
+      'No system is expected to log tools.',
     ),
   ];
   if (c.expected_tools_missing.length > 0) {
-    blocks.push(table(['system', 'item', 'attempt', 'job', 'missing', 'logged', 'file', 'line'], c.expected_tools_missing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.job_id), list(row.missing_tools), list(row.logged_tools), show(row.file), show(row.line_no)]), [2, 7]));
+    blocks.push(table(['system', 'item', 'attempt', 'job', 'missing', 'logged', 'file', 'line'], c.expected_tools_missing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.job_id), list(row.missing_tools), list(row.logged_tools), show(row.file), show(row.line_no)]), [2, 7], 'No record lacks an expected tool.'));
   }
   return blocks;
 }
@@ -461,15 +487,16 @@ function coverageBlocks(f: StoreFacts): Block[] {
       ['system', 'registered', 'status', 'expected', 'submitted', 'missing', 'items without a record', 'jobs not submitted'],
       c.systems.map((row) => [show(row.system_id), row.registered !== true ? 'no' : affiliated.has(show(row.system_id)) ? 'yes, affiliated with the operator' : 'yes', show(row.status), show(row.expected), show(row.submitted), show(row.missing), show(row.items_without_record), show(row.jobs_not_submitted)]),
       [3, 4, 5, 6, 7],
+      'No system is registered or submitted: there is nothing to cover.',
     ),
     ...expectedToolsBlocks(c),
   ];
   if (c.jobs_not_submitted.length > 0) {
-    blocks.push(table(['system', 'job', 'code', 'bound by', 'file', 'line'], c.jobs_not_submitted.map((row) => [show(row.system_id), show(row.job_id), show(row.reason_code), Array.isArray(row.bound_by) ? row.bound_by.map(show).join(', ') : show(row.bound_by), show(row.file), show(row.line_no)]), [5]));
+    blocks.push(table(['system', 'job', 'code', 'bound by', 'file', 'line'], c.jobs_not_submitted.map((row) => [show(row.system_id), show(row.job_id), show(row.reason_code), Array.isArray(row.bound_by) ? row.bound_by.map(show).join(', ') : show(row.bound_by), show(row.file), show(row.line_no)]), [5], 'No committed job went unsubmitted (JOB_NOT_SUBMITTED).'));
   }
   if (c.refusal_flags_disagreeing.length > 0) {
     blocks.push({ kind: 'p', text: `${c.refusal_flags_disagreeing.length} record(s) declare a refusal the answer contradicts, or the reverse (REFUSAL_FLAG_DISAGREES): a refusal is judged from the answer as written, in both columns (the study's frozen refusal_pattern, a short tail, no amount, no citation of anything not served); the flag is only the system's declaration.` });
-    blocks.push(table(['system', 'item', 'attempt', 'refused (flag)', 'refused (text)', 'file', 'line'], c.refusal_flags_disagreeing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.refused_flag), show(row.refused_by_text), show(row.file), show(row.line_no)]), [2, 6]));
+    blocks.push(table(['system', 'item', 'attempt', 'refused (flag)', 'refused (text)', 'file', 'line'], c.refusal_flags_disagreeing.map((row) => [show(row.system_id), show(row.item_id), show(row.attempt), show(row.refused_flag), show(row.refused_by_text), show(row.file), show(row.line_no)]), [2, 6], 'No refusal flag disagrees with its answer.'));
   }
   return blocks;
 }
@@ -498,7 +525,7 @@ function systemBlocks(f: StoreFacts): Block[] {
         ? 'No submission line names its configuration (config): what produced each system\'s answers is not stated.'
         : `Each system's configurations, as its submission lines name them (config): a configuration is shown, never used to split a system's attempts. ${varying.length > 0 ? `CONFIG_VARIES (records carrying more than one configuration): ${varying.join(', ')}. Their attempts were not all run alike; each of their comparisons carries the caveat.` : 'No system varies its configuration.'}`,
     },
-    table(['system', 'configuration', 'records'], configs.map((row) => [show(row.system_id), row.config === null ? '(none)' : show(row.config), show(row.records)]), [2]),
+    table(['system', 'configuration', 'records'], configs.map((row) => [show(row.system_id), row.config === null ? '(none)' : show(row.config), show(row.records)]), [2], 'No accepted record: no configuration to show.'),
   ];
 }
 
@@ -540,8 +567,8 @@ export function sections(r: ReportInput): Section[] {
           ['section 5', r.inputs.section5_sha256],
           ['answer-key commitment', r.inputs.answer_key_root],
           ['trust policy root', r.inputs.trust_root],
-          ['commitments file', r.inputs.commitments_sha256 ?? 'none (no inputs/commitments.jsonl)'],
-        ]),
+          ...commitmentRows(r.inputs),
+        ], [], 'No input digest was recorded.'),
         {
           kind: 'p',
           text:
@@ -551,7 +578,7 @@ export function sections(r: ReportInput): Section[] {
         },
         ...(r.witnesses.length === 0
           ? []
-          : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.reason_codes.join(', ') || '—']))]),
+          : [table(['witness', 'verified', 'signer', 'codes'], r.witnesses.map((w) => [w.witness, w.ok ? 'yes' : 'NO', w.signer ?? '—', w.reason_codes.join(', ') || '—']), [], 'No anchor token names a witness.')]),
         ...(ok.length < r.min_witnesses ? [{ kind: 'p' as const, text: 'Fewer witnesses than the study requires confirmed the freeze.' }] : []),
         ...amendmentBlocks(r.amendments),
         ...derivedAmountBlocks(f),
@@ -562,15 +589,16 @@ export function sections(r: ReportInput): Section[] {
       blocks: [
         table(
           ['file', 'lines read', 'accepted', 'rejected'],
-          [
+          files.length === 0 ? [] : [
             ...files.map((row) => [show(row.file), show(row.lines_read), show(row.accepted), show(row.rejected)]),
             ['total', String(total('lines_read')), String(total('accepted')), String(total('rejected'))],
           ],
           [1, 2, 3],
+          'No submission file was read.',
         ),
         { kind: 'p', text: 'Every line read is either accepted or rejected with a reason code (rejects.csv); nothing is dropped.' },
-        table(['reason code', 'rejected lines'], f.rejects_by_code.map((x) => [x.reason_code, String(x.lines)]), [1]),
-        table(['system', 'accepted records'], f.records_by_system.map((x) => [x.system_id, String(x.records)]), [1]),
+        table(['reason code', 'rejected lines'], f.rejects_by_code.map((x) => [x.reason_code, String(x.lines)]), [1], 'No line was rejected.'),
+        table(['system', 'accepted records'], f.records_by_system.map((x) => [x.system_id, String(x.records)]), [1], 'No record was accepted: no system has a record.'),
       ],
     },
     { title: 'Coverage', blocks: coverageBlocks(f) },
@@ -597,6 +625,7 @@ export function sections(r: ReportInput): Section[] {
             show(row.always), show(row.sometimes), show(row.never),
           ]),
           [2, 3, 4, 5],
+          'No constancy: section 5 counts no metric over repeated attempts (results.json constancy is empty).',
         ),
         ...flipBlocks(r),
       ],
@@ -611,16 +640,16 @@ export function sections(r: ReportInput): Section[] {
           ['assertions', String(f.counts.assertions)],
           ['proof_checks', String(f.counts.proof_checks)],
           ['chain_checks', String(f.counts.chain_checks)],
-        ], [1]),
-        ...(f.proof_status ? [table(['proof status', 'proofs'], f.proof_status.map((x) => [x.status, String(x.rows)]), [1])] : []),
-        ...(f.chain_status ? [table(['chain status', 'chains'], f.chain_status.map((x) => [x.status, String(x.rows)]), [1])] : []),
+        ], [1], 'No evidence table.'),
+        ...(f.proof_status ? [table(['proof status', 'proofs'], f.proof_status.map((x) => [x.status, String(x.rows)]), [1], 'No proof was checked.')] : []),
+        ...(f.chain_status ? [table(['chain status', 'chains'], f.chain_status.map((x) => [x.status, String(x.rows)]), [1], 'No receipt chain was checked.')] : []),
         ...(f.witnesses_by_system
           ? [
               {
                 kind: 'p' as const,
                 text: 'Independent witnesses per system: witnesses the issuer could not have produced itself (an RFC 3161 token from a pinned TSA, a transparency-log entry) that verified for a proof. The issuer\'s own signature and hashes are not counted.',
               },
-              table(['system', 'proofs', 'proofs with an independent witness', 'independent witnesses'], f.witnesses_by_system.map((x) => [x.system_id, String(x.proofs), String(x.witnessed), String(x.witnesses)]), [1, 2, 3]),
+              table(['system', 'proofs', 'proofs with an independent witness', 'independent witnesses'], f.witnesses_by_system.map((x) => [x.system_id, String(x.proofs), String(x.witnessed), String(x.witnesses)]), [1, 2, 3], 'No proof was submitted, so none has a witness.'),
             ]
           : []),
       ],

@@ -69,13 +69,14 @@ function h(text: string): string {
 }
 
 const CSS = `
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;max-width:72rem;margin:1rem auto;padding:0 1rem}
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1b1f24;max-width:72rem;margin:1rem auto;padding:0 1rem;overflow-wrap:break-word}
 h1{font-size:1.5rem;margin:.4rem 0}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #d0d7de}#finding h2{margin-top:.6rem}
-.lead-row{display:flex;flex-wrap:wrap;gap:.5rem 2rem;align-items:flex-start}.lead-row ul{flex:1 1 26rem;margin:.3rem 0;padding-left:1.2rem}
+.lead-row{display:flex;flex-wrap:wrap;gap:.5rem 2rem;align-items:flex-start}.lead-row ul{flex:1 1 26rem;margin:.3rem 0;padding-left:1.2rem}.lead-row>*{min-width:0;max-width:100%}
 .lead-row li{margin-bottom:.35rem}.legend{margin:.2rem 0}
-table{border-collapse:collapse;margin:.6rem 0}th,td{border:1px solid #d0d7de;padding:.25rem .55rem;text-align:left;vertical-align:top}
-th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.charts{display:flex;flex-wrap:wrap;gap:1.5rem}figure{margin:0}figcaption{font-weight:600;margin-bottom:.3rem}
+.table-scroll{overflow-x:auto;margin:.6rem 0}table{border-collapse:collapse}th,td{border:1px solid #d0d7de;padding:.25rem .55rem;text-align:left;vertical-align:top}
+th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.t{min-width:14rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,var(--chart-width)),1fr));gap:1.5rem}figure{margin:0}figcaption{font-weight:600;margin-bottom:.3rem}
+svg{max-width:100%;height:auto}.charts figure{display:flex;flex-direction:column;align-items:flex-start}.charts svg{margin-top:auto}
 svg text{font:11px system-ui,sans-serif;fill:#1b1f24}svg .axis{stroke:#8c959f;stroke-width:1}svg .grid{stroke:#d0d7de;stroke-width:1}
 svg .declared{fill:#9ecae1}svg .proven{fill:#08519c}.key{display:inline-block;width:.8em;height:.8em;margin:0 .3em 0 .8em}
 .key.declared{background:#9ecae1}.key.proven{background:#08519c}
@@ -97,9 +98,14 @@ function bar(cls: 'declared' | 'proven', x: number, f: Fraction): string {
   );
 }
 
+/** A chart's width for `systems` systems, in px. */
+function chartWidth(systems: number): number {
+  return LEFT + systems * GROUP + 10;
+}
+
 /** One SVG per metric: for each system a declared and a proven bar, on a 0–100 % scale. */
 function chart(metric: string, rows: Row[], labels: MetricLabels, id?: string): string {
-  const width = LEFT + rows.length * GROUP + 10;
+  const width = chartWidth(rows.length);
   const height = PLOT_TOP + PLOT_HEIGHT + 40;
   const parts: string[] = [];
   for (const pct of [0, 50, 100]) {
@@ -130,21 +136,30 @@ function charts(scores: Row[], labels: MetricLabels, only: string | null): strin
     const m = show(row.metric);
     if (only === null || m === only) byMetric.set(m, [...(byMetric.get(m) ?? []), row]);
   }
-  if (byMetric.size === 0) return '<p>(no scores to chart)</p>';
+  if (byMetric.size === 0) return '<p>No chart: section 5 computes no rate to draw.</p>';
   if (only !== null) return `<div class="primary">${chart(only, byMetric.get(only)!, labels, 'primary-chart')}<p class="legend">${CHART_KEY}</p></div>`;
   const metrics = [...byMetric.keys()].sort(codePointOrder);
+  // One grid of equal columns as wide as the widest chart: every row's second chart starts at the
+  // same x, whatever the length of its caption; narrower than a column, a chart shrinks to fit.
+  const widest = Math.max(...[...byMetric.values()].map((rows) => chartWidth(rows.length)));
   return (
     `<p>Declared vs proven per system, as a percentage of each denominator (bar labels: numerator/denominator).${CHART_KEY}</p>` +
-    `<div class="charts">${metrics.map((m) => chart(m, byMetric.get(m)!, labels)).join('')}</div>`
+    `<div class="charts" style="--chart-width:${widest}px">${metrics.map((m) => chart(m, byMetric.get(m)!, labels)).join('')}</div>`
   );
 }
 
+/** A cell longer than this makes its column prose: kept wide enough to read rather than squeezed. */
+const PROSE = 60;
+
+/** A table in its own box, which scrolls sideways when the table is wider than the page (the page never does). */
 function tableHtml(b: Extract<Block, { kind: 'table' }>): string {
-  const cell = (text: string, i: number, tag: 'td' | 'th') => `<${tag}${tag === 'td' && b.numeric?.includes(i) ? ' class="n"' : ''}>${h(text)}</${tag}>`;
+  const prose = b.headers.map((_, i) => b.rows.some((row) => (row[i] ?? '').length > PROSE));
+  const cls = (i: number, tag: 'td' | 'th') => (tag === 'td' && b.numeric?.includes(i) ? ' class="n"' : prose[i] ? ' class="t"' : '');
+  const cell = (text: string, i: number, tag: 'td' | 'th') => `<${tag}${cls(i, tag)}>${h(text)}</${tag}>`;
   return (
-    `<table><thead><tr>${b.headers.map((t, i) => cell(t, i, 'th')).join('')}</tr></thead><tbody>` +
+    `<div class="table-scroll"><table><thead><tr>${b.headers.map((t, i) => cell(t, i, 'th')).join('')}</tr></thead><tbody>` +
     b.rows.map((row) => `<tr>${row.map((t, i) => cell(t, i, 'td')).join('')}</tr>`).join('') +
-    '</tbody></table>'
+    '</tbody></table></div>'
   );
 }
 

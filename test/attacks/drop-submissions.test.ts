@@ -60,6 +60,11 @@ function provenPositives(dir: string, system: string): string {
   return row ? `${String(row.proven)}/${String(row.n_proven)}` : 'absent';
 }
 
+/** The report's line counting the commitments files (Freeze and witnesses). */
+function commitmentsLine(dir: string): string | undefined {
+  return readFileSync(join(dir, 'report.md'), 'utf8').split('\n').find((l) => l.startsWith('| commitments files |'));
+}
+
 async function audit(dir: string, root: string, receipts: readonly string[]): Promise<{ code: number; report: AuditReport }> {
   const r = await runCli(['audit', dir, '--root', root, ...auditorFlags(publishedFreezeDigest(root)), ...receipts.flatMap((x) => ['--receipt', x]), '--json']);
   return { code: r.code, report: r.json as AuditReport };
@@ -73,6 +78,9 @@ describe('dropping what was received', () => {
     const a = await audit(r.dir, s.root, Object.values(receipts));
     expect([a.code, a.report.verdict], JSON.stringify(a.report.rails.filter((x) => !x.ok))).toEqual([0, 'valid']);
     expect(a.report.weakened_modes).toEqual(['operator-collected commitments']);
+    // The report counts both sources of commitments: the operator's file and sys-truncated's own.
+    expect(commitmentsLine(r.dir)).toBe('| commitments files | 2: the operator-collected inputs/commitments.jsonl; 1 received through intake |');
+    expect(readFileSync(join(r.dir, 'report.md'), 'utf8')).toMatch(/\| inputs\/commitments\/sys-truncated\.jsonl \(received through intake\) \| [0-9a-f]{64} \|/);
     // The receipts pin the freeze, checked under the operator's key as the auditor obtained it
     // (--operator-key): the participants signed the digest they submitted under, the operator signed the receipts.
     const receiptFlags = Object.values(receipts).flatMap((x) => ['--receipt', x]);
@@ -126,6 +134,9 @@ describe('dropping what was received', () => {
     expect(after.code, JSON.stringify(after.json)).toBe(0);
     expect(provenPositives(after.dir, 'sys-truncated')).not.toBe(provenPositives(before.dir, 'sys-truncated'));
     expect(provenPositives(after.dir, 'sys-honest')).toBe(provenPositives(before.dir, 'sys-honest'));
+    // The report shows the drop to any reader: no commitments file received through intake any more.
+    expect(commitmentsLine(before.dir)).toContain('1 received through intake');
+    expect(commitmentsLine(after.dir)).toBe('| commitments files | 1: the operator-collected inputs/commitments.jsonl; none received through intake |');
 
     // Without the receipts nothing shows the drop: the log and the seal agree with each other.
     const blind = await audit(after.dir, s.root, []);

@@ -177,7 +177,7 @@ describe('report rendering', () => {
 
   it('says so when no witness confirmed the freeze', () => {
     expect(renderMarkdown(report([]))).toContain('No independent witness confirmed the freeze');
-    expect(renderHtml(report([]))).toContain('(no scores to chart)');
+    expect(renderHtml(report([]))).toContain('No chart: section 5 computes no rate to draw.');
   });
 });
 
@@ -230,5 +230,56 @@ describe('the deviations section (SPEC §13.3)', () => {
     const html = renderHtml({ ...report([]), deviations });
     expect(html).not.toContain('<script>x');
     expect(html).toContain('after the submissions were seen: a late one');
+  });
+});
+
+describe('empty tables say what they would hold (issue 38)', () => {
+  // The paragraphs of a report in Markdown (its tables, lists and headings left out).
+  const paragraphs = (md: string) => md.split('\n\n').map((p) => p.trim()).filter((p) => p !== '' && !/^(#|\||- |```)/.test(p));
+
+  it('never writes a bare "(no rows)", and names what is missing where a table would be', () => {
+    for (const text of [renderMarkdown(report([])), renderHtml(report([]))]) expect(text).not.toContain('(no rows)');
+    const md = renderMarkdown(report([]));
+    for (const message of [
+      'No hypotheses: section 5 declares none, so nothing is decided.',
+      'No scores: section 5 computes no rate (results.json scores is empty).',
+      'No line was rejected.',
+      'No record was accepted: no system has a record.',
+      'No comparison between two systems: section 5\'s sign tests compare no pair other than a replicate and its original.',
+      'No constancy: section 5 counts no metric over repeated attempts (results.json constancy is empty).',
+      'No assertion was classified: no accepted record makes one.',
+    ]) {
+      expect(md).toContain(message);
+    }
+    // One message per table: none stands for two different tables.
+    const all = paragraphs(md);
+    expect(all.length).toBe(new Set(all).size);
+  });
+});
+
+describe('the commitments line counts both sources (issue 38)', () => {
+  const freezeTable = (md: string) => md.slice(md.indexOf('## Freeze and witnesses'), md.indexOf('## Submissions'));
+  const intakeFiles = [
+    { file: 'inputs/commitments/sys-a.jsonl', sha256: '1'.repeat(64) },
+    { file: 'inputs/commitments/sys-b.jsonl', sha256: '2'.repeat(64) },
+    { file: 'inputs/intake.jsonl', sha256: '3'.repeat(64) },
+    { file: 'inputs/seal.json', sha256: '4'.repeat(64) },
+  ];
+
+  it('names the commitments received through intake when the operator collected none', () => {
+    const md = freezeTable(renderMarkdown({ ...report([]), inputs: { ...inputs, intake_files: intakeFiles } }));
+    expect(md).not.toContain('none (no inputs/commitments.jsonl)');
+    expect(md).toContain('| commitments files | 2: none operator-collected (no inputs/commitments.jsonl); 2 received through intake |');
+    expect(md).toContain(`| inputs/commitments/sys-a.jsonl (received through intake) | ${'1'.repeat(64)} |`);
+    expect(md).toContain(`| inputs/commitments/sys-b.jsonl (received through intake) | ${'2'.repeat(64)} |`);
+    expect(md).not.toContain('inputs/intake.jsonl');
+  });
+
+  it('counts the operator-collected file beside them, and says none when there is neither', () => {
+    const both = freezeTable(renderMarkdown({ ...report([]), inputs: { ...inputs, commitments_sha256: 'c'.repeat(64), intake_files: intakeFiles.slice(0, 1) } }));
+    expect(both).toContain('| commitments files | 2: the operator-collected inputs/commitments.jsonl; 1 received through intake |');
+    expect(both).toContain(`| inputs/commitments.jsonl (operator-collected) | ${'c'.repeat(64)} |`);
+    const none = freezeTable(renderMarkdown(report([])));
+    expect(none).toContain('| commitments files | none: no inputs/commitments.jsonl, and none received through intake |');
   });
 });

@@ -126,7 +126,7 @@ describe('no command prints or writes a hostile string raw', () => {
     expect(written).toEqual(expect.arrayContaining(['report.md', 'report.html', 'rejects.csv', 'scores.csv', 'results.json']));
     for (const name of written) expectShown(name, readFileSync(join(dir, name), 'utf8'));
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('inputs/submissions/h\\\\u001b\\]0;pwned');
-    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<td>inputs/submissions/h\\u001b]0;pwned\\u0007');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('>inputs/submissions/h\\u001b]0;pwned\\u0007'); // a cell's text (the cell's class is the layout's)
     // The hostile names did reach the files, shown: the backslash of the literal escape doubled.
     expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toContain('\\u001b]0;pwned\\u0007\\u001b[2J\\u000d\\u000averdict: FORGED\\u0085\\u009b31m\\u2028\\u202e\\\\u001b');
     for (const json of [[], ['--json']]) {

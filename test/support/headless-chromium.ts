@@ -30,6 +30,8 @@ export interface RenderedPage {
   /** Every request the page started (the document's own URL included), in order. */
   requests: string[];
   png: Buffer;
+  /** The value of the `measure` expression evaluated in the page (null without one). */
+  probed: unknown;
 }
 
 type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string };
@@ -78,8 +80,11 @@ class DevTools {
   }
 }
 
-/** Renders `url` at width × height and reports what the first viewport shows and what it loaded. */
-export async function renderPage(url: string, selectors: string[], viewport = { width: 1280, height: 900 }): Promise<RenderedPage> {
+/**
+ * Renders `url` at width × height and reports what the first viewport shows and what it loaded;
+ * `measure`, a JavaScript expression, measures anything else in the page (its value, as JSON).
+ */
+export async function renderPage(url: string, selectors: string[], viewport = { width: 1280, height: 900 }, measure = 'null'): Promise<RenderedPage> {
   const profile = mkdtempSync(join(tmpdir(), 'prereg-chromium-'));
   const child: ChildProcess = spawn(
     CHROMIUM,
@@ -107,11 +112,11 @@ export async function renderPage(url: string, selectors: string[], viewport = { 
     const probe = `JSON.stringify({ rects: Object.fromEntries(${JSON.stringify(selectors)}.map((s) => {
       const e = document.querySelector(s); if (!e) return [s, null];
       const r = e.getBoundingClientRect(); return [s, { top: r.top, bottom: r.bottom, left: r.left, right: r.right }];
-    })), width: window.innerWidth, height: window.innerHeight })`;
+    })), width: window.innerWidth, height: window.innerHeight, probed: (${measure}) })`;
     const evaluated = (await send('Runtime.evaluate', { expression: probe, returnByValue: true })) as { result: { value: string } };
-    const geometry = JSON.parse(evaluated.result.value) as { rects: Record<string, Rect | null>; width: number; height: number };
+    const geometry = JSON.parse(evaluated.result.value) as { rects: Record<string, Rect | null>; width: number; height: number; probed: unknown };
     const shot = (await send('Page.captureScreenshot', { format: 'png' })) as { data: string };
-    return { viewport: { width: geometry.width, height: geometry.height }, rects: geometry.rects, requests, png: Buffer.from(shot.data, 'base64') };
+    return { viewport: { width: geometry.width, height: geometry.height }, rects: geometry.rects, requests, png: Buffer.from(shot.data, 'base64'), probed: geometry.probed };
   } finally {
     // Browser.close lets Chromium take its own child processes down; a kill is the fallback.
     if (child.exitCode === null && child.signalCode === null) {
