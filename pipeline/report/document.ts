@@ -146,6 +146,7 @@ function flipBlocks(r: ReportInput): Block[] {
       ['system', 'metric', 'flips', 'retrieval (REQUEST)', 'retrieval (SERVICE)', 'writing', 'missing'],
       [...counts.keys()].sort(codePointOrder).map((k) => counts.get(k)!).map((c) => [c.system, metricName(c.metric, r.metric_labels), String(c.byCause.reduce((a, b) => a + b, 0)), ...c.byCause.map(String)]),
       [2, 3, 4, 5, 6],
+      'No flip: no item\'s outcome differs across its attempts.',
     ),
   ];
 }
