@@ -4,7 +4,6 @@
 import { realpathSync } from 'node:fs';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
-import { MCP_TOOLS } from './mcp/tools.ts';
 
 const SDK = '@modelcontextprotocol/sdk';
 
@@ -28,11 +27,12 @@ export const mcp: Command = {
     'usage: prereg mcp [--root DIR]',
     '',
     'A Model Context Protocol server on stdin/stdout for the study in DIR (default: the current',
-    `directory). Its tools are the read-only commands: ${MCP_TOOLS.map((t) => t.name).join(', ')} (verify`,
-    'in its files mode only). Each returns the JSON document (verify: the JSON lines) that',
-    '`prereg <tool> … --json` prints in DIR, with the exit code in _meta["prereg/exit_code"]; a',
-    'refusal is the error document, with isError. No tool writes. A path argument outside DIR,',
-    'judged on real paths, is refused (MCP_PATH_OUTSIDE_ROOT). Runs until the client closes stdin.',
+    'directory). Its tools are the read-only commands: explain, doctor, status, validate, verify',
+    '(in its files mode only) and check-anchors. Each returns the JSON document (verify: the JSON',
+    'lines) that `prereg <tool> … --json` prints in DIR, with the exit code in',
+    '_meta["prereg/exit_code"]; a refusal is the error document, with isError. No tool writes. A',
+    'path argument outside DIR, judged on real paths (a symlink out, in a directory verify walks',
+    'too), is refused (MCP_PATH_OUTSIDE_ROOT). Runs until the client closes stdin.',
     `Needs ${SDK} (^1.32.2) installed beside prereg, which installing prereg does not bring`,
     '(MCP_SDK_MISSING, exit 3). stdout carries the protocol: there is no --json. docs/mcp.md.',
   ].join('\n'),

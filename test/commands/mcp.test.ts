@@ -2,7 +2,8 @@
 // spawning the compiled CLI (`node bin/prereg.mjs mcp --root STUDY`). Each tool returns what the
 // CLI prints with --json; nothing it offers writes; and whoever drives the agent gains nothing by
 // naming a path outside the study (`../x`, an absolute path, a symlink inside the study to a file
-// outside it): every one is refused with MCP_PATH_OUTSIDE_ROOT before anything is read.
+// outside it, named or reached by walking a directory): every one is refused with
+// MCP_PATH_OUTSIDE_ROOT before anything is read.
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -80,6 +81,8 @@ describe('prereg mcp, through the SDK client over stdio', () => {
       expect(t.description).toContain(`prereg ${t.name}`);
     }
     expect(tools.find((t) => t.name === 'verify')!.inputSchema).toMatchObject({ required: ['files'] });
+    const help = (await runCli(['mcp', '--help'])).stdout;
+    for (const name of TOOLS) expect(help, name).toContain(name);
   });
 
   it('explain returns what `prereg explain CODE --json` prints, byte for byte, with its exit code', async () => {
@@ -139,6 +142,8 @@ describe('prereg mcp, through the SDK client over stdio', () => {
       ['validate', { files: [relative(root, outside)] }],
       ['validate', { files: ['bad.jsonl', 'inputs/link.jsonl'] }],
       ['verify', { files: [outside] }],
+      // A directory inside, whose walk (verify reads every *.json/*.jsonl under it) reaches the symlink out.
+      ['verify', { files: ['inputs'] }],
       ['verify', { files: ['inputs/submissions'], trust: join(PROJECT_ROOT, 'preregistration/trust') }],
       ['verify', { files: ['inputs/submissions'], commitments: '../outside.jsonl' }],
       ['check-anchors', { 'tsa-root': [join(PROJECT_ROOT, 'preregistration/trust/tsa-root.pem')] }],
@@ -172,15 +177,18 @@ describe('prereg mcp, through the SDK client over stdio', () => {
 
 describe('prereg mcp without the SDK', () => {
   it('is refused with MCP_SDK_MISSING (exit 3) where the package is installed without it; the other commands are unaffected', () => {
-    // The compiled CLI alone, where no node_modules above it holds the SDK.
+    // The package as npm installs it without the SDK: the compiled CLI and its own dependencies only.
     const copy = join(tmp.path, 'installed');
-    mkdirSync(copy);
+    mkdirSync(join(copy, 'node_modules/@duckdb'), { recursive: true });
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(PROJECT_ROOT, part), join(copy, part), { recursive: true });
+    const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const dep of Object.keys(pkg.dependencies)) symlinkSync(join(PROJECT_ROOT, 'node_modules', dep), join(copy, 'node_modules', dep));
     const run = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'bin/prereg.mjs'), ...args], { cwd: root, encoding: 'utf8', input: '' });
     const r = run('mcp');
     expect([r.status, r.stdout]).toEqual([3, '']);
     expect(r.stderr).toMatch(/^prereg: MCP_SDK_MISSING: .*@modelcontextprotocol\/sdk/);
     expect(run('explain', 'MCP_SDK_MISSING').status).toBe(0);
+    expect(run('validate', join(root, 'bad.jsonl')).status).toBe(1);
   });
 
   it('takes no --json (stdout carries the protocol): a usage error', async () => {

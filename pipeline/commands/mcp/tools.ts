@@ -9,6 +9,7 @@ import { isWithin } from '../../io/real-path.ts';
 import { PreregError, type ExitCode } from '../../reasons.ts';
 import { COMMANDS } from '../../stages/registry.ts';
 import { shown } from '../../text/display.ts';
+import { expandPaths } from '../../verify/file-verify.ts';
 
 /** A JSON Schema (draft 2020-12) as tools/list announces it. */
 type JsonSchema = Record<string, unknown>;
@@ -22,6 +23,8 @@ export interface McpTool {
   operands?: string;
   /** The arguments naming files or directories (a string or an array of strings): each must lie inside the study. */
   paths: readonly string[];
+  /** The command walks the directories among its operands (verify: expandPaths): every file the walk reaches must lie inside too. */
+  walks?: true;
   inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; additionalProperties: false };
 }
 
@@ -29,10 +32,11 @@ export interface McpTool {
 const path = (description: string): JsonSchema => ({ type: 'string', minLength: 1, maxLength: 4096, pattern: '^[^\\u0000]+$', description });
 const paths = (description: string, minItems: number): JsonSchema => ({ type: 'array', items: path(description), minItems, maxItems: 100_000 });
 const text = (description: string): JsonSchema => ({ type: 'string', maxLength: 4096, description });
-const tool = (name: string, usage: string, properties: Record<string, JsonSchema>, rest: { operands?: string; paths?: string[] } = {}): McpTool => ({
+const tool = (name: string, usage: string, properties: Record<string, JsonSchema>, rest: { operands?: string; paths?: string[]; walks?: true } = {}): McpTool => ({
   name,
   usage,
   ...(rest.operands !== undefined ? { operands: rest.operands } : {}),
+  ...(rest.walks ? { walks: true } : {}),
   paths: rest.paths ?? [],
   inputSchema: { type: 'object', properties, ...(rest.operands !== undefined && (properties[rest.operands]!.minItems as number) > 0 ? { required: [rest.operands] } : {}), additionalProperties: false },
 });
@@ -60,7 +64,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     files: paths('a proof, evidence item, AER-1 timeline or receipt, submission file, or a directory of them', 1),
     trust: path('the trust directory (default preregistration/trust)'),
     commitments: path('a commitments file (default: the study\'s)'),
-  }, { operands: 'files', paths: ['files', 'trust', 'commitments'] }),
+  }, { operands: 'files', paths: ['files', 'trust', 'commitments'], walks: true }),
   tool('check-anchors', 'tsa-root: your own TSA roots (PEM files inside the study); expect-freeze: the freeze_digest you saw published.', {
     'tsa-root': paths('a TSA root certificate (PEM)', 0),
     'expect-freeze': text('the freeze_digest published before opens_at (hex)'),
@@ -92,8 +96,10 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, roo
       const value = args[name];
       for (const given of typeof value === 'string' ? [value] : Array.isArray(value) ? (value as string[]) : []) requireInside(given, root);
     }
-    const command = await COMMANDS.find((c) => c.name === tool.name)!.load();
     const { [tool.operands ?? '']: operands, ...options } = args;
+    // A symlink in a walked directory is read as the file it points to: judged as that file.
+    if (tool.walks) for (const file of expandPaths(operands as string[])) requireInside(file, root);
+    const command = await COMMANDS.find((c) => c.name === tool.name)!.load();
     const ctx: StageContext = {
       root,
       json: true,
