@@ -7,7 +7,7 @@ import { shown, shownJson, terminalText } from './text/display.ts';
 import { withStudyLock } from './io/study-lock.ts';
 import { studyLayout } from './layout.ts';
 import { EXIT, PreregError, REASONS, type ExitCode } from './reasons.ts';
-import type { Command, StageContext } from './command.ts';
+import { errorOutput, jsonOutput, refusalOf, versioned, type Command, type StageContext } from './command.ts';
 import { nearest } from './text/nearest.ts';
 import { TOOL_VERSION } from './version.ts';
 
@@ -69,19 +69,12 @@ const processIo: CliIo = {
   isTTY: process.stderr.isTTY === true,
 };
 
-/** The shape of every --json error document, whatever the command (schemas/cli/error.schema.json). */
-const ERROR_SCHEMA = 'prereg.error/1';
 /** The shape of `prereg --version --json` (schemas/cli/version.schema.json). */
 const VERSION_SCHEMA = 'prereg.version/1';
 
-/** A JSON document as printed: its schema_version first when the command publishes one; anything but an object as it is. */
-function versioned(schema: string | undefined, value: unknown): unknown {
-  return schema !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value) ? { schema_version: schema, ...value } : value;
-}
-
 function printError(io: CliIo, err: PreregError, json: boolean): void {
   if (json) {
-    io.stdout(`${shownJson(versioned(ERROR_SCHEMA, { ok: false, code: err.code, message: err.message, details: err.details }))}\n`);
+    io.stdout(errorOutput(err));
   } else {
     io.stderr(`prereg: ${err.code}: ${terminalText(err.message)}\n  next: ${REASONS[err.code].next}\n`);
   }
@@ -123,6 +116,11 @@ function operandError(command: Command, operands: readonly string[]): PreregErro
   }
   const wanted = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
   return new PreregError('USAGE', `${command.name} takes ${wanted} positional argument${max === 1 ? '' : 's'}, got ${operands.length} (${usageLine})`);
+}
+
+/** --json for a command that prints no JSON of its own (no jsonSchema: `prereg mcp`) is refused, not ignored. */
+function jsonError(command: Command, json: boolean): PreregError | null {
+  return json && command.jsonSchema === undefined ? new PreregError('USAGE', `${command.name} prints no --json document (${command.help.split('\n')[0]})`) : null;
 }
 
 /** --root naming no directory is said as such, not as the first file a stage then misses. */
@@ -195,7 +193,7 @@ export async function main(rawArgv: string[], io: CliIo = processIo): Promise<Ex
     return EXIT.ok;
   }
   const json = parsed.values.json === true;
-  const refusal = operandError(command, parsed.positionals) ?? rootError(parsed.values.root);
+  const refusal = operandError(command, parsed.positionals) ?? jsonError(command, json) ?? rootError(parsed.values.root);
   if (refusal) {
     printError(io, refusal, json);
     return refusal.exitCode;
@@ -225,15 +223,11 @@ export async function main(rawArgv: string[], io: CliIo = processIo): Promise<Ex
   try {
     const result = command.writesStudy?.(ctx) ? await withStudyLock(studyLayout(ctx.root).work, `prereg ${command.name}`, () => command.run(ctx)) : await command.run(ctx);
     if (showProgress) io.stderr('\r\x1b[K');
-    if (!result.printed) io.stdout(json ? (result.jsonLines ? result.jsonLines.map((l) => `${jsonLine(l)}\n`).join('') : `${jsonLine(result.json)}\n`) : terminalText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
+    if (!result.printed) io.stdout(json ? jsonOutput(schema, result) : terminalText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
     return result.exitCode;
   } catch (err) {
-    if (err instanceof PreregError) {
-      printError(io, err, json);
-      return err.exitCode;
-    }
-    const internal = new PreregError('INTERNAL_ERROR', (err as Error)?.stack ?? String(err));
-    printError(io, internal, json);
-    return EXIT.internal;
+    const refusal = refusalOf(err);
+    printError(io, refusal, json);
+    return refusal.exitCode;
   }
 }

@@ -2,6 +2,7 @@
 // that the CLI prints as text or JSON and maps to an exit code.
 import type { ParseArgsConfig } from 'node:util';
 import { PreregError, type ExitCode } from './reasons.ts';
+import { shownJson } from './text/display.ts';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
@@ -63,7 +64,8 @@ export interface Command {
   /**
    * The versioned shape of this invocation's --json output (`prereg.doctor/1`: schemas/cli/doctor.schema.json;
    * docs/cli-json.md): the CLI writes it as the first member, `schema_version`, of every JSON
-   * document or line it prints. Absent: the output's shape is not yet a published contract.
+   * document or line it prints. Absent: the command prints no JSON of its own (`prereg mcp`, whose
+   * stdout carries the protocol), and the CLI refuses --json for it as a usage error.
    */
   jsonSchema?: (ctx: StageContext) => string;
   run(ctx: StageContext): Promise<StageResult>;
@@ -83,4 +85,27 @@ export function requiredOption(ctx: Pick<StageContext, 'values'>, flag: string, 
   const v = ctx.values[flag];
   if (typeof v !== 'string' || v === '') throw new PreregError('USAGE', `${what}: --${flag} is required`);
   return v;
+}
+
+/** The shape of every --json error document, whatever the command (schemas/cli/error.schema.json). */
+export const ERROR_SCHEMA = 'prereg.error/1';
+
+/** A JSON document as printed: its schema_version first when the command publishes one; anything but an object as it is. */
+export function versioned(schema: string | undefined, value: unknown): unknown {
+  return schema !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value) ? { schema_version: schema, ...value } : value;
+}
+
+/** What --json prints for a result: its document, or one line per input (jsonLines), each a line with `schema`. */
+export function jsonOutput(schema: string | undefined, result: Pick<StageResult, 'json' | 'jsonLines'>): string {
+  return (result.jsonLines ?? [result.json]).map((value) => `${shownJson(versioned(schema, value))}\n`).join('');
+}
+
+/** The --json document of a refusal, as a line. */
+export function errorOutput(err: PreregError): string {
+  return `${shownJson(versioned(ERROR_SCHEMA, { ok: false, code: err.code, message: err.message, details: err.details }))}\n`;
+}
+
+/** What a command threw, as a refusal: a PreregError as it is, anything else an INTERNAL_ERROR with its stack. */
+export function refusalOf(err: unknown): PreregError {
+  return err instanceof PreregError ? err : new PreregError('INTERNAL_ERROR', (err as Error)?.stack ?? String(err));
 }

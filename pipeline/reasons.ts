@@ -53,6 +53,17 @@ export const REASONS = {
     next: 'Replace it by the regular file it should be (e.g. copy the data into a file instead of piping it).',
   },
 
+  // --- the MCP server, `prereg mcp` (docs/mcp.md) ------------------------------------------------
+  MCP_PATH_OUTSIDE_ROOT: {
+    exit: EXIT.conflict,
+    meaning: 'A tool of `prereg mcp` was given a path outside the study directory it serves (--root), judged on real paths (symlinks resolved): the server reads only inside that directory, so nothing was read.',
+    next: 'Name a file inside the study directory (relative to it, or absolute under it); copy a file from elsewhere into the study first, or run the CLI yourself on it.',
+  },
+  MCP_SDK_MISSING: {
+    meaning: '`prereg mcp` needs the Model Context Protocol SDK (@modelcontextprotocol/sdk), an optional peer dependency that is not installed beside prereg: nothing else of prereg needs it, so installing prereg does not bring it.',
+    next: 'Install it where prereg is installed: `npm install @modelcontextprotocol/sdk@^1.32.2` (or `npm install --global …` beside a global prereg), then run `prereg mcp` again.',
+  },
+
   // --- canonical JSON (SPEC §3) -------------------------------------------------------------
   JSON_SYNTAX: {
     meaning: 'The text is not valid JSON (the message gives line and column).',

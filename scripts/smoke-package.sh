@@ -5,7 +5,9 @@
 # doc --help, init and `next:` lines name is shipped) and participating.md's worked example; the
 # install step of the CI workflow `init --prereg-source TARBALL` writes, run as written;
 # `prereg trust import-arkforge` and `prereg verify` on a vendored real
-# proof (VERIFIED), alone and as 70 copies (enough to start the compiled worker threads); and a
+# proof (VERIFIED), alone and as 70 copies (enough to start the compiled worker threads); `prereg
+# mcp` refused without its optional SDK (MCP_SDK_MISSING), then, with the SDK installed globally
+# beside prereg, answering the SDK's own client (tools/list, explain as `--json` prints it); and a
 # TypeScript program importing verifyEvidence, verifyTimeline, verifyReceipt, verifyTimestampToken
 # and canonicalJson from 'prereg', compiled against the package's own declarations, then run.
 set -euo pipefail
@@ -31,6 +33,11 @@ typesver="$(node -p "require('$repo/package-lock.json').packages['node_modules/@
 npm install --prefer-offline --no-audit --no-fund --silent "$tarball" "typescript@$tsver" "@types/node@$typesver"
 
 npx prereg --help | grep -q '^usage: prereg <command>' || fail 'npx prereg --help did not print the usage'
+# The MCP server's SDK is an optional peer dependency: installing prereg did not bring it, and
+# `prereg mcp` says so (exit 3) instead of failing on an import.
+[ ! -e node_modules/@modelcontextprotocol/sdk ] || fail 'installing prereg installed the MCP SDK'
+set +e; out="$(npx prereg mcp </dev/null 2>&1)"; code=$?; set -e
+[ "$code" = 3 ] && grep -q '^prereg: MCP_SDK_MISSING: ' <<<"$out" || fail "prereg mcp without the SDK exited $code: $out"
 
 # Installed globally (into a scratch prefix), `prereg` runs from any directory, and init finds the
 # example plan and report block it scaffolds from inside the package.
@@ -79,6 +86,28 @@ ci_prefix="$work/ci prefix"
 out="$(cd "$elsewhere/ci-study" && PREREG_SOURCE="$ci_source" npm_config_prefix="$ci_prefix" npm_config_prefer_offline=true PATH="$ci_prefix/bin:$PATH" bash --noprofile --norc -eo pipefail "$work/install-step.sh" 2>&1)" || fail "the workflow's install step exited $?: $out"
 grep -q "^prereg $(node -p "require('$repo/package.json').version")$" <<<"$out" || fail "the workflow's install step did not run the prereg it installed: $out"
 [ -x "$ci_prefix/bin/prereg" ] || fail "the workflow's install step installed no prereg into its prefix"
+# With the SDK installed globally beside it (the version the project pins), `prereg mcp` serves:
+# the SDK's client lists the tools and gets explain's JSON as the CLI prints it.
+sdkver="$(node -p "require('$repo/package-lock.json').packages['node_modules/@modelcontextprotocol/sdk'].version")"
+npm install --global --prefix "$prefix" --prefer-offline --no-audit --no-fund --silent "@modelcontextprotocol/sdk@$sdkver"
+cat > "$work/mcp-client.mjs" <<'JS'
+const sdk = `${process.argv[2]}/lib/node_modules/@modelcontextprotocol/sdk/dist/esm/client`;
+const { Client } = await import(`${sdk}/index.js`);
+const { StdioClientTransport } = await import(`${sdk}/stdio.js`);
+const client = new Client({ name: 'smoke', version: '1.0.0' });
+await client.connect(new StdioClientTransport({ command: 'prereg', args: ['mcp', '--root', process.argv[3]], env: { PATH: process.env.PATH } }));
+const { tools } = await client.listTools();
+const r = await client.callTool({ name: 'explain', arguments: { codes: ['CORPUS_DRIFT'] } });
+console.log(JSON.stringify({ tools: tools.map((t) => t.name), text: r.content[0].text }));
+await client.close();
+JS
+got="$(PATH="$prefix/bin:$PATH" node "$work/mcp-client.mjs" "$prefix" "$elsewhere/new-study")" || fail "prereg mcp with the SDK: $got"
+want="$(cd "$elsewhere" && PATH="$prefix/bin:$PATH" prereg explain CORPUS_DRIFT --json)"
+node -e '
+  const got = JSON.parse(process.argv[1]);
+  if (got.tools.join(",") !== "explain,doctor,status,validate,verify,check-anchors") throw new Error(`tools: ${got.tools}`);
+  if (got.text !== process.argv[2] + "\n") throw new Error(`explain: ${got.text}`);
+' "$got" "$want" || fail "prereg mcp, installed globally with the SDK: $got"
 
 # A trust directory pinning FreeTSA and the Rekor log, with ArkForge's published keys imported.
 mkdir trust files

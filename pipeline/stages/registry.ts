@@ -40,4 +40,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'verify-token', summary: 'verify one RFC 3161 token of any TSA over a file or an imprint, against the roots you pin', stage: false, load: async () => (await import('../commands/verify-token.ts')).verifyToken },
   { name: 'explain', summary: 'explain reason codes (meaning and what to do next)', stage: false, load: async () => (await import('../commands/explain.ts')).explain },
   { name: 'docs', summary: "list the package's docs with their installed paths, or locate (--print: print) one by NAME", stage: false, load: async () => (await import('../commands/docs.ts')).docs },
+  { name: 'mcp', summary: 'serve the read-only checks (explain, doctor, status, validate, verify FILE…, check-anchors) to an agent over the Model Context Protocol (stdio)', stage: false, load: async () => (await import('../commands/mcp.ts')).mcp },
 ];

@@ -443,6 +443,12 @@ describe('the commands that publish a schema', () => {
     const values = [{}, { verify: 'PROOF.json' }, { 'verify-receipt': 'RECEIPT.json' }];
     for (const entry of COMMANDS) {
       const command = await entry.load();
+      // The one command that prints no JSON of its own (its stdout is the MCP protocol) refuses --json.
+      if (command.name === 'mcp') {
+        expect(command.jsonSchema).toBeUndefined();
+        conforms(await runCli(['mcp', '--json']), 'prereg.error/1', 2);
+        continue;
+      }
       expect(command.jsonSchema, `${command.name} declares jsonSchema`).toBeDefined();
       for (const p of positionals) for (const v of values) declared.add(command.jsonSchema!({ positionals: p, values: v } as unknown as StageContext));
     }

@@ -36,6 +36,12 @@ describe('the compiled CLI loads only what a command uses', () => {
     expect(r.packages).toEqual([]);
   });
 
+  it('`prereg mcp --help` loads no package: the MCP SDK only when the server runs', () => {
+    const r = loadsOf(['mcp', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.packages).toEqual([]);
+  });
+
   it('`prereg docs` loads no package', () => {
     const r = loadsOf(['docs', 'intake', '--print']);
     expect(r.code).toBe(0);
