@@ -109,7 +109,8 @@ describe('the exact sign test over 1,000 and 10,000 discordant items', () => {
     [4000, 6000, 10],
   ])('A %i wins, B %i wins (%i ties): p within 1e-9 of exact, Holm and reach beside it', async (winsA, winsB, ties) => {
     const store = await syntheticStore(winsA, winsB, ties);
-    await runSection5(store, section5.sqlBlocks, ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], BUILT_IN_CLASSES, 0.05);
+    // assertion_classes too: the score stage's flips read the classes classify materialised.
+    await runSection5(store, section5.sqlBlocks, ['assertion_classes', 'scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], BUILT_IN_CLASSES, 0.05);
     const instance = await DuckDBInstance.create(store);
     const c = await instance.connect();
     try {
@@ -155,7 +156,8 @@ describe('two systems are compared over the expected attempts', () => {
        ) v(s, i, attempt, success);`,
       2,
     );
-    await runSection5(store, section5.sqlBlocks, ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], BUILT_IN_CLASSES, 0.05);
+    // assertion_classes too: the score stage's flips read the classes classify materialised.
+    await runSection5(store, section5.sqlBlocks, ['assertion_classes', 'scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], BUILT_IN_CLASSES, 0.05);
     const tests = await rows(store, "SELECT wins_a, wins_b, ties FROM result_sign_tests WHERE metric LIKE '%/proven'");
     // Item 0 is sys-a's (compared over the attempts both made it would be a tie), item 1 sys-b's.
     expect(tests.map((t) => [Number(t.wins_a), Number(t.wins_b), Number(t.ties)])).toEqual([[1, 1, 0]]);

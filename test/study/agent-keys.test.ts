@@ -15,7 +15,9 @@ import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 // The committed example as a prereg.study/1 (its registration without agent keys, none of the study/2 fields): the base each case edits.
 const committed = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/study.json'), 'utf8')) as { study_id: string; systems: Array<Record<string, unknown>> } & Record<string, unknown>;
 const { intake: _intake, protocol: _protocol, statistics: _statistics, refusal_pattern: _refusal, refusal: _tail, ...withoutIntake } = committed;
-const example = { ...withoutIntake, format: 'prereg.study/1', systems: committed.systems.map(({ agent_keys: _keys, ...s }) => s) } as typeof committed;
+// vocabulary.near_miss is a study/2 field too.
+const { near_miss: _nearMiss, ...vocabularyV1 } = (committed.vocabulary ?? {}) as Record<string, unknown>;
+const example = { ...withoutIntake, format: 'prereg.study/1', vocabulary: vocabularyV1, systems: committed.systems.map(({ agent_keys: _keys, ...s }) => s) } as typeof committed;
 const dir = mkdtempSync(join(tmpdir(), 'prereg-agent-keys-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fresh = scratchStudies();
