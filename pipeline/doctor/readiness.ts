@@ -4,7 +4,8 @@
 // it), `blocked` (something is missing, invalid or differs from what was frozen: exit 3) or in
 // `conflict` (a problem whose code exits 4, such as an unsafe path). docs/operating.md.
 import { existsSync } from 'node:fs';
-import { anchorFailureCode, countIndependentWitnesses, requiredWitnesses, verifyAnchors } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, requiredWitnesses, verifyChainAnchors } from '../freeze/anchors.ts';
+import { readFreezeChain } from '../study/freeze-chain.ts';
 import { compareDigests } from '../study/drift.ts';
 import { unmatchedHeadingWarning, type FreezeRecord } from '../study/freeze-record.ts';
 import { computePublicDigests, type PublicDigests } from '../study/public-digests.ts';
@@ -115,9 +116,10 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   if (frozen && study && consistency.length === 0) {
     try {
       const trust = loaded.trust();
-      const witnesses = await verifyAnchors(layout.anchors, loaded.freezeDigest(), { study: trust.tsa, auditor: null }, frozen.window.opens_at);
-      for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: anchorFailureCode(w), message: `${w.file}: ${w.reason_codes.join(', ')}` });
-      const independent = countIndependentWitnesses(witnesses);
+      // Every freeze of the chain, against its earliest opens_at, as check-anchors judges them.
+      const chain = await verifyChainAnchors(readFreezeChain(layout, frozen, loaded.freezeDigest()), { study: trust.tsa, auditor: null });
+      for (const { code, anchor: w } of chain.failing) anchors.push({ code, message: `${w.file}: ${w.reason_codes.join(', ')}` });
+      const independent = countIndependentWitnesses(chain.links[0]!.witnesses);
       // As check-anchors judges it: at least one witness, whatever anchors.min_witnesses says.
       const required = requiredWitnesses(undefined, study.anchors.min_witnesses);
       if (independent < required) {
