@@ -63,6 +63,12 @@ function unknownSystemsInPlan(section5: Section5, study: StudyConfig): string[] 
     .map((n) => `SECTION5_SYSTEM_UNKNOWN: preregistration/PREREGISTRATION.md:${n.line}: section 5 names the system ${JSON.stringify(n.system_id)}, which study.json does not register (write the plan over registered_systems)`);
 }
 
+/** A finding as doctor shows it: its file (or field) first, unless its message names it already. */
+function where(f: { file?: string | undefined; field: string; message: string }): string {
+  const at = f.file ?? f.field;
+  return f.message.startsWith(at) ? f.message : `${at}: ${f.message}`;
+}
+
 export async function diagnose(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): Promise<DoctorReport> {
   const stages: StageReadiness[] = [];
   const warnings: string[] = [];
@@ -89,11 +95,6 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   } else {
     try {
       frozen = loaded.frozen();
-      // The finding's message names its file already: the file is not written twice.
-      const where = (f: { file?: string | undefined; field: string; message: string }) => {
-        const at = f.file ?? f.field;
-        return f.message.startsWith(at) ? f.message : `${at}: ${f.message}`;
-      };
       if (study && digests) consistency.push(...compareDigests(frozen, digests, study).findings.map((f) => ({ code: f.code, message: where(f) })));
     } catch (err) {
       consistency.push(preconditionOf(err));
@@ -117,7 +118,9 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     try {
       const trust = loaded.trust();
       // Every freeze of the chain, against its earliest opens_at, as check-anchors judges them.
-      const chain = await verifyChainAnchors(readFreezeChain(layout, frozen, loaded.freezeDigest()), { study: trust.tsa, auditor: null });
+      const freezes = readFreezeChain(layout, frozen, loaded.freezeDigest());
+      anchors.push(...freezes.findings.map((f) => ({ code: f.code, message: where({ ...f, field: 'amends' }) })));
+      const chain = await verifyChainAnchors(freezes, { study: trust.tsa, auditor: null });
       for (const { code, anchor: w } of chain.failing) anchors.push({ code, message: `${w.file}: ${w.reason_codes.join(', ')}` });
       const independent = countIndependentWitnesses(chain.links[0]!.witnesses);
       // As check-anchors judges it: at least one witness, whatever anchors.min_witnesses says.

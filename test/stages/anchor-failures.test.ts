@@ -68,6 +68,20 @@ const cases: Array<[string, (root: string) => unknown, string[][]]> = [
 ];
 
 describe('a failing anchor, through check-anchors and doctor', () => {
+  it('a kept freeze removed: the chain is broken (FREEZE_CHAIN_BROKEN) for both, naming the freeze that amends it', async () => {
+    const root = study();
+    await amend(root, EXAMPLE_ANCHOR_GEN_TIME);
+    rmSync(join(root, 'preregistration/amendments/1'), { recursive: true });
+    const checked = await runCli(['check-anchors', '--root', root, '--json']);
+    expect(checked.json.findings.filter((f: { code: string }) => f.code === 'FREEZE_CHAIN_BROKEN').map((f: { file: string }) => f.file)).toEqual(['preregistration/freeze.json']);
+    const doctor = await runCli(['doctor', '--root', root, '--json']);
+    const stage = doctor.json.stages.find((st: { stage: string }) => st.stage === 'check-anchors');
+    expect(stage.status).toBe('blocked');
+    const broken = stage.problems.filter((p: { code: string }) => p.code === 'FREEZE_CHAIN_BROKEN');
+    expect(broken).toHaveLength(1);
+    expect(broken[0].message).toMatch(/^preregistration\/freeze\.json amends the freeze [0-9a-f]{64}, which no preregistration\/amendments\/<n>\/freeze\.json holds$/);
+  }, 120_000);
+
   it.each(cases)('%s: the same files and codes in both', async (_, change, expected) => {
     const root = study();
     await change(root);
