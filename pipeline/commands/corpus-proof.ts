@@ -74,7 +74,9 @@ export const corpusProof: Command = {
     const layout = studyLayout(ctx.root);
     if (typeof ctx.values.verify === 'string') {
       const proof = readCorpusProof(ctx.values.verify);
-      const root = typeof ctx.values['corpus-root'] === 'string' ? ctx.values['corpus-root'] : loadFreezeRecord(layout.freeze).corpus.root;
+      const given = ctx.values['corpus-root'];
+      if (typeof given === 'string' && !HEX64.test(given)) throw new PreregError('USAGE', `--corpus-root must be the 64 lowercase hex digits of a corpus root, got ${shown(given)}`);
+      const root = typeof given === 'string' ? given : loadFreezeRecord(layout.freeze).corpus.root;
       const problems: string[] = [];
       const outcome = checkCorpusProof(proof, root);
       if (!outcome.ok) problems.push(`audit path does not reach ${root}: ${outcome.failure}`);

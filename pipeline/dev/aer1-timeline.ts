@@ -29,7 +29,6 @@ export interface TimelineEntry {
   canonical_bytes: string;
   prev_digest: string;
   close?: boolean;
-  [extra: string]: unknown;
 }
 
 /** A timeline as the draft writes it: a bare array. */

@@ -4,7 +4,8 @@
 // it), `blocked` (something is missing, invalid or differs from what was frozen: exit 3) or in
 // `conflict` (a problem whose code exits 4, such as an unsafe path). docs/operating.md.
 import { existsSync } from 'node:fs';
-import { anchorFailureCode, countIndependentWitnesses, requiredWitnesses, verifyAnchors } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, requiredWitnesses, verifyChainAnchors } from '../freeze/anchors.ts';
+import { readFreezeChain } from '../study/freeze-chain.ts';
 import { compareDigests } from '../study/drift.ts';
 import { unmatchedHeadingWarning, type FreezeRecord } from '../study/freeze-record.ts';
 import { computePublicDigests, type PublicDigests } from '../study/public-digests.ts';
@@ -62,6 +63,12 @@ function unknownSystemsInPlan(section5: Section5, study: StudyConfig): string[] 
     .map((n) => `SECTION5_SYSTEM_UNKNOWN: preregistration/PREREGISTRATION.md:${n.line}: section 5 names the system ${JSON.stringify(n.system_id)}, which study.json does not register (write the plan over registered_systems)`);
 }
 
+/** A finding as doctor shows it: its file (or field) first, unless its message names it already. */
+function where(f: { file?: string | undefined; field: string; message: string }): string {
+  const at = f.file ?? f.field;
+  return f.message.startsWith(at) ? f.message : `${at}: ${f.message}`;
+}
+
 export async function diagnose(layout: StudyLayout, values: StageContext['values'], env: NodeJS.ProcessEnv): Promise<DoctorReport> {
   const stages: StageReadiness[] = [];
   const warnings: string[] = [];
@@ -88,11 +95,6 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   } else {
     try {
       frozen = loaded.frozen();
-      // The finding's message names its file already: the file is not written twice.
-      const where = (f: { file?: string | undefined; field: string; message: string }) => {
-        const at = f.file ?? f.field;
-        return f.message.startsWith(at) ? f.message : `${at}: ${f.message}`;
-      };
       if (study && digests) consistency.push(...compareDigests(frozen, digests, study).findings.map((f) => ({ code: f.code, message: where(f) })));
     } catch (err) {
       consistency.push(preconditionOf(err));
@@ -115,9 +117,12 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   if (frozen && study && consistency.length === 0) {
     try {
       const trust = loaded.trust();
-      const witnesses = await verifyAnchors(layout.anchors, loaded.freezeDigest(), { study: trust.tsa, auditor: null }, frozen.window.opens_at);
-      for (const w of witnesses.filter((x) => !x.ok)) anchors.push({ code: anchorFailureCode(w), message: `${w.file}: ${w.reason_codes.join(', ')}` });
-      const independent = countIndependentWitnesses(witnesses);
+      // Every freeze of the chain, against its earliest opens_at, as check-anchors judges them.
+      const freezes = readFreezeChain(layout, frozen, loaded.freezeDigest());
+      anchors.push(...freezes.findings.map((f) => ({ code: f.code, message: where({ ...f, field: 'amends' }) })));
+      const chain = await verifyChainAnchors(freezes, { study: trust.tsa, auditor: null });
+      for (const { code, anchor: w } of chain.failing) anchors.push({ code, message: `${w.file}: ${w.reason_codes.join(', ')}` });
+      const independent = countIndependentWitnesses(chain.links[0]!.witnesses);
       // As check-anchors judges it: at least one witness, whatever anchors.min_witnesses says.
       const required = requiredWitnesses(undefined, study.anchors.min_witnesses);
       if (independent < required) {

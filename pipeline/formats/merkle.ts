@@ -105,6 +105,16 @@ export function hashFromHex(hex: string): Uint8Array {
 }
 
 /**
+ * The leaf hash of a leaf whose data is a hash written as 64 hex digits (a log of digests, a batch
+ * of chain hashes); anything else gives an empty array, which verifyInclusion refuses as HASH_SIZE.
+ * hashLeaf(hashFromHex(h)) would hash no bytes instead: the same leaf for every malformed string.
+ */
+export function leafHashOfHex(hex: string): Uint8Array {
+  const data = hashFromHex(hex);
+  return data.length === HASH_BYTES ? hashLeaf(data) : data;
+}
+
+/**
  * RFC 9162 §2.1.3.2 verification of an inclusion proof. The path must have exactly the length the
  * index and size fix: a longer or shorter path is how an overstated tree size is caught. Every hash
  * must be 32 bytes before any arithmetic (as transparency-dev/merkle checks): a shorter one is an

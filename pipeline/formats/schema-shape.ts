@@ -6,10 +6,14 @@
 
 type Defs<S> = S extends { $defs: infer D } ? D : {};
 
-/** The schema with a local `$ref` ("#/$defs/name") followed, and the first allOf/anyOf/oneOf branch that describes an object. */
+/**
+ * The schema with a local `$ref` ("#/$defs/name") followed, and the first allOf/anyOf/oneOf branch that describes an object.
+ * The referring schema's words are dropped: two different `description` literals would make the
+ * intersection `never`, and the check on it vacuous.
+ */
 type Resolved<S, D> = S extends { $ref: `#/$defs/${infer N}` }
   ? N extends keyof D
-    ? Resolved<D[N] & Omit<S, '$ref'>, D>
+    ? Resolved<D[N] & Omit<S, '$ref' | 'description' | 'title'>, D>
     : S
   : S;
 

@@ -3,8 +3,9 @@
 // of formats/schemas/ by scripts/generate-schema-modules.ts): no command loads ajv's compiler or
 // compiles a schema. A value that passes is then read as its TypeScript type: that type has the
 // schema's shape, which test/formats/schema-types.test.ts checks at compile time
-// (formats/schema-shape.ts) for the proof, the transparency-log entry, the trust policy, freeze.json,
-// study.json, the intake request, the seal, the corpus items and the answer key.
+// (formats/schema-shape.ts) for every schema: the proof, the transparency-log entry, the trust
+// policy, freeze.json, study.json, the intake request, the seal, the deviation entry, the corpus
+// items, the answer key, the submission line, the commitment line and the timeline's entries.
 import type { ErrorObject } from 'ajv';
 import type { SCHEMA_DOCUMENTS } from './schemas/index.ts';
 import type { CompiledValidator } from './compiled-validator.ts';

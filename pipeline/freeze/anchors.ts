@@ -6,6 +6,7 @@ import { readJsonFile } from '../io/json-files.ts';
 import { writeFileAtomic } from '../io/atomic.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { listFiles } from '../study/freeze-record.ts';
+import type { ChainLink, FreezeChain } from '../study/freeze-chain.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { sha256Hex } from '../formats/hash.ts';
 
@@ -148,21 +149,50 @@ export async function verifyAnchors(dir: string, freezeDigestHex: string, roots:
   return witnesses;
 }
 
+export type AnchorFailureCode = 'ANCHOR_AFTER_OPEN' | 'AMENDMENT_AFTER_OPEN' | 'ANCHOR_METADATA_MISMATCH' | 'ANCHOR_INVALID';
+
+/**
+ * The one code a failing anchor is reported under: its own code when a single anchor rule failed
+ * (dated after opens_at, its metadata not its token's), else ANCHOR_INVALID (the token itself does
+ * not verify; its codes follow in the message). Dated after opens_at, the anchor of a freeze that
+ * amends another is AMENDMENT_AFTER_OPEN: a change of plan after the fact.
+ */
+export function anchorFailureCode(anchor: Pick<AnchorVerification, 'reason_codes'>, ofAmendment = false): AnchorFailureCode {
+  const [only, ...rest] = anchor.reason_codes;
+  if (rest.length > 0 || (only !== 'ANCHOR_AFTER_OPEN' && only !== 'ANCHOR_METADATA_MISMATCH')) return 'ANCHOR_INVALID';
+  return only === 'ANCHOR_AFTER_OPEN' && ofAmendment ? 'AMENDMENT_AFTER_OPEN' : only;
+}
+
+/** A failing anchor of the chain of freezes, with its code, and the kept freeze it anchors (null: the current one). */
+export interface FailingAnchor {
+  code: AnchorFailureCode;
+  anchor: AnchorVerification;
+  keptFreeze: string | null;
+}
+
+/**
+ * Every anchor of every freeze of the chain (newest first), each judged against the chain's
+ * earliest opens_at: every freeze must be anchored before the window first announced opened
+ * (docs/preregistration.md, "Amendments"). check-anchors and doctor report what this finds.
+ */
+export async function verifyChainAnchors(chain: FreezeChain, roots: AnchorRoots): Promise<{ links: Array<{ link: ChainLink; witnesses: AnchorVerification[] }>; failing: FailingAnchor[] }> {
+  const links: Array<{ link: ChainLink; witnesses: AnchorVerification[] }> = [];
+  const failing: FailingAnchor[] = [];
+  for (const link of chain.links) {
+    const witnesses = await verifyAnchors(link.anchors, link.freeze_digest, roots, chain.opensAt, link.anchorsLabel);
+    links.push({ link, witnesses });
+    // Only the current freeze is the amendment being judged; a kept one was itself anchored before it.
+    const ofAmendment = link.n === null && link.record.amends !== undefined;
+    for (const anchor of witnesses.filter((w) => !w.ok)) failing.push({ code: anchorFailureCode(anchor, ofAmendment), anchor, keptFreeze: link.n === null ? null : link.freeze_digest });
+  }
+  return { links, failing };
+}
+
 /**
  * Witnesses are counted by distinct root (SPEC §12.1): two signing certificates under one root are
  * one authority. Only the witnesses trusted by `by` count: the auditor's roots when the auditor
  * supplied some, else the study's own.
  */
-/**
- * The one code a failing anchor is reported under, by check-anchors and doctor alike: its own code
- * when a single anchor rule failed (dated after opens_at, its metadata not its token's), else
- * ANCHOR_INVALID (the token itself does not verify; its codes follow in the message).
- */
-export function anchorFailureCode(anchor: Pick<AnchorVerification, 'reason_codes'>): 'ANCHOR_AFTER_OPEN' | 'ANCHOR_METADATA_MISMATCH' | 'ANCHOR_INVALID' {
-  const [only, ...rest] = anchor.reason_codes;
-  return rest.length === 0 && (only === 'ANCHOR_AFTER_OPEN' || only === 'ANCHOR_METADATA_MISMATCH') ? only : 'ANCHOR_INVALID';
-}
-
 export function countIndependentWitnesses(anchors: readonly AnchorVerification[], by: 'auditor' | 'study' = 'study'): number {
   return new Set(anchors.filter((a) => a.ok && a.trusted_by === by).map((a) => a.root_sha256)).size;
 }

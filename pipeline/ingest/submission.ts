@@ -88,11 +88,30 @@ export interface AcceptedRecord extends AcceptedKey {
 export type Outcome<R extends AcceptedKey> = { accepted: R; rejected?: undefined } | { rejected: Reject; accepted?: undefined };
 export type LineOutcome = Outcome<AcceptedRecord>;
 
-interface SubmissionShape {
+/**
+ * One submission line as schemas/submission.schema.json admits it (test/formats/schema-types.test.ts
+ * checks that the two agree). `V` is what the members checked by later stages hold (the proof, the
+ * bodies, the disclosure, the log entry, the timeline): plain values once validated here, the
+ * canonical parser's values where a participant builds a line (participant/submission-line.ts).
+ */
+export interface SubmissionLine<V = unknown> {
+  format: typeof SUBMISSION_FORMAT;
   system_id: string;
   item_id: string;
   attempt: number;
   answer: { text: string; refused: boolean; truncated: boolean };
+  evidence: Array<SubmissionEvidence<V>>;
+  config?: Record<string, string | number | boolean>;
+  receipts?: V;
+}
+
+/** One item of a line's `evidence`. */
+export interface SubmissionEvidence<V = unknown> {
+  proof: V;
+  request?: V;
+  response?: V;
+  disclosure?: V;
+  transparency_log_entry?: V;
 }
 
 /** A line's `config`, as canonical JSON, in bytes at most (SPEC §13.2; the schema bounds its members). */
@@ -173,7 +192,7 @@ export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
   plain ??= toPlain(value);
   const validate = validator('submission');
   if (!validate(plain)) return reject('SUBMISSION_SCHEMA', describeErrors(validate.errors).join('; '));
-  const sub = plain as SubmissionShape;
+  const sub = plain as SubmissionLine;
   // The fast path took only text without a surrogate escape, so only the canonical parser's value can hold one.
   const surrogateAt = !fast && SURROGATE_ESCAPE.test(line.text) ? loneSurrogateAt(value) : null;
   if (surrogateAt !== null) {

@@ -6,20 +6,13 @@
 // commitment, with one sent through intake, that can cancel the owner's own timeline. Pure.
 import type { KeyObject } from 'node:crypto';
 import { agentKeyText, signCanonical } from '../evidence/intake/ed25519.ts';
-import { indexCommitments, readCommitmentLine, TIMELINE_CATALOGUE, verifyTimeline, type TimelineReasonCode } from '../evidence/aer1/index.ts';
+import { indexCommitments, readCommitmentLine, TIMELINE_CATALOGUE, verifyTimeline, type CommitmentDocument, type TimelineReasonCode } from '../evidence/aer1/index.ts';
 import { statusOf } from '../evidence/check-catalogue.ts';
 import { parseRfc3339 } from '../formats/rfc3339.ts';
 import { PreregError } from '../reasons.ts';
 
 /** A commitment as published: the draft's four members, and the owner's signature when signed. */
-export interface PublishedCommitment {
-  job_id: string;
-  final_entry_digest: string;
-  entry_count: number;
-  published_at: string;
-  /** Ed25519 (base64url, no padding) by an agent key over the canonical commitment without this member. */
-  signature?: string;
-}
+export type PublishedCommitment = Pick<CommitmentDocument, 'job_id' | 'final_entry_digest' | 'entry_count' | 'published_at' | 'signature'>;
 
 export interface CommitmentResult {
   commitment: PublishedCommitment;

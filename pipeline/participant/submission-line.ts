@@ -6,27 +6,18 @@
 // a line this builds is accepted there, or the build says why not. Pure: values in, line out.
 import { canonicalJson, type JsonValue } from '../formats/canonical-json.ts';
 import { inspectLine } from '../ingest/lines.ts';
-import { SUBMISSION_FORMAT, SubmissionChecker, type LineOutcome } from '../ingest/submission.ts';
+import { SUBMISSION_FORMAT, SubmissionChecker, type LineOutcome, type SubmissionEvidence, type SubmissionLine } from '../ingest/submission.ts';
 import type { LineProtocol } from '../study/study.ts';
 
-/** One evidence item: the proof, and the bodies and disclosure the participant kept. */
-export interface EvidenceInput {
-  proof: JsonValue;
-  request?: JsonValue;
-  response?: JsonValue;
-  /** The owner's openings of a 3.x proof: `{"disclosed": {field: {nonce, value}}}`. */
-  disclosure?: JsonValue;
-}
+/**
+ * One evidence item: the proof, and the bodies and disclosure the participant kept (the owner's
+ * openings of a 3.x proof: `{"disclosed": {field: {nonce, value}}}`). The members are the line's
+ * own, picked: a member the builder does not write is not offered.
+ */
+export type EvidenceInput = Pick<SubmissionEvidence<JsonValue>, 'proof' | 'request' | 'response' | 'disclosure'>;
 
-export interface SubmissionInput {
-  system_id: string;
-  item_id: string;
-  attempt: number;
-  answer: { text: string; refused: boolean; truncated: boolean };
-  evidence: readonly EvidenceInput[];
-  /** The attempt's AER-1 timeline (a bare array, or prereg's envelope). */
-  receipts?: JsonValue;
-}
+/** The line's members the builder writes (`receipts`: the attempt's AER-1 timeline, a bare array or prereg's envelope), with its evidence items. */
+export type SubmissionInput = Pick<SubmissionLine<JsonValue>, 'system_id' | 'item_id' | 'attempt' | 'answer' | 'receipts'> & { evidence: readonly EvidenceInput[] };
 
 /** What the line checks know of the study: its items (null: not checked) and protocol. */
 export interface BuildContext {

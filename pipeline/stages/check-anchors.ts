@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
-import { anchorFailureCode, countIndependentWitnesses, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyAnchors, type AnchorVerification } from '../freeze/anchors.ts';
+import { countIndependentWitnesses, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyChainAnchors, type AnchorVerification } from '../freeze/anchors.ts';
 import { ANCHOR_AUDITOR_OPTIONS, loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type DriftFinding } from '../study/drift.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
@@ -84,20 +84,15 @@ export const checkAnchors: Command = {
     // Every freeze of the chain is anchored before the window first announced opened (docs/preregistration.md, "Amendments").
     const chain = readFreezeChain(layout, frozen, digest);
     for (const f of chain.findings) findings.push({ code: f.code, field: 'amends', file: f.file, message: f.message });
-    const links = [];
-    for (const link of chain.links) {
-      const linkWitnesses = await verifyAnchors(link.anchors, link.freeze_digest, roots, chain.opensAt, link.anchorsLabel);
-      links.push({ n: link.n, file: link.file, freeze_digest: link.freeze_digest, amends: link.record.amends ?? null, opens_at: link.record.window.opens_at, witnesses: linkWitnesses });
-      for (const w of linkWitnesses.filter((x) => !x.ok)) {
-        const code = anchorFailureCode(w);
-        findings.push({
-          // The newest freeze, when it amends one, anchored once the window had opened: a change after the fact.
-          code: code === 'ANCHOR_AFTER_OPEN' && link.n === null && frozen.amends ? 'AMENDMENT_AFTER_OPEN' : code,
-          field: 'anchors',
-          file: w.file,
-          message: `${w.witness}: ${w.reason_codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}${link.n !== null ? ` (anchor of the kept freeze ${link.freeze_digest})` : ''}`,
-        });
-      }
+    const anchored = await verifyChainAnchors(chain, roots);
+    const links = anchored.links.map(({ link, witnesses: linkWitnesses }) => ({ n: link.n, file: link.file, freeze_digest: link.freeze_digest, amends: link.record.amends ?? null, opens_at: link.record.window.opens_at, witnesses: linkWitnesses }));
+    for (const { code, anchor: w, keptFreeze } of anchored.failing) {
+      findings.push({
+        code,
+        field: 'anchors',
+        file: w.file,
+        message: `${w.witness}: ${w.reason_codes.join(', ')}${w.metadata_problems.length > 0 ? ` (${w.witness}.json: ${w.metadata_problems.join('; ')})` : ''}${keptFreeze !== null ? ` (anchor of the kept freeze ${keptFreeze})` : ''}`,
+      });
     }
     const witnesses = links[0]!.witnesses;
     const rootsUsed: 'auditor' | 'study' = auditor ? 'auditor' : 'study';

@@ -1,8 +1,11 @@
-// The verify stage over a study's store: every evidence item and receipt chain ingested, on
-// worker threads (both cores), streamed back into proof_checks / chain_checks / chain_entries by
-// the Appender, then by SQL the cross-links, whose record each piece of evidence belongs to
-// (registered systems, reuse: SPEC §6.2), which passages are frozen corpus text and from a pinned
-// seller (SPEC §12.4), and the served passages.
+// The verify stage over a study's store: every evidence item, then every receipt timeline, checked
+// on worker threads (one per core: a pool per phase) and streamed back by appenders into
+// proof_checks, then chain_checks, chain_entries and timeline_tools; the commitments' malformed
+// lines into commitment_rejects and whom each binds into owned_commitments; every served passage
+// matched against the frozen corpus (passage_corpus); then the registered systems and the
+// policy's sellers, and by SQL the cross-links, whose record each piece of evidence belongs to
+// (registered systems, reuse: SPEC §6.2), the served passages (frozen corpus text from a pinned
+// seller: SPEC §12.4) and the sellers' inconsistencies (SPEC §13.1).
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { commitmentBindings, decideSigners, indexCommitments, type CommitmentLine } from '../evidence/aer1/index.ts';
 import { agentKeyring, type VerifyContextInputs } from '../evidence/task/index.ts';

@@ -9,36 +9,13 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AuditReport } from '../../pipeline/audit/rails.ts';
-import { studyLayout } from '../../pipeline/layout.ts';
 import { EXAMPLE_ANCHOR_GEN_TIME } from '../../scripts/rebuild-example.ts';
 import { auditorFlags, publishedFreezeDigest } from '../support/auditor.ts';
 import { runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
-import { startTsaServer } from '../support/tsa/http-tsa.ts';
+import { amend, AMENDMENT_REASON } from '../support/amendment.ts';
 
 const study = scratchStudies();
-const PLAN = 'preregistration/PREREGISTRATION.md';
-const REASON = 'section 1 names the metric it asks about';
-
-function editPlan(root: string): void {
-  const path = join(root, PLAN);
-  writeFileSync(path, readFileSync(path, 'utf8').replace('verified evidence rather than declared by the submission?\n', 'verified evidence rather than declared by the submission? (metric: positives citing the expected article)\n'));
-}
-
-/** The amendment: section 1 edited, `freeze --replace --reason`, anchored by a TSA dating it `genTime`. */
-async function amend(root: string, genTime: string): Promise<{ before: string; after: string }> {
-  const before = (await runCli(['check-anchors', '--root', root, '--json'])).json.freeze_digest as string;
-  editPlan(root);
-  const frozen = await runCli(['freeze', '--replace', '--reason', REASON, '--root', root, '--secret-file', studyLayout(root).answerKeySecret, '--json']);
-  expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
-  const tsa = await startTsaServer({ backend: 'pkijs', genTime });
-  try {
-    const anchored = await runCli(['anchor', '--root', root, '--tsa', `local-test-tsa=${tsa.url}`, '--json']);
-    expect(anchored.code, anchored.stdout + anchored.stderr).toBe(0);
-  } finally {
-    await tsa.close();
-  }
-  return { before, after: frozen.json.freeze_digest as string };
-}
+const REASON = AMENDMENT_REASON;
 
 describe('freeze --replace', () => {
   it('without --reason (or --reason alone) is a usage error (exit 2), writing nothing', async () => {

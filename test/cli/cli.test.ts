@@ -104,6 +104,27 @@ describe('corpus-proof', () => {
       writeFileSync(proofFile, JSON.stringify({ ...proof, audit_path: [`${(auditPath as string[])[0]!.slice(0, 62)}zz`, (auditPath as string[])[1]] }));
       const badHex = await runCli(['corpus-proof', '--verify', proofFile, '--root', PROJECT_ROOT, '--json']);
       expect(badHex.json.code).toBe('CORPUS_PROOF_MALFORMED');
+      // A hash of 31 bytes (62 hex digits) and one of an odd number of digits, wherever the proof holds one: each named.
+      const leaf = proof.leaf as Record<string, unknown>;
+      const [node, other] = auditPath as string[];
+      for (const [broken, named] of [
+        [{ ...proof, audit_path: [node!.slice(0, 62), other] }, 'audit_path'],
+        [{ ...proof, audit_path: [`${node}0`, other] }, 'audit_path'],
+        [{ ...proof, leaf: { ...leaf, sha256: String(leaf.sha256).slice(0, 62) } }, 'leaf'],
+        [{ ...proof, corpus_root: String(proof.corpus_root).slice(0, 63) }, 'corpus_root'],
+      ] as const) {
+        writeFileSync(proofFile, JSON.stringify(broken));
+        const bad = await runCli(['corpus-proof', '--verify', proofFile, '--root', PROJECT_ROOT, '--json']);
+        expect([bad.code, bad.json.code]).toEqual([3, 'CORPUS_PROOF_MALFORMED']);
+        expect(bad.json.message).toContain(proofFile);
+        expect(bad.json.message).toContain(named);
+      }
+      // The root to check against, given on the command line: 31 bytes, or bad hex, is a usage error, not a proof that fails.
+      writeFileSync(proofFile, JSON.stringify(proof));
+      for (const root of [String(proof.corpus_root).slice(0, 62), `${String(proof.corpus_root).slice(0, 63)}g`]) {
+        const bad = await runCli(['corpus-proof', '--verify', proofFile, '--corpus-root', root, '--root', PROJECT_ROOT, '--json']);
+        expect([bad.code, bad.json.code]).toEqual([2, 'USAGE']);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,6 +5,7 @@ import {
   hashFromHex,
   hashLeaf,
   inclusionPath,
+  leafHashOfHex,
   inclusionPathLength,
   rootFromLeafHashes,
   verifyInclusion,
@@ -100,5 +101,12 @@ describe('RFC 6962 Merkle tree', () => {
     expect(hashFromHex(`${hex}00`)).toHaveLength(0);
     const badHexPath = path.map((h, i) => (i === 2 ? hashFromHex(`${h.toString('hex').slice(0, 60)}zzzz`) : h));
     expect(verifyInclusion(hashes[6]!, 6, 13, badHexPath, root)).toEqual({ ok: false, failure: 'HASH_SIZE' });
+    // A leaf whose data is a hash written in hex (a log of digests): bad hex or 31 bytes is no leaf, not the empty leaf.
+    const digest = createHash('sha256').update('entry').digest('hex');
+    expect(Buffer.from(leafHashOfHex(digest)).toString('hex')).toBe(createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(digest, 'hex')])).digest('hex'));
+    for (const bad of [digest.slice(0, 62), `${digest.slice(0, 63)}z`, `${digest}0`]) {
+      expect(leafHashOfHex(bad), bad).toHaveLength(0);
+      expect(verifyInclusion(leafHashOfHex(bad), 0, 1, [], hashLeaf()).ok, bad).toBe(false);
+    }
   });
 });

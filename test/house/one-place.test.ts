@@ -34,13 +34,7 @@ const PREFIX_TEST = /\.startsWith\(\s*['"`][A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_['"`]\s
 /** A set of reason codes kept beside the catalogues (as doctor's CONFLICT_CODES was): a code's exit is in reasons.ts, a check's status in its check catalogue. */
 const CODE_SET = /\b(\w+)\s*:\s*(?:Readonly)?Set<\w*ReasonCode>\s*=/g;
 /** Known code sets, each with what removes it; the list only shrinks. */
-const KNOWN_CODE_SETS: ReadonlyArray<{ file: string; name: string; why: string }> = [
-  {
-    file: 'pipeline/evidence/arkforge/verify-item.ts',
-    name: 'TRUST_GAPS',
-    why: 'which token codes mean "the trust material falls short" belongs in the token catalogue (evidence/timestamp/rfc3161.ts) as an attribute of each code; remove once it is read from there',
-  },
-];
+const KNOWN_CODE_SETS: ReadonlyArray<{ file: string; name: string; why: string }> = [];
 
 /** A check_* column or cell written by hand (`'check_tsa'`, `check_tsa: c.tsa`). */
 const CHECK_COLUMN = /['"`](check_[a-z_]+)|\b(check_[a-z_]+)\s*:/g;

@@ -63,7 +63,8 @@ export function patchEntry(timeline: Timeline, index: number, patch: Record<stri
     if (i !== index) return e;
     const out: Record<string, unknown> = { ...e, ...patch };
     for (const [k, v] of Object.entries(patch)) if (v === undefined) delete out[k];
-    return out as TimelineEntry;
+    // An attack's entry need not have the entry's shape (a member removed, one of another type).
+    return out as unknown as TimelineEntry;
   });
 }
 

@@ -25,11 +25,12 @@ import { compareInstants, parseRfc3339, type Rfc3339Instant } from '../../format
 import { describe, integerOf, isHex64, isNonEmptyString } from './fields.ts';
 
 /**
- * One well-formed line: the draft's four members, plus how the organizer witnessed it. The draft
- * publishes the four alone (its conformance kit's commitment has nothing else), so a commitment
- * copied as published is accepted: the witness members are null when not recorded.
+ * One line of a commitments file as schemas/commitment.schema.json admits it
+ * (test/formats/schema-types.test.ts checks that the two agree): the draft's four members, how the
+ * organizer witnessed it, and the owner's signature. The draft publishes the four alone (its
+ * conformance kit's commitment has nothing else), so a commitment copied as published is accepted.
  */
-export interface ChainCommitment {
+export interface CommitmentDocument {
   job_id: string;
   /** Entry digest of the timeline's last entry, 64 lowercase hex. */
   final_entry_digest: string;
@@ -37,12 +38,20 @@ export interface ChainCommitment {
   /** When the timeline's owner published it: RFC 3339, a real date, any offset. */
   published_at: string;
   /** Who or what witnessed the publication (e.g. a log or a mirror); null when not recorded. */
-  witness: string | null;
+  witness?: string | null;
   /** How the organizer retrieved it (e.g. a URL); null when not recorded. */
-  retrieved_via: string | null;
+  retrieved_via?: string | null;
   /** When the organizer retrieved it: RFC 3339; null when not recorded. */
-  retrieved_at: string | null;
+  retrieved_at?: string | null;
+  /** Ed25519 (base64url, no padding) by an agent key over the canonical commitment without this member (SPEC §12.3). */
+  signature?: string;
 }
+
+/**
+ * One well-formed line as read: the witness members null when not recorded; the signature kept
+ * apart, with the bytes it signs (CommitmentSignature).
+ */
+export type ChainCommitment = Required<Omit<CommitmentDocument, 'signature'>>;
 
 /**
  * Where a line is: its file as the user named it, its 1-based line number, the byte offset of the

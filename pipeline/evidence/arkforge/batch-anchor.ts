@@ -9,7 +9,7 @@
 // A batch not yet closed (`pending`) has no external anchor: waiting, never tampered —
 // PROOF_BATCH_PENDING, UNTRUSTED when the policy requires a token, informational otherwise.
 // Pure: inputs in, outcome out.
-import { hashFromHex, hashLeaf, inclusionPathLength, verifyInclusion } from '../../formats/merkle.ts';
+import { hashFromHex, inclusionPathLength, leafHashOfHex, verifyInclusion } from '../../formats/merkle.ts';
 import type { CheckOutcome, Finding } from './checks.ts';
 import { stripSha256, type BatchAnchor } from './versions/proof.ts';
 
@@ -59,7 +59,7 @@ export function checkBatchAnchor(anchor: BatchAnchor | null | undefined, declare
   const size = anchor.tree_size!;
   const path = anchor.audit_path!;
   const witnessed = { hash: root, what: 'batch root' as const };
-  const result = verifyInclusion(hashLeaf(hashFromHex(declaredChain)), index, size, path.map(hashFromHex), hashFromHex(root));
+  const result = verifyInclusion(leafHashOfHex(declaredChain), index, size, path.map(hashFromHex), hashFromHex(root));
   if (result.ok) return { check: 'pass', findings: [], witnessed, report };
   const finding: Finding =
     result.failure === 'HASH_SIZE'

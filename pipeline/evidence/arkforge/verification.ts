@@ -1,7 +1,7 @@
 // The result of verifying one evidence item (plain data: it crosses worker threads), and how the
 // orchestrator (verify-item.ts) records into it: a failed check, a module's findings, the final
 // status from the codes.
-import type { TlogCheck, TlogCode } from '../tlog/index.ts';
+import type { TlogVerification } from '../tlog/index.ts';
 import type { TsaReasonCode } from '../timestamp/index.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
@@ -21,16 +21,8 @@ export interface ProofTsaOutcome {
   root_sha256: string | null;
 }
 
-export interface ProofTlogOutcome {
-  /** The PROOF_TLOG_* codes of tlog/rekor-entry.ts; empty when the entry verified. */
-  reason_codes: TlogCode[];
-  /** Each of the entry's checks (tlog/rekor-entry.ts TLOG_CHECKS). */
-  checks: Record<TlogCheck, CheckOutcome>;
-  /** As the entry states them; null when the entry is malformed. integrated_time: ISO-8601 UTC. */
-  log_id: string | null;
-  log_index: number | null;
-  integrated_time: string | null;
-}
+/** The log entry's verification as a proof keeps it: its codes, its checks, and where and when the entry says it was logged. */
+export type ProofTlogOutcome = Pick<TlogVerification, 'reason_codes' | 'checks' | 'log_id' | 'log_index' | 'integrated_time'>;
 
 /** Plain data only (it crosses worker threads by structured clone). */
 export interface ProofVerification {

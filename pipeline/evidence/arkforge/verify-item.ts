@@ -45,7 +45,7 @@ import { readItem, type EvidenceItem, type ReadProof } from './item.ts';
 import { fail, finish, newVerification, record, type ProofVerification, type StudyWindow } from './verification.ts';
 import { proofVersionModule, KNOWN_SPEC_VERSIONS, type ArkForgeProof } from './versions/index.ts';
 import { SHA256_PREFIX, stripSha256 } from './versions/proof.ts';
-import { verifyTimestampTokenOnce, type TsaReasonCode } from '../timestamp/index.ts';
+import { TSA_TRUST_GAP, verifyTimestampTokenOnce } from '../timestamp/index.ts';
 import { verifyTlogEntry } from '../tlog/index.ts';
 import { inWindow, utcMillis, windowText } from '../../formats/utc-instant.ts';
 import { decodeEd25519PublicKey, importEd25519Raw, type PinnedKey, type ProofPolicy, type TrustMaterial } from '../trust/index.ts';
@@ -161,17 +161,14 @@ async function checkToken(
     return utcMillis(outcome.genTime);
   }
   // What the trust material lacks (a root, the signer's certificate) is untrusted; the rest is the token's own fault.
-  const untrusted = outcome.reason_codes.filter((c) => TRUST_GAPS.has(c));
-  const invalid = outcome.reason_codes.filter((c) => !TRUST_GAPS.has(c));
+  const untrusted = outcome.reason_codes.filter((c) => TSA_TRUST_GAP[c]);
+  const invalid = outcome.reason_codes.filter((c) => !TSA_TRUST_GAP[c]);
   if (untrusted.length > 0) {
     fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', `timestamp token is not established by the pinned trust material (no pinned root it chains to, or no signer certificate carried or in tsa_certs; signer ${outcome.signerSubject ?? 'unknown'}): ${untrusted.join(', ')}`);
   }
   if (invalid.length > 0) fail(v, 'tsa', 'PROOF_TSA_INVALID', `timestamp token does not verify over the ${witnessed.what}: ${invalid.join(', ')}`);
   return undefined;
 }
-
-/** The token codes that say the trust material, not the token, falls short. */
-const TRUST_GAPS: ReadonlySet<TsaReasonCode> = new Set(['TSA_CHAIN_UNTRUSTED', 'TSA_SIGNER_NOT_FOUND']);
 
 // --- step 6: transparency log -----------------------------------------------------------------
 

@@ -31,7 +31,7 @@ import { canonicalJson, isRecord } from '../../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { schemaProblems } from '../../formats/schemas.ts';
 import type { IntakeKeyCertificate } from './key-certificate.ts';
-import { hashFromHex, hashLeaf, inclusionPath, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
+import { hashFromHex, inclusionPath, leafHashOfHex, rootFromLeafHashes, verifyInclusion } from '../../formats/merkle.ts';
 
 export const INTAKE_REQUEST_FORMAT = 'prereg.intake-request/2';
 /** The request before versions: still read in a log, refused by intake. */
@@ -138,21 +138,19 @@ export function storedPath(kind: IntakeKind, systemId: string): string {
   return `inputs/${kind}/${systemId}.jsonl`;
 }
 
-const leaf = (digestHex: string): Buffer => hashLeaf(hashFromHex(digestHex));
-
 /** RFC 6962 root over the entry digests (leaves 0x00 ‖ digest bytes), hex. */
 export function logRoot(entryDigests: readonly string[]): string {
-  return rootFromLeafHashes(entryDigests.map(leaf)).toString('hex');
+  return rootFromLeafHashes(entryDigests.map(leafHashOfHex)).toString('hex');
 }
 
 /** The audit path of entry `index` among `entryDigests`, hex. */
 export function logAuditPath(entryDigests: readonly string[], index: number): string[] {
-  return inclusionPath(entryDigests.map(leaf), index).map((b) => b.toString('hex'));
+  return inclusionPath(entryDigests.map(leafHashOfHex), index).map((b) => b.toString('hex'));
 }
 
 /** RFC 9162 §2.1.3.2: is `digest` leaf `index` of a log of `size` entries whose root is `root`? */
 export function verifyLogInclusion(digest: string, index: number, size: number, path: readonly string[], root: string): boolean {
-  return verifyInclusion(leaf(digest), index, size, path.map(hashFromHex), hashFromHex(root)).ok;
+  return verifyInclusion(leafHashOfHex(digest), index, size, path.map(hashFromHex), hashFromHex(root)).ok;
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;

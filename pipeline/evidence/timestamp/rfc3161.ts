@@ -105,6 +105,27 @@ export const TIMESTAMP_CATALOGUE = checkCatalogue(TIMESTAMP_CHECKS, ['INVALID'],
 export const TIMESTAMP_CHECK_CODES = codeOfCheck(TIMESTAMP_CATALOGUE);
 export type TsaReasonCode = (typeof TIMESTAMP_CHECK_CODES)[TimestampCheck];
 
+/**
+ * Whether a code says that the trust material falls short (no pinned root the token chains to, no
+ * signer certificate carried or in tsa_certs) rather than the token itself: a proof's token is then
+ * untrusted, not invalid (PROOF_TSA_UNTRUSTED). Every code of the catalogue says which.
+ */
+export const TSA_TRUST_GAP: { readonly [C in TsaReasonCode]: boolean } = {
+  TSA_TOKEN_MALFORMED: false,
+  TSA_STATUS_REJECTED: false,
+  TSA_HASH_WEAK: false,
+  TSA_IMPRINT_MISMATCH: false,
+  TSA_NONCE_MISMATCH: false,
+  TSA_POLICY_MISMATCH: false,
+  TSA_SIGNER_NOT_FOUND: true,
+  TSA_SIGNATURE_INVALID: false,
+  TSA_SIGNER_UNBOUND: false,
+  TSA_CHAIN_UNTRUSTED: true,
+  TSA_CHAIN_PATH_LENGTH: false,
+  TSA_CHAIN_CRITICAL_EXTENSION: false,
+  TSA_EKU_MISSING: false,
+};
+
 /** Pinned TSA roots and supplied TSA certificates, decoded once and reused for every token. Treat as immutable. */
 export interface TsaTrust {
   roots: pkijs.Certificate[];

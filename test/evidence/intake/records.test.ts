@@ -1,6 +1,6 @@
 // The pure parts of sealed intake (pipeline/evidence/intake/): what a digest covers, the chain
 // rules of the log, the Merkle inclusion a receipt rests on, and the request's shape and owner.
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { agentKeyText, signCanonical, verifyCanonical } from '../../../pipeline/evidence/intake/ed25519.ts';
 import { IntakeChain, latestEntries } from '../../../pipeline/evidence/intake/log.ts';
@@ -75,6 +75,14 @@ describe('intake records', () => {
     digests.forEach((d, i) => expect(verifyLogInclusion(d, i, 5, logAuditPath(digests, i), root)).toBe(true));
     expect(verifyLogInclusion(digests[1]!, 2, 5, logAuditPath(digests, 2), root)).toBe(false);
     expect(verifyLogInclusion(digests[4]!, 4, 4, logAuditPath(digests, 4), logRoot(digests.slice(0, 4)))).toBe(false);
+  });
+
+  it('a digest that is not 64 hex digits is no leaf: bad hex read as no bytes would be the empty leaf, the same for every bad string', () => {
+    const emptyLeaf = createHash('sha256').update(Buffer.from([0])).digest('hex'); // RFC 6962: SHA-256(0x00 ‖ nothing)
+    for (const bad of ['z'.repeat(64), `${'a'.repeat(63)}`, '']) expect(verifyLogInclusion(bad, 0, 1, [], emptyLeaf), JSON.stringify(bad)).toBe(false);
+    const [d] = chain(1).map(entryDigest);
+    const shortLeaf = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(d!.slice(0, 62), 'hex')])).digest('hex');
+    expect(verifyLogInclusion(d!.slice(0, 62), 0, 1, [], shortLeaf)).toBe(false);
   });
 
   it('the latest entry of each system and kind counts', () => {
