@@ -12,6 +12,7 @@ const SCRIPT = fileURLToPath(new URL('./peer/verify_peer.py', import.meta.url));
 const PYTHON = '/usr/bin/python3';
 
 function installed(): boolean {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format, not a template
   const out = spawnSync('dpkg-query', ['-W', '-f', '${Status}', 'python3-cryptography'], { encoding: 'utf8' });
   return out.status === 0 && out.stdout.includes('install ok installed');
 }

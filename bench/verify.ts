@@ -174,7 +174,7 @@ async function evidenceFiles(path: string, count: number, dir: string): Promise<
   mkdirSync(tmp, { recursive: true });
   try {
     const rows = (await store.connection.runAndReadAll(`SELECT proof_json::VARCHAR AS proof, request_json::VARCHAR AS request, response_json::VARCHAR AS response FROM evidence ORDER BY record_id LIMIT ${count}`)).getRowObjects();
-    rows.forEach((row, i) => writeFileSync(join(tmp, `e${String(i).padStart(6, '0')}.json`), `{"proof":${row.proof},"request":${row.request},"response":${row.response}}`));
+    rows.forEach((row, i) => { writeFileSync(join(tmp, `e${String(i).padStart(6, '0')}.json`), `{"proof":${row.proof},"request":${row.request},"response":${row.response}}`); });
   } finally {
     store.close();
   }

@@ -1054,7 +1054,7 @@ export const REASONS = {
 export type ReasonCode = keyof typeof REASONS;
 
 export function isReasonCode(code: string): code is ReasonCode {
-  return Object.prototype.hasOwnProperty.call(REASONS, code);
+  return  Object.hasOwn(REASONS, code);
 }
 
 /** The exit code the catalogue gives a code (SPEC §10). */

@@ -84,7 +84,7 @@ function keyConfirmed(issuer: AuditorIssuerKeys, publicKey: string, times: reado
 
 const where = (p: VerifiedProof) => `${p.system_id}/${p.item_id}/${p.attempt}`;
 
-function freezeDifferences(auditor: AuditorTrust, pinned: boolean, intake: IntakeSeen, anchors: AnchorsSeen | null, studyRoots: Map<string, string>): Difference[] {
+function freezeDifferences(pinned: boolean, intake: IntakeSeen, anchors: AnchorsSeen | null, studyRoots: Map<string, string>): Difference[] {
   const out: Difference[] = [];
   if (!pinned && intake.pinningReceipts.length > 0) {
     // A receipt is the operator's only by the identity key; the study's own could have been replaced with the freeze.
@@ -154,7 +154,7 @@ export async function trustRail(auditor: AuditorTrust, anchors: AnchorsSeen | nu
   const receiptsPin = auditor.operatorKey !== null && intake.pinningReceipts.length > 0;
   const pinned = auditor.expectFreeze !== null || receiptsPin;
   const keyDifferences = operatorKeyDifferences(auditor, studyOperatorKey);
-  const differences = [...freezeDifferences(auditor, pinned, intake, anchors, studyRoots), ...keyDifferences, ...intakeDifferences(auditor, intake, studyRoots)];
+  const differences = [...freezeDifferences(pinned, intake, anchors, studyRoots), ...keyDifferences, ...intakeDifferences(auditor, intake, studyRoots)];
   let proofs = 0;
   if (rerun.ok && study) {
     const verified = await verifiedProofs(join(rerun.dir, 'proof_checks.parquet'));

@@ -18,7 +18,7 @@ import { checkTrustPolicy, loadTrustPolicy, readTrustInputs, renderTrustPolicy, 
 import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { parseArkForgeKeyHistory, planArkForgeImport, type ImportedKey } from '../trust-import/index.ts';
-import type { Command, StageContext, StageResult } from '../command.ts';
+import type { Command, StageResult } from '../command.ts';
 import { certifyIntakeKeyCommand } from '../trust-import/intake-key.ts';
 
 /** A published key history larger than this is refused before it is parsed (ArkForge's own is a few KB). */
@@ -61,11 +61,11 @@ export const trust: Command = {
       throw new PreregError('USAGE', verb === undefined || verb === 'import-arkforge' ? USAGE : `unknown trust command "${verb}"; ${USAGE}`);
     }
     const dir = typeof ctx.values.trust === 'string' ? resolve(ctx.values.trust) : studyLayout(ctx.root).trust;
-    return importArkForge(ctx, dir, file);
+    return importArkForge(dir, file);
   },
 };
 
-async function importArkForge(ctx: StageContext, dir: string, file: string): Promise<StageResult> {
+async function importArkForge(dir: string, file: string): Promise<StageResult> {
   const policyFile = join(dir, 'policy.json');
   if (!existsSync(policyFile)) {
     throw new PreregError('FILE_NOT_FOUND', `${policyFile} does not exist; pass --trust DIR (the directory holding the trust policy)`, { path: policyFile });

@@ -14,7 +14,7 @@ import { planProblems } from '../freeze/plan-check.ts';
 import { unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
 import { systemsNamedBySection5, type Section5 } from '../study/section5.ts';
 import type { StudyLayout } from '../layout.ts';
-import { EXIT, exitCodeOf, type ExitCode, type ReasonCode } from '../reasons.ts';
+import { EXIT, exitCodeOf, type ExitCode } from '../reasons.ts';
 import { runProblems } from '../run/preflight.ts';
 import { windowState, type WindowState } from '../study/window.ts';
 import { preconditionOf, type Precondition } from '../study/preconditions.ts';

@@ -116,8 +116,8 @@ export function checkOnSignatureThreads(runner: SignatureRunner): SignatureCheck
     pending = [];
     // A thread that fails is a failure of the run (a bug, or memory), never a signature that does not verify.
     runner.run([packSignatureBatch(sent)]).then(
-      ([oks]) => sent.forEach((c, i) => c.resolve(oks?.[i] === true)),
-      (err: Error) => sent.forEach((c) => c.reject(err)),
+      ([oks]) => sent.forEach((c, i) => { c.resolve(oks?.[i] === true); }),
+      (err: Error) => sent.forEach((c) => { c.reject(err); }),
     );
   };
   return (algorithm, data, key, signature) => {

@@ -64,6 +64,6 @@ export function buildSubmissionLine(input: SubmissionInput, context: BuildContex
     return outcome;
   };
   const before = context.before ?? [];
-  before.forEach((text, i) => check(text, i + 1));
+  before.forEach((text, i) => { check(text, i + 1); });
   return { line, outcome: check(line, before.length + 1) };
 }

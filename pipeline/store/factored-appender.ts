@@ -103,7 +103,7 @@ export class FactoredAppender {
     this.rowAppender.close();
     this.profileAppender.close();
     const { rows, profiles } = FactoredAppender.staging(this.table);
-    const select = this.columns.map((c, i) => `${this.factoring.varying.includes(i) ? 'r' : 'p'}.${quoteIdent(`c${i}`)}`).join(', ');
+    const select = this.columns.map((_, i) => `${this.factoring.varying.includes(i) ? 'r' : 'p'}.${quoteIdent(`c${i}`)}`).join(', ');
     for (let from = 0; from < this.rows; from += this.rowsPerInsert) {
       // seq is appended in order, so DuckDB skips the staged rows outside the range unread.
       await this.connection.run(`INSERT INTO ${quoteIdent(this.table)} SELECT ${select} FROM ${quoteIdent(rows)} r JOIN ${quoteIdent(profiles)} p USING (profile)

@@ -234,7 +234,7 @@ function mergePinned(keys: ImportedKey[], conflict: (field: string, problem: str
       if (!byId.has(k.key_id)) byId.set(k.key_id, i);
       if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), i]);
     };
-    entries.forEach((k, i) => index(k, i));
+    entries.forEach((k, i) => { index(k, i); });
     for (const p of publishedList) {
       const window: Window = { valid_from: p.valid_from, valid_until: p.valid_until };
       const key = rules.publishedIdentity(p);

@@ -115,13 +115,19 @@ function prepareSubmissions(file: string, text: string, fastPath: boolean): Prep
     if (lineText === '') return;
     const line = i + 1;
     const result = parsed({ file, line }, () => lineText, fastPath);
-    if ('failed' in result) return void out.push(result);
+    if ('failed' in result) {
+      out.push(result);
+      return;
+    }
     const doc = result.doc;
-    if (!isRecord(doc)) return void out.push({ failed: failure({ file, line }, ['SUBMISSION_SCHEMA'], ['the line is not a JSON object']) });
+    if (!isRecord(doc)) {
+      out.push({ failed: failure({ file, line }, ['SUBMISSION_SCHEMA'], ['the line is not a JSON object']) });
+      return;
+    }
     // A line read by JSON.parse keeps its plain value only for items of a proof and bodies.
     const reread = result.plain && (!Array.isArray(doc.evidence) || !doc.evidence.every(plainKeeps) || doc.receipts !== undefined) ? parseJson(lineText) : doc;
     const items = (reread as JsonObject).evidence;
-    (Array.isArray(items) ? items : []).forEach((item, j) => out.push(taskOf({ file, line, part: `evidence[${j}]` }, item, reread === doc && result.plain)));
+    (Array.isArray(items) ? items : []).forEach((item, j) => { out.push(taskOf({ file, line, part: `evidence[${j}]` }, item, reread === doc && result.plain)); });
     // The line's system owns its timeline, as in the study: only a commitment binding it can cancel.
     const { receipts, system_id: system } = reread as JsonObject;
     if (receipts !== undefined) out.push(taskOf({ file, line, part: 'receipts' }, receipts, false, typeof system === 'string' ? system : undefined));

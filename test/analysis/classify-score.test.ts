@@ -265,7 +265,7 @@ describe('sign tests on the example study', () => {
           input: JSON.stringify(pairs),
         }).toString(),
       ) as number[];
-      rows.forEach((x, i) => expect(Math.abs(Number(x.p_value) - python[i]!) / python[i]!, `wins ${pairs[i]}`).toBeLessThan(1e-12));
+      rows.forEach((x, i) => { expect(Math.abs(Number(x.p_value) - python[i]!) / python[i]!, `wins ${pairs[i]}`).toBeLessThan(1e-12); });
       expect(rows.some((x) => Number(x.p_value) < 0.05)).toBe(true);
     } finally {
       s.cleanup();

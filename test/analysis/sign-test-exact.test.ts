@@ -17,7 +17,7 @@ import { PROJECT_ROOT } from '../support/cli.ts';
 
 const section5 = extractSection5(readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8'))!;
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => dirs.forEach((d) => { rmSync(d, { recursive: true, force: true }); }));
 
 /**
  * A store holding the base tables section 5 reads, for two registered systems over `wins_a +

@@ -54,7 +54,7 @@ it('a whole pipeline run with more than 200 discordant items scores, its sign te
     const exact = JSON.parse(
       execFileSync('python3', ['-c', 'import json,sys; from math import comb\nprint(json.dumps([min(1.0, 2*sum(comb(a+b,i) for i in range(min(a,b)+1))/2**(a+b)) for a,b in json.load(sys.stdin)]))'], { input: JSON.stringify(splits), encoding: 'utf8' }),
     ) as number[];
-    tests.forEach((t, i) => expect(Math.abs(Number(t.p_value) - exact[i]!) / exact[i]!).toBeLessThan(1e-9));
+    tests.forEach((t, i) => { expect(Math.abs(Number(t.p_value) - exact[i]!) / exact[i]!).toBeLessThan(1e-9); });
     const discordant = await queryStore(figures.study, "SELECT count(*) AS n FROM result_discordant_items WHERE metric LIKE '%/proven'");
     expect(Number(discordant[0]!.n)).toBe(splits[1]![0]! + splits[1]![1]!);
   } finally {

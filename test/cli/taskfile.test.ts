@@ -15,13 +15,13 @@ function taskfileTasks(): Map<string, string[]> {
     if (/^tasks:\s*$/.test(line)) inTasks = true;
     else if (/^\S/.test(line)) inTasks = false;
     if (!inTasks) continue;
-    const task = /^  ([a-z0-9-]+):\s*$/.exec(line);
+    const task = /^ {2}([a-z0-9-]+):\s*$/.exec(line);
     if (task) {
       current = task[1]!;
       tasks.set(current, []);
       continue;
     }
-    const cmd = /^      - (.+)$/.exec(line);
+    const cmd = /^ {6}- (.+)$/.exec(line);
     if (cmd && current) tasks.get(current)!.push(cmd[1]!.trim());
   }
   return tasks;

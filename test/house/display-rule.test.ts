@@ -19,7 +19,7 @@ const FORGED = /^verdict: FORGED/m;
 
 function expectShown(what: string, text: string): void {
   const raw = RAW.exec(text);
-  expect(raw, `${what}: a raw U+${raw?.[0].codePointAt(0)!.toString(16).padStart(4, '0')} at ${raw?.index}: ${JSON.stringify(text.slice(Math.max(0, (raw?.index ?? 0) - 80), (raw?.index ?? 0) + 20))}`).toBeNull();
+  expect(raw, `${what}: a raw U+${raw?.[0].codePointAt(0)?.toString(16).padStart(4, '0')} at ${raw?.index}: ${JSON.stringify(text.slice(Math.max(0, (raw?.index ?? 0) - 80), (raw?.index ?? 0) + 20))}`).toBeNull();
   expect(FORGED.test(text), `${what}: a forged line begins`).toBe(false);
 }
 

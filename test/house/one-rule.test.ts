@@ -25,7 +25,7 @@ const RULES: readonly Rule[] = [
   },
   {
     what: 'a stage refusal becomes a collected problem only in study/preconditions.ts',
-    pattern: /\{ code: err\.code, (message|file)\b/,
+    pattern: /\{\s*code: err\.code,\s*(message|file)\b/, // whitespace-tolerant: the formatter may break the object over lines
     allowed: ['pipeline/study/preconditions.ts'],
     breaking: 'if (err instanceof PreregError) return { code: err.code, message: err.message, exitCode: err.exitCode };',
   },

@@ -2,7 +2,7 @@
 // a study copy with a freeze, and SQL over the store.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { copyExampleStudy, runCli } from '../support/cli.ts';
 

@@ -21,7 +21,7 @@ function readFrozenDigest(s: IntakeStudy): string {
 }
 
 /** A request as `submission sign` writes it, signed by `signer`, with `edit` applied before signing. */
-function forge(s: IntakeStudy, file: string, signer: Agent, systemId: string, freezeDigest: string, edit: Partial<IntakeRequest> = {}): string {
+function forge(file: string, signer: Agent, systemId: string, freezeDigest: string, edit: Partial<IntakeRequest> = {}): string {
   const data = readFileSync(file);
   const unsigned = { study_id: 'example-procurement-2026', system_id: systemId, freeze_digest: freezeDigest, kind: 'submissions' as const, version: 1, supersedes: GENESIS_PREV, sha256: sha256Hex(data), bytes: data.length, ...edit };
   const request: IntakeRequest = { format: INTAKE_REQUEST_FORMAT, ...unsigned, file: file.split('/').pop()!, public_key: signer.public_key, signature: signCanonical(signer.key, requestPayload(unsigned)) };
@@ -53,7 +53,7 @@ describe('intake refuses, writing nothing', () => {
     const file = join(s.staging, 'sys-honest.jsonl');
     const good = await sign(s, file, s.honest);
     const digest = readFrozenDigest(s);
-    const stolen = forge(s, file, s.truncated, 'sys-honest', digest);
+    const stolen = forge(file, s.truncated, 'sys-honest', digest);
     const r = await refusedWritingNothing(s, () => intake(s, stolen));
     expect([r.code, r.reason]).toEqual([1, 'INTAKE_SIGNATURE_INVALID']);
     expect(r.text).toMatch(/sys-truncated\W{0,3}'s key: a system submits only its own files/);
@@ -71,10 +71,10 @@ describe('intake refuses, writing nothing', () => {
     const s = built.copy();
     const file = join(s.staging, 'sys-honest.jsonl');
     await sign(s, file, s.honest);
-    const other = forge(s, file, s.honest, 'sys-honest', 'ab'.repeat(32));
+    const other = forge(file, s.honest, 'sys-honest', 'ab'.repeat(32));
     const r = await refusedWritingNothing(s, () => intake(s, other));
     expect([r.code, r.reason]).toEqual([1, 'INTAKE_FREEZE_MISMATCH']);
-    expect((await intake(s, forge(s, file, s.honest, 'sys-honest', readFrozenDigest(s)))).code).toBe(0);
+    expect((await intake(s, forge(file, s.honest, 'sys-honest', readFrozenDigest(s)))).code).toBe(0);
   }, 60_000);
 
   it('a file whose bytes are not the signed ones (INTAKE_FILE_MISMATCH)', async () => {

@@ -52,7 +52,7 @@ describe('WorkerPool', () => {
         ([w]) => w!,
       );
       expect(seen).toEqual(weights.map((w) => `${w} read next to the source`));
-      weights.forEach((w, i) => expect(w > 5 ? atPost[i] : atPost[i]! + w, `batch ${i}`).toBeLessThanOrEqual(w > 5 ? 0 : 5));
+      weights.forEach((w, i) => { expect(w > 5 ? atPost[i] : atPost[i]! + w, `batch ${i}`).toBeLessThanOrEqual(w > 5 ? 0 : 5); });
       expect(Math.max(...atPost)).toBeGreaterThan(0); // batches did overlap
     } finally {
       await pool.close();

@@ -238,7 +238,7 @@ describe('verify FILE… (outside the pipeline)', () => {
     mkdirSync(dir, { recursive: true });
     const read = (f: string) => readFileSync(join(root, 'inputs/submissions', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     const lines = [...read('sys-honest.jsonl'), ...read('sys-tampered.jsonl')].slice(0, 80);
-    lines.forEach((l, i) => writeFileSync(join(dir, `e${String(i).padStart(3, '0')}.json`), JSON.stringify(l.evidence[0])));
+    lines.forEach((l, i) => { writeFileSync(join(dir, `e${String(i).padStart(3, '0')}.json`), JSON.stringify(l.evidence[0])); });
     // Many in flight at once: a file that does not parse still gets its line and code, in order.
     writeFileSync(join(dir, 'zz-duplicate-key.json'), '{"proof": {}, "proof": {}}');
     const r = await runCli(['verify', dir, '--root', root, '--json']);
@@ -328,7 +328,7 @@ describe('verify in a study: spec 3.x evidence with the owner\'s disclosure (evi
       // verify FILE on the same evidence items gives the same rows.
       const dir = join(s.root, 'v3-files');
       mkdirSync(dir);
-      lines.forEach((l, i) => writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))));
+      lines.forEach((l, i) => { writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))); });
       const files = await runCli(['verify', dir, '--root', s.root, '--json']);
       expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.body_binding, l.checks.batch])).toEqual(rows.map((x) => [x.status, x.reason_codes, x.check_body_binding, x.check_batch]));
     } finally {
@@ -402,7 +402,7 @@ describe('verify in a study: transparency-log entries carried with the evidence 
       // verify FILE on the same evidence items, with the study's (refrozen) trust directory, gives the same rows.
       const dir = join(s.root, 'tlog-files');
       mkdirSync(dir);
-      lines.forEach((l, i) => writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))));
+      lines.forEach((l, i) => { writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))); });
       const files = await runCli(['verify', dir, '--root', s.root, '--json']);
       expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.tlog])).toEqual(rows.map((x) => [x.status, x.reason_codes, x.check_tlog]));
 

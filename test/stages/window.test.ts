@@ -21,7 +21,7 @@ const FUTURE_CLOSE = iso(Date.now() + 30 * DAY);
 
 const fixture = intakeFixture();
 const cleanups: Array<() => void> = [];
-afterAll(() => cleanups.forEach((c) => c()));
+afterAll(() => cleanups.forEach((c) => { c(); }));
 const kept = (copy: { root: string; cleanup: () => void }) => (cleanups.push(copy.cleanup), copy);
 const copyExampleStudy = () => kept(copyExample());
 const copySealedExampleStudy = () => kept(copySealedExample());

@@ -86,7 +86,7 @@ describe('Holm across a family', () => {
     // Sorted: 0.005 ×5 = 0.025, 0.01 ×4 = 0.04, 0.03 ×3 = 0.09, 0.04 ×2 = 0.08 → 0.09 (monotone), 1 ×1 = 1.
     const rows = await sql(`SELECT h, prereg_holm(p, list(p) OVER ()) AS adjusted FROM (VALUES ('a', 0.01), ('b', 0.04), ('c', 0.03), ('d', 0.005), ('e', 1.0)) t(h, p) ORDER BY h`);
     const expected = [0.04, 0.09, 0.09, 0.025, 1];
-    rows.forEach((r, i) => expect(Number(r.adjusted)).toBeCloseTo(expected[i]!, 15));
+    rows.forEach((r, i) => { expect(Number(r.adjusted)).toBeCloseTo(expected[i]!, 15); });
   });
 
   it('refuses a p-value outside its family and a family holding NULL (an undecidable hypothesis has p = 1)', async () => {

@@ -72,7 +72,7 @@ describe('Holm-adjusted p-values', () => {
     const p = [0.01, 0.04, 0.03, 0.005, 0.5];
     // Sorted: 0.005 ×5 = 0.025, 0.01 ×4 = 0.04, 0.03 ×3 = 0.09, 0.04 ×2 = 0.08 → 0.09, 0.5 ×1 = 0.5.
     const expected = [0.04, 0.09, 0.09, 0.025, 0.5];
-    holmAdjusted(p).forEach((x, i) => expect(x).toBeCloseTo(expected[i]!, 15));
+    holmAdjusted(p).forEach((x, i) => { expect(x).toBeCloseTo(expected[i]!, 15); });
     expect(holmAdjusted([0.6, 0.7])).toEqual([1, 1]);
     expect(holmAdjusted([])).toEqual([]);
   });

@@ -3,8 +3,7 @@
 // policy pinning an ECDSA key is refused by each, with OPERATOR_KEY_UNPINNED naming the file.
 // An operator who pins a key prereg cannot check would sign outputs nobody could verify.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pinnedOperatorKeyOf } from '../../pipeline/audit/signatures.ts';

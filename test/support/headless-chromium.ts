@@ -100,7 +100,7 @@ export async function renderPage(url: string, selectors: string[], viewport = { 
     const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
     const requests: string[] = [];
     cdp.on((m) => {
-      if (m.sessionId === sessionId && m.method === 'Network.requestWillBeSent') requests.push(String((m.params?.request as { url: string }).url));
+      if (m.sessionId === sessionId && m.method === 'Network.requestWillBeSent') requests.push(String((m.params?.request as { url: string } | undefined)?.url));
     });
     const send = (method: string, params: Record<string, unknown> = {}) => cdp.send(method, params, sessionId);
     await send('Network.enable');

@@ -433,7 +433,7 @@ describe('the version modules and the codes', () => {
     expect(['3.0', '3.1'].map((s) => proofVersionModule(s)?.algorithm)).toEqual(['commitments', 'commitments']);
     expect(KNOWN_SPEC_VERSIONS).toEqual([null, '1.0', '1.1', '2.0', '1.2', '2.1', '3.0', '3.1']);
     const schema = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'schemas/proof.schema.json'), 'utf8'));
-    const branches = schema.allOf.map((b: { if: { properties: { spec_version: { enum: unknown[] } } } }) => b.if.properties.spec_version.enum).flat();
+    const branches = schema.allOf.flatMap((b: { if: { properties: { spec_version: { enum: unknown[] } } } }) => b.if.properties.spec_version.enum);
     expect([...branches].sort()).toEqual([...KNOWN_SPEC_VERSIONS].sort());
   });
 

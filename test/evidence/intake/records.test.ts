@@ -72,7 +72,7 @@ describe('intake records', () => {
   it('every entry has an audit path to the root; another digest or index has none', () => {
     const digests = chain(5).map(entryDigest);
     const root = logRoot(digests);
-    digests.forEach((d, i) => expect(verifyLogInclusion(d, i, 5, logAuditPath(digests, i), root)).toBe(true));
+    digests.forEach((d, i) => { expect(verifyLogInclusion(d, i, 5, logAuditPath(digests, i), root)).toBe(true); });
     expect(verifyLogInclusion(digests[1]!, 2, 5, logAuditPath(digests, 2), root)).toBe(false);
     expect(verifyLogInclusion(digests[4]!, 4, 4, logAuditPath(digests, 4), logRoot(digests.slice(0, 4)))).toBe(false);
   });
