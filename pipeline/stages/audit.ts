@@ -5,7 +5,7 @@ import { auditOutputs, type AuditStages } from '../audit/index.ts';
 import { renderReport } from '../audit/rails.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
-import { ANCHOR_AUDITOR_OPTIONS } from '../auditor/trust.ts';
+import { ANCHOR_AUDITOR_OPTIONS } from '../options.ts';
 import { classify, score } from './analysis.ts';
 import { checkAnchors } from './check-anchors.ts';
 import { emitOutputs } from './emit.ts';

@@ -8,7 +8,8 @@ import { sha256OfFile, sha256OfFileIfAny } from '../io/file-hash.ts';
 import { join } from 'node:path';
 import { runDirectory, refuseExisting, refuseOutputsInsideStudy } from '../emit/directory.ts';
 import { runIdOf, type EmitInputs, type Manifest } from '../emit/manifest.ts';
-import { KEY_OPTIONS, resolveOperatorKeys } from '../emit/operator-keys.ts';
+import { resolveOperatorKeys } from '../emit/operator-keys.ts';
+import { KEY_OPTIONS } from '../options.ts';
 import { emitPreconditions } from '../emit/preconditions.ts';
 import { reportInput } from '../emit/report-input.ts';
 import { refuseDeviationFindings, verifyDeviationLog } from '../deviations/log.ts';
@@ -96,8 +97,6 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     db.close();
   }
 }
-
-export { KEY_OPTIONS } from '../emit/operator-keys.ts';
 
 export const emit: Command = {
   name: 'emit',

@@ -1,7 +1,8 @@
 // `prereg run`: the whole after-the-deadline pipeline, ingest → verify → classify → score → emit.
 // Each stage skips when nothing it consumed changed, and says why it reran otherwise.
 import { classify, score } from './analysis.ts';
-import { emit, KEY_OPTIONS } from './emit.ts';
+import { emit } from './emit.ts';
+import { KEY_OPTIONS } from '../options.ts';
 import { ingest } from './ingest.ts';
 import { runOnce, type Command } from '../command.ts';
 import { verify } from './verify.ts';

@@ -12,7 +12,7 @@ import { storePath } from '../store/db.ts';
 import type { StageVerdict } from '../run/stage-inputs.ts';
 import { analysisInputs, analysisVerdict } from './analysis.ts';
 import { emitInputs } from './emit.ts';
-import { ingestInputs, ingestVerdict } from './ingest.ts';
+import { ingestInputs, ingestVerdict } from '../ingest/stage.ts';
 import { verifyInputs, verifyVerdict } from './verify-study.ts';
 import type { Command } from '../command.ts';
 import { requireSealedIntake } from '../intake/files.ts';
