@@ -8,7 +8,7 @@ import type { Command } from '../command.ts';
 import { ANCHOR_AUDITOR_OPTIONS } from '../options.ts';
 import { classify, score } from './analysis.ts';
 import { checkAnchors } from './check-anchors.ts';
-import { emitOutputs } from './emit.ts';
+import { emitOutputs } from '../emit/outputs.ts';
 import { ingest } from './ingest.ts';
 import { verify } from './verify.ts';
 

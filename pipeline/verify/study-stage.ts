@@ -1,7 +1,7 @@
 // `prereg verify` in a study: verifies every ingested evidence item and AER-1 timeline into
 // proof_checks, chain_checks, chain_entries, evidence_links, whose evidence is whose
 // (evidence_ownership, evidence_reuse) and served_passages (SPEC §5.2, §6.1, §6.2), skipping when nothing it consumed changed. Its own module so that verifying files
-// (stages/verify.ts) never loads DuckDB.
+// (stages/verify.ts) never loads DuckDB; below the command (stages/verify.ts imports it when it runs).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,10 +18,10 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
-import { readCommitments, requireCommitmentsIfReceipts } from '../verify/inputs.ts';
-import { verifyStore } from '../verify/study-verify.ts';
+import { readCommitments, requireCommitmentsIfReceipts } from './inputs.ts';
+import { verifyStore } from './study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
-import { ingest } from './ingest.ts';
+import { ingest } from '../stages/ingest.ts';
 import { intakeRecordFiles, listCommitmentsFiles } from '../intake/files.ts';
 import { commitmentWitnesses } from '../intake/commitment-witnesses.ts';
 import { runOnce, type StageContext, type StageResult } from '../command.ts';
