@@ -4,17 +4,19 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { sha256Hex } from '../formats/hash.ts';
-import { loadStudyFiles } from '../study/loaded-study.ts';
-import { requireFrozenInputs } from '../freeze/preflight.ts';
+import { requireFrozenInputs, type FrozenInputs } from '../freeze/preflight.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
-import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
-import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
-import { statisticsOf } from '../study/study.ts';
+import type { StageContext } from '../command.ts';
+import type { CachedStage } from '../cached-stage.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { buildBaseTables } from '../classify/base-tables.ts';
+import { addScoreStatistics } from '../statistics/score-tables.ts';
+import { maxTruncationGapOf, statisticsOf } from '../study/study.ts';
 import { classValuesOf } from '../study/classes.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
@@ -27,11 +29,9 @@ const CODE_FILES = [
   fileURLToPath(runningModule(new URL(p, import.meta.url))),
 );
 
-export interface AnalysisStage {
+interface AnalysisStage {
   name: 'classify' | 'score';
   views: readonly RequiredView[];
-  /** The stage that must be current first. */
-  before: Command;
   /** Work done before section 5 (classify builds the base tables). */
   prepare?: (ctx: StageContext, store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
   /** Work done on section 5's result tables (score adds the statistics). */
@@ -61,28 +61,24 @@ export function analysisInputs(name: 'classify' | 'score', upstreamDigest: strin
   };
 }
 
-export async function analysisVerdict(layout: ReturnType<typeof studyLayout>, inputs: ReturnType<typeof analysisInputs>, force: boolean): Promise<StageVerdict> {
-  const store = await openStore(storePath(layout), { readOnly: true });
-  try {
-    return judge(await recordedRun(store.connection, inputs.stage), inputs, ANALYSIS_LABELS, force);
-  } finally {
-    store.close();
-  }
+type AnalysisInputs = ReturnType<typeof analysisInputs>;
+
+/** classify or score: the frozen inputs checked first, then section 5 over the store. */
+function analysisStage(stage: AnalysisStage): CachedStage<FrozenInputs, AnalysisInputs, Record<string, number>> {
+  return {
+    labels: ANALYSIS_LABELS,
+    prepare: (ctx, loaded) => requireFrozenInputs(loaded, ctx.env, typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined),
+    inputs: (frozen, upstream) => analysisInputs(stage.name, upstream ?? '', frozen),
+    work: (ctx, frozen, consumed, record) => analysisWork(stage, ctx, frozen, record),
+    result(_ctx, _frozen, { skipped, reason, digest, outputs }) {
+      if (skipped) return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
+      return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${reason}\n${render(outputs)}` };
+    },
+  };
 }
 
-export async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<StageResult> {
-  const layout = studyLayout(ctx.root);
-  const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
-  const frozen = requireFrozenInputs(loadStudyFiles(layout), ctx.env, secretFile);
-  const upstream = (await runOnce(stage.before, { ...ctx, values: secretFile ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string };
-  const consumed = analysisInputs(stage.name, upstream.inputs_digest, frozen);
-  const dbPath = storePath(layout);
-  const verdict = await analysisVerdict(layout, consumed, ctx.values.force === true);
-  if (verdict.current) {
-    const outputs = verdict.outputs as Record<string, number>;
-    return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: verdict.digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
-  }
-  const digest = verdict.digest;
+async function analysisWork(stage: AnalysisStage, ctx: StageContext, frozen: FrozenInputs, record: (connection: DuckDBConnection, outputs: Record<string, number>) => Promise<void>): Promise<Record<string, number>> {
+  const dbPath = storePath(studyLayout(ctx.root));
   return writeStoreInPlace(dbPath, async () => {
     const store = await openStore(dbPath);
     let prepared: Record<string, number> = {};
@@ -98,8 +94,8 @@ export async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Prom
     try {
       const finished = stage.finish ? await stage.finish(after, frozen) : {};
       const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])), ...finished };
-      await recordRun(after.connection, stage.name, consumed, outputs);
-      return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason: verdict.reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${verdict.reason}\n${render(outputs)}` };
+      await record(after.connection, outputs);
+      return outputs;
     } finally {
       after.close();
     }
@@ -111,3 +107,19 @@ function render(outputs: Record<string, number>): string {
     .map(([k, v]) => `  ${k}: ${v}`)
     .join('\n');
 }
+
+export const CLASSIFY = analysisStage({
+  name: 'classify',
+  views: ['assertion_classes'],
+  prepare: async (ctx, store, frozen) => {
+    ctx.progress('classify: extracting assertions…');
+    const items = frozen.items();
+    return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
+  },
+});
+
+export const SCORE = analysisStage({
+  name: 'score',
+  views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
+  finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha, maxTruncationGapOf(frozen.study)),
+});

@@ -36,12 +36,13 @@ import {
 import { execute } from '../store/query.ts';
 import { hashFileStreamed } from '../io/file-hash.ts';
 import { TOOL_VERSION } from '../version.ts';
-import type { StageContext, StageResult } from '../command.ts';
+import type { StageContext } from '../command.ts';
+import type { CachedStage, PreviousRun } from '../cached-stage.ts';
 import { loadFrozenItems } from '../freeze/frozen-items.ts';
 import { readRegularFile } from '../io/regular-file.ts';
-import { judge, recordRun, rerunRegardless, type StageVerdict } from '../run/stage-inputs.ts';
 import { shown } from '../text/display.ts';
-import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** What the ingest run consumed; its canonical JSON's SHA-256 is the inputs digest. */
 /** The submission schema's file: its digest is part of what the tables depend on. */
@@ -72,7 +73,7 @@ const INGEST_LABELS = {
   code: 'the tool, DuckDB, table definitions or submission schema changed',
 };
 
-async function previousRun(path: string): Promise<{ inputs: IngestInputs; outputs: IngestOutputs; digest: string } | { missing: string }> {
+async function previousRun(path: string): Promise<PreviousRun> {
   if (!existsSync(path)) return { missing: 'no database yet' };
   let store;
   try {
@@ -115,7 +116,7 @@ function protocolInputs(study: StudyConfig): IngestInputs['protocol'] {
  * hashing), each file's SHA-256 and size are those its scan read, recorded as the inputs;
  * otherwise the scan must read exactly the bytes hashed before (SUBMISSION_FILE_CHANGED).
  */
-async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[], inputs: IngestInputs, items: Set<string>): Promise<IngestOutputs> {
+async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[], inputs: IngestInputs, items: Set<string>, record: (connection: DuckDBConnection, outputs: IngestOutputs) => Promise<void>): Promise<IngestOutputs> {
   const summaries: FileSummary[] = [];
   const hashed = inputs.submissions.length === files.length;
   // One total over every file, so the ETA is the stage's, not one file's.
@@ -177,7 +178,7 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
       for (const s of summaries) fileRows.appendNamed(submissionFileRow(s));
       fileRows.close();
       const outputs: IngestOutputs = { files: summaries, totals: totalsOf(summaries) };
-      await recordRun(c, 'ingest', inputs, outputs);
+      await record(c, outputs);
     });
   } finally {
     await workers?.pool.close();
@@ -185,11 +186,18 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
   return { files: summaries, totals: totalsOf(summaries) };
 }
 
+interface IngestPrepared {
+  inputs: IngestInputs;
+  files: SubmissionFile[];
+  ignored: string[];
+  items: Set<string>;
+}
+
 /**
- * What ingest would consume now, every submission file hashed — or, with `hash` false, none:
- * `submissions` is then empty, for the scan to fill in (build), when no digest can spare a rebuild.
+ * What ingest would consume now, no submission file hashed yet (`submissions` empty: hashSubmissions
+ * fills it in, or the scan does (build) when no digest can spare a rebuild).
  */
-export async function ingestInputs(loaded: LoadedStudy, progress: StageContext['progress'], hash = true): Promise<{ inputs: IngestInputs; files: SubmissionFile[]; ignored: string[]; items: Set<string> }> {
+function ingestInputs(loaded: LoadedStudy): IngestPrepared {
   const { layout } = loaded;
   const study = loaded.study();
   const items = loadFrozenItems(loaded);
@@ -197,11 +205,6 @@ export async function ingestInputs(loaded: LoadedStudy, progress: StageContext['
   requireSealedInputs(layout, loaded.freezeDigest());
   const { files, ignored } = listSubmissionFiles(layout);
   const submissions: IngestInputs['submissions'] = [];
-  for (const [i, f] of files.entries()) {
-    if (!hash) break;
-    progress(`ingest: hashing ${shown(f.file)}`, i, files.length);
-    submissions.push({ file: f.file, ...(await hashFileStreamed(f.path)) });
-  }
   const inputs: IngestInputs = {
     stage: 'ingest',
     max_line_bytes: studyMaxLineBytes(study),
@@ -219,51 +222,55 @@ export async function ingestInputs(loaded: LoadedStudy, progress: StageContext['
   return { inputs, files, ignored, items: items.ids };
 }
 
-/** Whether the recorded ingest covers `inputs` (a database that cannot be read is stale, not an error). */
-export async function ingestVerdict(layout: StudyLayout, inputs: IngestInputs, force: boolean): Promise<{ verdict: StageVerdict; previous: Awaited<ReturnType<typeof previousRun>> }> {
-  const previous = await previousRun(storePath(layout));
-  return { verdict: judge(previous, inputs, INGEST_LABELS, force), previous };
+/** Every submission file hashed, for the digest that may spare a rebuild. */
+async function hashSubmissions(files: SubmissionFile[], progress: StageContext['progress']): Promise<IngestInputs['submissions']> {
+  const submissions: IngestInputs['submissions'] = [];
+  for (const [i, f] of files.entries()) {
+    progress(`ingest: hashing ${shown(f.file)}`, i, files.length);
+    submissions.push({ file: f.file, ...(await hashFileStreamed(f.path)) });
+  }
+  return submissions;
 }
 
 /** `prereg ingest`: skip when the recorded run covers the inputs, else rebuild the store. */
-export async function runIngest(ctx: StageContext): Promise<StageResult> {
-  const layout = studyLayout(ctx.root);
-  if (ctx.values['max-line-bytes'] !== undefined) {
-    // A bound is one of the study's recorded inputs: a flag given to one stage would be undone
-    // by the next stage that re-ingests (verify, run), so it is set once, in study.json.
-    throw new PreregError(
-      'USAGE',
-      `--max-line-bytes is not an ingest option: the line limit is the study's, limits.max_line_bytes in preregistration/study.json (set before the freeze; now ${studyMaxLineBytes(loadStudy(layout.study))})`,
-    );
-  }
-  const force = ctx.values.force === true;
-  const dbPath = storePath(layout);
-  const previous = await previousRun(dbPath);
+export const INGEST: CachedStage<IngestPrepared, IngestInputs, IngestOutputs> = {
+  labels: INGEST_LABELS,
+  prepare(ctx, loaded) {
+    if (ctx.values['max-line-bytes'] !== undefined) {
+      // A bound is one of the study's recorded inputs: a flag given to one stage would be undone
+      // by the next stage that re-ingests (verify, run), so it is set once, in study.json.
+      throw new PreregError(
+        'USAGE',
+        `--max-line-bytes is not an ingest option: the line limit is the study's, limits.max_line_bytes in preregistration/study.json (set before the freeze; now ${studyMaxLineBytes(loadStudy(loaded.layout.study))})`,
+      );
+    }
+    return ingestInputs(loaded);
+  },
   // A rebuild whatever the inputs (no database, one that cannot be read, --force) needs no digest
   // to decide: the files are then hashed once, by the scan that reads them, not also before it.
-  const { inputs, files, ignored, items } = await ingestInputs(loadStudyFiles(layout), ctx.progress, rerunRegardless(previous, force) === null);
-  const maxLineBytes = inputs.max_line_bytes;
-  const before = inputs.submissions.length === files.length ? judge(previous, inputs, INGEST_LABELS, force) : null;
-  const outputs = before?.current ? (before.outputs as IngestOutputs) : await build(ctx, dbPath, files, inputs, items);
-  const verdict = before ?? judge(previous, inputs, INGEST_LABELS, force);
-  const digest = verdict.digest;
-  const skipped = verdict.current;
-  const reason = verdict.current ? 'inputs unchanged since the last ingest' : verdict.reason;
-
-  const json = {
-    ok: true,
-    stage: 'ingest',
-    skipped,
-    reason,
-    database: studyRelative(layout, dbPath),
-    inputs_digest: digest,
-    max_line_bytes: maxLineBytes,
-    files: outputs.files,
-    totals: outputs.totals,
-    ignored,
-  };
-  return { exitCode: EXIT.ok, json, text: render(json) };
-}
+  async inputs(prepared, _upstream, hash, ctx) {
+    if (hash) prepared.inputs.submissions = await hashSubmissions(prepared.files, ctx.progress);
+    return prepared.inputs;
+  },
+  // A database that cannot be read is stale, not an error.
+  previous: (layout) => previousRun(storePath(layout)),
+  work: (ctx, prepared, consumed, record) => build(ctx, storePath(studyLayout(ctx.root)), prepared.files, consumed, prepared.items, record),
+  result(ctx, prepared, outcome) {
+    const json = {
+      ok: true,
+      stage: 'ingest',
+      skipped: outcome.skipped,
+      reason: outcome.skipped ? 'inputs unchanged since the last ingest' : outcome.reason,
+      database: studyRelative(studyLayout(ctx.root), storePath(studyLayout(ctx.root))),
+      inputs_digest: outcome.digest,
+      max_line_bytes: prepared.inputs.max_line_bytes,
+      files: outcome.outputs.files,
+      totals: outcome.outputs.totals,
+      ignored: prepared.ignored,
+    };
+    return { exitCode: EXIT.ok, json, text: render(json) };
+  },
+};
 
 function render(r: { skipped: boolean; reason: string; database: string; files: FileSummary[]; totals: Totals; ignored: string[] }): string {
   const lines = [r.skipped ? `ingest: skipped, ${r.reason} (${r.database})` : `ingest: rebuilt ${r.database} (${r.reason})`];

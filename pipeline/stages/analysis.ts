@@ -3,12 +3,8 @@
 // revealed answer key against its commitment: exit 3 otherwise), then run section 5's SQL in a
 // locked DuckDB instance. classify extracts the assertions and materialises assertion_classes;
 // score materialises scores, constancy, sign_tests and hypotheses.
-import { buildBaseTables } from '../classify/base-tables.ts';
-import { runAnalysis, type AnalysisStage } from '../analysis/stage.ts';
 import type { Command } from '../command.ts';
-import { verify } from './verify.ts';
-import { addScoreStatistics } from '../statistics/score-tables.ts';
-import { maxTruncationGapOf, statisticsOf } from '../study/study.ts';
+import { runStage } from '../run/runner.ts';
 
 const HELP_COMMON = [
   'Refuses (exit 3, nothing written) when section 5 differs from its frozen digest',
@@ -18,8 +14,8 @@ const HELP_COMMON = [
   'before anything is written. Skips when nothing it consumed changed (--force reruns).',
 ];
 
-/** classify and score: the same options and refusals, their own views and upstream stage. */
-function analysisCommand(stage: AnalysisStage, summary: string, help: readonly string[]): Command {
+/** classify and score: the same options and refusals; their views and work: analysis/stage.ts. */
+function analysisCommand(stage: { name: 'classify' | 'score' }, summary: string, help: readonly string[]): Command {
   return {
     name: stage.name,
     summary,
@@ -28,32 +24,18 @@ function analysisCommand(stage: AnalysisStage, summary: string, help: readonly s
     stage: true,
     jsonSchema: () => `prereg.${stage.name}/1`,
     writesStudy: () => true,
-    run: (ctx) => runAnalysis(stage, ctx),
+    run: (ctx) => runStage(stage.name, ctx),
   };
 }
 
 export const classify: Command = analysisCommand(
-  {
-    name: 'classify',
-    views: ['assertion_classes'],
-    before: verify,
-    prepare: async (ctx, store, frozen) => {
-      ctx.progress('classify: extracting assertions…');
-      const items = frozen.items();
-      return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
-    },
-  },
+  { name: 'classify' },
   'extract assertions and classify them with the section-5 SQL (declared and proven)',
   ['Runs verify if needed, extracts every assertion (assertions table), builds the', 'base tables of docs/tables.md, then materialises section 5\'s assertion_classes.'],
 );
 
 export const score: Command = analysisCommand(
-  {
-    name: 'score',
-    views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
-    before: classify,
-    finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha, maxTruncationGapOf(frozen.study)),
-  },
+  { name: 'score' },
   'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
   [
     'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,',

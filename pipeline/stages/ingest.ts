@@ -5,8 +5,8 @@
 // and the stage exits 0. It exits 3 when the frozen items cannot be established (freeze.json or
 // the items file missing, invalid, or drifted from the freeze). The database is a cache: when the
 // inputs digest recorded by the last run matches, the stage skips and says so; otherwise it
-// rebuilds every table from scratch into a new file renamed into place.
-import { runIngest } from '../ingest/stage.ts';
+// rebuilds every table from scratch into a new file renamed into place. The work: ingest/stage.ts.
+import { runStage } from '../run/runner.ts';
 import type { Command } from '../command.ts';
 
 export const ingest: Command = {
@@ -28,5 +28,5 @@ export const ingest: Command = {
   stage: true,
   jsonSchema: () => 'prereg.ingest/1',
   writesStudy: () => true,
-  run: runIngest,
+  run: (ctx) => runStage('ingest', ctx),
 };

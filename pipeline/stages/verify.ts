@@ -58,8 +58,8 @@ export const verify: Command = {
   // Verifying given files writes nothing; the study mode writes the store.
   writesStudy: (ctx) => ctx.positionals.length === 0,
   async run(ctx) {
-    // The study mode (DuckDB) is imported only when it runs: checking files needs no store.
-    return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : (await import('../verify/study-stage.ts')).verifyStudy(ctx);
+    // The study mode (DuckDB; verify/study-stage.ts) is imported only when it runs: checking files needs no store.
+    return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : (await import('../run/runner.ts')).runStage('verify', ctx);
   },
 };
 
