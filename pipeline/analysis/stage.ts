@@ -15,7 +15,7 @@ import type { StageContext } from '../command.ts';
 import type { CachedStage } from '../cached-stage.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { buildBaseTables } from '../classify/base-tables.ts';
-import { addScoreStatistics } from '../statistics/score-tables.ts';
+import { addScoreStatistics } from './score-tables.ts';
 import { maxTruncationGapOf, statisticsOf } from '../study/study.ts';
 import { classValuesOf } from '../study/classes.ts';
 
@@ -23,7 +23,7 @@ import { classValuesOf } from '../study/classes.ts';
 const CODE_FILES = [
   '../store/classify-tables.sql', '../store/coverage.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts',
   '../store/section5-runner.ts', '../store/statements.ts', '../store/statistics-tables.sql', '../statistics/results.ts', '../statistics/clopper-pearson.ts',
-  '../statistics/holm.ts', '../statistics/sign-test-reach.ts', '../statistics/exact-rational.ts', '../statistics/score-tables.ts',
+  '../statistics/holm.ts', '../statistics/sign-test-reach.ts', '../statistics/exact-rational.ts', '../analysis/score-tables.ts',
   '../statistics/binomial-test.ts', '../statistics/hypothesis-decisions.ts', '../store/statistics-sql.ts', '../store/sql-functions.ts',
 ].map((p) =>
   fileURLToPath(runningModule(new URL(p, import.meta.url))),

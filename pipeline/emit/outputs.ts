@@ -8,7 +8,8 @@
 import { sha256OfFile, sha256OfFileIfAny } from '../io/file-hash.ts';
 import { join } from 'node:path';
 import { runDirectory, refuseExisting, refuseOutputsInsideStudy } from './directory.ts';
-import { runIdOf, type EmitInputs, type Manifest } from './manifest.ts';
+import { runIdOf, type Manifest } from './manifest.ts';
+import type { EmitInputs } from '../results/shapes.ts';
 import { resolveOperatorKeys } from './operator-keys.ts';
 import { emitPreconditions } from './preconditions.ts';
 import { reportInput } from './report-input.ts';

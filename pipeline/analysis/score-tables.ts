@@ -5,10 +5,10 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { readObjects } from '../store/query.ts';
 import { REPLICATES, SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
-import { beyondNoise, splitSignTests } from './noise-floor.ts';
-import { comparisonCaveats, configurationCaveats, type TruncationShare } from './caveats.ts';
+import { beyondNoise, splitSignTests } from '../statistics/noise-floor.ts';
+import { comparisonCaveats, configurationCaveats, type TruncationShare } from '../statistics/caveats.ts';
 import { STATISTICS_TABLES_SQL } from '../store/table-files.ts';
-import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from './results.ts';
+import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from '../statistics/results.ts';
 
 /** Counts in a result table are BIGINT; a rate's counts fit a double exactly far beyond any study. */
 const count = (v: unknown): number => Number(v as bigint | number);
