@@ -16,7 +16,7 @@ export interface StageContext {
   env: NodeJS.ProcessEnv;
   /**
    * Results of stages already run in this invocation (`prereg run`): a stage that needs its
-   * predecessor to be current asks through runOnce, so no stage runs twice in one command.
+   * predecessor to be current asks through run/runner.ts runStage, so no stage runs twice in one command.
    */
   memo?: Map<string, StageResult>;
   /**
@@ -69,15 +69,6 @@ export interface Command {
    */
   jsonSchema?: (ctx: StageContext) => string;
   run(ctx: StageContext): Promise<StageResult>;
-}
-
-/** Runs `command` unless this invocation already ran it (see StageContext.memo). */
-export async function runOnce(command: Command, ctx: StageContext): Promise<StageResult> {
-  const done = ctx.memo?.get(command.name);
-  if (done) return done;
-  const result = await command.run(ctx);
-  ctx.memo?.set(command.name, result);
-  return result;
 }
 
 /** The value of a required string option (`--flag VALUE`), or USAGE naming the command (`what`). */

@@ -1,11 +1,11 @@
 // The anchors rail: exactly what `prereg check-anchors` decides on the study root (the command
 // itself is run, in-process, so the audit never re-implements a check; the caller hands it in).
 // ok iff it reports ok.
-import { relative, sep } from 'node:path';
 import type { DriftFinding } from '../study/drift.ts';
 import type { StudyLayout } from '../layout.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import type { Command } from '../command.ts';
+import { studyFileOf } from './rerun.ts';
 import { railOf, type Difference, type Rail } from './rails.ts';
 import type { AnchorsSeen } from './trust.ts';
 
@@ -17,14 +17,6 @@ function fileOfFinding(f: DriftFinding): string {
   return 'preregistration/freeze.json';
 }
 
-/** A refusal's path, relative to the study root when it lies inside it. */
-export function studyFileOf(err: PreregError, root: string): string | null {
-  const path = err.details.path ?? err.details.file;
-  if (typeof path !== 'string') return null;
-  const rel = relative(root, path);
-  return rel.startsWith('..') ? path : rel.split(sep).join('/');
-}
-
 /**
  * The auditor's flags check-anchors takes (`--tsa-root`, `--expect-freeze`, `--min-witnesses`),
  * as its parsed values.
@@ -32,7 +24,7 @@ export function studyFileOf(err: PreregError, root: string): string | null {
 export type CheckAnchorsFlags = Record<string, string | string[] | undefined>;
 
 /** The rail, and what check-anchors saw (null when it could not run), for the trust rail. */
-export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, checkAnchors: Command, flags: CheckAnchorsFlags = {}): Promise<{ rail: Rail; seen: AnchorsSeen | null }> {
+export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, checkAnchors: Pick<Command, 'run'>, flags: CheckAnchorsFlags = {}): Promise<{ rail: Rail; seen: AnchorsSeen | null }> {
   let json: AnchorsSeen & { ok: boolean; findings: DriftFinding[]; reason_codes: ReasonCode[]; freeze_digest: string };
   try {
     const values = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Record<string, string | string[]>;

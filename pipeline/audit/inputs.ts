@@ -7,7 +7,8 @@
 // the files agree with freeze.json and only the manifest says otherwise, manifest.json is named.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EmitInputs, Manifest } from '../emit/manifest.ts';
+import type { Manifest } from '../emit/manifest.ts';
+import type { EmitInputs } from '../results/shapes.ts';
 import { commitAnswerKey } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from '../freeze/answer-key-file.ts';
 import { intakeRecordFiles } from '../intake/files.ts';

@@ -6,7 +6,8 @@
 // agree, the third is the one that changed, and that is the file named.
 import { sha256Hex } from '../formats/hash.ts';
 import { join } from 'node:path';
-import { artifactDigestOf, DATA_FILES, decisionDigest, MANIFEST_FILE, manifestBytes, runIdOf, sha256sums, SUMS_FILE, type EmitInputs, type Manifest } from '../emit/manifest.ts';
+import { artifactDigestOf, DATA_FILES, decisionDigest, MANIFEST_FILE, manifestBytes, runIdOf, sha256sums, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
+import type { EmitInputs } from '../results/shapes.ts';
 import type { JsonValue } from '../formats/canonical-json.ts';
 import { OUTPUT_FILES, manifestProblems, parseSums, resultsProblems, type AuditedDir } from './recorded.ts';
 import { failed, passed, railOf, type Difference, type Rail } from './rails.ts';

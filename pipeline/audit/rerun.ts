@@ -1,27 +1,26 @@
 // The audit's rerun: the study's inputs (corpus/, preregistration/, inputs/) copied into a fresh
 // scratch directory, the pipeline run there in-process with the existing stage commands
 // (ingest → verify → classify → score), then an unsigned emit (every file but the signatures).
-// The commands come in as AuditStages (given by stages/audit.ts), so audit/ imports no stage.
+// The stages come in as AuditStages (given by stages/audit.ts from run/pipeline.ts), so audit/ imports no stage.
 // Nothing is written into the study or the audited directory; the scratch directory is removed
 // afterwards, whatever happened.
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { Manifest } from '../emit/manifest.ts';
 import type { DriftFinding } from '../study/drift.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError, type ReasonCode } from '../reasons.ts';
 import type { Command } from '../command.ts';
-import { studyFileOf } from './anchors.ts';
 
 /** The stage commands an audit runs in-process. */
 export interface AuditStages {
   /** Run in order in the scratch study: ingest, verify, classify, score. */
-  rerun: readonly Command[];
+  rerun: ReadonlyArray<Pick<Command, 'name' | 'run'>>;
   /** The rerun's unsigned emit (every file but the signatures). */
   emit(layout: StudyLayout, options: { outputsDir: string; progress: (message: string) => void }): Promise<{ dir: string; manifest: Manifest }>;
-  /** What the anchors rail runs on the study root. */
-  checkAnchors: Command;
+  /** What the anchors rail runs on the study root: check-anchors' work. */
+  checkAnchors: Pick<Command, 'run'>;
 }
 
 /** The directories a study's inputs live in: all an audit copies. */
@@ -37,6 +36,14 @@ export interface Refusal {
 }
 
 export type RerunOutcome = { ok: true; dir: string; manifest: Manifest } | { ok: false; refusal: Refusal };
+
+/** A refusal's path, relative to the study root when it lies inside it. */
+export function studyFileOf(err: PreregError, root: string): string | null {
+  const path = err.details.path ?? err.details.file;
+  if (typeof path !== 'string') return null;
+  const rel = relative(root, path);
+  return rel.startsWith('..') ? path : rel.split(sep).join('/');
+}
 
 /** Where a code's refusal points when the error names no file. */
 const INPUT_OF_CODE: ReadonlyArray<[RegExp, string]> = [

@@ -12,16 +12,6 @@ import { readText } from '../io/json-files.ts';
 import { PreregError } from '../reasons.ts';
 import { parseArkForgeKeyHistory, type PublishedProofKey } from '../trust-import/arkforge-keys.ts';
 
-/**
- * The flags by which an auditor brings its own trust for the freeze's anchors, declared once for
- * every command that judges them (check-anchors, audit): the same names, types and repetition.
- */
-export const ANCHOR_AUDITOR_OPTIONS = {
-  'tsa-root': { type: 'string', multiple: true },
-  'expect-freeze': { type: 'string' },
-  'min-witnesses': { type: 'string' },
-} as const;
-
 export interface AuditorRoots {
   /** The texts of the files given, in their order. */
   pems: string[];

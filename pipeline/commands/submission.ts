@@ -18,7 +18,7 @@ import { requestVersion } from '../evidence/intake/request-chain.ts';
 import { loadGivenTsaTrust } from '../auditor/trust.ts';
 import { requestTokenPath } from '../intake/dated-requests.ts';
 import { obtainTokens, type ObtainedToken } from '../intake/tokens.ts';
-import { parseTsaOverrides, positiveInt } from '../stages/anchor.ts';
+import { parseTsaOverrides, positiveInt } from '../options.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
 import { shown } from '../text/display.ts';

@@ -1,6 +1,7 @@
 // manifest.json, its digests, run_id and SHA256SUMS (SPEC §7). Pure: values in, values out.
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
+import type { EmitInputs } from '../results/shapes.ts';
 
 export const MANIFEST_FORMAT = 'prereg.manifest/1';
 export const RESULTS_FORMAT = 'prereg.results/1';
@@ -22,32 +23,6 @@ export const DATA_FILES = [
   'report.md',
   'report.html',
 ] as const;
-
-/** Every input digest the outputs depend on; run_id is derived from this object alone. */
-export interface EmitInputs {
-  /** RFC 6962 root of the frozen corpus (freeze.json corpus.root). */
-  corpus_root: string;
-  section5_sha256: string;
-  /** The answer-key commitment root (freeze.json answer_key.root). */
-  answer_key_root: string;
-  /** Merkle root of preregistration/trust/ (freeze.json trust.root, rechecked against the files). */
-  trust_root: string;
-  /** SHA-256 of canonical freeze.json. */
-  freeze_digest: string;
-  /** Every submission file ingest read, sorted by file. */
-  submissions: Array<{ file: string; sha256: string; bytes: number }>;
-  /** SHA-256 of inputs/commitments.jsonl, or null when the study has none. */
-  commitments_sha256: string | null;
-  /** SHA-256 of inputs/deviations.jsonl, or null when no deviation was recorded (SPEC §13.3). */
-  deviations_sha256: string | null;
-  /** The anchor tokens of the freeze the report names as witnesses, sorted by file. */
-  anchors: Array<{ file: string; sha256: string }>;
-  /**
-   * The sealed intake's files (SPEC §12.2): inputs/intake.jsonl, inputs/seal.json, inputs/anchors/*
-   * and the systems' own inputs/commitments/*.jsonl, sorted by file; empty for an unsealed study.
-   */
-  intake_files: Array<{ file: string; sha256: string }>;
-}
 
 export interface OutputFile {
   file: string;

@@ -1,17 +1,10 @@
 // The operator's keys: from options, or from the environment (never from the study itself).
 // Read by emit, and by run's preflight before any work.
 import { existsSync } from 'node:fs';
-import type { OptionSpec, StageContext } from '../command.ts';
+import type { StageContext } from '../command.ts';
 import { readText } from '../io/json-files.ts';
 import { PreregError } from '../reasons.ts';
 import type { OperatorKeyPems } from './sign.ts';
-
-/** The key options, for every command that emits (`emit`, and `run`, which ends with emit). */
-export const KEY_OPTIONS = {
-  'operator-key': { type: 'string' },
-  'cms-key': { type: 'string' },
-  'cms-cert': { type: 'string' },
-} as const satisfies OptionSpec;
 
 export const OPERATOR_KEY_ENV = 'PREREG_OPERATOR_KEY';
 export const CMS_KEY_ENV = 'PREREG_OPERATOR_CMS_KEY';

@@ -9,9 +9,10 @@ import { readFreezeChain } from '../study/freeze-chain.ts';
 import type { StudyConfig } from '../study/study.ts';
 import { studyClassesOf } from '../study/classes.ts';
 import type { LoadedTrust } from '../study/trust.ts';
-import type { EmitInputs } from './manifest.ts';
+import type { EmitInputs } from '../results/shapes.ts';
 import type { CheckedDeviation } from '../evidence/deviations/check.ts';
-import type { ResultName, Row, StoreFacts } from './tables.ts';
+import type { Row } from './tables.ts';
+import type { ResultName, StoreFacts } from '../results/shapes.ts';
 
 export async function reportInput(
   layout: StudyLayout,

@@ -9,6 +9,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PreregError } from '../reasons.ts';
 import { readCells, type Cell, type Row } from '../store/cells.ts';
+import type { CoverageFacts, EvidenceOwnershipFacts, ResultName, StoreFacts } from '../results/shapes.ts';
 import { readCounts, readObjects, readPairs } from '../store/query.ts';
 import { orderedStoreSelect, qualified, STORE_ALIAS } from '../store/emit-database.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
@@ -45,9 +46,8 @@ export const RESULT_TABLES = {
   noise_floor: whole('result_noise_floor'),
   retrieval: whole('result_retrieval'),
   constancy_flips: whole('result_constancy_flips'),
-} as const satisfies Record<string, TableSpec>;
+} as const satisfies Record<ResultName, TableSpec>;
 
-export type ResultName = keyof typeof RESULT_TABLES;
 export const RESULT_NAMES = Object.keys(RESULT_TABLES) as ResultName[];
 
 /** The results whose rows decide the study (decision_digest, SPEC §7). */
@@ -142,59 +142,6 @@ export async function readResults(connection: DuckDBConnection, schema: Schema):
     results[name] = await readRows(connection, t, columnsOf(schema, t));
   }
   return results;
-}
-
-export interface StoreFacts {
-  submission_files: Row[];
-  rejects_by_code: Array<{ reason_code: string; lines: bigint }>;
-  records_by_system: Array<{ system_id: string; records: bigint }>;
-  counts: { assertions: bigint; proof_checks: bigint; chain_checks: bigint };
-  /** Rows by `status`, when the table has that column (verify stage). */
-  proof_status: Array<{ status: string; rows: bigint }> | null;
-  chain_status: Array<{ status: string; rows: bigint }> | null;
-  /**
-   * Per system, from proof_checks (when it has independent_witnesses): proofs checked, proofs
-   * with at least one independent witness (TSA token, transparency log) that verified for them,
-   * and the sum of those witnesses (SPEC §6.1).
-   */
-  witnesses_by_system: Array<{ system_id: string; proofs: bigint; witnessed: bigint; witnesses: bigint }> | null;
-  /** Whose evidence is whose (SPEC §6.2): what results.json's `evidence` holds. */
-  evidence: EvidenceOwnershipFacts;
-  /** What the protocol expected and what came (SPEC §12.5, §12.6): what results.json's `coverage` holds. */
-  coverage: CoverageFacts;
-  /** The answer key's amounts marked derived (SPEC §13.1): exempt from freeze's corpus check, listed in the report. */
-  derived_amounts: Row[];
-}
-
-export interface CoverageFacts {
-  /** Rows of coverage, one per system. */
-  systems: Row[];
-  /** Rows of unsubmitted_jobs (JOB_NOT_SUBMITTED). */
-  jobs_not_submitted: Row[];
-  /** The records whose refused flag the frozen refusal pattern contradicts (REFUSAL_FLAG_DISAGREES). */
-  refusal_flags_disagreeing: Row[];
-  /** Per system, each configuration its records carry, with `varies` (CONFIG_VARIES). */
-  configurations: Row[];
-  /** The records whose timeline lacks an expected tool (EXPECTED_TOOL_MISSING), with their file and line. */
-  expected_tools_missing: Row[];
-}
-
-export interface EvidenceOwnershipFacts {
-  /** The systems study.json registers (rows of registered_systems); empty when it registers none. */
-  registered_systems: Row[];
-  /** Every value used by more than one record (rows of evidence_reuse). */
-  reuse: Row[];
-  /**
-   * Per system, from evidence_ownership: proofs, VERIFIED ones, proofs EVIDENCE_NOT_BOUND,
-   * proofs EVIDENCE_REUSED, timelines EVIDENCE_REUSED.
-   */
-  by_system: Row[];
-  /**
-   * Each request (item, request hash, seller) a pinned seller served different sets of passages,
-   * in VERIFIED proofs bound to the record's system: `{reason_code: "SELLER_INCONSISTENT", item_id,
-   * request_hash, seller, served: [{system_id, attempt, evidence_index, passages: [{ref, text}]}]}`.
-   */
-  seller_inconsistencies: Row[];
 }
 
 async function count(connection: DuckDBConnection, table: string): Promise<bigint> {

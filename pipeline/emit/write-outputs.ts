@@ -13,12 +13,11 @@ import { duckdbVersion } from '../store/db.ts';
 import { copyCsv, copyParquet, copyScoresCsv } from '../store/emit-database.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { crashPoint, createTemporaryDir, publish, removeStaleTemporaries } from './directory.ts';
-import {
-  CMS_FILE, DATA_FILES, decisionDigest, MANIFEST_FILE, MANIFEST_FORMAT, manifestBytes, RESULTS_FORMAT, sealManifest, sha256sums, SIGNATURE_FILE, SUMS_FILE,
-  type EmitInputs, type Manifest, type OutputFile,
-} from './manifest.ts';
+import { CMS_FILE, DATA_FILES, decisionDigest, MANIFEST_FILE, MANIFEST_FORMAT, manifestBytes, RESULTS_FORMAT, sealManifest, sha256sums, SIGNATURE_FILE, SUMS_FILE, type Manifest, type OutputFile } from './manifest.ts';
+import type { EmitInputs } from '../results/shapes.ts';
 import { signCmsDetached, signEd25519, type OperatorKeys } from './sign.ts';
-import { BASE_TABLES, columnsOf, DECISION_RESULTS, RESULT_TABLES, type ResultName, type Row, type Schema, type StoreFacts } from './tables.ts';
+import { BASE_TABLES, columnsOf, DECISION_RESULTS, RESULT_TABLES, type Row, type Schema } from './tables.ts';
+import type { ResultName, StoreFacts } from '../results/shapes.ts';
 
 export interface OutputsToWrite {
   connection: DuckDBConnection;

@@ -1,9 +1,9 @@
 // The report as a document of sections and blocks, shared by report.md and report.html. Pure: rows
 // in, blocks out. It leads with its finding — one sentence per system on the study's primary
 // metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
-import type { EmitInputs } from '../emit/manifest.ts';
 import type { CheckedDeviation } from '../evidence/deviations/check.ts';
-import type { Cell, ResultName, Row, StoreFacts } from '../emit/tables.ts';
+import type { Cell, Row } from '../store/cells.ts';
+import type { EmitInputs, ResultName, StoreFacts } from '../results/shapes.ts';
 import type { StudyClass } from '../study/classes.ts';
 import { codePointOrder, fieldsOf, fraction, gap, gapTenths, integer, intervalText, levelText, metricName, observedOf, percentOf, pValueText, show, tenthsText, type MetricLabels } from './values.ts';
 

@@ -7,7 +7,7 @@
 // denominator, so rounding never hides the gap between the declared and the proven column.
 // report.html is self-contained: inline CSS, inline SVG charts, no script, nothing to load (a
 // Content-Security-Policy forbids it too).
-import type { Row } from '../emit/tables.ts';
+import type { Row } from '../store/cells.ts';
 import { shown } from '../text/display.ts';
 import { sections, type Block, type ReportInput } from './document.ts';
 import { codePointOrder, fraction, metricName, show, type Fraction, type MetricLabels } from './values.ts';

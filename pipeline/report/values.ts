@@ -1,7 +1,7 @@
 // How the report writes values: cells as text, rates as exact fractions with a percentage rounded
 // in integer arithmetic, metric names in words. Pure; formatting happens here and nowhere else.
 import { canonicalJson, JsonNumber } from '../formats/canonical-json.ts';
-import type { Cell, Row } from '../emit/tables.ts';
+import type { Cell, Row } from '../store/cells.ts';
 import type { MetricLabel } from '../study/study.ts';
 
 export function integer(c: Cell | undefined): bigint | null {

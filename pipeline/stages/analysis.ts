@@ -3,34 +3,8 @@
 // revealed answer key against its commitment: exit 3 otherwise), then run section 5's SQL in a
 // locked DuckDB instance. classify extracts the assertions and materialises assertion_classes;
 // score materialises scores, constancy, sign_tests and hypotheses.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { buildBaseTables } from '../classify/base-tables.ts';
-import { sha256Hex } from '../formats/hash.ts';
-import { loadStudyFiles } from '../study/loaded-study.ts';
-import { requireFrozenInputs } from '../freeze/preflight.ts';
-import { studyLayout } from '../layout.ts';
-import { EXIT } from '../reasons.ts';
-import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace } from '../store/db.ts';
-import { runSection5, type RequiredView } from '../store/section5-runner.ts';
-import { TOOL_VERSION } from '../version.ts';
-import { runningModule } from '../running-code.ts';
-import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
-import { runOnce, type Command, type StageContext, type StageResult } from '../command.ts';
-import { verify } from './verify.ts';
-import { addScoreStatistics } from '../statistics/score-tables.ts';
-import { maxTruncationGapOf, nearMissOf, statisticsOf } from '../study/study.ts';
-import { classValuesOf } from '../study/classes.ts';
-
-// The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
-const CODE_FILES = [
-  '../store/classify-tables.sql', '../store/coverage.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts',
-  '../store/section5-runner.ts', '../store/statements.ts', '../store/statistics-tables.sql', '../statistics/results.ts', '../statistics/clopper-pearson.ts',
-  '../statistics/holm.ts', '../statistics/sign-test-reach.ts', '../statistics/exact-rational.ts', '../statistics/score-tables.ts',
-  '../statistics/binomial-test.ts', '../statistics/hypothesis-decisions.ts', '../store/statistics-sql.ts', '../store/sql-functions.ts',
-].map((p) =>
-  fileURLToPath(runningModule(new URL(p, import.meta.url))),
-);
+import type { Command } from '../command.ts';
+import { runStage } from '../run/runner.ts';
 
 const HELP_COMMON = [
   'Refuses (exit 3, nothing written) when section 5 differs from its frozen digest',
@@ -40,93 +14,8 @@ const HELP_COMMON = [
   'before anything is written. Skips when nothing it consumed changed (--force reruns).',
 ];
 
-interface AnalysisStage {
-  name: 'classify' | 'score';
-  views: readonly RequiredView[];
-  /** The stage that must be current first. */
-  before: Command;
-  /** Work done before section 5 (classify builds the base tables). */
-  prepare?: (ctx: StageContext, store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
-  /** Work done on section 5's result tables (score adds the statistics). */
-  finish?: (store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
-}
-
-// How the analysis stages' recorded inputs are named when they change.
-const ANALYSIS_LABELS = {
-  upstream_digest: "the previous stage's inputs",
-  section5_sha256: 'PREREGISTRATION.md section 5',
-  answer_key_root: 'the answer key',
-  vocabulary_sha256: 'the vocabulary',
-  study_sha256: 'preregistration/study.json',
-  code: 'the tool, DuckDB or the analysis code changed',
-};
-
-/** What classify or score would consume now, given the previous stage's inputs digest. */
-export function analysisInputs(name: 'classify' | 'score', upstreamDigest: string, frozen: ReturnType<typeof requireFrozenInputs>) {
-  return {
-    stage: name,
-    upstream_digest: upstreamDigest,
-    section5_sha256: frozen.section5.sha256,
-    answer_key_root: frozen.frozen.answer_key.root,
-    vocabulary_sha256: frozen.digests.vocabulary.sha256,
-    study_sha256: frozen.digests.study_sha256,
-    code: { tool_version: TOOL_VERSION, duckdb_version: duckdbVersion(), files: CODE_FILES.map((f) => sha256Hex(readFileSync(f))) },
-  };
-}
-
-export async function analysisVerdict(layout: ReturnType<typeof studyLayout>, inputs: ReturnType<typeof analysisInputs>, force: boolean): Promise<StageVerdict> {
-  const store = await openStore(storePath(layout), { readOnly: true });
-  try {
-    return judge(await recordedRun(store.connection, inputs.stage), inputs, ANALYSIS_LABELS, force);
-  } finally {
-    store.close();
-  }
-}
-
-async function runAnalysis(stage: AnalysisStage, ctx: StageContext): Promise<StageResult> {
-  const layout = studyLayout(ctx.root);
-  const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
-  const frozen = requireFrozenInputs(loadStudyFiles(layout), ctx.env, secretFile);
-  const upstream = (await runOnce(stage.before, { ...ctx, values: secretFile ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string };
-  const consumed = analysisInputs(stage.name, upstream.inputs_digest, frozen);
-  const dbPath = storePath(layout);
-  const verdict = await analysisVerdict(layout, consumed, ctx.values.force === true);
-  if (verdict.current) {
-    const outputs = verdict.outputs as Record<string, number>;
-    return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: verdict.digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
-  }
-  const digest = verdict.digest;
-  return writeStoreInPlace(dbPath, async () => {
-    const store = await openStore(dbPath);
-    let prepared: Record<string, number> = {};
-    try {
-      await deleteStageRun(store.connection, stage.name);
-      if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
-    } finally {
-      store.close();
-    }
-    ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
-    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views, classValuesOf(frozen.study), statisticsOf(frozen.study).alpha, frozen.frozen.hypothesis_family);
-    const after = await openStore(dbPath);
-    try {
-      const finished = stage.finish ? await stage.finish(after, frozen) : {};
-      const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])), ...finished };
-      await recordRun(after.connection, stage.name, consumed, outputs);
-      return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason: verdict.reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${verdict.reason}\n${render(outputs)}` };
-    } finally {
-      after.close();
-    }
-  });
-}
-
-function render(outputs: Record<string, number>): string {
-  return Object.entries(outputs)
-    .map(([k, v]) => `  ${k}: ${v}`)
-    .join('\n');
-}
-
-/** classify and score: the same options and refusals, their own views and upstream stage. */
-function analysisCommand(stage: AnalysisStage, summary: string, help: readonly string[]): Command {
+/** classify and score: the same options and refusals; their views and work: analysis/stage.ts. */
+function analysisCommand(stage: { name: 'classify' | 'score' }, summary: string, help: readonly string[]): Command {
   return {
     name: stage.name,
     summary,
@@ -135,32 +24,18 @@ function analysisCommand(stage: AnalysisStage, summary: string, help: readonly s
     stage: true,
     jsonSchema: () => `prereg.${stage.name}/1`,
     writesStudy: () => true,
-    run: (ctx) => runAnalysis(stage, ctx),
+    run: (ctx) => runStage(stage.name, ctx),
   };
 }
 
 export const classify: Command = analysisCommand(
-  {
-    name: 'classify',
-    views: ['assertion_classes'],
-    before: verify,
-    prepare: async (ctx, store, frozen) => {
-      ctx.progress('classify: extracting assertions…');
-      const items = frozen.items();
-      return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
-    },
-  },
+  { name: 'classify' },
   'extract assertions and classify them with the section-5 SQL (declared and proven)',
   ['Runs verify if needed, extracts every assertion (assertions table), builds the', 'base tables of docs/tables.md, then materialises section 5\'s assertion_classes.'],
 );
 
 export const score: Command = analysisCommand(
-  {
-    name: 'score',
-    views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
-    before: classify,
-    finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha, maxTruncationGapOf(frozen.study), nearMissOf(frozen.study)),
-  },
+  { name: 'score' },
   'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
   [
     'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,',

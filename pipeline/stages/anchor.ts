@@ -10,6 +10,7 @@ import { requestTimestamp, TsaRequestError } from '../net/tsa-client.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
 import { readRegularFile } from '../io/regular-file.ts';
+import { parseTsaOverrides, positiveInt } from '../options.ts';
 
 export const anchor: Command = {
   name: 'anchor',
@@ -124,19 +125,3 @@ export const anchor: Command = {
     };
   },
 };
-
-export function parseTsaOverrides(values: unknown): Array<{ name: string; url: string }> | null {
-  if (!Array.isArray(values) || values.length === 0) return null;
-  return values.map((v: string) => {
-    const eq = v.indexOf('=');
-    if (eq <= 0) throw new PreregError('USAGE', `--tsa expects NAME=URL, got ${v}`);
-    return { name: v.slice(0, eq), url: v.slice(eq + 1) };
-  });
-}
-
-export function positiveInt(value: unknown, fallback: number, flag: string): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new PreregError('USAGE', `${flag} expects a non-negative integer`);
-  return n;
-}

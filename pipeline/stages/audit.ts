@@ -5,18 +5,20 @@ import { auditOutputs, type AuditStages } from '../audit/index.ts';
 import { renderReport } from '../audit/rails.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import type { Command } from '../command.ts';
-import { ANCHOR_AUDITOR_OPTIONS } from '../auditor/trust.ts';
-import { classify, score } from './analysis.ts';
-import { checkAnchors } from './check-anchors.ts';
-import { emitOutputs } from './emit.ts';
-import { ingest } from './ingest.ts';
-import { verify } from './verify.ts';
+import { ANCHOR_AUDITOR_OPTIONS } from '../options.ts';
+import { runCheckAnchors } from '../freeze/check-anchors.ts';
+import { emitOutputs } from '../emit/outputs.ts';
+import { PIPELINE } from '../run/pipeline.ts';
+import { runStage } from '../run/runner.ts';
 
-/** What the audit runs in-process: the same commands a user runs, so no check is implemented twice. */
+/**
+ * What the audit runs in-process: the same stages a user runs, in the pipeline's order, so no
+ * check is implemented twice; the last, emit, unsigned.
+ */
 const AUDIT_STAGES: AuditStages = {
-  rerun: [ingest, verify, classify, score],
+  rerun: PIPELINE.slice(0, -1).map((stage) => ({ name: stage.name, run: (ctx) => runStage(stage.name, ctx) })),
   emit: (layout, options) => emitOutputs(layout, { keys: null, ...options }),
-  checkAnchors,
+  checkAnchors: { run: runCheckAnchors },
 };
 
 export const audit: Command = {

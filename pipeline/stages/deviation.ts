@@ -20,7 +20,7 @@ import { EXIT, PreregError } from '../reasons.ts';
 import { loadFrozenStudy } from '../study/frozen-study.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { requiredOption, type Command } from '../command.ts';
-import { parseTsaOverrides, positiveInt } from './anchor.ts';
+import { parseTsaOverrides, positiveInt } from '../options.ts';
 
 /** The longest text, in code points (schemas/deviation.schema.json). */
 const MAX_TEXT = 20_000;

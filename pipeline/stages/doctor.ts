@@ -2,7 +2,7 @@
 import { diagnose } from '../doctor/readiness.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
-import { KEY_OPTIONS } from './emit.ts';
+import { KEY_OPTIONS } from '../options.ts';
 import { windowLines } from '../study/window.ts';
 import type { Command } from '../command.ts';
 

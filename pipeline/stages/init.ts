@@ -14,7 +14,7 @@ import { parseArkForgeKeyHistory, planArkForgeImport } from '../trust-import/ark
 import type { TrustPolicy } from '../formats/trust-policy.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { unregisteredSystemsWarning, type StudyConfig } from '../study/study.ts';
-import { parseTsaOverrides } from './anchor.ts';
+import { parseTsaOverrides } from '../options.ts';
 import type { Command } from '../command.ts';
 import { CI_TOOLS_DIR, CI_WORKFLOW_FILE, FREEZE_DIGEST_FILE } from '../init/ci-workflow.ts';
 import { preregTarballVersion } from '../init/prereg-tarball.ts';

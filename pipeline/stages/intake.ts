@@ -35,8 +35,8 @@ import { readJsonFile, readText } from '../io/json-files.ts';
 import { readRegularFile } from '../io/regular-file.ts';
 import { studyLayout, type StudyLayout } from '../layout.ts';
 import { EXIT, exitCodeOf, PreregError } from '../reasons.ts';
-import { parseTsaOverrides, positiveInt } from './anchor.ts';
-import { loadFrozenItems } from './ingest.ts';
+import { parseTsaOverrides, positiveInt } from '../options.ts';
+import { loadFrozenItems } from '../freeze/frozen-items.ts';
 import type { Command, StageContext, StageResult } from '../command.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 

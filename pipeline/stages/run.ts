@@ -1,10 +1,9 @@
 // `prereg run`: the whole after-the-deadline pipeline, ingest → verify → classify → score → emit.
 // Each stage skips when nothing it consumed changed, and says why it reran otherwise.
-import { classify, score } from './analysis.ts';
-import { emit, KEY_OPTIONS } from './emit.ts';
-import { ingest } from './ingest.ts';
-import { runOnce, type Command } from '../command.ts';
-import { verify } from './verify.ts';
+import { KEY_OPTIONS } from '../options.ts';
+import type { Command } from '../command.ts';
+import { PIPELINE } from '../run/pipeline.ts';
+import { runStage } from '../run/runner.ts';
 import { EXIT } from '../reasons.ts';
 import { refuseOutputsInsideStudy } from '../emit/directory.ts';
 import { studyLayout } from '../layout.ts';
@@ -40,13 +39,13 @@ export const run: Command = {
     const stages: Record<string, unknown> = {};
     // Each stage's first line: skipped, or rerun and why.
     const said: string[] = [];
-    // Each stage asks for its predecessor through runOnce: with one memo, none runs twice.
+    // Each stage asks for its predecessor through runStage: with one memo, none runs twice.
     const shared = { ...ctx, memo: new Map() };
-    for (const stage of [ingest, verify, classify, score, emit]) {
+    for (const stage of PIPELINE) {
       ctx.progress(`run: ${stage.name}…`);
-      const result = await runOnce(stage, shared);
+      const result = await runStage(stage.name, shared);
       stages[stage.name] = result.json;
-      if (stage !== emit) said.push(result.text.split('\n')[0]!);
+      if (stage.name !== 'emit') said.push(result.text.split('\n')[0]!);
       if (result.exitCode !== EXIT.ok) return { exitCode: result.exitCode, json: { ok: false, failed_stage: stage.name, stages }, text: result.text };
     }
     const emitted = stages.emit as { run_id: string; dir: string };

@@ -22,7 +22,7 @@ import { readRegularFile } from '../io/regular-file.ts';
 import { studyLayout, studyRelative, type StudyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { intakeOf } from '../study/study.ts';
-import { parseTsaOverrides, positiveInt } from './anchor.ts';
+import { parseTsaOverrides, positiveInt } from '../options.ts';
 import type { Command } from '../command.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 

@@ -4,16 +4,12 @@ import { existsSync } from 'node:fs';
 import { studyLayout, studyRelative } from '../layout.ts';
 import { shown } from '../text/display.ts';
 import { EXIT, PreregError } from '../reasons.ts';
-import { requireFrozenInputs } from '../freeze/preflight.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { runDirectory } from '../emit/directory.ts';
 import { runIdOf } from '../emit/manifest.ts';
-import { storePath } from '../store/db.ts';
-import type { StageVerdict } from '../run/stage-inputs.ts';
-import { analysisInputs, analysisVerdict } from './analysis.ts';
-import { emitInputs } from './emit.ts';
-import { ingestInputs, ingestVerdict } from './ingest.ts';
-import { verifyInputs, verifyVerdict } from './verify-study.ts';
+import { emitInputs } from '../emit/outputs.ts';
+import { PIPELINE, STAGE_NAMES } from '../run/pipeline.ts';
+import { judgeStage } from '../run/runner.ts';
 import type { Command } from '../command.ts';
 import { requireSealedIntake } from '../intake/files.ts';
 import { windowLines, windowState } from '../study/window.ts';
@@ -24,8 +20,6 @@ export interface StageStatus {
   reason: string;
   code?: string;
 }
-
-const STAGES = ['ingest', 'verify', 'classify', 'score', 'emit'] as const;
 
 export const status: Command = {
   name: 'status',
@@ -50,31 +44,30 @@ export const status: Command = {
   jsonSchema: () => 'prereg.status/2',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
-    const secretFile = typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined;
     const stages: StageStatus[] = [];
     // Each stage is judged on its predecessor's current inputs digest; a stage after a blocked one is blocked too.
     // One read of the study for every stage judged: each line judges the same bytes.
     const loaded = loadStudyFiles(layout);
+    // Judged as the stages skip by, hashing silently; with the options run gives them (--secret-file).
+    const judging = { ...ctx, progress: () => {} };
     try {
-      const ing = await ingestInputs(loaded, () => {});
-      const ingV = (await ingestVerdict(layout, ing.inputs, false)).verdict;
-      stages.push(state('ingest', ingV));
-      const verIn = verifyInputs(loaded, ingV.digest);
-      // A stale ingest rebuilds the store from nothing: no later stage's record survives it.
-      const rebuilt = ingV.current ? null : { current: false, digest: '', reason: 'no recorded run once ingest rebuilds the store' };
-      const verV = rebuilt ?? (await recorded(layout, () => verifyVerdict(layout, verIn, false)));
-      stages.push(state('verify', verV));
-      const frozen = requireFrozenInputs(loaded, ctx.env, secretFile);
-      let upstream = verV.digest;
-      let allCurrent = ingV.current && verV.current;
-      for (const name of ['classify', 'score'] as const) {
-        const inputs = analysisInputs(name, upstream, frozen);
-        const v = rebuilt ?? (await recorded(layout, () => analysisVerdict(layout, inputs, false)));
-        stages.push(state(name, v));
-        upstream = v.digest;
-        allCurrent &&= v.current;
+      let upstream: string | null = null;
+      let allCurrent = true;
+      // A stale first stage rebuilds the store from nothing: no later stage's record survives it.
+      let rebuilt = false;
+      let submissions: Array<{ file: string; sha256: string; bytes: number }> = [];
+      for (const stage of PIPELINE.slice(0, -1)) {
+        const { judgement, consumed } = await judgeStage(stage.name, judging, loaded, upstream, rebuilt);
+        if (stage.after === null) {
+          rebuilt = !judgement.current;
+          // What run_id derives from: the submission files ingest would record.
+          submissions = (consumed as { submissions: typeof submissions }).submissions;
+        }
+        stages.push(state(stage.name, judgement));
+        upstream = judgement.digest;
+        allCurrent &&= judgement.current;
       }
-      const runId = runIdOf(emitInputs(loaded, ing.inputs.submissions));
+      const runId = runIdOf(emitInputs(loaded, submissions));
       // The same directory run and emit resolve --outputs to; named as the user gave it.
       const outputs = typeof ctx.values.outputs === 'string' ? ctx.values.outputs : undefined;
       const dir = runDirectory(layout, runId, outputs).finalDir;
@@ -88,8 +81,8 @@ export const status: Command = {
     } catch (err) {
       if (!(err instanceof PreregError)) throw err;
       const at = stages.length;
-      for (const [i, name] of STAGES.slice(at).entries()) {
-        stages.push(i === 0 ? { stage: name, state: 'blocked', code: err.code, reason: err.message.split('\n')[0]! } : { stage: name, state: 'blocked', reason: `${STAGES[at]} is blocked` });
+      for (const [i, name] of STAGE_NAMES.slice(at).entries()) {
+        stages.push(i === 0 ? { stage: name, state: 'blocked', code: err.code, reason: err.message.split('\n')[0]! } : { stage: name, state: 'blocked', reason: `${STAGE_NAMES[at]} is blocked` });
       }
     }
     // Emit signs nothing outside the window (SEAL_MISSING, WINDOW_OPEN): blocked, whatever the store holds.
@@ -108,17 +101,6 @@ export const status: Command = {
     return { exitCode: blocked ? EXIT.blocked : EXIT.ok, json: { ok: !blocked, window, stages }, text: lines.join('\n') };
   },
 };
-
-/** A verdict read from the store; no store, or one that cannot be read, means never run (ingest rebuilds it). */
-async function recorded(layout: ReturnType<typeof studyLayout>, judge: () => Promise<StageVerdict>): Promise<Pick<StageVerdict, 'current' | 'digest' | 'reason'>> {
-  if (!existsSync(storePath(layout))) return { current: false, digest: '', reason: 'no recorded run' };
-  try {
-    return await judge();
-  } catch (err) {
-    if (err instanceof PreregError) throw err;
-    return { current: false, digest: '', reason: `the database could not be read (${(err as Error).message.split('\n')[0]})` };
-  }
-}
 
 function state(stage: string, v: { current: boolean; reason: string }): StageStatus {
   return { stage, state: v.current ? 'current' : 'stale', reason: v.reason };

@@ -1,4 +1,4 @@
-// `prereg verify`: in a study (stages/verify-study.ts), verifies every ingested evidence item and
+// `prereg verify`: in a study (verify/study-stage.ts), verifies every ingested evidence item and
 // AER-1 timeline into proof_checks, chain_checks, chain_entries, evidence_links and
 // served_passages (SPEC §5.2, §6.1, §6.2); with files, verifies those files alone (SPEC §9) with
 // the same code, printing each file's line as soon as it is known.
@@ -58,8 +58,8 @@ export const verify: Command = {
   // Verifying given files writes nothing; the study mode writes the store.
   writesStudy: (ctx) => ctx.positionals.length === 0,
   async run(ctx) {
-    // The study mode (DuckDB) is imported only when it runs: checking files needs no store.
-    return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : (await import('./verify-study.ts')).verifyStudy(ctx);
+    // The study mode (DuckDB; verify/study-stage.ts) is imported only when it runs: checking files needs no store.
+    return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : (await import('../run/runner.ts')).runStage('verify', ctx);
   },
 };
 

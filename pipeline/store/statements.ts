@@ -81,7 +81,7 @@ export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index
 /** What served-passages.sql reads as getvariable('require_receipts') ($1: a boolean). */
 export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN';
 
-/** Section 5's scores, which the score stage adds intervals to (statistics/score-tables.ts). */
+/** Section 5's scores, which the score stage adds intervals to (analysis/score-tables.ts). */
 export const SCORES_TO_ADJUST = 'SELECT system_id, metric, declared, proven, n_declared, n_proven FROM result_scores ORDER BY system_id, metric';
 
 /** Section 5's sign tests, which the score stage adjusts for multiplicity (Holm). */

@@ -1,7 +1,12 @@
 // The class values section 5 may produce (SPEC §13.1): the product's built-in set, and the ones a
 // study declares in study.json `classes`, each with its one-line meaning. Frozen with study.json:
 // a class is part of the plan, so what a result may say is known before the deadline.
-import type { StudyConfig } from './study.ts';
+
+/** What of study.json declares classes (study.ts imports this file: a structural type, not StudyConfig, so the two import no circle). */
+interface DeclaresClasses {
+  format: string;
+  classes?: Readonly<Record<string, string>>;
+}
 
 /** The built-in classes (docs/tables.md, "Views section 5 must create"): their meanings are the product's. */
 export const BUILT_IN_CLASSES: readonly string[] = [
@@ -17,13 +22,13 @@ export interface StudyClass {
 }
 
 /** The study's own classes, in code-point order of their names (none for a study/1, which cannot declare them). */
-export function studyClassesOf(study: Pick<StudyConfig, 'format' | 'classes'>): StudyClass[] {
+export function studyClassesOf(study: DeclaresClasses): StudyClass[] {
   const declared = study.format === 'prereg.study/2' ? (study.classes ?? {}) : {};
   return Object.keys(declared).sort().map((name) => ({ name, meaning: declared[name]! }));
 }
 
 /** Every class value section 5 may produce in this study: the built-in set, then the study's own. */
-export function classValuesOf(study: Pick<StudyConfig, 'format' | 'classes'>): string[] {
+export function classValuesOf(study: DeclaresClasses): string[] {
   return [...BUILT_IN_CLASSES, ...studyClassesOf(study).map((c) => c.name)];
 }
 

@@ -7,10 +7,7 @@ import type { TreeDigest } from './file-tree.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { PreregError } from '../reasons.ts';
 import type { AnswerKeyCommitment } from './answer-key.ts';
-import type { StudyConfig } from './study.ts';
 import type { UnmatchedHeading } from './vocabulary.ts';
-import type { PublicDigests } from './public-digests.ts';
-import { TOOL_VERSION } from '../version.ts';
 
 export interface FreezeRecord {
   format: 'prereg.freeze/1';
@@ -40,24 +37,6 @@ export interface PlanSectionDigest {
 /** The warning freeze and doctor print for a heading the vocabulary leaves out. */
 export function unmatchedHeadingWarning(h: UnmatchedHeading): string {
   return `VOCABULARY_HEADING_UNMATCHED: corpus/${h.file}:${h.line}: ${JSON.stringify(h.heading)} has an identifier's shape, but no heading pattern declares it (a citation of it is a PHANTOM)`;
-}
-
-export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, answerKey: AnswerKeyCommitment, hypothesisFamily: readonly string[], amends?: FreezeRecord['amends']): FreezeRecord {
-  return {
-    format: 'prereg.freeze/1',
-    study_id: study.study_id,
-    window: { opens_at: study.window.opens_at, closes_at: study.window.closes_at },
-    corpus: digests.corpus,
-    vocabulary: { sha256: digests.vocabulary.sha256, size: digests.vocabulary.ids.length },
-    section5_sha256: digests.section5_sha256,
-    plan_sections: digests.plan_sections.map(({ heading, sha256 }) => ({ heading, sha256 })),
-    answer_key: answerKey,
-    study_sha256: digests.study_sha256,
-    trust: digests.trust,
-    tool: { name: 'prereg', version: TOOL_VERSION },
-    hypothesis_family: [...hypothesisFamily],
-    ...(amends ? { amends } : {}),
-  };
 }
 
 /** freeze_digest = SHA-256(canonical freeze.json). */

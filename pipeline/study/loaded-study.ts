@@ -5,7 +5,7 @@
 // When it is read again (the invalidation rule, README.md, "The loaded study"): a
 // LoadedStudy belongs to one stage's run. A stage makes one when it starts and hands it to what it
 // calls; it is never kept across stages (each stage of `prereg run`, and a stage another stage runs
-// through runOnce, loads its own), nor past a write to one of its files (freeze writes freeze.json
+// through run/runner.ts, loads its own), nor past a write to one of its files (freeze writes freeze.json
 // and reads nothing back through it). A file that changes while a stage runs is then either seen
 // as the stage first read it, everywhere in the stage, or caught by the check of the stage that
 // reads it next. A refusal is kept too: asked again, a file that could not be read gives the same error.

@@ -5,7 +5,10 @@ import { PreregError } from '../reasons.ts';
 import type { TreeDigest } from './file-tree.ts';
 import type { LoadedStudy } from './loaded-study.ts';
 import type { Section5 } from './section5.ts';
-import type { PlanSectionDigest } from './freeze-record.ts';
+import type { FreezeRecord, PlanSectionDigest } from './freeze-record.ts';
+import type { AnswerKeyCommitment } from './answer-key.ts';
+import type { StudyConfig } from './study.ts';
+import { TOOL_VERSION } from '../version.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { readCorpusHeadings, type DuplicateDeclaration, type UnmatchedHeading, type Vocabulary } from './vocabulary.ts';
 
@@ -43,5 +46,23 @@ export function computePublicDigests(loaded: LoadedStudy): PublicDigests {
     trust: loaded.trustTree(),
     unmatched_headings: unmatched,
     duplicate_ids: duplicates,
+  };
+}
+
+export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, answerKey: AnswerKeyCommitment, hypothesisFamily: readonly string[], amends?: FreezeRecord['amends']): FreezeRecord {
+  return {
+    format: 'prereg.freeze/1',
+    study_id: study.study_id,
+    window: { opens_at: study.window.opens_at, closes_at: study.window.closes_at },
+    corpus: digests.corpus,
+    vocabulary: { sha256: digests.vocabulary.sha256, size: digests.vocabulary.ids.length },
+    section5_sha256: digests.section5_sha256,
+    plan_sections: digests.plan_sections.map(({ heading, sha256 }) => ({ heading, sha256 })),
+    answer_key: answerKey,
+    study_sha256: digests.study_sha256,
+    trust: digests.trust,
+    tool: { name: 'prereg', version: TOOL_VERSION },
+    hypothesis_family: [...hypothesisFamily],
+    ...(amends ? { amends } : {}),
   };
 }

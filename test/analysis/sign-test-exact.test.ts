@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addScoreStatistics } from '../../pipeline/statistics/score-tables.ts';
+import { addScoreStatistics } from '../../pipeline/analysis/score-tables.ts';
 import { runSection5 } from '../../pipeline/store/section5-runner.ts';
 import { BASE_TABLE_SQL, COVERAGE_SQL } from '../../pipeline/store/table-files.ts';
 import { extractSection5 } from '../../pipeline/study/section5.ts';

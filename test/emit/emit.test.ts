@@ -10,7 +10,7 @@ import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import { studyLayout } from '../../pipeline/layout.ts';
 import { PreregError } from '../../pipeline/reasons.ts';
 import { DATA_FILES } from '../../pipeline/emit/manifest.ts';
-import { emitOutputs, type EmitResult } from '../../pipeline/stages/emit.ts';
+import { emitOutputs, type EmitResult } from '../../pipeline/emit/outputs.ts';
 import { runCli } from '../support/cli.ts';
 import { filesOf, KEY_ARGS, KEY_FILES, KEYS, rowsOf, run, studyWithStore, variantStore } from './helpers.ts';
 

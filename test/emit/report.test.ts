@@ -1,7 +1,9 @@
 // The pure parts of emit: fractions and percentages of the report, escaping, the manifest helpers.
 import { describe, expect, it } from 'vitest';
-import { sealManifest, sha256sums, type EmitInputs } from '../../pipeline/emit/manifest.ts';
-import type { Row, StoreFacts } from '../../pipeline/emit/tables.ts';
+import { sealManifest, sha256sums } from '../../pipeline/emit/manifest.ts';
+import type { EmitInputs } from '../../pipeline/results/shapes.ts';
+import type { Row } from '../../pipeline/emit/tables.ts';
+import type { StoreFacts } from '../../pipeline/results/shapes.ts';
 import { JsonNumber } from '../../pipeline/formats/canonical-json.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../../pipeline/report/render.ts';
 import { fraction, metricName, observedOf, percentOf } from '../../pipeline/report/values.ts';

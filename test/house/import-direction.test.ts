@@ -92,6 +92,84 @@ function ioChain(graph: Graph, start: string, known: ReadonlySet<string>): strin
 const isStage = (file: string): boolean => file.startsWith('pipeline/stages/') || file.startsWith('pipeline/commands/');
 const mayImportStages = (file: string): boolean => isStage(file) || file === 'pipeline/cli.ts';
 
+/** The list of commands cli.ts reads: it names every command (and loads each only when it runs), it is none. */
+const COMMAND_LIST = 'pipeline/stages/registry.ts';
+/** What `file` counts as in the graph of folders: its folder under pipeline/, or itself for a file at the top. */
+const folderOf = (file: string): string => {
+  const parts = file.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}/` : file;
+};
+
+/**
+ * Every circle of `edges` (a node → the nodes it imports), each once, as "a → b → … → a" starting
+ * at its smallest node: the strongly connected components (Tarjan), each walked back to its start.
+ */
+function circlesOf(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const connect = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1 || (edges.get(v) ?? []).includes(v)) components.push(component);
+    }
+  };
+  for (const v of [...edges.keys()].sort()) if (!index.has(v)) connect(v);
+  // One circle through each component, by the shortest way back to its smallest node.
+  return components.map((component) => {
+    const inside = new Set(component);
+    const start = [...component].sort()[0]!;
+    const from = new Map<string, string>();
+    const queue = [start];
+    for (let i = 0; i < queue.length; i++) {
+      for (const w of edges.get(queue[i]!) ?? []) {
+        if (w === start) {
+          const path = [queue[i]!];
+          while (path[0] !== start) path.unshift(from.get(path[0]!)!);
+          return [...path, start].join(' → ');
+        }
+        if (inside.has(w) && !from.has(w)) {
+          from.set(w, queue[i]!);
+          queue.push(w);
+        }
+      }
+    }
+    return start;
+  }).sort();
+}
+
+/** Folder → the folders it imports (a file at the top of pipeline/ is its own node), and file → the files it imports. */
+function circles(graph: Graph): string[] {
+  const folders = new Map<string, string[]>();
+  for (const [file, imports] of graph.local) {
+    const from = folderOf(file);
+    const to = new Set([...(folders.get(from) ?? []), ...imports.map(folderOf).filter((f) => f !== from)]);
+    folders.set(from, [...to].sort());
+  }
+  return [
+    ...circlesOf(folders).map((c) => `folders import each other in a circle: ${c}`),
+    ...circlesOf(graph.local).map((c) => `modules import each other in a circle: ${c}`),
+  ];
+}
+
 /** Every rule broken in `graph`, one line each. */
 function violations(graph: Graph, known = KNOWN_IO): string[] {
   const knownKeys = new Set(known.map((k) => `${k.file} ${k.module}`));
@@ -108,6 +186,11 @@ function violations(graph: Graph, known = KNOWN_IO): string[] {
       for (const target of imports.filter((t) => t.startsWith('pipeline/evidence/'))) found.push(`${file} reads files and must not import ${target}`);
     }
   }
+  for (const [file, imports] of graph.local) {
+    if (!isStage(file) || file === COMMAND_LIST) continue;
+    for (const target of imports.filter(isStage)) found.push(`${file} imports the command ${target}: a command imports no command; what two share lives below them`);
+  }
+  found.push(...circles(graph));
   for (const k of known) {
     if (!(graph.external.get(k.file) ?? []).includes(k.module)) found.push(`KNOWN_IO lists ${k.file} → ${k.module}, which no longer exists: remove the entry`);
   }
@@ -119,11 +202,11 @@ describe('import direction', () => {
 
   it('reads the imports of every pipeline source', () => {
     expect(graph.local.size).toBeGreaterThan(100);
-    expect(graph.local.get('pipeline/stages/audit.ts')).toContain('pipeline/stages/verify.ts');
+    expect(graph.local.get('pipeline/stages/audit.ts')).toContain('pipeline/run/pipeline.ts');
     expect(graph.external.get('pipeline/store/db.ts')).toContain('@duckdb/node-api');
   });
 
-  it('no file outside pipeline/stages/ and cli.ts imports a stage; evidence/ and formats/ reach no I/O; io/ imports no evidence', () => {
+  it('no file outside pipeline/stages/ and cli.ts imports a stage, no command imports a command, no circle of folders or modules; evidence/ and formats/ reach no I/O; io/ imports no evidence', () => {
     expect(violations(graph)).toEqual([]);
   });
 
@@ -136,9 +219,39 @@ describe('import direction', () => {
   };
 
   it('fails when a room below the stages imports a stage', () => {
-    expect(violations(withEdge('pipeline/audit/recorded.ts', 'pipeline/stages/emit.ts'))).toEqual([
+    expect(violations(withEdge('pipeline/audit/recorded.ts', 'pipeline/stages/emit.ts'))).toContain(
       'pipeline/audit/recorded.ts imports the command pipeline/stages/emit.ts: only pipeline/stages/, pipeline/commands/ and pipeline/cli.ts may',
+    );
+  });
+
+  it('fails when a command imports a command, even a type, and names the edge', () => {
+    expect(violations(withEdge('pipeline/stages/run.ts', 'pipeline/stages/emit.ts'))).toEqual([
+      'pipeline/stages/run.ts imports the command pipeline/stages/emit.ts: a command imports no command; what two share lives below them',
     ]);
+    expect(violations(withEdge('pipeline/commands/validate.ts', 'pipeline/stages/anchor.ts'))).toContain(
+      'pipeline/commands/validate.ts imports the command pipeline/stages/anchor.ts: a command imports no command; what two share lives below them',
+    );
+  });
+
+  it('fails on a circle of folders or of modules, an `import type` included', () => {
+    // report/ renders the shapes of results/: a type of report/ read by results/ closes a circle of folders.
+    const typeBack = graphOf(sourceFiles(PIPELINE_DIR));
+    expect(importsOf("import type { Block } from '../report/document.ts';")).toEqual(['../report/document.ts']);
+    typeBack.local.get('pipeline/results/shapes.ts')!.push('pipeline/report/document.ts');
+    expect(violations(typeBack)).toEqual([
+      'folders import each other in a circle: pipeline/report/ → pipeline/results/ → pipeline/report/',
+      'modules import each other in a circle: pipeline/report/document.ts → pipeline/results/shapes.ts → pipeline/report/document.ts',
+    ]);
+    // Two modules of one folder importing each other.
+    expect(violations(withEdge('pipeline/study/file-tree.ts', 'pipeline/study/loaded-study.ts'))).toEqual([
+      'modules import each other in a circle: pipeline/study/file-tree.ts → pipeline/study/loaded-study.ts → pipeline/study/file-tree.ts',
+    ]);
+  });
+
+  it('names every circle once, from its smallest node', () => {
+    const edges = new Map([['b', ['c']], ['c', ['a', 'b']], ['a', ['b']], ['d', ['d']], ['e', ['a']]]);
+    expect(circlesOf(edges)).toEqual(['a → b → c → a', 'd → d']);
+    expect(circlesOf(new Map([['a', ['b']], ['b', ['c']]]))).toEqual([]);
   });
 
   it('fails when a pure file imports node:fs, or reaches pipeline/io/ through another file', () => {

@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync, rmSync, symlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
-import { ANCHOR_AUDITOR_OPTIONS } from '../../pipeline/auditor/trust.ts';
+import { ANCHOR_AUDITOR_OPTIONS } from '../../pipeline/options.ts';
 import { audit } from '../../pipeline/stages/audit.ts';
 import { checkAnchors } from '../../pipeline/stages/check-anchors.ts';
 

@@ -8,12 +8,11 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { COMMANDS } from '../../stages/registry.ts';
-import { TOOL_VERSION } from '../../version.ts';
-import { callTool, MCP_TOOLS, usageOutcome, type ToolOutcome } from './tools.ts';
+import { TOOL_VERSION } from '../version.ts';
+import { callTool, MCP_TOOLS, usageOutcome, type ServedCommand, type ToolOutcome } from './tools.ts';
 
 /** Serves the tools for the study at `root` (the working directory) until the client closes stdin. */
-export async function serveStdio(root: string, env: NodeJS.ProcessEnv): Promise<void> {
+export async function serveStdio(root: string, env: NodeJS.ProcessEnv, commands: readonly ServedCommand[]): Promise<void> {
   const server = new Server(
     { name: 'prereg', version: TOOL_VERSION },
     {
@@ -23,7 +22,7 @@ export async function serveStdio(root: string, env: NodeJS.ProcessEnv): Promise<
   );
   const validators = new AjvJsonSchemaValidator();
   const tools = MCP_TOOLS.map((t) => ({ tool: t, check: validators.getValidator(t.inputSchema) }));
-  const summaries = new Map(COMMANDS.map((c) => [c.name, c.summary]));
+  const summaries = new Map(commands.map((c) => [c.name, c.summary]));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map(({ tool }) => ({
@@ -42,7 +41,7 @@ export async function serveStdio(root: string, env: NodeJS.ProcessEnv): Promise<
       ? usageOutcome(request.params.name, `no such tool (the tools: ${MCP_TOOLS.map((t) => t.name).join(', ')})`)
       : !checked!.valid
         ? usageOutcome(found.tool.name, checked!.errorMessage)
-        : await callTool(found.tool, args, root, env);
+        : await callTool(found.tool, args, root, env, commands);
     return { content: [{ type: 'text', text: outcome.text }], isError: outcome.isError, _meta: { 'prereg/exit_code': outcome.exitCode } };
   });
 

@@ -6,11 +6,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { readCounts, readObjects } from '../store/query.ts';
 import { countRows, REPLICATES, RETRIEVAL_RECORDS, SCORES_TO_ADJUST, SIGN_TESTS_TO_ADJUST, systemConfigurations, TRUNCATED_SHARES } from '../store/statements.ts';
-import { beyondNoise, splitSignTests } from './noise-floor.ts';
-import { comparisonCaveats, configurationCaveats, type TruncationShare } from './caveats.ts';
+import { beyondNoise, splitSignTests } from '../statistics/noise-floor.ts';
+import { comparisonCaveats, configurationCaveats, type TruncationShare } from '../statistics/caveats.ts';
 import { CONSTANCY_FLIPS_SQL, STATISTICS_TABLES_SQL } from '../store/table-files.ts';
-import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from './results.ts';
-import { retrievalRows } from './retrieval.ts';
+import { scoreIntervals, signTestAdjustments, type ScoreRow, type SignTestRow } from '../statistics/results.ts';
+import { retrievalRows } from '../statistics/retrieval.ts';
 import type { Related } from '../study/near-miss.ts';
 
 /** Counts in a result table are BIGINT; a rate's counts fit a double exactly far beyond any study. */

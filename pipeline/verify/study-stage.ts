@@ -1,7 +1,7 @@
 // `prereg verify` in a study: verifies every ingested evidence item and AER-1 timeline into
 // proof_checks, chain_checks, chain_entries, evidence_links, whose evidence is whose
 // (evidence_ownership, evidence_reuse) and served_passages (SPEC §5.2, §6.1, §6.2), skipping when nothing it consumed changed. Its own module so that verifying files
-// (stages/verify.ts) never loads DuckDB.
+// (stages/verify.ts) never loads DuckDB; below the command (stages/verify.ts imports it when it runs).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,21 +10,21 @@ import { sha256Hex } from '../formats/hash.ts';
 import { sha256OfFileIfAny } from '../io/file-hash.ts';
 import { corpusDrift, refuseDrift, trustDrift } from '../study/drift.ts';
 import { corpusSections } from '../study/corpus-sections.ts';
-import { loadStudyFiles, type LoadedStudy } from '../study/loaded-study.ts';
+import type { LoadedStudy } from '../study/loaded-study.ts';
 import { expectedToolsOf, passagesOf } from '../study/study.ts';
-import { studyLayout, type StudyLayout } from '../layout.ts';
-import { judge, recordedRun, recordRun, type StageVerdict } from '../run/stage-inputs.ts';
+import { studyLayout } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace } from '../store/db.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
-import { readCommitments, requireCommitmentsIfReceipts } from '../verify/inputs.ts';
-import { verifyStore } from '../verify/study-verify.ts';
+import { readCommitments, requireCommitmentsIfReceipts } from './inputs.ts';
+import { verifyStore, type VerifyCounts } from './study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
-import { ingest } from './ingest.ts';
 import { intakeRecordFiles, listCommitmentsFiles } from '../intake/files.ts';
 import { commitmentWitnesses } from '../intake/commitment-witnesses.ts';
-import { runOnce, type StageContext, type StageResult } from '../command.ts';
+import type { CachedStage } from '../cached-stage.ts';
+import type { StageContext } from '../command.ts';
+import type { DuckDBConnection } from '@duckdb/node-api';
 
 // The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
 const SQL_FILES = [VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, fileURLToPath(runningModule(new URL('../store/statements.ts', import.meta.url)))];
@@ -64,30 +64,25 @@ export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
   };
 }
 
-export async function verifyVerdict(layout: StudyLayout, inputs: ReturnType<typeof verifyInputs>, force: boolean): Promise<StageVerdict> {
-  const store = await openStore(storePath(layout), { readOnly: true });
-  try {
-    return judge(await recordedRun(store.connection, 'verify'), inputs, VERIFY_LABELS, force);
-  } finally {
-    store.close();
-  }
-}
+type VerifyInputs = ReturnType<typeof verifyInputs>;
 
-export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
-  const layout = studyLayout(ctx.root);
-  // What this stage stands on, read once; ingest (run through runOnce) reads its own.
-  const loaded = loadStudyFiles(layout);
-  const study = loaded.study();
+/** `prereg verify` in a study: skip when nothing it consumed changed, else verify into the store. */
+export const VERIFY: CachedStage<{ loaded: LoadedStudy; before: VerifyInputs }, VerifyInputs, VerifyCounts> = {
+  labels: VERIFY_LABELS,
   // Its refusals come before ingest's work, and its digests are taken once: the commitments read
   // later must still be the files hashed here (COMMITMENTS_FILE_CHANGED).
-  const before = verifyInputs(loaded, '');
-  const ingested = (await runOnce(ingest, { ...ctx, values: {} })).json as { inputs_digest: string };
-  const consumed = { ...before, ingest_digest: ingested.inputs_digest };
-  const verdict = await verifyVerdict(layout, consumed, ctx.values.force === true);
-  if (verdict.current) {
-    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: verdict.digest, ...(verdict.outputs as object) }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(verdict.outputs)}` };
-  }
-  const digest = verdict.digest;
+  prepare: (_ctx, loaded) => ({ loaded, before: verifyInputs(loaded, '') }),
+  inputs: (prepared, upstream) => ({ ...prepared.before, ingest_digest: upstream ?? '' }),
+  work: (ctx, prepared, consumed, record) => verifyWork(ctx, prepared.loaded, consumed, record),
+  result(_ctx, _prepared, { skipped, reason, digest, outputs }) {
+    if (skipped) return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...outputs }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}` };
+    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason, inputs_digest: digest, ...outputs }, text: `verify: rerun — ${reason}\n${renderCounts(outputs)}` };
+  },
+};
+
+async function verifyWork(ctx: StageContext, loaded: LoadedStudy, consumed: VerifyInputs, record: (connection: DuckDBConnection, outputs: VerifyCounts) => Promise<void>): Promise<VerifyCounts> {
+  const layout = studyLayout(ctx.root);
+  const study = loaded.study();
   return writeStoreInPlace(storePath(layout), async () => {
     const store = await openStore(storePath(layout));
     try {
@@ -123,8 +118,8 @@ export async function verifyStudy(ctx: StageContext): Promise<StageResult> {
       };
       await deleteStageRun(store.connection, 'verify');
       const counts = await verifyStore(store, { ...inputs, expectedTools: expectedToolsOf(study), ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
-      await recordRun(store.connection, 'verify', consumed, counts);
-      return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason: verdict.reason, inputs_digest: digest, ...counts }, text: `verify: rerun — ${verdict.reason}\n${renderCounts(counts)}` };
+      await record(store.connection, counts);
+      return counts;
     } finally {
       store.close();
     }

@@ -4,12 +4,11 @@
 // argument naming a file must lie inside the study directory; no tool runs a command in a mode that
 // writes. Nothing here loads the SDK (server.ts does).
 import { resolve } from 'node:path';
-import { errorOutput, jsonOutput, refusalOf, type StageContext } from '../../command.ts';
-import { isWithin } from '../../io/real-path.ts';
-import { PreregError, type ExitCode } from '../../reasons.ts';
-import { COMMANDS } from '../../stages/registry.ts';
-import { shown } from '../../text/display.ts';
-import { expandPaths } from '../../verify/file-verify.ts';
+import { errorOutput, jsonOutput, refusalOf, type Command, type StageContext } from '../command.ts';
+import { isWithin } from '../io/real-path.ts';
+import { PreregError, type ExitCode } from '../reasons.ts';
+import { shown } from '../text/display.ts';
+import { expandPaths } from '../verify/file-verify.ts';
 
 /** A JSON Schema (draft 2020-12) as tools/list announces it. */
 type JsonSchema = Record<string, unknown>;
@@ -40,6 +39,13 @@ const tool = (name: string, usage: string, properties: Record<string, JsonSchema
   paths: rest.paths ?? [],
   inputSchema: { type: 'object', properties, ...(rest.operands !== undefined && (properties[rest.operands]!.minItems as number) > 0 ? { required: [rest.operands] } : {}), additionalProperties: false },
 });
+
+/** A command the server may call: the CLI's list of commands gives them (the server imports none). */
+export interface ServedCommand {
+  name: string;
+  summary: string;
+  load: () => Promise<Command>;
+}
 
 export const MCP_TOOLS: readonly McpTool[] = [
   tool('explain', 'codes: the reason codes (case-insensitive), or all: true for the whole catalogue.', {
@@ -90,7 +96,7 @@ function requireInside(given: string, root: string): void {
  * Runs `tool` on `args` (already checked against its inputSchema) in the study at `root` (the
  * process's working directory, so a relative path means what it means to `prereg` run there).
  */
-export async function callTool(tool: McpTool, args: Record<string, unknown>, root: string, env: NodeJS.ProcessEnv): Promise<ToolOutcome> {
+export async function callTool(tool: McpTool, args: Record<string, unknown>, root: string, env: NodeJS.ProcessEnv, commands: readonly ServedCommand[]): Promise<ToolOutcome> {
   try {
     for (const name of tool.paths) {
       const value = args[name];
@@ -99,7 +105,7 @@ export async function callTool(tool: McpTool, args: Record<string, unknown>, roo
     const { [tool.operands ?? '']: operands, ...options } = args;
     // A symlink in a walked directory is read as the file it points to: judged as that file.
     if (tool.walks) for (const file of expandPaths(operands as string[])) requireInside(file, root);
-    const command = await COMMANDS.find((c) => c.name === tool.name)!.load();
+    const command = await commands.find((c) => c.name === tool.name)!.load();
     const ctx: StageContext = {
       root,
       json: true,
