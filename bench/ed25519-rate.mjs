@@ -28,7 +28,13 @@ export function ed25519Measure(keyPem, seconds) {
   const used = process.cpuUsage(cpu);
   const end = performance.now();
   // Absolute instants, so that rates measured on several threads can be put on one time line.
-  return { rate: n / ((end - start) / 1000), cpuMicros: (used.user + used.system) / n, count: n, startedAt: performance.timeOrigin + start, endedAt: performance.timeOrigin + end };
+  return {
+    rate: n / ((end - start) / 1000),
+    cpuMicros: (used.user + used.system) / n,
+    count: n,
+    startedAt: performance.timeOrigin + start,
+    endedAt: performance.timeOrigin + end,
+  };
 }
 
 if (!isMainThread && workerData?.ed25519Rate) parentPort.postMessage(ed25519Measure(workerData.keyPem, workerData.seconds));

@@ -23,10 +23,15 @@ export interface FilesFigure {
 }
 
 function checked(run: TimedRun, count: number, who: string): TimedRun {
-  const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string; reason_codes?: string[] });
+  const lines = run.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { file: string; status: string; reason_codes?: string[] });
   const bad = lines.find((r) => r.status !== 'VERIFIED');
   if (run.status !== 0 || lines.length !== count || bad) {
-    throw new Error(`bench: ${who} exited ${run.status} with ${lines.length} lines${bad ? `; ${bad.file} is ${bad.status} ${(bad.reason_codes ?? []).join(' ')}` : ''}\n${run.stderr}`);
+    throw new Error(
+      `bench: ${who} exited ${run.status} with ${lines.length} lines${bad ? `; ${bad.file} is ${bad.status} ${(bad.reason_codes ?? []).join(' ')}` : ''}\n${run.stderr}`,
+    );
   }
   return run;
 }
@@ -34,12 +39,24 @@ function checked(run: TimedRun, count: number, who: string): TimedRun {
 const best = (runs: TimedRun[]) => runs.reduce((a, b) => (b.wall < a.wall ? b : a));
 
 /** Every set, `rounds` interleaved rounds each; `root` is a directory without study.json (unbounded window). */
-export function filesAgainstPeer(sets: readonly FilesSet[], options: { trustDir: string; root: string; timeFile: string; rounds: number; log?: (line: string) => void }): FilesFigure[] {
+export function filesAgainstPeer(
+  sets: readonly FilesSet[],
+  options: { trustDir: string; root: string; timeFile: string; rounds: number; log?: (line: string) => void },
+): FilesFigure[] {
   const out: FilesFigure[] = [];
   for (const set of sets) {
     const runs: Record<'prereg' | 'peer1' | 'peer2', TimedRun[]> = { prereg: [], peer1: [], peer2: [] };
     for (let round = 0; round < options.rounds; round++) {
-      runs.prereg.push(checked(timeCli(['verify', set.dir, '--json', '--trust', options.trustDir, '--root', options.root], { timeFile: options.timeFile, stderr: 'pipe' }), set.count, 'prereg verify DIR'));
+      runs.prereg.push(
+        checked(
+          timeCli(['verify', set.dir, '--json', '--trust', options.trustDir, '--root', options.root], {
+            timeFile: options.timeFile,
+            stderr: 'pipe',
+          }),
+          set.count,
+          'prereg verify DIR',
+        ),
+      );
       runs.peer1.push(checked(timePeer(options.trustDir, set.dir, 1, options.timeFile), set.count, 'the peer (1 process)'));
       runs.peer2.push(checked(timePeer(options.trustDir, set.dir, 2, options.timeFile), set.count, 'the peer (2 processes)'));
       const last = (k: keyof typeof runs) => `${runs[k].at(-1)!.wall.toFixed(2)} s (load ${runs[k].at(-1)!.load.toFixed(2)})`;
@@ -61,6 +78,8 @@ export function filesAgainstPeer(sets: readonly FilesSet[], options: { trustDir:
 
 export function describeFigure(f: FilesFigure): string {
   const rate = (wall: number) => Math.round(f.count / wall).toLocaleString('en-US');
-  return `prereg verify DIR --json, ${f.label}: ${rate(f.prereg.wall)} items/s (${f.prereg.wall.toFixed(2)} s, ${f.prereg.cpu.toFixed(2)} s CPU, load ${f.prereg.load.toFixed(2)}); ` +
-    `peer ${rate(f.peer.wall)} items/s (${f.peer.jobs} process${f.peer.jobs > 1 ? 'es' : ''}, ${f.peer.wall.toFixed(2)} s, load ${f.peer.load.toFixed(2)}): ratio ${f.ratio.toFixed(2)} (target >= ${f.target})`;
+  return (
+    `prereg verify DIR --json, ${f.label}: ${rate(f.prereg.wall)} items/s (${f.prereg.wall.toFixed(2)} s, ${f.prereg.cpu.toFixed(2)} s CPU, load ${f.prereg.load.toFixed(2)}); ` +
+    `peer ${rate(f.peer.wall)} items/s (${f.peer.jobs} process${f.peer.jobs > 1 ? 'es' : ''}, ${f.peer.wall.toFixed(2)} s, load ${f.peer.load.toFixed(2)}): ratio ${f.ratio.toFixed(2)} (target >= ${f.target})`
+  );
 }

@@ -26,7 +26,8 @@ export interface GenerateTask {
 /** Proofs per batch-anchored token; a generator batch holds whole batches (a multiple of this). */
 export const BATCH_SIZE = 64;
 
-const PASSAGE = 'Dans les autres procédures, l\'acheteur peut autoriser tous les soumissionnaires concernés à régulariser les offres irrégulières dans un délai approprié, à condition qu\'elles ne soient pas anormalement basses. ';
+const PASSAGE =
+  "Dans les autres procédures, l'acheteur peut autoriser tous les soumissionnaires concernés à régulariser les offres irrégulières dans un délai approprié, à condition qu'elles ne soient pas anormalement basses. ";
 
 export async function createHandler(init: GenerateInit) {
   const signer = await loadTestSigner('tsa');
@@ -36,8 +37,17 @@ export async function createHandler(init: GenerateInit) {
     const open: Array<{ index: number; at: number; issued: IssuedProof }> = [];
     const closeBatch = async () => {
       const last = open.at(-1)!;
-      await anchorBatch(open.map((o) => o.issued), { signer, genTime: iso(last.at + 2000), batchId: `batch_bench_${Math.floor(last.index / BATCH_SIZE)}` });
-      for (const o of open) out.push({ index: o.index, proof: canonicalJson(o.issued.proof as never), request: canonicalJson(o.issued.request as never), response: canonicalJson(o.issued.response as never) });
+      await anchorBatch(
+        open.map((o) => o.issued),
+        { signer, genTime: iso(last.at + 2000), batchId: `batch_bench_${Math.floor(last.index / BATCH_SIZE)}` },
+      );
+      for (const o of open)
+        out.push({
+          index: o.index,
+          proof: canonicalJson(o.issued.proof as never),
+          request: canonicalJson(o.issued.request as never),
+          response: canonicalJson(o.issued.response as never),
+        });
       open.length = 0;
     };
     for (const { index, token } of batch) {

@@ -20,7 +20,8 @@ const { values } = parseArgs({
   },
 });
 const sizes = values.keys.split(',').map(Number);
-if (!sizes.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`bench: --keys is a comma-separated list of whole numbers, got ${values.keys}`);
+if (!sizes.every((n) => Number.isInteger(n) && n >= 1))
+  throw new Error(`bench: --keys is a comma-separated list of whole numbers, got ${values.keys}`);
 
 /** A published key history of `n` distinct Ed25519 keys, each with its own window start. */
 function history(n: number): string {
@@ -41,8 +42,13 @@ for (const n of sizes) {
   cpSync(join(ROOT, 'preregistration/trust'), trust, { recursive: true });
   const file = join(values.dir, `published_keys-${n}.json`);
   writeFileSync(file, history(n));
-  const run = timeCli(['trust', 'import-arkforge', file, '--trust', trust, '--json'], { timeFile: join(values.dir, 'time.txt'), stderr: 'pipe' });
+  const run = timeCli(['trust', 'import-arkforge', file, '--trust', trust, '--json'], {
+    timeFile: join(values.dir, 'time.txt'),
+    stderr: 'pipe',
+  });
   if (run.status !== 0) throw new Error(`bench: import of ${n} keys exited ${run.status}: ${run.stdout}${run.stderr}`);
   const mb = statSync(file).size / 1e6;
-  console.log(`  ${String(n).padStart(6)} keys (${mb.toFixed(1)} MB): wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s, peak ${run.peakMiB.toFixed(0)} MiB, load ${run.load.toFixed(1)}`);
+  console.log(
+    `  ${String(n).padStart(6)} keys (${mb.toFixed(1)} MB): wall ${run.wall.toFixed(2)} s, cpu ${run.cpu.toFixed(2)} s, peak ${run.peakMiB.toFixed(0)} MiB, load ${run.load.toFixed(1)}`,
+  );
 }

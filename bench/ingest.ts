@@ -35,7 +35,8 @@ const { values } = parseArgs({
 const target = Number(values.megabytes) * 1e6;
 const runs = Number(values.runs);
 if (!(Number.isInteger(runs) && runs >= 1)) throw new Error(`bench: --runs must be a whole number >= 1, got ${values.runs}`);
-if (values.workers !== undefined && values.workers !== 'on' && values.workers !== 'off') throw new Error(`bench: --workers is on or off, got ${values.workers}`);
+if (values.workers !== undefined && values.workers !== 'on' && values.workers !== 'off')
+  throw new Error(`bench: --workers is on or off, got ${values.workers}`);
 // v2: ids and attempts as above (the first version named a new system on every pass).
 const file = join(values.dir, `submissions-${values.megabytes}MB.v2.jsonl`);
 const IDS_PER_SYSTEM = 33;
@@ -44,7 +45,10 @@ async function generate(): Promise<void> {
   if (existsSync(file)) return;
   mkdirSync(values.dir, { recursive: true });
   const lines = ['sys-honest', 'sys-tampered', 'sys-truncated'].flatMap((s) =>
-    readFileSync(join(ROOT, 'inputs/submissions', `${s}.jsonl`), 'utf8').trim().split('\n').map((l) => ({ system: s, line: l })),
+    readFileSync(join(ROOT, 'inputs/submissions', `${s}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => ({ system: s, line: l })),
   );
   const tmp = `${file}.tmp`;
   const out = createWriteStream(tmp);
@@ -73,7 +77,10 @@ interface Measured {
 
 /** One compiled CLI run under /usr/bin/time; `ok` lists the exit codes that are not a failure. */
 function measure(args: string[], ok: number[], workers: 'on' | 'off'): Measured {
-  const run = timeCli(args, { timeFile: join(values.dir, 'time-ingest-bench.txt'), env: { ...process.env, CI: 'true', PREREG_LINE_WORKERS: workers } });
+  const run = timeCli(args, {
+    timeFile: join(values.dir, 'time-ingest-bench.txt'),
+    env: { ...process.env, CI: 'true', PREREG_LINE_WORKERS: workers },
+  });
   if (!ok.includes(run.status ?? -1)) throw new Error(`bench: prereg ${args[0]} exited ${run.status}: ${run.stdout.slice(0, 400)}`);
   return { wall: run.wall, cpu: run.cpu, peakMiB: run.peakMiB, load: run.load };
 }
@@ -117,7 +124,12 @@ for (const [stage, args, ok] of [
       all.push(m);
       console.log(`${stage}, ${shown[path]}${runs > 1 ? ` (run ${i + 1})` : ''}: ${rate(m)} (load ${m.load.toFixed(2)})`);
     }
-    const m = { wall: median(all.map((x) => x.wall)), cpu: median(all.map((x) => x.cpu)), peakMiB: median(all.map((x) => x.peakMiB)), load: median(all.map((x) => x.load)) };
+    const m = {
+      wall: median(all.map((x) => x.wall)),
+      cpu: median(all.map((x) => x.cpu)),
+      peakMiB: median(all.map((x) => x.peakMiB)),
+      load: median(all.map((x) => x.load)),
+    };
     if (runs > 1) console.log(`${stage}, ${shown[path]}, median of ${runs}: ${rate(m)} (load ${m.load.toFixed(2)})`);
     byPath[path] = m;
     json[`${stage}_${path === 'on' ? 'workers' : 'main_thread'}_mb_per_s`] = Number((megabytes / m.wall).toFixed(1));
@@ -125,7 +137,9 @@ for (const [stage, args, ok] of [
   // What prereg does unless told.
   const path = paths.length === 1 ? paths[0] : lineWorkersPay(size) ? 'on' : 'off';
   const m = byPath[path]!;
-  console.log(`${stage}, ${megabytes.toFixed(0)} MB: ${rate(m)} (target >= 50 MB/s wall; ${shown[path]}${paths.length > 1 ? ', as prereg picks for this file' : ''}; load ${m.load.toFixed(2)})`);
+  console.log(
+    `${stage}, ${megabytes.toFixed(0)} MB: ${rate(m)} (target >= 50 MB/s wall; ${shown[path]}${paths.length > 1 ? ', as prereg picks for this file' : ''}; load ${m.load.toFixed(2)})`,
+  );
   json[`${stage}_mb_per_s`] = Number((megabytes / m.wall).toFixed(1));
   json[`${stage}_cpu_mb_per_s`] = Number((megabytes / m.cpu).toFixed(1));
   json[`${stage}_peak_mib`] = Math.round(m.peakMiB);

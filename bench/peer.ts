@@ -32,7 +32,16 @@ export function ensurePeer(): void {
 /** The peer over `dir` with `jobs` processes (1: no pool); its stdout is one JSON line per file. */
 export function timePeer(trustDir: string, dir: string, jobs: number, timeFile: string): TimedRun {
   const load = loadavg()[0]!;
-  const out = spawnSync('/usr/bin/time', ['-o', timeFile, '-f', '%e %U %S %M', PYTHON, SCRIPT, trustDir, String(jobs), dir], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 30 });
-  const [wall, user, sys, rssKiB] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [number, number, number, number];
+  const out = spawnSync('/usr/bin/time', ['-o', timeFile, '-f', '%e %U %S %M', PYTHON, SCRIPT, trustDir, String(jobs), dir], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  });
+  const [wall, user, sys, rssKiB] = readFileSync(timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   return { status: out.status, stdout: out.stdout ?? '', stderr: out.stderr ?? '', wall, cpu: user + sys, peakMiB: rssKiB / 1024, load };
 }

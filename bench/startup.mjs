@@ -35,6 +35,10 @@ for (const { args, target } of COMMANDS) {
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
   figures[args[0]] = Number(median.toFixed(3));
-  console.log(`prereg ${args.join(' ')}: median ${median.toFixed(3)} s of ${runs} (min ${times[0].toFixed(3)}, max ${times.at(-1).toFixed(3)}; target <= ${target} s; load ${loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+  console.log(
+    `prereg ${args.join(' ')}: median ${median.toFixed(3)} s of ${runs} (min ${times[0].toFixed(3)}, max ${times.at(-1).toFixed(3)}; target <= ${target} s; load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')})`,
+  );
 }
 console.log(JSON.stringify({ runs, load1: Number(loadavg()[0].toFixed(2)), ...figures }));

@@ -57,9 +57,21 @@ export async function generateStudy(dir: string, opts: StudyShape & { progress?:
   // Its submissions are generated here, not received: an unsealed study (frozen again below).
   unsealWorkingCopy(tmp);
 
-  const base = readFileSync(join(tmp, 'corpus/items.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Item);
-  const key = new Map(readFileSync(join(tmp, 'inputs/answer-key.jsonl'), 'utf8').trim().split('\n').map((l) => [(JSON.parse(l) as KeyItem).item_id, JSON.parse(l) as KeyItem]));
-  const passages = articlePassages(join(tmp, 'corpus'), ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md', 'ccag-travaux.md']);
+  const base = readFileSync(join(tmp, 'corpus/items.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Item);
+  const key = new Map(
+    readFileSync(join(tmp, 'inputs/answer-key.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => [(JSON.parse(l) as KeyItem).item_id, JSON.parse(l) as KeyItem]),
+  );
+  const passages = articlePassages(join(tmp, 'corpus'), [
+    'code-commande-publique/partie-legislative.md',
+    'code-commande-publique/partie-reglementaire.md',
+    'ccag-travaux.md',
+  ]);
   const items: StudyItem[] = [];
   const itemLines: string[] = [];
   const keyLines: string[] = [];
@@ -73,13 +85,17 @@ export async function generateStudy(dir: string, opts: StudyShape & { progress?:
       items.push({ item_id: id, positive: k.kind === 'positive', answer: honestAnswer(k, passages), served });
     }
   }
-  if (perSystem > items.length * 100) throw new Error(`generateStudy: ${perSystem} records per system exceed 100 attempts on ${items.length} items`);
+  if (perSystem > items.length * 100)
+    throw new Error(`generateStudy: ${perSystem} records per system exceed 100 attempts on ${items.length} items`);
   writeFileSync(join(tmp, 'corpus/items.jsonl'), `${itemLines.join('\n')}\n`);
   writeFileSync(join(tmp, 'inputs/answer-key.jsonl'), `${keyLines.join('\n')}\n`);
   // Each system registered with its own buyer key's fingerprint (study.json systems, SPEC §6.2),
   // and the protocol as many attempts per item as the records make (SPEC §12.5).
   const studyFile = join(tmp, 'preregistration/study.json');
-  const registration = Array.from({ length: systems }, (_, s) => ({ system_id: systemId(s), buyer_fingerprints: [buyerFingerprint(smallBuyerKey(systemId(s)))] }));
+  const registration = Array.from({ length: systems }, (_, s) => ({
+    system_id: systemId(s),
+    buyer_fingerprints: [buyerFingerprint(smallBuyerKey(systemId(s)))],
+  }));
   const attempts = Math.ceil(perSystem / items.length);
   const protocol = readFileSync(studyFile, 'utf8').replace(/"attempts_per_item": \d+/, `"attempts_per_item": ${attempts}`);
   writeFileSync(studyFile, withRegisteredSystems(protocol, registration));
@@ -104,14 +120,18 @@ export async function generateStudy(dir: string, opts: StudyShape & { progress?:
       for (let i = 0; i < records; i += 200) yield Array.from({ length: Math.min(200, records - i) }, (_, j) => i + j);
     };
     let done = 0;
-    await pool.mapOrdered(chunks(), (i) => i, (rows) => {
-      for (const r of rows) {
-        writeSync(files.get(r.system)!, `${r.line}\n`);
-        writeSync(commitments, `${r.commitment}\n`);
-      }
-      done += rows.length;
-      opts.progress?.(done);
-    });
+    await pool.mapOrdered(
+      chunks(),
+      (i) => i,
+      (rows) => {
+        for (const r of rows) {
+          writeSync(files.get(r.system)!, `${r.line}\n`);
+          writeSync(commitments, `${r.commitment}\n`);
+        }
+        done += rows.length;
+        opts.progress?.(done);
+      },
+    );
   } finally {
     await pool.close();
     for (const fd of [...files.values(), commitments]) closeSync(fd);

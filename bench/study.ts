@@ -37,7 +37,8 @@ const { values } = parseArgs({
 });
 const records = Number(values.records);
 const systems = Number(values.systems);
-if (values.pattern !== 'spread' && values.pattern !== 'alternate') throw new Error(`bench:study: --pattern is spread or alternate, not ${values.pattern}`);
+if (values.pattern !== 'spread' && values.pattern !== 'alternate')
+  throw new Error(`bench:study: --pattern is spread or alternate, not ${values.pattern}`);
 const shape = { records, systems, variants: Number(values.variants), pattern: values.pattern } as const;
 
 const started = performance.now();
@@ -50,7 +51,10 @@ execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-stale'], 
 
 // A run starts from the study's inputs alone: no store, no outputs from an earlier run.
 for (const d of ['work', 'outputs']) rmSync(join(study, d), { recursive: true, force: true });
-const submitted = readdirSync(join(study, 'inputs/submissions')).reduce((a, f) => a + readFileSync(join(study, 'inputs/submissions', f)).length, 0);
+const submitted = readdirSync(join(study, 'inputs/submissions')).reduce(
+  (a, f) => a + readFileSync(join(study, 'inputs/submissions', f)).length,
+  0,
+);
 
 interface Measured {
   stage: string;
@@ -65,14 +69,25 @@ function measure(stage: string, args: string[]): Measured {
   const run = timeCli([stage, ...args], { timeFile: join(values.dir, `time-${stage}.txt`) });
   if (run.status !== 0) throw new Error(`bench:study: prereg ${stage} exited ${run.status}\n${run.stdout.slice(-4000)}`);
   const m = { stage, wall: run.wall, cpu: run.cpu, peakMiB: run.peakMiB, load: run.load, stdout: run.stdout };
-  console.log(`${stage.padEnd(8)} wall ${m.wall.toFixed(1).padStart(6)} s   CPU ${m.cpu.toFixed(1).padStart(6)} s   peak ${m.peakMiB.toFixed(0).padStart(5)} MiB   (load ${m.load.toFixed(1)} at its start)`);
+  console.log(
+    `${stage.padEnd(8)} wall ${m.wall.toFixed(1).padStart(6)} s   CPU ${m.cpu.toFixed(1).padStart(6)} s   peak ${m.peakMiB.toFixed(0).padStart(5)} MiB   (load ${m.load.toFixed(1)} at its start)`,
+  );
   return m;
 }
 
 const root = ['--root', study];
 const outputs = join(study, 'outputs');
-const operator = ['--operator-key', join(KEYS, 'TEST-ONLY-operator.key.pem'), '--cms-key', join(KEYS, 'TEST-ONLY-operator-cms.key.pem'), '--cms-cert', join(KEYS, 'TEST-ONLY-operator-cms.cert.pem')];
-console.log(`machine: ${availableParallelism()} cores, Node ${process.version}; study ${study}: ${records.toLocaleString('en-US')} records from ${systems} systems, ${(submitted / 1e6).toFixed(0)} MB of submissions`);
+const operator = [
+  '--operator-key',
+  join(KEYS, 'TEST-ONLY-operator.key.pem'),
+  '--cms-key',
+  join(KEYS, 'TEST-ONLY-operator-cms.key.pem'),
+  '--cms-cert',
+  join(KEYS, 'TEST-ONLY-operator-cms.cert.pem'),
+];
+console.log(
+  `machine: ${availableParallelism()} cores, Node ${process.version}; study ${study}: ${records.toLocaleString('en-US')} records from ${systems} systems, ${(submitted / 1e6).toFixed(0)} MB of submissions`,
+);
 const stages = [
   measure('ingest', root),
   measure('verify', root),
@@ -82,7 +97,9 @@ const stages = [
 ];
 const total = stages.reduce((a, s) => ({ wall: a.wall + s.wall, cpu: a.cpu + s.cpu }), { wall: 0, cpu: 0 });
 const peak = Math.max(...stages.map((s) => s.peakMiB));
-console.log(`end to end (the stages of prereg run): wall ${total.wall.toFixed(1)} s (target <= 150), CPU ${total.cpu.toFixed(1)} s, peak ${peak.toFixed(0)} MiB (target <= 2048); load ${loadavg()[0]!.toFixed(1)} at the end`);
+console.log(
+  `end to end (the stages of prereg run): wall ${total.wall.toFixed(1)} s (target <= 150), CPU ${total.cpu.toFixed(1)} s, peak ${peak.toFixed(0)} MiB (target <= 2048); load ${loadavg()[0]!.toFixed(1)} at the end`,
+);
 let audit: Measured | null = null;
 if (!values['no-audit']) {
   const [runId] = readdirSync(outputs);
@@ -90,14 +107,42 @@ if (!values['no-audit']) {
   // published; the roots and issuer keys are the example auditor's TEST-ONLY ones.
   const auditorDir = join(ROOT, 'test/fixtures/example-auditor');
   const published = freezeDigest(loadFreezeRecord(studyLayout(study).freeze));
-  const auditor = ['--tsa-root', join(auditorDir, 'TEST-ONLY-tsa-root.cert.pem'), '--issuer-keys', join(auditorDir, 'TEST-ONLY-issuer-keys.json'), '--expect-freeze', published];
+  const auditor = [
+    '--tsa-root',
+    join(auditorDir, 'TEST-ONLY-tsa-root.cert.pem'),
+    '--issuer-keys',
+    join(auditorDir, 'TEST-ONLY-issuer-keys.json'),
+    '--expect-freeze',
+    published,
+  ];
   audit = measure('audit', [join(outputs, runId!), ...root, ...auditor]);
   console.log(`audit: ${/verdict: .*/.exec(audit.stdout)?.[0] ?? 'no verdict printed'}`);
 }
-console.log(JSON.stringify({
-  study, records, systems, submitted_bytes: submitted,
-  stages: Object.fromEntries(stages.map((s) => [s.stage, { wall_s: s.wall, cpu_s: Number(s.cpu.toFixed(2)), peak_mib: Math.round(s.peakMiB), load: Number(s.load.toFixed(2)) }])),
-  end_to_end_wall_s: Number(total.wall.toFixed(1)), end_to_end_cpu_s: Number(total.cpu.toFixed(1)), peak_mib: Math.round(peak),
-  ...(audit ? { audit: { verdict: /verdict: (\w+)/.exec(audit.stdout)?.[1] ?? null, wall_s: audit.wall, cpu_s: Number(audit.cpu.toFixed(2)), peak_mib: Math.round(audit.peakMiB) } } : {}),
-}));
+console.log(
+  JSON.stringify({
+    study,
+    records,
+    systems,
+    submitted_bytes: submitted,
+    stages: Object.fromEntries(
+      stages.map((s) => [
+        s.stage,
+        { wall_s: s.wall, cpu_s: Number(s.cpu.toFixed(2)), peak_mib: Math.round(s.peakMiB), load: Number(s.load.toFixed(2)) },
+      ]),
+    ),
+    end_to_end_wall_s: Number(total.wall.toFixed(1)),
+    end_to_end_cpu_s: Number(total.cpu.toFixed(1)),
+    peak_mib: Math.round(peak),
+    ...(audit
+      ? {
+          audit: {
+            verdict: /verdict: (\w+)/.exec(audit.stdout)?.[1] ?? null,
+            wall_s: audit.wall,
+            cpu_s: Number(audit.cpu.toFixed(2)),
+            peak_mib: Math.round(audit.peakMiB),
+          },
+        }
+      : {}),
+  }),
+);
 if (!existsSync(outputs)) process.exitCode = 1;

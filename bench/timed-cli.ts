@@ -21,14 +21,26 @@ export interface TimedRun {
 }
 
 /** `prereg ARGS…`; GNU time writes its figures to `timeFile` (the command's own stderr is passed through unless `stderr: 'pipe'`). */
-export function timeCli(args: readonly string[], options: { timeFile: string; env?: NodeJS.ProcessEnv; stderr?: 'inherit' | 'pipe' }): TimedRun {
+export function timeCli(
+  args: readonly string[],
+  options: { timeFile: string; env?: NodeJS.ProcessEnv; stderr?: 'inherit' | 'pipe' },
+): TimedRun {
   const load = loadavg()[0]!;
-  const out = spawnSync('/usr/bin/time', ['-o', options.timeFile, '-f', '%e %U %S %M', process.execPath, join(ROOT, 'bin/prereg.mjs'), ...args], {
-    stdio: ['ignore', 'pipe', options.stderr ?? 'inherit'],
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-    ...(options.env ? { env: options.env } : {}),
-  });
-  const [wall, user, sys, rssKiB] = readFileSync(options.timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [number, number, number, number];
+  const out = spawnSync(
+    '/usr/bin/time',
+    ['-o', options.timeFile, '-f', '%e %U %S %M', process.execPath, join(ROOT, 'bin/prereg.mjs'), ...args],
+    {
+      stdio: ['ignore', 'pipe', options.stderr ?? 'inherit'],
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      ...(options.env ? { env: options.env } : {}),
+    },
+  );
+  const [wall, user, sys, rssKiB] = readFileSync(options.timeFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   return { status: out.status, stdout: out.stdout ?? '', stderr: out.stderr ?? '', wall, cpu: user + sys, peakMiB: rssKiB / 1024, load };
 }

@@ -72,17 +72,37 @@ async function generate(path: string, count: number, token: TokenKind): Promise<
     const source = async function* () {
       // Whole batches per chunk: a batch-anchored token covers BATCH_SIZE consecutive indices.
       const chunk = BATCH_SIZE * 8;
-      for (let i = 0; i < count; i += chunk) yield Array.from({ length: Math.min(chunk, count - i) }, (_, j): GenerateTask => ({ index: i + j, token }));
+      for (let i = 0; i < count; i += chunk)
+        yield Array.from({ length: Math.min(chunk, count - i) }, (_, j): GenerateTask => ({ index: i + j, token }));
     };
     let done = 0;
-    await pool.mapOrdered(source(), (x) => x, (rows) => {
-      for (const r of rows) {
-        records.append([r.index + 1, 'sys-bench', `b-${r.index}`, 1, 'bench.jsonl', r.index + 1, 0, '', '', false, false, 1, false, null]);
-        evidence.append([r.index + 1, 0, r.proof, r.request, r.response, null, null]);
-      }
-      done += rows.length;
-      process.stderr.write(`\rgenerating (tokens: ${token}): ${done}/${count}`);
-    });
+    await pool.mapOrdered(
+      source(),
+      (x) => x,
+      (rows) => {
+        for (const r of rows) {
+          records.append([
+            r.index + 1,
+            'sys-bench',
+            `b-${r.index}`,
+            1,
+            'bench.jsonl',
+            r.index + 1,
+            0,
+            '',
+            '',
+            false,
+            false,
+            1,
+            false,
+            null,
+          ]);
+          evidence.append([r.index + 1, 0, r.proof, r.request, r.response, null, null]);
+        }
+        done += rows.length;
+        process.stderr.write(`\rgenerating (tokens: ${token}): ${done}/${count}`);
+      },
+    );
     records.close();
     evidence.close();
   });
@@ -104,11 +124,15 @@ async function threadedEd25519Rate(threads: number, seconds = SECONDS): Promise<
   const workerData = { ed25519Rate: true, keyPem: readFileSync(KEY, 'utf8'), seconds };
   type Measured = { count: number; startedAt: number; endedAt: number };
   const runs = await Promise.all(
-    Array.from({ length: threads }, () => new Promise<Measured>((resolve, reject) => {
-      const worker = new Worker(new URL('./ed25519-rate.mjs', import.meta.url), { workerData });
-      worker.once('message', (m: Measured) => void worker.terminate().then(() => resolve(m)));
-      worker.once('error', reject);
-    })),
+    Array.from(
+      { length: threads },
+      () =>
+        new Promise<Measured>((resolve, reject) => {
+          const worker = new Worker(new URL('./ed25519-rate.mjs', import.meta.url), { workerData });
+          worker.once('message', (m: Measured) => void worker.terminate().then(() => resolve(m)));
+          worker.once('error', reject);
+        }),
+    ),
   );
   const span = Math.max(...runs.map((r) => r.endedAt)) - Math.min(...runs.map((r) => r.startedAt));
   return runs.reduce((a, r) => a + r.count, 0) / (span / 1000);
@@ -139,7 +163,11 @@ function timeVerify(path: string, label: string): Promise<Timed> {
     const store = await openStore(path);
     try {
       const trust = benchTrust();
-      const counts = await verifyStore(store, { trust: trust.trust, window: trust.window, readCommitments: async () => [], passages: { sections: new Map(), min_chars: 80 } }, { progress: (m) => process.stderr.write(`\r${label}: ${m}   `) });
+      const counts = await verifyStore(
+        store,
+        { trust: trust.trust, window: trust.window, readCommitments: async () => [], passages: { sections: new Map(), min_chars: 80 } },
+        { progress: (m) => process.stderr.write(`\r${label}: ${m}   `) },
+      );
       process.stderr.write('\n');
       return counts.evidence;
     } finally {
@@ -153,10 +181,25 @@ async function tokensVerified(path: string, limit: number): Promise<{ proofs: nu
   const store = await openStore(path, { readOnly: true });
   try {
     const ctx = buildVerifyContext(benchTrust());
-    const rows = (await store.connection.runAndReadAll(`SELECT proof_json::VARCHAR AS proof, request_json::VARCHAR AS request, response_json::VARCHAR AS response FROM evidence ORDER BY record_id LIMIT ${limit}`)).getRowObjects();
+    const rows = (
+      await store.connection.runAndReadAll(
+        `SELECT proof_json::VARCHAR AS proof, request_json::VARCHAR AS request, response_json::VARCHAR AS response FROM evidence ORDER BY record_id LIMIT ${limit}`,
+      )
+    ).getRowObjects();
     const before = timestampVerificationCount();
     for (const [i, row] of rows.entries()) {
-      const outcome = await runVerifyTask({ kind: 'evidence', key: String(i), proof: String(row.proof), request: String(row.request), response: String(row.response), disclosure: null, transparency_log_entry: null }, ctx);
+      const outcome = await runVerifyTask(
+        {
+          kind: 'evidence',
+          key: String(i),
+          proof: String(row.proof),
+          request: String(row.request),
+          response: String(row.response),
+          disclosure: null,
+          transparency_log_entry: null,
+        },
+        ctx,
+      );
       if (outcome.result.status !== 'VERIFIED') throw new Error(`bench: batch-anchored proof ${i} is ${outcome.result.status}`);
     }
     return { proofs: rows.length, tokens: timestampVerificationCount() - before };
@@ -173,8 +216,17 @@ async function evidenceFiles(path: string, count: number, dir: string): Promise<
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   try {
-    const rows = (await store.connection.runAndReadAll(`SELECT proof_json::VARCHAR AS proof, request_json::VARCHAR AS request, response_json::VARCHAR AS response FROM evidence ORDER BY record_id LIMIT ${count}`)).getRowObjects();
-    rows.forEach((row, i) => { writeFileSync(join(tmp, `e${String(i).padStart(6, '0')}.json`), `{"proof":${row.proof},"request":${row.request},"response":${row.response}}`); });
+    const rows = (
+      await store.connection.runAndReadAll(
+        `SELECT proof_json::VARCHAR AS proof, request_json::VARCHAR AS request, response_json::VARCHAR AS response FROM evidence ORDER BY record_id LIMIT ${count}`,
+      )
+    ).getRowObjects();
+    rows.forEach((row, i) => {
+      writeFileSync(
+        join(tmp, `e${String(i).padStart(6, '0')}.json`),
+        `{"proof":${row.proof},"request":${row.request},"response":${row.response}}`,
+      );
+    });
   } finally {
     store.close();
   }
@@ -202,19 +254,28 @@ function timeFloor(path: string): Promise<Timed> {
   return timed(async () => {
     const store = await openStore(path, { readOnly: true });
     const jwk = createPublicKey(createPrivateKey(readFileSync(KEY))).export({ format: 'jwk' });
-    const pool = new WorkerPool<FloorInit, FloorTask, boolean>({ module: new URL('./floor-worker.ts', import.meta.url), init: { x: String(jwk.x) } });
+    const pool = new WorkerPool<FloorInit, FloorTask, boolean>({
+      module: new URL('./floor-worker.ts', import.meta.url),
+      init: { x: String(jwk.x) },
+    });
     try {
       const batches = rowBatches(
         store.connection,
-        [`SELECT e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response
-         FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`],
+        [
+          `SELECT e.proof_json::VARCHAR AS proof, e.request_json::VARCHAR AS request, e.response_json::VARCHAR AS response
+         FROM evidence e JOIN records r USING (record_id) ORDER BY e.record_id, e.evidence_index`,
+        ],
         (row): FloorTask => ({ proof: String(row.proof), request: String(row.request), response: String(row.response) }),
       );
       let n = 0;
-      await pool.mapOrdered(batches, (task) => task, (results) => {
-        for (const ok of results) if (!ok) throw new Error('bench: the floor found a proof that does not verify');
-        n += results.length;
-      });
+      await pool.mapOrdered(
+        batches,
+        (task) => task,
+        (results) => {
+          for (const ok of results) if (!ok) throw new Error('bench: the floor found a proof that does not verify');
+          n += results.length;
+        },
+      );
       return n;
     } finally {
       await pool.close();
@@ -240,20 +301,43 @@ async function filesFigures(): Promise<FilesFigure[]> {
   const big = Math.min(20000, half);
   const small = Math.min(4000, half, total - half);
   const sets: FilesSet[] = [
-    { label: `${fmt(small)} items, no tokens`, dir: await evidenceFiles(noToken, small, join(DIR, `files-no-token-${small}-${shape}`)), count: small, target: 1.5 },
-    { label: `${fmt(big)} items, no tokens`, dir: await evidenceFiles(noToken, big, join(DIR, `files-no-token-${big}-${shape}`)), count: big, target: 2 },
-    { label: `${fmt(small)} items, one RFC 3161 token each`, dir: await evidenceFiles(withToken, small, join(DIR, `files-with-token-${small}-${shape}`)), count: small, target: 12 },
+    {
+      label: `${fmt(small)} items, no tokens`,
+      dir: await evidenceFiles(noToken, small, join(DIR, `files-no-token-${small}-${shape}`)),
+      count: small,
+      target: 1.5,
+    },
+    {
+      label: `${fmt(big)} items, no tokens`,
+      dir: await evidenceFiles(noToken, big, join(DIR, `files-no-token-${big}-${shape}`)),
+      count: big,
+      target: 2,
+    },
+    {
+      label: `${fmt(small)} items, one RFC 3161 token each`,
+      dir: await evidenceFiles(withToken, small, join(DIR, `files-with-token-${small}-${shape}`)),
+      count: small,
+      target: 12,
+    },
   ];
   const root = join(DIR, 'no-study'); // no study.json: the window is unbounded
   mkdirSync(root, { recursive: true });
-  return filesAgainstPeer(sets, { trustDir: benchTrustDir(), root, timeFile: join(DIR, 'time-verify-files.txt'), rounds: Number(values.rounds), log: (l) => process.stderr.write(`${l}\n`) });
+  return filesAgainstPeer(sets, {
+    trustDir: benchTrustDir(),
+    root,
+    timeFile: join(DIR, 'time-verify-files.txt'),
+    rounds: Number(values.rounds),
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const loadBefore = loadavg()[0]!;
 if (values.only === 'files') {
   const figures = await filesFigures();
-  console.log(`machine: ${availableParallelism()} cores, Node ${process.version}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`);
+  console.log(
+    `machine: ${availableParallelism()} cores, Node ${process.version}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end`,
+  );
   for (const f of figures) console.log(describeFigure(f));
   console.log(JSON.stringify({ load_start: Number(loadBefore.toFixed(2)), files: figures }));
   process.exit(0);
@@ -274,14 +358,26 @@ const raw = (rawBefore + rawAfter) / 2;
 const edMicros = (before.cpuMicros + after.cpuMicros) / 2;
 const ratio = (n: number) => (n / raw).toFixed(2);
 const cpu = (t: Timed) => `${fmt(t.cpuPerProof)} µs CPU/proof = ${(t.cpuPerProof / edMicros).toFixed(2)} Ed25519 verifies`;
-console.log(`machine: ${availableParallelism()} cores, Node ${process.version}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (wall rates are inflated by load; CPU per proof is not)`);
-console.log(`raw single-core crypto.verify Ed25519: ${fmt(raw)} /s (before ${fmt(rawBefore)}, after ${fmt(rawAfter)}); ${edMicros.toFixed(1)} µs CPU per verify`);
+console.log(
+  `machine: ${availableParallelism()} cores, Node ${process.version}; load average ${loadBefore.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (wall rates are inflated by load; CPU per proof is not)`,
+);
+console.log(
+  `raw single-core crypto.verify Ed25519: ${fmt(raw)} /s (before ${fmt(rawBefore)}, after ${fmt(rawAfter)}); ${edMicros.toFixed(1)} µs CPU per verify`,
+);
 console.log(`Ed25519 alone on 2 threads: ${fmt(twoThreads)} /s (ratio ${ratio(twoThreads)}: the ceiling of any verifier here)`);
-console.log(`floor, ${fmt(half)} proofs (parse, 3 hashes, Ed25519; no checks, no rows): ${fmt(floor.rate)} /s (ratio ${ratio(floor.rate)}); ${cpu(floor)}`);
+console.log(
+  `floor, ${fmt(half)} proofs (parse, 3 hashes, Ed25519; no checks, no rows): ${fmt(floor.rate)} /s (ratio ${ratio(floor.rate)}); ${cpu(floor)}`,
+);
 const perProof = (t: Timed) => t.cpuPerProof / edMicros;
-console.log(`verify stage, ${fmt(half)} proofs without tokens: ${fmt(plain.rate)} proofs/s (ratio ${ratio(plain.rate)}); ${cpu(plain)} (target <= 1.7)`);
-console.log(`verify stage, ${fmt(total - half)} proofs with one RFC 3161 token each: ${fmt(tokens.rate)} proofs/s; ${cpu(tokens)} (target <= 3.0)`);
-console.log(`verify stage, ${fmt(half)} batch-anchored proofs (batches of ${BATCH_SIZE}): ${fmt(batched.rate)} proofs/s; ${cpu(batched)} (target <= 1.8); tokens actually verified: ${fmt(batchTokens.tokens)} for the first ${fmt(batchTokens.proofs)} proofs, in one thread`);
+console.log(
+  `verify stage, ${fmt(half)} proofs without tokens: ${fmt(plain.rate)} proofs/s (ratio ${ratio(plain.rate)}); ${cpu(plain)} (target <= 1.7)`,
+);
+console.log(
+  `verify stage, ${fmt(total - half)} proofs with one RFC 3161 token each: ${fmt(tokens.rate)} proofs/s; ${cpu(tokens)} (target <= 3.0)`,
+);
+console.log(
+  `verify stage, ${fmt(half)} batch-anchored proofs (batches of ${BATCH_SIZE}): ${fmt(batched.rate)} proofs/s; ${cpu(batched)} (target <= 1.8); tokens actually verified: ${fmt(batchTokens.tokens)} for the first ${fmt(batchTokens.proofs)} proofs, in one thread`,
+);
 for (const f of files) console.log(describeFigure(f));
 console.log(
   JSON.stringify({

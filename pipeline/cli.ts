@@ -90,7 +90,10 @@ export async function versions(): Promise<{ prereg: string; duckdb: string; node
 function unknownCommand(name: string): PreregError {
   // `prereg version` is the one likely word that is an option, not a command.
   if (name === 'version') return new PreregError('USAGE', 'unknown command "version"; did you mean `prereg --version`?');
-  const guess = nearest(name, COMMANDS.map((c) => c.name));
+  const guess = nearest(
+    name,
+    COMMANDS.map((c) => c.name),
+  );
   return new PreregError('USAGE', `unknown command "${name}"${guess ? `; did you mean \`prereg ${guess}\`?` : ''} (run \`prereg --help\`)`);
 }
 
@@ -99,7 +102,9 @@ function optionError(command: Command, err: Error): PreregError {
   const unknown = /Unknown option '(-{1,2}[^']+)'/.exec(err.message)?.[1];
   const known = Object.keys({ ...GLOBAL_OPTIONS, ...command.options }).map((o) => `--${o}`);
   const guess = unknown ? nearest(unknown, known) : null;
-  const message = unknown ? `unknown option ${unknown}${guess ? `; did you mean ${guess}?` : ''} (run \`prereg help ${command.name}\`)` : err.message;
+  const message = unknown
+    ? `unknown option ${unknown}${guess ? `; did you mean ${guess}?` : ''} (run \`prereg help ${command.name}\`)`
+    : err.message;
   return new PreregError('USAGE', `${command.name}: ${message}`);
 }
 
@@ -115,12 +120,17 @@ function operandError(command: Command, operands: readonly string[]): PreregErro
     return new PreregError('USAGE', `${command.name} takes no positional argument, got "${shown(first)}"${hint} (${usageLine})`);
   }
   const wanted = min === max ? `${min}` : max === Infinity ? `at least ${min}` : `${min} to ${max}`;
-  return new PreregError('USAGE', `${command.name} takes ${wanted} positional argument${max === 1 ? '' : 's'}, got ${operands.length} (${usageLine})`);
+  return new PreregError(
+    'USAGE',
+    `${command.name} takes ${wanted} positional argument${max === 1 ? '' : 's'}, got ${operands.length} (${usageLine})`,
+  );
 }
 
 /** --json for a command that prints no JSON of its own (no jsonSchema: `prereg mcp`) is refused, not ignored. */
 function jsonError(command: Command, json: boolean): PreregError | null {
-  return json && command.jsonSchema === undefined ? new PreregError('USAGE', `${command.name} prints no --json document (${command.help.split('\n')[0]})`) : null;
+  return json && command.jsonSchema === undefined
+    ? new PreregError('USAGE', `${command.name} prints no --json document (${command.help.split('\n')[0]})`)
+    : null;
 }
 
 /** --root naming no directory is said as such, not as the first file a stage then misses. */
@@ -221,9 +231,12 @@ export async function main(rawArgv: string[], io: CliIo = processIo): Promise<Ex
   const schema = command.jsonSchema?.(ctx);
   const jsonLine = (value: unknown) => shownJson(versioned(schema, value));
   try {
-    const result = command.writesStudy?.(ctx) ? await withStudyLock(studyLayout(ctx.root).work, `prereg ${command.name}`, () => command.run(ctx)) : await command.run(ctx);
+    const result = command.writesStudy?.(ctx)
+      ? await withStudyLock(studyLayout(ctx.root).work, `prereg ${command.name}`, () => command.run(ctx))
+      : await command.run(ctx);
     if (showProgress) io.stderr('\r\x1b[K');
-    if (!result.printed) io.stdout(json ? jsonOutput(schema, result) : terminalText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
+    if (!result.printed)
+      io.stdout(json ? jsonOutput(schema, result) : terminalText(result.text.endsWith('\n') ? result.text : `${result.text}\n`));
     return result.exitCode;
   } catch (err) {
     const refusal = refusalOf(err);

@@ -83,7 +83,9 @@ export const ERROR_SCHEMA = 'prereg.error/1';
 
 /** A JSON document as printed: its schema_version first when the command publishes one; anything but an object as it is. */
 export function versioned(schema: string | undefined, value: unknown): unknown {
-  return schema !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value) ? { schema_version: schema, ...value } : value;
+  return schema !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? { schema_version: schema, ...value }
+    : value;
 }
 
 /** What --json prints for a result: its document, or one line per input (jsonLines), each a line with `schema`. */

@@ -28,7 +28,8 @@ function newestSource() {
   return newest;
 }
 
-if (process.argv.includes('--if-stale') && existsSync(join(DIST, 'cli.js')) && statSync(join(DIST, 'cli.js')).mtimeMs >= newestSource()) process.exit(0);
+if (process.argv.includes('--if-stale') && existsSync(join(DIST, 'cli.js')) && statSync(join(DIST, 'cli.js')).mtimeMs >= newestSource())
+  process.exit(0);
 
 const tmp = `${DIST}.tmp-${process.pid}`;
 rmSync(tmp, { recursive: true, force: true });

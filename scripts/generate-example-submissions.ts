@@ -83,7 +83,11 @@ const buyerApiKey = (system: string) => `TEST-ONLY-api-key-${system}`;
 export function exampleSystems(): RegisteredSystem[] {
   return [COPYCAT, ...SYSTEMS].sort().map((system_id) => {
     const original = REPLICATE_OF[system_id as SystemId];
-    return { system_id, buyer_fingerprints: [buyerFingerprint(buyerApiKey(system_id))], ...(original === undefined ? {} : { replicate_of: original }) };
+    return {
+      system_id,
+      buyer_fingerprints: [buyerFingerprint(buyerApiKey(system_id))],
+      ...(original === undefined ? {} : { replicate_of: original }),
+    };
   });
 }
 
@@ -103,7 +107,10 @@ export function articlePassages(corpusDir: string, files: string[]): Map<string,
   return passages;
 }
 
-const euros = (value: string) => `${Number(value).toLocaleString('fr-FR').replace(/\u202f/g, ' ')} euros`;
+const euros = (value: string) =>
+  `${Number(value)
+    .toLocaleString('fr-FR')
+    .replace(/\u202f/g, ' ')} euros`;
 const cite = (ref: string) => (ref.startsWith('CCAG') ? ref : `l'article ${ref}`);
 
 export function honestAnswer(key: KeyItem, passages: Map<string, string>): string {
@@ -128,17 +135,24 @@ interface Plan {
 }
 
 function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<string, string>): Plan {
-  const plan: Plan = { text: honestAnswer(key, passages), refused: key.kind === 'negative', truncated: false, evidence: 'good', chain: 'anchored' };
+  const plan: Plan = {
+    text: honestAnswer(key, passages),
+    refused: key.kind === 'negative',
+    truncated: false,
+    evidence: 'good',
+    chain: 'anchored',
+  };
   const id = key.item_id;
   if (system === 'sys-honest') {
     // Constancy: the honest system misses the expected reference once in three attempts on one item.
-    if (id === 'mp-010' && attempt === 3) plan.text = 'L\'acheteur doit demander des explications sur le prix proposé.';
+    if (id === 'mp-010' && attempt === 3) plan.text = "L'acheteur doit demander des explications sur le prix proposé.";
     if (id === 'mp-007') plan.text += RELAYED_SENTENCE;
     return plan;
   }
   if (system === 'sys-honest-rerun') {
     // The same system run again: it misses on other attempts than the first campaign.
-    if ((id === 'mp-011' && attempt === 1) || (id === 'mp-012' && attempt === 2)) plan.text = 'La réponse dépend des circonstances de l\'achat.';
+    if ((id === 'mp-011' && attempt === 1) || (id === 'mp-012' && attempt === 2))
+      plan.text = "La réponse dépend des circonstances de l'achat.";
     if (id === 'mp-007') plan.text += RELAYED_SENTENCE;
     return plan;
   }
@@ -155,11 +169,11 @@ function planFor(system: SystemId, key: KeyItem, attempt: number, passages: Map<
     if (id === 'mp-009') plan.evidence = 'public-view';
     if (id === 'mp-011') plan.text = plan.text.replace('50 000 euros', '100 000 euros');
     if (id === 'mp-017') {
-      plan.text = 'Selon l\'article R2123-1, le taux applicable est réduit pour les travaux.';
+      plan.text = "Selon l'article R2123-1, le taux applicable est réduit pour les travaux.";
       plan.refused = false;
     }
     // An answer flagged as a refusal: declared takes the flag, proven the text (SPEC §12.6).
-    if (id === 'mp-018' && attempt === 1) plan.text = 'Selon l\'article R2123-1, la procédure adaptée s\'applique sans condition de montant.';
+    if (id === 'mp-018' && attempt === 1) plan.text = "Selon l'article R2123-1, la procédure adaptée s'applique sans condition de montant.";
     return plan;
   }
   const n = Number(id.slice(3));
@@ -184,14 +198,24 @@ export interface GeneratedInputs {
 
 export async function generateExampleSubmissions(root: string): Promise<GeneratedInputs> {
   const corpus = join(root, 'corpus');
-  const items = readFileSync(join(corpus, 'items.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Item);
+  const items = readFileSync(join(corpus, 'items.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Item);
   const key = new Map(
-    readFileSync(join(root, 'inputs/answer-key.jsonl'), 'utf8').trim().split('\n').map((l) => {
-      const k = JSON.parse(l) as KeyItem;
-      return [k.item_id, k];
-    }),
+    readFileSync(join(root, 'inputs/answer-key.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const k = JSON.parse(l) as KeyItem;
+        return [k.item_id, k];
+      }),
   );
-  const passages = articlePassages(corpus, ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md', 'ccag-travaux.md']);
+  const passages = articlePassages(corpus, [
+    'code-commande-publique/partie-legislative.md',
+    'code-commande-publique/partie-reglementaire.md',
+    'ccag-travaux.md',
+  ]);
   const keys = join(root, 'test/fixtures/keys');
   const pinnedKey = readFileSync(join(keys, 'TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
   const expiredKey = readFileSync(join(keys, 'TEST-ONLY-arkforge-2025-expired.key.pem'), 'utf8');
@@ -212,7 +236,10 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
       for (let attempt = 1; attempt <= ATTEMPTS[system]; attempt++) {
         clock += 37_000;
         const plan = planFor(system, k, attempt, passages);
-        const served: Passage[] = (plan.served ?? (k.kind === 'positive' ? k.expected_refs : ['R2123-1'])).map((ref) => ({ ref, text: passages.get(ref)! }));
+        const served: Passage[] = (plan.served ?? (k.kind === 'positive' ? k.expected_refs : ['R2123-1'])).map((ref) => ({
+          ref,
+          text: passages.get(ref)!,
+        }));
         const request = { query: item.question, top_k: 3 };
         const response = { call_id: `call-${system}-${item.item_id}-${attempt}`, passages: served };
         const timestamp = new Date(clock).toISOString().replace('.000Z', 'Z');
@@ -247,7 +274,11 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
         const built = buildTimeline({
           job_id: jobId,
           receipts: [
-            { tool: 'plan', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson({ step: 'plan', question: item.question }) },
+            {
+              tool: 'plan',
+              provenance_class: 'LOGGED BY AGENT',
+              canonical_bytes: canonicalJson({ step: 'plan', question: item.question }),
+            },
             { tool: 'retrieve', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson(response) },
             { tool: 'answer', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson({ step: 'answer', text: plan.text }) },
           ],
@@ -275,7 +306,9 @@ export async function generateExampleSubmissions(root: string): Promise<Generate
     writeFileSync(join(submissions, `${system}.jsonl`), `${lines.join('\n')}\n`);
     if (system === 'sys-honest') {
       // A dishonest participant's whole effort: another system's lines, system_id changed.
-      const copied = lines.filter((l) => COPIED_ITEMS.some((id) => l.includes(`"item_id":"${id}"`))).map((l) => l.replace('"system_id":"sys-honest"', `"system_id":"${COPYCAT}"`));
+      const copied = lines
+        .filter((l) => COPIED_ITEMS.some((id) => l.includes(`"item_id":"${id}"`)))
+        .map((l) => l.replace('"system_id":"sys-honest"', `"system_id":"${COPYCAT}"`));
       writeFileSync(join(submissions, `${COPYCAT}.jsonl`), `${copied.join('\n')}\n`);
       records += copied.length;
     }

@@ -17,7 +17,10 @@ const VALIDATORS_OUT = fileURLToPath(new URL('../pipeline/formats/validators/', 
 
 /** The schema names, from the file names (study.schema.json → study). */
 export function schemaNames(): string[] {
-  return readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')).map((f) => f.slice(0, -'.schema.json'.length)).sort();
+  return readdirSync(SCHEMAS)
+    .filter((f) => f.endsWith('.schema.json'))
+    .map((f) => f.slice(0, -'.schema.json'.length))
+    .sort();
 }
 
 const identifier = (name: string): string => `${name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())}Schema`;
@@ -70,7 +73,8 @@ export function validatorModule(name: string): string {
   const schema = JSON.parse(readFileSync(`${SCHEMAS}${name}.schema.json`, 'utf8')) as object;
   const code = standaloneCode.default(ajv, ajv.compile(schema));
   for (const call of code.match(/require\([^)]*\)/g) ?? []) {
-    if (!RUNTIME_REQUIRES.has(call)) throw new Error(`schemas:generate: ${name}'s validator needs ${call}, which no generated module provides`);
+    if (!RUNTIME_REQUIRES.has(call))
+      throw new Error(`schemas:generate: ${name}'s validator needs ${call}, which no generated module provides`);
   }
   return [
     '// @ts-nocheck',
@@ -91,7 +95,7 @@ export function validatorIndexModule(): string {
     "import type { CompiledValidator } from '../compiled-validator.ts';",
     ...names.map((n) => `import { validate as ${id(n)} } from './${n}.ts';`),
     '',
-    '/** Every published schema\'s validator, by name. */',
+    "/** Every published schema's validator, by name. */",
     'export const VALIDATORS: Record<string, CompiledValidator> = {',
     ...names.map((n) => `  ${JSON.stringify(n)}: ${id(n)},`),
     '};',

@@ -134,10 +134,22 @@ export const EXAMPLE_AUDITOR = join(ROOT, 'test/fixtures/example-auditor');
  */
 export function writeExampleAuditorMaterial(root: string = ROOT): void {
   const history = {
-    _doc: 'TEST-ONLY: the key history of the example study\'s stand-in issuer, in ArkForge\'s published_keys.json format. Never trust it outside the tests and the example.',
+    _doc: "TEST-ONLY: the key history of the example study's stand-in issuer, in ArkForge's published_keys.json format. Never trust it outside the tests and the example.",
     keys: [
-      { kid: 'TEST-ONLY-arkforge-2026', type: 'Ed25519', public: ed25519Published(join(KEYS, 'TEST-ONLY-arkforge-2026.pub.pem')), valid_from: '2026-01-01T00:00:00Z', retired_at: '2027-01-01T00:00:00Z' },
-      { kid: 'TEST-ONLY-arkforge-2025-expired', type: 'Ed25519', public: ed25519Published(join(KEYS, 'TEST-ONLY-arkforge-2025-expired.pub.pem')), valid_from: '2025-01-01T00:00:00Z', retired_at: '2026-01-01T00:00:00Z' },
+      {
+        kid: 'TEST-ONLY-arkforge-2026',
+        type: 'Ed25519',
+        public: ed25519Published(join(KEYS, 'TEST-ONLY-arkforge-2026.pub.pem')),
+        valid_from: '2026-01-01T00:00:00Z',
+        retired_at: '2027-01-01T00:00:00Z',
+      },
+      {
+        kid: 'TEST-ONLY-arkforge-2025-expired',
+        type: 'Ed25519',
+        public: ed25519Published(join(KEYS, 'TEST-ONLY-arkforge-2025-expired.pub.pem')),
+        valid_from: '2025-01-01T00:00:00Z',
+        retired_at: '2026-01-01T00:00:00Z',
+      },
     ],
     rekor_keys: [],
   };
@@ -212,12 +224,25 @@ async function intakeExample(root: string, run: (args: string[]) => Promise<void
   let at = Date.parse(EXAMPLE_INTAKE_AT);
   const tsa = await startTsaServer({ backend: 'pkijs', genTime: () => new Date(at).toISOString().replace('.000Z', 'Z') });
   try {
-    const files = readdirSync(layout.submissions).filter((f) => f.endsWith('.jsonl')).sort();
+    const files = readdirSync(layout.submissions)
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort();
     for (const f of files) renameSync(join(layout.submissions, f), join(staging, f));
     for (const f of files) {
       const system = f.slice(0, -'.jsonl'.length);
       await run(['submission', 'sign', join(staging, f), '--key', agentKeyFile(system), '--system', system, '--root', root]);
-      await run(['intake', join(staging, `${f}.intake.json`), '--operator-key', join(KEYS, 'TEST-ONLY-operator.key.pem'), '--tsa', `local-test-tsa=${tsa.url}`, '--retries', '0', '--root', root]);
+      await run([
+        'intake',
+        join(staging, `${f}.intake.json`),
+        '--operator-key',
+        join(KEYS, 'TEST-ONLY-operator.key.pem'),
+        '--tsa',
+        `local-test-tsa=${tsa.url}`,
+        '--retries',
+        '0',
+        '--root',
+        root,
+      ]);
       copyFileSync(join(staging, `${f}.intake.receipt.json`), join(receipts, `${system}.receipt.json`));
       at += 60_000;
     }
@@ -238,7 +263,9 @@ export async function rebuildExample(root: string = ROOT): Promise<void> {
   await freezeAndAnchor(root);
   writeExampleAuditorMaterial(root);
   const generated = await generateExampleSubmissions(root);
-  console.log(`generated ${generated.records} submission records from ${exampleSystems().length} systems (+${generated.rejectsExpected} lines ingest must reject)`);
+  console.log(
+    `generated ${generated.records} submission records from ${exampleSystems().length} systems (+${generated.rejectsExpected} lines ingest must reject)`,
+  );
   await intakeExample(root);
   console.log('took every submission file in through intake and sealed it (receipts in test/fixtures/example-auditor/receipts/)');
 }

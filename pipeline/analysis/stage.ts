@@ -21,22 +21,44 @@ import { classValuesOf } from '../study/classes.ts';
 
 // The code whose digest the stage records: compiled, the .js files that run (running-code.ts).
 const CODE_FILES = [
-  '../store/classify-tables.sql', '../store/coverage.sql', '../classify/extract.ts', '../classify/vocabulary-trie.ts', '../classify/pattern-prefix.ts', '../classify/base-tables.ts',
-  '../store/section5-runner.ts', '../store/statements.ts', '../store/statistics-tables.sql', '../statistics/results.ts', '../statistics/clopper-pearson.ts',
-  '../statistics/holm.ts', '../statistics/sign-test-reach.ts', '../statistics/exact-rational.ts', '../analysis/score-tables.ts',
-  '../statistics/binomial-test.ts', '../statistics/hypothesis-decisions.ts', '../store/statistics-sql.ts', '../store/sql-functions.ts',
-  '../store/constancy-flips.sql', '../statistics/retrieval.ts', '../study/near-miss.ts',
-].map((p) =>
-  fileURLToPath(runningModule(new URL(p, import.meta.url))),
-);
+  '../store/classify-tables.sql',
+  '../store/coverage.sql',
+  '../classify/extract.ts',
+  '../classify/vocabulary-trie.ts',
+  '../classify/pattern-prefix.ts',
+  '../classify/base-tables.ts',
+  '../store/section5-runner.ts',
+  '../store/statements.ts',
+  '../store/statistics-tables.sql',
+  '../statistics/results.ts',
+  '../statistics/clopper-pearson.ts',
+  '../statistics/holm.ts',
+  '../statistics/sign-test-reach.ts',
+  '../statistics/exact-rational.ts',
+  '../analysis/score-tables.ts',
+  '../statistics/binomial-test.ts',
+  '../statistics/hypothesis-decisions.ts',
+  '../store/statistics-sql.ts',
+  '../store/sql-functions.ts',
+  '../store/constancy-flips.sql',
+  '../statistics/retrieval.ts',
+  '../study/near-miss.ts',
+].map((p) => fileURLToPath(runningModule(new URL(p, import.meta.url))));
 
 interface AnalysisStage {
   name: 'classify' | 'score';
   views: readonly RequiredView[];
   /** Work done before section 5 (classify builds the base tables). */
-  prepare?: (ctx: StageContext, store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
+  prepare?: (
+    ctx: StageContext,
+    store: Awaited<ReturnType<typeof openStore>>,
+    frozen: ReturnType<typeof requireFrozenInputs>,
+  ) => Promise<Record<string, number>>;
   /** Work done on section 5's result tables (score adds the statistics). */
-  finish?: (store: Awaited<ReturnType<typeof openStore>>, frozen: ReturnType<typeof requireFrozenInputs>) => Promise<Record<string, number>>;
+  finish?: (
+    store: Awaited<ReturnType<typeof openStore>>,
+    frozen: ReturnType<typeof requireFrozenInputs>,
+  ) => Promise<Record<string, number>>;
 }
 
 // How the analysis stages' recorded inputs are named when they change.
@@ -68,17 +90,32 @@ type AnalysisInputs = ReturnType<typeof analysisInputs>;
 function analysisStage(stage: AnalysisStage): CachedStage<FrozenInputs, AnalysisInputs, Record<string, number>> {
   return {
     labels: ANALYSIS_LABELS,
-    prepare: (ctx, loaded) => requireFrozenInputs(loaded, ctx.env, typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined),
+    prepare: (ctx, loaded) =>
+      requireFrozenInputs(loaded, ctx.env, typeof ctx.values['secret-file'] === 'string' ? ctx.values['secret-file'] : undefined),
     inputs: (frozen, upstream) => analysisInputs(stage.name, upstream ?? '', frozen),
     work: (ctx, frozen, _consumed, record) => analysisWork(stage, ctx, frozen, record),
     result(_ctx, _frozen, { skipped, reason, digest, outputs }) {
-      if (skipped) return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: true, inputs_digest: digest, ...outputs }, text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}` };
-      return { exitCode: EXIT.ok, json: { ok: true, stage: stage.name, skipped: false, reason, inputs_digest: digest, ...outputs }, text: `${stage.name}: rerun — ${reason}\n${render(outputs)}` };
+      if (skipped)
+        return {
+          exitCode: EXIT.ok,
+          json: { ok: true, stage: stage.name, skipped: true, inputs_digest: digest, ...outputs },
+          text: `${stage.name}: skipped, inputs unchanged\n${render(outputs)}`,
+        };
+      return {
+        exitCode: EXIT.ok,
+        json: { ok: true, stage: stage.name, skipped: false, reason, inputs_digest: digest, ...outputs },
+        text: `${stage.name}: rerun — ${reason}\n${render(outputs)}`,
+      };
     },
   };
 }
 
-async function analysisWork(stage: AnalysisStage, ctx: StageContext, frozen: FrozenInputs, record: (connection: DuckDBConnection, outputs: Record<string, number>) => Promise<void>): Promise<Record<string, number>> {
+async function analysisWork(
+  stage: AnalysisStage,
+  ctx: StageContext,
+  frozen: FrozenInputs,
+  record: (connection: DuckDBConnection, outputs: Record<string, number>) => Promise<void>,
+): Promise<Record<string, number>> {
   const dbPath = storePath(studyLayout(ctx.root));
   return writeStoreInPlace(dbPath, async () => {
     const store = await openStore(dbPath);
@@ -90,7 +127,14 @@ async function analysisWork(stage: AnalysisStage, ctx: StageContext, frozen: Fro
       store.close();
     }
     ctx.progress(`${stage.name}: running section 5 (${frozen.section5.sqlBlocks.length} SQL blocks)…`);
-    const rows = await runSection5(dbPath, frozen.section5.sqlBlocks, stage.views, classValuesOf(frozen.study), statisticsOf(frozen.study).alpha, frozen.frozen.hypothesis_family);
+    const rows = await runSection5(
+      dbPath,
+      frozen.section5.sqlBlocks,
+      stage.views,
+      classValuesOf(frozen.study),
+      statisticsOf(frozen.study).alpha,
+      frozen.frozen.hypothesis_family,
+    );
     const after = await openStore(dbPath);
     try {
       const finished = stage.finish ? await stage.finish(after, frozen) : {};
@@ -122,5 +166,6 @@ export const CLASSIFY = analysisStage({
 export const SCORE = analysisStage({
   name: 'score',
   views: ['scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
-  finish: (store, frozen) => addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha, maxTruncationGapOf(frozen.study), nearMissOf(frozen.study)),
+  finish: (store, frozen) =>
+    addScoreStatistics(store.connection, statisticsOf(frozen.study).alpha, maxTruncationGapOf(frozen.study), nearMissOf(frozen.study)),
 });

@@ -24,7 +24,12 @@ function fileOfFinding(f: DriftFinding): string {
 export type CheckAnchorsFlags = Record<string, string | string[] | undefined>;
 
 /** The rail, and what check-anchors saw (null when it could not run), for the trust rail. */
-export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, checkAnchors: Pick<Command, 'run'>, flags: CheckAnchorsFlags = {}): Promise<{ rail: Rail; seen: AnchorsSeen | null }> {
+export async function anchorsRail(
+  layout: StudyLayout,
+  env: NodeJS.ProcessEnv,
+  checkAnchors: Pick<Command, 'run'>,
+  flags: CheckAnchorsFlags = {},
+): Promise<{ rail: Rail; seen: AnchorsSeen | null }> {
   let json: AnchorsSeen & { ok: boolean; findings: DriftFinding[]; reason_codes: ReasonCode[]; freeze_digest: string };
   try {
     const values = Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Record<string, string | string[]>;
@@ -33,7 +38,10 @@ export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, c
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
     const file = studyFileOf(err, layout.root) ?? 'preregistration/freeze.json';
-    return { rail: railOf('anchors', '', [{ file, message: `check-anchors cannot run: ${err.code}: ${err.message}` }], [err.code]), seen: null };
+    return {
+      rail: railOf('anchors', '', [{ file, message: `check-anchors cannot run: ${err.code}: ${err.message}` }], [err.code]),
+      seen: null,
+    };
   }
   const differences: Difference[] = json.findings.map((f) => ({ file: fileOfFinding(f), message: `${f.code}: ${f.field}: ${f.message}` }));
   if (!json.ok && differences.length === 0) differences.push({ file: 'preregistration/', message: 'check-anchors reported a failure' });
@@ -44,5 +52,13 @@ export async function anchorsRail(layout: StudyLayout, env: NodeJS.ProcessEnv, c
     differences,
     json.reason_codes,
   );
-  return { rail, seen: { roots: json.roots, witnesses: json.witnesses, independent_witnesses: json.independent_witnesses, min_witnesses: json.min_witnesses } };
+  return {
+    rail,
+    seen: {
+      roots: json.roots,
+      witnesses: json.witnesses,
+      independent_witnesses: json.independent_witnesses,
+      min_witnesses: json.min_witnesses,
+    },
+  };
 }

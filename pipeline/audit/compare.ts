@@ -58,7 +58,10 @@ async function readParquet(path: string): Promise<{ columns: string[]; rows: str
   const db = await openMemoryDatabase();
   try {
     const read = await readJsonRows(db.connection, READ_PARQUET, [path]);
-    return { columns: read.columns.map((c) => `${c.name} ${c.type}`), rows: read.rows.map((row) => row.map((cell) => JSON.stringify(cell))) };
+    return {
+      columns: read.columns.map((c) => `${c.name} ${c.type}`),
+      rows: read.rows.map((row) => row.map((cell) => JSON.stringify(cell))),
+    };
   } finally {
     db.close();
   }
@@ -72,7 +75,10 @@ export async function parquetDifference(file: string, recordedPath: string, reru
   try {
     recorded = await readParquet(recordedPath);
   } catch (err) {
-    return { file, message: `bytes differ from byte ${offset}, and it cannot be read back as Parquet: ${(err as Error).message.split('\n')[0]}` };
+    return {
+      file,
+      message: `bytes differ from byte ${offset}, and it cannot be read back as Parquet: ${(err as Error).message.split('\n')[0]}`,
+    };
   }
   const rerun = await readParquet(rerunPath);
   if (recorded.columns.join('\n') !== rerun.columns.join('\n')) {
@@ -87,7 +93,12 @@ export async function parquetDifference(file: string, recordedPath: string, reru
   for (let i = 0; i < n; i++) {
     const a = recorded.rows[i];
     const b = rerun.rows[i];
-    if (!a || !b) return { file, row: i + 1, message: `row ${i + 1} is ${a ? 'not in the rerun' : 'missing'} (${recorded.rows.length} rows recorded, ${rerun.rows.length} rerun)` };
+    if (!a || !b)
+      return {
+        file,
+        row: i + 1,
+        message: `row ${i + 1} is ${a ? 'not in the rerun' : 'missing'} (${recorded.rows.length} rows recorded, ${rerun.rows.length} rerun)`,
+      };
     const c = a.findIndex((cell, k) => cell !== b[k]);
     if (c !== -1) {
       const column = recorded.columns[c]!.split(' ')[0];
@@ -100,17 +111,28 @@ export async function parquetDifference(file: string, recordedPath: string, reru
 /** The refusal of the rerun as a difference naming the input it concerns. */
 function refusalDifference(outcome: Extract<RerunOutcome, { ok: false }>): Difference {
   const r = outcome.refusal;
-  return { file: r.file ?? '(study inputs)', ...(r.row !== undefined ? { row: r.row } : {}), message: `the rerun refused at ${r.stage}: ${r.code}: ${r.message}` };
+  return {
+    file: r.file ?? '(study inputs)',
+    ...(r.row !== undefined ? { row: r.row } : {}),
+    message: `the rerun refused at ${r.stage}: ${r.code}: ${r.message}`,
+  };
 }
 
 export async function reproducedRail(audited: AuditedDir, outcome: RerunOutcome): Promise<Rail> {
   if (!outcome.ok) {
     const diff = refusalDifference(outcome);
-    return failed('reproduced', `the rerun refused at ${outcome.refusal.stage}: ${outcome.refusal.code} (${diff.file}${diff.row !== undefined ? `, row ${diff.row}` : ''})`, [diff], [outcome.refusal.code]);
+    return failed(
+      'reproduced',
+      `the rerun refused at ${outcome.refusal.stage}: ${outcome.refusal.code} (${diff.file}${diff.row !== undefined ? `, row ${diff.row}` : ''})`,
+      [diff],
+      [outcome.refusal.code],
+    );
   }
   const d: Difference[] = [];
   const present = (dir: string, file: string) => existsSync(join(dir, file)) && lstatSync(join(dir, file)).isFile();
-  const extras = audited.entries.map((e) => e.name).filter((f) => !(REPRODUCIBLE_FILES as readonly string[]).includes(f) && f !== SIGNATURE_FILE && f !== CMS_FILE);
+  const extras = audited.entries
+    .map((e) => e.name)
+    .filter((f) => !(REPRODUCIBLE_FILES as readonly string[]).includes(f) && f !== SIGNATURE_FILE && f !== CMS_FILE);
   for (const file of [...REPRODUCIBLE_FILES, ...extras]) {
     const inAudited = present(audited.dir, file);
     const inRerun = present(outcome.dir, file);
@@ -130,7 +152,11 @@ export async function reproducedRail(audited: AuditedDir, outcome: RerunOutcome)
     else if (isText(file)) d.push(textDifference(file, a, b));
     else d.push({ file, message: `differs from byte ${firstDifferingLine(a, b).offset}` });
   }
-  const rail = railOf('reproduced', `a rerun from the study's inputs gave every file but the signatures byte for byte (run_id ${outcome.manifest.run_id})`, d);
+  const rail = railOf(
+    'reproduced',
+    `a rerun from the study's inputs gave every file but the signatures byte for byte (run_id ${outcome.manifest.run_id})`,
+    d,
+  );
   // Byte-identical outputs are promised for the same tool and DuckDB versions: say when they differ.
   const recorded = audited.fields;
   const rerun = outcome.manifest;
@@ -147,7 +173,12 @@ export function decisionsRail(audited: AuditedDir, outcome: RerunOutcome): Rail 
   }
   if (!outcome.ok) {
     const diff = refusalDifference(outcome);
-    return failed('decisions', `the decisions cannot be recomputed: the rerun refused (${outcome.refusal.code})`, [diff], [outcome.refusal.code]);
+    return failed(
+      'decisions',
+      `the decisions cannot be recomputed: the rerun refused (${outcome.refusal.code})`,
+      [diff],
+      [outcome.refusal.code],
+    );
   }
   const rerun = parseJsonObject('results.json', readRegularFile(join(outcome.dir, 'results.json'))).value!;
   const d: Difference[] = [];
@@ -159,16 +190,27 @@ export function decisionsRail(audited: AuditedDir, outcome: RerunOutcome): Rail 
       const x = a[i];
       const y = b[i];
       if (x === undefined || y === undefined) {
-        d.push({ file: 'results.json', table, row: i + 1, message: `${table} row ${i + 1} is ${x ? 'not recomputed' : 'missing'} (${a.length} rows recorded, ${b.length} recomputed)` });
+        d.push({
+          file: 'results.json',
+          table,
+          row: i + 1,
+          message: `${table} row ${i + 1} is ${x ? 'not recomputed' : 'missing'} (${a.length} rows recorded, ${b.length} recomputed)`,
+        });
         break;
       }
       if (canonicalJson(x) !== canonicalJson(y)) {
         const rowX = x as JsonObject;
         const rowY = y as JsonObject;
         const keys = [...new Set([...Object.keys(rowX), ...Object.keys(rowY)])];
-        const key = keys.find((k) => canonicalJson(rowX[k] ?? null) !== canonicalJson(rowY[k] ?? null) || !(k in rowX) || !(k in rowY)) ?? keys[0]!;
+        const key =
+          keys.find((k) => canonicalJson(rowX[k] ?? null) !== canonicalJson(rowY[k] ?? null) || !(k in rowX) || !(k in rowY)) ?? keys[0]!;
         const cell = (r: JsonObject) => (key in r ? excerpt(canonicalJson(r[key])) : '(absent)');
-        d.push({ file: 'results.json', table, row: i + 1, message: `${table} row ${i + 1}, ${key} differs: recorded ${cell(rowX)}, recomputed ${cell(rowY)} (row ${excerpt(canonicalJson(x))})` });
+        d.push({
+          file: 'results.json',
+          table,
+          row: i + 1,
+          message: `${table} row ${i + 1}, ${key} differs: recorded ${cell(rowX)}, recomputed ${cell(rowY)} (row ${excerpt(canonicalJson(x))})`,
+        });
         break;
       }
     }

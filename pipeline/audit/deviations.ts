@@ -37,6 +37,10 @@ export async function auditDeviations(loaded: LoadedStudy, auditor: AuditorRoots
     };
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
-    return { differences: [{ file: DEVIATION_LOG, message: `cannot be read: ${err.code}: ${err.message}` }], codes: [err.code], entries: 0 };
+    return {
+      differences: [{ file: DEVIATION_LOG, message: `cannot be read: ${err.code}: ${err.message}` }],
+      codes: [err.code],
+      entries: 0,
+    };
   }
 }

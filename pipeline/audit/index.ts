@@ -51,7 +51,10 @@ export interface AuditorFlags {
 }
 
 /** The auditor's files, read; a flag naming a file that is missing or invalid stops the audit (exit 3). */
-function loadAuditorTrust(flags: AuditorFlags, loaded: LoadedStudy): { trust: AuditorTrust; study: TrustMaterialInputs | null; receipts: ReturnType<typeof readReceipts>; requests: DatedRequest[] } {
+function loadAuditorTrust(
+  flags: AuditorFlags,
+  loaded: LoadedStudy,
+): { trust: AuditorTrust; study: TrustMaterialInputs | null; receipts: ReturnType<typeof readReceipts>; requests: DatedRequest[] } {
   let study: TrustMaterialInputs | null = null;
   try {
     study = loaded.trustInputs();
@@ -61,7 +64,12 @@ function loadAuditorTrust(flags: AuditorFlags, loaded: LoadedStudy): { trust: Au
   }
   const roots = loadAuditorRoots(flags.tsaRoots, study);
   requiredWitnesses(flags.minWitnesses, 0); // USAGE now, not a rail that cannot run
-  const trust = { roots, issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys), expectFreeze: expectedFreeze(flags.expectFreeze), operatorKey: loadAuditorOperatorKey(flags.operatorKey) };
+  const trust = {
+    roots,
+    issuerKeys: loadAuditorIssuerKeys(flags.issuerKeys),
+    expectFreeze: expectedFreeze(flags.expectFreeze),
+    operatorKey: loadAuditorOperatorKey(flags.operatorKey),
+  };
   return { trust, study, receipts: readReceipts(flags.receipts ?? []), requests: readDatedRequests(flags.requests ?? []) };
 }
 
@@ -100,7 +108,11 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
   for (const sub of STUDY_INPUT_DIRS) {
     const path = join(layout.root, sub);
     if (!isDirectory(path)) {
-      throw new PreregError('AUDIT_STUDY_UNREADABLE', `${path} is not a directory: the study's inputs (corpus/, preregistration/, inputs/) must be under --root`, { path });
+      throw new PreregError(
+        'AUDIT_STUDY_UNREADABLE',
+        `${path} is not a directory: the study's inputs (corpus/, preregistration/, inputs/) must be under --root`,
+        { path },
+      );
     }
   }
 
@@ -147,5 +159,11 @@ export async function auditOutputs(outputsDir: string, options: AuditOptions): P
     const studyKey = pinnedOperatorKeyOf(loaded);
     rails.push(await trustRail(auditor.trust, anchors.seen, intake.seen, auditor.study, outcome, 'key' in studyKey ? studyKey : null));
   });
-  return assembleReport(rails, { dir, root: layout.root, run_id: audited.fields?.run_id ?? null, rerun, weakened_modes: studyWeakenedModes(loaded) });
+  return assembleReport(rails, {
+    dir,
+    root: layout.root,
+    run_id: audited.fields?.run_id ?? null,
+    rerun,
+    weakened_modes: studyWeakenedModes(loaded),
+  });
 }

@@ -49,9 +49,13 @@ function treeDifference(prefix: string, recorded: string, now: TreeDigest, froze
   if (changes.length > 0) {
     const change = changes[0]!;
     const path = change.slice(0, change.lastIndexOf(':'));
-    return { file: prefix + path, message: `${change.slice(path.length + 2)} since the freeze: ${what} is now ${now.root}, the manifest recorded ${recorded}` };
+    return {
+      file: prefix + path,
+      message: `${change.slice(path.length + 2)} since the freeze: ${what} is now ${now.root}, the manifest recorded ${recorded}`,
+    };
   }
-  if (frozen && frozen.root === now.root) return { file: MANIFEST, message: `records ${what} ${recorded}; the files and freeze.json give ${now.root}` };
+  if (frozen && frozen.root === now.root)
+    return { file: MANIFEST, message: `records ${what} ${recorded}; the files and freeze.json give ${now.root}` };
   return { file: frozen ? FREEZE : prefix, message: `${what} is now ${now.root}, the manifest recorded ${recorded}` };
 }
 
@@ -81,14 +85,22 @@ export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: No
     const section5 = readSection5(layout);
     const now = section5?.sha256 ?? null;
     if (now === recorded.section5_sha256) return;
-    if (now !== null && frozen?.section5_sha256 === now) d.push({ file: MANIFEST, message: `records section5_sha256 ${recorded.section5_sha256}; section 5 and freeze.json give ${now}` });
-    else d.push({ file: PLAN, message: now === null ? 'has no section 5' : `section 5 hashes to ${now}; the manifest recorded ${recorded.section5_sha256}` });
+    if (now !== null && frozen?.section5_sha256 === now)
+      d.push({ file: MANIFEST, message: `records section5_sha256 ${recorded.section5_sha256}; section 5 and freeze.json give ${now}` });
+    else
+      d.push({
+        file: PLAN,
+        message: now === null ? 'has no section 5' : `section 5 hashes to ${now}; the manifest recorded ${recorded.section5_sha256}`,
+      });
   });
 
   attempt(ANSWER_KEY, d, codes, () => {
     const secret = resolveSecret(layout, undefined, env);
     if (!secret) {
-      d.push({ file: 'inputs/answer-key.secret', message: 'is absent (and no $PREREG_ANSWER_KEY_SECRET): the revealed key cannot reproduce answer_key_root' });
+      d.push({
+        file: 'inputs/answer-key.secret',
+        message: 'is absent (and no $PREREG_ANSWER_KEY_SECRET): the revealed key cannot reproduce answer_key_root',
+      });
       return;
     }
     const now = commitAnswerKey(secret, readAnswerKey(layout.answerKey));
@@ -96,7 +108,10 @@ export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: No
     const committed = frozen && frozen.answer_key.root === recorded.answer_key_root ? frozen.answer_key.leaves : null;
     const differing = committed ? now.leaves.map((leaf, i) => (leaf === committed[i] ? -1 : i)).filter((i) => i >= 0) : [];
     if (committed && differing.length > 1 && differing.length === Math.max(now.leaves.length, committed.length)) {
-      d.push({ file: existsSync(layout.answerKeySecret) ? 'inputs/answer-key.secret' : ANSWER_KEY, message: 'every item\'s salted leaf differs from the commitment: the secret is not the committed one' });
+      d.push({
+        file: existsSync(layout.answerKeySecret) ? 'inputs/answer-key.secret' : ANSWER_KEY,
+        message: "every item's salted leaf differs from the commitment: the secret is not the committed one",
+      });
     } else {
       const first = differing[0] ?? (committed ? Math.min(now.leaves.length, committed.length) : undefined);
       d.push({
@@ -114,7 +129,8 @@ export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: No
 
   attempt(FREEZE, d, codes, () => {
     const now = loaded.freezeDigest();
-    if (now !== recorded.freeze_digest) d.push({ file: FREEZE, message: `freeze_digest is now ${now}; the manifest recorded ${recorded.freeze_digest}` });
+    if (now !== recorded.freeze_digest)
+      d.push({ file: FREEZE, message: `freeze_digest is now ${now}; the manifest recorded ${recorded.freeze_digest}` });
   });
 
   attempt('inputs/submissions/', d, codes, () => {
@@ -130,19 +146,27 @@ export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: No
       const is = now.get(file);
       if (!is) d.push({ file, message: 'was read by the run but is missing now' });
       else if (!was) d.push({ file, message: 'is a submission file the run did not read' });
-      else if (was.sha256 !== is.sha256 || was.bytes !== is.bytes) d.push({ file, message: `has SHA-256 ${is.sha256} (${is.bytes} bytes); the run read ${was.sha256} (${was.bytes} bytes)` });
+      else if (was.sha256 !== is.sha256 || was.bytes !== is.bytes)
+        d.push({ file, message: `has SHA-256 ${is.sha256} (${is.bytes} bytes); the run read ${was.sha256} (${was.bytes} bytes)` });
     }
   });
 
   attempt('inputs/commitments.jsonl', d, codes, () => {
     const now = sha256OfFileIfAny(layout.commitments);
-    if (now !== recorded.commitments_sha256) d.push({ file: 'inputs/commitments.jsonl', message: `is now ${now ?? 'absent'}; the manifest recorded ${recorded.commitments_sha256 ?? 'none'}` });
+    if (now !== recorded.commitments_sha256)
+      d.push({
+        file: 'inputs/commitments.jsonl',
+        message: `is now ${now ?? 'absent'}; the manifest recorded ${recorded.commitments_sha256 ?? 'none'}`,
+      });
   });
 
   attempt(DEVIATION_LOG, d, codes, () => {
     const now = sha256OfFileIfAny(layout.deviations);
     if (now !== recorded.deviations_sha256) {
-      d.push({ file: DEVIATION_LOG, message: `DEVIATION_LOG_CHANGED: is now ${now ?? 'absent'}; the manifest recorded ${recorded.deviations_sha256 ?? 'none'} (a deviation removed, edited or added after the outputs)` });
+      d.push({
+        file: DEVIATION_LOG,
+        message: `DEVIATION_LOG_CHANGED: is now ${now ?? 'absent'}; the manifest recorded ${recorded.deviations_sha256 ?? 'none'} (a deviation removed, edited or added after the outputs)`,
+      });
       codes.push('DEVIATION_LOG_CHANGED');
     }
   });
@@ -152,11 +176,23 @@ export function inputsRail(fields: Manifest | null, loaded: LoadedStudy, env: No
   const compareFiles = (now: Map<string, string>, recordedFiles: ReadonlyArray<{ file: string; sha256: string }>, what: string) => {
     const before = new Map(recordedFiles.map((a) => [a.file, a.sha256]));
     for (const file of [...new Set([...before.keys(), ...now.keys()])].sort()) {
-      if (before.get(file) !== now.get(file)) d.push({ file, message: now.has(file) ? (before.has(file) ? `differs from the ${what} the manifest recorded` : `is ${what === 'anchor file' ? 'an anchor' : `an ${what}`} the manifest did not record`) : 'was recorded by the manifest but is missing now' });
+      if (before.get(file) !== now.get(file))
+        d.push({
+          file,
+          message: now.has(file)
+            ? before.has(file)
+              ? `differs from the ${what} the manifest recorded`
+              : `is ${what === 'anchor file' ? 'an anchor' : `an ${what}`} the manifest did not record`
+            : 'was recorded by the manifest but is missing now',
+        });
     }
   };
   attempt('preregistration/anchors/', d, codes, () => {
-    compareFiles(new Map(listAnchorFiles(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256OfFile(join(layout.anchors, f))])), recorded.anchors, 'anchor file');
+    compareFiles(
+      new Map(listAnchorFiles(layout.anchors).map((f) => [`preregistration/anchors/${f}`, sha256OfFile(join(layout.anchors, f))])),
+      recorded.anchors,
+      'anchor file',
+    );
   });
   attempt('inputs/intake.jsonl', d, codes, () => {
     compareFiles(new Map(intakeRecordFiles(layout).map((f) => [f.file, f.sha256])), recorded.intake_files, 'intake file');

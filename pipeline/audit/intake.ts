@@ -11,7 +11,15 @@ import { existsSync } from 'node:fs';
 import { loadTsaTrust, type TsaTrust } from '../evidence/timestamp/index.ts';
 import type { LoadedStudy } from '../study/loaded-study.ts';
 import { loadFrozenStudy, type FrozenStudy } from '../study/frozen-study.ts';
-import { againstOperator, checkReceipts, failsIntake, receiptFailures, verifyIntakeLog, type ReceiptCheck, type TokenRoot } from '../intake/verify-log.ts';
+import {
+  againstOperator,
+  checkReceipts,
+  failsIntake,
+  receiptFailures,
+  verifyIntakeLog,
+  type ReceiptCheck,
+  type TokenRoot,
+} from '../intake/verify-log.ts';
 import { readJsonFile } from '../io/json-files.ts';
 import { PreregError, type ReasonCode } from '../reasons.ts';
 import { intakeOf } from '../study/study.ts';
@@ -39,7 +47,9 @@ export function readReceipts(files: readonly string[]): Array<{ file: string; va
 
 /** Receipt findings not against the operator (a participant could write them, or informational): listed, never failing. */
 function receiptNotes(checks: readonly ReceiptCheck[]): string[] {
-  return checks.flatMap((c) => c.findings.filter((f) => !againstOperator(f)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`));
+  return checks.flatMap((c) =>
+    c.findings.filter((f) => !againstOperator(f)).map((f) => `${c.file}: ${f.code} (proves nothing against the operator): ${f.message}`),
+  );
 }
 
 /** Integrity under every root either party names (the study's and the auditor's); the trust rail asks whose root each token used. */
@@ -48,7 +58,12 @@ export function auditTsaTrust(state: FrozenStudy, auditor: AuditorRoots | null):
   return auditor ? loadTsaTrust([...inputs.tsaRootPems, ...auditor.pems], inputs.tsaCertPems ?? []) : state.trust.tsa;
 }
 
-export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoots | null; operatorKey: AuditorOperatorKey | null }, receipts: ReadonlyArray<{ file: string; value: unknown }>, requests: readonly DatedRequest[] = []): Promise<{ rail: Rail; seen: IntakeSeen }> {
+export async function intakeRail(
+  loaded: LoadedStudy,
+  given: { roots: AuditorRoots | null; operatorKey: AuditorOperatorKey | null },
+  receipts: ReadonlyArray<{ file: string; value: unknown }>,
+  requests: readonly DatedRequest[] = [],
+): Promise<{ rail: Rail; seen: IntakeSeen }> {
   const auditor = given.roots;
   const { layout } = loaded;
   const seen: IntakeSeen = { tokenRoots: [], pinningReceipts: [] };
@@ -57,14 +72,33 @@ export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoo
     state = loadFrozenStudy(loaded);
   } catch (err) {
     if (!(err instanceof PreregError)) throw err;
-    return { rail: railOf('intake', '', [{ file: 'preregistration/', message: `the frozen study cannot be read: ${err.code}: ${err.message}` }], [err.code]), seen };
+    return {
+      rail: railOf(
+        'intake',
+        '',
+        [{ file: 'preregistration/', message: `the frozen study cannot be read: ${err.code}: ${err.message}` }],
+        [err.code],
+      ),
+      seen,
+    };
   }
   const settings = intakeOf(state.study);
   const hasLog = existsSync(layout.intakeLog) || existsSync(layout.seal);
   if (settings.mode === 'unsealed' && !hasLog) {
-    const d: Difference[] = receipts.map((r) => ({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: a receipt for a study whose intake was never sealed: nothing shows its file was kept' }));
+    const d: Difference[] = receipts.map((r) => ({
+      file: r.file,
+      message: 'INTAKE_RECEIPT_NOT_SEALED: a receipt for a study whose intake was never sealed: nothing shows its file was kept',
+    }));
     const unlogged = requests.map((r) => `; ${r.file}: no intake log to hold it (the weakened mode is the finding)`).join('');
-    return { rail: railOf('intake', `unsealed intake, declared in the frozen study.json (a weakened mode the verdict names): no log or seal to check${unlogged}`, d, d.length > 0 ? ['INTAKE_RECEIPT_NOT_SEALED'] : []), seen };
+    return {
+      rail: railOf(
+        'intake',
+        `unsealed intake, declared in the frozen study.json (a weakened mode the verdict names): no log or seal to check${unlogged}`,
+        d,
+        d.length > 0 ? ['INTAKE_RECEIPT_NOT_SEALED'] : [],
+      ),
+      seen,
+    };
   }
   const tsaTrust = auditTsaTrust(state, auditor);
   const log = await verifyIntakeLog(layout, {
@@ -81,12 +115,21 @@ export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoo
   const notes: string[] = [];
   if (receipts.length > 0) {
     if (log.seal === null) {
-      for (const r of receipts) differences.push({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: there is no seal the receipt could be in' });
+      for (const r of receipts)
+        differences.push({ file: r.file, message: 'INTAKE_RECEIPT_NOT_SEALED: there is no seal the receipt could be in' });
       codes.push('INTAKE_RECEIPT_NOT_SEALED');
     } else {
       // The operator's identity: the auditor's --operator-key, else the study's own (the trust rail names it).
       const identity = given.operatorKey?.key ?? state.loaded.operatorKey().key;
-      const checks = await checkReceipts(receipts, log.seal, { identity, accountedFreezes: accountedFreezeDigests(state.freezeDigest, readFreezeChain(layout, state.frozen, state.freezeDigest).links.map((l) => l.freeze_digest)), tsaTrust, log: { entries: log.entries, digests: log.digests } });
+      const checks = await checkReceipts(receipts, log.seal, {
+        identity,
+        accountedFreezes: accountedFreezeDigests(
+          state.freezeDigest,
+          readFreezeChain(layout, state.frozen, state.freezeDigest).links.map((l) => l.freeze_digest),
+        ),
+        tsaTrust,
+        log: { entries: log.entries, digests: log.digests },
+      });
       for (const c of checks) {
         for (const f of c.findings.filter(againstOperator)) {
           differences.push({ file: c.file, message: `${f.code}: ${f.message}` });
@@ -100,7 +143,11 @@ export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoo
   let held = 0;
   if (requests.length > 0) {
     const w = await withheldRequests(requests, {
-      entries: log.entries, registry: { study_id: state.study.study_id, systems: state.study.systems ?? [] }, freezeDigest: state.freezeDigest, closesAt: state.frozen.window.closes_at, auditorTsa: auditor?.tsa ?? null,
+      entries: log.entries,
+      registry: { study_id: state.study.study_id, systems: state.study.systems ?? [] },
+      freezeDigest: state.freezeDigest,
+      closesAt: state.frozen.window.closes_at,
+      auditorTsa: auditor?.tsa ?? null,
     });
     for (const d of w.withheld) differences.push({ file: d.file, message: `INTAKE_REQUEST_WITHHELD: ${d.message}` });
     if (w.withheld.length > 0) codes.push('INTAKE_REQUEST_WITHHELD');
@@ -110,6 +157,7 @@ export async function intakeRail(loaded: LoadedStudy, given: { roots: AuditorRoo
   const ok = `${log.entries.length} intake entr${log.entries.length === 1 ? 'y' : 'ies'} chained, signed by their systems and dated; the seal closes the log and every input file is its sealed leaf${receipts.length > 0 ? `; ${seen.pinningReceipts.length} of ${receipts.length} receipt(s) sealed` : ''}${requests.length > 0 ? `; ${held} of ${requests.length} dated request(s) held (or superseded) in the log` : ''}`;
   const rail = railOf('intake', [ok, ...notes].join('; '), differences, codes);
   if (!rail.ok && notes.length > 0) rail.detail = `${rail.detail}; ${notes.join('; ')}`;
-  if (log.findings_omitted > 0) rail.detail = `${rail.detail}; ${log.findings_omitted} more finding(s) of the intake log not listed (its first ${log.findings.length} are)`;
+  if (log.findings_omitted > 0)
+    rail.detail = `${rail.detail}; ${log.findings_omitted} more finding(s) of the intake log not listed (its first ${log.findings.length} are)`;
   return { rail, seen };
 }

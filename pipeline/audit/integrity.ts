@@ -6,7 +6,17 @@
 // agree, the third is the one that changed, and that is the file named.
 import { sha256Hex } from '../formats/hash.ts';
 import { join } from 'node:path';
-import { artifactDigestOf, DATA_FILES, decisionDigest, MANIFEST_FILE, manifestBytes, runIdOf, sha256sums, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
+import {
+  artifactDigestOf,
+  DATA_FILES,
+  decisionDigest,
+  MANIFEST_FILE,
+  manifestBytes,
+  runIdOf,
+  sha256sums,
+  SUMS_FILE,
+  type Manifest,
+} from '../emit/manifest.ts';
 import type { EmitInputs } from '../results/shapes.ts';
 import type { JsonValue } from '../formats/canonical-json.ts';
 import { OUTPUT_FILES, manifestProblems, parseSums, resultsProblems, type AuditedDir } from './recorded.ts';
@@ -43,7 +53,11 @@ export interface SchemaOutcome {
 export function schemaRail(audited: AuditedDir): SchemaOutcome {
   const d: Difference[] = [];
   const done = (manifestIntact: boolean): SchemaOutcome => ({
-    rail: railOf('schema', 'manifest.json is canonical with every field; results.json parses; SHA256SUMS lists exactly the outputs and manifest.json; every file has its listed size and SHA-256', d),
+    rail: railOf(
+      'schema',
+      'manifest.json is canonical with every field; results.json parses; SHA256SUMS lists exactly the outputs and manifest.json; every file has its listed size and SHA-256',
+      d,
+    ),
     manifestIntact: manifestIntact && d.length === 0,
   });
   const m = audited.manifest;
@@ -58,7 +72,11 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
   const canonical = manifestBytes(m.value as unknown as Manifest);
   if (!canonical.equals(m.bytes)) {
     const at = firstDifferingLine(m.bytes, canonical);
-    d.push({ file: MANIFEST_FILE, row: at.line, message: `is not canonical JSON and a newline: byte ${at.offset} differs from the canonical form of its own content` });
+    d.push({
+      file: MANIFEST_FILE,
+      row: at.line,
+      message: `is not canonical JSON and a newline: byte ${at.offset} differs from the canonical form of its own content`,
+    });
   }
   const problems = manifestProblems(m.value);
   if (problems.length > 0 || !audited.fields) {
@@ -77,7 +95,8 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
   }
 
   for (const entry of audited.entries) {
-    if (!(OUTPUT_FILES as readonly string[]).includes(entry.name)) d.push({ file: entry.name, message: 'is not a file of the output format (docs/outputs.md)' });
+    if (!(OUTPUT_FILES as readonly string[]).includes(entry.name))
+      d.push({ file: entry.name, message: 'is not a file of the output format (docs/outputs.md)' });
     else if (!entry.file) d.push({ file: entry.name, message: 'is not a regular file' });
   }
 
@@ -100,7 +119,9 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
     sums = parsed.entries;
     const expected = new Set<string>([...DATA_FILES, MANIFEST_FILE]);
     for (const file of [...expected].sort()) if (!sums.has(file)) d.push({ file: SUMS_FILE, message: `does not list ${file}` });
-    for (const [file, entry] of sums) if (!expected.has(file)) d.push({ file: SUMS_FILE, row: entry.line, message: `lists ${file}, which is not an output the manifest covers` });
+    for (const [file, entry] of sums)
+      if (!expected.has(file))
+        d.push({ file: SUMS_FILE, row: entry.line, message: `lists ${file}, which is not an output the manifest covers` });
   }
 
   // Each data file: the file, its manifest entry and its SHA256SUMS line; two agreeing accounts
@@ -112,12 +133,22 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
       d.push({ file: listed.file, message: 'is listed by the manifest but missing' });
     } else if (now.sha256 === listed.sha256 && now.bytes === listed.bytes) {
       if (line && line.sha256 !== now.sha256) {
-        d.push({ file: SUMS_FILE, row: line.line, message: `lists ${line.sha256} for ${listed.file}; the file and the manifest have ${now.sha256}` });
+        d.push({
+          file: SUMS_FILE,
+          row: line.line,
+          message: `lists ${line.sha256} for ${listed.file}; the file and the manifest have ${now.sha256}`,
+        });
       }
     } else if (line && line.sha256 === now.sha256) {
-      d.push({ file: MANIFEST_FILE, message: `records ${listed.sha256} (${listed.bytes} bytes) for ${listed.file}; the file and SHA256SUMS have ${now.sha256} (${now.bytes} bytes)` });
+      d.push({
+        file: MANIFEST_FILE,
+        message: `records ${listed.sha256} (${listed.bytes} bytes) for ${listed.file}; the file and SHA256SUMS have ${now.sha256} (${now.bytes} bytes)`,
+      });
     } else {
-      d.push({ file: listed.file, message: `has SHA-256 ${now.sha256} (${now.bytes} bytes); the manifest lists ${listed.sha256} (${listed.bytes} bytes)` });
+      d.push({
+        file: listed.file,
+        message: `has SHA-256 ${now.sha256} (${now.bytes} bytes); the manifest lists ${listed.sha256} (${listed.bytes} bytes)`,
+      });
     }
   }
 
@@ -127,8 +158,15 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
   if (manifestLine && manifestLine.sha256 !== manifestNow.sha256) {
     d.push(
       artifactRecomputes
-        ? { file: SUMS_FILE, row: manifestLine.line, message: `lists ${manifestLine.sha256} for manifest.json, which hashes to ${manifestNow.sha256} and whose artifact_digest recomputes` }
-        : { file: MANIFEST_FILE, message: `hashes to ${manifestNow.sha256}, not SHA256SUMS' ${manifestLine.sha256}, and its artifact_digest does not recompute` },
+        ? {
+            file: SUMS_FILE,
+            row: manifestLine.line,
+            message: `lists ${manifestLine.sha256} for manifest.json, which hashes to ${manifestNow.sha256} and whose artifact_digest recomputes`,
+          }
+        : {
+            file: MANIFEST_FILE,
+            message: `hashes to ${manifestNow.sha256}, not SHA256SUMS' ${manifestLine.sha256}, and its artifact_digest does not recompute`,
+          },
     );
   }
 
@@ -137,7 +175,7 @@ export function schemaRail(audited: AuditedDir): SchemaOutcome {
     const expected = sha256sums([...manifest.outputs, { file: MANIFEST_FILE, ...manifestNow }]);
     if (expected !== sumsText) {
       const at = firstDifferingLine(Buffer.from(sumsText, 'latin1'), Buffer.from(expected, 'latin1'));
-      d.push({ file: SUMS_FILE, row: at.line, message: 'differs from the sha256sum form of the manifest\'s outputs and manifest.json' });
+      d.push({ file: SUMS_FILE, row: at.line, message: "differs from the sha256sum form of the manifest's outputs and manifest.json" });
     }
   }
   return done(artifactRecomputes);
@@ -151,17 +189,26 @@ export function digestsRail(audited: AuditedDir): Rail {
     return railOf('digests', '', [{ file: MANIFEST_FILE, message: 'is missing or unreadable: no digest can be recomputed' }]);
   }
   const runId = runIdOf(value.inputs as unknown as EmitInputs);
-  if (runId !== manifest.run_id) d.push({ file: MANIFEST_FILE, message: `run_id ${manifest.run_id} does not recompute from inputs (${runId})` });
+  if (runId !== manifest.run_id)
+    d.push({ file: MANIFEST_FILE, message: `run_id ${manifest.run_id} does not recompute from inputs (${runId})` });
   const artifact = artifactDigestOf(value);
-  if (artifact !== manifest.artifact_digest) d.push({ file: MANIFEST_FILE, message: `artifact_digest ${manifest.artifact_digest} does not recompute (${artifact})` });
+  if (artifact !== manifest.artifact_digest)
+    d.push({ file: MANIFEST_FILE, message: `artifact_digest ${manifest.artifact_digest} does not recompute (${artifact})` });
   const results = audited.results?.value;
   if (!results || resultsProblems(results).length > 0) {
     d.push({ file: 'results.json', message: 'is missing or unreadable: decision_digest cannot be recomputed' });
   } else {
     const rows = (name: string) => results[name] as JsonValue[];
-    const decision = decisionDigest({ assertion_classes: rows('assertion_classes'), scores: rows('scores'), hypotheses: rows('hypotheses') });
+    const decision = decisionDigest({
+      assertion_classes: rows('assertion_classes'),
+      scores: rows('scores'),
+      hypotheses: rows('hypotheses'),
+    });
     if (decision !== manifest.decision_digest) {
-      d.push({ file: 'results.json', message: `its decision rows digest to ${decision}, not the manifest's decision_digest ${manifest.decision_digest}` });
+      d.push({
+        file: 'results.json',
+        message: `its decision rows digest to ${decision}, not the manifest's decision_digest ${manifest.decision_digest}`,
+      });
     }
   }
   return railOf('digests', `run_id, artifact_digest and decision_digest (from the rows of results.json) recompute`, d);

@@ -10,7 +10,18 @@ import { checkCatalogue, codeOfCheck } from '../evidence/check-catalogue.ts';
  * changed freeze.json is named as such rather than as the file whose frozen digest it now misstates.
  * `trust` comes last: it is not about what changed but about what the auditor itself confirmed.
  */
-export const RAIL_NAMES = ['complete', 'schema', 'signatures', 'inputs', 'anchors', 'intake', 'reproduced', 'digests', 'decisions', 'trust'] as const;
+export const RAIL_NAMES = [
+  'complete',
+  'schema',
+  'signatures',
+  'inputs',
+  'anchors',
+  'intake',
+  'reproduced',
+  'digests',
+  'decisions',
+  'trust',
+] as const;
 export type RailName = (typeof RAIL_NAMES)[number];
 
 /** The reason code a failed rail carries (the underlying codes, if any, are listed beside it): any one makes the audit INVALID. */
@@ -77,7 +88,7 @@ export function railOf(name: RailName, okDetail: string, differences: readonly D
 /** What an audit establishes, and what it cannot (SPEC §8): stated in every report. */
 export const AUDIT_SCOPE = {
   proves: [
-    'reproducibility: the study\'s published inputs, rerun by this tool in a scratch directory, give these output files byte for byte',
+    "reproducibility: the study's published inputs, rerun by this tool in a scratch directory, give these output files byte for byte",
     'integrity: manifest.json lists every output with its size and SHA-256, and is signed by the operator key pinned in the frozen trust policy',
     'the inputs are the ones the manifest recorded, and the frozen ones: corpus, section 5, answer-key commitment and trust policy as anchored before submissions opened',
     'the decisions (classes, scores, hypotheses) follow from the recorded rows by the pre-registered section-5 SQL',
@@ -109,7 +120,10 @@ export interface AuditReport {
   weakened_modes: readonly string[];
 }
 
-export function assembleReport(rails: readonly Rail[], meta: Pick<AuditReport, 'dir' | 'root' | 'run_id' | 'rerun' | 'weakened_modes'>): AuditReport {
+export function assembleReport(
+  rails: readonly Rail[],
+  meta: Pick<AuditReport, 'dir' | 'root' | 'run_id' | 'rerun' | 'weakened_modes'>,
+): AuditReport {
   const ordered = RAIL_NAMES.map((name) => {
     const rail = rails.find((r) => r.name === name);
     if (!rail) throw new Error(`audit rail ${name} was not run`);
@@ -132,21 +146,36 @@ export function assembleReport(rails: readonly Rail[], meta: Pick<AuditReport, '
 }
 
 export function renderReport(report: AuditReport): string {
-  const lines = [`audit of ${report.dir}${report.run_id ? ` (run_id ${report.run_id})` : ''}`, `  inputs rerun from the study at ${report.root}`];
+  const lines = [
+    `audit of ${report.dir}${report.run_id ? ` (run_id ${report.run_id})` : ''}`,
+    `  inputs rerun from the study at ${report.root}`,
+  ];
   const width = Math.max(...report.rails.map((r) => r.name.length));
   for (const rail of report.rails) {
-    lines.push(`  ${rail.ok ? 'ok  ' : 'FAIL'}  ${rail.name.padEnd(width)}  ${rail.ok ? '' : `${rail.code}${rail.reason_codes.length > 0 ? ` (${rail.reason_codes.join(', ')})` : ''}: `}${rail.detail}`);
+    lines.push(
+      `  ${rail.ok ? 'ok  ' : 'FAIL'}  ${rail.name.padEnd(width)}  ${rail.ok ? '' : `${rail.code}${rail.reason_codes.length > 0 ? ` (${rail.reason_codes.join(', ')})` : ''}: `}${rail.detail}`,
+    );
     // Each unconfirmed trust entry needs its own flag or file from the auditor: list them all.
     if (rail.name === 'trust' && !rail.ok) for (const d of rail.differences ?? []) lines.push(`        - ${d.file}: ${d.message}`);
   }
   if (report.ok) {
-    lines.push(report.weakened_modes.length > 0
-      ? `verdict: VALID (weakened: ${report.weakened_modes.join(', ')}) — every rail passed`
-      : 'verdict: VALID — every rail passed');
+    lines.push(
+      report.weakened_modes.length > 0
+        ? `verdict: VALID (weakened: ${report.weakened_modes.join(', ')}) — every rail passed`
+        : 'verdict: VALID — every rail passed',
+    );
   } else {
     const d = report.first_difference;
-    lines.push(`verdict: INVALID — ${report.rails.filter((r) => !r.ok).map((r) => r.name).join(', ')} failed`);
-    if (d) lines.push(`first difference: ${d.file}${d.table ? ` table ${d.table}` : ''}${d.row !== undefined ? ` row ${d.row}` : ''} (${d.rail}): ${d.message}`);
+    lines.push(
+      `verdict: INVALID — ${report.rails
+        .filter((r) => !r.ok)
+        .map((r) => r.name)
+        .join(', ')} failed`,
+    );
+    if (d)
+      lines.push(
+        `first difference: ${d.file}${d.table ? ` table ${d.table}` : ''}${d.row !== undefined ? ` row ${d.row}` : ''} (${d.rail}): ${d.message}`,
+      );
     lines.push(`codes: ${report.reason_codes.join(' ')}`);
   }
   lines.push('', 'What this audit proves:', ...report.proves.map((p) => `  - ${p}`));

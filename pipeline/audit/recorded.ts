@@ -3,7 +3,16 @@
 import { isHex64 } from '../formats/hash.ts';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CMS_FILE, DATA_FILES, MANIFEST_FILE, MANIFEST_FORMAT, RESULTS_FORMAT, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../emit/manifest.ts';
+import {
+  CMS_FILE,
+  DATA_FILES,
+  MANIFEST_FILE,
+  MANIFEST_FORMAT,
+  RESULTS_FORMAT,
+  SIGNATURE_FILE,
+  SUMS_FILE,
+  type Manifest,
+} from '../emit/manifest.ts';
 import { RESULT_NAMES, RESULT_TABLES } from '../emit/tables.ts';
 import { JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonValue, isRecord } from '../formats/canonical-json.ts';
 import type { Difference } from './rails.ts';
@@ -31,8 +40,6 @@ export interface AuditedDir {
   results: ParsedFile | null;
 }
 
-
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function parseJsonObject(file: string, bytes: Buffer): ParsedFile {
@@ -47,7 +54,8 @@ export function parseJsonObject(file: string, bytes: Buffer): ParsedFile {
     if (!isRecord(value)) return { bytes, value: null, error: { file, message: 'is JSON but not an object' } };
     return { bytes, value, error: null };
   } catch (err) {
-    if (err instanceof JsonParseError) return { bytes, value: null, error: { file, row: err.line, message: `${err.code}: ${err.message}` } };
+    if (err instanceof JsonParseError)
+      return { bytes, value: null, error: { file, row: err.line, message: `${err.code}: ${err.message}` } };
     throw err;
   }
 }
@@ -83,7 +91,8 @@ function listProblems(where: string, v: JsonValue | undefined, item: (x: JsonObj
 export function manifestProblems(m: JsonObject): string[] {
   const problems: string[] = [];
   if (m.format !== MANIFEST_FORMAT) problems.push(`format is not "${MANIFEST_FORMAT}"`);
-  for (const key of ['study_id', 'as_of', 'duckdb_version'] as const) if (!isString(m[key])) problems.push(`${key} is missing or not a string`);
+  for (const key of ['study_id', 'as_of', 'duckdb_version'] as const)
+    if (!isString(m[key])) problems.push(`${key} is missing or not a string`);
   if (!isString(m.run_id) || !/^[0-9a-f]{16}$/.test(m.run_id)) problems.push('run_id is not 16 hex digits');
   for (const key of ['decision_digest', 'artifact_digest'] as const) if (!isHex(m[key])) problems.push(`${key} is not 64 hex digits`);
   const tool = m.tool;
@@ -98,7 +107,9 @@ export function manifestProblems(m: JsonObject): string[] {
     for (const key of ['commitments_sha256', 'deviations_sha256'] as const) {
       if (inputs[key] !== null && !isHex(inputs[key])) problems.push(`inputs.${key} is neither null nor 64 hex digits`);
     }
-    problems.push(...listProblems('inputs.submissions', inputs.submissions, (x) => isString(x.file) && isHex(x.sha256) && isCount(x.bytes)));
+    problems.push(
+      ...listProblems('inputs.submissions', inputs.submissions, (x) => isString(x.file) && isHex(x.sha256) && isCount(x.bytes)),
+    );
     problems.push(...listProblems('inputs.anchors', inputs.anchors, (x) => isString(x.file) && isHex(x.sha256)));
     problems.push(...listProblems('inputs.intake_files', inputs.intake_files, (x) => isString(x.file) && isHex(x.sha256)));
   }
@@ -108,7 +119,8 @@ export function manifestProblems(m: JsonObject): string[] {
   if (listed.length === 0) {
     const names = (outputs as JsonObject[]).map((o) => o.file as string);
     const expected = [...DATA_FILES].sort();
-    if (names.join('\n') !== expected.join('\n')) problems.push(`outputs lists ${names.join(', ')}; the format has ${expected.join(', ')} (sorted)`);
+    if (names.join('\n') !== expected.join('\n'))
+      problems.push(`outputs lists ${names.join(', ')}; the format has ${expected.join(', ')} (sorted)`);
   }
   return problems;
 }
@@ -129,7 +141,18 @@ export function resultsProblems(r: JsonObject): string[] {
   }
   // Requests a pinned seller served two ways (SPEC §13.1): dropped, they would read as none.
   const inconsistencies = isRecord(r.evidence) ? r.evidence.seller_inconsistencies : undefined;
-  problems.push(...listProblems('evidence.seller_inconsistencies', inconsistencies, (x) => x.reason_code === 'SELLER_INCONSISTENT' && isString(x.item_id) && isHex(x.request_hash) && isString(x.seller) && Array.isArray(x.served)));
+  problems.push(
+    ...listProblems(
+      'evidence.seller_inconsistencies',
+      inconsistencies,
+      (x) =>
+        x.reason_code === 'SELLER_INCONSISTENT' &&
+        isString(x.item_id) &&
+        isHex(x.request_hash) &&
+        isString(x.seller) &&
+        Array.isArray(x.served),
+    ),
+  );
   return problems;
 }
 

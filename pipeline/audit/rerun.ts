@@ -18,7 +18,10 @@ export interface AuditStages {
   /** Run in order in the scratch study: ingest, verify, classify, score. */
   rerun: ReadonlyArray<Pick<Command, 'name' | 'run'>>;
   /** The rerun's unsigned emit (every file but the signatures). */
-  emit(layout: StudyLayout, options: { outputsDir: string; progress: (message: string) => void }): Promise<{ dir: string; manifest: Manifest }>;
+  emit(
+    layout: StudyLayout,
+    options: { outputsDir: string; progress: (message: string) => void },
+  ): Promise<{ dir: string; manifest: Manifest }>;
   /** What the anchors rail runs on the study root: check-anchors' work. */
   checkAnchors: Pick<Command, 'run'>;
 }
@@ -69,7 +72,12 @@ export function refusalOf(stage: string, err: PreregError, scratch: string): Ref
   return { stage, code: err.code, message, file, ...(line ? { row: Number(line[1]) } : {}) };
 }
 
-async function runInScratch(scratch: string, env: NodeJS.ProcessEnv, progress: (m: string) => void, stages: AuditStages): Promise<RerunOutcome> {
+async function runInScratch(
+  scratch: string,
+  env: NodeJS.ProcessEnv,
+  progress: (m: string) => void,
+  stages: AuditStages,
+): Promise<RerunOutcome> {
   let current = 'emit';
   try {
     for (const stage of stages.rerun) {
@@ -108,7 +116,11 @@ export async function withRerun<T>(
         // Symlinks are copied as links, so the stages refuse them as they would in the study.
         cpSync(join(layout.root, dir), join(scratch, dir), { recursive: true, verbatimSymlinks: true });
       } catch (err) {
-        throw new PreregError('AUDIT_STUDY_UNREADABLE', `${join(layout.root, dir)} cannot be copied for the rerun: ${(err as Error).message}`, { path: join(layout.root, dir) });
+        throw new PreregError(
+          'AUDIT_STUDY_UNREADABLE',
+          `${join(layout.root, dir)} cannot be copied for the rerun: ${(err as Error).message}`,
+          { path: join(layout.root, dir) },
+        );
       }
     }
     return await use(await runInScratch(scratch, options.env, options.progress, options.stages));

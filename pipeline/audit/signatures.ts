@@ -45,7 +45,10 @@ export async function cmsProblem(p7s: Uint8Array, content: Uint8Array, pinned: K
   if (signedData.signerInfos.length !== 1) return `has ${signedData.signerInfos.length} signers, not one`;
   const certificates = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
   const sid = signedData.signerInfos[0]!.sid;
-  const signer = sid instanceof pkijs.IssuerAndSerialNumber ? certificates.find((c) => c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber)) : undefined;
+  const signer =
+    sid instanceof pkijs.IssuerAndSerialNumber
+      ? certificates.find((c) => c.issuer.isEqual(sid.issuer) && c.serialNumber.isEqual(sid.serialNumber))
+      : undefined;
   if (!signer) return 'does not embed its signer certificate (by issuer and serial number)';
   let verified = false;
   try {
@@ -61,8 +64,10 @@ export async function cmsProblem(p7s: Uint8Array, content: Uint8Array, pinned: K
   } catch (err) {
     return `its signer certificate does not parse (${(err as Error).message})`;
   }
-  if (cert.publicKey.asymmetricKeyType !== 'rsa') return `its signer certificate carries a ${cert.publicKey.asymmetricKeyType ?? 'unknown'} key, not the RSA CMS key`;
-  if (!cert.verify(pinned)) return `its signer certificate (${cert.subject.replaceAll('\n', ', ')}) was not issued by the pinned operator key`;
+  if (cert.publicKey.asymmetricKeyType !== 'rsa')
+    return `its signer certificate carries a ${cert.publicKey.asymmetricKeyType ?? 'unknown'} key, not the RSA CMS key`;
+  if (!cert.verify(pinned))
+    return `its signer certificate (${cert.subject.replaceAll('\n', ', ')}) was not issued by the pinned operator key`;
   // Every other certificate carried (the chain) must be the operator's too: OpenSSL builds its
   // chain from them, so an unchecked one is a byte nothing would vouch for.
   for (const [i, other] of certificates.entries()) {
@@ -80,7 +85,11 @@ export async function cmsProblem(p7s: Uint8Array, content: Uint8Array, pinned: K
   // writes for its certificates and signature value (every other byte is then fixed by
   // manifest.json), and the RSA signature must verify over the signed attributes of manifest.json.
   const signature = signedData.signerInfos[0]!.signature.valueBlock.valueHexView;
-  const expected = assembleCmsDetached(certificates.map((c) => new Uint8Array(c.toSchema().toBER(false))), content, signature);
+  const expected = assembleCmsDetached(
+    certificates.map((c) => new Uint8Array(c.toSchema().toBER(false))),
+    content,
+    signature,
+  );
   const given = Buffer.from(p7s);
   if (!expected.equals(given)) {
     let at = 0;
@@ -117,7 +126,10 @@ export async function signaturesRail(dir: string, loaded: LoadedStudy, manifestI
       const sig = readRegularFile(sigPath);
       if (sig.length !== 64) d.push({ file: SIGNATURE_FILE, message: `has ${sig.length} bytes; an Ed25519 signature has 64` });
       else if (!cryptoVerify(null, manifest, pinned.key, sig)) {
-        d.push({ file: blame(SIGNATURE_FILE), message: `the Ed25519 signature in manifest.sig does not verify over manifest.json with the pinned key ${pinned.file}` });
+        d.push({
+          file: blame(SIGNATURE_FILE),
+          message: `the Ed25519 signature in manifest.sig does not verify over manifest.json with the pinned key ${pinned.file}`,
+        });
       }
     }
     const p7sPath = join(dir, CMS_FILE);
@@ -129,5 +141,10 @@ export async function signaturesRail(dir: string, loaded: LoadedStudy, manifestI
     }
   }
   const keyFile = 'key' in pinned ? pinned.file : POLICY_FILE;
-  return railOf('signatures', `manifest.sig (Ed25519) and manifest.p7s (CMS, RSA signer certified by the operator key) verify over manifest.json with the key pinned in ${keyFile}`, d, codes);
+  return railOf(
+    'signatures',
+    `manifest.sig (Ed25519) and manifest.p7s (CMS, RSA signer certified by the operator key) verify over manifest.json with the key pinned in ${keyFile}`,
+    d,
+    codes,
+  );
 }

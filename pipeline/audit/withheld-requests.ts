@@ -47,7 +47,10 @@ export async function withheldRequests(given: readonly DatedRequest[], options: 
       out.held++;
       continue;
     }
-    out.withheld.push({ file: r.file, message: `version ${request.version} of ${JSON.stringify(request.system_id)}'s ${request.kind} (request digest ${digest}), signed by its agent key and dated before closes_at ${options.closesAt}, is not in the log, nor any later version of it: the operator left it out` });
+    out.withheld.push({
+      file: r.file,
+      message: `version ${request.version} of ${JSON.stringify(request.system_id)}'s ${request.kind} (request digest ${digest}), signed by its agent key and dated before closes_at ${options.closesAt}, is not in the log, nor any later version of it: the operator left it out`,
+    });
   }
   return out;
 }
@@ -63,7 +66,9 @@ async function provesNothing(r: DatedRequest, options: WithheldOptions): Promise
   if (r.token === null) return 'INTAKE_TOKEN_INVALID: no token beside it: the request is undated';
   if (options.auditorTsa === null) return 'INTAKE_TOKEN_INVALID: no --tsa-root given: its date cannot be checked';
   const token = await verifyTimestampToken(r.token, Buffer.from(requestDigest(request), 'hex'), options.auditorTsa);
-  if (!token.ok) return `INTAKE_TOKEN_INVALID: its token does not date its request digest under the auditor's roots (${token.reason_codes.join(', ')})`;
-  if (utcMillis(token.genTime!)! >= utcMillis(options.closesAt)!) return `INTAKE_LATE: dated ${token.genTime}, not before closes_at ${options.closesAt}`;
+  if (!token.ok)
+    return `INTAKE_TOKEN_INVALID: its token does not date its request digest under the auditor's roots (${token.reason_codes.join(', ')})`;
+  if (utcMillis(token.genTime!)! >= utcMillis(options.closesAt)!)
+    return `INTAKE_LATE: dated ${token.genTime}, not before closes_at ${options.closesAt}`;
   return null;
 }

@@ -6,11 +6,16 @@ import { expectedToolsOf, lineProtocolOf, refusalRuleOf, type StudyConfig } from
 import { runSqlFile, TableAppender } from '../store/db.ts';
 import { execute, readObjects } from '../store/query.ts';
 import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
-import { ANSWERS_TO_CLASSIFY, PASSAGES_TO_SCAN, SERVED_PASSAGES_TO_CLASSIFY, SET_ATTEMPTS_PER_ITEM, SET_EXPECTED_TOOLS_DECLARED } from '../store/statements.ts';
+import {
+  ANSWERS_TO_CLASSIFY,
+  PASSAGES_TO_SCAN,
+  SERVED_PASSAGES_TO_CLASSIFY,
+  SET_ATTEMPTS_PER_ITEM,
+  SET_EXPECTED_TOOLS_DECLARED,
+} from '../store/statements.ts';
 import { amountsIn, compileExtractor, extractorConfigFromStudy, type Extractor } from './extract.ts';
 import { assertionFacts, judgeRefusal, refusalByText, type RefusalFacts } from './refusal.ts';
 import { compileLiteralMatcher } from './vocabulary-trie.ts';
-
 
 export interface BaseTableCounts {
   records: number;
@@ -36,7 +41,8 @@ export async function buildBaseTables(
   const amounts = await TableAppender.declared(connection, 'answer_key_amounts');
   for (const k of answerKey) {
     key.appendNamed({ item_id: k.item_id, kind: k.kind, expected_refs: k.expected_refs });
-    for (const a of k.expected_amounts) amounts.appendNamed({ item_id: k.item_id, ref: a.ref, value: String(a.value), unit: a.unit, derived: a.derived ?? null });
+    for (const a of k.expected_amounts)
+      amounts.appendNamed({ item_id: k.item_id, ref: a.ref, value: String(a.value), unit: a.unit, derived: a.derived ?? null });
   }
   key.close();
   amounts.close();
@@ -47,7 +53,14 @@ export async function buildBaseTables(
   for (const i of items) itemTable.appendNamed({ item_id: i.item_id, question: i.question });
   itemTable.close();
 
-  const counts: BaseTableCounts = { records: 0, assertions: 0, served_refs: 0, served_amounts: 0, passage_mentions: 0, refusal_flags_disagreeing: 0 };
+  const counts: BaseTableCounts = {
+    records: 0,
+    assertions: 0,
+    served_refs: 0,
+    served_amounts: 0,
+    passage_mentions: 0,
+    refusal_flags_disagreeing: 0,
+  };
   const refusalRule = refusalRuleOf(study);
   // What the refusal judgement reads of each record; judged once what was served is known.
   const refusalFacts: Array<{ key: RecordKey; facts: RefusalFacts }> = [];
@@ -63,13 +76,28 @@ export async function buildBaseTables(
     const extracted = extractor.extract(text, { truncated });
     for (const a of extracted) {
       assertions.appendNamed({
-        ...key, assertion_id: `${id}/${a.assertion_index}`, assertion_index: a.assertion_index,
-        kind: a.kind, ref: a.ref, in_vocabulary: a.in_vocabulary, value: a.value, unit: a.unit, start_offset: a.start, end_offset: a.end, text: a.text, stub: a.stub,
+        ...key,
+        assertion_id: `${id}/${a.assertion_index}`,
+        assertion_index: a.assertion_index,
+        kind: a.kind,
+        ref: a.ref,
+        in_vocabulary: a.in_vocabulary,
+        value: a.value,
+        unit: a.unit,
+        start_offset: a.start,
+        end_offset: a.end,
+        text: a.text,
+        stub: a.stub,
       });
       counts.assertions++;
     }
     // The pattern's verdict now, so the texts are not held until what was served is known.
-    const facts: RefusalFacts = { byText: refusalByText(text, refusalRule), flag: r.refused === true, truncated, ...assertionFacts(extracted) };
+    const facts: RefusalFacts = {
+      byText: refusalByText(text, refusalRule),
+      flag: r.refused === true,
+      truncated,
+      ...assertionFacts(extracted),
+    };
     if (facts.cited.length > 0) cited.set(key.record_id, new Set(facts.cited));
     refusalFacts.push({ key, facts });
   }
@@ -112,8 +140,26 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     const proven = p.proven === true;
     const flags = { declared, proven, proven_owned: proven && p.owned === true };
     if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });
-    if (declared) for (const a of amountsOf(p.text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value, unit: a.unit ?? '', declared: true, proven: false, proven_owned: false });
-    if (proven) for (const a of amountsOf(p.corpus_text)) merge(amounts, `${record}\u0000${a.value}`, { record, value: a.value, unit: a.unit ?? '', declared: false, proven: true, proven_owned: flags.proven_owned });
+    if (declared)
+      for (const a of amountsOf(p.text))
+        merge(amounts, `${record}\u0000${a.value}`, {
+          record,
+          value: a.value,
+          unit: a.unit ?? '',
+          declared: true,
+          proven: false,
+          proven_owned: false,
+        });
+    if (proven)
+      for (const a of amountsOf(p.corpus_text))
+        merge(amounts, `${record}\u0000${a.value}`, {
+          record,
+          value: a.value,
+          unit: a.unit ?? '',
+          declared: false,
+          proven: true,
+          proven_owned: flags.proven_owned,
+        });
   }
   const refTable = await TableAppender.declared(connection, 'served_refs');
   for (const r of [...refs.values()].sort((a, b) => a.record - b.record || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {
@@ -123,7 +169,14 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
   refTable.close();
   const amountTable = await TableAppender.declared(connection, 'served_amounts');
   for (const a of [...amounts.values()].sort((x, y) => x.record - y.record || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))) {
-    amountTable.appendNamed({ record_id: a.record, value: a.value, unit: a.unit, declared: a.declared, proven: a.proven, proven_owned: a.proven_owned });
+    amountTable.appendNamed({
+      record_id: a.record,
+      value: a.value,
+      unit: a.unit,
+      declared: a.declared,
+      proven: a.proven,
+      proven_owned: a.proven_owned,
+    });
     counts.served_amounts++;
   }
   amountTable.close();
@@ -166,7 +219,11 @@ async function recordRefusals(
  * matching (a trie of the record's citations, one pass per text). Section 5 reads it to tell a
  * reference relayed from a served passage from an invented one, and a mention from a served ref.
  */
-async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<number, ReadonlySet<string>>, counts: BaseTableCounts): Promise<void> {
+async function passageMentions(
+  connection: DuckDBConnection,
+  cited: ReadonlyMap<number, ReadonlySet<string>>,
+  counts: BaseTableCounts,
+): Promise<void> {
   const table = await TableAppender.declared(connection, 'passage_mentions');
   // One matcher per record, over that record's own citations only: another record's identifier can
   // never shadow one of them (leftmost-longest), and passages come grouped by record.
@@ -184,8 +241,13 @@ async function passageMentions(connection: DuckDBConnection, cited: ReadonlyMap<
     const inCorpus = new Set(p.proven === true && typeof p.corpus_text === 'string' ? match(p.corpus_text).map((m) => m.ref) : []);
     for (const ref of [...new Set([...inServed, ...inCorpus])].sort()) {
       table.appendNamed({
-        record_id: record, evidence_index: Number(p.evidence_index), passage_index: Number(p.passage_index), ref,
-        declared: inServed.has(ref), proven: inCorpus.has(ref), owned: p.owned === true,
+        record_id: record,
+        evidence_index: Number(p.evidence_index),
+        passage_index: Number(p.passage_index),
+        ref,
+        declared: inServed.has(ref),
+        proven: inCorpus.has(ref),
+        owned: p.owned === true,
       });
       counts.passage_mentions++;
     }

@@ -13,9 +13,13 @@ function servedRefs(evidence: readonly IngestedEvidence[]): Set<string> {
   const refs = new Set<string>();
   for (const e of evidence) {
     const response: unknown = e.response_json === null ? null : JSON.parse(e.response_json);
-    const passages = typeof response === 'object' && response !== null && !Array.isArray(response) ? (response as { passages?: unknown }).passages : undefined;
+    const passages =
+      typeof response === 'object' && response !== null && !Array.isArray(response)
+        ? (response as { passages?: unknown }).passages
+        : undefined;
     if (!Array.isArray(passages)) continue;
-    for (const p of passages) if (typeof p === 'object' && p !== null && typeof (p as { ref?: unknown }).ref === 'string') refs.add((p as { ref: string }).ref);
+    for (const p of passages)
+      if (typeof p === 'object' && p !== null && typeof (p as { ref?: unknown }).ref === 'string') refs.add((p as { ref: string }).ref);
   }
   return refs;
 }
@@ -24,14 +28,19 @@ function servedRefs(evidence: readonly IngestedEvidence[]): Set<string> {
  * A judge of each accepted line's refusal as declared, or null when the study declares no refusal
  * pattern (then the flag stands and nothing can disagree with it).
  */
-export function declaredRefusalJudge(study: StudyConfig, documents: ReadonlyArray<{ path: string; text: string }>): ((record: AcceptedRecord) => boolean) | null {
+export function declaredRefusalJudge(
+  study: StudyConfig,
+  documents: ReadonlyArray<{ path: string; text: string }>,
+): ((record: AcceptedRecord) => boolean) | null {
   const rule = refusalRuleOf(study);
   if (rule.pattern === null) return null;
   const extractor = compileExtractor(extractorConfigFromStudy(study, extractVocabulary(documents, study.vocabulary.heading_patterns).ids));
   return (record) => {
     const served = servedRefs(record.evidence);
     const facts = {
-      byText: refusalByText(record.answer_text, rule), flag: record.refused, truncated: record.truncated,
+      byText: refusalByText(record.answer_text, rule),
+      flag: record.refused,
+      truncated: record.truncated,
       ...assertionFacts(extractor.extract(record.answer_text, { truncated: record.truncated })),
     };
     return judgeRefusal(facts, (ref) => served.has(ref));

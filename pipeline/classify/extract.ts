@@ -86,7 +86,6 @@ export function extractorConfigFromStudy(study: StudyConfig, vocabulary: readonl
 
 // --- the extractor ------------------------------------------------------------------------------
 
-
 /** The longest stub looked for at the end of a truncated answer, in UTF-16 code units. */
 const STUB_WINDOW = 256;
 
@@ -96,7 +95,8 @@ function compilePattern(pattern: string, what: string, bounded: boolean): RegExp
   } catch (err) {
     throw new PreregError(
       'STUDY_INVALID',
-      `study.json ${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${(err as Error).message}`, { pattern },
+      `study.json ${what} ${JSON.stringify(pattern)} is not a valid regular expression: ${(err as Error).message}`,
+      { pattern },
     );
   }
 }
@@ -168,7 +168,8 @@ export function compileExtractor(config: ExtractorConfig): Extractor {
   if (!namedGroups(config.amountPattern).has('value')) {
     throw new PreregError(
       'STUDY_INVALID',
-      `study.json amount pattern ${JSON.stringify(config.amountPattern)} has no named group \`value\`.`, { pattern: config.amountPattern },
+      `study.json amount pattern ${JSON.stringify(config.amountPattern)} has no named group \`value\`.`,
+      { pattern: config.amountPattern },
     );
   }
   const shapePrefixes = config.shapePatterns.map((p) => compilePrefixMatcher(p));
@@ -270,7 +271,9 @@ export function compileExtractor(config: ExtractorConfig): Extractor {
  * the extractor finds them in an answer: never truncated, each with its canonical value.
  */
 export function amountsIn(extractor: Extractor, text: string): Array<Assertion & { value: string }> {
-  return extractor.extract(text, { truncated: false }).filter((a): a is Assertion & { value: string } => a.kind === 'amount' && a.value !== null);
+  return extractor
+    .extract(text, { truncated: false })
+    .filter((a): a is Assertion & { value: string } => a.kind === 'amount' && a.value !== null);
 }
 
 function citation(ref: string, inVocabulary: boolean, start: number, end: number): Assertion {
@@ -305,4 +308,3 @@ export function normaliseAmount(raw: string, groupSeparators: readonly string[],
   const frac = (m[2] ?? '').replace(/0+$/, '');
   return frac === '' ? int : `${int}.${frac}`;
 }
-

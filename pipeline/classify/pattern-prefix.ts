@@ -59,9 +59,11 @@ function parsePattern(src: string): Node {
       return { t: 'group', body, name };
     }
     if (c === '[') return { t: 'atom', src: take(/^\[(?:\\[\s\S]|[^\\\]])*\]/) };
-    if (c === '^' || c === '$') return i++, { t: 'empty' };
+    if (c === '^' || c === '$') return (i++, { t: 'empty' });
     if (c === '\\') {
-      const esc = take(/^\\(?:[pP]\{[^}]*\}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|x[0-9a-fA-F]{2}|c[a-zA-Z]|k<[^>]+>|[1-9][0-9]*|[\s\S])/u);
+      const esc = take(
+        /^\\(?:[pP]\{[^}]*\}|u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}(?:\\u[dD][c-fC-F][0-9a-fA-F]{2})?|x[0-9a-fA-F]{2}|c[a-zA-Z]|k<[^>]+>|[1-9][0-9]*|[\s\S])/u,
+      );
       if (esc === '\\b' || esc === '\\B') return { t: 'empty' };
       if (/^\\(?:k<|[1-9])/.test(esc)) return { t: 'any' };
       return { t: 'atom', src: esc };

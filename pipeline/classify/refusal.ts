@@ -18,7 +18,9 @@ export interface RefusalFacts {
 }
 
 /** What the judgement reads of an answer's extracted assertions: whether it carries an amount, and what it cites (stubs excluded). */
-export function assertionFacts(assertions: ReadonlyArray<{ kind: string; stub: boolean; ref: string | null }>): Pick<RefusalFacts, 'hasAmount' | 'cited'> {
+export function assertionFacts(
+  assertions: ReadonlyArray<{ kind: string; stub: boolean; ref: string | null }>,
+): Pick<RefusalFacts, 'hasAmount' | 'cited'> {
   return {
     hasAmount: assertions.some((a) => a.kind === 'amount'),
     cited: assertions.filter((a) => a.kind === 'citation' && !a.stub && a.ref !== null).map((a) => a.ref!),

@@ -116,4 +116,3 @@ export function compileLiteralMatcher(ids: Iterable<string>): (text: string) => 
   const root = buildTrie([...new Set(ids)]);
   return (text) => literalMatches(root, text);
 }
-

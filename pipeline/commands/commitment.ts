@@ -19,9 +19,9 @@ export const commitment: Command = {
     '',
     '  --published-at T  when the commitment is published (RFC 3339; default: now). A study counts it',
     '                    only when T is before its closes_at.',
-    '  --sign KEY.pem    the system\'s Ed25519 agent key (PKCS#8 PEM): adds `signature`, Ed25519 over',
+    "  --sign KEY.pem    the system's Ed25519 agent key (PKCS#8 PEM): adds `signature`, Ed25519 over",
     '                    the canonical JSON of the commitment without it (a signed commitment binds its',
-    '                    owner: only it can cancel the owner\'s timeline, SPEC §12.3)',
+    "                    owner: only it can cancel the owner's timeline, SPEC §12.3)",
     '  --out FILE        append the commitment as one line of FILE (a commitments JSONL file, which',
     '                    `submission sign --kind commitments` signs for intake); default: print it',
     '',
@@ -44,10 +44,17 @@ export const commitment: Command = {
     const { commitment: c } = result;
     return {
       exitCode: EXIT.ok,
-      json: { ok: true, commitment: c, construction: result.construction, signed_by: result.signed_by, ...(out !== null ? { appended_to: out } : {}) },
-      text: out === null
-        ? line
-        : `commitment to job ${JSON.stringify(c.job_id)}: ${c.entry_count} entries, final entry digest ${c.final_entry_digest}${result.signed_by ? `, signed by ${result.signed_by}` : ''}\nappended to ${out}`,
+      json: {
+        ok: true,
+        commitment: c,
+        construction: result.construction,
+        signed_by: result.signed_by,
+        ...(out !== null ? { appended_to: out } : {}),
+      },
+      text:
+        out === null
+          ? line
+          : `commitment to job ${JSON.stringify(c.job_id)}: ${c.entry_count} entries, final entry digest ${c.final_entry_digest}${result.signed_by ? `, signed by ${result.signed_by}` : ''}\nappended to ${out}`,
     };
   },
 };

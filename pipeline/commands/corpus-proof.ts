@@ -31,7 +31,13 @@ export function corpusProofProblems(value: unknown): string[] {
   const problems: string[] = [];
   if (value.format !== 'prereg.corpus-proof/1') problems.push('format must be "prereg.corpus-proof/1"');
   const leaf = value.leaf;
-  if (!isObject(leaf) || typeof leaf.path !== 'string' || !isCount(leaf.bytes) || typeof leaf.sha256 !== 'string' || !HEX64.test(leaf.sha256)) {
+  if (
+    !isObject(leaf) ||
+    typeof leaf.path !== 'string' ||
+    !isCount(leaf.bytes) ||
+    typeof leaf.sha256 !== 'string' ||
+    !HEX64.test(leaf.sha256)
+  ) {
     problems.push('leaf must be {path: string, bytes: integer ≥ 0, sha256: 64 lowercase hex digits}');
   }
   if (!isCount(value.index)) problems.push('index must be an integer ≥ 0');
@@ -63,8 +69,8 @@ export const corpusProof: Command = {
     '       prereg corpus-proof --verify PROOF.json [--corpus-root HEX] [--file FILE]',
     '',
     'The proof is {leaf: {path, bytes, sha256}, index, tree_size, audit_path, corpus_root}.',
-    '--verify checks it against freeze.json\'s corpus root (or --corpus-root), and with --file',
-    'also checks that FILE\'s bytes are the leaf\'s.',
+    "--verify checks it against freeze.json's corpus root (or --corpus-root), and with --file",
+    "also checks that FILE's bytes are the leaf's.",
   ].join('\n'),
   options: { verify: { type: 'string' }, 'corpus-root': { type: 'string' }, file: { type: 'string' } },
   stage: false,
@@ -75,7 +81,8 @@ export const corpusProof: Command = {
     if (typeof ctx.values.verify === 'string') {
       const proof = readCorpusProof(ctx.values.verify);
       const given = ctx.values['corpus-root'];
-      if (typeof given === 'string' && !HEX64.test(given)) throw new PreregError('USAGE', `--corpus-root must be the 64 lowercase hex digits of a corpus root, got ${shown(given)}`);
+      if (typeof given === 'string' && !HEX64.test(given))
+        throw new PreregError('USAGE', `--corpus-root must be the 64 lowercase hex digits of a corpus root, got ${shown(given)}`);
       const root = typeof given === 'string' ? given : loadFreezeRecord(layout.freeze).corpus.root;
       const problems: string[] = [];
       const outcome = checkCorpusProof(proof, root);
@@ -83,7 +90,8 @@ export const corpusProof: Command = {
       if (typeof ctx.values.file === 'string') {
         const data = readRegularFile(ctx.values.file);
         const sha = sha256Hex(data);
-        if (sha !== proof.leaf.sha256 || data.length !== proof.leaf.bytes) problems.push(`${ctx.values.file} is not the proven leaf's content`);
+        if (sha !== proof.leaf.sha256 || data.length !== proof.leaf.bytes)
+          problems.push(`${ctx.values.file} is not the proven leaf's content`);
       }
       const ok = problems.length === 0;
       return {

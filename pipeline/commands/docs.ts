@@ -30,7 +30,7 @@ export const docs: Command = {
     '',
     'Without NAME, every doc of the installed package (docs/*.md), one per line: its name and its',
     'absolute path. With NAME (`intake`, `intake.md` or `docs/intake.md`, as --help and `next:` lines',
-    'write it), that doc\'s path; --print prints its text instead. An unknown NAME is a usage error',
+    "write it), that doc's path; --print prints its text instead. An unknown NAME is a usage error",
     '(exit 2) naming the nearest docs.',
   ].join('\n'),
   options: { print: { type: 'boolean' } },
@@ -46,10 +46,16 @@ export const docs: Command = {
       return { exitCode: EXIT.ok, json: { docs: all }, text: all.map((d) => `${d.name.padEnd(width)}  ${d.path}`).join('\n') };
     }
     // Matched against the listed names only: NAME never becomes a path of its own.
-    const name = given.replace(/^docs\//, '').replace(/\.md$/i, '').toLowerCase();
+    const name = given
+      .replace(/^docs\//, '')
+      .replace(/\.md$/i, '')
+      .toLowerCase();
     const doc = all.find((d) => d.name.toLowerCase() === name);
     if (doc === undefined) {
-      const near = suggestions(name, all.map((d) => d.name));
+      const near = suggestions(
+        name,
+        all.map((d) => d.name),
+      );
       const hint = near.length > 0 ? `did you mean ${near.join(' or ')}?` : `the docs are ${all.map((d) => d.name).join(', ')}`;
       throw new PreregError('USAGE', `docs: no doc named "${shown(given.length > 40 ? `${given.slice(0, 40)}…` : given)}"; ${hint}`);
     }

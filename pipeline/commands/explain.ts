@@ -24,7 +24,8 @@ export const explain: Command = {
   operands: { min: 0, max: Infinity },
   jsonSchema: () => 'prereg.explain/1',
   async run(ctx) {
-    if (ctx.values.all !== true && ctx.positionals.length === 0) throw new PreregError('USAGE', 'usage: prereg explain CODE… | prereg explain --all');
+    if (ctx.values.all !== true && ctx.positionals.length === 0)
+      throw new PreregError('USAGE', 'usage: prereg explain CODE… | prereg explain --all');
     const malformed = ctx.positionals.find((given) => !CODE_SHAPE.test(given));
     if (malformed !== undefined) {
       const head = malformed.length > 40 ? `${malformed.slice(0, 40)}…` : malformed;
@@ -33,16 +34,20 @@ export const explain: Command = {
     const asked = ctx.values.all === true ? Object.keys(REASONS) : ctx.positionals.map((given) => given.toUpperCase());
     const codes = [...new Set(asked)].sort();
     const entries = codes.map((code) => {
-      if (isReasonCode(code)) return { code, known: true, exit: exitCodeOf(code), meaning: REASONS[code].meaning, next: REASONS[code].next };
+      if (isReasonCode(code))
+        return { code, known: true, exit: exitCodeOf(code), meaning: REASONS[code].meaning, next: REASONS[code].next };
       const near = suggestions(code, Object.keys(REASONS));
-      const next = near.length > 0 ? `did you mean ${near.join(' or ')}? ${REASONS.UNKNOWN_REASON_CODE.next}` : REASONS.UNKNOWN_REASON_CODE.next;
+      const next =
+        near.length > 0 ? `did you mean ${near.join(' or ')}? ${REASONS.UNKNOWN_REASON_CODE.next}` : REASONS.UNKNOWN_REASON_CODE.next;
       return { code, known: false, exit: null, meaning: REASONS.UNKNOWN_REASON_CODE.meaning, next, suggestions: near };
     });
     const anyUnknown = entries.some((e) => !e.known);
     return {
       exitCode: anyUnknown ? EXIT.failures : EXIT.ok,
       json: { ok: !anyUnknown, codes: entries },
-      text: entries.map((e) => `${shown(e.code)}${e.known ? ` (exit ${e.exit})` : ' (unknown)'}\n  ${e.meaning}\n  next: ${e.next}`).join('\n\n'),
+      text: entries
+        .map((e) => `${shown(e.code)}${e.known ? ` (exit ${e.exit})` : ' (unknown)'}\n  ${e.meaning}\n  next: ${e.next}`)
+        .join('\n\n'),
     };
   },
 };

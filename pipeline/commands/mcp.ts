@@ -15,7 +15,9 @@ async function loadServer(): Promise<typeof import('../mcp/server.ts')> {
   } catch (err) {
     const { code, message } = err as NodeJS.ErrnoException;
     if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') && message.includes(SDK)) {
-      throw new PreregError('MCP_SDK_MISSING', `prereg mcp: ${SDK} is not installed beside prereg (${message.split('\n')[0]})`, { package: SDK });
+      throw new PreregError('MCP_SDK_MISSING', `prereg mcp: ${SDK} is not installed beside prereg (${message.split('\n')[0]})`, {
+        package: SDK,
+      });
     }
     throw err;
   }
@@ -28,7 +30,8 @@ async function loadServer(): Promise<typeof import('../mcp/server.ts')> {
 export function mcpServing(commands: readonly ServedCommand[]): Command {
   return {
     name: 'mcp',
-    summary: 'serve the read-only checks (explain, doctor, status, validate, verify FILE…, check-anchors) to an agent over the Model Context Protocol (stdio)',
+    summary:
+      'serve the read-only checks (explain, doctor, status, validate, verify FILE…, check-anchors) to an agent over the Model Context Protocol (stdio)',
     help: [
       'usage: prereg mcp [--root DIR]',
       '',

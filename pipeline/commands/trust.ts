@@ -24,11 +24,13 @@ import { certifyIntakeKeyCommand } from '../trust-import/intake-key.ts';
 /** A published key history larger than this is refused before it is parsed (ArkForge's own is a few KB). */
 export const MAX_KEY_HISTORY_BYTES = 8 * 1024 * 1024;
 
-const USAGE = 'usage: prereg trust import-arkforge FILE [--trust DIR] [--json]\n       prereg trust certify-intake-key INTAKE.pub.pem --operator-key OPERATOR.key.pem [--root DIR] [--json]';
+const USAGE =
+  'usage: prereg trust import-arkforge FILE [--trust DIR] [--json]\n       prereg trust certify-intake-key INTAKE.pub.pem --operator-key OPERATOR.key.pem [--root DIR] [--json]';
 
 export const trust: Command = {
   name: 'trust',
-  summary: "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys; `trust certify-intake-key` certifies an intake key",
+  summary:
+    "edit the trust policy: `trust import-arkforge FILE` pins ArkForge's published keys; `trust certify-intake-key` certifies an intake key",
   help: [
     USAGE,
     '',
@@ -52,13 +54,18 @@ export const trust: Command = {
   ].join('\n'),
   options: { trust: { type: 'string' }, 'operator-key': { type: 'string' } },
   stage: false,
-  jsonSchema: (ctx) => (ctx.positionals[0] === 'certify-intake-key' ? 'prereg.trust-certify-intake-key/1' : 'prereg.trust-import-arkforge/1'),
+  jsonSchema: (ctx) =>
+    ctx.positionals[0] === 'certify-intake-key' ? 'prereg.trust-certify-intake-key/1' : 'prereg.trust-import-arkforge/1',
   operands: { min: 1, max: 2 },
   async run(ctx) {
     const [verb, file, ...rest] = ctx.positionals;
-    if (verb === 'certify-intake-key' && file !== undefined && rest.length === 0) return certifyIntakeKeyCommand(studyLayout(ctx.root), resolve(file), ctx.values['operator-key']);
+    if (verb === 'certify-intake-key' && file !== undefined && rest.length === 0)
+      return certifyIntakeKeyCommand(studyLayout(ctx.root), resolve(file), ctx.values['operator-key']);
     if (verb !== 'import-arkforge' || file === undefined || rest.length > 0) {
-      throw new PreregError('USAGE', verb === undefined || verb === 'import-arkforge' ? USAGE : `unknown trust command "${verb}"; ${USAGE}`);
+      throw new PreregError(
+        'USAGE',
+        verb === undefined || verb === 'import-arkforge' ? USAGE : `unknown trust command "${verb}"; ${USAGE}`,
+      );
     }
     const dir = typeof ctx.values.trust === 'string' ? resolve(ctx.values.trust) : studyLayout(ctx.root).trust;
     return importArkForge(dir, file);
@@ -68,11 +75,17 @@ export const trust: Command = {
 async function importArkForge(dir: string, file: string): Promise<StageResult> {
   const policyFile = join(dir, 'policy.json');
   if (!existsSync(policyFile)) {
-    throw new PreregError('FILE_NOT_FOUND', `${policyFile} does not exist; pass --trust DIR (the directory holding the trust policy)`, { path: policyFile });
+    throw new PreregError('FILE_NOT_FOUND', `${policyFile} does not exist; pass --trust DIR (the directory holding the trust policy)`, {
+      path: policyFile,
+    });
   }
   const bytes = readRegularFileCapped(file, MAX_KEY_HISTORY_BYTES);
   if (bytes === null) {
-    throw new PreregError('ARKFORGE_KEYS_TOO_LARGE', `${shown(file)} is larger than ${MAX_KEY_HISTORY_BYTES} bytes, the cap on a published key history; nothing was read or written`, { path: file, max_bytes: MAX_KEY_HISTORY_BYTES });
+    throw new PreregError(
+      'ARKFORGE_KEYS_TOO_LARGE',
+      `${shown(file)} is larger than ${MAX_KEY_HISTORY_BYTES} bytes, the cap on a published key history; nothing was read or written`,
+      { path: file, max_bytes: MAX_KEY_HISTORY_BYTES },
+    );
   }
   const history = parseArkForgeKeyHistory(decodeText(bytes, file), file);
   const policy = loadTrustPolicy(dir);

@@ -46,12 +46,12 @@ export const validate: Command = {
     '',
     'Runs the checks of `prereg ingest` on each line of each FILE (schemas/submission.schema.json,',
     'bounds, duplicate (system_id, item_id, attempt) across the files given, in order) and prints',
-    'every problem as FILE:LINE[:COLUMN]: CODE: detail. Item ids are checked against the study\'s',
+    "every problem as FILE:LINE[:COLUMN]: CODE: detail. Item ids are checked against the study's",
     'corpus/items.jsonl when one is found under --root (default: the current directory). With the',
-    'study\'s refusal_pattern, a line whose `refused` flag the answer as written contradicts is a',
+    "study's refusal_pattern, a line whose `refused` flag the answer as written contradicts is a",
     'note (REFUSAL_FLAG_DISAGREES): the line is accepted, and both columns judge the answer.',
-    'With the study\'s protocol.expected_tools, a line whose timeline does not log them in order',
-    '(under the system\'s registered names) is a note (EXPECTED_TOOL_MISSING): the line is accepted.',
+    "With the study's protocol.expected_tools, a line whose timeline does not log them in order",
+    "(under the system's registered names) is a note (EXPECTED_TOOL_MISSING): the line is accepted.",
     'Exit 0 when every line would be accepted, 1 when any line would be rejected.',
   ].join('\n'),
   options: { 'max-line-bytes': { type: 'string' } },
@@ -65,9 +65,10 @@ export const validate: Command = {
     // study.json read once (when first needed), for the limit, the items file and the protocol.
     let found: StudyConfig | null | undefined;
     const studyOf = () => (found ??= existsSync(layout.study) ? loadStudy(layout.study) : null);
-    const maxLineBytes = ctx.values['max-line-bytes'] !== undefined || !existsSync(layout.study)
-      ? parseMaxLineBytes(ctx.values['max-line-bytes'])
-      : studyMaxLineBytes(studyOf()!);
+    const maxLineBytes =
+      ctx.values['max-line-bytes'] !== undefined || !existsSync(layout.study)
+        ? parseMaxLineBytes(ctx.values['max-line-bytes'])
+        : studyMaxLineBytes(studyOf()!);
     for (const file of ctx.positionals) closeSync(openRegularFile(file)); // every file readable before any line is checked
     const study = studyOf();
     const items = findItems(layout, study);
@@ -78,13 +79,18 @@ export const validate: Command = {
     const judge = study === null || !existsSync(layout.corpus) ? null : declaredRefusalJudge(study, loadStudyFiles(layout).documents());
     let disagreeing = 0;
     const refusalNotes: string[] = [];
-    const judgeRecord = judge === null ? undefined : (r: AcceptedRecord) => {
-      const judged = judge(r);
-      if (judged === r.refused) return;
-      if (disagreeing++ < MAX_LISTED_REJECTS) {
-        refusalNotes.push(`${shown(r.file)}:${r.line_no}: REFUSAL_FLAG_DISAGREES: ${r.system_id}/${r.item_id}/${r.attempt} declares refused ${String(r.refused)}, but the answer as written ${judged ? 'is' : 'is not'} a refusal by the study's rule (its refusal_pattern, a short tail, no amount, not truncated, citing only what its evidence serves): both columns will judge the answer, not the flag`);
-      }
-    };
+    const judgeRecord =
+      judge === null
+        ? undefined
+        : (r: AcceptedRecord) => {
+            const judged = judge(r);
+            if (judged === r.refused) return;
+            if (disagreeing++ < MAX_LISTED_REJECTS) {
+              refusalNotes.push(
+                `${shown(r.file)}:${r.line_no}: REFUSAL_FLAG_DISAGREES: ${r.system_id}/${r.item_id}/${r.attempt} declares refused ${String(r.refused)}, but the answer as written ${judged ? 'is' : 'is not'} a refusal by the study's rule (its refusal_pattern, a short tail, no amount, not truncated, citing only what its evidence serves): both columns will judge the answer, not the flag`,
+              );
+            }
+          };
     // A timeline lacking an expected tool (EXPECTED_TOOL_MISSING, SPEC §13.3): told now, as a note;
     // verify reconciles it the same way (no commitment is needed to read the tools).
     const expected = study === null ? null : expectedToolsOf(study);
@@ -96,33 +102,52 @@ export const validate: Command = {
       const tools = expectedToolsFor(expected, r.system_id);
       const t = reconcileTimeline(verifyTimeline(parseJson(r.receipts_json), noCommitments, study.window.closes_at, r.system_id), tools);
       if (t.checks.tools !== 'fail' || lacking++ >= MAX_LISTED_REJECTS) return;
-      toolNotes.push(`${shown(r.file)}:${r.line_no}: EXPECTED_TOOL_MISSING: ${r.system_id}/${r.item_id}/${r.attempt}'s timeline logs ${t.logged.length === 0 ? 'no tool' : t.logged.map(shown).join(', ')}; the study expects ${tools.map((e) => shown(e.logged_as)).join(', ')} in that order, and ${t.missing.map(shown).join(', ')} is missing: the line is accepted, but with require_receipts the record earns no proven credit`);
+      toolNotes.push(
+        `${shown(r.file)}:${r.line_no}: EXPECTED_TOOL_MISSING: ${r.system_id}/${r.item_id}/${r.attempt}'s timeline logs ${t.logged.length === 0 ? 'no tool' : t.logged.map(shown).join(', ')}; the study expects ${tools.map((e) => shown(e.logged_as)).join(', ')} in that order, and ${t.missing.map(shown).join(', ')} is missing: the line is accepted, but with require_receipts the record earns no proven credit`,
+      );
     };
-    const onRecord = judgeRecord === undefined && expected === null ? undefined : (r: AcceptedRecord) => {
-      judgeRecord?.(r);
-      checkTools(r);
-    };
+    const onRecord =
+      judgeRecord === undefined && expected === null
+        ? undefined
+        : (r: AcceptedRecord) => {
+            judgeRecord?.(r);
+            checkTools(r);
+          };
     // The first problems are listed, the rest only counted (totals.rejects_by_code has them all):
     // a file of a million bad lines must not become a million objects in memory and on stdout.
     const rejects: Reject[] = [];
     let unlisted = 0;
     const files: FileSummary[] = [];
-    const workers = startLineWorkers(ctx.positionals.reduce((n, file) => n + statSync(file).size, 0), checker, { env: ctx.env });
+    const workers = startLineWorkers(
+      ctx.positionals.reduce((n, file) => n + statSync(file).size, 0),
+      checker,
+      { env: ctx.env },
+    );
     try {
       for (const [i, file] of ctx.positionals.entries()) {
         files.push(
-          await scanFile(file, file, checker, { reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++), ...(onRecord ? { record: onRecord } : {}) }, {
-            maxLineBytes,
-            workers,
-            progress: (done) => ctx.progress(`validate: ${shown(file)} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
-          }),
+          await scanFile(
+            file,
+            file,
+            checker,
+            {
+              reject: (r) => void (rejects.length < MAX_LISTED_REJECTS ? rejects.push(r) : unlisted++),
+              ...(onRecord ? { record: onRecord } : {}),
+            },
+            {
+              maxLineBytes,
+              workers,
+              progress: (done) => ctx.progress(`validate: ${shown(file)} (${i + 1}/${ctx.positionals.length}) ${megabytes(done)}`),
+            },
+          ),
         );
       }
     } finally {
       await workers?.pool.close();
     }
     notes.push(...refusalNotes);
-    if (disagreeing > refusalNotes.length) notes.push(`… and ${disagreeing - refusalNotes.length} more REFUSAL_FLAG_DISAGREES line(s), not listed`);
+    if (disagreeing > refusalNotes.length)
+      notes.push(`… and ${disagreeing - refusalNotes.length} more REFUSAL_FLAG_DISAGREES line(s), not listed`);
     notes.push(...toolNotes);
     if (lacking > toolNotes.length) notes.push(`… and ${lacking - toolNotes.length} more EXPECTED_TOOL_MISSING line(s), not listed`);
     const totals = totalsOf(files);
@@ -139,13 +164,18 @@ export const validate: Command = {
       rejects_unlisted: unlisted,
     };
     const lines = rejects.map(
-      (r) => `${shown(r.file)}:${r.line_no}${r.column_no !== null ? `:${r.column_no}` : ''}: ${r.reason_code}: ${shown(r.detail)} (byte offset ${r.byte_offset})`,
+      (r) =>
+        `${shown(r.file)}:${r.line_no}${r.column_no !== null ? `:${r.column_no}` : ''}: ${r.reason_code}: ${shown(r.detail)} (byte offset ${r.byte_offset})`,
     );
     if (unlisted > 0) lines.push(`… and ${unlisted} more rejected line(s), not listed (the first ${MAX_LISTED_REJECTS} are)`);
     for (const n of notes) lines.push(`note: ${n}`);
     for (const f of files) lines.push(`${shown(f.file)}: ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected`);
     if (files.length > 1) lines.push(`total: ${totals.lines_read} lines = ${totals.accepted} accepted + ${totals.rejected} rejected`);
-    lines.push(ok ? 'validate: OK, every line would be accepted' : `validate: ${totals.rejected} line(s) would be rejected (${formatCounts(totals.rejects_by_code)})`);
+    lines.push(
+      ok
+        ? 'validate: OK, every line would be accepted'
+        : `validate: ${totals.rejected} line(s) would be rejected (${formatCounts(totals.rejects_by_code)})`,
+    );
     return { exitCode: ok ? EXIT.ok : EXIT.failures, json, text: lines.join('\n') };
   },
 };

@@ -26,7 +26,7 @@ export const verifyToken: Command = {
     '  --digest HEX     the message imprint itself (what `openssl ts -query -digest` sends)',
     '  --query REQ.tsq  the request the token answers (`openssl ts -verify -queryfile`): its imprint,',
     '                   its nonce (if it has one: TSA_NONCE_MISMATCH) and its policy (if it names one:',
-    '                   TSA_POLICY_MISMATCH) must be the token\'s',
+    "                   TSA_POLICY_MISMATCH) must be the token's",
     "  --hash ALG       assert the imprint's algorithm; a token using another is TSA_IMPRINT_MISMATCH",
     '  --tsa-root PEM   the roots you trust (repeatable; a file may hold several certificates)',
     '  --tsa-cert PEM   signing or intermediate certificates for a token that carries none',
@@ -65,7 +65,10 @@ export const verifyToken: Command = {
     const subject = request === undefined ? subjectOf(ctx.values.data, ctx.values.digest, hash) : requestSubject(request);
     const token = readRegularFile(file);
     const trust = loadGivenTsaTrust(roots, (ctx.values['tsa-cert'] as string[] | undefined) ?? []);
-    const result = await verifyTimestampToken(token, subject, trust, { ...(at === undefined ? {} : { at }), ...(request === undefined ? {} : { request }) });
+    const result = await verifyTimestampToken(token, subject, trust, {
+      ...(at === undefined ? {} : { at }),
+      ...(request === undefined ? {} : { request }),
+    });
     const json = tokenReport(file, result, at !== undefined);
     return { exitCode: result.ok ? EXIT.ok : EXIT.failures, json, text: tokenText(json) };
   },
@@ -74,7 +77,10 @@ export const verifyToken: Command = {
 function hashOption(value: unknown): Sha2Hash | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !isSha2(value)) {
-    throw new PreregError('USAGE', `--hash must be one of ${SHA2_HASHES.join(', ')}${value === 'sha1' ? ' (SHA-1 imprints are refused: TSA_HASH_WEAK)' : ''}`);
+    throw new PreregError(
+      'USAGE',
+      `--hash must be one of ${SHA2_HASHES.join(', ')}${value === 'sha1' ? ' (SHA-1 imprints are refused: TSA_HASH_WEAK)' : ''}`,
+    );
   }
   return value;
 }
@@ -82,17 +88,20 @@ function hashOption(value: unknown): Sha2Hash | undefined {
 function atOption(value: unknown): Date | undefined {
   if (value === undefined) return undefined;
   const instant = typeof value === 'string' ? parseRfc3339(value) : null;
-  if (instant === null) throw new PreregError('USAGE', `--at must be an RFC 3339 date-time such as 2025-05-09T11:58:55Z, got ${displayText(String(value))}`);
+  if (instant === null)
+    throw new PreregError('USAGE', `--at must be an RFC 3339 date-time such as 2025-05-09T11:58:55Z, got ${displayText(String(value))}`);
   return new Date(instant.seconds * 1000 + Math.floor(Number(`0.${instant.fraction || '0'}`) * 1000));
 }
 
 /** The request of --query, read and decoded; undefined without --query. */
 function queryOption(query: unknown, data: unknown, digest: unknown, hash: Sha2Hash | undefined): TimestampRequest | undefined {
   if (query === undefined) return undefined;
-  if (data !== undefined || digest !== undefined) throw new PreregError('USAGE', 'give exactly one of --data FILE, --digest HEX and --query REQ.tsq');
+  if (data !== undefined || digest !== undefined)
+    throw new PreregError('USAGE', 'give exactly one of --data FILE, --digest HEX and --query REQ.tsq');
   if (hash !== undefined) throw new PreregError('USAGE', '--hash does not go with --query: the request names its algorithm');
   const request = readTimestampRequest(readRegularFile(String(query)));
-  if (request === undefined) throw new PreregError('TSA_REQUEST_MALFORMED', `${displayText(String(query))} is not a DER TimeStampReq (RFC 3161 §2.4.1, version 1)`);
+  if (request === undefined)
+    throw new PreregError('TSA_REQUEST_MALFORMED', `${displayText(String(query))} is not a DER TimeStampReq (RFC 3161 §2.4.1, version 1)`);
   return request;
 }
 
@@ -103,13 +112,17 @@ function requestSubject(request: TimestampRequest): TimestampSubject {
 }
 
 function subjectOf(data: unknown, digest: unknown, hash: Sha2Hash | undefined): TimestampSubject {
-  if ((data === undefined) === (digest === undefined)) throw new PreregError('USAGE', 'give exactly one of --data FILE, --digest HEX and --query REQ.tsq');
+  if ((data === undefined) === (digest === undefined))
+    throw new PreregError('USAGE', 'give exactly one of --data FILE, --digest HEX and --query REQ.tsq');
   if (typeof data === 'string') return hash === undefined ? { data: readRegularFile(data) } : { data: readRegularFile(data), hash };
   const text = String(digest);
   const bytes = /^(?:[0-9a-fA-F]{2})+$/.test(text) ? Buffer.from(text, 'hex') : null;
   const lengths = hash === undefined ? Object.values(IMPRINT_BYTES) : [IMPRINT_BYTES[hash]];
   if (bytes === null || !lengths.includes(bytes.length)) {
-    throw new PreregError('USAGE', `--digest must be the imprint in hex: ${lengths.map((n) => `${n * 2}`).join(', ')} hex digits${hash ? ` for ${hash}` : ' (SHA-256, SHA-384, SHA-512)'}`);
+    throw new PreregError(
+      'USAGE',
+      `--digest must be the imprint in hex: ${lengths.map((n) => `${n * 2}`).join(', ')} hex digits${hash ? ` for ${hash}` : ' (SHA-256, SHA-384, SHA-512)'}`,
+    );
   }
   return hash === undefined ? { imprint: bytes } : { imprint: bytes, hash };
 }
@@ -158,13 +171,17 @@ function tokenReport(file: string, r: TimestampVerification, atGiven: boolean): 
 /** The human lines; every string the token or the command line controls goes through displayText. */
 function tokenText(r: TokenReport): string {
   const shown = (v: string | null) => (v === null ? '-' : displayText(v));
-  const failed = Object.entries(r.checks).filter(([, o]) => o === 'fail').map(([c]) => c);
+  const failed = Object.entries(r.checks)
+    .filter(([, o]) => o === 'fail')
+    .map(([c]) => c);
   return [
     `${displayText(r.file)}: ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}`,
     `  genTime ${shown(r.gen_time)}; validity judged at ${shown(r.validity_at)} (${r.validity_from === 'at' ? '--at' : 'genTime'})`,
     `  imprint ${shown(r.hash_algorithm)} ${shown(r.hashed_message)}`,
     `  signer ${shown(r.signer)}; root ${shown(r.root_sha256)}`,
     `  TSA ${shown(r.tsa_name)}; serial ${shown(r.serial_number)}; policy ${shown(r.policy)}`,
-    `  checks: ${Object.entries(r.checks).map(([c, o]) => `${c} ${o}`).join(', ')}${failed.length ? ` (failed: ${failed.join(', ')})` : ''}`,
+    `  checks: ${Object.entries(r.checks)
+      .map(([c, o]) => `${c} ${o}`)
+      .join(', ')}${failed.length ? ` (failed: ${failed.join(', ')})` : ''}`,
   ].join('\n');
 }

@@ -51,10 +51,18 @@ export function outputCommitmentOf(e: TimelineEntry): string {
  */
 export function entryDigest(e: TimelineEntry, construction: Construction = 'current'): string {
   if (construction === '06') return outputCommitmentOf(e);
-  return sha256(canonicalJson({
-    close: e.close ?? false, id: e.id, job_id: e.job_id, output_hash: outputCommitmentOf(e),
-    prev_digest: e.prev_digest, provenance_class: e.provenance_class, seq: e.seq, tool: e.tool,
-  }));
+  return sha256(
+    canonicalJson({
+      close: e.close ?? false,
+      id: e.id,
+      job_id: e.job_id,
+      output_hash: outputCommitmentOf(e),
+      prev_digest: e.prev_digest,
+      provenance_class: e.provenance_class,
+      seq: e.seq,
+      tool: e.tool,
+    }),
+  );
 }
 
 /** A valid timeline of the receipts, closed on its last entry. */

@@ -136,7 +136,9 @@ export async function issueProof(o: IssueProofOptions): Promise<IssuedProof> {
   const ownPubkey = `ed25519:${createPublicKey(privateKey).export({ format: 'jwk' }).x}`;
   const embedded = o.embeddedPubkey === undefined ? ownPubkey : o.embeddedPubkey;
 
-  const proofId = o.proofId ?? `prf_${o.timestamp.slice(0, 10).replaceAll('-', '')}_${o.timestamp.slice(11, 19).replaceAll(':', '')}_${chainHash.slice(0, 6)}`;
+  const proofId =
+    o.proofId ??
+    `prf_${o.timestamp.slice(0, 10).replaceAll('-', '')}_${o.timestamp.slice(11, 19).replaceAll(':', '')}_${chainHash.slice(0, 6)}`;
   const provider = o.tsa?.provider ?? 'test-tsa.invalid';
   const timestampAuthority: Record<string, unknown> = {
     status: 'submitted',
@@ -147,7 +149,10 @@ export async function issueProof(o: IssueProofOptions): Promise<IssuedProof> {
     const chainBytes = Buffer.from(chainHash, 'hex');
     // A nonce derived from the chain hash keeps the request deterministic.
     const request = buildTimestampRequest(chainBytes, BigInt(`0x${chainHash.slice(0, 16)}`) | 1n);
-    const response = await issueTimestampResponse(request, o.tsa.signer, { genTime: o.tsa.genTime, includeCertificates: o.tsa.carryCertificate ?? true });
+    const response = await issueTimestampResponse(request, o.tsa.signer, {
+      genTime: o.tsa.genTime,
+      includeCertificates: o.tsa.carryCertificate ?? true,
+    });
     timestampAuthority.status = 'verified';
     timestampAuthority.tsr_base64 = Buffer.from(response).toString('base64');
   }
@@ -186,7 +191,12 @@ export async function issueProof(o: IssueProofOptions): Promise<IssuedProof> {
     });
   } else {
     // The order and the metadata of the service's production proofs.
-    Object.assign(proof, { hashes, ...(view === 'service' ? { parties: { buyer_fingerprint: buyerFingerprint }, [o.paymentField ?? 'certification_fee']: transaction } : {}) });
+    Object.assign(proof, {
+      hashes,
+      ...(view === 'service'
+        ? { parties: { buyer_fingerprint: buyerFingerprint }, [o.paymentField ?? 'certification_fee']: transaction }
+        : {}),
+    });
     Object.assign(proof, {
       timestamp_authority: timestampAuthority,
       timestamp: o.timestamp,

@@ -34,23 +34,44 @@ const seconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 
 
 export async function devIssue(kit: DevKit, tsa: TsaSigner, sections: CorpusSections, r: DevIssueRequest): Promise<DevIssued> {
   const buyer = kit.buyers[r.system_id];
-  if (buyer === undefined) throw new PreregError('DEV_ISSUE_INVALID', `the kit has no buyer for system ${JSON.stringify(r.system_id)}; it has ${Object.keys(kit.buyers).map((s) => JSON.stringify(s)).join(', ')}`);
+  if (buyer === undefined)
+    throw new PreregError(
+      'DEV_ISSUE_INVALID',
+      `the kit has no buyer for system ${JSON.stringify(r.system_id)}; it has ${Object.keys(kit.buyers)
+        .map((s) => JSON.stringify(s))
+        .join(', ')}`,
+    );
   if (r.refs.length === 0) throw new PreregError('USAGE', 'dev issue: give at least one --ref (a passage the retrieval call serves)');
   const passages = r.refs.map((ref) => {
     const text = sections.get(ref);
-    if (text === undefined) throw new PreregError('DEV_ISSUE_INVALID', `ref ${JSON.stringify(ref)} is declared by no heading of the frozen corpus: a dev proof serves frozen corpus text only`);
+    if (text === undefined)
+      throw new PreregError(
+        'DEV_ISSUE_INVALID',
+        `ref ${JSON.stringify(ref)} is declared by no heading of the frozen corpus: a dev proof serves frozen corpus text only`,
+      );
     return { ref, text: text.trim() };
   });
   const at = Date.parse(r.at);
-  if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(r.at)) throw new PreregError('USAGE', `--at expects an instant such as 2027-03-01T10:00:00Z, got ${JSON.stringify(r.at)}`);
+  if (!Number.isFinite(at) || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(r.at))
+    throw new PreregError('USAGE', `--at expects an instant such as 2027-03-01T10:00:00Z, got ${JSON.stringify(r.at)}`);
   const request = { query: r.item.question, item_id: r.item.item_id };
   const response = { call_id: `dev-call-${r.job_id}`, passages };
   const issued = await issueProof({
-    request, response, timestamp: r.at, seller: kit.seller, buyerApiKey: buyer,
-    proofId: `prf_TEST-ONLY-dev_${r.job_id}`, transactionId: `dev_${r.job_id}`, signingKeyPem: kit.issuerKeyPem, specVersion: '2.1', view: 'service',
+    request,
+    response,
+    timestamp: r.at,
+    seller: kit.seller,
+    buyerApiKey: buyer,
+    proofId: `prf_TEST-ONLY-dev_${r.job_id}`,
+    transactionId: `dev_${r.job_id}`,
+    signingKeyPem: kit.issuerKeyPem,
+    specVersion: '2.1',
+    view: 'service',
     tsa: { signer: tsa, genTime: seconds(at + 1000), provider: 'TEST-ONLY prereg dev TSA', carryCertificate: true },
     upstreamTimestamp: new Date(at).toUTCString(),
   });
-  const timeline = timelineOf(r.job_id, [{ tool: 'retrieve', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson(response) }]);
+  const timeline = timelineOf(r.job_id, [
+    { tool: 'retrieve', provenance_class: 'LOGGED BY AGENT', canonical_bytes: canonicalJson(response) },
+  ]);
   return { proof: issued.proof, request, response, timeline };
 }

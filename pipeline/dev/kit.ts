@@ -80,9 +80,19 @@ export function ensureDevTsa(dir: string): void {
   const root = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const tsa = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const rootName = 'TEST-ONLY prereg dev TSA root';
-  const rootCert = issueCertificate({ subject: rootName, issuer: rootName, subjectKey: root.publicKey, issuerKey: root.privateKey, ca: true });
+  const rootCert = issueCertificate({
+    subject: rootName,
+    issuer: rootName,
+    subjectKey: root.publicKey,
+    issuerKey: root.privateKey,
+    ca: true,
+  });
   const tsaCert = issueCertificate({
-    subject: 'TEST-ONLY prereg dev TSA', issuer: rootName, subjectKey: tsa.publicKey, issuerKey: root.privateKey, ca: false,
+    subject: 'TEST-ONLY prereg dev TSA',
+    issuer: rootName,
+    subjectKey: tsa.publicKey,
+    issuerKey: root.privateKey,
+    ca: false,
     extendedKeyUsage: { purpose: OID_TIME_STAMPING, critical: true },
   });
   if (!existsSync(join(dir, KIT_FILES.readme))) writeFileSync(join(dir, KIT_FILES.readme), README);
@@ -117,7 +127,13 @@ export function createDevKit(dir: string, o: NewKitOptions): NewKit {
   ensureDevTsa(dir);
   const issuer = generateKeyPairSync('ed25519');
   writePrivate(join(dir, KIT_FILES.issuerKey), issuer.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
-  const history = { _doc: 'TEST-ONLY: the rehearsal dev issuer (prereg dev issue), in ArkForge published_keys.json format', keys: [{ kid: DEV_ISSUER_KID, type: 'Ed25519', public: agentKeyText(issuer.publicKey), valid_from: o.issuerValidFrom, retired_at: null }], rekor_keys: [] };
+  const history = {
+    _doc: 'TEST-ONLY: the rehearsal dev issuer (prereg dev issue), in ArkForge published_keys.json format',
+    keys: [
+      { kid: DEV_ISSUER_KID, type: 'Ed25519', public: agentKeyText(issuer.publicKey), valid_from: o.issuerValidFrom, retired_at: null },
+    ],
+    rekor_keys: [],
+  };
   writeFileSync(join(dir, KIT_FILES.issuerKeys), `${JSON.stringify(history, null, 2)}\n`);
   const buyers: Record<string, string> = {};
   const systems = o.systems.map((system_id) => {
@@ -126,7 +142,10 @@ export function createDevKit(dir: string, o: NewKitOptions): NewKit {
     writePrivate(made.system.agent_key_file, made.agentKeyPem);
     return made.system;
   });
-  writePrivate(join(dir, KIT_FILES.manifest), manifestText({ format: KIT_FORMAT, test_only: true, seller: o.seller ?? DEV_SELLER, buyers }));
+  writePrivate(
+    join(dir, KIT_FILES.manifest),
+    manifestText({ format: KIT_FORMAT, test_only: true, seller: o.seller ?? DEV_SELLER, buyers }),
+  );
   return { kit: loadDevKit(dir), systems };
 }
 
@@ -139,7 +158,12 @@ function newDevSystem(dir: string, studyId: string, systemId: string): { buyerKe
   return {
     buyerKey,
     agentKeyPem: agent.export({ format: 'pem', type: 'pkcs8' }).toString(),
-    system: { system_id: systemId, buyer_fingerprint: devBuyerFingerprint(buyerKey), agent_key: agentKeyRegistration(agent, studyId, systemId), agent_key_file: join(dir, KIT_FILES.agentKey(systemId)) },
+    system: {
+      system_id: systemId,
+      buyer_fingerprint: devBuyerFingerprint(buyerKey),
+      agent_key: agentKeyRegistration(agent, studyId, systemId),
+      agent_key_file: join(dir, KIT_FILES.agentKey(systemId)),
+    },
   };
 }
 
@@ -153,9 +177,18 @@ const manifestText = (manifest: KitManifest) => `${JSON.stringify(manifest, null
 export function prepareDevSystem(kit: DevKit, studyId: string, systemId: string): { system: NewDevSystem; files: PreparedFile[] } {
   const made = newDevSystem(kit.dir, studyId, systemId);
   if (Object.hasOwn(kit.buyers, systemId) || existsSync(made.system.agent_key_file)) {
-    throw new PreregError('DEV_SYSTEM_EXISTS', `the kit ${kit.dir} already has a system ${JSON.stringify(systemId)} (a buyer or ${KIT_FILES.agentKey(systemId)}); nothing was written`, { path: kit.dir, system_id: systemId });
+    throw new PreregError(
+      'DEV_SYSTEM_EXISTS',
+      `the kit ${kit.dir} already has a system ${JSON.stringify(systemId)} (a buyer or ${KIT_FILES.agentKey(systemId)}); nothing was written`,
+      { path: kit.dir, system_id: systemId },
+    );
   }
-  const manifest: KitManifest = { format: KIT_FORMAT, test_only: true, seller: kit.seller, buyers: { ...kit.buyers, [systemId]: made.buyerKey } };
+  const manifest: KitManifest = {
+    format: KIT_FORMAT,
+    test_only: true,
+    seller: kit.seller,
+    buyers: { ...kit.buyers, [systemId]: made.buyerKey },
+  };
   const files: PreparedFile[] = [];
   try {
     files.push(prepareFileAtomic(made.system.agent_key_file, made.agentKeyPem, 0o600));
@@ -168,15 +201,28 @@ export function prepareDevSystem(kit: DevKit, studyId: string, systemId: string)
 }
 
 function requireKitFile(dir: string, file: string): void {
-  if (!existsSync(join(dir, file))) throw new PreregError('DEV_KIT_INVALID', `${join(dir, file)} does not exist: ${dir} is not a rehearsal kit (\`prereg init --rehearsal\` writes one)`, { path: join(dir, file) });
+  if (!existsSync(join(dir, file)))
+    throw new PreregError(
+      'DEV_KIT_INVALID',
+      `${join(dir, file)} does not exist: ${dir} is not a rehearsal kit (\`prereg init --rehearsal\` writes one)`,
+      { path: join(dir, file) },
+    );
 }
 
 export function loadDevKit(dir: string): DevKit {
   requireKitFile(dir, KIT_FILES.manifest);
   requireKitFile(dir, KIT_FILES.issuerKey);
   const manifest = readJsonFile(join(dir, KIT_FILES.manifest)) as Partial<KitManifest>;
-  if (manifest.format !== KIT_FORMAT || manifest.test_only !== true || typeof manifest.seller !== 'string' || typeof manifest.buyers !== 'object' || manifest.buyers === null) {
-    throw new PreregError('DEV_KIT_INVALID', `${join(dir, KIT_FILES.manifest)} is not a ${KIT_FORMAT} manifest`, { path: join(dir, KIT_FILES.manifest) });
+  if (
+    manifest.format !== KIT_FORMAT ||
+    manifest.test_only !== true ||
+    typeof manifest.seller !== 'string' ||
+    typeof manifest.buyers !== 'object' ||
+    manifest.buyers === null
+  ) {
+    throw new PreregError('DEV_KIT_INVALID', `${join(dir, KIT_FILES.manifest)} is not a ${KIT_FORMAT} manifest`, {
+      path: join(dir, KIT_FILES.manifest),
+    });
   }
   const issuerKeyPem = readFileSync(join(dir, KIT_FILES.issuerKey), 'utf8');
   const issuerKey = createPrivateKey(issuerKeyPem);

@@ -34,7 +34,12 @@ export function readDeviationLogFile(layout: StudyLayout): DeviationLog {
   const chain = new DeviationChain();
   if (!existsSync(layout.deviations)) return { entries: [], digests: [], bytes: Buffer.alloc(0), problem: null };
   const bytes = readRegularFileCapped(layout.deviations, MAX_DEVIATION_LOG_BYTES);
-  if (bytes === null) throw new PreregError('DEVIATION_LOG_INVALID', `${DEVIATION_LOG} is larger than ${MAX_DEVIATION_LOG_BYTES} bytes: \`prereg deviation\` writes a few KiB per deviation`, { file: DEVIATION_LOG });
+  if (bytes === null)
+    throw new PreregError(
+      'DEVIATION_LOG_INVALID',
+      `${DEVIATION_LOG} is larger than ${MAX_DEVIATION_LOG_BYTES} bytes: \`prereg deviation\` writes a few KiB per deviation`,
+      { file: DEVIATION_LOG },
+    );
   const out = (problem: DeviationLog['problem']): DeviationLog => ({ entries: chain.entries, digests: chain.digests, bytes, problem });
   const text = bytes.toString('utf8');
   if (!Buffer.from(text, 'utf8').equals(bytes)) return out({ line: 1, message: 'is not valid UTF-8' });
@@ -43,7 +48,8 @@ export function readDeviationLogFile(layout: StudyLayout): DeviationLog {
   if (last !== '') lines.push(last!);
   for (const [i, line] of lines.entries()) {
     // The last line, cut short, is no entry.
-    if (i === lines.length - 1 && last !== '') return out({ line: i + 1, message: 'the last line has no final newline (a write was cut short)' });
+    if (i === lines.length - 1 && last !== '')
+      return out({ line: i + 1, message: 'the last line has no final newline (a write was cut short)' });
     const problem = chain.add(line);
     if (problem !== null) return out({ line: i + 1, message: problem });
   }
@@ -88,7 +94,8 @@ export async function verifyDeviationLog(state: FrozenStudy, tsaTrust: TsaTrust,
     ...grounds,
   });
   const all = findings.map((f) => ({ ...f, line: f.seq + 1 }));
-  if (log.problem !== null) all.push({ code: 'DEVIATION_LOG_INVALID', seq: log.entries.length, line: log.problem.line, message: log.problem.message });
+  if (log.problem !== null)
+    all.push({ code: 'DEVIATION_LOG_INVALID', seq: log.entries.length, line: log.problem.line, message: log.problem.message });
   return { log, checked, findings: all };
 }
 

@@ -40,7 +40,8 @@ export interface StageReadiness {
  * blocked (exit 3), as freeze, run and check-anchors' preflight refuse it.
  */
 function stage(name: StageReadiness['stage'], problems: DoctorProblem[], next: string): StageReadiness {
-  const status: Readiness = problems.length === 0 ? 'ready' : problems.some((p) => (p.exitCode ?? exitCodeOf(p.code)) === EXIT.conflict) ? 'conflict' : 'blocked';
+  const status: Readiness =
+    problems.length === 0 ? 'ready' : problems.some((p) => (p.exitCode ?? exitCodeOf(p.code)) === EXIT.conflict) ? 'conflict' : 'blocked';
   return { stage: name, status, problems, next: status === 'ready' ? null : next };
 }
 
@@ -60,7 +61,10 @@ function unknownSystemsInPlan(section5: Section5, study: StudyConfig): string[] 
   const registered = new Set((study.systems ?? []).map((s) => s.system_id));
   return systemsNamedBySection5(section5)
     .filter((n) => !registered.has(n.system_id))
-    .map((n) => `SECTION5_SYSTEM_UNKNOWN: preregistration/PREREGISTRATION.md:${n.line}: section 5 names the system ${JSON.stringify(n.system_id)}, which study.json does not register (write the plan over registered_systems)`);
+    .map(
+      (n) =>
+        `SECTION5_SYSTEM_UNKNOWN: preregistration/PREREGISTRATION.md:${n.line}: section 5 names the system ${JSON.stringify(n.system_id)}, which study.json does not register (write the plan over registered_systems)`,
+    );
 }
 
 /** A finding as doctor shows it: its file (or field) first, unless its message names it already. */
@@ -84,7 +88,12 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
     digests = computePublicDigests(loaded);
     warnings.push(...digests.unmatched_headings.map(unmatchedHeadingWarning));
     warnings.push(...unknownSystemsInPlan(digests.section5, study));
-    beforeFreeze.push(...(await planProblems(loaded, digests)).map((p) => ({ code: p.code, message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}` })));
+    beforeFreeze.push(
+      ...(await planProblems(loaded, digests)).map((p) => ({
+        code: p.code,
+        message: `${p.file}${p.line !== undefined ? `:${p.line}` : ''}: ${p.field}: ${p.message}`,
+      })),
+    );
   } catch (err) {
     beforeFreeze.push(preconditionOf(err));
   }
@@ -95,7 +104,8 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   } else {
     try {
       frozen = loaded.frozen();
-      if (study && digests) consistency.push(...compareDigests(frozen, digests, study).findings.map((f) => ({ code: f.code, message: where(f) })));
+      if (study && digests)
+        consistency.push(...compareDigests(frozen, digests, study).findings.map((f) => ({ code: f.code, message: where(f) })));
     } catch (err) {
       consistency.push(preconditionOf(err));
     }
@@ -108,9 +118,15 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
   const DRIFT_NEXT = replaceable
     ? 'revert the changed files to what was frozen, or — before opens_at only — `prereg freeze --replace --reason TEXT` (an amendment) and anchor the new freeze_digest'
     : `revert the changed files to what was frozen: the window opened at ${window.opens_at}, so the freeze can no longer be replaced`;
-  const PLAN_NEXT = replaceable ? 'fix the files named, then `prereg freeze --replace --reason TEXT` (an amendment, before opens_at only)' : `the window opened at ${window.opens_at}: the freeze stands as it is and can no longer be replaced`;
-  if (frozen === undefined) stages.push(stage('freeze', beforeFreeze, 'fix the files named, then `prereg freeze` (docs/preregistration.md, "What freeze refuses")'));
-  else if (consistency.length > 0 || beforeFreeze.length > 0) stages.push(stage('freeze', [...beforeFreeze, ...consistency], consistency.length > 0 ? DRIFT_NEXT : PLAN_NEXT));
+  const PLAN_NEXT = replaceable
+    ? 'fix the files named, then `prereg freeze --replace --reason TEXT` (an amendment, before opens_at only)'
+    : `the window opened at ${window.opens_at}: the freeze stands as it is and can no longer be replaced`;
+  if (frozen === undefined)
+    stages.push(
+      stage('freeze', beforeFreeze, 'fix the files named, then `prereg freeze` (docs/preregistration.md, "What freeze refuses")'),
+    );
+  else if (consistency.length > 0 || beforeFreeze.length > 0)
+    stages.push(stage('freeze', [...beforeFreeze, ...consistency], consistency.length > 0 ? DRIFT_NEXT : PLAN_NEXT));
   else stages.push({ stage: 'freeze', status: 'done', problems: [], next: null });
 
   const anchors: DoctorProblem[] = [...consistency];
@@ -126,20 +142,45 @@ export async function diagnose(layout: StudyLayout, values: StageContext['values
       // As check-anchors judges it: at least one witness, whatever anchors.min_witnesses says.
       const required = requiredWitnesses(undefined, study.anchors.min_witnesses);
       if (independent < required) {
-        anchors.push({ code: 'ANCHOR_INSUFFICIENT', message: `${independent} independent witness(es) by distinct root, ${required} required (check-anchors fails without one)` });
+        anchors.push({
+          code: 'ANCHOR_INSUFFICIENT',
+          message: `${independent} independent witness(es) by distinct root, ${required} required (check-anchors fails without one)`,
+        });
       }
     } catch (err) {
       anchors.push(preconditionOf(err));
     }
   }
-  stages.push(stage('anchor', anchors, !frozen ? 'freeze first' : consistency.length > 0 ? DRIFT_NEXT : '`prereg anchor` (or `prereg anchor --import FILE.tsr --witness NAME`: docs/operating.md)'));
+  stages.push(
+    stage(
+      'anchor',
+      anchors,
+      !frozen
+        ? 'freeze first'
+        : consistency.length > 0
+          ? DRIFT_NEXT
+          : '`prereg anchor` (or `prereg anchor --import FILE.tsr --witness NAME`: docs/operating.md)',
+    ),
+  );
   stages.push(stage('check-anchors', [...anchors], '`prereg check-anchors` names every drifted file and field'));
 
   // After the deadline: exactly what `prereg run` checks before any work.
-  const run: DoctorProblem[] = frozen ? runProblems(loaded, values, env) : [{ code: 'FREEZE_MISSING', message: 'nothing can run before the freeze', exitCode: EXIT.blocked }];
-  stages.push(stage('run', [...consistency, ...run], 'after the deadline: reveal the answer key and secret under inputs/, collect submissions and commitments, pass the operator keys (docs/outputs.md, "What run checks first")'));
+  const run: DoctorProblem[] = frozen
+    ? runProblems(loaded, values, env)
+    : [{ code: 'FREEZE_MISSING', message: 'nothing can run before the freeze', exitCode: EXIT.blocked }];
+  stages.push(
+    stage(
+      'run',
+      [...consistency, ...run],
+      'after the deadline: reveal the answer key and secret under inputs/, collect submissions and commitments, pass the operator keys (docs/outputs.md, "What run checks first")',
+    ),
+  );
 
-  const status: Readiness = stages.some((s) => s.status === 'conflict') ? 'conflict' : stages.some((s) => s.status === 'blocked') ? 'blocked' : 'ready';
+  const status: Readiness = stages.some((s) => s.status === 'conflict')
+    ? 'conflict'
+    : stages.some((s) => s.status === 'blocked')
+      ? 'blocked'
+      : 'ready';
   const first = stages.find((s) => s.status !== 'ready' && s.status !== 'done');
   return { ok: status === 'ready', status, window, stages, next: first ? `${first.stage}: ${first.next}` : null, warnings };
 }

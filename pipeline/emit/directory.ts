@@ -40,9 +40,17 @@ export function refuseExisting(final: string): void {
  * would fail with CORPUS_DRIFT), and stages never modify their inputs.
  */
 export function refuseOutputsInsideStudy(outputsDir: string, layout: StudyLayout): void {
-  for (const [name, dir] of [['corpus/', layout.corpus], ['preregistration/', layout.preregistration], ['inputs/', layout.inputs]] as const) {
+  for (const [name, dir] of [
+    ['corpus/', layout.corpus],
+    ['preregistration/', layout.preregistration],
+    ['inputs/', layout.inputs],
+  ] as const) {
     if (isWithin(outputsDir, dir)) {
-      throw new PreregError('OUTPUT_PATH_UNSAFE', `--outputs ${outputsDir} lies inside the study's ${name}, which no stage may write into; choose a directory outside corpus/, preregistration/ and inputs/`, { path: outputsDir });
+      throw new PreregError(
+        'OUTPUT_PATH_UNSAFE',
+        `--outputs ${outputsDir} lies inside the study's ${name}, which no stage may write into; choose a directory outside corpus/, preregistration/ and inputs/`,
+        { path: outputsDir },
+      );
     }
   }
 }

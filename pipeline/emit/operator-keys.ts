@@ -19,7 +19,8 @@ function readPem(option: string, value: string | boolean | string[] | undefined,
   if (fromEnv) {
     // The PEM itself, or the path of a PEM file.
     if (fromEnv.includes('-----BEGIN ')) return fromEnv;
-    if (!existsSync(fromEnv)) throw new PreregError('FILE_NOT_FOUND', `$${envName} names ${fromEnv}, which does not exist`, { path: fromEnv });
+    if (!existsSync(fromEnv))
+      throw new PreregError('FILE_NOT_FOUND', `$${envName} names ${fromEnv}, which does not exist`, { path: fromEnv });
     return readText(fromEnv);
   }
   throw new PreregError('OPERATOR_KEY_MISSING', `no --${option} FILE and no $${envName}`);

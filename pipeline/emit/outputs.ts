@@ -65,7 +65,10 @@ export function emitInputs(loaded: LoadedStudy, submissions: Array<{ file: strin
     commitments_sha256: sha256OfFileIfAny(layout.commitments),
     deviations_sha256: sha256OfFileIfAny(layout.deviations),
     // Each token and its metadata: an edit of either after this run is an audit finding.
-    anchors: listAnchorFiles(layout.anchors).map((f) => ({ file: studyRelative(layout, join(layout.anchors, f)), sha256: sha256OfFile(join(layout.anchors, f)) })),
+    anchors: listAnchorFiles(layout.anchors).map((f) => ({
+      file: studyRelative(layout, join(layout.anchors, f)),
+      sha256: sha256OfFile(join(layout.anchors, f)),
+    })),
     intake_files: intakeRecordFiles(layout),
   };
 }
@@ -82,7 +85,10 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     const c = db.connection;
     const schema = await describeStore(c, [...Object.values(RESULT_TABLES), ...Object.values(BASE_TABLES)]);
     const facts = await readStoreFacts(c, schema);
-    const inputs = emitInputs(emitting.loaded, facts.submission_files.map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) })));
+    const inputs = emitInputs(
+      emitting.loaded,
+      facts.submission_files.map((r) => ({ file: String(r.file), sha256: String(r.sha256), bytes: Number(r.bytes) })),
+    );
     const runId = runIdOf(inputs);
     const { outputsDir, finalDir } = runDirectory(layout, runId, options.outputsDir);
     refuseOutputsInsideStudy(outputsDir, layout);
@@ -90,7 +96,20 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     progress('emit: reading results');
     const results = await readResults(c, schema);
     const report = await reportInput(layout, emitting, { run_id: runId, inputs, results, facts, deviations: deviations.checked });
-    const written = await writeOutputs({ connection: c, schema, study: emitting.study, run_id: runId, inputs, results, facts, report, keys: emitting.keys, outputsDir, finalDir, progress });
+    const written = await writeOutputs({
+      connection: c,
+      schema,
+      study: emitting.study,
+      run_id: runId,
+      inputs,
+      results,
+      facts,
+      report,
+      keys: emitting.keys,
+      outputsDir,
+      finalDir,
+      progress,
+    });
     return { run_id: runId, dir: finalDir, manifest: written.manifest, removed_temporaries: written.removed_temporaries };
   } finally {
     db.close();

@@ -22,9 +22,13 @@ export async function reportInput(
   const { study } = s;
   const primary = study.report?.primary_metric ?? null;
   if (primary !== null && !run.results.scores.some((row) => row.metric === primary)) {
-    throw new PreregError('REPORT_METRIC_UNKNOWN', `preregistration/study.json report.primary_metric ${JSON.stringify(primary)} is not a metric of section 5's scores`, {
-      metric: primary,
-    });
+    throw new PreregError(
+      'REPORT_METRIC_UNKNOWN',
+      `preregistration/study.json report.primary_metric ${JSON.stringify(primary)} is not a metric of section 5's scores`,
+      {
+        metric: primary,
+      },
+    );
   }
   // The chain of freezes, for the report to name every amendment; anchors judged by its earliest opens_at, as check-anchors judges them.
   const chain = readFreezeChain(layout, s.frozen, run.inputs.freeze_digest);
@@ -38,7 +42,10 @@ export async function reportInput(
     witnesses: witnesses.map((w) => ({ witness: w.witness, ok: w.ok, reason_codes: [...w.reason_codes], signer: w.signer })),
     independent_witnesses: countIndependentWitnesses(witnesses),
     min_witnesses: study.anchors.min_witnesses,
-    amendments: chain.links.filter((l) => l.record.amends !== undefined).reverse().map((l) => ({ freeze_digest: l.freeze_digest, amends: l.record.amends!.freeze_digest, reason: l.record.amends!.reason })),
+    amendments: chain.links
+      .filter((l) => l.record.amends !== undefined)
+      .reverse()
+      .map((l) => ({ freeze_digest: l.freeze_digest, amends: l.record.amends!.freeze_digest, reason: l.record.amends!.reason })),
     primary_metric: primary,
     metric_labels: study.report?.metrics ?? {},
     classes: studyClassesOf(study),

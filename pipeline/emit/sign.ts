@@ -9,7 +9,15 @@
 //   deterministic, so two emits give identical bytes), and its certificate — checked here to be
 //   signed by the pinned key — binds it to the operator. Signed attributes are contentType and
 //   messageDigest only: no signingTime, as no clock enters the outputs.
-import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, createHash, X509Certificate, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  sign as cryptoSign,
+  verify as cryptoVerify,
+  createHash,
+  X509Certificate,
+  type KeyObject,
+} from 'node:crypto';
 import { asn1js, pkijs } from '../vendor/pki.ts';
 import { PreregError } from '../reasons.ts';
 import type { PinnedOperatorKey } from '../study/operator-key.ts';
@@ -67,7 +75,9 @@ export function loadOperatorKeys(pems: OperatorKeyPems): OperatorKeys {
     throw cmsInvalid('the CMS key is not a PEM private key');
   }
   if (cmsKey.asymmetricKeyType !== 'rsa') {
-    throw cmsInvalid(`the CMS key is ${cmsKey.asymmetricKeyType ?? 'unknown'}; it must be RSA (PKCS#1 v1.5 signatures are deterministic, so outputs stay byte-identical)`);
+    throw cmsInvalid(
+      `the CMS key is ${cmsKey.asymmetricKeyType ?? 'unknown'}; it must be RSA (PKCS#1 v1.5 signatures are deterministic, so outputs stay byte-identical)`,
+    );
   }
   const cmsCerts = pemCertificates(pems.cmsCert);
   if (cmsCerts.length === 0) throw cmsInvalid('the CMS certificate file holds no PEM certificate');
@@ -93,7 +103,9 @@ export function checkOperatorKeys(keys: OperatorKeys, pinned: PinnedOperatorKey)
     throw cmsInvalid(`the CMS certificate (${signer.subject.replaceAll('\n', ', ')}) does not carry the CMS key`);
   }
   if (!signer.verify(pinned.key)) {
-    throw cmsInvalid(`the CMS certificate (${signer.subject.replaceAll('\n', ', ')}) was not issued by the operator key pinned in ${pinned.file}`);
+    throw cmsInvalid(
+      `the CMS certificate (${signer.subject.replaceAll('\n', ', ')}) was not issued by the operator key pinned in ${pinned.file}`,
+    );
   }
 }
 

@@ -14,7 +14,18 @@ import { readCounts, readObjects, readPairs } from '../store/query.ts';
 import { orderedStoreSelect, qualified, STORE_ALIAS } from '../store/emit-database.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
 import { declaredColumns, type TableName } from '../store/table-declarations.ts';
-import { BASE_TABLE_COLUMNS, countRows, countsBy, derivedAmounts, evidenceOwnershipBySystem, refusalDisagreements, sellerInconsistencies, systemConfigurations, toolsMissing, witnessesBySystem } from '../store/statements.ts';
+import {
+  BASE_TABLE_COLUMNS,
+  countRows,
+  countsBy,
+  derivedAmounts,
+  evidenceOwnershipBySystem,
+  refusalDisagreements,
+  sellerInconsistencies,
+  systemConfigurations,
+  toolsMissing,
+  witnessesBySystem,
+} from '../store/statements.ts';
 
 export interface TableSpec {
   /** The table in the store. */
@@ -100,7 +111,10 @@ export type Schema = Map<string, string[]>;
 export async function describeStore(connection: DuckDBConnection, specs: readonly TableSpec[]): Promise<Schema> {
   // duckdb_tables() lists base tables only, so a view of the same name never qualifies.
   const found = new Map<string, string[]>();
-  for (const { table_name: table, column_name: column } of (await readObjects(connection, BASE_TABLE_COLUMNS, [STORE_ALIAS])) as Array<{ table_name: string; column_name: string }>) {
+  for (const { table_name: table, column_name: column } of (await readObjects(connection, BASE_TABLE_COLUMNS, [STORE_ALIAS])) as Array<{
+    table_name: string;
+    column_name: string;
+  }>) {
     const list = found.get(table) ?? [];
     list.push(column);
     found.set(table, list);
@@ -148,7 +162,11 @@ async function count(connection: DuckDBConnection, table: string): Promise<bigin
   return (await readCounts(connection, countRows(qualified(table))))[0]!;
 }
 
-async function statusCounts(connection: DuckDBConnection, schema: Schema, table: string): Promise<Array<{ status: string; rows: bigint }> | null> {
+async function statusCounts(
+  connection: DuckDBConnection,
+  schema: Schema,
+  table: string,
+): Promise<Array<{ status: string; rows: bigint }> | null> {
   if (!columnsOf(schema, table).includes('status')) return null;
   const rows = await readPairs(connection, countsBy(qualified(table), 'status'));
   return rows.map(([status, n]) => ({ status, rows: n }));
@@ -158,12 +176,13 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
   const files = BASE_TABLES.submission_files;
   return {
     submission_files: await readRows(connection, files.table, columnsOf(schema, files.table)),
-    rejects_by_code: (
-      await readPairs(connection, countsBy(qualified(BASE_TABLES.rejects.table), 'reason_code'))
-    ).map(([reason_code, lines]) => ({ reason_code, lines })),
-    records_by_system: (
-      await readPairs(connection, countsBy(qualified('records'), 'system_id'))
-    ).map(([system_id, records]) => ({ system_id, records })),
+    rejects_by_code: (await readPairs(connection, countsBy(qualified(BASE_TABLES.rejects.table), 'reason_code'))).map(
+      ([reason_code, lines]) => ({ reason_code, lines }),
+    ),
+    records_by_system: (await readPairs(connection, countsBy(qualified('records'), 'system_id'))).map(([system_id, records]) => ({
+      system_id,
+      records,
+    })),
     counts: {
       assertions: await count(connection, 'assertions'),
       proof_checks: await count(connection, 'proof_checks'),
@@ -180,7 +199,9 @@ export async function readStoreFacts(connection: DuckDBConnection, schema: Schem
 
 /** A row of getRowObjectsJS as emit writes it: integers exact (bigint), other values as read. */
 function objectRow(r: Record<string, unknown>): Row {
-  return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : (v as Cell)]));
+  return Object.fromEntries(
+    Object.entries(r).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'bigint' ? BigInt(v) : (v as Cell)]),
+  );
 }
 
 async function coverageFacts(connection: DuckDBConnection, schema: Schema): Promise<CoverageFacts> {
@@ -191,18 +212,29 @@ async function coverageFacts(connection: DuckDBConnection, schema: Schema): Prom
     jobs_not_submitted: await readRows(connection, unsubmitted.table, columnsOf(schema, unsubmitted.table)),
     refusal_flags_disagreeing: disagreeing.map(objectRow),
     configurations: await readCells(connection, systemConfigurations(qualified('records')), 'records'),
-    expected_tools_missing: await readCells(connection, toolsMissing(qualified(BASE_TABLES.timeline_tools.table), qualified('records')), BASE_TABLES.timeline_tools.table),
+    expected_tools_missing: await readCells(
+      connection,
+      toolsMissing(qualified(BASE_TABLES.timeline_tools.table), qualified('records')),
+      BASE_TABLES.timeline_tools.table,
+    ),
   };
 }
 
 async function evidenceOwnership(connection: DuckDBConnection, schema: Schema): Promise<EvidenceOwnershipFacts> {
   const { registered_systems: registered, evidence_reuse: reuse, evidence_ownership: ownership } = BASE_TABLES;
-  const bySystem = await readObjects(connection, evidenceOwnershipBySystem(qualified(ownership.table), qualified(BASE_TABLES.served_passages.table)));
+  const bySystem = await readObjects(
+    connection,
+    evidenceOwnershipBySystem(qualified(ownership.table), qualified(BASE_TABLES.served_passages.table)),
+  );
   return {
     registered_systems: await readRows(connection, registered.table, columnsOf(schema, registered.table)),
     reuse: await readRows(connection, reuse.table, columnsOf(schema, reuse.table)),
     by_system: bySystem.map(objectRow),
-    seller_inconsistencies: await readCells(connection, sellerInconsistencies(qualified(BASE_TABLES.seller_inconsistencies.table)), BASE_TABLES.seller_inconsistencies.table),
+    seller_inconsistencies: await readCells(
+      connection,
+      sellerInconsistencies(qualified(BASE_TABLES.seller_inconsistencies.table)),
+      BASE_TABLES.seller_inconsistencies.table,
+    ),
   };
 }
 
@@ -210,5 +242,10 @@ async function readWitnessesBySystem(connection: DuckDBConnection, schema: Schem
   const columns = columnsOf(schema, 'proof_checks');
   if (!columns.includes('independent_witnesses') || !columns.includes('system_id')) return null;
   const rows = await readObjects(connection, witnessesBySystem(qualified('proof_checks')));
-  return rows.map((r) => ({ system_id: String(r.system_id), proofs: BigInt(r.proofs as bigint), witnessed: BigInt(r.witnessed as bigint), witnesses: BigInt(r.witnesses as bigint) }));
+  return rows.map((r) => ({
+    system_id: String(r.system_id),
+    proofs: BigInt(r.proofs as bigint),
+    witnessed: BigInt(r.witnessed as bigint),
+    witnesses: BigInt(r.witnesses as bigint),
+  }));
 }

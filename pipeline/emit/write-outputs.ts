@@ -13,7 +13,21 @@ import { duckdbVersion } from '../store/db.ts';
 import { copyCsv, copyParquet, copyScoresCsv } from '../store/emit-database.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { crashPoint, createTemporaryDir, publish, removeStaleTemporaries } from './directory.ts';
-import { CMS_FILE, DATA_FILES, decisionDigest, MANIFEST_FILE, MANIFEST_FORMAT, manifestBytes, RESULTS_FORMAT, sealManifest, sha256sums, SIGNATURE_FILE, SUMS_FILE, type Manifest, type OutputFile } from './manifest.ts';
+import {
+  CMS_FILE,
+  DATA_FILES,
+  decisionDigest,
+  MANIFEST_FILE,
+  MANIFEST_FORMAT,
+  manifestBytes,
+  RESULTS_FORMAT,
+  sealManifest,
+  sha256sums,
+  SIGNATURE_FILE,
+  SUMS_FILE,
+  type Manifest,
+  type OutputFile,
+} from './manifest.ts';
 import type { EmitInputs } from '../results/shapes.ts';
 import { signCmsDetached, signEd25519, type OperatorKeys } from './sign.ts';
 import { BASE_TABLES, columnsOf, DECISION_RESULTS, RESULT_TABLES, type Row, type Schema } from './tables.ts';
@@ -62,7 +76,15 @@ export async function writeOutputs(o: OutputsToWrite): Promise<{ manifest: Manif
       wrote(file);
     };
     const c = o.connection;
-    const resultsDoc = { format: RESULTS_FORMAT, study_id: o.study.study_id, as_of: o.study.as_of, run_id: o.run_id, ...o.results, evidence: o.facts.evidence, coverage: o.facts.coverage };
+    const resultsDoc = {
+      format: RESULTS_FORMAT,
+      study_id: o.study.study_id,
+      as_of: o.study.as_of,
+      run_id: o.run_id,
+      ...o.results,
+      evidence: o.facts.evidence,
+      coverage: o.facts.coverage,
+    };
     writeText('results.json', `${canonicalJson(resultsDoc)}\n`);
     await copyScoresCsv(c, columnsOf(o.schema, RESULT_TABLES.scores.table), join(tmp, 'scores.csv'));
     wrote('scores.csv');
@@ -76,7 +98,10 @@ export async function writeOutputs(o: OutputsToWrite): Promise<{ manifest: Manif
     writeText('report.md', renderMarkdown(o.report));
     writeText('report.html', renderHtml(o.report));
 
-    const decisionRows = Object.fromEntries(DECISION_RESULTS.map((n) => [n, o.results[n]])) as Record<(typeof DECISION_RESULTS)[number], Row[]>;
+    const decisionRows = Object.fromEntries(DECISION_RESULTS.map((n) => [n, o.results[n]])) as Record<
+      (typeof DECISION_RESULTS)[number],
+      Row[]
+    >;
     const manifest = sealManifest({
       format: MANIFEST_FORMAT,
       study_id: o.study.study_id,

@@ -47,8 +47,10 @@ export function checkCatalogue<
 >(checks: readonly Check[], statuses: readonly Status[], codes: Codes): CheckCatalogue<Check, Status, Codes> {
   const entries = Object.entries(codes) as Array<[string, CodeEntry]>;
   for (const [code, e] of entries) {
-    for (const check of checksOf(e)) if (!(checks as readonly string[]).includes(check)) throw new TypeError(`catalogue: ${code} names the unknown check ${check}`);
-    if (e.status !== null && !(statuses as readonly string[]).includes(e.status)) throw new TypeError(`catalogue: ${code} names the unknown status ${e.status}`);
+    for (const check of checksOf(e))
+      if (!(checks as readonly string[]).includes(check)) throw new TypeError(`catalogue: ${code} names the unknown check ${check}`);
+    if (e.status !== null && !(statuses as readonly string[]).includes(e.status))
+      throw new TypeError(`catalogue: ${code} names the unknown status ${e.status}`);
   }
   for (const check of checks) {
     if (!entries.some(([, e]) => checksOf(e).includes(check))) throw new TypeError(`catalogue: the check ${check} reports no code`);
@@ -74,7 +76,11 @@ export function statusOf<K extends CheckCatalogue>(catalogue: K, code: CodeOf<K>
 }
 
 /** The status the codes imply: the first of the catalogue's statuses any of them implies, else `none`. Informational codes do not count. */
-export function worstStatus<K extends CheckCatalogue, None extends string>(catalogue: K, codes: readonly CodeOf<K>[], none: None): K['statuses'][number] | None {
+export function worstStatus<K extends CheckCatalogue, None extends string>(
+  catalogue: K,
+  codes: readonly CodeOf<K>[],
+  none: None,
+): K['statuses'][number] | None {
   let rank = catalogue.statuses.length;
   for (const code of codes) {
     const status = statusOf(catalogue, code);
@@ -107,6 +113,9 @@ export function checkColumns<const Check extends string, const Prefix extends st
 }
 
 /** A result's outcomes as the cells of its check_* columns. */
-export function checkCells<const Check extends string>(catalogue: CheckCatalogue<Check>, outcomes: Readonly<Record<Check, CheckOutcome>>): { [C in Check as `check_${C}`]: CheckOutcome } {
+export function checkCells<const Check extends string>(
+  catalogue: CheckCatalogue<Check>,
+  outcomes: Readonly<Record<Check, CheckOutcome>>,
+): { [C in Check as `check_${C}`]: CheckOutcome } {
   return Object.fromEntries(catalogue.checks.map((c) => [`check_${c}`, outcomes[c]])) as never;
 }

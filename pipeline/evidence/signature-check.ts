@@ -8,7 +8,12 @@
 import { verify, type KeyObject } from 'node:crypto';
 
 /** `algorithm` as node:crypto's verify takes it: null for Ed25519, else the digest name. */
-export type SignatureCheck = (algorithm: string | null, data: Uint8Array, key: KeyObject, signature: Uint8Array) => boolean | Promise<boolean>;
+export type SignatureCheck = (
+  algorithm: string | null,
+  data: Uint8Array,
+  key: KeyObject,
+  signature: Uint8Array,
+) => boolean | Promise<boolean>;
 
 export const checkOnThisThread: SignatureCheck = (algorithm, data, key, signature) => {
   try {
@@ -90,13 +95,20 @@ export function packSignatureBatch(checks: ReadonlyArray<Omit<PendingCheck, 'res
 }
 
 /** Each check of a packed batch, as given to packSignatureBatch (views into `bytes`; keys by index). */
-export function unpackSignatureBatch(batch: SignatureBatch): Array<{ key: number; algorithm: string | null; data: Uint8Array; signature: Uint8Array }> {
+export function unpackSignatureBatch(
+  batch: SignatureBatch,
+): Array<{ key: number; algorithm: string | null; data: Uint8Array; signature: Uint8Array }> {
   const out = [];
   let at = 0;
   for (let i = 0; i < batch.key.length; i++) {
     const dataEnd = batch.ends[2 * i]!;
     const end = batch.ends[2 * i + 1]!;
-    out.push({ key: batch.key[i]!, algorithm: batch.algorithm[i]!, data: batch.bytes.subarray(at, dataEnd), signature: batch.bytes.subarray(dataEnd, end) });
+    out.push({
+      key: batch.key[i]!,
+      algorithm: batch.algorithm[i]!,
+      data: batch.bytes.subarray(at, dataEnd),
+      signature: batch.bytes.subarray(dataEnd, end),
+    });
     at = end;
   }
   return out;
@@ -116,8 +128,14 @@ export function checkOnSignatureThreads(runner: SignatureRunner): SignatureCheck
     pending = [];
     // A thread that fails is a failure of the run (a bug, or memory), never a signature that does not verify.
     runner.run([packSignatureBatch(sent)]).then(
-      ([oks]) => sent.forEach((c, i) => { c.resolve(oks?.[i] === true); }),
-      (err: Error) => sent.forEach((c) => { c.reject(err); }),
+      ([oks]) =>
+        sent.forEach((c, i) => {
+          c.resolve(oks?.[i] === true);
+        }),
+      (err: Error) =>
+        sent.forEach((c) => {
+          c.reject(err);
+        }),
     );
   };
   return (algorithm, data, key, signature) => {

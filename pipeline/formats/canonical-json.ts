@@ -37,7 +37,13 @@ export class CanonicalText {
  * CanonicalText. The one test of "is an object" every reader of parsed input uses.
  */
 export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof JsonNumber) && !(value instanceof CanonicalText);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof JsonNumber) &&
+    !(value instanceof CanonicalText)
+  );
 }
 
 /** An object's own member (a plain object may inherit others); undefined for a non-object. */
@@ -51,7 +57,8 @@ export function canonicalJson(value: unknown): string {
     return write(value, 0);
   } catch (e) {
     // A cyclic or absurdly deep plain value exhausts the stack before MAX_WRITE_DEPTH.
-    if (e instanceof RangeError && e.message.includes('call stack')) throw new TypeError(`value nested too deeply to write as canonical JSON (cyclic?)`);
+    if (e instanceof RangeError && e.message.includes('call stack'))
+      throw new TypeError(`value nested too deeply to write as canonical JSON (cyclic?)`);
     throw e;
   }
 }

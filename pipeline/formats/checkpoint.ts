@@ -36,8 +36,10 @@ export function parseCheckpoint(text: string): Checkpoint | string {
   if (split < 0) return 'no blank line separates the note from its signatures';
   const note = text.slice(0, split + 1);
   const [origin, sizeText, rootText, ...rest] = note.slice(0, -1).split('\n');
-  if (!origin || sizeText === undefined || rootText === undefined) return 'the note has fewer than three lines (origin, tree size, root hash)';
-  if (!/^(0|[1-9][0-9]*)$/.test(sizeText) || !Number.isSafeInteger(Number(sizeText))) return `the tree size line ${JSON.stringify(sizeText)} is not a decimal integer`;
+  if (!origin || sizeText === undefined || rootText === undefined)
+    return 'the note has fewer than three lines (origin, tree size, root hash)';
+  if (!/^(0|[1-9][0-9]*)$/.test(sizeText) || !Number.isSafeInteger(Number(sizeText)))
+    return `the tree size line ${JSON.stringify(sizeText)} is not a decimal integer`;
   const root = BASE64_STD.test(rootText) ? Buffer.from(rootText, 'base64') : undefined;
   if (root?.length !== 32) return `the root hash line ${JSON.stringify(rootText)} is not the base64 of 32 bytes`;
   const block = text.slice(split + 2);

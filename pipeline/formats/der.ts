@@ -128,7 +128,13 @@ export function decodeOid(content: Uint8Array): string | undefined {
     else big = ((big ?? BigInt(value)) << 7n) | BigInt(byte & 0x7f);
     if ((byte & 0x80) === 0) {
       const arc = big ?? value;
-      if (out === '') out = arc < 40 ? `0.${arc}` : arc < 80 ? `1.${typeof arc === 'bigint' ? arc - 40n : arc - 40}` : `2.${typeof arc === 'bigint' ? arc - 80n : arc - 80}`;
+      if (out === '')
+        out =
+          arc < 40
+            ? `0.${arc}`
+            : arc < 80
+              ? `1.${typeof arc === 'bigint' ? arc - 40n : arc - 40}`
+              : `2.${typeof arc === 'bigint' ? arc - 80n : arc - 80}`;
       else out += `.${arc}`;
       value = 0;
       big = null;

@@ -41,7 +41,8 @@ export function parsePlainIfSafe(text: string, maxDepth: number): unknown {
   const outside = text.replace(STRING_TOKENS, '""');
   const keysInText = outside.match(EMPTIED_KEYS)?.length ?? 0;
   for (const token of outside.match(NUMBER_TOKENS) ?? []) {
-    if (!SAFE_NUMBER.test(token) || String(Number(token)) !== token || (!token.includes('.') && !Number.isSafeInteger(Number(token)))) return undefined;
+    if (!SAFE_NUMBER.test(token) || String(Number(token)) !== token || (!token.includes('.') && !Number.isSafeInteger(Number(token))))
+      return undefined;
   }
   let keysParsed = 0;
   let doubt = false;

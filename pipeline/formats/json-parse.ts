@@ -83,7 +83,14 @@ function hexValue(c: number): number {
 }
 
 const SIMPLE_ESCAPES: Record<number, string> = {
-  0x22: '"', 0x5c: '\\', 0x2f: '/', 0x62: '\b', 0x66: '\f', 0x6e: '\n', 0x72: '\r', 0x74: '\t',
+  0x22: '"',
+  0x5c: '\\',
+  0x2f: '/',
+  0x62: '\b',
+  0x66: '\f',
+  0x6e: '\n',
+  0x72: '\r',
+  0x74: '\t',
 };
 
 class Parser {
@@ -248,8 +255,10 @@ class Parser {
         } else if (e === 0x75) {
           // \uXXXX; a lone surrogate is kept, as Python does, and written back escaped.
           const code =
-            (hexValue(t.charCodeAt(p + 2)) << 12) | (hexValue(t.charCodeAt(p + 3)) << 8) |
-            (hexValue(t.charCodeAt(p + 4)) << 4) | hexValue(t.charCodeAt(p + 5));
+            (hexValue(t.charCodeAt(p + 2)) << 12) |
+            (hexValue(t.charCodeAt(p + 3)) << 8) |
+            (hexValue(t.charCodeAt(p + 4)) << 4) |
+            hexValue(t.charCodeAt(p + 5));
           if (code < 0) this.fail('JSON_SYNTAX', 'invalid \\uXXXX escape: four hex digits expected', p);
           out += String.fromCharCode(code);
           p += 6;
@@ -308,11 +317,7 @@ class Parser {
     if (integer) {
       const digits = intEnd - start - (t.charCodeAt(start) === 0x2d ? 1 : 0);
       if (digits > MAX_INTEGER_DIGITS) {
-        this.fail(
-          'JSON_NUMBER_INVALID',
-          `integer literal of ${digits} digits exceeds the limit of ${MAX_INTEGER_DIGITS} digits`,
-          start,
-        );
+        this.fail('JSON_NUMBER_INVALID', `integer literal of ${digits} digits exceeds the limit of ${MAX_INTEGER_DIGITS} digits`, start);
       }
     } else if (!Number.isFinite(Number(lexeme))) {
       this.fail('JSON_NUMBER_INVALID', `number ${lexeme.length > 40 ? lexeme.slice(0, 40) + '…' : lexeme} overflows a double`, start);

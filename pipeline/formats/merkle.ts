@@ -154,7 +154,5 @@ export function verifyInclusion(
     sn = Math.floor(sn / 2);
   }
   if (sn !== 0) return { ok: false, failure: 'PATH_LENGTH' };
-  return Buffer.compare(Buffer.from(r), Buffer.from(expectedRoot)) === 0
-    ? { ok: true }
-    : { ok: false, failure: 'ROOT_MISMATCH' };
+  return Buffer.compare(Buffer.from(r), Buffer.from(expectedRoot)) === 0 ? { ok: true } : { ok: false, failure: 'ROOT_MISMATCH' };
 }

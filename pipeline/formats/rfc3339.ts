@@ -23,7 +23,8 @@ export function parseRfc3339(text: string): Rfc3339Instant | null {
   if (h > 23 || mi > 59 || s > 59) return null;
   let offset = 0;
   if (m[8] !== undefined) {
-    const oh = Number(m[9]), om = Number(m[10]);
+    const oh = Number(m[9]),
+      om = Number(m[10]);
     if (oh > 23 || om > 59) return null;
     offset = (m[8] === '-' ? -1 : 1) * (oh * 3600 + om * 60);
   }
@@ -34,7 +35,8 @@ export function parseRfc3339(text: string): Rfc3339Instant | null {
 export function compareInstants(a: Rfc3339Instant, b: Rfc3339Instant): number {
   if (a.seconds !== b.seconds) return a.seconds < b.seconds ? -1 : 1;
   const width = Math.max(a.fraction.length, b.fraction.length);
-  const fa = a.fraction.padEnd(width, '0'), fb = b.fraction.padEnd(width, '0');
+  const fa = a.fraction.padEnd(width, '0'),
+    fb = b.fraction.padEnd(width, '0');
   return fa === fb ? 0 : fa < fb ? -1 : 1;
 }
 

@@ -30,7 +30,11 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
  * The same names; where the schema admits other members (no `additionalProperties: false`, as the
  * proof's, whose allOf branches add members by spec_version) the type may name more.
  */
-type KeysAgree<TypeKeys, SchemaKeys, S> = S extends { additionalProperties: false } ? Same<TypeKeys, SchemaKeys> : [SchemaKeys] extends [TypeKeys] ? true : false;
+type KeysAgree<TypeKeys, SchemaKeys, S> = S extends { additionalProperties: false }
+  ? Same<TypeKeys, SchemaKeys>
+  : [SchemaKeys] extends [TypeKeys]
+    ? true
+    : false;
 
 type Element<T> = T extends readonly (infer E)[] ? E : never;
 
@@ -47,9 +51,17 @@ type ShapeAt<T, S, D, Path extends string> = [Properties<S>] extends [never]
       : 'none'
     : 'none'
   : KeysAgree<keyof T & string, keyof Properties<S> & string, S> extends false
-    ? { at: Path; only_in_type: Exclude<keyof T & string, keyof Properties<S>>; only_in_schema: Exclude<keyof Properties<S> & string, keyof T> }
+    ? {
+        at: Path;
+        only_in_type: Exclude<keyof T & string, keyof Properties<S>>;
+        only_in_schema: Exclude<keyof Properties<S> & string, keyof T>;
+      }
     : Same<RequiredKeys<T> & string, SchemaRequired<S>> extends false
-      ? { at: Path; required_in_type_only: Exclude<RequiredKeys<T> & string, SchemaRequired<S>>; required_in_schema_only: Exclude<SchemaRequired<S>, RequiredKeys<T>> }
+      ? {
+          at: Path;
+          required_in_type_only: Exclude<RequiredKeys<T> & string, SchemaRequired<S>>;
+          required_in_schema_only: Exclude<SchemaRequired<S>, RequiredKeys<T>>;
+        }
       : FirstProblem<{ [K in keyof T & keyof Properties<S> & string]: SchemaShapeProblems<T[K], Properties<S>[K], D, `${Path}.${K}`> }>;
 
 type FirstProblem<M> = Exclude<M[keyof M], 'none'> extends infer P ? ([P] extends [never] ? 'none' : P) : never;

@@ -33,9 +33,16 @@ function shownName(s: string): string {
 
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined): string[] {
   const all = errors ?? [];
-  const listed = all.slice(0, MAX_LISTED_PROBLEMS).map((e) => `${shownName(e.instancePath || '/')} ${e.message ?? 'is invalid'}${
-    e.keyword === 'additionalProperties' ? ` (${shownName(String((e.params as { additionalProperty?: string }).additionalProperty))})` : ''
-  }`);
+  const listed = all
+    .slice(0, MAX_LISTED_PROBLEMS)
+    .map(
+      (e) =>
+        `${shownName(e.instancePath || '/')} ${e.message ?? 'is invalid'}${
+          e.keyword === 'additionalProperties'
+            ? ` (${shownName(String((e.params as { additionalProperty?: string }).additionalProperty))})`
+            : ''
+        }`,
+    );
   if (all.length > MAX_LISTED_PROBLEMS) listed.push(`… and ${all.length - MAX_LISTED_PROBLEMS} more problems`);
   return listed;
 }

@@ -58,14 +58,20 @@ const RETRIEVAL_SKEW_MS = 5 * 60_000;
  * token existed. The url and the retrieval time are otherwise the operator's word: emit records
  * the metadata's SHA-256 with the token's, so any later edit is an audit finding.
  */
-function metadataProblems(meta: Partial<AnchorMetadata>, token: { witness: string; tsrSha256: string; freezeDigestHex: string; imprintMatches: boolean; genTime: string | undefined }): string[] {
+function metadataProblems(
+  meta: Partial<AnchorMetadata>,
+  token: { witness: string; tsrSha256: string; freezeDigestHex: string; imprintMatches: boolean; genTime: string | undefined },
+): string[] {
   const problems: string[] = [];
   if (meta.format !== 'prereg.anchor/1') problems.push(`format is ${JSON.stringify(meta.format)}, not "prereg.anchor/1"`);
   if (meta.witness !== token.witness) problems.push(`witness is ${JSON.stringify(meta.witness)}; the token file is ${token.witness}.tsr`);
-  if (meta.tsr_sha256 !== token.tsrSha256) problems.push(`tsr_sha256 is ${JSON.stringify(meta.tsr_sha256)}; the token hashes to ${token.tsrSha256}`);
+  if (meta.tsr_sha256 !== token.tsrSha256)
+    problems.push(`tsr_sha256 is ${JSON.stringify(meta.tsr_sha256)}; the token hashes to ${token.tsrSha256}`);
   // Against the freeze only when the token timestamps it: an edited freeze.json is the token's finding (TSA_IMPRINT_MISMATCH).
-  if (token.imprintMatches && meta.freeze_digest !== token.freezeDigestHex) problems.push(`freeze_digest is ${JSON.stringify(meta.freeze_digest)}; the freeze's is ${token.freezeDigestHex}`);
-  if (meta.retrieved_via !== 'http' && meta.retrieved_via !== 'import') problems.push(`retrieved_via is ${JSON.stringify(meta.retrieved_via)}, not "http" or "import"`);
+  if (token.imprintMatches && meta.freeze_digest !== token.freezeDigestHex)
+    problems.push(`freeze_digest is ${JSON.stringify(meta.freeze_digest)}; the freeze's is ${token.freezeDigestHex}`);
+  if (meta.retrieved_via !== 'http' && meta.retrieved_via !== 'import')
+    problems.push(`retrieved_via is ${JSON.stringify(meta.retrieved_via)}, not "http" or "import"`);
   if (meta.url !== null && typeof meta.url !== 'string') problems.push('url is neither a string nor null');
   const retrieved = typeof meta.retrieved_at === 'string' ? Date.parse(meta.retrieved_at) : NaN;
   if (Number.isNaN(retrieved)) problems.push(`retrieved_at ${JSON.stringify(meta.retrieved_at)} is not a time`);
@@ -118,7 +124,13 @@ export async function verifyAnchor(
   }
   try {
     meta = readJsonFile(join(dir, `${witness}.json`)) as Partial<AnchorMetadata>;
-    metaProblems = metadataProblems(meta, { witness, tsrSha256: sha256Hex(tsr), freezeDigestHex, imprintMatches: !result.reason_codes.includes('TSA_IMPRINT_MISMATCH'), genTime: result.genTime });
+    metaProblems = metadataProblems(meta, {
+      witness,
+      tsrSha256: sha256Hex(tsr),
+      freezeDigestHex,
+      imprintMatches: !result.reason_codes.includes('TSA_IMPRINT_MISMATCH'),
+      genTime: result.genTime,
+    });
   } catch (err) {
     metaProblems = [`${witness}.json cannot be read: ${(err as Error).message}`];
   }
@@ -143,7 +155,13 @@ export async function verifyAnchor(
 }
 
 /** Every anchor token of `dir` (preregistration/anchors/), in file order, verified as verifyAnchor verifies one. */
-export async function verifyAnchors(dir: string, freezeDigestHex: string, roots: AnchorRoots, opensAt: string, label?: string): Promise<AnchorVerification[]> {
+export async function verifyAnchors(
+  dir: string,
+  freezeDigestHex: string,
+  roots: AnchorRoots,
+  opensAt: string,
+  label?: string,
+): Promise<AnchorVerification[]> {
   const witnesses: AnchorVerification[] = [];
   for (const file of listAnchorTokens(dir)) witnesses.push(await verifyAnchor(dir, file, freezeDigestHex, roots, opensAt, label));
   return witnesses;
@@ -175,7 +193,10 @@ export interface FailingAnchor {
  * earliest opens_at: every freeze must be anchored before the window first announced opened
  * (docs/preregistration.md, "Amendments"). check-anchors and doctor report what this finds.
  */
-export async function verifyChainAnchors(chain: FreezeChain, roots: AnchorRoots): Promise<{ links: Array<{ link: ChainLink; witnesses: AnchorVerification[] }>; failing: FailingAnchor[] }> {
+export async function verifyChainAnchors(
+  chain: FreezeChain,
+  roots: AnchorRoots,
+): Promise<{ links: Array<{ link: ChainLink; witnesses: AnchorVerification[] }>; failing: FailingAnchor[] }> {
   const links: Array<{ link: ChainLink; witnesses: AnchorVerification[] }> = [];
   const failing: FailingAnchor[] = [];
   for (const link of chain.links) {
@@ -183,7 +204,8 @@ export async function verifyChainAnchors(chain: FreezeChain, roots: AnchorRoots)
     links.push({ link, witnesses });
     // Only the current freeze is the amendment being judged; a kept one was itself anchored before it.
     const ofAmendment = link.n === null && link.record.amends !== undefined;
-    for (const anchor of witnesses.filter((w) => !w.ok)) failing.push({ code: anchorFailureCode(anchor, ofAmendment), anchor, keptFreeze: link.n === null ? null : link.freeze_digest });
+    for (const anchor of witnesses.filter((w) => !w.ok))
+      failing.push({ code: anchorFailureCode(anchor, ofAmendment), anchor, keptFreeze: link.n === null ? null : link.freeze_digest });
   }
   return { links, failing };
 }
@@ -218,6 +240,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 export function expectedFreeze(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const hex = value.toLowerCase();
-  if (!HEX64.test(hex)) throw new PreregError('USAGE', `--expect-freeze must be the 64 hex digits of a freeze_digest, got ${JSON.stringify(value)}`);
+  if (!HEX64.test(hex))
+    throw new PreregError('USAGE', `--expect-freeze must be the 64 hex digits of a freeze_digest, got ${JSON.stringify(value)}`);
   return hex;
 }

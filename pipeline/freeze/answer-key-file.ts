@@ -18,7 +18,12 @@ function readValidatedLines<T extends { item_id: string }>(path: string, schema:
 }
 
 /** The lines of a JSON-lines file, each validated and with its 1-based line number. */
-function readLocatedLines<T extends { item_id: string }>(path: string, schema: SchemaName, code: ReasonCode, bytes?: Uint8Array): Array<{ line: number; value: T }> {
+function readLocatedLines<T extends { item_id: string }>(
+  path: string,
+  schema: SchemaName,
+  code: ReasonCode,
+  bytes?: Uint8Array,
+): Array<{ line: number; value: T }> {
   const problems: string[] = [];
   const seen = new Set<string>();
   const rows = (bytes === undefined ? readJsonLines(path) : jsonLinesOf(decodeText(bytes, path), path)).map(({ line, value }) => {
@@ -112,11 +117,21 @@ export function goldSetProblems(
   for (const k of key) {
     const refs = [...k.expected_refs, ...k.expected_amounts.map((a) => a.ref)];
     if (k.kind === 'negative') {
-      if (refs.length > 0) problems.push({ code: 'ANSWER_KEY_NEGATIVE_EXPECTS', item_id: k.item_id, message: `item ${k.item_id} is a negative (it expects a refusal) but expects ${[...new Set(refs)].join(', ')}` });
+      if (refs.length > 0)
+        problems.push({
+          code: 'ANSWER_KEY_NEGATIVE_EXPECTS',
+          item_id: k.item_id,
+          message: `item ${k.item_id} is a negative (it expects a refusal) but expects ${[...new Set(refs)].join(', ')}`,
+        });
       continue;
     }
     for (const ref of new Set(refs)) {
-      if (!vocabulary.has(ref)) problems.push({ code: 'ANSWER_KEY_REF_UNKNOWN', item_id: k.item_id, message: `item ${k.item_id} expects ${JSON.stringify(ref)}, which no corpus heading declares (it is not in the frozen vocabulary)` });
+      if (!vocabulary.has(ref))
+        problems.push({
+          code: 'ANSWER_KEY_REF_UNKNOWN',
+          item_id: k.item_id,
+          message: `item ${k.item_id} expects ${JSON.stringify(ref)}, which no corpus heading declares (it is not in the frozen vocabulary)`,
+        });
     }
     for (const a of k.expected_amounts) {
       if (a.derived !== undefined || !vocabulary.has(a.ref)) continue;

@@ -4,7 +4,14 @@
 import { existsSync } from 'node:fs';
 import { checkReveal } from '../study/answer-key.ts';
 import { readAnswerKey, resolveSecret } from './answer-key-file.ts';
-import { countIndependentWitnesses, expectedFreeze, requiredWitnesses, studyOnlyWitnesses, verifyChainAnchors, type AnchorVerification } from './anchors.ts';
+import {
+  countIndependentWitnesses,
+  expectedFreeze,
+  requiredWitnesses,
+  studyOnlyWitnesses,
+  verifyChainAnchors,
+  type AnchorVerification,
+} from './anchors.ts';
 import { loadAuditorRoots } from '../auditor/trust.ts';
 import { compareDigests, type DriftFinding } from '../study/drift.ts';
 import { computePublicDigests } from '../study/public-digests.ts';
@@ -59,7 +66,14 @@ export async function runCheckAnchors(ctx: StageContext): Promise<StageResult> {
   const chain = readFreezeChain(layout, frozen, digest);
   for (const f of chain.findings) findings.push({ code: f.code, field: 'amends', file: f.file, message: f.message });
   const anchored = await verifyChainAnchors(chain, roots);
-  const links = anchored.links.map(({ link, witnesses: linkWitnesses }) => ({ n: link.n, file: link.file, freeze_digest: link.freeze_digest, amends: link.record.amends ?? null, opens_at: link.record.window.opens_at, witnesses: linkWitnesses }));
+  const links = anchored.links.map(({ link, witnesses: linkWitnesses }) => ({
+    n: link.n,
+    file: link.file,
+    freeze_digest: link.freeze_digest,
+    amends: link.record.amends ?? null,
+    opens_at: link.record.window.opens_at,
+    witnesses: linkWitnesses,
+  }));
   for (const { code, anchor: w, keptFreeze } of anchored.failing) {
     findings.push({
       code,
@@ -75,9 +89,10 @@ export async function runCheckAnchors(ctx: StageContext): Promise<StageResult> {
   const required = requiredWitnesses(ctx.values['min-witnesses'], study.anchors.min_witnesses);
   if (independent < required) {
     const under = auditor ? 'the roots you passed (--tsa-root)' : "the study's own roots";
-    const more = studyOnly.length > 0
-      ? `; ${studyOnly.length} more (${studyOnly.map((w) => w.witness).join(', ')}) verify only under the study's own roots: obtain their roots out of band and pass them with --tsa-root to count them`
-      : '';
+    const more =
+      studyOnly.length > 0
+        ? `; ${studyOnly.length} more (${studyOnly.map((w) => w.witness).join(', ')}) verify only under the study's own roots: obtain their roots out of band and pass them with --tsa-root to count them`
+        : '';
     findings.push({
       code: 'ANCHOR_INSUFFICIENT',
       field: 'anchors',
@@ -121,7 +136,12 @@ function checkRevealedKey(layout: ReturnType<typeof studyLayout>, env: NodeJS.Pr
     checked: true,
     ok: reveal.ok,
     problems: reveal.problems,
-    summary: { frozen: frozen.root, recomputed: reveal.ok ? frozen.root : 'differs', ok: reveal.ok, note: reveal.problems.join('; ') || 'revealed key reproduces the commitment' },
+    summary: {
+      frozen: frozen.root,
+      recomputed: reveal.ok ? frozen.root : 'differs',
+      ok: reveal.ok,
+      note: reveal.problems.join('; ') || 'revealed key reproduces the commitment',
+    },
   };
 }
 
@@ -132,25 +152,46 @@ interface ChainEntry {
   witnesses: AnchorVerification[];
 }
 
-function render(json: { ok: boolean; freeze_digest: string; roots: 'auditor' | 'study'; expected_freeze: string | null; independent_witnesses: number; min_witnesses: number; digests: Record<string, { ok: boolean | null }>; chain: ChainEntry[] }, findings: DriftFinding[], witnesses: AnchorVerification[]): string {
-  const lines = [`freeze_digest ${json.freeze_digest}${json.expected_freeze === null ? ' (not compared: no --expect-freeze)' : json.expected_freeze === json.freeze_digest ? ' (as expected)' : ''}`];
+function render(
+  json: {
+    ok: boolean;
+    freeze_digest: string;
+    roots: 'auditor' | 'study';
+    expected_freeze: string | null;
+    independent_witnesses: number;
+    min_witnesses: number;
+    digests: Record<string, { ok: boolean | null }>;
+    chain: ChainEntry[];
+  },
+  findings: DriftFinding[],
+  witnesses: AnchorVerification[],
+): string {
+  const lines = [
+    `freeze_digest ${json.freeze_digest}${json.expected_freeze === null ? ' (not compared: no --expect-freeze)' : json.expected_freeze === json.freeze_digest ? ' (as expected)' : ''}`,
+  ];
   if (json.chain.length > 1) {
     lines.push(`  amendments: ${json.chain.length - 1} (the chain of freezes, oldest first)`);
     for (const c of json.chain) {
       const where = c.n === null ? 'preregistration/freeze.json' : `preregistration/amendments/${c.n}/`;
       const anchors = c.witnesses.map((w) => `${w.ok ? 'ok' : 'FAIL'} ${w.witness} ${w.gen_time ?? '?'}`).join(', ') || 'no anchor';
-      lines.push(`    ${c.freeze_digest} ${where}${c.amends ? ` amends ${c.amends.freeze_digest.slice(0, 12)}…: ${shownJson(c.amends.reason)}` : ''} [${anchors}]`);
+      lines.push(
+        `    ${c.freeze_digest} ${where}${c.amends ? ` amends ${c.amends.freeze_digest.slice(0, 12)}…: ${shownJson(c.amends.reason)}` : ''} [${anchors}]`,
+      );
     }
   }
   for (const [name, d] of Object.entries(json.digests)) lines.push(`  ${d.ok === null ? 'skip' : d.ok ? 'ok  ' : 'FAIL'}  ${name}`);
   for (const w of witnesses) {
-    const only = json.roots === 'auditor' && w.trusted_by === 'study' ? ' (under the study\'s own roots only: not counted)' : '';
+    const only = json.roots === 'auditor' && w.trusted_by === 'study' ? " (under the study's own roots only: not counted)" : '';
     lines.push(`  ${w.ok ? 'ok  ' : 'FAIL'}  anchor ${w.witness} genTime ${w.gen_time ?? '?'} ${w.reason_codes.join(' ')}${only}`);
   }
-  lines.push(json.roots === 'auditor'
-    ? 'roots: the ones you passed (--tsa-root)'
-    : "roots: the study's own (preregistration/trust/): an auditor passes its own with --tsa-root");
-  lines.push(`${json.independent_witnesses} independent witness(es), by distinct root, confirm the freeze (required: ${json.min_witnesses})`);
+  lines.push(
+    json.roots === 'auditor'
+      ? 'roots: the ones you passed (--tsa-root)'
+      : "roots: the study's own (preregistration/trust/): an auditor passes its own with --tsa-root",
+  );
+  lines.push(
+    `${json.independent_witnesses} independent witness(es), by distinct root, confirm the freeze (required: ${json.min_witnesses})`,
+  );
   for (const f of findings) lines.push(`${f.code}: ${f.file ? `${f.file}: ` : ''}${f.field}: ${f.message}`);
   lines.push(json.ok ? 'check-anchors: OK' : 'check-anchors: FAILED');
   return lines.join('\n');

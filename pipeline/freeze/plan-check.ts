@@ -57,7 +57,12 @@ function trustProblems(loaded: LoadedStudy): PlanProblem[] {
   for (const [field, relative] of namedFiles(policy)) {
     try {
       if (!leaves.has(trustLeaf(layout.trust, relative))) {
-        problems.push({ code: 'FILE_NOT_FOUND', file: POLICY, field, message: `${field} names ${relative}, which does not exist in preregistration/trust/` });
+        problems.push({
+          code: 'FILE_NOT_FOUND',
+          file: POLICY,
+          field,
+          message: `${field} names ${relative}, which does not exist in preregistration/trust/`,
+        });
       }
     } catch (err) {
       problems.push(asProblem(err, POLICY, field));
@@ -71,7 +76,13 @@ function trustProblems(loaded: LoadedStudy): PlanProblem[] {
   }
   // Whose proofs can prove a passage served (SPEC §12.4): a list, or the explicit weakened "any".
   if (sellerMode(policy).mode === 'missing') {
-    problems.push({ code: 'TRUST_SELLERS_MISSING', file: POLICY, field: '/sellers', message: 'the policy lists no sellers (the identities of the study\'s retrieval services) and does not declare "sellers": "any": no proof could be checked against a pinned source' });
+    problems.push({
+      code: 'TRUST_SELLERS_MISSING',
+      file: POLICY,
+      field: '/sellers',
+      message:
+        'the policy lists no sellers (the identities of the study\'s retrieval services) and does not declare "sellers": "any": no proof could be checked against a pinned source',
+    });
   }
   // emit signs with the key pinned here and refuses a study that pins none.
   try {
@@ -100,43 +111,82 @@ function studyProblems(loaded: LoadedStudy, digests: PublicDigests): PlanProblem
   const problems: PlanProblem[] = [];
   // Registration is the default (SPEC §12.3): unbound evidence lets a copier cancel the original.
   if (study.systems === undefined && !(study.format === 'prereg.study/2' && study.binding === 'none')) {
-    problems.push({ code: 'STUDY_SYSTEMS_UNREGISTERED', file: STUDY, field: '/systems', message: 'study.json registers no systems: register each system (and its buyer fingerprints), or declare "binding": "none" (prereg.study/2), a weakened mode in which copied evidence cancels every claimant' });
+    problems.push({
+      code: 'STUDY_SYSTEMS_UNREGISTERED',
+      file: STUDY,
+      field: '/systems',
+      message:
+        'study.json registers no systems: register each system (and its buyer fingerprints), or declare "binding": "none" (prereg.study/2), a weakened mode in which copied evidence cancels every claimant',
+    });
   }
   // One identifier, one article: a second declaration would decide, by path order, which text a
   // citation names and which passage proves it.
   for (const d of digests.duplicate_ids) {
     problems.push({
-      code: 'VOCABULARY_ID_DUPLICATE', file: `corpus/${d.again.file}`, line: d.again.line, field: 'heading',
+      code: 'VOCABULARY_ID_DUPLICATE',
+      file: `corpus/${d.again.file}`,
+      line: d.again.line,
+      field: 'heading',
       message: duplicateMessage(d),
     });
   }
   const documents = loaded.documents();
   if (documents.length === 0) {
-    problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: '/corpus/documents_suffix', message: `no corpus file ends in ${JSON.stringify(study.corpus.documents_suffix)}: no document declares an identifier` });
+    problems.push({
+      code: 'VOCABULARY_EMPTY',
+      file: STUDY,
+      field: '/corpus/documents_suffix',
+      message: `no corpus file ends in ${JSON.stringify(study.corpus.documents_suffix)}: no document declares an identifier`,
+    });
   } else if (digests.vocabulary.ids.length === 0) {
-    problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: '/vocabulary/heading_patterns', message: `the heading patterns match no heading of the ${documents.length} corpus document(s): 0 identifiers` });
+    problems.push({
+      code: 'VOCABULARY_EMPTY',
+      file: STUDY,
+      field: '/vocabulary/heading_patterns',
+      message: `the heading patterns match no heading of the ${documents.length} corpus document(s): 0 identifiers`,
+    });
   } else {
     study.vocabulary.heading_patterns.forEach((pattern, i) => {
       if (extractVocabulary(documents, [pattern]).ids.length === 0) {
-        problems.push({ code: 'VOCABULARY_EMPTY', file: STUDY, field: `/vocabulary/heading_patterns/${i}`, message: `${JSON.stringify(pattern)} matches no heading of the corpus` });
+        problems.push({
+          code: 'VOCABULARY_EMPTY',
+          file: STUDY,
+          field: `/vocabulary/heading_patterns/${i}`,
+          message: `${JSON.stringify(pattern)} matches no heading of the corpus`,
+        });
       }
     });
     study.vocabulary.shape_patterns.forEach((pattern, i) => {
       const shape = new RegExp(`^(?:${pattern})$`, 'u');
       if (!digests.vocabulary.ids.some((id) => shape.test(id))) {
-        problems.push({ code: 'STUDY_INVALID', file: STUDY, field: `/vocabulary/shape_patterns/${i}`, message: `${JSON.stringify(pattern)} matches no identifier of the vocabulary: it could catch no phantom of a real shape` });
+        problems.push({
+          code: 'STUDY_INVALID',
+          file: STUDY,
+          field: `/vocabulary/shape_patterns/${i}`,
+          message: `${JSON.stringify(pattern)} matches no identifier of the vocabulary: it could catch no phantom of a real shape`,
+        });
       }
     });
     // An expected ref is an identifier of the vocabulary (ANSWER_KEY_REF_UNKNOWN): a rule none matches relates none.
     for (const i of idleNearMissRules(study.vocabulary.near_miss ?? [], digests.vocabulary.ids)) {
-      problems.push({ code: 'STUDY_INVALID', file: STUDY, field: `/vocabulary/near_miss/${i}/pattern`, message: `${JSON.stringify(study.vocabulary.near_miss![i]!.pattern)} matches no identifier of the vocabulary: it could relate no expected reference to a near miss` });
+      problems.push({
+        code: 'STUDY_INVALID',
+        file: STUDY,
+        field: `/vocabulary/near_miss/${i}/pattern`,
+        message: `${JSON.stringify(study.vocabulary.near_miss![i]!.pattern)} matches no identifier of the vocabulary: it could relate no expected reference to a near miss`,
+      });
     }
   }
   // The classifier compiles every pattern together; what compiles alone may not compile there.
   try {
     compileExtractor(extractorConfigFromStudy(study, digests.vocabulary.ids));
   } catch (err) {
-    problems.push({ code: 'STUDY_INVALID', file: STUDY, field: '/amounts/pattern', message: `the assertion extractor does not compile: ${(err as Error).message}` });
+    problems.push({
+      code: 'STUDY_INVALID',
+      file: STUDY,
+      field: '/amounts/pattern',
+      message: `the assertion extractor does not compile: ${(err as Error).message}`,
+    });
   }
   try {
     readItems(loaded.layout, study, loaded.itemsFile());
@@ -156,12 +206,23 @@ function section5RuleProblems(section5: Section5): PlanProblem[] {
   const names = section5Identifiers(section5);
   const problems: PlanProblem[] = [];
   const unused = (table: string, why: string) => {
-    if (!names.some((n) => n.name === table)) problems.push({ code: 'SECTION5_RULE_UNUSED', file: PLAN, field: 'section 5', message: `section 5 never reads ${table}: ${why}` });
+    if (!names.some((n) => n.name === table))
+      problems.push({ code: 'SECTION5_RULE_UNUSED', file: PLAN, field: 'section 5', message: `section 5 never reads ${table}: ${why}` });
   };
-  unused('expected_records', 'its rates would count the records submitted, not the records the protocol expects, so a system leaving out what it gets wrong would gain');
+  unused(
+    'expected_records',
+    'its rates would count the records submitted, not the records the protocol expects, so a system leaving out what it gets wrong would gain',
+  );
   unused('record_refusals', 'it would score refusals without the judgement from the answer as written');
   for (const n of names.filter((x) => x.name === 'refused')) {
-    problems.push({ code: 'SECTION5_RULE_UNUSED', file: PLAN, field: 'section 5', line: n.line, message: 'section 5 reads `refused`, the submission\'s flag: a refusal is judged from the answer (record_refusals.declared / .proven), the flag is only the system\'s declaration' });
+    problems.push({
+      code: 'SECTION5_RULE_UNUSED',
+      file: PLAN,
+      field: 'section 5',
+      line: n.line,
+      message:
+        "section 5 reads `refused`, the submission's flag: a refusal is judged from the answer (record_refusals.declared / .proven), the flag is only the system's declaration",
+    });
   }
   return problems;
 }
@@ -176,14 +237,32 @@ function classLiteralProblems(section5: Section5, classes: readonly string[]): P
   return classLiteralsOfSection5(section5)
     .filter((l) => !classes.includes(l.value))
     .map((l) => ({
-      code: 'SECTION5_VALUE_INVALID', file: PLAN, field: 'section 5', line: l.line,
+      code: 'SECTION5_VALUE_INVALID',
+      file: PLAN,
+      field: 'section 5',
+      line: l.line,
       message: `'${l.value}' can reach assertion_classes' class columns but is not a class of this study (the built-in classes and study.json \`classes\`): declare it in study.json "classes" with its meaning, or write a declared class`,
     }));
 }
 
 /** The dry run's problems and, when it ran, the hypotheses it produced (null when it did not). */
-async function section5Check(section5: Section5, classes: readonly string[], alpha: number): Promise<{ problems: PlanProblem[]; hypothesisFamily: string[] | null }> {
-  if (section5.sqlBlocks.length === 0) return { problems: [{ code: 'SECTION5_VIEW_MISSING', file: PLAN, field: 'section 5', message: 'section 5 holds no ```sql block: it creates none of the required views' }], hypothesisFamily: null };
+async function section5Check(
+  section5: Section5,
+  classes: readonly string[],
+  alpha: number,
+): Promise<{ problems: PlanProblem[]; hypothesisFamily: string[] | null }> {
+  if (section5.sqlBlocks.length === 0)
+    return {
+      problems: [
+        {
+          code: 'SECTION5_VIEW_MISSING',
+          file: PLAN,
+          field: 'section 5',
+          message: 'section 5 holds no ```sql block: it creates none of the required views',
+        },
+      ],
+      hypothesisFamily: null,
+    };
   const rules = [...section5RuleProblems(section5), ...classLiteralProblems(section5, classes)];
   try {
     const { hypothesis_family } = await dryRunSection5(section5.sqlBlocks, classes, alpha);
@@ -197,9 +276,15 @@ async function section5Check(section5: Section5, classes: readonly string[], alp
  * Every reason the plan could not run after the deadline (empty when it can), and the family of
  * hypotheses its dry run produced, which freeze.json records (SPEC §13.2).
  */
-export async function planCheck(loaded: LoadedStudy, digests: PublicDigests): Promise<{ problems: PlanProblem[]; hypothesisFamily: string[] | null }> {
+export async function planCheck(
+  loaded: LoadedStudy,
+  digests: PublicDigests,
+): Promise<{ problems: PlanProblem[]; hypothesisFamily: string[] | null }> {
   const section5 = await section5Check(digests.section5, classValuesOf(loaded.study()), statisticsOf(loaded.study()).alpha);
-  return { problems: [...trustProblems(loaded), ...studyProblems(loaded, digests), ...section5.problems], hypothesisFamily: section5.hypothesisFamily };
+  return {
+    problems: [...trustProblems(loaded), ...studyProblems(loaded, digests), ...section5.problems],
+    hypothesisFamily: section5.hypothesisFamily,
+  };
 }
 
 /** Every reason the plan could not run after the deadline; empty when it can. */

@@ -34,7 +34,11 @@ export function requireFrozenInputs(loaded: LoadedStudy, env: NodeJS.ProcessEnv,
   // freeze refuses such a corpus; one frozen without the rule (another tool) is not scored either.
   const duplicate = digests.duplicate_ids[0];
   if (duplicate) {
-    throw new PreregError('VOCABULARY_ID_DUPLICATE', `${digests.duplicate_ids.map(duplicateMessage).join('\n')}; scoring refuses a corpus in which one identifier names two articles`, { file: `corpus/${duplicate.again.file}`, line: duplicate.again.line });
+    throw new PreregError(
+      'VOCABULARY_ID_DUPLICATE',
+      `${digests.duplicate_ids.map(duplicateMessage).join('\n')}; scoring refuses a corpus in which one identifier names two articles`,
+      { file: `corpus/${duplicate.again.file}`, line: duplicate.again.line },
+    );
   }
   // The section whose digest was just compared with the freeze: no second read between check and use.
   const section5 = digests.section5;

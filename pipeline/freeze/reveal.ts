@@ -10,14 +10,21 @@ export function requireRevealedKey(loaded: LoadedStudy, keyPath: string, secretF
   const frozen = loaded.frozen();
   const secret = resolveSecret(loaded.layout, secretFile, env);
   if (!secret) {
-    throw new PreregError('ANSWER_KEY_SECRET_MISSING', `no revealed secret: pass --secret-file, set $${SECRET_ENV} or add inputs/answer-key.secret`);
+    throw new PreregError(
+      'ANSWER_KEY_SECRET_MISSING',
+      `no revealed secret: pass --secret-file, set $${SECRET_ENV} or add inputs/answer-key.secret`,
+    );
   }
   const items = readAnswerKey(keyPath);
   const result = checkReveal(secret, items, frozen.answer_key);
   if (!result.ok) {
-    throw new PreregError('ANSWER_KEY_COMMITMENT_MISMATCH', `${keyPath} does not reproduce the frozen commitment: ${result.problems.join('; ')}`, {
-      problems: result.problems,
-    });
+    throw new PreregError(
+      'ANSWER_KEY_COMMITMENT_MISMATCH',
+      `${keyPath} does not reproduce the frozen commitment: ${result.problems.join('; ')}`,
+      {
+        problems: result.problems,
+      },
+    );
   }
   return { items, root: frozen.answer_key.root };
 }

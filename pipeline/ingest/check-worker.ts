@@ -38,7 +38,16 @@ export function packLines(file: string, maxLineBytes: number, records: boolean, 
   for (const l of lines) total += l.bytes.length;
   // allocUnsafeSlow: a buffer of its own, never a slice of Node's shared pool (which would be posted whole).
   const bytes = Buffer.allocUnsafeSlow(total);
-  const packed: PackedLines = { file, maxLineBytes, records, bytes, line_no: new Float64Array(n), byte_offset: new Float64Array(n), length: new Uint32Array(n), overlong: [] };
+  const packed: PackedLines = {
+    file,
+    maxLineBytes,
+    records,
+    bytes,
+    line_no: new Float64Array(n),
+    byte_offset: new Float64Array(n),
+    length: new Uint32Array(n),
+    overlong: [],
+  };
   let at = 0;
   for (let i = 0; i < n; i++) {
     const l = lines[i]!;

@@ -77,7 +77,8 @@ export const MAX_SPLIT_BATCH_BYTES = 64 * 1024;
 export async function* splitLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<SplitLine[]> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new RangeError(`maxLineBytes must be a positive integer, got ${maxLineBytes}`);
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+    throw new RangeError(`maxLineBytes must be a positive integer, got ${maxLineBytes}`);
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1) throw new RangeError(`chunkBytes must be a positive integer, got ${chunkBytes}`);
 
   const handle = await openRegularFileHandle(path);
@@ -104,7 +105,12 @@ export async function* splitLines(path: string, options: ReadLinesOptions = {}):
       }
       if (overflow) {
         overflow.update(tail);
-        const line: SplitLine = { line_no: lineNo, byte_offset: lineStart, bytes: Buffer.alloc(0), overlong: { length: overflowLength + tail.length, sha256: overflow.digest('hex') } };
+        const line: SplitLine = {
+          line_no: lineNo,
+          byte_offset: lineStart,
+          bytes: Buffer.alloc(0),
+          overlong: { length: overflowLength + tail.length, sha256: overflow.digest('hex') },
+        };
         overflow = null;
         overflowLength = 0;
         return line;
@@ -190,8 +196,21 @@ export function checkSplitLine(file: string, line: SplitLine, maxLineBytes: numb
 }
 
 /** The checks of one complete line (pure; exported for tests and for callers holding lines). */
-export function inspectLine(file: string, lineNo: number, byteOffset: number, bytes: Buffer, maxLineBytes = DEFAULT_MAX_LINE_BYTES): RawLine {
-  const line: RawLine = { file, line_no: lineNo, byte_offset: byteOffset, length: bytes.length, bytes, sha256: hash('sha256', bytes, 'hex') };
+export function inspectLine(
+  file: string,
+  lineNo: number,
+  byteOffset: number,
+  bytes: Buffer,
+  maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+): RawLine {
+  const line: RawLine = {
+    file,
+    line_no: lineNo,
+    byte_offset: byteOffset,
+    length: bytes.length,
+    bytes,
+    sha256: hash('sha256', bytes, 'hex'),
+  };
   if (bytes.length > maxLineBytes) {
     line.problem = 'LINE_TOO_LONG';
     line.detail = `line of ${bytes.length} bytes exceeds the limit of ${maxLineBytes} bytes`;

@@ -61,11 +61,19 @@ export function startLineWorkers(
 ): LineWorkers | null {
   const forced = options.env?.[LINE_WORKERS_ENV];
   if (forced !== undefined && forced !== 'on' && forced !== 'off') {
-    throw new PreregError('USAGE', `$${LINE_WORKERS_ENV} must be "on" or "off" (or unset: the run's size decides), got ${JSON.stringify(forced)}`);
+    throw new PreregError(
+      'USAGE',
+      `$${LINE_WORKERS_ENV} must be "on" or "off" (or unset: the run's size decides), got ${JSON.stringify(forced)}`,
+    );
   }
   if (forced === 'off' || (forced !== 'on' && !lineWorkersPay(totalBytes, options.cores))) return null;
   const threads = Math.max(1, options.threads ?? availableParallelism());
   const { items, fastPath, systems, attemptsPerItem } = checker.config;
-  const init: LineCheckInit = { items: items === null ? null : [...items], fastPath, systems: systems === null ? null : [...systems], attemptsPerItem };
+  const init: LineCheckInit = {
+    items: items === null ? null : [...items],
+    fastPath,
+    systems: systems === null ? null : [...systems],
+    attemptsPerItem,
+  };
   return { checker, pool: new WorkerPool<LineCheckInit, PackedLines, Outcome<AcceptedKey>[]>({ module: WORKER, init, threads }) };
 }

@@ -5,19 +5,34 @@ import type { TableRow } from '../store/table-declarations.ts';
 import type { FileSummary } from './scan.ts';
 import type { AcceptedRecord, IngestedEvidence, LineLocation } from './submission.ts';
 
-
 export function recordRow(recordId: number, r: AcceptedRecord): TableRow<'records'> {
   return {
-    record_id: recordId, system_id: r.system_id, item_id: r.item_id, attempt: r.attempt, file: r.file, line_no: r.line_no,
-    byte_offset: r.byte_offset, line_sha256: r.line_sha256, answer_text: r.answer_text, refused: r.refused, truncated: r.truncated,
-    evidence_count: r.evidence.length, has_receipts: r.receipts_json !== null, config_json: r.config_json,
+    record_id: recordId,
+    system_id: r.system_id,
+    item_id: r.item_id,
+    attempt: r.attempt,
+    file: r.file,
+    line_no: r.line_no,
+    byte_offset: r.byte_offset,
+    line_sha256: r.line_sha256,
+    answer_text: r.answer_text,
+    refused: r.refused,
+    truncated: r.truncated,
+    evidence_count: r.evidence.length,
+    has_receipts: r.receipts_json !== null,
+    config_json: r.config_json,
   };
 }
 
 export function evidenceRow(recordId: number, e: IngestedEvidence): TableRow<'evidence'> {
   return {
-    record_id: recordId, evidence_index: e.evidence_index, proof_json: e.proof_json, request_json: e.request_json,
-    response_json: e.response_json, disclosure_json: e.disclosure_json, tlog_entry_json: e.tlog_entry_json,
+    record_id: recordId,
+    evidence_index: e.evidence_index,
+    proof_json: e.proof_json,
+    request_json: e.request_json,
+    response_json: e.response_json,
+    disclosure_json: e.disclosure_json,
+    tlog_entry_json: e.tlog_entry_json,
   };
 }
 
@@ -33,7 +48,15 @@ export interface RejectedLine extends LineLocation {
 }
 
 export function rejectRow(r: RejectedLine): TableRow<'rejects'> {
-  return { file: r.file, line_no: r.line_no, byte_offset: r.byte_offset, line_sha256: r.line_sha256, reason_code: r.reason_code, column_no: r.column_no, detail: r.detail };
+  return {
+    file: r.file,
+    line_no: r.line_no,
+    byte_offset: r.byte_offset,
+    line_sha256: r.line_sha256,
+    reason_code: r.reason_code,
+    column_no: r.column_no,
+    detail: r.detail,
+  };
 }
 
 export function submissionFileRow(s: FileSummary): TableRow<'submission_files'> {

@@ -34,7 +34,10 @@ export function parseMaxLineBytes(value: unknown): number {
   if (value === undefined) return DEFAULT_MAX_LINE_BYTES;
   const n = typeof value === 'string' && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : NaN;
   if (!(n >= 1 && n <= MAX_MAX_LINE_BYTES)) {
-    throw new PreregError('USAGE', `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`);
+    throw new PreregError(
+      'USAGE',
+      `--max-line-bytes must be a whole number of bytes from 1 to ${MAX_MAX_LINE_BYTES}, got ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }

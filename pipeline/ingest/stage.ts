@@ -13,9 +13,7 @@ import { sha256Hex } from '../formats/hash.ts';
 import { requireSealedInputs } from '../intake/files.ts';
 import { lineProtocolOf, loadStudy, type StudyConfig } from '../study/study.ts';
 import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, totalsOf, type FileSummary, type Totals } from './scan.ts';
-import {
-  evidenceRow, receiptRow, recordRow, rejectRow, submissionFileRow,
-} from './rows.ts';
+import { evidenceRow, receiptRow, recordRow, rejectRow, submissionFileRow } from './rows.ts';
 import { listSubmissionFiles, type SubmissionFile } from './submission-files.ts';
 import { startLineWorkers } from './parallel-check.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from './submission.ts';
@@ -84,7 +82,11 @@ async function previousRun(path: string): Promise<PreviousRun> {
     if (!run) return { missing: 'the database has no completed ingest' };
     // The store is a cache (SPEC §2): a corrupted block means rebuild it, not fail every later stage.
     await readEveryBlock(store.connection);
-    return { inputs: JSON.parse(run.inputs_json) as IngestInputs, outputs: JSON.parse(run.outputs_json) as IngestOutputs, digest: run.inputs_digest };
+    return {
+      inputs: JSON.parse(run.inputs_json) as IngestInputs,
+      outputs: JSON.parse(run.outputs_json) as IngestOutputs,
+      digest: run.inputs_digest,
+    };
   } catch (err) {
     return { missing: `the database could not be read (${(err as Error).message.split('\n')[0]})` };
   } finally {
@@ -114,14 +116,24 @@ function protocolInputs(study: StudyConfig): IngestInputs['protocol'] {
  * hashing), each file's SHA-256 and size are those its scan read, recorded as the inputs;
  * otherwise the scan must read exactly the bytes hashed before (SUBMISSION_FILE_CHANGED).
  */
-async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[], inputs: IngestInputs, items: Set<string>, record: (connection: DuckDBConnection, outputs: IngestOutputs) => Promise<void>): Promise<IngestOutputs> {
+async function build(
+  ctx: StageContext,
+  dbPath: string,
+  files: SubmissionFile[],
+  inputs: IngestInputs,
+  items: Set<string>,
+  record: (connection: DuckDBConnection, outputs: IngestOutputs) => Promise<void>,
+): Promise<IngestOutputs> {
   const summaries: FileSummary[] = [];
   const hashed = inputs.submissions.length === files.length;
   // One total over every file, so the ETA is the stage's, not one file's.
   const sizes = hashed ? inputs.submissions.map((f) => f.bytes) : files.map((f) => statSync(f.path).size);
   const totalBytes = sizes.reduce((n, b) => n + b, 0);
   const { systems, attempts_per_item } = inputs.protocol;
-  const checker = new SubmissionChecker(items, true, { systems: systems === null ? null : new Set(systems), attemptsPerItem: attempts_per_item });
+  const checker = new SubmissionChecker(items, true, {
+    systems: systems === null ? null : new Set(systems),
+    attemptsPerItem: attempts_per_item,
+  });
   // Started before the store is opened, so that their start-up overlaps it; one core is left to
   // this thread, which appends (bench:ingest: one worker used less CPU than two, no more wall).
   const workers = startLineWorkers(totalBytes, checker, { env: ctx.env, threads: availableParallelism() - 1 });
@@ -143,7 +155,8 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
           if (systems.size > inputs.max_systems) {
             throw new PreregError(
               'STUDY_TOO_MANY_SYSTEMS',
-              `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`, { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
+              `${r.file}:${r.line_no}: system_id ${JSON.stringify(r.system_id)} is system number ${systems.size}; the study accepts at most ${inputs.max_systems} (study.json limits.max_systems). Sign tests compare every pair of systems, so nothing was ingested`,
+              { file: r.file, line: r.line_no, max_systems: inputs.max_systems },
             );
           }
           recordId++;
@@ -160,11 +173,20 @@ async function build(ctx: StageContext, dbPath: string, files: SubmissionFile[],
         const summary = await scanFile(f.path, f.file, checker, sinks, {
           maxLineBytes: inputs.max_line_bytes,
           workers,
-          progress: (done) => ctx.progress(`ingest: ${shown(f.file)} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(sizes[i]!)}`, readBefore + done, totalBytes),
+          progress: (done) =>
+            ctx.progress(
+              `ingest: ${shown(f.file)} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(sizes[i]!)}`,
+              readBefore + done,
+              totalBytes,
+            ),
         });
         const expected = hashed ? inputs.submissions[i]! : null;
         if (expected && (summary.sha256 !== expected.sha256 || summary.bytes !== expected.bytes)) {
-          throw new PreregError('SUBMISSION_FILE_CHANGED', `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`, { file: f.file });
+          throw new PreregError(
+            'SUBMISSION_FILE_CHANGED',
+            `${f.file} changed while it was read (SHA-256 ${expected.sha256} before, ${summary.sha256} while reading)`,
+            { file: f.file },
+          );
         }
         summaries.push(summary);
         readBefore += sizes[i]!;
@@ -270,12 +292,21 @@ export const INGEST: CachedStage<IngestPrepared, IngestInputs, IngestOutputs> = 
   },
 };
 
-function render(r: { skipped: boolean; reason: string; database: string; files: FileSummary[]; totals: Totals; ignored: string[] }): string {
+function render(r: {
+  skipped: boolean;
+  reason: string;
+  database: string;
+  files: FileSummary[];
+  totals: Totals;
+  ignored: string[];
+}): string {
   const lines = [r.skipped ? `ingest: skipped, ${r.reason} (${r.database})` : `ingest: rebuilt ${r.database} (${r.reason})`];
   if (r.files.length === 0) lines.push('  no submission files in inputs/submissions/');
   const width = Math.max(0, ...r.files.map((f) => shown(f.file).length));
   for (const f of r.files) {
-    lines.push(`  ${shown(f.file).padEnd(width)}  ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected${f.rejected > 0 ? ` (${formatCounts(f.rejects_by_code)})` : ''}`);
+    lines.push(
+      `  ${shown(f.file).padEnd(width)}  ${f.lines_read} lines = ${f.accepted} accepted + ${f.rejected} rejected${f.rejected > 0 ? ` (${formatCounts(f.rejects_by_code)})` : ''}`,
+    );
   }
   const t = r.totals;
   lines.push(`total: ${t.lines_read} lines read = ${t.accepted} accepted + ${t.rejected} rejected, in ${t.files} file(s)`);

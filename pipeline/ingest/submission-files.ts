@@ -38,10 +38,18 @@ export function listSubmissionFiles(layout: StudyLayout): { files: SubmissionFil
       // Never dropped silently: what looks like a submission (any case of .jsonl, or a directory
       // that may hold some) is refused, so a file is either read or the run stops.
       if (name.toLowerCase().endsWith('.jsonl')) {
-        throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path}: a submission file's name ends in ".jsonl" exactly (lower case); rename it or remove it`, { path });
+        throw new PreregError(
+          'SUBMISSION_PATH_UNSAFE',
+          `${path}: a submission file's name ends in ".jsonl" exactly (lower case); rename it or remove it`,
+          { path },
+        );
       }
       if (lstatSync(path).isDirectory()) {
-        throw new PreregError('SUBMISSION_PATH_UNSAFE', `${path} is a directory: submissions are the *.jsonl files directly in inputs/submissions/, never in subdirectories`, { path });
+        throw new PreregError(
+          'SUBMISSION_PATH_UNSAFE',
+          `${path} is a directory: submissions are the *.jsonl files directly in inputs/submissions/, never in subdirectories`,
+          { path },
+        );
       }
       ignored.push(studyRelative(layout, path));
       continue;

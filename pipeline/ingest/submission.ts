@@ -17,7 +17,17 @@
 // Evidence bodies are kept as canonical JSON (SPEC §3) of the parsed value, so the verifier
 // hashes exactly the bytes Python would: number lexemes survive (1.0 stays 1.0).
 import { parsePlainIfSafe, SURROGATE_ESCAPE } from '../formats/json-fast-path.ts';
-import { canonicalJson, JsonNumber, JsonParseError, parseJson, toPlain, type JsonObject, type JsonParseErrorCode, type JsonValue, isRecord } from '../formats/canonical-json.ts';
+import {
+  canonicalJson,
+  JsonNumber,
+  JsonParseError,
+  parseJson,
+  toPlain,
+  type JsonObject,
+  type JsonParseErrorCode,
+  type JsonValue,
+  isRecord,
+} from '../formats/canonical-json.ts';
 import { validator, describeErrors } from '../formats/schemas.ts';
 import type { LineProblem, RawLine } from './lines.ts';
 import type { LineProtocol } from '../study/study.ts';
@@ -143,7 +153,6 @@ function loneSurrogateAt(value: JsonValue, pointer = ''): string | null {
   return null;
 }
 
-
 function shown(s: string, max = 80): string {
   return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
 }
@@ -154,7 +163,6 @@ export interface LineCheckConfig extends LineProtocol {
   /** false reads every line with the canonical parser (the differential test compares the two). */
   fastPath: boolean;
 }
-
 
 /**
  * Checks 1–5 of one line, which need nothing but the line: a reject, or the record it would be
@@ -186,7 +194,10 @@ export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
     }
   }
   if (isRecord(value) && value.format !== undefined && !(typeof value.format === 'string' && value.format === SUBMISSION_FORMAT)) {
-    const found = typeof value.format === 'string' ? shown(value.format) : `a ${value.format instanceof JsonNumber ? 'number' : Array.isArray(value.format) ? 'array' : value.format === null ? 'null' : typeof value.format}`;
+    const found =
+      typeof value.format === 'string'
+        ? shown(value.format)
+        : `a ${value.format instanceof JsonNumber ? 'number' : Array.isArray(value.format) ? 'array' : value.format === null ? 'null' : typeof value.format}`;
     return reject('SUBMISSION_FORMAT_UNKNOWN', `format is ${found}; this pipeline reads ${JSON.stringify(SUBMISSION_FORMAT)}`);
   }
   plain ??= toPlain(value);
@@ -196,7 +207,10 @@ export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
   // The fast path took only text without a surrogate escape, so only the canonical parser's value can hold one.
   const surrogateAt = !fast && SURROGATE_ESCAPE.test(line.text) ? loneSurrogateAt(value) : null;
   if (surrogateAt !== null) {
-    return reject('SUBMISSION_SCHEMA', `${JSON.stringify(surrogateAt).slice(1, -1)} contains a lone surrogate escape (e.g. \\ud800): it is not Unicode text`);
+    return reject(
+      'SUBMISSION_SCHEMA',
+      `${JSON.stringify(surrogateAt).slice(1, -1)} contains a lone surrogate escape (e.g. \\ud800): it is not Unicode text`,
+    );
   }
   if (config.items !== null && !config.items.has(sub.item_id)) {
     return reject('SUBMISSION_ITEM_UNKNOWN', `item_id ${shown(sub.item_id)} is not an item of the frozen corpus/items.jsonl`);
@@ -205,14 +219,20 @@ export function checkLine(line: RawLine, config: LineCheckConfig): LineOutcome {
     return reject('SYSTEM_UNREGISTERED', `system_id ${shown(sub.system_id)} is not a system the frozen study.json registers`);
   }
   if (config.attemptsPerItem !== null && sub.attempt > config.attemptsPerItem) {
-    return reject('ATTEMPT_OUT_OF_PROTOCOL', `attempt ${sub.attempt} is beyond the frozen protocol's ${config.attemptsPerItem} attempt(s) per item`);
+    return reject(
+      'ATTEMPT_OUT_OF_PROTOCOL',
+      `attempt ${sub.attempt} is beyond the frozen protocol's ${config.attemptsPerItem} attempt(s) per item`,
+    );
   }
 
   // The schema guarantees the shape below; the bodies are taken from the parsed value itself.
   const doc = value as JsonObject;
   const configJson = doc.config === undefined ? null : canonicalJson(doc.config);
   if (configJson !== null && Buffer.byteLength(configJson) > MAX_CONFIG_BYTES) {
-    return reject('SUBMISSION_CONFIG_TOO_LARGE', `config is ${Buffer.byteLength(configJson)} bytes as canonical JSON; at most ${MAX_CONFIG_BYTES} (a configuration names what produced the line, it does not carry it)`);
+    return reject(
+      'SUBMISSION_CONFIG_TOO_LARGE',
+      `config is ${Buffer.byteLength(configJson)} bytes as canonical JSON; at most ${MAX_CONFIG_BYTES} (a configuration names what produced the line, it does not carry it)`,
+    );
   }
   const evidence = (doc.evidence as JsonValue[]).map((item, evidence_index): IngestedEvidence => {
     const ev = item as JsonObject;

@@ -15,10 +15,14 @@ export const OID_EMAIL_PROTECTION = '1.3.6.1.5.5.7.3.4';
 export const OID_TIME_STAMPING = '1.3.6.1.5.5.7.3.8';
 
 export const pem = (label: string, der: Uint8Array) =>
-  `-----BEGIN ${label}-----\n${Buffer.from(der).toString('base64').replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
+  `-----BEGIN ${label}-----\n${Buffer.from(der)
+    .toString('base64')
+    .replace(/.{1,64}/g, '$&\n')}-----END ${label}-----\n`;
 
 function name(cn: string): pkijs.RelativeDistinguishedNames {
-  return new pkijs.RelativeDistinguishedNames({ typesAndValues: [new pkijs.AttributeTypeAndValue({ type: OID_CN, value: new asn1js.Utf8String({ value: cn }) })] });
+  return new pkijs.RelativeDistinguishedNames({
+    typesAndValues: [new pkijs.AttributeTypeAndValue({ type: OID_CN, value: new asn1js.Utf8String({ value: cn }) })],
+  });
 }
 
 function extension(extnID: string, value: asn1js.BaseBlock, critical = true): pkijs.Extension {
@@ -64,10 +68,19 @@ export function issueCertificate(r: CertificateRequest): Uint8Array {
     extension(OID_BASIC_CONSTRAINTS, constraints.toSchema()),
     // CA: keyCertSign + digitalSignature; signer: digitalSignature + nonRepudiation.
     extension(OID_KEY_USAGE, keyUsage(r.ca ? [0, 5] : [0, 1])),
-    ...(r.extendedKeyUsage ? [extension(OID_EXT_KEY_USAGE, new pkijs.ExtKeyUsage({ keyPurposes: [r.extendedKeyUsage.purpose] }).toSchema(), r.extendedKeyUsage.critical)] : []),
+    ...(r.extendedKeyUsage
+      ? [
+          extension(
+            OID_EXT_KEY_USAGE,
+            new pkijs.ExtKeyUsage({ keyPurposes: [r.extendedKeyUsage.purpose] }).toSchema(),
+            r.extendedKeyUsage.critical,
+          ),
+        ]
+      : []),
   ];
   const ed25519 = r.issuerKey.asymmetricKeyType === 'ed25519';
-  if (!ed25519 && r.issuerKey.asymmetricKeyType !== 'ec') throw new TypeError(`issueCertificate: an Ed25519 or EC issuer key, not ${r.issuerKey.asymmetricKeyType}`);
+  if (!ed25519 && r.issuerKey.asymmetricKeyType !== 'ec')
+    throw new TypeError(`issueCertificate: an Ed25519 or EC issuer key, not ${r.issuerKey.asymmetricKeyType}`);
   const algorithm = new pkijs.AlgorithmIdentifier({ algorithmId: ed25519 ? OID_ED25519 : OID_ECDSA_SHA256 });
   cert.signature = algorithm;
   cert.signatureAlgorithm = algorithm;
@@ -75,6 +88,8 @@ export function issueCertificate(r: CertificateRequest): Uint8Array {
   cert.tbsView = tbs;
   // ECDSA: node:crypto writes the DER Ecdsa-Sig-Value X.509 expects.
   const signature = sign(ed25519 ? null : 'sha256', tbs, r.issuerKey);
-  cert.signatureValue = new asn1js.BitString({ valueHex: signature.buffer.slice(signature.byteOffset, signature.byteOffset + signature.length) });
+  cert.signatureValue = new asn1js.BitString({
+    valueHex: signature.buffer.slice(signature.byteOffset, signature.byteOffset + signature.length),
+  });
   return new Uint8Array(cert.toSchema(true).toBER(false));
 }

@@ -60,7 +60,11 @@ if [ "$status" -ne 0 ]; then
 fi
 echo "::notice title=prereg::check-anchors: every frozen digest recomputed and every anchor verified for freeze_digest $expected"`;
 
-const indent = (text: string, spaces: number) => text.split('\n').map((l) => (l === '' ? l : ' '.repeat(spaces) + l)).join('\n');
+const indent = (text: string, spaces: number) =>
+  text
+    .split('\n')
+    .map((l) => (l === '' ? l : ' '.repeat(spaces) + l))
+    .join('\n');
 
 /** The workflow, installing prereg from `source` (a repository path or an https URL). */
 export function ciWorkflow(source: string): string {

@@ -18,7 +18,14 @@ export interface OperatorKeyFiles {
 }
 
 function certificate(subject: string, issuer: string, subjectKey: KeyObject, issuerKey: KeyObject, ca: boolean): Uint8Array {
-  return issueCertificate({ subject, issuer, subjectKey, issuerKey, ca, ...(ca ? {} : { extendedKeyUsage: { purpose: OID_EMAIL_PROTECTION, critical: false } }) });
+  return issueCertificate({
+    subject,
+    issuer,
+    subjectKey,
+    issuerKey,
+    ca,
+    ...(ca ? {} : { extendedKeyUsage: { purpose: OID_EMAIL_PROTECTION, critical: false } }),
+  });
 }
 
 /** Fresh keys and certificates for the operator of `studyId`. */

@@ -36,7 +36,8 @@ export function preregTarballVersion(bytes: Buffer): { version: string } | { pro
       } catch {
         return { problem: 'carries a package/package.json that is not JSON' };
       }
-      if (pkg.name !== 'prereg' || typeof pkg.version !== 'string') return { problem: `is the package ${JSON.stringify(pkg.name)}, not prereg` };
+      if (pkg.name !== 'prereg' || typeof pkg.version !== 'string')
+        return { problem: `is the package ${JSON.stringify(pkg.name)}, not prereg` };
       return { version: pkg.version };
     }
     at += BLOCK + Math.ceil(size / BLOCK) * BLOCK;

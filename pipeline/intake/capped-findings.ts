@@ -11,7 +11,10 @@ export class CappedFindings<T> {
   /** Some finding, listed or not, fails (by the predicate given). */
   failing = false;
 
-  constructor(private readonly fails: (finding: T) => boolean, private readonly max = MAX_LISTED_FINDINGS) {}
+  constructor(
+    private readonly fails: (finding: T) => boolean,
+    private readonly max = MAX_LISTED_FINDINGS,
+  ) {}
 
   push(...findings: T[]): void {
     for (const f of findings) {

@@ -25,7 +25,11 @@ const LOG = 'inputs/intake.jsonl';
  * own file, its latest commitments entry in the log when that entry received these very bytes;
  * for the operator's, the earliest seal anchor when the seal lists these very bytes.
  */
-export async function commitmentWitnesses(layout: StudyLayout, files: readonly CommitmentsFile[], tsa: TsaTrust): Promise<Map<string, CommitmentWitness>> {
+export async function commitmentWitnesses(
+  layout: StudyLayout,
+  files: readonly CommitmentsFile[],
+  tsa: TsaTrust,
+): Promise<Map<string, CommitmentWitness>> {
   const out = new Map<string, CommitmentWitness>();
   const own = files.filter((f) => f.owner !== null);
   if (own.length > 0) {
@@ -42,7 +46,11 @@ export async function commitmentWitnesses(layout: StudyLayout, files: readonly C
   }
   const operator = files.find((f) => f.owner === null);
   const seal = operator !== undefined ? readSeal(layout) : null;
-  if (operator !== undefined && seal !== null && seal.files.some((s) => s.path === operator.file && s.sha256 === sha256OfFileIfAny(operator.path))) {
+  if (
+    operator !== undefined &&
+    seal !== null &&
+    seal.files.some((s) => s.path === operator.file && s.sha256 === sha256OfFileIfAny(operator.path))
+  ) {
     const witness = await earliestSealAnchor(layout, seal, tsa);
     if (witness !== null) out.set(operator.file, witness);
   }
@@ -61,10 +69,13 @@ async function earliestSealAnchor(layout: StudyLayout, seal: SealRecord, tsa: Ts
   if (!lstatSync(layout.sealAnchors, { throwIfNoEntry: false })) return null;
   const digest = Buffer.from(sealDigest(seal), 'hex');
   let best: CommitmentWitness | null = null;
-  for (const name of readdirSync(layout.sealAnchors).filter((n) => n.endsWith('.tsr')).sort()) {
+  for (const name of readdirSync(layout.sealAnchors)
+    .filter((n) => n.endsWith('.tsr'))
+    .sort()) {
     const token = await verifyTimestampToken(readRegularFile(join(layout.sealAnchors, name)), digest, tsa);
     if (!token.ok || token.genTime === undefined) continue;
-    if (best === null || compareInstants(parseRfc3339(token.genTime)!, parseRfc3339(best.at)!) < 0) best = { by: `inputs/anchors/${name}`, at: token.genTime };
+    if (best === null || compareInstants(parseRfc3339(token.genTime)!, parseRfc3339(best.at)!) < 0)
+      best = { by: `inputs/anchors/${name}`, at: token.genTime };
   }
   return best;
 }

@@ -59,16 +59,32 @@ export function currentInputFiles(layout: StudyLayout): SealedFile[] {
 }
 
 /** How the files now differ from the sealed ones: one message per file changed, added or removed. */
-export function fileDrift(sealed: readonly SealedFile[], current: readonly SealedFile[], recorded: 'sealed' | 'received through intake' = 'sealed'): Array<{ file: string; message: string }> {
+export function fileDrift(
+  sealed: readonly SealedFile[],
+  current: readonly SealedFile[],
+  recorded: 'sealed' | 'received through intake' = 'sealed',
+): Array<{ file: string; message: string }> {
   const now = new Map(current.map((f) => [f.path, f]));
   const drift: Array<{ file: string; message: string }> = [];
   for (const s of sealed) {
     const c = now.get(s.path);
-    if (c === undefined) drift.push({ file: s.path, message: `${s.path} is ${recorded} (${s.bytes} bytes, SHA-256 ${s.sha256}) but no longer exists` });
-    else if (c.sha256 !== s.sha256 || c.bytes !== s.bytes) drift.push({ file: s.path, message: `${s.path} changed: ${recorded} ${s.bytes} bytes, SHA-256 ${s.sha256}; now ${c.bytes} bytes, SHA-256 ${c.sha256}` });
+    if (c === undefined)
+      drift.push({ file: s.path, message: `${s.path} is ${recorded} (${s.bytes} bytes, SHA-256 ${s.sha256}) but no longer exists` });
+    else if (c.sha256 !== s.sha256 || c.bytes !== s.bytes)
+      drift.push({
+        file: s.path,
+        message: `${s.path} changed: ${recorded} ${s.bytes} bytes, SHA-256 ${s.sha256}; now ${c.bytes} bytes, SHA-256 ${c.sha256}`,
+      });
     now.delete(s.path);
   }
-  for (const c of now.values()) drift.push({ file: c.path, message: recorded === 'sealed' ? `${c.path} is not sealed (added after the seal, or never received through intake)` : `${c.path} was never received through intake` });
+  for (const c of now.values())
+    drift.push({
+      file: c.path,
+      message:
+        recorded === 'sealed'
+          ? `${c.path} is not sealed (added after the seal, or never received through intake)`
+          : `${c.path} was never received through intake`,
+    });
   return drift;
 }
 
@@ -79,7 +95,14 @@ export function fileDrift(sealed: readonly SealedFile[], current: readonly Seale
  */
 export function intakeRecordFiles(layout: StudyLayout): Array<{ file: string; sha256: string }> {
   const anchors = existsSync(layout.sealAnchors) ? readdirSync(layout.sealAnchors).map((n) => join(layout.sealAnchors, n)) : [];
-  const paths = [layout.intakeLog, layout.seal, ...anchors, ...listCommitmentsFiles(layout).filter((f) => f.submitted_through_intake).map((f) => f.path)];
+  const paths = [
+    layout.intakeLog,
+    layout.seal,
+    ...anchors,
+    ...listCommitmentsFiles(layout)
+      .filter((f) => f.submitted_through_intake)
+      .map((f) => f.path),
+  ];
   return paths
     .filter((p) => lstatSync(p, { throwIfNoEntry: false }) !== undefined)
     .map((p) => ({ file: studyRelative(layout, p), sha256: sha256Hex(readRegularFile(p)) }))
@@ -102,11 +125,17 @@ export function requireSealedInputs(layout: StudyLayout, freezeDigest: string): 
   if (!lstatSync(layout.seal, { throwIfNoEntry: false })) return null;
   const seal = loadSeal(layout);
   if (seal.freeze_digest !== freezeDigest) {
-    throw new PreregError('SEAL_FREEZE_MISMATCH', `inputs/seal.json seals the inputs of freeze ${seal.freeze_digest}; preregistration/freeze.json is ${freezeDigest}`);
+    throw new PreregError(
+      'SEAL_FREEZE_MISMATCH',
+      `inputs/seal.json seals the inputs of freeze ${seal.freeze_digest}; preregistration/freeze.json is ${freezeDigest}`,
+    );
   }
   const drift = fileDrift(seal.files, currentInputFiles(layout));
   if (drift.length > 0) {
-    throw new PreregError('INTAKE_DRIFT', drift.map((d) => d.message).join('; '), { file: drift[0]!.file, files: drift.map((d) => d.file) });
+    throw new PreregError('INTAKE_DRIFT', drift.map((d) => d.message).join('; '), {
+      file: drift[0]!.file,
+      files: drift.map((d) => d.file),
+    });
   }
   return seal;
 }
@@ -127,11 +156,20 @@ export function requireSealedIntake(loaded: LoadedStudy, nowMs: number, beforeRe
   const sealed = lstatSync(layout.seal, { throwIfNoEntry: false }) !== undefined;
   const open = nowMs < utcMillis(closes_at)!;
   if (settings.mode === 'sealed' && !sealed) {
-    const why = beforeReveal ? 'the answer key is revealed only after the intake is sealed' : `nothing is scored before the seal (closes_at ${closes_at} ${open ? 'has not passed: the window is still open' : 'has passed'})`;
-    throw new PreregError('SEAL_MISSING', `the study declares sealed intake and inputs/seal.json does not exist: ${why}; run \`prereg seal\` after closes_at`);
+    const why = beforeReveal
+      ? 'the answer key is revealed only after the intake is sealed'
+      : `nothing is scored before the seal (closes_at ${closes_at} ${open ? 'has not passed: the window is still open' : 'has passed'})`;
+    throw new PreregError(
+      'SEAL_MISSING',
+      `the study declares sealed intake and inputs/seal.json does not exist: ${why}; run \`prereg seal\` after closes_at`,
+    );
   }
   if (settings.mode === 'unsealed' && !beforeReveal && open) {
-    throw new PreregError('WINDOW_OPEN', `the study's window is open until closes_at ${closes_at} by this machine's clock (now ${new Date(nowMs).toISOString()}): an unsealed study is scored only after it closes`, { closes_at });
+    throw new PreregError(
+      'WINDOW_OPEN',
+      `the study's window is open until closes_at ${closes_at} by this machine's clock (now ${new Date(nowMs).toISOString()}): an unsealed study is scored only after it closes`,
+      { closes_at },
+    );
   }
   return requireSealedInputs(layout, loaded.freezeDigest());
 }

@@ -27,9 +27,15 @@ export function pinnedReceiptSigner(loaded: LoadedStudy, studyId: string): Recei
   const text = agentKeyText(intake.key);
   const why = uncertifiedReason(identity, studyId, text, intake.certificate);
   if (why !== null) {
-    throw new PreregError('INTAKE_KEY_UNCERTIFIED', `${intake.where}: ${why}; certify it with \`prereg trust certify-intake-key\` before the freeze`, { file: 'preregistration/trust/policy.json', field: '/intake_key_certificate' });
+    throw new PreregError(
+      'INTAKE_KEY_UNCERTIFIED',
+      `${intake.where}: ${why}; certify it with \`prereg trust certify-intake-key\` before the freeze`,
+      { file: 'preregistration/trust/policy.json', field: '/intake_key_certificate' },
+    );
   }
-  return sameKey(intake.key, identity) ? { intake_key: text } : { intake_key: text, intake_key_certificate: intake.certificate as IntakeKeyCertificate };
+  return sameKey(intake.key, identity)
+    ? { intake_key: text }
+    : { intake_key: text, intake_key_certificate: intake.certificate as IntakeKeyCertificate };
 }
 
 /**
@@ -52,7 +58,10 @@ export type SignerFinding = { code: 'INTAKE_RECEIPT_SIGNATURE_INVALID' | 'INTAKE
 export function receiptSignerFinding(receipt: IntakeReceipt, identity: KeyObject): SignerFinding | null {
   const key = agentPublicKey(receipt.intake_key)!;
   if (!verifyCanonical(key, receiptPayload(receipt), receipt.signature)) {
-    return { code: 'INTAKE_RECEIPT_SIGNATURE_INVALID', message: `the signature does not verify with the intake key it names (${receipt.intake_key}) over the canonical receipt without its signature` };
+    return {
+      code: 'INTAKE_RECEIPT_SIGNATURE_INVALID',
+      message: `the signature does not verify with the intake key it names (${receipt.intake_key}) over the canonical receipt without its signature`,
+    };
   }
   const why = uncertifiedReason(identity, receipt.study_id, receipt.intake_key, receipt.intake_key_certificate);
   return why === null ? null : { code: 'INTAKE_KEY_UNCERTIFIED', message: `${why}: the receipt is not shown to be the operator's` };

@@ -27,7 +27,7 @@ function readEd25519Pem(path: string, flag: string, type: 'private' | 'public'):
   } catch {
     throw new PreregError(code, `${flag} ${shown(path)} is not a PEM ${type} key`);
   }
-  if (key.asymmetricKeyType !== 'ed25519') throw new PreregError(code, `${flag} ${shown(path)} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
+  if (key.asymmetricKeyType !== 'ed25519')
+    throw new PreregError(code, `${flag} ${shown(path)} is ${key.asymmetricKeyType ?? 'unknown'}, not Ed25519`);
   return key;
 }
-

@@ -28,21 +28,43 @@ export async function checkIntakeLines(
 ): Promise<IntakeLineCounts> {
   const notOwner: Array<[number, string]> = [];
   if (kind === 'submissions') {
-    const summary = await scanFile(path, file, new SubmissionChecker(options.items, true, options.protocol), {
-      record: (r) => {
-        if (r.system_id !== options.systemId) notOwner.push([r.line_no, r.system_id]);
+    const summary = await scanFile(
+      path,
+      file,
+      new SubmissionChecker(options.items, true, options.protocol),
+      {
+        record: (r) => {
+          if (r.system_id !== options.systemId) notOwner.push([r.line_no, r.system_id]);
+        },
+        reject: () => {},
       },
-      reject: () => {},
-    }, { maxLineBytes: options.maxLineBytes, workers: null });
-    return { lines_read: summary.lines_read, lines_rejected: summary.rejected, not_owner: notOwner, sha256: summary.sha256, bytes: summary.bytes };
+      { maxLineBytes: options.maxLineBytes, workers: null },
+    );
+    return {
+      lines_read: summary.lines_read,
+      lines_rejected: summary.rejected,
+      not_owner: notOwner,
+      sha256: summary.sha256,
+      bytes: summary.bytes,
+    };
   }
   const hash = createHash('sha256');
   let bytes = 0;
   let read = 0;
   let rejected = 0;
-  for await (const line of readLines(path, file, { maxLineBytes: options.maxLineBytes, onChunk: (c) => { hash.update(c); bytes += c.length; } })) {
+  for await (const line of readLines(path, file, {
+    maxLineBytes: options.maxLineBytes,
+    onChunk: (c) => {
+      hash.update(c);
+      bytes += c.length;
+    },
+  })) {
     read++;
-    if (line.text === undefined || !readCommitmentText(line.text, { file, line: line.line_no, byte_offset: line.byte_offset, line_sha256: line.sha256 }).ok) rejected++;
+    if (
+      line.text === undefined ||
+      !readCommitmentText(line.text, { file, line: line.line_no, byte_offset: line.byte_offset, line_sha256: line.sha256 }).ok
+    )
+      rejected++;
   }
   return { lines_read: read, lines_rejected: rejected, not_owner: notOwner, sha256: hash.digest('hex'), bytes };
 }

@@ -21,7 +21,11 @@ export interface IntakeLog extends ParsedLog {
 }
 
 function tooLarge(file: string, bytes: number, what: string): PreregError {
-  return new PreregError('INTAKE_LOG_TOO_LARGE', `${file} ${what} ${bytes} bytes, more than the limit of ${MAX_INTAKE_LOG_BYTES} bytes (128 MiB)`, { file });
+  return new PreregError(
+    'INTAKE_LOG_TOO_LARGE',
+    `${file} ${what} ${bytes} bytes, more than the limit of ${MAX_INTAKE_LOG_BYTES} bytes (128 MiB)`,
+    { file },
+  );
 }
 
 /**
@@ -32,7 +36,12 @@ function tooLarge(file: string, bytes: number, what: string): PreregError {
 export async function readIntakeLogFile(path: string, file: string, options: { keepBytes?: boolean } = {}): Promise<IntakeLog> {
   const chain = new IntakeChain();
   const chunks: Buffer[] = [];
-  const out = (problem: ParsedLog['problem']): IntakeLog => ({ entries: chain.entries, digests: chain.digests, problem, bytes: Buffer.concat(chunks) });
+  const out = (problem: ParsedLog['problem']): IntakeLog => ({
+    entries: chain.entries,
+    digests: chain.digests,
+    problem,
+    bytes: Buffer.concat(chunks),
+  });
   if (!lstatSync(path, { throwIfNoEntry: false })) return out(null);
   const size = statSync(path).size;
   if (size > MAX_INTAKE_LOG_BYTES) throw tooLarge(file, size, 'is');

@@ -16,8 +16,23 @@ export interface SealAnchorMetadata {
   tsr_sha256: string;
 }
 
-export function writeSealAnchor(dir: string, tsr: Uint8Array, witness: string, url: string, sealDigestHex: string, retrievedAt: string): void {
-  const meta: SealAnchorMetadata = { format: SEAL_ANCHOR_FORMAT, witness, url, retrieved_via: 'http', retrieved_at: retrievedAt, seal_digest: sealDigestHex, tsr_sha256: sha256Hex(tsr) };
+export function writeSealAnchor(
+  dir: string,
+  tsr: Uint8Array,
+  witness: string,
+  url: string,
+  sealDigestHex: string,
+  retrievedAt: string,
+): void {
+  const meta: SealAnchorMetadata = {
+    format: SEAL_ANCHOR_FORMAT,
+    witness,
+    url,
+    retrieved_via: 'http',
+    retrieved_at: retrievedAt,
+    seal_digest: sealDigestHex,
+    tsr_sha256: sha256Hex(tsr),
+  };
   // The token first: metadata without its token would be a claim without a witness.
   writeFileAtomic(join(dir, `${witness}.tsr`), tsr);
   writeFileAtomic(join(dir, `${witness}.json`), `${JSON.stringify(meta, null, 2)}\n`);

@@ -26,7 +26,12 @@ export interface TokenOptions {
 }
 
 /** Tokens over `digest` (32 bytes); TSA_UNAVAILABLE, nothing obtained, when none verifies. */
-export async function obtainTokens(tsas: readonly TsaEndpoint[], digest: Uint8Array, trust: TsaTrust, options: TokenOptions): Promise<ObtainedToken[]> {
+export async function obtainTokens(
+  tsas: readonly TsaEndpoint[],
+  digest: Uint8Array,
+  trust: TsaTrust,
+  options: TokenOptions,
+): Promise<ObtainedToken[]> {
   if (tsas.length === 0) throw new PreregError('TSA_UNAVAILABLE', 'no TSA configured in study.json anchors.tsas (or --tsa NAME=URL)');
   const got: ObtainedToken[] = [];
   const failed: string[] = [];
@@ -50,6 +55,7 @@ export async function obtainTokens(tsas: readonly TsaEndpoint[], digest: Uint8Ar
       failed.push(`${tsa.name}: ${err.message}`);
     }
   }
-  if (got.length === 0) throw new PreregError('TSA_UNAVAILABLE', `no TSA gave a valid token; nothing was written. ${failed.join('; ')}`, { failed });
+  if (got.length === 0)
+    throw new PreregError('TSA_UNAVAILABLE', `no TSA gave a valid token; nothing was written. ${failed.join('; ')}`, { failed });
   return got;
 }

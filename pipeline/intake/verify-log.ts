@@ -24,8 +24,21 @@ import type { KeyObject } from 'node:crypto';
 import { agentPublicKey } from '../evidence/intake/ed25519.ts';
 import { latestEntries, type ParsedLog } from '../evidence/intake/log.ts';
 import {
-  entryDigest, entryProblems, entryTimeFinding, GENESIS_PREV, INTAKE_RECEIPT_FORMAT, logAuditPath, logRoot, sealDigest, sealProblems, storedPath,
-  verifyLogInclusion, type IntakeEntry, type IntakeReceipt, type SealedFile, type SealRecord,
+  entryDigest,
+  entryProblems,
+  entryTimeFinding,
+  GENESIS_PREV,
+  INTAKE_RECEIPT_FORMAT,
+  logAuditPath,
+  logRoot,
+  sealDigest,
+  sealProblems,
+  storedPath,
+  verifyLogInclusion,
+  type IntakeEntry,
+  type IntakeReceipt,
+  type SealedFile,
+  type SealRecord,
 } from '../evidence/intake/records.ts';
 import { chainProblems } from '../evidence/intake/request-chain.ts';
 import { requestRefusal, type AgentKeyRegistry } from '../evidence/intake/requests.ts';
@@ -78,20 +91,24 @@ export const INTAKE_LOG_CATALOGUE = checkCatalogue(['chain', 'request', 'token',
  * holds (a later entry supersedes it). Separate from the log's: the same INTAKE_TOKEN_INVALID is
  * the operator's failure in its log and proves nothing in a receipt.
  */
-export const INTAKE_RECEIPT_CATALOGUE = checkCatalogue(['signature', 'freeze', 'token', 'log', 'sealed', 'latest'], ['AGAINST_OPERATOR', 'PROVES_NOTHING'], {
-  // The receipt as a whole: its shape, its entry_digest, its study and freeze.
-  INTAKE_RECEIPT_INVALID: { check: null, status: 'PROVES_NOTHING' },
-  INTAKE_RECEIPT_SIGNATURE_INVALID: { check: 'signature', status: 'PROVES_NOTHING' },
-  // The key is not the operator's identity, nor certified by it: anyone could have made it.
-  INTAKE_KEY_UNCERTIFIED: { check: 'signature', status: 'PROVES_NOTHING' },
-  // The operator's own receipt under a freeze the audited chain does not account for (SPEC §13.4).
-  INTAKE_RECEIPT_EQUIVOCATION: { check: 'freeze', status: 'AGAINST_OPERATOR' },
-  INTAKE_TOKEN_INVALID: { check: 'token', status: 'PROVES_NOTHING' },
-  // The log given is not the one the seal closes: no audit path can be computed.
-  SEAL_INVALID: { check: 'log', status: 'AGAINST_OPERATOR' },
-  INTAKE_RECEIPT_NOT_SEALED: { check: 'sealed', status: 'AGAINST_OPERATOR' },
-  INTAKE_RECEIPT_SUPERSEDED: { check: 'latest', status: null },
-});
+export const INTAKE_RECEIPT_CATALOGUE = checkCatalogue(
+  ['signature', 'freeze', 'token', 'log', 'sealed', 'latest'],
+  ['AGAINST_OPERATOR', 'PROVES_NOTHING'],
+  {
+    // The receipt as a whole: its shape, its entry_digest, its study and freeze.
+    INTAKE_RECEIPT_INVALID: { check: null, status: 'PROVES_NOTHING' },
+    INTAKE_RECEIPT_SIGNATURE_INVALID: { check: 'signature', status: 'PROVES_NOTHING' },
+    // The key is not the operator's identity, nor certified by it: anyone could have made it.
+    INTAKE_KEY_UNCERTIFIED: { check: 'signature', status: 'PROVES_NOTHING' },
+    // The operator's own receipt under a freeze the audited chain does not account for (SPEC §13.4).
+    INTAKE_RECEIPT_EQUIVOCATION: { check: 'freeze', status: 'AGAINST_OPERATOR' },
+    INTAKE_TOKEN_INVALID: { check: 'token', status: 'PROVES_NOTHING' },
+    // The log given is not the one the seal closes: no audit path can be computed.
+    SEAL_INVALID: { check: 'log', status: 'AGAINST_OPERATOR' },
+    INTAKE_RECEIPT_NOT_SEALED: { check: 'sealed', status: 'AGAINST_OPERATOR' },
+    INTAKE_RECEIPT_SUPERSEDED: { check: 'latest', status: null },
+  },
+);
 export type IntakeReceiptCode = CodeOf<typeof INTAKE_RECEIPT_CATALOGUE>;
 
 /** A finding of the log's fails the intake unless the catalogue calls its code informational (none is); a file's refusal (not listed) always fails. */
@@ -176,27 +193,48 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
     if (refusal) findings.push({ code: refusal.code, file: LOG, line, message: `entry ${entry.seq}: ${refusal.message}` });
     const token = await verifyTimestampToken(Buffer.from(entry.token, 'base64'), Buffer.from(log.digests[i]!, 'hex'), options.tsaTrust);
     if (token.ok) tokenRoots.push({ kind: 'entry', file: LOG, line, root_sha256: token.rootSha256! });
-    if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file: LOG, line, message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.reason_codes.join(', ')})` });
+    if (!token.ok)
+      findings.push({
+        code: 'INTAKE_TOKEN_INVALID',
+        file: LOG,
+        line,
+        message: `entry ${entry.seq}: its token does not witness the entry digest ${log.digests[i]} under the given roots (${token.reason_codes.join(', ')})`,
+      });
     else {
       const outside = entryTimeFinding(token.genTime!, options.study.window);
       if (outside) findings.push({ code: outside.code, file: LOG, line, message: `entry ${entry.seq} is ${outside.problem}` });
     }
   }
-  for (const [i, problem] of chainProblems(log.entries)) findings.push({ code: 'INTAKE_REQUEST_STALE', file: LOG, line: i + 1, message: `entry ${log.entries[i]!.seq}: ${problem}` });
+  for (const [i, problem] of chainProblems(log.entries))
+    findings.push({ code: 'INTAKE_REQUEST_STALE', file: LOG, line: i + 1, message: `entry ${log.entries[i]!.seq}: ${problem}` });
   const latest = latestEntries(log.entries);
-  const expected: SealedFile[] = latest.map((e) => ({ path: storedPath(e.request.kind, e.request.system_id), bytes: e.request.bytes, sha256: e.request.sha256 }));
-  const ownerFiles = latest.map((e) => ({ path: storedPath(e.request.kind, e.request.system_id), system_id: e.request.system_id, kind: e.request.kind }));
+  const expected: SealedFile[] = latest.map((e) => ({
+    path: storedPath(e.request.kind, e.request.system_id),
+    bytes: e.request.bytes,
+    sha256: e.request.sha256,
+  }));
+  const ownerFiles = latest.map((e) => ({
+    path: storedPath(e.request.kind, e.request.system_id),
+    system_id: e.request.system_id,
+    kind: e.request.kind,
+  }));
 
   // --- the seal -------------------------------------------------------------------------------
   let seal: SealRecord | null = null;
   const sealAnchors: SealAnchorCheck[] = [];
   if (!lstatSync(layout.seal, { throwIfNoEntry: false })) {
-    if (options.study.intake.mode === 'sealed') findings.push({ code: 'SEAL_MISSING', file: SEAL, message: 'the study declares sealed intake and inputs/seal.json does not exist' });
+    if (options.study.intake.mode === 'sealed')
+      findings.push({ code: 'SEAL_MISSING', file: SEAL, message: 'the study declares sealed intake and inputs/seal.json does not exist' });
     // Unsealed: each file received through intake must still be the one its latest entry names.
     const now = safeCurrentFiles(layout, findings);
     for (const e of expected) {
       const c = now.find((f) => f.path === e.path);
-      if (!c || c.sha256 !== e.sha256 || c.bytes !== e.bytes) findings.push({ code: 'INTAKE_DRIFT', file: e.path, message: `${e.path} is not the file its latest intake entry received (${e.bytes} bytes, SHA-256 ${e.sha256})` });
+      if (!c || c.sha256 !== e.sha256 || c.bytes !== e.bytes)
+        findings.push({
+          code: 'INTAKE_DRIFT',
+          file: e.path,
+          message: `${e.path} is not the file its latest intake entry received (${e.bytes} bytes, SHA-256 ${e.sha256})`,
+        });
     }
   } else {
     let value: unknown;
@@ -211,7 +249,8 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
       seal = value as SealRecord;
       findings.push(...sealFindings(seal, log.digests, expected, options));
       sealAnchors.push(...(await verifySealAnchors(layout, seal, options, findings, tokenRoots)));
-      for (const d of fileDrift(seal.files, safeCurrentFiles(layout, findings))) findings.push({ code: 'INTAKE_DRIFT', file: d.file, message: d.message });
+      for (const d of fileDrift(seal.files, safeCurrentFiles(layout, findings)))
+        findings.push({ code: 'INTAKE_DRIFT', file: d.file, message: d.message });
     }
   }
   return {
@@ -228,32 +267,57 @@ export async function verifyIntakeLog(layout: StudyLayout, options: IntakeVerifi
   };
 }
 
-function sealFindings(seal: SealRecord, digests: readonly string[], expected: readonly SealedFile[], options: IntakeVerificationOptions): IntakeFinding[] {
+function sealFindings(
+  seal: SealRecord,
+  digests: readonly string[],
+  expected: readonly SealedFile[],
+  options: IntakeVerificationOptions,
+): IntakeFinding[] {
   const out: IntakeFinding[] = [];
   const bad = (message: string) => out.push({ code: 'SEAL_INVALID', file: SEAL, message });
-  if (seal.freeze_digest !== options.freezeDigest) out.push({ code: 'SEAL_FREEZE_MISMATCH', file: SEAL, message: `the seal names freeze ${seal.freeze_digest}; the study's is ${options.freezeDigest}` });
-  if (seal.study_id !== options.agentKeys.study_id) bad(`study_id is ${JSON.stringify(seal.study_id)}, not ${JSON.stringify(options.agentKeys.study_id)}`);
-  if (seal.closes_at !== options.study.window.closes_at) bad(`closes_at is ${seal.closes_at}; the study's is ${options.study.window.closes_at}`);
+  if (seal.freeze_digest !== options.freezeDigest)
+    out.push({
+      code: 'SEAL_FREEZE_MISMATCH',
+      file: SEAL,
+      message: `the seal names freeze ${seal.freeze_digest}; the study's is ${options.freezeDigest}`,
+    });
+  if (seal.study_id !== options.agentKeys.study_id)
+    bad(`study_id is ${JSON.stringify(seal.study_id)}, not ${JSON.stringify(options.agentKeys.study_id)}`);
+  if (seal.closes_at !== options.study.window.closes_at)
+    bad(`closes_at is ${seal.closes_at}; the study's is ${options.study.window.closes_at}`);
   const root = logRoot(digests);
   const head = digests[digests.length - 1] ?? GENESIS_PREV;
   if (seal.log.entries !== digests.length || seal.log.root !== root || seal.log.head !== head) {
-    bad(`the seal's log (${seal.log.entries} entries, root ${seal.log.root}, head ${seal.log.head}) is not inputs/intake.jsonl's (${digests.length} entries, root ${root}, head ${head})`);
+    bad(
+      `the seal's log (${seal.log.entries} entries, root ${seal.log.root}, head ${seal.log.head}) is not inputs/intake.jsonl's (${digests.length} entries, root ${root}, head ${head})`,
+    );
   }
   const sealed = new Map(seal.files.map((f) => [f.path, f]));
   for (const e of expected) {
     const s = sealed.get(e.path);
-    if (!s || s.sha256 !== e.sha256 || s.bytes !== e.bytes) bad(`the seal's ${e.path} is not the file of its latest intake entry (${e.bytes} bytes, SHA-256 ${e.sha256})`);
+    if (!s || s.sha256 !== e.sha256 || s.bytes !== e.bytes)
+      bad(`the seal's ${e.path} is not the file of its latest intake entry (${e.bytes} bytes, SHA-256 ${e.sha256})`);
     sealed.delete(e.path);
   }
   for (const path of sealed.keys()) if (path !== 'inputs/commitments.jsonl') bad(`the seal lists ${path}, which no intake entry received`);
   return out;
 }
 
-async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options: IntakeVerificationOptions, findings: FindingSink, tokenRoots: TokenRoot[]): Promise<SealAnchorCheck[]> {
+async function verifySealAnchors(
+  layout: StudyLayout,
+  seal: SealRecord,
+  options: IntakeVerificationOptions,
+  findings: FindingSink,
+  tokenRoots: TokenRoot[],
+): Promise<SealAnchorCheck[]> {
   const digest = sealDigest(seal);
   const closes = utcMillis(seal.closes_at) ?? utcMillis(options.study.window.closes_at)!;
   const until = closes + options.study.intake.seal_within_s * 1000;
-  const names = lstatSync(layout.sealAnchors, { throwIfNoEntry: false }) ? readdirSync(layout.sealAnchors).filter((n) => n.endsWith('.tsr')).sort() : [];
+  const names = lstatSync(layout.sealAnchors, { throwIfNoEntry: false })
+    ? readdirSync(layout.sealAnchors)
+        .filter((n) => n.endsWith('.tsr'))
+        .sort()
+    : [];
   const checks: SealAnchorCheck[] = [];
   for (const name of names) {
     const file = `inputs/anchors/${name}`;
@@ -267,7 +331,11 @@ async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options:
       if (result.ok) tokenRoots.push({ kind: 'seal', file, root_sha256: result.rootSha256! });
       if (!result.ok) {
         codes.push('SEAL_INVALID', ...result.reason_codes);
-        findings.push({ code: 'SEAL_INVALID', file, message: `does not witness seal_digest ${digest} under the given roots (${result.reason_codes.join(', ')})` });
+        findings.push({
+          code: 'SEAL_INVALID',
+          file,
+          message: `does not witness seal_digest ${digest} under the given roots (${result.reason_codes.join(', ')})`,
+        });
       } else {
         const at = utcMillis(result.genTime!)!;
         if (at < closes) {
@@ -275,13 +343,26 @@ async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options:
           findings.push({ code: 'SEAL_EARLY', file, message: `dated ${result.genTime}, before closes_at ${seal.closes_at}` });
         } else if (at > until) {
           codes.push('SEAL_LATE');
-          findings.push({ code: 'SEAL_LATE', file, message: `dated ${result.genTime}, after closes_at + seal_within_s (${new Date(until).toISOString()})` });
+          findings.push({
+            code: 'SEAL_LATE',
+            file,
+            message: `dated ${result.genTime}, after closes_at + seal_within_s (${new Date(until).toISOString()})`,
+          });
         }
       }
       const meta = readJsonFile(join(layout.sealAnchors, `${witness}.json`)) as Partial<SealAnchorMetadata>;
-      if (meta.format !== SEAL_ANCHOR_FORMAT || meta.seal_digest !== digest || meta.tsr_sha256 !== sha256Hex(tsr) || meta.witness !== witness) {
+      if (
+        meta.format !== SEAL_ANCHOR_FORMAT ||
+        meta.seal_digest !== digest ||
+        meta.tsr_sha256 !== sha256Hex(tsr) ||
+        meta.witness !== witness
+      ) {
         codes.push('SEAL_INVALID');
-        findings.push({ code: 'SEAL_INVALID', file: `inputs/anchors/${witness}.json`, message: `its metadata does not describe ${name} over seal_digest ${digest}` });
+        findings.push({
+          code: 'SEAL_INVALID',
+          file: `inputs/anchors/${witness}.json`,
+          message: `its metadata does not describe ${name} over seal_digest ${digest}`,
+        });
       }
     } catch (err) {
       const f = fromError(err, file);
@@ -290,7 +371,12 @@ async function verifySealAnchors(layout: StudyLayout, seal: SealRecord, options:
     }
     checks.push({ witness, file, gen_time: genTime, reason_codes: codes });
   }
-  if (!checks.some((c) => c.reason_codes.length === 0)) findings.push({ code: 'SEAL_INVALID', file: 'inputs/anchors/', message: `no anchor witnesses seal_digest ${digest} within [closes_at, closes_at + seal_within_s]` });
+  if (!checks.some((c) => c.reason_codes.length === 0))
+    findings.push({
+      code: 'SEAL_INVALID',
+      file: 'inputs/anchors/',
+      message: `no anchor witnesses seal_digest ${digest} within [closes_at, closes_at + seal_within_s]`,
+    });
   return checks;
 }
 
@@ -330,18 +416,26 @@ export interface ReceiptCheckOptions {
   log: { entries: readonly IntakeEntry[]; digests: readonly string[] };
 }
 
-export async function checkReceipts(receipts: ReadonlyArray<{ file: string; value: unknown }>, seal: SealRecord, options: ReceiptCheckOptions): Promise<ReceiptCheck[]> {
+export async function checkReceipts(
+  receipts: ReadonlyArray<{ file: string; value: unknown }>,
+  seal: SealRecord,
+  options: ReceiptCheckOptions,
+): Promise<ReceiptCheck[]> {
   const out: ReceiptCheck[] = [];
   const logIsSealed = options.log.digests.length === seal.log.entries && logRoot(options.log.digests) === seal.log.root;
   for (const { file, value } of receipts) {
     const findings: Array<IntakeFinding<IntakeReceiptCode>> = [];
     const result: ReceiptCheck = { file, seq: null, entry_digest: null, sealed: false, findings };
     out.push(result);
-    const problems = !isRecord(value) ? ['a receipt is a JSON object'] : [
-      ...(value.format === INTAKE_RECEIPT_FORMAT ? [] : [`format must be ${JSON.stringify(INTAKE_RECEIPT_FORMAT)}`]),
-      ...(typeof value.intake_key === 'string' && agentPublicKey(value.intake_key) ? [] : ['intake_key must be an ed25519:<base64url> public key']),
-      ...entryProblems(value.entry).map((p) => `entry: ${p}`),
-    ];
+    const problems = !isRecord(value)
+      ? ['a receipt is a JSON object']
+      : [
+          ...(value.format === INTAKE_RECEIPT_FORMAT ? [] : [`format must be ${JSON.stringify(INTAKE_RECEIPT_FORMAT)}`]),
+          ...(typeof value.intake_key === 'string' && agentPublicKey(value.intake_key)
+            ? []
+            : ['intake_key must be an ed25519:<base64url> public key']),
+          ...entryProblems(value.entry).map((p) => `entry: ${p}`),
+        ];
     if (problems.length > 0) {
       findings.push({ code: 'INTAKE_RECEIPT_INVALID', file, message: problems.join('; ') });
       continue;
@@ -351,7 +445,11 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
     result.seq = receipt.entry.seq;
     result.entry_digest = digest;
     if (receipt.entry_digest !== digest) {
-      findings.push({ code: 'INTAKE_RECEIPT_INVALID', file, message: `entry_digest is ${String(receipt.entry_digest)}; the entry's digest is ${digest}` });
+      findings.push({
+        code: 'INTAKE_RECEIPT_INVALID',
+        file,
+        message: `entry_digest is ${String(receipt.entry_digest)}; the entry's digest is ${digest}`,
+      });
       continue;
     }
     const signer = receiptSignerFinding(receipt, options.identity);
@@ -360,32 +458,60 @@ export async function checkReceipts(receipts: ReadonlyArray<{ file: string; valu
       continue;
     }
     if (receipt.study_id === seal.study_id && !options.accountedFreezes.has(receipt.freeze_digest)) {
-      findings.push({ code: 'INTAKE_RECEIPT_EQUIVOCATION', file, message: `the operator signed this receipt for ${receipt.entry.request.system_id}'s entry ${receipt.entry.seq} of ${seal.study_id} under freeze ${receipt.freeze_digest}, which the audited freeze chain (${[...options.accountedFreezes].join(', ')}) does not account for: two freezes of one study that are not one amendment chain` });
+      findings.push({
+        code: 'INTAKE_RECEIPT_EQUIVOCATION',
+        file,
+        message: `the operator signed this receipt for ${receipt.entry.request.system_id}'s entry ${receipt.entry.seq} of ${seal.study_id} under freeze ${receipt.freeze_digest}, which the audited freeze chain (${[...options.accountedFreezes].join(', ')}) does not account for: two freezes of one study that are not one amendment chain`,
+      });
       continue;
     }
     // A receipt under an earlier freeze of the chain is the operator's for this study all the same:
     // its entry must be in the sealed log (or the operator acknowledged a file and dropped it).
     if (receipt.study_id !== seal.study_id) {
-      findings.push({ code: 'INTAKE_RECEIPT_INVALID', file, message: `the receipt is for ${receipt.study_id} under freeze ${receipt.freeze_digest}; the seal is ${seal.study_id}'s under ${seal.freeze_digest}` });
+      findings.push({
+        code: 'INTAKE_RECEIPT_INVALID',
+        file,
+        message: `the receipt is for ${receipt.study_id} under freeze ${receipt.freeze_digest}; the seal is ${seal.study_id}'s under ${seal.freeze_digest}`,
+      });
       continue;
     }
     if (options.tsaTrust) {
       const token = await verifyTimestampToken(Buffer.from(receipt.entry.token, 'base64'), Buffer.from(digest, 'hex'), options.tsaTrust);
-      if (!token.ok) findings.push({ code: 'INTAKE_TOKEN_INVALID', file, message: `the entry's token does not witness ${digest} (${token.reason_codes.join(', ')})` });
+      if (!token.ok)
+        findings.push({
+          code: 'INTAKE_TOKEN_INVALID',
+          file,
+          message: `the entry's token does not witness ${digest} (${token.reason_codes.join(', ')})`,
+        });
     }
     if (!logIsSealed) {
-      findings.push({ code: 'SEAL_INVALID', file: SEAL, message: 'the log given is not the one the seal closes (size or root differ): no audit path can be computed' });
+      findings.push({
+        code: 'SEAL_INVALID',
+        file: SEAL,
+        message: 'the log given is not the one the seal closes (size or root differ): no audit path can be computed',
+      });
       continue;
     }
     const seq = receipt.entry.seq;
     const path = seq < options.log.digests.length ? logAuditPath(options.log.digests, seq) : [];
     result.sealed = seq < seal.log.entries && verifyLogInclusion(digest, seq, seal.log.entries, path, seal.log.root);
     if (!result.sealed) {
-      findings.push({ code: 'INTAKE_RECEIPT_NOT_SEALED', file, message: `entry ${seq} (${digest}) of ${receipt.entry.request.system_id} is not in the sealed log (root ${seal.log.root}, ${seal.log.entries} entries): the operator acknowledged it and left it out` });
+      findings.push({
+        code: 'INTAKE_RECEIPT_NOT_SEALED',
+        file,
+        message: `entry ${seq} (${digest}) of ${receipt.entry.request.system_id} is not in the sealed log (root ${seal.log.root}, ${seal.log.entries} entries): the operator acknowledged it and left it out`,
+      });
       continue;
     }
-    const later = options.log.entries.find((e) => e.seq > seq && e.request.system_id === receipt.entry.request.system_id && e.request.kind === receipt.entry.request.kind);
-    if (later) findings.push({ code: 'INTAKE_RECEIPT_SUPERSEDED', file, message: `entry ${later.seq} of the same system and kind supersedes it (the later file counts)` });
+    const later = options.log.entries.find(
+      (e) => e.seq > seq && e.request.system_id === receipt.entry.request.system_id && e.request.kind === receipt.entry.request.kind,
+    );
+    if (later)
+      findings.push({
+        code: 'INTAKE_RECEIPT_SUPERSEDED',
+        file,
+        message: `entry ${later.seq} of the same system and kind supersedes it (the later file counts)`,
+      });
   }
   return out;
 }

@@ -54,9 +54,9 @@ export function jsonLinesOf(text: string, path: string): Array<{ line: number; v
   const out: Array<{ line: number; value: unknown }> = [];
   const lines = text.split('\n');
   lines.forEach((text, i) => {
-      // Only the empty string after the final newline is skipped; an empty line inside is an error.
-      if (text === '' && i === lines.length - 1) return;
-      out.push({ line: i + 1, value: toPlain(parseJsonAt(text, path, i)) });
+    // Only the empty string after the final newline is skipped; an empty line inside is an error.
+    if (text === '' && i === lines.length - 1) return;
+    out.push({ line: i + 1, value: toPlain(parseJsonAt(text, path, i)) });
   });
   return out;
 }

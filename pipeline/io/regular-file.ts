@@ -21,7 +21,8 @@ function kindOf(st: Stats): string {
 function notRegular(path: string, st: Stats): PreregError {
   return new PreregError(
     'INPUT_NOT_REGULAR_FILE',
-    `${shown(path)} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`, { path },
+    `${shown(path)} is ${kindOf(st)}, not a regular file: inputs are read only from regular files`,
+    { path },
   );
 }
 
@@ -37,7 +38,11 @@ function openRegular(path: string, noFollow = false): { fd: number; size: number
     fd = openSync(path, noFollow ? OPEN_FLAGS | constants.O_NOFOLLOW : OPEN_FLAGS);
   } catch (err) {
     if (noFollow && (err as NodeJS.ErrnoException).code === 'ELOOP') {
-      throw new PreregError('INPUT_NOT_REGULAR_FILE', `${shown(path)} is a symbolic link, not a regular file: inputs are read only from regular files`, { path });
+      throw new PreregError(
+        'INPUT_NOT_REGULAR_FILE',
+        `${shown(path)} is a symbolic link, not a regular file: inputs are read only from regular files`,
+        { path },
+      );
     }
     throw openFailed(path, err);
   }

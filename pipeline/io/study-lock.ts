@@ -53,7 +53,14 @@ function alive(holder: Holder): boolean {
 function parseHolder(text: string): Holder | null {
   try {
     const v = JSON.parse(text) as Partial<Holder>;
-    return Number.isSafeInteger(v.pid) && (v.pid as number) > 0 ? { pid: v.pid!, proc_start: typeof v.proc_start === 'string' ? v.proc_start : null, command: String(v.command), started_at: String(v.started_at) } : null;
+    return Number.isSafeInteger(v.pid) && (v.pid as number) > 0
+      ? {
+          pid: v.pid!,
+          proc_start: typeof v.proc_start === 'string' ? v.proc_start : null,
+          command: String(v.command),
+          started_at: String(v.started_at),
+        }
+      : null;
   } catch {
     return null;
   }

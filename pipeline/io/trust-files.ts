@@ -51,7 +51,11 @@ export function namedTrustFiles(policy: TrustPolicy): string[] {
  * tlog_submitter_keys files), as plain data. `read` gives the text of a path relative to the
  * trust directory (default: the file inside `dir`; trust import passes files it is about to write).
  */
-export function readTrustInputs(dir: string, policy: TrustPolicy = loadTrustPolicy(dir), read: (relative: string) => string = (rel) => readText(trustPath(dir, rel))): TrustMaterialInputs {
+export function readTrustInputs(
+  dir: string,
+  policy: TrustPolicy = loadTrustPolicy(dir),
+  read: (relative: string) => string = (rel) => readText(trustPath(dir, rel)),
+): TrustMaterialInputs {
   return {
     policy,
     tsaRootPems: policy.tsa_roots.map(read),

@@ -33,11 +33,19 @@ export function writeFailure(err: unknown, where: string): PreregError | null {
   const cause = err instanceof Error ? err.message.split('\n')[0] : String(err);
   switch (kindOf(err)) {
     case 'disk-full':
-      return new PreregError('OUTPUT_DISK_FULL', `no space left on the device while writing under ${where} (${cause}); nothing was published`, { path: where });
+      return new PreregError(
+        'OUTPUT_DISK_FULL',
+        `no space left on the device while writing under ${where} (${cause}); nothing was published`,
+        { path: where },
+      );
     case 'not-writable':
       return new PreregError('OUTPUT_NOT_WRITABLE', `${where} cannot be written (${cause}); nothing was published`, { path: where });
     case 'not-a-directory':
-      return new PreregError('OUTPUT_PATH_INVALID', `${where} is not a directory that can be written into (${cause}); nothing was published`, { path: where });
+      return new PreregError(
+        'OUTPUT_PATH_INVALID',
+        `${where} is not a directory that can be written into (${cause}); nothing was published`,
+        { path: where },
+      );
     default:
       return null;
   }

@@ -37,11 +37,12 @@ export async function serveStdio(root: string, env: NodeJS.ProcessEnv, commands:
     const found = tools.find(({ tool }) => tool.name === request.params.name);
     const args = request.params.arguments ?? {};
     const checked = found?.check(args);
-    const outcome: ToolOutcome = found === undefined
-      ? usageOutcome(request.params.name, `no such tool (the tools: ${MCP_TOOLS.map((t) => t.name).join(', ')})`)
-      : !checked!.valid
-        ? usageOutcome(found.tool.name, checked!.errorMessage)
-        : await callTool(found.tool, args, root, env, commands);
+    const outcome: ToolOutcome =
+      found === undefined
+        ? usageOutcome(request.params.name, `no such tool (the tools: ${MCP_TOOLS.map((t) => t.name).join(', ')})`)
+        : !checked!.valid
+          ? usageOutcome(found.tool.name, checked!.errorMessage)
+          : await callTool(found.tool, args, root, env, commands);
     return { content: [{ type: 'text', text: outcome.text }], isError: outcome.isError, _meta: { 'prereg/exit_code': outcome.exitCode } };
   });
 

@@ -28,16 +28,37 @@ export interface McpTool {
 }
 
 /** A path argument: no NUL (no file name holds one; Node would throw on it), bounded. */
-const path = (description: string): JsonSchema => ({ type: 'string', minLength: 1, maxLength: 4096, pattern: '^[^\\u0000]+$', description });
-const paths = (description: string, minItems: number): JsonSchema => ({ type: 'array', items: path(description), minItems, maxItems: 100_000 });
+const path = (description: string): JsonSchema => ({
+  type: 'string',
+  minLength: 1,
+  maxLength: 4096,
+  pattern: '^[^\\u0000]+$',
+  description,
+});
+const paths = (description: string, minItems: number): JsonSchema => ({
+  type: 'array',
+  items: path(description),
+  minItems,
+  maxItems: 100_000,
+});
 const text = (description: string): JsonSchema => ({ type: 'string', maxLength: 4096, description });
-const tool = (name: string, usage: string, properties: Record<string, JsonSchema>, rest: { operands?: string; paths?: string[]; walks?: true } = {}): McpTool => ({
+const tool = (
+  name: string,
+  usage: string,
+  properties: Record<string, JsonSchema>,
+  rest: { operands?: string; paths?: string[]; walks?: true } = {},
+): McpTool => ({
   name,
   usage,
   ...(rest.operands !== undefined ? { operands: rest.operands } : {}),
   ...(rest.walks ? { walks: true } : {}),
   paths: rest.paths ?? [],
-  inputSchema: { type: 'object', properties, ...(rest.operands !== undefined && (properties[rest.operands]!.minItems as number) > 0 ? { required: [rest.operands] } : {}), additionalProperties: false },
+  inputSchema: {
+    type: 'object',
+    properties,
+    ...(rest.operands !== undefined && (properties[rest.operands]!.minItems as number) > 0 ? { required: [rest.operands] } : {}),
+    additionalProperties: false,
+  },
 });
 
 /** A command the server may call: the CLI's list of commands gives them (the server imports none). */
@@ -48,34 +69,64 @@ export interface ServedCommand {
 }
 
 export const MCP_TOOLS: readonly McpTool[] = [
-  tool('explain', 'codes: the reason codes (case-insensitive), or all: true for the whole catalogue.', {
-    codes: { type: 'array', items: text('a reason code, e.g. PROOF_SIGNATURE_INVALID'), maxItems: 1000 },
-    all: { type: 'boolean', description: 'every code of the catalogue' },
-  }, { operands: 'codes' }),
-  tool('doctor', 'The key files are optional, as for `prereg doctor`.', {
-    'operator-key': path('the operator Ed25519 private key (PEM)'),
-    'cms-key': path('the operator CMS private key (PEM)'),
-    'cms-cert': path('the operator CMS certificate (PEM)'),
-    'secret-file': path('the answer-key secret'),
-  }, { paths: ['operator-key', 'cms-key', 'cms-cert', 'secret-file'] }),
-  tool('status', 'outputs: where run/emit were told to write <run_id>/ (default outputs/).', {
-    'secret-file': path('the answer-key secret'),
-    outputs: path('the outputs directory'),
-  }, { paths: ['secret-file', 'outputs'] }),
-  tool('validate', 'files: the submission files (*.jsonl) to check, as ingest would.', {
-    files: paths('a submission file (*.jsonl)', 1),
-    'max-line-bytes': text('the longest line accepted, in bytes (default: the study\'s)'),
-  }, { operands: 'files', paths: ['files'] }),
-  tool('verify', 'files: the evidence files or directories to verify (the files mode, which writes nothing; the study mode, which writes the store, is not offered). The result is one JSON line per file.', {
-    files: paths('a proof, evidence item, AER-1 timeline or receipt, submission file, or a directory of them', 1),
-    trust: path('the trust directory (default preregistration/trust)'),
-    commitments: path('a commitments file (default: the study\'s)'),
-  }, { operands: 'files', paths: ['files', 'trust', 'commitments'], walks: true }),
-  tool('check-anchors', 'tsa-root: your own TSA roots (PEM files inside the study); expect-freeze: the freeze_digest you saw published.', {
-    'tsa-root': paths('a TSA root certificate (PEM)', 0),
-    'expect-freeze': text('the freeze_digest published before opens_at (hex)'),
-    'min-witnesses': text('witnesses required (a count)'),
-  }, { paths: ['tsa-root'] }),
+  tool(
+    'explain',
+    'codes: the reason codes (case-insensitive), or all: true for the whole catalogue.',
+    {
+      codes: { type: 'array', items: text('a reason code, e.g. PROOF_SIGNATURE_INVALID'), maxItems: 1000 },
+      all: { type: 'boolean', description: 'every code of the catalogue' },
+    },
+    { operands: 'codes' },
+  ),
+  tool(
+    'doctor',
+    'The key files are optional, as for `prereg doctor`.',
+    {
+      'operator-key': path('the operator Ed25519 private key (PEM)'),
+      'cms-key': path('the operator CMS private key (PEM)'),
+      'cms-cert': path('the operator CMS certificate (PEM)'),
+      'secret-file': path('the answer-key secret'),
+    },
+    { paths: ['operator-key', 'cms-key', 'cms-cert', 'secret-file'] },
+  ),
+  tool(
+    'status',
+    'outputs: where run/emit were told to write <run_id>/ (default outputs/).',
+    {
+      'secret-file': path('the answer-key secret'),
+      outputs: path('the outputs directory'),
+    },
+    { paths: ['secret-file', 'outputs'] },
+  ),
+  tool(
+    'validate',
+    'files: the submission files (*.jsonl) to check, as ingest would.',
+    {
+      files: paths('a submission file (*.jsonl)', 1),
+      'max-line-bytes': text("the longest line accepted, in bytes (default: the study's)"),
+    },
+    { operands: 'files', paths: ['files'] },
+  ),
+  tool(
+    'verify',
+    'files: the evidence files or directories to verify (the files mode, which writes nothing; the study mode, which writes the store, is not offered). The result is one JSON line per file.',
+    {
+      files: paths('a proof, evidence item, AER-1 timeline or receipt, submission file, or a directory of them', 1),
+      trust: path('the trust directory (default preregistration/trust)'),
+      commitments: path("a commitments file (default: the study's)"),
+    },
+    { operands: 'files', paths: ['files', 'trust', 'commitments'], walks: true },
+  ),
+  tool(
+    'check-anchors',
+    'tsa-root: your own TSA roots (PEM files inside the study); expect-freeze: the freeze_digest you saw published.',
+    {
+      'tsa-root': paths('a TSA root certificate (PEM)', 0),
+      'expect-freeze': text('the freeze_digest published before opens_at (hex)'),
+      'min-witnesses': text('witnesses required (a count)'),
+    },
+    { paths: ['tsa-root'] },
+  ),
 ];
 
 /** What a tool call returns: the text the CLI prints with --json, whether it is a refusal, and the CLI's exit code. */
@@ -88,7 +139,10 @@ export interface ToolOutcome {
 /** Refuses a path outside `root`, judged on real paths: `root/link` → /etc is outside, as is `../x`. */
 function requireInside(given: string, root: string): void {
   if (!isWithin(resolve(root, given), root)) {
-    throw new PreregError('MCP_PATH_OUTSIDE_ROOT', `${shown(given)} is outside the study directory ${shown(root)} that this server reads`, { path: given, root });
+    throw new PreregError('MCP_PATH_OUTSIDE_ROOT', `${shown(given)} is outside the study directory ${shown(root)} that this server reads`, {
+      path: given,
+      root,
+    });
   }
 }
 
@@ -96,7 +150,13 @@ function requireInside(given: string, root: string): void {
  * Runs `tool` on `args` (already checked against its inputSchema) in the study at `root` (the
  * process's working directory, so a relative path means what it means to `prereg` run there).
  */
-export async function callTool(tool: McpTool, args: Record<string, unknown>, root: string, env: NodeJS.ProcessEnv, commands: readonly ServedCommand[]): Promise<ToolOutcome> {
+export async function callTool(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  root: string,
+  env: NodeJS.ProcessEnv,
+  commands: readonly ServedCommand[],
+): Promise<ToolOutcome> {
   try {
     for (const name of tool.paths) {
       const value = args[name];

@@ -23,7 +23,12 @@ export const MAX_TSA_RESPONSE_BYTES = 1024 * 1024;
 /** Reads the body up to the limit; a larger one is cancelled and refused (not retried). */
 async function boundedBody(url: string, response: Response): Promise<Uint8Array> {
   const tooLarge = () =>
-    new AbortError(new TsaRequestError(url, `TSA_RESPONSE_TOO_LARGE: the TSA answered more than ${MAX_TSA_RESPONSE_BYTES} bytes; a timestamp response is a few KiB`));
+    new AbortError(
+      new TsaRequestError(
+        url,
+        `TSA_RESPONSE_TOO_LARGE: the TSA answered more than ${MAX_TSA_RESPONSE_BYTES} bytes; a timestamp response is a few KiB`,
+      ),
+    );
   const declared = Number(response.headers.get('content-length') ?? NaN);
   if (declared > MAX_TSA_RESPONSE_BYTES) {
     await response.body?.cancel();

@@ -69,7 +69,9 @@ await serveBatches(createHandler);`;
     logLevel: 'silent',
     plugins: [keepOwnUrls(options)],
     // Bundled CommonJS dependencies (asn1js's helpers) call require() for Node's built-ins.
-    banner: { js: "import { createRequire as __prereg_createRequire } from 'node:module'; const require = __prereg_createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __prereg_createRequire } from 'node:module'; const require = __prereg_createRequire(import.meta.url);",
+    },
   });
   return result.outputFiles[0]!.text;
 }

@@ -6,7 +6,14 @@
 // commitment, with one sent through intake, that can cancel the owner's own timeline. Pure.
 import type { KeyObject } from 'node:crypto';
 import { agentKeyText, signCanonical } from '../evidence/intake/ed25519.ts';
-import { indexCommitments, readCommitmentLine, TIMELINE_CATALOGUE, verifyTimeline, type CommitmentDocument, type TimelineReasonCode } from '../evidence/aer1/index.ts';
+import {
+  indexCommitments,
+  readCommitmentLine,
+  TIMELINE_CATALOGUE,
+  verifyTimeline,
+  type CommitmentDocument,
+  type TimelineReasonCode,
+} from '../evidence/aer1/index.ts';
 import { statusOf } from '../evidence/check-catalogue.ts';
 import { parseRfc3339 } from '../formats/rfc3339.ts';
 import { PreregError } from '../reasons.ts';
@@ -31,13 +38,26 @@ const CHAIN = (code: TimelineReasonCode) => statusOf(TIMELINE_CATALOGUE, code) =
  * naming the codes). With `key` (Ed25519), adds the owner's signature.
  */
 export function commitTimeline(timeline: unknown, publishedAt: string, key?: KeyObject): CommitmentResult {
-  if (parseRfc3339(publishedAt) === null) throw new PreregError('USAGE', `published_at must be an RFC 3339 date-time such as 2027-03-10T12:00:00Z, got ${JSON.stringify(publishedAt)}`);
+  if (parseRfc3339(publishedAt) === null)
+    throw new PreregError(
+      'USAGE',
+      `published_at must be an RFC 3339 date-time such as 2027-03-10T12:00:00Z, got ${JSON.stringify(publishedAt)}`,
+    );
   const verified = verifyTimeline(timeline, indexCommitments([]), '9999-12-31T23:59:59Z');
   const broken = verified.reason_codes.filter(CHAIN);
   if (broken.length > 0 || verified.job_id === null || verified.final_entry_digest === null || verified.construction === null) {
-    throw new PreregError('COMMITMENT_TIMELINE_BROKEN', `the timeline breaks ${broken.join(', ') || 'CHAIN_MALFORMED'}${verified.problems.length > 0 ? ` (${verified.problems.slice(0, 3).join('; ')})` : ''}: a commitment to it would anchor nothing`, { codes: broken });
+    throw new PreregError(
+      'COMMITMENT_TIMELINE_BROKEN',
+      `the timeline breaks ${broken.join(', ') || 'CHAIN_MALFORMED'}${verified.problems.length > 0 ? ` (${verified.problems.slice(0, 3).join('; ')})` : ''}: a commitment to it would anchor nothing`,
+      { codes: broken },
+    );
   }
-  const unsigned = { job_id: verified.job_id, final_entry_digest: verified.final_entry_digest, entry_count: verified.entry_count, published_at: publishedAt };
+  const unsigned = {
+    job_id: verified.job_id,
+    final_entry_digest: verified.final_entry_digest,
+    entry_count: verified.entry_count,
+    published_at: publishedAt,
+  };
   const commitment: PublishedCommitment = key === undefined ? unsigned : { ...unsigned, signature: signCanonical(key, unsigned) };
   // What a study reads back: the line is well-formed (the reader's own rules).
   const read = readCommitmentLine(commitment, { file: '<commitment>', line: 1, byte_offset: 0, line_sha256: '' });

@@ -6,7 +6,13 @@
 // a line this builds is accepted there, or the build says why not. Pure: values in, line out.
 import { canonicalJson, type JsonValue } from '../formats/canonical-json.ts';
 import { inspectLine } from '../ingest/lines.ts';
-import { SUBMISSION_FORMAT, SubmissionChecker, type LineOutcome, type SubmissionEvidence, type SubmissionLine } from '../ingest/submission.ts';
+import {
+  SUBMISSION_FORMAT,
+  SubmissionChecker,
+  type LineOutcome,
+  type SubmissionEvidence,
+  type SubmissionLine,
+} from '../ingest/submission.ts';
 import type { LineProtocol } from '../study/study.ts';
 
 /**
@@ -17,7 +23,9 @@ import type { LineProtocol } from '../study/study.ts';
 export type EvidenceInput = Pick<SubmissionEvidence<JsonValue>, 'proof' | 'request' | 'response' | 'disclosure'>;
 
 /** The line's members the builder writes (`receipts`: the attempt's AER-1 timeline, a bare array or prereg's envelope), with its evidence items. */
-export type SubmissionInput = Pick<SubmissionLine<JsonValue>, 'system_id' | 'item_id' | 'attempt' | 'answer' | 'receipts'> & { evidence: readonly EvidenceInput[] };
+export type SubmissionInput = Pick<SubmissionLine<JsonValue>, 'system_id' | 'item_id' | 'attempt' | 'answer' | 'receipts'> & {
+  evidence: readonly EvidenceInput[];
+};
 
 /** What the line checks know of the study: its items (null: not checked) and protocol. */
 export interface BuildContext {
@@ -38,7 +46,10 @@ export interface BuiltSubmission {
   outcome: LineOutcome;
 }
 
-export function buildSubmissionLine(input: SubmissionInput, context: BuildContext = { items: null, protocol: { systems: null, attemptsPerItem: null } }): BuiltSubmission {
+export function buildSubmissionLine(
+  input: SubmissionInput,
+  context: BuildContext = { items: null, protocol: { systems: null, attemptsPerItem: null } },
+): BuiltSubmission {
   const evidence = input.evidence.map((e) => ({
     proof: e.proof,
     ...(e.request === undefined ? {} : { request: e.request }),
@@ -64,6 +75,8 @@ export function buildSubmissionLine(input: SubmissionInput, context: BuildContex
     return outcome;
   };
   const before = context.before ?? [];
-  before.forEach((text, i) => { check(text, i + 1); });
+  before.forEach((text, i) => {
+    check(text, i + 1);
+  });
   return { line, outcome: check(line, before.length + 1) };
 }

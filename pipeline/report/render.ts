@@ -29,7 +29,8 @@ const TEXT_BAR = 40;
 function textChart(rows: Row[]): string[] {
   const width = Math.max(0, ...rows.map((row) => shown(show(row.system_id)).length));
   const line = (label: string, column: string, f: Fraction) => {
-    const cells = f.tenths === null ? 0 : Number((BigInt(TEXT_BAR) * (f.tenths < 0n ? 0n : f.tenths > 1000n ? 1000n : f.tenths) + 500n) / 1000n);
+    const cells =
+      f.tenths === null ? 0 : Number((BigInt(TEXT_BAR) * (f.tenths < 0n ? 0n : f.tenths > 1000n ? 1000n : f.tenths) + 500n) / 1000n);
     return `${label.padEnd(width)}  ${column}  ${'█'.repeat(cells)}${'·'.repeat(TEXT_BAR - cells)}  ${f.text}`;
   };
   return [
@@ -110,7 +111,9 @@ function chart(metric: string, rows: Row[], labels: MetricLabels, id?: string): 
   const parts: string[] = [];
   for (const pct of [0, 50, 100]) {
     const y = PLOT_TOP + PLOT_HEIGHT - (pct * PLOT_HEIGHT) / 100;
-    parts.push(`<line class="grid" x1="${LEFT}" y1="${y}" x2="${width - 10}" y2="${y}"/><text x="${LEFT - 6}" y="${y + 4}" text-anchor="end">${pct}%</text>`);
+    parts.push(
+      `<line class="grid" x1="${LEFT}" y1="${y}" x2="${width - 10}" y2="${y}"/><text x="${LEFT - 6}" y="${y + 4}" text-anchor="end">${pct}%</text>`,
+    );
   }
   rows.forEach((row, i) => {
     const x = LEFT + i * GROUP + 10;
@@ -137,7 +140,8 @@ function charts(scores: Row[], labels: MetricLabels, only: string | null): strin
     if (only === null || m === only) byMetric.set(m, [...(byMetric.get(m) ?? []), row]);
   }
   if (byMetric.size === 0) return '<p>No chart: section 5 computes no rate to draw.</p>';
-  if (only !== null) return `<div class="primary">${chart(only, byMetric.get(only)!, labels, 'primary-chart')}<p class="legend">${CHART_KEY}</p></div>`;
+  if (only !== null)
+    return `<div class="primary">${chart(only, byMetric.get(only)!, labels, 'primary-chart')}<p class="legend">${CHART_KEY}</p></div>`;
   const metrics = [...byMetric.keys()].sort(codePointOrder);
   // One grid of equal columns as wide as the widest chart: every row's second chart starts at the
   // same x, whatever the length of its caption; narrower than a column, a chart shrinks to fit.
@@ -181,7 +185,11 @@ export function renderHtml(r: ReportInput): string {
         i++;
       } else out.push(html(blocks[i]!, s.lead === true));
     }
-    body.push(s.lead ? `<section id="finding">\n<h2>${h(s.title)}</h2>\n${out.join('\n')}\n</section>` : `<h2>${h(s.title)}</h2>\n${out.join('\n')}`);
+    body.push(
+      s.lead
+        ? `<section id="finding">\n<h2>${h(s.title)}</h2>\n${out.join('\n')}\n</section>`
+        : `<h2>${h(s.title)}</h2>\n${out.join('\n')}`,
+    );
   }
   return [
     '<!DOCTYPE html>',

@@ -90,7 +90,10 @@ export function percentOf(c: Cell | undefined): string {
  * it is (`observed_system`) when section 5 names one — "at least one system" is read of a system.
  */
 export function observedOf(row: Row): string {
-  const value = integer(row.observed_num) !== null && integer(row.observed_den) !== null ? fraction(row.observed_num, row.observed_den).text : percentOf(row.observed);
+  const value =
+    integer(row.observed_num) !== null && integer(row.observed_den) !== null
+      ? fraction(row.observed_num, row.observed_den).text
+      : percentOf(row.observed);
   return typeof row.observed_system === 'string' && row.observed_system !== '' ? `${value}, ${show(row.observed_system)}` : value;
 }
 

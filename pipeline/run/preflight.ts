@@ -20,7 +20,12 @@ import { requireFrozenTool } from '../study/drift.ts';
 export type RunProblem = Precondition;
 
 /** Every problem that would stop `run` (or make its result wrong), in the order the stages meet them. */
-export function runProblems(loaded: LoadedStudy, values: StageContext['values'], env: NodeJS.ProcessEnv, nowMs: number = Date.now()): RunProblem[] {
+export function runProblems(
+  loaded: LoadedStudy,
+  values: StageContext['values'],
+  env: NodeJS.ProcessEnv,
+  nowMs: number = Date.now(),
+): RunProblem[] {
   const { layout } = loaded;
   const problems: RunProblem[] = [];
   // Nothing else is worth listing before the freeze.
@@ -32,7 +37,10 @@ export function runProblems(loaded: LoadedStudy, values: StageContext['values'],
   collect(problems, () => {
     const { files } = listSubmissionFiles(layout);
     if (!files.some((f) => statSync(f.path).size > 0)) {
-      throw new PreregError('SUBMISSIONS_EMPTY', `${layout.submissions} holds ${files.length === 0 ? 'no *.jsonl file' : `only empty files (${files.map((f) => f.file).join(', ')})`}`);
+      throw new PreregError(
+        'SUBMISSIONS_EMPTY',
+        `${layout.submissions} holds ${files.length === 0 ? 'no *.jsonl file' : `only empty files (${files.map((f) => f.file).join(', ')})`}`,
+      );
     }
   });
   let policy: TrustPolicy | undefined;
@@ -44,7 +52,8 @@ export function runProblems(loaded: LoadedStudy, values: StageContext['values'],
   }
   collect(problems, () => {
     const secretFile = typeof values['secret-file'] === 'string' ? values['secret-file'] : undefined;
-    if (!existsSync(layout.answerKey)) throw new PreregError('FILE_NOT_FOUND', `the revealed answer key ${layout.answerKey} does not exist`);
+    if (!existsSync(layout.answerKey))
+      throw new PreregError('FILE_NOT_FOUND', `the revealed answer key ${layout.answerKey} does not exist`);
     requireRevealedKey(loaded, layout.answerKey, secretFile, env);
   });
   return problems;
@@ -57,4 +66,3 @@ export function requireRunnable(loaded: LoadedStudy, values: StageContext['value
   const message = problems.map((p, i) => (i === 0 ? p.message : `${p.code}: ${p.message}`)).join('\n');
   throw new PreregError(problems[0]!.code, `run refused before doing any work: ${message}`, { problems }, problems[0]!.exitCode);
 }
-

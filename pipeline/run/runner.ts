@@ -42,13 +42,21 @@ async function runCached(name: StageName, stage: CachedStage<unknown, unknown, u
   const after = pipelineStage(name).after;
   // The predecessor runs with no option of this command but the secret file (no --force).
   const secretFile = ctx.values['secret-file'];
-  const upstream = after === null ? null : ((await runStage(after, { ...ctx, values: typeof secretFile === 'string' ? { 'secret-file': secretFile } : {} })).json as { inputs_digest: string }).inputs_digest;
+  const upstream =
+    after === null
+      ? null
+      : (
+          (await runStage(after, { ...ctx, values: typeof secretFile === 'string' ? { 'secret-file': secretFile } : {} })).json as {
+            inputs_digest: string;
+          }
+        ).inputs_digest;
   const previous = await (stage.previous ? stage.previous(layout) : storedRun(layout, name));
   const force = ctx.values.force === true;
   const regardless = rerunRegardless(previous, force);
   const consumed = await stage.inputs(prepared, upstream, regardless === null, ctx);
   const before = regardless === null ? judge(previous, consumed, stage.labels, force) : null;
-  if (before?.current) return stage.result(ctx, prepared, { skipped: true, reason: before.reason, digest: before.digest, outputs: before.outputs });
+  if (before?.current)
+    return stage.result(ctx, prepared, { skipped: true, reason: before.reason, digest: before.digest, outputs: before.outputs });
   const outputs = await stage.work(ctx, prepared, consumed, (connection, o) => recordRun(connection, name, consumed, o));
   // Judged again only when the work filled in what the digest needs (ingest's files' hashes).
   const verdict = before ?? judge(previous, consumed, stage.labels, force);
@@ -62,7 +70,13 @@ export type StageJudgement = Pick<StageVerdict, 'current' | 'digest' | 'reason'>
  * record (`status`: nothing run, nothing written). `rebuilt`: the first stage is stale, so the store
  * it rebuilds keeps no later stage's record.
  */
-export async function judgeStage(name: StageName, ctx: StageContext, loaded: LoadedStudy, upstream: string | null, rebuilt: boolean): Promise<{ judgement: StageJudgement; consumed: unknown }> {
+export async function judgeStage(
+  name: StageName,
+  ctx: StageContext,
+  loaded: LoadedStudy,
+  upstream: string | null,
+  rebuilt: boolean,
+): Promise<{ judgement: StageJudgement; consumed: unknown }> {
   const work = await pipelineStage(name).work();
   if (!work.cached) throw new Error(`${name} is not a cached stage`);
   const stage = work.stage;
@@ -75,6 +89,9 @@ export async function judgeStage(name: StageName, ctx: StageContext, loaded: Loa
     return { judgement: judge(await storedRun(loaded.layout, name), consumed, stage.labels), consumed };
   } catch (err) {
     if (err instanceof PreregError) throw err;
-    return { judgement: { current: false, digest: '', reason: `the database could not be read (${(err as Error).message.split('\n')[0]})` }, consumed };
+    return {
+      judgement: { current: false, digest: '', reason: `the database could not be read (${(err as Error).message.split('\n')[0]})` },
+      consumed,
+    };
   }
 }

@@ -29,7 +29,9 @@ export function inputsDigest(inputs: unknown): string {
 /** The run recorded for `stage`, or null. */
 export async function recordedRun(connection: DuckDBConnection, stage: string): Promise<RecordedRun | null> {
   const run = await readStageRun(connection, stage);
-  return run ? { digest: run.inputs_digest, inputs: JSON.parse(run.inputs_json) as unknown, outputs: JSON.parse(run.outputs_json) as unknown } : null;
+  return run
+    ? { digest: run.inputs_digest, inputs: JSON.parse(run.inputs_json) as unknown, outputs: JSON.parse(run.outputs_json) as unknown }
+    : null;
 }
 
 /**
@@ -45,7 +47,12 @@ export function rerunRegardless(previous: RecordedRun | null | { missing: string
 }
 
 /** Current or stale, and why. `missing` says why there is no recorded run. */
-export function judge(previous: RecordedRun | null | { missing: string }, inputs: unknown, labels: InputLabels = {}, force = false): StageVerdict {
+export function judge(
+  previous: RecordedRun | null | { missing: string },
+  inputs: unknown,
+  labels: InputLabels = {},
+  force = false,
+): StageVerdict {
   const digest = inputsDigest(inputs);
   const regardless = rerunRegardless(previous, force);
   if (regardless !== null) return { current: false, digest, reason: regardless };
@@ -96,5 +103,7 @@ export function describeChanges(before: Json, after: Json, labels: InputLabels =
     return keys.flatMap((k) => describeChanges(before[k], after[k], labels, path === '' ? k : `${path}.${k}`));
   }
   if (isHex64(after) || isRecord(after) || Array.isArray(after)) return [`${label} changed`];
-  return [`${label} ${before === undefined || before === null ? 'unset' : shown(JSON.stringify(before))} → ${shown(JSON.stringify(after))}`];
+  return [
+    `${label} ${before === undefined || before === null ? 'unset' : shown(JSON.stringify(before))} → ${shown(JSON.stringify(after))}`,
+  ];
 }

@@ -10,7 +10,7 @@ const HELP_COMMON = [
   'Refuses (exit 3, nothing written) when section 5 differs from its frozen digest',
   '(SECTION5_DRIFT), when any other frozen input drifted, or when the revealed answer key does',
   'not reproduce its commitment (ANSWER_KEY_COMMITMENT_MISMATCH). Section 5 runs with DuckDB',
-  "external access disabled and the configuration locked; a missing view or column is refused",
+  'external access disabled and the configuration locked; a missing view or column is refused',
   'before anything is written. Skips when nothing it consumed changed (--force reruns).',
 ];
 
@@ -31,14 +31,17 @@ function analysisCommand(stage: { name: 'classify' | 'score' }, summary: string,
 export const classify: Command = analysisCommand(
   { name: 'classify' },
   'extract assertions and classify them with the section-5 SQL (declared and proven)',
-  ['Runs verify if needed, extracts every assertion (assertions table), builds the', 'base tables of docs/tables.md, then materialises section 5\'s assertion_classes.'],
+  [
+    'Runs verify if needed, extracts every assertion (assertions table), builds the',
+    "base tables of docs/tables.md, then materialises section 5's assertion_classes.",
+  ],
 );
 
 export const score: Command = analysisCommand(
   { name: 'score' },
   'compute scores, constancy, sign tests and hypotheses with the section-5 SQL',
   [
-    'Runs classify if needed, then materialises section 5\'s scores, constancy, sign_tests,',
+    "Runs classify if needed, then materialises section 5's scores, constancy, sign_tests,",
     'discordant_items and hypotheses (result_* tables, read by emit), and adds an exact',
     'Clopper-Pearson interval to every rate and Holm-adjusted p-values to the sign tests at',
     'study.json statistics.alpha (result_score_intervals, result_sign_test_adjustments),',

@@ -66,9 +66,18 @@ export const anchor: Command = {
       if (typeof witness !== 'string' || !/^[a-z0-9][a-z0-9._-]{0,63}$/.test(witness)) {
         throw new PreregError('USAGE', '--import needs --witness NAME (lowercase letters, digits, . _ -)');
       }
-      const outcome = await accept(readRegularFile(ctx.values.import), witness, typeof ctx.values.url === 'string' ? ctx.values.url : null, 'import');
+      const outcome = await accept(
+        readRegularFile(ctx.values.import),
+        witness,
+        typeof ctx.values.url === 'string' ? ctx.values.url : null,
+        'import',
+      );
       if (!outcome.ok) {
-        throw new PreregError('ANCHOR_INVALID', `${ctx.values.import} does not witness freeze_digest ${digest}: ${outcome.reason_codes.join(', ')}`, { reason_codes: outcome.reason_codes });
+        throw new PreregError(
+          'ANCHOR_INVALID',
+          `${ctx.values.import} does not witness freeze_digest ${digest}: ${outcome.reason_codes.join(', ')}`,
+          { reason_codes: outcome.reason_codes },
+        );
       }
       writeAnchor(layout.anchors, outcome.tsr, outcome.meta);
       return {
@@ -80,7 +89,10 @@ export const anchor: Command = {
 
     const tsas = parseTsaOverrides(ctx.values.tsa) ?? study.anchors.tsas;
     if (tsas.length === 0) {
-      throw new PreregError('TSA_UNAVAILABLE', 'no TSA configured in study.json anchors.tsas: pass `--tsa NAME=URL` (a TSA whose root the trust policy pins), or `--import FILE.tsr --witness NAME` for a token obtained elsewhere (docs/operating.md, "prereg anchor")');
+      throw new PreregError(
+        'TSA_UNAVAILABLE',
+        'no TSA configured in study.json anchors.tsas: pass `--tsa NAME=URL` (a TSA whose root the trust policy pins), or `--import FILE.tsr --witness NAME` for a token obtained elsewhere (docs/operating.md, "prereg anchor")',
+      );
     }
     const timeoutMs = positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms');
     const retries = positiveInt(ctx.values.retries, 3, '--retries');
@@ -107,7 +119,8 @@ export const anchor: Command = {
     if (accepted.length < needed) {
       throw new PreregError(
         'TSA_UNAVAILABLE',
-        `${accepted.length} of ${tsas.length} TSA(s) gave a valid token, ${needed} needed; nothing was written. ${failed.map((f) => `${f.witness}: ${f.reason}`).join('; ')}`, { failed },
+        `${accepted.length} of ${tsas.length} TSA(s) gave a valid token, ${needed} needed; nothing was written. ${failed.map((f) => `${f.witness}: ${f.reason}`).join('; ')}`,
+        { failed },
       );
     }
     for (const a of accepted) {

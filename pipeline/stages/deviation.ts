@@ -32,16 +32,16 @@ export const deviation: Command = {
     'usage: prereg deviation --text TEXT --operator-key KEY.pem [--tsa NAME=URL]… [--timeout-ms N] [--retries N] [--root DIR] [--json]',
     '',
     '  --text TEXT          what was done differently from the plan, and why',
-    '  --operator-key FILE  the operator\'s Ed25519 private key (PKCS#8 PEM) whose public half the frozen',
+    "  --operator-key FILE  the operator's Ed25519 private key (PKCS#8 PEM) whose public half the frozen",
     '                       trust policy pins as operator_public_key',
     '  --tsa NAME=URL       ask these TSAs instead of study.json anchors.tsas',
     '',
-    'Appends one prereg.deviation/1 entry to inputs/deviations.jsonl: the freeze, the previous entry\'s',
-    'digest, the intake log\'s head now, the text, the operator\'s signature and a TSA token over the',
+    "Appends one prereg.deviation/1 entry to inputs/deviations.jsonl: the freeze, the previous entry's",
+    "digest, the intake log's head now, the text, the operator's signature and a TSA token over the",
     'entry. Nothing computed changes; the report lists every deviation after the finding, marking those',
     'dated at or after closes_at "after the submissions were seen", and the audit checks the log.',
     'Refuses, writing nothing: another key (OPERATOR_KEY_MISMATCH), a log that does not check',
-    '(DEVIATION_LOG_INVALID, DEVIATION_SIGNATURE_INVALID, …), a token dated before the freeze\'s',
+    "(DEVIATION_LOG_INVALID, DEVIATION_SIGNATURE_INVALID, …), a token dated before the freeze's",
     'earliest anchor (DEVIATION_BEFORE_FREEZE). docs/deviations.md.',
   ].join('\n'),
   options: {
@@ -63,7 +63,10 @@ export const deviation: Command = {
     const state = loadFrozenStudy(loadStudyFiles(layout), 'a deviation is signed with the operator key the frozen trust directory pins');
     const pinned = state.loaded.operatorKey();
     if (!sameKey(operatorKey, pinned.key)) {
-      throw new PreregError('OPERATOR_KEY_MISMATCH', `--operator-key's public half is not the operator_public_key pinned in ${pinned.file}; nothing was written`);
+      throw new PreregError(
+        'OPERATOR_KEY_MISMATCH',
+        `--operator-key's public half is not the operator_public_key pinned in ${pinned.file}; nothing was written`,
+      );
     }
     // The freeze's anchors are verified once, for the log's check and this entry's date.
     const grounds = await deviationGrounds(state, state.trust.tsa);
@@ -82,22 +85,39 @@ export const deviation: Command = {
     };
     const signed = { ...unsigned, signature: signCanonical(operatorKey, unsigned) };
     const digest = deviationDigest(signed);
-    const [token] = await obtainTokens(parseTsaOverrides(ctx.values.tsa) ?? state.study.anchors.tsas, Buffer.from(digest, 'hex'), state.trust.tsa, {
-      timeoutMs: positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms'),
-      retries: positiveInt(ctx.values.retries, 3, '--retries'),
-      progress: ctx.progress,
-      want: 'first',
-    });
+    const [token] = await obtainTokens(
+      parseTsaOverrides(ctx.values.tsa) ?? state.study.anchors.tsas,
+      Buffer.from(digest, 'hex'),
+      state.trust.tsa,
+      {
+        timeoutMs: positiveInt(ctx.values['timeout-ms'], 10_000, '--timeout-ms'),
+        retries: positiveInt(ctx.values.retries, 3, '--retries'),
+        progress: ctx.progress,
+        want: 'first',
+      },
+    );
     // Dated by the witness, never the local clock: not before the freeze, not before the last entry.
     const early = deviationTimeFinding(token!.genTime, grounds.frozenAt);
     if (early) throw new PreregError('DEVIATION_BEFORE_FREEZE', `the token (${token!.witness}) is ${early}; nothing was written`);
     const unordered = deviationOrderFinding(token!.genTime, verified.checked[verified.checked.length - 1]?.gen_time ?? null);
-    if (unordered) throw new PreregError('DEVIATION_LOG_INVALID', `the token (${token!.witness}) is ${unordered}: check the TSA's clock; nothing was written`);
+    if (unordered)
+      throw new PreregError(
+        'DEVIATION_LOG_INVALID',
+        `the token (${token!.witness}) is ${unordered}: check the TSA's clock; nothing was written`,
+      );
     const entry: DeviationEntry = { ...signed, token: Buffer.from(token!.tsr).toString('base64') };
     const problems = deviationProblems(entry);
     if (problems.length > 0) throw new Error(`deviation: the entry built is not a ${DEVIATION_FORMAT} entry: ${problems.join('; ')}`);
     writeFileAtomic(layout.deviations, Buffer.concat([log.bytes, Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8')]));
-    const json = { ok: true, seq: entry.seq, entry_digest: digest, gen_time: token!.genTime, witness: token!.witness, intake: entry.intake, log: DEVIATION_LOG };
+    const json = {
+      ok: true,
+      seq: entry.seq,
+      entry_digest: digest,
+      gen_time: token!.genTime,
+      witness: token!.witness,
+      intake: entry.intake,
+      log: DEVIATION_LOG,
+    };
     return {
       exitCode: EXIT.ok,
       json,

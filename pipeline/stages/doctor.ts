@@ -8,7 +8,7 @@ import type { Command } from '../command.ts';
 
 export const doctor: Command = {
   name: 'doctor',
-  summary: 'say, without running anything, whether each stage\'s inputs are present, valid and consistent with the freeze',
+  summary: "say, without running anything, whether each stage's inputs are present, valid and consistent with the freeze",
   help: [
     'usage: prereg doctor [--operator-key FILE] [--cms-key FILE] [--cms-cert FILE] [--secret-file FILE] [--root DIR] [--json]',
     '',
@@ -16,7 +16,7 @@ export const doctor: Command = {
     'missing, invalid or changed since the freeze) or conflict (an unsafe path, an output in the way: a code that exits 4), each',
     'problem with its reason code, and what to do next. Runs the checks freeze and run make first',
     '(section 5 is dry-run in memory), writes nothing. The key options are those of run.',
-    'First line: the window\'s phase by this machine\'s clock (before, open, closed, sealed), its',
+    "First line: the window's phase by this machine's clock (before, open, closed, sealed), its",
     'times and the next step of that phase (docs/operating.md, "The window").',
     'Exit 0 ready, 3 blocked, 4 conflict.',
   ].join('\n'),
@@ -32,6 +32,10 @@ export const doctor: Command = {
     }
     for (const w of report.warnings) lines.push(`warning: ${w}`);
     lines.push(report.next ? `next: ${report.next}` : 'ready: every stage can run');
-    return { exitCode: report.status === 'ready' ? EXIT.ok : report.status === 'conflict' ? EXIT.conflict : EXIT.blocked, json: report, text: lines.join('\n') };
+    return {
+      exitCode: report.status === 'ready' ? EXIT.ok : report.status === 'conflict' ? EXIT.conflict : EXIT.blocked,
+      json: report,
+      text: lines.join('\n'),
+    };
   },
 };

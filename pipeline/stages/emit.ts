@@ -25,7 +25,7 @@ export const emit: Command = {
     'outputs/<run_id>/ exists; exit 3 when a key is missing or not the pinned one, study.json or',
     'the trust directory drifted from the freeze, or the store is incomplete; and outside the window:',
     'a sealed study before its seal (SEAL_MISSING), an unsealed one before closes_at by this',
-    'machine\'s clock (WINDOW_OPEN). See docs/outputs.md.',
+    "machine's clock (WINDOW_OPEN). See docs/outputs.md.",
   ].join('\n'),
   options: { ...KEY_OPTIONS, outputs: { type: 'string' } },
   stage: true,

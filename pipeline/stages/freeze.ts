@@ -4,7 +4,14 @@ import { existsSync } from 'node:fs';
 import { commitAnswerKey } from '../study/answer-key.ts';
 import { amountsIn, compileExtractor, extractorConfigFromStudy } from '../classify/extract.ts';
 import { corpusSections } from '../study/corpus-sections.ts';
-import { checkKeyCoversItems, goldSetProblems, readAnswerKeyLines, readItems, resolveSecret, SECRET_ENV } from '../freeze/answer-key-file.ts';
+import {
+  checkKeyCoversItems,
+  goldSetProblems,
+  readAnswerKeyLines,
+  readItems,
+  resolveSecret,
+  SECRET_ENV,
+} from '../freeze/answer-key-file.ts';
 import { freezeDigest, renderFreezeRecord, unmatchedHeadingWarning } from '../study/freeze-record.ts';
 import { buildFreezeRecord, computePublicDigests } from '../study/public-digests.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
@@ -22,7 +29,10 @@ function amendmentAsked(replace: unknown, reason: unknown): string | null {
     return null;
   }
   if (typeof reason !== 'string' || reason.trim() === '') {
-    throw new PreregError('USAGE', '--replace needs --reason TEXT: an amendment says why the plan changed, and the new freeze.json records it');
+    throw new PreregError(
+      'USAGE',
+      '--replace needs --reason TEXT: an amendment says why the plan changed, and the new freeze.json records it',
+    );
   }
   return reason;
 }
@@ -41,19 +51,27 @@ export const freeze: Command = {
     '',
     'Refuses (exit 3, the code naming file and field) a plan that could not run after the deadline:',
     'a trust policy that does not load or names a missing file, no operator_public_key, section 5',
-    'failing a dry run on the product\'s fixture of every combination of base-table flags (a required',
+    "failing a dry run on the product's fixture of every combination of base-table flags (a required",
     'view or column missing, a class that study.json does not declare), an undeclared class literal,',
     'a vocabulary of 0 identifiers, a pattern that does not compile. See docs/preregistration.md.',
     'Writes preregistration/freeze.json and prints freeze_digest.',
   ].join('\n'),
-  options: { 'answer-key': { type: 'string' }, 'secret-file': { type: 'string' }, replace: { type: 'boolean' }, reason: { type: 'string' } },
+  options: {
+    'answer-key': { type: 'string' },
+    'secret-file': { type: 'string' },
+    replace: { type: 'boolean' },
+    reason: { type: 'string' },
+  },
   stage: true,
   jsonSchema: () => 'prereg.freeze/1',
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     const amendment = amendmentAsked(ctx.values.replace, ctx.values.reason);
     if (existsSync(layout.freeze) && amendment === null) {
-      throw new PreregError('FREEZE_EXISTS', `${layout.freeze} already exists; an amendment before opens_at is \`--replace --reason TEXT\``);
+      throw new PreregError(
+        'FREEZE_EXISTS',
+        `${layout.freeze} already exists; an amendment before opens_at is \`--replace --reason TEXT\``,
+      );
     }
     if (!existsSync(layout.freeze) && amendment !== null) {
       throw new PreregError('USAGE', `--replace amends an existing freeze, and ${layout.freeze} does not exist: run \`prereg freeze\``);
@@ -125,7 +143,11 @@ export const freeze: Command = {
       text: [
         `froze ${study.study_id}: ${record.corpus.leaf_count} corpus files, ${record.vocabulary.size} identifiers, ${record.answer_key.item_count} answer-key items`,
         `freeze_digest ${digest}`,
-        ...(amends ? [`amends ${amends.freeze_digest} (kept with its anchors under preregistration/amendments/${kept}/): anchor the new freeze_digest before opens_at`] : []),
+        ...(amends
+          ? [
+              `amends ${amends.freeze_digest} (kept with its anchors under preregistration/amendments/${kept}/): anchor the new freeze_digest before opens_at`,
+            ]
+          : []),
         ...warnings.map((w) => `warning: ${w}`),
       ].join('\n'),
     };

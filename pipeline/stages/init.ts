@@ -40,7 +40,11 @@ function rehearsalSystemsOf(value: unknown, rehearsal: boolean): string[] {
   if (value !== undefined && !rehearsal) throw new PreregError('USAGE', '--rehearsal-systems sizes a rehearsal: give it with --rehearsal');
   if (value === undefined) return [0, 1].map(rehearsalSystem);
   const n = typeof value === 'string' && /^[0-9]{1,2}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 1 && n <= MAX_REHEARSAL_SYSTEMS)) throw new PreregError('USAGE', `--rehearsal-systems expects a whole number from 1 to ${MAX_REHEARSAL_SYSTEMS} (sys-a … sys-z), got ${JSON.stringify(value)}`);
+  if (!(n >= 1 && n <= MAX_REHEARSAL_SYSTEMS))
+    throw new PreregError(
+      'USAGE',
+      `--rehearsal-systems expects a whole number from 1 to ${MAX_REHEARSAL_SYSTEMS} (sys-a … sys-z), got ${JSON.stringify(value)}`,
+    );
   return Array.from({ length: n }, (_, i) => rehearsalSystem(i));
 }
 /** The kit's place in the private directory. */
@@ -55,13 +59,22 @@ function isEmptyOrAbsent(dir: string): boolean {
 
 function instant(value: unknown, flag: string, fallback: number): string {
   if (value === undefined) return new Date(fallback).toISOString().replace('.000Z', 'Z');
-  if (typeof value !== 'string' || utcMillis(value) === undefined) throw new PreregError('USAGE', `${flag} expects an instant such as 2027-03-01T00:00:00Z`);
+  if (typeof value !== 'string' || utcMillis(value) === undefined)
+    throw new PreregError('USAGE', `${flag} expects an instant such as 2027-03-01T00:00:00Z`);
   return value;
 }
 
 function studyIdOf(value: unknown, dir: string): string {
-  const id = typeof value === 'string' ? value : basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 64);
-  if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(id)) throw new PreregError('USAGE', `study id ${JSON.stringify(id)}: lowercase letters, digits, . _ - (pass --study-id)`);
+  const id =
+    typeof value === 'string'
+      ? value
+      : basename(dir)
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, '-')
+          .replace(/^[^a-z0-9]+/, '')
+          .slice(0, 64);
+  if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(id))
+    throw new PreregError('USAGE', `study id ${JSON.stringify(id)}: lowercase letters, digits, . _ - (pass --study-id)`);
   return id;
 }
 
@@ -88,14 +101,24 @@ interface PreregSource {
 function preregSourceOf(value: unknown): PreregSource {
   if (value === undefined) return { source: `${CI_TOOLS_DIR}/prereg-${TOOL_VERSION}.tgz`, kind: 'to-add', tarball: null };
   const given = String(value);
-  const refused = (why: string) => new PreregError('PREREG_SOURCE_INVALID', `--prereg-source ${shown(JSON.stringify(given))} ${why}; nothing was written`, { path: given });
+  const refused = (why: string) =>
+    new PreregError('PREREG_SOURCE_INVALID', `--prereg-source ${shown(JSON.stringify(given))} ${why}; nothing was written`, {
+      path: given,
+    });
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(given)) {
-    if (!HTTPS_SOURCE.test(given)) throw refused('is not an https URL of a tarball the workflow can name as it is (https://host/path, no space, quote or shell character)');
+    if (!HTTPS_SOURCE.test(given))
+      throw refused(
+        'is not an https URL of a tarball the workflow can name as it is (https://host/path, no space, quote or shell character)',
+      );
     return { source: given, kind: 'url', tarball: null };
   }
-  if (!existsSync(given)) throw refused('is neither a file nor an https URL: a package name (prereg, prereg@0.3.0) would have the CI install whatever a registry serves under it');
+  if (!existsSync(given))
+    throw refused(
+      'is neither a file nor an https URL: a package name (prereg, prereg@0.3.0) would have the CI install whatever a registry serves under it',
+    );
   const from = resolve(given);
-  if (!TARBALL_NAME.test(basename(from))) throw refused('is not named as a package tarball (NAME.tgz or NAME.tar.gz, letters, digits, . _ + -)');
+  if (!TARBALL_NAME.test(basename(from)))
+    throw refused('is not named as a package tarball (NAME.tgz or NAME.tar.gz, letters, digits, . _ + -)');
   const bytes = readRegularFileCapped(from, MAX_TARBALL_BYTES);
   if (bytes === null) throw refused(`is larger than ${MAX_TARBALL_BYTES / 1024 / 1024} MiB: not a prereg tarball`);
   const found = preregTarballVersion(bytes);
@@ -130,7 +153,8 @@ function intakeMode(value: unknown): 'sealed' | 'unsealed' {
 function attemptsOf(value: unknown): number {
   if (value === undefined) return 1;
   const n = typeof value === 'string' && /^[0-9]{1,4}$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 1 && n <= 1000)) throw new PreregError('USAGE', `--attempts expects a whole number from 1 to 1000, got ${JSON.stringify(value)}`);
+  if (!(n >= 1 && n <= 1000))
+    throw new PreregError('USAGE', `--attempts expects a whole number from 1 to 1000, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -138,7 +162,13 @@ function parseSystems(values: unknown): Array<{ system_id: string; buyer_fingerp
   if (!Array.isArray(values)) return [];
   return values.map((v: string) => {
     const eq = v.indexOf('=');
-    const fingerprints = eq > 0 ? v.slice(eq + 1).split(',').filter((f) => f !== '') : [];
+    const fingerprints =
+      eq > 0
+        ? v
+            .slice(eq + 1)
+            .split(',')
+            .filter((f) => f !== '')
+        : [];
     if (eq <= 0 || fingerprints.length === 0) throw new PreregError('USAGE', `--system expects ID=FINGERPRINT[,FINGERPRINT…], got ${v}`);
     return { system_id: v.slice(0, eq), buyer_fingerprints: fingerprints };
   });
@@ -167,15 +197,15 @@ export const init: Command = {
     '  --private-dir DIR  where the private files go (default: DIR.private beside DIR, never inside it):',
     '                     operator.key.pem, operator-cms.key.pem, operator-cms.cert.pem (the operator',
     '                     keys emit signs with), answer-key.jsonl (a template) and answer-key.secret',
-    '  --study-id ID      default: DIR\'s name',
+    "  --study-id ID      default: DIR's name",
     '  --opens-at T       submission window (default: 7 days from now, 00:00Z); --closes-at (default +14 days)',
     '  --tsa NAME=URL     the TSAs anchor asks (default: none; add them to study.json anchors.tsas)',
     '  --tsa-root FILE    a TSA root certificate (PEM) to pin in preregistration/trust/tsa-roots/',
     '  --system ID=FP[,FP…]  register a participating system and its buyer fingerprints (study.json',
     '                     systems); without any, doctor warns and freeze refuses (STUDY_SYSTEMS_UNREGISTERED)',
-    '  --intake MODE      sealed (default: participants sign, the operator seals; add each system\'s',
+    "  --intake MODE      sealed (default: participants sign, the operator seals; add each system's",
     '                     agent_keys before the freeze, docs/intake.md) or unsealed (a weakened mode',
-    '                     the audit\'s verdict names)',
+    "                     the audit's verdict names)",
     '  --seller ID        pin a retrieval service whose proofs can prove a passage served (trust',
     '                     policy sellers; "any" for the weakened mode); without any, freeze refuses',
     '                     the study (TRUST_SELLERS_MISSING) until the policy lists them',
@@ -192,12 +222,12 @@ export const init: Command = {
     '                     pinned, with their seller; `prereg dev tsa|issue --kit` use the kit',
     '  --rehearsal-systems N  with --rehearsal: N systems sys-a, sys-b, … (1 to 26, default 2);',
     '                     `prereg dev add-system ID --kit KIT` adds one more before the freeze',
-    '  --prereg-source FILE.tgz|URL  where the study\'s CI (.github/workflows/prereg.yml) installs',
+    "  --prereg-source FILE.tgz|URL  where the study's CI (.github/workflows/prereg.yml) installs",
     '                     prereg from: a prereg tarball (copied into DIR/tools/) or an https URL of',
     '                     one; never a package name (default: tools/prereg-<version>.tgz, to add)',
     '',
     'Writes DIR/corpus/ (one sample document, items.jsonl), DIR/preregistration/ (PREREGISTRATION.md',
-    'whose section 5 is the example study\'s analysis, study.json, trust/policy.json pinning the new',
+    "whose section 5 is the example study's analysis, study.json, trust/policy.json pinning the new",
     'operator public key and the TSA roots), DIR/inputs/submissions/, DIR/.github/workflows/prereg.yml',
     '(check-anchors on every push once frozen, against preregistration/FREEZE-DIGEST: docs/ci.md). Refuses (exit 4,',
     'INIT_TARGET_EXISTS) a DIR or private directory that exists and is not empty. Then: edit, run',
@@ -229,16 +259,27 @@ export const init: Command = {
     const privateDir = resolve(typeof ctx.values['private-dir'] === 'string' ? ctx.values['private-dir'] : `${dir}.private`);
     // Judged on real paths: `--private-dir alias/priv`, alias a symlink to the study, is inside it.
     if (isWithin(privateDir, dir)) {
-      throw new PreregError('PRIVATE_DIR_INSIDE_STUDY', `--private-dir ${privateDir} is inside the study ${dir} (symlinks resolved: ${realPathOf(privateDir)}): private keys and the answer key must stay outside it; nothing was written`, { path: privateDir, study: dir });
+      throw new PreregError(
+        'PRIVATE_DIR_INSIDE_STUDY',
+        `--private-dir ${privateDir} is inside the study ${dir} (symlinks resolved: ${realPathOf(privateDir)}): private keys and the answer key must stay outside it; nothing was written`,
+        { path: privateDir, study: dir },
+      );
     }
     for (const d of [dir, privateDir]) {
-      if (!isEmptyOrAbsent(d)) throw new PreregError('INIT_TARGET_EXISTS', `${d} exists and is not empty; init writes only into a new or empty directory`, { path: d });
+      if (!isEmptyOrAbsent(d))
+        throw new PreregError('INIT_TARGET_EXISTS', `${d} exists and is not empty; init writes only into a new or empty directory`, {
+          path: d,
+        });
     }
     const studyId = studyIdOf(ctx.values['study-id'], dir);
     const rehearsal = ctx.values.rehearsal === true;
     const rehearsalSystems = rehearsalSystemsOf(ctx.values['rehearsal-systems'], rehearsal);
     const ci = preregSourceOf(ctx.values['prereg-source']);
-    const opens = instant(ctx.values['opens-at'], '--opens-at', rehearsal ? Math.ceil((Date.now() + REHEARSAL_OPENS_IN) / MINUTE) * MINUTE : Math.ceil(Date.now() / DAY) * DAY + 7 * DAY);
+    const opens = instant(
+      ctx.values['opens-at'],
+      '--opens-at',
+      rehearsal ? Math.ceil((Date.now() + REHEARSAL_OPENS_IN) / MINUTE) * MINUTE : Math.ceil(Date.now() / DAY) * DAY + 7 * DAY,
+    );
     const closes = instant(ctx.values['closes-at'], '--closes-at', utcMillis(opens)! + (rehearsal ? REHEARSAL_OPEN_FOR : 14 * DAY));
     if (utcMillis(opens)! >= utcMillis(closes)!) throw new PreregError('USAGE', '--opens-at must be before --closes-at');
     const rootFiles = Array.isArray(ctx.values['tsa-root']) ? ctx.values['tsa-root'] : [];
@@ -246,11 +287,20 @@ export const init: Command = {
       if (!existsSync(f)) throw new PreregError('FILE_NOT_FOUND', `--tsa-root ${f} does not exist`, { path: f });
       return { name: basename(f), pem: readFileSync(f, 'utf8') };
     });
-    if (rehearsal && ctx.values.system !== undefined) throw new PreregError('USAGE', `--rehearsal registers its own systems (${rehearsalSystems.join(', ')}; --rehearsal-systems N for another number): leave out --system`);
+    if (rehearsal && ctx.values.system !== undefined)
+      throw new PreregError(
+        'USAGE',
+        `--rehearsal registers its own systems (${rehearsalSystems.join(', ')}; --rehearsal-systems N for another number): leave out --system`,
+      );
     // The rehearsal's TEST-ONLY kit, generated in a scratch directory and moved into the private directory with it.
     let kit: NewKit | null = null;
     const kitScratch = join(dirname(privateDir), `.${basename(privateDir)}.kit-${randomBytes(6).toString('hex')}`);
-    if (rehearsal) kit = createDevKit(kitScratch, { studyId, systems: rehearsalSystems, issuerValidFrom: new Date(utcMillis(opens)! - DAY).toISOString().replace('.000Z', 'Z') });
+    if (rehearsal)
+      kit = createDevKit(kitScratch, {
+        studyId,
+        systems: rehearsalSystems,
+        issuerValidFrom: new Date(utcMillis(opens)! - DAY).toISOString().replace('.000Z', 'Z'),
+      });
     let scaffold: Scaffold;
     try {
       scaffold = scaffoldStudy({
@@ -258,7 +308,9 @@ export const init: Command = {
         ...(rehearsal ? { title: `TEST-ONLY rehearsal ${studyId}: dev TSA, dev issuer and dev keys (docs/getting-started.md)` } : {}),
         window: { opens_at: opens, closes_at: closes },
         tsas: parseTsaOverrides(ctx.values.tsa) ?? (rehearsal ? [{ name: 'dev', url: `http://127.0.0.1:${DEV_TSA_PORT}/` }] : []),
-        systems: kit ? kit.systems.map((s) => ({ system_id: s.system_id, buyer_fingerprints: [s.buyer_fingerprint], agent_keys: [s.agent_key] })) : parseSystems(ctx.values.system),
+        systems: kit
+          ? kit.systems.map((s) => ({ system_id: s.system_id, buyer_fingerprints: [s.buyer_fingerprint], agent_keys: [s.agent_key] }))
+          : parseSystems(ctx.values.system),
         sellers: parseSellers(ctx.values.seller) ?? (kit ? [kit.kit.seller] : undefined),
         tsaRoots: kit ? [...tsaRoots, { name: KIT_FILES.tsaRoot, pem: kit.kit.tsaRootPem }] : tsaRoots,
         keys: generateOperatorKeys(studyId),
@@ -274,7 +326,11 @@ export const init: Command = {
         // The dev issuer pinned as `trust import-arkforge` pins a real one, from its published key history.
         const policyFile = 'preregistration/trust/policy.json';
         const historyFile = kit.kit.path(KIT_FILES.issuerKeys);
-        const plan = planArkForgeImport(JSON.parse(scaffold.study[policyFile]!) as TrustPolicy, parseArkForgeKeyHistory(readFileSync(historyFile, 'utf8'), historyFile), () => undefined);
+        const plan = planArkForgeImport(
+          JSON.parse(scaffold.study[policyFile]!) as TrustPolicy,
+          parseArkForgeKeyHistory(readFileSync(historyFile, 'utf8'), historyFile),
+          () => undefined,
+        );
         scaffold.study[policyFile] = `${JSON.stringify(plan.policy, null, 2)}\n`;
       }
       mkdirSync(dirname(dir), { recursive: true });
@@ -292,14 +348,29 @@ export const init: Command = {
     const requireReceipts = ctx.values['require-receipts'] === true;
     const next = [
       `prereg doctor --root ${rel(dir)}`,
-      ...(ci.kind === 'to-add' ? [`mkdir -p ${rel(join(dir, CI_TOOLS_DIR))} && cp PATH/TO/prereg-${TOOL_VERSION}.tgz ${rel(join(dir, CI_TOOLS_DIR))}/   (the tarball you installed prereg from: the study's CI installs it, docs/ci.md)`] : []),
+      ...(ci.kind === 'to-add'
+        ? [
+            `mkdir -p ${rel(join(dir, CI_TOOLS_DIR))} && cp PATH/TO/prereg-${TOOL_VERSION}.tgz ${rel(join(dir, CI_TOOLS_DIR))}/   (the tarball you installed prereg from: the study's CI installs it, docs/ci.md)`,
+          ]
+        : []),
       ...(kit ? [`prereg dev tsa --kit ${rel(kitDir)} --port ${DEV_TSA_PORT}   (in another terminal; leave it running)`] : []),
       `prereg freeze --root ${rel(dir)} --answer-key ${rel(priv(PRIVATE_FILES.answerKey))} --secret-file ${rel(priv(PRIVATE_FILES.secret))}`,
       `prereg anchor --root ${rel(dir)}${tsaRoots.length === 0 && !kit ? '   (after pinning a TSA root: docs/operating.md)' : kit ? `   (before ${opens})` : ''}`,
       `echo FREEZE_DIGEST > ${rel(join(dir, FREEZE_DIGEST_FILE))}   (the freeze_digest freeze printed, once anchored; commit it: the CI checks every push against it, docs/ci.md)`,
     ];
-    const ciJson = { workflow: CI_WORKFLOW_FILE, prereg_source: ci.source, prereg_source_kind: ci.kind, prereg_version: ci.tarball?.version ?? null, freeze_digest_file: FREEZE_DIGEST_FILE };
-    const ciSource = ci.kind === 'copied' ? `${ci.source} (copied from ${ci.tarball!.from}: prereg ${ci.tarball!.version})` : ci.kind === 'url' ? ci.source : `${ci.source}, which is not there yet: add the prereg tarball you installed prereg from, or change the workflow's PREREG_SOURCE line`;
+    const ciJson = {
+      workflow: CI_WORKFLOW_FILE,
+      prereg_source: ci.source,
+      prereg_source_kind: ci.kind,
+      prereg_version: ci.tarball?.version ?? null,
+      freeze_digest_file: FREEZE_DIGEST_FILE,
+    };
+    const ciSource =
+      ci.kind === 'copied'
+        ? `${ci.source} (copied from ${ci.tarball!.from}: prereg ${ci.tarball!.version})`
+        : ci.kind === 'url'
+          ? ci.source
+          : `${ci.source}, which is not there yet: add the prereg tarball you installed prereg from, or change the workflow's PREREG_SOURCE line`;
     const rehearsalJson = kit
       ? {
           test_only: true,
@@ -312,7 +383,20 @@ export const init: Command = {
       : null;
     return {
       exitCode: EXIT.ok,
-      json: { ok: true, warnings: warning ? [warning] : [], study_id: studyId, dir, private_dir: privateDir, files: [...Object.keys(scaffold.study), ...(ci.tarball ? [ci.source] : [])].sort(), private_files: Object.keys(scaffold.private).sort(), window: { opens_at: opens, closes_at: closes }, require_receipts: requireReceipts, rehearsal: rehearsalJson, ci: ciJson, next },
+      json: {
+        ok: true,
+        warnings: warning ? [warning] : [],
+        study_id: studyId,
+        dir,
+        private_dir: privateDir,
+        files: [...Object.keys(scaffold.study), ...(ci.tarball ? [ci.source] : [])].sort(),
+        private_files: Object.keys(scaffold.private).sort(),
+        window: { opens_at: opens, closes_at: closes },
+        require_receipts: requireReceipts,
+        rehearsal: rehearsalJson,
+        ci: ciJson,
+        next,
+      },
       text: [
         `init: ${kit ? 'TEST-ONLY rehearsal ' : ''}study ${studyId} in ${dir}`,
         `  private files (never commit them) in ${privateDir}: ${Object.keys(scaffold.private).sort().join(', ')}`,

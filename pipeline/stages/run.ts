@@ -19,10 +19,10 @@ export const run: Command = {
     '',
     'First checks everything it will need and refuses (exit 3) before any work: freeze.json, the',
     'window closed (a sealed study sealed: SEAL_MISSING; an unsealed one past closes_at by this',
-    'machine\'s clock: WINDOW_OPEN), at',
+    "machine's clock: WINDOW_OPEN), at",
     'least one submission line, inputs/commitments.jsonl when the policy requires receipts, the',
     'operator keys (the pinned one), the revealed answer key and its secret (reproducing the',
-    'commitment). Then runs every stage in order (see each stage\'s --help); a stage whose inputs are unchanged',
+    "commitment). Then runs every stage in order (see each stage's --help); a stage whose inputs are unchanged",
     'since its last run is skipped. Ends with emit, which writes outputs/<run_id>/ and refuses',
     'an existing one (OUTPUT_EXISTS, exit 4). Stops at the first stage that refuses, with its',
     'code and exit code; nothing is written to outputs/ then.',
@@ -46,7 +46,8 @@ export const run: Command = {
       const result = await runStage(stage.name, shared);
       stages[stage.name] = result.json;
       if (stage.name !== 'emit') said.push(result.text.split('\n')[0]!);
-      if (result.exitCode !== EXIT.ok) return { exitCode: result.exitCode, json: { ok: false, failed_stage: stage.name, stages }, text: result.text };
+      if (result.exitCode !== EXIT.ok)
+        return { exitCode: result.exitCode, json: { ok: false, failed_stage: stage.name, stages }, text: result.text };
     }
     const emitted = stages.emit as { run_id: string; dir: string };
     return {

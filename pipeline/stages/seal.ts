@@ -8,7 +8,15 @@
 // (INPUT_NOT_REGULAR_FILE / SUBMISSION_PATH_UNSAFE), an existing seal (SEAL_EXISTS). Holds the study lock.
 import { lstatSync } from 'node:fs';
 import { latestEntries } from '../evidence/intake/log.ts';
-import { GENESIS_PREV, logRoot, SEAL_FORMAT, sealDigest, storedPath, type SealedFile, type SealRecord } from '../evidence/intake/records.ts';
+import {
+  GENESIS_PREV,
+  logRoot,
+  SEAL_FORMAT,
+  sealDigest,
+  storedPath,
+  type SealedFile,
+  type SealRecord,
+} from '../evidence/intake/records.ts';
 import { canonicalJson } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import { utcMillis } from '../formats/utc-instant.ts';
@@ -45,7 +53,8 @@ export const seal: Command = {
   async run(ctx) {
     const layout = studyLayout(ctx.root);
     const { frozen, freezeDigest, study, trust } = loadFrozenStudy(loadStudyFiles(layout));
-    if (lstatSync(layout.seal, { throwIfNoEntry: false })) throw new PreregError('SEAL_EXISTS', 'inputs/seal.json already exists; nothing was written');
+    if (lstatSync(layout.seal, { throwIfNoEntry: false }))
+      throw new PreregError('SEAL_EXISTS', 'inputs/seal.json already exists; nothing was written');
     const log = await readIntakeLog(layout);
     const record: SealRecord = {
       format: SEAL_FORMAT,
@@ -66,14 +75,28 @@ export const seal: Command = {
     const within = intakeOf(study).seal_within_s;
     for (const t of tokens) {
       const at = utcMillis(t.genTime)!;
-      if (at < closes) throw new PreregError('SEAL_EARLY', `${t.witness} dated the seal ${t.genTime}, before closes_at ${record.closes_at}: submissions are still open; nothing was written`);
-      if (at > closes + within * 1000) throw new PreregError('SEAL_LATE', `${t.witness} dated the seal ${t.genTime}, more than intake.seal_within_s = ${within} s after closes_at ${record.closes_at}; nothing was written`);
+      if (at < closes)
+        throw new PreregError(
+          'SEAL_EARLY',
+          `${t.witness} dated the seal ${t.genTime}, before closes_at ${record.closes_at}: submissions are still open; nothing was written`,
+        );
+      if (at > closes + within * 1000)
+        throw new PreregError(
+          'SEAL_LATE',
+          `${t.witness} dated the seal ${t.genTime}, more than intake.seal_within_s = ${within} s after closes_at ${record.closes_at}; nothing was written`,
+        );
     }
     const now = new Date().toISOString();
     for (const t of tokens) writeSealAnchor(layout.sealAnchors, t.tsr, t.witness, t.url, digest, now);
     // seal.json last: its existence is what closes the intake.
     writeFileAtomic(layout.seal, `${JSON.stringify(JSON.parse(canonicalJson(record)), null, 2)}\n`);
-    const json = { ok: true, seal_digest: digest, log: record.log, files: record.files, anchors: tokens.map((t) => ({ witness: t.witness, gen_time: t.genTime })) };
+    const json = {
+      ok: true,
+      seal_digest: digest,
+      log: record.log,
+      files: record.files,
+      anchors: tokens.map((t) => ({ witness: t.witness, gen_time: t.genTime })),
+    };
     return {
       exitCode: EXIT.ok,
       json,
@@ -91,7 +114,11 @@ export const seal: Command = {
  * plus inputs/commitments.jsonl when present. A governed file no entry received is refused.
  */
 function sealedFiles(layout: StudyLayout, latest: ReturnType<typeof latestEntries>): SealedFile[] {
-  const expected: SealedFile[] = latest.map((e) => ({ path: storedPath(e.request.kind, e.request.system_id), bytes: e.request.bytes, sha256: e.request.sha256 }));
+  const expected: SealedFile[] = latest.map((e) => ({
+    path: storedPath(e.request.kind, e.request.system_id),
+    bytes: e.request.bytes,
+    sha256: e.request.sha256,
+  }));
   if (lstatSync(layout.commitments, { throwIfNoEntry: false })) {
     const data = readRegularFile(layout.commitments);
     expected.push({ path: studyRelative(layout, layout.commitments), bytes: data.length, sha256: sha256Hex(data) });

@@ -32,8 +32,8 @@ export const status: Command = {
     'blocked (it would refuse, with its reason code). Judged by the rule the stages skip by: the',
     'inputs each recorded in work/prereg.duckdb against what it would consume now. Runs no stage',
     'and writes nothing. Exit 0 when every stage could run (current or stale), 3 when one is blocked:',
-    'emit is blocked outside the window (SEAL_MISSING before a sealed study\'s seal, WINDOW_OPEN',
-    'before an unsealed one\'s closes_at by this machine\'s clock). First line: the window\'s phase',
+    "emit is blocked outside the window (SEAL_MISSING before a sealed study's seal, WINDOW_OPEN",
+    "before an unsealed one's closes_at by this machine's clock). First line: the window's phase",
     '(before, open, closed, sealed), its times and the next step of that phase.',
     '',
     '  --outputs DIR   where run/emit were told to write <run_id>/ (default: outputs/); emit is',
@@ -72,7 +72,8 @@ export const status: Command = {
       const outputs = typeof ctx.values.outputs === 'string' ? ctx.values.outputs : undefined;
       const dir = runDirectory(layout, runId, outputs).finalDir;
       const named = outputs === undefined ? `${studyRelative(layout, dir)}/` : shown(`${dir}/`);
-      const missing = outputs === undefined ? `${named} does not exist (if run wrote elsewhere, pass its --outputs DIR)` : `${named} does not exist`;
+      const missing =
+        outputs === undefined ? `${named} does not exist (if run wrote elsewhere, pass its --outputs DIR)` : `${named} does not exist`;
       stages.push(
         allCurrent && existsSync(dir)
           ? { stage: 'emit', state: 'current', reason: `${named} exists` }
@@ -82,7 +83,11 @@ export const status: Command = {
       if (!(err instanceof PreregError)) throw err;
       const at = stages.length;
       for (const [i, name] of STAGE_NAMES.slice(at).entries()) {
-        stages.push(i === 0 ? { stage: name, state: 'blocked', code: err.code, reason: err.message.split('\n')[0]! } : { stage: name, state: 'blocked', reason: `${STAGE_NAMES[at]} is blocked` });
+        stages.push(
+          i === 0
+            ? { stage: name, state: 'blocked', code: err.code, reason: err.message.split('\n')[0]! }
+            : { stage: name, state: 'blocked', reason: `${STAGE_NAMES[at]} is blocked` },
+        );
       }
     }
     // Emit signs nothing outside the window (SEAL_MISSING, WINDOW_OPEN): blocked, whatever the store holds.
@@ -97,7 +102,10 @@ export const status: Command = {
     }
     const window = windowState(loaded, Date.now());
     const blocked = stages.some((s) => s.state === 'blocked');
-    const lines = [...(window ? windowLines(window) : []), ...stages.map((s) => `${s.stage}: ${s.state}${s.state === 'stale' ? ' — ' : ', '}${s.code ? `${s.code}: ` : ''}${s.reason}`)];
+    const lines = [
+      ...(window ? windowLines(window) : []),
+      ...stages.map((s) => `${s.stage}: ${s.state}${s.state === 'stale' ? ' — ' : ', '}${s.code ? `${s.code}: ` : ''}${s.reason}`),
+    ];
     return { exitCode: blocked ? EXIT.blocked : EXIT.ok, json: { ok: !blocked, window, stages }, text: lines.join('\n') };
   },
 };

@@ -31,7 +31,7 @@ export const verify: Command = {
     'evidence is whose (evidence_ownership, evidence_reuse: EVIDENCE_NOT_BOUND, EVIDENCE_REUSED;',
     'docs/ownership.md), with a warning when study.json registers no systems, and which passages',
     'are proven served: from a seller the trust policy pins (EVIDENCE_SELLER_UNBOUND,',
-    'EVIDENCE_SELLER_UNPINNED) and frozen corpus text of their ref\'s section (passage_corpus,',
+    "EVIDENCE_SELLER_UNPINNED) and frozen corpus text of their ref's section (passage_corpus,",
     'PASSAGE_NOT_IN_CORPUS; docs/ownership.md "Served"). A malformed',
     'line of inputs/commitments.jsonl is reported (file:line, COMMITMENT_MALFORMED) and the other',
     'lines still count. Skips when nothing it consumed changed (--force reruns). Exit 0; 3 when',
@@ -43,9 +43,9 @@ export const verify: Command = {
     '"entries"}) or a single AER-1 receipt (an object with receipt_schema_version); directories',
     'are walked for *.json and *.jsonl in sorted order. A submission file (*.jsonl) has every',
     'evidence item and the receipts of every line verified, each result with its line and part. --trust defaults to preregistration/trust,',
-    '--commitments to the study\'s commitments files (inputs/commitments.jsonl and each system\'s own',
-    'inputs/commitments/<system_id>.jsonl), the window and the agent keys to the study\'s when a study.json is',
-    'found, else unbounded and none; a submission line\'s timeline is owned by its system_id, as in the study. Paths holding nothing to verify are refused (NOTHING_TO_VERIFY, exit 3). With --json, one line per file: {file, kind, status, reason_codes,',
+    "--commitments to the study's commitments files (inputs/commitments.jsonl and each system's own",
+    "inputs/commitments/<system_id>.jsonl), the window and the agent keys to the study's when a study.json is",
+    "found, else unbounded and none; a submission line's timeline is owned by its system_id, as in the study. Paths holding nothing to verify are refused (NOTHING_TO_VERIFY, exit 3). With --json, one line per file: {file, kind, status, reason_codes,",
     'informational_codes, checks, seller (proofs: the seller the proof binds, or null), problems}, then one line per malformed commitments line',
     '({file, line, kind: "commitment", status: "MALFORMED", …}). Exit 0 when every file reached',
     'the best status of its kind (VERIFIED, ANCHORED, CONFORMANT: a conformant receipt is',
@@ -82,17 +82,21 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
     // Each file dated as the study stage dates it (an intake entry, the seal); without a trust
     // directory no token can be checked (verifyContextInputs refuses that next).
     const files = listCommitmentsFiles(layout);
-    const witnesses = existsSync(join(trustDir, 'policy.json')) ? await commitmentWitnesses(layout, files, loadTrust(trustDir).tsa) : new Map<string, CommitmentWitness>();
-    for (const f of files) commitments.push(...(await readCommitments(f.path, f.file, undefined, f.owner ?? undefined, witnesses.get(f.file))));
-  }
-  else commitments.push(...(await readCommitments(commitmentsPath, 'inputs/commitments.jsonl')));
+    const witnesses = existsSync(join(trustDir, 'policy.json'))
+      ? await commitmentWitnesses(layout, files, loadTrust(trustDir).tsa)
+      : new Map<string, CommitmentWitness>();
+    for (const f of files)
+      commitments.push(...(await readCommitments(f.path, f.file, undefined, f.owner ?? undefined, witnesses.get(f.file))));
+  } else commitments.push(...(await readCommitments(commitmentsPath, 'inputs/commitments.jsonl')));
   const inputs = verifyContextInputs(trustDir, study?.window ?? UNBOUNDED_WINDOW, commitments, registeredAgentKeys(study?.systems ?? []));
   // A malformed line that names no job concerns every timeline: each one lists it. A line that
   // names a job is already among that job's timelines' problems.
   const unattributed = commitmentProblems(commitments.filter((l) => !l.ok && l.job_id === null));
   const files = expandPaths(ctx.positionals); // a missing path is refused before anything is printed
   if (files.length === 0) {
-    throw new PreregError('NOTHING_TO_VERIFY', `${ctx.positionals.join(', ')}: no *.json or *.jsonl file to verify`, { paths: ctx.positionals });
+    throw new PreregError('NOTHING_TO_VERIFY', `${ctx.positionals.join(', ')}: no *.json or *.jsonl file to verify`, {
+      paths: ctx.positionals,
+    });
   }
   const header = commitmentProblems(commitments).map(shown);
   const lines: string[] = [...header];
@@ -114,16 +118,31 @@ async function verifyGivenFiles(ctx: StageContext): Promise<StageResult> {
       if (++batched === LINES_PER_WRITE) flush();
       return;
     }
-    const text = ctx.json ? '' : `${shown(r.file)}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.map(shown).join('\n  ')}` : ''}`;
+    const text = ctx.json
+      ? ''
+      : `${shown(r.file)}${r.line !== undefined ? `:${r.line} ${r.part}` : ''}: ${r.kind} ${r.status}${r.reason_codes.length ? ` ${r.reason_codes.join(' ')}` : ''}${r.problems.length ? `\n  ${r.problems.map(shown).join('\n  ')}` : ''}`;
     if (!ctx.json) lines.push(text);
     print?.(r, text);
   });
   if (ctx.write) flush();
   // A malformed commitments line is an input that did not verify either: one more JSON line each
   // (kind "commitment", after the files), and the exit says so.
-  const malformed = commitments.flatMap((l) => (l.ok ? [] : [{
-    file: l.file, line: l.line, kind: 'commitment', status: 'MALFORMED', reason_codes: ['COMMITMENT_MALFORMED'], informational_codes: [], checks: {}, problems: l.problems,
-  }]));
+  const malformed = commitments.flatMap((l) =>
+    l.ok
+      ? []
+      : [
+          {
+            file: l.file,
+            line: l.line,
+            kind: 'commitment',
+            status: 'MALFORMED',
+            reason_codes: ['COMMITMENT_MALFORMED'],
+            informational_codes: [],
+            checks: {},
+            problems: l.problems,
+          },
+        ],
+  );
   if (print && ctx.json) for (const m of malformed) print(m, '');
   const ok = results.every(fileVerified) && malformed.length === 0;
   return {

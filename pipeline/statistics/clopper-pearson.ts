@@ -77,7 +77,8 @@ export interface Interval {
 
 /** The exact two-sided interval of k successes in n trials at level 1 − alpha; null when n = 0 (no rate). */
 export function clopperPearson(k: number, n: number, alpha: number): Interval | null {
-  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || k > n) throw new RangeError(`clopperPearson: need integers 0 ≤ k ≤ n, got ${k} / ${n}`);
+  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || k > n)
+    throw new RangeError(`clopperPearson: need integers 0 ≤ k ≤ n, got ${k} / ${n}`);
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`clopperPearson: alpha must be in (0, 1), got ${alpha}`);
   if (n === 0) return null;
   return {

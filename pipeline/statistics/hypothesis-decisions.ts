@@ -24,15 +24,27 @@ const isP = (x: number | null): x is number => x !== null && x >= 0 && x <= 1;
 export function decisionProblems(rows: readonly HypothesisDecision[], alpha: number): string[] {
   const problems: string[] = [];
   const bad = rows.filter((r) => ![r.p_value, r.p_holm, r.p_value_against, r.p_holm_against].every(isP));
-  for (const r of bad) problems.push(`${r.hypothesis_id}: p_value, p_holm, p_value_against and p_holm_against must each be a probability (an undecidable hypothesis has p = 1), got ${[r.p_value, r.p_holm, r.p_value_against, r.p_holm_against].join(', ')}`);
+  for (const r of bad)
+    problems.push(
+      `${r.hypothesis_id}: p_value, p_holm, p_value_against and p_holm_against must each be a probability (an undecidable hypothesis has p = 1), got ${[r.p_value, r.p_holm, r.p_value_against, r.p_holm_against].join(', ')}`,
+    );
   if (bad.length > 0) return problems;
   const holm = holmAdjusted(rows.map((r) => r.p_value!));
   const holmAgainst = holmAdjusted(rows.map((r) => r.p_value_against!));
   rows.forEach((r, i) => {
-    if (!agrees(r.p_holm!, holm[i]!)) problems.push(`${r.hypothesis_id}: p_holm ${r.p_holm} is not Holm's adjustment of p_value across the family's ${rows.length} hypotheses (${holm[i]})`);
-    if (!agrees(r.p_holm_against!, holmAgainst[i]!)) problems.push(`${r.hypothesis_id}: p_holm_against ${r.p_holm_against} is not Holm's adjustment of p_value_against across the family's ${rows.length} hypotheses (${holmAgainst[i]})`);
+    if (!agrees(r.p_holm!, holm[i]!))
+      problems.push(
+        `${r.hypothesis_id}: p_holm ${r.p_holm} is not Holm's adjustment of p_value across the family's ${rows.length} hypotheses (${holm[i]})`,
+      );
+    if (!agrees(r.p_holm_against!, holmAgainst[i]!))
+      problems.push(
+        `${r.hypothesis_id}: p_holm_against ${r.p_holm_against} is not Holm's adjustment of p_value_against across the family's ${rows.length} hypotheses (${holmAgainst[i]})`,
+      );
     const decided = r.p_holm! <= alpha ? 'SUPPORTED' : r.p_holm_against! <= alpha ? 'NOT_SUPPORTED' : 'INCONCLUSIVE';
-    if (r.outcome !== decided) problems.push(`${r.hypothesis_id}: outcome ${r.outcome}, but at alpha ${alpha} p_holm ${r.p_holm} and p_holm_against ${r.p_holm_against} decide ${decided}`);
+    if (r.outcome !== decided)
+      problems.push(
+        `${r.hypothesis_id}: outcome ${r.outcome}, but at alpha ${alpha} p_holm ${r.p_holm} and p_holm_against ${r.p_holm_against} decide ${decided}`,
+      );
   });
   return problems;
 }

@@ -32,7 +32,11 @@ function replicatePair(t: SignTestRow, replicateOf: ReadonlyMap<string, string>)
  * comparison of two originals is a comparison; any other row with a replicate in it is neither
  * (a replicate is paired only with its original, and ranks against nobody).
  */
-export function splitSignTests(tests: readonly SignTestRow[], replicateOf: ReadonlyMap<string, string>, alpha: number): { floor: NoiseFloorRow[]; comparisons: SignTestRow[] } {
+export function splitSignTests(
+  tests: readonly SignTestRow[],
+  replicateOf: ReadonlyMap<string, string>,
+  alpha: number,
+): { floor: NoiseFloorRow[]; comparisons: SignTestRow[] } {
   const exactAlpha = decimalFraction(alpha);
   const floor: NoiseFloorRow[] = [];
   const comparisons: SignTestRow[] = [];
@@ -41,8 +45,13 @@ export function splitSignTests(tests: readonly SignTestRow[], replicateOf: Reado
     if (pair !== null) {
       const { p_value, below_alpha } = exactSignTest(t.wins_a, t.wins_b, exactAlpha);
       floor.push({
-        system_id: pair.original, replicate: pair.replicate, metric: t.metric, items: t.wins_a + t.wins_b + t.ties,
-        discordant: t.wins_a + t.wins_b, p_value, reason_code: below_alpha ? 'NOISE_FLOOR_EXCEEDED' : null,
+        system_id: pair.original,
+        replicate: pair.replicate,
+        metric: t.metric,
+        items: t.wins_a + t.wins_b + t.ties,
+        discordant: t.wins_a + t.wins_b,
+        p_value,
+        reason_code: below_alpha ? 'NOISE_FLOOR_EXCEEDED' : null,
       });
     } else if (!replicateOf.has(t.system_a) && !replicateOf.has(t.system_b)) {
       comparisons.push(t);

@@ -86,11 +86,15 @@ export function signTestAdjustments(
   const exactAlpha = decimalFraction(alpha);
   const fewest = fewestDiscordantToReach(exactAlpha);
   const byMetric = new Map<string, number[]>();
-  tests.forEach((t, i) => { byMetric.set(t.metric, [...(byMetric.get(t.metric) ?? []), i]); });
+  tests.forEach((t, i) => {
+    byMetric.set(t.metric, [...(byMetric.get(t.metric) ?? []), i]);
+  });
   const holm = new Array<number>(tests.length);
   for (const indices of byMetric.values()) {
     const adjusted = holmAdjusted(indices.map((i) => tests[i]!.p_value));
-    indices.forEach((i, j) => { holm[i] = adjusted[j]!; });
+    indices.forEach((i, j) => {
+      holm[i] = adjusted[j]!;
+    });
   }
   const needed = new Map<number, number | null>();
   return tests.map((t, i) => {

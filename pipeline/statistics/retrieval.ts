@@ -52,10 +52,19 @@ export function retrievalRows(records: readonly RetrievalRecord[], related: Rela
     return r;
   };
   const bySystem = new Map<string, Record<'declared' | 'proven', RetrievalRow>>();
-  const blank = (system_id: string, evidence: 'declared' | 'proven'): RetrievalRow => ({ system_id, evidence, positives: 0, missing: 0, expected_served: 0, near_miss: 0, not_served: 0 });
+  const blank = (system_id: string, evidence: 'declared' | 'proven'): RetrievalRow => ({
+    system_id,
+    evidence,
+    positives: 0,
+    missing: 0,
+    expected_served: 0,
+    near_miss: 0,
+    not_served: 0,
+  });
   for (const r of records) {
     let rows = bySystem.get(r.system_id);
-    if (rows === undefined) bySystem.set(r.system_id, (rows = { declared: blank(r.system_id, 'declared'), proven: blank(r.system_id, 'proven') }));
+    if (rows === undefined)
+      bySystem.set(r.system_id, (rows = { declared: blank(r.system_id, 'declared'), proven: blank(r.system_id, 'proven') }));
     for (const evidence of ['declared', 'proven'] as const) {
       const row = rows[evidence];
       row.positives += r.records;

@@ -97,4 +97,3 @@ export function toCell(value: DuckDBValue, type: DuckDBType, where: string): Cel
       return String(value);
   }
 }
-

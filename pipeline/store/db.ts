@@ -5,7 +5,16 @@
 // once complete (its stage_runs row written last), so an interrupted run never leaves a
 // half-filled database that looks complete. Bulk rows go in through the DuckDB Appender (never
 // row-by-row SQL INSERT); values never enter SQL text.
-import { DuckDBInstance, DuckDBTypeId, LIST, listValue, VARCHAR, version, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
+import {
+  DuckDBInstance,
+  DuckDBTypeId,
+  LIST,
+  listValue,
+  VARCHAR,
+  version,
+  type DuckDBAppender,
+  type DuckDBConnection,
+} from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -100,7 +109,7 @@ export async function runSqlFile(connection: DuckDBConnection, path: string): Pr
  */
 export async function readEveryBlock(connection: DuckDBConnection): Promise<void> {
   const tables = await connection.runAndReadAll(
-    "SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database() ORDER BY schema_name, table_name",
+    'SELECT schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database() ORDER BY schema_name, table_name',
   );
   for (const t of tables.getRowObjectsJson() as Array<{ schema_name: string; table_name: string }>) {
     // One aggregate per column (COLUMNS(*)): no column can be pruned from the scan.
@@ -188,7 +197,11 @@ export async function writeStoreInPlace<T>(path: string, write: () => Promise<T>
     rmSync(path, { force: true });
     rmSync(`${path}.wal`, { force: true });
     const refusal = writeFailure(err, dirname(path))!;
-    throw new PreregError(refusal.code, `${refusal.message}; the half-written store ${basename(path)} was removed (a cache: the next run rebuilds it)`, refusal.details);
+    throw new PreregError(
+      refusal.code,
+      `${refusal.message}; the half-written store ${basename(path)} was removed (a cache: the next run rebuilds it)`,
+      refusal.details,
+    );
   }
 }
 

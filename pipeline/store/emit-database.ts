@@ -21,7 +21,7 @@ export interface EmitDatabase {
 }
 
 /** Pinned options of every Parquet file (docs/outputs.md). */
-export const PARQUET_OPTIONS = "FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 122880, PARQUET_VERSION V1";
+export const PARQUET_OPTIONS = 'FORMAT parquet, COMPRESSION zstd, COMPRESSION_LEVEL 3, ROW_GROUP_SIZE 122880, PARQUET_VERSION V1';
 
 /**
  * Pinned options of every CSV file: RFC 4180 quoting ('"' doubled inside quoted fields), a header,

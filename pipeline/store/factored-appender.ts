@@ -21,7 +21,6 @@ export async function rowFactoring(connection: DuckDBConnection, table: string, 
   };
 }
 
-
 /**
  * Profiles remembered for reuse. Shared columns are meant to take few values, but some carry what a
  * submission wrote (lists of field names, for one): past this many distinct profiles a new one is

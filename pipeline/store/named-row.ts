@@ -23,6 +23,8 @@ export function requireSameColumns(table: string, actual: readonly string[], nam
   const missing = actual.filter((c) => !named.includes(c));
   const extra = named.filter((c) => !actual.includes(c));
   if (missing.length > 0 || extra.length > 0) {
-    throw new TypeError(`${table}: rows name ${extra.length ? `unknown columns ${extra.join(', ')}` : ''}${extra.length && missing.length ? ' and ' : ''}${missing.length ? `no value for ${missing.join(', ')}` : ''}`);
+    throw new TypeError(
+      `${table}: rows name ${extra.length ? `unknown columns ${extra.join(', ')}` : ''}${extra.length && missing.length ? ' and ' : ''}${missing.length ? `no value for ${missing.join(', ')}` : ''}`,
+    );
   }
 }

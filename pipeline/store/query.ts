@@ -13,7 +13,9 @@ export async function execute(connection: DuckDBConnection, sql: string, params?
 
 /** The rows of a query, each an object of JS values by column name (integers as bigint or number, as DuckDB gives them). */
 export async function readObjects(connection: DuckDBConnection, sql: string, params?: Params): Promise<Array<Record<string, unknown>>> {
-  return (await connection.runAndReadAll(sql, params === undefined ? undefined : [...params])).getRowObjectsJS() as Array<Record<string, unknown>>;
+  return (await connection.runAndReadAll(sql, params === undefined ? undefined : [...params])).getRowObjectsJS() as Array<
+    Record<string, unknown>
+  >;
 }
 
 /**
@@ -21,7 +23,11 @@ export async function readObjects(connection: DuckDBConnection, sql: string, par
  * by column name, as readObjects gives them): the whole result is never held, so verify scans
  * 100,000 records' evidence in the memory of one chunk.
  */
-export async function* streamObjects(connection: DuckDBConnection, sql: string, params?: Params): AsyncGenerator<Array<Record<string, unknown>>> {
+export async function* streamObjects(
+  connection: DuckDBConnection,
+  sql: string,
+  params?: Params,
+): AsyncGenerator<Array<Record<string, unknown>>> {
   const result = await connection.stream(sql, params === undefined ? undefined : [...params]);
   for await (const chunk of result.yieldRowObjectJs()) yield chunk as Array<Record<string, unknown>>;
 }
@@ -31,7 +37,8 @@ export async function readCounts(connection: DuckDBConnection, sql: string, para
   const rows = (await connection.runAndReadAll(sql, params === undefined ? undefined : [...params])).getRows();
   if (rows.length !== 1) throw new Error(`readCounts: the query gave ${rows.length} rows, not one`);
   return rows[0]!.map((cell, i) => {
-    if (typeof cell !== 'bigint' && typeof cell !== 'number') throw new Error(`readCounts: column ${i + 1} is not a count (${String(cell)})`);
+    if (typeof cell !== 'bigint' && typeof cell !== 'number')
+      throw new Error(`readCounts: column ${i + 1} is not a count (${String(cell)})`);
     return BigInt(cell);
   });
 }
@@ -43,13 +50,22 @@ export async function readPairs(connection: DuckDBConnection, sql: string, param
 }
 
 /** The rows of a query as JSON values (DuckDB's JSON form: integers beyond 2^53 and decimals as text), with each column's name and type. */
-export async function readJsonRows(connection: DuckDBConnection, sql: string, params?: Params): Promise<{ columns: Array<{ name: string; type: string }>; rows: unknown[][] }> {
+export async function readJsonRows(
+  connection: DuckDBConnection,
+  sql: string,
+  params?: Params,
+): Promise<{ columns: Array<{ name: string; type: string }>; rows: unknown[][] }> {
   const reader = await connection.runAndReadAll(sql, params === undefined ? undefined : [...params]);
   const types = reader.columnTypes();
-  return { columns: reader.columnNames().map((name, i) => ({ name, type: types[i]!.toString() })), rows: reader.getRowsJson() as unknown[][] };
+  return {
+    columns: reader.columnNames().map((name, i) => ({ name, type: types[i]!.toString() })),
+    rows: reader.getRowsJson() as unknown[][],
+  };
 }
 
 /** The rows of a query as objects of JSON values by column name. */
 export async function readJsonObjects(connection: DuckDBConnection, sql: string, params?: Params): Promise<Array<Record<string, unknown>>> {
-  return (await connection.runAndReadAll(sql, params === undefined ? undefined : [...params])).getRowObjectsJson() as Array<Record<string, unknown>>;
+  return (await connection.runAndReadAll(sql, params === undefined ? undefined : [...params])).getRowObjectsJson() as Array<
+    Record<string, unknown>
+  >;
 }

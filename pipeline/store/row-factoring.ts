@@ -21,4 +21,3 @@ export interface FactoredRow {
 export function factorRow(row: readonly CellValue[], factoring: RowFactoring): FactoredRow {
   return { varying: factoring.varying.map((i) => row[i]!), shared: JSON.stringify(factoring.shared.map((i) => row[i]!)) };
 }
-

@@ -20,8 +20,19 @@ export const REQUIRED_VIEWS = {
   sign_tests: ['system_a', 'system_b', 'metric', 'wins_a', 'wins_b', 'ties', 'p_value'],
   discordant_items: ['system_a', 'system_b', 'metric', 'item_id', 'winner'],
   hypotheses: [
-    'hypothesis_id', 'statement', 'threshold', 'observed', 'outcome', 'reason',
-    'p_value', 'p_holm', 'p_value_against', 'p_holm_against', 'observed_lower', 'observed_upper', 'decision_reason',
+    'hypothesis_id',
+    'statement',
+    'threshold',
+    'observed',
+    'outcome',
+    'reason',
+    'p_value',
+    'p_holm',
+    'p_value_against',
+    'p_holm_against',
+    'observed_lower',
+    'observed_upper',
+    'decision_reason',
   ],
 } as const;
 export type RequiredView = keyof typeof REQUIRED_VIEWS;
@@ -45,7 +56,6 @@ export interface Section5Block {
   sql: string;
   line: number;
 }
-
 
 async function columnsOf(connection: DuckDBConnection, view: string): Promise<string[] | null> {
   const r = await connection.runAndReadAll(
@@ -80,15 +90,23 @@ async function runBlocks(connection: DuckDBConnection, blocks: readonly Section5
     } catch (err) {
       // A full disk is the machine's, not the plan's (store/db.ts writeStoreInPlace).
       if (isDiskFull(err)) throw err;
-      throw new PreregError('SECTION5_SQL_FAILED', `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${documentLines((err as Error).message, block)}`, {
-        line: block.line,
-      });
+      throw new PreregError(
+        'SECTION5_SQL_FAILED',
+        `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${documentLines((err as Error).message, block)}`,
+        {
+          line: block.line,
+        },
+      );
     }
   }
 }
 
 /** Every required view exists, with its documented columns and only the values the contract allows. */
-async function checkViews(connection: DuckDBConnection, views: readonly RequiredView[], classes: readonly string[]): Promise<Record<string, string[]>> {
+async function checkViews(
+  connection: DuckDBConnection,
+  views: readonly RequiredView[],
+  classes: readonly string[],
+): Promise<Record<string, string[]>> {
   const found: Record<string, string[]> = {};
   const allowedIn = allowedValues(classes);
   for (const view of views) {
@@ -96,10 +114,14 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
     if (!columns) throw new PreregError('SECTION5_VIEW_MISSING', `section 5 did not create the required view ${view}`, { view });
     const missing = REQUIRED_VIEWS[view].filter((c) => !columns.includes(c));
     if (missing.length > 0) {
-      throw new PreregError('SECTION5_VIEW_COLUMNS', `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`, {
-        view,
-        missing,
-      });
+      throw new PreregError(
+        'SECTION5_VIEW_COLUMNS',
+        `view ${view} lacks the documented column(s) ${missing.join(', ')} (it has ${columns.join(', ')})`,
+        {
+          view,
+          missing,
+        },
+      );
     }
     for (const [column, allowed] of Object.entries(allowedIn[view] ?? {})) {
       const bad = await connection.runAndReadAll(
@@ -108,8 +130,15 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
       );
       const values = bad.getRowObjectsJS().map((r) => (r.v === null ? 'NULL' : String(r.v)));
       if (values.length > 0) {
-        const declare = allowed === classes ? ' (the built-in classes and study.json `classes`: declare a class of the study\'s own there, with its meaning)' : '';
-        throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}${declare}`, { view, column, values });
+        const declare =
+          allowed === classes
+            ? " (the built-in classes and study.json `classes`: declare a class of the study's own there, with its meaning)"
+            : '';
+        throw new PreregError(
+          'SECTION5_VALUE_INVALID',
+          `view ${view}.${column} holds ${values.join(', ')}, outside ${allowed.join(', ')}${declare}`,
+          { view, column, values },
+        );
       }
     }
     for (const column of REQUIRED_TEXT[view] ?? []) {
@@ -117,7 +146,12 @@ async function checkViews(connection: DuckDBConnection, views: readonly Required
         `SELECT count(*) AS n FROM ${quoteIdent(view)} WHERE ${quoteIdent(column)} IS NULL OR trim(CAST(${quoteIdent(column)} AS VARCHAR)) = ''`,
       );
       const n = Number(empty.getRowObjectsJS()[0]!.n);
-      if (n > 0) throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} is empty or NULL in ${n} row(s): every row must say it`, { view, column, values: [] });
+      if (n > 0)
+        throw new PreregError('SECTION5_VALUE_INVALID', `view ${view}.${column} is empty or NULL in ${n} row(s): every row must say it`, {
+          view,
+          column,
+          values: [],
+        });
     }
     found[view] = columns;
   }
@@ -144,7 +178,11 @@ async function checkBuiltinsKept(connection: DuckDBConnection, blocks: readonly 
     return null;
   };
   const line = lineOf(names[0]!);
-  throw new PreregError('SECTION5_BUILTIN_REDEFINED', `section 5 redefines the built-in function(s) ${names.join(', ')}${line === null ? '' : ` (PREREGISTRATION.md line ${line})`}: prereg's own SQL runs after section 5 and must read them as DuckDB defines them`, { functions: names, ...(line === null ? {} : { line }) });
+  throw new PreregError(
+    'SECTION5_BUILTIN_REDEFINED',
+    `section 5 redefines the built-in function(s) ${names.join(', ')}${line === null ? '' : ` (PREREGISTRATION.md line ${line})`}: prereg's own SQL runs after section 5 and must read them as DuckDB defines them`,
+    { functions: names, ...(line === null ? {} : { line }) },
+  );
 }
 
 /** Section 5 decides its hypotheses by Holm at alpha (SPEC §13.2): each outcome must follow from its p-values. */
@@ -160,10 +198,19 @@ async function checkDecisions(connection: DuckDBConnection, alpha: number, froze
   const rows = read.getRowObjectsJS() as unknown as HypothesisDecision[];
   const family = rows.map((r) => r.hypothesis_id);
   if (frozenFamily !== null && [...family].sort().join('\n') !== [...frozenFamily].sort().join('\n')) {
-    throw new PreregError('HYPOTHESIS_FAMILY_CHANGED', `section 5's hypotheses are ${family.join(', ') || 'none'}, but the family frozen at the freeze's dry run (freeze.json hypothesis_family) is ${frozenFamily.join(', ') || 'none'}`, { family, frozen: frozenFamily });
+    throw new PreregError(
+      'HYPOTHESIS_FAMILY_CHANGED',
+      `section 5's hypotheses are ${family.join(', ') || 'none'}, but the family frozen at the freeze's dry run (freeze.json hypothesis_family) is ${frozenFamily.join(', ') || 'none'}`,
+      { family, frozen: frozenFamily },
+    );
   }
   const problems = decisionProblems(rows, alpha);
-  if (problems.length > 0) throw new PreregError('HYPOTHESIS_DECISION_INVALID', `section 5's hypotheses do not follow Holm's decision at alpha ${alpha}:\n${problems.join('\n')}`, { problems });
+  if (problems.length > 0)
+    throw new PreregError(
+      'HYPOTHESIS_DECISION_INVALID',
+      `section 5's hypotheses do not follow Holm's decision at alpha ${alpha}:\n${problems.join('\n')}`,
+      { problems },
+    );
   return family;
 }
 
@@ -182,7 +229,14 @@ async function prepareConnection(connection: DuckDBConnection, alpha: number): P
  * that any floating-point aggregate is deterministic), runs the blocks in order and materialises
  * `views` as result_<view> tables ordered by all their columns.
  */
-export async function runSection5(dbPath: string, blocks: readonly Section5Block[], views: readonly RequiredView[], classes: readonly string[], alpha: number, frozenFamily: readonly string[] | null = null): Promise<Record<string, number>> {
+export async function runSection5(
+  dbPath: string,
+  blocks: readonly Section5Block[],
+  views: readonly RequiredView[],
+  classes: readonly string[],
+  alpha: number,
+  frozenFamily: readonly string[] | null = null,
+): Promise<Record<string, number>> {
   const instance = await DuckDBInstance.create(dbPath, LOCKED_CONFIG);
   const connection = await instance.connect();
   const counts: Record<string, number> = {};
@@ -222,7 +276,11 @@ export async function runSection5(dbPath: string, blocks: readonly Section5Block
  * fixed. Throws the code a real run would. Returns the hypotheses it produced: the family Holm
  * corrects across, frozen in freeze.json (SPEC §13.2).
  */
-export async function dryRunSection5(blocks: readonly Section5Block[], classes: readonly string[], alpha: number): Promise<{ hypothesis_family: string[] }> {
+export async function dryRunSection5(
+  blocks: readonly Section5Block[],
+  classes: readonly string[],
+  alpha: number,
+): Promise<{ hypothesis_family: string[] }> {
   const instance = await DuckDBInstance.create(':memory:', LOCKED_CONFIG);
   const connection = await instance.connect();
   try {

@@ -10,15 +10,38 @@ const SHOWN_SQL_FUNCTION = 'prereg_shown';
 
 /** Registers `shown` on `connection` as prereg_shown(VARCHAR) → VARCHAR. */
 export function registerShown(connection: DuckDBConnection): void {
-  registerSqlFunction(connection, { name: SHOWN_SQL_FUNCTION, parameterTypes: [VARCHAR], returnType: VARCHAR, rule: ([text]) => shown(String(text)) });
+  registerSqlFunction(connection, {
+    name: SHOWN_SQL_FUNCTION,
+    parameterTypes: [VARCHAR],
+    returnType: VARCHAR,
+    rule: ([text]) => shown(String(text)),
+  });
 }
 
 /** Types whose CSV text is theirs to write (numbers, booleans, dates and times); any other shows text. */
 const NOT_TEXT = new Set<DuckDBTypeId>([
-  DuckDBTypeId.BOOLEAN, DuckDBTypeId.TINYINT, DuckDBTypeId.SMALLINT, DuckDBTypeId.INTEGER, DuckDBTypeId.BIGINT, DuckDBTypeId.HUGEINT,
-  DuckDBTypeId.UTINYINT, DuckDBTypeId.USMALLINT, DuckDBTypeId.UINTEGER, DuckDBTypeId.UBIGINT, DuckDBTypeId.UHUGEINT,
-  DuckDBTypeId.FLOAT, DuckDBTypeId.DOUBLE, DuckDBTypeId.DECIMAL, DuckDBTypeId.DATE, DuckDBTypeId.TIME, DuckDBTypeId.TIME_TZ,
-  DuckDBTypeId.TIMESTAMP, DuckDBTypeId.TIMESTAMP_S, DuckDBTypeId.TIMESTAMP_MS, DuckDBTypeId.TIMESTAMP_NS, DuckDBTypeId.TIMESTAMP_TZ,
+  DuckDBTypeId.BOOLEAN,
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.UHUGEINT,
+  DuckDBTypeId.FLOAT,
+  DuckDBTypeId.DOUBLE,
+  DuckDBTypeId.DECIMAL,
+  DuckDBTypeId.DATE,
+  DuckDBTypeId.TIME,
+  DuckDBTypeId.TIME_TZ,
+  DuckDBTypeId.TIMESTAMP,
+  DuckDBTypeId.TIMESTAMP_S,
+  DuckDBTypeId.TIMESTAMP_MS,
+  DuckDBTypeId.TIMESTAMP_NS,
+  DuckDBTypeId.TIMESTAMP_TZ,
   DuckDBTypeId.INTERVAL,
 ]);
 

@@ -4,7 +4,8 @@
 import { quoteIdent, quoteLiteral } from './sql-text.ts';
 
 /** A table's columns in the order DuckDB stores them ($1: the table). */
-export const TABLE_COLUMNS = "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index";
+export const TABLE_COLUMNS =
+  "SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = $1 AND schema_name = 'main' ORDER BY column_index";
 
 /** The columns of every base table of an attached database ($1: its alias); views never qualify. */
 export const BASE_TABLE_COLUMNS = `SELECT c.table_name, c.column_name
@@ -64,7 +65,8 @@ export function evidencePassages(after: number, upTo: number): string {
 }
 
 /** The answers the classify stage reads, in record order. */
-export const ANSWERS_TO_CLASSIFY = 'SELECT record_id, system_id, item_id, attempt, answer_text, refused, truncated FROM records ORDER BY record_id';
+export const ANSWERS_TO_CLASSIFY =
+  'SELECT record_id, system_id, item_id, attempt, answer_text, refused, truncated FROM records ORDER BY record_id';
 
 /** What coverage.sql reads as getvariable('attempts_per_item') ($1: an integer, or NULL without a protocol). */
 export const SET_ATTEMPTS_PER_ITEM = 'SET VARIABLE attempts_per_item = CAST($1 AS INTEGER)';
@@ -73,19 +75,23 @@ export const SET_ATTEMPTS_PER_ITEM = 'SET VARIABLE attempts_per_item = CAST($1 A
 export const SET_EXPECTED_TOOLS_DECLARED = 'SET VARIABLE expected_tools_declared = $1::BOOLEAN';
 
 /** The served passages the classify stage reads, in (record, evidence, passage) order. */
-export const SERVED_PASSAGES_TO_CLASSIFY = 'SELECT record_id, ref, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+export const SERVED_PASSAGES_TO_CLASSIFY =
+  'SELECT record_id, ref, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
 /** The served passages, with their position, that the classify stage scans for vocabulary mentions. */
-export const PASSAGES_TO_SCAN = 'SELECT record_id, evidence_index, passage_index, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+export const PASSAGES_TO_SCAN =
+  'SELECT record_id, evidence_index, passage_index, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
 /** What served-passages.sql reads as getvariable('require_receipts') ($1: a boolean). */
 export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN';
 
 /** Section 5's scores, which the score stage adds intervals to (analysis/score-tables.ts). */
-export const SCORES_TO_ADJUST = 'SELECT system_id, metric, declared, proven, n_declared, n_proven FROM result_scores ORDER BY system_id, metric';
+export const SCORES_TO_ADJUST =
+  'SELECT system_id, metric, declared, proven, n_declared, n_proven FROM result_scores ORDER BY system_id, metric';
 
 /** Section 5's sign tests, which the score stage adjusts for multiplicity (Holm). */
-export const SIGN_TESTS_TO_ADJUST = 'SELECT system_a, system_b, metric, wins_a, wins_b, ties, p_value FROM result_sign_tests ORDER BY metric, system_a, system_b';
+export const SIGN_TESTS_TO_ADJUST =
+  'SELECT system_a, system_b, metric, wins_a, wins_b, ties, p_value FROM result_sign_tests ORDER BY metric, system_a, system_b';
 
 /** Each replicate campaign and the system it repeats (study.json systems[].replicate_of). */
 export const REPLICATES = 'SELECT system_id, replicate_of FROM registered_systems WHERE replicate_of IS NOT NULL ORDER BY system_id';

@@ -13,17 +13,43 @@ const numbers = (args: readonly DuckDBValue[]): number[] => args.slice(0, 3).map
 
 function pValues(list: DuckDBValue): number[] {
   const items = list instanceof DuckDBListValue ? list.items : [];
-  if (items.some((x) => x === null)) throw new RangeError('a p-value of the family is NULL: an undecidable hypothesis stays in the family with p = 1');
+  if (items.some((x) => x === null))
+    throw new RangeError('a p-value of the family is NULL: an undecidable hypothesis stays in the family with p = 1');
   return items.map(Number);
 }
 
 /** Name, arguments and meaning of each function, as docs/tables.md lists them. */
 export const STATISTICS_SQL_FUNCTIONS: readonly SqlFunction[] = [
-  { name: 'prereg_binomial_at_least', parameterTypes: [DOUBLE, DOUBLE, DOUBLE], returnType: DOUBLE, rule: (a) => binomialAtLeast(...(numbers(a) as [number, number, number])) },
-  { name: 'prereg_binomial_at_most', parameterTypes: [DOUBLE, DOUBLE, DOUBLE], returnType: DOUBLE, rule: (a) => binomialAtMost(...(numbers(a) as [number, number, number])) },
-  { name: 'prereg_clopper_pearson_lower', parameterTypes: [DOUBLE, DOUBLE, DOUBLE], returnType: DOUBLE, rule: (a) => clopperPearson(...(numbers(a) as [number, number, number]))?.lower ?? null },
-  { name: 'prereg_clopper_pearson_upper', parameterTypes: [DOUBLE, DOUBLE, DOUBLE], returnType: DOUBLE, rule: (a) => clopperPearson(...(numbers(a) as [number, number, number]))?.upper ?? null },
-  { name: 'prereg_holm', parameterTypes: [DOUBLE, LIST(DOUBLE)], returnType: DOUBLE, rule: ([p, family]) => holmWithin(Number(p), pValues(family!)) },
+  {
+    name: 'prereg_binomial_at_least',
+    parameterTypes: [DOUBLE, DOUBLE, DOUBLE],
+    returnType: DOUBLE,
+    rule: (a) => binomialAtLeast(...(numbers(a) as [number, number, number])),
+  },
+  {
+    name: 'prereg_binomial_at_most',
+    parameterTypes: [DOUBLE, DOUBLE, DOUBLE],
+    returnType: DOUBLE,
+    rule: (a) => binomialAtMost(...(numbers(a) as [number, number, number])),
+  },
+  {
+    name: 'prereg_clopper_pearson_lower',
+    parameterTypes: [DOUBLE, DOUBLE, DOUBLE],
+    returnType: DOUBLE,
+    rule: (a) => clopperPearson(...(numbers(a) as [number, number, number]))?.lower ?? null,
+  },
+  {
+    name: 'prereg_clopper_pearson_upper',
+    parameterTypes: [DOUBLE, DOUBLE, DOUBLE],
+    returnType: DOUBLE,
+    rule: (a) => clopperPearson(...(numbers(a) as [number, number, number]))?.upper ?? null,
+  },
+  {
+    name: 'prereg_holm',
+    parameterTypes: [DOUBLE, LIST(DOUBLE)],
+    returnType: DOUBLE,
+    rule: ([p, family]) => holmWithin(Number(p), pValues(family!)),
+  },
 ];
 
 /** Registers the statistics functions on a section-5 connection. */

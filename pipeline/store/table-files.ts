@@ -10,7 +10,12 @@ export const INGEST_TABLES_SQL = here('./tables.sql');
 /** verify: the check tables its workers fill. */
 export const VERIFY_TABLES_SQL = here('./verify-tables.sql');
 /** verify, after the checks, in this order: each reads the tables the previous ones made. */
-export const VERIFY_DERIVED_SQL = ['./evidence-links.sql', './evidence-ownership.sql', './served-passages.sql', './seller-inconsistencies.sql'].map(here);
+export const VERIFY_DERIVED_SQL = [
+  './evidence-links.sql',
+  './evidence-ownership.sql',
+  './served-passages.sql',
+  './seller-inconsistencies.sql',
+].map(here);
 /** classify: the base tables of section 5 (assertions, served refs and amounts, mentions). */
 export const CLASSIFY_TABLES_SQL = here('./classify-tables.sql');
 /** classify, once its base tables are filled: coverage and the jobs committed but not submitted. */

@@ -11,7 +11,10 @@ export type CorpusSections = ReadonlyMap<string, string>;
  * Every identifier's section. An identifier declared twice keeps its first declaration's section,
  * as the vocabulary keeps its first declaration; freeze refuses such a corpus (VOCABULARY_ID_DUPLICATE).
  */
-export function corpusSections(documents: ReadonlyArray<{ path: string; text: string }>, headingPatterns: readonly string[]): CorpusSections {
+export function corpusSections(
+  documents: ReadonlyArray<{ path: string; text: string }>,
+  headingPatterns: readonly string[],
+): CorpusSections {
   const patterns = headingRegexes(headingPatterns);
   const sections = new Map<string, string>();
   for (const doc of documents) {

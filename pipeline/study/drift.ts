@@ -82,7 +82,12 @@ export function compareDigests(
     }
   }
   if (frozen.study_id !== study.study_id) {
-    findings.push({ code: 'STUDY_DRIFT', field: 'study_id', file: 'preregistration/study.json', message: `freeze.json says ${frozen.study_id}, study.json says ${study.study_id}` });
+    findings.push({
+      code: 'STUDY_DRIFT',
+      field: 'study_id',
+      file: 'preregistration/study.json',
+      message: `freeze.json says ${frozen.study_id}, study.json says ${study.study_id}`,
+    });
   }
   findings.push(...trustDrift(frozen.trust, current.trust));
   return { digests, findings };
@@ -103,7 +108,10 @@ function sectionName(heading: string): string {
  * freeze, by its heading (the n-th of a repeated heading matched with the n-th). Section 5 is left
  * to SECTION5_DRIFT, which decides whether the analysis may run at all.
  */
-export function planDrift(frozen: readonly PlanSectionDigest[], current: ReadonlyArray<PlanSectionDigest & { line?: number }>): DriftFinding[] {
+export function planDrift(
+  frozen: readonly PlanSectionDigest[],
+  current: ReadonlyArray<PlanSectionDigest & { line?: number }>,
+): DriftFinding[] {
   const keyed = <T extends PlanSectionDigest>(list: readonly T[]) => {
     const seen = new Map<string, number>();
     let found5 = false;
@@ -136,10 +144,16 @@ export function planDrift(frozen: readonly PlanSectionDigest[], current: Readonl
     if (!n) findings.push(finding(b.s.heading, 'was frozen and is no longer in the document'));
     else if (n.s.sha256 !== b.s.sha256) findings.push(finding(b.s.heading, `hashes to ${n.s.sha256}; frozen ${b.s.sha256}`, n.s.line));
   }
-  for (const n of now) if (!n.section5 && !beforeKeys.has(n.key)) findings.push(finding(n.s.heading, 'was not in the frozen document', n.s.line));
+  for (const n of now)
+    if (!n.section5 && !beforeKeys.has(n.key)) findings.push(finding(n.s.heading, 'was not in the frozen document', n.s.line));
   const order = (list: ReadonlyArray<{ key: string }>) => list.map((k) => k.key).join('\n');
   if (findings.length === 0 && order(before) !== order(now)) {
-    findings.push({ code: 'PREREGISTRATION_DRIFT', field: 'plan_sections', file: PLAN_FILE, message: `${PLAN_FILE}: its sections are in another order than frozen` });
+    findings.push({
+      code: 'PREREGISTRATION_DRIFT',
+      field: 'plan_sections',
+      file: PLAN_FILE,
+      message: `${PLAN_FILE}: its sections are in another order than frozen`,
+    });
   }
   return findings;
 }
@@ -177,7 +191,13 @@ function changeFinding(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: s
   return { code, field: `${field}.files`, file, message: `${prefix}${change}` };
 }
 
-function treeFindings(code: TreeDriftCode, field: 'corpus' | 'trust', prefix: string, frozen: FreezeRecord['corpus'], current: TreeDigest): DriftFinding[] {
+function treeFindings(
+  code: TreeDriftCode,
+  field: 'corpus' | 'trust',
+  prefix: string,
+  frozen: FreezeRecord['corpus'],
+  current: TreeDigest,
+): DriftFinding[] {
   const changes = diffTrees(frozen.files, current.files);
   const findings = changes.map((change) => changeFinding(code, field, prefix, change));
   // The file list agrees but the recorded root or count does not: freeze.json itself was edited.

@@ -90,7 +90,8 @@ export function readTree(dir: string, keep: (path: string) => boolean): ReadTree
       // Listed as a regular file; opened refusing a link, so a swap after the listing is caught too.
       data = readRegularFile(join(dir, path), { noFollow: true });
     } catch (err) {
-      if (err instanceof PreregError && err.code === 'INPUT_NOT_REGULAR_FILE') throw unsafe(path, 'is no longer a regular file (it changed while the tree was read)');
+      if (err instanceof PreregError && err.code === 'INPUT_NOT_REGULAR_FILE')
+        throw unsafe(path, 'is no longer a regular file (it changed while the tree was read)');
       throw err;
     }
     if (keep(path)) kept.set(path, data);

@@ -40,11 +40,18 @@ const amendmentsOf = (layout: Pick<StudyLayout, 'preregistration'>) => join(layo
 function keptNumbers(layout: Pick<StudyLayout, 'preregistration'>): number[] {
   const dir = amendmentsOf(layout);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((d) => /^[1-9][0-9]*$/.test(d)).map(Number).sort((a, b) => a - b);
+  return readdirSync(dir)
+    .filter((d) => /^[1-9][0-9]*$/.test(d))
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
 /** The freezes the current one amends, back to the first, as the kept records show them. */
-export function readFreezeChain(layout: Pick<StudyLayout, 'preregistration' | 'anchors'>, current: FreezeRecord, currentDigest: string): FreezeChain {
+export function readFreezeChain(
+  layout: Pick<StudyLayout, 'preregistration' | 'anchors'>,
+  current: FreezeRecord,
+  currentDigest: string,
+): FreezeChain {
   const findings: ChainFinding[] = [];
   const kept = new Map<string, ChainLink>();
   for (const n of keptNumbers(layout)) {
@@ -52,30 +59,59 @@ export function readFreezeChain(layout: Pick<StudyLayout, 'preregistration' | 'a
     try {
       const record = loadFreezeRecord(join(amendmentsOf(layout), String(n), 'freeze.json'));
       const digest = freezeDigest(record);
-      kept.set(digest, { n, file, anchors: join(amendmentsOf(layout), String(n), 'anchors'), anchorsLabel: `preregistration/amendments/${n}/anchors`, record, freeze_digest: digest });
+      kept.set(digest, {
+        n,
+        file,
+        anchors: join(amendmentsOf(layout), String(n), 'anchors'),
+        anchorsLabel: `preregistration/amendments/${n}/anchors`,
+        record,
+        freeze_digest: digest,
+      });
     } catch (err) {
       if (!(err instanceof PreregError)) throw err;
       findings.push({ code: 'FREEZE_CHAIN_BROKEN', file, message: `${file} cannot be read: ${err.code}: ${err.message}` });
     }
   }
-  const links: ChainLink[] = [{ n: null, file: 'preregistration/freeze.json', anchors: layout.anchors, anchorsLabel: 'preregistration/anchors', record: current, freeze_digest: currentDigest }];
+  const links: ChainLink[] = [
+    {
+      n: null,
+      file: 'preregistration/freeze.json',
+      anchors: layout.anchors,
+      anchorsLabel: 'preregistration/anchors',
+      record: current,
+      freeze_digest: currentDigest,
+    },
+  ];
   const seen = new Set([currentDigest]);
   for (let link = links[0]!; link.record.amends !== undefined; ) {
     const wanted = link.record.amends.freeze_digest;
     const previous = kept.get(wanted);
     if (!previous || seen.has(wanted)) {
-      findings.push({ code: 'FREEZE_CHAIN_BROKEN', file: link.file, message: `${link.file} amends the freeze ${wanted}, which no preregistration/amendments/<n>/freeze.json holds${seen.has(wanted) ? ' (it would close a loop)' : ''}` });
+      findings.push({
+        code: 'FREEZE_CHAIN_BROKEN',
+        file: link.file,
+        message: `${link.file} amends the freeze ${wanted}, which no preregistration/amendments/<n>/freeze.json holds${seen.has(wanted) ? ' (it would close a loop)' : ''}`,
+      });
       break;
     }
     if (previous.record.study_id !== current.study_id) {
-      findings.push({ code: 'FREEZE_CHAIN_BROKEN', file: previous.file, message: `${previous.file} freezes the study ${JSON.stringify(previous.record.study_id)}, not ${JSON.stringify(current.study_id)}` });
+      findings.push({
+        code: 'FREEZE_CHAIN_BROKEN',
+        file: previous.file,
+        message: `${previous.file} freezes the study ${JSON.stringify(previous.record.study_id)}, not ${JSON.stringify(current.study_id)}`,
+      });
     }
     seen.add(wanted);
     links.push(previous);
     link = previous;
   }
   for (const k of kept.values()) {
-    if (!seen.has(k.freeze_digest)) findings.push({ code: 'FREEZE_CHAIN_BROKEN', file: k.file, message: `${k.file} (freeze ${k.freeze_digest}) is kept, but no freeze of the chain amends it` });
+    if (!seen.has(k.freeze_digest))
+      findings.push({
+        code: 'FREEZE_CHAIN_BROKEN',
+        file: k.file,
+        message: `${k.file} (freeze ${k.freeze_digest}) is kept, but no freeze of the chain amends it`,
+      });
   }
   const opensAt = links.map((l) => l.record.window.opens_at).reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a));
   return { links, findings, opensAt };

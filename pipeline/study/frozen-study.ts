@@ -24,7 +24,11 @@ export function loadFrozenStudy(loaded: LoadedStudy, use = 'intake verifies only
   // Hashed and parsed from one read (loaded-study.ts): the study that counts is the one whose digest was compared.
   const studySha = loaded.studySha256();
   if (studySha !== frozen.study_sha256) {
-    throw new PreregError('STUDY_DRIFT', `preregistration/study.json is ${studySha}; freeze.json recorded ${frozen.study_sha256}: only the frozen study.json counts (its agent keys, intake settings and report)`, { file: 'preregistration/study.json' });
+    throw new PreregError(
+      'STUDY_DRIFT',
+      `preregistration/study.json is ${studySha}; freeze.json recorded ${frozen.study_sha256}: only the frozen study.json counts (its agent keys, intake settings and report)`,
+      { file: 'preregistration/study.json' },
+    );
   }
   refuseDrift(trustDrift(frozen.trust, loaded.trustTree()), use);
   return { frozen, freezeDigest: loaded.freezeDigest(), study: loaded.study(), trust: loaded.trust(), loaded };

@@ -109,13 +109,16 @@ export function loadStudyFiles(layout: StudyLayout): LoadedStudy {
   const itemsFile = once(() => {
     const items = study().corpus.items;
     const data = corpusRead().kept.get(itemsPath());
-    if (data === undefined) throw new PreregError('FILE_NOT_FOUND', `${join(layout.corpus, items)} does not exist`, { path: join(layout.corpus, items) });
+    if (data === undefined)
+      throw new PreregError('FILE_NOT_FOUND', `${join(layout.corpus, items)} does not exist`, { path: join(layout.corpus, items) });
     return data;
   });
   const documents = once(() => {
     const { digest: tree, kept } = corpusRead();
     // In the tree's order (by UTF-8 bytes), as the vocabulary has always been read.
-    return tree.files.filter((f) => f.path.endsWith(study().corpus.documents_suffix)).map((f) => ({ path: f.path, text: kept.get(f.path)!.toString('utf8') }));
+    return tree.files
+      .filter((f) => f.path.endsWith(study().corpus.documents_suffix))
+      .map((f) => ({ path: f.path, text: kept.get(f.path)!.toString('utf8') }));
   });
   const sections = once(() => planSections(readText(layout.plan)));
   const section5 = once(() => section5Of(sections()));

@@ -44,14 +44,19 @@ export function nearMissRuleProblems(rules: readonly NearMissRule[]): string[] {
     }
     for (const list of ['same', 'differ'] as const) {
       rule[list].forEach((name, j) => {
-        if (!names.includes(name)) problems.push(`${at}/${list}/${j} ${JSON.stringify(name)} is not a named group of the pattern (it has ${names.length === 0 ? 'none' : names.map((n) => JSON.stringify(n)).join(', ')})`);
+        if (!names.includes(name))
+          problems.push(
+            `${at}/${list}/${j} ${JSON.stringify(name)} is not a named group of the pattern (it has ${names.length === 0 ? 'none' : names.map((n) => JSON.stringify(n)).join(', ')})`,
+          );
       });
     }
     rule.differ.forEach((name, j) => {
-      if (rule.same.includes(name)) problems.push(`${at}/differ/${j} ${JSON.stringify(name)} is also in same: a part is either shared or allowed to differ`);
+      if (rule.same.includes(name))
+        problems.push(`${at}/differ/${j} ${JSON.stringify(name)} is also in same: a part is either shared or allowed to differ`);
     });
     for (const name of names) {
-      if (!rule.same.includes(name) && !rule.differ.includes(name)) problems.push(`${at}/pattern: the named group ${JSON.stringify(name)} is in neither same nor differ`);
+      if (!rule.same.includes(name) && !rule.differ.includes(name))
+        problems.push(`${at}/pattern: the named group ${JSON.stringify(name)} is in neither same nor differ`);
     }
   });
   return problems;

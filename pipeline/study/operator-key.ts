@@ -25,7 +25,10 @@ const POLICY = 'preregistration/trust/policy.json';
 export function pinnedOperatorKey(trustDir: string, policy: TrustPolicy, read: TrustFileReader = fileReader(trustDir)): PinnedOperatorKey {
   const named = policy.operator_public_key;
   if (named === undefined || named === '') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${POLICY} pins no operator_public_key: no output can be signed or checked`, { file: POLICY, field: '/operator_public_key' });
+    throw new PreregError('OPERATOR_KEY_UNPINNED', `${POLICY} pins no operator_public_key: no output can be signed or checked`, {
+      file: POLICY,
+      field: '/operator_public_key',
+    });
   }
   return pinnedKey(read, named, 'operator_public_key', (file) => file);
 }
@@ -35,15 +38,24 @@ export function pinnedOperatorKey(trustDir: string, policy: TrustPolicy, read: T
  * same rule; `where` names the member. `certificate` is the parsed intake_key_certificate file when
  * the policy names one (pipeline/intake/identity.ts judges it): TRUST_POLICY_INVALID when it is not JSON.
  */
-export function pinnedIntakeKey(trustDir: string, policy: TrustPolicy, read: TrustFileReader = fileReader(trustDir)): PinnedOperatorKey & { where: string; certificate?: unknown } {
+export function pinnedIntakeKey(
+  trustDir: string,
+  policy: TrustPolicy,
+  read: TrustFileReader = fileReader(trustDir),
+): PinnedOperatorKey & { where: string; certificate?: unknown } {
   const member: PinnedMember = policy.intake_public_key !== undefined ? 'intake_public_key' : 'operator_public_key';
   const named = policy[member];
   if (named === undefined || named === '') {
-    throw new PreregError('OPERATOR_KEY_UNPINNED', `${POLICY} pins neither intake_public_key nor operator_public_key: no receipt could be checked`, { file: POLICY, field: `/${member}` });
+    throw new PreregError(
+      'OPERATOR_KEY_UNPINNED',
+      `${POLICY} pins neither intake_public_key nor operator_public_key: no receipt could be checked`,
+      { file: POLICY, field: `/${member}` },
+    );
   }
   const where = (file: string) => `${file} (${member})`;
   const pinned = pinnedKey(read, named, member, where);
-  const certificate = policy.intake_key_certificate === undefined ? {} : { certificate: parseCertificate(read, policy.intake_key_certificate) };
+  const certificate =
+    policy.intake_key_certificate === undefined ? {} : { certificate: parseCertificate(read, policy.intake_key_certificate) };
   return { ...pinned, where: where(pinned.file), ...certificate };
 }
 
@@ -53,14 +65,20 @@ function parseCertificate(read: TrustFileReader, named: string): unknown {
     return JSON.parse(read(named)) as unknown;
   } catch (err) {
     if (err instanceof PreregError && err.code !== 'JSON_NOT_UTF8') throw err;
-    throw new PreregError('TRUST_POLICY_INVALID', `${file} (intake_key_certificate) is not a JSON certificate: ${(err as Error).message}`, { file, field: '/intake_key_certificate' });
+    throw new PreregError('TRUST_POLICY_INVALID', `${file} (intake_key_certificate) is not a JSON certificate: ${(err as Error).message}`, {
+      file,
+      field: '/intake_key_certificate',
+    });
   }
 }
 
 /** The text of a file the policy names (relative to the trust directory), refused as trustPath refuses a path outside it. */
 export type TrustFileReader = (named: string) => string;
 
-const fileReader = (trustDir: string): TrustFileReader => (named) => readText(trustPath(trustDir, named));
+const fileReader =
+  (trustDir: string): TrustFileReader =>
+  (named) =>
+    readText(trustPath(trustDir, named));
 
 function pinnedKey(read: TrustFileReader, named: string, member: PinnedMember, shownAs: (file: string) => string): PinnedOperatorKey {
   const file = `preregistration/trust/${named}`;

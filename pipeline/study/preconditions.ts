@@ -33,7 +33,14 @@ export function preconditionOf(err: unknown, site: PreconditionSite = {}): Preco
   // The refusal's own file and field, when it records them, are more precise than the site's.
   const file = typeof err.details.file === 'string' ? err.details.file : site.file;
   const field = typeof err.details.field === 'string' ? err.details.field : site.field;
-  return { code: err.code, message: err.message, exitCode: err.exitCode, ...(file !== undefined ? { file } : {}), ...(field !== undefined ? { field } : {}), ...(line !== undefined ? { line } : {}) };
+  return {
+    code: err.code,
+    message: err.message,
+    exitCode: err.exitCode,
+    ...(file !== undefined ? { file } : {}),
+    ...(field !== undefined ? { field } : {}),
+    ...(line !== undefined ? { line } : {}),
+  };
 }
 
 /** Runs one check; a refusal is appended to `problems` instead of stopping the others. */

@@ -31,10 +31,16 @@ export interface PublicDigests {
 export function computePublicDigests(loaded: LoadedStudy): PublicDigests {
   const study = loaded.study();
   const corpus = loaded.corpusTree();
-  const { vocabulary, unmatched, duplicates } = readCorpusHeadings(loaded.documents(), study.vocabulary.heading_patterns, study.vocabulary.shape_patterns);
+  const { vocabulary, unmatched, duplicates } = readCorpusHeadings(
+    loaded.documents(),
+    study.vocabulary.heading_patterns,
+    study.vocabulary.shape_patterns,
+  );
   const section5 = loaded.section5();
   if (!section5) {
-    throw new PreregError('SECTION5_MISSING', `${loaded.layout.plan} has no level-2 heading starting with "5"`, { path: loaded.layout.plan });
+    throw new PreregError('SECTION5_MISSING', `${loaded.layout.plan} has no level-2 heading starting with "5"`, {
+      path: loaded.layout.plan,
+    });
   }
   return {
     corpus,
@@ -49,7 +55,13 @@ export function computePublicDigests(loaded: LoadedStudy): PublicDigests {
   };
 }
 
-export function buildFreezeRecord(study: StudyConfig, digests: PublicDigests, answerKey: AnswerKeyCommitment, hypothesisFamily: readonly string[], amends?: FreezeRecord['amends']): FreezeRecord {
+export function buildFreezeRecord(
+  study: StudyConfig,
+  digests: PublicDigests,
+  answerKey: AnswerKeyCommitment,
+  hypothesisFamily: readonly string[],
+  amends?: FreezeRecord['amends'],
+): FreezeRecord {
   return {
     format: 'prereg.freeze/1',
     study_id: study.study_id,

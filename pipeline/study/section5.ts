@@ -99,7 +99,8 @@ export function systemsNamedBySection5(section5: Pick<Section5, 'sqlBlocks'>): A
   for (const block of section5.sqlBlocks) {
     block.sql.split('\n').forEach((text, i) => {
       for (const m of text.matchAll(/\b(?:system_id|system_a|system_b|winner)\s*(?:=|<>|!=|IN\s*\()\s*((?:'(?:[^']|'')*'\s*,?\s*)+)/gi)) {
-        for (const lit of m[1]!.matchAll(/'((?:[^']|'')*)'/g)) named.push({ system_id: lit[1]!.replaceAll("''", "'"), line: block.line + i });
+        for (const lit of m[1]!.matchAll(/'((?:[^']|'')*)'/g))
+          named.push({ system_id: lit[1]!.replaceAll("''", "'"), line: block.line + i });
       }
     });
   }
@@ -120,11 +121,14 @@ function section5Tokens(section5: Pick<Section5, 'sqlBlocks'>): Token[] {
   for (const block of section5.sqlBlocks) {
     let line = block.line;
     // Comments, string literals, quoted identifiers, bare words and symbols, in one left-to-right scan.
-    for (const m of block.sql.matchAll(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'((?:[^']|'')*)'?|"((?:[^"]|"")*)"?|([A-Za-z_][A-Za-z0-9_$]*)|(<>|!=|[=(),;])|\n/g)) {
+    for (const m of block.sql.matchAll(
+      /--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)|'((?:[^']|'')*)'?|"((?:[^"]|"")*)"?|([A-Za-z_][A-Za-z0-9_$]*)|(<>|!=|[=(),;])|\n/g,
+    )) {
       if (m[0] === '\n') line++;
       else {
         if (m[1] !== undefined) tokens.push({ kind: 'string', text: m[1].replaceAll("''", "'"), line });
-        else if (m[2] !== undefined || m[3] !== undefined) tokens.push({ kind: 'name', text: (m[2]?.replaceAll('""', '"') ?? m[3]!).toLowerCase(), line });
+        else if (m[2] !== undefined || m[3] !== undefined)
+          tokens.push({ kind: 'name', text: (m[2]?.replaceAll('""', '"') ?? m[3]!).toLowerCase(), line });
         else if (m[4] !== undefined) tokens.push({ kind: 'symbol', text: m[4], line });
         line += m[0].split('\n').length - 1;
       }
@@ -140,7 +144,9 @@ function section5Tokens(section5: Pick<Section5, 'sqlBlocks'>): Token[] {
  * static rule check reads (SPEC §13.1).
  */
 export function section5Identifiers(section5: Pick<Section5, 'sqlBlocks'>): Array<{ name: string; line: number }> {
-  return section5Tokens(section5).filter((t) => t.kind === 'name').map((t) => ({ name: t.text, line: t.line }));
+  return section5Tokens(section5)
+    .filter((t) => t.kind === 'name')
+    .map((t) => ({ name: t.text, line: t.line }));
 }
 
 /** The object a statement makes or fills: CREATE [OR REPLACE] [TEMP] VIEW|MACRO|TABLE|FUNCTION x, INSERT INTO x, UPDATE x; null for any other. */
@@ -203,7 +209,8 @@ export function classLiteralsOfSection5(section5: Pick<Section5, 'sqlBlocks'>): 
         depth--;
       } else if (t.kind === 'string' && UPPER_SNAKE.test(t.text) && inLists.length === 0) {
         const after = s.tokens[i + 1];
-        const compared = (x: Token | undefined) => x !== undefined && x.kind !== 'string' && COMPARISONS.has(x.text) && !(assigning && x.text === '=');
+        const compared = (x: Token | undefined) =>
+          x !== undefined && x.kind !== 'string' && COMPARISONS.has(x.text) && !(assigning && x.text === '=');
         if (!compared(before) && !(after?.kind === 'symbol' && COMPARISONS.has(after.text))) literals.push({ value: t.text, line: t.line });
       }
     });

@@ -222,7 +222,8 @@ export function unregisteredSystemsWarning(study: StudyConfig): StudyWarning | n
   if (study.systems !== undefined) return null;
   return {
     code: 'STUDY_SYSTEMS_UNREGISTERED',
-    message: 'study.json registers no systems: a proof is bound to no system, so copied evidence is EVIDENCE_REUSED on the original as well as on the copy and cancels both credits; register each system\'s buyer fingerprints (study.json `systems`) before the freeze',
+    message:
+      "study.json registers no systems: a proof is bound to no system, so copied evidence is EVIDENCE_REUSED on the original as well as on the copy and cancels both credits; register each system's buyer fingerprints (study.json `systems`) before the freeze",
   };
 }
 
@@ -235,14 +236,22 @@ function registrationProblems(systems: readonly RegisteredSystem[]): string[] {
   systems.forEach((s, i) => {
     const original = s.replicate_of;
     // A replicate is paired with one original campaign: never itself, never an unknown or another replicate.
-    if (original !== undefined && (original === s.system_id || !systems.some((o) => o.system_id === original) || replicateOf.has(original))) {
-      problems.push(`/systems/${i}/replicate_of ${JSON.stringify(original)} must name another registered system that is not itself a replicate`);
+    if (
+      original !== undefined &&
+      (original === s.system_id || !systems.some((o) => o.system_id === original) || replicateOf.has(original))
+    ) {
+      problems.push(
+        `/systems/${i}/replicate_of ${JSON.stringify(original)} must name another registered system that is not itself a replicate`,
+      );
     }
     if (seen.has(s.system_id)) problems.push(`/systems/${i}/system_id ${JSON.stringify(s.system_id)} is registered twice`);
     seen.add(s.system_id);
     for (const f of s.buyer_fingerprints ?? []) {
       const first = owner.get(f);
-      if (first !== undefined && first !== s.system_id) problems.push(`/systems/${i}/buyer_fingerprints: ${JSON.stringify(f)} is already registered for ${JSON.stringify(first)} (a fingerprint binds one system)`);
+      if (first !== undefined && first !== s.system_id)
+        problems.push(
+          `/systems/${i}/buyer_fingerprints: ${JSON.stringify(f)} is already registered for ${JSON.stringify(first)} (a fingerprint binds one system)`,
+        );
       else owner.set(f, s.system_id);
     }
   });
@@ -292,7 +301,8 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     problems.push(...nearMissRuleProblems(study.vocabulary.near_miss ?? []));
     // The items are a corpus file (hashed in its root, drift-checked by ingest): never one beside it.
     const items = itemsLeaf(study);
-    if (items === '.' || items === '..' || items.startsWith('../') || items.startsWith('/')) problems.push(`/corpus/items ${JSON.stringify(study.corpus.items)} is not a file inside corpus/`);
+    if (items === '.' || items === '..' || items.startsWith('../') || items.startsWith('/'))
+      problems.push(`/corpus/items ${JSON.stringify(study.corpus.items)} is not a file inside corpus/`);
   }
   if (problems.length === 0 && study.format === 'prereg.study/1') {
     if (study.intake !== undefined) problems.push('/intake is a prereg.study/2 field: set format to "prereg.study/2"');
@@ -303,7 +313,8 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     if (study.refusal_pattern !== undefined) problems.push('/refusal_pattern is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.refusal !== undefined) problems.push('/refusal is a prereg.study/2 field: set format to "prereg.study/2"');
     if (study.classes !== undefined) problems.push('/classes is a prereg.study/2 field: set format to "prereg.study/2"');
-    if (study.vocabulary.near_miss !== undefined) problems.push('/vocabulary/near_miss is a prereg.study/2 field: set format to "prereg.study/2"');
+    if (study.vocabulary.near_miss !== undefined)
+      problems.push('/vocabulary/near_miss is a prereg.study/2 field: set format to "prereg.study/2"');
     (study.systems ?? []).forEach((s, i) => {
       if (s.agent_keys !== undefined) problems.push(`/systems/${i}/agent_keys is a prereg.study/2 field: set format to "prereg.study/2"`);
       if (s.tool_names !== undefined) problems.push(`/systems/${i}/tool_names is a prereg.study/2 field: set format to "prereg.study/2"`);
@@ -313,8 +324,14 @@ function checkStudy(value: unknown, path: string): StudyConfig {
     // Fingerprints bind under `registered` and only there: none may be missing, or given in vain.
     const none = bindingOf(study) === 'none';
     (study.systems ?? []).forEach((s, i) => {
-      if (!none && s.buyer_fingerprints === undefined) problems.push(`/systems/${i}/buyer_fingerprints is required: systems are bound by their buyer fingerprints unless study.json declares "binding": "none"`);
-      if (none && s.buyer_fingerprints !== undefined) problems.push(`/systems/${i}/buyer_fingerprints binds nothing under "binding": "none": register the system by id alone, or bind by fingerprints`);
+      if (!none && s.buyer_fingerprints === undefined)
+        problems.push(
+          `/systems/${i}/buyer_fingerprints is required: systems are bound by their buyer fingerprints unless study.json declares "binding": "none"`,
+        );
+      if (none && s.buyer_fingerprints !== undefined)
+        problems.push(
+          `/systems/${i}/buyer_fingerprints binds nothing under "binding": "none": register the system by id alone, or bind by fingerprints`,
+        );
     });
   }
   if (problems.length > 0) {
@@ -328,7 +345,10 @@ function checkStudy(value: unknown, path: string): StudyConfig {
   const keyProblems = agentKeyProblems(study);
   if (keyProblems.length > 0) {
     const shared = keyProblems.find((p) => p.code === 'STUDY_AGENT_KEY_SHARED');
-    throw new PreregError(shared?.code ?? keyProblems[0]!.code, `${path}: ${keyProblems.map((p) => p.message).join('; ')}`, { path, problems: keyProblems });
+    throw new PreregError(shared?.code ?? keyProblems[0]!.code, `${path}: ${keyProblems.map((p) => p.message).join('; ')}`, {
+      path,
+      problems: keyProblems,
+    });
   }
   return study;
 }
@@ -344,7 +364,9 @@ function toolNameProblems(study: StudyConfig): string[] {
   (study.systems ?? []).forEach((s, i) => {
     for (const key of Object.keys(s.tool_names ?? {})) {
       if (!expected.includes(key)) {
-        problems.push(`/systems/${i}/tool_names: ${JSON.stringify(key)} names no tool of protocol.expected_tools (${expected.length === 0 ? 'none declared' : expected.map((t) => JSON.stringify(t)).join(', ')})`);
+        problems.push(
+          `/systems/${i}/tool_names: ${JSON.stringify(key)} names no tool of protocol.expected_tools (${expected.length === 0 ? 'none declared' : expected.map((t) => JSON.stringify(t)).join(', ')})`,
+        );
       }
     }
   });
@@ -368,16 +390,25 @@ export function agentKeyProblems(study: Pick<StudyConfig, 'study_id' | 'systems'
       const at = `/systems/${i}/agent_keys/${j}`;
       const key = agentPublicKey(k.public_key);
       if (key === undefined) {
-        problems.push({ code: 'STUDY_AGENT_KEY_INVALID', message: `${at}/public_key is not an Ed25519 public key (ed25519:<base64url of 32 bytes>)` });
+        problems.push({
+          code: 'STUDY_AGENT_KEY_INVALID',
+          message: `${at}/public_key is not an Ed25519 public key (ed25519:<base64url of 32 bytes>)`,
+        });
         return;
       }
       if (!verifyCanonical(key, possessionPayload(study.study_id, s.system_id), k.possession)) {
-        problems.push({ code: 'STUDY_AGENT_KEY_INVALID', message: `${at}/possession is not this key's signature over canonical {study_id: ${JSON.stringify(study.study_id)}, system_id: ${JSON.stringify(s.system_id)}}` });
+        problems.push({
+          code: 'STUDY_AGENT_KEY_INVALID',
+          message: `${at}/possession is not this key's signature over canonical {study_id: ${JSON.stringify(study.study_id)}, system_id: ${JSON.stringify(s.system_id)}}`,
+        });
       }
       const x = agentPublicKeyRaw(k.public_key);
       const first = owner.get(x);
       if (first !== undefined && first !== s.system_id) {
-        problems.push({ code: 'STUDY_AGENT_KEY_SHARED', message: `${at}/public_key is already registered for ${JSON.stringify(first)}: an agent key signs for one system only` });
+        problems.push({
+          code: 'STUDY_AGENT_KEY_SHARED',
+          message: `${at}/public_key is already registered for ${JSON.stringify(first)}: an agent key signs for one system only`,
+        });
       } else owner.set(x, s.system_id);
     });
   });

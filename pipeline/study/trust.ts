@@ -33,10 +33,15 @@ export function loadTrust(dir: string): LoadedTrust {
  */
 export function trustFromMemory(policy: unknown, files: Readonly<Record<string, string>>): LoadedTrust {
   const checked = checkTrustPolicy(policy, 'policy');
-  const material = buildTrustMaterialFrom(readTrustInputs('', checked, (name) => {
-    if (!Object.hasOwn(files, name)) throw new PreregError('FILE_NOT_FOUND', `the policy names ${JSON.stringify(name)}, and no file of that name was given`, { file: name });
-    return files[name]!;
-  }));
+  const material = buildTrustMaterialFrom(
+    readTrustInputs('', checked, (name) => {
+      if (!Object.hasOwn(files, name))
+        throw new PreregError('FILE_NOT_FOUND', `the policy names ${JSON.stringify(name)}, and no file of that name was given`, {
+          file: name,
+        });
+      return files[name]!;
+    }),
+  );
   return { dir: null, policy: material.inputs.policy, tsa: material.tsa, material };
 }
 
@@ -77,7 +82,11 @@ export function treeFile(dir: string, tree: ReadTree, name: string): Buffer {
   if (data !== undefined) return data;
   const path = join(dir, name);
   if (tree.digest.files.some((f) => f.path.startsWith(`${key}/`))) {
-    throw new PreregError('INPUT_NOT_REGULAR_FILE', `${shown(path)} is a directory, not a regular file: inputs are read only from regular files`, { path });
+    throw new PreregError(
+      'INPUT_NOT_REGULAR_FILE',
+      `${shown(path)} is a directory, not a regular file: inputs are read only from regular files`,
+      { path },
+    );
   }
   throw new PreregError('FILE_NOT_FOUND', `${shown(path)} cannot be read (ENOENT)`, { path });
 }

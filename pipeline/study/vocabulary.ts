@@ -122,7 +122,8 @@ export function readCorpusHeadings(
       const ids = declaredIds(text, patterns);
       if (ids.length === 0) {
         // Matched by a heading pattern (even one whose id group is empty) is declared, not left out.
-        if (!patterns.some((re) => re.test(text)) && shapes.some((re) => re.test(text))) unmatched.push({ file: doc.path, line: line + 1, heading: text });
+        if (!patterns.some((re) => re.test(text)) && shapes.some((re) => re.test(text)))
+          unmatched.push({ file: doc.path, line: line + 1, heading: text });
         continue;
       }
       for (const id of ids) {

@@ -52,8 +52,22 @@ export function windowState(loaded: LoadedStudy, nowMs: number): WindowState | n
   const { opens_at, closes_at } = window;
   const sealBy = mode === 'sealed' ? iso(utcMillis(closes_at)! + sealWithin * 1000) : null;
   const phase: WindowPhase =
-    mode === 'sealed' && existsSync(loaded.layout.seal) ? 'sealed' : nowMs < utcMillis(opens_at)! ? 'before' : nowMs < utcMillis(closes_at)! ? 'open' : 'closed';
-  return { phase, opens_at, closes_at, intake: mode, seal_by: sealBy, judged_at: iso(Math.floor(nowMs / 1000) * 1000), next: nextStep(phase, mode, window, sealBy) };
+    mode === 'sealed' && existsSync(loaded.layout.seal)
+      ? 'sealed'
+      : nowMs < utcMillis(opens_at)!
+        ? 'before'
+        : nowMs < utcMillis(closes_at)!
+          ? 'open'
+          : 'closed';
+  return {
+    phase,
+    opens_at,
+    closes_at,
+    intake: mode,
+    seal_by: sealBy,
+    judged_at: iso(Math.floor(nowMs / 1000) * 1000),
+    next: nextStep(phase, mode, window, sealBy),
+  };
 }
 
 function nextStep(phase: WindowPhase, mode: 'sealed' | 'unsealed', window: StudyConfig['window'], sealBy: string | null): string {
@@ -66,7 +80,9 @@ function nextStep(phase: WindowPhase, mode: 'sealed' | 'unsealed', window: Study
         ? `take each participant's signed file in with \`prereg intake\` until closes_at ${window.closes_at}; run and emit refuse until the intake is sealed (SEAL_MISSING)`
         : `collect submissions and commitments under inputs/ until closes_at ${window.closes_at}; run and emit refuse until then, by this machine's clock (WINDOW_OPEN)`;
     case 'closed':
-      return mode === 'sealed' ? `\`prereg seal\` between closes_at ${window.closes_at} and ${sealBy} (closes_at + intake.seal_within_s), then ${run}` : run;
+      return mode === 'sealed'
+        ? `\`prereg seal\` between closes_at ${window.closes_at} and ${sealBy} (closes_at + intake.seal_within_s), then ${run}`
+        : run;
     case 'sealed':
       return `${run}; the intake is closed (inputs/seal.json)`;
   }
@@ -75,5 +91,8 @@ function nextStep(phase: WindowPhase, mode: 'sealed' | 'unsealed', window: Study
 /** For a person: "window: open (opens_at …, closes_at …; … intake; this machine's clock …)", then the next step. */
 export function windowLines(w: WindowState): string[] {
   const seal = w.seal_by ? `, seal by ${w.seal_by}` : '';
-  return [`window: ${w.phase} (opens_at ${w.opens_at}, closes_at ${w.closes_at}${seal}; ${w.intake} intake; this machine's clock ${w.judged_at})`, `  next in this phase: ${w.next}`];
+  return [
+    `window: ${w.phase} (opens_at ${w.opens_at}, closes_at ${w.closes_at}${seal}; ${w.intake} intake; this machine's clock ${w.judged_at})`,
+    `  next in this phase: ${w.next}`,
+  ];
 }

@@ -41,5 +41,8 @@ export function suggestions(given: string, known: readonly string[], limit = 3):
     const related = d <= typo || n.startsWith(g) || (words.length > 1 && words.every((w) => n.split('_').includes(w)));
     if (related) scored.push({ name, d });
   }
-  return scored.sort((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1)).slice(0, limit).map((s) => s.name);
+  return scored
+    .sort((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1))
+    .slice(0, limit)
+    .map((s) => s.name);
 }

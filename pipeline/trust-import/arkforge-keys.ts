@@ -54,7 +54,11 @@ const KID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
  */
 export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKeyHistory {
   const bad = (field: string | null, problem: string, more: Record<string, unknown> = {}): never => {
-    throw new PreregError('ARKFORGE_KEYS_INVALID', `${displayed(file)}${field === null ? '' : `: ${field}`}: ${problem}`, { path: file, field, ...more });
+    throw new PreregError('ARKFORGE_KEYS_INVALID', `${displayed(file)}${field === null ? '' : `: ${field}`}: ${problem}`, {
+      path: file,
+      field,
+      ...more,
+    });
   };
   let doc: unknown;
   try {
@@ -72,7 +76,8 @@ export function parseArkForgeKeyHistory(text: string, file: string): ArkForgeKey
     const until = k.retired_at;
     if (!isUtcInstantZ(from)) bad(`${at}.valid_from`, `${shown(from)} is not an ISO-8601 UTC instant (YYYY-MM-DDTHH:MM:SSZ)`);
     if (until !== null && !isUtcInstantZ(until)) bad(`${at}.retired_at`, `${shown(until)} is neither null nor an ISO-8601 UTC instant`);
-    if (typeof until === 'string' && !(utcMillis(from as string)! < utcMillis(until)!)) bad(`${at}.retired_at`, `the window [valid_from ${String(from)}, retired_at ${until}) is empty`);
+    if (typeof until === 'string' && !(utcMillis(from as string)! < utcMillis(until)!))
+      bad(`${at}.retired_at`, `the window [valid_from ${String(from)}, retired_at ${until}) is empty`);
     return { valid_from: from as string, valid_until: until as WindowEnd };
   };
   const kidOf = (k: Record<string, unknown>, at: string, seen: Set<string>): string => {
@@ -139,7 +144,11 @@ export interface ImportPlan {
  * than the pinned one, or a submitter file that exists with other bytes, is ARKFORGE_KEY_CONFLICT
  * (exit 4). `readExisting(path)` is the text of a file of the trust directory, or undefined.
  */
-export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHistory, readExisting: (path: string) => string | undefined): ImportPlan {
+export function planArkForgeImport(
+  policy: TrustPolicy,
+  history: ArkForgeKeyHistory,
+  readExisting: (path: string) => string | undefined,
+): ImportPlan {
   const conflict = (field: string, problem: string): never => {
     throw new PreregError('ARKFORGE_KEY_CONFLICT', `policy.json ${field}: ${problem}; nothing was written`, { field });
   };
@@ -175,7 +184,8 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
     add: (r, window) => {
       const path = `${SUBMITTER_KEY_DIR}/${r.kid}.pub.pem`;
       const existing = readExisting(path);
-      if (existing !== undefined && existing !== r.pem) conflict(`tlog_submitter_keys (${path})`, `the file exists with other content than rekor key ${r.kid}`);
+      if (existing !== undefined && existing !== r.pem)
+        conflict(`tlog_submitter_keys (${path})`, `the file exists with other content than rekor key ${r.kid}`);
       if (existing === undefined) files.push({ path, text: r.pem });
       return { key_id: r.kid, public_key_file: path, ...window };
     },
@@ -192,7 +202,8 @@ export function planArkForgeImport(policy: TrustPolicy, history: ArkForgeKeyHist
  */
 export function withMember<K extends keyof TrustPolicy>(policy: TrustPolicy, name: K, value: TrustPolicy[K]): TrustPolicy {
   const entries = Object.entries(policy);
-  if (Object.hasOwn(policy, name)) return Object.fromEntries(entries.map(([k, v]) => [k, k === name ? value : v])) as unknown as TrustPolicy;
+  if (Object.hasOwn(policy, name))
+    return Object.fromEntries(entries.map(([k, v]) => [k, k === name ? value : v])) as unknown as TrustPolicy;
   const rank = (k: string) => TRUST_POLICY_FIELDS.indexOf(k as (typeof TRUST_POLICY_FIELDS)[number]);
   const before = rank(name);
   let at = 0;
@@ -223,7 +234,12 @@ interface MergeRules<E extends { key_id: string } & Window, P extends { kid: str
  * added; a pinned one takes the published window ('updated' when it narrows, else 'unchanged').
  */
 function mergePinned(keys: ImportedKey[], conflict: (field: string, problem: string) => never) {
-  return <E extends { key_id: string } & Window, P extends { kid: string } & Window>(list: ImportedKey['list'], pinnedList: readonly E[], publishedList: readonly P[], rules: MergeRules<E, P>): E[] => {
+  return <E extends { key_id: string } & Window, P extends { kid: string } & Window>(
+    list: ImportedKey['list'],
+    pinnedList: readonly E[],
+    publishedList: readonly P[],
+    rules: MergeRules<E, P>,
+  ): E[] => {
     const entries = pinnedList.map((k) => ({ ...k }));
     // Indexes by key id and by key, so each published key costs one look-up, not a scan of the
     // list (a scan per key made 20,000 keys take minutes). A hand-written policy may pin one key
@@ -234,12 +250,18 @@ function mergePinned(keys: ImportedKey[], conflict: (field: string, problem: str
       if (!byId.has(k.key_id)) byId.set(k.key_id, i);
       if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), i]);
     };
-    entries.forEach((k, i) => { index(k, i); });
+    entries.forEach((k, i) => {
+      index(k, i);
+    });
     for (const p of publishedList) {
       const window: Window = { valid_from: p.valid_from, valid_until: p.valid_until };
       const key = rules.publishedIdentity(p);
       const twin = (byKey.get(key) ?? []).find((j) => entries[j]!.key_id !== p.kid);
-      if (twin !== undefined) conflict(`${list}[${twin}]`, `the published key ${p.kid} is already pinned as ${entries[twin]!.key_id} (${rules.shown(entries[twin]!)})`);
+      if (twin !== undefined)
+        conflict(
+          `${list}[${twin}]`,
+          `the published key ${p.kid} is already pinned as ${entries[twin]!.key_id} (${rules.shown(entries[twin]!)})`,
+        );
       const i = byId.get(p.kid);
       if (i === undefined) {
         const added = rules.add(p, window);

@@ -25,11 +25,20 @@ export async function certifyIntakeKeyCommand(layout: StudyLayout, keyFile: stri
   const loaded = loadStudyFiles(layout);
   const policy = loaded.policy();
   const pinned = loaded.operatorKey();
-  if (!sameKey(operator, pinned.key)) throw new PreregError('OPERATOR_KEY_MISMATCH', `--operator-key's public half is not the operator_public_key pinned in ${pinned.file}: only the operator's identity certifies an intake key; nothing was written`);
+  if (!sameKey(operator, pinned.key))
+    throw new PreregError(
+      'OPERATOR_KEY_MISMATCH',
+      `--operator-key's public half is not the operator_public_key pinned in ${pinned.file}: only the operator's identity certifies an intake key; nothing was written`,
+    );
   const studyId = loaded.study().study_id;
   const certificate = certifyIntakeKey(operator, studyId, intakeKey);
-  const certNamed = join(dirname(named), `${basename(named).replace(/\.pem$/, '')}.cert.json`).split('\\').join('/');
-  const next = checkTrustPolicy(withMember(withMember(policy, 'intake_public_key', named), 'intake_key_certificate', certNamed), `${join(dir, 'policy.json')} (after certifying)`);
+  const certNamed = join(dirname(named), `${basename(named).replace(/\.pem$/, '')}.cert.json`)
+    .split('\\')
+    .join('/');
+  const next = checkTrustPolicy(
+    withMember(withMember(policy, 'intake_public_key', named), 'intake_key_certificate', certNamed),
+    `${join(dir, 'policy.json')} (after certifying)`,
+  );
   writeFileAtomic(trustPath(dir, certNamed), `${JSON.stringify(certificate, null, 2)}\n`);
   try {
     writeFileAtomic(join(dir, 'policy.json'), renderTrustPolicy(next));
@@ -38,5 +47,9 @@ export async function certifyIntakeKeyCommand(layout: StudyLayout, keyFile: stri
     throw err;
   }
   const json = { ok: true, study_id: studyId, intake_public_key: named, intake_key_certificate: certNamed, certificate };
-  return { exitCode: EXIT.ok, json, text: `${certNamed}: the operator key certifies ${certificate.intake_key} for ${studyId}; policy.json pins it as intake_public_key. The trust directory is frozen: run \`prereg freeze\` (again) before the study opens` };
+  return {
+    exitCode: EXIT.ok,
+    json,
+    text: `${certNamed}: the operator key certifies ${certificate.intake_key} for ${studyId}; policy.json pins it as intake_public_key. The trust directory is frozen: run \`prereg freeze\` (again) before the study opens`,
+  };
 }

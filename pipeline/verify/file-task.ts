@@ -43,7 +43,13 @@ type Where = { file: string; line?: number; part?: string };
 type Prepared = (Where & { kind: FileKind; doc: ParsedDocument }) | { failed: FileVerification };
 
 const failure = (where: Where, codes: ReasonCode[], problems: string[]): FileVerification => ({
-  ...where, kind: 'unknown', status: 'MALFORMED', reason_codes: codes, informational_codes: [], checks: {}, problems,
+  ...where,
+  kind: 'unknown',
+  status: 'MALFORMED',
+  reason_codes: codes,
+  informational_codes: [],
+  checks: {},
+  problems,
 });
 
 /**
@@ -91,9 +97,14 @@ function taskOf(where: Where, doc: JsonValue, plain = false, owner?: string): Pr
     p.doc = parsedDoc;
     return p;
   };
-  if (kind === 'chain') return prepared(owner === undefined ? { kind: 'chain', key, chain: doc } : { kind: 'chain', key, chain: doc, owner });
+  if (kind === 'chain')
+    return prepared(owner === undefined ? { kind: 'chain', key, chain: doc } : { kind: 'chain', key, chain: doc, owner });
   if (kind === 'receipt') return prepared({ kind: 'receipt', key, receipt: doc });
-  const evidence: ParsedDocument & { kind: 'evidence' } = { kind: 'evidence', key, proof: kind === 'proof' ? doc : (doc as JsonObject).proof! };
+  const evidence: ParsedDocument & { kind: 'evidence' } = {
+    kind: 'evidence',
+    key,
+    proof: kind === 'proof' ? doc : (doc as JsonObject).proof!,
+  };
   if (plain) evidence.plain = true;
   if (kind === 'evidence') {
     const item = doc as JsonObject;
@@ -125,12 +136,18 @@ function prepareSubmissions(file: string, text: string, fastPath: boolean): Prep
       return;
     }
     // A line read by JSON.parse keeps its plain value only for items of a proof and bodies.
-    const reread = result.plain && (!Array.isArray(doc.evidence) || !doc.evidence.every(plainKeeps) || doc.receipts !== undefined) ? parseJson(lineText) : doc;
+    const reread =
+      result.plain && (!Array.isArray(doc.evidence) || !doc.evidence.every(plainKeeps) || doc.receipts !== undefined)
+        ? parseJson(lineText)
+        : doc;
     const items = (reread as JsonObject).evidence;
-    (Array.isArray(items) ? items : []).forEach((item, j) => { out.push(taskOf({ file, line, part: `evidence[${j}]` }, item, reread === doc && result.plain)); });
+    (Array.isArray(items) ? items : []).forEach((item, j) => {
+      out.push(taskOf({ file, line, part: `evidence[${j}]` }, item, reread === doc && result.plain));
+    });
     // The line's system owns its timeline, as in the study: only a commitment binding it can cancel.
     const { receipts, system_id: system } = reread as JsonObject;
-    if (receipts !== undefined) out.push(taskOf({ file, line, part: 'receipts' }, receipts, false, typeof system === 'string' ? system : undefined));
+    if (receipts !== undefined)
+      out.push(taskOf({ file, line, part: 'receipts' }, receipts, false, typeof system === 'string' ? system : undefined));
   });
   return out;
 }
@@ -152,7 +169,14 @@ function readWhole(file: string): { text: string } | { failed: FileVerification 
   } catch (err) {
     return { failed: failure({ file }, ['VERIFY_FILE_UNREADABLE'], [String((err as Error).message)]) };
   }
-  if (bytes === null) return { failed: failure({ file }, ['VERIFY_FILE_TOO_LARGE'], [`the file is larger than ${MAX_VERIFY_FILE_BYTES} bytes (2 MiB), the limit on one file of prereg verify FILE; it was not read`]) };
+  if (bytes === null)
+    return {
+      failed: failure(
+        { file },
+        ['VERIFY_FILE_TOO_LARGE'],
+        [`the file is larger than ${MAX_VERIFY_FILE_BYTES} bytes (2 MiB), the limit on one file of prereg verify FILE; it was not read`],
+      ),
+    };
   return { text: bytes.toString('utf8') };
 }
 

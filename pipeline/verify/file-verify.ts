@@ -57,8 +57,15 @@ const SIGNATURE_WORKER = new URL('../parallel/signature-worker.ts', import.meta.
  * the signatures are checked on one thread per core (parallel/signature-worker.ts), fed in
  * batches; they need no trust material, so they boot while this thread parses the first files.
  */
-export async function verifyFiles(files: readonly string[], inputs: VerifyContextInputs, onResult: (r: FileVerification) => void = () => {}): Promise<FileVerification[]> {
-  const threads = files.length >= THREADS_FROM ? new WorkerPool<undefined, SignatureBatch, boolean[]>({ module: SIGNATURE_WORKER, init: undefined }) : null;
+export async function verifyFiles(
+  files: readonly string[],
+  inputs: VerifyContextInputs,
+  onResult: (r: FileVerification) => void = () => {},
+): Promise<FileVerification[]> {
+  const threads =
+    files.length >= THREADS_FROM
+      ? new WorkerPool<undefined, SignatureBatch, boolean[]>({ module: SIGNATURE_WORKER, init: undefined })
+      : null;
   try {
     return await verifyInOrder(files, buildVerifyContext(inputs, threads ? checkOnSignatureThreads(threads) : checkOnThreadPool), onResult);
   } finally {
@@ -66,7 +73,11 @@ export async function verifyFiles(files: readonly string[], inputs: VerifyContex
   }
 }
 
-async function verifyInOrder(files: readonly string[], ctx: VerifyContext, onResult: (r: FileVerification) => void): Promise<FileVerification[]> {
+async function verifyInOrder(
+  files: readonly string[],
+  ctx: VerifyContext,
+  onResult: (r: FileVerification) => void,
+): Promise<FileVerification[]> {
   const results: FileVerification[] = [];
   const running: Array<Promise<FileVerification[]>> = [];
   let next = 0;

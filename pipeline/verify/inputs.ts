@@ -24,15 +24,29 @@ export const UNBOUNDED_WINDOW: StudyWindow = { opens_at: '1970-01-01T00:00:00Z',
  * `witnessed`: the token that dated the file (intake/commitment-witnesses.ts), against which each
  * line's published_at is judged.
  */
-export async function readCommitments(path: string | null, shownAs: string | null = path, onChunk?: (chunk: Buffer) => void, intakeOwner?: string, witnessed?: CommitmentWitness): Promise<CommitmentLine[]> {
+export async function readCommitments(
+  path: string | null,
+  shownAs: string | null = path,
+  onChunk?: (chunk: Buffer) => void,
+  intakeOwner?: string,
+  witnessed?: CommitmentWitness,
+): Promise<CommitmentLine[]> {
   if (path === null || !existsSync(path)) return [];
   const out: CommitmentLine[] = [];
   for await (const raw of readLines(path, shownAs ?? path, onChunk ? { onChunk } : {})) {
     const at = {
-      file: raw.file, line: raw.line_no, byte_offset: raw.byte_offset, line_sha256: raw.sha256,
-      ...(intakeOwner !== undefined ? { intake_owner: intakeOwner } : {}), ...(witnessed !== undefined ? { witnessed } : {}),
+      file: raw.file,
+      line: raw.line_no,
+      byte_offset: raw.byte_offset,
+      line_sha256: raw.sha256,
+      ...(intakeOwner !== undefined ? { intake_owner: intakeOwner } : {}),
+      ...(witnessed !== undefined ? { witnessed } : {}),
     };
-    out.push(raw.text === undefined ? { ...at, ok: false, job_id: null, problems: [`${raw.problem}: ${raw.detail}`] } : readCommitmentText(raw.text, at));
+    out.push(
+      raw.text === undefined
+        ? { ...at, ok: false, job_id: null, problems: [`${raw.problem}: ${raw.detail}`] }
+        : readCommitmentText(raw.text, at),
+    );
   }
   return out;
 }
@@ -45,7 +59,10 @@ export async function readCommitments(path: string | null, shownAs: string | nul
 export function requireCommitmentsIfReceipts(requireReceipts: boolean, commitmentsPath: string, participantDir?: string): void {
   if (!requireReceipts || existsSync(commitmentsPath)) return;
   if (participantDir !== undefined && existsSync(participantDir) && readdirSync(participantDir).some((f) => f.endsWith('.jsonl'))) return;
-  throw new PreregError('COMMITMENTS_MISSING', `preregistration/trust/policy.json requires receipts, and neither ${commitmentsPath} nor a system's commitments file received through intake (${participantDir ?? 'inputs/commitments/'}) exists`);
+  throw new PreregError(
+    'COMMITMENTS_MISSING',
+    `preregistration/trust/policy.json requires receipts, and neither ${commitmentsPath} nor a system's commitments file received through intake (${participantDir ?? 'inputs/commitments/'}) exists`,
+  );
 }
 
 /** The malformed lines, as `file:line: COMMITMENT_MALFORMED problems` for people. */
@@ -54,7 +71,12 @@ export function commitmentProblems(lines: readonly CommitmentLine[]): string[] {
 }
 
 /** Builds (and so validates) the trust material once; workers rebuild it from the same inputs. */
-export function verifyContextInputs(trustDir: string, window: StudyWindow, commitments: CommitmentLine[], agentKeys: AgentKeys = []): VerifyContextInputs {
+export function verifyContextInputs(
+  trustDir: string,
+  window: StudyWindow,
+  commitments: CommitmentLine[],
+  agentKeys: AgentKeys = [],
+): VerifyContextInputs {
   if (!existsSync(join(trustDir, 'policy.json'))) {
     throw new PreregError('FILE_NOT_FOUND', `${trustDir}/policy.json does not exist; pass --trust DIR`);
   }
@@ -67,4 +89,3 @@ type AgentKeys = NonNullable<VerifyContextInputs['agent_keys']>;
 export function registeredAgentKeys(systems: ReadonlyArray<Pick<RegisteredSystem, 'system_id' | 'agent_keys'>>): AgentKeys {
   return systems.flatMap((s) => (s.agent_keys ?? []).map((k) => ({ system_id: s.system_id, public_key: k.public_key })));
 }
-

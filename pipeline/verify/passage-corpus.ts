@@ -41,8 +41,14 @@ export async function matchPassages(
         const text = typeof row.text === 'string' ? row.text : null;
         const m = matchPassage(text ?? '', sectionOf(ref), rule.min_chars);
         table.appendNamed({
-          record_id: Number(row.record_id), evidence_index: Number(row.evidence_index), passage_index: Number(row.passage_index),
-          ref, text, corpus_match: m.match, in_corpus: m.corpus_text !== null, corpus_text: m.corpus_text,
+          record_id: Number(row.record_id),
+          evidence_index: Number(row.evidence_index),
+          passage_index: Number(row.passage_index),
+          ref,
+          text,
+          corpus_match: m.match,
+          in_corpus: m.corpus_text !== null,
+          corpus_text: m.corpus_text,
         });
         rows++;
       }

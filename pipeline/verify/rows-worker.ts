@@ -33,7 +33,11 @@ export async function createHandler(init: StageVerifyInit): Promise<(batch: Stag
       // The stage sends evidence items and timelines only; a single receipt is never study evidence.
       if (outcome.kind === 'receipt') throw new Error('verify: the stage sent a single receipt to a worker');
       const key = batch[i]!.key;
-      return { kind: 'evidence', status: outcome.result.status, row: factorRow(cellsInOrder(proofCheckRow(key, key.evidence_index, outcome.result), init.proofColumns), init.proofFactoring) };
+      return {
+        kind: 'evidence',
+        status: outcome.result.status,
+        row: factorRow(cellsInOrder(proofCheckRow(key, key.evidence_index, outcome.result), init.proofColumns), init.proofFactoring),
+      };
     });
   };
 }

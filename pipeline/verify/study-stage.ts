@@ -27,10 +27,25 @@ import type { StageContext } from '../command.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 // The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
-const SQL_FILES = [VERIFY_TABLES_SQL, ...VERIFY_DERIVED_SQL, fileURLToPath(runningModule(new URL('../store/statements.ts', import.meta.url)))];
+const SQL_FILES = [
+  VERIFY_TABLES_SQL,
+  ...VERIFY_DERIVED_SQL,
+  fileURLToPath(runningModule(new URL('../store/statements.ts', import.meta.url))),
+];
 
 // How verify's recorded inputs are named when they change.
-const VERIFY_LABELS = { ingest_digest: 'the ingested submissions', corpus_root: 'the frozen corpus', passages: 'study.json passages or vocabulary.heading_patterns', commitments_sha256: 'inputs/commitments.jsonl', participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)', commitment_witnesses: 'inputs/intake.jsonl, inputs/seal.json or inputs/anchors/ (what dates the commitments)', window: 'study.json window', systems: 'study.json systems', expected_tools: 'study.json protocol.expected_tools', code: 'the tool, DuckDB or the verify SQL changed' };
+const VERIFY_LABELS = {
+  ingest_digest: 'the ingested submissions',
+  corpus_root: 'the frozen corpus',
+  passages: 'study.json passages or vocabulary.heading_patterns',
+  commitments_sha256: 'inputs/commitments.jsonl',
+  participant_commitments: 'inputs/commitments/*.jsonl (commitments received through intake)',
+  commitment_witnesses: 'inputs/intake.jsonl, inputs/seal.json or inputs/anchors/ (what dates the commitments)',
+  window: 'study.json window',
+  systems: 'study.json systems',
+  expected_tools: 'study.json protocol.expected_tools',
+  code: 'the tool, DuckDB or the verify SQL changed',
+};
 
 /** What verify would consume now, given ingest's current inputs digest; refuses a drifted trust policy. */
 export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
@@ -49,7 +64,9 @@ export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
     trust: trustNow.files.map((f) => ({ file: `preregistration/trust/${f.path}`, sha256: f.sha256 })),
     commitments_sha256: sha256OfFileIfAny(layout.commitments),
     // Each system's own commitments, received through intake (SPEC §12.2): read beside the operator's.
-    participant_commitments: listCommitmentsFiles(layout).filter((f) => f.submitted_through_intake).map((f) => ({ file: f.file, owner: f.owner, sha256: sha256OfFileIfAny(f.path) })),
+    participant_commitments: listCommitmentsFiles(layout)
+      .filter((f) => f.submitted_through_intake)
+      .map((f) => ({ file: f.file, owner: f.owner, sha256: sha256OfFileIfAny(f.path) })),
     window: study.window,
     // What dates the commitments (intake/commitment-witnesses.ts): the log's entries, the seal and its anchors.
     commitment_witnesses: intakeRecordFiles(layout),
@@ -75,12 +92,26 @@ export const VERIFY: CachedStage<{ loaded: LoadedStudy; before: VerifyInputs }, 
   inputs: (prepared, upstream) => ({ ...prepared.before, ingest_digest: upstream ?? '' }),
   work: (ctx, prepared, consumed, record) => verifyWork(ctx, prepared.loaded, consumed, record),
   result(_ctx, _prepared, { skipped, reason, digest, outputs }) {
-    if (skipped) return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...outputs }, text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}` };
-    return { exitCode: EXIT.ok, json: { ok: true, stage: 'verify', skipped: false, reason, inputs_digest: digest, ...outputs }, text: `verify: rerun — ${reason}\n${renderCounts(outputs)}` };
+    if (skipped)
+      return {
+        exitCode: EXIT.ok,
+        json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...outputs },
+        text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}`,
+      };
+    return {
+      exitCode: EXIT.ok,
+      json: { ok: true, stage: 'verify', skipped: false, reason, inputs_digest: digest, ...outputs },
+      text: `verify: rerun — ${reason}\n${renderCounts(outputs)}`,
+    };
   },
 };
 
-async function verifyWork(ctx: StageContext, loaded: LoadedStudy, consumed: VerifyInputs, record: (connection: DuckDBConnection, outputs: VerifyCounts) => Promise<void>): Promise<VerifyCounts> {
+async function verifyWork(
+  ctx: StageContext,
+  loaded: LoadedStudy,
+  consumed: VerifyInputs,
+  record: (connection: DuckDBConnection, outputs: VerifyCounts) => Promise<void>,
+): Promise<VerifyCounts> {
   const layout = studyLayout(ctx.root);
   const study = loaded.study();
   return writeStoreInPlace(storePath(layout), async () => {
@@ -91,33 +122,63 @@ async function verifyWork(ctx: StageContext, loaded: LoadedStudy, consumed: Veri
       const inputs = {
         trust: loaded.trust().material.inputs,
         window: study.window,
-        passages: { sections: corpusSections(loaded.documents(), study.vocabulary.heading_patterns), min_chars: consumed.passages.min_chars },
+        passages: {
+          sections: corpusSections(loaded.documents(), study.vocabulary.heading_patterns),
+          min_chars: consumed.passages.min_chars,
+        },
         readCommitments: async () => {
           // Who dated each file (an intake entry, the seal): each line's published_at is judged against it.
           const witnesses = await commitmentWitnesses(layout, listCommitmentsFiles(layout), loaded.trust().tsa);
           // Read minutes after its digest was taken: the bytes read must still be the file this run records.
           const read = createHash('sha256');
           let opened = false;
-          const lines = await readCommitments(layout.commitments, 'inputs/commitments.jsonl', (chunk) => {
-            opened = true;
-            read.update(chunk);
-          }, undefined, witnesses.get('inputs/commitments.jsonl'));
+          const lines = await readCommitments(
+            layout.commitments,
+            'inputs/commitments.jsonl',
+            (chunk) => {
+              opened = true;
+              read.update(chunk);
+            },
+            undefined,
+            witnesses.get('inputs/commitments.jsonl'),
+          );
           const now = opened || existsSync(layout.commitments) ? read.digest('hex') : null;
           if (now !== consumed.commitments_sha256) {
-            throw new PreregError('COMMITMENTS_FILE_CHANGED', `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`, { file: 'inputs/commitments.jsonl' });
+            throw new PreregError(
+              'COMMITMENTS_FILE_CHANGED',
+              `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`,
+              { file: 'inputs/commitments.jsonl' },
+            );
           }
           // Then each system's own (inputs/commitments/<system_id>.jsonl), under the same rule.
           for (const f of consumed.participant_commitments) {
             const own = createHash('sha256');
-            lines.push(...(await readCommitments(join(layout.root, f.file), f.file, (chunk) => own.update(chunk), f.owner ?? undefined, witnesses.get(f.file))));
+            lines.push(
+              ...(await readCommitments(
+                join(layout.root, f.file),
+                f.file,
+                (chunk) => own.update(chunk),
+                f.owner ?? undefined,
+                witnesses.get(f.file),
+              )),
+            );
             const ownNow = own.digest('hex');
-            if (ownNow !== f.sha256) throw new PreregError('COMMITMENTS_FILE_CHANGED', `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`, { file: f.file });
+            if (ownNow !== f.sha256)
+              throw new PreregError(
+                'COMMITMENTS_FILE_CHANGED',
+                `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`,
+                { file: f.file },
+              );
           }
           return lines;
         },
       };
       await deleteStageRun(store.connection, 'verify');
-      const counts = await verifyStore(store, { ...inputs, expectedTools: expectedToolsOf(study), ...(study.systems !== undefined ? { systems: study.systems } : {}) }, { progress: ctx.progress });
+      const counts = await verifyStore(
+        store,
+        { ...inputs, expectedTools: expectedToolsOf(study), ...(study.systems !== undefined ? { systems: study.systems } : {}) },
+        { progress: ctx.progress },
+      );
       await record(store.connection, counts);
       return counts;
     } finally {
@@ -128,7 +189,10 @@ async function verifyWork(ctx: StageContext, loaded: LoadedStudy, consumed: Veri
 
 function renderCounts(counts: unknown): string {
   const c = counts as {
-    evidence: number; chains: number; proofs_by_status: Record<string, number>; chains_by_status: Record<string, number>;
+    evidence: number;
+    chains: number;
+    proofs_by_status: Record<string, number>;
+    chains_by_status: Record<string, number>;
     commitments?: { lines: number; malformed: string[] };
     ownership?: { registered_systems: number; not_bound: number; reused: number };
     sellers?: { mode: string; unbound: number; unpinned: number };
@@ -136,7 +200,11 @@ function renderCounts(counts: unknown): string {
   };
   const o = c.ownership;
   const sellers = c.sellers;
-  const fmt = (t: Record<string, number>) => Object.entries(t).sort().map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  const fmt = (t: Record<string, number>) =>
+    Object.entries(t)
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'none';
   const malformed = c.commitments?.malformed ?? [];
   return [
     `verified ${c.evidence} evidence item(s): ${fmt(c.proofs_by_status)}`,
@@ -146,12 +214,16 @@ function renderCounts(counts: unknown): string {
     ...(o
       ? [
           `evidence ownership (docs/ownership.md), proofs and timelines: ${o.not_bound} EVIDENCE_NOT_BOUND, ${o.reused} EVIDENCE_REUSED; ${
-            o.registered_systems > 0 ? `${o.registered_systems} system(s) registered` : 'warning: study.json registers no systems, so a copier cancels the original\'s proven credit (STUDY_SYSTEMS_UNREGISTERED)'
+            o.registered_systems > 0
+              ? `${o.registered_systems} system(s) registered`
+              : "warning: study.json registers no systems, so a copier cancels the original's proven credit (STUDY_SYSTEMS_UNREGISTERED)"
           }`,
         ]
       : []),
     ...(sellers
-      ? [`sellers (docs/proofs.md): ${sellers.mode === 'any' ? 'warning: the trust policy accepts any seller (a weakened mode)' : sellers.mode === 'missing' ? 'warning: the trust policy pins no seller, so no passage is proven served' : `${sellers.unbound} verified proof(s) EVIDENCE_SELLER_UNBOUND, ${sellers.unpinned} EVIDENCE_SELLER_UNPINNED`}`]
+      ? [
+          `sellers (docs/proofs.md): ${sellers.mode === 'any' ? 'warning: the trust policy accepts any seller (a weakened mode)' : sellers.mode === 'missing' ? 'warning: the trust policy pins no seller, so no passage is proven served' : `${sellers.unbound} verified proof(s) EVIDENCE_SELLER_UNBOUND, ${sellers.unpinned} EVIDENCE_SELLER_UNPINNED`}`,
+        ]
       : []),
     ...(c.passages ? [`served passages (docs/ownership.md): ${c.passages.served}, ${c.passages.not_in_corpus} PASSAGE_NOT_IN_CORPUS`] : []),
   ].join('\n');

@@ -15,7 +15,16 @@ import type { StageVerifyInit, StageVerifyInput, StageVerifyOutput } from './row
 import { runSqlFile, TableAppender, tableColumns } from '../store/db.ts';
 import { requireSameColumns } from '../store/named-row.ts';
 import { execute, readCounts, readObjects, streamObjects } from '../store/query.ts';
-import { evidencePassages, evidenceToVerify, OWNERSHIP_COUNTS, PASSAGE_COUNTS, receiptsToVerify, SET_REQUIRE_RECEIPTS, VERIFY_RECORD_RANGE, VERIFY_TOTALS } from '../store/statements.ts';
+import {
+  evidencePassages,
+  evidenceToVerify,
+  OWNERSHIP_COUNTS,
+  PASSAGE_COUNTS,
+  receiptsToVerify,
+  SET_REQUIRE_RECEIPTS,
+  VERIFY_RECORD_RANGE,
+  VERIFY_TOTALS,
+} from '../store/statements.ts';
 import { rejectRow } from '../ingest/rows.ts';
 import { commitmentProblems, registeredAgentKeys } from './inputs.ts';
 import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
@@ -23,7 +32,14 @@ import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { sellerMode, type SellerMode } from '../formats/trust-policy.ts';
 import { matchPassages, type PassageRule } from './passage-corpus.ts';
 import {
-  chainCheckRow, chainEntryRows, PROOF_CHECK_COLUMNS, PROOF_CHECK_VARYING_COLUMNS, ownedCommitmentRow, registeredSystemRow, timelineToolsRow, type RecordKey,
+  chainCheckRow,
+  chainEntryRows,
+  PROOF_CHECK_COLUMNS,
+  PROOF_CHECK_VARYING_COLUMNS,
+  ownedCommitmentRow,
+  registeredSystemRow,
+  timelineToolsRow,
+  type RecordKey,
 } from './rows.ts';
 
 const WORKER = new URL('./rows-worker.ts', import.meta.url);
@@ -61,7 +77,11 @@ export interface StoreVerifyInputs extends Omit<VerifyContextInputs, 'commitment
 }
 
 /** Streams the rows of the queries, one after the other, each row mapped by `toItem`, in batches of BATCH. */
-export async function* rowBatches<T>(connection: DuckDBConnection, queries: Iterable<string>, toItem: (row: Record<string, unknown>) => T): AsyncGenerator<T[]> {
+export async function* rowBatches<T>(
+  connection: DuckDBConnection,
+  queries: Iterable<string>,
+  toItem: (row: Record<string, unknown>) => T,
+): AsyncGenerator<T[]> {
   let batch: T[] = [];
   for (const sql of queries) {
     for await (const rows of streamObjects(connection, sql)) {
@@ -105,13 +125,24 @@ export async function verifyStore(
   requireSameColumns('proof_checks', proofColumns, PROOF_CHECK_COLUMNS);
   const proofFactoring = await rowFactoring(connection, 'proof_checks', PROOF_CHECK_VARYING_COLUMNS);
   const startPool: StartPool = (context) =>
-    new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({ module: WORKER, init: { context, proofFactoring, proofColumns }, ...(options.threads ? { threads: options.threads } : {}) });
+    new WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>({
+      module: WORKER,
+      init: { context, proofFactoring, proofColumns },
+      ...(options.threads ? { threads: options.threads } : {}),
+    });
   // The totals let a terminal show how far verify is and when it will be done.
   const [totals] = await readObjects(connection, VERIFY_TOTALS);
   if (totals === undefined) throw new Error('VERIFY_TOTALS gave no row');
   const run: Phase = {
-    connection, reader: await store.instance.connect(), inputs, counts, startPool, progress: options.progress,
-    first: Number(totals.first_record), last: Number(totals.last_record), pool: null,
+    connection,
+    reader: await store.instance.connect(),
+    inputs,
+    counts,
+    startPool,
+    progress: options.progress,
+    first: Number(totals.first_record),
+    last: Number(totals.last_record),
+    pool: null,
   };
   try {
     await verifyEvidenceItems(run, Number(totals.evidence), proofFactoring);
@@ -198,7 +229,10 @@ async function verifyTimelines(run: Phase, total: number): Promise<void> {
     rowBatches(
       run.reader,
       byRecordRange(receiptsToVerify, run.first, run.last),
-      (row): StageVerifyInput => ({ key: { ...recordKey(row), evidence_index: 0 }, task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain), owner: String(row.system_id) } }),
+      (row): StageVerifyInput => ({
+        key: { ...recordKey(row), evidence_index: 0 },
+        task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain), owner: String(row.system_id) },
+      }),
     ),
     (row) => row,
     (results, batch) => {
@@ -255,7 +289,17 @@ async function startTimelines<P>(
   const rejects = await TableAppender.declared(connection, 'commitment_rejects');
   for (const l of lines) {
     if (l.ok) continue;
-    rejects.appendNamed(rejectRow({ file: l.file, line_no: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256, reason_code: 'COMMITMENT_MALFORMED', column_no: null, detail: l.problems.join('; ') }));
+    rejects.appendNamed(
+      rejectRow({
+        file: l.file,
+        line_no: l.line,
+        byte_offset: l.byte_offset,
+        line_sha256: l.line_sha256,
+        reason_code: 'COMMITMENT_MALFORMED',
+        column_no: null,
+        detail: l.problems.join('; '),
+      }),
+    );
   }
   rejects.close();
   // Whom each line binds (SPEC §12.3): every signature checked once, here, against the registered

@@ -20,8 +20,20 @@ const served = (...refs: string[]) => refs.map((ref) => ({ ref, text: passages.g
 const quoting = { ref: 'L2113-10', text: passages.get('L2113-10')! };
 
 const RECORDS: HandRecord[] = [
-  { system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.", passages: served('R2122-8') },
-  { system: 'sys-a', item: 'mp-001', attempt: 2, text: "Selon l'article L2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
+  {
+    system: 'sys-a',
+    item: 'mp-001',
+    attempt: 1,
+    text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.",
+    passages: served('R2122-8'),
+  },
+  {
+    system: 'sys-a',
+    item: 'mp-001',
+    attempt: 2,
+    text: "Selon l'article L2122-8, le seuil est de 40 000 euros.",
+    passages: served('R2122-8'),
+  },
   { system: 'sys-a', item: 'mp-001', attempt: 3, text: "Voir l'article R2152-2 et un seuil de 45 000 euros.", passages: served('R2122-8') },
   { system: 'sys-a', item: 'mp-014', attempt: 1, text: 'Le CCAG Travaux 41 règle la réception.', passages: served('CCAG Travaux 4') },
   { system: 'sys-a', item: 'mp-014', attempt: 2, text: 'Voir le CCAG Travaux 4.', passages: served('CCAG Travaux 4') },
@@ -29,16 +41,54 @@ const RECORDS: HandRecord[] = [
   { system: 'sys-a', item: 'mp-017', attempt: 1, text: 'Le corpus ne permet pas de répondre.', refused: true, passages: served('R2123-1') },
   { system: 'sys-a', item: 'mp-018', attempt: 1, text: 'La durée est de cinq ans.', passages: served('R2123-1') },
   { system: 'sys-a', item: 'mp-002', attempt: 1, text: 'Je ne peux pas répondre.', refused: true, passages: served('R2123-1') },
-  { system: 'sys-a', item: 'mp-003', attempt: 1, text: "Selon l'article R2123-1, le seuil des travaux est de 5 538 000 euros.", passages: served('R2123-1'), tamper: true },
+  {
+    system: 'sys-a',
+    item: 'mp-003',
+    attempt: 1,
+    text: "Selon l'article R2123-1, le seuil des travaux est de 5 538 000 euros.",
+    passages: served('R2123-1'),
+    tamper: true,
+  },
   // A participant's new system relays L5132-4 from its served passage and invents L9999-9; once under
   // verified evidence, once under evidence altered after signing (declared served, not proven).
-  { system: 'sys-r', item: 'mp-007', attempt: 1, text: "Selon l'article L2113-10, un lot peut être réservé (article L5132-4 du code du travail, voir aussi l'article L9999-9).", passages: [quoting] },
-  { system: 'sys-r', item: 'mp-007', attempt: 2, text: "Selon l'article L2113-10, un lot peut être réservé (article L5132-4 du code du travail, voir aussi l'article L9999-9).", passages: [quoting], tamper: true },
+  {
+    system: 'sys-r',
+    item: 'mp-007',
+    attempt: 1,
+    text: "Selon l'article L2113-10, un lot peut être réservé (article L5132-4 du code du travail, voir aussi l'article L9999-9).",
+    passages: [quoting],
+  },
+  {
+    system: 'sys-r',
+    item: 'mp-007',
+    attempt: 2,
+    text: "Selon l'article L2113-10, un lot peut être réservé (article L5132-4 du code du travail, voir aussi l'article L9999-9).",
+    passages: [quoting],
+    tamper: true,
+  },
   // L5132-41 is not L5132-4: the literal match is bounded.
   { system: 'sys-r', item: 'mp-007', attempt: 3, text: "Selon l'article L2113-10, voir l'article L5132-41.", passages: [quoting] },
-  { system: 'sys-b', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
-  { system: 'sys-b', item: 'mp-001', attempt: 2, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
-  { system: 'sys-b', item: 'mp-001', attempt: 3, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2122-8') },
+  {
+    system: 'sys-b',
+    item: 'mp-001',
+    attempt: 1,
+    text: "Selon l'article R2122-8, le seuil est de 40 000 euros.",
+    passages: served('R2122-8'),
+  },
+  {
+    system: 'sys-b',
+    item: 'mp-001',
+    attempt: 2,
+    text: "Selon l'article R2122-8, le seuil est de 40 000 euros.",
+    passages: served('R2122-8'),
+  },
+  {
+    system: 'sys-b',
+    item: 'mp-001',
+    attempt: 3,
+    text: "Selon l'article R2122-8, le seuil est de 40 000 euros.",
+    passages: served('R2122-8'),
+  },
 ];
 
 // The expected class of every assertion, by (system, item, attempt, kind, ref or value): [declared, proven].
@@ -86,7 +136,9 @@ describe('classify and score on a hand-built study', () => {
        FROM result_assertion_classes c LEFT JOIN assertions a ON a.assertion_id = c.assertion_id`,
     );
     for (const [rec, kind, ref, value, declared, proven] of EXPECTED) {
-      const row = rows.find((r) => r.rec === rec && r.kind === kind && (kind === 'record' || (ref !== null ? r.ref === ref : r.value === value)));
+      const row = rows.find(
+        (r) => r.rec === rec && r.kind === kind && (kind === 'record' || (ref !== null ? r.ref === ref : r.value === value)),
+      );
       expect(row, `${rec} ${kind} ${ref ?? value ?? ''}`).toBeDefined();
       expect([row!.class_declared, row!.class_proven], `${rec} ${kind} ${ref ?? value ?? ''}`).toEqual([declared, proven]);
     }
@@ -96,7 +148,10 @@ describe('classify and score on a hand-built study', () => {
   });
 
   it('scores as numerator and denominator; a stub is not counted as a judged citation', async () => {
-    const s = await queryStore(root, "SELECT metric, declared, proven, n_declared, n_proven FROM result_scores WHERE system_id = 'sys-a' ORDER BY metric");
+    const s = await queryStore(
+      root,
+      "SELECT metric, declared, proven, n_declared, n_proven FROM result_scores WHERE system_id = 'sys-a' ORDER BY metric",
+    );
     const by = Object.fromEntries(s.map((r) => [r.metric, [r.declared, r.proven, r.n_declared, r.n_proven]]));
     // Judged citations of sys-a: R2122-8, L2122-8, R2152-2, CCAG 41, CCAG 4, R2123-1 = 6 (the stub is not one).
     expect(by.phantom_citations).toEqual(['1', '1', '6', '6']);
@@ -127,7 +182,10 @@ describe('classify and score on a hand-built study', () => {
   });
 
   it('counts constancy with the number of attempts it was counted over: sometimes is not always', async () => {
-    const c = await queryStore(root, "SELECT system_id, attempts, always, sometimes, never FROM result_constancy WHERE metric = 'positives_citing_expected/declared' ORDER BY ALL");
+    const c = await queryStore(
+      root,
+      "SELECT system_id, attempts, always, sometimes, never FROM result_constancy WHERE metric = 'positives_citing_expected/declared' ORDER BY ALL",
+    );
     // Over the 3 expected attempts of each of the 16 positives (a missing attempt is a failed one):
     // sys-a: mp-001, mp-014 and mp-003 sometimes (1 of 3 each), the 13 others never; sys-b mp-001
     // always; sys-r mp-007 always (declared).
@@ -139,7 +197,10 @@ describe('classify and score on a hand-built study', () => {
   });
 
   it('lists the discordant items behind each sign test, compared over every expected attempt', async () => {
-    const d = await queryStore(root, "SELECT system_a, system_b, item_id, winner FROM result_discordant_items WHERE metric = 'positives_citing_expected/declared' ORDER BY ALL");
+    const d = await queryStore(
+      root,
+      "SELECT system_a, system_b, item_id, winner FROM result_discordant_items WHERE metric = 'positives_citing_expected/declared' ORDER BY ALL",
+    );
     // mp-001: sys-b cites R2122-8 in all three attempts, sys-a in one of three; mp-007: sys-r in all
     // three, the others never attempted it (a missing attempt is a failure).
     expect(d).toEqual([
@@ -148,7 +209,10 @@ describe('classify and score on a hand-built study', () => {
       { system_a: 'sys-b', system_b: 'sys-r', item_id: 'mp-001', winner: 'sys-b' },
       { system_a: 'sys-b', system_b: 'sys-r', item_id: 'mp-007', winner: 'sys-r' },
     ]);
-    const t = await queryStore(root, "SELECT wins_a, wins_b, ties FROM result_sign_tests WHERE system_a = 'sys-a' AND system_b = 'sys-b' AND metric = 'positives_citing_expected/declared'");
+    const t = await queryStore(
+      root,
+      "SELECT wins_a, wins_b, ties FROM result_sign_tests WHERE system_a = 'sys-a' AND system_b = 'sys-b' AND metric = 'positives_citing_expected/declared'",
+    );
     expect(t).toEqual([{ wins_a: '0', wins_b: '1', ties: '15' }]);
   });
 
@@ -184,7 +248,10 @@ describe('a hypothesis over constancy on the example study', () => {
     const h5 = async (root: string) => {
       const r = await runCli(['score', '--root', root, '--json']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      return queryStore(root, "SELECT outcome, observed_num, observed_den, observed_system FROM result_hypotheses WHERE hypothesis_id = 'H5'");
+      return queryStore(
+        root,
+        "SELECT outcome, observed_num, observed_den, observed_system FROM result_hypotheses WHERE hypothesis_id = 'H5'",
+      );
     };
     const all = copyExampleStudy();
     const equal = copyExampleStudy();
@@ -197,9 +264,14 @@ describe('a hypothesis over constancy on the example study', () => {
       // 0.40, times the 2 systems considered, is far above alpha — INCONCLUSIVE, not NOT_SUPPORTED.
       rmSync(join(equal.root, 'inputs/submissions/sys-truncated.jsonl'));
       rmSync(join(equal.root, 'inputs/submissions/copycat.jsonl'));
-      expect(await h5(equal.root)).toEqual([{ outcome: 'INCONCLUSIVE', observed_num: '7', observed_den: '16', observed_system: 'sys-tampered' }]);
+      expect(await h5(equal.root)).toEqual([
+        { outcome: 'INCONCLUSIVE', observed_num: '7', observed_den: '16', observed_system: 'sys-tampered' },
+      ]);
       // "At least one system" names the system it is: the best share (H1), the widest gap (H2); none over all systems.
-      const named = await queryStore(all.root, 'SELECT hypothesis_id, observed_num, observed_den, observed_system FROM result_hypotheses ORDER BY hypothesis_id');
+      const named = await queryStore(
+        all.root,
+        'SELECT hypothesis_id, observed_num, observed_den, observed_system FROM result_hypotheses ORDER BY hypothesis_id',
+      );
       expect(named.filter((h) => h.hypothesis_id !== 'H5')).toEqual([
         { hypothesis_id: 'H1', observed_num: '47', observed_den: '48', observed_system: 'sys-honest' },
         { hypothesis_id: 'H2', observed_num: '24', observed_den: '48', observed_system: 'sys-tampered' },
@@ -219,7 +291,10 @@ describe('hypotheses decided by exact tests with Holm on the example study (SPEC
     try {
       const r = await runCli(['score', '--root', s.root, '--json']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      const rows = await queryStore(s.root, 'SELECT hypothesis_id, outcome, observed_num, observed_den, observed_system, p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason FROM result_hypotheses ORDER BY hypothesis_id');
+      const rows = await queryStore(
+        s.root,
+        'SELECT hypothesis_id, outcome, observed_num, observed_den, observed_system, p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason FROM result_hypotheses ORDER BY hypothesis_id',
+      );
       const h = Object.fromEntries(rows.map((x) => [String(x.hypothesis_id), x]));
       // By hand, H3: X ~ Binomial(157, 1/20), the null "at least 5% phantoms", p = P(X ≤ 3):
       //   (19/20)^157 = e^(157·ln 0.95) = e^(−8.05305)            = 0.000318131
@@ -261,11 +336,20 @@ describe('sign tests on the example study', () => {
       expect(rows.length).toBe(14);
       const pairs = rows.map((x) => [Number(x.wins_a), Number(x.wins_b)]);
       const python = JSON.parse(
-        execFileSync('python3', ['-c', 'import json,sys; from math import comb\nprint(json.dumps([min(1.0, 2*sum(comb(a+b,i) for i in range(min(a,b)+1))/2**(a+b)) if a+b else 1.0 for a,b in json.load(sys.stdin)]))'], {
-          input: JSON.stringify(pairs),
-        }).toString(),
+        execFileSync(
+          'python3',
+          [
+            '-c',
+            'import json,sys; from math import comb\nprint(json.dumps([min(1.0, 2*sum(comb(a+b,i) for i in range(min(a,b)+1))/2**(a+b)) if a+b else 1.0 for a,b in json.load(sys.stdin)]))',
+          ],
+          {
+            input: JSON.stringify(pairs),
+          },
+        ).toString(),
       ) as number[];
-      rows.forEach((x, i) => { expect(Math.abs(Number(x.p_value) - python[i]!) / python[i]!, `wins ${pairs[i]}`).toBeLessThan(1e-12); });
+      rows.forEach((x, i) => {
+        expect(Math.abs(Number(x.p_value) - python[i]!) / python[i]!, `wins ${pairs[i]}`).toBeLessThan(1e-12);
+      });
       expect(rows.some((x) => Number(x.p_value) < 0.05)).toBe(true);
     } finally {
       s.cleanup();

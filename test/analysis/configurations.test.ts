@@ -35,7 +35,11 @@ const affiliateB = (text: string): string => {
 };
 
 let study: { root: string; cleanup: () => void };
-let results: { coverage: { configurations: Array<Record<string, unknown>> }; sign_test_adjustments: Array<Record<string, unknown>>; constancy: Array<Record<string, unknown>> };
+let results: {
+  coverage: { configurations: Array<Record<string, unknown>> };
+  sign_test_adjustments: Array<Record<string, unknown>>;
+  constancy: Array<Record<string, unknown>>;
+};
 let report: string;
 const tmp = scratchDir('prereg-config-');
 
@@ -58,16 +62,20 @@ describe('a line may say which configuration produced it', () => {
     ]);
   });
 
-  it('never splits the protocol\'s attempts: constancy counts sys-a over its 3 attempts, like the others', () => {
+  it("never splits the protocol's attempts: constancy counts sys-a over its 3 attempts, like the others", () => {
     const rows = results.constancy.filter((r) => r.metric === results.constancy[0]!.metric);
-    expect(rows.map((r) => [r.system_id, r.attempts])).toEqual([['sys-a', 3], ['sys-b', 3], ['sys-c', 3]]);
+    expect(rows.map((r) => [r.system_id, r.attempts])).toEqual([
+      ['sys-a', 3],
+      ['sys-b', 3],
+      ['sys-c', 3],
+    ]);
   });
 
   it('a system whose configuration varies carries CONFIG_VARIES on each of its comparisons, and no other comparison does', () => {
     const caveats = new Map<string, Set<string>>();
     for (const a of results.sign_test_adjustments) {
       const pair = `${String(a.system_a)}~${String(a.system_b)}`;
-      caveats.set(pair, new Set([...(caveats.get(pair) ?? []), ...((a.caveats as string[]).filter((c) => c === 'CONFIG_VARIES'))]));
+      caveats.set(pair, new Set([...(caveats.get(pair) ?? []), ...(a.caveats as string[]).filter((c) => c === 'CONFIG_VARIES')]));
     }
     expect([...caveats].map(([pair, codes]) => [pair, [...codes]])).toEqual([
       ['sys-a~sys-b', ['CONFIG_VARIES']],
@@ -86,13 +94,26 @@ describe('a line may say which configuration produced it', () => {
 });
 
 describe('a configuration is small and flat', () => {
-  const line = (config: unknown): string => JSON.stringify({ format: 'prereg.submission/1', system_id: 'sys-a', item_id: 'mp-001', attempt: 1, answer: { text: 'x', refused: false, truncated: false }, evidence: [], config });
+  const line = (config: unknown): string =>
+    JSON.stringify({
+      format: 'prereg.submission/1',
+      system_id: 'sys-a',
+      item_id: 'mp-001',
+      attempt: 1,
+      answer: { text: 'x', refused: false, truncated: false },
+      evidence: [],
+      config,
+    });
 
   it('refuses one nested, one with 17 members, and one over 1 KiB (SUBMISSION_CONFIG_TOO_LARGE); takes a flat one', async () => {
     const file = join(tmp.path, 'configs.jsonl');
     const seventeen = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, i]));
     const large = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, 'x'.repeat(150)]));
-    writeFileSync(file, [line({ model: 'm1', temperature: 0.2, stream: false }), line({ model: { name: 'm1' } }), line(seventeen), line(large)].join('\n') + '\n');
+    writeFileSync(
+      file,
+      [line({ model: 'm1', temperature: 0.2, stream: false }), line({ model: { name: 'm1' } }), line(seventeen), line(large)].join('\n') +
+        '\n',
+    );
     const r = await runCli(['validate', file, '--root', tmp.path, '--json']);
     expect(r.code).toBe(1);
     expect(r.json.rejects.map((x: { line_no: number; reason_code: string }) => [x.line_no, x.reason_code])).toEqual([

@@ -34,21 +34,36 @@ import { articlePassages } from '../../scripts/generate-example-submissions.ts';
 import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 import { buildSmallStudy, runSmallStudy, type HandRecord } from '../support/small-study.ts';
 
-const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md']);
+const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), [
+  'code-commande-publique/partie-legislative.md',
+  'code-commande-publique/partie-reglementaire.md',
+]);
 const served = (ref: string) => [{ ref, text: passages.get(ref)! }];
 const cites = (ref: string) => `Voir l'article ${ref}.`;
 const first = (item: string, ref: string): HandRecord => ({ system: 'sys-a', item, attempt: 1, text: cites(ref), passages: served(ref) });
-const second = (item: string, r: Omit<HandRecord, 'system' | 'item' | 'attempt'>): HandRecord => ({ system: 'sys-a', item, attempt: 2, ...r });
+const second = (item: string, r: Omit<HandRecord, 'system' | 'item' | 'attempt'>): HandRecord => ({
+  system: 'sys-a',
+  item,
+  attempt: 2,
+  ...r,
+});
 
 const RECORDS: HandRecord[] = [
-  first('mp-001', 'R2122-8'), second('mp-001', { text: 'Voir le code.', passages: served('R2122-8') }),
-  first('mp-002', 'R2123-1'), second('mp-002', { text: cites('R2123-1'), passages: served('R2122-8'), query: 'mp-002 autrement' }),
-  first('mp-003', 'R2123-1'), second('mp-003', { text: cites('R2123-1'), passages: served('R2122-8') }),
+  first('mp-001', 'R2122-8'),
+  second('mp-001', { text: 'Voir le code.', passages: served('R2122-8') }),
+  first('mp-002', 'R2123-1'),
+  second('mp-002', { text: cites('R2123-1'), passages: served('R2122-8'), query: 'mp-002 autrement' }),
+  first('mp-003', 'R2123-1'),
+  second('mp-003', { text: cites('R2123-1'), passages: served('R2122-8') }),
   first('mp-004', 'R2131-12'),
-  first('mp-005', 'R2121-1'), second('mp-005', { text: "Voir l'article R2121-1 qui", truncated: true, passages: served('R2121-1') }),
-  first('mp-006', 'L2113-11'), second('mp-006', { text: cites('L2113-11'), passages: served('L2113-11') }),
-  first('mp-007', 'L2113-10'), second('mp-007', { text: cites('L2113-10'), passages: served('R2122-8'), tamper: true }),
-  first('mp-008', 'R2152-1'), second('mp-008', { text: 'Voir le code.', passages: served('R2152-1'), buyer: 'sys-b' }),
+  first('mp-005', 'R2121-1'),
+  second('mp-005', { text: "Voir l'article R2121-1 qui", truncated: true, passages: served('R2121-1') }),
+  first('mp-006', 'L2113-11'),
+  second('mp-006', { text: cites('L2113-11'), passages: served('L2113-11') }),
+  first('mp-007', 'L2113-10'),
+  second('mp-007', { text: cites('L2113-10'), passages: served('R2122-8'), tamper: true }),
+  first('mp-008', 'R2152-1'),
+  second('mp-008', { text: 'Voir le code.', passages: served('R2152-1'), buyer: 'sys-b' }),
 ];
 
 /** study.json with 2 attempts per item. */
@@ -71,12 +86,15 @@ const FLIPS = (column: 'declared' | 'proven') => {
     ['sys-a', 'mp-005', metric, 2, 1, 2, 0, 'writing', null],
     ['sys-a', 'mp-007', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
     // The rival's proof counts as served only at the system's word: proven, the retrieval flip shows.
-    column === 'declared' ? ['sys-a', 'mp-008', metric, 2, 1, 2, 0, 'writing', null] : ['sys-a', 'mp-008', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
+    column === 'declared'
+      ? ['sys-a', 'mp-008', metric, 2, 1, 2, 0, 'writing', null]
+      : ['sys-a', 'mp-008', metric, 2, 1, 1, 0, 'retrieval', 'REQUEST'],
   ];
 };
 /** Both columns' flips, in results.json's order (item, then metric). */
 const ALL_FLIPS = [...FLIPS('declared'), ...FLIPS('proven')].sort((a, b) => `${a[1]}/${a[2]}`.localeCompare(`${b[1]}/${b[2]}`));
-const flipRows = (rows: Row[]) => rows.map((r) => [r.system_id, r.item_id, r.metric, r.attempts, r.met, r.served, r.missing, r.cause, r.retrieval_cause]);
+const flipRows = (rows: Row[]) =>
+  rows.map((r) => [r.system_id, r.item_id, r.metric, r.attempts, r.met, r.served, r.missing, r.cause, r.retrieval_cause]);
 
 describe('retrieval constancy and flips attributed', () => {
   let study: { root: string; cleanup: () => void };
@@ -115,7 +133,8 @@ describe('an operator cannot attribute retrieval flips to writing through the pl
   beforeAll(async () => {
     study = await buildSmallStudy(RECORDS, {
       editStudy: twoAttempts,
-      editPlan: (plan) => plan.replace('WHERE list_contains(k.expected_refs, sr.ref)\nGROUP BY sr.record_id;', 'WHERE true\nGROUP BY sr.record_id;'),
+      editPlan: (plan) =>
+        plan.replace('WHERE list_contains(k.expected_refs, sr.ref)\nGROUP BY sr.record_id;', 'WHERE true\nGROUP BY sr.record_id;'),
     });
     ({ results } = await runSmallStudy<Results>(study.root));
   }, 400_000);
@@ -129,21 +148,40 @@ describe('an operator cannot attribute retrieval flips to writing through the pl
   });
 });
 
-describe('a plan cannot redefine a built-in function the pipeline\'s own SQL reads with', () => {
+describe("a plan cannot redefine a built-in function the pipeline's own SQL reads with", () => {
   // Section 5 runs on the store, and a macro it creates stays there: `bool_or` redefined as true
   // would make prereg's flips SQL see the expected article served in every attempt, and call every
   // retrieval flip "writing". Freeze refuses such a plan (exit 3, nothing frozen).
   const scratch = scratchStudies();
-  it('freeze refuses a section 5 whose macro takes a built-in function\'s name (SECTION5_BUILTIN_REDEFINED)', async () => {
+  it("freeze refuses a section 5 whose macro takes a built-in function's name (SECTION5_BUILTIN_REDEFINED)", async () => {
     const root = scratch();
     const plan = join(root, 'preregistration/PREREGISTRATION.md');
     const text = readFileSync(plan, 'utf8');
     const before = readFileSync(join(root, 'preregistration/freeze.json'), 'utf8');
     expect(text).toContain('CREATE OR REPLACE VIEW expected_served AS');
-    writeFileSync(plan, text.replace('CREATE OR REPLACE VIEW expected_served AS', 'CREATE OR REPLACE MACRO bool_or(x) AS true;\n\nCREATE OR REPLACE VIEW expected_served AS'));
-    const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
+    writeFileSync(
+      plan,
+      text.replace(
+        'CREATE OR REPLACE VIEW expected_served AS',
+        'CREATE OR REPLACE MACRO bool_or(x) AS true;\n\nCREATE OR REPLACE VIEW expected_served AS',
+      ),
+    );
+    const r = await runCli([
+      'freeze',
+      '--replace',
+      '--reason',
+      'test refreeze',
+      '--root',
+      root,
+      '--secret-file',
+      join(root, 'inputs/answer-key.secret'),
+      '--json',
+    ]);
     expect([r.code, r.json.code], r.stdout).toEqual([3, 'SECTION5_BUILTIN_REDEFINED']);
-    const line = readFileSync(plan, 'utf8').split('\n').findIndex((l) => l.startsWith('CREATE OR REPLACE MACRO bool_or')) + 1;
+    const line =
+      readFileSync(plan, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.startsWith('CREATE OR REPLACE MACRO bool_or')) + 1;
     expect(r.stdout).toContain(`bool_or (PREREGISTRATION.md line ${line})`);
     expect(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')).toBe(before);
   });

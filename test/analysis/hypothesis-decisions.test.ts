@@ -22,13 +22,19 @@ beforeAll(async () => {
   db = join(dir, 'store.duckdb');
   const store = await openStore(db);
   // Two hypotheses' counts: H3 is the example's 3 phantoms of 157 against "at most 5%".
-  await store.connection.run("CREATE TABLE counts AS SELECT * FROM (VALUES ('H3', 3, 157, 0.05), ('H9', 40, 48, 0.5)) v(hypothesis_id, k, n, threshold)");
+  await store.connection.run(
+    "CREATE TABLE counts AS SELECT * FROM (VALUES ('H3', 3, 157, 0.05), ('H9', 40, 48, 0.5)) v(hypothesis_id, k, n, threshold)",
+  );
   store.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A hypotheses view over `counts`, "at most" tests, with the given outcome and p_holm expressions. */
-function plan(outcome: string, pHolm = 'prereg_holm(p_value, list(p_value) OVER ())', pValue = 'prereg_binomial_at_most(k, n, threshold)'): string {
+function plan(
+  outcome: string,
+  pHolm = 'prereg_holm(p_value, list(p_value) OVER ())',
+  pValue = 'prereg_binomial_at_most(k, n, threshold)',
+): string {
   return `CREATE OR REPLACE VIEW hypotheses AS
     WITH t AS (SELECT *, ${pValue} AS p_value, prereg_binomial_at_least(k, n, threshold) AS p_value_against FROM counts)
     SELECT hypothesis_id, 'statement' AS statement, threshold, k / n AS observed, ${outcome} AS outcome, 'why' AS reason,
@@ -37,7 +43,8 @@ function plan(outcome: string, pHolm = 'prereg_holm(p_value, list(p_value) OVER 
            'decided' AS decision_reason
     FROM t`;
 }
-const HOLM = "CASE WHEN p_holm <= getvariable('alpha') THEN 'SUPPORTED' WHEN p_holm_against <= getvariable('alpha') THEN 'NOT_SUPPORTED' ELSE 'INCONCLUSIVE' END";
+const HOLM =
+  "CASE WHEN p_holm <= getvariable('alpha') THEN 'SUPPORTED' WHEN p_holm_against <= getvariable('alpha') THEN 'NOT_SUPPORTED' ELSE 'INCONCLUSIVE' END";
 /** The plan deciding by Holm: the outcome is computed from the adjusted p-values, so the view is wrapped once more. */
 const BY_HOLM = `${plan("'INCONCLUSIVE'").replace('CREATE OR REPLACE VIEW hypotheses AS', 'CREATE OR REPLACE VIEW decided AS')};
   CREATE OR REPLACE VIEW hypotheses AS SELECT * REPLACE (${HOLM} AS outcome) FROM decided`;
@@ -64,10 +71,10 @@ describe('hypotheses decided by Holm at alpha, or refused', () => {
     expect(err.message).toContain('decide INCONCLUSIVE');
   });
 
-  it('refuses the raw p-value written as Holm\'s (the correction left out)', async () => {
+  it("refuses the raw p-value written as Holm's (the correction left out)", async () => {
     const err = await refusal(plan("CASE WHEN p_value <= 0.05 THEN 'SUPPORTED' ELSE 'INCONCLUSIVE' END", 'p_value'));
     expect(err.code).toBe('HYPOTHESIS_DECISION_INVALID');
-    expect(err.message).toContain("H3: p_holm 0.0430847463995");
+    expect(err.message).toContain('H3: p_holm 0.0430847463995');
     expect(err.message).toContain("is not Holm's adjustment of p_value across the family's 2 hypotheses");
   });
 
@@ -78,11 +85,18 @@ describe('hypotheses decided by Holm at alpha, or refused', () => {
   });
 
   it('refuses a hypotheses view without the test (the old point-estimate shape; test/stages/freeze-plan.test.ts plays it at freeze)', async () => {
-    const blocks = [{ sql: "CREATE OR REPLACE VIEW hypotheses AS SELECT 'H1' AS hypothesis_id, 's' AS statement, 0.05 AS threshold, 0.02 AS observed, 'SUPPORTED' AS outcome, 'why' AS reason", line: 1 }];
+    const blocks = [
+      {
+        sql: "CREATE OR REPLACE VIEW hypotheses AS SELECT 'H1' AS hypothesis_id, 's' AS statement, 0.05 AS threshold, 0.02 AS observed, 'SUPPORTED' AS outcome, 'why' AS reason",
+        line: 1,
+      },
+    ];
     const err = await runSection5(db, blocks, ['hypotheses'], BUILT_IN_CLASSES, 0.05).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PreregError);
     expect((err as PreregError).code).toBe('SECTION5_VIEW_COLUMNS');
-    expect((err as PreregError).message).toContain('p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason');
+    expect((err as PreregError).message).toContain(
+      'p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason',
+    );
   });
 
   it('refuses a family other than the one frozen (HYPOTHESIS_FAMILY_CHANGED): Holm runs across the hypotheses declared before the data', async () => {
@@ -93,7 +107,9 @@ describe('hypotheses decided by Holm at alpha, or refused', () => {
     for (const frozen of [[], ['H3'], ['H3', 'H9', 'H10']]) {
       const err = await runSection5(db, [{ sql, line: 1 }], ['hypotheses'], BUILT_IN_CLASSES, 0.05, frozen).catch((e: unknown) => e);
       expect((err as PreregError).code, frozen.join()).toBe('HYPOTHESIS_FAMILY_CHANGED');
-      expect((err as PreregError).message).toContain(`section 5's hypotheses are H3, H9, but the family frozen at the freeze's dry run (freeze.json hypothesis_family) is ${frozen.join(', ') || 'none'}`);
+      expect((err as PreregError).message).toContain(
+        `section 5's hypotheses are H3, H9, but the family frozen at the freeze's dry run (freeze.json hypothesis_family) is ${frozen.join(', ') || 'none'}`,
+      );
     }
     expect(await runSection5(db, [{ sql, line: 1 }], ['hypotheses'], BUILT_IN_CLASSES, 0.05, ['H9', 'H3'])).toEqual({ hypotheses: 2 });
   });

@@ -28,10 +28,25 @@ import { articlePassages } from '../../scripts/generate-example-submissions.ts';
 import { PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { buildSmallStudy, runSmallStudy, type HandRecord } from '../support/small-study.ts';
 
-const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md', 'ccag-travaux.md']);
-const served = (ref: string) => ({ ref, text: passages.get(ref) ?? `Article ${ref} : le titulaire exécute les prestations conformément aux stipulations du marché et des documents particuliers.` });
-const record = (system: string, item: string, attempt: number, refs: string[], more: Partial<HandRecord> = {}): HandRecord =>
-  ({ system, item, attempt, text: 'Voir le corpus.', passages: refs.map(served), ...more });
+const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), [
+  'code-commande-publique/partie-legislative.md',
+  'code-commande-publique/partie-reglementaire.md',
+  'ccag-travaux.md',
+]);
+const served = (ref: string) => ({
+  ref,
+  text:
+    passages.get(ref) ??
+    `Article ${ref} : le titulaire exécute les prestations conformément aux stipulations du marché et des documents particuliers.`,
+});
+const record = (system: string, item: string, attempt: number, refs: string[], more: Partial<HandRecord> = {}): HandRecord => ({
+  system,
+  item,
+  attempt,
+  text: 'Voir le corpus.',
+  passages: refs.map(served),
+  ...more,
+});
 const RECORDS: HandRecord[] = [
   record('sys-a', 'mp-002', 1, ['R2123-1']),
   record('sys-a', 'mp-003', 1, ['L2123-1', 'R2123-1']),
@@ -47,11 +62,13 @@ const RULES = [
   { pattern: '(?<prefix>[LRD])(?<number>[0-9]{4}-[0-9]+)', same: ['number'], differ: ['prefix'] },
   { pattern: 'CCAG (?<code>[A-Z][a-z]+) (?<number>[0-9]+)', same: ['number'], differ: ['code'] },
 ];
-const withRules = (rules: unknown) => (text: string): string => {
-  const study = JSON.parse(text) as { vocabulary: Record<string, unknown> };
-  study.vocabulary.near_miss = rules;
-  return `${JSON.stringify(study, null, 2)}\n`;
-};
+const withRules =
+  (rules: unknown) =>
+  (text: string): string => {
+    const study = JSON.parse(text) as { vocabulary: Record<string, unknown> };
+    study.vocabulary.near_miss = rules;
+    return `${JSON.stringify(study, null, 2)}\n`;
+  };
 
 type Row = Record<string, unknown>;
 let study: { root: string; cleanup: () => void };
@@ -66,7 +83,9 @@ afterAll(() => study?.cleanup());
 
 describe('retrieval rows: expected served, near miss, not served', () => {
   it('per system and column, over the 48 expected positive records, as counted by hand', () => {
-    expect(results.retrieval.map((r) => [r.system_id, r.evidence, r.positives, r.missing, r.expected_served, r.near_miss, r.not_served])).toEqual([
+    expect(
+      results.retrieval.map((r) => [r.system_id, r.evidence, r.positives, r.missing, r.expected_served, r.near_miss, r.not_served]),
+    ).toEqual([
       ['sys-a', 'declared', 48, 42, 2, 3, 43],
       ['sys-a', 'proven', 48, 42, 2, 1, 45],
       ['sys-b', 'declared', 48, 46, 1, 0, 47],
@@ -74,11 +93,13 @@ describe('retrieval rows: expected served, near miss, not served', () => {
     ]);
   });
 
-  it('the report\'s retrieval-and-writing table shows the near misses beside the expected article served', () => {
+  it("the report's retrieval-and-writing table shows the near misses beside the expected article served", () => {
     const at = report.indexOf('## Retrieval and writing');
     expect(at).toBeGreaterThan(0);
     const section = report.slice(at, report.indexOf('\n## ', at + 1));
-    expect(section).toMatch(/\| system +\| expected article served, declared +\| served, proven +\| near miss, declared +\| near miss, proven +\|/);
+    expect(section).toMatch(
+      /\| system +\| expected article served, declared +\| served, proven +\| near miss, declared +\| near miss, proven +\|/,
+    );
     expect(section).toMatch(/\| sys-a +\| 2\/48 \(4\.2%\) +\| 2\/48 \(4\.2%\) +\| 3\/48 \(6\.3%\) +\| 1\/48 \(2\.1%\) +\|/);
     expect(section).toMatch(/\| sys-b +\| 1\/48 \(2\.1%\) +\| 1\/48 \(2\.1%\) +\| 0\/48 \(0\.0%\) +\| 0\/48 \(0\.0%\) +\|/);
     expect(section).toContain('vocabulary.near_miss');
@@ -105,11 +126,28 @@ describe('the rule is frozen with study.json', () => {
   it('freeze refuses a rule that matches no identifier of the vocabulary (STUDY_INVALID, naming the member)', async () => {
     const frozen = readFileSync(studyFile(), 'utf8');
     try {
-      writeFileSync(studyFile(), withRules([RULES[0], { pattern: 'CCAG (?<code>[A-Z][a-z]+) article (?<number>[0-9]+)', same: ['number'], differ: ['code'] }])(frozen));
-      const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', study.root, '--secret-file', join(study.root, 'inputs/answer-key.secret'), '--json']);
+      writeFileSync(
+        studyFile(),
+        withRules([RULES[0], { pattern: 'CCAG (?<code>[A-Z][a-z]+) article (?<number>[0-9]+)', same: ['number'], differ: ['code'] }])(
+          frozen,
+        ),
+      );
+      const r = await runCli([
+        'freeze',
+        '--replace',
+        '--reason',
+        'test refreeze',
+        '--root',
+        study.root,
+        '--secret-file',
+        join(study.root, 'inputs/answer-key.secret'),
+        '--json',
+      ]);
       expect([r.code, r.json.code]).toEqual([3, 'STUDY_INVALID']);
       const problems = (r.json.details as { problems: Array<{ code: string; file: string; field: string }> }).problems;
-      expect(problems.map((p) => [p.code, p.file, p.field])).toEqual([['STUDY_INVALID', 'preregistration/study.json', '/vocabulary/near_miss/1/pattern']]);
+      expect(problems.map((p) => [p.code, p.file, p.field])).toEqual([
+        ['STUDY_INVALID', 'preregistration/study.json', '/vocabulary/near_miss/1/pattern'],
+      ]);
     } finally {
       writeFileSync(studyFile(), frozen);
     }

@@ -24,8 +24,19 @@ import { articlePassages } from '../../scripts/generate-example-submissions.ts';
 import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 import { buildSmallStudy, runSmallStudy, type HandRecord } from '../support/small-study.ts';
 
-const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-legislative.md', 'code-commande-publique/partie-reglementaire.md']);
-const EXPECTED: Record<string, string> = { 'mp-001': 'R2122-8', 'mp-002': 'R2123-1', 'mp-003': 'R2123-1', 'mp-004': 'R2131-12', 'mp-005': 'R2121-1', 'mp-006': 'L2113-11', 'mp-007': 'L2113-10' };
+const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), [
+  'code-commande-publique/partie-legislative.md',
+  'code-commande-publique/partie-reglementaire.md',
+]);
+const EXPECTED: Record<string, string> = {
+  'mp-001': 'R2122-8',
+  'mp-002': 'R2123-1',
+  'mp-003': 'R2123-1',
+  'mp-004': 'R2131-12',
+  'mp-005': 'R2121-1',
+  'mp-006': 'L2113-11',
+  'mp-007': 'L2113-10',
+};
 const items = (...ids: number[]) => ids.map((n) => `mp-00${n}`);
 const ANSWERS: Record<string, string[]> = {
   'sys-a': items(1, 2, 3, 4, 5, 6),
@@ -33,10 +44,14 @@ const ANSWERS: Record<string, string[]> = {
   'sys-b': items(1),
   'sys-b-rerun': items(1, 2, 3, 4, 5, 6, 7),
 };
-const RECORDS: HandRecord[] = Object.entries(ANSWERS).flatMap(([system, ids]) => ids.flatMap((item) => [1, 2, 3].map((attempt): HandRecord => {
-  const ref = EXPECTED[item]!;
-  return { system, item, attempt, text: `Voir l'article ${ref}.`, passages: [{ ref, text: passages.get(ref)! }] };
-})));
+const RECORDS: HandRecord[] = Object.entries(ANSWERS).flatMap(([system, ids]) =>
+  ids.flatMap((item) =>
+    [1, 2, 3].map((attempt): HandRecord => {
+      const ref = EXPECTED[item]!;
+      return { system, item, attempt, text: `Voir l'article ${ref}.`, passages: [{ ref, text: passages.get(ref)! }] };
+    }),
+  ),
+);
 
 /** study.json with the two replicates declared. */
 const declareReplicates = (text: string): string => {
@@ -85,7 +100,9 @@ describe('replicates and the noise floor', () => {
     expect(floor).toBeGreaterThan(0);
     expect(floor).toBeLessThan(report.indexOf('## Sign tests'));
     expect(report).toContain('Systems with a replicate: sys-a, sys-b.');
-    expect(report).toContain('Replicate campaigns, ranked against nobody and in no hypothesis (they measure the noise floor, below): sys-a-rerun (replicate of sys-a), sys-b-rerun (replicate of sys-b).');
+    expect(report).toContain(
+      'Replicate campaigns, ranked against nobody and in no hypothesis (they measure the noise floor, below): sys-a-rerun (replicate of sys-a), sys-b-rerun (replicate of sys-b).',
+    );
     expect(report).toMatch(/\| sys-b +\| sys-b-rerun +\| .* \| 16 +\| 6 +\| .* \| NOISE_FLOOR_EXCEEDED \|/);
   });
 });
@@ -95,11 +112,25 @@ describe('a replicate is declared at freeze', () => {
     const file = join(study.root, 'preregistration/study.json');
     const original = readFileSync(file, 'utf8');
     try {
-      for (const [system, of] of [['sys-a', 'sys-a'], ['sys-a', 'sys-nobody'], ['sys-b', 'sys-a-rerun']] as const) {
+      for (const [system, of] of [
+        ['sys-a', 'sys-a'],
+        ['sys-a', 'sys-nobody'],
+        ['sys-b', 'sys-a-rerun'],
+      ] as const) {
         const s = JSON.parse(original) as { systems: Array<{ system_id: string; replicate_of?: string }> };
         s.systems.find((x) => x.system_id === system)!.replicate_of = of;
         writeFileSync(file, JSON.stringify(s, null, 2));
-        const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', study.root, '--secret-file', join(study.root, 'inputs/answer-key.secret'), '--json']);
+        const r = await runCli([
+          'freeze',
+          '--replace',
+          '--reason',
+          'test refreeze',
+          '--root',
+          study.root,
+          '--secret-file',
+          join(study.root, 'inputs/answer-key.secret'),
+          '--json',
+        ]);
         expect([system, of, r.code, r.json.code]).toEqual([system, of, 3, 'STUDY_INVALID']);
         expect(r.json.message).toContain('replicate_of');
       }

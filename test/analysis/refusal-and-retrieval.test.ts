@@ -17,16 +17,35 @@ const REFUSAL = 'Le corpus ne contient pas de disposition permettant de répondr
 
 const RECORDS: HandRecord[] = [
   // A negative answered, flagged as a refusal: ANSWERED_NEGATIVE in both columns (the flag is not the class).
-  { system: 'sys-a', item: 'mp-017', attempt: 1, text: "Selon l'article R2123-1, la procédure adaptée s'applique.", refused: true, passages: served('R2123-1') },
+  {
+    system: 'sys-a',
+    item: 'mp-017',
+    attempt: 1,
+    text: "Selon l'article R2123-1, la procédure adaptée s'applique.",
+    refused: true,
+    passages: served('R2123-1'),
+  },
   // A negative refused in words but not flagged: REFUSAL_CORRECT in both columns.
   { system: 'sys-a', item: 'mp-018', attempt: 1, text: REFUSAL, passages: served('R2123-1') },
   // Consistent: a refusal flagged and written (not listed).
   { system: 'sys-a', item: 'mp-019', attempt: 1, text: REFUSAL, refused: true, passages: served('R2123-1') },
   // Retrieval against writing: served the expected R2122-8 and cites it; served it and cites
   // nothing; never served it (served R2123-1 instead) and cites it anyway.
-  { system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.", passages: served('R2122-8') },
+  {
+    system: 'sys-a',
+    item: 'mp-001',
+    attempt: 1,
+    text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.",
+    passages: served('R2122-8'),
+  },
   { system: 'sys-a', item: 'mp-001', attempt: 2, text: 'Le seuil dépend du besoin.', passages: served('R2122-8') },
-  { system: 'sys-a', item: 'mp-001', attempt: 3, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: served('R2123-1') },
+  {
+    system: 'sys-a',
+    item: 'mp-001',
+    attempt: 3,
+    text: "Selon l'article R2122-8, le seuil est de 40 000 euros.",
+    passages: served('R2123-1'),
+  },
   { system: 'sys-b', item: 'mp-014', attempt: 1, text: 'Voir le CCAG Travaux 4.', passages: served('CCAG Travaux 4'), tamper: true },
 ];
 
@@ -38,7 +57,10 @@ async function scored(options: Parameters<typeof buildSmallStudy>[1] = {}) {
     scores: Array<Record<string, unknown>>;
     coverage: { refusal_flags_disagreeing: Array<Record<string, unknown>> };
   };
-  const classes = await queryStore(study.root, "SELECT system_id || '/' || item_id || '/' || attempt AS r, class_declared, class_proven FROM result_assertion_classes WHERE kind = 'record' ORDER BY 1");
+  const classes = await queryStore(
+    study.root,
+    "SELECT system_id || '/' || item_id || '/' || attempt AS r, class_declared, class_proven FROM result_assertion_classes WHERE kind = 'record' ORDER BY 1",
+  );
   const record = Object.fromEntries(classes.map((c) => [String(c.r), `${String(c.class_declared)} / ${String(c.class_proven)}`]));
   const score = (system: string, metric: string) => {
     const s = results.scores.find((x) => x.system_id === system && x.metric === metric)!;

@@ -22,7 +22,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function refusal(blocks: string[], views: Parameters<typeof runSection5>[2]): Promise<PreregError> {
   try {
-    await runSection5(db, blocks.map((sql, i) => ({ sql, line: i + 1 })), views, BUILT_IN_CLASSES, 0.05);
+    await runSection5(
+      db,
+      blocks.map((sql, i) => ({ sql, line: i + 1 })),
+      views,
+      BUILT_IN_CLASSES,
+      0.05,
+    );
   } catch (err) {
     if (err instanceof PreregError) return err;
     throw err;
@@ -33,7 +39,9 @@ async function refusal(blocks: string[], views: Parameters<typeof runSection5>[2
 async function tables(): Promise<string[]> {
   const store = await openStore(db, { readOnly: true });
   try {
-    const r = await store.connection.runAndReadAll("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1");
+    const r = await store.connection.runAndReadAll(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1",
+    );
     return r.getRowObjectsJS().map((x) => String(x.table_name));
   } finally {
     store.close();
@@ -68,7 +76,9 @@ describe('runSection5', () => {
 
   it('refuses an undocumented class value', async () => {
     const err = await refusal(
-      ["CREATE VIEW assertion_classes AS SELECT 's' AS system_id, 'i' AS item_id, 1 AS attempt, 'a' AS assertion_id, 'citation' AS kind, 'R1' AS ref, 'PROBABLY_FINE' AS class_declared, 'PHANTOM' AS class_proven"],
+      [
+        "CREATE VIEW assertion_classes AS SELECT 's' AS system_id, 'i' AS item_id, 1 AS attempt, 'a' AS assertion_id, 'citation' AS kind, 'R1' AS ref, 'PROBABLY_FINE' AS class_declared, 'PHANTOM' AS class_proven",
+      ],
       ['assertion_classes'],
     );
     expect(err.code).toBe('SECTION5_VALUE_INVALID');
@@ -78,9 +88,15 @@ describe('runSection5', () => {
   it('materialises a valid view as result_<view>, required columns first, rows in total order', async () => {
     const counts = await runSection5(
       db,
-      [{ sql: "CREATE VIEW scores AS SELECT 'extra' AS note, 'b' AS system_id, 'm' AS metric, 2 AS declared, 1 AS proven, 4 AS n_declared, 4 AS n_proven UNION ALL SELECT 'x', 'a', 'm', 1, 1, 4, 4", line: 1 }],
+      [
+        {
+          sql: "CREATE VIEW scores AS SELECT 'extra' AS note, 'b' AS system_id, 'm' AS metric, 2 AS declared, 1 AS proven, 4 AS n_declared, 4 AS n_proven UNION ALL SELECT 'x', 'a', 'm', 1, 1, 4, 4",
+          line: 1,
+        },
+      ],
       ['scores'],
-      BUILT_IN_CLASSES, 0.05,
+      BUILT_IN_CLASSES,
+      0.05,
     );
     expect(counts).toEqual({ scores: 2 });
     const store = await openStore(db, { readOnly: true });

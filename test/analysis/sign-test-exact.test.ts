@@ -17,7 +17,11 @@ import { PROJECT_ROOT } from '../support/cli.ts';
 
 const section5 = extractSection5(readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8'))!;
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => { rmSync(d, { recursive: true, force: true }); }));
+afterAll(() =>
+  dirs.forEach((d) => {
+    rmSync(d, { recursive: true, force: true });
+  }),
+);
 
 /**
  * A store holding the base tables section 5 reads, for two registered systems over `wins_a +
@@ -26,10 +30,13 @@ afterAll(() => dirs.forEach((d) => { rmSync(d, { recursive: true, force: true })
  */
 async function syntheticStore(winsA: number, winsB: number, ties: number): Promise<string> {
   const n = winsA + winsB + ties;
-  return storeWith(`
+  return storeWith(
+    `
       CREATE TEMP TABLE plan AS
         SELECT s, i, 1 AS attempt, (s = 0 AND (i < ${winsA} OR i >= ${winsA + winsB})) OR (s = 1 AND i >= ${winsA}) AS success
-        FROM range(2) a(s), range(${n}) t(i);`, n);
+        FROM range(2) a(s), range(${n}) t(i);`,
+    n,
+  );
 }
 
 /**
@@ -98,7 +105,9 @@ function pythonExact(splits: Array<[number, number]>): number[] {
     '    return min(1.0, 2 * tail / 2 ** n)',
     'print(json.dumps([repr(p(a, b)) for a, b in json.load(sys.stdin)]))',
   ].join('\n');
-  return (JSON.parse(execFileSync('python3', ['-c', program], { input: JSON.stringify(splits), encoding: 'utf8' })) as string[]).map(Number);
+  return (JSON.parse(execFileSync('python3', ['-c', program], { input: JSON.stringify(splits), encoding: 'utf8' })) as string[]).map(
+    Number,
+  );
 }
 
 describe('the exact sign test over 1,000 and 10,000 discordant items', () => {
@@ -107,42 +116,58 @@ describe('the exact sign test over 1,000 and 10,000 discordant items', () => {
     [0, 1000, 0],
     [4900, 5100, 0],
     [4000, 6000, 10],
-  ])('A %i wins, B %i wins (%i ties): p within 1e-9 of exact, Holm and reach beside it', async (winsA, winsB, ties) => {
-    const store = await syntheticStore(winsA, winsB, ties);
-    // assertion_classes too: the score stage's flips read the classes classify materialised.
-    await runSection5(store, section5.sqlBlocks, ['assertion_classes', 'scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], BUILT_IN_CLASSES, 0.05);
-    const instance = await DuckDBInstance.create(store);
-    const c = await instance.connect();
-    try {
-      await addScoreStatistics(c, 0.05, 0.1);
-    } finally {
-      c.closeSync();
-      instance.closeSync();
-    }
-    const tests = await rows(store, 'SELECT metric, wins_a, wins_b, ties, p_value FROM result_sign_tests ORDER BY metric');
-    expect(tests.map((t) => [t.metric, Number(t.wins_a), Number(t.wins_b), Number(t.ties)])).toEqual([
-      ['positives_citing_expected/declared', winsA, winsB, ties],
-      ['positives_citing_expected/proven', winsA, winsB, ties],
-    ]);
-    const [exact] = pythonExact([[winsA, winsB]]);
-    expect(exact).toBeGreaterThan(0);
-    for (const t of tests) expect(Math.abs(Number(t.p_value) - exact!) / exact!).toBeLessThan(1e-9);
-    const discordant = await rows(store, "SELECT count(*) AS n FROM result_discordant_items WHERE metric LIKE '%/proven'");
-    expect(Number(discordant[0]!.n)).toBe(winsA + winsB);
-    // One comparison per metric: Holm changes nothing; 6 items could reach 0.05; the wins needed at n.
-    const adjusted = await rows(store, 'SELECT p_value, p_holm, discordant, fewest_discordant, wins_needed FROM result_sign_test_adjustments ORDER BY metric');
-    for (const a of adjusted) {
-      expect(a.p_holm).toBe(a.p_value);
-      expect(Number(a.discordant)).toBe(winsA + winsB);
-      expect(Number(a.fewest_discordant)).toBe(6);
-      // The fewest wins that reach 0.05 leave a trailing count whose exact p ≤ 0.05, and one more would not.
-      const w = Number(a.wins_needed);
-      const n = winsA + winsB;
-      const [at, below] = pythonExact([[w, n - w], [w - 1, n - w + 1]]);
-      expect(at).toBeLessThanOrEqual(0.05);
-      expect(below).toBeGreaterThan(0.05);
-    }
-  }, 120_000);
+  ])(
+    'A %i wins, B %i wins (%i ties): p within 1e-9 of exact, Holm and reach beside it',
+    async (winsA, winsB, ties) => {
+      const store = await syntheticStore(winsA, winsB, ties);
+      // assertion_classes too: the score stage's flips read the classes classify materialised.
+      await runSection5(
+        store,
+        section5.sqlBlocks,
+        ['assertion_classes', 'scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
+        BUILT_IN_CLASSES,
+        0.05,
+      );
+      const instance = await DuckDBInstance.create(store);
+      const c = await instance.connect();
+      try {
+        await addScoreStatistics(c, 0.05, 0.1);
+      } finally {
+        c.closeSync();
+        instance.closeSync();
+      }
+      const tests = await rows(store, 'SELECT metric, wins_a, wins_b, ties, p_value FROM result_sign_tests ORDER BY metric');
+      expect(tests.map((t) => [t.metric, Number(t.wins_a), Number(t.wins_b), Number(t.ties)])).toEqual([
+        ['positives_citing_expected/declared', winsA, winsB, ties],
+        ['positives_citing_expected/proven', winsA, winsB, ties],
+      ]);
+      const [exact] = pythonExact([[winsA, winsB]]);
+      expect(exact).toBeGreaterThan(0);
+      for (const t of tests) expect(Math.abs(Number(t.p_value) - exact!) / exact!).toBeLessThan(1e-9);
+      const discordant = await rows(store, "SELECT count(*) AS n FROM result_discordant_items WHERE metric LIKE '%/proven'");
+      expect(Number(discordant[0]!.n)).toBe(winsA + winsB);
+      // One comparison per metric: Holm changes nothing; 6 items could reach 0.05; the wins needed at n.
+      const adjusted = await rows(
+        store,
+        'SELECT p_value, p_holm, discordant, fewest_discordant, wins_needed FROM result_sign_test_adjustments ORDER BY metric',
+      );
+      for (const a of adjusted) {
+        expect(a.p_holm).toBe(a.p_value);
+        expect(Number(a.discordant)).toBe(winsA + winsB);
+        expect(Number(a.fewest_discordant)).toBe(6);
+        // The fewest wins that reach 0.05 leave a trailing count whose exact p ≤ 0.05, and one more would not.
+        const w = Number(a.wins_needed);
+        const n = winsA + winsB;
+        const [at, below] = pythonExact([
+          [w, n - w],
+          [w - 1, n - w + 1],
+        ]);
+        expect(at).toBeLessThanOrEqual(0.05);
+        expect(below).toBeGreaterThan(0.05);
+      }
+    },
+    120_000,
+  );
 });
 
 describe('two systems are compared over the expected attempts', () => {
@@ -157,11 +182,20 @@ describe('two systems are compared over the expected attempts', () => {
       2,
     );
     // assertion_classes too: the score stage's flips read the classes classify materialised.
-    await runSection5(store, section5.sqlBlocks, ['assertion_classes', 'scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'], BUILT_IN_CLASSES, 0.05);
+    await runSection5(
+      store,
+      section5.sqlBlocks,
+      ['assertion_classes', 'scores', 'constancy', 'sign_tests', 'discordant_items', 'hypotheses'],
+      BUILT_IN_CLASSES,
+      0.05,
+    );
     const tests = await rows(store, "SELECT wins_a, wins_b, ties FROM result_sign_tests WHERE metric LIKE '%/proven'");
     // Item 0 is sys-a's (compared over the attempts both made it would be a tie), item 1 sys-b's.
     expect(tests.map((t) => [Number(t.wins_a), Number(t.wins_b), Number(t.ties)])).toEqual([[1, 1, 0]]);
     const won = await rows(store, "SELECT item_id, winner FROM result_discordant_items WHERE metric LIKE '%/proven' ORDER BY item_id");
-    expect(won).toEqual([{ item_id: 'item-0', winner: 'sys-a' }, { item_id: 'item-1', winner: 'sys-b' }]);
+    expect(won).toEqual([
+      { item_id: 'item-0', winner: 'sys-a' },
+      { item_id: 'item-1', winner: 'sys-b' },
+    ]);
   });
 });

@@ -18,25 +18,84 @@ import { queryStore } from '../support/store-query.ts';
 const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-reglementaire.md']);
 const served = (...refs: string[]) => refs.map((ref) => ({ ref, text: passages.get(ref)! }));
 
-const TAIL = "L'amende dépend du chiffre d'affaires de l'entreprise, de la durée de l'entente, de la gravité des faits, du dommage causé à l'économie, de la situation individuelle de chaque soumissionnaire et des éventuelles circonstances atténuantes retenues par l'autorité.";
+const TAIL =
+  "L'amende dépend du chiffre d'affaires de l'entreprise, de la durée de l'entente, de la gravité des faits, du dommage causé à l'économie, de la situation individuelle de chaque soumissionnaire et des éventuelles circonstances atténuantes retenues par l'autorité.";
 
 const RECORDS: HandRecord[] = [
   // Refusals judged from the answer (item 1).
   // A hedge, an amount and a citation of an article never served: an answer, in both columns.
-  { system: 'sys-a', item: 'mp-017', attempt: 1, text: "Je ne peux pas répondre avec certitude, mais la TVA est de 20 euros par dossier selon l'article R2122-8.", passages: served('R2123-1') },
+  {
+    system: 'sys-a',
+    item: 'mp-017',
+    attempt: 1,
+    text: "Je ne peux pas répondre avec certitude, mais la TVA est de 20 euros par dossier selon l'article R2122-8.",
+    passages: served('R2123-1'),
+  },
   // A refusal that points to the article it was served: a refusal, in both columns.
-  { system: 'sys-a', item: 'mp-018', attempt: 1, text: "Je ne peux pas répondre : l'article R2123-1 ne traite pas de la durée des concessions.", refused: true, passages: served('R2123-1') },
+  {
+    system: 'sys-a',
+    item: 'mp-018',
+    attempt: 1,
+    text: "Je ne peux pas répondre : l'article R2123-1 ne traite pas de la durée des concessions.",
+    refused: true,
+    passages: served('R2123-1'),
+  },
   // The refusal formula followed by more than 200 characters: an answer, whatever the flag says.
-  { system: 'sys-a', item: 'mp-019', attempt: 1, text: `Je ne peux pas répondre précisément. ${TAIL}`, refused: true, passages: served('R2123-1') },
+  {
+    system: 'sys-a',
+    item: 'mp-019',
+    attempt: 1,
+    text: `Je ne peux pas répondre précisément. ${TAIL}`,
+    refused: true,
+    passages: served('R2123-1'),
+  },
   // Truncation (item 2): cut inside the formula, flagged refused and truncated; cut after it.
   { system: 'sys-a', item: 'mp-020', attempt: 1, text: 'Je ne peux pas r', refused: true, truncated: true, passages: served('R2123-1') },
-  { system: 'sys-a', item: 'mp-017', attempt: 2, text: 'Je ne peux pas répondre à cette question car le corpus ne dit rien sur la nomin', truncated: true, passages: served('R2123-1') },
+  {
+    system: 'sys-a',
+    item: 'mp-017',
+    attempt: 2,
+    text: 'Je ne peux pas répondre à cette question car le corpus ne dit rien sur la nomin',
+    truncated: true,
+    passages: served('R2123-1'),
+  },
   // A positive cut after a grounded citation: the citation is judged, the stub is not, the answer failed.
-  { system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros. Voir aussi l'article R2122-", truncated: true, passages: served('R2122-8') },
+  {
+    system: 'sys-a',
+    item: 'mp-001',
+    attempt: 1,
+    text: "Selon l'article R2122-8, le seuil est de 40 000 euros. Voir aussi l'article R2122-",
+    truncated: true,
+    passages: served('R2122-8'),
+  },
   // Missing records (item 3): sys-cherry submits only the 10 records it gets right.
-  ...[1, 2, 3].map((attempt): HandRecord => ({ system: 'sys-cherry', item: 'mp-001', attempt, text: "Voir l'article R2122-8.", passages: served('R2122-8') })),
-  ...[1, 2, 3].map((attempt): HandRecord => ({ system: 'sys-cherry', item: 'mp-002', attempt, text: "Voir l'article R2123-1.", passages: served('R2123-1') })),
-  ...[1, 2, 3].map((attempt): HandRecord => ({ system: 'sys-cherry', item: 'mp-003', attempt, text: "Voir l'article R2123-1.", passages: served('R2123-1') })),
+  ...[1, 2, 3].map(
+    (attempt): HandRecord => ({
+      system: 'sys-cherry',
+      item: 'mp-001',
+      attempt,
+      text: "Voir l'article R2122-8.",
+      passages: served('R2122-8'),
+    }),
+  ),
+  ...[1, 2, 3].map(
+    (attempt): HandRecord => ({
+      system: 'sys-cherry',
+      item: 'mp-002',
+      attempt,
+      text: "Voir l'article R2123-1.",
+      passages: served('R2123-1'),
+    }),
+  ),
+  ...[1, 2, 3].map(
+    (attempt): HandRecord => ({
+      system: 'sys-cherry',
+      item: 'mp-003',
+      attempt,
+      text: "Voir l'article R2123-1.",
+      passages: served('R2123-1'),
+    }),
+  ),
   { system: 'sys-cherry', item: 'mp-004', attempt: 1, text: "Voir l'article R2131-12.", passages: served('R2131-12') },
 ];
 
@@ -51,7 +110,14 @@ const withGone = (text: string) => {
 
 type Row = Record<string, unknown>;
 let study: { root: string; cleanup: () => void };
-let results: { scores: Row[]; constancy: Row[]; sign_tests: Row[]; sign_test_adjustments: Row[]; hypotheses: Row[]; coverage: { refusal_flags_disagreeing: Row[]; systems?: Row[] } } & Record<string, unknown>;
+let results: {
+  scores: Row[];
+  constancy: Row[];
+  sign_tests: Row[];
+  sign_test_adjustments: Row[];
+  hypotheses: Row[];
+  coverage: { refusal_flags_disagreeing: Row[]; systems?: Row[] };
+} & Record<string, unknown>;
 let record: Record<string, string>;
 let assertion: Record<string, string>;
 let exitCode: number;
@@ -62,9 +128,18 @@ beforeAll(async () => {
   exitCode = run.code;
   expect(run.code, run.stdout + run.stderr).toBe(0);
   results = JSON.parse(readFileSync(join(run.json.dir, 'results.json'), 'utf8')) as typeof results;
-  const classes = await queryStore(study.root, "SELECT c.system_id || '/' || c.item_id || '/' || c.attempt AS r, c.kind, a.text, c.class_declared, c.class_proven FROM result_assertion_classes c LEFT JOIN assertions a ON a.assertion_id = c.assertion_id ORDER BY 1, c.assertion_id");
-  record = Object.fromEntries(classes.filter((c) => c.kind === 'record').map((c) => [String(c.r), `${String(c.class_declared)} / ${String(c.class_proven)}`]));
-  assertion = Object.fromEntries(classes.filter((c) => c.kind !== 'record').map((c) => [`${String(c.r)} ${String(c.text)}`, `${String(c.class_declared)} / ${String(c.class_proven)}`]));
+  const classes = await queryStore(
+    study.root,
+    "SELECT c.system_id || '/' || c.item_id || '/' || c.attempt AS r, c.kind, a.text, c.class_declared, c.class_proven FROM result_assertion_classes c LEFT JOIN assertions a ON a.assertion_id = c.assertion_id ORDER BY 1, c.assertion_id",
+  );
+  record = Object.fromEntries(
+    classes.filter((c) => c.kind === 'record').map((c) => [String(c.r), `${String(c.class_declared)} / ${String(c.class_proven)}`]),
+  );
+  assertion = Object.fromEntries(
+    classes
+      .filter((c) => c.kind !== 'record')
+      .map((c) => [`${String(c.r)} ${String(c.text)}`, `${String(c.class_declared)} / ${String(c.class_proven)}`]),
+  );
 }, 400_000);
 afterAll(() => study?.cleanup());
 
@@ -86,7 +161,16 @@ describe('a refusal is judged from the answer as written, the same in both colum
   });
 
   it('the refused flag is the declaration, compared with the judgement (REFUSAL_FLAG_DISAGREES)', () => {
-    expect(results.coverage.refusal_flags_disagreeing.map((r) => [r.system_id, r.item_id, r.attempt, r.refused_flag, r.refused_by_text, r.reason_code])).toEqual([
+    expect(
+      results.coverage.refusal_flags_disagreeing.map((r) => [
+        r.system_id,
+        r.item_id,
+        r.attempt,
+        r.refused_flag,
+        r.refused_by_text,
+        r.reason_code,
+      ]),
+    ).toEqual([
       ['sys-a', 'mp-019', 1, true, false, 'REFUSAL_FLAG_DISAGREES'],
       ['sys-a', 'mp-020', 1, true, false, 'REFUSAL_FLAG_DISAGREES'],
     ]);
@@ -135,12 +219,17 @@ describe('missing records count', () => {
   });
 
   it('sign tests compare over the expected attempts: a missing attempt loses', () => {
-    const t = results.sign_tests.find((x) => x.system_a === 'sys-a' && x.system_b === 'sys-cherry' && x.metric === 'positives_citing_expected/proven')!;
+    const t = results.sign_tests.find(
+      (x) => x.system_a === 'sys-a' && x.system_b === 'sys-cherry' && x.metric === 'positives_citing_expected/proven',
+    )!;
     expect([t.wins_a, t.wins_b, t.ties]).toEqual([0, 3, 13]);
   });
 
   it('a registered system with no accepted record is WITHDRAWN: listed, left out of the all-systems hypotheses', async () => {
-    const coverage = await queryStore(study.root, 'SELECT system_id, status, expected, submitted, missing FROM coverage ORDER BY system_id');
+    const coverage = await queryStore(
+      study.root,
+      'SELECT system_id, status, expected, submitted, missing FROM coverage ORDER BY system_id',
+    );
     expect(coverage.map((c) => [c.system_id, c.status, Number(c.expected), Number(c.submitted), Number(c.missing)])).toEqual([
       ['sys-a', 'INCOMPLETE', 60, 6, 54],
       ['sys-cherry', 'INCOMPLETE', 60, 10, 50],
@@ -159,7 +248,15 @@ describe('prereg validate tells the participant before it sends the file', () =>
       // A negative of sys-honest's, rewritten as the hedge of the issue and flagged refused: an
       // answer (an amount, an article its evidence never served), whatever the flag says.
       const lines = readFileSync(join(copy.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trimEnd().split('\n');
-      const negative = lines.map((l) => JSON.parse(l) as { item_id: string; answer: Record<string, unknown>; evidence: Array<{ response: { passages: Array<{ ref: string }> } }> })
+      const negative = lines
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              item_id: string;
+              answer: Record<string, unknown>;
+              evidence: Array<{ response: { passages: Array<{ ref: string }> } }>;
+            },
+        )
         .find((l) => l.item_id === 'mp-017' && l.answer.refused === true)!;
       expect(negative.evidence.flatMap((e) => e.response.passages.map((p) => p.ref))).not.toContain('R2122-8');
       negative.answer.text = "Je ne peux pas répondre avec certitude, mais la TVA est de 20 EUR par dossier selon l'article R2122-8.";
@@ -168,12 +265,16 @@ describe('prereg validate tells the participant before it sends the file', () =>
       const v = await runCli(['validate', file, '--root', copy.root, '--json']);
       expect(v.code, v.stdout + v.stderr).toBe(0);
       expect(v.json.notes.filter((n: string) => n.includes('REFUSAL_FLAG_DISAGREES'))).toEqual([
-        expect.stringMatching(/hedge\.jsonl:1: REFUSAL_FLAG_DISAGREES: sys-honest\/mp-017\/\d declares refused true, but the answer as written is not a refusal/),
+        expect.stringMatching(
+          /hedge\.jsonl:1: REFUSAL_FLAG_DISAGREES: sys-honest\/mp-017\/\d declares refused true, but the answer as written is not a refusal/,
+        ),
       ]);
       // The example's own sys-tampered line 53 flags an answer as a refusal; its other lines agree.
       const t = await runCli(['validate', join(copy.root, 'inputs/submissions/sys-tampered.jsonl'), '--root', copy.root, '--json']);
       expect(t.json.notes.filter((n: string) => n.includes('REFUSAL_FLAG_DISAGREES'))).toEqual([
-        expect.stringMatching(/sys-tampered\.jsonl:53: REFUSAL_FLAG_DISAGREES: sys-tampered\/mp-018\/1 declares refused true, but the answer as written is not a refusal/),
+        expect.stringMatching(
+          /sys-tampered\.jsonl:53: REFUSAL_FLAG_DISAGREES: sys-tampered\/mp-018\/1 declares refused true, but the answer as written is not a refusal/,
+        ),
       ]);
     } finally {
       copy.cleanup();

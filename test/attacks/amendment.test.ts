@@ -43,7 +43,16 @@ describe('an amendment before opens_at', () => {
 
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect([r.code, r.json.reason_codes]).toEqual([0, []]);
-    expect(r.json.chain.map((c: { n: number | null; freeze_digest: string; amends: unknown; witnesses: Array<{ ok: boolean; file: string }> }) => [c.n, c.freeze_digest, c.amends, c.witnesses.map((w) => [w.ok, w.file])])).toEqual([
+    expect(
+      r.json.chain.map(
+        (c: { n: number | null; freeze_digest: string; amends: unknown; witnesses: Array<{ ok: boolean; file: string }> }) => [
+          c.n,
+          c.freeze_digest,
+          c.amends,
+          c.witnesses.map((w) => [w.ok, w.file]),
+        ],
+      ),
+    ).toEqual([
       [1, before, null, [[true, 'preregistration/amendments/1/anchors/local-test-tsa.tsr']]],
       [null, after, { freeze_digest: before, reason: REASON }, [[true, 'preregistration/anchors/local-test-tsa.tsr']]],
     ]);
@@ -90,7 +99,10 @@ describe('an amendment after opens_at is refused', () => {
   it('postponing opens_at in the amendment does not make it timely: the earliest opens_at of the chain counts', async () => {
     const root = study();
     const studyPath = join(root, 'preregistration/study.json');
-    writeFileSync(studyPath, readFileSync(studyPath, 'utf8').replace('"opens_at": "2026-11-02T00:00:00Z"', '"opens_at": "2026-11-10T00:00:00Z"'));
+    writeFileSync(
+      studyPath,
+      readFileSync(studyPath, 'utf8').replace('"opens_at": "2026-11-02T00:00:00Z"', '"opens_at": "2026-11-10T00:00:00Z"'),
+    );
     await amend(root, '2026-11-05T12:00:00Z');
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect([r.code, r.json.reason_codes]).toEqual([1, ['AMENDMENT_AFTER_OPEN', 'ANCHOR_INSUFFICIENT']]);

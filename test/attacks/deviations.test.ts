@@ -18,7 +18,9 @@ import { AUDITOR_OPERATOR_KEY, auditorFlags, EXAMPLE_AUDITOR_DIR, sealedExampleF
 import { copyExampleStudy, copySealedExampleStudy, runCli, scratchStudies, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { DURING_WINDOW, OPERATOR_KEY, testTsaFixture } from '../support/intake-study.ts';
 
-const RECEIPTS = ['copycat', 'sys-honest', 'sys-tampered', 'sys-truncated'].map((s) => join(EXAMPLE_AUDITOR_DIR, 'receipts', `${s}.receipt.json`));
+const RECEIPTS = ['copycat', 'sys-honest', 'sys-tampered', 'sys-truncated'].map((s) =>
+  join(EXAMPLE_AUDITOR_DIR, 'receipts', `${s}.receipt.json`),
+);
 /** After the example's seal (2026-11-16T00:05:00Z): the submissions are in the operator's hands. */
 const AFTER_SEAL = '2026-11-20T10:00:00Z';
 const LATER = '2026-11-21T10:00:00Z';
@@ -49,7 +51,17 @@ async function run(root: string): Promise<{ dir: string; json: any }> {
 }
 
 async function audit(dir: string, root: string): Promise<{ code: number; report: AuditReport }> {
-  const r = await runCli(['audit', dir, '--root', root, ...auditorFlags(sealedExampleFreezeDigest()), '--operator-key', AUDITOR_OPERATOR_KEY, ...RECEIPTS.flatMap((x) => ['--receipt', x]), '--json']);
+  const r = await runCli([
+    'audit',
+    dir,
+    '--root',
+    root,
+    ...auditorFlags(sealedExampleFreezeDigest()),
+    '--operator-key',
+    AUDITOR_OPERATOR_KEY,
+    ...RECEIPTS.flatMap((x) => ['--receipt', x]),
+    '--json',
+  ]);
   return { code: r.code, report: r.json as AuditReport };
 }
 
@@ -91,7 +103,9 @@ describe('prereg deviation: recorded, reported, audited', () => {
     writeLog(root, [second!]);
     const removed = await audit(dir, root);
     expect([removed.code, removed.report.verdict]).toEqual([1, 'invalid']);
-    expect(removed.report.reason_codes).toEqual(expect.arrayContaining(['AUDIT_INPUT_CHANGED', 'DEVIATION_LOG_INVALID', 'DEVIATION_LOG_CHANGED']));
+    expect(removed.report.reason_codes).toEqual(
+      expect.arrayContaining(['AUDIT_INPUT_CHANGED', 'DEVIATION_LOG_INVALID', 'DEVIATION_LOG_CHANGED']),
+    );
     expect(removed.report.first_difference).toMatchObject({ rail: 'inputs', file: 'inputs/deviations.jsonl' });
 
     // The last one removed leaves a chain that holds: the digest the manifest recorded catches it.
@@ -103,7 +117,9 @@ describe('prereg deviation: recorded, reported, audited', () => {
 
     // Reordered, and edited: each its own code.
     writeLog(root, [second!, first!]);
-    expect((await audit(dir, root)).report.reason_codes).toEqual(expect.arrayContaining(['DEVIATION_LOG_INVALID', 'DEVIATION_LOG_CHANGED']));
+    expect((await audit(dir, root)).report.reason_codes).toEqual(
+      expect.arrayContaining(['DEVIATION_LOG_INVALID', 'DEVIATION_LOG_CHANGED']),
+    );
     writeLog(root, [first!, second!.replace('it was NOT changed', 'it was changed')]);
     const edited = await audit(dir, root);
     expect(edited.report.verdict).toBe('invalid');
@@ -143,7 +159,10 @@ describe('prereg deviation: recorded, reported, audited', () => {
     const [line] = logLines(root);
     const entry = JSON.parse(line!);
     fixture.tsa.at(BEFORE_FREEZE);
-    const backdated = await requestTimestamp(fixture.tsa.url, Buffer.from(deviationDigest(entry), 'hex'), { timeoutMs: 10_000, retries: 0 });
+    const backdated = await requestTimestamp(fixture.tsa.url, Buffer.from(deviationDigest(entry), 'hex'), {
+      timeoutMs: 10_000,
+      retries: 0,
+    });
     writeLog(root, [JSON.stringify({ ...entry, token: Buffer.from(backdated).toString('base64') })]);
     const a = await audit(dir, root);
     expect([a.code, a.report.verdict]).toEqual([1, 'invalid']);
@@ -166,7 +185,9 @@ describe('prereg deviation: recorded, reported, audited', () => {
       expect([refused.code, refused.json.code]).toEqual([1, 'DEVIATION_FREEZE_MISMATCH']);
       const a = await runCli(['audit', dir, '--root', other.root, ...auditorFlags(), '--json']);
       expect([a.code, a.json.verdict]).toEqual([1, 'invalid']);
-      expect(a.json.reason_codes).toEqual(expect.arrayContaining(['DEVIATION_FREEZE_MISMATCH', 'DEVIATION_INTAKE_MISMATCH', 'DEVIATION_LOG_CHANGED']));
+      expect(a.json.reason_codes).toEqual(
+        expect.arrayContaining(['DEVIATION_FREEZE_MISMATCH', 'DEVIATION_INTAKE_MISMATCH', 'DEVIATION_LOG_CHANGED']),
+      );
     } finally {
       other.cleanup();
     }

@@ -35,9 +35,19 @@ async function receive(): Promise<Received> {
   const honest = join(s.staging, 'sys-honest.jsonl');
   const truncated = join(s.staging, 'sys-truncated.jsonl');
   const commitments = join(s.staging, 'truncated-commitments.jsonl');
-  writeFileSync(commitments, readFileSync(join(s.root, 'inputs/commitments.jsonl'), 'utf8').split('\n').filter((l) => l.includes('job-sys-truncated-')).join('\n') + '\n');
+  writeFileSync(
+    commitments,
+    readFileSync(join(s.root, 'inputs/commitments.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('job-sys-truncated-'))
+      .join('\n') + '\n',
+  );
   const receipts: Record<string, string> = {};
-  for (const [name, file, agent, kind] of [['honest', honest, s.honest, 'submissions'], ['truncated', truncated, s.truncated, 'submissions'], ['truncatedCommitments', commitments, s.truncated, 'commitments']] as const) {
+  for (const [name, file, agent, kind] of [
+    ['honest', honest, s.honest, 'submissions'],
+    ['truncated', truncated, s.truncated, 'submissions'],
+    ['truncatedCommitments', commitments, s.truncated, 'commitments'],
+  ] as const) {
     ok(await signAs(s, file, agent, kind));
     const taken = await intakeWith(tsa, s, `${file}.intake.json`);
     ok(taken);
@@ -46,7 +56,11 @@ async function receive(): Promise<Received> {
   }
   tsa.at(AFTER_CLOSE);
   ok(await sealWith(tsa, s));
-  return { s, receipts: receipts as Received['receipts'], requests: { honest: `${honest}.intake.json`, truncated: `${truncated}.intake.json` } };
+  return {
+    s,
+    receipts: receipts as Received['receipts'],
+    requests: { honest: `${honest}.intake.json`, truncated: `${truncated}.intake.json` },
+  };
 }
 
 async function run(root: string): Promise<{ code: number; dir: string; json: any }> {
@@ -62,16 +76,26 @@ function provenPositives(dir: string, system: string): string {
 
 /** The report's line counting the commitments files (Freeze and witnesses). */
 function commitmentsLine(dir: string): string | undefined {
-  return readFileSync(join(dir, 'report.md'), 'utf8').split('\n').find((l) => l.startsWith('| commitments files |'));
+  return readFileSync(join(dir, 'report.md'), 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('| commitments files |'));
 }
 
 async function audit(dir: string, root: string, receipts: readonly string[]): Promise<{ code: number; report: AuditReport }> {
-  const r = await runCli(['audit', dir, '--root', root, ...auditorFlags(publishedFreezeDigest(root)), ...receipts.flatMap((x) => ['--receipt', x]), '--json']);
+  const r = await runCli([
+    'audit',
+    dir,
+    '--root',
+    root,
+    ...auditorFlags(publishedFreezeDigest(root)),
+    ...receipts.flatMap((x) => ['--receipt', x]),
+    '--json',
+  ]);
   return { code: r.code, report: r.json as AuditReport };
 }
 
 describe('dropping what was received', () => {
-  it('the genuine sealed study audits VALID with the participants\' receipts', async () => {
+  it("the genuine sealed study audits VALID with the participants' receipts", async () => {
     const { s, receipts } = await receive();
     const r = await run(s.root);
     expect(r.code, JSON.stringify(r.json)).toBe(0);
@@ -79,12 +103,26 @@ describe('dropping what was received', () => {
     expect([a.code, a.report.verdict], JSON.stringify(a.report.rails.filter((x) => !x.ok))).toEqual([0, 'valid']);
     expect(a.report.weakened_modes).toEqual(['operator-collected commitments']);
     // The report counts both sources of commitments: the operator's file and sys-truncated's own.
-    expect(commitmentsLine(r.dir)).toBe('| commitments files | 2: the operator-collected inputs/commitments.jsonl; 1 received through intake |');
-    expect(readFileSync(join(r.dir, 'report.md'), 'utf8')).toMatch(/\| inputs\/commitments\/sys-truncated\.jsonl \(received through intake\) \| [0-9a-f]{64} \|/);
+    expect(commitmentsLine(r.dir)).toBe(
+      '| commitments files | 2: the operator-collected inputs/commitments.jsonl; 1 received through intake |',
+    );
+    expect(readFileSync(join(r.dir, 'report.md'), 'utf8')).toMatch(
+      /\| inputs\/commitments\/sys-truncated\.jsonl \(received through intake\) \| [0-9a-f]{64} \|/,
+    );
     // The receipts pin the freeze, checked under the operator's key as the auditor obtained it
     // (--operator-key): the participants signed the digest they submitted under, the operator signed the receipts.
     const receiptFlags = Object.values(receipts).flatMap((x) => ['--receipt', x]);
-    const pinned = await runCli(['audit', r.dir, '--root', s.root, ...auditorFlags().slice(0, 4), '--operator-key', AUDITOR_OPERATOR_KEY, ...receiptFlags, '--json']);
+    const pinned = await runCli([
+      'audit',
+      r.dir,
+      '--root',
+      s.root,
+      ...auditorFlags().slice(0, 4),
+      '--operator-key',
+      AUDITOR_OPERATOR_KEY,
+      ...receiptFlags,
+      '--json',
+    ]);
     expect([pinned.code, pinned.json.rails.find((x: { name: string }) => x.name === 'trust').ok]).toEqual([0, true]);
     // Under the study's own operator key only, they pin nothing: a re-freeze could have replaced that key.
     const unconfirmed = await runCli(['audit', r.dir, '--root', s.root, ...auditorFlags().slice(0, 4), ...receiptFlags, '--json']);
@@ -93,7 +131,7 @@ describe('dropping what was received', () => {
     expect(JSON.stringify(trust.differences)).toContain('--operator-key');
   }, 240_000);
 
-  it('cutting 15 lines of a sealed file: run refuses (INTAKE_DRIFT), and the participant\'s signed request cannot be reused for the cut file', async () => {
+  it("cutting 15 lines of a sealed file: run refuses (INTAKE_DRIFT), and the participant's signed request cannot be reused for the cut file", async () => {
     const { s, requests } = await receive();
     const file = join(s.root, 'inputs/submissions/sys-honest.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');
@@ -112,7 +150,7 @@ describe('dropping what was received', () => {
     expect([again.code, again.json.code]).toEqual([1, 'INTAKE_FILE_MISMATCH']);
   }, 240_000);
 
-  it('dropping a system\'s commitments and re-sealing: the score moves, the log and seal agree, and its receipt proves the drop (INVALID)', async () => {
+  it("dropping a system's commitments and re-sealing: the score moves, the log and seal agree, and its receipt proves the drop (INVALID)", async () => {
     const genuine = await receive();
     const before = await run(genuine.s.root);
     expect(before.code).toBe(0);
@@ -120,7 +158,13 @@ describe('dropping what was received', () => {
     const { s, receipts, requests } = await receive();
     // The operator rebuilds the intake without sys-truncated's commitments, from the requests it holds.
     const operatorCommitments = join(s.root, 'inputs/commitments.jsonl');
-    writeFileSync(operatorCommitments, readFileSync(operatorCommitments, 'utf8').split('\n').filter((l) => !l.includes('job-sys-truncated-')).join('\n'));
+    writeFileSync(
+      operatorCommitments,
+      readFileSync(operatorCommitments, 'utf8')
+        .split('\n')
+        .filter((l) => !l.includes('job-sys-truncated-'))
+        .join('\n'),
+    );
     for (const f of ['inputs/intake.jsonl', 'inputs/seal.json']) rmSync(join(s.root, f));
     for (const d of ['inputs/anchors', 'inputs/submissions', 'inputs/commitments']) rmSync(join(s.root, d), { recursive: true });
     fixture.tsa.at(DURING_WINDOW);
@@ -136,7 +180,9 @@ describe('dropping what was received', () => {
     expect(provenPositives(after.dir, 'sys-honest')).toBe(provenPositives(before.dir, 'sys-honest'));
     // The report shows the drop to any reader: no commitments file received through intake any more.
     expect(commitmentsLine(before.dir)).toContain('1 received through intake');
-    expect(commitmentsLine(after.dir)).toBe('| commitments files | 1: the operator-collected inputs/commitments.jsonl; none received through intake |');
+    expect(commitmentsLine(after.dir)).toBe(
+      '| commitments files | 1: the operator-collected inputs/commitments.jsonl; none received through intake |',
+    );
 
     // Without the receipts nothing shows the drop: the log and the seal agree with each other.
     const blind = await audit(after.dir, s.root, []);
@@ -151,7 +197,7 @@ describe('dropping what was received', () => {
 });
 
 describe('what the intake rail and the trust rail take from whom', () => {
-  it('a rival\'s forged receipt (bad signature) proves nothing and invalidates nothing', async () => {
+  it("a rival's forged receipt (bad signature) proves nothing and invalidates nothing", async () => {
     const { s, receipts } = await receive();
     const r = await run(s.root);
     const forged = JSON.parse(readFileSync(receipts.honest, 'utf8')) as { entry: { seq: number } };
@@ -164,13 +210,21 @@ describe('what the intake rail and the trust rail take from whom', () => {
     expect(intake.detail).toContain('proves nothing against the operator');
   }, 240_000);
 
-  it('intake tokens and seal anchors under no root of the auditor\'s: the trust rail names them (SEAL_SELF_TRUSTED)', async () => {
+  it("intake tokens and seal anchors under no root of the auditor's: the trust rail names them (SEAL_SELF_TRUSTED)", async () => {
     const { s, receipts } = await receive();
     const r = await run(s.root);
     const flags = auditorFlags(publishedFreezeDigest(s.root));
     // Another root than the study's own (the TSA that dated the intake and the seal).
     flags[1] = testPkiPaths('unpinned-root').cert;
-    const got = await runCli(['audit', r.dir, '--root', s.root, ...flags, ...Object.values(receipts).flatMap((x) => ['--receipt', x]), '--json']);
+    const got = await runCli([
+      'audit',
+      r.dir,
+      '--root',
+      s.root,
+      ...flags,
+      ...Object.values(receipts).flatMap((x) => ['--receipt', x]),
+      '--json',
+    ]);
     const trust = (got.json as AuditReport).rails.find((x) => x.name === 'trust')!;
     expect([got.code, trust.ok]).toEqual([1, false]);
     expect(trust.reason_codes).toContain('SEAL_SELF_TRUSTED');

@@ -19,7 +19,10 @@ describe('the operator edits study.json between score and emit', () => {
     const path = join(root, 'preregistration/study.json');
     const frozen = readFileSync(path, 'utf8');
     const study = JSON.parse(frozen) as { title: string; report?: { primary_metric?: string } };
-    writeFileSync(path, `${JSON.stringify({ ...study, title: `${study.title} (revised)`, report: { ...study.report, primary_metric: 'refusal_rate_negatives' } }, null, 2)}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ ...study, title: `${study.title} (revised)`, report: { ...study.report, primary_metric: 'refusal_rate_negatives' } }, null, 2)}\n`,
+    );
     const outputs = join(root, 'outputs');
     const refused = await runCli(['emit', '--root', root, ...TEST_OPERATOR_ARGS, '--json']);
     expect([refused.code, refused.json.code]).toEqual([3, 'STUDY_DRIFT']);

@@ -16,13 +16,21 @@ import { studyLayout } from '../../pipeline/layout.ts';
 import { agentKeyRegistration } from '../../pipeline/participant/agent-key.ts';
 import { signCanonical, agentKeyText } from '../../pipeline/evidence/intake/ed25519.ts';
 import { EXAMPLE_ANCHOR_GEN_TIME } from '../../scripts/rebuild-example.ts';
-import { AUDITOR_ISSUER_KEYS, AUDITOR_OPERATOR_KEY, AUDITOR_TSA_ROOT, EXAMPLE_AUDITOR_DIR, sealedExampleFreezeDigest } from '../support/auditor.ts';
+import {
+  AUDITOR_ISSUER_KEYS,
+  AUDITOR_OPERATOR_KEY,
+  AUDITOR_TSA_ROOT,
+  EXAMPLE_AUDITOR_DIR,
+  sealedExampleFreezeDigest,
+} from '../support/auditor.ts';
 import { copySealedExampleStudy, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { AFTER_CLOSE, DURING_WINDOW, OPERATOR_KEY, startTestTsa, type TestTsa } from '../support/intake-study.ts';
 import { startTsaServer } from '../support/tsa/http-tsa.ts';
 import { loadTestSigner } from '../support/tsa/pkijs-tsa.ts';
 
-const GENUINE_RECEIPTS = ['copycat', 'sys-honest', 'sys-tampered', 'sys-truncated'].map((s) => join(EXAMPLE_AUDITOR_DIR, 'receipts', `${s}.receipt.json`));
+const GENUINE_RECEIPTS = ['copycat', 'sys-honest', 'sys-tampered', 'sys-truncated'].map((s) =>
+  join(EXAMPLE_AUDITOR_DIR, 'receipts', `${s}.receipt.json`),
+);
 const ok = (r: { code: number; stdout: string; stderr: string }) => expect(r.code, r.stdout + r.stderr).toBe(0);
 
 let tsa: TestTsa;
@@ -52,11 +60,17 @@ async function equivocate(rotate: boolean, amend = false): Promise<{ root: strin
   const layout = studyLayout(root);
   // Three positive items of the key now expect another article.
   let edited = 0;
-  writeFileSync(layout.answerKey, readFileSync(layout.answerKey, 'utf8').split('\n').map((line) => {
-    if (edited >= 3 || !line.includes('"kind": "positive"')) return line;
-    edited += 1;
-    return line.replace(/"expected_refs": \["[^"]+"\]/, '"expected_refs": ["R2123-1"]');
-  }).join('\n'));
+  writeFileSync(
+    layout.answerKey,
+    readFileSync(layout.answerKey, 'utf8')
+      .split('\n')
+      .map((line) => {
+        if (edited >= 3 || !line.includes('"kind": "positive"')) return line;
+        edited += 1;
+        return line.replace(/"expected_refs": \["[^"]+"\]/, '"expected_refs": ["R2123-1"]');
+      })
+      .join('\n'),
+  );
   expect(edited).toBe(3);
   // A system of its own, registered with a key the operator holds; its file is sys-honest's, renamed.
   const own = generateKeyPairSync('ed25519').privateKey;
@@ -65,24 +79,58 @@ async function equivocate(rotate: boolean, amend = false): Promise<{ root: strin
   const studyPath = join(root, 'preregistration/study.json');
   const study = JSON.parse(readFileSync(studyPath, 'utf8'));
   const honest = study.systems.find((s: { system_id: string }) => s.system_id === 'sys-honest');
-  study.systems.push({ ...honest, system_id: 'sys-operator', buyer_fingerprints: honest.buyer_fingerprints.map((f: string) => f.replace(/^./, (c) => (c === '0' ? '1' : '0'))), agent_keys: [agentKeyRegistration(own, study.study_id, 'sys-operator')] });
+  study.systems.push({
+    ...honest,
+    system_id: 'sys-operator',
+    buyer_fingerprints: honest.buyer_fingerprints.map((f: string) => f.replace(/^./, (c) => (c === '0' ? '1' : '0'))),
+    agent_keys: [agentKeyRegistration(own, study.study_id, 'sys-operator')],
+  });
   writeFileSync(studyPath, `${JSON.stringify(study, null, 2)}\n`);
   const ownFile = join(staging, 'sys-operator.jsonl');
-  writeFileSync(ownFile, readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').replaceAll('"system_id": "sys-honest"', '"system_id": "sys-operator"').replaceAll('"system_id":"sys-honest"', '"system_id":"sys-operator"'));
+  writeFileSync(
+    ownFile,
+    readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8')
+      .replaceAll('"system_id": "sys-honest"', '"system_id": "sys-operator"')
+      .replaceAll('"system_id":"sys-honest"', '"system_id":"sys-operator"'),
+  );
   let intakeKey = OPERATOR_KEY;
   if (rotate) {
     const intake = generateKeyPairSync('ed25519');
     intakeKey = join(staging, 'intake.key.pem');
     writeFileSync(intakeKey, intake.privateKey.export({ format: 'pem', type: 'pkcs8' }));
     writeFileSync(join(layout.trust, 'operator/intake.pub.pem'), intake.publicKey.export({ format: 'pem', type: 'spki' }));
-    ok(await runCli(['trust', 'certify-intake-key', join(layout.trust, 'operator/intake.pub.pem'), '--operator-key', OPERATOR_KEY, '--root', root, '--json']));
+    ok(
+      await runCli([
+        'trust',
+        'certify-intake-key',
+        join(layout.trust, 'operator/intake.pub.pem'),
+        '--operator-key',
+        OPERATOR_KEY,
+        '--root',
+        root,
+        '--json',
+      ]),
+    );
   }
   // The whole intake goes; the study is frozen and anchored again, "before opens_at".
   for (const f of ['inputs/intake.jsonl', 'inputs/seal.json']) rmSync(join(root, f));
-  for (const d of ['inputs/anchors', 'inputs/submissions', 'inputs/commitments', 'preregistration/anchors']) rmSync(join(root, d), { recursive: true, force: true });
+  for (const d of ['inputs/anchors', 'inputs/submissions', 'inputs/commitments', 'preregistration/anchors'])
+    rmSync(join(root, d), { recursive: true, force: true });
   if (amend) {
     // Declared as an amendment of the published freeze: the chain accounts for the genuine receipts.
-    ok(await runCli(['freeze', '--replace', '--reason', 'a better answer key', '--root', root, '--secret-file', layout.answerKeySecret, '--json']));
+    ok(
+      await runCli([
+        'freeze',
+        '--replace',
+        '--reason',
+        'a better answer key',
+        '--root',
+        root,
+        '--secret-file',
+        layout.answerKeySecret,
+        '--json',
+      ]),
+    );
   } else {
     // A freeze of its own, not an amendment of the published one: nothing chains it to that freeze.
     rmSync(layout.freeze);
@@ -97,7 +145,20 @@ async function equivocate(rotate: boolean, amend = false): Promise<{ root: strin
   // Only its own system is taken in, then sealed.
   ok(await runCli(['submission', 'sign', ownFile, '--key', ownKey, '--system', 'sys-operator', '--root', root, '--json']));
   tsa.at(DURING_WINDOW);
-  ok(await runCli(['intake', `${ownFile}.intake.json`, '--operator-key', intakeKey, ...tsa.args, '--retries', '0', '--root', root, '--json']));
+  ok(
+    await runCli([
+      'intake',
+      `${ownFile}.intake.json`,
+      '--operator-key',
+      intakeKey,
+      ...tsa.args,
+      '--retries',
+      '0',
+      '--root',
+      root,
+      '--json',
+    ]),
+  );
   tsa.at(AFTER_CLOSE);
   ok(await runCli(['seal', ...tsa.args, '--retries', '0', '--root', root, '--json']));
   const run = await runCli(['run', '--root', root, '--outputs', join(root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
@@ -106,7 +167,18 @@ async function equivocate(rotate: boolean, amend = false): Promise<{ root: strin
 }
 
 async function audit(dir: string, root: string, flags: readonly string[]): Promise<{ code: number; report: AuditReport }> {
-  const r = await runCli(['audit', dir, '--root', root, '--tsa-root', AUDITOR_TSA_ROOT, '--issuer-keys', AUDITOR_ISSUER_KEYS, ...flags, '--json']);
+  const r = await runCli([
+    'audit',
+    dir,
+    '--root',
+    root,
+    '--tsa-root',
+    AUDITOR_TSA_ROOT,
+    '--issuer-keys',
+    AUDITOR_ISSUER_KEYS,
+    ...flags,
+    '--json',
+  ]);
   return { code: r.code, report: r.json as AuditReport };
 }
 

@@ -9,7 +9,17 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CMS_FILE, decisionDigest, MANIFEST_FILE, manifestBytes, sealManifest, sha256sums, SIGNATURE_FILE, SUMS_FILE, type Manifest } from '../../pipeline/emit/manifest.ts';
+import {
+  CMS_FILE,
+  decisionDigest,
+  MANIFEST_FILE,
+  manifestBytes,
+  sealManifest,
+  sha256sums,
+  SIGNATURE_FILE,
+  SUMS_FILE,
+  type Manifest,
+} from '../../pipeline/emit/manifest.ts';
 import { loadOperatorKeys, signCmsDetached, signEd25519 } from '../../pipeline/emit/sign.ts';
 import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import { parseJson, type JsonValue } from '../../pipeline/formats/canonical-json.ts';
@@ -28,7 +38,11 @@ async function resign(dir: string, forged: string): Promise<void> {
   const bytes = Buffer.from(forged, 'latin1');
   const outputs = manifest.outputs.map((o) => (o.file === 'results.json' ? { ...o, bytes: bytes.length, sha256: sha256Hex(bytes) } : o));
   const rows = parseJson(forged) as Record<string, JsonValue[]>;
-  const decision_digest = decisionDigest({ assertion_classes: rows.assertion_classes!, scores: rows.scores!, hypotheses: rows.hypotheses! });
+  const decision_digest = decisionDigest({
+    assertion_classes: rows.assertion_classes!,
+    scores: rows.scores!,
+    hypotheses: rows.hypotheses!,
+  });
   const resealed = sealManifest({ ...manifest, outputs, decision_digest });
   const data = manifestBytes(resealed);
   writeFileSync(join(dir, MANIFEST_FILE), data);
@@ -42,7 +56,10 @@ it('an interval narrowed in results.json and signed again by the operator: INVAL
   const results = join(study.dir, 'results.json');
   const text = readFileSync(results, 'latin1');
   // sys-honest's proven interval on the primary metric, its lower bound raised to 0.97.
-  const row = /\{"alpha":0\.05,"declared_lower":[^}]*"metric":"positives_citing_expected","proven_lower":([0-9.e-]+),[^}]*"system_id":"sys-honest"\}/.exec(text);
+  const row =
+    /\{"alpha":0\.05,"declared_lower":[^}]*"metric":"positives_citing_expected","proven_lower":([0-9.e-]+),[^}]*"system_id":"sys-honest"\}/.exec(
+      text,
+    );
   expect(row, 'sys-honest has an interval on the primary metric').not.toBeNull();
   const forged = text.replace(row![0], row![0].replace(`"proven_lower":${row![1]}`, '"proven_lower":0.97'));
   expect(forged).not.toBe(text);
@@ -69,7 +86,7 @@ describe('the operator renames the system a hypothesis is observed of', () => {
     const text = readFileSync(results, 'latin1');
     // Canonical JSON sorts a row's keys: decision_reason comes before hypothesis_id.
     const h2 = /(\{"decision_reason":"[^"]*","hypothesis_id":"H2",[^}]*"observed_system":)"sys-tampered"/.exec(text);
-    expect(h2, "H2 is observed of sys-tampered").not.toBeNull();
+    expect(h2, 'H2 is observed of sys-tampered').not.toBeNull();
     const forged = text.replace(h2![0], `${h2![1]}"copycat"`);
     writeFileSync(results, forged, 'latin1');
     await resign(own.dir, forged);
@@ -90,9 +107,15 @@ describe('the operator credits a near miss as retrieval', () => {
     const results = join(own.dir, 'results.json');
     const text = readFileSync(results, 'latin1');
     // Canonical JSON sorts a row's keys: evidence, expected_served, missing, near_miss, not_served, positives, system_id.
-    const row = /\{"evidence":"declared","expected_served":31,"missing":16,"near_miss":1,"not_served":16,"positives":48,"system_id":"sys-truncated"\}/.exec(text);
+    const row =
+      /\{"evidence":"declared","expected_served":31,"missing":16,"near_miss":1,"not_served":16,"positives":48,"system_id":"sys-truncated"\}/.exec(
+        text,
+      );
     expect(row, "sys-truncated's declared retrieval row counts one near miss").not.toBeNull();
-    const forged = text.replace(row![0], row![0].replace('"expected_served":31', '"expected_served":32').replace('"near_miss":1', '"near_miss":0'));
+    const forged = text.replace(
+      row![0],
+      row![0].replace('"expected_served":31', '"expected_served":32').replace('"near_miss":1', '"near_miss":0'),
+    );
     writeFileSync(results, forged, 'latin1');
     await resign(own.dir, forged);
     const { code, report } = await audit(own.dir, own.root);

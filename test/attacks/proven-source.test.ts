@@ -41,13 +41,19 @@ async function run(records: HandRecord[], options: SmallStudyOptions = {}): Prom
   const study = await buildSmallStudy(records, options);
   const r = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  const results = JSON.parse(readFileSync(join(r.json.dir, 'results.json'), 'utf8')) as { assertion_classes: Array<Record<string, string | number | null>>; evidence: { by_system: Array<Record<string, unknown>> } };
+  const results = JSON.parse(readFileSync(join(r.json.dir, 'results.json'), 'utf8')) as {
+    assertion_classes: Array<Record<string, string | number | null>>;
+    evidence: { by_system: Array<Record<string, unknown>> };
+  };
   const bySystem = Object.fromEntries(results.evidence.by_system.map((x) => [String(x.system_id), x]));
   const report = readFileSync(join(r.json.dir, 'report.md'), 'utf8');
   const classes: Classes['classes'] = {};
   for (const a of results.assertion_classes) {
     if (a.kind === 'record') continue;
-    classes[`${a.system_id}/${a.item_id}/${a.attempt} ${a.kind} ${a.ref ?? ''}`.trimEnd()] = [String(a.class_declared), String(a.class_proven)];
+    classes[`${a.system_id}/${a.item_id}/${a.attempt} ${a.kind} ${a.ref ?? ''}`.trimEnd()] = [
+      String(a.class_declared),
+      String(a.class_proven),
+    ];
   }
   return { classes, bySystem, report, ...study };
 }
@@ -75,13 +81,49 @@ describe('(a) a seller nobody pinned', () => {
   it('verbatim corpus text from the unpinned seller: still nothing proven (EVIDENCE_SELLER_UNPINNED), the proof VERIFIED', async () => {
     expect(cls(s, 'mirror', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
     expect(cls(s, 'mirror', 'mp-001', 'amount')).toEqual(['AMOUNT_SUPPORTED', 'AMOUNT_NOT_SERVED']);
-    const rows = await queryStore(s.root, `SELECT o.system_id, p.status, p.seller, p.seller_source, o.seller_pinned, o.reason_codes, o.owned, sp.in_corpus, sp.proven, sp.reason_codes AS passage_codes
+    const rows = await queryStore(
+      s.root,
+      `SELECT o.system_id, p.status, p.seller, p.seller_source, o.seller_pinned, o.reason_codes, o.owned, sp.in_corpus, sp.proven, sp.reason_codes AS passage_codes
       FROM evidence_ownership o JOIN proof_checks p USING (record_id, evidence_index) JOIN served_passages sp USING (record_id, evidence_index)
-      WHERE o.evidence_kind = 'proof' ORDER BY o.system_id`);
+      WHERE o.evidence_kind = 'proof' ORDER BY o.system_id`,
+    );
     expect(rows).toEqual([
-      { system_id: 'forger', status: 'VERIFIED', seller: ROGUE, seller_source: 'preimage', seller_pinned: false, reason_codes: ['EVIDENCE_SELLER_UNPINNED'], owned: true, in_corpus: false, proven: false, passage_codes: ['EVIDENCE_SELLER_UNPINNED', 'PASSAGE_NOT_IN_CORPUS'] },
-      { system_id: 'mirror', status: 'VERIFIED', seller: ROGUE, seller_source: 'preimage', seller_pinned: false, reason_codes: ['EVIDENCE_SELLER_UNPINNED'], owned: true, in_corpus: true, proven: false, passage_codes: ['EVIDENCE_SELLER_UNPINNED'] },
-      { system_id: 'sys-honest', status: 'VERIFIED', seller: 'retrieval.example', seller_source: 'preimage', seller_pinned: true, reason_codes: [], owned: true, in_corpus: true, proven: true, passage_codes: [] },
+      {
+        system_id: 'forger',
+        status: 'VERIFIED',
+        seller: ROGUE,
+        seller_source: 'preimage',
+        seller_pinned: false,
+        reason_codes: ['EVIDENCE_SELLER_UNPINNED'],
+        owned: true,
+        in_corpus: false,
+        proven: false,
+        passage_codes: ['EVIDENCE_SELLER_UNPINNED', 'PASSAGE_NOT_IN_CORPUS'],
+      },
+      {
+        system_id: 'mirror',
+        status: 'VERIFIED',
+        seller: ROGUE,
+        seller_source: 'preimage',
+        seller_pinned: false,
+        reason_codes: ['EVIDENCE_SELLER_UNPINNED'],
+        owned: true,
+        in_corpus: true,
+        proven: false,
+        passage_codes: ['EVIDENCE_SELLER_UNPINNED'],
+      },
+      {
+        system_id: 'sys-honest',
+        status: 'VERIFIED',
+        seller: 'retrieval.example',
+        seller_source: 'preimage',
+        seller_pinned: true,
+        reason_codes: [],
+        owned: true,
+        in_corpus: true,
+        proven: true,
+        passage_codes: [],
+      },
     ]);
     expect([s.bySystem.mirror?.proofs_seller_not_pinned, s.bySystem['sys-honest']?.proofs_seller_not_pinned]).toEqual([1, 0]);
   });
@@ -102,8 +144,22 @@ describe('(b) the pinned seller, fabricated text', () => {
   it('is PASSAGE_NOT_IN_CORPUS: no proven credit, the declared column unchanged', async () => {
     expect(cls(s, 'forger', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
     expect(cls(s, 'forger', 'mp-001', 'amount')).toEqual(['AMOUNT_SUPPORTED', 'AMOUNT_INVENTED']);
-    const rows = await queryStore(s.root, 'SELECT proof_status, seller_pinned, in_corpus, corpus_match, corpus_text, reason_codes, declared, proven FROM served_passages');
-    expect(rows).toEqual([{ proof_status: 'VERIFIED', seller_pinned: true, in_corpus: false, corpus_match: 'not_found', corpus_text: null, reason_codes: ['PASSAGE_NOT_IN_CORPUS'], declared: true, proven: false }]);
+    const rows = await queryStore(
+      s.root,
+      'SELECT proof_status, seller_pinned, in_corpus, corpus_match, corpus_text, reason_codes, declared, proven FROM served_passages',
+    );
+    expect(rows).toEqual([
+      {
+        proof_status: 'VERIFIED',
+        seller_pinned: true,
+        in_corpus: false,
+        corpus_match: 'not_found',
+        corpus_text: null,
+        reason_codes: ['PASSAGE_NOT_IN_CORPUS'],
+        declared: true,
+        proven: false,
+      },
+    ]);
     // results.json and the report's "Whose evidence is whose" count it per system.
     expect(s.bySystem.forger).toMatchObject({ proofs_seller_not_pinned: 0, passages_not_in_corpus: 1 });
     expect(s.report).toMatch(/\| forger \| 1 \| 1 \| 0 \| 0 \| 0 \| 0 \| 1 \|/);
@@ -111,16 +167,22 @@ describe('(b) the pinned seller, fabricated text', () => {
 });
 
 /** An editCorpus that appends `sentence` to a section of `file`, after the text that ends it. */
-const appendAfter = (file: string, end: string, sentence: string) => (corpus: string): void => {
-  const path = join(corpus, file);
-  const text = readFileSync(path, 'utf8');
-  if (!text.includes(end)) throw new Error(`${file} no longer holds ${JSON.stringify(end)}: update the test`);
-  writeFileSync(path, text.replace(end, end + sentence));
-};
+const appendAfter =
+  (file: string, end: string, sentence: string) =>
+  (corpus: string): void => {
+    const path = join(corpus, file);
+    const text = readFileSync(path, 'utf8');
+    if (!text.includes(end)) throw new Error(`${file} no longer holds ${JSON.stringify(end)}: update the test`);
+    writeFileSync(path, text.replace(end, end + sentence));
+  };
 
 /** A sentence mentioning R2122-8 added to R2121-1's section (the corpus then relays R2122-8 from R2121-1). */
 const MENTION = " Le seuil en deçà duquel l'acheteur peut passer un marché sans publicité est fixé à l'article R2122-8.";
-const mentionR2122_8 = appendAfter('code-commande-publique/partie-reglementaire.md', 'y compris les options et les reconductions.', MENTION);
+const mentionR2122_8 = appendAfter(
+  'code-commande-publique/partie-reglementaire.md',
+  'y compris les options et les reconductions.',
+  MENTION,
+);
 /** Then a mention of CCAG Travaux 4 after it. */
 const CCAG_MENTION = ' Voir aussi le CCAG Travaux 4.';
 const mentionBoth = (corpus: string) => {
@@ -139,7 +201,13 @@ describe('(c) a served passage that only mentions the cited article', () => {
         // The honest way: R2122-8 served under its own ref.
         { system: 'sys-honest', item: 'mp-001', attempt: 1, text: ANSWER, passages: [{ ref: 'R2122-8', text: R2122_8 }] },
         // The section served with a line break inside "CCAG Travaux 4": the served bytes do not write it, the corpus does.
-        { system: 'wrapper', item: 'mp-014', attempt: 1, text: 'Voir le CCAG Travaux 4.', passages: [{ ref: 'R2121-1', text: R2121_1 + MENTION + CCAG_MENTION.replace('CCAG ', 'CCAG\n') }] },
+        {
+          system: 'wrapper',
+          item: 'mp-014',
+          attempt: 1,
+          text: 'Voir le CCAG Travaux 4.',
+          passages: [{ ref: 'R2121-1', text: R2121_1 + MENTION + CCAG_MENTION.replace('CCAG ', 'CCAG\n') }],
+        },
       ],
       { editCorpus: mentionBoth },
     );
@@ -149,13 +217,19 @@ describe('(c) a served passage that only mentions the cited article', () => {
   it('R2122-8 is RELAYED in both columns, never grounded: a mention is not a served ref', async () => {
     expect(cls(s, 'relayer', 'mp-001', 'citation R2122-8')).toEqual(['RELAYED', 'RELAYED']);
     expect(cls(s, 'sys-honest', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'GROUNDED_EXPECTED']);
-    const refs = await queryStore(s.root, "SELECT r.system_id, s.ref, s.declared, s.proven_owned FROM served_refs s JOIN records r USING (record_id) ORDER BY r.system_id");
+    const refs = await queryStore(
+      s.root,
+      'SELECT r.system_id, s.ref, s.declared, s.proven_owned FROM served_refs s JOIN records r USING (record_id) ORDER BY r.system_id',
+    );
     expect(refs).toEqual([
       { system_id: 'relayer', ref: 'R2121-1', declared: true, proven_owned: true },
       { system_id: 'sys-honest', ref: 'R2122-8', declared: true, proven_owned: true },
       { system_id: 'wrapper', ref: 'R2121-1', declared: true, proven_owned: true },
     ]);
-    const mentions = await queryStore(s.root, "SELECT m.ref, m.declared, m.proven, m.owned FROM passage_mentions m JOIN records r USING (record_id) WHERE r.system_id = 'relayer'");
+    const mentions = await queryStore(
+      s.root,
+      "SELECT m.ref, m.declared, m.proven, m.owned FROM passage_mentions m JOIN records r USING (record_id) WHERE r.system_id = 'relayer'",
+    );
     expect(mentions).toEqual([{ ref: 'R2122-8', declared: true, proven: true, owned: true }]);
   });
 
@@ -167,7 +241,9 @@ describe('(c) a served passage that only mentions the cited article', () => {
 describe('(c) the same mention written into a passage the corpus does not contain', () => {
   let s: Classes;
   beforeAll(async () => {
-    s = await run([{ system: 'relayer', item: 'mp-001', attempt: 1, text: CITES_40, passages: [{ ref: 'R2121-1', text: R2121_1 + MENTION }] }]);
+    s = await run([
+      { system: 'relayer', item: 'mp-001', attempt: 1, text: CITES_40, passages: [{ ref: 'R2121-1', text: R2121_1 + MENTION }] },
+    ]);
   }, 180_000);
   afterAll(() => s?.cleanup());
 
@@ -188,8 +264,20 @@ describe('(d) a passage is proven only as the frozen corpus writes it', () => {
   beforeAll(async () => {
     expect([...EXCERPT].length).toBeGreaterThanOrEqual(80);
     expect([...SHORT].length).toBe(20);
-    const r = (system: string, text: string): HandRecord => ({ system, item: 'mp-001', attempt: 1, text: CITES_40, passages: [{ ref: 'R2122-8', text }] });
-    const c = (system: string, text: string): HandRecord => ({ system, item: 'mp-014', attempt: 1, text: 'Voir le CCAG Travaux 4.', passages: [{ ref: 'CCAG Travaux 4', text }] });
+    const r = (system: string, text: string): HandRecord => ({
+      system,
+      item: 'mp-001',
+      attempt: 1,
+      text: CITES_40,
+      passages: [{ ref: 'R2122-8', text }],
+    });
+    const c = (system: string, text: string): HandRecord => ({
+      system,
+      item: 'mp-014',
+      attempt: 1,
+      text: 'Voir le CCAG Travaux 4.',
+      passages: [{ ref: 'CCAG Travaux 4', text }],
+    });
     s = await run(
       [
         r('whole', R2122_8),
@@ -218,7 +306,7 @@ describe('(d) a passage is proven only as the frozen corpus writes it', () => {
     expect(cls(s, 'ccag', 'mp-014', 'citation CCAG Travaux 4')).toEqual(['GROUNDED_EXPECTED', 'GROUNDED_EXPECTED']);
   });
 
-  it('a 20-character excerpt, an NFKC-only match and another section\'s text are not', () => {
+  it("a 20-character excerpt, an NFKC-only match and another section's text are not", () => {
     expect('105'.normalize('NFKC')).toBe('10⁵'.normalize('NFKC'));
     expect(cls(s, 'short', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
     expect(cls(s, 'short', 'mp-001', 'amount')).toEqual(['AMOUNT_SUPPORTED', 'AMOUNT_NOT_SERVED']);
@@ -232,7 +320,10 @@ describe('(d) a passage is proven only as the frozen corpus writes it', () => {
   });
 
   it('served_passages says how each passage matched', async () => {
-    const rows = await queryStore(s.root, 'SELECT r.system_id, s.corpus_match, s.in_corpus, s.reason_codes FROM served_passages s JOIN records r USING (record_id) ORDER BY r.system_id');
+    const rows = await queryStore(
+      s.root,
+      'SELECT r.system_id, s.corpus_match, s.in_corpus, s.reason_codes FROM served_passages s JOIN records r USING (record_id) ORDER BY r.system_id',
+    );
     expect(Object.fromEntries(rows.map((row) => [row.system_id, [row.corpus_match, row.in_corpus, row.reason_codes]]))).toEqual({
       ccag: ['section', true, []],
       excerpt: ['excerpt', true, []],
@@ -252,7 +343,15 @@ describe('a 3.1 proof binds its seller only through an opened commitment', () =>
     s = await run([
       // As ArkForge's real 3.1 proofs: the served `seller` is the pinned one, but no opening binds it.
       { system: 'unopened', item: 'mp-001', attempt: 1, text: CITES_40, passages: [{ ref: 'R2122-8', text: R2122_8 }], proof: '3.1' },
-      { system: 'opened', item: 'mp-001', attempt: 1, text: CITES_40, passages: [{ ref: 'R2122-8', text: R2122_8 }], proof: '3.1', openSeller: true },
+      {
+        system: 'opened',
+        item: 'mp-001',
+        attempt: 1,
+        text: CITES_40,
+        passages: [{ ref: 'R2122-8', text: R2122_8 }],
+        proof: '3.1',
+        openSeller: true,
+      },
     ]);
   }, 180_000);
   afterAll(() => s?.cleanup());
@@ -260,7 +359,10 @@ describe('a 3.1 proof binds its seller only through an opened commitment', () =>
   it('unopened: EVIDENCE_SELLER_UNBOUND, proven nothing; opened: proven', async () => {
     expect(cls(s, 'unopened', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
     expect(cls(s, 'opened', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'GROUNDED_EXPECTED']);
-    const rows = await queryStore(s.root, "SELECT o.system_id, p.status, p.seller, p.seller_source, o.reason_codes FROM evidence_ownership o JOIN proof_checks p USING (record_id, evidence_index) WHERE o.evidence_kind = 'proof' ORDER BY o.system_id");
+    const rows = await queryStore(
+      s.root,
+      "SELECT o.system_id, p.status, p.seller, p.seller_source, o.reason_codes FROM evidence_ownership o JOIN proof_checks p USING (record_id, evidence_index) WHERE o.evidence_kind = 'proof' ORDER BY o.system_id",
+    );
     expect(rows).toEqual([
       { system_id: 'opened', status: 'VERIFIED', seller: 'retrieval.example', seller_source: 'opening', reason_codes: [] },
       { system_id: 'unopened', status: 'VERIFIED', seller: null, seller_source: null, reason_codes: ['EVIDENCE_SELLER_UNBOUND'] },
@@ -286,7 +388,10 @@ describe('"sellers": "any", the weakened mode', () => {
     expect(cls(s, 'mirror', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'GROUNDED_EXPECTED']);
     expect(cls(s, 'unopened', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'GROUNDED_EXPECTED']);
     expect(cls(s, 'forger', 'mp-001', 'citation R2122-8')).toEqual(['GROUNDED_EXPECTED', 'OUT_OF_CONTEXT']);
-    const rows = await queryStore(s.root, "SELECT system_id, seller_pinned, reason_codes FROM evidence_ownership WHERE evidence_kind = 'proof' ORDER BY system_id");
+    const rows = await queryStore(
+      s.root,
+      "SELECT system_id, seller_pinned, reason_codes FROM evidence_ownership WHERE evidence_kind = 'proof' ORDER BY system_id",
+    );
     expect(rows).toEqual([
       { system_id: 'forger', seller_pinned: true, reason_codes: [] },
       { system_id: 'mirror', seller_pinned: true, reason_codes: [] },

@@ -62,7 +62,17 @@ async function refreeze(root: string, signer: TestPkiName, ownRoot: boolean): Pr
     writeFileSync(join(layout.trust, 'policy.json'), `${JSON.stringify(policy, null, 2)}\n`);
   }
   rmSync(layout.anchors, { recursive: true, force: true });
-  const frozen = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', layout.answerKeySecret, '--json']);
+  const frozen = await runCli([
+    'freeze',
+    '--replace',
+    '--reason',
+    'test refreeze',
+    '--root',
+    root,
+    '--secret-file',
+    layout.answerKeySecret,
+    '--json',
+  ]);
   expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
   const tsa = await startTsaServer({ backend: 'pkijs', signer: await loadTestSigner(signer), genTime: EXAMPLE_ANCHOR_GEN_TIME });
   try {
@@ -81,7 +91,7 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('re-freeze after the deadline', () => {
-  it('with a TSA root of the operator\'s own: the score moves, and the audit says INVALID', async () => {
+  it("with a TSA root of the operator's own: the score moves, and the audit says INVALID", async () => {
     const root = study();
     await refreeze(root, 'unpinned-tsa', true);
     const dir = await run(root);
@@ -89,7 +99,9 @@ describe('re-freeze after the deadline', () => {
 
     const a = await audit(dir, root, auditorFlags());
     expect([a.code, a.report.verdict]).toEqual([1, 'invalid']);
-    expect(a.report.reason_codes).toEqual(expect.arrayContaining(['FREEZE_DIGEST_UNEXPECTED', 'ANCHOR_INSUFFICIENT', 'AUDIT_ANCHORS_INVALID', 'AUDIT_TRUST_UNCONFIRMED']));
+    expect(a.report.reason_codes).toEqual(
+      expect.arrayContaining(['FREEZE_DIGEST_UNEXPECTED', 'ANCHOR_INSUFFICIENT', 'AUDIT_ANCHORS_INVALID', 'AUDIT_TRUST_UNCONFIRMED']),
+    );
     expect(railFailed(a.report, 'anchors')).toBe(true);
     expect(railFailed(a.report, 'trust')).toBe(true);
     // The backdated witness is named as trusted by the study alone, with the root and the flag.
@@ -100,10 +112,13 @@ describe('re-freeze after the deadline', () => {
 
     // Audited as before this session's rules (the study's own roots, no pinned digest): no longer VALID.
     const bare = await audit(dir, root, []);
-    expect([bare.code, bare.report.reason_codes]).toEqual([1, expect.arrayContaining(['AUDIT_TRUST_UNCONFIRMED', 'FREEZE_DIGEST_UNPINNED'])]);
+    expect([bare.code, bare.report.reason_codes]).toEqual([
+      1,
+      expect.arrayContaining(['AUDIT_TRUST_UNCONFIRMED', 'FREEZE_DIGEST_UNPINNED']),
+    ]);
   }, 180_000);
 
-  it('with the example\'s own committed TSA key, backdated: only the published digest catches it', async () => {
+  it("with the example's own committed TSA key, backdated: only the published digest catches it", async () => {
     const root = study();
     await refreeze(root, 'tsa', false);
     const dir = await run(root);

@@ -27,7 +27,9 @@ describe("a participant's rejected lines", () => {
     expect(before.code, before.out).toBe(0);
 
     // The honest system's own lines, claimed by a system the study does not register (attempts 1–100, as the schema allows).
-    const honest = readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+    const honest = readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     const rogue: string[] = [];
     for (let i = 0; rogue.length < ROGUE_LINES; i++) {
       const line = JSON.parse(honest[i % honest.length]!) as Record<string, unknown>;

@@ -16,7 +16,16 @@ import { entryDigest, requestDigest, type IntakeEntry, type IntakeRequest } from
 import { requestTimestamp } from '../../pipeline/net/tsa-client.ts';
 import { auditorFlags, AUDITOR_OPERATOR_KEY } from '../support/auditor.ts';
 import { runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
-import { AFTER_CLOSE, DURING_WINDOW, intakeFixture, intakeWith, sealWith, signAs, snapshot, type IntakeStudy } from '../support/intake-study.ts';
+import {
+  AFTER_CLOSE,
+  DURING_WINDOW,
+  intakeFixture,
+  intakeWith,
+  sealWith,
+  signAs,
+  snapshot,
+  type IntakeStudy,
+} from '../support/intake-study.ts';
 
 const fixture = intakeFixture();
 type Result = { code: number; stdout: string; stderr: string; json?: any };
@@ -93,10 +102,13 @@ describe('(a) the operator replays an older signed request', () => {
     expect(snapshot(s.root)).toEqual(before);
   }, 240_000);
 
-  it('a log doctored to end with v1 again (chained, dated, sealed) fails the audit\'s intake rail with the participants\' receipts alone', async () => {
+  it("a log doctored to end with v1 again (chained, dated, sealed) fails the audit's intake rail with the participants' receipts alone", async () => {
     const { s, v1, receipts } = await twoVersions();
     const logPath = join(s.root, 'inputs/intake.jsonl');
-    const entries = readFileSync(logPath, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as IntakeEntry);
+    const entries = readFileSync(logPath, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as IntakeEntry);
     const request = JSON.parse(readFileSync(v1.request, 'utf8')) as IntakeRequest;
     // The operator writes the entry itself: seq and prev chained, a token from the TSA it controls.
     const unsigned = { seq: entries.length, prev: entryDigest(entries[entries.length - 1]!), request, lines_read: 45, lines_rejected: 0 };
@@ -107,7 +119,10 @@ describe('(a) the operator replays an older signed request', () => {
     fixture.tsa.at(AFTER_CLOSE);
     ok(await sealWith(fixture.tsa, s));
 
-    const a = await runAndAudit(s.root, receipts.flatMap((r) => ['--receipt', r]));
+    const a = await runAndAudit(
+      s.root,
+      receipts.flatMap((r) => ['--receipt', r]),
+    );
     const intake = intakeRailOf(a.report);
     expect([a.code, a.report.verdict, intake.ok]).toEqual([1, 'invalid', false]);
     expect(intake.reason_codes).toEqual(['INTAKE_REQUEST_STALE']);
@@ -116,7 +131,7 @@ describe('(a) the operator replays an older signed request', () => {
 });
 
 describe('(b) the operator withholds a newer request; (c) requests that prove nothing', () => {
-  it('a v2 dated by the participant\'s TSA before closes_at, never taken in: INVALID (INTAKE_REQUEST_WITHHELD); forged, undated or late requests fail nothing', async () => {
+  it("a v2 dated by the participant's TSA before closes_at, never taken in: INVALID (INTAKE_REQUEST_WITHHELD); forged, undated or late requests fail nothing", async () => {
     const { s, kept, v2, receipts } = await twoVersions({ withholdV2: true, v2Extra: fixture.tsa.args });
     // sys-honest keeps v2 and the token its TSA gave it beside it.
     const dated = join(kept, 'v2.intake.json');
@@ -131,22 +146,44 @@ describe('(b) the operator withholds a newer request; (c) requests that prove no
     const forgedRequest = { ...genuine, version: 3, supersedes: requestDigest(genuine) }; // signature no longer verifies
     writeFileSync(forged, JSON.stringify(forgedRequest));
     fixture.tsa.at(DURING_WINDOW);
-    writeFileSync(forged.replace(/\.json$/, '.tsr'), await requestTimestamp(fixture.tsa.url, Buffer.from(requestDigest(forgedRequest), 'hex'), { timeoutMs: 10_000, retries: 0 }));
+    writeFileSync(
+      forged.replace(/\.json$/, '.tsr'),
+      await requestTimestamp(fixture.tsa.url, Buffer.from(requestDigest(forgedRequest), 'hex'), { timeoutMs: 10_000, retries: 0 }),
+    );
     const undated = join(kept, 'undated.intake.json');
     copyFileSync(dated, undated);
     const late = join(kept, 'late.intake.json');
     copyFileSync(dated, late);
     fixture.tsa.at(AFTER_CLOSE);
-    writeFileSync(late.replace(/\.json$/, '.tsr'), await requestTimestamp(fixture.tsa.url, Buffer.from(requestDigest(genuine), 'hex'), { timeoutMs: 10_000, retries: 0 }));
+    writeFileSync(
+      late.replace(/\.json$/, '.tsr'),
+      await requestTimestamp(fixture.tsa.url, Buffer.from(requestDigest(genuine), 'hex'), { timeoutMs: 10_000, retries: 0 }),
+    );
 
     const r = await runCli(['run', '--root', s.root, '--outputs', join(s.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
     ok(r);
-    const audit = (extra: string[]) => runCli(['audit', r.json.dir as string, '--root', s.root, ...auditorFlags().slice(0, 4), '--operator-key', AUDITOR_OPERATOR_KEY, ...receipts.flatMap((x) => ['--receipt', x]), ...extra, '--json']);
+    const audit = (extra: string[]) =>
+      runCli([
+        'audit',
+        r.json.dir as string,
+        '--root',
+        s.root,
+        ...auditorFlags().slice(0, 4),
+        '--operator-key',
+        AUDITOR_OPERATOR_KEY,
+        ...receipts.flatMap((x) => ['--receipt', x]),
+        ...extra,
+        '--json',
+      ]);
 
     const nothing = await audit([forged, undated, late].flatMap((f) => ['--request', f]));
     const quiet = intakeRailOf(nothing.json as AuditReport);
     expect([nothing.code, quiet.ok], JSON.stringify(quiet)).toEqual([0, true]);
-    for (const [file, code] of [[forged, 'INTAKE_SIGNATURE_INVALID'], [undated, 'INTAKE_TOKEN_INVALID'], [late, 'INTAKE_LATE']]) {
+    for (const [file, code] of [
+      [forged, 'INTAKE_SIGNATURE_INVALID'],
+      [undated, 'INTAKE_TOKEN_INVALID'],
+      [late, 'INTAKE_LATE'],
+    ]) {
       expect(quiet.detail).toContain(`${file}: ${code}`);
     }
     expect(quiet.detail).toContain('proves nothing against the operator');

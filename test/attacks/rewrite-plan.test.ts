@@ -29,14 +29,18 @@ describe('a plan rewritten after the freeze', () => {
     edit(root, rewriteSection1);
     const checked = await runCli(['check-anchors', '--root', root, '--json']);
     expect([checked.code, checked.json.reason_codes]).toEqual([1, ['PREREGISTRATION_DRIFT']]);
-    expect(checked.json.findings).toEqual([expect.objectContaining({ code: 'PREREGISTRATION_DRIFT', file: PLAN, section: '## 1. Question', line: 8 })]);
+    expect(checked.json.findings).toEqual([
+      expect.objectContaining({ code: 'PREREGISTRATION_DRIFT', file: PLAN, section: '## 1. Question', line: 8 }),
+    ]);
     expect(checked.json.digests.plan_sections.ok).toBe(false);
     expect(checked.json.digests.section5_sha256.ok).toBe(true);
     const text = await runCli(['check-anchors', '--root', root]);
     expect(text.stdout).toContain(`PREREGISTRATION_DRIFT: ${PLAN}: plan_sections: ${PLAN}:8: section "1. Question" hashes to`);
 
     const doctor = await runCli(['doctor', '--root', root, '--json']);
-    const codes = (doctor.json.stages as Array<{ stage: string; problems: Array<{ code: string; message: string }> }>).find((s) => s.stage === 'run')!.problems;
+    const codes = (doctor.json.stages as Array<{ stage: string; problems: Array<{ code: string; message: string }> }>).find(
+      (s) => s.stage === 'run',
+    )!.problems;
     expect([doctor.code, codes.map((p) => p.code)]).toEqual([3, expect.arrayContaining(['PREREGISTRATION_DRIFT'])]);
     expect(codes.find((p) => p.code === 'PREREGISTRATION_DRIFT')!.message).toContain('section "1. Question"');
 
@@ -60,16 +64,32 @@ describe('a plan rewritten after the freeze', () => {
 
   it.each([
     ['the title block', (t: string) => t.replace('frozen whole', 'frozen, mostly'), [''], [1]],
-    ['a section added', (t: string) => t.replace('## 6. Interpretation', '## 5b. Exploratory\n\nAnything goes.\n\n## 6. Interpretation'), ['## 5b. Exploratory'], [expect.any(Number)]],
+    [
+      'a section added',
+      (t: string) => t.replace('## 6. Interpretation', '## 5b. Exploratory\n\nAnything goes.\n\n## 6. Interpretation'),
+      ['## 5b. Exploratory'],
+      [expect.any(Number)],
+    ],
     ['a section removed', (t: string) => t.replace(/## 6\. Interpretation\n[\s\S]*?(?=## 7)/, ''), ['## 6. Interpretation'], [undefined]],
-    ['section 7 (deviations) edited', (t: string) => t.replace('never written here', 'written here'), ['## 7. Deviations'], [expect.any(Number)]],
-  ])('%s: PREREGISTRATION_DRIFT naming it', async (_, change, sections, lines) => {
-    const root = study();
-    edit(root, change);
-    const r = await runCli(['check-anchors', '--root', root, '--json']);
-    expect([r.code, r.json.reason_codes]).toEqual([1, ['PREREGISTRATION_DRIFT']]);
-    expect(r.json.findings.map((f: { section: string; line?: number }) => [f.section, f.line])).toEqual(sections.map((s, i) => [s, lines[i]]));
-  }, 60_000);
+    [
+      'section 7 (deviations) edited',
+      (t: string) => t.replace('never written here', 'written here'),
+      ['## 7. Deviations'],
+      [expect.any(Number)],
+    ],
+  ])(
+    '%s: PREREGISTRATION_DRIFT naming it',
+    async (_, change, sections, lines) => {
+      const root = study();
+      edit(root, change);
+      const r = await runCli(['check-anchors', '--root', root, '--json']);
+      expect([r.code, r.json.reason_codes]).toEqual([1, ['PREREGISTRATION_DRIFT']]);
+      expect(r.json.findings.map((f: { section: string; line?: number }) => [f.section, f.line])).toEqual(
+        sections.map((s, i) => [s, lines[i]]),
+      );
+    },
+    60_000,
+  );
 
   it('two sections swapped: drift (their order is frozen too); CRLF line endings: no drift (normalised, as section 5)', async () => {
     const root = study();

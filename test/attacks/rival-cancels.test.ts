@@ -20,9 +20,23 @@ const served = (...refs: string[]) => refs.map((ref) => ({ ref, text: passages.g
 /** Three positives answered with their expected reference, each with the system's own evidence. */
 function answers(system: string, extra: Partial<HandRecord> = {}): HandRecord[] {
   return [
-    { system, item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.", passages: served('R2122-8'), ...extra },
+    {
+      system,
+      item: 'mp-001',
+      attempt: 1,
+      text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.",
+      passages: served('R2122-8'),
+      ...extra,
+    },
     { system, item: 'mp-014', attempt: 1, text: 'Voir le CCAG Travaux 4.', passages: served('CCAG Travaux 4'), ...extra },
-    { system, item: 'mp-005', attempt: 1, text: "Selon l'article R2121-1, la valeur estimée du besoin est calculée.", passages: served('R2121-1'), ...extra },
+    {
+      system,
+      item: 'mp-005',
+      attempt: 1,
+      text: "Selon l'article R2121-1, la valeur estimée du besoin est calculée.",
+      passages: served('R2121-1'),
+      ...extra,
+    },
   ];
 }
 
@@ -33,15 +47,20 @@ async function provenCiting(records: HandRecord[], options: SmallStudyOptions = 
     const run = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const results = JSON.parse(readFileSync(join(run.json.dir, 'results.json'), 'utf8')) as { scores: Array<Record<string, unknown>> };
-    return Object.fromEntries(results.scores.filter((s) => s.metric === 'positives_citing_expected').map((s) => [s.system_id, `${String(s.proven)}/${String(s.n_proven)}`]));
+    return Object.fromEntries(
+      results.scores
+        .filter((s) => s.metric === 'positives_citing_expected')
+        .map((s) => [s.system_id, `${String(s.proven)}/${String(s.n_proven)}`]),
+    );
   } finally {
     study.cleanup();
   }
 }
 
-const honest = (extra: Partial<HandRecord> = {}) => answers('sys-honest', extra).map((r, i) => ({ ...r, proofId: `prf_honest_${i}`, ...extra }));
+const honest = (extra: Partial<HandRecord> = {}) =>
+  answers('sys-honest', extra).map((r, i) => ({ ...r, proofId: `prf_honest_${i}`, ...extra }));
 
-describe('a rival cannot cancel an honest system\'s proven credit', () => {
+describe("a rival cannot cancel an honest system's proven credit", () => {
   it('alone, the honest system has 3/3 proven', async () => {
     expect((await provenCiting(honest()))['sys-honest']).toBe('3/48');
   }, 120_000);

@@ -25,9 +25,21 @@ const served = (...refs: string[]) => refs.map((ref) => ({ ref, text: passages.g
 /** Three positives answered with their expected reference, each with the system's own evidence. */
 function answers(system: string): HandRecord[] {
   return [
-    { system, item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.", passages: served('R2122-8') },
+    {
+      system,
+      item: 'mp-001',
+      attempt: 1,
+      text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.",
+      passages: served('R2122-8'),
+    },
     { system, item: 'mp-014', attempt: 1, text: 'Voir le CCAG Travaux 4.', passages: served('CCAG Travaux 4') },
-    { system, item: 'mp-005', attempt: 1, text: "Selon l'article R2121-1, la valeur estimée du besoin est calculée.", passages: served('R2121-1') },
+    {
+      system,
+      item: 'mp-005',
+      attempt: 1,
+      text: "Selon l'article R2121-1, la valeur estimée du besoin est calculée.",
+      passages: served('R2121-1'),
+    },
   ];
 }
 
@@ -35,11 +47,19 @@ type Commitment = Record<string, unknown> & { job_id: string; final_entry_digest
 
 /** The honest commitments buildSmallStudy wrote to inputs/commitments.jsonl. */
 function commitmentsOf(root: string): Commitment[] {
-  return readFileSync(join(root, 'inputs/commitments.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Commitment);
+  return readFileSync(join(root, 'inputs/commitments.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Commitment);
 }
 
 /** The same job, count and date, another final digest: what a rival can publish without anything of the owner's. */
-const otherDigest = (c: Commitment): Commitment => ({ ...c, final_entry_digest: 'e'.repeat(64), witness: 'rival-mirror', retrieved_via: 'https://rival.example/commitments' });
+const otherDigest = (c: Commitment): Commitment => ({
+  ...c,
+  final_entry_digest: 'e'.repeat(64),
+  witness: 'rival-mirror',
+  retrieved_via: 'https://rival.example/commitments',
+});
 
 const keys = { 'sys-honest': generateKeyPairSync('ed25519').privateKey, rival: generateKeyPairSync('ed25519').privateKey };
 const signed = (c: Commitment, key: KeyObject) => ({ ...c, signature: signCanonical(key, c) });
@@ -56,32 +76,58 @@ interface Outcome {
 async function runWith(tamper: Tamper, options: SmallStudyOptions = {}): Promise<Outcome> {
   const study = await buildSmallStudy([...answers('sys-honest'), { ...answers('rival')[0]!, item: 'mp-002' }], options);
   try {
-    tamper(study.root, commitmentsOf(study.root).filter((c) => c.job_id.startsWith('job-sys-honest/')));
+    tamper(
+      study.root,
+      commitmentsOf(study.root).filter((c) => c.job_id.startsWith('job-sys-honest/')),
+    );
     const run = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const results = JSON.parse(readFileSync(join(run.json.dir, 'results.json'), 'utf8')) as { scores: Array<Record<string, unknown>> };
-    const proven = Object.fromEntries(results.scores.filter((s) => s.metric === 'positives_citing_expected').map((s) => [s.system_id, `${String(s.proven)}/${String(s.n_proven)}`]));
+    const proven = Object.fromEntries(
+      results.scores
+        .filter((s) => s.metric === 'positives_citing_expected')
+        .map((s) => [s.system_id, `${String(s.proven)}/${String(s.n_proven)}`]),
+    );
     const rows = await queryStore(study.root, "SELECT * FROM chain_checks WHERE system_id = 'sys-honest' ORDER BY record_id");
-    const chains = rows.map((r) => ({ system_id: String(r.system_id), status: String(r.status), reason_codes: r.reason_codes as string[], informational_codes: (r.informational_codes ?? null) as string[] }));
+    const chains = rows.map((r) => ({
+      system_id: String(r.system_id),
+      status: String(r.status),
+      reason_codes: r.reason_codes as string[],
+      informational_codes: (r.informational_codes ?? null) as string[],
+    }));
     const checked = await runCli(['verify', join(study.root, 'inputs/submissions/sys-honest.jsonl'), '--root', study.root, '--json']);
-    const files = checked.jsonLines.filter((l) => l.kind === 'chain').map((l) => ({ status: String(l.status), reason_codes: l.reason_codes as string[], informational_codes: l.informational_codes as string[] }));
+    const files = checked.jsonLines
+      .filter((l) => l.kind === 'chain')
+      .map((l) => ({
+        status: String(l.status),
+        reason_codes: l.reason_codes as string[],
+        informational_codes: l.informational_codes as string[],
+      }));
     return { proven, chains, files };
   } finally {
     study.cleanup();
   }
 }
 
-
 const withKeys = { agentKeys: keys };
 type Tamper = (root: string, honest: Commitment[]) => void;
 /** Appends the commitments `make` writes from the honest ones to the operator-collected file. */
-const published = (make: (c: Commitment) => unknown): Tamper => (root, honest) => appendFileSync(join(root, 'inputs/commitments.jsonl'), lines(honest.map(make)));
+const published =
+  (make: (c: Commitment) => unknown): Tamper =>
+  (root, honest) =>
+    appendFileSync(join(root, 'inputs/commitments.jsonl'), lines(honest.map(make)));
 /** Writes them as `system`'s own commitments file, received through intake. */
-const throughIntake = (system: string, make: (c: Commitment) => unknown): Tamper => (root, honest) => {
-  mkdirSync(join(root, 'inputs/commitments'), { recursive: true });
-  writeFileSync(join(root, `inputs/commitments/${system}.jsonl`), lines(honest.map(make)));
-};
-const informational = (...reason_codes: string[]) => ({ status: 'ANCHORED', reason_codes: reason_codes, informational_codes: reason_codes });
+const throughIntake =
+  (system: string, make: (c: Commitment) => unknown): Tamper =>
+  (root, honest) => {
+    mkdirSync(join(root, 'inputs/commitments'), { recursive: true });
+    writeFileSync(join(root, `inputs/commitments/${system}.jsonl`), lines(honest.map(make)));
+  };
+const informational = (...reason_codes: string[]) => ({
+  status: 'ANCHORED',
+  reason_codes: reason_codes,
+  informational_codes: reason_codes,
+});
 const anchored = informational();
 const foreign = informational('COMMITMENT_FOREIGN');
 const badSignature = informational('COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID');
@@ -96,23 +142,66 @@ const replay = async (tamper: Tamper, options: SmallStudyOptions, proven: string
   for (const c of out.chains) expect(c).toMatchObject(row);
   // The participant's own check agrees with the study: the same commitments, agent keys and owner.
   expect(out.files).toHaveLength(3);
-  for (const f of out.files) expect(f).toMatchObject({ status: row.status, reason_codes: row.reason_codes, informational_codes: row.informational_codes });
+  for (const f of out.files)
+    expect(f).toMatchObject({ status: row.status, reason_codes: row.reason_codes, informational_codes: row.informational_codes });
 };
 
-describe('a rival cannot unanchor an honest system\'s timelines by publishing commitments', () => {
+describe("a rival cannot unanchor an honest system's timelines by publishing commitments", () => {
   it.each<Row>([
-    ['alone, the honest timelines are anchored by their unsigned witness commitments (the AER-1 -09 shape): 3/3', () => {}, withKeys, '3/48', anchored],
-    ['one unsigned commitment per honest job_id naming another final digest, before closes_at (was 0/3, COMMITMENT_CONFLICT): COMMITMENT_FOREIGN, 3/3', published(otherDigest), {}, '3/48', foreign],
-    ['the same, signed with the rival\'s own registered agent key: a valid signature, not the owner\'s: 3/3', published((c) => signed(otherDigest(c), keys.rival)), withKeys, '3/48', foreign],
-    ['the same, in the rival\'s own intake file inputs/commitments/rival.jsonl: binds the rival, not the owner: 3/3', throughIntake('rival', otherDigest), withKeys, '3/48', foreign],
-    ['signed by the owner\'s key over other bytes (the digest changed after signing): COMMITMENT_SIGNATURE_INVALID, read as unsigned: 3/3', published((c) => ({ ...signed(c, keys['sys-honest']), final_entry_digest: 'e'.repeat(64) })), withKeys, '3/48', badSignature],
-    ['signed by a key the study does not register (no agent keys at all): COMMITMENT_SIGNATURE_INVALID, nothing binds the owner: 3/3', published((c) => signed(otherDigest(c), keys['sys-honest'])), {}, '3/48', badSignature],
+    [
+      'alone, the honest timelines are anchored by their unsigned witness commitments (the AER-1 -09 shape): 3/3',
+      () => {},
+      withKeys,
+      '3/48',
+      anchored,
+    ],
+    [
+      'one unsigned commitment per honest job_id naming another final digest, before closes_at (was 0/3, COMMITMENT_CONFLICT): COMMITMENT_FOREIGN, 3/3',
+      published(otherDigest),
+      {},
+      '3/48',
+      foreign,
+    ],
+    [
+      "the same, signed with the rival's own registered agent key: a valid signature, not the owner's: 3/3",
+      published((c) => signed(otherDigest(c), keys.rival)),
+      withKeys,
+      '3/48',
+      foreign,
+    ],
+    [
+      "the same, in the rival's own intake file inputs/commitments/rival.jsonl: binds the rival, not the owner: 3/3",
+      throughIntake('rival', otherDigest),
+      withKeys,
+      '3/48',
+      foreign,
+    ],
+    [
+      "signed by the owner's key over other bytes (the digest changed after signing): COMMITMENT_SIGNATURE_INVALID, read as unsigned: 3/3",
+      published((c) => ({ ...signed(c, keys['sys-honest']), final_entry_digest: 'e'.repeat(64) })),
+      withKeys,
+      '3/48',
+      badSignature,
+    ],
+    [
+      'signed by a key the study does not register (no agent keys at all): COMMITMENT_SIGNATURE_INVALID, nothing binds the owner: 3/3',
+      published((c) => signed(otherDigest(c), keys['sys-honest'])),
+      {},
+      '3/48',
+      badSignature,
+    ],
   ])('%s', async (_, tamper, options, proven, row) => replay(tamper, options, proven, row), 180_000);
 });
 
-describe('the owner\'s own conflicting commitment still cancels its timeline (COMMITMENT_CONFLICT)', () => {
+describe("the owner's own conflicting commitment still cancels its timeline (COMMITMENT_CONFLICT)", () => {
   it.each<Row>([
     ['signed with its registered agent key: 0/3', published((c) => signed(otherDigest(c), keys['sys-honest'])), withKeys, '0/48', conflict],
-    ['unsigned, in its own intake file inputs/commitments/sys-honest.jsonl: 0/3', throughIntake('sys-honest', otherDigest), {}, '0/48', conflict],
+    [
+      'unsigned, in its own intake file inputs/commitments/sys-honest.jsonl: 0/3',
+      throughIntake('sys-honest', otherDigest),
+      {},
+      '0/48',
+      conflict,
+    ],
   ])('%s', async (_, tamper, options, proven, row) => replay(tamper, options, proven, row), 180_000);
 });

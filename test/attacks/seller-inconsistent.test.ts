@@ -36,7 +36,11 @@ async function run(records: HandRecord[]): Promise<Ran> {
   const r = await runCli(['run', '--root', study.root, '--outputs', join(study.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   const results = JSON.parse(readFileSync(join(r.json.dir, 'results.json'), 'utf8')) as { evidence: { seller_inconsistencies: unknown[] } };
-  return { inconsistencies: results.evidence.seller_inconsistencies, report: readFileSync(join(r.json.dir, 'report.md'), 'utf8'), cleanup: study.cleanup };
+  return {
+    inconsistencies: results.evidence.seller_inconsistencies,
+    report: readFileSync(join(r.json.dir, 'report.md'), 'utf8'),
+    cleanup: study.cleanup,
+  };
 }
 
 describe('the pinned seller answers one request two ways', () => {
@@ -59,7 +63,14 @@ describe('the pinned seller answers one request two ways', () => {
       { system: 'sys-d', item: 'mp-004', attempt: 1, text: "Selon l'article R2131-12.", passages: served('R2131-12'), tamper: true },
       // sys-c's own genuine proof for mp-002, submitted without its response body: it shows nothing
       // served, which is not "served nothing", and may not make the seller inconsistent either.
-      { system: 'sys-c', item: 'mp-002', attempt: 1, text: "Selon l'article R2123-1.", passages: served('R2123-1'), withholdResponse: true },
+      {
+        system: 'sys-c',
+        item: 'mp-002',
+        attempt: 1,
+        text: "Selon l'article R2123-1.",
+        passages: served('R2123-1'),
+        withholdResponse: true,
+      },
     ]);
   }, 240_000);
   afterAll(() => s?.cleanup());
@@ -67,15 +78,31 @@ describe('the pinned seller answers one request two ways', () => {
   it('lists each request served two ways, with every system and attempt and what it was served; not the request served alike, nor one made inconsistent by a proof that proves nothing', () => {
     const entry = (system_id: string, attempt: number, ref: string) => ({ system_id, attempt, evidence_index: 0, passages: served(ref) });
     expect(s.inconsistencies).toEqual([
-      { reason_code: 'SELLER_INCONSISTENT', item_id: 'mp-001', request_hash: requestHash('mp-001'), seller: EXAMPLE_SELLER, served: [entry('sys-a', 1, 'R2122-8'), entry('sys-b', 1, 'R2121-1')] },
-      { reason_code: 'SELLER_INCONSISTENT', item_id: 'mp-011', request_hash: requestHash('mp-011'), seller: EXAMPLE_SELLER, served: [entry('sys-a', 1, 'R2191-32'), entry('sys-a', 2, 'R2192-10')] },
+      {
+        reason_code: 'SELLER_INCONSISTENT',
+        item_id: 'mp-001',
+        request_hash: requestHash('mp-001'),
+        seller: EXAMPLE_SELLER,
+        served: [entry('sys-a', 1, 'R2122-8'), entry('sys-b', 1, 'R2121-1')],
+      },
+      {
+        reason_code: 'SELLER_INCONSISTENT',
+        item_id: 'mp-011',
+        request_hash: requestHash('mp-011'),
+        seller: EXAMPLE_SELLER,
+        served: [entry('sys-a', 1, 'R2191-32'), entry('sys-a', 2, 'R2192-10')],
+      },
     ]);
   });
 
-  it('names them in the report\'s evidence section, which says what the check cannot show', () => {
+  it("names them in the report's evidence section, which says what the check cannot show", () => {
     expect(s.report).toContain('SELLER\\_INCONSISTENT: 2 request(s) to a pinned seller were served different sets of passages');
-    expect(s.report).toContain(`| mp-001 | ${requestHash('mp-001')} | retrieval.example | sys-a attempt 1: R2122-8; sys-b attempt 1: R2121-1 |`);
-    expect(s.report).toContain(`| mp-011 | ${requestHash('mp-011')} | retrieval.example | sys-a attempt 1: R2191-32; sys-a attempt 2: R2192-10 |`);
+    expect(s.report).toContain(
+      `| mp-001 | ${requestHash('mp-001')} | retrieval.example | sys-a attempt 1: R2122-8; sys-b attempt 1: R2121-1 |`,
+    );
+    expect(s.report).toContain(
+      `| mp-011 | ${requestHash('mp-011')} | retrieval.example | sys-a attempt 1: R2191-32; sys-a attempt 2: R2192-10 |`,
+    );
     expect(s.report).toContain('this check cannot show that systems sending different requests were served alike');
     expect(s.report).not.toContain(requestHash('mp-004'));
     expect(s.report).not.toContain(requestHash('mp-002'));

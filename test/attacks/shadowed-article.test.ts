@@ -57,7 +57,9 @@ describe('an identifier declared twice in the corpus', () => {
     shadow(root);
     const r = await runCli(['doctor', '--root', root, '--json']);
     expect(r.code).not.toBe(0);
-    const freeze = (r.json.stages as Array<{ stage: string; problems: Array<{ code: string; message: string }> }>).find((s) => s.stage === 'freeze')!;
+    const freeze = (r.json.stages as Array<{ stage: string; problems: Array<{ code: string; message: string }> }>).find(
+      (s) => s.stage === 'freeze',
+    )!;
     const problem = freeze.problems.find((p) => p.code === 'VOCABULARY_ID_DUPLICATE');
     expect(problem?.message).toContain(`${SHADOW}:5`);
     expect(problem?.message).toContain(GENUINE);
@@ -68,7 +70,9 @@ describe('an identifier declared twice in the corpus', () => {
     shadow(root);
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect(r.code).toBe(1);
-    const finding = (r.json.findings as Array<{ code: string; file: string; message: string }>).find((f) => f.code === 'VOCABULARY_ID_DUPLICATE');
+    const finding = (r.json.findings as Array<{ code: string; file: string; message: string }>).find(
+      (f) => f.code === 'VOCABULARY_ID_DUPLICATE',
+    );
     // Path order puts the annexe first: the finding sits on the genuine heading and names both.
     expect(finding?.file).toBe(GENUINE);
     expect(finding?.message).toContain(`${SHADOW}:5`);
@@ -81,7 +85,10 @@ describe('an identifier declared twice in the corpus', () => {
     // The operator's freeze.json as a tool without the rule wrote it: the corpus with the annexe, anchored or not.
     const loaded = loadStudyFiles(studyLayout(root));
     const record = JSON.parse(readFileSync(join(root, 'preregistration/freeze.json'), 'utf8')) as FreezeRecord;
-    writeFileSync(join(root, 'preregistration/freeze.json'), renderFreezeRecord({ ...record, corpus: computePublicDigests(loaded).corpus }));
+    writeFileSync(
+      join(root, 'preregistration/freeze.json'),
+      renderFreezeRecord({ ...record, corpus: computePublicDigests(loaded).corpus }),
+    );
     const classify = await runCli(['classify', '--root', root, '--json']);
     expect([classify.code, classify.json.code], classify.stdout).toEqual([3, 'VOCABULARY_ID_DUPLICATE']);
     expect(classify.json.message).toContain(`${SHADOW}:5`);

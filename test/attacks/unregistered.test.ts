@@ -29,8 +29,17 @@ describe('a study that binds no evidence to a system', () => {
   });
 
   it('declared: a copier cancels the original, and the report and the verdict say so', async () => {
-    const honest = { system: 'sys-honest', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.", passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }] };
-    const s = await buildSmallStudy([honest], { registered: false, copies: [{ system: 'rival', item: 'mp-001', attempt: 1, copyOf: { system: 'sys-honest', item: 'mp-001', attempt: 1 } }] });
+    const honest = {
+      system: 'sys-honest',
+      item: 'mp-001',
+      attempt: 1,
+      text: "Selon l'article R2122-8, le seuil est de 40 000 euros hors taxes.",
+      passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }],
+    };
+    const s = await buildSmallStudy([honest], {
+      registered: false,
+      copies: [{ system: 'rival', item: 'mp-001', attempt: 1, copyOf: { system: 'sys-honest', item: 'mp-001', attempt: 1 } }],
+    });
     try {
       const run = await runCli(['run', '--root', s.root, '--outputs', join(s.root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
       expect(run.code, run.stdout).toBe(0);

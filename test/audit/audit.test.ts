@@ -34,7 +34,14 @@ afterAll(() => {
 
 describe('prereg audit on a run of the example study', () => {
   it('is valid: every rail passes, exit 0, no code', () => {
-    expect(valid.code, JSON.stringify(valid.report.rails.filter((r) => !r.ok), null, 1)).toBe(0);
+    expect(
+      valid.code,
+      JSON.stringify(
+        valid.report.rails.filter((r) => !r.ok),
+        null,
+        1,
+      ),
+    ).toBe(0);
     expect(valid.report.verdict).toBe('valid');
     expect(valid.report.ok).toBe(true);
     expect(valid.report.rails.map((r) => [r.name, r.ok])).toEqual(RAIL_NAMES.map((n) => [n, true]));
@@ -82,7 +89,11 @@ describe('prereg audit on a run of the example study', () => {
     const r = await audit(copy, study.root);
     expect(r.code).toBe(1);
     expect(r.report.verdict).toBe('invalid');
-    expect(r.report.rails.find((x) => x.name === 'complete')).toMatchObject({ ok: false, code: 'AUDIT_INCOMPLETE', first_difference: { file: 'manifest.json' } });
+    expect(r.report.rails.find((x) => x.name === 'complete')).toMatchObject({
+      ok: false,
+      code: 'AUDIT_INCOMPLETE',
+      first_difference: { file: 'manifest.json' },
+    });
     expect(r.report.first_difference).toMatchObject({ rail: 'complete', file: 'manifest.json' });
     expect(r.report.reason_codes).toContain('AUDIT_INCOMPLETE');
     // The rerun still runs, and names the missing file too.
@@ -106,7 +117,17 @@ describe('prereg audit: usage and exit codes', () => {
   });
 
   it('has a reason code for every rail, explained by `prereg explain`', async () => {
-    for (const code of ['AUDIT_INCOMPLETE', 'AUDIT_SCHEMA_INVALID', 'AUDIT_SIGNATURE_INVALID', 'AUDIT_ANCHORS_INVALID', 'AUDIT_INPUT_CHANGED', 'AUDIT_NOT_REPRODUCED', 'AUDIT_DIGEST_MISMATCH', 'AUDIT_DECISIONS_DIFFER', 'AUDIT_STUDY_UNREADABLE']) {
+    for (const code of [
+      'AUDIT_INCOMPLETE',
+      'AUDIT_SCHEMA_INVALID',
+      'AUDIT_SIGNATURE_INVALID',
+      'AUDIT_ANCHORS_INVALID',
+      'AUDIT_INPUT_CHANGED',
+      'AUDIT_NOT_REPRODUCED',
+      'AUDIT_DIGEST_MISMATCH',
+      'AUDIT_DECISIONS_DIFFER',
+      'AUDIT_STUDY_UNREADABLE',
+    ]) {
       expect(REASONS).toHaveProperty(code);
     }
     const r = await runCli(['explain', 'AUDIT_NOT_REPRODUCED', '--json']);
@@ -127,7 +148,10 @@ describe('naming the first difference', () => {
     mkdirSync(dir);
     const mem = await openStore(':memory:');
     try {
-      for (const [name, changed] of [['a', 'x'], ['b', 'y']] as const) {
+      for (const [name, changed] of [
+        ['a', 'x'],
+        ['b', 'y'],
+      ] as const) {
         await mem.connection.run(
           `COPY (SELECT i, CASE WHEN i = 41 THEN '${changed}' ELSE 'same' END AS v FROM range(100) t(i) ORDER BY i) TO '${join(dir, `${name}.parquet`)}' (FORMAT parquet)`,
         );
@@ -138,6 +162,8 @@ describe('naming the first difference', () => {
     const d = await parquetDifference('assertions.parquet', join(dir, 'a.parquet'), join(dir, 'b.parquet'));
     expect(d).toMatchObject({ file: 'assertions.parquet', row: 42 });
     writeFileSync(join(dir, 'broken.parquet'), 'not parquet');
-    expect((await parquetDifference('x.parquet', join(dir, 'broken.parquet'), join(dir, 'b.parquet'))).message).toMatch(/cannot be read back as Parquet/);
+    expect((await parquetDifference('x.parquet', join(dir, 'broken.parquet'), join(dir, 'b.parquet'))).message).toMatch(
+      /cannot be read back as Parquet/,
+    );
   });
 });

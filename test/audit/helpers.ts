@@ -55,7 +55,11 @@ export function flipByte(file: string, at: number | { needle: string; index?: nu
  * `prereg audit DIR --root ROOT --json` with the auditor's own roots, keys and expected freeze
  * digest (default: the example's, test/support/auditor.ts), returning the exit code and the report.
  */
-export async function audit(dir: string, root: string, flags: readonly string[] = auditorFlags()): Promise<{ code: number; report: AuditReport; stderr: string }> {
+export async function audit(
+  dir: string,
+  root: string,
+  flags: readonly string[] = auditorFlags(),
+): Promise<{ code: number; report: AuditReport; stderr: string }> {
   const r = await runCli(['audit', dir, '--root', root, ...flags, '--json']);
   return { code: r.code, report: r.json as AuditReport, stderr: r.stderr };
 }

@@ -14,7 +14,29 @@ const CA = join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator.cert.pem');
 const pinned = createPublicKey(readFileSync(join(PROJECT_ROOT, 'preregistration/trust/operator/TEST-ONLY-operator.pub.pem')));
 
 function opensslAccepts(p7s: string, content: string): boolean {
-  return spawnSync('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', p7s, '-content', content, '-CAfile', CA, '-purpose', 'any', '-out', '/dev/null'], { stdio: 'pipe' }).status === 0;
+  return (
+    spawnSync(
+      'openssl',
+      [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        p7s,
+        '-content',
+        content,
+        '-CAfile',
+        CA,
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ],
+      { stdio: 'pipe' },
+    ).status === 0
+  );
 }
 
 describe('manifest.p7s, one byte flipped at a time', () => {

@@ -29,7 +29,13 @@ const CASES: Array<{ file: string; at: Flip; rail: string; row?: number; refusal
   { file: 'inputs/submissions/sys-honest.jsonl', at: { needle: 'le seuil est', index: 3 }, rail: 'inputs' },
   { file: 'inputs/commitments.jsonl', at: { needle: '"witness":"test-witness-log"', index: 12 }, rail: 'inputs' },
   // mp-002 (line 2) now expects R2123-0: the revealed key no longer opens the commitment.
-  { file: 'inputs/answer-key.jsonl', at: { needle: 'R2123-1"]', index: 6 }, rail: 'inputs', row: 2, refusal: 'ANSWER_KEY_COMMITMENT_MISMATCH' },
+  {
+    file: 'inputs/answer-key.jsonl',
+    at: { needle: 'R2123-1"]', index: 6 },
+    rail: 'inputs',
+    row: 2,
+    refusal: 'ANSWER_KEY_COMMITMENT_MISMATCH',
+  },
   { file: 'corpus/ccag-travaux.md', at: { needle: 'notifications', index: 2 }, rail: 'inputs', refusal: 'CORPUS_DRIFT' },
   // study.json is not a manifest input: freeze.json covers it, so check-anchors names it.
   { file: 'preregistration/study.json', at: { needle: 'grounded answers', index: 0 }, rail: 'anchors', refusal: 'STUDY_DRIFT' },
@@ -38,7 +44,12 @@ const CASES: Array<{ file: string; at: Flip; rail: string; row?: number; refusal
   { file: 'preregistration/anchors/local-test-tsa.tsr', at: 1000, rail: 'inputs' },
   // The anchor's metadata: its url is the operator's word, but emit recorded its SHA-256.
   { file: 'preregistration/anchors/local-test-tsa.json', at: { needle: '127.0.0.1:', index: 10 }, rail: 'inputs' },
-  { file: 'preregistration/PREREGISTRATION.md', at: { needle: 'external access disabled', after: '## 5.', index: 0 }, rail: 'inputs', refusal: 'SECTION5_DRIFT' },
+  {
+    file: 'preregistration/PREREGISTRATION.md',
+    at: { needle: 'external access disabled', after: '## 5.', index: 0 },
+    rail: 'inputs',
+    refusal: 'SECTION5_DRIFT',
+  },
 ];
 
 describe('a flipped byte in an input of the study', () => {
@@ -47,7 +58,14 @@ describe('a flipped byte in an input of the study', () => {
       const { code, report } = await auditWithFlip(c.file, c.at);
       expect(code).toBe(1);
       expect(report.verdict).toBe('invalid');
-      expect(report.first_difference, JSON.stringify(report.rails.filter((r) => !r.ok), null, 1)).toMatchObject({ rail: c.rail, file: c.file, ...(c.row ? { row: c.row } : {}) });
+      expect(
+        report.first_difference,
+        JSON.stringify(
+          report.rails.filter((r) => !r.ok),
+          null,
+          1,
+        ),
+      ).toMatchObject({ rail: c.rail, file: c.file, ...(c.row ? { row: c.row } : {}) });
       // The output directory itself is untouched: its own rails still pass.
       expect(failedRails(report)).not.toContain('complete');
       expect(failedRails(report)).not.toContain('schema');

@@ -52,7 +52,11 @@ const CASES: Array<{ file: string; at: (bytes: Buffer) => Flip; rails: string[];
   { file: 'report.md', at: () => ({ needle: 'sys-honest', index: 5 }), rails: ['schema', 'reproduced'] },
   { file: 'report.html', at: () => ({ needle: 'sys-honest', index: 5 }), rails: ['schema', 'reproduced'] },
   // A hex digit of an input digest: still canonical JSON with every field, but not the signed bytes.
-  { file: 'manifest.json', at: () => ({ needle: '"corpus_root":"', index: 15 }), rails: ['schema', 'signatures', 'inputs', 'reproduced', 'digests'] },
+  {
+    file: 'manifest.json',
+    at: () => ({ needle: '"corpus_root":"', index: 15 }),
+    rails: ['schema', 'signatures', 'inputs', 'reproduced', 'digests'],
+  },
   // A hex digit of the third line's hash.
   {
     file: 'SHA256SUMS',
@@ -73,7 +77,14 @@ describe('a flipped byte in an output file', () => {
       const { code, report } = await auditWithFlip(c.file, c.at);
       expect(code).toBe(1);
       expect(report.verdict).toBe('invalid');
-      expect(report.first_difference?.file, JSON.stringify(report.rails.filter((r) => !r.ok), null, 1)).toBe(c.file);
+      expect(
+        report.first_difference?.file,
+        JSON.stringify(
+          report.rails.filter((r) => !r.ok),
+          null,
+          1,
+        ),
+      ).toBe(c.file);
       expect(failedRails(report)).toEqual(c.rails);
       for (const rail of report.rails.filter((r) => !r.ok)) {
         expect(report.reason_codes).toContain(rail.code);
@@ -87,7 +98,10 @@ describe('a flipped byte in an output file', () => {
   it('names the first differing line of a text file', async () => {
     const { report } = await auditWithFlip('report.md', () => ({ needle: '## ', after: '## Scores', index: 3 }));
     const reproduced = railOf(report, 'reproduced');
-    const expected = readFileSync(join(study.dir, 'report.md'), 'utf8').split('\n').findIndex((l) => l.startsWith('## Scores')) + 1;
+    const expected =
+      readFileSync(join(study.dir, 'report.md'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.startsWith('## Scores')) + 1;
     expect(reproduced.first_difference).toMatchObject({ file: 'report.md', row: expected });
   });
 });

@@ -59,15 +59,24 @@ describe('the audit trusts only what the auditor supplies', () => {
   }, 60_000);
 
   it('an issuer key history without the key the proofs rest on: unconfirmed, naming the key', async () => {
-    const only2025 = issuerKeys('only-2025.json', [{ kid: 'old', public: 'ed25519:We4yF-FPwQ3NK1_ENIlx444JulHoqxKYM8DeXWl08k8', valid_from: '2025-01-01T00:00:00Z', retired_at: '2026-01-01T00:00:00Z' }]);
+    const only2025 = issuerKeys('only-2025.json', [
+      {
+        kid: 'old',
+        public: 'ed25519:We4yF-FPwQ3NK1_ENIlx444JulHoqxKYM8DeXWl08k8',
+        valid_from: '2025-01-01T00:00:00Z',
+        retired_at: '2026-01-01T00:00:00Z',
+      },
+    ]);
     const a = await audit([...FREEZE, ...ROOT, '--issuer-keys', only2025]);
     expect(a.report.rails.filter((r) => !r.ok).map((r) => r.name)).toEqual(['trust']);
-    expect(a.text).toContain('rest on the study\'s issuer key TEST-ONLY-arkforge-2026');
+    expect(a.text).toContain("rest on the study's issuer key TEST-ONLY-arkforge-2026");
     expect(a.text).toContain(`only-2025.json has no key ${PUB_2026}`);
   }, 60_000);
 
   it('the right key, retired before the proofs were issued: unconfirmed', async () => {
-    const retired = issuerKeys('retired.json', [{ kid: 'k', public: PUB_2026, valid_from: '2026-01-01T00:00:00Z', retired_at: '2026-06-01T00:00:00Z' }]);
+    const retired = issuerKeys('retired.json', [
+      { kid: 'k', public: PUB_2026, valid_from: '2026-01-01T00:00:00Z', retired_at: '2026-06-01T00:00:00Z' },
+    ]);
     const a = await audit([...FREEZE, ...ROOT, '--issuer-keys', retired]);
     expect([a.code, rail(a.report, 'trust').ok]).toEqual([1, false]);
     const open = issuerKeys('open.json', [{ kid: 'k', public: PUB_2026, valid_from: '2026-01-01T00:00:00Z', retired_at: null }]);
@@ -75,11 +84,11 @@ describe('the audit trusts only what the auditor supplies', () => {
     expect([b.code, b.report.verdict]).toEqual([0, 'valid']);
   }, 90_000);
 
-  it('a TSA root the study does not use: the anchor and the proofs\' tokens rest on the study\'s root alone', async () => {
+  it("a TSA root the study does not use: the anchor and the proofs' tokens rest on the study's root alone", async () => {
     const a = await audit([...FREEZE, ...KEYS, '--tsa-root', testPkiPaths('unpinned-root').cert]);
     expect(a.report.rails.filter((r) => !r.ok).map((r) => r.name)).toEqual(['anchors', 'trust']);
     expect(rail(a.report, 'anchors').reason_codes).toEqual(['ANCHOR_INSUFFICIENT']);
-    expect(JSON.stringify(rail(a.report, 'anchors'))).toContain('1 more (local-test-tsa) verify only under the study\'s own roots');
+    expect(JSON.stringify(rail(a.report, 'anchors'))).toContain("1 more (local-test-tsa) verify only under the study's own roots");
     expect(a.text).toContain('preregistration/trust/tsa-roots/TEST-ONLY-tsa-root.cert.pem');
   }, 60_000);
 

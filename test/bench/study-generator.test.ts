@@ -16,7 +16,11 @@ it('bench/study.ts generates a 200-record, 20-system study that runs and audits 
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as { study: string; stages: Record<string, { wall_s: number; peak_mib: number }>; audit: { verdict: string } };
+    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as {
+      study: string;
+      stages: Record<string, { wall_s: number; peak_mib: number }>;
+      audit: { verdict: string };
+    };
     expect(Object.keys(figures.stages)).toEqual(['ingest', 'verify', 'classify', 'score', 'emit']);
     for (const s of Object.values(figures.stages)) expect(s.peak_mib).toBeGreaterThan(0);
     expect(figures.audit.verdict).toBe('VALID');
@@ -24,7 +28,14 @@ it('bench/study.ts generates a 200-record, 20-system study that runs and audits 
     const submissions = join(figures.study, 'inputs/submissions');
     const files = readdirSync(submissions).sort();
     expect(files).toHaveLength(20);
-    const lines = files.flatMap((f) => readFileSync(join(submissions, f), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { evidence: Array<{ proof: { timestamp_authority?: { tsr_base64?: string } } }>; receipts: unknown[] }));
+    const lines = files.flatMap((f) =>
+      readFileSync(join(submissions, f), 'utf8')
+        .trim()
+        .split('\n')
+        .map(
+          (l) => JSON.parse(l) as { evidence: Array<{ proof: { timestamp_authority?: { tsr_base64?: string } } }>; receipts: unknown[] },
+        ),
+    );
     expect(lines).toHaveLength(200);
     // Two evidence items per record, the first with a token and the second without; receipts on every record.
     for (const l of lines) {
@@ -41,20 +52,48 @@ it('a whole pipeline run with more than 200 discordant items scores, its sign te
   const dir = mkdtempSync(join(tmpdir(), 'prereg-bench-discordant-'));
   try {
     // 400 items (320 positive), two systems, one attempt each; each system wrong on every other positive item.
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/study.ts', '--records', '800', '--systems', '2', '--variants', '20', '--pattern', 'alternate', '--dir', dir, '--no-audit'], {
-      cwd: PROJECT_ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/study.ts',
+        '--records',
+        '800',
+        '--systems',
+        '2',
+        '--variants',
+        '20',
+        '--pattern',
+        'alternate',
+        '--dir',
+        dir,
+        '--no-audit',
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const figures = JSON.parse(out.trim().split('\n').at(-1)!) as { study: string };
     const tests = await queryStore(figures.study, 'SELECT metric, wins_a, wins_b, p_value FROM result_sign_tests ORDER BY metric');
     expect(tests).toHaveLength(2);
     const splits = tests.map((t) => [Number(t.wins_a), Number(t.wins_b)]);
     for (const [a, b] of splits) expect(a! + b!).toBeGreaterThan(200);
     const exact = JSON.parse(
-      execFileSync('python3', ['-c', 'import json,sys; from math import comb\nprint(json.dumps([min(1.0, 2*sum(comb(a+b,i) for i in range(min(a,b)+1))/2**(a+b)) for a,b in json.load(sys.stdin)]))'], { input: JSON.stringify(splits), encoding: 'utf8' }),
+      execFileSync(
+        'python3',
+        [
+          '-c',
+          'import json,sys; from math import comb\nprint(json.dumps([min(1.0, 2*sum(comb(a+b,i) for i in range(min(a,b)+1))/2**(a+b)) for a,b in json.load(sys.stdin)]))',
+        ],
+        { input: JSON.stringify(splits), encoding: 'utf8' },
+      ),
     ) as number[];
-    tests.forEach((t, i) => { expect(Math.abs(Number(t.p_value) - exact[i]!) / exact[i]!).toBeLessThan(1e-9); });
+    tests.forEach((t, i) => {
+      expect(Math.abs(Number(t.p_value) - exact[i]!) / exact[i]!).toBeLessThan(1e-9);
+    });
     const discordant = await queryStore(figures.study, "SELECT count(*) AS n FROM result_discordant_items WHERE metric LIKE '%/proven'");
     expect(Number(discordant[0]!.n)).toBe(splits[1]![0]! + splits[1]![1]!);
   } finally {

@@ -120,7 +120,18 @@ describe('truncated answers: stubs', () => {
   it('a stub reports the fragment, its offsets, and in_vocabulary null', () => {
     const text = "selon l'article R2112-";
     expect(extractor.extract(text, { truncated: true })).toEqual([
-      { assertion_index: 0, kind: 'citation', ref: 'R2112-', in_vocabulary: null, value: null, unit: null, start: 16, end: 22, text: 'R2112-', stub: true },
+      {
+        assertion_index: 0,
+        kind: 'citation',
+        ref: 'R2112-',
+        in_vocabulary: null,
+        value: null,
+        unit: null,
+        start: 16,
+        end: 22,
+        text: 'R2112-',
+        stub: true,
+      },
     ]);
   });
 

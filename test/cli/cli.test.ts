@@ -28,7 +28,11 @@ describe('the prereg CLI', () => {
   it('lists each command with the name, summary and stage its module declares', async () => {
     for (const entry of COMMANDS) {
       const command = await entry.load();
-      expect({ name: command.name, summary: command.summary, stage: command.stage }, entry.name).toEqual({ name: entry.name, summary: entry.summary, stage: entry.stage });
+      expect({ name: command.name, summary: command.summary, stage: command.stage }, entry.name).toEqual({
+        name: entry.name,
+        summary: entry.summary,
+        stage: entry.stage,
+      });
     }
   });
 
@@ -42,7 +46,10 @@ describe('the prereg CLI', () => {
     const r = await runCli(['explain', 'CORPUS_DRIFT', 'NOT_A_CODE', '--json']);
     expect(r.code).toBe(1);
     expect(r.json.ok).toBe(false);
-    expect(r.json.codes.map((c: { code: string; known: boolean }) => [c.code, c.known])).toEqual([['CORPUS_DRIFT', true], ['NOT_A_CODE', false]]);
+    expect(r.json.codes.map((c: { code: string; known: boolean }) => [c.code, c.known])).toEqual([
+      ['CORPUS_DRIFT', true],
+      ['NOT_A_CODE', false],
+    ]);
     const all = await runCli(['explain', '--all', '--json']);
     expect(all.json.codes).toHaveLength(Object.keys(REASONS).length);
   });
@@ -94,14 +101,22 @@ describe('corpus-proof', () => {
       const proof = r.json.proof as Record<string, unknown>;
       const proofFile = join(dir, 'proof.json');
       const { audit_path: auditPath, ...withoutPath } = proof;
-      for (const broken of [withoutPath, { ...proof, audit_path: [(auditPath as string[])[0]!.slice(0, 60)] }, { ...proof, leaf: null }, [1, 2]]) {
+      for (const broken of [
+        withoutPath,
+        { ...proof, audit_path: [(auditPath as string[])[0]!.slice(0, 60)] },
+        { ...proof, leaf: null },
+        [1, 2],
+      ]) {
         writeFileSync(proofFile, JSON.stringify(broken));
         const bad = await runCli(['corpus-proof', '--verify', proofFile, '--root', PROJECT_ROOT, '--json']);
         expect(bad.code).toBe(3);
         expect(bad.json.code).toBe('CORPUS_PROOF_MALFORMED');
       }
       // A path node of 64 characters with bad hex is malformed too, not a truncated hash.
-      writeFileSync(proofFile, JSON.stringify({ ...proof, audit_path: [`${(auditPath as string[])[0]!.slice(0, 62)}zz`, (auditPath as string[])[1]] }));
+      writeFileSync(
+        proofFile,
+        JSON.stringify({ ...proof, audit_path: [`${(auditPath as string[])[0]!.slice(0, 62)}zz`, (auditPath as string[])[1]] }),
+      );
       const badHex = await runCli(['corpus-proof', '--verify', proofFile, '--root', PROJECT_ROOT, '--json']);
       expect(badHex.json.code).toBe('CORPUS_PROOF_MALFORMED');
       // A hash of 31 bytes (62 hex digits) and one of an odd number of digits, wherever the proof holds one: each named.
@@ -136,4 +151,3 @@ describe('corpus-proof', () => {
     expect(r.json.code).toBe('CORPUS_FILE_UNKNOWN');
   });
 });
-

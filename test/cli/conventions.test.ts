@@ -9,18 +9,25 @@ import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'prereg-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const packageVersion = (JSON.parse((await import('node:fs')).readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const packageVersion = (
+  JSON.parse((await import('node:fs')).readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 describe('CLI conventions', () => {
   it('--version names the tool, DuckDB and Node versions an audit depends on', async () => {
     const r = await runCli(['--version', '--json']);
     expect(r.code).toBe(0);
-    expect(r.json).toEqual({ schema_version: 'prereg.version/1', prereg: packageVersion, duckdb: duckdbLibraryVersion(), node: process.version });
+    expect(r.json).toEqual({
+      schema_version: 'prereg.version/1',
+      prereg: packageVersion,
+      duckdb: duckdbLibraryVersion(),
+      node: process.version,
+    });
     const text = await runCli(['--version']);
     expect(text.stdout).toBe(`prereg ${packageVersion}\nduckdb ${duckdbLibraryVersion()}\nnode ${process.version}\n`);
   });
 
-  it('`prereg help CMD` prints the command\'s help, as `CMD --help` does', async () => {
+  it("`prereg help CMD` prints the command's help, as `CMD --help` does", async () => {
     const help = await runCli(['help', 'freeze']);
     const flag = await runCli(['freeze', '--help']);
     expect(help.code).toBe(0);
@@ -31,7 +38,7 @@ describe('CLI conventions', () => {
     expect(unknown.json.message).toContain('did you mean `prereg freeze`?');
   });
 
-  it('suggests the nearest command and option instead of parseArgs\' raw text', async () => {
+  it("suggests the nearest command and option instead of parseArgs' raw text", async () => {
     const command = await runCli(['chek-anchors', '--json']);
     expect([command.code, command.json.code]).toEqual([2, 'USAGE']);
     expect(command.json.message).toContain('did you mean `prereg check-anchors`?');
@@ -45,7 +52,9 @@ describe('CLI conventions', () => {
   it('explain matches codes case-insensitively and hints the nearest known code', async () => {
     const r = await runCli(['explain', 'file_not_found', 'ANCHOR_INVALIDE', '--json']);
     expect(r.code).toBe(1);
-    expect(r.json.codes.map((c: { code: string; known: boolean; suggestions?: string[] }) => [c.code, c.known, c.suggestions?.[0]])).toEqual([
+    expect(
+      r.json.codes.map((c: { code: string; known: boolean; suggestions?: string[] }) => [c.code, c.known, c.suggestions?.[0]]),
+    ).toEqual([
       ['ANCHOR_INVALIDE', false, 'ANCHOR_INVALID'],
       ['FILE_NOT_FOUND', true, undefined],
     ]);
@@ -54,7 +63,11 @@ describe('CLI conventions', () => {
   it('explain lists each code once, sorted, with its exit code; suggests a code the given text begins', async () => {
     const r = await runCli(['explain', 'USAGE', 'file_not_found', 'usage', 'FILE_NOT_FOUND', 'proof_time_outside']);
     expect(r.code).toBe(1);
-    expect(r.stdout.split('\n').filter((l) => /^[A-Z]/.test(l))).toEqual(['FILE_NOT_FOUND (exit 3)', 'PROOF_TIME_OUTSIDE (unknown)', 'USAGE (exit 2)']);
+    expect(r.stdout.split('\n').filter((l) => /^[A-Z]/.test(l))).toEqual([
+      'FILE_NOT_FOUND (exit 3)',
+      'PROOF_TIME_OUTSIDE (unknown)',
+      'USAGE (exit 2)',
+    ]);
     expect(r.stdout).toContain('did you mean PROOF_TIME_OUTSIDE_WINDOW?');
   });
 
@@ -92,7 +105,11 @@ describe('CLI conventions', () => {
 
   it('FILE_NOT_FOUND is exit 3 in every command', async () => {
     const missing = join(scratch, 'missing.json');
-    for (const args of [['verify', missing], ['validate', missing], ['verify', join(PROJECT_ROOT, 'test/fixtures/real/arkforge-production/proof_2026_07.json'), '--commitments', missing]]) {
+    for (const args of [
+      ['verify', missing],
+      ['validate', missing],
+      ['verify', join(PROJECT_ROOT, 'test/fixtures/real/arkforge-production/proof_2026_07.json'), '--commitments', missing],
+    ]) {
       const r = await runCli([...args, '--root', PROJECT_ROOT, '--json']);
       expect([args[0], r.code, r.json.code]).toEqual([args[0], 3, 'FILE_NOT_FOUND']);
     }
@@ -110,8 +127,15 @@ describe('CLI conventions', () => {
     const file = join(PROJECT_ROOT, 'inputs/submissions/sys-tampered.jsonl');
     const r = await runCli(['verify', file, '--root', PROJECT_ROOT, '--json']);
     expect(r.code).toBe(1);
-    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { evidence: unknown[]; receipts?: unknown });
-    const expected = lines.flatMap((l, i) => [...l.evidence.map((_, j) => `${i + 1} evidence[${j}]`), ...(l.receipts === undefined ? [] : [`${i + 1} receipts`])]);
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { evidence: unknown[]; receipts?: unknown });
+    const expected = lines.flatMap((l, i) => [
+      ...l.evidence.map((_, j) => `${i + 1} evidence[${j}]`),
+      ...(l.receipts === undefined ? [] : [`${i + 1} receipts`]),
+    ]);
     expect(r.jsonLines.filter((x) => x.kind !== 'commitment').map((x) => `${x.line} ${x.part}`)).toEqual(expected);
     // The tampered system's evidence is partly verified, partly not.
     const statuses = new Set(r.jsonLines.filter((x) => x.kind === 'evidence').map((x) => x.status));

@@ -26,9 +26,13 @@ describe('CLI conventions', () => {
     expect(judged(JSON.parse(jsonFirst.stdout))).toEqual(judged(after.json));
   });
 
-  it('ends quietly when stdout is closed early (`prereg explain … | head -c 1`): no EPIPE, the command\'s own exit code', () => {
+  it("ends quietly when stdout is closed early (`prereg explain … | head -c 1`): no EPIPE, the command's own exit code", () => {
     const reason_codes = Array.from({ length: 20 }, () => Object.keys(REASONS)).flat();
-    const r = spawnSync('bash', ['-c', `node bin/prereg.mjs explain ${reason_codes.join(' ')} | head -c 1 >/dev/null; echo "rc=\${PIPESTATUS[0]}" >&2`], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      ['-c', `node bin/prereg.mjs explain ${reason_codes.join(' ')} | head -c 1 >/dev/null; echo "rc=\${PIPESTATUS[0]}" >&2`],
+      { cwd: PROJECT_ROOT, encoding: 'utf8' },
+    );
     expect(r.stderr).not.toContain('EPIPE');
     expect(r.stderr).toContain('rc=0');
   });
@@ -39,7 +43,20 @@ describe('doctor and anchor say the right next step', () => {
     const study = join(base, 'doctor');
     const created = await runCli(['init', study, '--seller', 'retrieval.example', '--system', 'sys-a=fp-a', '--json']);
     const priv = created.json.private_dir as string;
-    expect((await runCli(['freeze', '--root', study, '--answer-key', join(priv, 'answer-key.jsonl'), '--secret-file', join(priv, 'answer-key.secret'), '--json'])).code).toBe(0);
+    expect(
+      (
+        await runCli([
+          'freeze',
+          '--root',
+          study,
+          '--answer-key',
+          join(priv, 'answer-key.jsonl'),
+          '--secret-file',
+          join(priv, 'answer-key.secret'),
+          '--json',
+        ])
+      ).code,
+    ).toBe(0);
     const frozen = await runCli(['doctor', '--root', study, '--json']);
     expect(frozen.json.stages[0]).toEqual({ stage: 'freeze', status: 'done', problems: [], next: null });
     expect(frozen.json.next).toMatch(/^anchor: `prereg anchor`/);
@@ -61,7 +78,15 @@ describe('doctor and anchor say the right next step', () => {
     const study = join(base, 'no-tsa');
     const created = await runCli(['init', study, '--seller', 'retrieval.example', '--system', 'sys-a=fp-a', '--json']);
     const priv = created.json.private_dir as string;
-    await runCli(['freeze', '--root', study, '--answer-key', join(priv, 'answer-key.jsonl'), '--secret-file', join(priv, 'answer-key.secret')]);
+    await runCli([
+      'freeze',
+      '--root',
+      study,
+      '--answer-key',
+      join(priv, 'answer-key.jsonl'),
+      '--secret-file',
+      join(priv, 'answer-key.secret'),
+    ]);
     const r = await runCli(['anchor', '--root', study]);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('TSA_UNAVAILABLE');

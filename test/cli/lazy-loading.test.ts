@@ -15,7 +15,9 @@ let runs = 0;
 function loadsOf(args: string[]): { code: number | null; packages: string[]; modules: string[]; stdout: string } {
   const record = join(dir, `loads-${runs++}.txt`);
   const r = spawnSync(process.execPath, ['--import', './test/support/record-loads.mjs', 'bin/prereg.mjs', ...args], {
-    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, PREREG_RECORD_LOADS: record },
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, PREREG_RECORD_LOADS: record },
   });
   const urls = readFileSync(record, 'utf8').split('\n').filter(Boolean);
   const packages = new Set(urls.flatMap((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(u)?.[1] ?? []));
@@ -27,7 +29,9 @@ describe('the compiled CLI loads only what a command uses', () => {
     const r = loadsOf(['--help']);
     expect(r.code).toBe(0);
     expect(r.packages).toEqual([]);
-    expect(r.modules.some((m) => (m.includes('/dist/stages/') || m.includes('/dist/commands/')) && !m.endsWith('/registry.js'))).toBe(false);
+    expect(r.modules.some((m) => (m.includes('/dist/stages/') || m.includes('/dist/commands/')) && !m.endsWith('/registry.js'))).toBe(
+      false,
+    );
   });
 
   it('`prereg explain` loads no package', () => {
@@ -50,7 +54,14 @@ describe('the compiled CLI loads only what a command uses', () => {
   });
 
   it('`prereg verify FILE` loads neither DuckDB nor esbuild, and it ran from dist/', () => {
-    const r = loadsOf(['verify', 'test/fixtures/real/arkforge-production/proof_2026_07.json', '--root', dir, '--trust', 'preregistration/trust']);
+    const r = loadsOf([
+      'verify',
+      'test/fixtures/real/arkforge-production/proof_2026_07.json',
+      '--root',
+      dir,
+      '--trust',
+      'preregistration/trust',
+    ]);
     expect(r.code).toBe(1); // the example's trust policy does not pin ArkForge's real key
     expect(r.modules.some((m) => m.endsWith('/dist/verify/file-verify.js'))).toBe(true);
     expect(r.packages.filter((p) => p.startsWith('@duckdb/') || p === 'esbuild' || p === 'tsx')).toEqual([]);
@@ -68,7 +79,10 @@ describe('the compiled CLI loads only what a command uses', () => {
     const names = Array.from({ length: count }, (_, i) => `e${String(i).padStart(3, '0')}.json`);
     for (const n of names) writeFileSync(join(files, n), JSON.stringify(item));
     const r = loadsOf(['verify', files, '--json']);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { file: string; status: string });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { file: string; status: string });
     expect([r.code, lines.map((l) => l.file.slice(files.length + 1))]).toEqual([0, names]);
     expect(lines.every((l) => l.status === 'VERIFIED')).toBe(true);
     return { ...r, workers: r.modules.filter((m) => /-worker(\.bundle)?\.js$/.test(m)) };

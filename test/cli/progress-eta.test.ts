@@ -16,7 +16,9 @@ describe('progress with a total and an ETA', () => {
     const tty = await runCli(['ingest', '--root', root, '--force'], { CI: '' }, { isTTY: true });
     expect(tty.code, tty.stderr).toBe(0);
     expect(tty.stderr).not.toContain('ingest: hashing');
-    expect(tty.stderr).toMatch(/ingest: inputs\/submissions\/sys-honest\.jsonl \(3\/5\) [0-9.]+ MB of [0-9.]+ MB \[\d+\/\d+, ETA \d+(s|m\d\ds)\]/);
+    expect(tty.stderr).toMatch(
+      /ingest: inputs\/submissions\/sys-honest\.jsonl \(3\/5\) [0-9.]+ MB of [0-9.]+ MB \[\d+\/\d+, ETA \d+(s|m\d\ds)\]/,
+    );
     // Changed inputs under a database: every file is hashed first, to say what changed.
     appendFileSync(join(root, 'inputs/submissions/sys-truncated.jsonl'), '\n');
     const changed = await runCli(['ingest', '--root', root], { CI: '' }, { isTTY: true });

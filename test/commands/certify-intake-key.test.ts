@@ -24,7 +24,7 @@ function newIntakeKey(root: string): { file: string; text: string } {
 
 const policyOf = (root: string) => JSON.parse(readFileSync(join(root, POLICY), 'utf8'));
 
-describe('an intake key is the operator\'s only when the operator key certifies it', () => {
+describe("an intake key is the operator's only when the operator key certifies it", () => {
   it('freeze refuses an intake_public_key without a certificate (INTAKE_KEY_UNCERTIFIED, exit 3), writing nothing', async () => {
     const root = study();
     newIntakeKey(root);
@@ -49,7 +49,11 @@ describe('an intake key is the operator\'s only when the operator key certifies 
     const members = Object.keys(policy);
     expect(members.indexOf('intake_key_certificate')).toBe(members.indexOf('intake_public_key') + 1);
     const certificate = JSON.parse(readFileSync(join(root, 'preregistration/trust/operator/intake.pub.cert.json'), 'utf8'));
-    expect(certificate).toMatchObject({ format: 'prereg.intake-key-certificate/1', study_id: 'example-procurement-2026', intake_key: key.text });
+    expect(certificate).toMatchObject({
+      format: 'prereg.intake-key-certificate/1',
+      study_id: 'example-procurement-2026',
+      intake_key: key.text,
+    });
     // Checked with the operator's public key as published, not with the module's own view of the study.
     const identity = readFileSync(join(root, 'preregistration/trust/operator/TEST-ONLY-operator.pub.pem'));
     expect(uncertifiedReason(createPublicKey(identity), 'example-procurement-2026', key.text, certificate)).toBeNull();
@@ -57,7 +61,7 @@ describe('an intake key is the operator\'s only when the operator key certifies 
     expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
   });
 
-  it('refuses, writing nothing: a key that is not the operator\'s (OPERATOR_KEY_MISMATCH), a key file outside the trust directory (TRUST_POLICY_INVALID)', async () => {
+  it("refuses, writing nothing: a key that is not the operator's (OPERATOR_KEY_MISMATCH), a key file outside the trust directory (TRUST_POLICY_INVALID)", async () => {
     const root = study();
     const key = newIntakeKey(root);
     const before = snapshot(join(root, 'preregistration'));

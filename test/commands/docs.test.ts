@@ -15,7 +15,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Every `docs/NAME.md` a text names. */
 const docPaths = (text: string): string[] => [...text.matchAll(/\bdocs\/[A-Za-z0-9_.-]+\.md\b/g)].map((m) => m[0]);
-const onDisk = readdirSync(join(PROJECT_ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort();
+const onDisk = readdirSync(join(PROJECT_ROOT, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 
 describe('prereg docs', () => {
   it('lists every docs/*.md with its absolute path, sorted by name', async () => {

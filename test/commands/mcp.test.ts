@@ -62,7 +62,13 @@ beforeAll(async () => {
   writeFileSync(join(root, 'bad.jsonl'), `${JSON.stringify({ ...JSON.parse(line), extra: 1 })}\n{not json\n`);
   before = tree(root);
   client = new Client({ name: 'prereg-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(PROJECT_ROOT, 'bin/prereg.mjs'), 'mcp', '--root', root], stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(PROJECT_ROOT, 'bin/prereg.mjs'), 'mcp', '--root', root],
+      stderr: 'pipe',
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -90,10 +96,13 @@ describe('prereg mcp, through the SDK client over stdio', () => {
     const r = await call('explain', { codes: ['SECTION5_DRIFT', 'not_a_code'] });
     expect(r.text).toBe(cli.stdout);
     expect([r.isError, r.exit, cli.code]).toEqual([false, 1, 1]);
-    expect(r.json.codes.map((c: { code: string; known: boolean }) => [c.code, c.known])).toEqual([['NOT_A_CODE', false], ['SECTION5_DRIFT', true]]);
+    expect(r.json.codes.map((c: { code: string; known: boolean }) => [c.code, c.known])).toEqual([
+      ['NOT_A_CODE', false],
+      ['SECTION5_DRIFT', true],
+    ]);
   });
 
-  it('doctor and status on the example copy: the CLI\'s documents (the moment they were judged aside) and exit codes', async () => {
+  it("doctor and status on the example copy: the CLI's documents (the moment they were judged aside) and exit codes", async () => {
     for (const tool of ['doctor', 'status']) {
       const cli = await runCli([tool, '--root', root, '--json']);
       const r = await call(tool, {});
@@ -103,13 +112,16 @@ describe('prereg mcp, through the SDK client over stdio', () => {
     }
   });
 
-  it('validate on a bad submission: the rejected lines as the CLI reports them (exit 1); a missing file: the CLI\'s refusal', async () => {
+  it("validate on a bad submission: the rejected lines as the CLI reports them (exit 1); a missing file: the CLI's refusal", async () => {
     const file = join(root, 'bad.jsonl');
     const cli = await runCli(['validate', file, '--root', root, '--json']);
     const r = await call('validate', { files: [file] });
     expect(r.text).toBe(cli.stdout);
     expect([r.isError, r.exit]).toEqual([false, 1]);
-    expect(r.json.rejects.map((x: { line_no: number; reason_code: string }) => [x.line_no, x.reason_code])).toEqual([[1, 'SUBMISSION_SCHEMA'], [2, 'JSON_SYNTAX']]);
+    expect(r.json.rejects.map((x: { line_no: number; reason_code: string }) => [x.line_no, x.reason_code])).toEqual([
+      [1, 'SUBMISSION_SCHEMA'],
+      [2, 'JSON_SYNTAX'],
+    ]);
     // A relative path is read in the study directory, as `prereg validate bad.jsonl` run there.
     expect((await call('validate', { files: ['bad.jsonl'] })).json.files[0]).toMatchObject({ file: 'bad.jsonl', rejected: 2 });
 
@@ -125,11 +137,16 @@ describe('prereg mcp, through the SDK client over stdio', () => {
     const cli = await runCli(['verify', dir, '--root', root, '--json']);
     const r = await call('verify', { files: [dir] });
     expect(r.text).toBe(cli.stdout);
-    expect(r.text.trim().split('\n').map((l) => JSON.parse(l).schema_version)).toEqual(cli.jsonLines.map(() => 'prereg.verify-files/2'));
+    expect(
+      r.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).schema_version),
+    ).toEqual(cli.jsonLines.map(() => 'prereg.verify-files/2'));
     expect([r.isError, r.exit]).toEqual([false, cli.code]);
   });
 
-  it('check-anchors: the CLI\'s document', async () => {
+  it("check-anchors: the CLI's document", async () => {
     const cli = await runCli(['check-anchors', '--root', root, '--json']);
     const r = await call('check-anchors', {});
     expect(r.text).toBe(cli.stdout);
@@ -161,7 +178,12 @@ describe('prereg mcp, through the SDK client over stdio', () => {
   });
 
   it('refuses arguments its schema does not allow, and an unknown tool, as usage errors (exit 2)', async () => {
-    for (const [tool, args] of [['verify', {}], ['verify', { files: [], force: true }], ['explain', { codes: 'X' }], ['emit', {}]] as const) {
+    for (const [tool, args] of [
+      ['verify', {}],
+      ['verify', { files: [], force: true }],
+      ['explain', { codes: 'X' }],
+      ['emit', {}],
+    ] as const) {
       const r = await call(tool, args);
       expect([r.isError, r.exit, r.json.code], `${tool} ${JSON.stringify(args)}`).toEqual([true, 2, 'USAGE']);
     }
@@ -183,7 +205,8 @@ describe('prereg mcp without the SDK', () => {
     for (const part of ['bin', 'dist', 'package.json']) cpSync(join(PROJECT_ROOT, part), join(copy, part), { recursive: true });
     const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     for (const dep of Object.keys(pkg.dependencies)) symlinkSync(join(PROJECT_ROOT, 'node_modules', dep), join(copy, 'node_modules', dep));
-    const run = (...args: string[]) => spawnSync(process.execPath, [join(copy, 'bin/prereg.mjs'), ...args], { cwd: root, encoding: 'utf8', input: '' });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [join(copy, 'bin/prereg.mjs'), ...args], { cwd: root, encoding: 'utf8', input: '' });
     const r = run('mcp');
     expect([r.status, r.stdout]).toEqual([3, '']);
     expect(r.stderr).toMatch(/^prereg: MCP_SDK_MISSING: .*@modelcontextprotocol\/sdk/);

@@ -17,7 +17,9 @@ import { opensslTsVerify } from '../support/tsa/openssl-verify.ts';
 const ROOT = path.join(PROJECT_ROOT, 'preregistration/trust/tsa-roots/TEST-ONLY-tsa-root.cert.pem');
 const hexBytes = (hex: string) => Buffer.from(hex, 'hex');
 const freezeDigest = readFileSync(path.join(PROJECT_ROOT, 'test/fixtures/example-auditor/freeze-digest.txt'), 'utf8').trim();
-const sealDigest = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'inputs/anchors/local-test-tsa.json'), 'utf8')) as { seal_digest: string }).seal_digest;
+const sealDigest = (
+  JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'inputs/anchors/local-test-tsa.json'), 'utf8')) as { seal_digest: string }
+).seal_digest;
 
 let work: string;
 beforeAll(() => {
@@ -44,8 +46,16 @@ async function bothVerdicts(token: string, data: Uint8Array): Promise<{ prereg: 
 
 describe('verify-token agrees with openssl ts -verify on the example study’s tokens', () => {
   it.each([
-    ['the freeze anchor (preregistration/anchors/local-test-tsa.tsr) over the 32 bytes of freeze_digest', 'preregistration/anchors/local-test-tsa.tsr', () => freezeDigest],
-    ['the seal anchor (inputs/anchors/local-test-tsa.tsr) over the 32 bytes of seal_digest', 'inputs/anchors/local-test-tsa.tsr', () => sealDigest],
+    [
+      'the freeze anchor (preregistration/anchors/local-test-tsa.tsr) over the 32 bytes of freeze_digest',
+      'preregistration/anchors/local-test-tsa.tsr',
+      () => freezeDigest,
+    ],
+    [
+      'the seal anchor (inputs/anchors/local-test-tsa.tsr) over the 32 bytes of seal_digest',
+      'inputs/anchors/local-test-tsa.tsr',
+      () => sealDigest,
+    ],
   ])('%s', async (_what, token, digest) => {
     const right = await bothVerdicts(path.join(PROJECT_ROOT, token), hexBytes(digest()));
     expect(right).toEqual({ prereg: true, openssl: true, reason_codes: [] });
@@ -62,7 +72,11 @@ describe('verify-token agrees with openssl ts -verify on the example study’s t
     const fromOpenssl = file('openssl.tsr', await tsa.reply(buildTimestampRequest(digest, 6n)).finally(() => tsa.close()));
     for (const token of [fromPkijs, fromOpenssl]) {
       expect(await bothVerdicts(token, digest)).toEqual({ prereg: true, openssl: true, reason_codes: [] });
-      expect(await bothVerdicts(token, createHash('sha256').update('another').digest())).toEqual({ prereg: false, openssl: false, reason_codes: ['TSA_IMPRINT_MISMATCH'] });
+      expect(await bothVerdicts(token, createHash('sha256').update('another').digest())).toEqual({
+        prereg: false,
+        openssl: false,
+        reason_codes: ['TSA_IMPRINT_MISMATCH'],
+      });
     }
   });
 });
@@ -74,13 +88,52 @@ describe('terminal output', () => {
     const dir = mkdtempSync(path.join(work, 'hostile-'));
     const sh = (args: string[]) => spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
     const root = testPkiPaths('tsa-root');
-    sh(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'k.pem', '-out', 'r.csr', '-subj', '/CN=hostile']);
-    writeFileSync(path.join(dir, 'ext.cnf'), '[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n');
+    sh([
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'k.pem',
+      '-out',
+      'r.csr',
+      '-subj',
+      '/CN=hostile',
+    ]);
+    writeFileSync(
+      path.join(dir, 'ext.cnf'),
+      '[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n',
+    );
     // -subj cannot carry control characters: the subject is given in an openssl config.
-    writeFileSync(path.join(dir, 'subj.cnf'), `[req]\ndistinguished_name=dn\nprompt=no\nutf8=yes\nstring_mask=utf8only\n[dn]\nCN=TSA\u001b[2J\u202eFAKE: VERIFIED\n`);
+    writeFileSync(
+      path.join(dir, 'subj.cnf'),
+      `[req]\ndistinguished_name=dn\nprompt=no\nutf8=yes\nstring_mask=utf8only\n[dn]\nCN=TSA\u001b[2J\u202eFAKE: VERIFIED\n`,
+    );
     const req = sh(['req', '-new', '-key', 'k.pem', '-config', 'subj.cnf', '-out', 'r2.csr']);
     expect(req.status, req.stderr).toBe(0);
-    const x = sh(['x509', '-req', '-in', 'r2.csr', '-CA', root.cert, '-CAkey', root.key, '-set_serial', '0x4242', '-days', '30', '-extfile', 'ext.cnf', '-extensions', 'ext', '-out', 'c.pem']);
+    const x = sh([
+      'x509',
+      '-req',
+      '-in',
+      'r2.csr',
+      '-CA',
+      root.cert,
+      '-CAkey',
+      root.key,
+      '-set_serial',
+      '0x4242',
+      '-days',
+      '30',
+      '-extfile',
+      'ext.cnf',
+      '-extensions',
+      'ext',
+      '-out',
+      'c.pem',
+    ]);
     expect(x.status, x.stderr).toBe(0);
     sh(['pkcs8', '-topk8', '-nocrypt', '-in', 'k.pem', '-out', 'k8.pem']);
     const signer = await loadTsaSigner(readFileSync(path.join(dir, 'c.pem'), 'utf8'), readFileSync(path.join(dir, 'k8.pem'), 'utf8'));
@@ -92,7 +145,9 @@ describe('terminal output', () => {
     expect(r.stdout).toContain('CN=TSA\\u001b[2J\\u202eFAKE: VERIFIED');
     expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
     expect(r.stdout).toMatch(/validity judged at .* \(genTime\)/);
-    expect(r.stdout).toContain('checks: parse pass, status pass, imprint_algorithm pass, imprint pass, nonce skipped, policy skipped, signer pass, signature_algorithm pass, signature pass, signer_binding pass, chain pass, path_length pass, critical_extensions pass, eku pass');
+    expect(r.stdout).toContain(
+      'checks: parse pass, status pass, imprint_algorithm pass, imprint pass, nonce skipped, policy skipped, signer pass, signature_algorithm pass, signature pass, signer_binding pass, chain pass, path_length pass, critical_extensions pass, eku pass',
+    );
   });
 });
 
@@ -111,7 +166,13 @@ describe('a token whose signature hashes with SHA-1 (as FreeTSA signed in 2017)'
     const r = await runCli(['verify-token', token, '--data', dataFile, '--tsa-root', testPkiPaths(root).cert, '--json']);
     expect([r.code, r.json.status, r.json.reason_codes]).toEqual([1, 'REFUSED', ['TSA_HASH_WEAK']]);
     expect([r.json.checks.signature_algorithm, r.json.checks.signature, r.json.checks.imprint]).toEqual(['fail', 'skipped', 'pass']);
-    const openssl = opensslTsVerify({ token, data: dataFile, roots: [testPkiPaths(root).cert], attime: Math.floor(Date.parse(r.json.gen_time) / 1000), scratch: work });
+    const openssl = opensslTsVerify({
+      token,
+      data: dataFile,
+      roots: [testPkiPaths(root).cert],
+      attime: Math.floor(Date.parse(r.json.gen_time) / 1000),
+      scratch: work,
+    });
     expect(openssl.ok, openssl.output).toBe(true);
   });
 });
@@ -136,23 +197,48 @@ describe('verify-token --query REQ.tsq: the token against its request, as openss
     ['another request for the same data (another nonce): a replay', ['-data', 'DATA', '-sha256', '-cert'], ['TSA_NONCE_MISMATCH']],
     ['a request without a nonce for the same data (nothing to compare)', ['-data', 'DATA', '-sha256', '-no_nonce'], []],
     ['a request for other data', ['-data', 'OTHER', '-sha256', '-no_nonce'], ['TSA_IMPRINT_MISMATCH']],
-    ['a request for the same data under another policy', ['-data', 'DATA', '-sha256', '-no_nonce', '-tspolicy', '1.2.3.4.99'], ['TSA_POLICY_MISMATCH']],
-    ['a request for the same data under the policy it was issued with', ['-data', 'DATA', '-sha256', '-no_nonce', '-tspolicy', '1.2.3.4.1'], []],
+    [
+      'a request for the same data under another policy',
+      ['-data', 'DATA', '-sha256', '-no_nonce', '-tspolicy', '1.2.3.4.99'],
+      ['TSA_POLICY_MISMATCH'],
+    ],
+    [
+      'a request for the same data under the policy it was issued with',
+      ['-data', 'DATA', '-sha256', '-no_nonce', '-tspolicy', '1.2.3.4.1'],
+      [],
+    ],
   ];
   it.each(cases)('%s', async (what, queryArgs, reason_codes) => {
     const other = file('query-other.bin', 'other data');
     const query = what === 'its own request' ? path.join(work, 'asked.tsq') : path.join(work, `q-${randomBytes(4).toString('hex')}.tsq`);
-    if (what !== 'its own request') sh(['ts', '-query', ...queryArgs.map((a) => (a === 'DATA' ? data : a === 'OTHER' ? other : a)), '-out', query]);
+    if (what !== 'its own request')
+      sh(['ts', '-query', ...queryArgs.map((a) => (a === 'DATA' ? data : a === 'OTHER' ? other : a)), '-out', query]);
     const r = await runCli(['verify-token', token, '--query', query, '--tsa-root', root.cert, '--json']);
     expect([r.code, r.json.reason_codes], r.stdout + r.stderr).toEqual([reason_codes.length === 0 ? 0 : 1, reason_codes]);
-    const openssl = opensslTsVerify({ token, query, roots: [root.cert], attime: Math.floor(Date.parse(r.json.gen_time) / 1000), scratch: work });
+    const openssl = opensslTsVerify({
+      token,
+      query,
+      roots: [root.cert],
+      attime: Math.floor(Date.parse(r.json.gen_time) / 1000),
+      scratch: work,
+    });
     expect(openssl.ok, openssl.output).toBe(reason_codes.length === 0);
   });
 
   it('a --query that is no TimeStampReq → exit 3 TSA_REQUEST_MALFORMED; --query with --data → USAGE', async () => {
     const bad = await runCli(['verify-token', token, '--query', data, '--tsa-root', root.cert, '--json']);
     expect([bad.code, bad.json.code]).toEqual([3, 'TSA_REQUEST_MALFORMED']);
-    const both = await runCli(['verify-token', token, '--query', path.join(work, 'asked.tsq'), '--data', data, '--tsa-root', root.cert, '--json']);
+    const both = await runCli([
+      'verify-token',
+      token,
+      '--query',
+      path.join(work, 'asked.tsq'),
+      '--data',
+      data,
+      '--tsa-root',
+      root.cert,
+      '--json',
+    ]);
     expect([both.code, both.json.code]).toEqual([2, 'USAGE']);
   });
 });

@@ -30,9 +30,32 @@ beforeAll(async () => {
   const priv = join(base, 'private');
   tsa = await startTsaServer({ backend: 'openssl' });
   const now = Date.now();
-  const init = await runCli(['init', study, '--private-dir', priv, '--opens-at', iso(now + DAY), '--closes-at', iso(now + 2 * DAY), '--tsa-root', join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'), '--seller', 'retrieval.example', '--system', 'sys-a=fp-sys-a']);
+  const init = await runCli([
+    'init',
+    study,
+    '--private-dir',
+    priv,
+    '--opens-at',
+    iso(now + DAY),
+    '--closes-at',
+    iso(now + 2 * DAY),
+    '--tsa-root',
+    join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'),
+    '--seller',
+    'retrieval.example',
+    '--system',
+    'sys-a=fp-sys-a',
+  ]);
   expect(init.code, init.stderr).toBe(0);
-  const freeze = await runCli(['freeze', '--root', study, '--answer-key', join(priv, 'answer-key.jsonl'), '--secret-file', join(priv, 'answer-key.secret')]);
+  const freeze = await runCli([
+    'freeze',
+    '--root',
+    study,
+    '--answer-key',
+    join(priv, 'answer-key.jsonl'),
+    '--secret-file',
+    join(priv, 'answer-key.secret'),
+  ]);
   expect(freeze.code, freeze.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -48,7 +71,12 @@ async function bash(script: string, witness: string, env: Record<string, string>
   const work = mkdtempSync(join(base, 'work-'));
   const prelude = `set -euo pipefail\nprereg() { node ${JSON.stringify(join(PROJECT_ROOT, 'bin/prereg.mjs'))} "$@" --root ${JSON.stringify(study)}; }\n`;
   try {
-    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', prelude + script], { cwd: work, env: { ...process.env, TSA_URL: tsa.url, WITNESS: witness, CI: 'true', ...env }, encoding: 'utf8', timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', prelude + script], {
+      cwd: work,
+      env: { ...process.env, TSA_URL: tsa.url, WITNESS: witness, CI: 'true', ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     return { code: 0, output: `${stdout}${stderr}` };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -67,12 +95,20 @@ describe('docs/operating.md: anchor --import with openssl ts -query', () => {
 
     // The stored token checks with OpenSSL alone, over the same 32 bytes (the verify recipe).
     const pki = join(PROJECT_ROOT, 'test/fixtures/pki');
-    const env = { ANCHOR: join(study, 'preregistration/anchors/recipe-tsa.tsr'), TSA_ROOT: join(pki, 'TEST-ONLY-tsa-root.cert.pem'), TSA_CERT: join(pki, 'TEST-ONLY-tsa.cert.pem') };
+    const env = {
+      ANCHOR: join(study, 'preregistration/anchors/recipe-tsa.tsr'),
+      TSA_ROOT: join(pki, 'TEST-ONLY-tsa-root.cert.pem'),
+      TSA_CERT: join(pki, 'TEST-ONLY-tsa.cert.pem'),
+    };
     const digestBytes = `printf '%s' ${check.json.freeze_digest} | xxd -r -p > freeze-digest.bin\n`;
     const verified = await bash(digestBytes + recipe('anchor-verify'), 'recipe-tsa', env);
     expect(verified.code, verified.output).toBe(0);
     expect(verified.output).toContain('Verification: OK');
-    const other = await bash(`printf '%s' ${'0'.repeat(64)} | xxd -r -p > freeze-digest.bin\n${recipe('anchor-verify')}`, 'recipe-tsa', env);
+    const other = await bash(
+      `printf '%s' ${'0'.repeat(64)} | xxd -r -p > freeze-digest.bin\n${recipe('anchor-verify')}`,
+      'recipe-tsa',
+      env,
+    );
     expect(other.code).not.toBe(0);
   });
 
@@ -86,7 +122,10 @@ describe('docs/operating.md: anchor --import with openssl ts -query', () => {
     const r = await bash(recipe().replace('-sha512', '-sha384'), 'recipe-sha384');
     expect(r.code, r.output).toBe(0);
     const both = await runCli(['check-anchors', '--root', study, '--json']);
-    expect(both.json.witnesses.map((w: { witness: string; ok: boolean }) => [w.witness, w.ok]).sort()).toEqual([['recipe-sha384', true], ['recipe-tsa', true]]);
+    expect(both.json.witnesses.map((w: { witness: string; ok: boolean }) => [w.witness, w.ok]).sort()).toEqual([
+      ['recipe-sha384', true],
+      ['recipe-tsa', true],
+    ]);
   });
 
   it('a SHA-1 query (-sha1, answered by a TSA that still accepts it) is refused: TSA_HASH_WEAK, nothing stored', async () => {
@@ -103,14 +142,17 @@ describe('docs/operating.md: anchor --import with openssl ts -query', () => {
 
   for (const [mistake, step2, step3] of [
     ['the digest itself as the imprint (-digest)', '', 'openssl ts -query -digest "$DIGEST" -sha256 -cert -out freeze.tsq'],
-    ['SHA-256 of the hex text', `printf '%s' "$DIGEST" > freeze-digest.bin`, 'openssl ts -query -data freeze-digest.bin -sha256 -cert -out freeze.tsq'],
+    [
+      'SHA-256 of the hex text',
+      `printf '%s' "$DIGEST" > freeze-digest.bin`,
+      'openssl ts -query -data freeze-digest.bin -sha256 -cert -out freeze.tsq',
+    ],
   ] as const) {
     it(`refuses a token over ${mistake}: TSA_IMPRINT_MISMATCH, nothing stored`, async () => {
       const lines = recipe().split('\n');
-      const script = lines
-        .map((l) => (l.startsWith('printf ') ? step2 : l.startsWith('openssl ts -query') ? step3 : l))
-        .join('\n');
-      const anchors = () => (existsSync(join(study, 'preregistration/anchors')) ? readdirSync(join(study, 'preregistration/anchors')).sort() : []);
+      const script = lines.map((l) => (l.startsWith('printf ') ? step2 : l.startsWith('openssl ts -query') ? step3 : l)).join('\n');
+      const anchors = () =>
+        existsSync(join(study, 'preregistration/anchors')) ? readdirSync(join(study, 'preregistration/anchors')).sort() : [];
       const before = anchors();
       const r = await bash(script, 'wrong-tsa');
       expect(r.code).toBe(1);

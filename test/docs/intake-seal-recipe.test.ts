@@ -29,7 +29,12 @@ beforeAll(async () => {
   root = s.root;
 }, 120_000);
 
-const env = () => ({ ...process.env, WITNESS: 'local', TSA_ROOT: TSA_ROOT_PEM, TSA_CERT: join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa.cert.pem') });
+const env = () => ({
+  ...process.env,
+  WITNESS: 'local',
+  TSA_ROOT: TSA_ROOT_PEM,
+  TSA_CERT: join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa.cert.pem'),
+});
 
 describe('docs/intake.md: checking a seal token with OpenSSL', () => {
   it('verifies, and shows the genTime', async () => {
@@ -43,7 +48,9 @@ describe('docs/intake.md: checking a seal token with OpenSSL', () => {
     const original = readFileSync(path, 'utf8');
     writeFileSync(path, original.replace('"entries": 1', '"entries": 0'));
     try {
-      await expect(run('bash', ['-euo', 'pipefail', '-c', recipe()], { cwd: root, env: env() })).rejects.toThrow(/Verification: FAILED|message imprint mismatch/);
+      await expect(run('bash', ['-euo', 'pipefail', '-c', recipe()], { cwd: root, env: env() })).rejects.toThrow(
+        /Verification: FAILED|message imprint mismatch/,
+      );
     } finally {
       writeFileSync(path, original);
     }

@@ -30,7 +30,8 @@ describe('docs/participating.md, the worked example', () => {
       ['trust/freetsa-cacert.pem', 'freetsa-cacert.pem'],
       ['trust/freetsa-tsa.crt', 'freetsa-tsa.crt'],
       ['trust/rekor-log.pub.pem', 'rekor-log.pub.pem'],
-    ]) expect(readFileSync(join(EXAMPLE, shipped!)).equals(readFileSync(join(REAL, vendored!))), shipped).toBe(true);
+    ])
+      expect(readFileSync(join(EXAMPLE, shipped!)).equals(readFileSync(join(REAL, vendored!))), shipped).toBe(true);
   });
 
   it('runs as written with nothing but the package: UNTRUSTED for lack of a preimage only, then VERIFIED', async () => {
@@ -40,7 +41,10 @@ describe('docs/participating.md, the worked example', () => {
     chmodSync(join(bin, 'prereg'), 0o755);
     const here = join(scratch, 'elsewhere');
     mkdirSync(here);
-    const r = await run('bash', ['-euo', 'pipefail', '-c', recipe()], { cwd: here, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const r = await run('bash', ['-euo', 'pipefail', '-c', recipe()], {
+      cwd: here,
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    });
     expect(r.stdout).toContain('validate: OK, every line would be accepted');
     expect(r.stdout).toMatch(/real\.jsonl:1 evidence\[0\]: evidence UNTRUSTED PROOF_IDENTITY_UNANCHORED PROOF_PREIMAGE_REDACTED\n/);
     expect(r.stdout).toMatch(/proof_proveit_gel\.json: proof VERIFIED\n/);

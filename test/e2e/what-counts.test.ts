@@ -67,7 +67,13 @@ interface Answer {
 
 const ANSWERS: Answer[] = [
   { system: 'sys-a', item: 'q-003', attempt: 1, text: 'I cannot answer th', refused: true, truncated: true, ref: 'A-3' },
-  { system: 'sys-a', item: 'q-004', attempt: 1, text: 'I cannot answer with certainty, but the VAT is 20 EUR per file according to Article A-1.', ref: 'A-2' },
+  {
+    system: 'sys-a',
+    item: 'q-004',
+    attempt: 1,
+    text: 'I cannot answer with certainty, but the VAT is 20 EUR per file according to Article A-1.',
+    ref: 'A-2',
+  },
   { system: 'sys-a', item: 'q-001', attempt: 1, text: 'Article A-1 sets a fee of 100 EUR.', ref: 'A-2' },
   // sys-b submits only the one record it gets right, of the 8 the protocol expects.
   { system: 'sys-b', item: 'q-001', attempt: 1, text: 'Article A-1 sets a fee of 100 EUR.', ref: 'A-1' },
@@ -82,7 +88,18 @@ describe("issue 34's table on a rehearsal, through the CLI", () => {
   let results: { assertion_classes: Row[]; scores: Row[]; coverage: { systems: Row[] } };
 
   beforeAll(async () => {
-    const created = await ok(['init', study, '--rehearsal', '--require-receipts', '--attempts', '2', '--opens-at', '2026-11-10T10:00:00Z', '--closes-at', '2026-11-10T10:15:00Z']);
+    const created = await ok([
+      'init',
+      study,
+      '--rehearsal',
+      '--require-receipts',
+      '--attempts',
+      '2',
+      '--opens-at',
+      '2026-11-10T10:00:00Z',
+      '--closes-at',
+      '2026-11-10T10:15:00Z',
+    ]);
     kit = created.json.rehearsal.kit as string;
     // "Replace this file with the study's corpus": three articles, four items, their key.
     writeFileSync(join(study, 'corpus/sample.md'), CORPUS);
@@ -95,14 +112,23 @@ describe("issue 34's table on a rehearsal, through the CLI", () => {
     const text = readFileSync(plan, 'utf8');
     expect(text).toContain("ELSE 'AMOUNT_INVENTED' END;");
     writeFileSync(plan, text.replace("ELSE 'AMOUNT_INVENTED' END;", "ELSE 'AMOUNT_UNHEARD_OF' END;"));
-    const r = await runCli(['freeze', '--root', study, '--answer-key', join(priv, 'answer-key.jsonl'), '--secret-file', join(priv, 'answer-key.secret'), '--json']);
+    const r = await runCli([
+      'freeze',
+      '--root',
+      study,
+      '--answer-key',
+      join(priv, 'answer-key.jsonl'),
+      '--secret-file',
+      join(priv, 'answer-key.secret'),
+      '--json',
+    ]);
     expect([r.code, r.json.code], r.stdout).toEqual([3, 'SECTION5_VALUE_INVALID']);
     expect(r.json.message).toContain('AMOUNT_UNHEARD_OF');
     expect(readdirSync(join(study, 'preregistration')).sort()).not.toContain('freeze.json');
     writeFileSync(plan, text);
   });
 
-  it('runs the rehearsal of the table\'s answers', async () => {
+  it("runs the rehearsal of the table's answers", async () => {
     await ok(['freeze', '--root', study, '--answer-key', join(priv, 'answer-key.jsonl'), '--secret-file', join(priv, 'answer-key.secret')]);
     let tsa = await devTsa(kit, '2026-11-10T09:50:00Z');
     await ok(['anchor', '--root', study, '--tsa', `dev=${tsa.url}`, '--retries', '0']);
@@ -115,15 +141,80 @@ describe("issue 34's table on a rehearsal, through the CLI", () => {
       const commitments = join(base, `${system}.commitments.jsonl`);
       for (const [i, a] of ANSWERS.filter((x) => x.system === system).entries()) {
         const evidence = join(base, `evidence-${system}-${a.item}-${a.attempt}`);
-        await ok(['dev', 'issue', '--kit', kit, '--root', study, '--system', system, '--item', a.item, '--ref', a.ref, '--at', `2026-11-10T10:01:${String(10 * i).padStart(2, '0')}Z`, '--job', `job-${system}-${a.item}-${a.attempt}`, '--out', evidence]);
-        await ok(['submission', 'build', '--root', study, '--system', system, '--item', a.item, '--attempt', String(a.attempt), '--answer', a.text,
-          ...(a.refused ? ['--refused'] : []), ...(a.truncated ? ['--truncated'] : []),
-          '--proof', join(evidence, 'proof.json'), '--request', join(evidence, 'request.json'), '--response', join(evidence, 'response.json'), '--timeline', join(evidence, 'timeline.json'), '--out', file]);
-        await ok(['commitment', join(evidence, 'timeline.json'), '--published-at', '2026-11-10T10:02:00Z', '--sign', agentKey, '--out', commitments]);
+        await ok([
+          'dev',
+          'issue',
+          '--kit',
+          kit,
+          '--root',
+          study,
+          '--system',
+          system,
+          '--item',
+          a.item,
+          '--ref',
+          a.ref,
+          '--at',
+          `2026-11-10T10:01:${String(10 * i).padStart(2, '0')}Z`,
+          '--job',
+          `job-${system}-${a.item}-${a.attempt}`,
+          '--out',
+          evidence,
+        ]);
+        await ok([
+          'submission',
+          'build',
+          '--root',
+          study,
+          '--system',
+          system,
+          '--item',
+          a.item,
+          '--attempt',
+          String(a.attempt),
+          '--answer',
+          a.text,
+          ...(a.refused ? ['--refused'] : []),
+          ...(a.truncated ? ['--truncated'] : []),
+          '--proof',
+          join(evidence, 'proof.json'),
+          '--request',
+          join(evidence, 'request.json'),
+          '--response',
+          join(evidence, 'response.json'),
+          '--timeline',
+          join(evidence, 'timeline.json'),
+          '--out',
+          file,
+        ]);
+        await ok([
+          'commitment',
+          join(evidence, 'timeline.json'),
+          '--published-at',
+          '2026-11-10T10:02:00Z',
+          '--sign',
+          agentKey,
+          '--out',
+          commitments,
+        ]);
       }
-      for (const [f, kind] of [[file, 'submissions'], [commitments, 'commitments']] as const) {
+      for (const [f, kind] of [
+        [file, 'submissions'],
+        [commitments, 'commitments'],
+      ] as const) {
         await ok(['submission', 'sign', f, '--key', agentKey, '--system', system, '--kind', kind, '--root', study]);
-        await ok(['intake', `${f}.intake.json`, '--operator-key', join(priv, 'operator.key.pem'), '--tsa', `dev=${tsa.url}`, '--retries', '0', '--root', study]);
+        await ok([
+          'intake',
+          `${f}.intake.json`,
+          '--operator-key',
+          join(priv, 'operator.key.pem'),
+          '--tsa',
+          `dev=${tsa.url}`,
+          '--retries',
+          '0',
+          '--root',
+          study,
+        ]);
       }
     }
     expect(await tsa.stop()).toBe(0);
@@ -133,7 +224,9 @@ describe("issue 34's table on a rehearsal, through the CLI", () => {
   }, 300_000);
 
   const classes = (system: string, item: string, kind: string) =>
-    results.assertion_classes.filter((c) => c.system_id === system && c.item_id === item && c.kind === kind).map((c) => [c.class_declared, c.class_proven]);
+    results.assertion_classes
+      .filter((c) => c.system_id === system && c.item_id === item && c.kind === kind)
+      .map((c) => [c.class_declared, c.class_proven]);
   const score = (system: string, metric: string) => {
     const s = results.scores.find((x) => x.system_id === system && x.metric === metric)!;
     return [s.declared, s.n_declared, s.proven, s.n_proven, s.missing];
@@ -151,7 +244,7 @@ describe("issue 34's table on a rehearsal, through the CLI", () => {
     expect(score('sys-a', 'refusal_rate_negatives')).toEqual([0, 4, 0, 4, 2]);
   });
 
-  it('the key\'s amount written while the service served another article: AMOUNT_NOT_SERVED in both columns', () => {
+  it("the key's amount written while the service served another article: AMOUNT_NOT_SERVED in both columns", () => {
     expect(classes('sys-a', 'q-001', 'amount')).toEqual([['AMOUNT_NOT_SERVED', 'AMOUNT_NOT_SERVED']]);
     expect(classes('sys-a', 'q-001', 'citation')).toEqual([['OUT_OF_CONTEXT', 'OUT_OF_CONTEXT']]);
     expect(score('sys-a', 'amounts_not_served')).toEqual([1, 2, 1, 2, null]);

@@ -47,9 +47,7 @@ describe('emit: the output directory', () => {
     expect(first.dir).toBe(join(study.root, 'outputs', first.run_id));
     expect(first.run_id).toMatch(/^[0-9a-f]{16}$/);
     expect(readdirSync(join(study.root, 'outputs'))).toEqual([first.run_id]);
-    expect(readdirSync(first.dir).sort()).toEqual(
-      [...DATA_FILES, 'manifest.json', 'SHA256SUMS', 'manifest.sig', 'manifest.p7s'].sort(),
-    );
+    expect(readdirSync(first.dir).sort()).toEqual([...DATA_FILES, 'manifest.json', 'SHA256SUMS', 'manifest.sig', 'manifest.p7s'].sort());
   });
 
   it('passes `sha256sum -c SHA256SUMS`, which covers every file but itself and the signatures', () => {
@@ -57,7 +55,10 @@ describe('emit: the output directory', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const sums = readFileSync(join(first.dir, 'SHA256SUMS'), 'utf8');
-    const names = sums.trimEnd().split('\n').map((l) => l.split('  ')[1]);
+    const names = sums
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('  ')[1]);
     expect(names).toEqual([...DATA_FILES, 'manifest.json'].sort());
     expect(sums).toMatch(/^([0-9a-f]{64} {2}[a-z0-9_.]+\n)+$/);
     expect(run('sha256sum', ['-c', '--strict', 'SHA256SUMS'], tamperedCopy('sums-tampered')).status).not.toBe(0);
@@ -66,7 +67,18 @@ describe('emit: the output directory', () => {
   it('signs manifest.json with the operator Ed25519 key: openssl pkeyutl verifies, and fails on a flipped byte', () => {
     expect(readFileSync(join(first.dir, 'manifest.sig'))).toHaveLength(64);
     const verify = (dir: string) =>
-      run('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', KEY_FILES.operatorPub, '-rawin', '-in', join(dir, 'manifest.json'), '-sigfile', join(dir, 'manifest.sig')]);
+      run('openssl', [
+        'pkeyutl',
+        '-verify',
+        '-pubin',
+        '-inkey',
+        KEY_FILES.operatorPub,
+        '-rawin',
+        '-in',
+        join(dir, 'manifest.json'),
+        '-sigfile',
+        join(dir, 'manifest.sig'),
+      ]);
     const ok = verify(first.dir);
     expect(ok.stdout + ok.stderr).toContain('Signature Verified Successfully');
     expect(ok.status).toBe(0);
@@ -75,7 +87,23 @@ describe('emit: the output directory', () => {
 
   it('signs manifest.json with a detached CMS signature: openssl cms -verify passes, and fails on a flipped byte', () => {
     const verify = (dir: string, caFile = KEY_FILES.operatorCert) =>
-      run('openssl', ['cms', '-verify', '-binary', '-inform', 'DER', '-in', join(dir, 'manifest.p7s'), '-content', join(dir, 'manifest.json'), '-CAfile', caFile, '-purpose', 'any', '-out', '/dev/null']);
+      run('openssl', [
+        'cms',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        join(dir, 'manifest.p7s'),
+        '-content',
+        join(dir, 'manifest.json'),
+        '-CAfile',
+        caFile,
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ]);
     const ok = verify(first.dir);
     expect(ok.stderr).toContain('Verification successful');
     expect(ok.status).toBe(0);
@@ -119,7 +147,10 @@ describe('emit: manifest.json', () => {
       freeze_digest: sha256Hex(canonicalJson(parseJson(readFileSync(join(study.root, 'preregistration/freeze.json'), 'utf8')))),
       commitments_sha256: sha256Hex(readFileSync(join(study.root, 'inputs/commitments.jsonl'))),
       // Each token and its metadata.
-      anchors: ['local-test-tsa.json', 'local-test-tsa.tsr'].map((f) => ({ file: `preregistration/anchors/${f}`, sha256: sha256Hex(readFileSync(join(study.root, 'preregistration/anchors', f))) })),
+      anchors: ['local-test-tsa.json', 'local-test-tsa.tsr'].map((f) => ({
+        file: `preregistration/anchors/${f}`,
+        sha256: sha256Hex(readFileSync(join(study.root, 'preregistration/anchors', f))),
+      })),
     });
     expect(m.inputs.submissions).toEqual([
       { file: 'inputs/submissions/sys-a.jsonl', sha256: 'a'.repeat(64), bytes: 4096 },
@@ -143,9 +174,17 @@ describe('emit: manifest.json', () => {
 
   it('computes decision_digest over the classes, scores and hypotheses rows of results.json', () => {
     const results = parseJson(readFileSync(join(first.dir, 'results.json'), 'latin1').trimEnd()) as JsonObject;
-    const expected = sha256Hex(canonicalJson({ assertion_classes: results.assertion_classes, scores: results.scores, hypotheses: results.hypotheses }));
+    const expected = sha256Hex(
+      canonicalJson({ assertion_classes: results.assertion_classes, scores: results.scores, hypotheses: results.hypotheses }),
+    );
     expect(first.manifest.decision_digest).toBe(expected);
-    expect(decisionDigest({ assertion_classes: results.assertion_classes as unknown[], scores: results.scores as unknown[], hypotheses: results.hypotheses as unknown[] })).toBe(expected);
+    expect(
+      decisionDigest({
+        assertion_classes: results.assertion_classes as unknown[],
+        scores: results.scores as unknown[],
+        hypotheses: results.hypotheses as unknown[],
+      }),
+    ).toBe(expected);
   });
 });
 
@@ -155,47 +194,158 @@ describe('emit: data files', () => {
     expect(/^[\x20-\x7e]*\n$/.test(text)).toBe(true); // ASCII only: non-ASCII is \u-escaped
     const r = JSON.parse(text);
     expect(Object.keys(r).sort()).toEqual([
-      'as_of', 'assertion_classes', 'constancy', 'constancy_flips', 'coverage', 'discordant_items', 'evidence', 'format', 'hypotheses', 'noise_floor', 'retrieval', 'run_id', 'score_intervals', 'scores',
-      'sign_test_adjustments', 'sign_tests', 'study_id',
+      'as_of',
+      'assertion_classes',
+      'constancy',
+      'constancy_flips',
+      'coverage',
+      'discordant_items',
+      'evidence',
+      'format',
+      'hypotheses',
+      'noise_floor',
+      'retrieval',
+      'run_id',
+      'score_intervals',
+      'scores',
+      'sign_test_adjustments',
+      'sign_tests',
+      'study_id',
     ]);
     // Coverage, the hidden job and the refusal flag the text contradicts (record 5: flag false, text true).
-    expect(r.coverage.systems.map((c: { system_id: string; missing: number }) => [c.system_id, c.missing])).toEqual([['sys-a', 2], ['sys-b', 4]]);
-    expect(r.coverage.jobs_not_submitted).toEqual([{ system_id: 'sys-b', job_id: 'job-hidden', reason_code: 'JOB_NOT_SUBMITTED', bound_by: ['intake'], file: 'inputs/commitments/sys-b.jsonl', line_no: 2 }]);
-    expect(r.coverage.refusal_flags_disagreeing).toEqual([
-      { system_id: 'sys-b', item_id: 'mp-002', attempt: 1, file: 'inputs/submissions/sys-b.jsonl', line_no: 3, refused_flag: false, refused_by_text: true, reason_code: 'REFUSAL_FLAG_DISAGREES' },
+    expect(r.coverage.systems.map((c: { system_id: string; missing: number }) => [c.system_id, c.missing])).toEqual([
+      ['sys-a', 2],
+      ['sys-b', 4],
     ]);
-    expect(r.sign_test_adjustments[0]).toMatchObject({ system_a: 'sys-a', system_b: 'sys-b', p_holm: 1.0, fewest_discordant: 6, wins_needed: null, caveats: [] });
-    expect(r.sign_test_adjustments.map((a: { metric: string; caveats: string[] }) => [a.metric, a.caveats])).toEqual([['phantom_count', []], ['positives_citing_expected', ['TRUNCATION_GAP']]]);
+    expect(r.coverage.jobs_not_submitted).toEqual([
+      {
+        system_id: 'sys-b',
+        job_id: 'job-hidden',
+        reason_code: 'JOB_NOT_SUBMITTED',
+        bound_by: ['intake'],
+        file: 'inputs/commitments/sys-b.jsonl',
+        line_no: 2,
+      },
+    ]);
+    expect(r.coverage.refusal_flags_disagreeing).toEqual([
+      {
+        system_id: 'sys-b',
+        item_id: 'mp-002',
+        attempt: 1,
+        file: 'inputs/submissions/sys-b.jsonl',
+        line_no: 3,
+        refused_flag: false,
+        refused_by_text: true,
+        reason_code: 'REFUSAL_FLAG_DISAGREES',
+      },
+    ]);
+    expect(r.sign_test_adjustments[0]).toMatchObject({
+      system_a: 'sys-a',
+      system_b: 'sys-b',
+      p_holm: 1.0,
+      fewest_discordant: 6,
+      wins_needed: null,
+      caveats: [],
+    });
+    expect(r.sign_test_adjustments.map((a: { metric: string; caveats: string[] }) => [a.metric, a.caveats])).toEqual([
+      ['phantom_count', []],
+      ['positives_citing_expected', ['TRUNCATION_GAP']],
+    ]);
     // The caveat is shown beside its comparison, the last cell of its sign-test row.
     expect(readFileSync(join(first.dir, 'report.md'), 'utf8')).toContain('| mp-003 | mp-001 | TRUNCATION\\_GAP |\n');
     // Whose evidence is whose: every reuse, and per system what was not bound or reused.
     expect(r.evidence).toEqual({
       registered_systems: [],
-      reuse: [{ kind: 'proof_id', value: 'prf_copied', records: ['sys-a/mp-001/1', 'sys-b/mp-002/1'], systems: ['sys-a', 'sys-b'], claimed_by: ['sys-a/mp-001/1', 'sys-b/mp-002/1'], cancels: true }],
+      reuse: [
+        {
+          kind: 'proof_id',
+          value: 'prf_copied',
+          records: ['sys-a/mp-001/1', 'sys-b/mp-002/1'],
+          systems: ['sys-a', 'sys-b'],
+          claimed_by: ['sys-a/mp-001/1', 'sys-b/mp-002/1'],
+          cancels: true,
+        },
+      ],
       by_system: [
-        { system_id: 'sys-a', proofs: 1, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0, proofs_seller_not_pinned: 0, passages_not_in_corpus: 0 },
-        { system_id: 'sys-b', proofs: 2, verified: 1, proofs_not_bound: 0, proofs_reused: 1, timelines_reused: 0, proofs_seller_not_pinned: 0, passages_not_in_corpus: 0 },
+        {
+          system_id: 'sys-a',
+          proofs: 1,
+          verified: 1,
+          proofs_not_bound: 0,
+          proofs_reused: 1,
+          timelines_reused: 0,
+          proofs_seller_not_pinned: 0,
+          passages_not_in_corpus: 0,
+        },
+        {
+          system_id: 'sys-b',
+          proofs: 2,
+          verified: 1,
+          proofs_not_bound: 0,
+          proofs_reused: 1,
+          timelines_reused: 0,
+          proofs_seller_not_pinned: 0,
+          passages_not_in_corpus: 0,
+        },
       ],
       // One request, grouped from the store's rows: each proof with its passages, in order of system and attempt.
-      seller_inconsistencies: [{
-        reason_code: 'SELLER_INCONSISTENT', item_id: 'mp-001', request_hash: 'c'.repeat(64), seller: 'retrieval.example',
-        served: [
-          { system_id: 'sys-a', attempt: 1, evidence_index: 0, passages: [{ ref: 'R2122-8', text: 't8' }, { ref: 'R2123-1', text: 't3' }] },
-          { system_id: 'sys-b', attempt: 1, evidence_index: 0, passages: [{ ref: 'R2121-1', text: 't1' }] },
-        ],
-      }],
+      seller_inconsistencies: [
+        {
+          reason_code: 'SELLER_INCONSISTENT',
+          item_id: 'mp-001',
+          request_hash: 'c'.repeat(64),
+          seller: 'retrieval.example',
+          served: [
+            {
+              system_id: 'sys-a',
+              attempt: 1,
+              evidence_index: 0,
+              passages: [
+                { ref: 'R2122-8', text: 't8' },
+                { ref: 'R2123-1', text: 't3' },
+              ],
+            },
+            { system_id: 'sys-b', attempt: 1, evidence_index: 0, passages: [{ ref: 'R2121-1', text: 't1' }] },
+          ],
+        },
+      ],
     });
     // The report lists the derived amount (not the one the corpus writes) and names the request.
     const report = readFileSync(join(first.dir, 'report.md'), 'utf8');
     expect(report).toContain('| mp-003 | R2123-1 | 5759000 EUR | the sum of the two thresholds |');
     expect(report).not.toContain('| mp-001 | R2122-8 | 40000 EUR |');
-    expect(report).toContain(`| mp-001 | ${'c'.repeat(64)} | retrieval.example | sys-a attempt 1: R2122-8, R2123-1; sys-b attempt 1: R2121-1 |`);
-    expect(r).toMatchObject({ format: 'prereg.results/1', study_id: 'example-procurement-2026', as_of: '2026-11-20', run_id: first.run_id });
+    expect(report).toContain(
+      `| mp-001 | ${'c'.repeat(64)} | retrieval.example | sys-a attempt 1: R2122-8, R2123-1; sys-b attempt 1: R2121-1 |`,
+    );
+    expect(r).toMatchObject({
+      format: 'prereg.results/1',
+      study_id: 'example-procurement-2026',
+      as_of: '2026-11-20',
+      run_id: first.run_id,
+    });
     expect(r.scores.map((s: { system_id: string; metric: string }) => `${s.system_id}/${s.metric}`)).toEqual([
-      'sys-a/phantom_count', 'sys-a/positives_citing_expected', 'sys-a/refusal_rate', 'sys-b/phantom_count', 'sys-b/positives_citing_expected',
+      'sys-a/phantom_count',
+      'sys-a/positives_citing_expected',
+      'sys-a/refusal_rate',
+      'sys-b/phantom_count',
+      'sys-b/positives_citing_expected',
     ]);
-    expect(r.scores[1]).toEqual({ system_id: 'sys-a', metric: 'positives_citing_expected', declared: 3, proven: 2, n_declared: 4, n_proven: 4 });
-    expect(r.scores[2]).toEqual({ system_id: 'sys-a', metric: 'refusal_rate', declared: null, proven: null, n_declared: null, n_proven: null });
+    expect(r.scores[1]).toEqual({
+      system_id: 'sys-a',
+      metric: 'positives_citing_expected',
+      declared: 3,
+      proven: 2,
+      n_declared: 4,
+      n_proven: 4,
+    });
+    expect(r.scores[2]).toEqual({
+      system_id: 'sys-a',
+      metric: 'refusal_rate',
+      declared: null,
+      proven: null,
+      n_declared: null,
+      n_proven: null,
+    });
     // Doubles as Python's repr: 1.0 stays 1.0.
     expect(text).toContain('"p_value":1.0');
     expect(text).toContain('"p_value":0.625');
@@ -239,7 +389,8 @@ describe('emit: data files', () => {
       const original = await rowsOf(study.store, `SELECT * FROM ${table} ORDER BY ALL`);
       expect(back, table).toEqual(original);
       expect(back.length, table).toBeGreaterThan(1);
-      const described = async (db: string, from: string) => (await rowsOf(db, `DESCRIBE SELECT * FROM ${from}`)).map((c) => [c.column_name, c.column_type]);
+      const described = async (db: string, from: string) =>
+        (await rowsOf(db, `DESCRIBE SELECT * FROM ${from}`)).map((c) => [c.column_name, c.column_type]);
       expect(await described(':memory:', `read_parquet('${path}')`), table).toEqual(await described(study.store, table));
     }
     const proofs = await rowsOf(':memory:', `SELECT status FROM read_parquet('${join(first.dir, 'proof_checks.parquet')}')`);
@@ -278,7 +429,9 @@ describe('emit: data files', () => {
     expect(md).not.toContain('0.2833333333333333');
     // sys-a was counted over 3 attempts, sys-b over 2: flagged in the finding, constancy and sign tests.
     expect(head).toContain('different numbers of attempts per item (sys-a 3, sys-b 2)');
-    expect(md).toContain('| sys-a | sys-b | positive answers citing an expected reference (higher is better) | 3 / 2 — not comparable | 3 | 1 | 0 | 0.625 | 1 | no | none of 4 | — | mp-003 | mp-001 |');
+    expect(md).toContain(
+      '| sys-a | sys-b | positive answers citing an expected reference (higher is better) | 3 / 2 — not comparable | 3 | 1 | 0 | 0.625 | 1 | no | none of 4 | — | mp-003 | mp-001 |',
+    );
     expect(md).toContain('the fewest discordant items with which any comparison could reach significance is 6');
   });
 
@@ -323,7 +476,11 @@ describe('emit: reproducibility and refusals', () => {
   it('changes decision_digest when a score row changes, and not when only a proof_checks row changes', async () => {
     const layout = studyLayout(study.root);
     const scoresStore = join(scratch, 'scores-changed', 'prereg.duckdb');
-    await variantStore(study.store, scoresStore, "UPDATE result_scores SET proven = 1 WHERE system_id = 'sys-a' AND metric = 'positives_citing_expected'");
+    await variantStore(
+      study.store,
+      scoresStore,
+      "UPDATE result_scores SET proven = 1 WHERE system_id = 'sys-a' AND metric = 'positives_citing_expected'",
+    );
     const scoresChanged = await emitOutputs(layout, { keys: KEYS, storeFile: scoresStore, outputsDir: join(scratch, 'out-scores') });
     expect(scoresChanged.manifest.decision_digest).not.toBe(first.manifest.decision_digest);
 
@@ -341,7 +498,9 @@ describe('emit: reproducibility and refusals', () => {
   it('refuses an operator key that is not the pinned one (OPERATOR_KEY_MISMATCH, exit 3) before writing', async () => {
     const outputsDir = join(scratch, 'out-mismatch');
     const wrong = readFileSync(join(KEY_FILES.operatorKey, '../TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
-    const err = (await emitOutputs(studyLayout(study.root), { keys: { ...KEYS, operatorKey: wrong }, outputsDir }).catch((e: unknown) => e)) as PreregError;
+    const err = (await emitOutputs(studyLayout(study.root), { keys: { ...KEYS, operatorKey: wrong }, outputsDir }).catch(
+      (e: unknown) => e,
+    )) as PreregError;
     expect([err.code, err.exitCode]).toEqual(['OPERATOR_KEY_MISMATCH', 3]);
     expect(existsSync(outputsDir)).toBe(false);
   });
@@ -349,7 +508,11 @@ describe('emit: reproducibility and refusals', () => {
   it('refuses a CMS certificate the operator key did not issue, and a non-RSA CMS key (OPERATOR_CMS_INVALID)', async () => {
     const pki = join(KEY_FILES.operatorKey, '../../pki');
     const outputsDir = join(scratch, 'out-cms');
-    const foreign = { ...KEYS, cmsKey: readFileSync(join(pki, 'TEST-ONLY-tsa-root.key.pem'), 'utf8'), cmsCert: readFileSync(join(pki, 'TEST-ONLY-tsa-root.cert.pem'), 'utf8') };
+    const foreign = {
+      ...KEYS,
+      cmsKey: readFileSync(join(pki, 'TEST-ONLY-tsa-root.key.pem'), 'utf8'),
+      cmsCert: readFileSync(join(pki, 'TEST-ONLY-tsa-root.cert.pem'), 'utf8'),
+    };
     const e1 = (await emitOutputs(studyLayout(study.root), { keys: foreign, outputsDir }).catch((e: unknown) => e)) as PreregError;
     expect([e1.code, e1.exitCode]).toEqual(['OPERATOR_CMS_INVALID', 3]);
     expect(e1.message).toContain('not issued by the operator key');
@@ -366,17 +529,32 @@ describe('emit: reproducibility and refusals', () => {
     const outputsDir = join(scratch, 'out-env');
     const none = await runCli(['emit', '--root', study.root, '--outputs', outputsDir, '--json']);
     expect([none.code, none.json.code]).toEqual([3, 'OPERATOR_KEY_MISSING']);
-    const env = { PREREG_OPERATOR_KEY: KEYS.operatorKey, PREREG_OPERATOR_CMS_KEY: KEY_FILES.cmsKey, PREREG_OPERATOR_CMS_CERT: KEYS.cmsCert };
+    const env = {
+      PREREG_OPERATOR_KEY: KEYS.operatorKey,
+      PREREG_OPERATOR_CMS_KEY: KEY_FILES.cmsKey,
+      PREREG_OPERATOR_CMS_CERT: KEYS.cmsCert,
+    };
     const ok = await runCli(['emit', '--root', study.root, '--outputs', outputsDir, '--json'], env);
     expect(ok.code).toBe(0);
-    expect(ok.json).toMatchObject({ ok: true, run_id: first.run_id, decision_digest: first.manifest.decision_digest, artifact_digest: first.manifest.artifact_digest });
+    expect(ok.json).toMatchObject({
+      ok: true,
+      run_id: first.run_id,
+      decision_digest: first.manifest.decision_digest,
+      artifact_digest: first.manifest.artifact_digest,
+    });
   });
 
   it('refuses a primary metric that section 5 does not score (REPORT_METRIC_UNKNOWN, exit 3), writing nothing', async () => {
     const renamed = join(scratch, 'metric', 'prereg.duckdb');
-    await variantStore(study.store, renamed, "UPDATE result_scores SET metric = 'cites_expected' WHERE metric = 'positives_citing_expected'");
+    await variantStore(
+      study.store,
+      renamed,
+      "UPDATE result_scores SET metric = 'cites_expected' WHERE metric = 'positives_citing_expected'",
+    );
     const outputsDir = join(scratch, 'out-metric');
-    const err = (await emitOutputs(studyLayout(study.root), { keys: KEYS, storeFile: renamed, outputsDir }).catch((e: unknown) => e)) as PreregError;
+    const err = (await emitOutputs(studyLayout(study.root), { keys: KEYS, storeFile: renamed, outputsDir }).catch(
+      (e: unknown) => e,
+    )) as PreregError;
     expect([err.code, err.exitCode]).toEqual(['REPORT_METRIC_UNKNOWN', 3]);
     expect(err.message).toContain('"positives_citing_expected"');
     expect(existsSync(outputsDir)).toBe(false);
@@ -384,15 +562,31 @@ describe('emit: reproducibility and refusals', () => {
 
   it('reads tables only: a result table that is a view is refused (OUTPUT_STORE_INCOMPLETE), a missing store too', async () => {
     const viewStore = join(scratch, 'view', 'prereg.duckdb');
-    await variantStore(study.store, viewStore, 'ALTER TABLE result_hypotheses RENAME TO h_rows; CREATE VIEW result_hypotheses AS SELECT * FROM h_rows;');
-    const err = (await emitOutputs(studyLayout(study.root), { keys: KEYS, storeFile: viewStore, outputsDir: join(scratch, 'out-view') }).catch((e: unknown) => e)) as PreregError;
+    await variantStore(
+      study.store,
+      viewStore,
+      'ALTER TABLE result_hypotheses RENAME TO h_rows; CREATE VIEW result_hypotheses AS SELECT * FROM h_rows;',
+    );
+    const err = (await emitOutputs(studyLayout(study.root), {
+      keys: KEYS,
+      storeFile: viewStore,
+      outputsDir: join(scratch, 'out-view'),
+    }).catch((e: unknown) => e)) as PreregError;
     expect([err.code, err.exitCode]).toEqual(['OUTPUT_STORE_INCOMPLETE', 3]);
     expect(err.message).toContain('no table result_hypotheses');
     const colStore = join(scratch, 'col', 'prereg.duckdb');
     await variantStore(study.store, colStore, 'ALTER TABLE result_scores DROP COLUMN n_proven;');
-    const err2 = (await emitOutputs(studyLayout(study.root), { keys: KEYS, storeFile: colStore, outputsDir: join(scratch, 'out-col') }).catch((e: unknown) => e)) as PreregError;
+    const err2 = (await emitOutputs(studyLayout(study.root), {
+      keys: KEYS,
+      storeFile: colStore,
+      outputsDir: join(scratch, 'out-col'),
+    }).catch((e: unknown) => e)) as PreregError;
     expect(err2.message).toContain('result_scores lacks n_proven');
-    const err3 = (await emitOutputs(studyLayout(study.root), { keys: KEYS, storeFile: join(scratch, 'nope.duckdb'), outputsDir: join(scratch, 'out-none') }).catch((e: unknown) => e)) as PreregError;
+    const err3 = (await emitOutputs(studyLayout(study.root), {
+      keys: KEYS,
+      storeFile: join(scratch, 'nope.duckdb'),
+      outputsDir: join(scratch, 'out-none'),
+    }).catch((e: unknown) => e)) as PreregError;
     expect(err3.code).toBe('OUTPUT_STORE_INCOMPLETE');
   });
 });

@@ -193,7 +193,11 @@ export async function variantStore(from: string, to: string, statements: string)
 
 /** Every file of a directory with its bytes, by name. */
 export function filesOf(dir: string): Map<string, Buffer> {
-  return new Map(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f))]));
+  return new Map(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f))]),
+  );
 }
 
 export function run(cmd: string, args: string[], cwd?: string): { status: number | null; stdout: string; stderr: string } {

@@ -62,7 +62,9 @@ beforeAll(async () => {
   for (const [table, columns] of Object.entries(DECLARED)) {
     const entries = Object.entries(columns);
     await c.run(`CREATE TABLE ${table} (${entries.map(([n, d]) => `"${n}" ${d}`).join(', ')})`);
-    await c.run(`INSERT INTO ${table} SELECT ${entries.map(([n, d]) => `${valueSql(d, table.startsWith('result_'))} AS "${n}"`).join(', ')} FROM range(${ROWS}) r(i)`);
+    await c.run(
+      `INSERT INTO ${table} SELECT ${entries.map(([n, d]) => `${valueSql(d, table.startsWith('result_'))} AS "${n}"`).join(', ')} FROM range(${ROWS}) r(i)`,
+    );
   }
   await c.run('CHECKPOINT');
   c.closeSync();
@@ -105,7 +107,9 @@ describe('emit writes text columns mixing NULL and values over several chunks', 
     const csv = `SELECT * FROM read_csv('${path}', all_varchar = true, header = true)`;
     expect(await count(`SELECT count(*) FROM (${csv})`)).toBe(ROWS);
     expect(await count(`SELECT count(*) FROM (${csv}) WHERE detail IS NULL`)).toBe(Math.ceil(ROWS / 3));
-    const expected = `SELECT ${Object.entries(TABLES.input_rejects).map(([c, d]) => expectedCell(c, d)).join(', ')} FROM s.input_rejects`;
+    const expected = `SELECT ${Object.entries(TABLES.input_rejects)
+      .map(([c, d]) => expectedCell(c, d))
+      .join(', ')} FROM s.input_rejects`;
     expect(await difference(csv, expected)).toBe(0);
   });
 

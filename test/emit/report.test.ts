@@ -51,13 +51,21 @@ describe('percentOf: thresholds and observed doubles as percentages, never the r
   });
 
   it('names the system an observed value is, when section 5 says (observed_system), and none over all systems', () => {
-    expect(observedOf({ observed: new JsonNumber('1.0'), observed_num: 15n, observed_den: 15n, observed_system: 'copycat' })).toBe('15/15 (100.0%), copycat');
-    expect(observedOf({ observed: new JsonNumber('0.1'), observed_num: 3n, observed_den: 30n, observed_system: null })).toBe('3/30 (10.0%)');
+    expect(observedOf({ observed: new JsonNumber('1.0'), observed_num: 15n, observed_den: 15n, observed_system: 'copycat' })).toBe(
+      '15/15 (100.0%), copycat',
+    );
+    expect(observedOf({ observed: new JsonNumber('0.1'), observed_num: 3n, observed_den: 30n, observed_system: null })).toBe(
+      '3/30 (10.0%)',
+    );
   });
 });
 
 describe('metricName: metrics in words with the better direction', () => {
-  const labels = { invented_amounts: { label: 'invented amounts', better: 'lower' as const }, positives: { label: 'positives citing', better: 'higher' as const }, relayed: { label: 'relayed' } };
+  const labels = {
+    invented_amounts: { label: 'invented amounts', better: 'lower' as const },
+    positives: { label: 'positives citing', better: 'higher' as const },
+    relayed: { label: 'relayed' },
+  };
   it.each([
     ['invented_amounts', 'invented amounts (lower is better)'],
     ['positives/proven', 'positives citing, proven (higher is better)'],
@@ -109,7 +117,19 @@ function report(scores: Row[]): ReportInput {
     primary_metric: null,
     metric_labels: {},
     classes: [],
-    results: { assertion_classes: [], scores, constancy: [], sign_tests: [], discordant_items: [], hypotheses: [], score_intervals: [], sign_test_adjustments: [], noise_floor: [], constancy_flips: [], retrieval: [] },
+    results: {
+      assertion_classes: [],
+      scores,
+      constancy: [],
+      sign_tests: [],
+      discordant_items: [],
+      hypotheses: [],
+      score_intervals: [],
+      sign_test_adjustments: [],
+      noise_floor: [],
+      constancy_flips: [],
+      retrieval: [],
+    },
     facts,
     deviations: [],
   };
@@ -151,29 +171,53 @@ describe('report rendering', () => {
   it('says what a grounded citation means: the cited article was served, not that the inference is faithful', () => {
     const md = renderMarkdown(report([]));
     const reading = md.slice(md.indexOf('How to read this report'), md.indexOf('Freeze and witnesses'));
-    expect(reading).toContain('grounded citation means the cited article was served to the system, not that what the answer infers from it is faithful');
+    expect(reading).toContain(
+      'grounded citation means the cited article was served to the system, not that what the answer infers from it is faithful',
+    );
   });
 
-  it('lists the answer key\'s derived amounts, which freeze did not check against the corpus, and says when there are none', () => {
+  it("lists the answer key's derived amounts, which freeze did not check against the corpus, and says when there are none", () => {
     const r = report([]);
-    r.facts = { ...facts, derived_amounts: [{ item_id: 'q-7', ref: 'A-2', value: '5759000', unit: 'EUR', derived: 'the sum of the two thresholds' }] };
+    r.facts = {
+      ...facts,
+      derived_amounts: [{ item_id: 'q-7', ref: 'A-2', value: '5759000', unit: 'EUR', derived: 'the sum of the two thresholds' }],
+    };
     const md = renderMarkdown(r);
     expect(md).toContain('| item | ref | amount | derivation |');
     expect(md).toContain('| q-7 | A-2 | 5759000 EUR | the sum of the two thresholds |');
-    expect(renderMarkdown(report([]))).toContain('Every amount the answer key expects is written in the frozen text of the article it names');
+    expect(renderMarkdown(report([]))).toContain(
+      'Every amount the answer key expects is written in the frozen text of the article it names',
+    );
   });
 
   it('names each request a pinned seller served two ways (SELLER_INCONSISTENT), and says what the check cannot show', () => {
     const r = report([]);
-    const served = (system_id: string, attempt: bigint, refs: string[]) => ({ system_id, attempt, evidence_index: 0n, passages: refs.map((ref) => ({ ref, text: `text of ${ref}` })) });
+    const served = (system_id: string, attempt: bigint, refs: string[]) => ({
+      system_id,
+      attempt,
+      evidence_index: 0n,
+      passages: refs.map((ref) => ({ ref, text: `text of ${ref}` })),
+    });
     r.facts = {
       ...facts,
-      evidence: { ...facts.evidence, seller_inconsistencies: [{ reason_code: 'SELLER_INCONSISTENT', item_id: 'q-1', request_hash: 'ab'.repeat(32), seller: 'seller.example', served: [served('sys-a', 1n, ['A-2']), served('sys-b', 1n, ['A-3'])] }] },
+      evidence: {
+        ...facts.evidence,
+        seller_inconsistencies: [
+          {
+            reason_code: 'SELLER_INCONSISTENT',
+            item_id: 'q-1',
+            request_hash: 'ab'.repeat(32),
+            seller: 'seller.example',
+            served: [served('sys-a', 1n, ['A-2']), served('sys-b', 1n, ['A-3'])],
+          },
+        ],
+      },
     };
     const md = renderMarkdown(r);
     expect(md).toContain('SELLER\\_INCONSISTENT: 1 request(s) to a pinned seller were served different sets of passages');
     expect(md).toContain(`| q-1 | ${'ab'.repeat(32)} | seller.example | sys-a attempt 1: A-2; sys-b attempt 1: A-3 |`);
-    for (const text of [md, renderMarkdown(report([]))]) expect(text).toContain('cannot show that systems sending different requests were served alike');
+    for (const text of [md, renderMarkdown(report([]))])
+      expect(text).toContain('cannot show that systems sending different requests were served alike');
     expect(renderMarkdown(report([]))).toContain('No request to a pinned seller was served two different sets of passages');
   });
 
@@ -185,9 +229,12 @@ describe('report rendering', () => {
 
 describe('manifest helpers', () => {
   it('writes SHA256SUMS in sha256sum -c form, sorted by name', () => {
-    expect(sha256sums([{ file: 'b', bytes: 1, sha256: '2'.repeat(64) }, { file: 'a.csv', bytes: 1, sha256: '1'.repeat(64) }])).toBe(
-      `${'1'.repeat(64)}  a.csv\n${'2'.repeat(64)}  b\n`,
-    );
+    expect(
+      sha256sums([
+        { file: 'b', bytes: 1, sha256: '2'.repeat(64) },
+        { file: 'a.csv', bytes: 1, sha256: '1'.repeat(64) },
+      ]),
+    ).toBe(`${'1'.repeat(64)}  a.csv\n${'2'.repeat(64)}  b\n`);
   });
 
   it('sorts outputs and seals the manifest with the digest of everything else', () => {
@@ -199,7 +246,10 @@ describe('manifest helpers', () => {
       inputs,
       tool: { name: 'prereg', version: '0' },
       duckdb_version: 'v1',
-      outputs: [{ file: 'z', bytes: 0, sha256: '0'.repeat(64) }, { file: 'a', bytes: 0, sha256: '0'.repeat(64) }],
+      outputs: [
+        { file: 'z', bytes: 0, sha256: '0'.repeat(64) },
+        { file: 'a', bytes: 0, sha256: '0'.repeat(64) },
+      ],
       decision_digest: 'd'.repeat(64),
     });
     expect(m.outputs.map((o) => o.file)).toEqual(['a', 'z']);
@@ -220,7 +270,14 @@ describe('the deviations section (SPEC §13.3)', () => {
 
   it('lists each deviation with its date, witness and intake position, marks the late ones, and escapes the text', () => {
     const deviations = [
-      { seq: 0, text: 'mirror used <script>x</script>', gen_time: '2026-11-10T12:00:00Z', witness: 'CN=TSA', intake_entries: 1, after_submissions: false },
+      {
+        seq: 0,
+        text: 'mirror used <script>x</script>',
+        gen_time: '2026-11-10T12:00:00Z',
+        witness: 'CN=TSA',
+        intake_entries: 1,
+        after_submissions: false,
+      },
       { seq: 1, text: 'a late one', gen_time: '2026-11-20T00:00:00Z', witness: 'CN=TSA', intake_entries: 4, after_submissions: true },
     ];
     const md = section(renderMarkdown({ ...report([]), deviations }));
@@ -237,7 +294,11 @@ describe('the deviations section (SPEC §13.3)', () => {
 
 describe('empty tables say what they would hold (issue 38)', () => {
   // The paragraphs of a report in Markdown (its tables, lists and headings left out).
-  const paragraphs = (md: string) => md.split('\n\n').map((p) => p.trim()).filter((p) => p !== '' && !/^(#|\||- |```)/.test(p));
+  const paragraphs = (md: string) =>
+    md
+      .split('\n\n')
+      .map((p) => p.trim())
+      .filter((p) => p !== '' && !/^(#|\||- |```)/.test(p));
 
   it('never writes a bare "(no rows)", and names what is missing where a table would be', () => {
     for (const text of [renderMarkdown(report([])), renderHtml(report([]))]) expect(text).not.toContain('(no rows)');
@@ -247,7 +308,7 @@ describe('empty tables say what they would hold (issue 38)', () => {
       'No scores: section 5 computes no rate (results.json scores is empty).',
       'No line was rejected.',
       'No record was accepted: no system has a record.',
-      'No comparison between two systems: section 5\'s sign tests compare no pair other than a replicate and its original.',
+      "No comparison between two systems: section 5's sign tests compare no pair other than a replicate and its original.",
       'No constancy: section 5 counts no metric over repeated attempts (results.json constancy is empty).',
       'No assertion was classified: no accepted record makes one.',
     ]) {
@@ -278,7 +339,9 @@ describe('the commitments line counts both sources (issue 38)', () => {
   });
 
   it('counts the operator-collected file beside them, and says none when there is neither', () => {
-    const both = freezeTable(renderMarkdown({ ...report([]), inputs: { ...inputs, commitments_sha256: 'c'.repeat(64), intake_files: intakeFiles.slice(0, 1) } }));
+    const both = freezeTable(
+      renderMarkdown({ ...report([]), inputs: { ...inputs, commitments_sha256: 'c'.repeat(64), intake_files: intakeFiles.slice(0, 1) } }),
+    );
     expect(both).toContain('| commitments files | 2: the operator-collected inputs/commitments.jsonl; 1 received through intake |');
     expect(both).toContain(`| inputs/commitments.jsonl (operator-collected) | ${'c'.repeat(64)} |`);
     const none = freezeTable(renderMarkdown(report([])));

@@ -2,7 +2,13 @@
 // posted holds only the checks' own bytes, and every answer is the one this thread would give.
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { checkOnSignatureThreads, checkOnThisThread, packSignatureBatch, unpackSignatureBatch, type SignatureBatch } from '../../pipeline/evidence/signature-check.ts';
+import {
+  checkOnSignatureThreads,
+  checkOnThisThread,
+  packSignatureBatch,
+  unpackSignatureBatch,
+  type SignatureBatch,
+} from '../../pipeline/evidence/signature-check.ts';
 
 const ed = generateKeyPairSync('ed25519');
 const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -18,10 +24,11 @@ function checks() {
   const out = [];
   for (let i = 0; i < 150; i++) {
     const data = Buffer.from(`message ${i}`);
-    const [algorithm, pair] = i % 3 === 0 ? ['sha256', ec] as const : [null, ed] as const;
+    const [algorithm, pair] = i % 3 === 0 ? (['sha256', ec] as const) : ([null, ed] as const);
     const signature = new Uint8Array(sign(algorithm, data, pair.privateKey));
     if (i % 5 === 0) signature[3]! ^= 1; // does not verify
-    if (i % 7 === 0) out.push({ algorithm, data: inside(data), key: pair.publicKey, signature: inside(signature.subarray(0, 10)) }); // not even well-formed
+    if (i % 7 === 0)
+      out.push({ algorithm, data: inside(data), key: pair.publicKey, signature: inside(signature.subarray(0, 10)) }); // not even well-formed
     else out.push({ algorithm, data: inside(data), key: pair.publicKey, signature: inside(signature) });
   }
   return out;

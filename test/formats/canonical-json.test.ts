@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { JsonNumber, JsonParseError, canonicalJson, canonicalJsonBytes, parseJson, toPlain, type JsonParseErrorCode } from '../../pipeline/formats/canonical-json.ts';
+import {
+  JsonNumber,
+  JsonParseError,
+  canonicalJson,
+  canonicalJsonBytes,
+  parseJson,
+  toPlain,
+  type JsonParseErrorCode,
+} from '../../pipeline/formats/canonical-json.ts';
 import { sha256Hex } from '../../pipeline/formats/hash.ts';
 
 // Every expected string below is written by hand from what CPython 3's
@@ -286,9 +294,7 @@ describe('bytes and hashes', () => {
   it('sha256Hex gives lowercase hex (FIPS 180-2 examples)', () => {
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-    expect(sha256Hex(new Uint8Array([0x61, 0x62, 0x63]))).toBe(
-      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
-    );
+    expect(sha256Hex(new Uint8Array([0x61, 0x62, 0x63]))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
   it('sha256Hex hashes a string as UTF-8', () => {

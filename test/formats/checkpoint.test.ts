@@ -19,7 +19,9 @@ describe('parseCheckpoint', () => {
     expect(typeof cp).toBe('object');
     expect([cp.origin, cp.size, cp.root.length, cp.rest]).toEqual(['example.com/behind-the-sofa', 20852163, 32, []]);
     expect(cp.note).toBe('example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n');
-    expect(cp.signatures.map((s) => [s.name, s.hint.toString('hex'), s.signature.length])).toEqual([['example.com/behind-the-sofa', '033de0ae', 64]]);
+    expect(cp.signatures.map((s) => [s.name, s.hint.toString('hex'), s.signature.length])).toEqual([
+      ['example.com/behind-the-sofa', '033de0ae', 64],
+    ]);
     const extended = parseCheckpoint(EXAMPLE.replace('2I=\n', '2I=\nTimestamp: 1\n') + '\u2014 witness AAAAAAA=\n') as Checkpoint;
     expect([extended.rest, extended.signatures.length]).toEqual([['Timestamp: 1'], 2]);
   });

@@ -3,7 +3,19 @@
 import { readFileSync } from 'node:fs';
 import * as asn1js from 'asn1js';
 import { describe, expect, it } from 'vitest';
-import { children, contents, decodeInteger, decodeOid, elementBytes, isContext, isUniversal, readElement, readWhole, TAG, type DerElement } from '../../pipeline/formats/der.ts';
+import {
+  children,
+  contents,
+  decodeInteger,
+  decodeOid,
+  elementBytes,
+  isContext,
+  isUniversal,
+  readElement,
+  readWhole,
+  TAG,
+  type DerElement,
+} from '../../pipeline/formats/der.ts';
 import { testPkiPaths } from '../support/tsa/pkijs-tsa.ts';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
@@ -101,7 +113,18 @@ describe('readElement', () => {
 
 describe('decodeOid and decodeInteger', () => {
   it('decode as asn1js does', () => {
-    for (const oid of ['1.2.840.113549.1.9.16.1.4', '2.16.840.1.101.3.4.2.1', '0.9.2342.19200300.100.1.25', '2.999.18446744073709551617', '1.3.6.1.5.5.7.3.8', '1.2.35184372088831', '1.2.35184372088832', '2.39.0', '2.40.0', '1.39.4']) {
+    for (const oid of [
+      '1.2.840.113549.1.9.16.1.4',
+      '2.16.840.1.101.3.4.2.1',
+      '0.9.2342.19200300.100.1.25',
+      '2.999.18446744073709551617',
+      '1.3.6.1.5.5.7.3.8',
+      '1.2.35184372088831',
+      '1.2.35184372088832',
+      '2.39.0',
+      '2.40.0',
+      '1.39.4',
+    ]) {
       const der = new Uint8Array(new asn1js.ObjectIdentifier({ value: oid }).toBER(false));
       const element = readWhole(der)!;
       expect(decodeOid(contents(der, element))).toBe(oid);
@@ -149,7 +172,9 @@ describe('decodeOid and decodeInteger', () => {
     let seed = 3;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
     for (let i = 0; i < 3000; i++) {
-      const content = Uint8Array.from({ length: 1 + (next() % 24) }, () => (next() % 5 === 0 ? [0, 0x7f, 0x80, 0xff][next() % 4]! : next() & 0xff));
+      const content = Uint8Array.from({ length: 1 + (next() % 24) }, () =>
+        next() % 5 === 0 ? [0, 0x7f, 0x80, 0xff][next() % 4]! : next() & 0xff,
+      );
       expect(decodeInteger(content)).toBe(reference(content));
       // A view into a larger buffer reads only its own bytes.
       const wider = Uint8Array.from([0xaa, ...content, 0x55]);

@@ -28,7 +28,11 @@ const CT_ROOTS = [
 /** RFC 6962 MTH written straight from its recursive definition, independent of the code under test. */
 function mth(leaves: Buffer[]): Buffer {
   if (leaves.length === 0) return createHash('sha256').digest();
-  if (leaves.length === 1) return createHash('sha256').update(Buffer.from([0])).update(leaves[0]!).digest();
+  if (leaves.length === 1)
+    return createHash('sha256')
+      .update(Buffer.from([0]))
+      .update(leaves[0]!)
+      .digest();
   let k = 1;
   while (k * 2 < leaves.length) k *= 2;
   return createHash('sha256')
@@ -103,7 +107,11 @@ describe('RFC 6962 Merkle tree', () => {
     expect(verifyInclusion(hashes[6]!, 6, 13, badHexPath, root)).toEqual({ ok: false, failure: 'HASH_SIZE' });
     // A leaf whose data is a hash written in hex (a log of digests): bad hex or 31 bytes is no leaf, not the empty leaf.
     const digest = createHash('sha256').update('entry').digest('hex');
-    expect(Buffer.from(leafHashOfHex(digest)).toString('hex')).toBe(createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(digest, 'hex')])).digest('hex'));
+    expect(Buffer.from(leafHashOfHex(digest)).toString('hex')).toBe(
+      createHash('sha256')
+        .update(Buffer.concat([Buffer.from([0]), Buffer.from(digest, 'hex')]))
+        .digest('hex'),
+    );
     for (const bad of [digest.slice(0, 62), `${digest.slice(0, 63)}z`, `${digest}0`]) {
       expect(leafHashOfHex(bad), bad).toHaveLength(0);
       expect(verifyInclusion(leafHashOfHex(bad), 0, 1, [], hashLeaf()).ok, bad).toBe(false);

@@ -27,29 +27,158 @@ function prng(seed: number): () => number {
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
 const TRICKY_NUMBERS = [
-  '0', '-0', '0.0', '-0.0', '0e0', '-0E-0', '1', '-1', '1.0', '1.10', '1E5', '1e5', '1.0e1', '1e-07',
-  '1E-7', '1e16', '1e+16', '1e15', '1E+15', '9999999999999998', '9999999999999998.0', '1e-4', '0.0001',
-  '0.00001', '1e-5', '123456789012345678901234567890', '-123456789012345678901234567890', '1.5e-10',
-  '2.5E+20', '5e-324', '4.9e-324', '2.4e-324', '1.7976931348623157e308', '-1.7976931348623157E+308',
-  '2.2250738585072014e-308', '2.225073858507201e-308', '9007199254740993', '9007199254740993.0',
-  '-9007199254740993', '0.1', '0.2', '0.30000000000000004', '1e22', '1e21', '1e23', '100', '4.35',
-  '0.1e1', '1e-400', '-1e-400', '12345678901234567890.123', '9.999999999999999e15', '999999999999999.9',
-  '1.00000000000000011102230246251565404236316680908203125', '0.000123456789', '123e-2', '1E0', '1e00',
-  '18446744073709551616', '-18446744073709551617', '3.141592653589793238462643383279',
+  '0',
+  '-0',
+  '0.0',
+  '-0.0',
+  '0e0',
+  '-0E-0',
+  '1',
+  '-1',
+  '1.0',
+  '1.10',
+  '1E5',
+  '1e5',
+  '1.0e1',
+  '1e-07',
+  '1E-7',
+  '1e16',
+  '1e+16',
+  '1e15',
+  '1E+15',
+  '9999999999999998',
+  '9999999999999998.0',
+  '1e-4',
+  '0.0001',
+  '0.00001',
+  '1e-5',
+  '123456789012345678901234567890',
+  '-123456789012345678901234567890',
+  '1.5e-10',
+  '2.5E+20',
+  '5e-324',
+  '4.9e-324',
+  '2.4e-324',
+  '1.7976931348623157e308',
+  '-1.7976931348623157E+308',
+  '2.2250738585072014e-308',
+  '2.225073858507201e-308',
+  '9007199254740993',
+  '9007199254740993.0',
+  '-9007199254740993',
+  '0.1',
+  '0.2',
+  '0.30000000000000004',
+  '1e22',
+  '1e21',
+  '1e23',
+  '100',
+  '4.35',
+  '0.1e1',
+  '1e-400',
+  '-1e-400',
+  '12345678901234567890.123',
+  '9.999999999999999e15',
+  '999999999999999.9',
+  '1.00000000000000011102230246251565404236316680908203125',
+  '0.000123456789',
+  '123e-2',
+  '1E0',
+  '1e00',
+  '18446744073709551616',
+  '-18446744073709551617',
+  '3.141592653589793238462643383279',
 ];
 
 const TRICKY_KEYS = [
-  '', 'a', 'A', 'b', 'aa', 'ab', 'B', '_', '__proto__', 'constructor', 'toString', 'hasOwnProperty',
-  '0', '1', '10', '2', '01', '-1', '1.5', 'é', 'e\u0301', '\u00ff', '\u0100', '\u2028', '\ue000',
-  '\ufb01', '\ufeff', '\ufffd', '\uffff', '😀', '\u{10000}', '\u{10ffff}', '\u{1f600}x', '\ud800',
-  '\udbff', '\udc00', '\udfff', 'a\ud800', 'a\udc00', 'a😀', 'a\uffff', 'a\ue000', ' ', '\u007f', '\u0000',
-  '\n', '\t', 'key"q', 'back\\slash', 'sl/ash', '\u0080', '日本語',
+  '',
+  'a',
+  'A',
+  'b',
+  'aa',
+  'ab',
+  'B',
+  '_',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '0',
+  '1',
+  '10',
+  '2',
+  '01',
+  '-1',
+  '1.5',
+  'é',
+  'e\u0301',
+  '\u00ff',
+  '\u0100',
+  '\u2028',
+  '\ue000',
+  '\ufb01',
+  '\ufeff',
+  '\ufffd',
+  '\uffff',
+  '😀',
+  '\u{10000}',
+  '\u{10ffff}',
+  '\u{1f600}x',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  'a\ud800',
+  'a\udc00',
+  'a😀',
+  'a\uffff',
+  'a\ue000',
+  ' ',
+  '\u007f',
+  '\u0000',
+  '\n',
+  '\t',
+  'key"q',
+  'back\\slash',
+  'sl/ash',
+  '\u0080',
+  '日本語',
 ];
 
 const SPECIAL_CHARS = [
-  '"', '\\', '/', '\u007f', '\u0000', '\u0001', '\b', '\f', '\n', '\r', '\t', '\u000b', '\u001f',
-  'é', '€', '日', '\u0080', '\u00ff', '\u2028', '\u2029', '\ufeff', '\ufffe', '\uffff', '\ue000',
-  '\u0301', '😀', '\u{10000}', '\u{10ffff}', '\u{1d11e}', '\ud800', '\udbff', '\udc00', '\udfff',
+  '"',
+  '\\',
+  '/',
+  '\u007f',
+  '\u0000',
+  '\u0001',
+  '\b',
+  '\f',
+  '\n',
+  '\r',
+  '\t',
+  '\u000b',
+  '\u001f',
+  'é',
+  '€',
+  '日',
+  '\u0080',
+  '\u00ff',
+  '\u2028',
+  '\u2029',
+  '\ufeff',
+  '\ufffe',
+  '\uffff',
+  '\ue000',
+  '\u0301',
+  '😀',
+  '\u{10000}',
+  '\u{10ffff}',
+  '\u{1d11e}',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
 ];
 
 class Generator {
@@ -102,7 +231,10 @@ class Generator {
       case 1:
         return this.pick(TRICKY_NUMBERS);
       case 2: // integers of every size, up to Python's 4,300-digit limit now and then
-        return sign + (this.chance(0.02) ? this.digits(4300, true) : this.chance(0.5) ? String(this.int(1000)) : this.digits(1 + this.int(60), true));
+        return (
+          sign +
+          (this.chance(0.02) ? this.digits(4300, true) : this.chance(0.5) ? String(this.int(1000)) : this.digits(1 + this.int(60), true))
+        );
       case 3: {
         // a double from random bits, formatted in one of several ways
         const x = this.randomDouble();
@@ -141,9 +273,11 @@ class Generator {
     let s = '';
     for (let i = 0; i < n; i++) {
       const r = this.int(10);
-      if (r < 5) s += String.fromCharCode(0x20 + this.int(0x5f)); // printable ASCII
+      if (r < 5)
+        s += String.fromCharCode(0x20 + this.int(0x5f)); // printable ASCII
       else if (r < 8) s += this.pick(SPECIAL_CHARS);
-      else if (r < 9) s += String.fromCharCode(0x80 + this.int(0xd800 - 0x80)); // BMP below surrogates
+      else if (r < 9)
+        s += String.fromCharCode(0x80 + this.int(0xd800 - 0x80)); // BMP below surrogates
       else s += String.fromCodePoint(0x10000 + this.int(0x100000)); // astral
     }
     return s;
@@ -161,7 +295,8 @@ class Generator {
       const ch = String.fromCodePoint(cp);
       i += cp > 0xffff ? 2 : 1;
       const short: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-      if (cp >= 0xd800 && cp <= 0xdfff) out += hex(cp); // a lone surrogate: only as an escape
+      if (cp >= 0xd800 && cp <= 0xdfff)
+        out += hex(cp); // a lone surrogate: only as an escape
       else if (ch === '"' || ch === '\\') out += this.chance(0.8) ? short[ch] : hex(cp);
       else if (cp < 0x20) out += short[ch] !== undefined && this.chance(0.7) ? short[ch] : hex(cp);
       else if (ch === '/') out += this.chance(0.5) ? '\\/' : '/';
@@ -275,7 +410,18 @@ describe('agreement with CPython json.dumps(sort_keys=True, separators=(",", ":"
 
   it('covers the tricky cases', () => {
     const all = docs.join('\n');
-    for (const needle of ['\\ud800', '\\uDC00', '😀', '\u007f', '\\u0000', '1E5', '-0', '1e-07', '1e16', '123456789012345678901234567890']) {
+    for (const needle of [
+      '\\ud800',
+      '\\uDC00',
+      '😀',
+      '\u007f',
+      '\\u0000',
+      '1E5',
+      '-0',
+      '1e-07',
+      '1e16',
+      '123456789012345678901234567890',
+    ]) {
       expect(all).toContain(needle);
     }
     expect(docs.some((d) => /\d{4300}/.test(d))).toBe(true);
@@ -291,7 +437,8 @@ describe('agreement with CPython json.dumps(sort_keys=True, separators=(",", ":"
         ours = `OUR-ERROR ${(e as Error).message}`;
       }
       const python = expected[i]!;
-      if (ours !== python) differences.push({ line: i + 1, document: doc.slice(0, 300), ours: ours.slice(0, 300), python: python.slice(0, 300) });
+      if (ours !== python)
+        differences.push({ line: i + 1, document: doc.slice(0, 300), ours: ours.slice(0, 300), python: python.slice(0, 300) });
     });
     expect(differences.length, JSON.stringify(differences.slice(0, 5), null, 2)).toBe(0);
   });

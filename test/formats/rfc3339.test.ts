@@ -40,7 +40,7 @@ describe('parseRfc3339: real calendar dates, any fraction, any offset', () => {
     expect(parseRfc3339('1969-12-31T23:59:59Z')).toEqual({ seconds: -1, fraction: '' });
   });
 
-  it('compares instants exactly, beyond a double\'s precision', () => {
+  it("compares instants exactly, beyond a double's precision", () => {
     const at = (s: string) => parseRfc3339(s)!;
     expect(compareInstants(at('2026-11-16T00:00:00Z'), at('2026-11-16T01:00:00+01:00'))).toBe(0);
     expect(compareInstants(at('2026-11-16T00:00:00.000Z'), at('2026-11-16T00:00:00Z'))).toBe(0);

@@ -20,7 +20,7 @@ describe.each([
     expect(readdirSync(dir).sort()).toEqual([...expected.keys()].sort());
   });
 
-  it.each([...expected.keys()])('%s is the generator\'s output (run `npm run schemas:generate`)', (file) => {
+  it.each([...expected.keys()])("%s is the generator's output (run `npm run schemas:generate`)", (file) => {
     expect(readFileSync(`${dir}${file}`, 'utf8')).toBe(expected.get(file));
   });
 });
@@ -28,9 +28,13 @@ describe.each([
 describe('the generated validators', () => {
   it('report what ajv reports: a missing key, a pattern, a length counted in code points', () => {
     expect(schemaProblems('items', { item_id: 'a' })).toEqual(["/ must have required property 'question'"]);
-    expect(schemaProblems('items', { item_id: '-a', question: 'q' })).toEqual(['/item_id must match pattern "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"']);
+    expect(schemaProblems('items', { item_id: '-a', question: 'q' })).toEqual([
+      '/item_id must match pattern "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"',
+    ]);
     // 4,000 astral characters are 8,000 UTF-16 units and still within maxLength 4000.
     expect(schemaProblems('items', { item_id: 'a', question: '😀'.repeat(4000) })).toEqual([]);
-    expect(schemaProblems('items', { item_id: 'a', question: '😀'.repeat(4001) })).toEqual(['/question must NOT have more than 4000 characters']);
+    expect(schemaProblems('items', { item_id: 'a', question: '😀'.repeat(4001) })).toEqual([
+      '/question must NOT have more than 4000 characters',
+    ]);
   });
 });

@@ -6,7 +6,21 @@ import { describe, expect, it } from 'vitest';
 import type { ArkForgeProof } from '../../pipeline/evidence/arkforge/versions/proof.ts';
 import type { TlogEntry } from '../../pipeline/evidence/tlog/index.ts';
 import type { SchemaShapeProblems } from '../../pipeline/formats/schema-shape.ts';
-import { answerKeySchema, commitmentSchema, deviationSchema, freezeSchema, intakeRequestSchema, itemsSchema, proofSchema, sealSchema, studySchema, submissionSchema, timelineSchema, tlogEntrySchema, trustPolicySchema } from '../../pipeline/formats/schemas/index.ts';
+import {
+  answerKeySchema,
+  commitmentSchema,
+  deviationSchema,
+  freezeSchema,
+  intakeRequestSchema,
+  itemsSchema,
+  proofSchema,
+  sealSchema,
+  studySchema,
+  submissionSchema,
+  timelineSchema,
+  tlogEntrySchema,
+  trustPolicySchema,
+} from '../../pipeline/formats/schemas/index.ts';
 import type { SubmissionLine } from '../../pipeline/ingest/submission.ts';
 import type { CommitmentDocument } from '../../pipeline/evidence/aer1/index.ts';
 import type { Timeline } from '../../pipeline/dev/aer1-timeline.ts';
@@ -54,6 +68,27 @@ const nested: SchemaShapeProblems<{ a: string; b?: number; inner: { x: string; y
 
 describe('types from schemas', () => {
   it('are checked at compile time (npm run typecheck); nothing to run', () => {
-    expect([proof, entry, policy, record, study, request, sealed, deviation, item, answer, submission, commitment, timeline, same, missing, extra, optional, nested].every((p) => p === 'none')).toBe(true);
+    expect(
+      [
+        proof,
+        entry,
+        policy,
+        record,
+        study,
+        request,
+        sealed,
+        deviation,
+        item,
+        answer,
+        submission,
+        commitment,
+        timeline,
+        same,
+        missing,
+        extra,
+        optional,
+        nested,
+      ].every((p) => p === 'none'),
+    ).toBe(true);
   });
 });

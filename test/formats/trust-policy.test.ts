@@ -16,7 +16,14 @@ describe('sellerMode and trustWeakenedModes', () => {
 });
 
 describe('the schema of sellers', () => {
-  const base = { format: 'prereg.trust/1', arkforge_keys: [], tsa_roots: [], require_tsa_token: true, max_skew_seconds: 300, require_receipts: true };
+  const base = {
+    format: 'prereg.trust/1',
+    arkforge_keys: [],
+    tsa_roots: [],
+    require_tsa_token: true,
+    max_skew_seconds: 300,
+    require_receipts: true,
+  };
   it.each([
     [['retrieval.example'], true],
     ['any', true],

@@ -43,23 +43,27 @@ describe.skipIf(!permitted)('a full disk while a stage writes the store', () => 
     ['classify', ['ingest', 'verify'], 1024 * 1024],
     ['score', ['ingest', 'verify', 'classify'], 1024 * 1024],
     ['verify', ['ingest'], 64 * 1024],
-  ] as const)('%s: OUTPUT_DISK_FULL (exit 3, not INTERNAL_ERROR), no half-written store; once space is freed, run completes', async (stage, before, left) => {
-    const root = study();
-    const work = onSmallDevice(root);
-    for (const s of before) ok(await runCli([s, '--root', root, '--json']));
-    const filler = fill(work, left);
+  ] as const)(
+    '%s: OUTPUT_DISK_FULL (exit 3, not INTERNAL_ERROR), no half-written store; once space is freed, run completes',
+    async (stage, before, left) => {
+      const root = study();
+      const work = onSmallDevice(root);
+      for (const s of before) ok(await runCli([s, '--root', root, '--json']));
+      const filler = fill(work, left);
 
-    const full = await runCli([stage, '--root', root, '--json']);
-    expect([full.code, full.json?.code], full.stdout + full.stderr).toEqual([3, 'OUTPUT_DISK_FULL']);
-    expect(full.json.message).toMatch(/no space left on the device/i);
-    // Nothing half-written: the store (a cache) and its WAL are gone; only the filler is left.
-    expect(readdirSync(work).filter((n) => n !== 'filler' && n !== '.lock')).toEqual([]);
-    const explained = await runCli(['explain', 'OUTPUT_DISK_FULL']);
-    expect(explained.stdout).toMatch(/Free space/);
+      const full = await runCli([stage, '--root', root, '--json']);
+      expect([full.code, full.json?.code], full.stdout + full.stderr).toEqual([3, 'OUTPUT_DISK_FULL']);
+      expect(full.json.message).toMatch(/no space left on the device/i);
+      // Nothing half-written: the store (a cache) and its WAL are gone; only the filler is left.
+      expect(readdirSync(work).filter((n) => n !== 'filler' && n !== '.lock')).toEqual([]);
+      const explained = await runCli(['explain', 'OUTPUT_DISK_FULL']);
+      expect(explained.stdout).toMatch(/Free space/);
 
-    rmSync(filler);
-    const run = await runCli(['run', '--root', root, '--outputs', join(root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
-    ok(run);
-    expect(existsSync(join(run.json.dir as string, 'results.json'))).toBe(true);
-  }, 240_000);
+      rmSync(filler);
+      const run = await runCli(['run', '--root', root, '--outputs', join(root, 'outputs'), ...TEST_OPERATOR_ARGS, '--json']);
+      ok(run);
+      expect(existsSync(join(run.json.dir as string, 'results.json'))).toBe(true);
+    },
+    240_000,
+  );
 });

@@ -22,13 +22,16 @@ describe('outputs that cannot or must not be written', () => {
   }, 120_000);
   afterAll(() => study.cleanup());
 
-  it.each(['corpus', 'corpus/sub', 'preregistration', 'inputs/submissions'])('--outputs inside the study (%s): OUTPUT_PATH_UNSAFE, exit 4, nothing written', async (inside) => {
-    const before = snapshotTree(join(study.root, inside.split('/')[0]!));
-    const r = await run(['--outputs', join(study.root, inside)]);
-    expect(r.code, r.stdout).toBe(4);
-    expect(r.json.code).toBe('OUTPUT_PATH_UNSAFE');
-    expect(snapshotTree(join(study.root, inside.split('/')[0]!))).toEqual(before);
-  });
+  it.each(['corpus', 'corpus/sub', 'preregistration', 'inputs/submissions'])(
+    '--outputs inside the study (%s): OUTPUT_PATH_UNSAFE, exit 4, nothing written',
+    async (inside) => {
+      const before = snapshotTree(join(study.root, inside.split('/')[0]!));
+      const r = await run(['--outputs', join(study.root, inside)]);
+      expect(r.code, r.stdout).toBe(4);
+      expect(r.json.code).toBe('OUTPUT_PATH_UNSAFE');
+      expect(snapshotTree(join(study.root, inside.split('/')[0]!))).toEqual(before);
+    },
+  );
 
   it('--outputs inside the study through a symlink: refused too', async () => {
     symlinkSync(join(study.root, 'corpus'), join(study.root, 'link-to-corpus'));

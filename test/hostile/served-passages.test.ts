@@ -36,7 +36,9 @@ describe('lone surrogates in an evidence response', () => {
   afterAll(() => study.cleanup());
 
   it('validate rejects each of the four lines with the pointer, and accepts the clean one', async () => {
-    const files = ['sys-ok', 'sys-digits', 'sys-text', 'sys-ref', 'sys-field', 'sys-string'].map((s) => join(study.root, 'inputs/submissions', `${s}.jsonl`));
+    const files = ['sys-ok', 'sys-digits', 'sys-text', 'sys-ref', 'sys-field', 'sys-string'].map((s) =>
+      join(study.root, 'inputs/submissions', `${s}.jsonl`),
+    );
     const r = await runCli(['validate', ...files, '--root', study.root, '--json']);
     expect(r.code).toBe(1);
     const rejects = r.json.rejects as Array<{ file: string; reason_code: string; detail: string }>;

@@ -33,7 +33,10 @@ function prereg(args: string[]): Promise<Exited> {
 const lockPath = (root: string) => join(root, 'work/prereg.lock');
 const holdLock = (root: string, pid: number, extra: Record<string, unknown> = {}) => {
   mkdirSync(join(root, 'work'), { recursive: true });
-  writeFileSync(lockPath(root), `${JSON.stringify({ pid, proc_start: null, command: 'prereg run', started_at: '2026-12-01T00:00:00.000Z', ...extra })}\n`);
+  writeFileSync(
+    lockPath(root),
+    `${JSON.stringify({ pid, proc_start: null, command: 'prereg run', started_at: '2026-12-01T00:00:00.000Z', ...extra })}\n`,
+  );
 };
 
 describe('the study lock', () => {
@@ -47,7 +50,10 @@ describe('the study lock', () => {
     const args = ['run', '--root', study.root, ...TEST_OPERATOR_ARGS, '--json'];
     const [a, b] = await Promise.all([prereg(args), prereg(args)]);
     const results = [a, b].sort((x, y) => (x.code ?? 9) - (y.code ?? 9));
-    expect(results.map((r) => r.code), `${a.stdout}${a.stderr}\n${b.stdout}${b.stderr}`).toEqual([0, 4]);
+    expect(
+      results.map((r) => r.code),
+      `${a.stdout}${a.stderr}\n${b.stdout}${b.stderr}`,
+    ).toEqual([0, 4]);
     const loser = JSON.parse(results[1]!.stdout);
     expect(loser.code).toBe('STUDY_LOCKED');
     expect(loser.message).toMatch(/is held by prereg run, pid \d+, since /);
@@ -65,7 +71,15 @@ describe('the study lock', () => {
       holdLock(study.root, sleeper.pid!);
       const work = snapshotTree(join(study.root, 'work'));
       const outputs = snapshotTree(join(study.root, 'outputs'));
-      for (const args of [['ingest', '--force'], ['verify', '--force'], ['classify', '--force'], ['score', '--force'], ['emit', ...TEST_OPERATOR_ARGS], ['run', ...TEST_OPERATOR_ARGS], ['seal']]) {
+      for (const args of [
+        ['ingest', '--force'],
+        ['verify', '--force'],
+        ['classify', '--force'],
+        ['score', '--force'],
+        ['emit', ...TEST_OPERATOR_ARGS],
+        ['run', ...TEST_OPERATOR_ARGS],
+        ['seal'],
+      ]) {
         const r = await runCli([...args, '--root', study.root, '--json']);
         expect([args[0], r.code, r.json?.code]).toEqual([args[0], 4, 'STUDY_LOCKED']);
       }
@@ -98,6 +112,11 @@ describe('the study lock', () => {
       if (existsSync(lockPath(study.root))) seen = readFileSync(lockPath(study.root), 'utf8');
     }
     expect((await child).code).toBe(0);
-    expect(JSON.parse(seen!)).toMatchObject({ pid: expect.any(Number), proc_start: expect.stringMatching(/^\d+$/), command: 'prereg ingest', started_at: expect.any(String) });
+    expect(JSON.parse(seen!)).toMatchObject({
+      pid: expect.any(Number),
+      proc_start: expect.stringMatching(/^\d+$/),
+      command: 'prereg ingest',
+      started_at: expect.any(String),
+    });
   }, 240_000);
 });

@@ -19,7 +19,10 @@ const FORGED = /^verdict: FORGED/m;
 
 function expectShown(what: string, text: string): void {
   const raw = RAW.exec(text);
-  expect(raw, `${what}: a raw U+${raw?.[0].codePointAt(0)?.toString(16).padStart(4, '0')} at ${raw?.index}: ${JSON.stringify(text.slice(Math.max(0, (raw?.index ?? 0) - 80), (raw?.index ?? 0) + 20))}`).toBeNull();
+  expect(
+    raw,
+    `${what}: a raw U+${raw?.[0].codePointAt(0)?.toString(16).padStart(4, '0')} at ${raw?.index}: ${JSON.stringify(text.slice(Math.max(0, (raw?.index ?? 0) - 80), (raw?.index ?? 0) + 20))}`,
+  ).toBeNull();
   expect(FORGED.test(text), `${what}: a forged line begins`).toBe(false);
 }
 
@@ -37,17 +40,25 @@ describe('no command prints or writes a hostile string raw', () => {
     study = copyExampleStudy();
     scratch = mkdtempSync(join(tmpdir(), 'prereg-hostile-'));
     const sub = join(study.root, 'inputs/submissions');
-    const lines = readFileSync(join(sub, 'sys-truncated.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(sub, 'sys-truncated.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const second = lines.filter((l) => l.attempt === 2);
     // An accepted line (sys-truncated has no attempt 3) whose proof_id and job ids are hostile.
     const accepted = { ...second[0], attempt: 3 };
     accepted.evidence = accepted.evidence.map((e: { proof: Record<string, unknown> }) => ({ ...e, proof: { ...e.proof, proof_id: H } }));
-    accepted.receipts = JSON.parse(JSON.stringify(accepted.receipts ?? null)?.replaceAll(/"job_id":"[^"]*"/g, `"job_id":${JSON.stringify(H)}`) ?? 'null');
+    accepted.receipts = JSON.parse(
+      JSON.stringify(accepted.receipts ?? null)?.replaceAll(/"job_id":"[^"]*"/g, `"job_id":${JSON.stringify(H)}`) ?? 'null',
+    );
     const extraProperty = { ...second[1], attempt: 3, [H]: 1 };
     const otherSystem = { ...second[2], attempt: 3, system_id: H };
     const unknownItem = { ...second[3], attempt: 3, item_id: H };
     hostileFile = join(sub, `${H}.jsonl`);
-    writeFileSync(hostileFile, `${[accepted, extraProperty, otherSystem, unknownItem].map((l) => JSON.stringify(l)).join('\n')}\n{"raw": "${H.replace('\\', '\\\\')}"}\n`);
+    writeFileSync(
+      hostileFile,
+      `${[accepted, extraProperty, otherSystem, unknownItem].map((l) => JSON.stringify(l)).join('\n')}\n{"raw": "${H.replace('\\', '\\\\')}"}\n`,
+    );
     proofFile = join(scratch, `${H}.json`);
     writeFileSync(proofFile, JSON.stringify(accepted.evidence[0].proof));
   });
@@ -74,7 +85,11 @@ describe('no command prints or writes a hostile string raw', () => {
 
   it('errors naming a hostile path: validate, verify and trust import-arkforge of a file that does not exist, or is too large', async () => {
     const missing = join(scratch, `missing-${H}.json`);
-    for (const args of [['validate', missing], ['verify', missing], ['trust', 'import-arkforge', missing, '--trust', join(study.root, 'preregistration/trust')]]) {
+    for (const args of [
+      ['validate', missing],
+      ['verify', missing],
+      ['trust', 'import-arkforge', missing, '--trust', join(study.root, 'preregistration/trust')],
+    ]) {
       for (const json of [[], ['--json']]) {
         const r = await runCli([...args, ...json]);
         expect(r.code, r.stdout + r.stderr).toBe(3);
@@ -96,7 +111,10 @@ describe('no command prints or writes a hostile string raw', () => {
       ['intake (missing request)', ['intake', join(scratch, `missing-${H}.json`), '--root', study.root]],
       ['intake (malformed request)', ['intake', request, '--root', study.root]],
       ['corpus-proof (not in the corpus)', ['corpus-proof', corpusFile, '--root', study.root]],
-      ['submission sign (missing key)', ['submission', 'sign', hostileFile, '--key', join(scratch, `key-${H}.pem`), '--system', 'sys-honest', '--root', study.root]],
+      [
+        'submission sign (missing key)',
+        ['submission', 'sign', hostileFile, '--key', join(scratch, `key-${H}.pem`), '--system', 'sys-honest', '--root', study.root],
+      ],
     ] as const) {
       for (const json of [[], ['--json']]) {
         const r = await runCli([...args, ...json]);
@@ -128,11 +146,16 @@ describe('no command prints or writes a hostile string raw', () => {
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('inputs/submissions/h\\\\u001b\\]0;pwned');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('>inputs/submissions/h\\u001b]0;pwned\\u0007'); // a cell's text (the cell's class is the layout's)
     // The hostile names did reach the files, shown: the backslash of the literal escape doubled.
-    expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toContain('\\u001b]0;pwned\\u0007\\u001b[2J\\u000d\\u000averdict: FORGED\\u0085\\u009b31m\\u2028\\u202e\\\\u001b');
+    expect(readFileSync(join(dir, 'rejects.csv'), 'utf8')).toContain(
+      '\\u001b]0;pwned\\u0007\\u001b[2J\\u000d\\u000averdict: FORGED\\u0085\\u009b31m\\u2028\\u202e\\\\u001b',
+    );
     for (const json of [[], ['--json']]) {
       const audited = await runCli(['audit', dir, '--root', study.root, ...auditorFlags(publishedFreezeDigest(study.root)), ...json]);
       expectRunShown(`audit ${json.join(' ')}`, audited);
-      if (json.length > 0) expect(audited.json.rails.find((r: { name: string }) => r.name === 'reproduced')?.ok, JSON.stringify(audited.json.rails)).toBe(true);
+      if (json.length > 0)
+        expect(audited.json.rails.find((r: { name: string }) => r.name === 'reproduced')?.ok, JSON.stringify(audited.json.rails)).toBe(
+          true,
+        );
     }
   }, 300_000);
 });

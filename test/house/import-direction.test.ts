@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/cli.ts';
 import { PIPELINE_DIR, repoRelative, sourceFiles, withoutComments } from '../support/sources.ts';
 
-
 /** Modules that reach outside the process: files, processes, the network, the database. */
 const IO_MODULES = new Set([
   'fs',
@@ -33,7 +32,6 @@ const PURE_ROOMS = ['pipeline/evidence/', 'pipeline/formats/'];
  * an entry is no longer needed, so the list only shrinks.
  */
 const KNOWN_IO: ReadonlyArray<{ file: string; module: string; why: string }> = [];
-
 
 /** Every module a file imports, re-exports, imports dynamically or starts as a worker (new URL('./x.ts', import.meta.url)). */
 function importsOf(text: string): string[] {
@@ -62,8 +60,14 @@ function graphOf(files: string[]): Graph {
   const external = new Map<string, string[]>();
   for (const abs of files) {
     const specs = importsOf(readFileSync(abs, 'utf8'));
-    local.set(repoRelative(abs), specs.filter((s) => s.startsWith('.')).map((s) => repoRelative(resolve(dirname(abs), s))));
-    external.set(repoRelative(abs), specs.filter((s) => !s.startsWith('.')));
+    local.set(
+      repoRelative(abs),
+      specs.filter((s) => s.startsWith('.')).map((s) => repoRelative(resolve(dirname(abs), s))),
+    );
+    external.set(
+      repoRelative(abs),
+      specs.filter((s) => !s.startsWith('.')),
+    );
   }
   return { local, external };
 }
@@ -134,26 +138,28 @@ function circlesOf(edges: ReadonlyMap<string, readonly string[]>): string[] {
   };
   for (const v of [...edges.keys()].sort()) if (!index.has(v)) connect(v);
   // One circle through each component, by the shortest way back to its smallest node.
-  return components.map((component) => {
-    const inside = new Set(component);
-    const start = [...component].sort()[0]!;
-    const from = new Map<string, string>();
-    const queue = [start];
-    for (let i = 0; i < queue.length; i++) {
-      for (const w of edges.get(queue[i]!) ?? []) {
-        if (w === start) {
-          const path = [queue[i]!];
-          while (path[0] !== start) path.unshift(from.get(path[0]!)!);
-          return [...path, start].join(' → ');
-        }
-        if (inside.has(w) && !from.has(w)) {
-          from.set(w, queue[i]!);
-          queue.push(w);
+  return components
+    .map((component) => {
+      const inside = new Set(component);
+      const start = [...component].sort()[0]!;
+      const from = new Map<string, string>();
+      const queue = [start];
+      for (let i = 0; i < queue.length; i++) {
+        for (const w of edges.get(queue[i]!) ?? []) {
+          if (w === start) {
+            const path = [queue[i]!];
+            while (path[0] !== start) path.unshift(from.get(path[0]!)!);
+            return [...path, start].join(' → ');
+          }
+          if (inside.has(w) && !from.has(w)) {
+            from.set(w, queue[i]!);
+            queue.push(w);
+          }
         }
       }
-    }
-    return start;
-  }).sort();
+      return start;
+    })
+    .sort();
 }
 
 /** Folder → the folders it imports (a file at the top of pipeline/ is its own node), and file → the files it imports. */
@@ -176,23 +182,27 @@ function violations(graph: Graph, known = KNOWN_IO): string[] {
   const found: string[] = [];
   for (const [file, imports] of graph.local) {
     if (!mayImportStages(file)) {
-      for (const target of imports.filter(isStage)) found.push(`${file} imports the command ${target}: only pipeline/stages/, pipeline/commands/ and pipeline/cli.ts may`);
+      for (const target of imports.filter(isStage))
+        found.push(`${file} imports the command ${target}: only pipeline/stages/, pipeline/commands/ and pipeline/cli.ts may`);
     }
     if (PURE_ROOMS.some((room) => file.startsWith(room))) {
       const chain = ioChain(graph, file, knownKeys);
       if (chain) found.push(`${file} is in a pure room but reaches I/O: ${chain.join(' → ')}`);
     }
     if (file.startsWith('pipeline/io/')) {
-      for (const target of imports.filter((t) => t.startsWith('pipeline/evidence/'))) found.push(`${file} reads files and must not import ${target}`);
+      for (const target of imports.filter((t) => t.startsWith('pipeline/evidence/')))
+        found.push(`${file} reads files and must not import ${target}`);
     }
   }
   for (const [file, imports] of graph.local) {
     if (!isStage(file) || file === COMMAND_LIST) continue;
-    for (const target of imports.filter(isStage)) found.push(`${file} imports the command ${target}: a command imports no command; what two share lives below them`);
+    for (const target of imports.filter(isStage))
+      found.push(`${file} imports the command ${target}: a command imports no command; what two share lives below them`);
   }
   found.push(...circles(graph));
   for (const k of known) {
-    if (!(graph.external.get(k.file) ?? []).includes(k.module)) found.push(`KNOWN_IO lists ${k.file} → ${k.module}, which no longer exists: remove the entry`);
+    if (!(graph.external.get(k.file) ?? []).includes(k.module))
+      found.push(`KNOWN_IO lists ${k.file} → ${k.module}, which no longer exists: remove the entry`);
   }
   return found;
 }
@@ -249,9 +259,22 @@ describe('import direction', () => {
   });
 
   it('names every circle once, from its smallest node', () => {
-    const edges = new Map([['b', ['c']], ['c', ['a', 'b']], ['a', ['b']], ['d', ['d']], ['e', ['a']]]);
+    const edges = new Map([
+      ['b', ['c']],
+      ['c', ['a', 'b']],
+      ['a', ['b']],
+      ['d', ['d']],
+      ['e', ['a']],
+    ]);
     expect(circlesOf(edges)).toEqual(['a → b → c → a', 'd → d']);
-    expect(circlesOf(new Map([['a', ['b']], ['b', ['c']]]))).toEqual([]);
+    expect(
+      circlesOf(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('fails when a pure file imports node:fs, or reaches pipeline/io/ through another file', () => {

@@ -5,7 +5,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PIPELINE_DIR, repoRelative, sourceFiles, withoutComments } from '../support/sources.ts';
 
-
 interface Rule {
   what: string;
   /** What a file must not contain, outside `allowed`. */
@@ -51,24 +50,35 @@ const RULES: readonly Rule[] = [
     what: 'whose agent keys sign commitments is derived only by registeredAgentKeys (verify/inputs.ts)',
     pattern: /flatMap\(\(s\) => \(s\.agent_keys \?\? \[\]\)\.map/,
     allowed: ['pipeline/verify/inputs.ts'],
-    breaking: 'const keys = systems.flatMap((s) => (s.agent_keys ?? []).map((k) => ({ system_id: s.system_id, public_key: k.public_key })));',
+    breaking:
+      'const keys = systems.flatMap((s) => (s.agent_keys ?? []).map((k) => ({ system_id: s.system_id, public_key: k.public_key })));',
   },
 ];
 
-
 /** The files of `files` (path → text) that break `rule`. */
 function offenders(rule: Rule, files: ReadonlyMap<string, string>): string[] {
-  return [...files].filter(([file, text]) => !rule.allowed.includes(file) && rule.pattern.test(withoutComments(text))).map(([file]) => file);
+  return [...files]
+    .filter(([file, text]) => !rule.allowed.includes(file) && rule.pattern.test(withoutComments(text)))
+    .map(([file]) => file);
 }
 
 /** The pipeline's sources, but the generated schema validators (npm run schemas:generate). */
-const SOURCES = new Map(sourceFiles(PIPELINE_DIR).map((f) => [repoRelative(f), readFileSync(f, 'utf8')] as const).filter(([f]) => !f.startsWith('pipeline/formats/validators/')));
+const SOURCES = new Map(
+  sourceFiles(PIPELINE_DIR)
+    .map((f) => [repoRelative(f), readFileSync(f, 'utf8')] as const)
+    .filter(([f]) => !f.startsWith('pipeline/formats/validators/')),
+);
 
 describe('each fact in one place', () => {
   it.each(RULES.map((r) => [r.what, r] as const))('%s', (_, rule) => {
     expect(offenders(rule, SOURCES)).toEqual([]);
     // The rule can fail: a file elsewhere doing it is caught, and the allowed files still do it.
-    expect(offenders(rule, new Map([...SOURCES, ['pipeline/stages/elsewhere.ts', rule.breaking]]))).toEqual(['pipeline/stages/elsewhere.ts']);
-    expect(rule.allowed.some((f) => rule.pattern.test(withoutComments(SOURCES.get(f) ?? ''))), `${rule.allowed.join(', ')} no longer do it: the rule is stale`).toBe(true);
+    expect(offenders(rule, new Map([...SOURCES, ['pipeline/stages/elsewhere.ts', rule.breaking]]))).toEqual([
+      'pipeline/stages/elsewhere.ts',
+    ]);
+    expect(
+      rule.allowed.some((f) => rule.pattern.test(withoutComments(SOURCES.get(f) ?? ''))),
+      `${rule.allowed.join(', ')} no longer do it: the rule is stale`,
+    ).toBe(true);
   });
 });

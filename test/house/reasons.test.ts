@@ -18,7 +18,7 @@ describe('exit codes come from the catalogue', () => {
     expect(new PreregError(code, 'm').exitCode).toBe(exit);
   });
 
-  it('every entry\'s exit is one of SPEC §10\'s, and a stage may still say otherwise', () => {
+  it("every entry's exit is one of SPEC §10's, and a stage may still say otherwise", () => {
     const exits = new Set<number>(Object.values(EXIT));
     for (const code of Object.keys(REASONS) as ReasonCode[]) expect(exits.has(exitCodeOf(code))).toBe(true);
     const e = new PreregError('FILE_NOT_FOUND', 'x does not exist', { path: 'x' }, EXIT.usage);

@@ -19,7 +19,10 @@ function registrations(): string[] {
 
 describe('SQL functions the product registers', () => {
   it('are registered in one place, the one that answers NULL', () => {
-    expect(registrations()).toEqual(['pipeline/store/sql-functions.ts registerScalarFunction', 'pipeline/store/sql-functions.ts DuckDBScalarFunction.create']);
+    expect(registrations()).toEqual([
+      'pipeline/store/sql-functions.ts registerScalarFunction',
+      'pipeline/store/sql-functions.ts DuckDBScalarFunction.create',
+    ]);
     const source = withoutComments(readFileSync(`${PIPELINE_DIR}/store/sql-functions.ts`, 'utf8'));
     const body = source.slice(source.indexOf('export function registerSqlFunction'));
     expect(body).toContain('registerScalarFunction');

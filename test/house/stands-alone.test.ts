@@ -14,7 +14,11 @@ const SELF = 'test/house/stands-alone.test.ts';
 
 /** Tracked files of code, tests, docs and scripts (not the vendored artefacts under test/fixtures/). */
 function projectFiles(): string[] {
-  const out = execFileSync('git', ['ls-files', 'pipeline', 'test', 'docs', 'scripts', 'bench', 'bin', 'schemas', '.ci', 'README.md', 'Taskfile.yml', 'package.json'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  const out = execFileSync(
+    'git',
+    ['ls-files', 'pipeline', 'test', 'docs', 'scripts', 'bench', 'bin', 'schemas', '.ci', 'README.md', 'Taskfile.yml', 'package.json'],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
   return out.split('\n').filter((f) => f !== '' && f !== SELF && !f.startsWith('test/fixtures/'));
 }
 

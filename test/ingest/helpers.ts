@@ -52,16 +52,24 @@ export function sha256(data: string | Uint8Array): string {
  * A scratch copy of the example study, frozen (freeze.json made if the example has none yet), with
  * an empty inputs/submissions/.
  */
-export async function frozenStudy(options: { maxLineBytes?: number; maxSystems?: number } = {}): Promise<{ root: string; submissions: string; cleanup: () => void }> {
+export async function frozenStudy(
+  options: { maxLineBytes?: number; maxSystems?: number } = {},
+): Promise<{ root: string; submissions: string; cleanup: () => void }> {
   const study = copyExampleStudy();
-  const limits = { ...(options.maxLineBytes !== undefined ? { max_line_bytes: options.maxLineBytes } : {}), ...(options.maxSystems !== undefined ? { max_systems: options.maxSystems } : {}) };
+  const limits = {
+    ...(options.maxLineBytes !== undefined ? { max_line_bytes: options.maxLineBytes } : {}),
+    ...(options.maxSystems !== undefined ? { max_systems: options.maxSystems } : {}),
+  };
   // The tests' lines come from systems of their own (sys-a, sys-b…) with any attempt: a study that
   // registers none, declaring so (binding none), and declares no protocol, so that no line is
   // SYSTEM_UNREGISTERED or ATTEMPT_OUT_OF_PROTOCOL; bounds are the study's (study.json limits).
   // Then refreeze.
   const path = join(study.root, 'preregistration/study.json');
   const { systems: _registered, protocol: _protocol, ...config } = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-  writeFileSync(path, `${JSON.stringify({ ...config, binding: 'none', ...(Object.keys(limits).length > 0 ? { limits } : {}) }, null, 2)}\n`);
+  writeFileSync(
+    path,
+    `${JSON.stringify({ ...config, binding: 'none', ...(Object.keys(limits).length > 0 ? { limits } : {}) }, null, 2)}\n`,
+  );
   const r = await runCli(['freeze', '--root', study.root, '--replace', '--reason', 'test refreeze', '--json']);
   if (r.code !== 0) throw new Error(`freeze failed: ${r.stdout}${r.stderr}`);
   // The tests write the submissions they need: whatever the example ships is set aside.

@@ -12,7 +12,10 @@ const A_LINES: Array<{ code: string; line: string | Buffer }> = [
   { code: 'ACCEPTED', line: submissionLine({ answer: { text: 'first', refused: false, truncated: false } }) },
   { code: 'LINE_EMPTY', line: '' },
   { code: 'LINE_CRLF', line: `${submissionLine({ attempt: 3 })}\r` },
-  { code: 'LINE_NOT_UTF8', line: Buffer.concat([Buffer.from('{"format":"prereg.submission/1","x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]) },
+  {
+    code: 'LINE_NOT_UTF8',
+    line: Buffer.concat([Buffer.from('{"format":"prereg.submission/1","x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
+  },
   { code: 'JSON_SYNTAX', line: '{"format":"prereg.submission/1",' },
   { code: 'JSON_DUPLICATE_KEY', line: submissionLine({ attempt: 4 }).replace('"attempt":4', '"attempt":4,"attempt":5') },
   { code: 'JSON_NUMBER_INVALID', line: submissionLine({ attempt: 6 }).replace('"attempt":6', '"attempt":-Infinity') },
@@ -25,7 +28,9 @@ const A_LINES: Array<{ code: string; line: string | Buffer }> = [
     code: 'ACCEPTED',
     line: submissionLine({
       item_id: 'mp-002',
-      evidence: [{ proof: { spec_version: '2.1', n: 1.0 }, request: { q: 'é' }, response: { passages: [{ ref: 'R2122-8', text: '40 000 €' }] } }],
+      evidence: [
+        { proof: { spec_version: '2.1', n: 1.0 }, request: { q: 'é' }, response: { passages: [{ ref: 'R2122-8', text: '40 000 €' }] } },
+      ],
       receipts: { format: 'aer-1', revision: '09', entries: [] },
     }).replace('"n":1', '"n":1.0'), // a number lexeme JSON.stringify cannot write
   },
@@ -36,7 +41,10 @@ describe('prereg ingest: one reject per code, with file, line and byte offset', 
   let result: Awaited<ReturnType<typeof runCli>>;
   let db: string;
   const a = jsonl(A_LINES.map((l) => l.line));
-  const b = jsonl([submissionLine({ system_id: 'sys-b' }), submissionLine({ answer: { text: 'from b', refused: false, truncated: false } })]);
+  const b = jsonl([
+    submissionLine({ system_id: 'sys-b' }),
+    submissionLine({ answer: { text: 'from b', refused: false, truncated: false } }),
+  ]);
   const z = jsonl([submissionLine({ system_id: 'sys-z' })]);
   let before: Record<string, string>;
 
@@ -55,43 +63,89 @@ describe('prereg ingest: one reject per code, with file, line and byte offset', 
   it('exits 0 (rejects are data) and counts lines read = accepted + rejected, per file and in total', () => {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const j = result.json;
-    expect(j).toMatchObject({ ok: true, skipped: false, database: 'work/prereg.duckdb', max_line_bytes: MAX, ignored: ['inputs/submissions/README.txt'] });
-    expect(j.files.map((f: { file: string }) => f.file)).toEqual(['inputs/submissions/Z.jsonl', 'inputs/submissions/a.jsonl', 'inputs/submissions/b.jsonl']);
+    expect(j).toMatchObject({
+      ok: true,
+      skipped: false,
+      database: 'work/prereg.duckdb',
+      max_line_bytes: MAX,
+      ignored: ['inputs/submissions/README.txt'],
+    });
+    expect(j.files.map((f: { file: string }) => f.file)).toEqual([
+      'inputs/submissions/Z.jsonl',
+      'inputs/submissions/a.jsonl',
+      'inputs/submissions/b.jsonl',
+    ]);
     const fa = j.files[1];
     expect(fa).toMatchObject({ lines_read: 13, accepted: 2, rejected: 11, bytes: a.data.length, sha256: sha256(a.data) });
     for (const f of j.files) expect(f.accepted + f.rejected).toBe(f.lines_read);
     expect(j.totals).toMatchObject({ files: 3, lines_read: 16, accepted: 4, rejected: 12 });
     expect(j.totals.rejects_by_code).toEqual({
-      JSON_DUPLICATE_KEY: 1, JSON_NUMBER_INVALID: 1, JSON_SYNTAX: 1, LINE_CRLF: 1, LINE_EMPTY: 1, LINE_NOT_UTF8: 1, LINE_TOO_LONG: 1,
-      SUBMISSION_DUPLICATE: 2, SUBMISSION_FORMAT_UNKNOWN: 1, SUBMISSION_ITEM_UNKNOWN: 1, SUBMISSION_SCHEMA: 1,
+      JSON_DUPLICATE_KEY: 1,
+      JSON_NUMBER_INVALID: 1,
+      JSON_SYNTAX: 1,
+      LINE_CRLF: 1,
+      LINE_EMPTY: 1,
+      LINE_NOT_UTF8: 1,
+      LINE_TOO_LONG: 1,
+      SUBMISSION_DUPLICATE: 2,
+      SUBMISSION_FORMAT_UNKNOWN: 1,
+      SUBMISSION_ITEM_UNKNOWN: 1,
+      SUBMISSION_SCHEMA: 1,
     });
   });
 
   it.each(A_LINES.map((l, i) => ({ ...l, line_no: i + 1 })).filter((l) => l.code !== 'ACCEPTED'))(
     '$code at line $line_no is in the rejects table with its file, line, offset and hash',
     async ({ code, line, line_no }) => {
-      const rows = await query(db, `SELECT file, line_no::INTEGER AS line_no, byte_offset::INTEGER AS byte_offset, line_sha256, reason_code FROM rejects WHERE file = 'inputs/submissions/a.jsonl' AND line_no = ${line_no}`);
+      const rows = await query(
+        db,
+        `SELECT file, line_no::INTEGER AS line_no, byte_offset::INTEGER AS byte_offset, line_sha256, reason_code FROM rejects WHERE file = 'inputs/submissions/a.jsonl' AND line_no = ${line_no}`,
+      );
       expect(rows).toEqual([
-        { file: 'inputs/submissions/a.jsonl', line_no, byte_offset: a.offsets[line_no - 1], line_sha256: sha256(typeof line === 'string' ? Buffer.from(line) : line), reason_code: code },
+        {
+          file: 'inputs/submissions/a.jsonl',
+          line_no,
+          byte_offset: a.offsets[line_no - 1],
+          line_sha256: sha256(typeof line === 'string' ? Buffer.from(line) : line),
+          reason_code: code,
+        },
       ]);
     },
   );
 
   it('keeps the first of a duplicate triple, rejects the later one in the same and in a later file', async () => {
-    const kept = await query(db, "SELECT file, line_no::INTEGER AS line_no, answer_text FROM records WHERE system_id = 'sys-a' AND item_id = 'mp-001' AND attempt = 1");
+    const kept = await query(
+      db,
+      "SELECT file, line_no::INTEGER AS line_no, answer_text FROM records WHERE system_id = 'sys-a' AND item_id = 'mp-001' AND attempt = 1",
+    );
     expect(kept).toEqual([{ file: 'inputs/submissions/a.jsonl', line_no: 1, answer_text: 'first' }]);
-    const dups = await query(db, "SELECT file, line_no::INTEGER AS line_no, detail FROM rejects WHERE reason_code = 'SUBMISSION_DUPLICATE' ORDER BY file, line_no");
-    expect(dups.map((d) => [d.file, d.line_no])).toEqual([['inputs/submissions/a.jsonl', 11], ['inputs/submissions/b.jsonl', 2]]);
+    const dups = await query(
+      db,
+      "SELECT file, line_no::INTEGER AS line_no, detail FROM rejects WHERE reason_code = 'SUBMISSION_DUPLICATE' ORDER BY file, line_no",
+    );
+    expect(dups.map((d) => [d.file, d.line_no])).toEqual([
+      ['inputs/submissions/a.jsonl', 11],
+      ['inputs/submissions/b.jsonl', 2],
+    ]);
     expect(dups[1]!.detail).toContain('already accepted at inputs/submissions/a.jsonl:1');
   });
 
   it('accepts a good line after an oversized one', async () => {
-    const rows = await query(db, "SELECT line_no::INTEGER AS line_no, byte_offset::INTEGER AS byte_offset FROM records WHERE file = 'inputs/submissions/a.jsonl' ORDER BY record_id");
-    expect(rows).toEqual([{ line_no: 1, byte_offset: 0 }, { line_no: 13, byte_offset: a.offsets[12] }]);
+    const rows = await query(
+      db,
+      "SELECT line_no::INTEGER AS line_no, byte_offset::INTEGER AS byte_offset FROM records WHERE file = 'inputs/submissions/a.jsonl' ORDER BY record_id",
+    );
+    expect(rows).toEqual([
+      { line_no: 1, byte_offset: 0 },
+      { line_no: 13, byte_offset: a.offsets[12] },
+    ]);
   });
 
   it('writes records in input order (files by UTF-8 bytes, lines in order), with their evidence and receipts', async () => {
-    const records = await query(db, 'SELECT record_id::INTEGER AS id, file, line_no::INTEGER AS line_no, evidence_count, has_receipts FROM records');
+    const records = await query(
+      db,
+      'SELECT record_id::INTEGER AS id, file, line_no::INTEGER AS line_no, evidence_count, has_receipts FROM records',
+    );
     expect(records.map((r) => [r.id, r.file, r.line_no])).toEqual([
       [1, 'inputs/submissions/Z.jsonl', 1],
       [2, 'inputs/submissions/a.jsonl', 1],
@@ -99,7 +153,10 @@ describe('prereg ingest: one reject per code, with file, line and byte offset', 
       [4, 'inputs/submissions/b.jsonl', 1],
     ]);
     expect(records[2]).toMatchObject({ evidence_count: 1, has_receipts: true });
-    const evidence = await query(db, 'SELECT record_id::INTEGER AS id, evidence_index, proof_json, request_json, response_json, disclosure_json FROM evidence');
+    const evidence = await query(
+      db,
+      'SELECT record_id::INTEGER AS id, evidence_index, proof_json, request_json, response_json, disclosure_json FROM evidence',
+    );
     expect(evidence).toEqual([
       {
         id: 3,
@@ -116,9 +173,15 @@ describe('prereg ingest: one reject per code, with file, line and byte offset', 
   });
 
   it('has as many rows as lines read, and one submission_files row per file', async () => {
-    const [counts] = await query(db, 'SELECT (SELECT count(*) FROM records)::INTEGER AS records, (SELECT count(*) FROM rejects)::INTEGER AS rejects');
+    const [counts] = await query(
+      db,
+      'SELECT (SELECT count(*) FROM records)::INTEGER AS records, (SELECT count(*) FROM rejects)::INTEGER AS rejects',
+    );
     expect(counts).toEqual({ records: 4, rejects: 12 });
-    const files = await query(db, 'SELECT file, sha256, lines_read::INTEGER AS lines_read, accepted::INTEGER AS accepted, rejected::INTEGER AS rejected FROM submission_files');
+    const files = await query(
+      db,
+      'SELECT file, sha256, lines_read::INTEGER AS lines_read, accepted::INTEGER AS accepted, rejected::INTEGER AS rejected FROM submission_files',
+    );
     expect(files[1]).toEqual({ file: 'inputs/submissions/a.jsonl', sha256: sha256(a.data), lines_read: 13, accepted: 2, rejected: 11 });
     const [run] = await query(db, "SELECT inputs_digest FROM stage_runs WHERE stage = 'ingest'");
     expect(run!.inputs_digest).toBe(result.json.inputs_digest);
@@ -147,7 +210,12 @@ describe('prereg ingest: a file larger than one 4 MiB chunk', () => {
       const lines: string[] = [];
       let size = 0;
       for (let i = 0; size < 4.5 * 1024 * 1024; i++) {
-        const line = submissionLine({ system_id: `sys-${Math.floor(i / 2000)}`, item_id: `mp-${String((i % 20) + 1).padStart(3, '0')}`, attempt: (Math.floor(i / 20) % 100) + 1, answer: { text: `réponse ${i} `.repeat(60), refused: false, truncated: false } });
+        const line = submissionLine({
+          system_id: `sys-${Math.floor(i / 2000)}`,
+          item_id: `mp-${String((i % 20) + 1).padStart(3, '0')}`,
+          attempt: (Math.floor(i / 20) % 100) + 1,
+          answer: { text: `réponse ${i} `.repeat(60), refused: false, truncated: false },
+        });
         lines.push(line);
         size += Buffer.byteLength(line) + 1;
       }
@@ -165,7 +233,11 @@ describe('prereg ingest: a file larger than one 4 MiB chunk', () => {
         join(study.root, 'work/prereg.duckdb'),
         `SELECT byte_offset::BIGINT AS byte_offset, line_sha256, answer_text FROM records WHERE line_no = ${spanning + 1}`,
       );
-      expect(row).toEqual({ byte_offset: String(file.offsets[spanning]), line_sha256: sha256(lines[spanning]!), answer_text: `réponse ${spanning} `.repeat(60) });
+      expect(row).toEqual({
+        byte_offset: String(file.offsets[spanning]),
+        line_sha256: sha256(lines[spanning]!),
+        answer_text: `réponse ${spanning} `.repeat(60),
+      });
     } finally {
       study.cleanup();
     }
@@ -185,7 +257,12 @@ describe('prereg ingest: the database is a cache', () => {
     const first = await ingest();
     expect(first.json).toMatchObject({ skipped: false, reason: 'no database yet' });
     const second = await ingest();
-    expect(second.json).toMatchObject({ skipped: true, reason: 'inputs unchanged since the last ingest', inputs_digest: first.json.inputs_digest, totals: first.json.totals });
+    expect(second.json).toMatchObject({
+      skipped: true,
+      reason: 'inputs unchanged since the last ingest',
+      inputs_digest: first.json.inputs_digest,
+      totals: first.json.totals,
+    });
 
     appendFileSync(join(study.submissions, 'a.jsonl'), `${submissionLine({ attempt: 2 })}\n`);
     const changed = await ingest();
@@ -255,14 +332,14 @@ describe('prereg ingest: blocked without frozen items (exit 3)', () => {
     }
   });
 
-  it('refuses --max-line-bytes as usage (exit 2): the limit is the study\'s, set once in study.json', async () => {
+  it("refuses --max-line-bytes as usage (exit 2): the limit is the study's, set once in study.json", async () => {
     const r = await runCli(['ingest', '--root', PROJECT_ROOT, '--max-line-bytes', '67108864', '--json']);
     expect([r.code, r.json.code]).toEqual([2, 'USAGE']);
     expect(r.json.message).toContain('limits.max_line_bytes');
   });
 });
 
-describe('the line limit is the study\'s (study.json limits.max_line_bytes), honoured by every stage', () => {
+describe("the line limit is the study's (study.json limits.max_line_bytes), honoured by every stage", () => {
   let study: Awaited<ReturnType<typeof frozenStudy>>;
   const long = submissionLine({ system_id: 'sys-long', answer: { text: 'x'.repeat(400), refused: false, truncated: false } });
   beforeAll(async () => {
@@ -273,7 +350,10 @@ describe('the line limit is the study\'s (study.json limits.max_line_bytes), hon
 
   it('ingest, then verify (which re-ingests when stale) and validate all apply the same limit', async () => {
     const ingested = await runCli(['ingest', '--root', study.root, '--json']);
-    expect(ingested.json).toMatchObject({ max_line_bytes: 300, totals: { accepted: 1, rejected: 1, rejects_by_code: { LINE_TOO_LONG: 1 } } });
+    expect(ingested.json).toMatchObject({
+      max_line_bytes: 300,
+      totals: { accepted: 1, rejected: 1, rejects_by_code: { LINE_TOO_LONG: 1 } },
+    });
     const verified = await runCli(['verify', '--root', study.root, '--json']);
     expect(verified.code, verified.stdout).toBe(0);
     const rejects = await query(join(study.root, 'work/prereg.duckdb'), 'SELECT reason_code FROM rejects');

@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, inspectLine, MAX_SPLIT_BATCH_BYTES, MAX_SPLIT_BATCH_LINES, readLines, splitLines, type RawLine } from '../../pipeline/ingest/lines.ts';
+import {
+  firstInvalidUtf8,
+  inspectLine,
+  MAX_SPLIT_BATCH_BYTES,
+  MAX_SPLIT_BATCH_LINES,
+  readLines,
+  splitLines,
+  type RawLine,
+} from '../../pipeline/ingest/lines.ts';
 import { sha256 } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'prereg-lines-'));

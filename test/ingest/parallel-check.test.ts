@@ -15,7 +15,11 @@ import { frozenStudy, query, submissionLine } from './helpers.ts';
 
 const FORCED = { [LINE_WORKERS_ENV]: 'on' };
 const MAIN_THREAD = { [LINE_WORKERS_ENV]: 'off' };
-const EXAMPLE = ['sys-honest.jsonl', 'sys-tampered.jsonl'].flatMap((f) => readFileSync(join(PROJECT_ROOT, 'inputs/submissions', f), 'utf8').trim().split('\n'));
+const EXAMPLE = ['sys-honest.jsonl', 'sys-tampered.jsonl'].flatMap((f) =>
+  readFileSync(join(PROJECT_ROOT, 'inputs/submissions', f), 'utf8')
+    .trim()
+    .split('\n'),
+);
 const MAX_LINE_BYTES = 6000; // some example lines are longer: LINE_TOO_LONG, hashed as they stream by
 const ITEMS = new Set(Array.from({ length: 20 }, (_, i) => `mp-${String(i + 1).padStart(3, '0')}`));
 
@@ -32,7 +36,12 @@ function hostileFile(seed: number, count: number, open: boolean): Buffer {
   const kinds: Array<() => string | Buffer> = [
     () => pick(EXAMPLE), // accepted, or too long, or a duplicate of an earlier copy
     () => pick(EXAMPLE).replace(/"attempt":\d+/, `"attempt":${1 + Math.floor(r() * 100)}`),
-    () => submissionLine({ system_id: `sys-${Math.floor(r() * 5)}`, attempt: 1 + Math.floor(r() * 50), answer: { text: 'é€'.repeat(Math.floor(r() * 400)), refused: false, truncated: false } }),
+    () =>
+      submissionLine({
+        system_id: `sys-${Math.floor(r() * 5)}`,
+        attempt: 1 + Math.floor(r() * 50),
+        answer: { text: 'é€'.repeat(Math.floor(r() * 400)), refused: false, truncated: false },
+      }),
     () => '',
     () => `${submissionLine({ attempt: 2 })}\r`,
     () => Buffer.concat([Buffer.from('{"format":"prereg.submission/1","x":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
@@ -68,7 +77,13 @@ async function scanAll(files: string[], parallel: boolean, options: { chunkBytes
         ...(options.records === false ? {} : { record: (record: AcceptedRecord) => void seen.push({ record }) }),
         reject: (reject: Reject) => void seen.push({ reject }),
       };
-      summaries.push(await scanFile(path, path, checker, sinks, { maxLineBytes: MAX_LINE_BYTES, workers, ...(options.chunkBytes ? { chunkBytes: options.chunkBytes } : {}) }));
+      summaries.push(
+        await scanFile(path, path, checker, sinks, {
+          maxLineBytes: MAX_LINE_BYTES,
+          workers,
+          ...(options.chunkBytes ? { chunkBytes: options.chunkBytes } : {}),
+        }),
+      );
     }
   } finally {
     await workers?.pool.close();
@@ -85,13 +100,21 @@ describe('line checks on worker threads', () => {
     return path;
   });
 
-  it('give the main thread\'s outcomes, in order, whatever the chunk size', async () => {
+  it("give the main thread's outcomes, in order, whatever the chunk size", async () => {
     const serial = await scanAll(files, false);
     // Not vacuous: every outcome is there, and many of each.
     const reason_codes = new Set(serial.seen.flatMap((s) => ('reject' in s ? [s.reject.reason_code] : [])));
     expect([...reason_codes].sort()).toEqual([
-      'JSON_DUPLICATE_KEY', 'JSON_SYNTAX', 'LINE_CRLF', 'LINE_EMPTY', 'LINE_NOT_UTF8', 'LINE_TOO_LONG',
-      'SUBMISSION_DUPLICATE', 'SUBMISSION_FORMAT_UNKNOWN', 'SUBMISSION_ITEM_UNKNOWN', 'SUBMISSION_SCHEMA',
+      'JSON_DUPLICATE_KEY',
+      'JSON_SYNTAX',
+      'LINE_CRLF',
+      'LINE_EMPTY',
+      'LINE_NOT_UTF8',
+      'LINE_TOO_LONG',
+      'SUBMISSION_DUPLICATE',
+      'SUBMISSION_FORMAT_UNKNOWN',
+      'SUBMISSION_ITEM_UNKNOWN',
+      'SUBMISSION_SCHEMA',
     ]);
     expect(serial.seen.filter((s) => 'record' in s).length).toBeGreaterThan(100);
     for (const chunkBytes of [997, 6007, 65_536, undefined]) {
@@ -121,7 +144,9 @@ describe('line checks on worker threads', () => {
     expect(() => startLineWorkers(0, new SubmissionChecker(null), { env: { [LINE_WORKERS_ENV]: '1' } })).toThrow(/must be "on" or "off"/);
     const workers = startLineWorkers(0, new SubmissionChecker(null), { env: FORCED, threads: 1 })!;
     try {
-      await expect(scanFile(files[0]!, 'f', new SubmissionChecker(null), { reject: () => {} }, { maxLineBytes: 100, workers })).rejects.toThrow('another checker');
+      await expect(
+        scanFile(files[0]!, 'f', new SubmissionChecker(null), { reject: () => {} }, { maxLineBytes: 100, workers }),
+      ).rejects.toThrow('another checker');
     } finally {
       await workers.pool.close();
     }
@@ -130,7 +155,11 @@ describe('line checks on worker threads', () => {
 
 describe('prereg ingest with its lines checked on worker threads', () => {
   const TABLES = {
-    records: 'record_id', evidence: 'record_id, evidence_index', receipts: 'record_id', rejects: 'file, line_no', submission_files: 'file',
+    records: 'record_id',
+    evidence: 'record_id, evidence_index',
+    receipts: 'record_id',
+    rejects: 'file, line_no',
+    submission_files: 'file',
   };
 
   it('stores the same rows, in the same order, as with every check on the main thread', async () => {
@@ -139,7 +168,12 @@ describe('prereg ingest with its lines checked on worker threads', () => {
       writeFileSync(join(study.submissions, 'a.jsonl'), hostileFile(21, 400, false));
       writeFileSync(join(study.submissions, 'b.jsonl'), hostileFile(22, 300, true));
       const db = join(study.root, 'work/prereg.duckdb');
-      const dump = async () => Object.fromEntries(await Promise.all(Object.entries(TABLES).map(async ([t, order]) => [t, await query(db, `SELECT rowid, * FROM ${t} ORDER BY ${order}`)])));
+      const dump = async () =>
+        Object.fromEntries(
+          await Promise.all(
+            Object.entries(TABLES).map(async ([t, order]) => [t, await query(db, `SELECT rowid, * FROM ${t} ORDER BY ${order}`)]),
+          ),
+        );
       const serial = await runCli(['ingest', '--root', study.root, '--json'], MAIN_THREAD);
       expect(serial.code, serial.stdout).toBe(0);
       const rows = await dump();
@@ -157,7 +191,13 @@ describe('prereg ingest with its lines checked on worker threads', () => {
   it('refuses a system beyond limits.max_systems as the main thread does, and stores nothing', async () => {
     const study = await frozenStudy({ maxSystems: 2 });
     try {
-      const lines = Array.from({ length: 3000 }, (_, i) => submissionLine({ system_id: `sys-${Math.floor(i / 1000)}`, attempt: (i % 100) + 1, item_id: `mp-${String((Math.floor(i / 100) % 10) + 1).padStart(3, '0')}` }));
+      const lines = Array.from({ length: 3000 }, (_, i) =>
+        submissionLine({
+          system_id: `sys-${Math.floor(i / 1000)}`,
+          attempt: (i % 100) + 1,
+          item_id: `mp-${String((Math.floor(i / 100) % 10) + 1).padStart(3, '0')}`,
+        }),
+      );
       writeFileSync(join(study.submissions, 'a.jsonl'), `${lines.join('\n')}\n`);
       const serial = await runCli(['ingest', '--root', study.root, '--json'], MAIN_THREAD);
       const parallel = await runCli(['ingest', '--root', study.root, '--json'], FORCED);

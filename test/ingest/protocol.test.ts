@@ -17,14 +17,24 @@ describe('prereg ingest applies the frozen protocol', () => {
     const fourth = lines[0]!.replace(/"attempt":1,/, '"attempt":4,');
     expect(fourth).not.toBe(lines[0]);
     appendFileSync(honest, `${fourth}\n`);
-    writeFileSync(join(root, 'inputs/submissions/ghost.jsonl'), `${lines[1]!.replace('"system_id":"sys-honest"', '"system_id":"ghost"')}\n`);
+    writeFileSync(
+      join(root, 'inputs/submissions/ghost.jsonl'),
+      `${lines[1]!.replace('"system_id":"sys-honest"', '"system_id":"ghost"')}\n`,
+    );
 
     const r = await runCli(['ingest', '--root', root, '--json']);
     expect(r.code, r.stdout).toBe(0);
     expect(r.json.totals.rejects_by_code).toMatchObject({ ATTEMPT_OUT_OF_PROTOCOL: 1, SYSTEM_UNREGISTERED: 1 });
     const v = await runCli(['validate', honest, join(root, 'inputs/submissions/ghost.jsonl'), '--root', root, '--json']);
     expect(v.code).toBe(1);
-    const where = (v.json.rejects as Array<{ file: string; line_no: number; reason_code: string }>).map((x) => [x.file.split('/').pop(), x.line_no, x.reason_code]);
-    expect(where).toEqual([['sys-honest.jsonl', lines.length + 1, 'ATTEMPT_OUT_OF_PROTOCOL'], ['ghost.jsonl', 1, 'SYSTEM_UNREGISTERED']]);
+    const where = (v.json.rejects as Array<{ file: string; line_no: number; reason_code: string }>).map((x) => [
+      x.file.split('/').pop(),
+      x.line_no,
+      x.reason_code,
+    ]);
+    expect(where).toEqual([
+      ['sys-honest.jsonl', lines.length + 1, 'ATTEMPT_OUT_OF_PROTOCOL'],
+      ['ghost.jsonl', 1, 'SYSTEM_UNREGISTERED'],
+    ]);
   });
 });

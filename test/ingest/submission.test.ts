@@ -72,7 +72,10 @@ describe('SubmissionChecker: one rule per row, first failure wins', () => {
     ['attempt written 1.0 (an integer in JSON Schema)', submissionLine().replace('"attempt":1', '"attempt":1.0')],
     ['any request and response bodies', submissionLine({ evidence: [{ proof: {}, request: null, response: [1, 'x'] }] })],
     ['a text with astral characters', submissionLine({ answer: { text: '😀 R2122-8', refused: true, truncated: true } })],
-    ['a surrogate pair written as escapes in a response', submissionLine().replace('"evidence":[]', String.raw`"evidence":[{"proof":{},"response":"\ud83d\ude00 \\ud800"}]`)],
+    [
+      'a surrogate pair written as escapes in a response',
+      submissionLine().replace('"evidence":[]', String.raw`"evidence":[{"proof":{},"response":"\ud83d\ude00 \\ud800"}]`),
+    ],
   ])('accepts %s', (_, line) => {
     expect(check(line).rejected).toBeUndefined();
   });
@@ -104,8 +107,10 @@ describe('SubmissionChecker: one rule per row, first failure wins', () => {
     expect(r.detail).toContain('duplicate key "a"');
   });
 
-  it('gives ajv\'s messages for a schema failure', () => {
-    expect(check(submissionLine({ attempt: 101, extra: 1 })).rejected!.detail).toBe('/ must NOT have additional properties (extra); /attempt must be <= 100');
+  it("gives ajv's messages for a schema failure", () => {
+    expect(check(submissionLine({ attempt: 101, extra: 1 })).rejected!.detail).toBe(
+      '/ must NOT have additional properties (extra); /attempt must be <= 100',
+    );
   });
 
   it('skips the item check when no items are given', () => {
@@ -116,7 +121,9 @@ describe('SubmissionChecker: one rule per row, first failure wins', () => {
     const checker = new SubmissionChecker(ITEMS);
     const first = checker.check(inspectLine('a.jsonl', 3, 0, Buffer.from(submissionLine())));
     expect(first.accepted?.line_no).toBe(3);
-    const again = checker.check(inspectLine('b.jsonl', 1, 0, Buffer.from(submissionLine({ answer: { text: 'other', refused: false, truncated: false } }))));
+    const again = checker.check(
+      inspectLine('b.jsonl', 1, 0, Buffer.from(submissionLine({ answer: { text: 'other', refused: false, truncated: false } }))),
+    );
     expect(again.rejected).toMatchObject({ reason_code: 'SUBMISSION_DUPLICATE', file: 'b.jsonl' });
     expect(again.rejected!.detail).toContain('already accepted at a.jsonl:3');
     // Another attempt, system or item is not a duplicate.
@@ -142,7 +149,14 @@ describe('accepted records keep the evidence bytes exactly', () => {
 
   it('stores canonical JSON of the parsed bodies (number lexemes kept), null for an absent key', () => {
     const r = check(line).accepted!;
-    expect(r).toMatchObject({ system_id: 'sys-a', item_id: 'mp-002', attempt: 2, answer_text: 'R2122-8 é', refused: false, truncated: true });
+    expect(r).toMatchObject({
+      system_id: 'sys-a',
+      item_id: 'mp-002',
+      attempt: 2,
+      answer_text: 'R2122-8 é',
+      refused: false,
+      truncated: true,
+    });
     expect(r.evidence).toEqual([
       {
         evidence_index: 0,
@@ -152,7 +166,14 @@ describe('accepted records keep the evidence bytes exactly', () => {
         disclosure_json: null,
         tlog_entry_json: null,
       },
-      { evidence_index: 1, proof_json: '{}', request_json: null, response_json: null, disclosure_json: '{"disclosed":{}}', tlog_entry_json: '{"integratedTime":1000000000.0,"logIndex":7}' },
+      {
+        evidence_index: 1,
+        proof_json: '{}',
+        request_json: null,
+        response_json: null,
+        disclosure_json: '{"disclosed":{}}',
+        tlog_entry_json: '{"integratedTime":1000000000.0,"logIndex":7}',
+      },
     ]);
     expect(r.receipts_json).toBe('{"entries":[],"format":"aer-1"}');
   });
@@ -173,7 +194,7 @@ describe('accepted records keep the evidence bytes exactly', () => {
   });
 });
 
-describe('the study\'s protocol (SPEC §12.5): registered systems and attempts per item', () => {
+describe("the study's protocol (SPEC §12.5): registered systems and attempts per item", () => {
   const protocol = { systems: new Set(['sys-a']), attemptsPerItem: 3 };
   const checker = () => new SubmissionChecker(ITEMS, true, protocol);
   it('rejects a system the study does not register (SYSTEM_UNREGISTERED) and an attempt beyond the protocol (ATTEMPT_OUT_OF_PROTOCOL)', () => {

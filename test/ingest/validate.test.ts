@@ -48,14 +48,27 @@ describe('prereg validate', () => {
       `${bad}:5: LINE_CRLF: line ends in CR, U+000D (CRLF line endings); lines must end in LF, U+000A, alone (byte offset ${badLines.offsets[4]})`,
     ]);
     expect(r.stdout).toContain(`${bad}: 5 lines = 1 accepted + 4 rejected`);
-    expect(r.stdout).toContain('validate: 4 line(s) would be rejected (JSON_DUPLICATE_KEY 1, LINE_CRLF 1, SUBMISSION_DUPLICATE 1, SUBMISSION_ITEM_UNKNOWN 1)');
+    expect(r.stdout).toContain(
+      'validate: 4 line(s) would be rejected (JSON_DUPLICATE_KEY 1, LINE_CRLF 1, SUBMISSION_DUPLICATE 1, SUBMISSION_ITEM_UNKNOWN 1)',
+    );
   });
 
   it('gives the same in --json, with the totals of several files (duplicates checked across them)', async () => {
     const r = await runCli(['validate', good, bad, '--root', study.root, '--json']);
     expect(r.code).toBe(1);
-    expect(r.json).toMatchObject({ ok: false, items_checked: true, notes: [], totals: { files: 2, lines_read: 8, accepted: 3, rejected: 5 } });
-    expect(r.json.rejects[1]).toMatchObject({ file: bad, line_no: 2, column_no: 39, byte_offset: badLines.offsets[1], reason_code: 'JSON_DUPLICATE_KEY' });
+    expect(r.json).toMatchObject({
+      ok: false,
+      items_checked: true,
+      notes: [],
+      totals: { files: 2, lines_read: 8, accepted: 3, rejected: 5 },
+    });
+    expect(r.json.rejects[1]).toMatchObject({
+      file: bad,
+      line_no: 2,
+      column_no: 39,
+      byte_offset: badLines.offsets[1],
+      reason_code: 'JSON_DUPLICATE_KEY',
+    });
     // good.jsonl came first, so bad.jsonl's line 1 now repeats good.jsonl's line 1.
     expect(r.json.rejects.map((x: { line_no: number; reason_code: string }) => `${x.line_no} ${x.reason_code}`)).toEqual([
       '1 SUBMISSION_DUPLICATE',
@@ -71,7 +84,11 @@ describe('prereg validate', () => {
     expect(r.code).toBe(1);
     expect(r.json.items_checked).toBe(false);
     expect(r.json.notes[0]).toContain('item ids not checked');
-    expect(r.json.rejects.map((x: { reason_code: string }) => x.reason_code)).toEqual(['JSON_DUPLICATE_KEY', 'SUBMISSION_DUPLICATE', 'LINE_CRLF']);
+    expect(r.json.rejects.map((x: { reason_code: string }) => x.reason_code)).toEqual([
+      'JSON_DUPLICATE_KEY',
+      'SUBMISSION_DUPLICATE',
+      'LINE_CRLF',
+    ]);
     expect(existsSync(join(outside, 'work'))).toBe(false); // no database
   });
 

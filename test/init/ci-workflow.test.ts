@@ -97,7 +97,11 @@ function withOf(root: TemplateToken, index: number): Record<string, string> {
 }
 
 /** Runs the workflow's `run:` steps in order as GitHub does; stops at the first that fails. */
-function runSteps(study: string, workflow: Workflow, env: Record<string, string> = workflow.env): { code: number; output: string; npm: string[] } {
+function runSteps(
+  study: string,
+  workflow: Workflow,
+  env: Record<string, string> = workflow.env,
+): { code: number; output: string; npm: string[] } {
   rmSync(npmLog, { force: true });
   let output = '';
   for (const [i, step] of workflow.steps.entries()) {
@@ -118,7 +122,7 @@ const npmCalls = () => (existsSync(npmLog) ? readFileSync(npmLog, 'utf8').trim()
 const report = (study: string) => JSON.parse(readFileSync(join(study, 'work/ci/check-anchors.json'), 'utf8'));
 
 describe('the CI workflow init writes', () => {
-  it('is read by GitHub\'s parser without an error: push and pull request, Node 20, prereg from PREREG_SOURCE, check-anchors kept as an artifact', async () => {
+  it("is read by GitHub's parser without an error: push and pull request, Node 20, prereg from PREREG_SOURCE, check-anchors kept as an artifact", async () => {
     const study = join(base, 'plain');
     const created = await ok(['init', study]);
     expect(created.json.files).toContain('.github/workflows/prereg.yml');
@@ -126,17 +130,34 @@ describe('the CI workflow init writes', () => {
     expect(w.events).toEqual(['pull_request', 'push']);
     expect(w.env).toEqual({ PREREG_SOURCE: `tools/prereg-${VERSION}.tgz` });
     expect(w.shell).toBe('bash');
-    expect(w.steps.map((s) => s.uses ?? s.name)).toEqual(['actions/checkout@v4', 'actions/setup-node@v4', 'install prereg from PREREG_SOURCE', 'prereg check-anchors', 'actions/upload-artifact@v4']);
+    expect(w.steps.map((s) => s.uses ?? s.name)).toEqual([
+      'actions/checkout@v4',
+      'actions/setup-node@v4',
+      'install prereg from PREREG_SOURCE',
+      'prereg check-anchors',
+      'actions/upload-artifact@v4',
+    ]);
     expect(w.steps[1]!.with).toEqual({ 'node-version': '20' });
     expect(w.steps[3]!.run).toContain('prereg check-anchors --root . --expect-freeze "$expected" --json');
-    expect(w.steps[4]).toMatchObject({ if: 'always()', with: { name: 'check-anchors', path: 'work/ci/check-anchors.json', 'if-no-files-found': 'ignore' } });
+    expect(w.steps[4]).toMatchObject({
+      if: 'always()',
+      with: { name: 'check-anchors', path: 'work/ci/check-anchors.json', 'if-no-files-found': 'ignore' },
+    });
     // The source line is the one to change, and init's output says so and where the digest goes.
-    expect(readFileSync(join(study, '.github/workflows/prereg.yml'), 'utf8').split('\n').filter((l) => l.includes('PREREG_SOURCE:'))).toEqual([`  PREREG_SOURCE: tools/prereg-${VERSION}.tgz`]);
-    expect(created.json.next.filter((l: string) => l.startsWith('echo FREEZE_DIGEST > ') && l.includes('plain/preregistration/FREEZE-DIGEST '))).toHaveLength(1);
+    expect(
+      readFileSync(join(study, '.github/workflows/prereg.yml'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('PREREG_SOURCE:')),
+    ).toEqual([`  PREREG_SOURCE: tools/prereg-${VERSION}.tgz`]);
+    expect(
+      created.json.next.filter((l: string) => l.startsWith('echo FREEZE_DIGEST > ') && l.includes('plain/preregistration/FREEZE-DIGEST ')),
+    ).toHaveLength(1);
     // Without the tarball the install step fails and says which line to change.
     const missing = runSteps(study, w);
     expect([missing.code, missing.npm]).toEqual([1, []]);
-    expect(missing.output).toContain(`::error::PREREG_SOURCE=tools/prereg-${VERSION}.tgz is neither a file of this repository nor an https URL`);
+    expect(missing.output).toContain(
+      `::error::PREREG_SOURCE=tools/prereg-${VERSION}.tgz is neither a file of this repository nor an https URL`,
+    );
     // init's next: line, as a newcomer runs it with the tarball it installed prereg from, puts it where the workflow looks.
     const copy = (created.json.next as string[]).find((l) => l.startsWith('mkdir -p '))!.split('   (')[0]!;
     const installedFrom = tarball(`prereg-${VERSION}.tgz`, readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
@@ -152,7 +173,13 @@ describe('the CI workflow init writes', () => {
     const study = join(base, 'rehearsal');
     const priv = `${study}.private`;
     const created = await ok(['init', study, '--rehearsal', '--opens-at', OPENS, '--closes-at', CLOSES, '--prereg-source', source]);
-    expect(created.json.ci).toEqual({ workflow: '.github/workflows/prereg.yml', prereg_source: `tools/prereg-${VERSION}.tgz`, prereg_source_kind: 'copied', prereg_version: VERSION, freeze_digest_file: 'preregistration/FREEZE-DIGEST' });
+    expect(created.json.ci).toEqual({
+      workflow: '.github/workflows/prereg.yml',
+      prereg_source: `tools/prereg-${VERSION}.tgz`,
+      prereg_source_kind: 'copied',
+      prereg_version: VERSION,
+      freeze_digest_file: 'preregistration/FREEZE-DIGEST',
+    });
     expect(readFileSync(join(study, `tools/prereg-${VERSION}.tgz`)).equals(readFileSync(source))).toBe(true);
     const w = await parsedWorkflow(join(study, '.github/workflows/prereg.yml'));
     expect(w.env).toEqual({ PREREG_SOURCE: `tools/prereg-${VERSION}.tgz` });
@@ -163,7 +190,15 @@ describe('the CI workflow init writes', () => {
     expect(before.output).toContain(`prereg ${VERSION}`);
     expect(before.output).toContain('::notice title=prereg::not frozen yet');
 
-    const frozen = await ok(['freeze', '--root', study, '--answer-key', join(priv, 'answer-key.jsonl'), '--secret-file', join(priv, 'answer-key.secret')]);
+    const frozen = await ok([
+      'freeze',
+      '--root',
+      study,
+      '--answer-key',
+      join(priv, 'answer-key.jsonl'),
+      '--secret-file',
+      join(priv, 'answer-key.secret'),
+    ]);
     const digest = frozen.json.freeze_digest as string;
     const tsa = await devTsa(created.json.rehearsal.kit, '2026-11-10T09:50:00Z');
     await ok(['anchor', '--root', study, '--tsa', `dev=${tsa.url}`, '--retries', '0']);
@@ -177,7 +212,14 @@ describe('the CI workflow init writes', () => {
     writeFileSync(join(study, 'preregistration/FREEZE-DIGEST'), `${digest}\n`);
     const after = runSteps(study, w);
     expect(after.code, after.output).toBe(0);
-    expect(report(study)).toMatchObject({ schema_version: 'prereg.check-anchors/1', ok: true, freeze_digest: digest, expected_freeze: digest, independent_witnesses: 1, reason_codes: [] });
+    expect(report(study)).toMatchObject({
+      schema_version: 'prereg.check-anchors/1',
+      ok: true,
+      freeze_digest: digest,
+      expected_freeze: digest,
+      independent_witnesses: 1,
+      reason_codes: [],
+    });
     expect(after.output).toContain(`check-anchors: every frozen digest recomputed and every anchor verified for freeze_digest ${digest}`);
 
     // A digest other than the freeze's (a re-freeze the study did not publish): non-zero.
@@ -199,7 +241,9 @@ describe('the CI workflow init writes', () => {
     rmSync(join(study, 'preregistration/freeze.json'));
     const unfrozen = runSteps(study, w);
     expect(unfrozen.code).toBe(1);
-    expect(unfrozen.output).toContain('::error file=preregistration/freeze.json::no preregistration/freeze.json, yet the study publishes a freeze_digest');
+    expect(unfrozen.output).toContain(
+      '::error file=preregistration/freeze.json::no preregistration/freeze.json, yet the study publishes a freeze_digest',
+    );
     expect(unfrozen.output).not.toContain('not frozen yet');
   });
 
@@ -241,14 +285,25 @@ describe('the CI workflow init writes', () => {
     }
   });
 
-  it('docs/ci.md\'s GitLab CI job runs the workflow\'s two run: steps, line for line', async () => {
+  it("docs/ci.md's GitLab CI job runs the workflow's two run: steps, line for line", async () => {
     const study = join(base, 'gitlab');
     await ok(['init', study]);
-    const runs = (await parsedWorkflow(join(study, '.github/workflows/prereg.yml'))).steps.flatMap((s) => (s.run === undefined ? [] : [s.run.trimEnd()]));
+    const runs = (await parsedWorkflow(join(study, '.github/workflows/prereg.yml'))).steps.flatMap((s) =>
+      s.run === undefined ? [] : [s.run.trimEnd()],
+    );
     const doc = readFileSync(join(PROJECT_ROOT, 'docs/ci.md'), 'utf8');
     const job = doc.slice(doc.indexOf('## GitLab CI')).split('```yaml\n')[1]!.split('\n```')[0]!;
     const script = job.slice(job.indexOf('  script:\n') + '  script:\n'.length, job.indexOf('\n  artifacts:'));
-    const entries = script.split('    - |\n').filter((e) => e !== '').map((e) => e.split('\n').map((l) => l.replace(/^ {6}/, '')).join('\n').trimEnd());
+    const entries = script
+      .split('    - |\n')
+      .filter((e) => e !== '')
+      .map((e) =>
+        e
+          .split('\n')
+          .map((l) => l.replace(/^ {6}/, ''))
+          .join('\n')
+          .trimEnd(),
+      );
     expect(entries).toEqual(runs);
     expect(job).toContain('PREREG_SOURCE: tools/prereg-');
     expect(job).toContain('- work/ci/check-anchors.json');

@@ -1,6 +1,17 @@
 // A study built from nothing but the CLI: init → two documents added → freeze → anchor (a local
 // TSA over HTTP) → check-anchors → reveal → run → audit VALID (docs/operating.md).
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,12 +49,26 @@ describe('prereg init, then the whole study from the CLI', () => {
     // scored only then, WINDOW_OPEN).
     genTime = iso(now - 3 * DAY);
     const created = await runCli([
-      'init', study, '--private-dir', priv,
-      '--opens-at', iso(now - 2 * DAY), '--closes-at', iso(now - DAY),
-      '--tsa', `local=${tsa.url}`, '--tsa-root', join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'),
+      'init',
+      study,
+      '--private-dir',
+      priv,
+      '--opens-at',
+      iso(now - 2 * DAY),
+      '--closes-at',
+      iso(now - DAY),
+      '--tsa',
+      `local=${tsa.url}`,
+      '--tsa-root',
+      join(PROJECT_ROOT, 'test/fixtures/pki/TEST-ONLY-tsa-root.cert.pem'),
       // A rehearsal without participants' keys: no intake to seal, a mode the verdict names as weakened.
-      '--intake', 'unsealed',
-      '--seller', 'retrieval.example', '--system', 'sys-a=fp-sys-a', '--json',
+      '--intake',
+      'unsealed',
+      '--seller',
+      'retrieval.example',
+      '--system',
+      'sys-a=fp-sys-a',
+      '--json',
     ]);
     expect(created.code, created.stdout + created.stderr).toBe(0);
     expect(created.json).toMatchObject({ study_id: 'my-study', dir: study, private_dir: priv });
@@ -55,22 +80,49 @@ describe('prereg init, then the whole study from the CLI', () => {
       expect(text, f).not.toContain('PRIVATE KEY');
       expect(text, f).not.toContain(secret);
     }
-    expect(filesUnder(priv).sort()).toEqual(['answer-key.jsonl', 'answer-key.secret', 'operator-cms.cert.pem', 'operator-cms.key.pem', 'operator.key.pem']);
+    expect(filesUnder(priv).sort()).toEqual([
+      'answer-key.jsonl',
+      'answer-key.secret',
+      'operator-cms.cert.pem',
+      'operator-cms.key.pem',
+      'operator.key.pem',
+    ]);
     expect(statSync(join(priv, 'operator.key.pem')).mode & 0o077).toBe(0);
 
     // The operator adds two documents, one more item and its key line.
-    writeFileSync(join(study, 'corpus/fees.md'), '# Fees\n\n## Article B-1\n\nA filing fee of 250 EUR.\n\n## Article B-2\n\nNo fee for appeals.\n');
+    writeFileSync(
+      join(study, 'corpus/fees.md'),
+      '# Fees\n\n## Article B-1\n\nA filing fee of 250 EUR.\n\n## Article B-2\n\nNo fee for appeals.\n',
+    );
     writeFileSync(join(study, 'corpus/deadlines.md'), '# Deadlines\n\n## Article C-1\n\nThirty days.\n');
-    writeFileSync(join(study, 'corpus/items.jsonl'), `${readFileSync(join(study, 'corpus/items.jsonl'), 'utf8')}{"item_id":"q-002","question":"What is the filing fee?"}\n`);
+    writeFileSync(
+      join(study, 'corpus/items.jsonl'),
+      `${readFileSync(join(study, 'corpus/items.jsonl'), 'utf8')}{"item_id":"q-002","question":"What is the filing fee?"}\n`,
+    );
     const keyFile = join(priv, 'answer-key.jsonl');
-    writeFileSync(keyFile, `${readFileSync(keyFile, 'utf8')}{"item_id":"q-002","kind":"positive","expected_refs":["B-1"],"expected_amounts":[{"ref":"B-1","value":"250","unit":"EUR"}]}\n`);
+    writeFileSync(
+      keyFile,
+      `${readFileSync(keyFile, 'utf8')}{"item_id":"q-002","kind":"positive","expected_refs":["B-1"],"expected_amounts":[{"ref":"B-1","value":"250","unit":"EUR"}]}\n`,
+    );
 
     // doctor: the plan is ready to freeze, nothing else is yet.
     const doctorBefore = await runCli(['doctor', '--root', study, '--json']);
-    expect([doctorBefore.code, doctorBefore.json.stages.map((s: { status: string }) => s.status)]).toEqual([3, ['ready', 'blocked', 'blocked', 'blocked']]);
+    expect([doctorBefore.code, doctorBefore.json.stages.map((s: { status: string }) => s.status)]).toEqual([
+      3,
+      ['ready', 'blocked', 'blocked', 'blocked'],
+    ]);
     expect(doctorBefore.json.next).toMatch(/^anchor: freeze first/);
 
-    const frozen = await runCli(['freeze', '--root', study, '--answer-key', keyFile, '--secret-file', join(priv, 'answer-key.secret'), '--json']);
+    const frozen = await runCli([
+      'freeze',
+      '--root',
+      study,
+      '--answer-key',
+      keyFile,
+      '--secret-file',
+      join(priv, 'answer-key.secret'),
+      '--json',
+    ]);
     expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
     expect(frozen.json).toMatchObject({ corpus_files: 4, vocabulary_size: 4, answer_key_items: 2 });
 
@@ -87,18 +139,46 @@ describe('prereg init, then the whole study from the CLI', () => {
     copyFileSync(keyFile, join(study, 'inputs/answer-key.jsonl'));
     copyFileSync(join(priv, 'answer-key.secret'), join(study, 'inputs/answer-key.secret'));
     const line = (item: string, text: string) =>
-      JSON.stringify({ format: 'prereg.submission/1', system_id: 'sys-a', item_id: item, attempt: 1, answer: { text, refused: false, truncated: false }, evidence: [] });
-    writeFileSync(join(study, 'inputs/submissions/sys-a.jsonl'), `${line('q-001', 'Article A-1 sets a fee of 100 EUR.')}\n${line('q-002', 'Article B-1: 250 EUR.')}\n`);
+      JSON.stringify({
+        format: 'prereg.submission/1',
+        system_id: 'sys-a',
+        item_id: item,
+        attempt: 1,
+        answer: { text, refused: false, truncated: false },
+        evidence: [],
+      });
+    writeFileSync(
+      join(study, 'inputs/submissions/sys-a.jsonl'),
+      `${line('q-001', 'Article A-1 sets a fee of 100 EUR.')}\n${line('q-002', 'Article B-1: 250 EUR.')}\n`,
+    );
     writeFileSync(join(study, 'inputs/commitments.jsonl'), '');
 
     const ran = await runCli([
-      'run', '--root', study, '--json',
-      '--operator-key', join(priv, 'operator.key.pem'), '--cms-key', join(priv, 'operator-cms.key.pem'), '--cms-cert', join(priv, 'operator-cms.cert.pem'),
+      'run',
+      '--root',
+      study,
+      '--json',
+      '--operator-key',
+      join(priv, 'operator.key.pem'),
+      '--cms-key',
+      join(priv, 'operator-cms.key.pem'),
+      '--cms-cert',
+      join(priv, 'operator-cms.cert.pem'),
     ]);
     expect(ran.code, ran.stdout + ran.stderr).toBe(0);
     expect(existsSync(join(ran.json.dir, 'manifest.sig'))).toBe(true);
 
-    const audited = await runCli(['audit', ran.json.dir, '--root', study, '--tsa-root', AUDITOR_TSA_ROOT, '--expect-freeze', published, '--json']);
+    const audited = await runCli([
+      'audit',
+      ran.json.dir,
+      '--root',
+      study,
+      '--tsa-root',
+      AUDITOR_TSA_ROOT,
+      '--expect-freeze',
+      published,
+      '--json',
+    ]);
     expect(audited.code, JSON.stringify(audited.json?.rails?.filter((r: { ok: boolean }) => !r.ok))).toBe(0);
     expect(audited.json.verdict).toBe('valid');
     expect(audited.json.weakened_modes).toEqual(['unsealed intake']);
@@ -142,7 +222,15 @@ describe('prereg init, then the whole study from the CLI', () => {
     const doctor = await runCli(['doctor', '--root', join(base, 'bare'), '--json']);
     expect(doctor.json.warnings.some((w: string) => w.startsWith('STUDY_SYSTEMS_UNREGISTERED'))).toBe(true);
 
-    const registered = await runCli(['init', join(base, 'registered'), '--system', 'sys-a=fp-a1,fp-a2', '--system', 'sys-b=fp-b', '--json']);
+    const registered = await runCli([
+      'init',
+      join(base, 'registered'),
+      '--system',
+      'sys-a=fp-a1,fp-a2',
+      '--system',
+      'sys-b=fp-b',
+      '--json',
+    ]);
     expect([registered.code, registered.json.warnings]).toEqual([0, []]);
     expect(JSON.parse(readFileSync(join(base, 'registered/preregistration/study.json'), 'utf8')).systems).toEqual([
       { system_id: 'sys-a', buyer_fingerprints: ['fp-a1', 'fp-a2'] },

@@ -10,9 +10,18 @@ import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'prereg-init-section5-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-it('a new study\'s section 5 is the example\'s, and names no system of the example', async () => {
+it("a new study's section 5 is the example's, and names no system of the example", async () => {
   const dir = join(scratch, 'new-study');
-  const r = await runCli(['init', dir, '--private-dir', join(scratch, 'private'), '--system', `team-a=${'a'.repeat(64)}`, '--system', `team-b=${'b'.repeat(64)}`]);
+  const r = await runCli([
+    'init',
+    dir,
+    '--private-dir',
+    join(scratch, 'private'),
+    '--system',
+    `team-a=${'a'.repeat(64)}`,
+    '--system',
+    `team-b=${'b'.repeat(64)}`,
+  ]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   const scaffolded = extractSection5(readFileSync(join(dir, 'preregistration/PREREGISTRATION.md'), 'utf8'))!;
   const example = extractSection5(readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8'))!;
@@ -26,7 +35,14 @@ it('a new study\'s section 5 is the example\'s, and names no system of the examp
   expect(sql).toContain('JOIN record_refusals');
   expect(sql).toContain('v(hypothesis_id, statement, threshold, direction, quantifier, reason)');
   // Hypotheses decided by the exact test and Holm across the family (SPEC §13.2), with the functions prereg registers.
-  for (const f of ['prereg_binomial_at_least(', 'prereg_binomial_at_most(', 'prereg_holm(', 'prereg_clopper_pearson_lower(', "getvariable('alpha')"]) expect(sql).toContain(f);
+  for (const f of [
+    'prereg_binomial_at_least(',
+    'prereg_binomial_at_most(',
+    'prereg_holm(',
+    'prereg_clopper_pearson_lower(',
+    "getvariable('alpha')",
+  ])
+    expect(sql).toContain(f);
   expect(sql).not.toMatch(/<<|HUGEINT/);
   // The facts that section 5 reads are declared in every new study: a refusal pattern and its tail, the attempts.
   const study = JSON.parse(readFileSync(join(dir, 'preregistration/study.json'), 'utf8')) as Record<string, unknown>;
@@ -36,7 +52,16 @@ it('a new study\'s section 5 is the example\'s, and names no system of the examp
 
 it('init --attempts N writes protocol.attempts_per_item; a value out of 1–1000 is a usage error', async () => {
   const dir = join(scratch, 'three-attempts');
-  const r = await runCli(['init', dir, '--private-dir', join(scratch, 'three-private'), '--system', `team-a=${'a'.repeat(64)}`, '--attempts', '3']);
+  const r = await runCli([
+    'init',
+    dir,
+    '--private-dir',
+    join(scratch, 'three-private'),
+    '--system',
+    `team-a=${'a'.repeat(64)}`,
+    '--attempts',
+    '3',
+  ]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(JSON.parse(readFileSync(join(dir, 'preregistration/study.json'), 'utf8')).protocol).toEqual({ attempts_per_item: 3 });
   const bad = await runCli(['init', join(scratch, 'zero-attempts'), '--private-dir', join(scratch, 'zero-private'), '--attempts', '0']);
@@ -52,8 +77,10 @@ it('doctor flags a section 5 that names a system study.json does not register (S
   const plan = join(dir, 'preregistration/PREREGISTRATION.md');
   const text = readFileSync(plan, 'utf8');
   // A hypothesis written over the example's name, as the scaffold once did, and one over a registered system.
-  const edited = text.replace("FROM s WHERE metric = 'positives_citing_expected'\nUNION ALL\n-- A proven citation",
-    "FROM s WHERE metric = 'positives_citing_expected' AND system_id IN ('sys-honest', 'team-a')\nUNION ALL\n-- A proven citation");
+  const edited = text.replace(
+    "FROM s WHERE metric = 'positives_citing_expected'\nUNION ALL\n-- A proven citation",
+    "FROM s WHERE metric = 'positives_citing_expected' AND system_id IN ('sys-honest', 'team-a')\nUNION ALL\n-- A proven citation",
+  );
   expect(edited).not.toBe(text);
   writeFileSync(plan, edited);
   const doctor = await runCli(['doctor', '--root', dir, '--json']);

@@ -46,7 +46,12 @@ describe('intake --verify-receipt on a malformed or oversized log', () => {
     pad(root);
     const before = readFileSync(logOf(root));
     const json = await verifyReceipt(root, true);
-    expect([json.code, json.json.code, json.json.details.file, json.json.details.line]).toEqual([3, 'INTAKE_LOG_INVALID', 'inputs/intake.jsonl', FIRST_PADDED_LINE]);
+    expect([json.code, json.json.code, json.json.details.file, json.json.details.line]).toEqual([
+      3,
+      'INTAKE_LOG_INVALID',
+      'inputs/intake.jsonl',
+      FIRST_PADDED_LINE,
+    ]);
     expect(json.json.message).toContain(`inputs/intake.jsonl:${FIRST_PADDED_LINE}:`);
     // One line named, not 20,000 (the old refusal listed every bad line in its details).
     expect(json.stdout.length).toBeLessThan(2_000);
@@ -92,7 +97,10 @@ describe('verifyIntakeLog on a long chain of bad entries', () => {
     const root = sealedCopy();
     // 300 entries chained as intake would chain them, each a copy of a genuine one: from entry 5 on,
     // every token dates another digest (INTAKE_TOKEN_INVALID), one finding per entry.
-    const genuine = readFileSync(logOf(root), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as IntakeEntry);
+    const genuine = readFileSync(logOf(root), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as IntakeEntry);
     const entries: IntakeEntry[] = [];
     for (let seq = 0; seq < 300; seq++) {
       entries.push({ ...genuine[seq % genuine.length]!, seq, prev: seq === 0 ? genuine[0]!.prev : entryDigest(entries[seq - 1]!) });
@@ -118,12 +126,21 @@ describe('verifyIntakeLog on a long chain of bad entries', () => {
 describe('the audit of a study whose log was padded', () => {
   const intakeRail = (report: AuditReport): Rail => report.rails.find((r) => r.name === 'intake')!;
 
-  it('is INVALID on the log\'s first bad line, named once; over the limit, on INTAKE_LOG_TOO_LARGE', async () => {
+  it("is INVALID on the log's first bad line, named once; over the limit, on INTAKE_LOG_TOO_LARGE", async () => {
     const root = sealedCopy();
     const run = await runCli(['run', '--root', root, ...TEST_OPERATOR_ARGS, '--json']);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const audit = async () => {
-      const r = await runCli(['audit', run.json.dir as string, '--root', root, ...auditorFlags(sealedExampleFreezeDigest()), '--receipt', RECEIPT, '--json']);
+      const r = await runCli([
+        'audit',
+        run.json.dir as string,
+        '--root',
+        root,
+        ...auditorFlags(sealedExampleFreezeDigest()),
+        '--receipt',
+        RECEIPT,
+        '--json',
+      ]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.json.verdict).toBe('invalid');
       return intakeRail(r.json as AuditReport);

@@ -7,17 +7,40 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
-import { AFTER_CLOSE, intakeFixture, intakeWith, sealWith, signAs as sign, TSA_ROOT_PEM, type IntakeStudy } from '../support/intake-study.ts';
+import {
+  AFTER_CLOSE,
+  intakeFixture,
+  intakeWith,
+  sealWith,
+  signAs as sign,
+  TSA_ROOT_PEM,
+  type IntakeStudy,
+} from '../support/intake-study.ts';
 
 const fixture = intakeFixture();
 /** SHA-256 of the request without `file`, its members sorted (canonical JSON of ASCII strings and integers is JSON.stringify's). */
 function requestDigestByHand(path: string): string {
-  const members = Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>).filter(([k]) => k !== 'file').sort(([x], [y]) => (x < y ? -1 : 1));
-  return createHash('sha256').update(JSON.stringify(Object.fromEntries(members))).digest('hex');
+  const members = Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>)
+    .filter(([k]) => k !== 'file')
+    .sort(([x], [y]) => (x < y ? -1 : 1));
+  return createHash('sha256')
+    .update(JSON.stringify(Object.fromEntries(members)))
+    .digest('hex');
 }
 const intake = (s: IntakeStudy, request: string) => intakeWith(fixture.tsa, s, request);
 async function verifyReceipt(s: IntakeStudy, receipt: string) {
-  return runCli(['intake', '--verify-receipt', receipt, '--seal', join(s.root, 'inputs/seal.json'), '--tsa-root', TSA_ROOT_PEM, '--root', s.root, '--json']);
+  return runCli([
+    'intake',
+    '--verify-receipt',
+    receipt,
+    '--seal',
+    join(s.root, 'inputs/seal.json'),
+    '--tsa-root',
+    TSA_ROOT_PEM,
+    '--root',
+    s.root,
+    '--json',
+  ]);
 }
 
 describe('sealed intake, end to end', () => {
@@ -29,11 +52,24 @@ describe('sealed intake, end to end', () => {
     const signed = await sign(s, honestFile, s.honest);
     expect(signed.code).toBe(0);
     const request = `${honestFile}.intake.json`;
-    expect(JSON.parse(readFileSync(request, 'utf8'))).toMatchObject({ format: 'prereg.intake-request/2', system_id: 'sys-honest', kind: 'submissions', version: 1, supersedes: '0'.repeat(64), file: 'sys-honest.jsonl' });
+    expect(JSON.parse(readFileSync(request, 'utf8'))).toMatchObject({
+      format: 'prereg.intake-request/2',
+      system_id: 'sys-honest',
+      kind: 'submissions',
+      version: 1,
+      supersedes: '0'.repeat(64),
+      file: 'sys-honest.jsonl',
+    });
 
     const first = await intake(s, request);
     expect(first.code, first.stderr + first.stdout).toBe(0);
-    expect(first.json).toMatchObject({ seq: 0, gen_time: '2026-11-10T12:00:00Z', stored: 'inputs/submissions/sys-honest.jsonl', lines_read: 60, lines_rejected: 0 });
+    expect(first.json).toMatchObject({
+      seq: 0,
+      gen_time: '2026-11-10T12:00:00Z',
+      stored: 'inputs/submissions/sys-honest.jsonl',
+      lines_read: 60,
+      lines_rejected: 0,
+    });
     expect(readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'))).toEqual(readFileSync(honestFile));
     const firstReceipt = first.json.receipt as string;
     expect(firstReceipt).toBe(join(s.staging, 'sys-honest.jsonl.intake.receipt.json'));
@@ -46,7 +82,13 @@ describe('sealed intake, end to end', () => {
 
     // The honest system's own commitments, then a newer submissions file that supersedes its first.
     const commitments = join(s.staging, 'honest-commitments.jsonl');
-    writeFileSync(commitments, readFileSync(join(s.root, 'inputs/commitments.jsonl'), 'utf8').split('\n').filter((l) => l.includes('job-sys-honest-')).join('\n') + '\n');
+    writeFileSync(
+      commitments,
+      readFileSync(join(s.root, 'inputs/commitments.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('job-sys-honest-'))
+        .join('\n') + '\n',
+    );
     expect((await sign(s, commitments, s.honest, 'commitments')).code).toBe(0);
     const third = await intake(s, `${commitments}.intake.json`);
     expect(third.code, third.stderr).toBe(0);
@@ -55,7 +97,10 @@ describe('sealed intake, end to end', () => {
     const newer = join(s.staging, 'honest-v2.jsonl');
     writeFileSync(newer, readFileSync(honestFile, 'utf8').split('\n').slice(0, 30).join('\n') + '\n');
     expect((await sign(s, newer, s.honest, 'submissions', ['--supersedes', request])).code).toBe(0);
-    expect(JSON.parse(readFileSync(`${newer}.intake.json`, 'utf8'))).toMatchObject({ version: 2, supersedes: requestDigestByHand(request) });
+    expect(JSON.parse(readFileSync(`${newer}.intake.json`, 'utf8'))).toMatchObject({
+      version: 2,
+      supersedes: requestDigestByHand(request),
+    });
     const fourth = await intake(s, `${newer}.intake.json`);
     expect(fourth.code, fourth.stderr).toBe(0);
     expect(fourth.json.seq).toBe(3);
@@ -67,7 +112,10 @@ describe('sealed intake, end to end', () => {
     const seal = JSON.parse(readFileSync(join(s.root, 'inputs/seal.json'), 'utf8'));
     expect(seal.log.entries).toBe(4);
     expect(seal.files.map((f: { path: string }) => f.path)).toEqual([
-      'inputs/commitments.jsonl', 'inputs/commitments/sys-honest.jsonl', 'inputs/submissions/sys-honest.jsonl', 'inputs/submissions/sys-truncated.jsonl',
+      'inputs/commitments.jsonl',
+      'inputs/commitments/sys-honest.jsonl',
+      'inputs/submissions/sys-honest.jsonl',
+      'inputs/submissions/sys-truncated.jsonl',
     ]);
     expect(existsSync(join(s.root, 'inputs/anchors/local.tsr'))).toBe(true);
 

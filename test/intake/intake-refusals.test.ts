@@ -10,7 +10,19 @@ import { sha256Hex } from '../../pipeline/formats/hash.ts';
 import { runCli } from '../support/cli.ts';
 import { ANOTHER_REQUEST, startTsaAnsweringAnotherRequest } from '../support/tsa/http-tsa.ts';
 import type { pkijs } from '../../pipeline/vendor/pki.ts';
-import { AFTER_CLOSE, CLOSES_AT, DURING_WINDOW, intakeFixture, intakeWith, sealWith, signAs, snapshot, TSA_ROOT_PEM, type Agent, type IntakeStudy } from '../support/intake-study.ts';
+import {
+  AFTER_CLOSE,
+  CLOSES_AT,
+  DURING_WINDOW,
+  intakeFixture,
+  intakeWith,
+  sealWith,
+  signAs,
+  snapshot,
+  TSA_ROOT_PEM,
+  type Agent,
+  type IntakeStudy,
+} from '../support/intake-study.ts';
 
 const fixture = intakeFixture();
 const tsa = { at: (t: string) => fixture.tsa.at(t) };
@@ -23,8 +35,24 @@ function readFrozenDigest(s: IntakeStudy): string {
 /** A request as `submission sign` writes it, signed by `signer`, with `edit` applied before signing. */
 function forge(file: string, signer: Agent, systemId: string, freezeDigest: string, edit: Partial<IntakeRequest> = {}): string {
   const data = readFileSync(file);
-  const unsigned = { study_id: 'example-procurement-2026', system_id: systemId, freeze_digest: freezeDigest, kind: 'submissions' as const, version: 1, supersedes: GENESIS_PREV, sha256: sha256Hex(data), bytes: data.length, ...edit };
-  const request: IntakeRequest = { format: INTAKE_REQUEST_FORMAT, ...unsigned, file: file.split('/').pop()!, public_key: signer.public_key, signature: signCanonical(signer.key, requestPayload(unsigned)) };
+  const unsigned = {
+    study_id: 'example-procurement-2026',
+    system_id: systemId,
+    freeze_digest: freezeDigest,
+    kind: 'submissions' as const,
+    version: 1,
+    supersedes: GENESIS_PREV,
+    sha256: sha256Hex(data),
+    bytes: data.length,
+    ...edit,
+  };
+  const request: IntakeRequest = {
+    format: INTAKE_REQUEST_FORMAT,
+    ...unsigned,
+    file: file.split('/').pop()!,
+    public_key: signer.public_key,
+    signature: signCanonical(signer.key, requestPayload(unsigned)),
+  };
   const out = `${file}.forged.json`;
   writeFileSync(out, JSON.stringify(request));
   return out;
@@ -39,7 +67,10 @@ const seal = (s: IntakeStudy) => sealWith(fixture.tsa, s);
 /** The code of a refused command (--json prints the error document). */
 const codeOf = (r: { stdout: string; stderr: string }): string => JSON.parse((r.stdout || r.stderr).trim().split('\n').pop()!).code;
 
-async function refusedWritingNothing(s: IntakeStudy, run: () => Promise<{ code: number; stdout: string; stderr: string }>): Promise<{ code: number; reason: string; text: string }> {
+async function refusedWritingNothing(
+  s: IntakeStudy,
+  run: () => Promise<{ code: number; stdout: string; stderr: string }>,
+): Promise<{ code: number; reason: string; text: string }> {
   const before = snapshot(join(s.root, 'inputs'));
   const r = await run();
   expect(snapshot(join(s.root, 'inputs'))).toEqual(before);
@@ -47,7 +78,7 @@ async function refusedWritingNothing(s: IntakeStudy, run: () => Promise<{ code: 
 }
 
 describe('intake refuses, writing nothing', () => {
-  it('a request signed with another system\'s key (INTAKE_SIGNATURE_INVALID); its own key passes', async () => {
+  it("a request signed with another system's key (INTAKE_SIGNATURE_INVALID); its own key passes", async () => {
     const s = built.copy();
     tsa.at('2026-11-10T12:00:00Z');
     const file = join(s.staging, 'sys-honest.jsonl');
@@ -62,7 +93,18 @@ describe('intake refuses, writing nothing', () => {
     flipped.signature = `${flipped.signature.slice(0, -2)}${flipped.signature.endsWith('AA') ? 'BA' : 'AA'}`;
     writeFileSync(`${file}.flipped.json`, JSON.stringify(flipped));
     expect((await refusedWritingNothing(s, () => intake(s, `${file}.flipped.json`))).reason).toBe('INTAKE_SIGNATURE_INVALID');
-    const wrongKey = await runCli(['submission', 'sign', file, '--key', s.truncated.keyFile, '--system', 'sys-honest', '--root', s.root, '--json']);
+    const wrongKey = await runCli([
+      'submission',
+      'sign',
+      file,
+      '--key',
+      s.truncated.keyFile,
+      '--system',
+      'sys-honest',
+      '--root',
+      s.root,
+      '--json',
+    ]);
     expect([wrongKey.code, codeOf(wrongKey)]).toEqual([1, 'INTAKE_SIGNATURE_INVALID']);
     expect((await intake(s, good)).code).toBe(0);
   }, 60_000);
@@ -137,7 +179,9 @@ describe('intake refuses, writing nothing', () => {
     expect((await intake(s, request)).code).toBe(0);
     // The lock is released: the next version goes in too (the same request again would be INTAKE_REQUEST_STALE).
     const next = join(s.staging, 'sys-honest.v2.intake.json');
-    expect((await signAs(s, join(s.staging, 'sys-honest.jsonl'), s.honest, 'submissions', ['--supersedes', request, '--out', next])).code).toBe(0);
+    expect(
+      (await signAs(s, join(s.staging, 'sys-honest.jsonl'), s.honest, 'submissions', ['--supersedes', request, '--out', next])).code,
+    ).toBe(0);
     expect((await intake(s, next)).code).toBe(0);
   }, 60_000);
 });
@@ -145,21 +189,29 @@ describe('intake refuses, writing nothing', () => {
 describe('intake and seal refuse a TSA reply that answers another request (RFC 3161 §2.4.2), writing nothing', () => {
   // The one TSA client: a genuine TEST-ONLY token minted for a changed request (a replayed one).
   const replaying = (edit: (request: pkijs.TimeStampReq) => void, genTime: string) => startTsaAnsweringAnotherRequest(edit, genTime);
-  it.each(ANOTHER_REQUEST)('%s → %s', async (_what, code, edit) => {
-    const s = built.copy();
-    const request = await sign(s, join(s.staging, 'sys-honest.jsonl'), s.honest);
-    const during = await replaying(edit, DURING_WINDOW);
-    const taken = await refusedWritingNothing(s, () => intakeWith({ ...fixture.tsa, args: ['--tsa', `replayer=${during.url}`] }, s, request)).finally(() => during.close());
-    expect([taken.code, taken.reason]).toEqual([3, 'TSA_UNAVAILABLE']);
-    expect(taken.text).toContain(code);
-    // Taken in through the honest TSA, then sealed through the replaying one.
-    tsa.at(DURING_WINDOW);
-    expect((await intake(s, request)).code).toBe(0);
-    const after = await replaying(edit, AFTER_CLOSE);
-    const sealed = await refusedWritingNothing(s, () => sealWith({ ...fixture.tsa, args: ['--tsa', `replayer=${after.url}`] }, s)).finally(() => after.close());
-    expect([sealed.code, sealed.reason]).toEqual([3, 'TSA_UNAVAILABLE']);
-    expect(sealed.text).toContain(code);
-  }, 60_000);
+  it.each(ANOTHER_REQUEST)(
+    '%s → %s',
+    async (_what, code, edit) => {
+      const s = built.copy();
+      const request = await sign(s, join(s.staging, 'sys-honest.jsonl'), s.honest);
+      const during = await replaying(edit, DURING_WINDOW);
+      const taken = await refusedWritingNothing(s, () =>
+        intakeWith({ ...fixture.tsa, args: ['--tsa', `replayer=${during.url}`] }, s, request),
+      ).finally(() => during.close());
+      expect([taken.code, taken.reason]).toEqual([3, 'TSA_UNAVAILABLE']);
+      expect(taken.text).toContain(code);
+      // Taken in through the honest TSA, then sealed through the replaying one.
+      tsa.at(DURING_WINDOW);
+      expect((await intake(s, request)).code).toBe(0);
+      const after = await replaying(edit, AFTER_CLOSE);
+      const sealed = await refusedWritingNothing(s, () =>
+        sealWith({ ...fixture.tsa, args: ['--tsa', `replayer=${after.url}`] }, s),
+      ).finally(() => after.close());
+      expect([sealed.code, sealed.reason]).toEqual([3, 'TSA_UNAVAILABLE']);
+      expect(sealed.text).toContain(code);
+    },
+    60_000,
+  );
 });
 
 describe('seal refuses, writing nothing', () => {
@@ -175,7 +227,10 @@ describe('seal refuses, writing nothing', () => {
     expect((await seal(s)).code).toBe(0);
     expect(await refusedWritingNothing(s, () => seal(s))).toMatchObject({ code: 4, reason: 'SEAL_EXISTS' });
     tsa.at('2026-11-10T12:00:00Z');
-    expect(await refusedWritingNothing(s, () => intake(s, join(s.staging, 'sys-honest.jsonl.intake.json')))).toMatchObject({ code: 4, reason: 'SEAL_EXISTS' });
+    expect(await refusedWritingNothing(s, () => intake(s, join(s.staging, 'sys-honest.jsonl.intake.json')))).toMatchObject({
+      code: 4,
+      reason: 'SEAL_EXISTS',
+    });
   }, 60_000);
 
   it('a governed file that is not a regular file, or never came through intake', async () => {
@@ -208,7 +263,18 @@ describe('receipts', () => {
     return { first: a.json.receipt as string, second: b.json.receipt as string };
   }
   const check = (s: IntakeStudy, receipt: string) =>
-    runCli(['intake', '--verify-receipt', receipt, '--seal', join(s.root, 'inputs/seal.json'), '--tsa-root', TSA_ROOT_PEM, '--root', s.root, '--json']);
+    runCli([
+      'intake',
+      '--verify-receipt',
+      receipt,
+      '--seal',
+      join(s.root, 'inputs/seal.json'),
+      '--tsa-root',
+      TSA_ROOT_PEM,
+      '--root',
+      s.root,
+      '--json',
+    ]);
 
   it('an entry dropped before the seal is INTAKE_RECEIPT_NOT_SEALED (exit 1); the kept one is sealed', async () => {
     const s = built.copy();
@@ -225,7 +291,7 @@ describe('receipts', () => {
     expect([kept.code, kept.json.reason_codes]).toEqual([0, []]);
   }, 60_000);
 
-  it('a receipt whose signature is not the intake key\'s (INTAKE_RECEIPT_SIGNATURE_INVALID, exit 1)', async () => {
+  it("a receipt whose signature is not the intake key's (INTAKE_RECEIPT_SIGNATURE_INVALID, exit 1)", async () => {
     const s = built.copy();
     const { first } = await twoEntries(s);
     tsa.at(AFTER_CLOSE);

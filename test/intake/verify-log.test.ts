@@ -54,12 +54,16 @@ async function rail(root: string, rootPem = TSA_ROOT_PEM, opensAt?: string) {
 const reason_codes = (v: Awaited<ReturnType<typeof rail>>) => [...new Set(v.findings.map((f) => f.code))].sort();
 
 describe('verifyIntakeLog', () => {
-  it('passes a log and seal as intake and seal wrote them, with the auditor\'s roots', async () => {
+  it("passes a log and seal as intake and seal wrote them, with the auditor's roots", async () => {
     const v = await rail(copyOfSealed());
     expect(v.findings).toEqual([]);
     expect(v.ok).toBe(true);
     expect(v.entries).toHaveLength(2);
-    expect(v.sealedFiles.map((f) => f.path)).toEqual(['inputs/commitments.jsonl', 'inputs/submissions/sys-honest.jsonl', 'inputs/submissions/sys-truncated.jsonl']);
+    expect(v.sealedFiles.map((f) => f.path)).toEqual([
+      'inputs/commitments.jsonl',
+      'inputs/submissions/sys-honest.jsonl',
+      'inputs/submissions/sys-truncated.jsonl',
+    ]);
     expect(v.sealAnchors).toEqual([expect.objectContaining({ witness: 'local', gen_time: AFTER_CLOSE, reason_codes: [] })]);
     expect(v.ownerFiles).toEqual([
       { path: 'inputs/submissions/sys-honest.jsonl', system_id: 'sys-honest', kind: 'submissions' },
@@ -74,16 +78,19 @@ describe('verifyIntakeLog', () => {
     expect(v.findings.filter((f) => f.code === 'INTAKE_EARLY').map((f) => f.line)).toEqual([1, 2]);
   });
 
-  it('roots the auditor does not trust: every entry token and the seal\'s anchor fail', async () => {
+  it("roots the auditor does not trust: every entry token and the seal's anchor fail", async () => {
     const v = await rail(copyOfSealed(), testPkiPaths('unpinned-root').cert);
     expect(reason_codes(v)).toEqual(['INTAKE_TOKEN_INVALID', 'SEAL_INVALID']);
     expect(v.ok).toBe(false);
   });
 
-  it('an edited entry breaks the chain, its token and the seal\'s root', async () => {
+  it("an edited entry breaks the chain, its token and the seal's root", async () => {
     const root = copyOfSealed();
     const log = join(root, 'inputs/intake.jsonl');
-    const lines = readFileSync(log, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(log, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     lines[0].lines_rejected = 1;
     writeFileSync(log, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const v = await rail(root);

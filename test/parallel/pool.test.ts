@@ -16,10 +16,14 @@ describe('WorkerPool', () => {
         for (let i = 0; i < 40; i += 4) yield [i, i + 1, i + 2, i + 3];
       };
       const seen: string[] = [];
-      await pool.mapOrdered(source(), (n) => n, (results, items) => {
-        expect(results).toHaveLength(items.length);
-        seen.push(...results);
-      });
+      await pool.mapOrdered(
+        source(),
+        (n) => n,
+        (results, items) => {
+          expect(results).toHaveLength(items.length);
+          seen.push(...results);
+        },
+      );
       // The worker read a file next to its own source: import.meta.url survived bundling.
       expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => `${i * 3} read next to the source`));
     } finally {
@@ -52,7 +56,9 @@ describe('WorkerPool', () => {
         ([w]) => w!,
       );
       expect(seen).toEqual(weights.map((w) => `${w} read next to the source`));
-      weights.forEach((w, i) => { expect(w > 5 ? atPost[i] : atPost[i]! + w, `batch ${i}`).toBeLessThanOrEqual(w > 5 ? 0 : 5); });
+      weights.forEach((w, i) => {
+        expect(w > 5 ? atPost[i] : atPost[i]! + w, `batch ${i}`).toBeLessThanOrEqual(w > 5 ? 0 : 5);
+      });
       expect(Math.max(...atPost)).toBeGreaterThan(0); // batches did overlap
     } finally {
       await pool.close();
@@ -92,12 +98,16 @@ describe('withoutTypeScriptLoader', () => {
   it('drops the flags npx tsx and node --import tsx add, and keeps every other flag', () => {
     expect(
       withoutTypeScriptLoader([
-        '--require', '/p/node_modules/tsx/dist/preflight.cjs',
-        '--import', 'file:///p/node_modules/tsx/dist/loader.mjs',
-        '--import', 'tsx',
+        '--require',
+        '/p/node_modules/tsx/dist/preflight.cjs',
+        '--import',
+        'file:///p/node_modules/tsx/dist/loader.mjs',
+        '--import',
+        'tsx',
         '--import=tsx/esm',
         '--max-old-space-size=4096',
-        '--import', './my-hooks.mjs',
+        '--import',
+        './my-hooks.mjs',
         '--enable-source-maps',
       ]),
     ).toEqual(['--max-old-space-size=4096', '--import', './my-hooks.mjs', '--enable-source-maps']);

@@ -22,22 +22,57 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('docs/participating.md, by hand, on the production proofs', () => {
   const keys = JSON.parse(readFileSync(join(REAL, 'published_keys.json'), 'utf8')).keys as Array<{ public: string }>;
-  it.each(['proof_2026_07.json', 'proof_rekor.json', 'proof_proveit_gel.json'])('%s: arkforge_signature is Ed25519 over the UTF-8 of the chain-hash hex (no "sha256:")', (file) => {
-    const proof = JSON.parse(readFileSync(join(REAL, file), 'utf8'));
-    const hex = (proof.hashes.chain as string).replace(/^sha256:/, '');
-    const signature = Buffer.from((proof.arkforge_signature as string).replace(/^ed25519:/, ''), 'base64url');
-    const verifies = keys.some((k) => verify(null, Buffer.from(hex, 'utf8'), createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.public.replace(/^ed25519:/, '') }, format: 'jwk' }), signature));
-    expect(verifies).toBe(true);
-    // Not over the 32 bytes, nor over the prefixed text.
-    expect(keys.some((k) => verify(null, Buffer.from(hex, 'hex'), createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.public.slice(8) }, format: 'jwk' }), signature))).toBe(false);
-  });
+  it.each(['proof_2026_07.json', 'proof_rekor.json', 'proof_proveit_gel.json'])(
+    '%s: arkforge_signature is Ed25519 over the UTF-8 of the chain-hash hex (no "sha256:")',
+    (file) => {
+      const proof = JSON.parse(readFileSync(join(REAL, file), 'utf8'));
+      const hex = (proof.hashes.chain as string).replace(/^sha256:/, '');
+      const signature = Buffer.from((proof.arkforge_signature as string).replace(/^ed25519:/, ''), 'base64url');
+      const verifies = keys.some((k) =>
+        verify(
+          null,
+          Buffer.from(hex, 'utf8'),
+          createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.public.replace(/^ed25519:/, '') }, format: 'jwk' }),
+          signature,
+        ),
+      );
+      expect(verifies).toBe(true);
+      // Not over the 32 bytes, nor over the prefixed text.
+      expect(
+        keys.some((k) =>
+          verify(
+            null,
+            Buffer.from(hex, 'hex'),
+            createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: k.public.slice(8) }, format: 'jwk' }),
+            signature,
+          ),
+        ),
+      ).toBe(false);
+    },
+  );
 });
 
 describe('prereg submission build', () => {
   it('turns a production proof into a line ingest accepts, which verify then checks (redacted public view: UNTRUSTED)', async () => {
     const out = join(scratch, 'real.jsonl');
     // --root names no study here: outside a study, items and protocol are not checked (a note says so).
-    const built = await runCli(['submission', 'build', '--root', scratch, '--system', 'sys-a', '--item', 'q-001', '--answer', 'No passage was needed.', '--proof', join(REAL, 'proof_2026_07.json'), '--out', out, '--json']);
+    const built = await runCli([
+      'submission',
+      'build',
+      '--root',
+      scratch,
+      '--system',
+      'sys-a',
+      '--item',
+      'q-001',
+      '--answer',
+      'No passage was needed.',
+      '--proof',
+      join(REAL, 'proof_2026_07.json'),
+      '--out',
+      out,
+      '--json',
+    ]);
     expect([built.code, built.json.ok, built.json.evidence, built.json.line_no]).toEqual([0, true, 1, 1]);
     const validated = await runCli(['validate', out, '--root', scratch, '--json']);
     expect([validated.code, validated.json.totals.accepted]).toEqual([0, 1]);
@@ -47,7 +82,23 @@ describe('prereg submission build', () => {
     const verified = await runCli(['verify', out, '--trust', join(PROJECT_ROOT, 'preregistration/trust'), '--json']);
     expect(verified.jsonLines[0].reason_codes).toContain('PROOF_PREIMAGE_REDACTED');
     // A second build of the same (system, item, attempt) into that file is the duplicate ingest would reject: nothing appended.
-    const again = await runCli(['submission', 'build', '--root', scratch, '--system', 'sys-a', '--item', 'q-001', '--answer', 'x', '--proof', join(REAL, 'proof_2026_07.json'), '--out', out, '--json']);
+    const again = await runCli([
+      'submission',
+      'build',
+      '--root',
+      scratch,
+      '--system',
+      'sys-a',
+      '--item',
+      'q-001',
+      '--answer',
+      'x',
+      '--proof',
+      join(REAL, 'proof_2026_07.json'),
+      '--out',
+      out,
+      '--json',
+    ]);
     expect([again.code, again.json.reject.reason_code]).toEqual([1, 'SUBMISSION_DUPLICATE']);
     expect(readFileSync(out, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
   });
@@ -56,9 +107,37 @@ describe('prereg submission build', () => {
     const study = copyExampleStudy();
     try {
       const out = join(scratch, 'refused.jsonl');
-      const unknownItem = await runCli(['submission', 'build', '--root', study.root, '--system', 'sys-honest', '--item', 'mp-999', '--answer', 'x', '--json', '--out', out]);
+      const unknownItem = await runCli([
+        'submission',
+        'build',
+        '--root',
+        study.root,
+        '--system',
+        'sys-honest',
+        '--item',
+        'mp-999',
+        '--answer',
+        'x',
+        '--json',
+        '--out',
+        out,
+      ]);
       expect([unknownItem.code, unknownItem.json.reject.reason_code]).toEqual([1, 'SUBMISSION_ITEM_UNKNOWN']);
-      const unregistered = await runCli(['submission', 'build', '--root', study.root, '--system', 'sys-nobody', '--item', 'mp-001', '--answer', 'x', '--json', '--out', out]);
+      const unregistered = await runCli([
+        'submission',
+        'build',
+        '--root',
+        study.root,
+        '--system',
+        'sys-nobody',
+        '--item',
+        'mp-001',
+        '--answer',
+        'x',
+        '--json',
+        '--out',
+        out,
+      ]);
       expect([unregistered.code, unregistered.json.reject.reason_code]).toEqual([1, 'SYSTEM_UNREGISTERED']);
       expect(existsSync(out)).toBe(false);
     } finally {
@@ -66,8 +145,14 @@ describe('prereg submission build', () => {
     }
   });
 
-  it('keeps number lexemes of the bodies (typed API): 1.0 stays 1.0, so the issuer\'s body hash still holds', () => {
-    const built = buildSubmissionLine({ system_id: 's', item_id: 'i', attempt: 1, answer: { text: 't', refused: false, truncated: false }, evidence: [{ proof: { proof_id: 'p' }, request: parseJson('{"temperature": 1.0, "top_k": 3}') }] });
+  it("keeps number lexemes of the bodies (typed API): 1.0 stays 1.0, so the issuer's body hash still holds", () => {
+    const built = buildSubmissionLine({
+      system_id: 's',
+      item_id: 'i',
+      attempt: 1,
+      answer: { text: 't', refused: false, truncated: false },
+      evidence: [{ proof: { proof_id: 'p' }, request: parseJson('{"temperature": 1.0, "top_k": 3}') }],
+    });
     expect(built.outcome.accepted?.evidence[0]?.request_json).toBe('{"temperature":1.0,"top_k":3}');
   });
 });
@@ -83,14 +168,24 @@ describe('prereg commitment', () => {
     writeFileSync(keyFile, agent.export({ format: 'pem', type: 'pkcs8' }));
     const r = await runCli(['commitment', file, '--published-at', '2026-11-15T12:00:00Z', '--sign', keyFile, '--json']);
     expect(r.code).toBe(0);
-    expect(r.json.commitment).toMatchObject({ job_id: 'job-1', final_entry_digest: commitment.final_entry_digest, entry_count: 3, published_at: '2026-11-15T12:00:00Z' });
+    expect(r.json.commitment).toMatchObject({
+      job_id: 'job-1',
+      final_entry_digest: commitment.final_entry_digest,
+      entry_count: 3,
+      published_at: '2026-11-15T12:00:00Z',
+    });
     const read = readCommitmentLine(r.json.commitment, { file: 'c', line: 1, byte_offset: 0, line_sha256: '' });
     expect(read.ok).toBe(true);
     if (!read.ok) return;
     const index = indexCommitments([read], [{ system_id: 'sys-a', key: createPublicKey(agent) }]);
     expect(index.signerOf(index.jobs.get('job-1')!.valid[0]!)).toEqual({ kind: 'signed', system_id: 'sys-a' });
     // Unsigned, the typed API gives the four members only.
-    expect(Object.keys(commitTimeline(timeline, '2026-11-15T12:00:00Z').commitment).sort()).toEqual(['entry_count', 'final_entry_digest', 'job_id', 'published_at']);
+    expect(Object.keys(commitTimeline(timeline, '2026-11-15T12:00:00Z').commitment).sort()).toEqual([
+      'entry_count',
+      'final_entry_digest',
+      'job_id',
+      'published_at',
+    ]);
   });
 
   it('refuses a broken timeline (COMMITMENT_TIMELINE_BROKEN): a commitment to it would anchor nothing', async () => {

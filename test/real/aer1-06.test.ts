@@ -12,7 +12,11 @@ import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 
 type Entry = { id: string; canonical_bytes: string; prev_digest: string; close?: boolean; [k: string]: unknown };
 const REAL = path.join(PROJECT_ROOT, 'test/fixtures/real/aer1-06');
-const vector = (JSON.parse(readFileSync(path.join(REAL, 'chain-vector-06.json'), 'utf8')) as { vectors: Array<{ name: string; expected_verdict: string; timeline: Entry[] }> }).vectors[0]!;
+const vector = (
+  JSON.parse(readFileSync(path.join(REAL, 'chain-vector-06.json'), 'utf8')) as {
+    vectors: Array<{ name: string; expected_verdict: string; timeline: Entry[] }>;
+  }
+).vectors[0]!;
 const digestOf = (e: Entry) => createHash('sha256').update(Buffer.from(e.canonical_bytes, 'base64')).digest('hex');
 
 let dir: string;
@@ -21,7 +25,18 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'prereg-aer1-06-'));
   trustDir = path.join(dir, 'trust');
   mkdirSync(trustDir);
-  writeFileSync(path.join(trustDir, 'policy.json'), JSON.stringify({ format: 'prereg.trust/1', arkforge_keys: [], tsa_roots: [], require_tsa_token: false, max_skew_seconds: 300, batch_max_skew_seconds: 900, require_receipts: true }));
+  writeFileSync(
+    path.join(trustDir, 'policy.json'),
+    JSON.stringify({
+      format: 'prereg.trust/1',
+      arkforge_keys: [],
+      tsa_roots: [],
+      require_tsa_token: false,
+      max_skew_seconds: 300,
+      batch_max_skew_seconds: 900,
+      require_receipts: true,
+    }),
+  );
   writeFileSync(path.join(dir, 'commitments.jsonl'), '');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,9 +44,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function verifyDoc(name: string, doc: unknown) {
   const file = path.join(dir, `${name}.json`);
   writeFileSync(file, JSON.stringify(doc, null, 1));
-  const cli = await runCli(['verify', file, '--root', dir, '--trust', trustDir, '--commitments', path.join(dir, 'commitments.jsonl'), '--json']);
+  const cli = await runCli([
+    'verify',
+    file,
+    '--root',
+    dir,
+    '--trust',
+    trustDir,
+    '--commitments',
+    path.join(dir, 'commitments.jsonl'),
+    '--json',
+  ]);
   expect(cli.jsonLines).toHaveLength(1);
-  return { code: cli.code, ...(cli.jsonLines[0] as { kind: string; status: string; reason_codes: string[]; checks: Record<string, string> }) };
+  return {
+    code: cli.code,
+    ...(cli.jsonLines[0] as { kind: string; status: string; reason_codes: string[]; checks: Record<string, string> }),
+  };
 }
 
 describe('the -06 vector chain-valid-3', () => {
@@ -46,7 +74,13 @@ describe('the -06 vector chain-valid-3', () => {
   it('as a bare array: read as -06, METADATA_UNBOUND, no code (exit 1: not ANCHORED)', async () => {
     const r = await verifyDoc('bare', vector.timeline);
     expect([r.kind, r.status, r.reason_codes, r.code]).toEqual(['chain', 'METADATA_UNBOUND', [], 1]);
-    expect([r.checks.genesis, r.checks.close, r.checks.links, r.checks.seq, r.checks.job]).toEqual(['pass', 'pass', 'pass', 'skipped', 'skipped']);
+    expect([r.checks.genesis, r.checks.close, r.checks.links, r.checks.seq, r.checks.job]).toEqual([
+      'pass',
+      'pass',
+      'pass',
+      'skipped',
+      'skipped',
+    ]);
   });
 
   it('in the envelope declaring 06: the same', async () => {
@@ -61,10 +95,18 @@ describe('the -06 vector chain-valid-3', () => {
   });
 
   const variants: Array<[string, (t: Entry[]) => Entry[], string]> = [
-    ['a broken link (entry 3 names another digest)', (t) => t.map((e, i) => (i === 2 ? { ...e, prev_digest: digestOf(t[0]!) } : e)), 'CHAIN_LINK_BROKEN'],
+    [
+      'a broken link (entry 3 names another digest)',
+      (t) => t.map((e, i) => (i === 2 ? { ...e, prev_digest: digestOf(t[0]!) } : e)),
+      'CHAIN_LINK_BROKEN',
+    ],
     ['no close (the last entry’s close removed)', (t) => t.map(({ close: _close, ...e }) => e), 'CHAIN_CLOSE_MISPLACED'],
     ['close mid-chain (entry 2 closes too)', (t) => t.map((e, i) => (i === 1 ? { ...e, close: true } : e)), 'CHAIN_CLOSE_MISPLACED'],
-    ['a bad genesis (entry 1’s prev_digest not 64 zeros)', (t) => t.map((e, i) => (i === 0 ? { ...e, prev_digest: '1'.repeat(64) } : e)), 'CHAIN_GENESIS_INVALID'],
+    [
+      'a bad genesis (entry 1’s prev_digest not 64 zeros)',
+      (t) => t.map((e, i) => (i === 0 ? { ...e, prev_digest: '1'.repeat(64) } : e)),
+      'CHAIN_GENESIS_INVALID',
+    ],
   ];
   it.each(variants)('%s → BROKEN %s', async (name, edit, code) => {
     const r = await verifyDoc(name.replace(/\W+/g, '-'), edit(structuredClone(vector.timeline)));
@@ -72,7 +114,10 @@ describe('the -06 vector chain-valid-3', () => {
   });
 
   it('a bare array where one entry carries one of the four members is read as today: BROKEN CHAIN_MALFORMED', async () => {
-    const r = await verifyDoc('one-tool', vector.timeline.map((e, i) => (i === 1 ? { ...e, tool: 'search' } : e)));
+    const r = await verifyDoc(
+      'one-tool',
+      vector.timeline.map((e, i) => (i === 1 ? { ...e, tool: 'search' } : e)),
+    );
     expect([r.status, r.reason_codes]).toEqual(['BROKEN', ['CHAIN_MALFORMED']]);
   });
 });

@@ -59,27 +59,84 @@ const FILES: Record<string, Json> = {
   '3.1-signature-bit.json': flipSignature(proof31),
   '2.0-signature-bit.json': { proof: flipSignature(proof20), transparency_log_entry: rekorEntry },
   '1.2-signature-bit.json': flipSignature(proof12),
-  '3.1-commitment-bit.json': (() => { const p = copy(proof31); p.commitments.seller = flipHex(p.commitments.seller); return p; })(),
-  '3.1-identity-commitment-bit.json': (() => { const p = copy(proof31); p.commitments.agent_identity = flipHex(p.commitments.agent_identity); return p; })(),
-  '3.1-identity-opening-changed.json': (() => { const p = copy(proof31); p.disclosed.did_resolution_status.value = 'unverified'; p.did_resolution_status = 'unverified'; return p; })(),
-  '3.1-batch-root.json': (() => { const p = copy(proof31); p.batch_anchor.root = flipHex(p.batch_anchor.root); return p; })(),
-  '3.1-batch-path.json': (() => { const p = copy(proof31); p.batch_anchor.audit_path[2] = flipHex(p.batch_anchor.audit_path[2]); return p; })(),
-  '3.1-batch-size-overstated.json': (() => { const p = copy(proof31); p.batch_anchor.tree_size = 17; return p; })(),
-  '3.1-batch-index-out-of-range.json': (() => { const p = copy(proof31); p.batch_anchor.leaf_index = 11; return p; })(),
-  '2.0-rekor-set-bit.json': (() => { const e = copy(rekorEntry); e.verification.signedEntryTimestamp = flipBase64(e.verification.signedEntryTimestamp, 'base64'); return { proof: proof20, transparency_log_entry: e }; })(),
+  '3.1-commitment-bit.json': (() => {
+    const p = copy(proof31);
+    p.commitments.seller = flipHex(p.commitments.seller);
+    return p;
+  })(),
+  '3.1-identity-commitment-bit.json': (() => {
+    const p = copy(proof31);
+    p.commitments.agent_identity = flipHex(p.commitments.agent_identity);
+    return p;
+  })(),
+  '3.1-identity-opening-changed.json': (() => {
+    const p = copy(proof31);
+    p.disclosed.did_resolution_status.value = 'unverified';
+    p.did_resolution_status = 'unverified';
+    return p;
+  })(),
+  '3.1-batch-root.json': (() => {
+    const p = copy(proof31);
+    p.batch_anchor.root = flipHex(p.batch_anchor.root);
+    return p;
+  })(),
+  '3.1-batch-path.json': (() => {
+    const p = copy(proof31);
+    p.batch_anchor.audit_path[2] = flipHex(p.batch_anchor.audit_path[2]);
+    return p;
+  })(),
+  '3.1-batch-size-overstated.json': (() => {
+    const p = copy(proof31);
+    p.batch_anchor.tree_size = 17;
+    return p;
+  })(),
+  '3.1-batch-index-out-of-range.json': (() => {
+    const p = copy(proof31);
+    p.batch_anchor.leaf_index = 11;
+    return p;
+  })(),
+  '2.0-rekor-set-bit.json': (() => {
+    const e = copy(rekorEntry);
+    e.verification.signedEntryTimestamp = flipBase64(e.verification.signedEntryTimestamp, 'base64');
+    return { proof: proof20, transparency_log_entry: e };
+  })(),
   '2.0-rekor-of-another-proof.json': { proof: proof12, transparency_log_entry: rekorEntry },
-  '2.0-token-of-another-proof.json': (() => { const p = copy(proof20); p.timestamp_authority.tsr_base64 = proof12.timestamp_authority.tsr_base64; return p; })(),
-  '3.1-token-of-another-proof.json': (() => { const p = copy(proof31); p.timestamp_authority.tsr_base64 = proof20.timestamp_authority.tsr_base64; return p; })(),
-  '3.1-relabelled-3.0.json': (() => { const p = copy(proof31); p.spec_version = '3.0'; return p; })(),
-  '3.1-relabelled-2.1.json': (() => { const p = copy(proof31); p.spec_version = '2.1'; return p; })(),
-  '2.0-relabelled-9.9.json': (() => { const p = copy(proof20); p.spec_version = '9.9'; return p; })(),
+  '2.0-token-of-another-proof.json': (() => {
+    const p = copy(proof20);
+    p.timestamp_authority.tsr_base64 = proof12.timestamp_authority.tsr_base64;
+    return p;
+  })(),
+  '3.1-token-of-another-proof.json': (() => {
+    const p = copy(proof31);
+    p.timestamp_authority.tsr_base64 = proof20.timestamp_authority.tsr_base64;
+    return p;
+  })(),
+  '3.1-relabelled-3.0.json': (() => {
+    const p = copy(proof31);
+    p.spec_version = '3.0';
+    return p;
+  })(),
+  '3.1-relabelled-2.1.json': (() => {
+    const p = copy(proof31);
+    p.spec_version = '2.1';
+    return p;
+  })(),
+  '2.0-relabelled-9.9.json': (() => {
+    const p = copy(proof20);
+    p.spec_version = '9.9';
+    return p;
+  })(),
   '2.0-preimage-made-up.json': (() => {
     const p = copy(proof20);
     p.parties = { buyer_fingerprint: 'ab'.repeat(32), seller: p.seller };
     p.certification_fee = { method: 'stripe', transaction_id: 'pi_made_up', amount: 0.1, currency: 'eur', status: 'succeeded' };
     return p;
   })(),
-  '2.0-timestamp-moved.json': (() => { const p = copy(proof20); p.timestamp = '2026-03-03T17:18:53Z'; return p; })(),
+  '2.0-timestamp-moved.json': (() => {
+    const p = copy(proof20);
+    p.timestamp = '2026-03-03T17:18:53Z';
+    return p;
+  })(),
 };
 
 beforeAll(async () => {
@@ -91,16 +148,20 @@ beforeAll(async () => {
   // that carry none, the public Rekor log key pinned; no issuer key yet.
   writeFileSync(
     path.join(trustDir, 'policy.json'),
-    `${JSON.stringify({
-      format: 'prereg.trust/1',
-      arkforge_keys: [],
-      tsa_roots: ['freetsa-cacert.pem'],
-      tsa_certs: ['freetsa-tsa.crt'],
-      tlog_keys: [{ log_id: REKOR_LOG_ID, public_key_file: 'rekor-log.pub.pem' }],
-      require_tsa_token: true,
-      max_skew_seconds: 300,
-      require_receipts: false,
-    }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        format: 'prereg.trust/1',
+        arkforge_keys: [],
+        tsa_roots: ['freetsa-cacert.pem'],
+        tsa_certs: ['freetsa-tsa.crt'],
+        tlog_keys: [{ log_id: REKOR_LOG_ID, public_key_file: 'rekor-log.pub.pem' }],
+        require_tsa_token: true,
+        max_skew_seconds: 300,
+        require_receipts: false,
+      },
+      null,
+      2,
+    )}\n`,
   );
   // …and the issuer's keys from its published history (Ed25519 proof keys, ECDSA Rekor keys).
   importRun = await runCli(['trust', 'import-arkforge', path.join(REAL, 'published_keys.json'), '--trust', trustDir, '--json']);
@@ -132,15 +193,28 @@ describe('the production proofs, as published', () => {
     const r = verified.get('real-3.1-batch.json')!;
     expect([r.kind, r.status, r.reason_codes]).toEqual(['proof', 'VERIFIED', []]);
     expect(nonSkipped(r.checks)).toEqual({
-      structure: 'pass', chain: 'pass', commitments: 'pass', disclosures: 'pass', identity: 'pass',
-      signature: 'pass', key: 'pass', batch: 'pass', tsa: 'pass', time: 'pass',
+      structure: 'pass',
+      chain: 'pass',
+      commitments: 'pass',
+      disclosures: 'pass',
+      identity: 'pass',
+      signature: 'pass',
+      key: 'pass',
+      batch: 'pass',
+      tsa: 'pass',
+      time: 'pass',
     });
   });
 
   it('spec 3.1: its disclosure opens the identity block only, not `seller`: the served seller is bound by nothing (SPEC §12.4)', () => {
     const r = verified.get('real-3.1-batch.json')!;
     expect(proof31.seller).toBe('proveit.arkforge.tech');
-    expect(Object.keys(proof31.disclosed).sort()).toEqual(['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent']);
+    expect(Object.keys(proof31.disclosed).sort()).toEqual([
+      'agent_identity',
+      'agent_identity_verified',
+      'did_resolution_status',
+      'identity_consistent',
+    ]);
     expect(r.seller).toBeNull();
   });
 
@@ -150,16 +224,24 @@ describe('the production proofs, as published', () => {
 
   it('spec 2.0 with its Rekor entry: UNTRUSTED PROOF_PREIMAGE_REDACTED; signature, token and log entry verify over the declared chain hash', () => {
     const r = verified.get('real-2.0-rekor.json')!;
-    expect([r.kind, r.status, r.reason_codes, r.informational_codes]).toEqual(['evidence', 'UNTRUSTED', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED'], ['PROOF_IDENTITY_UNANCHORED']]);
+    expect([r.kind, r.status, r.reason_codes, r.informational_codes]).toEqual([
+      'evidence',
+      'UNTRUSTED',
+      ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED'],
+      ['PROOF_IDENTITY_UNANCHORED'],
+    ]);
     expect(r.checks).toMatchObject({ chain: 'skipped', signature: 'pass', key: 'pass', tsa: 'pass', tlog: 'pass', time: 'pass' });
     expect(nonSkipped(r.checks)).toEqual({ structure: 'pass', signature: 'pass', key: 'pass', tsa: 'pass', tlog: 'pass', time: 'pass' });
   });
 
-  it.each(['real-2.0-bare.json', 'real-1.2.json'])('%s (public view, no log entry): UNTRUSTED PROOF_PREIMAGE_REDACTED; signature and token verify', (name) => {
-    const r = verified.get(name)!;
-    expect([r.kind, r.status, r.reason_codes]).toEqual(['proof', 'UNTRUSTED', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED']]);
-    expect(nonSkipped(r.checks)).toEqual({ structure: 'pass', signature: 'pass', key: 'pass', tsa: 'pass', time: 'pass' });
-  });
+  it.each(['real-2.0-bare.json', 'real-1.2.json'])(
+    '%s (public view, no log entry): UNTRUSTED PROOF_PREIMAGE_REDACTED; signature and token verify',
+    (name) => {
+      const r = verified.get(name)!;
+      expect([r.kind, r.status, r.reason_codes]).toEqual(['proof', 'UNTRUSTED', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED']]);
+      expect(nonSkipped(r.checks)).toEqual({ structure: 'pass', signature: 'pass', key: 'pass', tsa: 'pass', time: 'pass' });
+    },
+  );
 });
 
 describe("FreeTSA's tokens carry no certificate", () => {
@@ -167,12 +249,15 @@ describe("FreeTSA's tokens carry no certificate", () => {
     ['real-3.1-batch.json', []],
     ['real-2.0-rekor.json', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED']],
     ['real-1.2.json', ['PROOF_IDENTITY_UNANCHORED', 'PROOF_PREIMAGE_REDACTED']],
-  ])('%s without FreeTSA\'s TSA certificate in the policy: the token is PROOF_TSA_UNTRUSTED (its signer is found nowhere)', (name, others) => {
-    const r = withoutTsaCert.get(name)!;
-    expect([r.status, r.reason_codes]).toEqual(['UNTRUSTED', [...others, 'PROOF_TSA_UNTRUSTED'].sort()]);
-    expect(r.checks.tsa).toBe('fail');
-    expect((r.problems as string[]).join('\n')).toContain('TSA_SIGNER_NOT_FOUND');
-  });
+  ])(
+    "%s without FreeTSA's TSA certificate in the policy: the token is PROOF_TSA_UNTRUSTED (its signer is found nowhere)",
+    (name, others) => {
+      const r = withoutTsaCert.get(name)!;
+      expect([r.status, r.reason_codes]).toEqual(['UNTRUSTED', [...others, 'PROOF_TSA_UNTRUSTED'].sort()]);
+      expect(r.checks.tsa).toBe('fail');
+      expect((r.problems as string[]).join('\n')).toContain('TSA_SIGNER_NOT_FOUND');
+    },
+  );
 });
 
 describe('tampered copies of the production proofs are refused with the code that names the change', () => {

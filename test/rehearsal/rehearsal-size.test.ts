@@ -22,7 +22,11 @@ const OPENS = '2026-11-10T10:00:00Z';
 const CLOSES = '2026-11-10T10:15:00Z';
 const window = ['--opens-at', OPENS, '--closes-at', CLOSES];
 
-interface Registered { system_id: string; buyer_fingerprints: string[]; agent_keys: Array<{ public_key: string; possession: string }> }
+interface Registered {
+  system_id: string;
+  buyer_fingerprints: string[];
+  agent_keys: Array<{ public_key: string; possession: string }>;
+}
 const systemsOf = (study: string): Registered[] => JSON.parse(readFileSync(join(study, 'preregistration/study.json'), 'utf8')).systems;
 const buyersOf = (kit: string): Record<string, string> => JSON.parse(readFileSync(join(kit, 'TEST-ONLY-dev-kit.json'), 'utf8')).buyers;
 /** The study and its private directory (with the kit), file by file: a refusal leaves both as they were. */
@@ -53,7 +57,7 @@ describe('init --rehearsal --rehearsal-systems N', () => {
   });
 });
 
-describe('dev takes each verb\'s own operands', () => {
+describe("dev takes each verb's own operands", () => {
   it.each([
     [['dev', 'add-system'], 'usage: prereg dev add-system ID'],
     [['dev', 'add-system', 'sys-c', 'sys-d'], 'dev takes 1 to 2 positional arguments, got 3'],
@@ -72,7 +76,9 @@ describe('a rehearsal of three systems, and a fourth added before the freeze, to
     const priv = `${study}.private`;
     const created = await ok(['init', study, '--rehearsal', '--rehearsal-systems', '3', ...window]);
     const kit = created.json.rehearsal.kit as string;
-    expect(created.json.rehearsal.systems).toEqual(['sys-a', 'sys-b', 'sys-c'].map((id) => ({ system_id: id, agent_key_file: join(kit, `TEST-ONLY-agent-${id}.key.pem`) })));
+    expect(created.json.rehearsal.systems).toEqual(
+      ['sys-a', 'sys-b', 'sys-c'].map((id) => ({ system_id: id, agent_key_file: join(kit, `TEST-ONLY-agent-${id}.key.pem`) })),
+    );
     // Each system: its own buyer in the kit, its fingerprint and agent key (with proof of possession) in study.json, its key file private.
     const registered = systemsOf(study);
     expect(registered.map((s) => s.system_id)).toEqual(['sys-a', 'sys-b', 'sys-c']);
@@ -85,9 +91,18 @@ describe('a rehearsal of three systems, and a fourth added before the freeze, to
 
     // A fourth, before the freeze.
     const added = await ok(['dev', 'add-system', 'sys-d', '--kit', kit, '--root', study]);
-    expect(added.json).toMatchObject({ ok: true, test_only: true, system_id: 'sys-d', agent_key_file: join(kit, 'TEST-ONLY-agent-sys-d.key.pem') });
+    expect(added.json).toMatchObject({
+      ok: true,
+      test_only: true,
+      system_id: 'sys-d',
+      agent_key_file: join(kit, 'TEST-ONLY-agent-sys-d.key.pem'),
+    });
     expect(systemsOf(study).map((s) => s.system_id)).toEqual(['sys-a', 'sys-b', 'sys-c', 'sys-d']);
-    expect(systemsOf(study)[3]).toEqual({ system_id: 'sys-d', buyer_fingerprints: [added.json.buyer_fingerprint], agent_keys: [added.json.agent_key] });
+    expect(systemsOf(study)[3]).toEqual({
+      system_id: 'sys-d',
+      buyer_fingerprints: [added.json.buyer_fingerprint],
+      agent_keys: [added.json.agent_key],
+    });
     expect(Object.keys(buyersOf(kit))).toEqual(['sys-a', 'sys-b', 'sys-c', 'sys-d']);
     expect(statSync(join(kit, 'TEST-ONLY-agent-sys-d.key.pem')).mode & 0o777).toBe(0o600);
     expect(statSync(join(kit, 'TEST-ONLY-dev-kit.json')).mode & 0o777).toBe(0o600);
@@ -139,26 +154,96 @@ describe('a rehearsal of three systems, and a fourth added before the freeze, to
     for (const system of ['sys-a', 'sys-b', 'sys-c', 'sys-d']) {
       const agentKey = join(kit, `TEST-ONLY-agent-${system}.key.pem`);
       const evidence = join(base, `four-evidence-${system}`);
-      await ok(['dev', 'issue', '--kit', kit, '--root', study, '--system', system, '--item', 'q-001', '--ref', 'A-1', '--at', '2026-11-10T10:01:00Z', '--out', evidence]);
+      await ok([
+        'dev',
+        'issue',
+        '--kit',
+        kit,
+        '--root',
+        study,
+        '--system',
+        system,
+        '--item',
+        'q-001',
+        '--ref',
+        'A-1',
+        '--at',
+        '2026-11-10T10:01:00Z',
+        '--out',
+        evidence,
+      ]);
       const file = join(base, `four-${system}.jsonl`);
-      await ok(['submission', 'build', '--root', study, '--system', system, '--item', 'q-001', '--answer', 'Article A-1 sets a fee of 100 EUR.',
-        '--proof', join(evidence, 'proof.json'), '--request', join(evidence, 'request.json'), '--response', join(evidence, 'response.json'), '--out', file]);
+      await ok([
+        'submission',
+        'build',
+        '--root',
+        study,
+        '--system',
+        system,
+        '--item',
+        'q-001',
+        '--answer',
+        'Article A-1 sets a fee of 100 EUR.',
+        '--proof',
+        join(evidence, 'proof.json'),
+        '--request',
+        join(evidence, 'request.json'),
+        '--response',
+        join(evidence, 'response.json'),
+        '--out',
+        file,
+      ]);
       await ok(['submission', 'sign', file, '--key', agentKey, '--system', system, '--root', study]);
-      await ok(['intake', `${file}.intake.json`, '--operator-key', join(priv, 'operator.key.pem'), '--tsa', `dev=${tsa.url}`, '--retries', '0', '--root', study]);
+      await ok([
+        'intake',
+        `${file}.intake.json`,
+        '--operator-key',
+        join(priv, 'operator.key.pem'),
+        '--tsa',
+        `dev=${tsa.url}`,
+        '--retries',
+        '0',
+        '--root',
+        study,
+      ]);
       receipts.push(`${file}.intake.receipt.json`);
     }
     expect(await tsa.stop()).toBe(0);
     // sys-a's key cannot sign for sys-d: each agent key is its own system's.
-    const stolen = await runCli(['submission', 'sign', join(base, 'four-sys-d.jsonl'), '--key', join(kit, 'TEST-ONLY-agent-sys-a.key.pem'), '--system', 'sys-d', '--root', study, '--json']);
+    const stolen = await runCli([
+      'submission',
+      'sign',
+      join(base, 'four-sys-d.jsonl'),
+      '--key',
+      join(kit, 'TEST-ONLY-agent-sys-a.key.pem'),
+      '--system',
+      'sys-d',
+      '--root',
+      study,
+      '--json',
+    ]);
     expect(stolen.code).not.toBe(0);
 
     const ran = await sealAndRun(kit, study, priv, '2026-11-10T10:20:00Z');
     const results = JSON.parse(readFileSync(join(ran.json.dir, 'results.json'), 'utf8'));
     const primary = results.scores.filter((s: { metric: string }) => s.metric === 'positives_citing_expected');
     expect(primary.map((s: { system_id: string; proven: number; n_proven: number }) => [s.system_id, s.proven, s.n_proven])).toEqual(
-      ['sys-a', 'sys-b', 'sys-c', 'sys-d'].map((id) => [id, 1, 1]));
-    const audited = await runCli(['audit', ran.json.dir, '--root', study, '--tsa-root', created.json.rehearsal.tsa_root, '--issuer-keys', created.json.rehearsal.issuer_keys,
-      '--operator-key', publishedOperatorKey, ...receipts.flatMap((r) => ['--receipt', r]), '--json']);
+      ['sys-a', 'sys-b', 'sys-c', 'sys-d'].map((id) => [id, 1, 1]),
+    );
+    const audited = await runCli([
+      'audit',
+      ran.json.dir,
+      '--root',
+      study,
+      '--tsa-root',
+      created.json.rehearsal.tsa_root,
+      '--issuer-keys',
+      created.json.rehearsal.issuer_keys,
+      '--operator-key',
+      publishedOperatorKey,
+      ...receipts.flatMap((r) => ['--receipt', r]),
+      '--json',
+    ]);
     expect(audited.code, JSON.stringify(audited.json?.rails?.filter((r: { ok: boolean }) => !r.ok))).toBe(0);
     expect(audited.json.verdict).toBe('valid');
     console.log(`rehearsal of four systems: ${((Date.now() - started) / 1000).toFixed(1)} s`);

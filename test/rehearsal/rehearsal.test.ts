@@ -46,7 +46,20 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
     // OpenSSL alone accepts the dev TSA's token over the freeze digest's 32 bytes.
     const digestFile = join(base, 'freeze-digest.bin');
     writeFileSync(digestFile, Buffer.from(checked.json.freeze_digest, 'hex'));
-    const openssl = spawnSync('openssl', ['ts', '-verify', '-data', digestFile, '-in', join(study, 'preregistration/anchors/dev.tsr'), '-CAfile', created.json.rehearsal.tsa_root], { encoding: 'utf8' });
+    const openssl = spawnSync(
+      'openssl',
+      [
+        'ts',
+        '-verify',
+        '-data',
+        digestFile,
+        '-in',
+        join(study, 'preregistration/anchors/dev.tsr'),
+        '-CAfile',
+        created.json.rehearsal.tsa_root,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(openssl.stdout + openssl.stderr).toContain('Verification: OK');
 
     // During the window: each system's call, its line, its commitment, signed and taken in.
@@ -55,20 +68,80 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
     for (const system of ['sys-a', 'sys-b']) {
       const agentKey = join(kit, `TEST-ONLY-agent-${system}.key.pem`);
       const evidence = join(base, `evidence-${system}`);
-      await ok(['dev', 'issue', '--kit', kit, '--root', study, '--system', system, '--item', 'q-001', '--ref', 'A-1', '--at', '2026-11-10T10:01:00Z', '--out', evidence]);
+      await ok([
+        'dev',
+        'issue',
+        '--kit',
+        kit,
+        '--root',
+        study,
+        '--system',
+        system,
+        '--item',
+        'q-001',
+        '--ref',
+        'A-1',
+        '--at',
+        '2026-11-10T10:01:00Z',
+        '--out',
+        evidence,
+      ]);
       const file = join(base, `${system}.jsonl`);
-      const built = await ok(['submission', 'build', '--root', study, '--system', system, '--item', 'q-001', '--answer', 'Article A-1 sets a fee of 100 EUR.',
-        '--proof', join(evidence, 'proof.json'), '--request', join(evidence, 'request.json'), '--response', join(evidence, 'response.json'), '--timeline', join(evidence, 'timeline.json'), '--out', file]);
+      const built = await ok([
+        'submission',
+        'build',
+        '--root',
+        study,
+        '--system',
+        system,
+        '--item',
+        'q-001',
+        '--answer',
+        'Article A-1 sets a fee of 100 EUR.',
+        '--proof',
+        join(evidence, 'proof.json'),
+        '--request',
+        join(evidence, 'request.json'),
+        '--response',
+        join(evidence, 'response.json'),
+        '--timeline',
+        join(evidence, 'timeline.json'),
+        '--out',
+        file,
+      ]);
       expect(built.json).toMatchObject({ ok: true, evidence: 1, receipts: true, line_no: 1 });
       const commitments = join(base, `${system}.commitments.jsonl`);
-      const committed = await ok(['commitment', join(evidence, 'timeline.json'), '--published-at', '2026-11-10T10:02:00Z', '--sign', agentKey, '--out', commitments]);
+      const committed = await ok([
+        'commitment',
+        join(evidence, 'timeline.json'),
+        '--published-at',
+        '2026-11-10T10:02:00Z',
+        '--sign',
+        agentKey,
+        '--out',
+        commitments,
+      ]);
       expect(committed.json.signed_by).toMatch(/^ed25519:/);
       // The participant's own check before sending: against its signed commitment, the study's verdict.
       const checked = await ok(['verify', file, '--root', study, '--commitments', commitments, '--json']);
       expect(checked.jsonLines.map((l) => `${l.part} ${l.status}`)).toEqual(['evidence[0] VERIFIED', 'receipts ANCHORED']);
-      for (const [f, kind] of [[file, 'submissions'], [commitments, 'commitments']] as const) {
+      for (const [f, kind] of [
+        [file, 'submissions'],
+        [commitments, 'commitments'],
+      ] as const) {
         await ok(['submission', 'sign', f, '--key', agentKey, '--system', system, '--kind', kind, '--root', study]);
-        await ok(['intake', `${f}.intake.json`, '--operator-key', join(priv, 'operator.key.pem'), '--tsa', `dev=${tsa.url}`, '--retries', '0', '--root', study]);
+        await ok([
+          'intake',
+          `${f}.intake.json`,
+          '--operator-key',
+          join(priv, 'operator.key.pem'),
+          '--tsa',
+          `dev=${tsa.url}`,
+          '--retries',
+          '0',
+          '--root',
+          study,
+        ]);
       }
       receipts.push(`${file}.intake.receipt.json`);
     }
@@ -79,15 +152,35 @@ describe('the rehearsal, from an empty directory to a VALID audit, through the C
     const results = JSON.parse(readFileSync(join(ran.json.dir, 'results.json'), 'utf8'));
     const primary = results.scores.filter((s: { metric: string }) => s.metric === 'positives_citing_expected');
     // Proven, not only declared: the dev proofs verify, bind their systems' buyers and the pinned seller, and the timelines are anchored.
-    expect(primary.map((s: { system_id: string; proven: number; n_proven: number }) => [s.system_id, s.proven, s.n_proven])).toEqual([['sys-a', 1, 1], ['sys-b', 1, 1]]);
+    expect(primary.map((s: { system_id: string; proven: number; n_proven: number }) => [s.system_id, s.proven, s.n_proven])).toEqual([
+      ['sys-a', 1, 1],
+      ['sys-b', 1, 1],
+    ]);
 
     // The audit trusts what the auditor names: VALID with the dev root and key, INVALID without.
     const receiptArgs = receipts.flatMap((r) => ['--receipt', r]);
-    const audited = await runCli(['audit', ran.json.dir, '--root', study, '--tsa-root', created.json.rehearsal.tsa_root, '--issuer-keys', created.json.rehearsal.issuer_keys, '--operator-key', publishedOperatorKey, ...receiptArgs, '--json']);
+    const audited = await runCli([
+      'audit',
+      ran.json.dir,
+      '--root',
+      study,
+      '--tsa-root',
+      created.json.rehearsal.tsa_root,
+      '--issuer-keys',
+      created.json.rehearsal.issuer_keys,
+      '--operator-key',
+      publishedOperatorKey,
+      ...receiptArgs,
+      '--json',
+    ]);
     expect(audited.code, JSON.stringify(audited.json?.rails?.filter((r: { ok: boolean }) => !r.ok))).toBe(0);
     expect(audited.json.verdict).toBe('valid');
     const unconfirmed = await runCli(['audit', ran.json.dir, '--root', study, ...receiptArgs, '--json']);
-    expect([unconfirmed.code, unconfirmed.json.verdict, unconfirmed.json.reason_codes]).toEqual([1, 'invalid', expect.arrayContaining(['AUDIT_TRUST_UNCONFIRMED'])]);
+    expect([unconfirmed.code, unconfirmed.json.verdict, unconfirmed.json.reason_codes]).toEqual([
+      1,
+      'invalid',
+      expect.arrayContaining(['AUDIT_TRUST_UNCONFIRMED']),
+    ]);
     // The closing note's figure: the whole walk, CLI only.
     console.log(`rehearsal: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   });

@@ -53,7 +53,8 @@ describe('report.html in headless Chromium (1280×900)', () => {
   let narrow: RenderedPage;
   beforeAll(async () => {
     // No silent skip: without the browser this check did not run, so the suite must not pass.
-    if (chromiumVersion() === null) throw new Error(`${CHROMIUM} is not installed: apt-get install chromium (.ci/run does), or set PREREG_CHROMIUM`);
+    if (chromiumVersion() === null)
+      throw new Error(`${CHROMIUM} is not installed: apt-get install chromium (.ci/run does), or set PREREG_CHROMIUM`);
     study = copyExampleStudy();
     scratch = mkdtempSync(join(tmpdir(), 'prereg-browser-'));
     const outputs = join(scratch, 'outputs');

@@ -14,7 +14,26 @@ describe('scripts/print-report-section.mjs (npm run example)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   // 120 systems' rows: three times the 40 lines example.sh used to print.
   const rows = Array.from({ length: 120 }, (_, i) => `| sys-${String(i).padStart(3, '0')} | m | 1/2 (50.0%) |`);
-  const report = ['# T', '', '## Finding', '', 'lead', '', '## Scores', '', 'intro', '', '| system | metric | declared |', '| --- | --- | ---: |', ...rows, '', '## Retrieval and writing', '', 'after', ''].join('\n');
+  const report = [
+    '# T',
+    '',
+    '## Finding',
+    '',
+    'lead',
+    '',
+    '## Scores',
+    '',
+    'intro',
+    '',
+    '| system | metric | declared |',
+    '| --- | --- | ---: |',
+    ...rows,
+    '',
+    '## Retrieval and writing',
+    '',
+    'after',
+    '',
+  ].join('\n');
   const file = join(dir, 'report.md');
   writeFileSync(file, report);
 

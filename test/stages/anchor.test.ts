@@ -26,7 +26,8 @@ async function tsa(options: Parameters<typeof startTsaServer>[0]): Promise<TsaSe
   return server;
 }
 const BEFORE_OPEN = '2026-11-01T09:00:00Z';
-const anchorsOf = (root: string) => (existsSync(join(root, 'preregistration/anchors')) ? readdirSync(join(root, 'preregistration/anchors')).sort() : []);
+const anchorsOf = (root: string) =>
+  existsSync(join(root, 'preregistration/anchors')) ? readdirSync(join(root, 'preregistration/anchors')).sort() : [];
 
 describe('anchor', () => {
   it('stores a token from the pkijs TSA that check-anchors then verifies', async () => {
@@ -68,10 +69,25 @@ describe('anchor', () => {
     const root = freshStudy();
     const dead = await tsa({ backend: 'pkijs', neverAnswer: true });
     const good = await tsa({ backend: 'pkijs', genTime: BEFORE_OPEN });
-    const r = await runCli(['anchor', '--root', root, '--tsa', `dead=${dead.url}`, '--tsa', `good=${good.url}`, '--timeout-ms', '300', '--retries', '1', '--json']);
+    const r = await runCli([
+      'anchor',
+      '--root',
+      root,
+      '--tsa',
+      `dead=${dead.url}`,
+      '--tsa',
+      `good=${good.url}`,
+      '--timeout-ms',
+      '300',
+      '--retries',
+      '1',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(r.json.stored.map((s: { witness: string }) => s.witness)).toEqual(['good']);
-    expect(r.json.failed).toEqual([expect.objectContaining({ witness: 'dead', reason: expect.stringContaining('no answer within 300 ms') })]);
+    expect(r.json.failed).toEqual([
+      expect.objectContaining({ witness: 'dead', reason: expect.stringContaining('no answer within 300 ms') }),
+    ]);
     expect(dead.requests).toBe(2);
   });
 
@@ -155,7 +171,10 @@ describe('anchor against a TSA that answers too much', () => {
     const chunk = Buffer.alloc(64 * 1024);
     const server = createServer((req, res) => {
       req.resume();
-      res.writeHead(200, { 'content-type': 'application/timestamp-reply', ...(declareLength ? { 'content-length': String(512 * 1024 * 1024) } : {}) });
+      res.writeHead(200, {
+        'content-type': 'application/timestamp-reply',
+        ...(declareLength ? { 'content-length': String(512 * 1024 * 1024) } : {}),
+      });
       const pump = () => {
         while (!res.destroyed && sent < 512 * 1024 * 1024) {
           sent += chunk.length;
@@ -167,7 +186,13 @@ describe('anchor against a TSA that answers too much', () => {
       pump();
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+    cleanups.push(
+      () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    );
     const { port } = server.address() as { port: number };
     return { url: `http://127.0.0.1:${port}/`, sent: () => sent };
   }

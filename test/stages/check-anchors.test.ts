@@ -23,7 +23,15 @@ describe('check-anchors', () => {
     const r = await runCli(['check-anchors', '--root', PROJECT_ROOT, '--json']);
     expect(r.code).toBe(0);
     expect(r.json.ok).toBe(true);
-    for (const name of ['corpus_root', 'vocabulary_sha256', 'section5_sha256', 'plan_sections', 'study_sha256', 'trust_root', 'answer_key_root']) {
+    for (const name of [
+      'corpus_root',
+      'vocabulary_sha256',
+      'section5_sha256',
+      'plan_sections',
+      'study_sha256',
+      'trust_root',
+      'answer_key_root',
+    ]) {
       expect(r.json.digests[name].ok, name).toBe(true);
       expect(r.json.digests[name].recomputed, name).toBe(r.json.digests[name].frozen);
     }
@@ -73,7 +81,11 @@ describe('check-anchors', () => {
     edit(plan, 'is never written here.', 'is never written here, really.');
     const deviations = await check(root);
     expect([deviations.code, deviations.json.reason_codes]).toEqual([1, ['PREREGISTRATION_DRIFT']]);
-    expect(deviations.json.findings[0]).toMatchObject({ field: 'plan_sections', file: 'preregistration/PREREGISTRATION.md', section: '## 7. Deviations' });
+    expect(deviations.json.findings[0]).toMatchObject({
+      field: 'plan_sections',
+      file: 'preregistration/PREREGISTRATION.md',
+      section: '## 7. Deviations',
+    });
     writeFileSync(plan, original);
     edit(plan, "at least 80% of its positive answers', 0.8,", "at least 80% of its positive answers', 0.7,");
     const r = await check(root);
@@ -99,14 +111,42 @@ describe('check-anchors', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ tsa_certs: ['tsa-certs/absent.pem'] }, 'FILE_NOT_FOUND'],
       [{ tsa_certs: ['operator/TEST-ONLY-operator.pub.pem'] }, 'TSA_TRUST_INVALID'],
-      [{ tlog_submitter_keys: [{ key_id: 'k', public_key_file: 'tsa-roots/TEST-ONLY-tsa-root.cert.pem', valid_from: '2026-01-01T00:00:00Z', valid_until: null }] }, 'TRUST_POLICY_INVALID'],
+      [
+        {
+          tlog_submitter_keys: [
+            {
+              key_id: 'k',
+              public_key_file: 'tsa-roots/TEST-ONLY-tsa-root.cert.pem',
+              valid_from: '2026-01-01T00:00:00Z',
+              valid_until: null,
+            },
+          ],
+        },
+        'TRUST_POLICY_INVALID',
+      ],
     ];
     for (const [over, code] of cases) {
       writeFileSync(policyFile, JSON.stringify({ ...policy, ...over }, null, 2));
       const checked = await check(root);
-      const anchored = await runCli(['anchor', '--root', root, '--import', join(root, 'preregistration/anchors/local-test-tsa.tsr'), '--witness', 'again', '--json']);
+      const anchored = await runCli([
+        'anchor',
+        '--root',
+        root,
+        '--import',
+        join(root, 'preregistration/anchors/local-test-tsa.tsr'),
+        '--witness',
+        'again',
+        '--json',
+      ]);
       const verified = await runCli(['verify', join(root, 'inputs/submissions'), '--root', root, '--trust', trustDir, '--json']);
-      expect([checked.code, checked.json.code, anchored.code, anchored.json.code, verified.code, verified.json.code]).toEqual([3, code, 3, code, 3, code]);
+      expect([checked.code, checked.json.code, anchored.code, anchored.json.code, verified.code, verified.json.code]).toEqual([
+        3,
+        code,
+        3,
+        code,
+        3,
+        code,
+      ]);
     }
   });
 
@@ -128,7 +168,10 @@ describe('check-anchors', () => {
     const r = await check(root);
     expect(r.code).toBe(1);
     expect(r.json.reason_codes).toEqual(['ANCHOR_INSUFFICIENT', 'ANCHOR_INVALID', 'CORPUS_DRIFT']);
-    expect(r.json.findings.find((f: { code: string }) => f.code === 'CORPUS_DRIFT')).toMatchObject({ field: 'corpus.root', file: 'preregistration/freeze.json' });
+    expect(r.json.findings.find((f: { code: string }) => f.code === 'CORPUS_DRIFT')).toMatchObject({
+      field: 'corpus.root',
+      file: 'preregistration/freeze.json',
+    });
     expect(r.json.witnesses[0].reason_codes).toEqual(['TSA_IMPRINT_MISMATCH']);
   });
 
@@ -240,7 +283,7 @@ describe('check-anchors binds each anchor to its metadata', () => {
   });
 });
 
-describe('the auditor\'s anchor flags', () => {
+describe("the auditor's anchor flags", () => {
   it('are the same flags, with the same types, in check-anchors and the audit (one declaration)', () => {
     for (const [name, spec] of Object.entries(ANCHOR_AUDITOR_OPTIONS)) {
       expect([name, checkAnchors.options?.[name]]).toEqual([name, spec]);

@@ -15,7 +15,8 @@ function tree(root: string): Record<string, string> {
   return out;
 }
 
-const statuses = (json: { stages: Array<{ stage: string; status: string }> }) => Object.fromEntries(json.stages.map((s) => [s.stage, s.status]));
+const statuses = (json: { stages: Array<{ stage: string; status: string }> }) =>
+  Object.fromEntries(json.stages.map((s) => [s.stage, s.status]));
 const codesOf = (json: { stages: Array<{ stage: string; problems: Array<{ code: string }> }> }, stage: string) =>
   json.stages.find((s) => s.stage === stage)!.problems.map((p) => p.code);
 
@@ -61,7 +62,7 @@ describe('prereg doctor', () => {
     expect(codesOf(r.json, 'run')).toContain('SECTION5_DRIFT');
   });
 
-  it('is blocked (exit 3) when a frozen file changed: the drift code\'s exit in the catalogue', async () => {
+  it("is blocked (exit 3) when a frozen file changed: the drift code's exit in the catalogue", async () => {
     const root = study();
     const doc = join(root, 'corpus/ccag-travaux.md');
     writeFileSync(doc, `${readFileSync(doc, 'utf8')}\n`);
@@ -78,7 +79,9 @@ describe('prereg doctor: conflict is a code that exits 4, as in every command', 
     symlinkSync('/etc/hostname', join(root, 'corpus/outside.md'));
     const r = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
     expect(exitCodeOf('CORPUS_PATH_UNSAFE')).toBe(4);
-    expect(r.json.stages.flatMap((s: { problems: Array<{ code: string }> }) => s.problems.map((p) => p.code))).toContain('CORPUS_PATH_UNSAFE');
+    expect(r.json.stages.flatMap((s: { problems: Array<{ code: string }> }) => s.problems.map((p) => p.code))).toContain(
+      'CORPUS_PATH_UNSAFE',
+    );
     expect([r.code, r.json.status]).toEqual([4, 'conflict']);
   });
 });

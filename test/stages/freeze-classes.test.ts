@@ -21,7 +21,10 @@ const STUDY = 'preregistration/study.json';
 /** The example's amount macro, as section 5 writes it; each test replaces one of its branches. */
 const ELSE_INVENTED = "       ELSE 'AMOUNT_INVENTED' END;";
 /** The 1-based line of the example plan that starts with `text`. */
-const lineOf = (text: string) => readFileSync(join(PROJECT_ROOT, PLAN), 'utf8').split('\n').findIndex((l) => l.startsWith(text)) + 1;
+const lineOf = (text: string) =>
+  readFileSync(join(PROJECT_ROOT, PLAN), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.startsWith(text)) + 1;
 
 const editPlan = (root: string, from: string, to: string) => {
   const path = join(root, PLAN);
@@ -33,7 +36,18 @@ const withClasses = (root: string, classes: Record<string, string>) => {
   const path = join(root, STUDY);
   writeFileSync(path, `${JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), classes }, null, 2)}\n`);
 };
-const freeze = (root: string) => runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
+const freeze = (root: string) =>
+  runCli([
+    'freeze',
+    '--replace',
+    '--reason',
+    'test refreeze',
+    '--root',
+    root,
+    '--secret-file',
+    join(root, 'inputs/answer-key.secret'),
+    '--json',
+  ]);
 
 /** freeze refused the plan: exit 3, the code, and neither freeze.json nor the anchors changed. */
 async function expectRefused(root: string, code: string) {
@@ -48,10 +62,22 @@ async function expectRefused(root: string, code: string) {
 
 describe('freeze refuses a section 5 that could produce an undeclared class', () => {
   const REFUSED: Array<{ what: string; branch: string; says: string[] }> = [
-    { what: 'a quoted class literal the study does not declare: AMOUNT_UNHEARD_OF, named with its line', branch: "'AMOUNT_UNHEARD_OF'", says: ['AMOUNT_UNHEARD_OF', `${PLAN}:${lineOf(ELSE_INVENTED)}`, 'classes'] },
+    {
+      what: 'a quoted class literal the study does not declare: AMOUNT_UNHEARD_OF, named with its line',
+      branch: "'AMOUNT_UNHEARD_OF'",
+      says: ['AMOUNT_UNHEARD_OF', `${PLAN}:${lineOf(ELSE_INVENTED)}`, 'classes'],
+    },
     // Neither served nor the key's amount: only then is upper('amount_unheard_of') reached.
-    { what: 'a class computed in a branch only one combination of flags reaches (no literal to see): the fixture run finds it', branch: "upper('amount_unheard_of')", says: ['AMOUNT_UNHEARD_OF', 'assertion_classes.class_'] },
-    { what: 'a branch that leaves the class empty on some combination of flags (ELSE NULL, as a CASE without ELSE)', branch: 'NULL', says: ['NULL', 'assertion_classes.class_'] },
+    {
+      what: 'a class computed in a branch only one combination of flags reaches (no literal to see): the fixture run finds it',
+      branch: "upper('amount_unheard_of')",
+      says: ['AMOUNT_UNHEARD_OF', 'assertion_classes.class_'],
+    },
+    {
+      what: 'a branch that leaves the class empty on some combination of flags (ELSE NULL, as a CASE without ELSE)',
+      branch: 'NULL',
+      says: ['NULL', 'assertion_classes.class_'],
+    },
   ];
   for (const c of REFUSED) {
     it(`refuses ${c.what}`, async () => {
@@ -62,11 +88,15 @@ describe('freeze refuses a section 5 that could produce an undeclared class', ()
     });
   }
 
-  it('a literal that is only compared, and a study\'s own UPPER_SNAKE values outside the class columns (hypothesis ids, outcomes), are not classes', async () => {
+  it("a literal that is only compared, and a study's own UPPER_SNAKE values outside the class columns (hypothesis ids, outcomes), are not classes", async () => {
     const root = study();
     // The example compares 'AMOUNT_INVENTED' in its scores and writes 'H1'…'H5', 'SUPPORTED': accepted as is.
     expect((await freeze(root)).code).toBe(0);
-    editPlan(root, "  CASE WHEN served THEN 'AMOUNT_SUPPORTED'", "  CASE WHEN 'AMOUNT_FOO' = 'AMOUNT_BAR' THEN 'AMOUNT_INVENTED' WHEN served THEN 'AMOUNT_SUPPORTED'");
+    editPlan(
+      root,
+      "  CASE WHEN served THEN 'AMOUNT_SUPPORTED'",
+      "  CASE WHEN 'AMOUNT_FOO' = 'AMOUNT_BAR' THEN 'AMOUNT_INVENTED' WHEN served THEN 'AMOUNT_SUPPORTED'",
+    );
     expect((await freeze(root)).code).toBe(0);
   });
 
@@ -79,7 +109,9 @@ describe('freeze refuses a section 5 that could produce an undeclared class', ()
   });
 
   it('refuses a declaration that redefines a built-in class, or a class that is not UPPER_SNAKE (STUDY_INVALID)', async () => {
-    for (const classes of [{ AMOUNT_INVENTED: 'something else' }, { 'amount-odd': 'lower case' }, { AMOUNT_ODD: '' }] as Array<Record<string, string>>) {
+    for (const classes of [{ AMOUNT_INVENTED: 'something else' }, { 'amount-odd': 'lower case' }, { AMOUNT_ODD: '' }] as Array<
+      Record<string, string>
+    >) {
       const root = study();
       withClasses(root, classes);
       const r = await expectRefused(root, 'STUDY_INVALID');
@@ -99,8 +131,20 @@ describe('a class the study declares, through run: the report shows its meaning'
     const s = await buildSmallStudy(
       [
         // 45 000 euros is neither served (R2122-8 writes 40 000) nor the key's amount for mp-001.
-        { system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 45 000 euros.", passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }] },
-        { system: 'sys-b', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 40 000 euros.", passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }] },
+        {
+          system: 'sys-a',
+          item: 'mp-001',
+          attempt: 1,
+          text: "Selon l'article R2122-8, le seuil est de 45 000 euros.",
+          passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }],
+        },
+        {
+          system: 'sys-b',
+          item: 'mp-001',
+          attempt: 1,
+          text: "Selon l'article R2122-8, le seuil est de 40 000 euros.",
+          passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }],
+        },
       ],
       {
         editStudy: (text) => JSON.stringify({ ...JSON.parse(text), classes: { AMOUNT_UNHEARD_OF: MEANING } }, null, 2),
@@ -116,14 +160,19 @@ describe('a class the study declares, through run: the report shows its meaning'
   });
   afterAll(() => cleanup());
 
-  it('classes the invented amount with the study\'s own class, and the report gives its meaning', () => {
-    const amounts = results.assertion_classes.filter((a) => a.kind === 'amount').map((a) => [a.system_id, a.class_declared, a.class_proven]);
-    expect(amounts).toEqual([['sys-a', 'AMOUNT_UNHEARD_OF', 'AMOUNT_UNHEARD_OF'], ['sys-b', 'AMOUNT_SUPPORTED', 'AMOUNT_SUPPORTED']]);
+  it("classes the invented amount with the study's own class, and the report gives its meaning", () => {
+    const amounts = results.assertion_classes
+      .filter((a) => a.kind === 'amount')
+      .map((a) => [a.system_id, a.class_declared, a.class_proven]);
+    expect(amounts).toEqual([
+      ['sys-a', 'AMOUNT_UNHEARD_OF', 'AMOUNT_UNHEARD_OF'],
+      ['sys-b', 'AMOUNT_SUPPORTED', 'AMOUNT_SUPPORTED'],
+    ]);
     // report.md escapes Markdown's `_`.
     expect(report).toContain(`| AMOUNT\\_UNHEARD\\_OF | ${MEANING} |`);
   });
 
-  it('audits VALID: the audit\'s rerun accepts the declared class and reproduces the report', () => {
+  it("audits VALID: the audit's rerun accepts the declared class and reproduces the report", () => {
     expect([audited.code, audited.json.verdict], audited.stdout).toEqual([0, 'valid']);
   });
 });
@@ -135,13 +184,22 @@ describe('a class computed from the data at run time', () => {
   it('passes the freeze, and run refuses it (exit 3, SECTION5_VALUE_INVALID), writing no outputs', async () => {
     const passages = articlePassages(join(PROJECT_ROOT, 'corpus'), ['code-commande-publique/partie-reglementaire.md']);
     const s = await buildSmallStudy(
-      [{ system: 'sys-a', item: 'mp-001', attempt: 1, text: "Selon l'article R2122-8, le seuil est de 45 000 euros.", passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }] }],
+      [
+        {
+          system: 'sys-a',
+          item: 'mp-001',
+          attempt: 1,
+          text: "Selon l'article R2122-8, le seuil est de 45 000 euros.",
+          passages: [{ ref: 'R2122-8', text: passages.get('R2122-8')! }],
+        },
+      ],
       {
         // Only an amount of 45 000 — a value no fixture row holds — takes the computed class.
-        editPlan: (text) => text.replace(
-          'ELSE amount_class(amount_served_declared, key_amount) END AS class_declared',
-          "ELSE CASE WHEN value = '45000' THEN upper('amount_odd') ELSE amount_class(amount_served_declared, key_amount) END END AS class_declared",
-        ),
+        editPlan: (text) =>
+          text.replace(
+            'ELSE amount_class(amount_served_declared, key_amount) END AS class_declared',
+            "ELSE CASE WHEN value = '45000' THEN upper('amount_odd') ELSE amount_class(amount_served_declared, key_amount) END END AS class_declared",
+          ),
       },
     );
     try {

@@ -18,10 +18,21 @@ function editKey(root: string, edit: (item: Record<string, unknown>) => void, wh
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
-const freeze = (root: string) => runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret'), '--json']);
+const freeze = (root: string) =>
+  runCli([
+    'freeze',
+    '--replace',
+    '--reason',
+    'test refreeze',
+    '--root',
+    root,
+    '--secret-file',
+    join(root, 'inputs/answer-key.secret'),
+    '--json',
+  ]);
 
 describe('freeze checks the gold set against the corpus', () => {
-  it('the example\'s key passes', async () => {
+  it("the example's key passes", async () => {
     expect((await freeze(study())).code).toBe(0);
   });
 
@@ -50,12 +61,14 @@ describe('freeze checks the gold set against the corpus', () => {
     const r = await freeze(root);
     expect([r.code, r.json.code]).toEqual([3, 'ANSWER_KEY_AMOUNT_NOT_IN_CORPUS']);
     // The key's file and the item's line, the item, the amount, the article and what its text holds.
-    expect(r.json.message).toBe(`${join(root, 'inputs/answer-key.jsonl')}:1: item mp-001 expects 5538000 EUR under R2122-8, whose frozen text holds 40000 (read with the study's amount pattern and separators); correct the amount or the ref, or mark it "derived" with its derivation in words`);
+    expect(r.json.message).toBe(
+      `${join(root, 'inputs/answer-key.jsonl')}:1: item mp-001 expects 5538000 EUR under R2122-8, whose frozen text holds 40000 (read with the study's amount pattern and separators); correct the amount or the ref, or mark it "derived" with its derivation in words`,
+    );
     expect(r.json.details.problems).toEqual([r.json.message]);
     expect(readFileSync(join(root, 'preregistration/freeze.json'))).toEqual(before);
   });
 
-  it('compares amounts as the classify stage extracts them: the study\'s decimal separator and group separators, trailing zeros', async () => {
+  it("compares amounts as the classify stage extracts them: the study's decimal separator and group separators, trailing zeros", async () => {
     for (const value of ['40000', '40000.00']) {
       const root = study();
       editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2122-8', value, unit: 'EUR' }]), 'positive');
@@ -69,7 +82,14 @@ describe('freeze checks the gold set against the corpus', () => {
 
   it('exempts an amount marked derived (its derivation in words); an empty derivation is ANSWER_KEY_INVALID', async () => {
     const root = study();
-    editKey(root, (k) => void (k.expected_amounts = [{ ref: 'R2123-1', value: '5759000', unit: 'EUR', derived: 'the sum of the two thresholds of R2123-1 (221 000 + 5 538 000)' }]), 'positive');
+    editKey(
+      root,
+      (k) =>
+        void (k.expected_amounts = [
+          { ref: 'R2123-1', value: '5759000', unit: 'EUR', derived: 'the sum of the two thresholds of R2123-1 (221 000 + 5 538 000)' },
+        ]),
+      'positive',
+    );
     const r = await freeze(root);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const empty = study();
@@ -102,7 +122,16 @@ describe('freeze and doctor list a heading the vocabulary leaves out (VOCABULARY
     expect(r.json.warnings).toEqual([
       'VOCABULARY_HEADING_UNMATCHED: corpus/ccag-travaux.md:4: "## Art. R2999-1" has an identifier\'s shape, but no heading pattern declares it (a citation of it is a PHANTOM)',
     ]);
-    const text = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--secret-file', join(root, 'inputs/answer-key.secret')]);
+    const text = await runCli([
+      'freeze',
+      '--replace',
+      '--reason',
+      'test refreeze',
+      '--root',
+      root,
+      '--secret-file',
+      join(root, 'inputs/answer-key.secret'),
+    ]);
     expect(text.stdout).toContain('warning: VOCABULARY_HEADING_UNMATCHED: corpus/ccag-travaux.md:4');
     const doctor = await runCli(['doctor', '--root', root, '--json']);
     expect(doctor.json.warnings).toContain(r.json.warnings[0]);
@@ -111,13 +140,23 @@ describe('freeze and doctor list a heading the vocabulary leaves out (VOCABULARY
   });
 });
 
-describe('every hypothesis says why its threshold (the hypotheses view\'s reason)', () => {
+describe("every hypothesis says why its threshold (the hypotheses view's reason)", () => {
   const plan = (root: string) => join(root, 'preregistration/PREREGISTRATION.md');
-  it('freeze\'s dry run refuses a section 5 whose hypotheses have no reason column (SECTION5_VIEW_COLUMNS), or an empty one (SECTION5_VALUE_INVALID)', async () => {
+  it("freeze's dry run refuses a section 5 whose hypotheses have no reason column (SECTION5_VIEW_COLUMNS), or an empty one (SECTION5_VALUE_INVALID)", async () => {
     const text = readFileSync(plan(study()), 'utf8');
     const cases: Array<[string, string, string]> = [
       // hypothesis_plan names its columns: `why` instead of `reason`.
-      ['no reason column', text.replace('v(hypothesis_id, statement, threshold, direction, quantifier, reason)', 'v(hypothesis_id, statement, threshold, direction, quantifier, why)').replace('p.quantifier, p.reason,', 'p.quantifier, p.why,').replace('       reason, p_value, p_holm,', '       why, p_value, p_holm,'), 'SECTION5_VIEW_COLUMNS'],
+      [
+        'no reason column',
+        text
+          .replace(
+            'v(hypothesis_id, statement, threshold, direction, quantifier, reason)',
+            'v(hypothesis_id, statement, threshold, direction, quantifier, why)',
+          )
+          .replace('p.quantifier, p.reason,', 'p.quantifier, p.why,')
+          .replace('       reason, p_value, p_holm,', '       why, p_value, p_holm,'),
+        'SECTION5_VIEW_COLUMNS',
+      ],
       ['an empty reason', text.replace(/'a reader who checks one citation in twenty[^\n]*'/, "''"), 'SECTION5_VALUE_INVALID'],
     ];
     for (const [what, edited, code] of cases) {

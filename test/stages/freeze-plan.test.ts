@@ -22,7 +22,10 @@ const editText = (root: string, file: string, change: (t: string) => string) => 
   writeFileSync(path, after);
 };
 /** The 1-based line of the example plan where `text` starts. */
-const lineOf = (text: string) => readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8').split('\n').findIndex((l) => l.startsWith(text)) + 1;
+const lineOf = (text: string) =>
+  readFileSync(join(PROJECT_ROOT, 'preregistration/PREREGISTRATION.md'), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.startsWith(text)) + 1;
 const POLICY = 'preregistration/trust/policy.json';
 const STUDY = 'preregistration/study.json';
 const PLAN = 'preregistration/PREREGISTRATION.md';
@@ -62,10 +65,11 @@ const TRAPS: Trap[] = [
   },
   {
     what: 'a misspelt policy field',
-    edit: (r) => editJson(r, POLICY, (p) => {
-      p.require_receipt = p.require_receipts;
-      delete p.require_receipts;
-    }),
+    edit: (r) =>
+      editJson(r, POLICY, (p) => {
+        p.require_receipt = p.require_receipts;
+        delete p.require_receipts;
+      }),
     code: 'TRUST_POLICY_INVALID',
     names: ['policy.json', 'require_receipt'],
   },
@@ -95,19 +99,21 @@ const TRAPS: Trap[] = [
   },
   {
     what: 'passages in a prereg.study/1 (a study/2 field)',
-    edit: (r) => editJson(r, STUDY, (s) => {
-      s.format = 'prereg.study/1';
-      s.passages = { min_chars: 40 };
-    }),
+    edit: (r) =>
+      editJson(r, STUDY, (s) => {
+        s.format = 'prereg.study/1';
+        s.passages = { min_chars: 40 };
+      }),
     code: 'STUDY_INVALID',
     names: [STUDY, '/passages'],
   },
   {
     what: 'a passages.min_chars below 1',
-    edit: (r) => editJson(r, STUDY, (s) => {
-      s.format = 'prereg.study/2';
-      s.passages = { min_chars: 0 };
-    }),
+    edit: (r) =>
+      editJson(r, STUDY, (s) => {
+        s.format = 'prereg.study/2';
+        s.passages = { min_chars: 0 };
+      }),
     code: 'STUDY_INVALID',
     names: [STUDY, 'min_chars'],
   },
@@ -127,7 +133,13 @@ const TRAPS: Trap[] = [
   {
     what: 'a required view that lost a column',
     // A last block redefines sign_tests without its p_value column.
-    edit: (r) => editText(r, PLAN, (t) => t.replace('\n## 6', "\n```sql\nCREATE OR REPLACE VIEW sign_tests AS SELECT 'a' AS system_a, 'b' AS system_b, 'm' AS metric, 0 AS wins_a, 0 AS wins_b, 0 AS ties;\n```\n\n## 6")),
+    edit: (r) =>
+      editText(r, PLAN, (t) =>
+        t.replace(
+          '\n## 6',
+          "\n```sql\nCREATE OR REPLACE VIEW sign_tests AS SELECT 'a' AS system_a, 'b' AS system_b, 'm' AS metric, 0 AS wins_a, 0 AS wins_b, 0 AS ties;\n```\n\n## 6",
+        ),
+      ),
     code: 'SECTION5_VIEW_COLUMNS',
     names: [PLAN, 'sign_tests', 'p_value'],
   },
@@ -135,7 +147,13 @@ const TRAPS: Trap[] = [
     // An operator declaring a winner on a point estimate (SPEC §13.2): a last block redefines the
     // hypotheses as they were before the exact tests, an outcome from the observed share alone.
     what: 'hypotheses decided on a point estimate, without the exact test and Holm',
-    edit: (r) => editText(r, PLAN, (t) => t.replace('\n## 6', "\n```sql\nCREATE OR REPLACE VIEW hypotheses AS SELECT 'H3' AS hypothesis_id, 'phantoms at most 5%' AS statement, 0.05 AS threshold, 3 / 157 AS observed, CASE WHEN 3 * 20 <= 157 THEN 'SUPPORTED' ELSE 'NOT_SUPPORTED' END AS outcome, 'why' AS reason;\n```\n\n## 6")),
+    edit: (r) =>
+      editText(r, PLAN, (t) =>
+        t.replace(
+          '\n## 6',
+          "\n```sql\nCREATE OR REPLACE VIEW hypotheses AS SELECT 'H3' AS hypothesis_id, 'phantoms at most 5%' AS statement, 0.05 AS threshold, 3 / 157 AS observed, CASE WHEN 3 * 20 <= 157 THEN 'SUPPORTED' ELSE 'NOT_SUPPORTED' END AS outcome, 'why' AS reason;\n```\n\n## 6",
+        ),
+      ),
     code: 'SECTION5_VIEW_COLUMNS',
     names: [PLAN, 'hypotheses', 'p_value, p_holm, p_value_against, p_holm_against, observed_lower, observed_upper, decision_reason'],
   },
@@ -148,8 +166,11 @@ const TRAPS: Trap[] = [
   },
   {
     // A participant that flags its answers as refusals gains when the plan scores the flag.
-    what: 'a plan that scores refusals by the submission\'s refused flag',
-    edit: (r) => editText(r, PLAN, (t) => t.replace('coalesce(rr.declared, false) AS refused_declared', 'coalesce(r.refused, false) AS refused_declared')),
+    what: "a plan that scores refusals by the submission's refused flag",
+    edit: (r) =>
+      editText(r, PLAN, (t) =>
+        t.replace('coalesce(rr.declared, false) AS refused_declared', 'coalesce(r.refused, false) AS refused_declared'),
+      ),
     code: 'SECTION5_RULE_UNUSED',
     names: [PLAN, `:${lineOf('       coalesce(rr.declared, false) AS refused_declared')}`, 'reads `refused`'],
   },
@@ -213,7 +234,9 @@ describe('freeze refuses a plan that could not run after the deadline', () => {
     editJson(root, POLICY, (p) => (p.operator_public_key = 'operator/missing.pub.pem'));
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect(r.code).toBe(1);
-    expect(r.json.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'FILE_NOT_FOUND', file: POLICY, field: '/operator_public_key' })]));
+    expect(r.json.findings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'FILE_NOT_FOUND', file: POLICY, field: '/operator_public_key' })]),
+    );
   });
 
   it('check-anchors reports a policy without sellers as a finding', async () => {
@@ -221,7 +244,9 @@ describe('freeze refuses a plan that could not run after the deadline', () => {
     editJson(root, POLICY, (p) => delete p.sellers);
     const r = await runCli(['check-anchors', '--root', root, '--json']);
     expect(r.code).toBe(1);
-    expect(r.json.findings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'TRUST_SELLERS_MISSING', file: POLICY, field: '/sellers' })]));
+    expect(r.json.findings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'TRUST_SELLERS_MISSING', file: POLICY, field: '/sellers' })]),
+    );
   });
 
   it('the explicit weakened "sellers": "any" freezes', async () => {

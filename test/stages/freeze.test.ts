@@ -34,9 +34,35 @@ describe('freeze', () => {
     const policy = JSON.parse(readFileSync(policyFile, 'utf8'));
     const cases: Array<[string, (p: Record<string, unknown>) => void, string, string]> = [
       ['a tsa_certs file that does not exist', (p) => (p.tsa_certs = ['tsa-certs/missing.pem']), 'FILE_NOT_FOUND', 'tsa-certs/missing.pem'],
-      ['a tsa_certs file without a certificate', (p) => (p.tsa_certs = ['operator/TEST-ONLY-operator.pub.pem']), 'TSA_TRUST_INVALID', 'tsa_certs[0] (operator/TEST-ONLY-operator.pub.pem)'],
-      ['a submitter key file that is a certificate', (p) => (p.tlog_submitter_keys = [{ key_id: 'k', public_key_file: 'tsa-roots/TEST-ONLY-tsa-root.cert.pem', valid_from: '2026-01-01T00:00:00Z', valid_until: null }]), 'TRUST_POLICY_INVALID', 'tlog_submitter_keys[0]'],
-      ['a submitter key outside the trust directory', (p) => (p.tlog_submitter_keys = [{ key_id: 'k', public_key_file: '../study.json', valid_from: '2026-01-01T00:00:00Z', valid_until: null }]), 'TRUST_POLICY_INVALID', '../study.json is outside the trust directory'],
+      [
+        'a tsa_certs file without a certificate',
+        (p) => (p.tsa_certs = ['operator/TEST-ONLY-operator.pub.pem']),
+        'TSA_TRUST_INVALID',
+        'tsa_certs[0] (operator/TEST-ONLY-operator.pub.pem)',
+      ],
+      [
+        'a submitter key file that is a certificate',
+        (p) =>
+          (p.tlog_submitter_keys = [
+            {
+              key_id: 'k',
+              public_key_file: 'tsa-roots/TEST-ONLY-tsa-root.cert.pem',
+              valid_from: '2026-01-01T00:00:00Z',
+              valid_until: null,
+            },
+          ]),
+        'TRUST_POLICY_INVALID',
+        'tlog_submitter_keys[0]',
+      ],
+      [
+        'a submitter key outside the trust directory',
+        (p) =>
+          (p.tlog_submitter_keys = [
+            { key_id: 'k', public_key_file: '../study.json', valid_from: '2026-01-01T00:00:00Z', valid_until: null },
+          ]),
+        'TRUST_POLICY_INVALID',
+        '../study.json is outside the trust directory',
+      ],
     ];
     for (const [what, change, code, named] of cases) {
       const edited = structuredClone(policy);
@@ -61,9 +87,13 @@ describe('freeze', () => {
     const missing = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json']);
     expect(missing.code).toBe(3);
     expect(missing.json.code).toBe('ANSWER_KEY_SECRET_MISSING');
-    const weak = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json'], { PREREG_ANSWER_KEY_SECRET: 'short' });
+    const weak = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json'], {
+      PREREG_ANSWER_KEY_SECRET: 'short',
+    });
     expect(weak.json.code).toBe('ANSWER_KEY_SECRET_WEAK');
-    const env = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json'], { PREREG_ANSWER_KEY_SECRET: 'a TEST-ONLY secret from the environment' });
+    const env = await runCli(['freeze', '--root', root, '--replace', '--reason', 'test refreeze', '--json'], {
+      PREREG_ANSWER_KEY_SECRET: 'a TEST-ONLY secret from the environment',
+    });
     expect(env.code).toBe(0);
     const committed = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/freeze.json'), 'utf8'));
     expect(env.json.answer_key_root).not.toBe(committed.answer_key.root);
@@ -99,7 +129,10 @@ describe('freeze', () => {
     expect(r.json.message).toContain('/as_of');
   });
 
-  it.each([['closes_at', '2026-11-31T00:00:00Z'], ['opens_at', '2026-11-02T24:00:00Z']])('refuses a window whose %s is no real instant (%s), which the verifiers could not use', async (field, instant) => {
+  it.each([
+    ['closes_at', '2026-11-31T00:00:00Z'],
+    ['opens_at', '2026-11-02T24:00:00Z'],
+  ])('refuses a window whose %s is no real instant (%s), which the verifiers could not use', async (field, instant) => {
     const root = study();
     const path = join(root, 'preregistration/study.json');
     const doc = JSON.parse(readFileSync(path, 'utf8'));

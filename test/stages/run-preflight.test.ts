@@ -82,7 +82,11 @@ describe('run refuses before doing any work', () => {
     rmSync(join(root, 'inputs/answer-key.secret'));
     const r = await runCli(['run', '--root', root, '--json']);
     expect(r.code).toBe(3);
-    expect(r.json.details.problems.map((p: { code: string }) => p.code)).toEqual(['COMMITMENTS_MISSING', 'OPERATOR_KEY_MISSING', 'ANSWER_KEY_SECRET_MISSING']);
+    expect(r.json.details.problems.map((p: { code: string }) => p.code)).toEqual([
+      'COMMITMENTS_MISSING',
+      'OPERATOR_KEY_MISSING',
+      'ANSWER_KEY_SECRET_MISSING',
+    ]);
     nothingWritten(root);
   });
 

@@ -12,7 +12,8 @@ afterAll(() => cleanup());
 
 const secret = () => TEST_OPERATOR_ARGS.slice(TEST_OPERATOR_ARGS.indexOf('--secret-file'), TEST_OPERATOR_ARGS.indexOf('--secret-file') + 2);
 const status = async () => runCli(['status', '--root', root, ...secret(), '--json']);
-const states = (r: { json: { stages: Array<{ stage: string; state: string }> } }) => Object.fromEntries(r.json.stages.map((s) => [s.stage, s.state]));
+const states = (r: { json: { stages: Array<{ stage: string; state: string }> } }) =>
+  Object.fromEntries(r.json.stages.map((s) => [s.stage, s.state]));
 
 describe('prereg status', () => {
   it('a fresh study: every stage stale, never run; after run: every stage current, and run skips them all', async () => {
@@ -88,10 +89,23 @@ describe('describeChanges (the reason a stage reruns)', () => {
     const { describeChanges, judge } = await import('../../pipeline/run/stage-inputs.ts');
     const a = 'a'.repeat(64);
     const b = 'b'.repeat(64);
-    const before = { stage: 'verify', trust: [{ file: 'preregistration/trust/policy.json', sha256: a }], files: [{ file: 'x.jsonl', sha256: a }], max: 1 };
-    const after = { stage: 'verify', trust: [{ file: 'preregistration/trust/policy.json', sha256: b }], files: [{ file: 'y.jsonl', sha256: a }], max: 2 };
+    const before = {
+      stage: 'verify',
+      trust: [{ file: 'preregistration/trust/policy.json', sha256: a }],
+      files: [{ file: 'x.jsonl', sha256: a }],
+      max: 1,
+    };
+    const after = {
+      stage: 'verify',
+      trust: [{ file: 'preregistration/trust/policy.json', sha256: b }],
+      files: [{ file: 'y.jsonl', sha256: a }],
+      max: 2,
+    };
     expect(describeChanges(before, after, { max: 'limits.max' })).toEqual([
-      'preregistration/trust/policy.json changed', 'y.jsonl added', 'x.jsonl removed', 'limits.max 1 → 2',
+      'preregistration/trust/policy.json changed',
+      'y.jsonl added',
+      'x.jsonl removed',
+      'limits.max 1 → 2',
     ]);
     const previous = { digest: 'old', inputs: before, outputs: {} };
     expect(judge(previous, after).reason).toMatch(/^inputs changed: preregistration\/trust\/policy.json changed; /);

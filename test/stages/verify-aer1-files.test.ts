@@ -9,8 +9,13 @@ import { PROJECT_ROOT, runCli } from '../support/cli.ts';
 
 const REAL = join(PROJECT_ROOT, 'test/fixtures/real/aer1');
 const TRUST = join(PROJECT_ROOT, 'preregistration/trust');
-const vectors = (JSON.parse(readFileSync(join(REAL, 'reference-vectors.json'), 'utf8')) as { vectors: Array<{ kind: string; name: string; receipt?: unknown; timeline?: unknown }> }).vectors;
-const KIT = '{"entry_count":5,"final_entry_digest":"79b1e2e26842e7a49f7d0c0606e795c08d84d3877bb95988492601b7451074b0","job_id":"job-7a1f","published_at":"2026-10-01T18:30:00Z","retrieved_at":"2026-10-02T00:00:00Z","retrieved_via":"test/fixtures/real/aer1/PROVENANCE.md","witness":"aer1 conformance kit"}';
+const vectors = (
+  JSON.parse(readFileSync(join(REAL, 'reference-vectors.json'), 'utf8')) as {
+    vectors: Array<{ kind: string; name: string; receipt?: unknown; timeline?: unknown }>;
+  }
+).vectors;
+const KIT =
+  '{"entry_count":5,"final_entry_digest":"79b1e2e26842e7a49f7d0c0606e795c08d84d3877bb95988492601b7451074b0","job_id":"job-7a1f","published_at":"2026-10-01T18:30:00Z","retrieved_at":"2026-10-02T00:00:00Z","retrieved_via":"test/fixtures/real/aer1/PROVENANCE.md","witness":"aer1 conformance kit"}';
 
 let dir: string;
 beforeAll(() => {
@@ -23,21 +28,28 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const verify = (files: string[], ...extra: string[]) => runCli(['verify', ...files.map((f) => join(dir, f)), '--root', dir, '--trust', TRUST, ...extra]);
+const verify = (files: string[], ...extra: string[]) =>
+  runCli(['verify', ...files.map((f) => join(dir, f)), '--root', dir, '--trust', TRUST, ...extra]);
 
 describe('prereg verify on a timeline file, with --commitments', () => {
-  it('is ANCHORED by the kit\'s commitment though two other lines are malformed, each named by file:line (exit 1: an input did not verify)', async () => {
+  it("is ANCHORED by the kit's commitment though two other lines are malformed, each named by file:line (exit 1: an input did not verify)", async () => {
     const commitments = join(dir, 'commitments.jsonl');
     writeFileSync(commitments, `${KIT.replace('"entry_count":5', '"entry_count":5.0')}\nnot json\n${KIT}\n`);
     const text = await verify(['timeline.json'], '--commitments', commitments);
     expect(text.code).toBe(1);
-    expect(text.stdout).toContain(`${commitments}:1: COMMITMENT_MALFORMED "entry_count" must be a positive JSON integer (5, not 5.0), got 5.0`);
+    expect(text.stdout).toContain(
+      `${commitments}:1: COMMITMENT_MALFORMED "entry_count" must be a positive JSON integer (5, not 5.0), got 5.0`,
+    );
     expect(text.stdout).toContain(`${commitments}:2: COMMITMENT_MALFORMED JSON_SYNTAX`);
     expect(text.stdout).toContain(`${join(dir, 'timeline.json')}: chain ANCHORED`);
     const json = await verify(['timeline.json'], '--commitments', commitments, '--json');
     expect(json.code).toBe(1);
     // One line for the file, then one per malformed commitments line.
-    expect(json.jsonLines.map((l) => [l.kind, l.status, l.line ?? null])).toEqual([['chain', 'ANCHORED', null], ['commitment', 'MALFORMED', 1], ['commitment', 'MALFORMED', 2]]);
+    expect(json.jsonLines.map((l) => [l.kind, l.status, l.line ?? null])).toEqual([
+      ['chain', 'ANCHORED', null],
+      ['commitment', 'MALFORMED', 1],
+      ['commitment', 'MALFORMED', 2],
+    ]);
     expect(json.jsonLines[1]).toMatchObject({ file: commitments, reason_codes: ['COMMITMENT_MALFORMED'] });
     expect(json.jsonLines[0]).toMatchObject({ kind: 'chain', status: 'ANCHORED', reason_codes: [] });
     expect(json.jsonLines[0].checks).toMatchObject({ commitment_found: 'pass', commitment_wellformed: 'pass', commitment_count: 'pass' });
@@ -46,7 +58,7 @@ describe('prereg verify on a timeline file, with --commitments', () => {
     expect(problems.some((p) => p.startsWith(`${commitments}:2: `))).toBe(true); // a line naming no job
   });
 
-  it('is UNANCHORED with COMMITMENT_MALFORMED when the job\'s only commitment is malformed (exit 1)', async () => {
+  it("is UNANCHORED with COMMITMENT_MALFORMED when the job's only commitment is malformed (exit 1)", async () => {
     const commitments = join(dir, 'only-malformed.jsonl');
     writeFileSync(commitments, `${KIT.replace('"entry_count":5', '"entry_count":5.0')}\n`);
     const r = await verify(['timeline.json'], '--commitments', commitments, '--json');
@@ -59,7 +71,12 @@ describe('prereg verify on a timeline file, with --commitments', () => {
     writeFileSync(commitments, `${KIT.replace('"final_entry_digest":"79b1', '"final_entry_digest":"eeee')}\n${KIT}\n`);
     const r = await verify(['timeline.json'], '--commitments', commitments, '--json');
     expect(r.code).toBe(0);
-    expect(r.jsonLines[0]).toMatchObject({ kind: 'chain', status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN'], informational_codes: ['COMMITMENT_FOREIGN'] });
+    expect(r.jsonLines[0]).toMatchObject({
+      kind: 'chain',
+      status: 'ANCHORED',
+      reason_codes: ['COMMITMENT_FOREIGN'],
+      informational_codes: ['COMMITMENT_FOREIGN'],
+    });
   });
 
   it('without commitments it is UNANCHORED (COMMITMENT_MISSING)', async () => {
@@ -67,8 +84,11 @@ describe('prereg verify on a timeline file, with --commitments', () => {
     expect(r.jsonLines[0]).toMatchObject({ kind: 'chain', status: 'UNANCHORED', reason_codes: ['COMMITMENT_MISSING'] });
   });
 
-  it('the reference\'s timeline vectors: valid with no CHAIN_* code, invalid BROKEN', async () => {
-    const r = await verify(['chain-x-encoding-draft-literal.json', 'chain-x-encoding-reference.json', 'chain-x-genesis-single.json'], '--json');
+  it("the reference's timeline vectors: valid with no CHAIN_* code, invalid BROKEN", async () => {
+    const r = await verify(
+      ['chain-x-encoding-draft-literal.json', 'chain-x-encoding-reference.json', 'chain-x-genesis-single.json'],
+      '--json',
+    );
     expect(r.jsonLines.map((l) => [l.kind, l.status, l.reason_codes])).toEqual([
       ['chain', 'BROKEN', ['CHAIN_LINK_BROKEN', 'COMMITMENT_MISSING']],
       ['chain', 'UNANCHORED', ['COMMITMENT_MISSING']],

@@ -54,7 +54,10 @@ describe('verify on the example study', () => {
   });
 
   it('gives the expected chain status for every record: only the commitment catches a tail cut', async () => {
-    const rows = await queryStore(root, 'SELECT system_id, item_id, status, reason_codes, check_links, entry_count FROM chain_checks ORDER BY ALL');
+    const rows = await queryStore(
+      root,
+      'SELECT system_id, item_id, status, reason_codes, check_links, entry_count FROM chain_checks ORDER BY ALL',
+    );
     expect(rows).toHaveLength(RECORDS);
     for (const r of rows) {
       const cut = r.system_id === 'sys-truncated' && CUT_CHAINS.includes(r.item_id as string);
@@ -77,14 +80,19 @@ describe('verify on the example study', () => {
     );
     for (const s of served) {
       const bad =
-        (s.system_id === 'sys-tampered' && s.item_id as string in TAMPERED_PROOFS) ||
+        (s.system_id === 'sys-tampered' && (s.item_id as string) in TAMPERED_PROOFS) ||
         (s.system_id === 'sys-truncated' && CUT_CHAINS.includes(s.item_id as string));
       expect(s.declared).toBe(true);
-      expect({ any: s.any_proven, all: s.all_proven }, `${s.system_id} ${s.item_id}`).toEqual(bad ? { any: false, all: false } : { any: true, all: true });
+      expect({ any: s.any_proven, all: s.all_proven }, `${s.system_id} ${s.item_id}`).toEqual(
+        bad ? { any: false, all: false } : { any: true, all: true },
+      );
     }
     // Whose evidence is whose: the copycat's proofs were bought by sys-honest's key, and the public
     // view sys-tampered submitted for mp-009 publishes no fingerprint; everything else is its record's.
-    const owned = await queryStore(root, 'SELECT system_id, item_id, bool_or(owned) AS any_owned FROM served_passages GROUP BY ALL ORDER BY ALL');
+    const owned = await queryStore(
+      root,
+      'SELECT system_id, item_id, bool_or(owned) AS any_owned FROM served_passages GROUP BY ALL ORDER BY ALL',
+    );
     expect(owned).toHaveLength(85); // 20 items of each of four systems, and the copycat's 5
     for (const o of owned) {
       const foreign = o.system_id === 'copycat' || (o.system_id === 'sys-tampered' && o.item_id === 'mp-009');
@@ -119,25 +127,44 @@ describe('verify with malformed lines in inputs/commitments.jsonl', () => {
         expect.stringMatching(/^inputs\/commitments\.jsonl:221: COMMITMENT_MALFORMED "entry_count"/),
         expect.stringMatching(/^inputs\/commitments\.jsonl:222: COMMITMENT_MALFORMED JSON_SYNTAX/),
       ]);
-      const rows = await queryStore(s.root, `SELECT item_id, attempt, status, reason_codes, check_commitment_wellformed AS wellformed FROM chain_checks
-        WHERE system_id = 'sys-honest' AND item_id = 'mp-001' ORDER BY attempt`);
+      const rows = await queryStore(
+        s.root,
+        `SELECT item_id, attempt, status, reason_codes, check_commitment_wellformed AS wellformed FROM chain_checks
+        WHERE system_id = 'sys-honest' AND item_id = 'mp-001' ORDER BY attempt`,
+      );
       expect(rows).toEqual([
         { item_id: 'mp-001', attempt: 1, status: 'UNANCHORED', reason_codes: ['COMMITMENT_MALFORMED'], wellformed: 'fail' },
         { item_id: 'mp-001', attempt: 2, status: 'ANCHORED', reason_codes: [], wellformed: 'pass' },
         { item_id: 'mp-001', attempt: 3, status: 'ANCHORED', reason_codes: [], wellformed: 'pass' },
       ]);
-      const proven = await queryStore(s.root, `SELECT attempt, bool_and(proven) AS proven FROM served_passages WHERE system_id = 'sys-honest' AND item_id = 'mp-001' GROUP BY ALL ORDER BY ALL`);
-      expect(proven).toEqual([{ attempt: 1, proven: false }, { attempt: 2, proven: true }, { attempt: 3, proven: true }]);
+      const proven = await queryStore(
+        s.root,
+        `SELECT attempt, bool_and(proven) AS proven FROM served_passages WHERE system_id = 'sys-honest' AND item_id = 'mp-001' GROUP BY ALL ORDER BY ALL`,
+      );
+      expect(proven).toEqual([
+        { attempt: 1, proven: false },
+        { attempt: 2, proven: true },
+        { attempt: 3, proven: true },
+      ]);
       // Every malformed line is kept, as a submission reject is, in what rejects.csv lists.
       const written = readFileSync(file);
       const starts = [0];
       for (let i = 0; i < written.length; i++) if (written[i] === 0x0a) starts.push(i + 1);
       const expected = [1, COMMITMENTS + 1, COMMITMENTS + 2].map((n) => {
         const bytes = written.subarray(starts[n - 1]!, starts[n]! - 1);
-        return { file: 'inputs/commitments.jsonl', line_no: n, byte_offset: starts[n - 1]!, line_sha256: createHash('sha256').update(bytes).digest('hex'), reason_code: 'COMMITMENT_MALFORMED' };
+        return {
+          file: 'inputs/commitments.jsonl',
+          line_no: n,
+          byte_offset: starts[n - 1]!,
+          line_sha256: createHash('sha256').update(bytes).digest('hex'),
+          reason_code: 'COMMITMENT_MALFORMED',
+        };
       });
-      const rejected = await queryStore(s.root, `SELECT file, CAST(line_no AS INTEGER) AS line_no, CAST(byte_offset AS INTEGER) AS byte_offset, line_sha256, reason_code
-        FROM input_rejects WHERE reason_code = 'COMMITMENT_MALFORMED' ORDER BY line_no`);
+      const rejected = await queryStore(
+        s.root,
+        `SELECT file, CAST(line_no AS INTEGER) AS line_no, CAST(byte_offset AS INTEGER) AS byte_offset, line_sha256, reason_code
+        FROM input_rejects WHERE reason_code = 'COMMITMENT_MALFORMED' ORDER BY line_no`,
+      );
       expect(rejected).toEqual(expected);
     } finally {
       s.cleanup();
@@ -157,9 +184,14 @@ describe('a hostile seq never stops the study', () => {
       writeFileSync(file, `${[JSON.stringify(first), ...lines.slice(1)].join('\n')}\n`);
       const r = await runCli(['verify', '--root', s.root, '--json']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
-      const rows = await queryStore(s.root, `SELECT status, reason_codes, (SELECT CAST(count(*) AS INTEGER) FROM chain_entries e WHERE e.record_id = c.record_id) AS entries
-        FROM chain_checks c WHERE system_id = 'sys-honest' AND item_id = 'mp-001' AND attempt = 1`);
-      expect(rows).toEqual([{ status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN', 'CHAIN_SEQ_GAP', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], entries: 0 }]);
+      const rows = await queryStore(
+        s.root,
+        `SELECT status, reason_codes, (SELECT CAST(count(*) AS INTEGER) FROM chain_entries e WHERE e.record_id = c.record_id) AS entries
+        FROM chain_checks c WHERE system_id = 'sys-honest' AND item_id = 'mp-001' AND attempt = 1`,
+      );
+      expect(rows).toEqual([
+        { status: 'BROKEN', reason_codes: ['CHAIN_LINK_BROKEN', 'CHAIN_SEQ_GAP', 'COMMITMENT_FINAL_DIGEST_MISMATCH'], entries: 0 },
+      ]);
       expect(r.json.chains).toBe(RECORDS);
     } finally {
       s.cleanup();
@@ -210,7 +242,10 @@ describe('verify FILE… (outside the pipeline)', () => {
   it('recognises chains, evidence items and bare proofs, one JSON line per file in order, same result as the pipeline', async () => {
     const dir = join(root, 'files');
     mkdirSync(join(dir, 'sub'), { recursive: true });
-    const lines = readFileSync(join(root, 'inputs/submissions/sys-tampered.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(root, 'inputs/submissions/sys-tampered.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const honest = lines.find((l) => l.item_id === 'mp-001' && l.attempt === 1);
     const tampered = lines.find((l) => l.item_id === 'mp-002' && l.attempt === 1);
     writeFileSync(join(dir, 'evidence-good.json'), JSON.stringify(honest.evidence[0]));
@@ -236,25 +271,39 @@ describe('verify FILE… (outside the pipeline)', () => {
   it('verifies many files at once, in order, with the same results as the pipeline', async () => {
     const dir = join(root, 'many');
     mkdirSync(dir, { recursive: true });
-    const read = (f: string) => readFileSync(join(root, 'inputs/submissions', f), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const read = (f: string) =>
+      readFileSync(join(root, 'inputs/submissions', f), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     const lines = [...read('sys-honest.jsonl'), ...read('sys-tampered.jsonl')].slice(0, 80);
-    lines.forEach((l, i) => { writeFileSync(join(dir, `e${String(i).padStart(3, '0')}.json`), JSON.stringify(l.evidence[0])); });
+    lines.forEach((l, i) => {
+      writeFileSync(join(dir, `e${String(i).padStart(3, '0')}.json`), JSON.stringify(l.evidence[0]));
+    });
     // Many in flight at once: a file that does not parse still gets its line and code, in order.
     writeFileSync(join(dir, 'zz-duplicate-key.json'), '{"proof": {}, "proof": {}}');
     const r = await runCli(['verify', dir, '--root', root, '--json']);
     expect(r.jsonLines).toHaveLength(81);
-    expect(r.jsonLines.map((l) => (l.file as string).slice(dir.length + 1))).toEqual([...lines.map((_, i) => `e${String(i).padStart(3, '0')}.json`), 'zz-duplicate-key.json']);
+    expect(r.jsonLines.map((l) => (l.file as string).slice(dir.length + 1))).toEqual([
+      ...lines.map((_, i) => `e${String(i).padStart(3, '0')}.json`),
+      'zz-duplicate-key.json',
+    ]);
     expect([r.jsonLines[80].status, r.jsonLines[80].reason_codes, r.code]).toEqual(['MALFORMED', ['JSON_DUPLICATE_KEY'], 1]);
     const rows = await queryStore(root, 'SELECT system_id, item_id, attempt, status, reason_codes FROM proof_checks');
     const byKey = new Map(rows.map((x) => [`${x.system_id}/${x.item_id}/${x.attempt}`, [x.status, x.reason_codes]]));
     lines.forEach((l, i) => {
-      expect([r.jsonLines[i].status, r.jsonLines[i].reason_codes], `${l.system_id} ${l.item_id}`).toEqual(byKey.get(`${l.system_id}/${l.item_id}/${l.attempt}`));
+      expect([r.jsonLines[i].status, r.jsonLines[i].reason_codes], `${l.system_id} ${l.item_id}`).toEqual(
+        byKey.get(`${l.system_id}/${l.item_id}/${l.attempt}`),
+      );
     });
     expect(r.jsonLines.filter((l) => l.status !== 'VERIFIED').length).toBeGreaterThan(0);
   });
 
   it('works outside a study: --trust given, no study.json, an unbounded window', async () => {
-    const lines = readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(root, 'inputs/submissions/sys-honest.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const outside = join(root, 'outside');
     mkdirSync(outside, { recursive: true });
     writeFileSync(join(outside, 'evidence.json'), JSON.stringify(lines[0].evidence[0]));
@@ -265,7 +314,17 @@ describe('verify FILE… (outside the pipeline)', () => {
       ['chain', 'UNANCHORED', ['COMMITMENT_MISSING']],
       ['evidence', 'VERIFIED', []],
     ]);
-    const anchored = await runCli(['verify', join(outside, 'chain.json'), '--root', outside, '--trust', join(root, 'preregistration/trust'), '--commitments', join(root, 'inputs/commitments.jsonl'), '--json']);
+    const anchored = await runCli([
+      'verify',
+      join(outside, 'chain.json'),
+      '--root',
+      outside,
+      '--trust',
+      join(root, 'preregistration/trust'),
+      '--commitments',
+      join(root, 'inputs/commitments.jsonl'),
+      '--json',
+    ]);
     expect(anchored.jsonLines[0].status).toBe('ANCHORED');
     expect(anchored.code).toBe(0);
   });
@@ -284,7 +343,7 @@ function registerSystem(root: string, systemId: string): void {
   writeFileSync(path, `${JSON.stringify(study, null, 2)}\n`);
 }
 
-describe('verify in a study: spec 3.x evidence with the owner\'s disclosure (evidence.disclosure_json)', () => {
+describe("verify in a study: spec 3.x evidence with the owner's disclosure (evidence.disclosure_json)", () => {
   it('binds the bodies through the disclosure, records every witness as its own column, and agrees with verify FILE', async () => {
     const s = copyExampleStudy();
     try {
@@ -293,20 +352,45 @@ describe('verify in a study: spec 3.x evidence with the owner\'s disclosure (evi
       expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
       const tsa = await loadTestSigner('tsa');
       const key = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
-      const honest = readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const honest = readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const template = honest.find((l) => l.item_id === 'mp-001' && l.attempt === 1);
       const response = parseJson(canonicalJson(template.evidence[0].response));
-      const issued = await Promise.all([0, 1, 2].map((n) => issueProofV3({
-        request: { q: 'mp-001', n }, response, timestamp: '2026-11-05T08:00:00Z', seller: 'retrieval.example', buyerApiKey: 'k',
-        transactionId: `crd_v3_${n}`, specVersion: '3.1', signingKeyPem: key, identity: n === 0 ? BOUND_IDENTITY : undefined,
-      })));
+      const issued = await Promise.all(
+        [0, 1, 2].map((n) =>
+          issueProofV3({
+            request: { q: 'mp-001', n },
+            response,
+            timestamp: '2026-11-05T08:00:00Z',
+            seller: 'retrieval.example',
+            buyerApiKey: 'k',
+            transactionId: `crd_v3_${n}`,
+            specVersion: '3.1',
+            signingKeyPem: key,
+            identity: n === 0 ? BOUND_IDENTITY : undefined,
+          }),
+        ),
+      );
       await anchorBatch(issued, { signer: tsa, genTime: '2026-11-05T08:07:00Z', batchId: 'batch_20261105_080700_001' });
       const evidence = (n: number, disclose: boolean) => ({
-        proof: issued[n]!.proof, request: issued[n]!.request, response: issued[n]!.response,
+        proof: issued[n]!.proof,
+        request: issued[n]!.request,
+        response: issued[n]!.response,
         ...(disclose ? { disclosure: ownerDisclosure(issued[n]!) } : {}),
       });
-      const lines = [1, 2, 3].map((attempt) => ({ ...template, system_id: 'sys-v3', attempt, receipts: undefined, evidence: [evidence(attempt - 1, attempt !== 3)] }));
-      writeFileSync(join(s.root, 'inputs/submissions/sys-v3.jsonl'), lines.map((l) => JSON.stringify(toPlain(parseJson(canonicalJson(l))))).join('\n') + '\n');
+      const lines = [1, 2, 3].map((attempt) => ({
+        ...template,
+        system_id: 'sys-v3',
+        attempt,
+        receipts: undefined,
+        evidence: [evidence(attempt - 1, attempt !== 3)],
+      }));
+      writeFileSync(
+        join(s.root, 'inputs/submissions/sys-v3.jsonl'),
+        lines.map((l) => JSON.stringify(toPlain(parseJson(canonicalJson(l))))).join('\n') + '\n',
+      );
       const r = await runCli(['verify', '--root', s.root, '--json']);
       expect(r.code).toBe(0);
       const rows = await queryStore(
@@ -316,21 +400,84 @@ describe('verify in a study: spec 3.x evidence with the owner\'s disclosure (evi
                 witnessed_hash = batch_root AS witnesses_root, independent_witnesses, opened_fields
          FROM proof_checks WHERE system_id = 'sys-v3' ORDER BY attempt`,
       );
-      const common = { algorithm: 'commitments', check_chain: 'pass', check_commitments: 'pass', check_disclosures: 'pass', check_identity: 'pass', check_batch: 'pass', check_tsa: 'pass', batch_status: 'anchored', batch_tree_size: '3', witnesses_root: true, independent_witnesses: 1 };
+      const common = {
+        algorithm: 'commitments',
+        check_chain: 'pass',
+        check_commitments: 'pass',
+        check_disclosures: 'pass',
+        check_identity: 'pass',
+        check_batch: 'pass',
+        check_tsa: 'pass',
+        batch_status: 'anchored',
+        batch_tree_size: '3',
+        witnesses_root: true,
+        independent_witnesses: 1,
+      };
       expect(rows).toEqual([
-        { attempt: 1, status: 'VERIFIED', reason_codes: [], informational_codes: [], check_body_binding: 'pass', identity_anchored: true, batch_leaf_index: '0', opened_fields: ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent', 'request_hash', 'response_hash'], ...common },
-        { attempt: 2, status: 'VERIFIED', reason_codes: [], informational_codes: [], check_body_binding: 'pass', identity_anchored: true, batch_leaf_index: '1', opened_fields: ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent', 'request_hash', 'response_hash'], ...common },
-        { attempt: 3, status: 'UNTRUSTED', reason_codes: ['PROOF_BODY_UNBOUND'], informational_codes: [], check_body_binding: 'fail', identity_anchored: true, batch_leaf_index: '2', opened_fields: ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent'], ...common },
+        {
+          attempt: 1,
+          status: 'VERIFIED',
+          reason_codes: [],
+          informational_codes: [],
+          check_body_binding: 'pass',
+          identity_anchored: true,
+          batch_leaf_index: '0',
+          opened_fields: [
+            'agent_identity',
+            'agent_identity_verified',
+            'did_resolution_status',
+            'identity_consistent',
+            'request_hash',
+            'response_hash',
+          ],
+          ...common,
+        },
+        {
+          attempt: 2,
+          status: 'VERIFIED',
+          reason_codes: [],
+          informational_codes: [],
+          check_body_binding: 'pass',
+          identity_anchored: true,
+          batch_leaf_index: '1',
+          opened_fields: [
+            'agent_identity',
+            'agent_identity_verified',
+            'did_resolution_status',
+            'identity_consistent',
+            'request_hash',
+            'response_hash',
+          ],
+          ...common,
+        },
+        {
+          attempt: 3,
+          status: 'UNTRUSTED',
+          reason_codes: ['PROOF_BODY_UNBOUND'],
+          informational_codes: [],
+          check_body_binding: 'fail',
+          identity_anchored: true,
+          batch_leaf_index: '2',
+          opened_fields: ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent'],
+          ...common,
+        },
       ]);
       // Served passages carry the proof's status: the unbound response can never count as proven.
-      const served = await queryStore(s.root, "SELECT attempt, any_value(proof_status) AS proof_status FROM served_passages WHERE system_id = 'sys-v3' GROUP BY attempt ORDER BY attempt");
+      const served = await queryStore(
+        s.root,
+        "SELECT attempt, any_value(proof_status) AS proof_status FROM served_passages WHERE system_id = 'sys-v3' GROUP BY attempt ORDER BY attempt",
+      );
       expect(served.map((x) => x.proof_status)).toEqual(['VERIFIED', 'VERIFIED', 'UNTRUSTED']);
       // verify FILE on the same evidence items gives the same rows.
       const dir = join(s.root, 'v3-files');
       mkdirSync(dir);
-      lines.forEach((l, i) => { writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))); });
+      lines.forEach((l, i) => {
+        writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0])))));
+      });
       const files = await runCli(['verify', dir, '--root', s.root, '--json']);
-      expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.body_binding, l.checks.batch])).toEqual(rows.map((x) => [x.status, x.reason_codes, x.check_body_binding, x.check_batch]));
+      expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.body_binding, l.checks.batch])).toEqual(
+        rows.map((x) => [x.status, x.reason_codes, x.check_body_binding, x.check_batch]),
+      );
     } finally {
       s.cleanup();
     }
@@ -349,13 +496,24 @@ describe('verify in a study: transparency-log entries carried with the evidence 
 
       const tsa = await loadTestSigner('tsa');
       const key = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkforge-2026.key.pem'), 'utf8');
-      const honest = readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      const honest = readFileSync(join(s.root, 'inputs/submissions/sys-honest.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const template = honest.find((l) => l.item_id === 'mp-001' && l.attempt === 1);
       const response = parseJson(canonicalJson(template.evidence[0].response));
-      const mint = (n: number, token: boolean) => issueProofV3({
-        request: { q: 'mp-001', n }, response, timestamp: '2026-11-05T08:00:00Z', seller: 'retrieval.example', buyerApiKey: 'k',
-        transactionId: `crd_tlog_${n}`, specVersion: '3.1', signingKeyPem: key, ...(token ? { tsa: { signer: tsa, genTime: '2026-11-05T08:00:07Z' } } : {}),
-      });
+      const mint = (n: number, token: boolean) =>
+        issueProofV3({
+          request: { q: 'mp-001', n },
+          response,
+          timestamp: '2026-11-05T08:00:00Z',
+          seller: 'retrieval.example',
+          buyerApiKey: 'k',
+          transactionId: `crd_tlog_${n}`,
+          specVersion: '3.1',
+          signingKeyPem: key,
+          ...(token ? { tsa: { signer: tsa, genTime: '2026-11-05T08:00:07Z' } } : {}),
+        });
       const single = await mint(0, true);
       const batch = await Promise.all([1, 2, 3].map((n) => mint(n, false)));
       await anchorBatch(batch, { signer: tsa, genTime: '2026-11-05T08:07:00Z', batchId: 'batch_20261105_080700_002' });
@@ -373,15 +531,32 @@ describe('verify in a study: transparency-log entries carried with the evidence 
         { issued: unlogged, tlog: undefined },
       ];
       const lines = items.map(({ issued, tlog }, i) => ({
-        ...template, system_id: 'sys-tlog', attempt: i + 1, receipts: undefined,
-        evidence: [{ proof: issued.proof, request: issued.request, response: issued.response, disclosure: ownerDisclosure(issued), ...(tlog ? { transparency_log_entry: tlog } : {}) }],
+        ...template,
+        system_id: 'sys-tlog',
+        attempt: i + 1,
+        receipts: undefined,
+        evidence: [
+          {
+            proof: issued.proof,
+            request: issued.request,
+            response: issued.response,
+            disclosure: ownerDisclosure(issued),
+            ...(tlog ? { transparency_log_entry: tlog } : {}),
+          },
+        ],
       }));
-      writeFileSync(join(s.root, 'inputs/submissions/sys-tlog.jsonl'), lines.map((l) => JSON.stringify(toPlain(parseJson(canonicalJson(l))))).join('\n') + '\n');
+      writeFileSync(
+        join(s.root, 'inputs/submissions/sys-tlog.jsonl'),
+        lines.map((l) => JSON.stringify(toPlain(parseJson(canonicalJson(l))))).join('\n') + '\n',
+      );
 
       const r = await runCli(['verify', '--root', s.root, '--json']);
       expect(r.code, r.stdout + r.stderr).toBe(0);
       // Ingest keeps the entry as canonical JSON, NULL when the item carries none.
-      const stored = await queryStore(s.root, "SELECT r.attempt, e.tlog_entry_json::VARCHAR AS tlog FROM evidence e JOIN records r USING (record_id) WHERE r.system_id = 'sys-tlog' ORDER BY r.attempt");
+      const stored = await queryStore(
+        s.root,
+        "SELECT r.attempt, e.tlog_entry_json::VARCHAR AS tlog FROM evidence e JOIN records r USING (record_id) WHERE r.system_id = 'sys-tlog' ORDER BY r.attempt",
+      );
       expect(stored.map((x) => x.tlog)).toEqual([...items.map((x) => (x.tlog ? canonicalJson(x.tlog) : null))]);
 
       const rows = await queryStore(
@@ -390,21 +565,82 @@ describe('verify in a study: transparency-log entries carried with the evidence 
                 tlog_kind, tlog_artifact, tlog_entry_signature, tlog_set, tlog_inclusion, tlog_checkpoint, tlog_log_key, independent_witnesses
          FROM proof_checks WHERE system_id = 'sys-tlog' ORDER BY attempt`,
       );
-      const passed = { tlog_kind: 'pass', tlog_artifact: 'pass', tlog_entry_signature: 'pass', tlog_set: 'pass', tlog_inclusion: 'pass', tlog_checkpoint: 'pass', tlog_log_key: 'pass' };
+      const passed = {
+        tlog_kind: 'pass',
+        tlog_artifact: 'pass',
+        tlog_entry_signature: 'pass',
+        tlog_set: 'pass',
+        tlog_inclusion: 'pass',
+        tlog_checkpoint: 'pass',
+        tlog_log_key: 'pass',
+      };
       const skipped = Object.fromEntries(Object.keys(passed).map((k) => [k, 'skipped']));
       expect(rows).toEqual([
-        { attempt: 1, status: 'VERIFIED', reason_codes: [], check_tsa: 'pass', check_batch: 'skipped', check_tlog: 'pass', tlog_log_id: log.logId, tlog_log_index: '0', tlog_integrated_time: '2026-11-05T08:07:09Z', ...passed, independent_witnesses: 2 },
-        { attempt: 2, status: 'VERIFIED', reason_codes: [], check_tsa: 'pass', check_batch: 'pass', check_tlog: 'pass', tlog_log_id: log.logId, tlog_log_index: '1', tlog_integrated_time: '2026-11-05T08:07:09Z', ...passed, independent_witnesses: 2 },
-        { attempt: 3, status: 'UNTRUSTED', reason_codes: ['PROOF_TLOG_SET'], check_tsa: 'pass', check_batch: 'pass', check_tlog: 'fail', tlog_log_id: log.logId, tlog_log_index: '2', tlog_integrated_time: '2026-11-05T08:08:09Z', ...passed, tlog_set: 'fail', independent_witnesses: 1 },
-        { attempt: 4, status: 'VERIFIED', reason_codes: [], check_tsa: 'pass', check_batch: 'skipped', check_tlog: 'skipped', tlog_log_id: null, tlog_log_index: null, tlog_integrated_time: null, ...skipped, independent_witnesses: 1 },
+        {
+          attempt: 1,
+          status: 'VERIFIED',
+          reason_codes: [],
+          check_tsa: 'pass',
+          check_batch: 'skipped',
+          check_tlog: 'pass',
+          tlog_log_id: log.logId,
+          tlog_log_index: '0',
+          tlog_integrated_time: '2026-11-05T08:07:09Z',
+          ...passed,
+          independent_witnesses: 2,
+        },
+        {
+          attempt: 2,
+          status: 'VERIFIED',
+          reason_codes: [],
+          check_tsa: 'pass',
+          check_batch: 'pass',
+          check_tlog: 'pass',
+          tlog_log_id: log.logId,
+          tlog_log_index: '1',
+          tlog_integrated_time: '2026-11-05T08:07:09Z',
+          ...passed,
+          independent_witnesses: 2,
+        },
+        {
+          attempt: 3,
+          status: 'UNTRUSTED',
+          reason_codes: ['PROOF_TLOG_SET'],
+          check_tsa: 'pass',
+          check_batch: 'pass',
+          check_tlog: 'fail',
+          tlog_log_id: log.logId,
+          tlog_log_index: '2',
+          tlog_integrated_time: '2026-11-05T08:08:09Z',
+          ...passed,
+          tlog_set: 'fail',
+          independent_witnesses: 1,
+        },
+        {
+          attempt: 4,
+          status: 'VERIFIED',
+          reason_codes: [],
+          check_tsa: 'pass',
+          check_batch: 'skipped',
+          check_tlog: 'skipped',
+          tlog_log_id: null,
+          tlog_log_index: null,
+          tlog_integrated_time: null,
+          ...skipped,
+          independent_witnesses: 1,
+        },
       ]);
 
       // verify FILE on the same evidence items, with the study's (refrozen) trust directory, gives the same rows.
       const dir = join(s.root, 'tlog-files');
       mkdirSync(dir);
-      lines.forEach((l, i) => { writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0]))))); });
+      lines.forEach((l, i) => {
+        writeFileSync(join(dir, `e${i + 1}.json`), JSON.stringify(toPlain(parseJson(canonicalJson(l.evidence[0])))));
+      });
       const files = await runCli(['verify', dir, '--root', s.root, '--json']);
-      expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.tlog])).toEqual(rows.map((x) => [x.status, x.reason_codes, x.check_tlog]));
+      expect(files.jsonLines.map((l) => [l.status, l.reason_codes, l.checks.tlog])).toEqual(
+        rows.map((x) => [x.status, x.reason_codes, x.check_tlog]),
+      );
 
       // The report counts the log among the independent witnesses per system.
       const run = await runCli(['run', '--root', s.root, ...TEST_OPERATOR_ARGS, '--json']);

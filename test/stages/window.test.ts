@@ -11,7 +11,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freezeAndAnchor } from '../../scripts/rebuild-example.ts';
-import { copyExampleStudy as copyExample, copySealedExampleStudy as copySealedExample, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+import {
+  copyExampleStudy as copyExample,
+  copySealedExampleStudy as copySealedExample,
+  runCli,
+  TEST_OPERATOR_ARGS,
+} from '../support/cli.ts';
 import { intakeFixture, intakeWith, signAs, snapshot } from '../support/intake-study.ts';
 
 const DAY = 86_400_000;
@@ -21,7 +26,11 @@ const FUTURE_CLOSE = iso(Date.now() + 30 * DAY);
 
 const fixture = intakeFixture();
 const cleanups: Array<() => void> = [];
-afterAll(() => cleanups.forEach((c) => { c(); }));
+afterAll(() =>
+  cleanups.forEach((c) => {
+    c();
+  }),
+);
 const kept = (copy: { root: string; cleanup: () => void }) => (cleanups.push(copy.cleanup), copy);
 const copyExampleStudy = () => kept(copyExample());
 const copySealedExampleStudy = () => kept(copySealedExample());
@@ -43,7 +52,11 @@ async function withWindow(root: string, window: { opens_at?: string; closes_at?:
 
 /** Every file under the study's outputs/ and work/ (none when absent). */
 function written(root: string): Record<string, string> {
-  return Object.fromEntries(['outputs', 'work'].flatMap((d) => (existsSync(join(root, d)) ? Object.entries(snapshot(join(root, d))).map(([f, b]) => [`${d}${f}`, b]) : [])));
+  return Object.fromEntries(
+    ['outputs', 'work'].flatMap((d) =>
+      existsSync(join(root, d)) ? Object.entries(snapshot(join(root, d))).map(([f, b]) => [`${d}${f}`, b]) : [],
+    ),
+  );
 }
 
 /** A sealed-intake study whose window is open now (closes_at in the future), one file taken in, no seal. */
@@ -67,22 +80,31 @@ const unsealedWindowOpen = async () => withWindow(copyExampleStudy().root, { clo
 
 describe('run and emit refuse outside the window, writing nothing', () => {
   it.each([
-    ['a sealed study whose window is open, one file taken in, no seal', 'SEAL_MISSING', 'nothing is scored before the seal', sealedWindowOpen],
+    [
+      'a sealed study whose window is open, one file taken in, no seal',
+      'SEAL_MISSING',
+      'nothing is scored before the seal',
+      sealedWindowOpen,
+    ],
     ['an unsealed study whose closes_at is in the future', 'WINDOW_OPEN', FUTURE_CLOSE, unsealedWindowOpen],
-  ] as const)('%s: run is %s (exit 3); emit after the other stages is too', async (_what, code, named, build) => {
-    const root = await build();
-    const run = await runCli(['run', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
-    expect([run.code, run.json.code]).toEqual([3, code]);
-    expect(run.json.message).toContain(named);
-    expect(written(root)).toEqual({});
-    // The stages before emit build the store (the operator's peek); emit must still sign nothing.
-    await scoreWithoutEmit(root);
-    const before = written(root);
-    const emit = await runCli(['emit', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
-    expect([emit.code, emit.json.code]).toEqual([3, code]);
-    expect(written(root)).toEqual(before);
-    expect(existsSync(join(root, 'outputs'))).toBe(false);
-  }, 120_000);
+  ] as const)(
+    '%s: run is %s (exit 3); emit after the other stages is too',
+    async (_what, code, named, build) => {
+      const root = await build();
+      const run = await runCli(['run', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
+      expect([run.code, run.json.code]).toEqual([3, code]);
+      expect(run.json.message).toContain(named);
+      expect(written(root)).toEqual({});
+      // The stages before emit build the store (the operator's peek); emit must still sign nothing.
+      await scoreWithoutEmit(root);
+      const before = written(root);
+      const emit = await runCli(['emit', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
+      expect([emit.code, emit.json.code]).toEqual([3, code]);
+      expect(written(root)).toEqual(before);
+      expect(existsSync(join(root, 'outputs'))).toBe(false);
+    },
+    120_000,
+  );
 });
 
 interface Window {
@@ -94,7 +116,9 @@ interface Window {
   next: string;
 }
 
-async function phaseOf(root: string): Promise<{ doctor: Window; status: Window; doctorText: string; statusText: string; doctorNext: string | null; blocking: string[] }> {
+async function phaseOf(
+  root: string,
+): Promise<{ doctor: Window; status: Window; doctorText: string; statusText: string; doctorNext: string | null; blocking: string[] }> {
   const doctor = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
   const status = await runCli(['status', '--root', root, '--json']);
   const doctorText = (await runCli(['doctor', '--root', root, ...TEST_OPERATOR_ARGS])).stdout;
@@ -107,17 +131,25 @@ async function phaseOf(root: string): Promise<{ doctor: Window; status: Window; 
   // What the run stage of doctor and the emit stage of status refuse for.
   const runCodes = doctor.json.stages.find((s: { stage: string }) => s.stage === 'run').problems.map((p: { code: string }) => p.code);
   const emitCode = status.json.stages.find((s: { stage: string }) => s.stage === 'emit').code;
-  return { doctor: doctor.json.window, status: status.json.window, doctorText, statusText, doctorNext: doctor.json.next, blocking: [...runCodes, emitCode ?? 'emit not blocked'] };
+  return {
+    doctor: doctor.json.window,
+    status: status.json.window,
+    doctorText,
+    statusText,
+    doctorNext: doctor.json.next,
+    blocking: [...runCodes, emitCode ?? 'emit not blocked'],
+  };
 }
 
-describe('doctor and status name the window\'s phase, its times and the next step', () => {
+describe("doctor and status name the window's phase, its times and the next step", () => {
   it('before opens_at: "before", freeze and anchor before opens_at; a drifted file may still be frozen again', async () => {
     const opens = iso(Date.now() + 10 * DAY);
     const root = await withWindow(copyExampleStudy().root, { opens_at: opens, closes_at: FUTURE_CLOSE });
     const w = await phaseOf(root);
     expect(w.doctor).toMatchObject({ phase: 'before', opens_at: opens, closes_at: FUTURE_CLOSE, intake: 'unsealed', seal_by: null });
     expect(w.doctor.next).toContain(opens);
-    for (const text of [w.doctorText, w.statusText]) expect(text).toMatch(new RegExp(`^window: before \\(opens_at ${opens}, closes_at ${FUTURE_CLOSE}`, 'm'));
+    for (const text of [w.doctorText, w.statusText])
+      expect(text).toMatch(new RegExp(`^window: before \\(opens_at ${opens}, closes_at ${FUTURE_CLOSE}`, 'm'));
     const doc = join(root, 'corpus/ccag-travaux.md');
     writeFileSync(doc, `${readFileSync(doc, 'utf8')}\n`);
     const drifted = await runCli(['doctor', '--root', root, '--json', ...TEST_OPERATOR_ARGS]);
@@ -144,7 +176,12 @@ describe('doctor and status name the window\'s phase, its times and the next ste
   it('closed, sealed intake, no seal: "closed", seal by closes_at + seal_within_s', async () => {
     const s = fixture.built.copy();
     const w = await phaseOf(s.root);
-    expect(w.doctor).toMatchObject({ phase: 'closed', closes_at: '2026-11-16T00:00:00Z', intake: 'sealed', seal_by: '2026-11-16T01:00:00Z' });
+    expect(w.doctor).toMatchObject({
+      phase: 'closed',
+      closes_at: '2026-11-16T00:00:00Z',
+      intake: 'sealed',
+      seal_by: '2026-11-16T01:00:00Z',
+    });
     expect(w.doctor.next).toContain('prereg seal');
     expect(w.statusText).toMatch(/^window: closed \(/m);
   });
@@ -160,7 +197,12 @@ describe('doctor and status name the window\'s phase, its times and the next ste
   it('sealed: the committed example, "sealed", reveal and run', async () => {
     const { root } = copySealedExampleStudy();
     const w = await phaseOf(root);
-    expect(w.doctor).toMatchObject({ phase: 'sealed', opens_at: '2026-11-02T00:00:00Z', closes_at: '2026-11-16T00:00:00Z', intake: 'sealed' });
+    expect(w.doctor).toMatchObject({
+      phase: 'sealed',
+      opens_at: '2026-11-02T00:00:00Z',
+      closes_at: '2026-11-16T00:00:00Z',
+      intake: 'sealed',
+    });
     expect(w.doctor.next).toContain('prereg run');
     expect(w.doctorText).toMatch(/^window: sealed \(/m);
     expect(w.blocking).toEqual(['emit not blocked']);

@@ -9,7 +9,21 @@ import { registerStatisticsFunctions } from '../../pipeline/store/statistics-sql
 import { lowerTail, upperTail } from '../support/exact-binomial.ts';
 
 const KS_NS: ReadonlyArray<readonly [number, number]> = [
-  [0, 1], [1, 1], [0, 10], [3, 10], [10, 10], [3, 157], [8, 157], [40, 48], [21, 48], [47, 48], [0, 200], [1, 200], [100, 200], [199, 200], [500, 1000],
+  [0, 1],
+  [1, 1],
+  [0, 10],
+  [3, 10],
+  [10, 10],
+  [3, 157],
+  [8, 157],
+  [40, 48],
+  [21, 48],
+  [47, 48],
+  [0, 200],
+  [1, 200],
+  [100, 200],
+  [199, 200],
+  [500, 1000],
 ];
 const PS = [0.01, 0.05, 0.1, 0.5, 0.8, 0.95];
 const ALPHAS = [0.05, 0.01, 0.05 / 5];
@@ -45,7 +59,9 @@ describe('the one-sided exact binomial test', () => {
 
   it('the same values through the SQL functions section 5 calls, with integer counts of any width', async () => {
     const values = GRID.map(({ k, n, p }) => `(${k}::HUGEINT, ${n}::BIGINT, ${p})`).join(', ');
-    const rows = await sql(`SELECT k, n, p, prereg_binomial_at_least(k, n, p) AS ge, prereg_binomial_at_most(k, n, p) AS le FROM (VALUES ${values}) t(k, n, p) ORDER BY k, n, p`);
+    const rows = await sql(
+      `SELECT k, n, p, prereg_binomial_at_least(k, n, p) AS ge, prereg_binomial_at_most(k, n, p) AS le FROM (VALUES ${values}) t(k, n, p) ORDER BY k, n, p`,
+    );
     expect(rows).toHaveLength(GRID.length);
     for (const r of rows) {
       const [k, n, p] = [Number(r.k), Number(r.n), Number(r.p)];
@@ -66,7 +82,9 @@ describe('the Clopper–Pearson interval, two-sided at alpha', () => {
   it('its bounds are where the exact tails equal alpha/2, over the grid of (k, n, alpha)', async () => {
     const cases = KS_NS.filter(([, n]) => n <= 200).flatMap(([k, n]) => ALPHAS.map((alpha) => ({ k, n, alpha })));
     const values = cases.map(({ k, n, alpha }) => `(${k}, ${n}, ${alpha})`).join(', ');
-    const rows = await sql(`SELECT k, n, a, prereg_clopper_pearson_lower(k, n, a) AS lo, prereg_clopper_pearson_upper(k, n, a) AS hi FROM (VALUES ${values}) t(k, n, a)`);
+    const rows = await sql(
+      `SELECT k, n, a, prereg_clopper_pearson_lower(k, n, a) AS lo, prereg_clopper_pearson_upper(k, n, a) AS hi FROM (VALUES ${values}) t(k, n, a)`,
+    );
     for (const r of rows) {
       const [k, n, alpha, lo, hi] = [Number(r.k), Number(r.n), Number(r.a), Number(r.lo), Number(r.hi)];
       if (k > 0) expect(relative(upperTail(k, n, lo), alpha / 2), `lower ${k}/${n} at ${alpha}`).toBeLessThan(1e-7);
@@ -77,16 +95,22 @@ describe('the Clopper–Pearson interval, two-sided at alpha', () => {
   });
 
   it('has no interval without a denominator', async () => {
-    expect(await sql('SELECT prereg_clopper_pearson_lower(0, 0, 0.05) AS lo, prereg_clopper_pearson_upper(0, 0, 0.05) AS hi')).toEqual([{ lo: null, hi: null }]);
+    expect(await sql('SELECT prereg_clopper_pearson_lower(0, 0, 0.05) AS lo, prereg_clopper_pearson_upper(0, 0, 0.05) AS hi')).toEqual([
+      { lo: null, hi: null },
+    ]);
   });
 });
 
 describe('Holm across a family', () => {
   it('adjusts each p-value within the list of the whole family, by the step-down definition', async () => {
     // Sorted: 0.005 ×5 = 0.025, 0.01 ×4 = 0.04, 0.03 ×3 = 0.09, 0.04 ×2 = 0.08 → 0.09 (monotone), 1 ×1 = 1.
-    const rows = await sql(`SELECT h, prereg_holm(p, list(p) OVER ()) AS adjusted FROM (VALUES ('a', 0.01), ('b', 0.04), ('c', 0.03), ('d', 0.005), ('e', 1.0)) t(h, p) ORDER BY h`);
+    const rows = await sql(
+      `SELECT h, prereg_holm(p, list(p) OVER ()) AS adjusted FROM (VALUES ('a', 0.01), ('b', 0.04), ('c', 0.03), ('d', 0.005), ('e', 1.0)) t(h, p) ORDER BY h`,
+    );
     const expected = [0.04, 0.09, 0.09, 0.025, 1];
-    rows.forEach((r, i) => { expect(Number(r.adjusted)).toBeCloseTo(expected[i]!, 15); });
+    rows.forEach((r, i) => {
+      expect(Number(r.adjusted)).toBeCloseTo(expected[i]!, 15);
+    });
   });
 
   it('refuses a p-value outside its family and a family holding NULL (an undecidable hypothesis has p = 1)', async () => {

@@ -49,7 +49,12 @@ describe('Clopper–Pearson intervals', () => {
   });
 
   it('the regularized incomplete beta function matches I_x(1, b) = 1 − (1 − x)^b', () => {
-    for (const [x, b] of [[0.3, 5], [0.01, 200], [0.9, 2]] as const) expect(Math.abs(regularizedBeta(x, 1, b) - (1 - (1 - x) ** b))).toBeLessThan(1e-13);
+    for (const [x, b] of [
+      [0.3, 5],
+      [0.01, 200],
+      [0.9, 2],
+    ] as const)
+      expect(Math.abs(regularizedBeta(x, 1, b) - (1 - (1 - x) ** b))).toBeLessThan(1e-13);
   });
 
   it('scoreIntervals puts an interval beside both columns of every score, none without a denominator', () => {
@@ -72,7 +77,9 @@ describe('Holm-adjusted p-values', () => {
     const p = [0.01, 0.04, 0.03, 0.005, 0.5];
     // Sorted: 0.005 ×5 = 0.025, 0.01 ×4 = 0.04, 0.03 ×3 = 0.09, 0.04 ×2 = 0.08 → 0.09, 0.5 ×1 = 0.5.
     const expected = [0.04, 0.09, 0.09, 0.025, 0.5];
-    holmAdjusted(p).forEach((x, i) => { expect(x).toBeCloseTo(expected[i]!, 15); });
+    holmAdjusted(p).forEach((x, i) => {
+      expect(x).toBeCloseTo(expected[i]!, 15);
+    });
     expect(holmAdjusted([0.6, 0.7])).toEqual([1, 1]);
     expect(holmAdjusted([])).toEqual([]);
   });
@@ -141,7 +148,7 @@ describe('the exact sign test of the noise floor', () => {
     expect(exactSignTest(a, b, decimalFraction(0.05))).toEqual({ p_value: p, below_alpha: below });
   });
 
-  it('stays exact beyond a double\'s range: 1,200 items split 500 : 700 is below 1e-6', () => {
+  it("stays exact beyond a double's range: 1,200 items split 500 : 700 is below 1e-6", () => {
     const r = exactSignTest(500, 700, decimalFraction(0.000001));
     expect(r.below_alpha).toBe(true);
     expect(r.p_value).toBeGreaterThan(0);

@@ -28,7 +28,7 @@ afterAll(() => {
 });
 
 describe('named rows', () => {
-  it('are mapped onto the table\'s own column order', async () => {
+  it("are mapped onto the table's own column order", async () => {
     await store.connection.run('CREATE TABLE swapped (b VARCHAR, a BIGINT, c VARCHAR[])');
     const appender = await TableAppender.create(store.connection, 'swapped', ['a', 'b', 'c']);
     appender.appendNamed({ a: 7, b: 'seven', c: ['x'] });
@@ -37,20 +37,24 @@ describe('named rows', () => {
     expect(reader.getRowsJson()).toEqual([['7', 'seven', ['x']]]);
   });
 
-  it('refuse a column list that is not the table\'s, and a row without a value for a column', async () => {
-    await expect(TableAppender.create(store.connection, 'chain_entries', declaredColumns('chain_entries').slice(1))).rejects.toThrow('chain_entries: rows name no value for record_id');
+  it("refuse a column list that is not the table's, and a row without a value for a column", async () => {
+    await expect(TableAppender.create(store.connection, 'chain_entries', declaredColumns('chain_entries').slice(1))).rejects.toThrow(
+      'chain_entries: rows name no value for record_id',
+    );
     expect(() => requireSameColumns('t', ['a', 'b'], ['a', 'b', 'z'])).toThrow('t: rows name unknown columns z');
     expect(() => cellsInOrder({ a: 1 }, ['a', 'b'])).toThrow('row has no value for column b');
     expect(cellsInOrder({ b: null, a: 1 }, ['a', 'b'])).toEqual([1, null]);
   });
 });
 
-describe('a declared table\'s appender', () => {
+describe("a declared table's appender", () => {
   it('takes the rows its declaration types, by name, and refuses one without a column', async () => {
     const appender = await TableAppender.declared(store.connection, 'registered_systems');
     appender.appendNamed({ system_id: 'sys-a', buyer_fingerprints: ['fp'], agent_identities: [], affiliated: false, replicate_of: null });
     // @ts-expect-error agent_identities is missing: the declaration types every column
-    expect(() => appender.appendNamed({ system_id: 'sys-b', buyer_fingerprints: [], affiliated: false, replicate_of: null })).toThrow('row has no value for column agent_identities');
+    expect(() => appender.appendNamed({ system_id: 'sys-b', buyer_fingerprints: [], affiliated: false, replicate_of: null })).toThrow(
+      'row has no value for column agent_identities',
+    );
     appender.close();
     const reader = await store.connection.runAndReadAll('SELECT system_id, buyer_fingerprints FROM registered_systems');
     expect(reader.getRowsJson()).toEqual([['sys-a', ['fp']]]);

@@ -2,7 +2,15 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildStoreAtomically, openStore, readStageRun, runSqlFile, TABLES_SQL_PATH, TableAppender, writeStageRun } from '../../pipeline/store/db.ts';
+import {
+  buildStoreAtomically,
+  openStore,
+  readStageRun,
+  runSqlFile,
+  TABLES_SQL_PATH,
+  TableAppender,
+  writeStageRun,
+} from '../../pipeline/store/db.ts';
 import { query } from '../ingest/helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'prereg-store-'));
@@ -25,7 +33,7 @@ describe('buildStoreAtomically', () => {
     expect(rows).toHaveLength(5000);
     expect(rows[0]).toEqual({ line_no: '1', byte_offset: '10', column_no: null, detail: 'd1' });
     expect(rows.map((r) => Number(r.line_no))).toEqual(Array.from({ length: 5000 }, (_, i) => i + 1));
-    const tables = await query(path, "SELECT table_name FROM duckdb_tables() ORDER BY table_name");
+    const tables = await query(path, 'SELECT table_name FROM duckdb_tables() ORDER BY table_name');
     expect(tables.map((t) => t.table_name)).toEqual(['evidence', 'receipts', 'records', 'rejects', 'stage_runs', 'submission_files']);
     const store = await openStore(path, { readOnly: true });
     try {

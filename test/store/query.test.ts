@@ -24,14 +24,25 @@ describe('store/query.ts', () => {
 
   it('reads rows as objects, (text, count) pairs and JSON values with their column types', async () => {
     expect(await readObjects(db.connection, 'SELECT k, n FROM t WHERE n = $1', [2])).toEqual([{ k: 'b', n: 2 }]);
-    expect(await readPairs(db.connection, 'SELECT k, count(*) FROM t GROUP BY k ORDER BY k NULLS LAST')).toEqual([['a', 1n], ['b', 1n], ['(null)', 1n]]);
-    expect(await readJsonRows(db.connection, 'SELECT k, n FROM t ORDER BY n LIMIT 1')).toEqual({ columns: [{ name: 'k', type: 'VARCHAR' }, { name: 'n', type: 'INTEGER' }], rows: [['a', 1]] });
+    expect(await readPairs(db.connection, 'SELECT k, count(*) FROM t GROUP BY k ORDER BY k NULLS LAST')).toEqual([
+      ['a', 1n],
+      ['b', 1n],
+      ['(null)', 1n],
+    ]);
+    expect(await readJsonRows(db.connection, 'SELECT k, n FROM t ORDER BY n LIMIT 1')).toEqual({
+      columns: [
+        { name: 'k', type: 'VARCHAR' },
+        { name: 'n', type: 'INTEGER' },
+      ],
+      rows: [['a', 1]],
+    });
     expect(await readJsonObjects(db.connection, 'SELECT k FROM t ORDER BY n LIMIT 1')).toEqual([{ k: 'a' }]);
   });
 
-  it('streams a query\'s rows a chunk at a time, each row an object of JS values, parameters bound', async () => {
+  it("streams a query's rows a chunk at a time, each row an object of JS values, parameters bound", async () => {
     const chunks: Array<Array<Record<string, unknown>>> = [];
-    for await (const chunk of streamObjects(db.connection, 'SELECT i, i % 2 = 0 AS even FROM range($1) r(i) ORDER BY i', [5000])) chunks.push(chunk);
+    for await (const chunk of streamObjects(db.connection, 'SELECT i, i % 2 = 0 AS even FROM range($1) r(i) ORDER BY i', [5000]))
+      chunks.push(chunk);
     // A chunk is one of DuckDB's vectors (2,048 rows in 1.5): never the whole result at once.
     expect(chunks.length).toBeGreaterThan(1);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(5000);

@@ -20,7 +20,12 @@ interface TableDoc {
   listed: string[];
 }
 
-const cells = (line: string): string[] => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+const cells = (line: string): string[] =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim());
 
 function tableDocs(page: string): Map<string, TableDoc> {
   const docs = new Map<string, TableDoc>();
@@ -96,10 +101,21 @@ describe('docs/tables.md', () => {
       'docs/tables.md documents seller_policy, which is not declared',
     ]);
     // A line for a column that does not exist, in a table of columns and in a list row.
-    const extraLine = PAGE.replace('| `has_receipts` |', '| `has_evidence` | BOOLEAN | … |\n| `has_receipts` |').replace('| `vocabulary` | `ref` |', '| `vocabulary` | `ref`, `lang` |');
-    expect(pageProblems(extraLine)).toEqual(['records.has_evidence is documented but not declared', 'vocabulary.lang is documented but not declared']);
+    const extraLine = PAGE.replace('| `has_receipts` |', '| `has_evidence` | BOOLEAN | … |\n| `has_receipts` |').replace(
+      '| `vocabulary` | `ref` |',
+      '| `vocabulary` | `ref`, `lang` |',
+    );
+    expect(pageProblems(extraLine)).toEqual([
+      'records.has_evidence is documented but not declared',
+      'vocabulary.lang is documented but not declared',
+    ]);
     // A range whose end is not a column: the columns it stood for are no longer documented.
     const broken = PAGE.replace('`check_structure` … `check_time`', '`check_structure` … `check_times`');
-    expect(pageProblems(broken)).toEqual(expect.arrayContaining(['proof_checks: the range check_structure … check_times is not a run of declared columns', 'proof_checks.check_request_hash is declared but not documented']));
+    expect(pageProblems(broken)).toEqual(
+      expect.arrayContaining([
+        'proof_checks: the range check_structure … check_times is not a run of declared columns',
+        'proof_checks.check_request_hash is declared but not documented',
+      ]),
+    );
   });
 });

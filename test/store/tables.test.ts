@@ -16,9 +16,11 @@ beforeAll(async () => {
   connection = await instance.connect();
   await connection.run('SET VARIABLE require_receipts = true');
   for (const file of [...BASE_TABLE_SQL, STATISTICS_TABLES_SQL]) await connection.run(readFileSync(file, 'utf8'));
-  const rows = (await connection.runAndReadAll(
-    "SELECT table_name, column_name, data_type, is_nullable FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal AND database_name = current_database() ORDER BY table_oid, column_index",
-  )).getRowObjectsJS();
+  const rows = (
+    await connection.runAndReadAll(
+      "SELECT table_name, column_name, data_type, is_nullable FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal AND database_name = current_database() ORDER BY table_oid, column_index",
+    )
+  ).getRowObjectsJS();
   const tables = new Map<string, Array<readonly [string, string]>>();
   for (const r of rows) {
     const list = tables.get(String(r.table_name)) ?? [];
@@ -45,17 +47,34 @@ describe('the table declarations', () => {
     const moved = { ...rest, records: { attempt, item_id, ...others, has_receipts: 'VARCHAR' }, phantom: { x: 'VARCHAR' } };
     expect(declarationDifferences(described, moved)).toEqual([
       'phantom is declared but no .sql file creates it',
-      expect.stringMatching(/^records: the \.sql file makes \(record_id BIGINT NOT NULL, system_id VARCHAR NOT NULL, item_id VARCHAR NOT NULL, attempt INTEGER NOT NULL, .*has_receipts BOOLEAN NOT NULL, config_json JSON\), the declaration says \(attempt INTEGER NOT NULL, item_id VARCHAR NOT NULL, record_id .*has_receipts VARCHAR, config_json JSON\)$/),
+      expect.stringMatching(
+        /^records: the \.sql file makes \(record_id BIGINT NOT NULL, system_id VARCHAR NOT NULL, item_id VARCHAR NOT NULL, attempt INTEGER NOT NULL, .*has_receipts BOOLEAN NOT NULL, config_json JSON\), the declaration says \(attempt INTEGER NOT NULL, item_id VARCHAR NOT NULL, record_id .*has_receipts VARCHAR, config_json JSON\)$/,
+      ),
       'vocabulary is created but not declared in pipeline/store/table-declarations.ts',
     ]);
   });
 
-  it('give each verifier\'s check_* columns from its catalogue', () => {
+  it("give each verifier's check_* columns from its catalogue", () => {
     expect(declaredColumns('chain_checks').filter((c) => c.startsWith('check_'))).toEqual([
-      'check_structure', 'check_revision', 'check_genesis', 'check_seq', 'check_job', 'check_close', 'check_links',
-      'check_commitment_found', 'check_commitment_wellformed', 'check_commitment_count', 'check_commitment_final_digest',
-      'check_commitment_timely', 'check_commitment_time_plausible', 'check_commitment_consistent',
+      'check_structure',
+      'check_revision',
+      'check_genesis',
+      'check_seq',
+      'check_job',
+      'check_close',
+      'check_links',
+      'check_commitment_found',
+      'check_commitment_wellformed',
+      'check_commitment_count',
+      'check_commitment_final_digest',
+      'check_commitment_timely',
+      'check_commitment_time_plausible',
+      'check_commitment_consistent',
     ]);
-    expect(declaredColumns('proof_checks').filter((c) => c.startsWith('tlog_') && c !== 'tlog_log_id' && c !== 'tlog_log_index' && c !== 'tlog_integrated_time')).toHaveLength(7);
+    expect(
+      declaredColumns('proof_checks').filter(
+        (c) => c.startsWith('tlog_') && c !== 'tlog_log_id' && c !== 'tlog_log_index' && c !== 'tlog_integrated_time',
+      ),
+    ).toHaveLength(7);
   });
 });

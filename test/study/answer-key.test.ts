@@ -16,7 +16,11 @@ describe('answer-key commitment', () => {
     // Written out independently: canonical JSON of q2 has sorted keys and no spaces.
     const salt = createHmac('sha256', secret).update('q2').digest();
     const canonical = '{"expected_amounts":[],"expected_refs":[],"item_id":"q2","kind":"negative"}';
-    const leaf = createHash('sha256').update(Buffer.from([0])).update(salt).update(canonical).digest('hex');
+    const leaf = createHash('sha256')
+      .update(Buffer.from([0]))
+      .update(salt)
+      .update(canonical)
+      .digest('hex');
     expect(c.leaves[1]).toBe(leaf);
     expect(c.item_count).toBe(3);
   });
@@ -55,10 +59,23 @@ describe('answer-key commitment', () => {
     const frozen = commitAnswerKey(secret, key);
     const r = revealOneItem(secret, key, 2);
     // Keys written in sorted order: for ASCII values JSON.stringify is then the canonical form.
-    const canonical = JSON.stringify({ expected_amounts: [], expected_refs: ['L2113-10', 'CCAG Travaux 4'], item_id: 'q3', kind: 'positive' });
+    const canonical = JSON.stringify({
+      expected_amounts: [],
+      expected_refs: ['L2113-10', 'CCAG Travaux 4'],
+      item_id: 'q3',
+      kind: 'positive',
+    });
     const leaf = hashLeaf(Buffer.from(r.salt, 'hex'), Buffer.from(canonical));
     expect(leaf.toString('hex')).toBe(frozen.leaves[2]);
     const root = Buffer.from(frozen.root, 'hex');
-    expect(verifyInclusion(leaf, 2, 3, r.audit_path.map((h) => Buffer.from(h, 'hex')), root)).toEqual({ ok: true });
+    expect(
+      verifyInclusion(
+        leaf,
+        2,
+        3,
+        r.audit_path.map((h) => Buffer.from(h, 'hex')),
+        root,
+      ),
+    ).toEqual({ ok: true });
   });
 });

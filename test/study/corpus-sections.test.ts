@@ -24,7 +24,13 @@ const DOC = [
 ].join('\n');
 
 describe('corpusSections', () => {
-  const sections = corpusSections([{ path: 'a.md', text: DOC }, { path: 'b.md', text: '## Article R1111-2\nA second declaration.\n' }], PATTERNS);
+  const sections = corpusSections(
+    [
+      { path: 'a.md', text: DOC },
+      { path: 'b.md', text: '## Article R1111-2\nA second declaration.\n' },
+    ],
+    PATTERNS,
+  );
 
   it('a section runs to the next heading that declares an identifier, other headings and fences included', () => {
     expect(sections.get('R1111-1')).toBe('\nFirst article.\n\n## Livre II\n\n```\n### Article R9999-9\n```');

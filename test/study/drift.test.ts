@@ -11,10 +11,14 @@ describe('one decision per drift, naming the file', () => {
   it.each([
     ['no change', tree(frozen.files), []],
     ['a changed', tree([leaf('a.json', 'c'), leaf('b.json', 'b')], 'x'), [['TRUST_DRIFT', 'preregistration/trust/a.json', 'trust.files']]],
-    ['b removed, c added', tree([leaf('a.json', 'a'), leaf('c.json', 'c')], 'x'), [
-      ['TRUST_DRIFT', 'preregistration/trust/b.json', 'trust.files'],
-      ['TRUST_DRIFT', 'preregistration/trust/c.json', 'trust.files'],
-    ]],
+    [
+      'b removed, c added',
+      tree([leaf('a.json', 'a'), leaf('c.json', 'c')], 'x'),
+      [
+        ['TRUST_DRIFT', 'preregistration/trust/b.json', 'trust.files'],
+        ['TRUST_DRIFT', 'preregistration/trust/c.json', 'trust.files'],
+      ],
+    ],
     ['same files, other root: freeze.json edited', tree(frozen.files, 'x'), [['TRUST_DRIFT', 'preregistration/freeze.json', 'trust.root']]],
   ])('trustDrift: %s', (_, current, expected) => {
     expect(trustDrift(frozen, current).map((f) => [f.code, f.file, f.field])).toEqual(expected);
@@ -36,7 +40,11 @@ describe('one decision per drift, naming the file', () => {
     } catch (err) {
       expect(err).toBeInstanceOf(PreregError);
       const e = err as PreregError;
-      expect([e.code, e.exitCode, e.message]).toEqual(['TRUST_DRIFT', 3, 'preregistration/trust/a.json: content changed; run `prereg check-anchors`']);
+      expect([e.code, e.exitCode, e.message]).toEqual([
+        'TRUST_DRIFT',
+        3,
+        'preregistration/trust/a.json: content changed; run `prereg check-anchors`',
+      ]);
       expect(e.details.findings).toEqual(findings);
     }
   });

@@ -11,7 +11,10 @@ import { PreregError } from '../../pipeline/reasons.ts';
 import { expectedNamesOf, expectedToolsOf, loadStudy, type StudyConfig } from '../../pipeline/study/study.ts';
 import { PROJECT_ROOT, runCli, scratchStudies } from '../support/cli.ts';
 
-const example = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/study.json'), 'utf8')) as { protocol?: Record<string, unknown>; systems: Array<Record<string, unknown>> } & Record<string, unknown>;
+const example = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/study.json'), 'utf8')) as {
+  protocol?: Record<string, unknown>;
+  systems: Array<Record<string, unknown>>;
+} & Record<string, unknown>;
 const dir = mkdtempSync(join(tmpdir(), 'prereg-expected-tools-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fresh = scratchStudies();
@@ -22,7 +25,9 @@ function studyWith(expected: unknown, names: Record<string, unknown> = {}, extra
   return {
     ...example,
     protocol: expected === undefined ? protocol : { ...protocol, expected_tools: expected },
-    systems: example.systems.map((s) => (names[s.system_id as string] === undefined ? s : { ...s, tool_names: names[s.system_id as string] })),
+    systems: example.systems.map((s) =>
+      names[s.system_id as string] === undefined ? s : { ...s, tool_names: names[s.system_id as string] },
+    ),
     ...extra,
   };
 }
@@ -44,9 +49,19 @@ const codeOf = (study: Record<string, unknown>) => {
 describe('protocol.expected_tools and tool_names', () => {
   it.each([
     ['expected tools, in order', 'OK', ['retrieve', 'generate'], {}],
-    ['expected tools and a system\'s own names for them', 'OK', ['retrieve', 'generate'], { 'sys-honest': { retrieve: 'search_corpus', generate: 'llm' } }],
+    [
+      "expected tools and a system's own names for them",
+      'OK',
+      ['retrieve', 'generate'],
+      { 'sys-honest': { retrieve: 'search_corpus', generate: 'llm' } },
+    ],
     ['a system renaming only one of them', 'OK', ['retrieve', 'generate'], { 'sys-honest': { retrieve: 'search_corpus' } }],
-    ['a tool_names key that is no expected tool (misspelt)', 'STUDY_TOOL_NAME_UNKNOWN', ['retrieve', 'generate'], { 'sys-honest': { retrieval: 'search_corpus' } }],
+    [
+      'a tool_names key that is no expected tool (misspelt)',
+      'STUDY_TOOL_NAME_UNKNOWN',
+      ['retrieve', 'generate'],
+      { 'sys-honest': { retrieval: 'search_corpus' } },
+    ],
     ['tool_names in a study that expects no tools', 'STUDY_TOOL_NAME_UNKNOWN', undefined, { 'sys-honest': { retrieve: 'search_corpus' } }],
     ['an empty list of expected tools', 'STUDY_INVALID', [], {}],
     ['an empty tool name', 'STUDY_INVALID', ['retrieve', ''], {}],
@@ -56,11 +71,24 @@ describe('protocol.expected_tools and tool_names', () => {
   });
 
   it('are prereg.study/2 fields', () => {
-    const { protocol: _p, intake: _i, statistics: _s, refusal_pattern: _r, refusal: _t, ...v1 } = studyWith(undefined, { 'sys-honest': { retrieve: 'search_corpus' } });
-    expect(codeOf({ ...v1, format: 'prereg.study/1', systems: (v1.systems as Array<Record<string, unknown>>).map(({ agent_keys: _k, ...s }) => s) })).toBe('STUDY_INVALID');
+    const {
+      protocol: _p,
+      intake: _i,
+      statistics: _s,
+      refusal_pattern: _r,
+      refusal: _t,
+      ...v1
+    } = studyWith(undefined, { 'sys-honest': { retrieve: 'search_corpus' } });
+    expect(
+      codeOf({
+        ...v1,
+        format: 'prereg.study/1',
+        systems: (v1.systems as Array<Record<string, unknown>>).map(({ agent_keys: _k, ...s }) => s),
+      }),
+    ).toBe('STUDY_INVALID');
   });
 
-  it('each system logs the expected tools under its registered names, the others under the protocol\'s', () => {
+  it("each system logs the expected tools under its registered names, the others under the protocol's", () => {
     const study = load(studyWith(['retrieve', 'generate'], { 'sys-honest': { generate: 'llm' } }));
     if (typeof study === 'string') throw new Error(study);
     const expected = expectedToolsOf(study)!;
@@ -75,7 +103,10 @@ describe('protocol.expected_tools and tool_names', () => {
   it('freeze refuses an unknown tool_names key with STUDY_TOOL_NAME_UNKNOWN and writes nothing', async () => {
     const root = fresh();
     const before = readFileSync(join(root, 'preregistration/freeze.json'));
-    writeFileSync(join(root, 'preregistration/study.json'), JSON.stringify(studyWith(['retrieve', 'generate'], { 'sys-honest': { retrieval: 'search_corpus' } })));
+    writeFileSync(
+      join(root, 'preregistration/study.json'),
+      JSON.stringify(studyWith(['retrieve', 'generate'], { 'sys-honest': { retrieval: 'search_corpus' } })),
+    );
     const r = await runCli(['freeze', '--replace', '--reason', 'test refreeze', '--root', root, '--json']);
     const error = JSON.parse(r.stdout || r.stderr) as { code: string; message: string };
     expect([r.code, error.code]).toEqual([3, 'STUDY_TOOL_NAME_UNKNOWN']);
@@ -92,6 +123,8 @@ describe('validate tells a participant before sending', () => {
     expect([r.code, out.ok, out.totals.accepted, out.totals.rejected]).toEqual([0, true, 40, 0]);
     const tools = out.notes.filter((n) => n.includes(': EXPECTED_TOOL_MISSING: '));
     expect(tools.length).toBe(20);
-    expect(tools[0]).toBe(`${join(PROJECT_ROOT, 'inputs/submissions/sys-truncated.jsonl')}:1: EXPECTED_TOOL_MISSING: sys-truncated/mp-001/1's timeline logs plan, retrieve; the study expects retrieve, answer in that order, and answer is missing: the line is accepted, but with require_receipts the record earns no proven credit`);
+    expect(tools[0]).toBe(
+      `${join(PROJECT_ROOT, 'inputs/submissions/sys-truncated.jsonl')}:1: EXPECTED_TOOL_MISSING: sys-truncated/mp-001/1's timeline logs plan, retrieve; the study expects retrieve, answer in that order, and answer is missing: the line is accepted, but with require_receipts the record earns no proven credit`,
+    );
   });
 });

@@ -50,12 +50,15 @@ describe('retrieval, counted by hand', () => {
     expect(retrievalOutcome(['R2152-1'], [], related)).toBe('not_served');
   });
   it('per system and column over the expected positive records; a missing record is not served', () => {
-    const rows = retrievalRows([
-      { system_id: 'b', records: 1, missing: false, expected_refs: ['R2152-1'], declared_refs: ['L2152-1'], proven_refs: [] },
-      { system_id: 'a', records: 1, missing: false, expected_refs: ['R2152-1'], declared_refs: ['R2152-1'], proven_refs: ['R2152-1'] },
-      { system_id: 'a', records: 2, missing: false, expected_refs: ['R2123-1'], declared_refs: ['L2123-1'], proven_refs: ['L2123-1'] },
-      { system_id: 'a', records: 5, missing: true, expected_refs: ['R2123-1'], declared_refs: [], proven_refs: [] },
-    ], related);
+    const rows = retrievalRows(
+      [
+        { system_id: 'b', records: 1, missing: false, expected_refs: ['R2152-1'], declared_refs: ['L2152-1'], proven_refs: [] },
+        { system_id: 'a', records: 1, missing: false, expected_refs: ['R2152-1'], declared_refs: ['R2152-1'], proven_refs: ['R2152-1'] },
+        { system_id: 'a', records: 2, missing: false, expected_refs: ['R2123-1'], declared_refs: ['L2123-1'], proven_refs: ['L2123-1'] },
+        { system_id: 'a', records: 5, missing: true, expected_refs: ['R2123-1'], declared_refs: [], proven_refs: [] },
+      ],
+      related,
+    );
     expect(rows).toEqual([
       { system_id: 'a', evidence: 'declared', positives: 8, missing: 5, expected_served: 1, near_miss: 2, not_served: 5 },
       { system_id: 'a', evidence: 'proven', positives: 8, missing: 5, expected_served: 1, near_miss: 2, not_served: 5 },
@@ -66,7 +69,10 @@ describe('retrieval, counted by hand', () => {
 });
 
 describe('a bad rule is STUDY_INVALID, naming study.json and the member', () => {
-  const example = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/study.json'), 'utf8')) as { format: string; vocabulary: Record<string, unknown> };
+  const example = JSON.parse(readFileSync(join(PROJECT_ROOT, 'preregistration/study.json'), 'utf8')) as {
+    format: string;
+    vocabulary: Record<string, unknown>;
+  };
   const refusal = (rules: unknown, format = 'prereg.study/2'): PreregError => {
     const dir = mkdtempSync(join(tmpdir(), 'near-miss-'));
     try {
@@ -88,11 +94,23 @@ describe('a bad rule is STUDY_INVALID, naming study.json and the member', () => 
   };
   const cases: Array<[string, unknown, string]> = [
     ['a pattern that does not compile', [{ ...PREFIX, pattern: '(?<prefix>[LRD' }], '/vocabulary/near_miss/0/pattern'],
-    ['same names a group the pattern lacks', [CODE, { ...PREFIX, same: ['num'] }], '/vocabulary/near_miss/1/same/0 "num" is not a named group'],
+    [
+      'same names a group the pattern lacks',
+      [CODE, { ...PREFIX, same: ['num'] }],
+      '/vocabulary/near_miss/1/same/0 "num" is not a named group',
+    ],
     ['differ names a group the pattern lacks', [{ ...PREFIX, differ: ['prefix', 'letter'] }], '/vocabulary/near_miss/0/differ/1 "letter"'],
-    ['a group both shared and allowed to differ', [{ ...PREFIX, differ: ['prefix', 'number'] }], '/vocabulary/near_miss/0/differ/1 "number" is also in same'],
+    [
+      'a group both shared and allowed to differ',
+      [{ ...PREFIX, differ: ['prefix', 'number'] }],
+      '/vocabulary/near_miss/0/differ/1 "number" is also in same',
+    ],
     ['a named group in neither list', [{ ...PREFIX, differ: [] }], '/vocabulary/near_miss/0'],
-    ['a named group in neither list (differ given)', [{ pattern: '(?<book>[LRD])(?<chapter>[0-9]{4})-(?<number>[0-9]+)', same: ['number'], differ: ['book'] }], '/vocabulary/near_miss/0/pattern: the named group "chapter" is in neither same nor differ'],
+    [
+      'a named group in neither list (differ given)',
+      [{ pattern: '(?<book>[LRD])(?<chapter>[0-9]{4})-(?<number>[0-9]+)', same: ['number'], differ: ['book'] }],
+      '/vocabulary/near_miss/0/pattern: the named group "chapter" is in neither same nor differ',
+    ],
     ['a member the schema does not know', [{ ...PREFIX, why: 'x' }], '/vocabulary/near_miss/0'],
     ['an empty rule list', [], '/vocabulary/near_miss'],
   ];

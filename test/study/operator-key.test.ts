@@ -23,25 +23,47 @@ const trustDir = () => join(root, 'preregistration/trust');
 const policy = (): TrustPolicy => JSON.parse(readFileSync(join(trustDir(), 'policy.json'), 'utf8')) as TrustPolicy;
 
 describe('pinnedOperatorKey', () => {
-  it('reads the example\'s pinned Ed25519 key and names its file', () => {
+  it("reads the example's pinned Ed25519 key and names its file", () => {
     const pinned = pinnedOperatorKey(trustDir(), policy());
     expect(pinned.key.asymmetricKeyType).toBe('ed25519');
     expect(pinned.file).toBe('preregistration/trust/operator/TEST-ONLY-operator.pub.pem');
   });
 
   it.each<[string, (p: TrustPolicy) => TrustPolicy, string, RegExp]>([
-    ['no operator_public_key', ({ operator_public_key: _, ...p }) => p as TrustPolicy, 'OPERATOR_KEY_UNPINNED', /pins no operator_public_key/],
-    ['a certificate, not a key', (p) => ({ ...p, operator_public_key: 'tsa-roots/TEST-ONLY-tsa-root.cert.pem' }), 'OPERATOR_KEY_UNPINNED', /tsa-roots\/TEST-ONLY-tsa-root.cert.pem is (not a PEM public key|rsa key|an unknown key|ec key)/],
-    ['an ECDSA key', (p) => ({ ...p, operator_public_key: 'operator/ecdsa.pub.pem' }), 'OPERATOR_KEY_UNPINNED', /operator\/ecdsa.pub.pem is ec key, not Ed25519/],
-    ['a path outside the trust directory', (p) => ({ ...p, operator_public_key: '../study.json' }), 'TRUST_POLICY_INVALID', /outside the trust directory/],
+    [
+      'no operator_public_key',
+      ({ operator_public_key: _, ...p }) => p as TrustPolicy,
+      'OPERATOR_KEY_UNPINNED',
+      /pins no operator_public_key/,
+    ],
+    [
+      'a certificate, not a key',
+      (p) => ({ ...p, operator_public_key: 'tsa-roots/TEST-ONLY-tsa-root.cert.pem' }),
+      'OPERATOR_KEY_UNPINNED',
+      /tsa-roots\/TEST-ONLY-tsa-root.cert.pem is (not a PEM public key|rsa key|an unknown key|ec key)/,
+    ],
+    [
+      'an ECDSA key',
+      (p) => ({ ...p, operator_public_key: 'operator/ecdsa.pub.pem' }),
+      'OPERATOR_KEY_UNPINNED',
+      /operator\/ecdsa.pub.pem is ec key, not Ed25519/,
+    ],
+    [
+      'a path outside the trust directory',
+      (p) => ({ ...p, operator_public_key: '../study.json' }),
+      'TRUST_POLICY_INVALID',
+      /outside the trust directory/,
+    ],
   ])('refuses %s', (_, edit, code, message) => {
     writeFileSync(join(trustDir(), 'operator/ecdsa.pub.pem'), ecdsaPem);
-    expect(() => pinnedOperatorKey(trustDir(), edit(policy()))).toThrow(expect.objectContaining({ code, message: expect.stringMatching(message) }));
+    expect(() => pinnedOperatorKey(trustDir(), edit(policy()))).toThrow(
+      expect.objectContaining({ code, message: expect.stringMatching(message) }),
+    );
   });
 });
 
 describe('every stage that signs or checks applies it', () => {
-  it('an ECDSA key pinned: freeze\'s plan check, run\'s preflight, emit and the audit\'s signatures rail each refuse it (emit: the trust directory drifted from the freeze first)', async () => {
+  it("an ECDSA key pinned: freeze's plan check, run's preflight, emit and the audit's signatures rail each refuse it (emit: the trust directory drifted from the freeze first)", async () => {
     writeFileSync(join(trustDir(), 'operator/ecdsa.pub.pem'), ecdsaPem);
     const original = readFileSync(join(trustDir(), 'policy.json'), 'utf8');
     writeFileSync(join(trustDir(), 'policy.json'), JSON.stringify({ ...policy(), operator_public_key: 'operator/ecdsa.pub.pem' }, null, 2));

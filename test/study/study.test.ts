@@ -37,12 +37,15 @@ function problems(systems: unknown): string[] {
 
 describe('registered systems in study.json', () => {
   it('accepts systems with their fingerprints and optional agent identities, and then gives no warning', () => {
-    const study = load([{ system_id: 'sys-a', buyer_fingerprints: [A], agent_identities: ['did:web:a.example'] }, { system_id: 'sys-b', buyer_fingerprints: [B, `sha256:${B}`] }]);
+    const study = load([
+      { system_id: 'sys-a', buyer_fingerprints: [A], agent_identities: ['did:web:a.example'] },
+      { system_id: 'sys-b', buyer_fingerprints: [B, `sha256:${B}`] },
+    ]);
     expect(study.systems!.map((s) => s.system_id)).toEqual(['sys-a', 'sys-b']);
     expect(unregisteredSystemsWarning(study)).toBeNull();
   });
 
-  it('warns a study that registers none: a copier would cancel the original\'s credit', () => {
+  it("warns a study that registers none: a copier would cancel the original's credit", () => {
     const warning = unregisteredSystemsWarning(load(undefined));
     expect(warning?.code).toBe('STUDY_SYSTEMS_UNREGISTERED');
     expect(warning?.message).toMatch(/registers no systems.*EVIDENCE_REUSED/);
@@ -53,8 +56,22 @@ describe('registered systems in study.json', () => {
     ['a system without fingerprints', [{ system_id: 'sys-a', buyer_fingerprints: [] }], /buyer_fingerprints/],
     ['a system without an id', [{ buyer_fingerprints: [A] }], /system_id/],
     ['an unknown member', [{ system_id: 'sys-a', buyer_fingerprints: [A], key: 'x' }], /additional|key/],
-    ['a system registered twice', [{ system_id: 'sys-a', buyer_fingerprints: [A] }, { system_id: 'sys-a', buyer_fingerprints: [B] }], /registered twice/],
-    ['a fingerprint registered for two systems', [{ system_id: 'sys-a', buyer_fingerprints: [A] }, { system_id: 'sys-b', buyer_fingerprints: [A] }], /already registered for "sys-a"/],
+    [
+      'a system registered twice',
+      [
+        { system_id: 'sys-a', buyer_fingerprints: [A] },
+        { system_id: 'sys-a', buyer_fingerprints: [B] },
+      ],
+      /registered twice/,
+    ],
+    [
+      'a fingerprint registered for two systems',
+      [
+        { system_id: 'sys-a', buyer_fingerprints: [A] },
+        { system_id: 'sys-b', buyer_fingerprints: [A] },
+      ],
+      /already registered for "sys-a"/,
+    ],
   ])('refuses %s (STUDY_INVALID)', (_, systems, message) => {
     expect(problems(systems).join('; ')).toMatch(message);
   });
@@ -68,7 +85,9 @@ describe('corpus.items', () => {
   };
   it('is a file inside corpus/: a path beside it would be parsed without being in the corpus root', () => {
     for (const outside of ['../inputs/items.jsonl', '/etc/items.jsonl', '.', 'sub/../../items.jsonl']) {
-      expect(withItems(outside), outside).toThrow(expect.objectContaining({ code: 'STUDY_INVALID', message: expect.stringContaining('/corpus/items') }));
+      expect(withItems(outside), outside).toThrow(
+        expect.objectContaining({ code: 'STUDY_INVALID', message: expect.stringContaining('/corpus/items') }),
+      );
     }
     expect(withItems('./items.jsonl')().corpus.items).toBe('./items.jsonl');
     expect(withItems('sub/items.jsonl')().corpus.items).toBe('sub/items.jsonl');

@@ -28,7 +28,9 @@ describe('vocabulary from corpus headings', () => {
     // A third pattern naming the same identifier on the same heading line: one declaration, not two.
     const { vocabulary, duplicates } = readCorpusHeadings(documents, [...patterns, '^## Article (?<id>R2122-8)$'], []);
     expect(vocabulary.ids).toEqual(['L1111-1', 'R2122-8', 'R2152-2']);
-    expect(duplicates).toEqual([{ id: 'R2152-2', first: { file: 'a.md', line: 1 }, again: { file: 'b/c.md', line: 2, heading: '#### Article R2152-2' } }]);
+    expect(duplicates).toEqual([
+      { id: 'R2152-2', first: { file: 'a.md', line: 1 }, again: { file: 'b/c.md', line: 2, heading: '#### Article R2152-2' } },
+    ]);
   });
 
   it('orders by code point, not UTF-16 units', () => {

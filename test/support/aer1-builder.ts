@@ -3,7 +3,18 @@
 // commitments an honest owner publishes, and the attacks the verifier must catch. Every digest
 // and link is recomputed by code, never a hand-edited hash. No mutation.
 import type { ChainCommitment } from '../../pipeline/evidence/aer1/index.ts';
-import { closeLast, digestsOf, entryOf, GENESIS_PREV, relink, timelineOf, type Construction, type ReceiptInput, type Timeline, type TimelineEntry } from '../../pipeline/dev/aer1-timeline.ts';
+import {
+  closeLast,
+  digestsOf,
+  entryOf,
+  GENESIS_PREV,
+  relink,
+  timelineOf,
+  type Construction,
+  type ReceiptInput,
+  type Timeline,
+  type TimelineEntry,
+} from '../../pipeline/dev/aer1-timeline.ts';
 import { canonicalJson } from '../../pipeline/formats/canonical-json.ts';
 
 export { digestsOf, entryDigest, GENESIS_PREV, outputCommitmentOf, relink } from '../../pipeline/dev/aer1-timeline.ts';
@@ -45,7 +56,11 @@ export function envelope(revision: string, entries: Timeline): Envelope {
 }
 
 /** The commitment an honest owner would publish for this timeline (entry 1's job id). */
-export function commitmentFor(timeline: Timeline, construction: Construction = 'current', witness: CommitmentWitness = {}): ChainCommitment {
+export function commitmentFor(
+  timeline: Timeline,
+  construction: Construction = 'current',
+  witness: CommitmentWitness = {},
+): ChainCommitment {
   const digests = digestsOf(timeline, construction);
   return {
     job_id: timeline[0]?.job_id ?? '',
@@ -84,13 +99,21 @@ export function substituteLast(timeline: Timeline, receipt: ReceiptInput, constr
 /** Attack: drop the k first entries, renumber from 1, make entry 1 a genesis, relink. */
 export function cutHead(timeline: Timeline, k: number, construction: Construction = 'current'): Timeline {
   if (k < 0 || k >= timeline.length) throw new RangeError(`cannot drop ${k} of ${timeline.length} entries`);
-  return relink(timeline.slice(k).map((e, i) => ({ ...e, seq: i + 1 })), construction, true);
+  return relink(
+    timeline.slice(k).map((e, i) => ({ ...e, seq: i + 1 })),
+    construction,
+    true,
+  );
 }
 
 /** n distinct, deterministic tool calls (canonical JSON bytes), e.g. for a job. */
 export function sampleReceipts(n: number, label = 'job', provenance_class = 'LOGGED BY AGENT'): ReceiptInput[] {
   return Array.from({ length: n }, (_, i) => {
     const tool = i % 2 === 0 ? 'search_corpus' : 'read_passage';
-    return { tool, provenance_class, canonical_bytes: canonicalJson({ call: i + 1, job: label, tool, output: `${label} output ${i + 1}` }) };
+    return {
+      tool,
+      provenance_class,
+      canonical_bytes: canonicalJson({ call: i + 1, job: label, tool, output: `${label} output ${i + 1}` }),
+    };
   });
 }

@@ -12,14 +12,30 @@ export const AMENDMENT_REASON = 'section 1 names the metric it asks about';
 
 export function editPlan(root: string): void {
   const path = join(root, 'preregistration/PREREGISTRATION.md');
-  writeFileSync(path, readFileSync(path, 'utf8').replace('verified evidence rather than declared by the submission?\n', 'verified evidence rather than declared by the submission? (metric: positives citing the expected article)\n'));
+  writeFileSync(
+    path,
+    readFileSync(path, 'utf8').replace(
+      'verified evidence rather than declared by the submission?\n',
+      'verified evidence rather than declared by the submission? (metric: positives citing the expected article)\n',
+    ),
+  );
 }
 
 /** The amendment: section 1 edited, `freeze --replace --reason`, anchored by a TSA dating it `genTime`. */
 export async function amend(root: string, genTime: string): Promise<{ before: string; after: string }> {
   const before = (await runCli(['check-anchors', '--root', root, '--json'])).json.freeze_digest as string;
   editPlan(root);
-  const frozen = await runCli(['freeze', '--replace', '--reason', AMENDMENT_REASON, '--root', root, '--secret-file', studyLayout(root).answerKeySecret, '--json']);
+  const frozen = await runCli([
+    'freeze',
+    '--replace',
+    '--reason',
+    AMENDMENT_REASON,
+    '--root',
+    root,
+    '--secret-file',
+    studyLayout(root).answerKeySecret,
+    '--json',
+  ]);
   expect(frozen.code, frozen.stdout + frozen.stderr).toBe(0);
   const tsa = await startTsaServer({ backend: 'pkijs', genTime });
   try {

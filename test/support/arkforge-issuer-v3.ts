@@ -41,8 +41,18 @@ export interface IdentityBlock {
   identity_consistent: unknown;
 }
 
-export const NULL_IDENTITY: IdentityBlock = { agent_identity: null, agent_identity_verified: null, did_resolution_status: null, identity_consistent: null };
-export const BOUND_IDENTITY: IdentityBlock = { agent_identity: 'did:web:agent.example', agent_identity_verified: true, did_resolution_status: 'bound', identity_consistent: true };
+export const NULL_IDENTITY: IdentityBlock = {
+  agent_identity: null,
+  agent_identity_verified: null,
+  did_resolution_status: null,
+  identity_consistent: null,
+};
+export const BOUND_IDENTITY: IdentityBlock = {
+  agent_identity: 'did:web:agent.example',
+  agent_identity_verified: true,
+  did_resolution_status: 'bound',
+  identity_consistent: true,
+};
 
 export interface IssueProofV3Options extends IssueProofBase {
   specVersion: '3.0' | '3.1';
@@ -97,7 +107,9 @@ export async function issueProofV3(o: IssueProofV3Options): Promise<IssuedProofV
     openings[field] = { nonce, value: values[field] };
     commitments[field] = `sha256:${commit(field, nonce, values[field])}`;
   }
-  const chainHash = rootFromLeafHashes(Object.keys(commitments).map((f) => hashLeaf(Buffer.from(commitments[f]!.slice(7), 'hex')))).toString('hex');
+  const chainHash = rootFromLeafHashes(
+    Object.keys(commitments).map((f) => hashLeaf(Buffer.from(commitments[f]!.slice(7), 'hex'))),
+  ).toString('hex');
 
   const privateKey = signingKey(o.signingKeyPem);
   const signature = sign(null, Buffer.from(chainHash, 'utf8'), privateKey).toString('base64url');
@@ -105,7 +117,11 @@ export async function issueProofV3(o: IssueProofV3Options): Promise<IssuedProofV
   const embedded = o.embeddedPubkey === undefined ? ownPubkey : o.embeddedPubkey;
 
   const proofId = `prf_${o.timestamp.slice(0, 10).replaceAll('-', '')}_${o.timestamp.slice(11, 19).replaceAll(':', '')}_${chainHash.slice(0, 6)}`;
-  const timestampAuthority: Record<string, unknown> = { status: 'submitted', provider: o.tsa?.provider ?? 'test-tsa.invalid', tsr_url: `${TRUST_LAYER}/v1/proof/${proofId}/tsr` };
+  const timestampAuthority: Record<string, unknown> = {
+    status: 'submitted',
+    provider: o.tsa?.provider ?? 'test-tsa.invalid',
+    tsr_url: `${TRUST_LAYER}/v1/proof/${proofId}/tsr`,
+  };
   if (o.tsa) {
     timestampAuthority.status = 'verified';
     timestampAuthority.tsr_base64 = await tokenOver(chainHash, o.tsa.signer, o.tsa.genTime);
@@ -142,7 +158,9 @@ export async function issueProofV3(o: IssueProofV3Options): Promise<IssuedProofV
   };
   if (o.specVersion === '3.1' && o.publishIdentityOpenings !== false) {
     proof.disclosed = Object.fromEntries(
-      ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent'].filter((f) => f in openings).map((f) => [f, openings[f]]),
+      ['agent_identity', 'agent_identity_verified', 'did_resolution_status', 'identity_consistent']
+        .filter((f) => f in openings)
+        .map((f) => [f, openings[f]]),
     );
   }
   if (o.upstreamTimestamp) proof.upstream_timestamp = o.upstreamTimestamp;
@@ -153,7 +171,10 @@ export async function issueProofV3(o: IssueProofV3Options): Promise<IssuedProofV
 }
 
 /** The owner's disclosure of some fields, as an evidence item carries it. */
-export function ownerDisclosure(issued: IssuedProofV3, fields: readonly string[] = ['request_hash', 'response_hash']): { disclosed: Record<string, Opening> } {
+export function ownerDisclosure(
+  issued: IssuedProofV3,
+  fields: readonly string[] = ['request_hash', 'response_hash'],
+): { disclosed: Record<string, Opening> } {
   return { disclosed: Object.fromEntries(fields.map((f) => [f, issued.openings[f]!])) };
 }
 
@@ -228,7 +249,7 @@ export interface LogOptions extends Omit<EntryOptions, 'treeSize'> {
 export function logWitnessedHash(log: TestLog, proof: Record<string, unknown>, o: LogOptions): TlogEntry {
   const { signingKeyPem, hashHex, ...entry } = o;
   const hash = hashHex ?? witnessedHash(proof);
-  if (hash === null) throw new Error('logWitnessedHash: the proof\'s batch is pending, nothing is witnessed yet');
+  if (hash === null) throw new Error("logWitnessedHash: the proof's batch is pending, nothing is witnessed yet");
   const index = log.append(hashedRekordBody({ witnessedHashHex: hash, submitter: signingKey(signingKeyPem) }));
   return log.entry(index, entry);
 }
@@ -240,7 +261,12 @@ export async function tokenOver(hexDigest: string, signer: TsaSigner, genTime: s
 }
 
 function commit(field: string, nonceHex: string, value: unknown): string {
-  const preimage = Buffer.concat([Buffer.from(field, 'utf8'), Buffer.of(0), Buffer.from(nonceHex, 'hex'), Buffer.from(canonicalJson(value), 'utf8')]);
+  const preimage = Buffer.concat([
+    Buffer.from(field, 'utf8'),
+    Buffer.of(0),
+    Buffer.from(nonceHex, 'hex'),
+    Buffer.from(canonicalJson(value), 'utf8'),
+  ]);
   return createHash('sha256').update(preimage).digest('hex');
 }
 

@@ -31,7 +31,10 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}, option
   let json: unknown = null;
   let jsonLines: unknown[] = [];
   if (args.includes('--json') && stdout.trim() !== '') {
-    jsonLines = stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown);
+    jsonLines = stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown);
     json = jsonLines.length === 1 ? jsonLines[0] : null;
   }
   return { code, stdout, stderr, json, jsonLines };
@@ -80,7 +83,10 @@ export function scratchStudies(copy: () => { root: string; cleanup: () => void }
 
 /** The example study's TEST-ONLY operator keys, as `prereg run` / `emit` options. */
 export const TEST_OPERATOR_ARGS = [
-  '--operator-key', join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator.key.pem'),
-  '--cms-key', join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator-cms.key.pem'),
-  '--cms-cert', join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator-cms.cert.pem'),
+  '--operator-key',
+  join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator.key.pem'),
+  '--cms-key',
+  join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator-cms.key.pem'),
+  '--cms-cert',
+  join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator-cms.cert.pem'),
 ];

@@ -16,8 +16,15 @@ export function stopDevTsas(): void {
 }
 
 /** `prereg dev tsa --gen-time T --json` as its own process; resolves with its URL (and the line it printed) once it listens. */
-export async function devTsa(kit: string, genTime: string): Promise<{ url: string; line: Record<string, unknown>; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'bin/prereg.mjs'), 'dev', 'tsa', '--kit', kit, '--gen-time', genTime, '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function devTsa(
+  kit: string,
+  genTime: string,
+): Promise<{ url: string; line: Record<string, unknown>; stop: () => Promise<number | null> }> {
+  const child = spawn(
+    process.execPath,
+    [join(PROJECT_ROOT, 'bin/prereg.mjs'), 'dev', 'tsa', '--kit', kit, '--gen-time', genTime, '--port', '0', '--json'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   running.add(child);
   let stderr = '';
   child.stderr!.on('data', (d) => void (stderr += d));
@@ -30,13 +37,14 @@ export async function devTsa(kit: string, genTime: string): Promise<{ url: strin
   return {
     url: line.url as string,
     line,
-    stop: () => new Promise((resolve) => {
-      child.once('exit', (code) => {
-        running.delete(child);
-        resolve(code);
-      });
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', (code) => {
+          running.delete(child);
+          resolve(code);
+        });
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -58,5 +66,15 @@ export async function sealAndRun(kit: string, study: string, priv: string, seale
   copyFileSync(join(priv, 'answer-key.jsonl'), join(study, 'inputs/answer-key.jsonl'));
   copyFileSync(join(priv, 'answer-key.secret'), join(study, 'inputs/answer-key.secret'));
   await ok(['reveal-check', '--root', study]);
-  return ok(['run', '--root', study, '--operator-key', join(priv, 'operator.key.pem'), '--cms-key', join(priv, 'operator-cms.key.pem'), '--cms-cert', join(priv, 'operator-cms.cert.pem')]);
+  return ok([
+    'run',
+    '--root',
+    study,
+    '--operator-key',
+    join(priv, 'operator.key.pem'),
+    '--cms-key',
+    join(priv, 'operator-cms.key.pem'),
+    '--cms-cert',
+    join(priv, 'operator-cms.cert.pem'),
+  ]);
 }

@@ -18,7 +18,12 @@ export default async function setup(): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), 'prereg-example-working-copy-'));
   for (const sub of ['corpus', 'preregistration', 'inputs']) cpSync(join(PROJECT_ROOT, sub), join(dir, sub), { recursive: true });
   unsealWorkingCopy(dir);
-  const quiet = { stdout: () => {}, stderr: (t: string) => void process.stderr.write(t), env: { ...process.env, CI: 'true' }, isTTY: false };
+  const quiet = {
+    stdout: () => {},
+    stderr: (t: string) => void process.stderr.write(t),
+    env: { ...process.env, CI: 'true' },
+    isTTY: false,
+  };
   await freezeAndAnchor(dir, async (args) => {
     const code = await main(args, quiet);
     if (code !== 0) throw new Error(`example-working-copy: prereg ${args.join(' ')} exited ${code}`);

@@ -34,7 +34,14 @@ export interface RenderedPage {
   probed: unknown;
 }
 
-type Message = { id?: number; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { message: string }; sessionId?: string };
+type Message = {
+  id?: number;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { message: string };
+  sessionId?: string;
+};
 
 class DevTools {
   private next = 1;
@@ -42,7 +49,10 @@ class DevTools {
   private listeners: Array<(m: Message) => void> = [];
   private buffer = '';
 
-  constructor(private readonly input: Writable, output: Readable) {
+  constructor(
+    private readonly input: Writable,
+    output: Readable,
+  ) {
     output.setEncoding('utf8');
     output.on('data', (chunk: string) => {
       this.buffer += chunk;
@@ -84,11 +94,27 @@ class DevTools {
  * Renders `url` at width × height and reports what the first viewport shows and what it loaded;
  * `measure`, a JavaScript expression, measures anything else in the page (its value, as JSON).
  */
-export async function renderPage(url: string, selectors: string[], viewport = { width: 1280, height: 900 }, measure = 'null'): Promise<RenderedPage> {
+export async function renderPage(
+  url: string,
+  selectors: string[],
+  viewport = { width: 1280, height: 900 },
+  measure = 'null',
+): Promise<RenderedPage> {
   const profile = mkdtempSync(join(tmpdir(), 'prereg-chromium-'));
   const child: ChildProcess = spawn(
     CHROMIUM,
-    ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-extensions', '--disable-crash-reporter', '--hide-scrollbars', '--remote-debugging-pipe', `--user-data-dir=${profile}`, 'about:blank'],
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-extensions',
+      '--disable-crash-reporter',
+      '--hide-scrollbars',
+      '--remote-debugging-pipe',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -100,12 +126,18 @@ export async function renderPage(url: string, selectors: string[], viewport = { 
     const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
     const requests: string[] = [];
     cdp.on((m) => {
-      if (m.sessionId === sessionId && m.method === 'Network.requestWillBeSent') requests.push(String((m.params?.request as { url: string } | undefined)?.url));
+      if (m.sessionId === sessionId && m.method === 'Network.requestWillBeSent')
+        requests.push(String((m.params?.request as { url: string } | undefined)?.url));
     });
     const send = (method: string, params: Record<string, unknown> = {}) => cdp.send(method, params, sessionId);
     await send('Network.enable');
     await send('Page.enable');
-    await send('Emulation.setDeviceMetricsOverride', { width: viewport.width, height: viewport.height, deviceScaleFactor: 1, mobile: false });
+    await send('Emulation.setDeviceMetricsOverride', {
+      width: viewport.width,
+      height: viewport.height,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
     const loaded = cdp.waitFor('Page.loadEventFired');
     await send('Page.navigate', { url });
     await loaded;
@@ -114,9 +146,20 @@ export async function renderPage(url: string, selectors: string[], viewport = { 
       const r = e.getBoundingClientRect(); return [s, { top: r.top, bottom: r.bottom, left: r.left, right: r.right }];
     })), width: window.innerWidth, height: window.innerHeight, probed: (${measure}) })`;
     const evaluated = (await send('Runtime.evaluate', { expression: probe, returnByValue: true })) as { result: { value: string } };
-    const geometry = JSON.parse(evaluated.result.value) as { rects: Record<string, Rect | null>; width: number; height: number; probed: unknown };
+    const geometry = JSON.parse(evaluated.result.value) as {
+      rects: Record<string, Rect | null>;
+      width: number;
+      height: number;
+      probed: unknown;
+    };
     const shot = (await send('Page.captureScreenshot', { format: 'png' })) as { data: string };
-    return { viewport: { width: geometry.width, height: geometry.height }, rects: geometry.rects, requests, png: Buffer.from(shot.data, 'base64'), probed: geometry.probed };
+    return {
+      viewport: { width: geometry.width, height: geometry.height },
+      rects: geometry.rects,
+      requests,
+      png: Buffer.from(shot.data, 'base64'),
+      probed: geometry.probed,
+    };
   } finally {
     // Browser.close lets Chromium take its own child processes down; a kill is the fallback.
     if (child.exitCode === null && child.signalCode === null) {

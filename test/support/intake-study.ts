@@ -152,7 +152,21 @@ export function intakeFixture(): { readonly tsa: TestTsa; readonly built: Awaite
 
 /** The participant signs `file` (`submission sign`, the request beside it); `extra`: e.g. `--supersedes PREVIOUS.intake.json`, `--tsa NAME=URL`. */
 export function signAs(s: IntakeStudy, file: string, agent: Agent, kind = 'submissions', extra: string[] = []) {
-  return runCli(['submission', 'sign', file, '--key', agent.keyFile, '--system', agent.system_id, '--kind', kind, '--root', s.root, '--json', ...extra]);
+  return runCli([
+    'submission',
+    'sign',
+    file,
+    '--key',
+    agent.keyFile,
+    '--system',
+    agent.system_id,
+    '--kind',
+    kind,
+    '--root',
+    s.root,
+    '--json',
+    ...extra,
+  ]);
 }
 
 /** The operator takes `request` in, from the fixture's TSA. */

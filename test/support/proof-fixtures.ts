@@ -16,7 +16,12 @@ export const pinnedEd25519 = (pem: string) => `ed25519:${createPublicKey(pem).ex
 
 export const KEY_2026 = testKey('TEST-ONLY-arkforge-2026.key.pem');
 export const PUB_2026 = pinnedEd25519(testKey('TEST-ONLY-arkforge-2026.pub.pem'));
-export const KEY_ENTRY_2026 = { key_id: 'arkforge-2026', public_key: PUB_2026, valid_from: '2026-01-01T00:00:00Z', valid_until: '2027-01-01T00:00:00Z' };
+export const KEY_ENTRY_2026 = {
+  key_id: 'arkforge-2026',
+  public_key: PUB_2026,
+  valid_from: '2026-01-01T00:00:00Z',
+  valid_until: '2027-01-01T00:00:00Z',
+};
 export const TSA_ROOT = readFileSync(testPkiPaths('tsa-root').cert, 'utf8');
 
 /** The test trust policy: the 2026 key, the test TSA root, tokens required; `over` replaces fields. */

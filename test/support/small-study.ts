@@ -85,13 +85,19 @@ const KEY = readFileSync(join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-arkfor
 export { smallBuyerKey };
 const keyOf = (r: { system: string; item: string; attempt: number }) => `${r.system}/${r.item}/${r.attempt}`;
 
-export async function buildSmallStudy(records: readonly HandRecord[], options: SmallStudyOptions = {}): Promise<{ root: string; cleanup: () => void }> {
+export async function buildSmallStudy(
+  records: readonly HandRecord[],
+  options: SmallStudyOptions = {},
+): Promise<{ root: string; cleanup: () => void }> {
   const study = copyExampleStudy();
   options.editCorpus?.(join(study.root, 'corpus'));
   if (options.sellers !== undefined || options.requireReceipts !== undefined) {
     const policyFile = join(study.root, 'preregistration/trust/policy.json');
     const policy = JSON.parse(readFileSync(policyFile, 'utf8')) as Record<string, unknown>;
-    writeFileSync(policyFile, `${JSON.stringify({ ...policy, sellers: options.sellers ?? policy.sellers, require_receipts: options.requireReceipts ?? policy.require_receipts }, null, 2)}\n`);
+    writeFileSync(
+      policyFile,
+      `${JSON.stringify({ ...policy, sellers: options.sellers ?? policy.sellers, require_receipts: options.requireReceipts ?? policy.require_receipts }, null, 2)}\n`,
+    );
   }
   const signer = await loadTestSigner('tsa');
   const submissions = join(study.root, 'inputs/submissions');
@@ -106,8 +112,14 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     const request = { query: r.query ?? r.item };
     const response = r.deterministic ? { passages: r.passages } : { call_id: `call-${keyOf(r)}`, passages: r.passages };
     const base = {
-      request, response, timestamp: iso(clock), seller: r.seller ?? EXAMPLE_SELLER, buyerApiKey: smallBuyerKey(r.buyer ?? r.system),
-      transactionId: `crd_${r.system}_${r.item}_${r.attempt}`, signingKeyPem: KEY, tsa: { signer, genTime: iso(clock + 1000) },
+      request,
+      response,
+      timestamp: iso(clock),
+      seller: r.seller ?? EXAMPLE_SELLER,
+      buyerApiKey: smallBuyerKey(r.buyer ?? r.system),
+      transactionId: `crd_${r.system}_${r.item}_${r.attempt}`,
+      signingKeyPem: KEY,
+      tsa: { signer, genTime: iso(clock + 1000) },
       ...(r.proofId === undefined ? {} : { proofId: r.proofId }),
     };
     const shown = r.tamper ? { ...response, passages: r.passages.map((p) => ({ ...p, text: `${p.text} (modifié)` })) } : response;
@@ -115,7 +127,12 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     let item: Record<string, unknown>;
     if (form === '3.1' || form === '3.1-unopened') {
       const issued = await issueProofV3({ ...base, specVersion: '3.1' });
-      const opened = [...(form === '3.1' ? ['buyer_fingerprint'] : []), 'request_hash', 'response_hash', ...(r.openSeller ? ['seller'] : [])];
+      const opened = [
+        ...(form === '3.1' ? ['buyer_fingerprint'] : []),
+        'request_hash',
+        'response_hash',
+        ...(r.openSeller ? ['seller'] : []),
+      ];
       item = { proof: issued.proof, request, response: shown, disclosure: ownerDisclosure(issued, opened) };
     } else {
       const issued = await issueProof({ ...base, specVersion: '2.1', ...(form === 'public' ? { view: 'public' as const } : {}) });
@@ -134,14 +151,27 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     groups.set(group, [...(groups.get(group) ?? []), m]);
   }
   for (const [group, members] of groups) {
-    const entry = (m: (typeof minted)[number], tool: string, bytes: 'response' | 'answer') =>
-      ({ tool, provenance_class: 'LOGGED BY AGENT' as const, canonical_bytes: bytes === 'response' ? canonicalJson(m.response) : m.r.text });
-    timelines.set(group, buildTimeline({
-      job_id: `job-${group}`,
-      receipts: members.some((m) => m.r.tools !== undefined)
-        ? members.flatMap((m) => (m.r.tools ?? [{ tool: 'retrieve', bytes: 'response' }, { tool: 'answer', bytes: 'answer' }]).map((t) => entry(m, t.tool, t.bytes)))
-        : [...members.map((m) => entry(m, 'retrieve', 'response')), ...members.map((m) => entry(m, 'answer', 'answer'))],
-    }));
+    const entry = (m: (typeof minted)[number], tool: string, bytes: 'response' | 'answer') => ({
+      tool,
+      provenance_class: 'LOGGED BY AGENT' as const,
+      canonical_bytes: bytes === 'response' ? canonicalJson(m.response) : m.r.text,
+    });
+    timelines.set(
+      group,
+      buildTimeline({
+        job_id: `job-${group}`,
+        receipts: members.some((m) => m.r.tools !== undefined)
+          ? members.flatMap((m) =>
+              (
+                m.r.tools ?? [
+                  { tool: 'retrieve', bytes: 'response' },
+                  { tool: 'answer', bytes: 'answer' },
+                ]
+              ).map((t) => entry(m, t.tool, t.bytes)),
+            )
+          : [...members.map((m) => entry(m, 'retrieve', 'response')), ...members.map((m) => entry(m, 'answer', 'answer'))],
+      }),
+    );
   }
 
   const lines = new Map<string, string[]>();
@@ -149,7 +179,10 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
   const add = (system: string, line: string) => lines.set(system, [...(lines.get(system) ?? []), line]);
   for (const { r, item } of minted) {
     const line = canonicalJson({
-      format: 'prereg.submission/1', system_id: r.system, item_id: r.item, attempt: r.attempt,
+      format: 'prereg.submission/1',
+      system_id: r.system,
+      item_id: r.item,
+      attempt: r.attempt,
       answer: { text: r.text, refused: r.refused ?? false, truncated: r.truncated ?? false },
       evidence: [item],
       receipts: timelines.get(r.timeline ?? keyOf(r))!.timeline,
@@ -169,7 +202,10 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     add(c.system, copied);
   }
   for (const [system, l] of lines) writeFileSync(join(submissions, `${system}.jsonl`), `${l.join('\n')}\n`);
-  writeFileSync(join(study.root, 'inputs/commitments.jsonl'), `${[...timelines.values()].map((t) => canonicalJson(t.commitment)).join('\n')}\n`);
+  writeFileSync(
+    join(study.root, 'inputs/commitments.jsonl'),
+    `${[...timelines.values()].map((t) => canonicalJson(t.commitment)).join('\n')}\n`,
+  );
 
   const systems = [...new Set([...records.map((r) => r.system), ...(options.copies ?? []).map((c) => c.system)])].sort();
   const studyFile = join(study.root, 'preregistration/study.json');
@@ -178,7 +214,10 @@ export async function buildSmallStudy(records: readonly HandRecord[], options: S
     const key = options.agentKeys?.[system_id];
     return key === undefined ? {} : { agent_keys: [agentKeyRegistration(key, studyId, system_id)] };
   };
-  const registration = options.registered === false ? [] : systems.map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(smallBuyerKey(system_id))], ...agent(system_id) }));
+  const registration =
+    options.registered === false
+      ? []
+      : systems.map((system_id) => ({ system_id, buyer_fingerprints: [buyerFingerprint(smallBuyerKey(system_id))], ...agent(system_id) }));
   let studyText = withRegisteredSystems(readFileSync(studyFile, 'utf8'), registration);
   // Unregistered: the declared weakened mode (freeze refuses a study that registers none otherwise).
   if (options.registered === false) studyText = withBindingNone(studyText);

@@ -48,8 +48,14 @@ export async function mintRecord(r: RecordSpec, clock: number, ctx: MintContext)
     const request = k === 0 ? { query: r.item } : { query: r.item, part: k };
     const response = { call_id: `call-${r.system}/${r.item}/${r.attempt}/${k}`, passages: e.passages };
     const issued = await issueProof({
-      request, response, timestamp: iso(clock), seller: 'retrieval.example', buyerApiKey: smallBuyerKey(r.system),
-      transactionId: `crd_${r.system}_${r.item}_${r.attempt}${k === 0 ? '' : `_${k}`}`, specVersion: '2.1', signingKeyPem: ctx.keyPem,
+      request,
+      response,
+      timestamp: iso(clock),
+      seller: 'retrieval.example',
+      buyerApiKey: smallBuyerKey(r.system),
+      transactionId: `crd_${r.system}_${r.item}_${r.attempt}${k === 0 ? '' : `_${k}`}`,
+      specVersion: '2.1',
+      signingKeyPem: ctx.keyPem,
       ...(e.token ? { tsa: { signer: ctx.signer, genTime: iso(clock + 1000) } } : {}),
     });
     items.push({ proof: issued.proof, request, response });
@@ -65,7 +71,10 @@ export async function mintRecord(r: RecordSpec, clock: number, ctx: MintContext)
     ],
   });
   const line = canonicalJson({
-    format: 'prereg.submission/1', system_id: r.system, item_id: r.item, attempt: r.attempt,
+    format: 'prereg.submission/1',
+    system_id: r.system,
+    item_id: r.item,
+    attempt: r.attempt,
     answer: { text: r.text, refused: r.refused ?? false, truncated: r.truncated ?? false },
     evidence: items,
     receipts: timeline,

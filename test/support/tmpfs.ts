@@ -23,7 +23,13 @@ export function tmpfs(options: string): { dir: string; unmount: () => void } | n
     rmSync(dir, { recursive: true, force: true });
     return null;
   }
-  return { dir, unmount: () => { unmountTmpfs(dir); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    dir,
+    unmount: () => {
+      unmountTmpfs(dir);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Whether this process may mount a tmpfs; when it may not, the reason is printed once per test file. */
@@ -35,7 +41,9 @@ export function canMount(testFile: string): boolean {
       unmountTmpfs(probe);
       return true;
     }
-    process.stderr.write(`${testFile}: the tests that need a tmpfs are SKIPPED: mounting one is not permitted here (${refused}); run them as root\n`);
+    process.stderr.write(
+      `${testFile}: the tests that need a tmpfs are SKIPPED: mounting one is not permitted here (${refused}); run them as root\n`,
+    );
     return false;
   } finally {
     rmSync(probe, { recursive: true, force: true });

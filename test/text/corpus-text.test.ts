@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { foldText, matchPassage, normaliseText } from '../../pipeline/text/corpus-text.ts';
 
-const SECTION = "\nL'acheteur peut passer un marché sans publicité ni mise en concurrence préalables pour répondre à\nun besoin dont la valeur estimée est inférieure à 40\u00a0000 euros hors taxes. Le plafond est de 10⁵.\n";
+const SECTION =
+  "\nL'acheteur peut passer un marché sans publicité ni mise en concurrence préalables pour répondre à\nun besoin dont la valeur estimée est inférieure à 40\u00a0000 euros hors taxes. Le plafond est de 10⁵.\n";
 const section = foldText(SECTION);
 const EXCERPT = 'sans publicité ni mise en concurrence préalables pour répondre à un besoin dont la valeur estimée';
 
@@ -48,7 +49,10 @@ describe('matchPassage', () => {
 
   it('returns the matched span as the corpus writes it (NFC, its own white space), never the served bytes', () => {
     const served = 'un besoin dont la valeur estimée est inférieure à 40 000 euros hors taxes. Le plafond est de 10⁵.'.normalize('NFD');
-    expect(matchPassage(served, section, 80)).toEqual({ match: 'excerpt', corpus_text: 'un besoin dont la valeur estimée est inférieure à 40\u00a0000 euros hors taxes. Le plafond est de 10⁵.' });
+    expect(matchPassage(served, section, 80)).toEqual({
+      match: 'excerpt',
+      corpus_text: 'un besoin dont la valeur estimée est inférieure à 40\u00a0000 euros hors taxes. Le plafond est de 10⁵.',
+    });
     expect(matchPassage(SECTION, section, 80).corpus_text).toBe(SECTION.trim());
     expect(matchPassage(EXCERPT.replace(/ /g, '\n'), section, 80).corpus_text).toBe(EXCERPT.replace('répondre à un', 'répondre à\nun'));
   });

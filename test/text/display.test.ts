@@ -23,7 +23,8 @@ describe('shown', () => {
   });
 
   it('leaves ordinary text as it is', () => {
-    for (const text of ['Article R2122-8', 'marché public à 40 000 €', '日本語 עברית العربية', '😀 ok', '\u00a0\u202f']) expect(shown(text)).toBe(text);
+    for (const text of ['Article R2122-8', 'marché public à 40 000 €', '日本語 עברית العربية', '😀 ok', '\u00a0\u202f'])
+      expect(shown(text)).toBe(text);
   });
 
   it('an escaped ESC and a literal one never look alike', () => {

@@ -19,7 +19,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const lines = readdirSync(join(PROJECT_ROOT, 'inputs/submissions'))
   .filter((f) => f.endsWith('.jsonl'))
-  .flatMap((f) => readFileSync(join(PROJECT_ROOT, 'inputs/submissions', f), 'utf8').trim().split('\n'));
+  .flatMap((f) =>
+    readFileSync(join(PROJECT_ROOT, 'inputs/submissions', f), 'utf8')
+      .trim()
+      .split('\n'),
+  );
 const items = lines.flatMap((l) => (JSON.parse(l) as { evidence: unknown[] }).evidence.map((e) => JSON.stringify(e)));
 
 /** Texts a proof or evidence item may be turned into; each keeps most of the item valid JSON. */
@@ -42,7 +46,11 @@ const EDITS: Array<(text: string, r: () => number) => string> = [
   (t) => t.replace('{"proof":', '{"proof":5,"x":'),
   (t) => JSON.stringify((JSON.parse(t) as { proof: unknown }).proof),
   (t) => JSON.stringify({ ...(JSON.parse(t) as object), proof: 'not an object' }),
-  (t) => t.replace('"spec_version":', '"batch_anchor":{"status":"anchored","leaf_index":1.5,"tree_size":2,"root":"sha256:00","audit_path":[]},"spec_version":'),
+  (t) =>
+    t.replace(
+      '"spec_version":',
+      '"batch_anchor":{"status":"anchored","leaf_index":1.5,"tree_size":2,"root":"sha256:00","audit_path":[]},"spec_version":',
+    ),
   (t) => `[${t}]`,
   (t) => `{"receipt_schema_version":"1","x":${t}}`,
   (t, r) => {
@@ -86,7 +94,11 @@ describe('verify FILE: the fast path against the canonical parser', () => {
       (t) => t.replace('{', '{"__proto__":{"x":1},'),
       (t) => t.replace('{', '{"x":"\\udfff",'),
       (t) => t.replace(/,/g, ', '),
-      (t) => t.replace('"spec_version":', '"batch_anchor":{"status":"anchored","leaf_index":1.5,"tree_size":2,"root":"sha256:00","audit_path":[]},"spec_version":'),
+      (t) =>
+        t.replace(
+          '"spec_version":',
+          '"batch_anchor":{"status":"anchored","leaf_index":1.5,"tree_size":2,"root":"sha256:00","audit_path":[]},"spec_version":',
+        ),
     ];
     let n = 0;
     for (const item of items) {
@@ -100,15 +112,21 @@ describe('verify FILE: the fast path against the canonical parser', () => {
           if (e instanceof JsonParseError) continue; // both refuse it: runVerifyTask reports the canonical parser's code
           throw e;
         }
-        const bodies = { request: request === undefined ? null : canonicalJson(request), response: response === undefined ? null : canonicalJson(response) };
+        const bodies = {
+          request: request === undefined ? null : canonicalJson(request),
+          response: response === undefined ? null : canonicalJson(response),
+        };
         const task = { kind: 'evidence' as const, key: `k${n++}`, proof: text, ...bodies, disclosure: null, transparency_log_entry: null };
-        const strict = await verifyParsedDocument({
-          kind: 'evidence',
-          key: task.key,
-          proof: parsed,
-          ...(bodies.request !== null ? { request: new CanonicalText(bodies.request) } : {}),
-          ...(bodies.response !== null ? { response: new CanonicalText(bodies.response) } : {}),
-        }, ctx);
+        const strict = await verifyParsedDocument(
+          {
+            kind: 'evidence',
+            key: task.key,
+            proof: parsed,
+            ...(bodies.request !== null ? { request: new CanonicalText(bodies.request) } : {}),
+            ...(bodies.response !== null ? { response: new CanonicalText(bodies.response) } : {}),
+          },
+          ctx,
+        );
         expect(JSON.stringify(await runVerifyTask(task, ctx)), text).toBe(JSON.stringify(strict));
       }
     }

@@ -36,7 +36,6 @@ const CURVES: Readonly<Record<string, string>> = {
 /** Policy OID the test TSAs use (an arbitrary test arc, as in OpenSSL's examples). */
 export const TEST_TSA_POLICY = '1.2.3.4.1';
 
-
 export interface TsaSigner {
   certificate: pkijs.Certificate;
   certificateDer: Uint8Array;
@@ -67,7 +66,6 @@ export async function loadTsaSigner(certPem: string, keyPem: string, chainPems: 
   const chain = chainPems.flatMap((pem) => pemBlocks(pem, 'CERTIFICATE').map((der) => pkijs.Certificate.fromBER(der)));
   return { certificate, certificateDer, chain, privateKey };
 }
-
 
 export interface IssueOptions {
   /**
@@ -189,7 +187,11 @@ async function issueToken(req: pkijs.TimeStampReq, signer: TsaSigner, options: I
     attributes.push(new pkijs.Attribute({ type: OID.signingCertificate, values: [essCertIds(boundDer, signer, 'v1', options)] }));
   }
   if (options.editSignedAttributes) {
-    attributes.splice(0, attributes.length, ...options.editSignedAttributes(attributes, { contentType: OID.contentType, messageDigest: OID.messageDigest }));
+    attributes.splice(
+      0,
+      attributes.length,
+      ...options.editSignedAttributes(attributes, { contentType: OID.contentType, messageDigest: OID.messageDigest }),
+    );
   }
   // DER SET OF: elements sorted by their encodings (X.690 §11.6), so verifiers that re-encode
   // the signed attributes (OpenSSL does) hash the same bytes that were signed.

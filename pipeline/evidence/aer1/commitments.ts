@@ -145,7 +145,11 @@ export function readCommitmentLine(value: unknown, at: CommitmentSource): Commit
   const count = integerOf(member(value, 'entry_count'), false);
   check('job_id', isNonEmptyString, 'a non-empty string');
   check('final_entry_digest', isHex64, '64 lowercase hex digits');
-  check('entry_count', () => count !== null && count >= 1n && count <= BigInt(Number.MAX_SAFE_INTEGER), 'a positive JSON integer (5, not 5.0)');
+  check(
+    'entry_count',
+    () => count !== null && count >= 1n && count <= BigInt(Number.MAX_SAFE_INTEGER),
+    'a positive JSON integer (5, not 5.0)',
+  );
   check('published_at', isInstant, 'an RFC 3339 date-time with a real date (e.g. 2026-10-01T18:30:00Z)');
   check('witness', isNonEmptyString, 'a non-empty string');
   check('retrieved_via', isNonEmptyString, 'a non-empty string');
@@ -161,10 +165,17 @@ export function readCommitmentLine(value: unknown, at: CommitmentSource): Commit
     ...at,
     ok: true,
     commitment: {
-      job_id: v.job_id!, final_entry_digest: v.final_entry_digest!, entry_count: Number(count), published_at: v.published_at!,
-      witness: v.witness ?? null, retrieved_via: v.retrieved_via ?? null, retrieved_at: v.retrieved_at ?? null,
+      job_id: v.job_id!,
+      final_entry_digest: v.final_entry_digest!,
+      entry_count: Number(count),
+      published_at: v.published_at!,
+      witness: v.witness ?? null,
+      retrieved_via: v.retrieved_via ?? null,
+      retrieved_at: v.retrieved_at ?? null,
     },
-    ...(typeof signature === 'string' ? { signed: { signature, payload: canonicalJson(Object.fromEntries(Object.entries(value).filter(([k]) => k !== SIGNATURE))) } } : {}),
+    ...(typeof signature === 'string'
+      ? { signed: { signature, payload: canonicalJson(Object.fromEntries(Object.entries(value).filter(([k]) => k !== SIGNATURE))) } }
+      : {}),
   };
 }
 
@@ -229,10 +240,20 @@ export function indexCommitments(lines: readonly CommitmentLine[], keys: AgentKe
   };
   for (const l of lines) {
     const at: CommitmentSource = {
-      file: l.file, line: l.line, byte_offset: l.byte_offset, line_sha256: l.line_sha256,
-      ...(l.intake_owner !== undefined ? { intake_owner: l.intake_owner } : {}), ...(l.witnessed !== undefined ? { witnessed: l.witnessed } : {}),
+      file: l.file,
+      line: l.line,
+      byte_offset: l.byte_offset,
+      line_sha256: l.line_sha256,
+      ...(l.intake_owner !== undefined ? { intake_owner: l.intake_owner } : {}),
+      ...(l.witnessed !== undefined ? { witnessed: l.witnessed } : {}),
     };
-    if (l.ok) of(l.commitment.job_id).valid.push({ ...at, commitment: l.commitment, ...(l.signed !== undefined ? { signed: l.signed } : {}), ...(l.signer !== undefined ? { signer: l.signer } : {}) });
+    if (l.ok)
+      of(l.commitment.job_id).valid.push({
+        ...at,
+        commitment: l.commitment,
+        ...(l.signed !== undefined ? { signed: l.signed } : {}),
+        ...(l.signer !== undefined ? { signer: l.signer } : {}),
+      });
     else if (l.job_id !== null) of(l.job_id).malformed.push({ ...at, job_id: l.job_id, problems: l.problems });
     else unattributed.push({ ...at, job_id: null, problems: l.problems });
   }
@@ -251,7 +272,9 @@ export function indexCommitments(lines: readonly CommitmentLine[], keys: AgentKe
  * line binds, and hands them to the timeline workers, which then check no signature again.
  */
 export function decideSigners(lines: readonly CommitmentLine[], keys: AgentKeyring): CommitmentLine[] {
-  return lines.map((l) => (l.ok && l.signed !== undefined && l.signer === undefined ? { ...l, signer: verifiedSigner(l.signed, keys) } : l));
+  return lines.map((l) =>
+    l.ok && l.signed !== undefined && l.signer === undefined ? { ...l, signer: verifiedSigner(l.signed, keys) } : l,
+  );
 }
 
 /** A commitment line and a system it binds (SPEC §12.3): received from it through intake, or signed by one of its agent keys. */
@@ -269,7 +292,10 @@ export interface CommitmentBinding {
  * that came through no intake binds nobody: anyone could have published it. The one rule both
  * COMMITMENT_CONFLICT (compareCommitments) and JOB_NOT_SUBMITTED (commitmentBindings) apply.
  */
-function boundSystems(index: CommitmentIndex, line: IndexedCommitment): Array<{ system_id: string; bound_by: CommitmentBinding['bound_by'] }> {
+function boundSystems(
+  index: CommitmentIndex,
+  line: IndexedCommitment,
+): Array<{ system_id: string; bound_by: CommitmentBinding['bound_by'] }> {
   const signer = index.signerOf(line);
   return [
     ...(line.intake_owner !== undefined ? [{ system_id: line.intake_owner, bound_by: 'intake' as const }] : []),
@@ -300,7 +326,15 @@ function verifiedSigner(signed: CommitmentSignature | undefined, keys: AgentKeyr
 }
 
 /** The comparison's checks, in the order a timeline records them after its own. */
-export const COMMITMENT_CHECKS = ['commitment_found', 'commitment_wellformed', 'commitment_count', 'commitment_final_digest', 'commitment_timely', 'commitment_time_plausible', 'commitment_consistent'] as const;
+export const COMMITMENT_CHECKS = [
+  'commitment_found',
+  'commitment_wellformed',
+  'commitment_count',
+  'commitment_final_digest',
+  'commitment_timely',
+  'commitment_time_plausible',
+  'commitment_consistent',
+] as const;
 export type CommitmentCheck = (typeof COMMITMENT_CHECKS)[number];
 type Outcome = 'pass' | 'fail' | 'skipped';
 
@@ -321,7 +355,9 @@ export const COMMITMENT_CODES = {
   COMMITMENT_SIGNATURE_INVALID: { check: null, status: null },
 } as const;
 /** Codes of the comparison that never change a timeline's status (SPEC §12.3). */
-export type CommitmentInformationalCode = { [C in keyof typeof COMMITMENT_CODES]: (typeof COMMITMENT_CODES)[C]['status'] extends null ? C : never }[keyof typeof COMMITMENT_CODES];
+export type CommitmentInformationalCode = {
+  [C in keyof typeof COMMITMENT_CODES]: (typeof COMMITMENT_CODES)[C]['status'] extends null ? C : never;
+}[keyof typeof COMMITMENT_CODES];
 
 export interface CommitmentComparison {
   checks: Record<CommitmentCheck, Outcome>;
@@ -358,8 +394,23 @@ const LISTED = 5;
  * whose mismatch codes then say how it differs, as before. With no agent keys registered and no intake files, nothing binds
  * an owner, and no commitment can conflict.
  */
-export function compareCommitments(index: CommitmentIndex, jobId: string, entryCount: number, finalDigest: string | null, window: CommitmentWindow, owner: string | null = null): CommitmentComparison {
-  const checks: Record<CommitmentCheck, Outcome> = { commitment_found: 'skipped', commitment_wellformed: 'skipped', commitment_count: 'skipped', commitment_final_digest: 'skipped', commitment_timely: 'skipped', commitment_time_plausible: 'skipped', commitment_consistent: 'skipped' };
+export function compareCommitments(
+  index: CommitmentIndex,
+  jobId: string,
+  entryCount: number,
+  finalDigest: string | null,
+  window: CommitmentWindow,
+  owner: string | null = null,
+): CommitmentComparison {
+  const checks: Record<CommitmentCheck, Outcome> = {
+    commitment_found: 'skipped',
+    commitment_wellformed: 'skipped',
+    commitment_count: 'skipped',
+    commitment_final_digest: 'skipped',
+    commitment_timely: 'skipped',
+    commitment_time_plausible: 'skipped',
+    commitment_consistent: 'skipped',
+  };
   const problems: string[] = [];
   const job = index.jobs.get(jobId);
   const malformed = job?.malformed ?? [];
@@ -379,7 +430,11 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   for (const v of job.valid) {
     const c = v.commitment;
     // A plausibly dated one before an implausible one: nobody's backdated copy hides a good commitment.
-    const r = (finalDigest !== null && c.final_entry_digest === finalDigest ? 8 : 0) + (c.entry_count === entryCount ? 4 : 0) + (timely(c) ? 2 : 0) + (plausible(v) ? 1 : 0);
+    const r =
+      (finalDigest !== null && c.final_entry_digest === finalDigest ? 8 : 0) +
+      (c.entry_count === entryCount ? 4 : 0) +
+      (timely(c) ? 2 : 0) +
+      (plausible(v) ? 1 : 0);
     if (r > rank) [rank, best] = [r, v];
   }
 
@@ -392,10 +447,17 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
     if (found.length > LISTED) problems.push(`${code}: ${found.length - LISTED} more not listed`);
   };
   // The best candidate is not listed: when nothing matches, its mismatch codes say how it differs (SPEC §5.2).
-  listed('COMMITMENT_FOREIGN', job.valid.filter((v) => v !== best && !binds(v) && !matches(v.commitment)), (v) =>
-    `commits job ${JSON.stringify(jobId)} to ${v.commitment.final_entry_digest} / ${v.commitment.entry_count} entries, and binds nothing of its owner${owner === null ? '' : ` ${JSON.stringify(owner)}`} (${signedBy(index.signerOf(v))}): it cancels nothing`);
-  listed('COMMITMENT_SIGNATURE_INVALID', job.valid.filter((v) => index.signerOf(v).kind === 'invalid'), () =>
-    'its signature verifies with no registered agent key (over the canonical commitment without its signature): read as unsigned');
+  listed(
+    'COMMITMENT_FOREIGN',
+    job.valid.filter((v) => v !== best && !binds(v) && !matches(v.commitment)),
+    (v) =>
+      `commits job ${JSON.stringify(jobId)} to ${v.commitment.final_entry_digest} / ${v.commitment.entry_count} entries, and binds nothing of its owner${owner === null ? '' : ` ${JSON.stringify(owner)}`} (${signedBy(index.signerOf(v))}): it cancels nothing`,
+  );
+  listed(
+    'COMMITMENT_SIGNATURE_INVALID',
+    job.valid.filter((v) => index.signerOf(v).kind === 'invalid'),
+    () => 'its signature verifies with no registered agent key (over the canonical commitment without its signature): read as unsigned',
+  );
 
   if (best === null) {
     checks.commitment_wellformed = 'fail';
@@ -410,7 +472,9 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   if (matches(best.commitment) && timely(best.commitment) && !binds(best)) count(best);
   checks.commitment_consistent = committed.size > 1 ? 'fail' : 'pass';
   if (committed.size > 1) {
-    problems.push(`job ${JSON.stringify(jobId)} was committed ${committed.size} ways before closes_at, by its owner ${JSON.stringify(owner)} or matching the timeline: ${[...committed].map(([k, at]) => `${k} (${at.join(', ')})`).join('; ')}`);
+    problems.push(
+      `job ${JSON.stringify(jobId)} was committed ${committed.size} ways before closes_at, by its owner ${JSON.stringify(owner)} or matching the timeline: ${[...committed].map(([k, at]) => `${k} (${at.join(', ')})`).join('; ')}`,
+    );
   }
   const c = best.commitment;
   const countFailed = c.entry_count !== entryCount;
@@ -426,10 +490,15 @@ export function compareCommitments(index: CommitmentIndex, jobId: string, entryC
   checks.commitment_wellformed = malformed.length > 0 && !anchored ? 'fail' : 'pass';
   const where = `${best.file}:${best.line}`;
   if (countFailed) problems.push(`the timeline has ${entryCount} entries, its commitment (${where}) says ${c.entry_count}`);
-  if (digestFailed) problems.push(`the recomputed final entry digest ${finalDigest} differs from the committed ${c.final_entry_digest} (${where})`);
+  if (digestFailed)
+    problems.push(`the recomputed final entry digest ${finalDigest} differs from the committed ${c.final_entry_digest} (${where})`);
   if (late) problems.push(`the commitment (${where}) was published at ${c.published_at}, not before closes_at`);
   if (implausible !== null) problems.push(`COMMITMENT_TIME_IMPLAUSIBLE ${where}: ${implausible}`);
-  const provenance: CommitmentProvenance = { route: best.intake_owner !== undefined ? 'intake' : 'operator', witnessed_by: best.witnessed?.by ?? null, witnessed_at: best.witnessed?.at ?? null };
+  const provenance: CommitmentProvenance = {
+    route: best.intake_owner !== undefined ? 'intake' : 'operator',
+    witnessed_by: best.witnessed?.by ?? null,
+    witnessed_at: best.witnessed?.at ?? null,
+  };
   return { checks, commitment: c, provenance, informational, problems };
 }
 
@@ -448,15 +517,20 @@ export interface CommitmentWindow {
 function implausibleTime(v: IndexedCommitment, opensAt: Rfc3339Instant | null): string | null {
   const c = v.commitment;
   const published = parseRfc3339(c.published_at)!;
-  if (opensAt !== null && compareInstants(published, opensAt) < 0) return `published_at ${c.published_at} is before the study's opens_at (the window had not opened)`;
+  if (opensAt !== null && compareInstants(published, opensAt) < 0)
+    return `published_at ${c.published_at} is before the study's opens_at (the window had not opened)`;
   const witnessed = v.witnessed !== undefined ? parseRfc3339(v.witnessed.at) : null;
-  if (witnessed !== null && compareInstants(published, witnessed) > 0) return `published_at ${c.published_at} is after ${v.witnessed!.at}, when its witness (${v.witnessed!.by}) already dated the file holding it`;
-  if (c.retrieved_at !== null && compareInstants(parseRfc3339(c.retrieved_at)!, published) < 0) return `retrieved_at ${c.retrieved_at} is before published_at ${c.published_at}`;
+  if (witnessed !== null && compareInstants(published, witnessed) > 0)
+    return `published_at ${c.published_at} is after ${v.witnessed!.at}, when its witness (${v.witnessed!.by}) already dated the file holding it`;
+  if (c.retrieved_at !== null && compareInstants(parseRfc3339(c.retrieved_at)!, published) < 0)
+    return `retrieved_at ${c.retrieved_at} is before published_at ${c.published_at}`;
   return null;
 }
 
 function signedBy(signer: CommitmentSigner): string {
-  return signer.kind === 'signed' ? `signed by ${JSON.stringify(signer.system_id)}'s agent key` : 'not signed by its agent key nor received from it through intake';
+  return signer.kind === 'signed'
+    ? `signed by ${JSON.stringify(signer.system_id)}'s agent key`
+    : 'not signed by its agent key nor received from it through intake';
 }
 
 function isInstant(v: unknown): boolean {

@@ -34,15 +34,29 @@ export const METADATA_MEMBERS = ['seq', 'job_id', 'tool', 'provenance_class'] as
  * (null, and no problem).
  */
 export function readEntry(raw: unknown, i: number, construction: Construction = 'current'): { fields: EntryFields; problems: string[] } {
-  const fields: EntryFields = { id: null, seq: null, job_id: null, tool: null, provenance_class: null, output_commitment: null, prev_digest: null, close: null };
+  const fields: EntryFields = {
+    id: null,
+    seq: null,
+    job_id: null,
+    tool: null,
+    provenance_class: null,
+    output_commitment: null,
+    prev_digest: null,
+    close: null,
+  };
   if (!isRecord(raw)) return { fields, problems: [`entries[${i}] must be an object, got ${describe(raw)}`] };
   const problems: string[] = [];
-  const optional = (key: string) => construction === '06' && (METADATA_MEMBERS as readonly string[]).includes(key) && member(raw, key) === undefined;
+  const optional = (key: string) =>
+    construction === '06' && (METADATA_MEMBERS as readonly string[]).includes(key) && member(raw, key) === undefined;
   const want = (key: string, shape: string) => {
     if (!optional(key)) problems.push(`entries[${i}].${key} must be ${shape}, got ${describe(member(raw, key))}`);
   };
-  const id = member(raw, 'id'), job = member(raw, 'job_id'), tool = member(raw, 'tool'), pc = member(raw, 'provenance_class');
-  const prev = member(raw, 'prev_digest'), close = member(raw, 'close');
+  const id = member(raw, 'id'),
+    job = member(raw, 'job_id'),
+    tool = member(raw, 'tool'),
+    pc = member(raw, 'provenance_class');
+  const prev = member(raw, 'prev_digest'),
+    close = member(raw, 'close');
   if (isNonEmptyString(id)) fields.id = id;
   else want('id', 'a non-empty string');
   fields.seq = integerOf(member(raw, 'seq'), true);
@@ -79,9 +93,26 @@ export function outputCommitment(bytes: Uint8Array): string {
 export function entryDigest(construction: Construction, e: EntryFields): string | null {
   if (e.output_commitment === null) return null;
   if (construction === '06') return e.output_commitment;
-  if (e.id === null || e.seq === null || e.job_id === null || e.tool === null || e.provenance_class === null || e.prev_digest === null || e.close === null) return null;
-  return sha256Hex(canonicalJson({
-    close: e.close, id: e.id, job_id: e.job_id, output_hash: e.output_commitment, prev_digest: e.prev_digest,
-    provenance_class: e.provenance_class, seq: e.seq, tool: e.tool,
-  }));
+  if (
+    e.id === null ||
+    e.seq === null ||
+    e.job_id === null ||
+    e.tool === null ||
+    e.provenance_class === null ||
+    e.prev_digest === null ||
+    e.close === null
+  )
+    return null;
+  return sha256Hex(
+    canonicalJson({
+      close: e.close,
+      id: e.id,
+      job_id: e.job_id,
+      output_hash: e.output_commitment,
+      prev_digest: e.prev_digest,
+      provenance_class: e.provenance_class,
+      seq: e.seq,
+      tool: e.tool,
+    }),
+  );
 }

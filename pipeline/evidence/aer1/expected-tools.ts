@@ -32,7 +32,10 @@ export interface ToolReconciliation {
  * left out), read only when the verification listed its entries (every entry well-formed, seq in
  * order; an empty timeline logs nothing), else nothing is decided.
  */
-export function reconcileTimeline(v: Pick<TimelineVerification, 'entries' | 'entry_count'>, expected: readonly ExpectedTool[]): ToolReconciliation & { logged: string[] } {
+export function reconcileTimeline(
+  v: Pick<TimelineVerification, 'entries' | 'entry_count'>,
+  expected: readonly ExpectedTool[],
+): ToolReconciliation & { logged: string[] } {
   const listed = v.entries.length > 0 || v.entry_count === 0 ? v.entries.map((e) => e.tool) : null;
   return { ...reconcileTools(listed, expected), logged: (listed ?? []).filter((t): t is string => t !== null) };
 }

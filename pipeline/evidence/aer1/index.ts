@@ -3,7 +3,22 @@
 export { verifyTimeline, TIMELINE_CATALOGUE, TIMELINE_CHECKS, TIMELINE_CHECK_CODES } from './timeline.ts';
 export type { TimelineCheck, TimelineEntrySummary, TimelineReasonCode, TimelineStatus, TimelineVerification } from './timeline.ts';
 export { commitmentBindings, decideSigners, indexCommitments, readCommitmentLine, readCommitmentText } from './commitments.ts';
-export type { AgentKeyring, ChainCommitment, CommitmentBinding, CommitmentDocument, CommitmentIndex, CommitmentInformationalCode, CommitmentLine, CommitmentSignature, CommitmentSigner, CommitmentProvenance, CommitmentRoute, CommitmentSource, CommitmentWitness, MalformedCommitment } from './commitments.ts';
+export type {
+  AgentKeyring,
+  ChainCommitment,
+  CommitmentBinding,
+  CommitmentDocument,
+  CommitmentIndex,
+  CommitmentInformationalCode,
+  CommitmentLine,
+  CommitmentSignature,
+  CommitmentSigner,
+  CommitmentProvenance,
+  CommitmentRoute,
+  CommitmentSource,
+  CommitmentWitness,
+  MalformedCommitment,
+} from './commitments.ts';
 export { verifyReceipt, RECEIPT_CATALOGUE, RECEIPT_CHECKS, RECEIPT_CHECK_CODES } from './receipt.ts';
 export type { ReceiptCheck, ReceiptReasonCode, ReceiptStatus, ReceiptVerification } from './receipt.ts';
 export { reconcileTimeline, reconcileTools, TOOLS_CATALOGUE } from './expected-tools.ts';

@@ -13,8 +13,15 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The shape checks: an object, then one per member. */
 const RECEIPT_SHAPE_CHECKS = [
-  'structure', 'id', 'receipt_schema_version', 'created_at', 'tool', 'provenance_class',
-  'canonical_bytes', 'output_hash', 'verification_status',
+  'structure',
+  'id',
+  'receipt_schema_version',
+  'created_at',
+  'tool',
+  'provenance_class',
+  'canonical_bytes',
+  'output_hash',
+  'verification_status',
 ] as const;
 /** The checks in the order they run: the shape, then the output hash against the bytes. */
 export const RECEIPT_CHECKS = [...RECEIPT_SHAPE_CHECKS, 'output_commitment'] as const;
@@ -49,8 +56,14 @@ export function verifyReceipt(doc: unknown): ReceiptVerification {
   const problems: string[] = [];
   const codes = new Set<ReceiptReasonCode>();
   const result = (fields: Partial<ReceiptVerification>): ReceiptVerification => ({
-    status: worstStatus(RECEIPT_CATALOGUE, [...codes], 'CONFORMANT'), reason_codes: [...codes].sort(), checks, id: null,
-    output_commitment: null, provenance_class: null, problems, ...fields,
+    status: worstStatus(RECEIPT_CATALOGUE, [...codes], 'CONFORMANT'),
+    reason_codes: [...codes].sort(),
+    checks,
+    id: null,
+    output_commitment: null,
+    provenance_class: null,
+    problems,
+    ...fields,
   });
   if (!isRecord(doc)) {
     checks.structure = 'fail';
@@ -73,7 +86,11 @@ export function verifyReceipt(doc: unknown): ReceiptVerification {
   const created = member(doc, 'created_at');
   record('created_at', typeof created === 'string' && parseRfc3339(created) !== null, 'an RFC 3339 date-time with a real date');
   const tool = member(doc, 'tool');
-  record('tool', isRecord(tool) && ['name', 'version', 'scope'].every((k) => isNonEmptyString(member(tool, k))), 'an object {name, version, scope} of non-empty strings');
+  record(
+    'tool',
+    isRecord(tool) && ['name', 'version', 'scope'].every((k) => isNonEmptyString(member(tool, k))),
+    'an object {name, version, scope} of non-empty strings',
+  );
   const pc = member(doc, 'provenance_class');
   record('provenance_class', isProvenanceClass(pc), '"EXECUTED BY <NAME>", "OBSERVED VIA GATEWAY" or "LOGGED BY AGENT"');
   const bytes = strictBase64(member(doc, 'canonical_bytes'));
@@ -85,9 +102,17 @@ export function verifyReceipt(doc: unknown): ReceiptVerification {
 
   const computed = bytes === null ? null : sha256Hex(bytes);
   if (computed !== null && shaped && checks.canonical_bytes === 'pass') {
-    record('output_commitment', declared === `sha256:${computed}`, `output_hash ${String(declared)} is not the SHA-256 of the decoded canonical_bytes (sha256:${computed})`);
+    record(
+      'output_commitment',
+      declared === `sha256:${computed}`,
+      `output_hash ${String(declared)} is not the SHA-256 of the decoded canonical_bytes (sha256:${computed})`,
+    );
   }
-  return result({ id: typeof id === 'string' ? id : null, output_commitment: computed, provenance_class: isProvenanceClass(pc) ? pc : null });
+  return result({
+    id: typeof id === 'string' ? id : null,
+    output_commitment: computed,
+    provenance_class: isProvenanceClass(pc) ? pc : null,
+  });
 }
 
 function isUtf8(bytes: Uint8Array): boolean {

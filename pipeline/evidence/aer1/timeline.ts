@@ -13,7 +13,15 @@
 // METADATA_UNBOUND and earns no proven credit. A commitment stored inside the document is
 // circular and is ignored: unknown members are never read.
 import { parseRfc3339 } from '../../formats/rfc3339.ts';
-import { COMMITMENT_CHECKS, COMMITMENT_CODES, compareCommitments, type ChainCommitment, type CommitmentIndex, type CommitmentInformationalCode, type CommitmentProvenance } from './commitments.ts';
+import {
+  COMMITMENT_CHECKS,
+  COMMITMENT_CODES,
+  compareCommitments,
+  type ChainCommitment,
+  type CommitmentIndex,
+  type CommitmentInformationalCode,
+  type CommitmentProvenance,
+} from './commitments.ts';
 import { checkCatalogue, codeOfCheck, worstStatus, type CodeOf } from '../check-catalogue.ts';
 import { entryDigest, METADATA_MEMBERS, readEntry, type Construction, type EntryFields } from './entry.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
@@ -133,8 +141,21 @@ class Report {
   result(fields: Partial<TimelineVerification>): TimelineVerification {
     const codes = [...new Set([...this.codes, ...this.informational])].sort();
     const base: TimelineVerification = {
-      status: 'BROKEN', reason_codes: codes, informational_codes: [...this.informational].sort(), checks: this.checks, form: null, revision: null, construction: null, job_id: null,
-      entry_count: 0, final_entry_digest: null, entries: [], commitment: null, commitment_provenance: null, provenance_classes: [], problems: this.problems,
+      status: 'BROKEN',
+      reason_codes: codes,
+      informational_codes: [...this.informational].sort(),
+      checks: this.checks,
+      form: null,
+      revision: null,
+      construction: null,
+      job_id: null,
+      entry_count: 0,
+      final_entry_digest: null,
+      entries: [],
+      commitment: null,
+      commitment_provenance: null,
+      provenance_classes: [],
+      problems: this.problems,
       ...fields,
     };
     return { ...base, status: statusOf([...this.codes], base.construction) };
@@ -149,15 +170,21 @@ class Report {
  * `owner` is the system whose record submitted the timeline (null outside a study): only a
  * commitment binding it can make COMMITMENT_CONFLICT (SPEC §12.3, compareCommitments).
  */
-export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, window: string | { opens_at: string; closes_at: string }, owner: string | null = null): TimelineVerification {
+export function verifyTimeline(
+  doc: unknown,
+  commitments: CommitmentIndex,
+  window: string | { opens_at: string; closes_at: string },
+  owner: string | null = null,
+): TimelineVerification {
   const instant = (name: string, text: string) => {
     const at = parseRfc3339(text);
     if (at === null) throw new TypeError(`${name} must be an RFC 3339 date-time, got ${JSON.stringify(text)}`);
     return at;
   };
-  const bounds = typeof window === 'string'
-    ? { opens_at: null, closes_at: instant('closesAt', window) }
-    : { opens_at: instant('opens_at', window.opens_at), closes_at: instant('closes_at', window.closes_at) };
+  const bounds =
+    typeof window === 'string'
+      ? { opens_at: null, closes_at: instant('closesAt', window) }
+      : { opens_at: instant('opens_at', window.opens_at), closes_at: instant('closes_at', window.closes_at) };
   const report = new Report();
 
   // 1. The form: a bare array, or the envelope declaring a revision; other members are ignored.
@@ -168,7 +195,8 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, windo
     [raw, form] = [doc, 'array'];
   } else if (isRecord(doc) && member(doc, 'format') === 'aer-1') {
     form = 'envelope';
-    const declared = member(doc, 'revision'), entries = member(doc, 'entries');
+    const declared = member(doc, 'revision'),
+      entries = member(doc, 'entries');
     if (typeof declared === 'string') revision = declared;
     else report.problem('structure', `the envelope's revision must be a string such as "09", got ${describe(declared)}`);
     if (!Array.isArray(entries)) report.problem('structure', `the envelope's entries must be an array, got ${describe(entries)}`);
@@ -185,7 +213,10 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, windo
     }
     raw = entries;
   } else {
-    report.problem('structure', `a timeline must be a JSON array of entries or an envelope {"format": "aer-1", "revision", "entries"}, got ${describe(doc)}`);
+    report.problem(
+      'structure',
+      `a timeline must be a JSON array of entries or an envelope {"format": "aer-1", "revision", "entries"}, got ${describe(doc)}`,
+    );
     report.record('structure', true);
     return report.result({});
   }
@@ -225,10 +256,23 @@ export function verifyTimeline(doc: unknown, commitments: CommitmentIndex, windo
   }
 
   return report.result({
-    form, revision, construction, job_id: jobId, entry_count: entries.length, final_entry_digest: finalDigest,
-    entries: malformed || !(report.checks.seq === 'pass' || (construction === '06' && entries.every((e) => e.seq === null))) ? [] : entries.map((e, i) => ({
-      seq: i + 1, id: e.id!, digest: digests[i]!, output_commitment: e.output_commitment!, tool: e.tool, provenance_class: e.provenance_class,
-    })),
+    form,
+    revision,
+    construction,
+    job_id: jobId,
+    entry_count: entries.length,
+    final_entry_digest: finalDigest,
+    entries:
+      malformed || !(report.checks.seq === 'pass' || (construction === '06' && entries.every((e) => e.seq === null)))
+        ? []
+        : entries.map((e, i) => ({
+            seq: i + 1,
+            id: e.id!,
+            digest: digests[i]!,
+            output_commitment: e.output_commitment!,
+            tool: e.tool,
+            provenance_class: e.provenance_class,
+          })),
     commitment,
     commitment_provenance: provenance,
     provenance_classes: [...new Set(entries.flatMap((e) => (e.provenance_class === null ? [] : [e.provenance_class])))].sort(),
@@ -250,7 +294,8 @@ function unevenlyCarried(raw: readonly unknown[]): string[] {
     const carries = raw.map((e) => isRecord(e) && member(e, key) !== undefined);
     if (!carries.some(Boolean)) continue;
     carries.forEach((c, i) => {
-      if (!c && isRecord(raw[i])) problems.push(`entries[${i}] has no ${key} though other entries carry one: under -06, ${key} is on every entry or on none`);
+      if (!c && isRecord(raw[i]))
+        problems.push(`entries[${i}] has no ${key} though other entries carry one: under -06, ${key} is on every entry or on none`);
     });
   }
   return problems;
@@ -285,7 +330,12 @@ function verifyRules(entries: readonly EntryFields[], digests: readonly (string 
     if (e.close === null) undecided.close = true;
     else if (e.close !== (i === last)) {
       fail.close = true;
-      report.problem('close', i === last ? `the last entry, entries[${i}], does not carry close: true` : `entries[${i}] carries close: true but is not the last entry`);
+      report.problem(
+        'close',
+        i === last
+          ? `the last entry, entries[${i}], does not carry close: true`
+          : `entries[${i}] carries close: true but is not the last entry`,
+      );
     }
     if (i > 0) {
       const before = digests[i - 1];

@@ -38,7 +38,8 @@ export interface BatchOutcome {
 
 /** Checks a proof's batch_anchor (absent or null: no batch, the chain hash is witnessed itself). */
 export function checkBatchAnchor(anchor: BatchAnchor | null | undefined, declaredChain: string, requireTsaToken: boolean): BatchOutcome {
-  if (anchor === undefined || anchor === null) return { check: 'skipped', findings: [], witnessed: { hash: declaredChain, what: 'chain hash' }, report: null };
+  if (anchor === undefined || anchor === null)
+    return { check: 'skipped', findings: [], witnessed: { hash: declaredChain, what: 'chain hash' }, report: null };
   const report: BatchReport = {
     status: anchor.status,
     batch_id: anchor.batch_id ?? null,
@@ -50,8 +51,18 @@ export function checkBatchAnchor(anchor: BatchAnchor | null | undefined, declare
   if (anchor.status === 'pending') {
     const problem = `${batch} has not closed yet: the proof has no external anchor at this point`;
     return requireTsaToken
-      ? { check: 'fail', findings: [{ check: 'batch', code: 'PROOF_BATCH_PENDING', problem: `${problem}, and the policy requires a token` }], witnessed: null, report }
-      : { check: 'skipped', findings: [{ check: 'batch', code: 'PROOF_BATCH_PENDING', problem, informational: true }], witnessed: null, report };
+      ? {
+          check: 'fail',
+          findings: [{ check: 'batch', code: 'PROOF_BATCH_PENDING', problem: `${problem}, and the policy requires a token` }],
+          witnessed: null,
+          report,
+        }
+      : {
+          check: 'skipped',
+          findings: [{ check: 'batch', code: 'PROOF_BATCH_PENDING', problem, informational: true }],
+          witnessed: null,
+          report,
+        };
   }
   // anchored: the schema has required root, leaf_index, tree_size and audit_path.
   const root = report.root!;
@@ -63,11 +74,27 @@ export function checkBatchAnchor(anchor: BatchAnchor | null | undefined, declare
   if (result.ok) return { check: 'pass', findings: [], witnessed, report };
   const finding: Finding =
     result.failure === 'HASH_SIZE'
-      ? { check: 'batch', code: 'PROOF_BATCH_PATH_INVALID', problem: 'batch_anchor.root and every audit_path node must be 64 hex digits (a 32-byte SHA-256 hash)' }
+      ? {
+          check: 'batch',
+          code: 'PROOF_BATCH_PATH_INVALID',
+          problem: 'batch_anchor.root and every audit_path node must be 64 hex digits (a 32-byte SHA-256 hash)',
+        }
       : result.failure === 'INDEX_OUT_OF_RANGE'
-      ? { check: 'batch', code: 'PROOF_BATCH_INDEX_OUT_OF_RANGE', problem: `batch_anchor.leaf_index ${index} is outside [0, ${size}) (tree_size ${size})` }
-      : result.failure === 'PATH_LENGTH'
-        ? { check: 'batch', code: 'PROOF_BATCH_PATH_LENGTH', problem: `batch_anchor.audit_path has ${path.length} node(s); RFC 6962 fixes exactly ${inclusionPathLength(index, size)} for leaf ${index} of a tree of ${size}` }
-        : { check: 'batch', code: 'PROOF_BATCH_PATH_INVALID', problem: `the audit path from the chain hash (leaf ${index} of ${size}) does not reach batch_anchor.root sha256:${root}` };
+        ? {
+            check: 'batch',
+            code: 'PROOF_BATCH_INDEX_OUT_OF_RANGE',
+            problem: `batch_anchor.leaf_index ${index} is outside [0, ${size}) (tree_size ${size})`,
+          }
+        : result.failure === 'PATH_LENGTH'
+          ? {
+              check: 'batch',
+              code: 'PROOF_BATCH_PATH_LENGTH',
+              problem: `batch_anchor.audit_path has ${path.length} node(s); RFC 6962 fixes exactly ${inclusionPathLength(index, size)} for leaf ${index} of a tree of ${size}`,
+            }
+          : {
+              check: 'batch',
+              code: 'PROOF_BATCH_PATH_INVALID',
+              problem: `the audit path from the chain hash (leaf ${index} of ${size}) does not reach batch_anchor.root sha256:${root}`,
+            };
   return { check: 'fail', findings: [finding], witnessed, report };
 }

@@ -2,7 +2,16 @@
 // branch per algorithm family), then what a schema cannot say — a real instant, payment and
 // certification_fee equal when both are given, bodies that are JSON, openings that are well-formed,
 // batch numbers written as integers. Pure; returns the problems or what the checks read.
-import { CanonicalText, JsonNumber, canonicalJson, isRecord, member, parseJson, toPlain, type JsonValue } from '../../formats/canonical-json.ts';
+import {
+  CanonicalText,
+  JsonNumber,
+  canonicalJson,
+  isRecord,
+  member,
+  parseJson,
+  toPlain,
+  type JsonValue,
+} from '../../formats/canonical-json.ts';
 import { isHex64, sha256Hex } from '../../formats/hash.ts';
 import { describeErrors, validator } from '../../formats/schemas.ts';
 import { byCodePoint } from './versions/commitments.ts';
@@ -48,7 +57,8 @@ export function readItem(item: EvidenceItem): ReadProof | { problems: string[] }
   if (!isRecord(raw)) return { problems: [`the proof must be a JSON object, got ${describe(raw)}`] };
   // ajv sees plain JS: JsonNumber lexemes become numbers (the schema only asks "is a number").
   const plain = item.plain ? raw : toPlain(raw as JsonValue);
-  if (!validateProof(plain)) return { problems: describeErrors(validateProof.errors).map((p) => (p.startsWith('/ ') ? `proof${p.slice(1)}` : `proof${p}`)) };
+  if (!validateProof(plain))
+    return { problems: describeErrors(validateProof.errors).map((p) => (p.startsWith('/ ') ? `proof${p.slice(1)}` : `proof${p}`)) };
   const proof = plain as ArkForgeProof;
   const problems: string[] = [];
   const timestampMs = utcMillis(proof.timestamp);
@@ -67,7 +77,8 @@ export function readItem(item: EvidenceItem): ReadProof | { problems: string[] }
   const anchor = member(raw, 'batch_anchor');
   for (const key of ['leaf_index', 'tree_size']) {
     const n = member(anchor, key);
-    if (n instanceof JsonNumber && /[.eE]/.test(n.lexeme)) problems.push(`proof/batch_anchor/${key} ${n.lexeme} is not written as an integer`);
+    if (n instanceof JsonNumber && /[.eE]/.test(n.lexeme))
+      problems.push(`proof/batch_anchor/${key} ${n.lexeme} is not written as an integer`);
   }
   const requestHash = bodyHash(item.request, 'request', problems);
   const responseHash = bodyHash(item.response, 'response', problems);
@@ -139,7 +150,6 @@ function readOpenings(disclosed: unknown, source: SourcedOpening['source'], wher
   }
   return out;
 }
-
 
 function describe(value: unknown): string {
   if (value === null) return 'null';

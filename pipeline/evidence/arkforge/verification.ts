@@ -6,7 +6,15 @@ import type { TsaReasonCode } from '../timestamp/index.ts';
 import type { CheckOutcome } from '../check-outcome.ts';
 import { isRecord, member } from '../../formats/canonical-json.ts';
 import type { BatchReport } from './batch-anchor.ts';
-import { PROOF_CHECKS, proofStatus, type Finding, type ProofCheck, type ProofCode, type ProofParseCode, type ProofStatus } from './checks.ts';
+import {
+  PROOF_CHECKS,
+  proofStatus,
+  type Finding,
+  type ProofCheck,
+  type ProofCode,
+  type ProofParseCode,
+  type ProofStatus,
+} from './checks.ts';
 import { SHA256_PREFIX } from './versions/proof.ts';
 import type { ChainAlgorithm } from './versions/index.ts';
 
@@ -86,7 +94,6 @@ export interface StudyWindow {
   closes_at: string;
 }
 
-
 export function fail(v: ProofVerification, check: ProofCheck, code: ProofCode, problem: string): void {
   v.checks[check] = 'fail';
   v.reason_codes.push(code);
@@ -118,7 +125,10 @@ export function record(v: ProofVerification, findings: readonly Finding[]): void
  * A proof whose JSON text does not even parse (the parser's code; a syntax error is
  * PROOF_MALFORMED): MALFORMED, structure failed, every other check skipped.
  */
-export function unparsedProofVerification(code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSON_SYNTAX', problem: string): ProofVerification {
+export function unparsedProofVerification(
+  code: 'JSON_DUPLICATE_KEY' | 'JSON_NUMBER_INVALID' | 'JSON_SYNTAX',
+  problem: string,
+): ProofVerification {
   const v = newVerification(undefined);
   v.checks.structure = 'fail';
   v.reason_codes.push(code === 'JSON_SYNTAX' ? 'PROOF_MALFORMED' : code);

@@ -51,12 +51,22 @@ import { inWindow, utcMillis, windowText } from '../../formats/utc-instant.ts';
 import { decodeEd25519PublicKey, importEd25519Raw, type PinnedKey, type ProofPolicy, type TrustMaterial } from '../trust/index.ts';
 
 /** A bare proof: an evidence item without bodies. */
-export function verifyProof(proof: unknown, trust: TrustMaterial, window: StudyWindow, signatures: SignatureCheck = checkOnThisThread): Promise<ProofVerification> {
+export function verifyProof(
+  proof: unknown,
+  trust: TrustMaterial,
+  window: StudyWindow,
+  signatures: SignatureCheck = checkOnThisThread,
+): Promise<ProofVerification> {
   return verifyEvidenceItem({ proof }, trust, window, signatures);
 }
 
 /** SPEC §6.1 steps 1–6 for one evidence item; `signatures` says where the signatures' arithmetic runs (signature-check.ts). */
-export async function verifyEvidenceItem(item: EvidenceItem, trust: TrustMaterial, window: StudyWindow, signatures: SignatureCheck = checkOnThisThread): Promise<ProofVerification> {
+export async function verifyEvidenceItem(
+  item: EvidenceItem,
+  trust: TrustMaterial,
+  window: StudyWindow,
+  signatures: SignatureCheck = checkOnThisThread,
+): Promise<ProofVerification> {
   const study = studyWindow(window);
   const v = newVerification(item.proof);
 
@@ -116,7 +126,10 @@ function checkVersion(read: ReadProof, declaredChain: string, v: ProofVerificati
     raw: read.raw,
     declaredChain,
     openings: read.openings,
-    bodyHashes: { ...(read.requestHash !== undefined ? { request: read.requestHash } : {}), ...(read.responseHash !== undefined ? { response: read.responseHash } : {}) },
+    bodyHashes: {
+      ...(read.requestHash !== undefined ? { request: read.requestHash } : {}),
+      ...(read.responseHash !== undefined ? { response: read.responseHash } : {}),
+    },
     ...(read.chainInputs !== undefined ? { chainInputs: read.chainInputs } : {}),
   });
   v.recomputed_chain_hash = outcome.recomputed_chain_hash;
@@ -149,13 +162,19 @@ async function checkToken(
   if (witnessed === null) return undefined;
   const tsr = proof.timestamp_authority?.tsr_base64;
   if (typeof tsr !== 'string' || tsr === '') {
-    if (trust.policy.requireTsaToken) fail(v, 'tsa', 'PROOF_TSA_MISSING', 'the policy requires a timestamp token and timestamp_authority.tsr_base64 is absent');
+    if (trust.policy.requireTsaToken)
+      fail(v, 'tsa', 'PROOF_TSA_MISSING', 'the policy requires a timestamp token and timestamp_authority.tsr_base64 is absent');
     return undefined;
   }
   // A batch's proofs share one token: verified once, its time still checked for each proof.
   const outcome = await verifyTimestampTokenOnce(tsr, witnessed.hash, trust.tsa, signatures);
   // The outcome is shared by every proof of its token (verified-once.ts): its codes are copied.
-  v.tsa = { gen_time: outcome.genTime ?? null, reason_codes: [...outcome.reason_codes], signer: outcome.signerSubject ?? null, root_sha256: outcome.rootSha256 ?? null };
+  v.tsa = {
+    gen_time: outcome.genTime ?? null,
+    reason_codes: [...outcome.reason_codes],
+    signer: outcome.signerSubject ?? null,
+    root_sha256: outcome.rootSha256 ?? null,
+  };
   if (outcome.ok && outcome.genTime !== undefined) {
     v.checks.tsa = 'pass';
     return utcMillis(outcome.genTime);
@@ -164,9 +183,15 @@ async function checkToken(
   const untrusted = outcome.reason_codes.filter((c) => TSA_TRUST_GAP[c]);
   const invalid = outcome.reason_codes.filter((c) => !TSA_TRUST_GAP[c]);
   if (untrusted.length > 0) {
-    fail(v, 'tsa', 'PROOF_TSA_UNTRUSTED', `timestamp token is not established by the pinned trust material (no pinned root it chains to, or no signer certificate carried or in tsa_certs; signer ${outcome.signerSubject ?? 'unknown'}): ${untrusted.join(', ')}`);
+    fail(
+      v,
+      'tsa',
+      'PROOF_TSA_UNTRUSTED',
+      `timestamp token is not established by the pinned trust material (no pinned root it chains to, or no signer certificate carried or in tsa_certs; signer ${outcome.signerSubject ?? 'unknown'}): ${untrusted.join(', ')}`,
+    );
   }
-  if (invalid.length > 0) fail(v, 'tsa', 'PROOF_TSA_INVALID', `timestamp token does not verify over the ${witnessed.what}: ${invalid.join(', ')}`);
+  if (invalid.length > 0)
+    fail(v, 'tsa', 'PROOF_TSA_INVALID', `timestamp token does not verify over the ${witnessed.what}: ${invalid.join(', ')}`);
   return undefined;
 }
 
@@ -180,7 +205,13 @@ async function checkToken(
 function checkTlog(entry: unknown, witnessed: { hash: string; what: string } | null, trust: TrustMaterial, v: ProofVerification): void {
   if (entry === undefined || entry === null || witnessed === null) return;
   const outcome = verifyTlogEntry(entry, witnessed.hash, trust.tlog);
-  v.tlog = { reason_codes: outcome.reason_codes, checks: outcome.checks, log_id: outcome.log_id, log_index: outcome.log_index, integrated_time: outcome.integrated_time };
+  v.tlog = {
+    reason_codes: outcome.reason_codes,
+    checks: outcome.checks,
+    log_id: outcome.log_id,
+    log_index: outcome.log_index,
+    integrated_time: outcome.integrated_time,
+  };
   if (outcome.ok) {
     v.checks.tlog = 'pass';
     return;
@@ -211,12 +242,18 @@ function checkTime(
     const skewMs = genTimeMs - timestampMs;
     if (proof.batch_anchor?.status === 'anchored') {
       if (skewMs < 0) {
-        problems.push(`token genTime ${v.tsa?.gen_time} precedes timestamp ${proof.timestamp} by ${-skewMs / 1000} s; a batch root is timestamped after its proofs, never before`);
+        problems.push(
+          `token genTime ${v.tsa?.gen_time} precedes timestamp ${proof.timestamp} by ${-skewMs / 1000} s; a batch root is timestamped after its proofs, never before`,
+        );
       } else if (skewMs > policy.batchMaxSkewSeconds * 1000) {
-        problems.push(`token genTime ${v.tsa?.gen_time} trails timestamp ${proof.timestamp} by ${skewMs / 1000} s; the policy allows ${policy.batchMaxSkewSeconds} s for a batch-anchored proof`);
+        problems.push(
+          `token genTime ${v.tsa?.gen_time} trails timestamp ${proof.timestamp} by ${skewMs / 1000} s; the policy allows ${policy.batchMaxSkewSeconds} s for a batch-anchored proof`,
+        );
       }
     } else if (Math.abs(skewMs) > policy.maxSkewSeconds * 1000) {
-      problems.push(`token genTime ${v.tsa?.gen_time} is ${Math.abs(skewMs) / 1000} s from timestamp ${proof.timestamp}; the policy allows ${policy.maxSkewSeconds} s`);
+      problems.push(
+        `token genTime ${v.tsa?.gen_time} is ${Math.abs(skewMs) / 1000} s from timestamp ${proof.timestamp}; the policy allows ${policy.maxSkewSeconds} s`,
+      );
     }
     if (!study.contains(genTimeMs)) problems.push(`token genTime ${v.tsa?.gen_time} is outside the study window ${study.text}`);
   }
@@ -258,8 +295,7 @@ async function checkSignature(
   // proof-spec §6: the signed message is the chain-hash hex string, UTF-8 (ASCII) — never a JS string.
   const message = Buffer.from(declaredChain, 'latin1');
   const verifies = (key: KeyObject) => signatures(null, message, key, sig);
-  const counts = (k: PinnedKey): boolean =>
-    inWindow(k, timestampMs) && (genTimeMs === undefined || inWindow(k, genTimeMs));
+  const counts = (k: PinnedKey): boolean => inWindow(k, timestampMs) && (genTimeMs === undefined || inWindow(k, genTimeMs));
 
   // Pinned keys whose window holds come first, the one the proof names (arkforge_pubkey) first among them.
   const counting: PinnedKey[] = [];
@@ -282,19 +318,33 @@ async function checkSignature(
     if (await verifies(k.key)) {
       v.checks.signature = 'pass';
       v.key_id = k.key_id;
-      fail(v, 'key', 'PROOF_KEY_UNTRUSTED', `the signature verifies with pinned key ${k.key_id}, whose window ${windowText(k)} does not contain the proof's timestamp${genTimeMs === undefined ? '' : ' and token genTime'}`);
+      fail(
+        v,
+        'key',
+        'PROOF_KEY_UNTRUSTED',
+        `the signature verifies with pinned key ${k.key_id}, whose window ${windowText(k)} does not contain the proof's timestamp${genTimeMs === undefined ? '' : ' and token genTime'}`,
+      );
       return;
     }
   }
   const embeddedKey = embedded && v.embedded_pubkey_pinned === false ? importRawKey(embedded) : undefined;
   if (embeddedKey && (await verifies(embeddedKey))) {
     v.checks.signature = 'pass';
-    fail(v, 'key', 'PROOF_KEY_UNTRUSTED', `the signature verifies only with the embedded arkforge_pubkey ${proof.arkforge_pubkey}, which is not pinned`);
+    fail(
+      v,
+      'key',
+      'PROOF_KEY_UNTRUSTED',
+      `the signature verifies only with the embedded arkforge_pubkey ${proof.arkforge_pubkey}, which is not pinned`,
+    );
     return;
   }
-  fail(v, 'signature', 'PROOF_SIGNATURE_INVALID', 'arkforge_signature does not verify over the declared chain hash with any pinned key or the embedded key');
+  fail(
+    v,
+    'signature',
+    'PROOF_SIGNATURE_INVALID',
+    'arkforge_signature does not verify over the declared chain hash with any pinned key or the embedded key',
+  );
 }
-
 
 /** An unpinned embedded key, imported only on the failure path (never per verified proof); undefined when the bytes are no key. */
 function importRawKey(raw: Buffer): KeyObject | undefined {
@@ -325,4 +375,3 @@ function studyWindow(window: StudyWindow): ParsedWindow {
   }
   return { contains: (ms) => opens <= ms && ms < closes, text: `[${window.opens_at}, ${window.closes_at})` };
 }
-

@@ -64,26 +64,43 @@ export function afterSubmissions(genTime: string, closesAt: string): boolean {
 
 /** The problem with an intake position {entries, head} against the intake log, or null. */
 export function intakePositionProblem(position: DeviationEntry['intake'], intakeDigests: readonly string[]): string | null {
-  if (position.entries > intakeDigests.length) return `names intake entry ${position.entries - 1}, but inputs/intake.jsonl holds ${intakeDigests.length} entr${intakeDigests.length === 1 ? 'y' : 'ies'}`;
+  if (position.entries > intakeDigests.length)
+    return `names intake entry ${position.entries - 1}, but inputs/intake.jsonl holds ${intakeDigests.length} entr${intakeDigests.length === 1 ? 'y' : 'ies'}`;
   const head = position.entries === 0 ? GENESIS_PREV : intakeDigests[position.entries - 1]!;
-  if (position.head !== head) return `names intake head ${position.head} after ${position.entries} entr${position.entries === 1 ? 'y' : 'ies'}; inputs/intake.jsonl has ${head} there`;
+  if (position.head !== head)
+    return `names intake head ${position.head} after ${position.entries} entr${position.entries === 1 ? 'y' : 'ies'}; inputs/intake.jsonl has ${head} there`;
   return null;
 }
 
 /** Every entry checked, in order; `digests` are the entries' digests (records.ts deviationDigest). */
-export async function checkDeviations(entries: readonly DeviationEntry[], digests: readonly string[], ctx: DeviationContext): Promise<{ checked: CheckedDeviation[]; findings: DeviationFinding[] }> {
+export async function checkDeviations(
+  entries: readonly DeviationEntry[],
+  digests: readonly string[],
+  ctx: DeviationContext,
+): Promise<{ checked: CheckedDeviation[]; findings: DeviationFinding[] }> {
   const findings: DeviationFinding[] = [];
   const checked: CheckedDeviation[] = [];
   let previous: { genTime: string | null; intakeEntries: number } = { genTime: null, intakeEntries: 0 };
   for (const [i, e] of entries.entries()) {
     const found = (code: ReasonCode, message: string) => findings.push({ code, seq: e.seq, message: `deviation ${e.seq}: ${message}` });
     if (e.study_id !== ctx.study_id || e.freeze_digest !== ctx.freezeDigest) {
-      found('DEVIATION_FREEZE_MISMATCH', `names study ${JSON.stringify(e.study_id)} under freeze ${e.freeze_digest}; the study is ${JSON.stringify(ctx.study_id)} under ${ctx.freezeDigest}`);
+      found(
+        'DEVIATION_FREEZE_MISMATCH',
+        `names study ${JSON.stringify(e.study_id)} under freeze ${e.freeze_digest}; the study is ${JSON.stringify(ctx.study_id)} under ${ctx.freezeDigest}`,
+      );
     }
-    if (!verifyCanonical(ctx.operatorKey, deviationPayload(e), e.signature)) found('DEVIATION_SIGNATURE_INVALID', 'its signature does not verify with the pinned operator_public_key (the entry was edited, or another key signed it)');
+    if (!verifyCanonical(ctx.operatorKey, deviationPayload(e), e.signature))
+      found(
+        'DEVIATION_SIGNATURE_INVALID',
+        'its signature does not verify with the pinned operator_public_key (the entry was edited, or another key signed it)',
+      );
     const token = await verifyTimestampToken(Buffer.from(e.token, 'base64'), Buffer.from(digests[i]!, 'hex'), ctx.tsaTrust);
     const genTime = token.ok ? token.genTime! : null;
-    if (genTime === null) found('DEVIATION_TOKEN_INVALID', `its token does not witness the entry digest ${digests[i]} under the given roots (${token.reason_codes.join(', ')})`);
+    if (genTime === null)
+      found(
+        'DEVIATION_TOKEN_INVALID',
+        `its token does not witness the entry digest ${digests[i]} under the given roots (${token.reason_codes.join(', ')})`,
+      );
     else {
       const early = deviationTimeFinding(genTime, ctx.frozenAt);
       if (early) found('DEVIATION_BEFORE_FREEZE', early);
@@ -92,7 +109,11 @@ export async function checkDeviations(entries: readonly DeviationEntry[], digest
     }
     const position = intakePositionProblem(e.intake, ctx.intakeDigests);
     if (position) found('DEVIATION_INTAKE_MISMATCH', position);
-    else if (e.intake.entries < previous.intakeEntries) found('DEVIATION_INTAKE_MISMATCH', `names ${e.intake.entries} intake entries, fewer than the deviation before it (${previous.intakeEntries})`);
+    else if (e.intake.entries < previous.intakeEntries)
+      found(
+        'DEVIATION_INTAKE_MISMATCH',
+        `names ${e.intake.entries} intake entries, fewer than the deviation before it (${previous.intakeEntries})`,
+      );
     checked.push({
       seq: e.seq,
       text: e.text,

@@ -28,7 +28,9 @@ export interface DeviationEntry {
 }
 
 /** What the operator signs: the entry without its signature and token. */
-export function deviationPayload(e: Omit<DeviationEntry, 'signature' | 'token'> & { signature?: string; token?: string }): Record<string, unknown> {
+export function deviationPayload(
+  e: Omit<DeviationEntry, 'signature' | 'token'> & { signature?: string; token?: string },
+): Record<string, unknown> {
   const { signature: _signature, token: _token, ...signed } = e;
   return signed;
 }

@@ -42,8 +42,13 @@ export function uncertifiedReason(identity: KeyObject, studyId: string, intakeKe
   const key = typeof intakeKeyText === 'string' ? agentPublicKey(intakeKeyText) : undefined;
   if (key === undefined) return `the intake key ${JSON.stringify(intakeKeyText)} is not an ed25519:<base64url> public key`;
   if (sameKey(key, identity)) return null;
-  if (certificate === undefined) return `the intake key ${intakeKeyText as string} is not the operator's key and carries no certificate by it`;
-  if (!isRecord(certificate) || Object.keys(certificate).some((k) => !CERTIFICATE_MEMBERS.includes(k)) || certificate.format !== INTAKE_KEY_CERTIFICATE_FORMAT) {
+  if (certificate === undefined)
+    return `the intake key ${intakeKeyText as string} is not the operator's key and carries no certificate by it`;
+  if (
+    !isRecord(certificate) ||
+    Object.keys(certificate).some((k) => !CERTIFICATE_MEMBERS.includes(k)) ||
+    certificate.format !== INTAKE_KEY_CERTIFICATE_FORMAT
+  ) {
     return `the certificate is not a ${INTAKE_KEY_CERTIFICATE_FORMAT} with members ${CERTIFICATE_MEMBERS.join(', ')}`;
   }
   if (certificate.study_id !== studyId || certificate.intake_key !== intakeKeyText) {

@@ -102,9 +102,19 @@ export interface SealRecord {
 }
 
 /** What the participant's signature covers: /2 adds version and supersedes to /1's members. */
-export function requestPayload(r: Pick<IntakeRequest, 'study_id' | 'system_id' | 'freeze_digest' | 'kind' | 'version' | 'supersedes' | 'sha256' | 'bytes'>): Record<string, unknown> {
+export function requestPayload(
+  r: Pick<IntakeRequest, 'study_id' | 'system_id' | 'freeze_digest' | 'kind' | 'version' | 'supersedes' | 'sha256' | 'bytes'>,
+): Record<string, unknown> {
   const versioned = r.version === undefined ? {} : { version: r.version, supersedes: r.supersedes };
-  return { study_id: r.study_id, system_id: r.system_id, freeze_digest: r.freeze_digest, kind: r.kind, ...versioned, sha256: r.sha256, bytes: r.bytes };
+  return {
+    study_id: r.study_id,
+    system_id: r.system_id,
+    freeze_digest: r.freeze_digest,
+    kind: r.kind,
+    ...versioned,
+    sha256: r.sha256,
+    bytes: r.bytes,
+  };
 }
 
 /** SHA-256(canonical request without `file`), hex: `file` is informational and unsigned. */
@@ -164,7 +174,8 @@ export function requestProblems(value: unknown): string[] {
 export function entryProblems(value: unknown): string[] {
   if (!isRecord(value)) return ['an intake entry is a JSON object'];
   const p: string[] = [];
-  for (const k of Object.keys(value)) if (!['seq', 'prev', 'request', 'lines_read', 'lines_rejected', 'token'].includes(k)) p.push(`unknown member ${JSON.stringify(k)}`);
+  for (const k of Object.keys(value))
+    if (!['seq', 'prev', 'request', 'lines_read', 'lines_rejected', 'token'].includes(k)) p.push(`unknown member ${JSON.stringify(k)}`);
   if (!isCount(value.seq)) p.push('seq must be a non-negative integer');
   if (!isHex64(value.prev)) p.push('prev must be 64 lowercase hex digits');
   if (!isCount(value.lines_read) || !isCount(value.lines_rejected)) p.push('lines_read and lines_rejected must be non-negative integers');
@@ -183,9 +194,13 @@ export function sealProblems(value: unknown): string[] {
  * null inside [opens_at, closes_at), else the code and why. One rule for intake, which refuses the
  * entry, and for the log's check, which fails it.
  */
-export function entryTimeFinding(genTime: string, window: { opens_at: string; closes_at: string }): { code: 'INTAKE_EARLY' | 'INTAKE_LATE'; problem: string } | null {
+export function entryTimeFinding(
+  genTime: string,
+  window: { opens_at: string; closes_at: string },
+): { code: 'INTAKE_EARLY' | 'INTAKE_LATE'; problem: string } | null {
   const at = utcMillis(genTime)!;
   if (at < utcMillis(window.opens_at)!) return { code: 'INTAKE_EARLY', problem: `dated ${genTime}, before opens_at ${window.opens_at}` };
-  if (at >= utcMillis(window.closes_at)!) return { code: 'INTAKE_LATE', problem: `dated ${genTime}, not before closes_at ${window.closes_at}` };
+  if (at >= utcMillis(window.closes_at)!)
+    return { code: 'INTAKE_LATE', problem: `dated ${genTime}, not before closes_at ${window.closes_at}` };
   return null;
 }

@@ -24,12 +24,17 @@ export function successorProblem(last: IntakeRequest | undefined, next: IntakeRe
   const whose = `${JSON.stringify(next.system_id)}'s ${next.kind}`;
   if (next.version === undefined) {
     // Old logs: /1 requests among themselves are read as they were; never after a versioned one.
-    return last === undefined || last.version === undefined ? null : `an unversioned prereg.intake-request/1 of ${whose} after its version ${last.version}`;
+    return last === undefined || last.version === undefined
+      ? null
+      : `an unversioned prereg.intake-request/1 of ${whose} after its version ${last.version}`;
   }
   const version = last === undefined ? 1 : requestVersion(last) + 1;
   const supersedes = last === undefined ? GENESIS_PREV : requestDigest(last);
   if (next.version === version && next.supersedes === supersedes) return null;
-  const held = last === undefined ? 'no request of it was taken in before' : `the last one taken in is version ${requestVersion(last)} (request digest ${supersedes})`;
+  const held =
+    last === undefined
+      ? 'no request of it was taken in before'
+      : `the last one taken in is version ${requestVersion(last)} (request digest ${supersedes})`;
   return `version ${next.version} of ${whose} (superseding ${next.supersedes}) is not the successor of the last request: ${held}; only version ${version} superseding ${supersedes} follows it`;
 }
 
@@ -49,5 +54,7 @@ export function chainProblems(entries: readonly IntakeEntry[]): Array<[number, s
 export function entryHoldingOrSuperseding(entries: readonly IntakeEntry[], request: IntakeRequest): IntakeEntry | undefined {
   const digest = requestDigest(request);
   const key = chainKey(request);
-  return entries.find((e) => chainKey(e.request) === key && (requestDigest(e.request) === digest || requestVersion(e.request) >= requestVersion(request)));
+  return entries.find(
+    (e) => chainKey(e.request) === key && (requestDigest(e.request) === digest || requestVersion(e.request) >= requestVersion(request)),
+  );
 }

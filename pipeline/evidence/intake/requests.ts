@@ -21,23 +21,38 @@ export interface RequestRefusal {
 /** Null when the request is the named system's, for this study and freeze; else why not. */
 export function requestRefusal(request: IntakeRequest, registry: AgentKeyRegistry, freezeDigest: string): RequestRefusal | null {
   if (request.study_id !== registry.study_id) {
-    return { code: 'INTAKE_REQUEST_INVALID', message: `the request is for study ${JSON.stringify(request.study_id)}; this study is ${JSON.stringify(registry.study_id)}` };
+    return {
+      code: 'INTAKE_REQUEST_INVALID',
+      message: `the request is for study ${JSON.stringify(request.study_id)}; this study is ${JSON.stringify(registry.study_id)}`,
+    };
   }
   if (request.freeze_digest !== freezeDigest) {
-    return { code: 'INTAKE_FREEZE_MISMATCH', message: `the request was signed under freeze ${request.freeze_digest}; the study's freeze_digest is ${freezeDigest}` };
+    return {
+      code: 'INTAKE_FREEZE_MISMATCH',
+      message: `the request was signed under freeze ${request.freeze_digest}; the study's freeze_digest is ${freezeDigest}`,
+    };
   }
   const system = registry.systems.find((s) => s.system_id === request.system_id);
   const own = system?.agent_keys ?? [];
   if (!own.some((k) => k.public_key === request.public_key)) {
     const holder = registry.systems.find((s) => s.agent_keys?.some((k) => k.public_key === request.public_key));
-    const why = holder !== undefined
-      ? `it is ${JSON.stringify(holder.system_id)}'s key: a system submits only its own files`
-      : system === undefined ? `${JSON.stringify(request.system_id)} is not a registered system` : 'it is not a registered agent key';
-    return { code: 'INTAKE_SIGNATURE_INVALID', message: `the request for ${JSON.stringify(request.system_id)} is signed with ${request.public_key}; ${why}` };
+    const why =
+      holder !== undefined
+        ? `it is ${JSON.stringify(holder.system_id)}'s key: a system submits only its own files`
+        : system === undefined
+          ? `${JSON.stringify(request.system_id)} is not a registered system`
+          : 'it is not a registered agent key';
+    return {
+      code: 'INTAKE_SIGNATURE_INVALID',
+      message: `the request for ${JSON.stringify(request.system_id)} is signed with ${request.public_key}; ${why}`,
+    };
   }
   const key = agentPublicKey(request.public_key);
   if (key === undefined || !verifyCanonical(key, requestPayload(request), request.signature)) {
-    return { code: 'INTAKE_SIGNATURE_INVALID', message: `the signature does not verify with ${request.public_key} over canonical {study_id, system_id, freeze_digest, kind,${request.version === undefined ? '' : ' version, supersedes,'} sha256, bytes}` };
+    return {
+      code: 'INTAKE_SIGNATURE_INVALID',
+      message: `the signature does not verify with ${request.public_key} over canonical {study_id, system_id, freeze_digest, kind,${request.version === undefined ? '' : ' version, supersedes,'} sha256, bytes}`,
+    };
   }
   return null;
 }

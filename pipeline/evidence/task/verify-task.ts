@@ -1,10 +1,33 @@
 // One unit of verification work, as text in and plain result out, so the same code runs in a
 // worker thread (pipeline stage), in-process (`prereg verify FILE`) and in the benchmark.
 // Texts are parsed with the canonical parser: exact number lexemes, duplicate keys refused.
-import { canonicalJson, CanonicalText, DEFAULT_MAX_DEPTH, isRecord, JsonParseError, parseJson, type JsonValue } from '../../formats/canonical-json.ts';
+import {
+  canonicalJson,
+  CanonicalText,
+  DEFAULT_MAX_DEPTH,
+  isRecord,
+  JsonParseError,
+  parseJson,
+  type JsonValue,
+} from '../../formats/canonical-json.ts';
 import { parsePlainIfSafe } from '../../formats/json-fast-path.ts';
-import { indexCommitments, verifyReceipt, verifyTimeline, type AgentKeyring, type CommitmentIndex, type CommitmentLine, type ReceiptVerification, type TimelineVerification } from '../aer1/index.ts';
-import { unparsedProofVerification, verifyEvidenceItem, type EvidenceItem, type ProofVerification, type StudyWindow } from '../arkforge/index.ts';
+import {
+  indexCommitments,
+  verifyReceipt,
+  verifyTimeline,
+  type AgentKeyring,
+  type CommitmentIndex,
+  type CommitmentLine,
+  type ReceiptVerification,
+  type TimelineVerification,
+} from '../aer1/index.ts';
+import {
+  unparsedProofVerification,
+  verifyEvidenceItem,
+  type EvidenceItem,
+  type ProofVerification,
+  type StudyWindow,
+} from '../arkforge/index.ts';
 import { agentPublicKey } from '../intake/ed25519.ts';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { buildTrustMaterialFrom, type TrustMaterial, type TrustMaterialInputs } from '../trust/index.ts';
@@ -61,9 +84,13 @@ export function agentKeyring(agentKeys: VerifyContextInputs['agent_keys']): Agen
 }
 
 export function buildVerifyContext(inputs: VerifyContextInputs, signatures: SignatureCheck = checkOnThisThread): VerifyContext {
-  return { trust: buildTrustMaterialFrom(inputs.trust), window: inputs.window, commitments: indexCommitments(inputs.commitments, agentKeyring(inputs.agent_keys)), signatures };
+  return {
+    trust: buildTrustMaterialFrom(inputs.trust),
+    window: inputs.window,
+    commitments: indexCommitments(inputs.commitments, agentKeyring(inputs.agent_keys)),
+    signatures,
+  };
 }
-
 
 function parse(text: string): JsonValue {
   return parseJson(text);
@@ -102,7 +129,8 @@ export type ParsedDocument =
  * hashed as their canonical JSON, every other value is read as parsed (lexemes kept).
  */
 export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyContext): Promise<VerifyOutcome> {
-  if (doc.kind === 'chain') return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window, doc.owner ?? null) };
+  if (doc.kind === 'chain')
+    return { kind: 'chain', key: doc.key, result: verifyTimeline(doc.chain, ctx.commitments, ctx.window, doc.owner ?? null) };
   if (doc.kind === 'receipt') return { kind: 'receipt', key: doc.key, result: verifyReceipt(doc.receipt) };
   const body = (v: JsonValue | CanonicalText) => (v instanceof CanonicalText ? v : new CanonicalText(canonicalJson(v)));
   const item: EvidenceItem = { proof: doc.proof };
@@ -115,7 +143,11 @@ export async function verifyParsedDocument(doc: ParsedDocument, ctx: VerifyConte
 }
 
 export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promise<VerifyOutcome> {
-  if (task.kind === 'chain') return verifyParsedDocument({ kind: 'chain', key: task.key, chain: parseOrNull(task.chain), ...(task.owner !== undefined ? { owner: task.owner } : {}) }, ctx);
+  if (task.kind === 'chain')
+    return verifyParsedDocument(
+      { kind: 'chain', key: task.key, chain: parseOrNull(task.chain), ...(task.owner !== undefined ? { owner: task.owner } : {}) },
+      ctx,
+    );
   if (task.kind === 'receipt') return verifyParsedDocument({ kind: 'receipt', key: task.key, receipt: parseOrNull(task.receipt) }, ctx);
   try {
     // Bodies arrive as canonical JSON text (ingest stored them with canonicalJson): they are hashed
@@ -125,18 +157,25 @@ export async function runVerifyTask(task: VerifyTask, ctx: VerifyContext): Promi
     // values (formats/json-fast-path.ts): native code, and the schema reads it without a copy.
     const plain = parsePlainIfSafe(task.proof, DEFAULT_MAX_DEPTH) as JsonValue | undefined;
     const fast = plain !== undefined && isRecord(plain);
-    return await verifyParsedDocument({
-      kind: 'evidence',
-      key: task.key,
-      proof: fast ? plain : parse(task.proof),
-      ...(fast ? { plain: true as const } : {}),
-      ...(task.request !== null ? { request: new CanonicalText(task.request) } : {}),
-      ...(task.response !== null ? { response: new CanonicalText(task.response) } : {}),
-      ...(task.disclosure !== null ? { disclosure: parse(task.disclosure) } : {}),
-      ...(task.transparency_log_entry !== null ? { transparency_log_entry: parse(task.transparency_log_entry) } : {}),
-    }, ctx);
+    return await verifyParsedDocument(
+      {
+        kind: 'evidence',
+        key: task.key,
+        proof: fast ? plain : parse(task.proof),
+        ...(fast ? { plain: true as const } : {}),
+        ...(task.request !== null ? { request: new CanonicalText(task.request) } : {}),
+        ...(task.response !== null ? { response: new CanonicalText(task.response) } : {}),
+        ...(task.disclosure !== null ? { disclosure: parse(task.disclosure) } : {}),
+        ...(task.transparency_log_entry !== null ? { transparency_log_entry: parse(task.transparency_log_entry) } : {}),
+      },
+      ctx,
+    );
   } catch (err) {
     if (!(err instanceof JsonParseError)) throw err;
-    return { kind: 'evidence', key: task.key, result: unparsedProofVerification(err.code, `line ${err.line} column ${err.column}: ${err.message}`) };
+    return {
+      kind: 'evidence',
+      key: task.key,
+      result: unparsedProofVerification(err.code, `line ${err.line} column ${err.column}: ${err.message}`),
+    };
   }
 }

@@ -17,7 +17,18 @@
 import { hash, type KeyObject } from 'node:crypto';
 import { checkOnThisThread, type SignatureCheck } from '../signature-check.ts';
 import { HASH_ALGORITHMS, isSha2 } from '../../formats/hash-algorithms.ts';
-import { algorithmIdentifierOid, children, contents, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG, type DerElement } from '../../formats/der.ts';
+import {
+  algorithmIdentifierOid,
+  children,
+  contents,
+  decodeOid,
+  elementBytes,
+  isContext,
+  isUniversal,
+  readWhole,
+  TAG,
+  type DerElement,
+} from '../../formats/der.ts';
 
 export interface CmsAttribute {
   type: string;
@@ -26,7 +37,7 @@ export interface CmsAttribute {
 }
 
 export type SignerIdentifier =
-  | { kind: 'issuerAndSerialNumber'; /** DER of the issuer Name. */ issuer: Uint8Array; /** INTEGER contents. */ serial: Uint8Array }
+  | { kind: 'issuerAndSerialNumber' /** DER of the issuer Name. */; issuer: Uint8Array /** INTEGER contents. */; serial: Uint8Array }
   | { kind: 'subjectKeyIdentifier'; keyId: Uint8Array };
 
 export interface SignerInfo {
@@ -77,14 +88,16 @@ export function decodeSignerInfo(der: Uint8Array): SignerInfo | undefined {
 function signerIdentifier(der: Uint8Array, element: DerElement): SignerIdentifier | undefined {
   if (element.tagClass === 0) {
     const parts = isUniversal(element, TAG.sequence, true) ? children(der, element) : undefined;
-    if (!parts || parts.length !== 2 || !isUniversal(parts[0], TAG.sequence, true) || !isUniversal(parts[1], TAG.integer, false)) return undefined;
+    if (!parts || parts.length !== 2 || !isUniversal(parts[0], TAG.sequence, true) || !isUniversal(parts[1], TAG.integer, false))
+      return undefined;
     return { kind: 'issuerAndSerialNumber', issuer: elementBytes(der, parts[0]), serial: contents(der, parts[1]) };
   }
   if (element.tagClass === 2 && element.tagNumber === 0) {
     if (!element.constructed) return { kind: 'subjectKeyIdentifier', keyId: contents(der, element) };
     // BER allows the OCTET STRING constructed: one primitive segment is what a signer writes.
     const inner = children(der, element);
-    if (inner?.length === 1 && isUniversal(inner[0], TAG.octetString, false)) return { kind: 'subjectKeyIdentifier', keyId: contents(der, inner[0]) };
+    if (inner?.length === 1 && isUniversal(inner[0], TAG.octetString, false))
+      return { kind: 'subjectKeyIdentifier', keyId: contents(der, inner[0]) };
   }
   return undefined;
 }
@@ -153,7 +166,13 @@ export function singleAttributeValue(attributes: readonly CmsAttribute[], type: 
  * `key`. The attributes are taken as carried: RFC 5652 requires them DER-encoded, so a token
  * whose signed attributes are not DER fails here (a re-encoding verifier might accept it).
  */
-export function signerInfoSignatureValid(info: SignerInfo, eContent: Uint8Array, contentType: string, key: KeyObject, signatures: SignatureCheck = checkOnThisThread): boolean | Promise<boolean> {
+export function signerInfoSignatureValid(
+  info: SignerInfo,
+  eContent: Uint8Array,
+  contentType: string,
+  key: KeyObject,
+  signatures: SignatureCheck = checkOnThisThread,
+): boolean | Promise<boolean> {
   const attrs = info.signedAttrs;
   if (!attrs) return false;
   const type = readValue(singleAttributeValue(attrs.attributes, CMS_OID.contentType));

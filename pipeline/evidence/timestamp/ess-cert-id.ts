@@ -30,15 +30,16 @@ export function signerCertificateBound(signerInfo: SignerInfo, signer: CarriedCe
   if (attributes.length === 0) return false;
   // The outcome depends only on the attribute's bytes and the signer certificate, the same in every
   // token of a TSA: decided once (its issuer name comparison costs an asn1js parse).
-  return attributes.every((attribute) =>
-    attribute.values.length === 1 &&
-    remembered(memo.decisions, `ess/${signer.sha256}/${attribute.type}/${bytesKey(attribute.values[0]!)}`, () => {
-      try {
-        return essAttributeBinds(attribute.type, asn1js.fromBER(attribute.values[0]!.slice()).result, signer);
-      } catch {
-        return false; // an attribute pkijs cannot read binds nothing
-      }
-    }),
+  return attributes.every(
+    (attribute) =>
+      attribute.values.length === 1 &&
+      remembered(memo.decisions, `ess/${signer.sha256}/${attribute.type}/${bytesKey(attribute.values[0]!)}`, () => {
+        try {
+          return essAttributeBinds(attribute.type, asn1js.fromBER(attribute.values[0]!.slice()).result, signer);
+        } catch {
+          return false; // an attribute pkijs cannot read binds nothing
+        }
+      }),
   );
 }
 

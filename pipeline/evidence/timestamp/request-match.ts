@@ -34,10 +34,15 @@ export function replyRefusal(reply: Uint8Array, request: TimestampRequest): { co
   if (parsed.kind !== 'token') return null;
   const tst = parsed.tstInfo;
   const answer = answersRequest(tst, request);
-  if (!answer.imprint) return { code: 'TSA_IMPRINT_MISMATCH', message: "the reply's message imprint is not the one requested: it timestamps something else" };
+  if (!answer.imprint)
+    return { code: 'TSA_IMPRINT_MISMATCH', message: "the reply's message imprint is not the one requested: it timestamps something else" };
   if (answer.nonce === false) {
-    return { code: 'TSA_NONCE_MISMATCH', message: `the reply's nonce (${tst.nonce?.toString() ?? 'none'}) is not the request's (${request.nonce!.toString()}): a replayed or misdirected token` };
+    return {
+      code: 'TSA_NONCE_MISMATCH',
+      message: `the reply's nonce (${tst.nonce?.toString() ?? 'none'}) is not the request's (${request.nonce!.toString()}): a replayed or misdirected token`,
+    };
   }
-  if (answer.policy === false) return { code: 'TSA_POLICY_MISMATCH', message: `the reply's policy ${tst.policy} is not the requested ${request.policy!}` };
+  if (answer.policy === false)
+    return { code: 'TSA_POLICY_MISMATCH', message: `the reply's policy ${tst.policy} is not the requested ${request.policy!}` };
   return null;
 }

@@ -77,7 +77,22 @@ const OID = {
 const HASHES = HASH_ALGORITHMS;
 
 /** The checks, in the order they are recorded. */
-export const TIMESTAMP_CHECKS = ['parse', 'status', 'imprint_algorithm', 'imprint', 'nonce', 'policy', 'signer', 'signature_algorithm', 'signature', 'signer_binding', 'chain', 'path_length', 'critical_extensions', 'eku'] as const;
+export const TIMESTAMP_CHECKS = [
+  'parse',
+  'status',
+  'imprint_algorithm',
+  'imprint',
+  'nonce',
+  'policy',
+  'signer',
+  'signature_algorithm',
+  'signature',
+  'signer_binding',
+  'chain',
+  'path_length',
+  'critical_extensions',
+  'eku',
+] as const;
 export type TimestampCheck = (typeof TIMESTAMP_CHECKS)[number];
 
 /** The reason code a failed check reports; any one leaves the token INVALID (it witnesses nothing). */
@@ -209,10 +224,18 @@ const PEM_CERT = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----
  * certificate or one that does not parse. Identical certificates given twice are kept once; the
  * supplied ones are decoded once here and shared with the tokens that carry the same bytes.
  */
-export function loadTsaTrust(rootPemTexts: string[], certPemTexts: string[] = [], names: { roots?: readonly string[]; certs?: readonly string[] } = {}): TsaTrust {
+export function loadTsaTrust(
+  rootPemTexts: string[],
+  certPemTexts: string[] = [],
+  names: { roots?: readonly string[]; certs?: readonly string[] } = {},
+): TsaTrust {
   const memo = newMemo();
-  const roots = decodePemCertificates(rootPemTexts, (i) => (names.roots?.[i] === undefined ? `TSA roots text #${i + 1}` : `tsa_roots[${i}] (${names.roots[i]})`));
-  const supplied = decodePemCertificates(certPemTexts, (i) => (names.certs?.[i] === undefined ? `TSA certificates text #${i + 1}` : `tsa_certs[${i}] (${names.certs[i]})`));
+  const roots = decodePemCertificates(rootPemTexts, (i) =>
+    names.roots?.[i] === undefined ? `TSA roots text #${i + 1}` : `tsa_roots[${i}] (${names.roots[i]})`,
+  );
+  const supplied = decodePemCertificates(certPemTexts, (i) =>
+    names.certs?.[i] === undefined ? `TSA certificates text #${i + 1}` : `tsa_certs[${i}] (${names.certs[i]})`,
+  );
   for (const c of supplied) memo.certificates.set(c.sha256, c.cert);
   return { roots: roots.map((c) => c.cert), rootsSha256: roots.map((c) => c.sha256), supplied, memo };
 }
@@ -260,7 +283,8 @@ export async function verifyTimestampToken(
   const wanted = subject instanceof Uint8Array ? { data: subject } : subject;
   const bytes = 'imprint' in wanted ? wanted.imprint : wanted.data;
   if (!(bytes instanceof Uint8Array)) throw new TypeError('verifyTimestampToken: the subject must be bytes (data or imprint)');
-  if (options.at !== undefined && Number.isNaN(options.at.getTime())) throw new TypeError('verifyTimestampToken: options.at is not a valid date');
+  if (options.at !== undefined && Number.isNaN(options.at.getTime()))
+    throw new TypeError('verifyTimestampToken: options.at is not a valid date');
   const checks: Record<TimestampCheck, CheckOutcome> = {
     parse: 'skipped',
     status: 'skipped',
@@ -344,7 +368,10 @@ export async function verifyTimestampToken(
   checks.signature_algorithm = signerInfoHashWeak(signerInfo) ? 'fail' : 'pass';
   if (checks.signature_algorithm === 'pass') {
     const key = signerKey(signer, memo);
-    checks.signature = key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, options.signatures ?? checkOnThisThread)) ? 'pass' : 'fail';
+    checks.signature =
+      key && (await signerInfoSignatureValid(signerInfo, parsed.eContent, OID.tstInfo, key, options.signatures ?? checkOnThisThread))
+        ? 'pass'
+        : 'fail';
   }
   const chained = await signerChainsToPinnedRoot(certificates, signer, validityAt, trust, memo);
   checks.chain = chained !== null ? 'pass' : 'fail';
@@ -378,13 +405,15 @@ function findSignerCertificate(certificates: CarriedCertificate[], signerInfo: S
   if (sid.kind === 'issuerAndSerialNumber') {
     let issuer: string | undefined;
     return certificates.find(
-      (c) => bytesEqual(c.cert.serialNumber.valueBlock.valueHexView, sid.serial) && remembered(memo.decisions, `sid/${c.sha256}/${(issuer ??= bytesKey(sid.issuer))}`, () => {
-        try {
-          return new pkijs.RelativeDistinguishedNames({ schema: asn1js.fromBER(sid.issuer.slice()).result }).isEqual(c.cert.issuer);
-        } catch {
-          return false;
-        }
-      }),
+      (c) =>
+        bytesEqual(c.cert.serialNumber.valueBlock.valueHexView, sid.serial) &&
+        remembered(memo.decisions, `sid/${c.sha256}/${(issuer ??= bytesKey(sid.issuer))}`, () => {
+          try {
+            return new pkijs.RelativeDistinguishedNames({ schema: asn1js.fromBER(sid.issuer.slice()).result }).isEqual(c.cert.issuer);
+          } catch {
+            return false;
+          }
+        }),
     );
   }
   return certificates.find((c) => {
@@ -455,7 +484,12 @@ async function signerChainsToPinnedRoot(
 }
 
 /** pkijs's chain engine on the signer and its intermediates at `at`: the validated path, or null. */
-async function validatedPath(intermediates: CarriedCertificate[], signer: CarriedCertificate, at: Date, trust: TsaTrust): Promise<pkijs.Certificate[] | null> {
+async function validatedPath(
+  intermediates: CarriedCertificate[],
+  signer: CarriedCertificate,
+  at: Date,
+  trust: TsaTrust,
+): Promise<pkijs.Certificate[] | null> {
   const engine = new pkijs.CertificateChainValidationEngine({
     checkDate: at,
     certs: [...intermediates.map((c) => c.cert), signer.cert],
@@ -500,4 +534,3 @@ function keyUsageForSigning(ext: pkijs.Extension): boolean {
   const signing = 0x80 | 0x40;
   return (bits[0]! & signing) !== 0 && (bits[0]! & ~signing) === 0 && bits.subarray(1).every((b) => b === 0);
 }
-

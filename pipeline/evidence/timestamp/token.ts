@@ -146,9 +146,7 @@ function parseTokenOrThrow(token: Uint8Array, memo: TsaMemo): ParsedToken {
 function splitSignedData(
   bytes: Uint8Array,
   seq: DerElement,
-):
-  | { encapContentInfo: DerElement; certificates: Uint8Array[]; signerInfos: Uint8Array[] }
-  | undefined {
+): { encapContentInfo: DerElement; certificates: Uint8Array[]; signerInfos: Uint8Array[] } | undefined {
   const elements = children(bytes, seq);
   if (!elements) return undefined;
   let i = 0;
@@ -304,5 +302,3 @@ function formatGeneralName(name: pkijs.GeneralName): string {
   if (typeof name.value === 'string') return name.value;
   return `GeneralName[${name.type}]`;
 }
-
-

@@ -10,7 +10,18 @@
 // Every field is type-checked in its place; anything out of order, of another type, or left over
 // makes the TSTInfo malformed (undefined). The tsa name is returned as the DER of its GeneralName,
 // for the caller to decode (once per distinct name).
-import { algorithmIdentifierOid, children, contents, decodeInteger, decodeOid, elementBytes, isContext, isUniversal, readWhole, TAG } from '../../formats/der.ts';
+import {
+  algorithmIdentifierOid,
+  children,
+  contents,
+  decodeInteger,
+  decodeOid,
+  elementBytes,
+  isContext,
+  isUniversal,
+  readWhole,
+  TAG,
+} from '../../formats/der.ts';
 
 export interface TstInfo {
   version: bigint;
@@ -100,10 +111,21 @@ export function parseGeneralizedTime(text: Uint8Array): { iso: string; date: Dat
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s, ms));
   // Reject out-of-range fields (month 13, 31 February, …), which Date.UTC would roll over, and
   // years 0000–0099, which it reads as 1900–1999.
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || date.getUTCHours() !== h || date.getUTCMinutes() !== mi || date.getUTCSeconds() !== s) return undefined;
+  if (
+    date.getUTCFullYear() !== y ||
+    date.getUTCMonth() !== mo - 1 ||
+    date.getUTCDate() !== d ||
+    date.getUTCHours() !== h ||
+    date.getUTCMinutes() !== mi ||
+    date.getUTCSeconds() !== s
+  )
+    return undefined;
   // Only ASCII digits, '.' and 'Z' are left: latin1 is the text as written.
   const t = Buffer.from(text.buffer, text.byteOffset, n).toString('latin1');
-  return { iso: `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(8, 10)}:${t.slice(10, 12)}:${t.slice(12, 14)}${t.slice(14, n - 1)}Z`, date };
+  return {
+    iso: `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}T${t.slice(8, 10)}:${t.slice(10, 12)}:${t.slice(12, 14)}${t.slice(14, n - 1)}Z`,
+    date,
+  };
 }
 
 const isDigit = (b: number) => b >= 0x30 && b <= 0x39;

@@ -26,7 +26,12 @@ let verifications = 0;
  * Every caller gets the same outcome: read it, copy what it keeps (a structured clone per proof
  * cost more than the lookup it follows).
  */
-export function verifyTimestampTokenOnce(tokenBase64: string, expectedDigestHex: string, trust: TsaTrust, signatures?: SignatureCheck): Promise<Readonly<TimestampVerification>> {
+export function verifyTimestampTokenOnce(
+  tokenBase64: string,
+  expectedDigestHex: string,
+  trust: TsaTrust,
+  signatures?: SignatureCheck,
+): Promise<Readonly<TimestampVerification>> {
   let memo = remembered.get(trust);
   if (!memo) remembered.set(trust, (memo = { size: 0, byToken: new Map() }));
   let byDigest = memo.byToken.get(tokenBase64);

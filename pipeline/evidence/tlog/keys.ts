@@ -55,9 +55,16 @@ export function loadTlogKeys(entries: readonly TlogKeyPolicy[] | undefined, pems
     if (seen.has(id)) invalid(`${where}: log_id ${id} is pinned twice`);
     seen.add(id);
     const from_ms = entry.valid_from === undefined ? undefined : instant(entry.valid_from, `${where}: valid_from`);
-    const until_ms = entry.valid_until === undefined || entry.valid_until === null ? undefined : instant(entry.valid_until, `${where}: valid_until`);
-    if (from_ms !== undefined && until_ms !== undefined && !(from_ms < until_ms)) invalid(`${where}: the window [valid_from, valid_until) is empty`);
-    return Object.freeze({ log_id: id, key, ...(from_ms === undefined ? {} : { from_ms }), ...(until_ms === undefined ? {} : { until_ms }) });
+    const until_ms =
+      entry.valid_until === undefined || entry.valid_until === null ? undefined : instant(entry.valid_until, `${where}: valid_until`);
+    if (from_ms !== undefined && until_ms !== undefined && !(from_ms < until_ms))
+      invalid(`${where}: the window [valid_from, valid_until) is empty`);
+    return Object.freeze({
+      log_id: id,
+      key,
+      ...(from_ms === undefined ? {} : { from_ms }),
+      ...(until_ms === undefined ? {} : { until_ms }),
+    });
   });
 }
 
@@ -67,9 +74,13 @@ export function loadTlogKeys(entries: readonly TlogKeyPolicy[] | undefined, pems
  * one PEM SPKI public key, a key that is neither ECDSA P-256 nor Ed25519, a key_id given twice, or
  * a window that is not ISO-8601 UTC or is empty.
  */
-export function loadTlogSubmitterKeys(entries: readonly TlogSubmitterKeyPolicy[] | undefined, pems: readonly string[]): PinnedSubmitterKey[] {
+export function loadTlogSubmitterKeys(
+  entries: readonly TlogSubmitterKeyPolicy[] | undefined,
+  pems: readonly string[],
+): PinnedSubmitterKey[] {
   const list = entries ?? [];
-  if (list.length !== pems.length) throw new TypeError(`loadTlogSubmitterKeys: ${list.length} tlog_submitter_keys but ${pems.length} PEM texts`);
+  if (list.length !== pems.length)
+    throw new TypeError(`loadTlogSubmitterKeys: ${list.length} tlog_submitter_keys but ${pems.length} PEM texts`);
   const seen = new Set<string>();
   return list.map((entry, i): PinnedSubmitterKey => {
     const where = `tlog_submitter_keys[${i}] (key_id ${JSON.stringify(entry.key_id)}, ${entry.public_key_file})`;

@@ -135,7 +135,8 @@ const validateEntry = validator('tlog-entry'); // compiled once, at module load
  * hex without prefix. Throws only for a caller bug (a witnessed hash of another form).
  */
 export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, material: TlogMaterial): TlogVerification {
-  if (!isHex64(witnessedHashHex)) throw new TypeError(`witnessed hash must be 64 lowercase hex digits, got ${JSON.stringify(witnessedHashHex)}`);
+  if (!isHex64(witnessedHashHex))
+    throw new TypeError(`witnessed hash must be 64 lowercase hex digits, got ${JSON.stringify(witnessedHashHex)}`);
   const checks = Object.fromEntries(TLOG_CHECKS.map((c) => [c, 'skipped'])) as Record<TlogCheck, CheckOutcome>;
   const found = new Map<TlogCheck | null, string[]>();
   const codes = new Set<TlogCode>();
@@ -173,7 +174,10 @@ export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, materi
     const pinned = material.logKeys.map((k) => k.log_id).join(', ') || 'none';
     fail('PROOF_TLOG_KEY_UNPINNED', `log id ${e.logID} is not a pinned log key (pinned: ${pinned})`);
   } else if (!inWindow(logKey, e.integratedTime * 1000)) {
-    fail('PROOF_TLOG_KEY_UNPINNED', `log key ${e.logID} is pinned for ${windowText(logKey)}, which does not contain integratedTime ${isoSeconds(e.integratedTime)}`);
+    fail(
+      'PROOF_TLOG_KEY_UNPINNED',
+      `log key ${e.logID} is pinned for ${windowText(logKey)}, which does not contain integratedTime ${isoSeconds(e.integratedTime)}`,
+    );
   } else pass('log_key');
 
   // kind → artifact → entry_signature: each needs the one before.
@@ -184,7 +188,10 @@ export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, materi
     const expected = sha256Hex(witnessedHashHex);
     const { algorithm, value } = rekord.spec;
     if (algorithm !== 'sha256' || value.toLowerCase() !== expected) {
-      fail('PROOF_TLOG_ARTIFACT', `the entry logs ${algorithm}:${value}; the witnessed hash ${witnessedHashHex} is logged as sha256:${expected} (SHA-256 of its hex string)`);
+      fail(
+        'PROOF_TLOG_ARTIFACT',
+        `the entry logs ${algorithm}:${value}; the witnessed hash ${witnessedHashHex} is logged as sha256:${expected} (SHA-256 of its hex string)`,
+      );
     } else {
       pass('artifact');
       checkEntrySignature(rekord.spec, witnessedHashHex, e.integratedTime, material.submitterKeys, fail, pass);
@@ -194,12 +201,23 @@ export function verifyTlogEntry(entry: unknown, witnessedHashHex: string, materi
   // set: the log's promise, over exactly the strings and integers the entry carries.
   if (logKey) {
     const payload = canonicalJson({ body: e.body, integratedTime: e.integratedTime, logID: e.logID, logIndex: e.logIndex });
-    if (verifySignature(logKey.key, Buffer.from(payload, 'latin1'), Buffer.from(e.verification.signedEntryTimestamp, 'base64'))) pass('set');
-    else fail('PROOF_TLOG_SET', `the signed entry timestamp does not verify with log key ${e.logID} over ${payload.length > 200 ? `{body, integratedTime: ${e.integratedTime}, logID, logIndex: ${e.logIndex}}` : payload}`);
+    if (verifySignature(logKey.key, Buffer.from(payload, 'latin1'), Buffer.from(e.verification.signedEntryTimestamp, 'base64')))
+      pass('set');
+    else
+      fail(
+        'PROOF_TLOG_SET',
+        `the signed entry timestamp does not verify with log key ${e.logID} over ${payload.length > 200 ? `{body, integratedTime: ${e.integratedTime}, logID, logIndex: ${e.logIndex}}` : payload}`,
+      );
   }
 
   // inclusion: RFC 6962 leaf of the body bytes, RFC 9162 §2.1.3.2 walk with the exact path length.
-  const inclusion = verifyInclusion(hashLeaf(body), proof.logIndex, proof.treeSize, proof.hashes.map(hashFromHex), hashFromHex(proof.rootHash));
+  const inclusion = verifyInclusion(
+    hashLeaf(body),
+    proof.logIndex,
+    proof.treeSize,
+    proof.hashes.map(hashFromHex),
+    hashFromHex(proof.rootHash),
+  );
   if (inclusion.ok) pass('inclusion');
   else fail('PROOF_TLOG_INCLUSION', inclusionProblem(inclusion.failure, proof));
 
@@ -211,14 +229,24 @@ type Fail = (code: TlogCode, problem: string) => void;
 type Pass = (check: TlogCheck) => void;
 
 /** The submitter's signature over the artifact bytes, then the submitter's key against the pinned submitter keys at integratedTime. */
-function checkEntrySignature(spec: HashedRekordSpec, witnessedHashHex: string, integratedTime: number, submitterKeys: readonly PinnedSubmitterKey[], fail: Fail, pass: Pass): void {
+function checkEntrySignature(
+  spec: HashedRekordSpec,
+  witnessedHashHex: string,
+  integratedTime: number,
+  submitterKeys: readonly PinnedSubmitterKey[],
+  fail: Fail,
+  pass: Pass,
+): void {
   const key = submitterKey(spec.publicKey);
   if (typeof key === 'string') {
     fail('PROOF_TLOG_ENTRY_SIGNATURE', key);
     return;
   }
   if (!verifySignature(key, Buffer.from(witnessedHashHex, 'latin1'), Buffer.from(spec.signature, 'base64'))) {
-    fail('PROOF_TLOG_ENTRY_SIGNATURE', `spec.signature does not verify with the submitter's ${key.asymmetricKeyType} key over the witnessed hash's hex string`);
+    fail(
+      'PROOF_TLOG_ENTRY_SIGNATURE',
+      `spec.signature does not verify with the submitter's ${key.asymmetricKeyType} key over the witnessed hash's hex string`,
+    );
     return;
   }
   const pinned = submitterKeys.filter((k) => k.key.equals(key));
@@ -226,10 +254,16 @@ function checkEntrySignature(spec: HashedRekordSpec, witnessedHashHex: string, i
   if (pinned.some((k) => inWindow(k, ms))) pass('entry_signature');
   else if (pinned.length === 0) {
     const names = submitterKeys.map((k) => k.key_id).join(', ') || 'none';
-    fail('PROOF_TLOG_SUBMITTER_UNPINNED', `the entry verifies, but its submitter key (${key.asymmetricKeyType}, SPKI SHA-256 ${logIdOf(key)}) is not a pinned submitter key (tlog_submitter_keys: ${names}): someone else logged this hash`);
+    fail(
+      'PROOF_TLOG_SUBMITTER_UNPINNED',
+      `the entry verifies, but its submitter key (${key.asymmetricKeyType}, SPKI SHA-256 ${logIdOf(key)}) is not a pinned submitter key (tlog_submitter_keys: ${names}): someone else logged this hash`,
+    );
   } else {
     const windows = pinned.map((k) => `${k.key_id} ${windowText(k)}`).join(', ');
-    fail('PROOF_TLOG_SUBMITTER_UNPINNED', `the entry verifies with pinned submitter key ${windows}, whose window does not contain integratedTime ${isoSeconds(integratedTime)}`);
+    fail(
+      'PROOF_TLOG_SUBMITTER_UNPINNED',
+      `the entry verifies with pinned submitter key ${windows}, whose window does not contain integratedTime ${isoSeconds(integratedTime)}`,
+    );
   }
 }
 
@@ -246,14 +280,17 @@ function checkCheckpoint(proof: TlogInclusionProof, logKey: PinnedLogKey | undef
     fail('PROOF_TLOG_CHECKPOINT', text);
   };
   if (cp.size !== proof.treeSize) problem(`the checkpoint is for tree size ${cp.size}, the inclusion proof for ${proof.treeSize}`);
-  if (cp.root.toString('hex') !== proof.rootHash) problem(`the checkpoint's root ${cp.root.toString('hex')} differs from the inclusion proof's root ${proof.rootHash}`);
+  if (cp.root.toString('hex') !== proof.rootHash)
+    problem(`the checkpoint's root ${cp.root.toString('hex')} differs from the inclusion proof's root ${proof.rootHash}`);
   if (!logKey) return; // no pinned key to verify the signature with: log_key reports it
   const hint = Buffer.from(logKey.log_id, 'hex').subarray(0, 4);
   const lines = cp.signatures.filter((s) => s.hint.equals(hint));
   const note = Buffer.from(cp.note, 'utf8');
   if (lines.length === 0) {
     const signers = cp.signatures.map((s) => `${s.name} (key hint ${s.hint.toString('hex')})`).join(', ');
-    problem(`the checkpoint carries no signature by log key ${logKey.log_id} (key hint ${hint.toString('hex')}); it is signed by ${signers}`);
+    problem(
+      `the checkpoint carries no signature by log key ${logKey.log_id} (key hint ${hint.toString('hex')}); it is signed by ${signers}`,
+    );
   } else if (!lines.some((s) => verifySignature(logKey.key, note, s.signature))) {
     problem(`the checkpoint's signature with the key hint of log ${logKey.log_id} does not verify with the pinned log key`);
   }
@@ -276,13 +313,23 @@ function inclusionProblem(failure: InclusionFailure, p: TlogInclusionProof): str
 // --- reading the entry and its body (the checkpoint: pipeline/formats/checkpoint.ts) ----------
 
 function readEntry(raw: unknown): { entry: TlogEntry } | { problems: string[] } {
-  if (!isRecord(raw)) return { problems: [`the transparency-log entry must be a JSON object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : raw instanceof JsonNumber ? 'a number' : typeof raw}`] };
+  if (!isRecord(raw))
+    return {
+      problems: [
+        `the transparency-log entry must be a JSON object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : raw instanceof JsonNumber ? 'a number' : typeof raw}`,
+      ],
+    };
   // ajv sees plain JS; an integer beyond 2^53 becomes a bigint, which is not a JSON-Schema integer.
   const plain = toPlain(raw as JsonValue);
   if (!validateEntry(plain)) return { problems: describeErrors(validateEntry.errors).map((p) => `transparency-log entry ${p.trim()}`) };
   const entry = plain as TlogEntry;
   const p = entry.verification.inclusionProof;
-  const unsafe = [['integratedTime', entry.integratedTime], ['logIndex', entry.logIndex], ['inclusionProof/logIndex', p.logIndex], ['inclusionProof/treeSize', p.treeSize]]
+  const unsafe = [
+    ['integratedTime', entry.integratedTime],
+    ['logIndex', entry.logIndex],
+    ['inclusionProof/logIndex', p.logIndex],
+    ['inclusionProof/treeSize', p.treeSize],
+  ]
     .filter(([, n]) => !Number.isSafeInteger(n))
     .map(([name]) => `transparency-log entry /${String(name)} is beyond 2^53`);
   return unsafe.length > 0 ? { problems: unsafe } : { entry };
@@ -309,15 +356,23 @@ function readHashedRekord(body: Buffer): { spec: HashedRekordSpec } | { problem:
   }
   if (!isRecord(doc)) return { problem: 'the entry body is not a JSON object' };
   const kind = field(doc, ['kind']);
-  if (kind !== 'hashedrekord') return { problem: `the entry is of kind ${shown(kind)}, not hashedrekord: it does not log a signed artifact hash` };
+  if (kind !== 'hashedrekord')
+    return { problem: `the entry is of kind ${shown(kind)}, not hashedrekord: it does not log a signed artifact hash` };
   const apiVersion = field(doc, ['apiVersion']);
   if (apiVersion !== '0.0.1') return { problem: `the hashedrekord entry has apiVersion ${shown(apiVersion)}, not 0.0.1` };
   const spec: Partial<HashedRekordSpec> = {};
-  const paths = { algorithm: ['spec', 'data', 'hash', 'algorithm'], value: ['spec', 'data', 'hash', 'value'], signature: ['spec', 'signature', 'content'], publicKey: ['spec', 'signature', 'publicKey', 'content'] } as const;
+  const paths = {
+    algorithm: ['spec', 'data', 'hash', 'algorithm'],
+    value: ['spec', 'data', 'hash', 'value'],
+    signature: ['spec', 'signature', 'content'],
+    publicKey: ['spec', 'signature', 'publicKey', 'content'],
+  } as const;
   for (const [name, path] of Object.entries(paths) as [keyof HashedRekordSpec, readonly string[]][]) {
     const value = field(doc, path);
     if (typeof value !== 'string' || (name !== 'algorithm' && name !== 'value' && !BASE64_STD.test(value))) {
-      return { problem: `the hashedrekord body's ${path.join('.')} is missing or not a ${name === 'algorithm' || name === 'value' ? 'string' : 'base64 string'}` };
+      return {
+        problem: `the hashedrekord body's ${path.join('.')} is missing or not a ${name === 'algorithm' || name === 'value' ? 'string' : 'base64 string'}`,
+      };
     }
     spec[name] = value;
   }
@@ -327,7 +382,8 @@ function readHashedRekord(body: Buffer): { spec: HashedRekordSpec } | { problem:
 /** The submitter's key from spec.signature.publicKey.content: base64 of a PEM public key or certificate. */
 function submitterKey(content: string): KeyObject | string {
   const pem = Buffer.from(content, 'base64').toString('utf8').trim();
-  if (!/^-----BEGIN (PUBLIC KEY|CERTIFICATE)-----/.test(pem)) return "the submitter's key (spec.signature.publicKey.content) is not a PEM public key or certificate";
+  if (!/^-----BEGIN (PUBLIC KEY|CERTIFICATE)-----/.test(pem))
+    return "the submitter's key (spec.signature.publicKey.content) is not a PEM public key or certificate";
   try {
     return createPublicKey(pem);
   } catch (e) {

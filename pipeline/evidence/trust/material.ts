@@ -72,12 +72,19 @@ const BASE64URL_43 = /^[A-Za-z0-9_-]{43}$/;
  * `policy.tlog_keys[i].public_key_file`; `more` holds the texts of tsa_certs and of
  * tlog_submitter_keys[i].public_key_file, in the policy's order.
  */
-export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], tlogKeyPems: string[] = [], more: MoreTrustTexts = {}): TrustMaterial {
+export function buildTrustMaterial(
+  policy: TrustPolicy,
+  tsaRootPems: string[],
+  tlogKeyPems: string[] = [],
+  more: MoreTrustTexts = {},
+): TrustMaterial {
   const tsaCertPems = more.tsaCertPems ?? [];
   const submitterPems = more.tlogSubmitterKeyPems ?? [];
   const tsaCerts = policy.tsa_certs ?? [];
-  if (tsaRootPems.length !== policy.tsa_roots.length) throw new TypeError(`buildTrustMaterial: ${policy.tsa_roots.length} tsa_roots but ${tsaRootPems.length} PEM texts`);
-  if (tsaCertPems.length !== tsaCerts.length) throw new TypeError(`buildTrustMaterial: ${tsaCerts.length} tsa_certs but ${tsaCertPems.length} PEM texts`);
+  if (tsaRootPems.length !== policy.tsa_roots.length)
+    throw new TypeError(`buildTrustMaterial: ${policy.tsa_roots.length} tsa_roots but ${tsaRootPems.length} PEM texts`);
+  if (tsaCertPems.length !== tsaCerts.length)
+    throw new TypeError(`buildTrustMaterial: ${tsaCerts.length} tsa_certs but ${tsaCertPems.length} PEM texts`);
   const seen = new Set<string>();
   const keys = policy.arkforge_keys.map((entry, index): PinnedKey => {
     const where = `arkforge_keys[${index}] (key_id ${JSON.stringify(entry.key_id)})`;
@@ -95,9 +102,17 @@ export function buildTrustMaterial(policy: TrustPolicy, tsaRootPems: string[], t
     const from_ms = utcMillis(entry.valid_from);
     const until_ms = entry.valid_until === null ? null : utcMillis(entry.valid_until);
     if (from_ms === undefined) invalid(`${where}: valid_from ${JSON.stringify(entry.valid_from)} is not an ISO-8601 UTC instant`);
-    if (until_ms === undefined) invalid(`${where}: valid_until ${JSON.stringify(entry.valid_until)} is not an ISO-8601 UTC instant (or null: no end)`);
+    if (until_ms === undefined)
+      invalid(`${where}: valid_until ${JSON.stringify(entry.valid_until)} is not an ISO-8601 UTC instant (or null: no end)`);
     if (until_ms !== null && !(from_ms < until_ms)) invalid(`${where}: the window [valid_from, valid_until) is empty`);
-    return Object.freeze({ key_id: entry.key_id, public_key: entry.public_key, x, key, from_ms, ...(until_ms === null ? {} : { until_ms }) });
+    return Object.freeze({
+      key_id: entry.key_id,
+      public_key: entry.public_key,
+      x,
+      key,
+      from_ms,
+      ...(until_ms === null ? {} : { until_ms }),
+    });
   });
   const batchMaxSkewSeconds = policy.batch_max_skew_seconds ?? DEFAULT_BATCH_MAX_SKEW_SECONDS;
   for (const [name, value] of [

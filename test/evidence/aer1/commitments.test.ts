@@ -29,7 +29,7 @@ function withMember(key: string, raw: string | undefined): string {
 
 describe('readCommitmentLine: one row per rule', () => {
   it.each<[string, string, boolean]>([
-    ['the kit\'s commitment with the witness members', canonicalJson(GOOD), true],
+    ["the kit's commitment with the witness members", canonicalJson(GOOD), true],
     ['published_at with 9 fraction digits', withMember('published_at', '"2026-10-01T18:30:00.123456789Z"'), true],
     ['published_at with one fraction digit', withMember('published_at', '"2026-10-01T18:30:00.7Z"'), true],
     ['published_at with an offset', withMember('published_at', '"2026-10-01T20:30:00+02:00"'), true],
@@ -59,7 +59,16 @@ describe('readCommitmentLine: one row per rule', () => {
     ['witness missing', withMember('witness', undefined), true],
     ['witness null (not recorded)', withMember('witness', 'null'), true],
     ['retrieved_at null (not recorded)', withMember('retrieved_at', 'null'), true],
-    ['the draft\'s four members alone', canonicalJson({ job_id: GOOD.job_id, final_entry_digest: GOOD.final_entry_digest, entry_count: GOOD.entry_count, published_at: GOOD.published_at }), true],
+    [
+      "the draft's four members alone",
+      canonicalJson({
+        job_id: GOOD.job_id,
+        final_entry_digest: GOOD.final_entry_digest,
+        entry_count: GOOD.entry_count,
+        published_at: GOOD.published_at,
+      }),
+      true,
+    ],
     ['retrieved_at not a date-time', withMember('retrieved_at', '"yesterday"'), false],
     ['an unknown member', withMember('publised_at', '"2026-10-01T18:30:00Z"'), false],
     ['not an object', `[${canonicalJson(GOOD)}]`, false],
@@ -74,10 +83,12 @@ describe('readCommitmentLine: one row per rule', () => {
     expect(readCommitmentLine(parseJson(canonicalJson(GOOD)), AT)).toEqual({ ...AT, ok: true, commitment: GOOD });
   });
 
-  it('reads the draft\'s four members alone with the witness members not recorded (null)', () => {
+  it("reads the draft's four members alone with the witness members not recorded (null)", () => {
     const { job_id, final_entry_digest, entry_count, published_at } = GOOD;
     expect(readCommitmentLine(parseJson(canonicalJson({ job_id, final_entry_digest, entry_count, published_at })), AT)).toEqual({
-      ...AT, ok: true, commitment: { job_id, final_entry_digest, entry_count, published_at, witness: null, retrieved_via: null, retrieved_at: null },
+      ...AT,
+      ok: true,
+      commitment: { job_id, final_entry_digest, entry_count, published_at, witness: null, retrieved_via: null, retrieved_at: null },
     });
   });
 
@@ -102,15 +113,28 @@ describe('readCommitments: every line of the file, a malformed one never stoppin
     return readCommitments(path, COMMITMENTS_FILE);
   };
   const other = { ...GOOD, job_id: 'job-2' };
-  const text = commitmentsText(GOOD, '{"job_id": "job-2", "entry_count": 5.0}', 'not json', '{"a": 1, "a": 2}', other) + '\n' + commitmentsText(GOOD);
+  const text =
+    commitmentsText(GOOD, '{"job_id": "job-2", "entry_count": 5.0}', 'not json', '{"a": 1, "a": 2}', other) + '\n' + commitmentsText(GOOD);
 
   it('reports each malformed line with its file, line number, byte offset and SHA-256', async () => {
     const lines = await read(text);
-    expect(lines.map((l) => [l.line, l.ok])).toEqual([[1, true], [2, false], [3, false], [4, false], [5, true], [6, false], [7, true]]);
+    expect(lines.map((l) => [l.line, l.ok])).toEqual([
+      [1, true],
+      [2, false],
+      [3, false],
+      [4, false],
+      [5, true],
+      [6, false],
+      [7, true],
+    ]);
     expect(lines.every((l) => l.file === COMMITMENTS_FILE)).toBe(true);
     const bad = lines.flatMap((l) => (l.ok ? [] : [[l.line, l.job_id, l.problems.join('; ')]]));
     expect(bad).toEqual([
-      [2, 'job-2', 'missing member "final_entry_digest"; missing member "published_at"; "entry_count" must be a positive JSON integer (5, not 5.0), got 5.0'],
+      [
+        2,
+        'job-2',
+        'missing member "final_entry_digest"; missing member "published_at"; "entry_count" must be a positive JSON integer (5, not 5.0), got 5.0',
+      ],
       [3, null, expect.stringMatching(/^JSON_SYNTAX: /)],
       [4, null, expect.stringMatching(/^JSON_DUPLICATE_KEY: /)],
       [6, null, expect.stringMatching(/^LINE_EMPTY: /)],
@@ -131,12 +155,16 @@ describe('readCommitments: every line of the file, a malformed one never stoppin
   it('reads an empty file as no lines, and a last line without its newline', async () => {
     expect(await read('')).toEqual([]);
     const line = canonicalJson(GOOD);
-    expect(await read(line)).toEqual([{ file: COMMITMENTS_FILE, line: 1, byte_offset: 0, line_sha256: sha256Hex(line), ok: true, commitment: GOOD }]);
+    expect(await read(line)).toEqual([
+      { file: COMMITMENTS_FILE, line: 1, byte_offset: 0, line_sha256: sha256Hex(line), ok: true, commitment: GOOD },
+    ]);
   });
 
   it('refuses, line by line as a submission line is rejected, a BOM, CRLF and bytes that are not UTF-8', async () => {
     const line = canonicalJson(GOOD);
-    const lines = await read(Buffer.concat([Buffer.from(`\ufeff${line}\n${line}\r\n`), Buffer.from([0x7b, 0xff, 0x7d, 0x0a]), Buffer.from(`${line}\n`)]));
+    const lines = await read(
+      Buffer.concat([Buffer.from(`\ufeff${line}\n${line}\r\n`), Buffer.from([0x7b, 0xff, 0x7d, 0x0a]), Buffer.from(`${line}\n`)]),
+    );
     expect(lines.map((l) => [l.line, l.ok, l.ok ? '' : l.problems[0]!.split(':')[0]])).toEqual([
       [1, false, 'JSON_SYNTAX'], // U+FEFF is kept and refused by the parser, as Python's json.loads does
       [2, false, 'LINE_CRLF'],
@@ -144,6 +172,11 @@ describe('readCommitments: every line of the file, a malformed one never stoppin
       [4, true, ''],
     ]);
     // The offsets count the BOM's three bytes.
-    expect(lines.map((l) => l.byte_offset)).toEqual([0, 3 + line.length + 1, 3 + 2 * (line.length + 1) + 1, 3 + 2 * (line.length + 1) + 1 + 4]);
+    expect(lines.map((l) => l.byte_offset)).toEqual([
+      0,
+      3 + line.length + 1,
+      3 + 2 * (line.length + 1) + 1,
+      3 + 2 * (line.length + 1) + 1 + 4,
+    ]);
   });
 });

@@ -9,7 +9,10 @@ export const COMMITMENTS_FILE = 'inputs/commitments.jsonl';
 
 /** The commitments file made of these lines (objects written as canonical JSON, or raw text). */
 export function commitmentsText(...lines: unknown[]): string {
-  return lines.map((l) => (typeof l === 'string' ? l : canonicalJson(l))).map((l) => `${l}\n`).join('');
+  return lines
+    .map((l) => (typeof l === 'string' ? l : canonicalJson(l)))
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
 /** These lines (objects as canonical JSON, or raw text) read as lines 1, 2, … of COMMITMENTS_FILE. */

@@ -5,7 +5,15 @@
 // verifies is COMMITMENT_SIGNATURE_INVALID. One row per rule, a passing and a failing case.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decideSigners, indexCommitments, readCommitmentLine, readCommitmentText, verifyTimeline, type AgentKeyring, type CommitmentLine } from '../../../pipeline/evidence/aer1/index.ts';
+import {
+  decideSigners,
+  indexCommitments,
+  readCommitmentLine,
+  readCommitmentText,
+  verifyTimeline,
+  type AgentKeyring,
+  type CommitmentLine,
+} from '../../../pipeline/evidence/aer1/index.ts';
 import { signCanonical } from '../../../pipeline/evidence/intake/ed25519.ts';
 import { canonicalJson, parseJson } from '../../../pipeline/formats/canonical-json.ts';
 import { sha256Hex } from '../../../pipeline/formats/hash.ts';
@@ -15,8 +23,13 @@ import { CLOSES_AT } from './helpers.ts';
 const OWNER = 'sys-owner';
 const RIVAL = 'sys-rival';
 const key = (): KeyObject => generateKeyPairSync('ed25519').privateKey;
-const owner = key(), rival = key(), stranger = key();
-const KEYRING: AgentKeyring = [{ system_id: OWNER, key: owner }, { system_id: RIVAL, key: rival }];
+const owner = key(),
+  rival = key(),
+  stranger = key();
+const KEYRING: AgentKeyring = [
+  { system_id: OWNER, key: owner },
+  { system_id: RIVAL, key: rival },
+];
 
 const { timeline, commitment } = buildTimeline({ job_id: 'job-1', receipts: sampleReceipts(8, 'job-1') });
 /** The same job committed to a cut timeline (3 entries, another final digest). */
@@ -30,28 +43,95 @@ function lines(ls: readonly Line[]): CommitmentLine[] {
   return ls.map((l, i) => {
     const text = canonicalJson(l.c);
     const file = l.intake === undefined ? 'inputs/commitments.jsonl' : `inputs/commitments/${l.intake}.jsonl`;
-    return readCommitmentText(text, { file, line: i + 1, byte_offset: 0, line_sha256: sha256Hex(text), ...(l.intake !== undefined ? { intake_owner: l.intake } : {}) });
+    return readCommitmentText(text, {
+      file,
+      line: i + 1,
+      byte_offset: 0,
+      line_sha256: sha256Hex(text),
+      ...(l.intake !== undefined ? { intake_owner: l.intake } : {}),
+    });
   });
 }
-const verify = (ls: readonly Line[], who: string | null = OWNER, keys: AgentKeyring = KEYRING) => verifyTimeline(timeline, indexCommitments(lines(ls), keys), CLOSES_AT, who);
+const verify = (ls: readonly Line[], who: string | null = OWNER, keys: AgentKeyring = KEYRING) =>
+  verifyTimeline(timeline, indexCommitments(lines(ls), keys), CLOSES_AT, who);
 
 describe('whose commitment counts: one row per rule', () => {
   it.each([
     ['an unsigned matching commitment (the AER-1 -09 shape) anchors', [{ c: commitment }], 'ANCHORED', []],
     ['a matching commitment signed by the owner anchors', [{ c: signedBy(owner, commitment) }], 'ANCHORED', []],
     ['a matching commitment signed by another system still anchors', [{ c: signedBy(rival, commitment) }], 'ANCHORED', []],
-    ['an unsigned differing commitment beside the matching one is foreign, the timeline anchored', [{ c: commitment }, { c: cut }], 'ANCHORED', ['COMMITMENT_FOREIGN']],
-    ['a differing one signed by another registered system is foreign', [{ c: commitment }, { c: signedBy(rival, cut) }], 'ANCHORED', ['COMMITMENT_FOREIGN']],
-    ['a differing one from another system\'s intake file is foreign', [{ c: commitment }, { c: cut, intake: RIVAL }], 'ANCHORED', ['COMMITMENT_FOREIGN']],
-    ['a differing one signed by the owner conflicts', [{ c: commitment }, { c: signedBy(owner, cut) }], 'UNANCHORED', ['COMMITMENT_CONFLICT']],
-    ['a differing one from the owner\'s intake file conflicts', [{ c: commitment }, { c: cut, intake: OWNER }], 'UNANCHORED', ['COMMITMENT_CONFLICT']],
-    ['the owner\'s own matching and differing, both signed: conflict', [{ c: signedBy(owner, commitment) }, { c: signedBy(owner, cut) }], 'UNANCHORED', ['COMMITMENT_CONFLICT']],
-    ['a differing one signed by a key nobody registered: invalid signature, read as unsigned, foreign', [{ c: commitment }, { c: signedBy(stranger, cut) }], 'ANCHORED', ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID']],
-    ['the owner\'s signature over other bytes: invalid, so it does not conflict', [{ c: commitment }, { c: { ...signedBy(owner, commitment), final_entry_digest: cut.final_entry_digest } }], 'ANCHORED', ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID']],
-    ['a matching commitment with an invalid signature still anchors', [{ c: { ...commitment, signature: signCanonical(owner, cut) } }], 'ANCHORED', ['COMMITMENT_SIGNATURE_INVALID']],
-    ['the owner\'s differing one late does not conflict', [{ c: commitment }, { c: signedBy(owner, { ...cut, published_at: '2026-12-01T00:00:00Z' }) }], 'ANCHORED', []],
-    ['none matches: the best candidate\'s mismatch codes, as before (only the owner\'s)', [{ c: signedBy(owner, cut) }], 'UNANCHORED', ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH']],
-    ['none matches, a foreign one is the best candidate: its mismatch codes', [{ c: cut }], 'UNANCHORED', ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH']],
+    [
+      'an unsigned differing commitment beside the matching one is foreign, the timeline anchored',
+      [{ c: commitment }, { c: cut }],
+      'ANCHORED',
+      ['COMMITMENT_FOREIGN'],
+    ],
+    [
+      'a differing one signed by another registered system is foreign',
+      [{ c: commitment }, { c: signedBy(rival, cut) }],
+      'ANCHORED',
+      ['COMMITMENT_FOREIGN'],
+    ],
+    [
+      "a differing one from another system's intake file is foreign",
+      [{ c: commitment }, { c: cut, intake: RIVAL }],
+      'ANCHORED',
+      ['COMMITMENT_FOREIGN'],
+    ],
+    [
+      'a differing one signed by the owner conflicts',
+      [{ c: commitment }, { c: signedBy(owner, cut) }],
+      'UNANCHORED',
+      ['COMMITMENT_CONFLICT'],
+    ],
+    [
+      "a differing one from the owner's intake file conflicts",
+      [{ c: commitment }, { c: cut, intake: OWNER }],
+      'UNANCHORED',
+      ['COMMITMENT_CONFLICT'],
+    ],
+    [
+      "the owner's own matching and differing, both signed: conflict",
+      [{ c: signedBy(owner, commitment) }, { c: signedBy(owner, cut) }],
+      'UNANCHORED',
+      ['COMMITMENT_CONFLICT'],
+    ],
+    [
+      'a differing one signed by a key nobody registered: invalid signature, read as unsigned, foreign',
+      [{ c: commitment }, { c: signedBy(stranger, cut) }],
+      'ANCHORED',
+      ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'],
+    ],
+    [
+      "the owner's signature over other bytes: invalid, so it does not conflict",
+      [{ c: commitment }, { c: { ...signedBy(owner, commitment), final_entry_digest: cut.final_entry_digest } }],
+      'ANCHORED',
+      ['COMMITMENT_FOREIGN', 'COMMITMENT_SIGNATURE_INVALID'],
+    ],
+    [
+      'a matching commitment with an invalid signature still anchors',
+      [{ c: { ...commitment, signature: signCanonical(owner, cut) } }],
+      'ANCHORED',
+      ['COMMITMENT_SIGNATURE_INVALID'],
+    ],
+    [
+      "the owner's differing one late does not conflict",
+      [{ c: commitment }, { c: signedBy(owner, { ...cut, published_at: '2026-12-01T00:00:00Z' }) }],
+      'ANCHORED',
+      [],
+    ],
+    [
+      "none matches: the best candidate's mismatch codes, as before (only the owner's)",
+      [{ c: signedBy(owner, cut) }],
+      'UNANCHORED',
+      ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    ],
+    [
+      'none matches, a foreign one is the best candidate: its mismatch codes',
+      [{ c: cut }],
+      'UNANCHORED',
+      ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    ],
   ] as const)('%s', (_, ls, status, reason_codes) => {
     const r = verify(ls);
     expect({ status: r.status, reason_codes: r.reason_codes }).toEqual({ status, reason_codes });
@@ -64,7 +144,10 @@ describe('whose commitment counts: one row per rule', () => {
   });
 
   it('outside a study (no owner), the owner-signed differing commitment is foreign', () => {
-    expect(verify([{ c: commitment }, { c: signedBy(owner, cut) }], null)).toMatchObject({ status: 'ANCHORED', reason_codes: ['COMMITMENT_FOREIGN'] });
+    expect(verify([{ c: commitment }, { c: signedBy(owner, cut) }], null)).toMatchObject({
+      status: 'ANCHORED',
+      reason_codes: ['COMMITMENT_FOREIGN'],
+    });
   });
 
   it('the problems name the foreign line and say it cancels nothing', () => {
@@ -80,7 +163,11 @@ describe('the signature member, as the reader reads it', () => {
     expect(line).toMatchObject({ ok: true, commitment });
     expect(line.ok && line.signed?.payload).toBe(canonicalJson(commitment));
   });
-  it.each([['a number', 7], ['an empty string', ''], ['null', null]])('a signature that is %s is malformed', (_, signature) => {
+  it.each([
+    ['a number', 7],
+    ['an empty string', ''],
+    ['null', null],
+  ])('a signature that is %s is malformed', (_, signature) => {
     expect(readCommitmentLine(parseJson(canonicalJson({ ...commitment, signature })), AT)).toMatchObject({ ok: false, job_id: 'job-1' });
   });
 });
@@ -89,7 +176,11 @@ describe('signers decided once (decideSigners), as the verify stage hands them t
   it('a decided signer is the one the keys give, and a worker that holds no key judges the same', () => {
     const ls = lines([{ c: commitment }, { c: signedBy(owner, cut) }, { c: signedBy(stranger, cut) }]);
     const decided = decideSigners(ls, KEYRING);
-    expect(decided.map((l) => (l.ok ? l.signer ?? null : null))).toEqual([null, { kind: 'signed', system_id: OWNER }, { kind: 'invalid' }]);
+    expect(decided.map((l) => (l.ok ? (l.signer ?? null) : null))).toEqual([
+      null,
+      { kind: 'signed', system_id: OWNER },
+      { kind: 'invalid' },
+    ]);
     // With the signers decided, no key is needed: the owner's signed cut timeline still conflicts.
     const r = verifyTimeline(timeline, indexCommitments(decided, []), CLOSES_AT, OWNER);
     expect(r.status).toBe('UNANCHORED');

@@ -26,8 +26,18 @@ interface Vector {
 const vectors = (read('reference-vectors.json') as unknown as { vectors: Vector[] }).vectors;
 
 /** The kit's commitment to job-7a1f (PROVENANCE.md), with the organizer's witness members. */
-const WITNESS = { witness: 'aer1 conformance kit', retrieved_via: 'test/fixtures/real/aer1/PROVENANCE.md', retrieved_at: '2026-10-02T00:00:00Z' };
-const KIT_COMMITMENT = { job_id: 'job-7a1f', final_entry_digest: '79b1e2e26842e7a49f7d0c0606e795c08d84d3877bb95988492601b7451074b0', entry_count: 5, published_at: '2026-10-01T18:30:00Z', ...WITNESS };
+const WITNESS = {
+  witness: 'aer1 conformance kit',
+  retrieved_via: 'test/fixtures/real/aer1/PROVENANCE.md',
+  retrieved_at: '2026-10-02T00:00:00Z',
+};
+const KIT_COMMITMENT = {
+  job_id: 'job-7a1f',
+  final_entry_digest: '79b1e2e26842e7a49f7d0c0606e795c08d84d3877bb95988492601b7451074b0',
+  entry_count: 5,
+  published_at: '2026-10-01T18:30:00Z',
+  ...WITNESS,
+};
 /** The kit's commitment is dated 2026-10-01; a study closing after it. */
 const KIT_CLOSES_AT = '2026-10-02T00:00:00Z';
 
@@ -38,7 +48,18 @@ function lineOf(commitment: JsonValue): string {
 
 describe('the ten reference-verdict vectors come out as the reference runner says', () => {
   it('holds six receipts, three timelines and one commitment', () => {
-    expect(vectors.map((v) => v.kind)).toEqual(['receipt', 'receipt', 'receipt', 'receipt', 'receipt', 'receipt', 'chain', 'chain', 'chain', 'commitment']);
+    expect(vectors.map((v) => v.kind)).toEqual([
+      'receipt',
+      'receipt',
+      'receipt',
+      'receipt',
+      'receipt',
+      'receipt',
+      'chain',
+      'chain',
+      'chain',
+      'commitment',
+    ]);
   });
 
   // The codes each invalid vector must give, as SPEC §5.2 names them (hand-written here).
@@ -81,20 +102,28 @@ describe('the ten reference-verdict vectors come out as the reference runner say
 
   it('x-encoding-reference and x-encoding-draft-literal differ only in how U+007F was escaped when they were linked', () => {
     const byName = (n: string) => vectors.find((v) => v.name === n)!.timeline as Array<Record<string, JsonValue>>;
-    const ref = byName('x-encoding-reference'), literal = byName('x-encoding-draft-literal');
+    const ref = byName('x-encoding-reference'),
+      literal = byName('x-encoding-draft-literal');
     expect(ref.map((e) => ({ ...e, prev_digest: null }))).toEqual(literal.map((e) => ({ ...e, prev_digest: null })));
     expect(ref[0]!.tool).toBe('t\u00e9st\u007ftool');
   });
 });
 
-describe('the conformance kit\'s timeline job-7a1f and its commitment', () => {
+describe("the conformance kit's timeline job-7a1f and its commitment", () => {
   const timeline = read('timeline-job-7a1f.json');
   const plain = JSON.parse(readFileSync(join(DIR, 'timeline-job-7a1f.json'), 'utf8')) as Timeline;
   const verify = (doc: unknown, ...commitments: unknown[]) => verifyTimeline(doc, commitmentIndex(...commitments), KIT_CLOSES_AT);
 
   it('is ANCHORED by its published commitment, every check passing', () => {
     const r = verify(timeline, KIT_COMMITMENT);
-    expect(r).toMatchObject({ status: 'ANCHORED', reason_codes: [], form: 'array', construction: 'current', job_id: 'job-7a1f', entry_count: 5 });
+    expect(r).toMatchObject({
+      status: 'ANCHORED',
+      reason_codes: [],
+      form: 'array',
+      construction: 'current',
+      job_id: 'job-7a1f',
+      entry_count: 5,
+    });
     expect(r.final_entry_digest).toBe(KIT_COMMITMENT.final_entry_digest);
     expect(Object.values(r.checks).every((o) => o === 'pass')).toBe(true);
     expect(r.entries.map((e) => e.id)).toEqual(['r-job-7a1f-0', 'r-job-7a1f-1', 'r-job-7a1f-2', 'r-job-7a1f-3', 'r-job-7a1f-4']);
@@ -102,15 +131,31 @@ describe('the conformance kit\'s timeline job-7a1f and its commitment', () => {
 
   it('is ANCHORED in the envelope declaring 09, and in a study closing when the kit was published is late', () => {
     expect(verify(envelope('09', plain), KIT_COMMITMENT).status).toBe('ANCHORED');
-    expect(verifyTimeline(timeline, commitmentIndex(KIT_COMMITMENT), '2026-10-01T18:30:00Z')).toMatchObject({ status: 'UNANCHORED', reason_codes: ['COMMITMENT_LATE'] });
+    expect(verifyTimeline(timeline, commitmentIndex(KIT_COMMITMENT), '2026-10-01T18:30:00Z')).toMatchObject({
+      status: 'UNANCHORED',
+      reason_codes: ['COMMITMENT_LATE'],
+    });
     expect(verify(timeline, { ...KIT_COMMITMENT, published_at: '2026-10-01T20:30:00+02:00' })).toMatchObject({ status: 'ANCHORED' });
   });
 
   it.each<[string, () => unknown, string[]]>([
     ['tail cut to 3 and re-closed', () => cutTail(plain, 3), ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH']],
     ['head cut by 2 and renumbered', () => cutHead(plain, 2), ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH']],
-    ['last entry substituted', () => substituteLast(plain, { tool: 'price_lookup', provenance_class: 'LOGGED BY AGENT', canonical_bytes: '{"job":"job-7a1f","entry":4,"tag":"forged"}' }), ['COMMITMENT_FINAL_DIGEST_MISMATCH']],
-    ['a commitment to the cut timeline embedded in the envelope', () => ({ ...envelope('09', cutTail(plain, 3)), commitment: { ...KIT_COMMITMENT, entry_count: 3 } }), ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH']],
+    [
+      'last entry substituted',
+      () =>
+        substituteLast(plain, {
+          tool: 'price_lookup',
+          provenance_class: 'LOGGED BY AGENT',
+          canonical_bytes: '{"job":"job-7a1f","entry":4,"tag":"forged"}',
+        }),
+      ['COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    ],
+    [
+      'a commitment to the cut timeline embedded in the envelope',
+      () => ({ ...envelope('09', cutTail(plain, 3)), commitment: { ...KIT_COMMITMENT, entry_count: 3 } }),
+      ['COMMITMENT_COUNT_MISMATCH', 'COMMITMENT_FINAL_DIGEST_MISMATCH'],
+    ],
   ])('%s: internally valid, caught only by the commitment', (_name, make, reason_codes) => {
     const r = verify(make(), KIT_COMMITMENT);
     expect(r.reason_codes.filter((c) => c.startsWith('CHAIN_'))).toEqual([]);
@@ -118,13 +163,19 @@ describe('the conformance kit\'s timeline job-7a1f and its commitment', () => {
   });
 
   it('a late commitment does not anchor it', () => {
-    expect(verify(timeline, { ...KIT_COMMITMENT, published_at: '2026-10-02T00:00:00Z' })).toMatchObject({ status: 'UNANCHORED', reason_codes: ['COMMITMENT_LATE'] });
+    expect(verify(timeline, { ...KIT_COMMITMENT, published_at: '2026-10-02T00:00:00Z' })).toMatchObject({
+      status: 'UNANCHORED',
+      reason_codes: ['COMMITMENT_LATE'],
+    });
   });
 
   it('a commitment embedded in the timeline is ignored', () => {
     const embedded = plain.map((e, i) => (i === 4 ? { ...e, commitment: KIT_COMMITMENT } : e));
     expect(verify(embedded)).toMatchObject({ status: 'UNANCHORED', reason_codes: ['COMMITMENT_MISSING'] });
-    expect(verify({ ...envelope('09', plain), commitment: KIT_COMMITMENT })).toMatchObject({ status: 'UNANCHORED', reason_codes: ['COMMITMENT_MISSING'] });
+    expect(verify({ ...envelope('09', plain), commitment: KIT_COMMITMENT })).toMatchObject({
+      status: 'UNANCHORED',
+      reason_codes: ['COMMITMENT_MISSING'],
+    });
   });
 
   it('relinked the -06 way: given bare, its links fail; declared 06, it is METADATA_UNBOUND', () => {

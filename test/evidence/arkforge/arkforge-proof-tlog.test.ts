@@ -11,9 +11,28 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROOF_CHECKS, PROOF_CODES, verifyEvidenceItem, type CheckOutcome, type ProofCode, type ProofStatus, type ProofVerification } from '../../../pipeline/evidence/arkforge/index.ts';
-import { TLOG_CHECKS, TLOG_CODES, type TlogCheck, type CheckOutcome as TlogCheckOutcome, type TlogEntry } from '../../../pipeline/evidence/tlog/index.ts';
-import { buildTrustMaterial, buildTrustMaterialFrom, trustMaterialInputs, type TrustMaterial } from '../../../pipeline/evidence/trust/index.ts';
+import {
+  PROOF_CHECKS,
+  PROOF_CODES,
+  verifyEvidenceItem,
+  type CheckOutcome,
+  type ProofCode,
+  type ProofStatus,
+  type ProofVerification,
+} from '../../../pipeline/evidence/arkforge/index.ts';
+import {
+  TLOG_CHECKS,
+  TLOG_CODES,
+  type TlogCheck,
+  type CheckOutcome as TlogCheckOutcome,
+  type TlogEntry,
+} from '../../../pipeline/evidence/tlog/index.ts';
+import {
+  buildTrustMaterial,
+  buildTrustMaterialFrom,
+  trustMaterialInputs,
+  type TrustMaterial,
+} from '../../../pipeline/evidence/trust/index.ts';
 import { buildVerifyContext, runVerifyTask } from '../../../pipeline/evidence/task/index.ts';
 import { canonicalJson, parseJson, toPlain, type JsonObject, type JsonValue } from '../../../pipeline/formats/canonical-json.ts';
 import { sha256Hex } from '../../../pipeline/formats/hash.ts';
@@ -21,7 +40,16 @@ import type { TrustPolicy } from '../../../pipeline/formats/trust-policy.ts';
 import { PreregError, REASONS } from '../../../pipeline/reasons.ts';
 import { UNBOUNDED_WINDOW, verifyContextInputs } from '../../../pipeline/verify/inputs.ts';
 import { issueProof } from '../../support/arkforge-issuer.ts';
-import { anchorBatch, issueProofV3, logWitnessedHash, markPending, ownerDisclosure, witnessedHash, type IssueProofV3Options, type IssuedProofV3 } from '../../support/arkforge-issuer-v3.ts';
+import {
+  anchorBatch,
+  issueProofV3,
+  logWitnessedHash,
+  markPending,
+  ownerDisclosure,
+  witnessedHash,
+  type IssueProofV3Options,
+  type IssuedProofV3,
+} from '../../support/arkforge-issuer-v3.ts';
 import { PROJECT_ROOT, runCli } from '../../support/cli.ts';
 import { hashedRekordBody, testKeyPem, TestLog } from '../../support/tlog/test-log.ts';
 import { TEST_LOG_KEY_FILE, TEST_LOG_WINDOW, testSubmitterKeyPolicy, trustDirPinningTestLog } from '../../support/tlog/trust-dir.ts';
@@ -40,20 +68,29 @@ const INTEGRATED = seconds('2026-03-10T12:00:09Z');
 
 // The log: a few entries of other proofs first, so that inclusion proofs have real paths.
 const log = TestLog.withTestKey();
-for (let i = 0; i < 5; i++) log.append(hashedRekordBody({ witnessedHashHex: sha256Hex(`filler ${i}`), submitter: createPrivateKey(STRANGER_PEM) }));
+for (let i = 0; i < 5; i++)
+  log.append(hashedRekordBody({ witnessedHashHex: sha256Hex(`filler ${i}`), submitter: createPrivateKey(STRANGER_PEM) }));
 /** A log nobody pinned. */
 const rogue = new TestLog(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
 rogue.append(hashedRekordBody({ witnessedHashHex: sha256Hex('rogue filler'), submitter: createPrivateKey(STRANGER_PEM) }));
 
-
 function policy(over: Partial<TrustPolicy> = {}): TrustPolicy {
-  return testTrustPolicy({ tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, ...TEST_LOG_WINDOW }], tlog_submitter_keys: [testSubmitterKeyPolicy()], ...over });
+  return testTrustPolicy({
+    tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, ...TEST_LOG_WINDOW }],
+    tlog_submitter_keys: [testSubmitterKeyPolicy()],
+    ...over,
+  });
 }
 
 /** The material of `p`: the test TSA root, the log key when pinned, the submitter key when pinned. */
 function material(p: TrustPolicy): TrustMaterial {
   const submitters = (p.tlog_submitter_keys ?? []).map(() => SUBMITTER_PUB);
-  return buildTrustMaterial(p, [TSA_ROOT], (p.tlog_keys ?? []).map(() => TLOG_PUB), { tlogSubmitterKeyPems: submitters });
+  return buildTrustMaterial(
+    p,
+    [TSA_ROOT],
+    (p.tlog_keys ?? []).map(() => TLOG_PUB),
+    { tlogSubmitterKeyPems: submitters },
+  );
 }
 
 let tsa: TsaSigner;
@@ -70,11 +107,15 @@ beforeAll(async () => {
   trustNoToken = material(policy({ require_tsa_token: false }));
   trustNoLog = material(policy({ tlog_keys: [] }));
   // The log key is pinned only from after the entries were integrated.
-  trustLateLog = material(policy({ tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, valid_from: '2026-03-11T00:00:00Z' }] }));
+  trustLateLog = material(
+    policy({ tlog_keys: [{ log_id: log.logId, public_key_file: TEST_LOG_KEY_FILE, valid_from: '2026-03-11T00:00:00Z' }] }),
+  );
   // The issuer's key pinned as a proof key only (arkforge_keys), not as a log-signing key.
   trustNoSubmitter = material(policy({ tlog_submitter_keys: [] }));
   // The submitter key pinned only from after the entries were integrated.
-  trustLateSubmitter = material(policy({ tlog_submitter_keys: [{ ...testSubmitterKeyPolicy(), valid_from: '2026-03-11T00:00:00Z', valid_until: null }] }));
+  trustLateSubmitter = material(
+    policy({ tlog_submitter_keys: [{ ...testSubmitterKeyPolicy(), valid_from: '2026-03-11T00:00:00Z', valid_until: null }] }),
+  );
 });
 
 // --- minting ---------------------------------------------------------------------------------
@@ -88,7 +129,11 @@ const v3Options = (over: Partial<IssueProofV3Options> = {}, n = 0): IssueProofV3
 
 /** The entry of this proof's witnessed hash, logged with the issuer's pinned submitter key, integrated at INTEGRATED. */
 const entryFor = (issued: Issued, o: { log?: TestLog; signingKeyPem?: string; hashHex?: string } = {}): TlogEntry =>
-  logWitnessedHash(o.log ?? log, issued.proof, { signingKeyPem: o.signingKeyPem ?? KEY_2026, integratedTime: INTEGRATED, ...(o.hashHex ? { hashHex: o.hashHex } : {}) });
+  logWitnessedHash(o.log ?? log, issued.proof, {
+    signingKeyPem: o.signingKeyPem ?? KEY_2026,
+    integratedTime: INTEGRATED,
+    ...(o.hashHex ? { hashHex: o.hashHex } : {}),
+  });
 
 /**
  * The evidence item as a file would give it (JsonValue with number lexemes): proof, bodies, the
@@ -206,11 +251,17 @@ const rows: Row[] = [
 
   // --- no entry: nothing to check, and the proof's own word is never counted ---
   {
-    name: 'no entry, the proof\'s own transparency_log field claims a verified entry → tlog skipped, 1 witness (TSA)',
+    name: "no entry, the proof's own transparency_log field claims a verified entry → tlog skipped, 1 witness (TSA)",
     item: async () => {
       const issued = await single();
       return asItem(issued, undefined, (item) => {
-        item.proof.transparency_log = { status: 'verified', provider: 'sigstore-rekor', uuid: 'ab'.repeat(40), log_index: 123456789, verify_url: 'https://search.sigstore.dev/?uuid=x' };
+        item.proof.transparency_log = {
+          status: 'verified',
+          provider: 'sigstore-rekor',
+          uuid: 'ab'.repeat(40),
+          log_index: 123456789,
+          verify_url: 'https://search.sigstore.dev/?uuid=x',
+        };
       });
     },
     status: 'VERIFIED',
@@ -262,7 +313,7 @@ const rows: Row[] = [
 
   // --- each PROOF_TLOG_* failure: UNTRUSTED, the exact code, the token still counts ---
   {
-    name: 'a log entry for another artifact (another proof\'s chain hash) → PROOF_TLOG_ARTIFACT',
+    name: "a log entry for another artifact (another proof's chain hash) → PROOF_TLOG_ARTIFACT",
     item: async () => {
       const [issued, other] = await Promise.all([single(0), single(1)]);
       return asItem(issued, entryFor(other));
@@ -278,7 +329,9 @@ const rows: Row[] = [
     name: 'a SET over a changed integrated time → PROOF_TLOG_SET',
     item: async () => {
       const issued = await single();
-      return asItem(issued, entryFor(issued), (item) => { item.transparency_log_entry.integratedTime = parseJson(String(INTEGRATED - 3600)); });
+      return asItem(issued, entryFor(issued), (item) => {
+        item.transparency_log_entry.integratedTime = parseJson(String(INTEGRATED - 3600));
+      });
     },
     status: 'UNTRUSTED',
     reason_codes: ['PROOF_TLOG_SET'],
@@ -293,7 +346,8 @@ const rows: Row[] = [
       const issued = await single();
       const first = entryFor(issued);
       const index = first.verification.inclusionProof.logIndex;
-      for (let i = 0; i < 4; i++) log.append(hashedRekordBody({ witnessedHashHex: sha256Hex(`later ${i}`), submitter: createPrivateKey(STRANGER_PEM) }));
+      for (let i = 0; i < 4; i++)
+        log.append(hashedRekordBody({ witnessedHashHex: sha256Hex(`later ${i}`), submitter: createPrivateKey(STRANGER_PEM) }));
       const later = log.entry(index, { integratedTime: INTEGRATED, treeSize: index + 5 });
       later.verification.inclusionProof.hashes = log.auditPath(index, index + 1);
       return asItem(issued, later);
@@ -400,7 +454,16 @@ const rows: Row[] = [
     name: 'an entry of another kind → PROOF_TLOG_KIND',
     item: async () => {
       const issued = await single();
-      const index = log.append(Buffer.from(canonicalJson({ apiVersion: '0.0.1', kind: 'intoto', spec: { content: { hash: { algorithm: 'sha256', value: sha256Hex(witnessedHash(issued.proof)!) } } } }), 'latin1'));
+      const index = log.append(
+        Buffer.from(
+          canonicalJson({
+            apiVersion: '0.0.1',
+            kind: 'intoto',
+            spec: { content: { hash: { algorithm: 'sha256', value: sha256Hex(witnessedHash(issued.proof)!) } } },
+          }),
+          'latin1',
+        ),
+      );
       return asItem(issued, log.entry(index, { integratedTime: INTEGRATED }));
     },
     status: 'UNTRUSTED',
@@ -413,7 +476,9 @@ const rows: Row[] = [
     name: 'a checkpoint of another tree head → PROOF_TLOG_CHECKPOINT',
     item: async () => {
       const issued = await single();
-      return asItem(issued, entryFor(issued), (item) => { item.transparency_log_entry.verification.inclusionProof.checkpoint = log.checkpoint(3); });
+      return asItem(issued, entryFor(issued), (item) => {
+        item.transparency_log_entry.verification.inclusionProof.checkpoint = log.checkpoint(3);
+      });
     },
     status: 'UNTRUSTED',
     reason_codes: ['PROOF_TLOG_CHECKPOINT'],
@@ -425,7 +490,9 @@ const rows: Row[] = [
     name: 'an entry that does not follow the schema (verification missing) → PROOF_TLOG_MALFORMED, never PROOF_MALFORMED',
     item: async () => {
       const issued = await single();
-      return asItem(issued, entryFor(issued), (item) => { delete item.transparency_log_entry.verification; });
+      return asItem(issued, entryFor(issued), (item) => {
+        delete item.transparency_log_entry.verification;
+      });
     },
     status: 'UNTRUSTED',
     reason_codes: ['PROOF_TLOG_MALFORMED'],
@@ -447,7 +514,9 @@ const rows: Row[] = [
     name: 'several failures at once: another artifact and a changed integrated time → both codes',
     item: async () => {
       const [issued, other] = await Promise.all([single(0), single(1)]);
-      return asItem(issued, entryFor(other), (item) => { item.transparency_log_entry.integratedTime = parseJson(String(INTEGRATED + 60)); });
+      return asItem(issued, entryFor(other), (item) => {
+        item.transparency_log_entry.integratedTime = parseJson(String(INTEGRATED + 60));
+      });
     },
     status: 'UNTRUSTED',
     reason_codes: ['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_SET'],
@@ -461,7 +530,9 @@ const rows: Row[] = [
     name: 'a batch path that misses the root: token and log entry over that root verify, but witness nothing for this proof → 0 witnesses',
     item: async () => {
       const issued = await batched(5, 2);
-      return asItem(issued, entryFor(issued), (item) => { item.proof.batch_anchor.audit_path[1] = sha256Hex('another node'); });
+      return asItem(issued, entryFor(issued), (item) => {
+        item.proof.batch_anchor.audit_path[1] = sha256Hex('another node');
+      });
     },
     status: 'TAMPERED',
     reason_codes: ['PROOF_BATCH_PATH_INVALID'],
@@ -474,7 +545,9 @@ const rows: Row[] = [
     name: 'a malformed proof carrying a good entry → PROOF_MALFORMED, nothing else runs (tlog skipped)',
     item: async () => {
       const issued = await single();
-      return asItem(issued, entryFor(issued), (item) => { delete item.proof.hashes; });
+      return asItem(issued, entryFor(issued), (item) => {
+        delete item.proof.hashes;
+      });
     },
     status: 'MALFORMED',
     reason_codes: ['PROOF_MALFORMED'],
@@ -488,14 +561,22 @@ describe('verifyEvidenceItem with a transparency-log entry: one row per rule (SP
   it.each(rows.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
     const item = await row.item();
     const result = await verifyEvidenceItem(item, row.trust ? row.trust() : trust, WINDOW);
-    expect({ status: result.status, reason_codes: result.reason_codes, informational: result.informational_codes, tlog: result.checks.tlog, witnesses: result.independent_witnesses }).toEqual({
+    expect({
+      status: result.status,
+      reason_codes: result.reason_codes,
+      informational: result.informational_codes,
+      tlog: result.checks.tlog,
+      witnesses: result.independent_witnesses,
+    }).toEqual({
       status: row.status,
       reason_codes: row.reason_codes,
       informational: row.informational ?? [],
       tlog: row.tlog,
       witnesses: row.witnesses,
     });
-    expect(result.tlog === null ? null : result.tlog.checks).toEqual(row.tlogChecks === null || row.tlogChecks === undefined ? null : { ...allPass(), ...row.tlogChecks });
+    expect(result.tlog === null ? null : result.tlog.checks).toEqual(
+      row.tlogChecks === null || row.tlogChecks === undefined ? null : { ...allPass(), ...row.tlogChecks },
+    );
     // Every counting code belongs to a failed check, every failed check has one.
     const counting = result.reason_codes.filter((c) => !result.informational_codes.includes(c as ProofCode));
     const failed = PROOF_CHECKS.filter((c) => result.checks[c] === 'fail');
@@ -516,7 +597,11 @@ describe('the tlog check among the proof checks', () => {
       const entry = (REASONS as Record<string, { meaning: string; next: string } | undefined>)[code];
       expect(entry?.meaning && entry.next, code).toBeTruthy();
     }
-    expect(Object.keys(PROOF_CODES).filter((c) => c.startsWith('PROOF_TLOG_')).sort()).toEqual(Object.keys(TLOG_CODES).sort());
+    expect(
+      Object.keys(PROOF_CODES)
+        .filter((c) => c.startsWith('PROOF_TLOG_'))
+        .sort(),
+    ).toEqual(Object.keys(TLOG_CODES).sort());
   });
 
   it('trust material rebuilt from its plain inputs (a worker thread) verifies the same entry the same way', async () => {
@@ -564,13 +649,16 @@ describe('prereg verify FILE with transparency-log entries: the same result as t
       'b-batch-good.json': asItem(inBatch, entryFor(inBatch)),
       'c-batch-over-chain.json': asItem(inBatch, entryFor(inBatch, { hashHex: inBatch.chainHash })),
       'd-other-artifact.json': asItem(b, entryFor(a)),
-      'e-changed-time.json': asItem(b, entryFor(b), (item) => { item.transparency_log_entry.integratedTime = parseJson(String(INTEGRATED + 1)); }),
+      'e-changed-time.json': asItem(b, entryFor(b), (item) => {
+        item.transparency_log_entry.integratedTime = parseJson(String(INTEGRATED + 1));
+      }),
       'f-rogue-log.json': asItem(c, entryFor(c, { log: rogue })),
       'g-pending.json': asItem(pending, pendingEntry),
       'h-no-entry.json': asItem(c, undefined),
     };
     // Written as a participant would (pretty-printed plain JSON), read back as ingest reads a line.
-    for (const [name, doc] of Object.entries(docs)) writeFileSync(path.join(files, name), JSON.stringify(toPlain(doc as JsonValue), null, 2));
+    for (const [name, doc] of Object.entries(docs))
+      writeFileSync(path.join(files, name), JSON.stringify(toPlain(doc as JsonValue), null, 2));
 
     const cli = await runCli(['verify', files, '--root', files, '--trust', trustDir, '--json']);
     const ctx = buildVerifyContext(verifyContextInputs(trustDir, UNBOUNDED_WINDOW, []));
@@ -592,10 +680,24 @@ describe('prereg verify FILE with transparency-log entries: the same result as t
         );
         if (outcome.kind !== 'evidence') throw new Error('not evidence');
         const r = outcome.result;
-        return { status: r.status, reason_codes: r.reason_codes, informational_codes: r.informational_codes, checks: r.checks, problems: r.problems };
+        return {
+          status: r.status,
+          reason_codes: r.reason_codes,
+          informational_codes: r.informational_codes,
+          checks: r.checks,
+          problems: r.problems,
+        };
       }),
     );
-    expect(cli.jsonLines.map((l) => ({ status: l.status, reason_codes: l.reason_codes, informational_codes: l.informational_codes, checks: l.checks, problems: l.problems }))).toEqual(pipeline);
+    expect(
+      cli.jsonLines.map((l) => ({
+        status: l.status,
+        reason_codes: l.reason_codes,
+        informational_codes: l.informational_codes,
+        checks: l.checks,
+        problems: l.problems,
+      })),
+    ).toEqual(pipeline);
     expect(cli.jsonLines.map((l) => [path.basename(l.file), l.kind, l.status, l.reason_codes, l.checks.tlog])).toEqual([
       ['a-single-good.json', 'evidence', 'VERIFIED', [], 'pass'],
       ['b-batch-good.json', 'evidence', 'VERIFIED', [], 'pass'],
@@ -609,7 +711,18 @@ describe('prereg verify FILE with transparency-log entries: the same result as t
     expect(cli.code).toBe(1);
 
     // The committed example trust directory pins no log key and no submitter key: the same good entry is then no witness.
-    const unpinned = await runCli(['verify', path.join(files, 'a-single-good.json'), '--root', files, '--trust', path.join(PROJECT_ROOT, 'preregistration/trust'), '--json']);
-    expect([unpinned.jsonLines[0].status, unpinned.jsonLines[0].reason_codes]).toEqual(['UNTRUSTED', ['PROOF_TLOG_KEY_UNPINNED', 'PROOF_TLOG_SUBMITTER_UNPINNED']]);
+    const unpinned = await runCli([
+      'verify',
+      path.join(files, 'a-single-good.json'),
+      '--root',
+      files,
+      '--trust',
+      path.join(PROJECT_ROOT, 'preregistration/trust'),
+      '--json',
+    ]);
+    expect([unpinned.jsonLines[0].status, unpinned.jsonLines[0].reason_codes]).toEqual([
+      'UNTRUSTED',
+      ['PROOF_TLOG_KEY_UNPINNED', 'PROOF_TLOG_SUBMITTER_UNPINNED'],
+    ]);
   });
 });

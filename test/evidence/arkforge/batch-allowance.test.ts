@@ -26,7 +26,9 @@ async function batchProof(trailing: number, batch: number): Promise<EvidenceItem
   const issued = await Promise.all([0, 1, 2].map((n) => issueProofV3(v3MintOptions(tsa, { tsa: undefined }, 10 * batch + n))));
   await anchorBatch(issued, { signer: tsa, genTime: at(TS, trailing), batchId: `batch_20260310_12${String(batch).padStart(4, '0')}_001` });
   const chosen = issued[0]!;
-  return parseJson(canonicalJson({ proof: chosen.proof, request: chosen.request, response: chosen.response, disclosure: ownerDisclosure(chosen) })) as unknown as EvidenceItem;
+  return parseJson(
+    canonicalJson({ proof: chosen.proof, request: chosen.request, response: chosen.response, disclosure: ownerDisclosure(chosen) }),
+  ) as unknown as EvidenceItem;
 }
 
 describe('batch_max_skew_seconds absent from the policy', () => {

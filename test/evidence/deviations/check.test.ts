@@ -9,7 +9,11 @@ const [A, B] = ['a'.repeat(64), 'b'.repeat(64)];
 
 describe('deviation time rules', () => {
   it.each([
-    ['2026-11-01T08:59:59Z', '2026-11-01T09:00:00Z', 'dated 2026-11-01T08:59:59Z, before the freeze\'s earliest anchor (2026-11-01T09:00:00Z)'],
+    [
+      '2026-11-01T08:59:59Z',
+      '2026-11-01T09:00:00Z',
+      "dated 2026-11-01T08:59:59Z, before the freeze's earliest anchor (2026-11-01T09:00:00Z)",
+    ],
     ['2026-11-01T09:00:00Z', '2026-11-01T09:00:00Z', null],
     ['2026-11-20T00:00:00Z', '2026-11-01T09:00:00Z', null],
     ['2020-01-01T00:00:00Z', null, null], // no anchor verifies: the anchors' own finding, not this rule's

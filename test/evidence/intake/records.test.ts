@@ -5,7 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { agentKeyText, signCanonical, verifyCanonical } from '../../../pipeline/evidence/intake/ed25519.ts';
 import { IntakeChain, latestEntries } from '../../../pipeline/evidence/intake/log.ts';
 import {
-  entryDigest, GENESIS_PREV, INTAKE_REQUEST_FORMAT, logAuditPath, logRoot, requestPayload, requestProblems, verifyLogInclusion, type IntakeEntry, type IntakeRequest,
+  entryDigest,
+  GENESIS_PREV,
+  INTAKE_REQUEST_FORMAT,
+  logAuditPath,
+  logRoot,
+  requestPayload,
+  requestProblems,
+  verifyLogInclusion,
+  type IntakeEntry,
+  type IntakeRequest,
 } from '../../../pipeline/evidence/intake/records.ts';
 import { requestRefusal } from '../../../pipeline/evidence/intake/requests.ts';
 
@@ -14,18 +23,45 @@ const b = generateKeyPairSync('ed25519').privateKey;
 const FREEZE = 'f'.repeat(64);
 
 function request(signer = a, systemId = 'sys-a', edit: Partial<IntakeRequest> = {}): IntakeRequest {
-  const unsigned = { study_id: 's', system_id: systemId, freeze_digest: FREEZE, kind: 'submissions' as const, version: 1, supersedes: GENESIS_PREV, sha256: '0'.repeat(64), bytes: 0, ...edit };
-  return { format: INTAKE_REQUEST_FORMAT, ...unsigned, public_key: agentKeyText(signer), signature: signCanonical(signer, requestPayload(unsigned)) };
+  const unsigned = {
+    study_id: 's',
+    system_id: systemId,
+    freeze_digest: FREEZE,
+    kind: 'submissions' as const,
+    version: 1,
+    supersedes: GENESIS_PREV,
+    sha256: '0'.repeat(64),
+    bytes: 0,
+    ...edit,
+  };
+  return {
+    format: INTAKE_REQUEST_FORMAT,
+    ...unsigned,
+    public_key: agentKeyText(signer),
+    signature: signCanonical(signer, requestPayload(unsigned)),
+  };
 }
 function chain(n: number): IntakeEntry[] {
   const out: IntakeEntry[] = [];
   for (let i = 0; i < n; i++) {
-    const unsigned = { seq: i, prev: i === 0 ? GENESIS_PREV : entryDigest(out[i - 1]!), request: request(a, i % 2 === 0 ? 'sys-a' : 'sys-b'), lines_read: i, lines_rejected: 0 };
+    const unsigned = {
+      seq: i,
+      prev: i === 0 ? GENESIS_PREV : entryDigest(out[i - 1]!),
+      request: request(a, i % 2 === 0 ? 'sys-a' : 'sys-b'),
+      lines_read: i,
+      lines_rejected: 0,
+    };
     out.push({ ...unsigned, token: 'AAAA' });
   }
   return out;
 }
-const registry = { study_id: 's', systems: [{ system_id: 'sys-a', agent_keys: [{ public_key: agentKeyText(a) }] }, { system_id: 'sys-b', agent_keys: [{ public_key: agentKeyText(b) }] }] };
+const registry = {
+  study_id: 's',
+  systems: [
+    { system_id: 'sys-a', agent_keys: [{ public_key: agentKeyText(a) }] },
+    { system_id: 'sys-b', agent_keys: [{ public_key: agentKeyText(b) }] },
+  ],
+};
 
 describe('intake records', () => {
   it('the entry digest covers everything but the token', () => {
@@ -72,16 +108,23 @@ describe('intake records', () => {
   it('every entry has an audit path to the root; another digest or index has none', () => {
     const digests = chain(5).map(entryDigest);
     const root = logRoot(digests);
-    digests.forEach((d, i) => { expect(verifyLogInclusion(d, i, 5, logAuditPath(digests, i), root)).toBe(true); });
+    digests.forEach((d, i) => {
+      expect(verifyLogInclusion(d, i, 5, logAuditPath(digests, i), root)).toBe(true);
+    });
     expect(verifyLogInclusion(digests[1]!, 2, 5, logAuditPath(digests, 2), root)).toBe(false);
     expect(verifyLogInclusion(digests[4]!, 4, 4, logAuditPath(digests, 4), logRoot(digests.slice(0, 4)))).toBe(false);
   });
 
   it('a digest that is not 64 hex digits is no leaf: bad hex read as no bytes would be the empty leaf, the same for every bad string', () => {
-    const emptyLeaf = createHash('sha256').update(Buffer.from([0])).digest('hex'); // RFC 6962: SHA-256(0x00 ‖ nothing)
-    for (const bad of ['z'.repeat(64), `${'a'.repeat(63)}`, '']) expect(verifyLogInclusion(bad, 0, 1, [], emptyLeaf), JSON.stringify(bad)).toBe(false);
+    const emptyLeaf = createHash('sha256')
+      .update(Buffer.from([0]))
+      .digest('hex'); // RFC 6962: SHA-256(0x00 ‖ nothing)
+    for (const bad of ['z'.repeat(64), `${'a'.repeat(63)}`, ''])
+      expect(verifyLogInclusion(bad, 0, 1, [], emptyLeaf), JSON.stringify(bad)).toBe(false);
     const [d] = chain(1).map(entryDigest);
-    const shortLeaf = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(d!.slice(0, 62), 'hex')])).digest('hex');
+    const shortLeaf = createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), Buffer.from(d!.slice(0, 62), 'hex')]))
+      .digest('hex');
     expect(verifyLogInclusion(d!.slice(0, 62), 0, 1, [], shortLeaf)).toBe(false);
   });
 
@@ -91,7 +134,7 @@ describe('intake records', () => {
 
   it.each([
     ['its own key', request(a, 'sys-a'), null],
-    ['another system\'s key', request(b, 'sys-a'), 'INTAKE_SIGNATURE_INVALID'],
+    ["another system's key", request(b, 'sys-a'), 'INTAKE_SIGNATURE_INVALID'],
     ['an unregistered key', request(generateKeyPairSync('ed25519').privateKey, 'sys-a'), 'INTAKE_SIGNATURE_INVALID'],
     ['an unregistered system', request(a, 'sys-z'), 'INTAKE_SIGNATURE_INVALID'],
     ['a signature over other bytes', { ...request(a, 'sys-a'), bytes: 1 }, 'INTAKE_SIGNATURE_INVALID'],

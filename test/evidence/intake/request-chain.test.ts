@@ -5,23 +5,48 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { agentKeyText, signCanonical } from '../../../pipeline/evidence/intake/ed25519.ts';
-import { INTAKE_REQUEST_FORMAT, INTAKE_REQUEST_FORMAT_V1, requestPayload, type IntakeEntry, type IntakeRequest } from '../../../pipeline/evidence/intake/records.ts';
+import {
+  INTAKE_REQUEST_FORMAT,
+  INTAKE_REQUEST_FORMAT_V1,
+  requestPayload,
+  type IntakeEntry,
+  type IntakeRequest,
+} from '../../../pipeline/evidence/intake/records.ts';
 import { chainProblems, entryHoldingOrSuperseding, successorProblem } from '../../../pipeline/evidence/intake/request-chain.ts';
 
 const key = generateKeyPairSync('ed25519').privateKey;
 const ZEROS = '0'.repeat(64);
 
 function byHand(r: IntakeRequest): string {
-  const members = Object.entries(r).filter(([k]) => k !== 'file').sort(([x], [y]) => (x < y ? -1 : 1));
-  return createHash('sha256').update(JSON.stringify(Object.fromEntries(members))).digest('hex');
+  const members = Object.entries(r)
+    .filter(([k]) => k !== 'file')
+    .sort(([x], [y]) => (x < y ? -1 : 1));
+  return createHash('sha256')
+    .update(JSON.stringify(Object.fromEntries(members)))
+    .digest('hex');
 }
 
 function request(version: number | undefined, supersedes: string | undefined, bytes = version ?? 0, systemId = 'sys-a'): IntakeRequest {
   const versioned = version === undefined ? {} : { version, supersedes };
-  const unsigned = { study_id: 's', system_id: systemId, freeze_digest: 'f'.repeat(64), kind: 'submissions' as const, ...versioned, sha256: 'a'.repeat(64), bytes };
-  return { format: version === undefined ? INTAKE_REQUEST_FORMAT_V1 : INTAKE_REQUEST_FORMAT, ...unsigned, file: 'x.jsonl', public_key: agentKeyText(key), signature: signCanonical(key, requestPayload(unsigned)) };
+  const unsigned = {
+    study_id: 's',
+    system_id: systemId,
+    freeze_digest: 'f'.repeat(64),
+    kind: 'submissions' as const,
+    ...versioned,
+    sha256: 'a'.repeat(64),
+    bytes,
+  };
+  return {
+    format: version === undefined ? INTAKE_REQUEST_FORMAT_V1 : INTAKE_REQUEST_FORMAT,
+    ...unsigned,
+    file: 'x.jsonl',
+    public_key: agentKeyText(key),
+    signature: signCanonical(key, requestPayload(unsigned)),
+  };
 }
-const entries = (...rs: IntakeRequest[]): IntakeEntry[] => rs.map((r, seq) => ({ seq, prev: ZEROS, request: r, lines_read: 0, lines_rejected: 0, token: 'AA==' }));
+const entries = (...rs: IntakeRequest[]): IntakeEntry[] =>
+  rs.map((r, seq) => ({ seq, prev: ZEROS, request: r, lines_read: 0, lines_rejected: 0, token: 'AA==' }));
 
 describe('successors', () => {
   const v1 = request(1, ZEROS);

@@ -11,7 +11,10 @@ describe('runVerifyTask on text that does not parse', () => {
     ['{"n": 1e400}', ['JSON_NUMBER_INVALID']],
     ['{"a": ', ['PROOF_MALFORMED']],
   ])('%s is MALFORMED with %j, structure failed and nothing else checked', async (proof, reason_codes) => {
-    const out = await runVerifyTask({ kind: 'evidence', key: 'k', proof, request: null, response: null, disclosure: null, transparency_log_entry: null }, ctx);
+    const out = await runVerifyTask(
+      { kind: 'evidence', key: 'k', proof, request: null, response: null, disclosure: null, transparency_log_entry: null },
+      ctx,
+    );
     expect(out.kind).toBe('evidence');
     if (out.kind !== 'evidence') return;
     expect(out.result.status).toBe('MALFORMED');

@@ -49,7 +49,9 @@ function hierarchy(rootExtensions: string, issuers: string[], tsa: string): Hier
 }
 
 /** A token of `openssl ts -reply` signing with the hierarchy's TSA (carrying its chain), over 32 random bytes; and both verdicts on it. */
-async function judge(h: Hierarchy): Promise<{ prereg: { code: number; status: string; reason_codes: string[] }; openssl: { ok: boolean; output: string } }> {
+async function judge(
+  h: Hierarchy,
+): Promise<{ prereg: { code: number; status: string; reason_codes: string[] }; openssl: { ok: boolean; output: string } }> {
   const data = randomBytes(32);
   const dataFile = path.join(work, `data-${data.toString('hex').slice(0, 8)}.bin`);
   writeFileSync(dataFile, data);
@@ -97,7 +99,9 @@ describe('certificate paths: prereg verify-token and openssl ts -verify agree', 
   });
 
   it('an intermediate with a critical extension prereg does not process (authorityInfoAccess): refused by both', async () => {
-    const both = await judge(hierarchy(caExtensions(), [`${caExtensions()}\nauthorityInfoAccess=critical,OCSP;URI:http://ocsp.invalid/`], tsaExtensions()));
+    const both = await judge(
+      hierarchy(caExtensions(), [`${caExtensions()}\nauthorityInfoAccess=critical,OCSP;URI:http://ocsp.invalid/`], tsaExtensions()),
+    );
     expect([both.openssl.ok, both.openssl.output]).toEqual([false, expect.stringContaining('unhandled critical extension')]);
     expect(both.prereg).toEqual({ code: 1, status: 'REFUSED', reason_codes: ['TSA_CHAIN_CRITICAL_EXTENSION'] });
   });
@@ -124,7 +128,9 @@ describe('certificate paths: prereg verify-token and openssl ts -verify agree', 
   });
 
   it('a pinned root whose keyUsage lacks keyCertSign: refused by both', async () => {
-    const both = await judge(hierarchy('basicConstraints=critical,CA:TRUE\nkeyUsage=critical,digitalSignature,cRLSign', [], tsaExtensions()));
+    const both = await judge(
+      hierarchy('basicConstraints=critical,CA:TRUE\nkeyUsage=critical,digitalSignature,cRLSign', [], tsaExtensions()),
+    );
     expect(both.openssl.ok, both.openssl.output).toBe(false);
     expect(both.prereg).toEqual({ code: 1, status: 'REFUSED', reason_codes: ['TSA_CHAIN_UNTRUSTED'] });
   });

@@ -54,7 +54,10 @@ async function pkijsSignatureVerified(signedData: pkijs.SignedData, eContent: Ui
   const view = new pkijs.SignedData({
     version: signedData.version,
     digestAlgorithms: signedData.digestAlgorithms,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: '1.2.840.113549.1.7.1', eContent: new asn1js.OctetString({ valueHex: eContent }) }),
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: '1.2.840.113549.1.7.1',
+      eContent: new asn1js.OctetString({ valueHex: eContent }),
+    }),
     certificates: signedData.certificates!,
     signerInfos: signedData.signerInfos,
   });
@@ -95,8 +98,14 @@ describe('each rule fails on its own', () => {
     expect(signerInfoSignatureValid(base.info, base.eContent, TST_INFO, base.key)).toBe(true);
   });
   const attrs = () => base.info.signedAttrs!;
-  const without = (type: string): SignerInfo => ({ ...base.info, signedAttrs: { ...attrs(), attributes: attrs().attributes.filter((a) => a.type !== type) } });
-  const twice = (type: string): SignerInfo => ({ ...base.info, signedAttrs: { ...attrs(), attributes: [...attrs().attributes, attrs().attributes.find((a) => a.type === type)!] } });
+  const without = (type: string): SignerInfo => ({
+    ...base.info,
+    signedAttrs: { ...attrs(), attributes: attrs().attributes.filter((a) => a.type !== type) },
+  });
+  const twice = (type: string): SignerInfo => ({
+    ...base.info,
+    signedAttrs: { ...attrs(), attributes: [...attrs().attributes, attrs().attributes.find((a) => a.type === type)!] },
+  });
 
   const cases: [string, () => Parameters<typeof signerInfoSignatureValid>][] = [
     ['no signed attributes', () => [{ ...base.info, signedAttrs: undefined }, base.eContent, TST_INFO, base.key]],
@@ -105,17 +114,35 @@ describe('each rule fails on its own', () => {
     ['content type other than expected', () => [base.info, base.eContent, '1.2.840.113549.1.7.1', base.key]],
     ['no message-digest attribute', () => [without('1.2.840.113549.1.9.4'), base.eContent, TST_INFO, base.key]],
     ['two message-digest attributes', () => [twice('1.2.840.113549.1.9.4'), base.eContent, TST_INFO, base.key]],
-    ['eContent other than digested', () => [base.info, Uint8Array.from([...base.eContent.subarray(0, -1), base.eContent.at(-1)! ^ 1]), TST_INFO, base.key]],
-    ['digest algorithm SHA-1 (not accepted)', () => [{ ...base.info, digestAlgorithm: '1.3.14.3.2.26' }, base.eContent, TST_INFO, base.key]],
-    ['signature algorithm RSASSA-PSS (not accepted)', () => [{ ...base.info, signatureAlgorithm: '1.2.840.113549.1.1.10' }, base.eContent, TST_INFO, base.key]],
-    ['signature algorithm RSA while the key is EC', () => [{ ...base.info, signatureAlgorithm: '1.2.840.113549.1.1.11' }, base.eContent, TST_INFO, base.key]],
+    [
+      'eContent other than digested',
+      () => [base.info, Uint8Array.from([...base.eContent.subarray(0, -1), base.eContent.at(-1)! ^ 1]), TST_INFO, base.key],
+    ],
+    [
+      'digest algorithm SHA-1 (not accepted)',
+      () => [{ ...base.info, digestAlgorithm: '1.3.14.3.2.26' }, base.eContent, TST_INFO, base.key],
+    ],
+    [
+      'signature algorithm RSASSA-PSS (not accepted)',
+      () => [{ ...base.info, signatureAlgorithm: '1.2.840.113549.1.1.10' }, base.eContent, TST_INFO, base.key],
+    ],
+    [
+      'signature algorithm RSA while the key is EC',
+      () => [{ ...base.info, signatureAlgorithm: '1.2.840.113549.1.1.11' }, base.eContent, TST_INFO, base.key],
+    ],
     ['another EC key', () => [base.info, base.eContent, TST_INFO, otherEcKey()]],
-    ['a signed attribute byte changed after signing', () => {
-      const der = attrs().der.slice();
-      der[der.length - 3]! ^= 1;
-      return [{ ...base.info, signedAttrs: { ...attrs(), der } }, base.eContent, TST_INFO, base.key];
-    }],
-    ['a signature that is not DER for ECDSA', () => [{ ...base.info, signature: Uint8Array.from([1, 2, 3]) }, base.eContent, TST_INFO, base.key]],
+    [
+      'a signed attribute byte changed after signing',
+      () => {
+        const der = attrs().der.slice();
+        der[der.length - 3]! ^= 1;
+        return [{ ...base.info, signedAttrs: { ...attrs(), der } }, base.eContent, TST_INFO, base.key];
+      },
+    ],
+    [
+      'a signature that is not DER for ECDSA',
+      () => [{ ...base.info, signature: Uint8Array.from([1, 2, 3]) }, base.eContent, TST_INFO, base.key],
+    ],
   ];
   for (const [name, args] of cases) {
     it(name, () => expect(signerInfoSignatureValid(...args())).toBe(false));
@@ -139,7 +166,11 @@ describe('through verifyTimestampToken: tokens a TSA signed but with broken sign
   it('signed with the content type id-data → TSA_SIGNATURE_INVALID only', async () => {
     const response = await token(tsa, {
       editSignedAttributes: (a, oid) =>
-        a.map((x) => (x.type === oid.contentType ? new pkijs.Attribute({ type: oid.contentType, values: [new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })] }) : x)),
+        a.map((x) =>
+          x.type === oid.contentType
+            ? new pkijs.Attribute({ type: oid.contentType, values: [new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })] })
+            : x,
+        ),
     });
     const result = await verifyTimestampToken(response, DIGEST, trust());
     expect(result.reason_codes).toEqual(['TSA_SIGNATURE_INVALID']);

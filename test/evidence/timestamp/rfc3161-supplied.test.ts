@@ -9,7 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTsaTrust, TIMESTAMP_CHECKS, verifyTimestampToken, type TimestampVerification } from '../../../pipeline/evidence/timestamp/rfc3161.ts';
+import {
+  loadTsaTrust,
+  TIMESTAMP_CHECKS,
+  verifyTimestampToken,
+  type TimestampVerification,
+} from '../../../pipeline/evidence/timestamp/rfc3161.ts';
 import { buildTimestampRequest } from '../../../pipeline/formats/timestamp-request.ts';
 import { PreregError } from '../../../pipeline/reasons.ts';
 import { createOpensslTsa, type OpensslTsa } from '../../support/tsa/openssl-tsa.ts';
@@ -49,18 +54,56 @@ beforeAll(async () => {
 
   // Root → intermediate CA → TSA signer, valid from now (the openssl TSA stamps the current time).
   const ext = join(work, 'ext.cnf');
-  writeFileSync(ext, [
-    '[ inter ]', 'basicConstraints = critical, CA:TRUE', 'keyUsage = critical, keyCertSign', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
-    '[ leaf ]', 'basicConstraints = critical, CA:FALSE', 'keyUsage = critical, digitalSignature', 'extendedKeyUsage = critical, timeStamping', 'subjectKeyIdentifier = hash', 'authorityKeyIdentifier = keyid',
-  ].join('\n'));
+  writeFileSync(
+    ext,
+    [
+      '[ inter ]',
+      'basicConstraints = critical, CA:TRUE',
+      'keyUsage = critical, keyCertSign',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid',
+      '[ leaf ]',
+      'basicConstraints = critical, CA:FALSE',
+      'keyUsage = critical, digitalSignature',
+      'extendedKeyUsage = critical, timeStamping',
+      'subjectKeyIdentifier = hash',
+      'authorityKeyIdentifier = keyid',
+    ].join('\n'),
+  );
   const o = '/O=prereg TEST-ONLY fixtures/OU=not for production';
   for (const [name, subject, issuerCert, issuerKey, section, serial] of [
     ['inter', `${o}/CN=TEST-ONLY intermediate CA`, testPkiPaths('tsa-root').cert, testPkiPaths('tsa-root').key, 'inter', '4097'],
-    ['inter-tsa', `${o}/CN=TEST-ONLY TSA under the intermediate`, join(work, 'inter.cert.pem'), join(work, 'inter.key.pem'), 'leaf', '4098'],
+    [
+      'inter-tsa',
+      `${o}/CN=TEST-ONLY TSA under the intermediate`,
+      join(work, 'inter.cert.pem'),
+      join(work, 'inter.key.pem'),
+      'leaf',
+      '4098',
+    ],
   ] as const) {
     run(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', join(work, `${name}.key.pem`)]);
     run(['req', '-new', '-key', join(work, `${name}.key.pem`), '-subj', subject, '-out', join(work, `${name}.csr`)]);
-    run(['x509', '-req', '-in', join(work, `${name}.csr`), '-CA', issuerCert, '-CAkey', issuerKey, '-set_serial', serial, '-days', '30', '-extfile', ext, '-extensions', section, '-out', join(work, `${name}.cert.pem`)]);
+    run([
+      'x509',
+      '-req',
+      '-in',
+      join(work, `${name}.csr`),
+      '-CA',
+      issuerCert,
+      '-CAkey',
+      issuerKey,
+      '-set_serial',
+      serial,
+      '-days',
+      '30',
+      '-extfile',
+      ext,
+      '-extensions',
+      section,
+      '-out',
+      join(work, `${name}.cert.pem`),
+    ]);
   }
   interCa = readFileSync(join(work, 'inter.cert.pem'), 'utf8');
   interTsa = readFileSync(join(work, 'inter-tsa.cert.pem'), 'utf8');
@@ -80,7 +123,10 @@ function expectOutcome(result: TimestampVerification, reason_codes: string[], sk
     if (skipped.includes(check)) expect(result.checks[check], check).toBe('skipped');
   }
   // nonce and policy are compared only against a request (options.request), none here.
-  if (reason_codes.length === 0) expect(Object.entries(result.checks).every(([check, c]) => c === (check === 'nonce' || check === 'policy' ? 'skipped' : 'pass'))).toBe(true);
+  if (reason_codes.length === 0)
+    expect(Object.entries(result.checks).every(([check, c]) => c === (check === 'nonce' || check === 'policy' ? 'skipped' : 'pass'))).toBe(
+      true,
+    );
 }
 
 const NOT_FOUND_SKIPS = ['signer_binding', 'chain', 'eku'];
@@ -95,14 +141,22 @@ describe('a token that carries no certificate (openssl ts -reply, request withou
     const tsr = join(work, 'bare.tsr');
     const data = join(work, 'digest.bin');
     writeFileSync(tsr, bare);
-    expect(() => run(['ts', '-verify', '-in', tsr, '-data', data, '-CAfile', testPkiPaths('tsa-root').cert])).toThrow(/signer certificate not found/);
-    expect(run(['ts', '-verify', '-in', tsr, '-data', data, '-CAfile', testPkiPaths('tsa-root').cert, '-untrusted', testPkiPaths('tsa').cert])).toContain('Verification: OK');
+    expect(() => run(['ts', '-verify', '-in', tsr, '-data', data, '-CAfile', testPkiPaths('tsa-root').cert])).toThrow(
+      /signer certificate not found/,
+    );
+    expect(
+      run(['ts', '-verify', '-in', tsr, '-data', data, '-CAfile', testPkiPaths('tsa-root').cert, '-untrusted', testPkiPaths('tsa').cert]),
+    ).toContain('Verification: OK');
   });
 
   it('verifies once its TSA certificate is supplied (tsa_certs)', async () => {
     const result = await verifyTimestampToken(bare, DIGEST, loadTsaTrust([ROOT], [TSA]));
     expectOutcome(result, []);
-    expect(result.signerCertSha256).toBe(createHash('sha256').update(Buffer.from(TSA.replace(/-----[^-]+-----|\s+/g, ''), 'base64')).digest('hex'));
+    expect(result.signerCertSha256).toBe(
+      createHash('sha256')
+        .update(Buffer.from(TSA.replace(/-----[^-]+-----|\s+/g, ''), 'base64'))
+        .digest('hex'),
+    );
   });
 
   it('without tsa_certs → TSA_SIGNER_NOT_FOUND, the checks needing the certificate skipped', async () => {
@@ -118,7 +172,11 @@ describe('a token that carries no certificate (openssl ts -reply, request withou
   });
 
   it('with another certificate supplied (another TSA’s, the root itself) → TSA_SIGNER_NOT_FOUND', async () => {
-    expectOutcome(await verifyTimestampToken(bare, DIGEST, loadTsaTrust([ROOT], [pem('unpinned-tsa'), pem('tsa-no-eku'), ROOT])), ['TSA_SIGNER_NOT_FOUND'], NOT_FOUND_SKIPS);
+    expectOutcome(
+      await verifyTimestampToken(bare, DIGEST, loadTsaTrust([ROOT], [pem('unpinned-tsa'), pem('tsa-no-eku'), ROOT])),
+      ['TSA_SIGNER_NOT_FOUND'],
+      NOT_FOUND_SKIPS,
+    );
   });
 
   it('supplying the certificate does not make it an anchor: with no root pinned → TSA_CHAIN_UNTRUSTED', async () => {
@@ -135,7 +193,10 @@ describe('a token that carries no certificate (openssl ts -reply, request withou
 
 describe('a supplied certificate is judged as a carried one', () => {
   it('a supplied signer without the timeStamping EKU → TSA_EKU_MISSING (pkijs TSA carrying no certificate)', async () => {
-    const token = await issueTimestampResponse(buildTimestampRequest(DIGEST, 5n), noEku, { genTime: '2024-05-01T08:31:00Z', includeCertificates: false });
+    const token = await issueTimestampResponse(buildTimestampRequest(DIGEST, 5n), noEku, {
+      genTime: '2024-05-01T08:31:00Z',
+      includeCertificates: false,
+    });
     expectOutcome(await verifyTimestampToken(token, DIGEST, loadTsaTrust([ROOT])), ['TSA_SIGNER_NOT_FOUND'], NOT_FOUND_SKIPS);
     expectOutcome(await verifyTimestampToken(token, DIGEST, loadTsaTrust([ROOT], [pem('tsa-no-eku')])), ['TSA_EKU_MISSING']);
   });
@@ -152,7 +213,10 @@ describe('a supplied certificate is judged as a carried one', () => {
 
   it('checked at genTime: a supplied signer before its validity → TSA_CHAIN_UNTRUSTED', async () => {
     const loaded = await loadTestSigner('tsa');
-    const token = await issueTimestampResponse(buildTimestampRequest(DIGEST, 7n), loaded, { genTime: '2019-06-01T00:00:00Z', includeCertificates: false });
+    const token = await issueTimestampResponse(buildTimestampRequest(DIGEST, 7n), loaded, {
+      genTime: '2019-06-01T00:00:00Z',
+      includeCertificates: false,
+    });
     expectOutcome(await verifyTimestampToken(token, DIGEST, loadTsaTrust([ROOT], [TSA])), ['TSA_CHAIN_UNTRUSTED']);
   });
 });
@@ -173,7 +237,20 @@ describe('intermediate certificates supplied (root → intermediate CA → TSA, 
     const tsr = join(work, 'inter-bare.tsr');
     writeFileSync(tsr, token);
     writeFileSync(join(work, 'untrusted.pem'), `${interTsa}${interCa}`);
-    expect(run(['ts', '-verify', '-in', tsr, '-data', join(work, 'digest.bin'), '-CAfile', testPkiPaths('tsa-root').cert, '-untrusted', join(work, 'untrusted.pem')])).toContain('Verification: OK');
+    expect(
+      run([
+        'ts',
+        '-verify',
+        '-in',
+        tsr,
+        '-data',
+        join(work, 'digest.bin'),
+        '-CAfile',
+        testPkiPaths('tsa-root').cert,
+        '-untrusted',
+        join(work, 'untrusted.pem'),
+      ]),
+    ).toContain('Verification: OK');
   });
 
   it('the intermediate supplied as a root instead (an anchor, not path material): verifies, the root is then not needed', async () => {
@@ -184,8 +261,14 @@ describe('intermediate certificates supplied (root → intermediate CA → TSA, 
 
 describe('loadTsaTrust with tsa_certs', () => {
   it('decodes the supplied certificates once, keeps a certificate given twice once, and names the file of one that does not parse', () => {
-    const trust = loadTsaTrust([ROOT], [TSA, `${TSA}\n${pem('tsa-no-eku')}`], { roots: ['roots/root.pem'], certs: ['certs/a.pem', 'certs/b.pem'] });
-    expect(trust.supplied?.map((c) => c.cert.subject.typesAndValues.at(-1)?.value.valueBlock.value)).toEqual(['TEST-ONLY prereg TSA', 'TEST-ONLY prereg TSA without timeStamping EKU']);
+    const trust = loadTsaTrust([ROOT], [TSA, `${TSA}\n${pem('tsa-no-eku')}`], {
+      roots: ['roots/root.pem'],
+      certs: ['certs/a.pem', 'certs/b.pem'],
+    });
+    expect(trust.supplied?.map((c) => c.cert.subject.typesAndValues.at(-1)?.value.valueBlock.value)).toEqual([
+      'TEST-ONLY prereg TSA',
+      'TEST-ONLY prereg TSA without timeStamping EKU',
+    ]);
     let error: unknown;
     try {
       loadTsaTrust([ROOT], [TSA, 'no certificate here'], { certs: ['certs/a.pem', 'certs/empty.pem'] });

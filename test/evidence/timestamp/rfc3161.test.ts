@@ -38,8 +38,7 @@ const OTHER_DIGEST = createHash('sha256').update('some other document').digest()
 const GEN_TIME = '2024-05-01T08:31:00Z';
 
 const pem = (name: Parameters<typeof testPkiPaths>[0]) => readFileSync(testPkiPaths(name).cert, 'utf8');
-const derOfPem = (text: string) =>
-  new Uint8Array(Buffer.from(text.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64'));
+const derOfPem = (text: string) => new Uint8Array(Buffer.from(text.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64'));
 
 let trust: TsaTrust;
 let tsa: TsaSigner;
@@ -75,7 +74,10 @@ function expectFailures(result: TimestampVerification, reason_codes: TsaReasonCo
   }
   // TSA_HASH_WEAK stands for two checks (imprint and signature algorithms): one of them failed.
   for (const code of reason_codes) {
-    expect(TIMESTAMP_CHECKS.some((check) => TIMESTAMP_CHECK_CODES[check] === code && result.checks[check] === 'fail'), code).toBe(true);
+    expect(
+      TIMESTAMP_CHECKS.some((check) => TIMESTAMP_CHECK_CODES[check] === code && result.checks[check] === 'fail'),
+      code,
+    ).toBe(true);
   }
 }
 
@@ -146,7 +148,11 @@ describe('good tokens', () => {
     expect(result.pkiStatus).toBe(0);
     expect(result.signerSubject).toBe('CN=TEST-ONLY prereg TSA,OU=not for production,O=prereg TEST-ONLY fixtures');
     expect(result.tsaName).toBe(result.signerSubject);
-    expect(result.signerCertSha256).toBe(createHash('sha256').update(derOfPem(pem('tsa'))).digest('hex'));
+    expect(result.signerCertSha256).toBe(
+      createHash('sha256')
+        .update(derOfPem(pem('tsa')))
+        .digest('hex'),
+    );
   });
 
   it('keeps fractional seconds of genTime exactly', async () => {
@@ -156,7 +162,13 @@ describe('good tokens', () => {
   });
 
   it('a re-encoding by asn1js (editSignedData with no edit) still verifies, so the malformed cases below test their edit', async () => {
-    expectAllPass(await verifyTimestampToken(editSignedData(await pkijsToken(tsa), () => {}), DIGEST, trust));
+    expectAllPass(
+      await verifyTimestampToken(
+        editSignedData(await pkijsToken(tsa), () => {}),
+        DIGEST,
+        trust,
+      ),
+    );
   });
 
   it('accepts BER the way asn1js does: the unsigned outer SEQUENCE in indefinite-length form', async () => {
@@ -247,7 +259,10 @@ describe('each failure, reported alone with its code', () => {
   });
 
   it('SHA-384 and SHA-512 imprints of the right bytes verify (the token says which); asserting another hash → TSA_IMPRINT_MISMATCH', async () => {
-    for (const [oid, node] of [['2.16.840.1.101.3.4.2.2', 'sha384'], ['2.16.840.1.101.3.4.2.3', 'sha512']] as const) {
+    for (const [oid, node] of [
+      ['2.16.840.1.101.3.4.2.2', 'sha384'],
+      ['2.16.840.1.101.3.4.2.3', 'sha512'],
+    ] as const) {
       const token = await issueTimestampResponse(imprintRequest(oid, createHash(node).update(DIGEST).digest()), tsa, { genTime: GEN_TIME });
       const result = await verifyTimestampToken(token, DIGEST, trust);
       expectAllPass(result);
@@ -255,14 +270,18 @@ describe('each failure, reported alone with its code', () => {
       expectAllPass(await verifyTimestampToken(token, { data: DIGEST, hash: node }, trust));
       expectAllPass(await verifyTimestampToken(token, { imprint: createHash(node).update(DIGEST).digest() }, trust));
       expectFailures(await verifyTimestampToken(token, { data: DIGEST, hash: 'sha256' }, trust), ['TSA_IMPRINT_MISMATCH']);
-      expectFailures(await verifyTimestampToken(token, { imprint: createHash(node).update(OTHER_DIGEST).digest() }, trust), ['TSA_IMPRINT_MISMATCH']);
+      expectFailures(await verifyTimestampToken(token, { imprint: createHash(node).update(OTHER_DIGEST).digest() }, trust), [
+        'TSA_IMPRINT_MISMATCH',
+      ]);
     }
   });
 
   it('a SHA-1 imprint, even of the right bytes (openssl ts -reply told to accept SHA-1) → TSA_HASH_WEAK only (the imprint is not compared)', async () => {
     const paths = testPkiPaths('tsa');
     const sha1Tsa = await createOpensslTsa({ certPath: paths.cert, keyPath: paths.key, digests: ['sha1', 'sha256'] });
-    const token = await sha1Tsa.reply(imprintRequest('1.3.14.3.2.26', createHash('sha1').update(DIGEST).digest())).finally(() => sha1Tsa.close());
+    const token = await sha1Tsa
+      .reply(imprintRequest('1.3.14.3.2.26', createHash('sha1').update(DIGEST).digest()))
+      .finally(() => sha1Tsa.close());
     const result = await verifyTimestampToken(token, DIGEST, trust);
     expectFailures(result, ['TSA_HASH_WEAK']);
     expect([result.hashAlgorithm, result.checks.imprint]).toEqual(['SHA-1', 'skipped']);
@@ -270,7 +289,10 @@ describe('each failure, reported alone with its code', () => {
   });
 
   it('an imprint under an algorithm prereg cannot name (MD5) → TSA_HASH_WEAK only', async () => {
-    const token = await issueTimestampResponse(imprintRequest('1.2.840.113549.2.5', createHash('md5').update(DIGEST).digest()), tsa, { genTime: GEN_TIME, anyImprintAlgorithm: true });
+    const token = await issueTimestampResponse(imprintRequest('1.2.840.113549.2.5', createHash('md5').update(DIGEST).digest()), tsa, {
+      genTime: GEN_TIME,
+      anyImprintAlgorithm: true,
+    });
     expectFailures(await verifyTimestampToken(token, DIGEST, trust), ['TSA_HASH_WEAK']);
   });
 
@@ -298,15 +320,68 @@ describe('each failure, reported alone with its code', () => {
     const dir = mkdtempSync(join(work, 'impostor-'));
     const sh = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     const names = '/O=prereg TEST-ONLY fixtures/OU=not for production';
-    sh(['req', '-x509', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'root.key',
-      '-out', 'root.pem', '-days', '3650', '-subj', `${names}/CN=TEST-ONLY prereg TSA Root CA`,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
-    sh(['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'tsa.key',
-      '-out', 'tsa.csr', '-subj', `${names}/CN=TEST-ONLY prereg TSA`]);
-    writeFileSync(join(dir, 'ext.cnf'), '[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n');
+    sh([
+      'req',
+      '-x509',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'root.key',
+      '-out',
+      'root.pem',
+      '-days',
+      '3650',
+      '-subj',
+      `${names}/CN=TEST-ONLY prereg TSA Root CA`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]);
+    sh([
+      'req',
+      '-new',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'tsa.key',
+      '-out',
+      'tsa.csr',
+      '-subj',
+      `${names}/CN=TEST-ONLY prereg TSA`,
+    ]);
+    writeFileSync(
+      join(dir, 'ext.cnf'),
+      '[ext]\nbasicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,timeStamping\n',
+    );
     const serial = `0x${Buffer.from(tsa.certificate.serialNumber.valueBlock.valueHexView).toString('hex')}`;
-    sh(['x509', '-req', '-in', 'tsa.csr', '-CA', 'root.pem', '-CAkey', 'root.key', '-set_serial', serial, '-days', '365',
-      '-extfile', 'ext.cnf', '-extensions', 'ext', '-out', 'tsa.pem']);
+    sh([
+      'x509',
+      '-req',
+      '-in',
+      'tsa.csr',
+      '-CA',
+      'root.pem',
+      '-CAkey',
+      'root.key',
+      '-set_serial',
+      serial,
+      '-days',
+      '365',
+      '-extfile',
+      'ext.cnf',
+      '-extensions',
+      'ext',
+      '-out',
+      'tsa.pem',
+    ]);
     const read = (f: string) => readFileSync(join(dir, f), 'utf8');
     const impostor = await loadTsaSigner(read('tsa.pem'), read('tsa.key'), [read('root.pem')]);
     expect(impostor.certificate.issuer.isEqual(tsa.certificate.issuer)).toBe(true);
@@ -339,7 +414,11 @@ describe('each failure, reported alone with its code', () => {
     const alone: TimestampVerification[] = [];
     for (const token of tokens) alone.push(await verifyTimestampToken(token, DIGEST, loadTsaTrust([pem('tsa-root')])));
     expect(alone.map((v) => v.reason_codes)).toEqual([['TSA_CHAIN_UNTRUSTED'], [], ['TSA_CHAIN_UNTRUSTED'], ['TSA_CHAIN_UNTRUSTED'], []]);
-    for (const order of [[0, 1, 2, 3, 4], [1, 0, 4, 2, 3], [2, 3, 0, 1, 4, 1, 0]]) {
+    for (const order of [
+      [0, 1, 2, 3, 4],
+      [1, 0, 4, 2, 3],
+      [2, 3, 0, 1, 4, 1, 0],
+    ]) {
       const shared = loadTsaTrust([pem('tsa-root')]); // a fresh memo: every path validation starts in flight together
       const together = await Promise.all(order.map((i) => verifyTimestampToken(tokens[i]!, DIGEST, shared)));
       expect(together).toEqual(order.map((i) => alone[i]));
@@ -442,11 +521,7 @@ describe('each failure, reported alone with its code', () => {
 describe('several failures at once are all reported', () => {
   it('other digest + no ESSCertIDv2 + unpinned root + no EKU-less issue', async () => {
     const token = await pkijsToken(unpinned, { essCertId: 'none' }, OTHER_DIGEST);
-    expectFailures(await verifyTimestampToken(token, DIGEST, trust), [
-      'TSA_IMPRINT_MISMATCH',
-      'TSA_SIGNER_UNBOUND',
-      'TSA_CHAIN_UNTRUSTED',
-    ]);
+    expectFailures(await verifyTimestampToken(token, DIGEST, trust), ['TSA_IMPRINT_MISMATCH', 'TSA_SIGNER_UNBOUND', 'TSA_CHAIN_UNTRUSTED']);
   });
 
   it('other digest + tampered signature + no EKU', async () => {
@@ -474,13 +549,39 @@ describe('malformed input → TSA_TOKEN_MALFORMED, every other check skipped', (
   // Parts the walker delimits (pipeline/formats/der.ts) but that are not what they must be.
   const notASignerInfo = () => new asn1js.Sequence({ value: [new asn1js.Integer({ value: 7 })] });
   cases.push(
-    ['the signerInfo is a SEQUENCE but not a SignerInfo', async () => editSignedData(await pkijsToken(tsa), (parts) => (parts.at(-1) as asn1js.Set).valueBlock.value.splice(0, 1, notASignerInfo()))],
-    ['a carried certificate does not parse', async () => editSignedData(await pkijsToken(tsa), (parts) => (parts[3] as asn1js.Constructed).valueBlock.value.splice(0, 1, notASignerInfo()))],
-    ['the encapsulated content is typed id-data, not id-ct-TSTInfo', async () =>
-      editSignedData(await pkijsToken(tsa), (parts) => (parts[2] as asn1js.Sequence).valueBlock.value.splice(0, 1, new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })))],
-    ['the encapsulated content is absent', async () => editSignedData(await pkijsToken(tsa), (parts) => (parts[2] as asn1js.Sequence).valueBlock.value.splice(1, 1))],
-    ['two signerInfos', async () => editSignedData(await pkijsToken(tsa), (parts) => { const set = parts.at(-1) as asn1js.Set; set.valueBlock.value.push(set.valueBlock.value[0]!); })],
-    ['the version is not an INTEGER', async () => editSignedData(await pkijsToken(tsa), (parts) => parts.splice(0, 1, new asn1js.Utf8String({ value: '3' })))],
+    [
+      'the signerInfo is a SEQUENCE but not a SignerInfo',
+      async () =>
+        editSignedData(await pkijsToken(tsa), (parts) => (parts.at(-1) as asn1js.Set).valueBlock.value.splice(0, 1, notASignerInfo())),
+    ],
+    [
+      'a carried certificate does not parse',
+      async () =>
+        editSignedData(await pkijsToken(tsa), (parts) => (parts[3] as asn1js.Constructed).valueBlock.value.splice(0, 1, notASignerInfo())),
+    ],
+    [
+      'the encapsulated content is typed id-data, not id-ct-TSTInfo',
+      async () =>
+        editSignedData(await pkijsToken(tsa), (parts) =>
+          (parts[2] as asn1js.Sequence).valueBlock.value.splice(0, 1, new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.7.1' })),
+        ),
+    ],
+    [
+      'the encapsulated content is absent',
+      async () => editSignedData(await pkijsToken(tsa), (parts) => (parts[2] as asn1js.Sequence).valueBlock.value.splice(1, 1)),
+    ],
+    [
+      'two signerInfos',
+      async () =>
+        editSignedData(await pkijsToken(tsa), (parts) => {
+          const set = parts.at(-1) as asn1js.Set;
+          set.valueBlock.value.push(set.valueBlock.value[0]!);
+        }),
+    ],
+    [
+      'the version is not an INTEGER',
+      async () => editSignedData(await pkijsToken(tsa), (parts) => parts.splice(0, 1, new asn1js.Utf8String({ value: '3' }))),
+    ],
   );
   for (const [name, make] of cases) {
     it(name, async () => {
@@ -502,8 +603,12 @@ describe('loadTsaTrust', () => {
     const loaded = loadTsaTrust([`${pem('tsa-root')}\n${pem('unpinned-root')}`, pem('tsa-root')]);
     expect(loaded.roots).toHaveLength(2);
     expect(loaded.rootsSha256).toEqual([
-      createHash('sha256').update(derOfPem(pem('tsa-root'))).digest('hex'),
-      createHash('sha256').update(derOfPem(pem('unpinned-root'))).digest('hex'),
+      createHash('sha256')
+        .update(derOfPem(pem('tsa-root')))
+        .digest('hex'),
+      createHash('sha256')
+        .update(derOfPem(pem('unpinned-root')))
+        .digest('hex'),
     ]);
   });
 

@@ -47,7 +47,11 @@ function expectSameAsPkijs(der: Uint8Array): void {
 
 describe('decodeTstInfo agrees with pkijs', () => {
   it('on pkijs TSA tokens: large and small serials, a fractional genTime', async () => {
-    for (const [serialNumber, genTime] of [[123456789n, '2024-05-01T08:31:00Z'], [1n, '2024-05-01T08:31:00.123456Z'], [2n ** 63n + 5n, '2030-12-31T23:59:59Z']] as const) {
+    for (const [serialNumber, genTime] of [
+      [123456789n, '2024-05-01T08:31:00Z'],
+      [1n, '2024-05-01T08:31:00.123456Z'],
+      [2n ** 63n + 5n, '2030-12-31T23:59:59Z'],
+    ] as const) {
       const der = tstInfoDer(await issueTimestampResponse(buildTimestampRequest(DIGEST, 42n), tsa, { genTime, serialNumber }));
       expectSameAsPkijs(der);
       expect(decodeTstInfo(der)!.genTime).toBe(genTime);
@@ -79,8 +83,24 @@ describe('decodeTstInfo refuses a TSTInfo out of shape', () => {
   const cases: [string, (f: asn1js.AsnType[]) => asn1js.AsnType[]][] = [
     ['version missing', (f) => f.slice(1)],
     ['policy not an OID', (f) => [f[0]!, new asn1js.Utf8String({ value: '1.2.3' }), ...f.slice(2)]],
-    ['messageImprint with a third element', (f) => [f[0]!, f[1]!, new asn1js.Sequence({ value: [...(f[2] as asn1js.Sequence).valueBlock.value, new asn1js.Null()] }), ...f.slice(3)]],
-    ['hashedMessage not an OCTET STRING', (f) => [f[0]!, f[1]!, new asn1js.Sequence({ value: [(f[2] as asn1js.Sequence).valueBlock.value[0]!, new asn1js.Integer({ value: 1 })] }), ...f.slice(3)]],
+    [
+      'messageImprint with a third element',
+      (f) => [
+        f[0]!,
+        f[1]!,
+        new asn1js.Sequence({ value: [...(f[2] as asn1js.Sequence).valueBlock.value, new asn1js.Null()] }),
+        ...f.slice(3),
+      ],
+    ],
+    [
+      'hashedMessage not an OCTET STRING',
+      (f) => [
+        f[0]!,
+        f[1]!,
+        new asn1js.Sequence({ value: [(f[2] as asn1js.Sequence).valueBlock.value[0]!, new asn1js.Integer({ value: 1 })] }),
+        ...f.slice(3),
+      ],
+    ],
     ['serialNumber not an INTEGER', (f) => [...f.slice(0, 3), new asn1js.OctetString({ valueHex: new Uint8Array([1]) }), ...f.slice(4)]],
     ['genTime a UTCTime', (f) => [...f.slice(0, 4), new asn1js.UTCTime({ valueDate: new Date(Date.UTC(2024, 4, 1)) }), ...f.slice(5)]],
     ['genTime without seconds', (f) => [...f.slice(0, 4), new asn1js.GeneralizedTime({ value: '202405010831Z' }), ...f.slice(5)]],
@@ -88,7 +108,16 @@ describe('decodeTstInfo refuses a TSTInfo out of shape', () => {
     ['genTime not in UTC', (f) => [...f.slice(0, 4), new asn1js.GeneralizedTime({ value: '20240501083100+0100' }), ...f.slice(5)]],
     ['nonce after the tsa name', (f) => [...f.slice(0, 5), f[6]!, f[5]!]],
     ['an element left over at the end', (f) => [...f, new asn1js.Null()]],
-    ['tsa [0] holding two names', (f) => [...f.slice(0, 6), new asn1js.Constructed({ idBlock: { tagClass: 3, tagNumber: 0 }, value: [...(f[6] as asn1js.Constructed).valueBlock.value, ...(f[6] as asn1js.Constructed).valueBlock.value] })]],
+    [
+      'tsa [0] holding two names',
+      (f) => [
+        ...f.slice(0, 6),
+        new asn1js.Constructed({
+          idBlock: { tagClass: 3, tagNumber: 0 },
+          value: [...(f[6] as asn1js.Constructed).valueBlock.value, ...(f[6] as asn1js.Constructed).valueBlock.value],
+        }),
+      ],
+    ],
     ['empty', () => []],
   ];
   for (const [name, change] of cases) {
@@ -126,11 +155,33 @@ describe('parseGeneralizedTime reads what the regular expression it replaced rea
 
   it('on chosen texts: fractions, rollovers, years 0000–0099, other characters', () => {
     for (const t of [
-      '20240501083100Z', '20240501083100.1Z', '20240501083100.123456789Z', '20240501083100.Z', '20240501083100.12',
-      '20240231083100Z', '20241301083100Z', '20240501246000Z', '20240501083160Z', '20240229000000Z', '20230229000000Z',
-      '00990101000000Z', '00000101000000Z', '01000101000000Z', '99991231235959.999Z', '202405010831Z', '20240501083100+0100',
-      '20240501083100ZZ', '2024050108310Z', '', 'Z', '20240501083100z', '２0240501083100Z', '20240501083100.1.2Z', ' 20240501083100Z',
-    ]) same(t);
+      '20240501083100Z',
+      '20240501083100.1Z',
+      '20240501083100.123456789Z',
+      '20240501083100.Z',
+      '20240501083100.12',
+      '20240231083100Z',
+      '20241301083100Z',
+      '20240501246000Z',
+      '20240501083160Z',
+      '20240229000000Z',
+      '20230229000000Z',
+      '00990101000000Z',
+      '00000101000000Z',
+      '01000101000000Z',
+      '99991231235959.999Z',
+      '202405010831Z',
+      '20240501083100+0100',
+      '20240501083100ZZ',
+      '2024050108310Z',
+      '',
+      'Z',
+      '20240501083100z',
+      '２0240501083100Z',
+      '20240501083100.1.2Z',
+      ' 20240501083100Z',
+    ])
+      same(t);
   });
 
   it('on generated texts over the characters that matter', () => {
@@ -146,7 +197,8 @@ describe('parseGeneralizedTime reads what the regular expression it replaced rea
         text = text.slice(0, at) + alphabet[next() % alphabet.length] + text.slice(at + (next() % 2));
       }
       same(text);
-      if (next() % 10 === 0) same(Uint8Array.from([...Buffer.from(text, 'latin1')].map((b, j) => (j === next() % text.length ? b | 0x80 : b))));
+      if (next() % 10 === 0)
+        same(Uint8Array.from([...Buffer.from(text, 'latin1')].map((b, j) => (j === next() % text.length ? b | 0x80 : b))));
     }
   });
 });

@@ -22,9 +22,15 @@ beforeAll(async () => {
   trust = buildTrustMaterial(testTrustPolicy(), [TSA_ROOT]);
   // Six proofs in one batch, its token made 420 s after TS; proof 5 claims a timestamp 600 s
   // after TS, so the shared token precedes it (a time failure of that proof alone).
-  const issued = await Promise.all(Array.from({ length: 6 }, (_, n) => issueProofV3(v3MintOptions(tsa, { tsa: undefined, ...(n === 5 ? { timestamp: at(TS, 600) } : {}) }, n))));
+  const issued = await Promise.all(
+    Array.from({ length: 6 }, (_, n) =>
+      issueProofV3(v3MintOptions(tsa, { tsa: undefined, ...(n === 5 ? { timestamp: at(TS, 600) } : {}) }, n)),
+    ),
+  );
   await anchorBatch(issued, { signer: tsa, genTime: at(TS, 420), batchId: 'batch_20260310_120700_001' });
-  batch = issued.map((i) => JSON.parse(canonicalJson({ proof: i.proof, request: i.request, response: i.response, disclosure: ownerDisclosure(i) })) as Plain);
+  batch = issued.map(
+    (i) => JSON.parse(canonicalJson({ proof: i.proof, request: i.request, response: i.response, disclosure: ownerDisclosure(i) })) as Plain,
+  );
 });
 
 async function verifyCounting(item: Plain): Promise<{ result: ProofVerification; verified: number }> {
@@ -38,13 +44,21 @@ describe('a token shared by a batch', () => {
   it('is verified once for the whole batch, every proof VERIFIED', async () => {
     const runs = [];
     for (const item of batch.slice(0, 5)) runs.push(await verifyCounting(item));
-    expect(runs.map((r) => [r.result.status, r.result.checks.tsa, r.result.checks.batch])).toEqual(Array(5).fill(['VERIFIED', 'pass', 'pass']));
+    expect(runs.map((r) => [r.result.status, r.result.checks.tsa, r.result.checks.batch])).toEqual(
+      Array(5).fill(['VERIFIED', 'pass', 'pass']),
+    );
     expect(runs.map((r) => r.verified)).toEqual([1, 0, 0, 0, 0]);
   });
 
-  it('still checks each proof\'s time: the proof the reused token precedes fails PROOF_TIME_OUTSIDE_WINDOW', async () => {
+  it("still checks each proof's time: the proof the reused token precedes fails PROOF_TIME_OUTSIDE_WINDOW", async () => {
     const { result, verified } = await verifyCounting(batch[5]!);
-    expect([result.status, result.reason_codes, result.checks.tsa, result.checks.time, verified]).toEqual(['UNTRUSTED', ['PROOF_TIME_OUTSIDE_WINDOW'], 'pass', 'fail', 0]);
+    expect([result.status, result.reason_codes, result.checks.tsa, result.checks.time, verified]).toEqual([
+      'UNTRUSTED',
+      ['PROOF_TIME_OUTSIDE_WINDOW'],
+      'pass',
+      'fail',
+      0,
+    ]);
     expect(result.problems[0]).toContain('precedes timestamp');
   });
 

@@ -44,12 +44,25 @@ const log = TestLog.withTestKey();
 const goodBody = hashedRekordBody({ witnessedHashHex: WITNESSED, submitter: issuer });
 for (let i = 0; i < 3; i++) log.append(hashedRekordBody({ witnessedHashHex: sha256Hex(`filler ${i}`), submitter: stranger }));
 const GOOD = log.append(goodBody);
-const OTHER_KIND = log.append(Buffer.from(canonicalJson({ apiVersion: '0.0.1', kind: 'intoto', spec: { content: { hash: { algorithm: 'sha256', value: sha256Hex(WITNESSED) } } } }), 'latin1'));
+const OTHER_KIND = log.append(
+  Buffer.from(
+    canonicalJson({
+      apiVersion: '0.0.1',
+      kind: 'intoto',
+      spec: { content: { hash: { algorithm: 'sha256', value: sha256Hex(WITNESSED) } } },
+    }),
+    'latin1',
+  ),
+);
 const OTHER_ARTIFACT = log.append(hashedRekordBody({ witnessedHashHex: OTHER, submitter: issuer }));
 // A common slip: logging SHA-256 of the 32 raw bytes instead of the hex string.
-const RAW_DIGEST = log.append(hashedRekordBody({ witnessedHashHex: WITNESSED, submitter: issuer, loggedDigestHex: sha256Hex(Buffer.from(WITNESSED, 'hex')) }));
+const RAW_DIGEST = log.append(
+  hashedRekordBody({ witnessedHashHex: WITNESSED, submitter: issuer, loggedDigestHex: sha256Hex(Buffer.from(WITNESSED, 'hex')) }),
+);
 const UNPINNED_SUBMITTER = log.append(hashedRekordBody({ witnessedHashHex: WITNESSED, submitter: stranger }));
-const BAD_SIGNATURE = log.append(hashedRekordBody({ witnessedHashHex: WITNESSED, submitter: issuer, signedBytes: Buffer.from(WITNESSED, 'hex') }));
+const BAD_SIGNATURE = log.append(
+  hashedRekordBody({ witnessedHashHex: WITNESSED, submitter: issuer, signedBytes: Buffer.from(WITNESSED, 'hex') }),
+);
 const NOT_JSON = log.append(Buffer.from('{"kind": "hashedrekord"', 'latin1'));
 const API_002 = log.append(hashedRekordBody({ witnessedHashHex: WITNESSED, submitter: issuer, apiVersion: '0.0.2' }));
 const SIZE = log.size + 1; // the tree head the entries are proven in: 12 leaves
@@ -74,12 +87,18 @@ const BOTH_SUBMITTERS: TlogMaterial = {
 /** The submitter pinned from 2019 with no end: the log key's window alone decides. */
 const WIDE_SUBMITTER: TlogMaterial = {
   logKeys: MATERIAL.logKeys,
-  submitterKeys: loadTlogSubmitterKeys([{ ...pinnedSubmitter, valid_from: '2019-01-01T00:00:00Z', valid_until: null }], [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')]),
+  submitterKeys: loadTlogSubmitterKeys(
+    [{ ...pinnedSubmitter, valid_from: '2019-01-01T00:00:00Z', valid_until: null }],
+    [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')],
+  ),
 };
 /** The submitter pinned only from after the entries were integrated (T). */
 const LATE_SUBMITTER: TlogMaterial = {
   logKeys: MATERIAL.logKeys,
-  submitterKeys: loadTlogSubmitterKeys([{ ...pinnedSubmitter, valid_from: '2026-03-11T00:00:00Z' }], [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')]),
+  submitterKeys: loadTlogSubmitterKeys(
+    [{ ...pinnedSubmitter, valid_from: '2026-03-11T00:00:00Z' }],
+    [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')],
+  ),
 };
 
 const entryAt = (index: number, o: Partial<EntryOptions> = {}): TlogEntry => log.entry(index, { integratedTime: T, treeSize: SIZE, ...o });
@@ -111,7 +130,10 @@ const ED_MATERIAL: TlogMaterial = {
 };
 const UNWINDOWED: TlogMaterial = {
   logKeys: loadTlogKeys([{ log_id: log.logId, public_key_file: 'TEST-ONLY-tlog.pub.pem' }], [testKeyPem('TEST-ONLY-tlog.pub.pem')]),
-  submitterKeys: loadTlogSubmitterKeys([{ ...pinnedSubmitter, valid_from: '2019-01-01T00:00:00Z' }], [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')]),
+  submitterKeys: loadTlogSubmitterKeys(
+    [{ ...pinnedSubmitter, valid_from: '2019-01-01T00:00:00Z' }],
+    [testKeyPem('TEST-ONLY-arkforge-2026.pub.pem')],
+  ),
 };
 
 /** Every check's outcome: 'pass' unless named. */
@@ -130,8 +152,18 @@ interface Case {
 const cases: Case[] = [
   // --- passing ---------------------------------------------------------------------------------
   { name: 'a valid entry', entry: () => entryAt(GOOD), reason_codes: [], checks: outcomes() },
-  { name: 'the same entry as the last leaf of an earlier head (size 4)', entry: () => entryAt(GOOD, { treeSize: 4 }), reason_codes: [], checks: outcomes() },
-  { name: 'the same entry in a head where its subtree is promoted (size 5)', entry: () => entryAt(GOOD, { treeSize: 5 }), reason_codes: [], checks: outcomes() },
+  {
+    name: 'the same entry as the last leaf of an earlier head (size 4)',
+    entry: () => entryAt(GOOD, { treeSize: 4 }),
+    reason_codes: [],
+    checks: outcomes(),
+  },
+  {
+    name: 'the same entry in a head where its subtree is promoted (size 5)',
+    entry: () => entryAt(GOOD, { treeSize: 5 }),
+    reason_codes: [],
+    checks: outcomes(),
+  },
   { name: 'the same entry in a later head (size 13)', entry: () => entryAt(GOOD, { treeSize: 13 }), reason_codes: [], checks: outcomes() },
   { name: 'a one-leaf log (empty audit path)', entry: () => single.entry(0, { integratedTime: T }), reason_codes: [], checks: outcomes() },
   {
@@ -142,45 +174,140 @@ const cases: Case[] = [
   },
   {
     name: 'a checkpoint with an extra note line and a witness cosignature',
-    entry: () => entryAt(GOOD, { checkpoint: { extraLines: ['Timestamp: 1773144005000000000'], cosigners: [{ name: 'witness.prereg.invalid', key: otherLogKey }] } }),
+    entry: () =>
+      entryAt(GOOD, {
+        checkpoint: { extraLines: ['Timestamp: 1773144005000000000'], cosigners: [{ name: 'witness.prereg.invalid', key: otherLogKey }] },
+      }),
     reason_codes: [],
     checks: outcomes(),
   },
-  { name: 'an Ed25519 log key', entry: () => edLog.entry(1, { integratedTime: T }), reason_codes: [], checks: outcomes(), material: ED_MATERIAL },
-  { name: 'a parsed JsonValue (numbers as lexemes)', entry: () => parseJson(JSON.stringify(entryAt(GOOD), null, 2)), reason_codes: [], checks: outcomes() },
-  { name: 'a log key pinned without a window', entry: () => entryAt(GOOD, { integratedTime: seconds('2020-01-01T00:00:00Z') }), reason_codes: [], checks: outcomes(), material: UNWINDOWED },
-  { name: 'integratedTime exactly valid_from (windows are half-open)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) }), reason_codes: [], checks: outcomes() },
-  { name: 'an ECDSA P-256 submitter key pinned with no end (valid_until null)', entry: ecEntry, reason_codes: [], checks: outcomes(), material: BOTH_SUBMITTERS },
-  { name: 'the Ed25519 submitter next to another pinned submitter key', entry: () => entryAt(GOOD), reason_codes: [], checks: outcomes(), material: BOTH_SUBMITTERS },
+  {
+    name: 'an Ed25519 log key',
+    entry: () => edLog.entry(1, { integratedTime: T }),
+    reason_codes: [],
+    checks: outcomes(),
+    material: ED_MATERIAL,
+  },
+  {
+    name: 'a parsed JsonValue (numbers as lexemes)',
+    entry: () => parseJson(JSON.stringify(entryAt(GOOD), null, 2)),
+    reason_codes: [],
+    checks: outcomes(),
+  },
+  {
+    name: 'a log key pinned without a window',
+    entry: () => entryAt(GOOD, { integratedTime: seconds('2020-01-01T00:00:00Z') }),
+    reason_codes: [],
+    checks: outcomes(),
+    material: UNWINDOWED,
+  },
+  {
+    name: 'integratedTime exactly valid_from (windows are half-open)',
+    entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) }),
+    reason_codes: [],
+    checks: outcomes(),
+  },
+  {
+    name: 'an ECDSA P-256 submitter key pinned with no end (valid_until null)',
+    entry: ecEntry,
+    reason_codes: [],
+    checks: outcomes(),
+    material: BOTH_SUBMITTERS,
+  },
+  {
+    name: 'the Ed25519 submitter next to another pinned submitter key',
+    entry: () => entryAt(GOOD),
+    reason_codes: [],
+    checks: outcomes(),
+    material: BOTH_SUBMITTERS,
+  },
 
   // --- structure -------------------------------------------------------------------------------
-  ...([
-    ['null', () => null],
-    ['an array', () => [entryAt(GOOD)]],
-    ['the API response still wrapped in its uuid', () => ({ ['24296fb24b8ad77a' + 'ab'.repeat(32)]: entryAt(GOOD) })],
-    ['an entry without verification', () => mutate(entryAt(GOOD), (e) => delete (e as Partial<TlogEntry>).verification)],
-    ['an inclusion proof without checkpoint', () => mutate(entryAt(GOOD), (e) => delete (proofOf(e) as Partial<ReturnType<typeof proofOf>>).checkpoint)],
-    ['a logIndex as a string', () => mutate(entryAt(GOOD), (e) => ((e as unknown as Record<string, unknown>).logIndex = String(e.logIndex)))],
-    ['an uppercase-hex audit node', () => mutate(entryAt(GOOD), (e) => (proofOf(e).hashes[0] = proofOf(e).hashes[0]!.toUpperCase()))],
-    ['a body that is not base64', () => mutate(entryAt(GOOD), (e) => (e.body = `${e.body.slice(0, -4)}!!!!`))],
-    ['a logIndex beyond 2^53 (plain JS)', () => mutate(entryAt(GOOD), (e) => (e.logIndex = 2 ** 60))],
-    ['a logIndex beyond 2^53 (parsed)', () => parseJson(JSON.stringify(entryAt(GOOD)).replace(/"logIndex":3,"verification"/, '"logIndex":9007199254740993,"verification"'))],
-  ] as const).map(([what, entry]): Case => ({ name: `malformed: ${what}`, entry, reason_codes: ['PROOF_TLOG_MALFORMED'], checks: ALL_SKIPPED })),
+  ...(
+    [
+      ['null', () => null],
+      ['an array', () => [entryAt(GOOD)]],
+      ['the API response still wrapped in its uuid', () => ({ ['24296fb24b8ad77a' + 'ab'.repeat(32)]: entryAt(GOOD) })],
+      ['an entry without verification', () => mutate(entryAt(GOOD), (e) => delete (e as Partial<TlogEntry>).verification)],
+      [
+        'an inclusion proof without checkpoint',
+        () => mutate(entryAt(GOOD), (e) => delete (proofOf(e) as Partial<ReturnType<typeof proofOf>>).checkpoint),
+      ],
+      [
+        'a logIndex as a string',
+        () => mutate(entryAt(GOOD), (e) => ((e as unknown as Record<string, unknown>).logIndex = String(e.logIndex))),
+      ],
+      ['an uppercase-hex audit node', () => mutate(entryAt(GOOD), (e) => (proofOf(e).hashes[0] = proofOf(e).hashes[0]!.toUpperCase()))],
+      ['a body that is not base64', () => mutate(entryAt(GOOD), (e) => (e.body = `${e.body.slice(0, -4)}!!!!`))],
+      ['a logIndex beyond 2^53 (plain JS)', () => mutate(entryAt(GOOD), (e) => (e.logIndex = 2 ** 60))],
+      [
+        'a logIndex beyond 2^53 (parsed)',
+        () => parseJson(JSON.stringify(entryAt(GOOD)).replace(/"logIndex":3,"verification"/, '"logIndex":9007199254740993,"verification"')),
+      ],
+    ] as const
+  ).map(([what, entry]): Case => ({ name: `malformed: ${what}`, entry, reason_codes: ['PROOF_TLOG_MALFORMED'], checks: ALL_SKIPPED })),
 
   // --- kind ------------------------------------------------------------------------------------
-  { name: 'an entry of another kind (intoto)', entry: () => entryAt(OTHER_KIND), reason_codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
-  { name: 'a body that is not JSON', entry: () => entryAt(NOT_JSON), reason_codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
-  { name: 'a hashedrekord of another apiVersion', entry: () => entryAt(API_002), reason_codes: ['PROOF_TLOG_KIND'], checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }) },
+  {
+    name: 'an entry of another kind (intoto)',
+    entry: () => entryAt(OTHER_KIND),
+    reason_codes: ['PROOF_TLOG_KIND'],
+    checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }),
+  },
+  {
+    name: 'a body that is not JSON',
+    entry: () => entryAt(NOT_JSON),
+    reason_codes: ['PROOF_TLOG_KIND'],
+    checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }),
+  },
+  {
+    name: 'a hashedrekord of another apiVersion',
+    entry: () => entryAt(API_002),
+    reason_codes: ['PROOF_TLOG_KIND'],
+    checks: outcomes({ kind: 'fail', artifact: 'skipped', entry_signature: 'skipped' }),
+  },
 
   // --- artifact --------------------------------------------------------------------------------
-  { name: 'a log entry for another artifact', entry: () => entryAt(OTHER_ARTIFACT), reason_codes: ['PROOF_TLOG_ARTIFACT'], checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }) },
-  { name: 'an entry logging SHA-256 of the raw 32 bytes, not of the hex string', entry: () => entryAt(RAW_DIGEST), reason_codes: ['PROOF_TLOG_ARTIFACT'], checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }) },
+  {
+    name: 'a log entry for another artifact',
+    entry: () => entryAt(OTHER_ARTIFACT),
+    reason_codes: ['PROOF_TLOG_ARTIFACT'],
+    checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }),
+  },
+  {
+    name: 'an entry logging SHA-256 of the raw 32 bytes, not of the hex string',
+    entry: () => entryAt(RAW_DIGEST),
+    reason_codes: ['PROOF_TLOG_ARTIFACT'],
+    checks: outcomes({ artifact: 'fail', entry_signature: 'skipped' }),
+  },
 
   // --- entry signature -------------------------------------------------------------------------
-  { name: 'an entry signed by an unpinned submitter key', entry: () => entryAt(UNPINNED_SUBMITTER), reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) },
-  { name: 'an ECDSA P-256 submitter that is not pinned', entry: ecEntry, reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }) },
-  { name: 'no submitter key pinned at all', entry: () => entryAt(GOOD), reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }), material: { logKeys: MATERIAL.logKeys, submitterKeys: [] } },
-  { name: 'the submitter key pinned only from after integratedTime', entry: () => entryAt(GOOD), reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'], checks: outcomes({ entry_signature: 'fail' }), material: LATE_SUBMITTER },
+  {
+    name: 'an entry signed by an unpinned submitter key',
+    entry: () => entryAt(UNPINNED_SUBMITTER),
+    reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    checks: outcomes({ entry_signature: 'fail' }),
+  },
+  {
+    name: 'an ECDSA P-256 submitter that is not pinned',
+    entry: ecEntry,
+    reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    checks: outcomes({ entry_signature: 'fail' }),
+  },
+  {
+    name: 'no submitter key pinned at all',
+    entry: () => entryAt(GOOD),
+    reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    checks: outcomes({ entry_signature: 'fail' }),
+    material: { logKeys: MATERIAL.logKeys, submitterKeys: [] },
+  },
+  {
+    name: 'the submitter key pinned only from after integratedTime',
+    entry: () => entryAt(GOOD),
+    reason_codes: ['PROOF_TLOG_SUBMITTER_UNPINNED'],
+    checks: outcomes({ entry_signature: 'fail' }),
+    material: LATE_SUBMITTER,
+  },
   {
     name: 'integratedTime exactly the submitter key’s valid_until (the log key pinned without a window)',
     entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }),
@@ -188,14 +315,39 @@ const cases: Case[] = [
     checks: outcomes({ entry_signature: 'fail' }),
     material: { logKeys: UNWINDOWED.logKeys, submitterKeys: SUBMITTERS },
   },
-  { name: 'an entry whose signature is over other bytes', entry: () => entryAt(BAD_SIGNATURE), reason_codes: ['PROOF_TLOG_ENTRY_SIGNATURE'], checks: outcomes({ entry_signature: 'fail' }) },
+  {
+    name: 'an entry whose signature is over other bytes',
+    entry: () => entryAt(BAD_SIGNATURE),
+    reason_codes: ['PROOF_TLOG_ENTRY_SIGNATURE'],
+    checks: outcomes({ entry_signature: 'fail' }),
+  },
 
   // --- SET -------------------------------------------------------------------------------------
-  { name: 'a SET over a changed integrated time', entry: () => mutate(entryAt(GOOD), (e) => (e.integratedTime += 60)), reason_codes: ['PROOF_TLOG_SET'], checks: outcomes({ set: 'fail' }) },
-  { name: 'a SET over a changed logIndex', entry: () => mutate(entryAt(GOOD), (e) => (e.logIndex += 1)), reason_codes: ['PROOF_TLOG_SET'], checks: outcomes({ set: 'fail' }) },
+  {
+    name: 'a SET over a changed integrated time',
+    entry: () => mutate(entryAt(GOOD), (e) => (e.integratedTime += 60)),
+    reason_codes: ['PROOF_TLOG_SET'],
+    checks: outcomes({ set: 'fail' }),
+  },
+  {
+    name: 'a SET over a changed logIndex',
+    entry: () => mutate(entryAt(GOOD), (e) => (e.logIndex += 1)),
+    reason_codes: ['PROOF_TLOG_SET'],
+    checks: outcomes({ set: 'fail' }),
+  },
   {
     name: 'a SET signed by another key',
-    entry: () => mutate(entryAt(GOOD), (e) => (e.verification.signedEntryTimestamp = rogue.signedEntryTimestamp({ body: e.body, integratedTime: e.integratedTime, logID: e.logID, logIndex: e.logIndex }))),
+    entry: () =>
+      mutate(
+        entryAt(GOOD),
+        (e) =>
+          (e.verification.signedEntryTimestamp = rogue.signedEntryTimestamp({
+            body: e.body,
+            integratedTime: e.integratedTime,
+            logID: e.logID,
+            logIndex: e.logIndex,
+          })),
+      ),
     reason_codes: ['PROOF_TLOG_SET'],
     checks: outcomes({ set: 'fail' }),
   },
@@ -207,13 +359,38 @@ const cases: Case[] = [
     reason_codes: ['PROOF_TLOG_INCLUSION'],
     checks: outcomes({ inclusion: 'fail' }),
   },
-  { name: 'a path one node short', entry: () => mutate(entryAt(GOOD), (e) => proofOf(e).hashes.pop()), reason_codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
-  { name: 'a path one node too long', entry: () => mutate(entryAt(GOOD), (e) => proofOf(e).hashes.push(proofOf(e).hashes[0]!)), reason_codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
-  { name: 'a leaf index outside the tree', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).logIndex = SIZE)), reason_codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
-  { name: 'an inclusion proof for another leaf', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).hashes = log.auditPath(OTHER_ARTIFACT, SIZE))), reason_codes: ['PROOF_TLOG_INCLUSION'], checks: outcomes({ inclusion: 'fail' }) },
+  {
+    name: 'a path one node short',
+    entry: () => mutate(entryAt(GOOD), (e) => proofOf(e).hashes.pop()),
+    reason_codes: ['PROOF_TLOG_INCLUSION'],
+    checks: outcomes({ inclusion: 'fail' }),
+  },
+  {
+    name: 'a path one node too long',
+    entry: () => mutate(entryAt(GOOD), (e) => proofOf(e).hashes.push(proofOf(e).hashes[0]!)),
+    reason_codes: ['PROOF_TLOG_INCLUSION'],
+    checks: outcomes({ inclusion: 'fail' }),
+  },
+  {
+    name: 'a leaf index outside the tree',
+    entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).logIndex = SIZE)),
+    reason_codes: ['PROOF_TLOG_INCLUSION'],
+    checks: outcomes({ inclusion: 'fail' }),
+  },
+  {
+    name: 'an inclusion proof for another leaf',
+    entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).hashes = log.auditPath(OTHER_ARTIFACT, SIZE))),
+    reason_codes: ['PROOF_TLOG_INCLUSION'],
+    checks: outcomes({ inclusion: 'fail' }),
+  },
 
   // --- checkpoint ------------------------------------------------------------------------------
-  { name: 'a checkpoint signed by another key', entry: () => entryAt(GOOD, { checkpoint: { signer: otherLogKey } }), reason_codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
+  {
+    name: 'a checkpoint signed by another key',
+    entry: () => entryAt(GOOD, { checkpoint: { signer: otherLogKey } }),
+    reason_codes: ['PROOF_TLOG_CHECKPOINT'],
+    checks: outcomes({ checkpoint: 'fail' }),
+  },
   {
     name: 'a checkpoint signed by another key under the pinned key’s hint',
     entry: () => entryAt(GOOD, { checkpoint: { signer: otherLogKey, keyHint: Buffer.from(log.logId, 'hex').subarray(0, 4) } }),
@@ -226,20 +403,53 @@ const cases: Case[] = [
     reason_codes: ['PROOF_TLOG_CHECKPOINT'],
     checks: outcomes({ checkpoint: 'fail' }),
   },
-  { name: 'a checkpoint of a later tree head', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).checkpoint = log.checkpoint(13))), reason_codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
+  {
+    name: 'a checkpoint of a later tree head',
+    entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).checkpoint = log.checkpoint(13))),
+    reason_codes: ['PROOF_TLOG_CHECKPOINT'],
+    checks: outcomes({ checkpoint: 'fail' }),
+  },
   {
     name: 'an overstated treeSize whose path length still fits (13 for 12): only the checkpoint catches it',
     entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).treeSize = 13)),
     reason_codes: ['PROOF_TLOG_CHECKPOINT'],
     checks: outcomes({ checkpoint: 'fail' }),
   },
-  { name: 'a checkpoint that is not a signed note', entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).checkpoint = proofOf(e).checkpoint.replace('\n\n', '\n'))), reason_codes: ['PROOF_TLOG_CHECKPOINT'], checks: outcomes({ checkpoint: 'fail' }) },
+  {
+    name: 'a checkpoint that is not a signed note',
+    entry: () => mutate(entryAt(GOOD), (e) => (proofOf(e).checkpoint = proofOf(e).checkpoint.replace('\n\n', '\n'))),
+    reason_codes: ['PROOF_TLOG_CHECKPOINT'],
+    checks: outcomes({ checkpoint: 'fail' }),
+  },
 
   // --- log key ---------------------------------------------------------------------------------
-  { name: 'an unpinned log key', entry: () => rogue.entry(0, { integratedTime: T }), reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }) },
-  { name: 'a pinned log key outside its window (before valid_from)', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) - 1 }), reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }), material: WIDE_SUBMITTER },
-  { name: 'integratedTime exactly valid_until', entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }), reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail' }), material: WIDE_SUBMITTER },
-  { name: 'no log key pinned at all', entry: () => entryAt(GOOD), reason_codes: ['PROOF_TLOG_KEY_UNPINNED'], checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }), material: { logKeys: [], submitterKeys: SUBMITTERS } },
+  {
+    name: 'an unpinned log key',
+    entry: () => rogue.entry(0, { integratedTime: T }),
+    reason_codes: ['PROOF_TLOG_KEY_UNPINNED'],
+    checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }),
+  },
+  {
+    name: 'a pinned log key outside its window (before valid_from)',
+    entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_from) - 1 }),
+    reason_codes: ['PROOF_TLOG_KEY_UNPINNED'],
+    checks: outcomes({ log_key: 'fail' }),
+    material: WIDE_SUBMITTER,
+  },
+  {
+    name: 'integratedTime exactly valid_until',
+    entry: () => entryAt(GOOD, { integratedTime: seconds(WINDOW.valid_until) }),
+    reason_codes: ['PROOF_TLOG_KEY_UNPINNED'],
+    checks: outcomes({ log_key: 'fail' }),
+    material: WIDE_SUBMITTER,
+  },
+  {
+    name: 'no log key pinned at all',
+    entry: () => entryAt(GOOD),
+    reason_codes: ['PROOF_TLOG_KEY_UNPINNED'],
+    checks: outcomes({ log_key: 'fail', set: 'skipped', checkpoint: 'skipped' }),
+    material: { logKeys: [], submitterKeys: SUBMITTERS },
+  },
 
   // --- several at once -------------------------------------------------------------------------
   {
@@ -277,17 +487,31 @@ describe('verifyTlogEntry (SPEC §6.1, transparency log, offline)', () => {
   it('reports the log index, id and integrated time the entry states', () => {
     const r = verifyTlogEntry(entryAt(GOOD), WITNESSED, MATERIAL);
     expect(r).toMatchObject({ ok: true, log_id: log.logId, log_index: GOOD, integrated_time: '2026-03-10T12:00:05Z' });
-    const changed = verifyTlogEntry(mutate(entryAt(GOOD), (e) => (e.integratedTime += 60)), WITNESSED, MATERIAL);
+    const changed = verifyTlogEntry(
+      mutate(entryAt(GOOD), (e) => (e.integratedTime += 60)),
+      WITNESSED,
+      MATERIAL,
+    );
     expect(changed).toMatchObject({ ok: false, integrated_time: '2026-03-10T12:01:05Z' });
     expect(verifyTlogEntry(null, WITNESSED, MATERIAL)).toMatchObject({ log_id: null, log_index: null, integrated_time: null });
   });
 
   it('says where a failure is', () => {
-    const short = verifyTlogEntry(mutate(entryAt(GOOD), (e) => proofOf(e).hashes.pop()), WITNESSED, MATERIAL);
-    expect(short.problems).toEqual([`inclusion proof: the audit path has 3 nodes, RFC 6962 fixes 4 for leaf ${GOOD} of a tree of size ${SIZE}`]);
+    const short = verifyTlogEntry(
+      mutate(entryAt(GOOD), (e) => proofOf(e).hashes.pop()),
+      WITNESSED,
+      MATERIAL,
+    );
+    expect(short.problems).toEqual([
+      `inclusion proof: the audit path has 3 nodes, RFC 6962 fixes 4 for leaf ${GOOD} of a tree of size ${SIZE}`,
+    ]);
     const artifact = verifyTlogEntry(entryAt(OTHER_ARTIFACT), WITNESSED, MATERIAL);
     expect(artifact.problems[0]).toContain(`the entry logs sha256:${sha256Hex(OTHER)}`);
-    const malformed = verifyTlogEntry(mutate(entryAt(GOOD), (e) => delete (e as Partial<TlogEntry>).verification), WITNESSED, MATERIAL);
+    const malformed = verifyTlogEntry(
+      mutate(entryAt(GOOD), (e) => delete (e as Partial<TlogEntry>).verification),
+      WITNESSED,
+      MATERIAL,
+    );
     expect(malformed.problems).toEqual(["transparency-log entry / must have required property 'verification'"]);
   });
 
@@ -373,7 +597,10 @@ describe('loadTlogSubmitterKeys (the issuer’s pinned log-signing keys)', () =>
   const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
 
   it('decodes Ed25519 and ECDSA P-256 keys with their windows; null is no end', () => {
-    const keys = loadTlogSubmitterKeys([pinnedSubmitter, { key_id: 'ec', public_key_file: 'ec.pem', valid_from: WINDOW.valid_from, valid_until: null }], [ed, p256]);
+    const keys = loadTlogSubmitterKeys(
+      [pinnedSubmitter, { key_id: 'ec', public_key_file: 'ec.pem', valid_from: WINDOW.valid_from, valid_until: null }],
+      [ed, p256],
+    );
     expect(keys.map((k) => [k.key_id, k.key.asymmetricKeyType, k.from_ms, k.until_ms])).toEqual([
       ['arkforge-2026', 'ed25519', Date.parse(WINDOW.valid_from), Date.parse(WINDOW.valid_until)],
       ['ec', 'ec', Date.parse(WINDOW.valid_from), undefined],
@@ -417,8 +644,7 @@ describe('interoperability with the public Rekor log (rekor.sigstore.dev)', () =
   // A hashedrekord entry of the public log (logIndex 67934953) as its API serves it, with its
   // SET and checkpoint; the copy at hand lacks the audit path, and the artifact is unknown here.
   const ENTRY = {
-    body:
-      'eyJhcGlWZXJzaW9uIjoiMC4wLjEiLCJraW5kIjoiaGFzaGVkcmVrb3JkIiwic3BlYyI6eyJkYXRhIjp7Imhhc2giOnsiYWxnb3JpdGhtIjoic2hhMjU2IiwidmFsdWUiOiI3YTIxODlmNzNlYTVkYmVlMmQ1NjgxMGU4NjBjZDgxNjdlYTFiMGYzMTdkZGRjMmU0YzE2NmU3ZDY4NzUzOGYwIn19LCJzaWduYXR1cmUiOnsiY29udGVudCI6Ik1FUUNJQlZtMVc1YlNSOXBTYVFyRWRVL2dOeEZuaVQzMCs4RGp5SG9naERwWHM3b0FpQXMyby82c3l2bzRaTDd3YVUrMXBNeVIvR1dNWlZTaUdzRm5hSm04ZDZZZ0E9PSIsInB1YmxpY0tleSI6eyJjb250ZW50IjoiTFMwdExTMUNSVWRKVGlCUVZVSk1TVU1nUzBWWkxTMHRMUzBLVFVacmQwVjNXVWhMYjFwSmVtb3dRMEZSV1VsTGIxcEplbW93UkVGUlkwUlJaMEZGUldGSWNHUmhZVE13ZEVOaVMxbG5lalpyUlhsQmNqTXJORmh5TWdwb1pWUjNaM2hQVVVrM2QwcDRiVWhIWW5OU1dYcEJWbFJyUVN0RGIzVjZUblZrTUc5eGRuUTRXVXB0Tm5CQlFUZG5SbUZFUkZGU05EUlJQVDBLTFMwdExTMUZUa1FnVUZWQ1RFbERJRXRGV1MwdExTMHRDZz09In19fX0=',
+    body: 'eyJhcGlWZXJzaW9uIjoiMC4wLjEiLCJraW5kIjoiaGFzaGVkcmVrb3JkIiwic3BlYyI6eyJkYXRhIjp7Imhhc2giOnsiYWxnb3JpdGhtIjoic2hhMjU2IiwidmFsdWUiOiI3YTIxODlmNzNlYTVkYmVlMmQ1NjgxMGU4NjBjZDgxNjdlYTFiMGYzMTdkZGRjMmU0YzE2NmU3ZDY4NzUzOGYwIn19LCJzaWduYXR1cmUiOnsiY29udGVudCI6Ik1FUUNJQlZtMVc1YlNSOXBTYVFyRWRVL2dOeEZuaVQzMCs4RGp5SG9naERwWHM3b0FpQXMyby82c3l2bzRaTDd3YVUrMXBNeVIvR1dNWlZTaUdzRm5hSm04ZDZZZ0E9PSIsInB1YmxpY0tleSI6eyJjb250ZW50IjoiTFMwdExTMUNSVWRKVGlCUVZVSk1TVU1nUzBWWkxTMHRMUzBLVFVacmQwVjNXVWhMYjFwSmVtb3dRMEZSV1VsTGIxcEplbW93UkVGUlkwUlJaMEZGUldGSWNHUmhZVE13ZEVOaVMxbG5lalpyUlhsQmNqTXJORmh5TWdwb1pWUjNaM2hQVVVrM2QwcDRiVWhIWW5OU1dYcEJWbFJyUVN0RGIzVjZUblZrTUc5eGRuUTRXVXB0Tm5CQlFUZG5SbUZFUkZGU05EUlJQVDBLTFMwdExTMUZUa1FnVUZWQ1RFbERJRXRGV1MwdExTMHRDZz09In19fX0=',
     integratedTime: 1706680021,
     logID: REKOR_LOG_ID,
     logIndex: 67934953,
@@ -436,7 +662,10 @@ describe('interoperability with the public Rekor log (rekor.sigstore.dev)', () =
   };
 
   it('its SET and checkpoint verify with the production key: same payload, key hint and note as the in-test log', () => {
-    const material: TlogMaterial = { logKeys: loadTlogKeys([{ log_id: REKOR_LOG_ID, public_key_file: 'rekor.pub' }], [REKOR_PUB]), submitterKeys: SUBMITTERS };
+    const material: TlogMaterial = {
+      logKeys: loadTlogKeys([{ log_id: REKOR_LOG_ID, public_key_file: 'rekor.pub' }], [REKOR_PUB]),
+      submitterKeys: SUBMITTERS,
+    };
     const r = verifyTlogEntry(ENTRY, WITNESSED, material);
     expect(r.checks).toEqual(outcomes({ artifact: 'fail', entry_signature: 'skipped', inclusion: 'fail' }));
     expect(r.reason_codes).toEqual(['PROOF_TLOG_ARTIFACT', 'PROOF_TLOG_INCLUSION']);

@@ -22,7 +22,9 @@ import { logIdOf, type TlogEntry } from '../../../pipeline/evidence/tlog/index.t
 const KEYS = new URL('../../fixtures/keys/', import.meta.url);
 
 /** The TEST-ONLY log key and the issuer's TEST-ONLY Ed25519 key, as PEM files on disk. */
-export function testKeyPem(name: 'TEST-ONLY-tlog.key.pem' | 'TEST-ONLY-tlog.pub.pem' | 'TEST-ONLY-arkforge-2026.key.pem' | 'TEST-ONLY-arkforge-2026.pub.pem'): string {
+export function testKeyPem(
+  name: 'TEST-ONLY-tlog.key.pem' | 'TEST-ONLY-tlog.pub.pem' | 'TEST-ONLY-arkforge-2026.key.pem' | 'TEST-ONLY-arkforge-2026.pub.pem',
+): string {
   return readFileSync(new URL(name, KEYS), 'utf8');
 }
 
@@ -55,14 +57,20 @@ export function hashedRekordBody(o: HashedRekordOptions): Buffer {
   const artifact = Buffer.from(o.witnessedHashHex, 'latin1');
   const digest = o.loggedDigestHex ?? sha256Hex(artifact);
   const signature = signBytes(o.submitter, o.signedBytes ?? artifact);
-  return Buffer.from(canonicalJson({
-    apiVersion: o.apiVersion ?? '0.0.1',
-    kind: o.kind ?? 'hashedrekord',
-    spec: {
-      data: { hash: { algorithm: 'sha256', value: digest } },
-      signature: { content: signature.toString('base64'), publicKey: { content: Buffer.from(publicPem(o.submitter)).toString('base64') } },
-    },
-  }), 'latin1');
+  return Buffer.from(
+    canonicalJson({
+      apiVersion: o.apiVersion ?? '0.0.1',
+      kind: o.kind ?? 'hashedrekord',
+      spec: {
+        data: { hash: { algorithm: 'sha256', value: digest } },
+        signature: {
+          content: signature.toString('base64'),
+          publicKey: { content: Buffer.from(publicPem(o.submitter)).toString('base64') },
+        },
+      },
+    }),
+    'latin1',
+  );
 }
 
 export interface CheckpointOptions {
@@ -133,7 +141,9 @@ export class TestLog {
 
   /** The signed note of the tree head at `treeSize`. */
   checkpoint(treeSize = this.size, o: CheckpointOptions = {}): string {
-    const note = [this.origin, String(treeSize), (o.root ?? this.rootHash(treeSize)).toString('base64'), ...(o.extraLines ?? [])].map((l) => `${l}\n`).join('');
+    const note = [this.origin, String(treeSize), (o.root ?? this.rootHash(treeSize)).toString('base64'), ...(o.extraLines ?? [])]
+      .map((l) => `${l}\n`)
+      .join('');
     const line = (name: string, key: KeyObject, hint?: Buffer): string => {
       const h = hint ?? Buffer.from(logIdOf(createPublicKey(key)), 'hex').subarray(0, 4);
       return `\u2014 ${name} ${Buffer.concat([h, signBytes(key, Buffer.from(note, 'utf8'))]).toString('base64')}\n`;

@@ -1,6 +1,13 @@
 // The tests' local TSA over HTTP: the pipeline's TEST-ONLY server (pipeline/dev/tsa/http-tsa.ts)
 // in front of the pkijs or the OpenSSL TSA, with the committed TEST-ONLY PKI as the default signer.
-import { opensslBackend, pkijsBackend, serveTsa, type GenTimeSource, type HttpTsaOptions, type TsaServer } from '../../../pipeline/dev/tsa/http-tsa.ts';
+import {
+  opensslBackend,
+  pkijsBackend,
+  serveTsa,
+  type GenTimeSource,
+  type HttpTsaOptions,
+  type TsaServer,
+} from '../../../pipeline/dev/tsa/http-tsa.ts';
 import type { OpensslTsaOptions } from '../../../pipeline/dev/tsa/openssl-tsa.ts';
 import { loadTestSigner, testPkiPaths, type IssueOptions, type TsaSigner } from './pkijs-tsa.ts';
 import { asn1js, pkijs } from '../../../pipeline/vendor/pki.ts';
@@ -38,7 +45,10 @@ export async function startTsaServer(options: TsaServerOptions): Promise<TsaServ
  * (pkijs), minted for the request as `edit` changed it: a token for another request (another or no
  * nonce, another imprint), as a TSA or a man in the middle replaying an old token would send.
  */
-export async function startTsaAnsweringAnotherRequest(edit: (request: pkijs.TimeStampReq) => void, genTime?: GenTimeSource): Promise<TsaServer> {
+export async function startTsaAnsweringAnotherRequest(
+  edit: (request: pkijs.TimeStampReq) => void,
+  genTime?: GenTimeSource,
+): Promise<TsaServer> {
   const inner = pkijsBackend(await loadTestSigner('tsa'), genTime);
   return serveTsa({
     reply(request: Uint8Array): Promise<Uint8Array> {
@@ -52,7 +62,15 @@ export async function startTsaAnsweringAnotherRequest(edit: (request: pkijs.Time
 
 /** The edits of startTsaAnsweringAnotherRequest that anchor, intake and seal must refuse, with the code each is refused with. */
 export const ANOTHER_REQUEST: Array<[string, 'TSA_NONCE_MISMATCH' | 'TSA_IMPRINT_MISMATCH', (request: pkijs.TimeStampReq) => void]> = [
-  ['another nonce (an old token for the same bytes, replayed)', 'TSA_NONCE_MISMATCH', (r) => void (r.nonce = new asn1js.Integer({ value: 4242 }))],
+  [
+    'another nonce (an old token for the same bytes, replayed)',
+    'TSA_NONCE_MISMATCH',
+    (r) => void (r.nonce = new asn1js.Integer({ value: 4242 })),
+  ],
   ['no nonce at all', 'TSA_NONCE_MISMATCH', (r) => void delete r.nonce],
-  ['another imprint, the nonce kept', 'TSA_IMPRINT_MISMATCH', (r) => void (r.messageImprint.hashedMessage = new asn1js.OctetString({ valueHex: new Uint8Array(32).fill(7).buffer }))],
+  [
+    'another imprint, the nonce kept',
+    'TSA_IMPRINT_MISMATCH',
+    (r) => void (r.messageImprint.hashedMessage = new asn1js.OctetString({ valueHex: new Uint8Array(32).fill(7).buffer })),
+  ],
 ];

@@ -29,7 +29,24 @@ export function issueCertificate(dir: string, name: string, issuer: PkiCertifica
   openssl(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', at('key.pem')]);
   openssl(['req', '-new', '-key', at('key.pem'), '-subj', `/O=prereg TEST-ONLY fixtures/CN=${name}`, '-out', at('csr')]);
   writeFileSync(at('ext'), `[ext]\n${extensions}\n`);
-  const signing = issuer === 'self' ? ['-signkey', at('key.pem')] : ['-CA', issuer.cert, '-CAkey', issuer.key, '-set_serial', `0x${randomBytes(8).toString('hex')}`];
-  openssl(['x509', '-req', '-in', at('csr'), ...signing, '-days', '30', '-extfile', at('ext'), '-extensions', 'ext', '-out', at('cert.pem')]);
+  const signing =
+    issuer === 'self'
+      ? ['-signkey', at('key.pem')]
+      : ['-CA', issuer.cert, '-CAkey', issuer.key, '-set_serial', `0x${randomBytes(8).toString('hex')}`];
+  openssl([
+    'x509',
+    '-req',
+    '-in',
+    at('csr'),
+    ...signing,
+    '-days',
+    '30',
+    '-extfile',
+    at('ext'),
+    '-extensions',
+    'ext',
+    '-out',
+    at('cert.pem'),
+  ]);
   return { cert: at('cert.pem'), key: at('key.pem') };
 }

@@ -61,7 +61,8 @@ export function flipSignatureByte(token: Uint8Array): Uint8Array {
   const signature = signerInfo.valueBlock.value.filter((e) => e instanceof asn1js.OctetString).at(-1) as asn1js.OctetString;
   const bytes = signature.valueBlock.valueHexView;
   const at = Buffer.from(token).indexOf(Buffer.from(bytes));
-  if (at < 0 || Buffer.from(token).indexOf(Buffer.from(bytes), at + 1) !== -1) throw new Error('token-surgery: the signature is not found exactly once');
+  if (at < 0 || Buffer.from(token).indexOf(Buffer.from(bytes), at + 1) !== -1)
+    throw new Error('token-surgery: the signature is not found exactly once');
   const out = Uint8Array.from(token);
   out[at + bytes.length - 1]! ^= 0x01;
   return out;
@@ -69,10 +70,17 @@ export function flipSignatureByte(token: Uint8Array): Uint8Array {
 
 /** DER of every certificate in a PEM text, in order. */
 export function pemCertificates(pem: string): Uint8Array[] {
-  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) => new Uint8Array(Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')));
+  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map(
+    (m) => new Uint8Array(Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')),
+  );
 }
 
 /** A PEM text of DER certificates. */
 export function certificatesPem(ders: readonly Uint8Array[]): string {
-  return ders.map((der) => `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`).join('');
+  return ders
+    .map(
+      (der) =>
+        `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`,
+    )
+    .join('');
 }

@@ -24,7 +24,15 @@ import { hashLeaf, rootFromLeafHashes } from '../../../formats/merkle.ts';
 import type { Finding } from '../checks.ts';
 import type { ProofVersionModule, SourcedOpening, VersionInput, VersionOutcome } from './types.ts';
 import { stripSha256, type ArkForgeProof } from './proof.ts';
-import { BASE_FIELDS, IDENTITY_FIELDS, OPTIONAL_FIELDS, claimsIdentity, servedIdentity, servedValue, type IdentityField } from './served.ts';
+import {
+  BASE_FIELDS,
+  IDENTITY_FIELDS,
+  OPTIONAL_FIELDS,
+  claimsIdentity,
+  servedIdentity,
+  servedValue,
+  type IdentityField,
+} from './served.ts';
 import { unanchoredIdentity, versionLabel } from './values.ts';
 
 /** Code-point order (Python's sorted() on str): the UTF-8 byte order, not JavaScript's UTF-16 order. */
@@ -65,12 +73,26 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
     verify(input: VersionInput): VersionOutcome {
       const commitments = input.proof.commitments ?? {};
       const committed = Object.keys(commitments).sort(byCodePoint);
-      const out: VersionOutcome = { recomputed_chain_hash: commitmentRoot(commitments), checks: {}, findings: [], committed_fields: committed, opened_fields: [], identity: null, buyer_fingerprint: null, seller: null };
+      const out: VersionOutcome = {
+        recomputed_chain_hash: commitmentRoot(commitments),
+        checks: {},
+        findings: [],
+        committed_fields: committed,
+        opened_fields: [],
+        identity: null,
+        buyer_fingerprint: null,
+        seller: null,
+      };
       const fail = (f: Omit<Finding, 'informational'>) => out.findings.push(f);
 
       // chain: the root of the commitments.
       if (out.recomputed_chain_hash === input.declaredChain) out.checks.chain = 'pass';
-      else fail({ check: 'chain', code: 'PROOF_COMMITMENT_ROOT_MISMATCH', problem: `the RFC 6962 root of the ${committed.length} commitments is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}` });
+      else
+        fail({
+          check: 'chain',
+          code: 'PROOF_COMMITMENT_ROOT_MISMATCH',
+          problem: `the RFC 6962 root of the ${committed.length} commitments is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}`,
+        });
 
       // commitments: exactly the set this version and the served fields fix.
       const expected = new Set<string>([...BASE_FIELDS, ...(identityCommitted ? IDENTITY_FIELDS : [])]);
@@ -79,8 +101,15 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
       const extra = committed.filter((f) => !expected.has(f));
       if (missing.length === 0 && extra.length === 0) out.checks.commitments = 'pass';
       else {
-        const parts = [missing.length > 0 ? `not committed: ${missing.join(', ')}` : '', extra.length > 0 ? `committed but not in the set: ${extra.join(', ')}` : ''].filter(Boolean);
-        fail({ check: 'commitments', code: 'PROOF_COMMITMENT_SET_MISMATCH', problem: `spec_version ${versionLabel(input.proof)} commits ${describeSet(expected)}; ${parts.join('; ')}` });
+        const parts = [
+          missing.length > 0 ? `not committed: ${missing.join(', ')}` : '',
+          extra.length > 0 ? `committed but not in the set: ${extra.join(', ')}` : '',
+        ].filter(Boolean);
+        fail({
+          check: 'commitments',
+          code: 'PROOF_COMMITMENT_SET_MISMATCH',
+          problem: `spec_version ${versionLabel(input.proof)} commits ${describeSet(expected)}; ${parts.join('; ')}`,
+        });
       }
 
       // disclosures: every opening opens its commitment and equals the served value.
@@ -89,17 +118,29 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
         const where = `${o.source === 'proof' ? 'proof/disclosed' : 'disclosure/disclosed'}/${o.field}`;
         const commitment = Object.hasOwn(commitments, o.field) ? stripSha256(commitments[o.field]!) : undefined;
         if (commitment === undefined) {
-          fail({ check: 'disclosures', code: 'PROOF_DISCLOSURE_MISMATCH', problem: `${where} opens no commitment: the proof commits no field ${JSON.stringify(o.field)}` });
+          fail({
+            check: 'disclosures',
+            code: 'PROOF_DISCLOSURE_MISMATCH',
+            problem: `${where} opens no commitment: the proof commits no field ${JSON.stringify(o.field)}`,
+          });
           continue;
         }
         if (fieldCommitment(o.field, o.nonce, o.value) !== commitment) {
-          fail({ check: 'disclosures', code: 'PROOF_DISCLOSURE_MISMATCH', problem: `${where} (value ${canonicalJson(o.value)}) does not open commitment sha256:${commitment}` });
+          fail({
+            check: 'disclosures',
+            code: 'PROOF_DISCLOSURE_MISMATCH',
+            problem: `${where} (value ${canonicalJson(o.value)}) does not open commitment sha256:${commitment}`,
+          });
           continue;
         }
         opened.set(o.field, [...(opened.get(o.field) ?? []), o]);
         const served = servedValue(input.proof, input.raw, o.field);
         if (served.served && canonicalJson(served.value) !== canonicalJson(o.value)) {
-          fail({ check: 'disclosures', code: 'PROOF_SERVED_VALUE_MISMATCH', problem: `${where} opens its commitment with ${canonicalJson(o.value)}, but the proof serves ${canonicalJson(served.value)}` });
+          fail({
+            check: 'disclosures',
+            code: 'PROOF_SERVED_VALUE_MISMATCH',
+            problem: `${where} opens its commitment with ${canonicalJson(o.value)}, but the proof serves ${canonicalJson(served.value)}`,
+          });
         }
       }
       if (input.openings.length > 0 && !out.findings.some((f) => f.check === 'disclosures')) out.checks.disclosures = 'pass';
@@ -113,7 +154,10 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
 
       // body_binding: each body given, through an opened hash commitment.
       let bodies = 0;
-      for (const [name, bodyHash] of [['request', input.bodyHashes.request], ['response', input.bodyHashes.response]] as const) {
+      for (const [name, bodyHash] of [
+        ['request', input.bodyHashes.request],
+        ['response', input.bodyHashes.response],
+      ] as const) {
         if (bodyHash === undefined) continue;
         bodies++;
         const field = `${name}_hash`;
@@ -122,9 +166,10 @@ function commitmentModule(identityCommitted: boolean): ProofVersionModule {
         fail({
           check: 'body_binding',
           code: 'PROOF_BODY_UNBOUND',
-          problem: openings.length === 0
-            ? `the ${name} body is bound to the chain hash only through an opening of ${field}, and none that opens is given (disclosure.disclosed.${field})`
-            : `the opened ${field} is ${canonicalJson(openings[0]!.value)}, the ${name} body hashes to ${bodyHash}`,
+          problem:
+            openings.length === 0
+              ? `the ${name} body is bound to the chain hash only through an opening of ${field}, and none that opens is given (disclosure.disclosed.${field})`
+              : `the opened ${field} is ${canonicalJson(openings[0]!.value)}, the ${name} body hashes to ${bodyHash}`,
         });
       }
       if (bodies > 0 && !out.findings.some((f) => f.check === 'body_binding')) out.checks.body_binding = 'pass';
@@ -148,8 +193,15 @@ function checkIdentity(
   const notCommitted = IDENTITY_FIELDS.filter((f) => !Object.hasOwn(commitments, f));
   const notOpened = IDENTITY_FIELDS.filter((f) => Object.hasOwn(commitments, f) && !openings.some((o) => o.field === f));
   if (notCommitted.length > 0 || notOpened.length > 0) {
-    const parts = [notCommitted.length > 0 ? `not committed: ${notCommitted.join(', ')}` : '', notOpened.length > 0 ? `committed but not opened: ${notOpened.join(', ')}` : ''].filter(Boolean);
-    out.findings.push({ check: 'identity', code: 'PROOF_IDENTITY_INCOMPLETE', problem: `spec_version "3.1" commits and opens the identity block (proof/disclosed); ${parts.join('; ')}` });
+    const parts = [
+      notCommitted.length > 0 ? `not committed: ${notCommitted.join(', ')}` : '',
+      notOpened.length > 0 ? `committed but not opened: ${notOpened.join(', ')}` : '',
+    ].filter(Boolean);
+    out.findings.push({
+      check: 'identity',
+      code: 'PROOF_IDENTITY_INCOMPLETE',
+      problem: `spec_version "3.1" commits and opens the identity block (proof/disclosed); ${parts.join('; ')}`,
+    });
   }
   const invalid: string[] = [];
   for (const f of IDENTITY_FIELDS) {
@@ -157,7 +209,12 @@ function checkIdentity(
       if (!IDENTITY_DOMAIN[f].test(o.value)) invalid.push(`${f} is ${canonicalJson(o.value)}, must be ${IDENTITY_DOMAIN[f].text}`);
     }
   }
-  if (invalid.length > 0) out.findings.push({ check: 'identity', code: 'PROOF_IDENTITY_INVALID', problem: `the opened identity block is outside its domain: ${[...new Set(invalid)].join('; ')}` });
+  if (invalid.length > 0)
+    out.findings.push({
+      check: 'identity',
+      code: 'PROOF_IDENTITY_INVALID',
+      problem: `the opened identity block is outside its domain: ${[...new Set(invalid)].join('; ')}`,
+    });
   const complete = IDENTITY_FIELDS.every((f) => opened.has(f));
   // An opening that does not open is reported by the disclosures check; identity then cannot be judged.
   if (complete && invalid.length === 0 && notCommitted.length === 0) out.checks.identity = 'pass';

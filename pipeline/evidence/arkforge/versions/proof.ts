@@ -118,11 +118,14 @@ export function chainInputs(proof: ArkForgeProof): { fields: ChainFields } | { r
   const transactionId = (proof.payment ?? proof.certification_fee)?.transaction_id;
   const buyerFingerprint = proof.parties?.buyer_fingerprint ?? proof.buyer_fingerprint;
   const seller = proof.parties?.seller ?? proof.seller;
-  if (typeof seller !== 'string') return { malformed: 'the proof serves no seller (parties.seller or seller): every proof below 3.0 does, its public view included' };
+  if (typeof seller !== 'string')
+    return { malformed: 'the proof serves no seller (parties.seller or seller): every proof below 3.0 does, its public view included' };
   const served = { transaction_id: typeof transactionId === 'string', buyer_fingerprint: typeof buyerFingerprint === 'string' };
   if (!served.transaction_id && !served.buyer_fingerprint) return { redacted: true };
   if (!served.transaction_id || !served.buyer_fingerprint) {
-    const [given, missing] = served.transaction_id ? ['the transaction id', 'the buyer fingerprint'] : ['the buyer fingerprint', 'the transaction id'];
+    const [given, missing] = served.transaction_id
+      ? ['the transaction id', 'the buyer fingerprint']
+      : ['the buyer fingerprint', 'the transaction id'];
     return { malformed: `the proof serves ${given} but not ${missing}: a full proof serves both, the issuer's public view neither` };
   }
   const fields: ChainFields = {

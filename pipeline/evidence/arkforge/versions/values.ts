@@ -18,12 +18,24 @@ import { chainFields, chainInputs, REDACTED_CHAIN_INPUTS, type ArkForgeProof, ty
 import { claimsIdentity, servedIdentity } from './served.ts';
 
 /** A value algorithm: its formula over the chain inputs, and the checks every one of them decides. */
-export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, formula: (fields: ChainFields) => string): ProofVersionModule {
+export function valueModule(
+  algorithm: Exclude<ChainAlgorithm, 'commitments'>,
+  formula: (fields: ChainFields) => string,
+): ProofVersionModule {
   return {
     algorithm,
     chainHash: (proof: ArkForgeProof) => formula(chainFields(proof)),
     verify(input: VersionInput): VersionOutcome {
-      const out: VersionOutcome = { recomputed_chain_hash: null, checks: {}, findings: [], committed_fields: null, opened_fields: [], identity: null, buyer_fingerprint: null, seller: null };
+      const out: VersionOutcome = {
+        recomputed_chain_hash: null,
+        checks: {},
+        findings: [],
+        committed_fields: null,
+        opened_fields: [],
+        identity: null,
+        buyer_fingerprint: null,
+        seller: null,
+      };
       const inputs = input.chainInputs ?? chainInputs(input.proof);
       if (!('fields' in inputs)) {
         // readItem refused every other gap as malformed: this is the issuer's public view.
@@ -39,11 +51,20 @@ export function valueModule(algorithm: Exclude<ChainAlgorithm, 'commitments'>, f
           out.checks.chain = 'pass';
           out.buyer_fingerprint = { value: inputs.fields.buyer_fingerprint, source: 'preimage' };
           out.seller = { value: inputs.fields.seller, source: 'preimage' };
-        } else out.findings.push({ check: 'chain', code: 'PROOF_CHAIN_MISMATCH', problem: `chain hash recomputed by the ${algorithm} algorithm is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}` });
+        } else
+          out.findings.push({
+            check: 'chain',
+            code: 'PROOF_CHAIN_MISMATCH',
+            problem: `chain hash recomputed by the ${algorithm} algorithm is ${out.recomputed_chain_hash}, the proof declares ${input.declaredChain}`,
+          });
       }
       if (input.openings.length > 0) {
         const fields = [...new Set(input.openings.map((o) => o.field))].join(', ');
-        out.findings.push({ check: 'disclosures', code: 'PROOF_DISCLOSURE_MISMATCH', problem: `spec_version ${versionLabel(input.proof)} commits no field: ${input.openings.length} opening(s) (${fields}) open nothing` });
+        out.findings.push({
+          check: 'disclosures',
+          code: 'PROOF_DISCLOSURE_MISMATCH',
+          problem: `spec_version ${versionLabel(input.proof)} commits no field: ${input.openings.length} opening(s) (${fields}) open nothing`,
+        });
       }
       out.identity = unanchoredIdentity(input, out.findings);
       return out;
