@@ -2,7 +2,7 @@
 // docs/audit.md shows for them, with what it prints. One place writes both (publishExampleOutputs,
 // which `npm run example:rebuild` ends with) and one place reads the command back from the doc
 // (publishedAuditCommand, which the test runs), so the doc's command is the one that is tested.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../pipeline/cli.ts';
@@ -102,6 +102,7 @@ export async function publishExampleOutputs(root: string, operatorArgs: readonly
     const run = await runAt(root, ['run', '--root', root, '--outputs', scratch, ...operatorArgs, '--json']);
     if (run.code !== 0) throw new Error(`prereg run exited ${run.code}: ${run.stdout}`);
     const runId = (JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as { run_id: string }).run_id;
+    mkdirSync(join(root, PUBLISHED_OUTPUTS), { recursive: true });
     for (const old of publishedRunIds(root)) rmSync(join(root, PUBLISHED_OUTPUTS, old), { recursive: true, force: true });
     cpSync(join(scratch, runId), join(root, PUBLISHED_OUTPUTS, runId), { recursive: true });
     const args = auditArgs(root, runId);
