@@ -2,10 +2,13 @@
 // keys of test/fixtures), the registered systems in study.json (their buyer fingerprints),
 // freeze.json with the answer-key commitment, an anchor minted by the local pkijs TSA with a
 // genTime before the study opens, then the synthetic systems' submissions and the receipt-chain
-// commitments (scripts/generate-example-submissions.ts). Run it whenever the
-// corpus, section 5, study.json or the trust policy changes: the example is never patched by hand.
+// commitments (scripts/generate-example-submissions.ts), and last the published outputs: a run with
+// the TEST-ONLY operator keys replaces outputs/<run_id>/ and the audit command docs/audit.md shows
+// (scripts/published-example.ts). Run it whenever the corpus, section 5, study.json, the trust
+// policy or what the pipeline writes changes: the example is never patched by hand.
 //
 //   npm run example:rebuild
+//   npm run example:rebuild -- --outputs-only   # the inputs kept: only outputs/<run_id>/ and the doc's audit
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +21,7 @@ import { studyLayout } from '../pipeline/layout.ts';
 import { freezeDigest, loadFreezeRecord } from '../pipeline/study/freeze-record.ts';
 import { startTsaServer } from '../test/support/tsa/http-tsa.ts';
 import type { RegisteredSystem } from '../pipeline/study/study.ts';
+import { publishExampleOutputs } from './published-example.ts';
 import { EXAMPLE_SELLER, exampleSystems, generateExampleSubmissions } from './generate-example-submissions.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -268,9 +272,23 @@ export async function rebuildExample(root: string = ROOT): Promise<void> {
   );
   await intakeExample(root);
   console.log('took every submission file in through intake and sealed it (receipts in test/fixtures/example-auditor/receipts/)');
+  await publishOutputs(root);
+}
+
+/** The example's TEST-ONLY operator keys, as `prereg run` options. */
+const OPERATOR_ARGS = [
+  '--operator-key', join(KEYS, 'TEST-ONLY-operator.key.pem'),
+  '--cms-key', join(KEYS, 'TEST-ONLY-operator-cms.key.pem'),
+  '--cms-cert', join(KEYS, 'TEST-ONLY-operator-cms.cert.pem'),
+];
+
+async function publishOutputs(root: string): Promise<void> {
+  const runId = await publishExampleOutputs(root, OPERATOR_ARGS);
+  console.log(`published outputs/${runId}/ (the previous published run removed) and its audit command in docs/audit.md`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   if (process.argv[2] === '--auditor-only') writeExampleAuditorMaterial();
+  else if (process.argv[2] === '--outputs-only') await publishOutputs(ROOT);
   else await rebuildExample();
 }
