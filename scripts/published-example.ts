@@ -84,7 +84,12 @@ async function runAt(root: string, args: string[]): Promise<{ code: number; stdo
   let stdout = '';
   process.chdir(root);
   try {
-    const code = await main(args, { stdout: (t) => void (stdout += t), stderr: (t) => void process.stderr.write(t), env: { ...process.env, CI: 'true' }, isTTY: false });
+    const code = await main(args, {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void process.stderr.write(t),
+      env: { ...process.env, CI: 'true' },
+      isTTY: false,
+    });
     return { code, stdout };
   } finally {
     process.chdir(before);

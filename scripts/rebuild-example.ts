@@ -277,9 +277,12 @@ export async function rebuildExample(root: string = ROOT): Promise<void> {
 
 /** The example's TEST-ONLY operator keys, as `prereg run` options. */
 const OPERATOR_ARGS = [
-  '--operator-key', join(KEYS, 'TEST-ONLY-operator.key.pem'),
-  '--cms-key', join(KEYS, 'TEST-ONLY-operator-cms.key.pem'),
-  '--cms-cert', join(KEYS, 'TEST-ONLY-operator-cms.cert.pem'),
+  '--operator-key',
+  join(KEYS, 'TEST-ONLY-operator.key.pem'),
+  '--cms-key',
+  join(KEYS, 'TEST-ONLY-operator-cms.key.pem'),
+  '--cms-cert',
+  join(KEYS, 'TEST-ONLY-operator-cms.cert.pem'),
 ];
 
 async function publishOutputs(root: string): Promise<void> {

@@ -15,7 +15,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The command docs/audit.md shows, run as written at the repository root (the compiled CLI, as `prereg` on PATH). */
 function runDocCommand(args: readonly string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/prereg.mjs'), ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const r = spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/prereg.mjs'), ...args], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
