@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMemoryDatabase } from '../../pipeline/store/db.ts';
 import { filesOf } from '../emit/helpers.ts';
 import { copyExampleStudy, PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
+import { auditorFlags } from '../support/auditor.ts';
 import { flipByte, scratchDir } from '../audit/helpers.ts';
 
 const tmp = scratchDir('prereg-shards-');
@@ -92,6 +93,9 @@ describe('run --verified-shards DIR', () => {
     const got = filesOf(join(outputs, runId));
     expect([...got.keys()]).toEqual([...expected.keys()]);
     for (const [file, bytes] of expected) expect(got.get(file)!.equals(bytes), file).toBe(true);
+    // The audit reruns the pipeline on one machine: the merged outputs are what it reproduces.
+    const audit = await runCli(['audit', join(outputs, runId), '--root', sharded.root, ...auditorFlags(), '--json']);
+    expect([audit.code, (audit.json as { verdict: string }).verdict], audit.stdout.slice(0, 2000)).toEqual([0, 'valid']);
   });
 
   const refusals: Array<[string, string, (dir: string) => void]> = [
@@ -118,22 +122,41 @@ describe('run --verified-shards DIR', () => {
   }
 
   it("refuses a shard whose rows of a rival's evidence were dropped and its digests rewritten to match (SHARD_MISSING)", async () => {
-    const dir = await shardsChanged((d) => dropFirstRecord(join(d, '0')));
+    const dir = await shardsChanged((d) =>
+      rewriteProofChecks(
+        join(d, '0'),
+        'SELECT * FROM rows WHERE record_id <> (SELECT min(record_id) FROM rows) ORDER BY record_id, evidence_index',
+      ),
+    );
     const { r, outputs } = await runWithShards(dir);
     expect([r.code, (r.json as { code: string }).code], r.stdout + r.stderr).toEqual([3, 'SHARD_MISSING']);
     expect(existsSync(outputs)).toBe(false);
   });
+
+  it('a shard whose rows were forged whole, manifest rewritten to match, is merged: the audit says invalid (AUDIT_NOT_REPRODUCED)', async () => {
+    const dir = await shardsChanged((d) =>
+      rewriteProofChecks(
+        join(d, '0'),
+        `SELECT * REPLACE (CASE WHEN (record_id, evidence_index) = (SELECT (record_id, evidence_index) FROM rows WHERE status <> 'VERIFIED' ORDER BY ALL LIMIT 1)
+                                THEN 'VERIFIED' ELSE status END AS status) FROM rows ORDER BY record_id, evidence_index`,
+      ),
+    );
+    const { r, outputs } = await runWithShards(dir);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const runId = (r.json as { run_id: string }).run_id;
+    const audit = await runCli(['audit', join(outputs, runId), '--root', sharded.root, ...auditorFlags(), '--json']);
+    expect([audit.code, (audit.json as { verdict: string }).verdict], audit.stdout.slice(0, 2000)).toEqual([1, 'invalid']);
+  });
 });
 
-/** Rewrites the shard's proof_checks.parquet without its first record's rows (real DuckDB), and shard.json's digest and count to match. */
-async function dropFirstRecord(shard: string): Promise<void> {
+/** Rewrites the shard's proof_checks.parquet as `select` gives it over its rows (the view `rows`; real DuckDB), and shard.json's digest and count to match. */
+async function rewriteProofChecks(shard: string, select: string): Promise<void> {
   const path = join(shard, 'proof_checks.parquet');
   const kept = `${path}.kept`;
   const db = await openMemoryDatabase();
   try {
-    await db.connection.run(
-      `COPY (SELECT * FROM read_parquet('${path}') WHERE record_id <> (SELECT min(record_id) FROM read_parquet('${path}')) ORDER BY record_id, evidence_index) TO '${kept}' (FORMAT parquet)`,
-    );
+    await db.connection.run(`CREATE VIEW rows AS SELECT * FROM read_parquet('${path}')`);
+    await db.connection.run(`COPY (${select}) TO '${kept}' (FORMAT parquet)`);
     const reader = await db.connection.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${kept}')`);
     const manifest = JSON.parse(readFileSync(join(shard, 'shard.json'), 'utf8'));
     manifest.tables.proof_checks.rows = Number(reader.getRowObjects()[0]!.n);
