@@ -9,7 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { schemaProblems } from '../formats/schemas.ts';
 import { PreregError } from '../reasons.ts';
 import { execute, readObjects } from '../store/query.ts';
-import { quoteIdent, quoteLiteral } from '../store/sql-text.ts';
+import { insertParquetRows, SHARD_COVERAGE } from '../store/statements.ts';
 import { fileSha256, SHARD_MANIFEST, SHARD_TABLES, type ShardManifest, type ShardSource, type ShardTable } from './shard-manifest.ts';
 
 /** The shards, checked: each table's Parquet files, in shard order. */
@@ -89,35 +89,13 @@ export async function checkShards(dir: string, source: ShardSource): Promise<Che
   return { count: count!, files };
 }
 
-/** proof_checks and chain_checks by status: what verify counts (VerifyCounts). */
-export const SHARD_STATUS_COUNTS = `SELECT 'evidence' AS kind, status, count(*) AS n FROM proof_checks GROUP BY ALL
-  UNION ALL SELECT 'chain' AS kind, status, count(*) AS n FROM chain_checks GROUP BY ALL ORDER BY kind, status`;
-
-/** Each per-item key with the rows it has in a table, against what ingest holds (evidence, receipts, records). */
-const COVERAGE = {
-  proof_checks: `SELECT record_id, evidence_index, count(p.record_id) AS n,
-                        bool_or(p.record_id IS NOT NULL AND (e.record_id IS NULL OR r.record_id IS NULL OR r.system_id <> p.system_id
-                                OR r.item_id <> p.item_id OR r.attempt <> p.attempt)) AS foreign_row
-                 FROM evidence e FULL JOIN proof_checks p USING (record_id, evidence_index) LEFT JOIN records r USING (record_id)
-                 GROUP BY record_id, evidence_index HAVING count(p.record_id) <> 1 OR foreign_row ORDER BY foreign_row DESC, record_id, evidence_index LIMIT 1`,
-  chain_checks: `SELECT record_id, NULL AS evidence_index, count(k.record_id) AS n,
-                        bool_or(k.record_id IS NOT NULL AND (c.record_id IS NULL OR r.record_id IS NULL OR r.system_id <> k.system_id
-                                OR r.item_id <> k.item_id OR r.attempt <> k.attempt)) AS foreign_row
-                 FROM receipts c FULL JOIN chain_checks k USING (record_id) LEFT JOIN records r USING (record_id)
-                 GROUP BY record_id HAVING count(k.record_id) <> 1 OR foreign_row ORDER BY foreign_row DESC, record_id LIMIT 1`,
-};
-
 /** Loads the checked shards' rows into the per-item tables (created empty by verify), then refuses a missing, doubled or foreign item. */
 export async function loadShards(connection: DuckDBConnection, shards: CheckedShards): Promise<void> {
   for (const table of TABLES) {
-    const list = `[${shards.files[table].map(quoteLiteral).join(', ')}]`;
     // The rows in the order one machine appends them: the tables downstream read the same store.
-    await execute(
-      connection,
-      `INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM read_parquet(${list}) ORDER BY ${SHARD_TABLES[table]}`,
-    );
+    await execute(connection, insertParquetRows(table, shards.files[table], SHARD_TABLES[table]));
   }
-  for (const [table, sql] of Object.entries(COVERAGE)) {
+  for (const [table, sql] of Object.entries(SHARD_COVERAGE)) {
     const [bad] = await readObjects(connection, sql);
     if (bad === undefined) continue;
     const item =

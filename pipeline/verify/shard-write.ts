@@ -12,8 +12,7 @@ import { EXIT } from '../reasons.ts';
 import { PARQUET_OPTIONS } from '../store/emit-database.ts';
 import { openStore } from '../store/db.ts';
 import { execute, readObjects } from '../store/query.ts';
-import { quoteIdent } from '../store/sql-text.ts';
-import { copyTo } from '../store/statements.ts';
+import { copyTo, orderedRows, tableRowCount } from '../store/statements.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { fileSha256, SHARD_MANIFEST, SHARD_TABLES, shardSource, type ShardManifest, type ShardTable } from './shard-manifest.ts';
 import type { ShardSpec } from './shard-share.ts';
@@ -41,9 +40,8 @@ export async function verifyShard(ctx: StageContext, spec: ShardSpec, out: strin
       ({ counts } = await verifyPerItem(store, storeVerifyInputs(loaded, consumed), { progress: ctx.progress }, spec));
       for (const table of Object.keys(SHARD_TABLES) as ShardTable[]) {
         const file = `${table}.parquet`;
-        const select = `SELECT * FROM ${quoteIdent(table)} ORDER BY ${SHARD_TABLES[table]}`;
-        await execute(store.connection, copyTo(select, join(tmp, file), PARQUET_OPTIONS));
-        const [row] = await readObjects(store.connection, `SELECT count(*) AS n FROM ${quoteIdent(table)}`);
+        await execute(store.connection, copyTo(orderedRows(table, SHARD_TABLES[table]), join(tmp, file), PARQUET_OPTIONS));
+        const [row] = await readObjects(store.connection, tableRowCount(table));
         tables[table] = { file, rows: Number(row!.n), sha256: await fileSha256(join(tmp, file)) };
       }
     } finally {

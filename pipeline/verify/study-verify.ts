@@ -22,6 +22,7 @@ import {
   PASSAGE_COUNTS,
   receiptsToVerify,
   SET_REQUIRE_RECEIPTS,
+  SHARD_STATUS_COUNTS,
   VERIFY_RECORD_RANGE,
   VERIFY_TOTALS,
 } from '../store/statements.ts';
@@ -32,7 +33,7 @@ import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { sellerMode, type SellerMode } from '../formats/trust-policy.ts';
 import { matchPassages, type PassageRule } from './passage-corpus.ts';
 import { shardOf, type ShardSpec } from './shard-share.ts';
-import { loadShards, SHARD_STATUS_COUNTS, type CheckedShards } from './shard-merge.ts';
+import { loadShards, type CheckedShards } from './shard-merge.ts';
 import {
   chainCheckRow,
   chainEntryRows,
