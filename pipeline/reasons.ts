@@ -969,7 +969,7 @@ export const REASONS = {
   },
   SHARD_DIGEST_MISMATCH: {
     meaning:
-      'A Parquet file of a verify shard is not the file its shard.json records (another SHA-256 or row count): its rows were changed or replaced after the shard was written. Nothing was run.',
+      'A Parquet file of a verify shard is not the file its shard.json records (another SHA-256): its rows were changed or replaced after the shard was written. Nothing was run.',
     next: "Rerun that shard (`prereg verify --shard I/N --out DIR`); never edit a shard's files.",
   },
   // --- evidence ownership (SPEC §6.2) — pipeline/store/evidence-ownership.sql -------------------
