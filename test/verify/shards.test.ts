@@ -111,6 +111,17 @@ describe('run --verified-shards DIR', () => {
         writeFileSync(path, JSON.stringify(m));
       },
     ],
+    [
+      'a shard made for another number of shards',
+      'SHARD_FOREIGN',
+      (dir) => {
+        const path = join(dir, '2', 'shard.json');
+        const m = JSON.parse(readFileSync(path, 'utf8'));
+        m.shard.count = 4;
+        writeFileSync(path, JSON.stringify(m));
+      },
+    ],
+    ['a shard directory without shard.json', 'SHARD_MANIFEST_INVALID', (dir) => rmSync(join(dir, '0', 'shard.json'))],
     ['one byte of a Parquet file changed', 'SHARD_DIGEST_MISMATCH', (dir) => void flipByte(join(dir, '0', 'proof_checks.parquet'), 200)],
   ];
   for (const [what, code, change] of refusals) {
