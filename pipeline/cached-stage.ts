@@ -42,6 +42,8 @@ export interface CachedStage<P, I, O> {
    * work what only the digest needs (ingest: each file's hash, taken by the scan that reads it).
    */
   inputs(prepared: P, upstreamDigest: string | null, hash: boolean, ctx: StageContext): I | Promise<I>;
+  /** Whether the stage reruns whatever its recorded run (as --force does: verify given shards loads them). */
+  forced?(prepared: P): boolean;
   /** The recorded run, when the stage reads it its own way (ingest: a store that cannot be read is rebuilt); default: read from the store. */
   previous?(layout: StudyLayout): Promise<PreviousRun>;
   /** The work: the outputs, recorded through `record` in the store the work writes (so that a failed work records nothing). */

@@ -946,6 +946,32 @@ export const REASONS = {
       'A file given to `prereg verify FILE` is larger than 2 MiB, the limit on one file it reads (a proof, a receipt or a timeline is a few KiB; a file is parsed whole, and a large one could exhaust memory). It was checked before a byte was read, and not read; the other files given are still verified.',
     next: 'Check the file is the evidence it should be. Split a larger submission file into files of fewer lines (e.g. `split -l 200 sys-a.jsonl part- --additional-suffix=.jsonl`, then `prereg verify part-*.jsonl`): each line is verified on its own, so only the file names and line numbers of the results change.',
   },
+  // --- verify shards (docs/scaling.md) — pipeline/verify/shard-*.ts ---------------------------------
+  SHARD_MANIFEST_INVALID: {
+    meaning:
+      'A directory given to `prereg run --verified-shards` holds a shard whose shard.json is missing, is not JSON or does not match schemas/verify-shard.schema.json: nothing says what the shard was made from. Nothing was run.',
+    next: 'Give the directories `prereg verify --shard I/N --out DIR` wrote, unchanged, one per shard; rerun the shard that is damaged.',
+  },
+  SHARD_FOREIGN: {
+    meaning:
+      "A verify shard was made from other inputs than the study has now (another freeze_digest, seal, submission or commitments file), by another prereg or DuckDB, for another number of shards, or holds rows of records the study does not have: its rows are not this study's checks. Nothing was run.",
+    next: 'Rerun that shard (`prereg verify --shard I/N --out DIR`) on the study as it is now, with the same N and the same prereg as the others.',
+  },
+  SHARD_MISSING: {
+    meaning:
+      "The verify shards given to `prereg run --verified-shards` do not cover every evidence item and timeline: an index from 0 to N-1 has no shard, or a record's rows are in none. Leaving items out would drop their evidence from the scores. Nothing was run.",
+    next: "Run the missing shard (`prereg verify --shard I/N --out DIR`, the message names I) and give every shard's directory.",
+  },
+  SHARD_DUPLICATE: {
+    meaning:
+      'Two verify shards given to `prereg run --verified-shards` have the same index, or an evidence item or timeline has rows in more than one: each must be checked exactly once. Nothing was run.',
+    next: "Give each shard's directory once (remove the copy the message names).",
+  },
+  SHARD_DIGEST_MISMATCH: {
+    meaning:
+      'A Parquet file of a verify shard is not the file its shard.json records (another SHA-256): its rows were changed or replaced after the shard was written. Nothing was run.',
+    next: "Rerun that shard (`prereg verify --shard I/N --out DIR`); never edit a shard's files.",
+  },
   // --- evidence ownership (SPEC §6.2) — pipeline/store/evidence-ownership.sql -------------------
   EVIDENCE_NOT_BOUND: {
     meaning:

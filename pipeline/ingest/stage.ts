@@ -252,6 +252,27 @@ async function hashSubmissions(files: SubmissionFile[], progress: StageContext['
   return submissions;
 }
 
+/**
+ * Builds a store of the study's submissions at `dbPath`, recording no run (`verify --shard`: a
+ * machine that verifies a share reads the sealed files itself); `submissions` are their hashes
+ * taken before, which the scan must find again (SUBMISSION_FILE_CHANGED).
+ */
+export async function ingestInto(
+  ctx: StageContext,
+  loaded: LoadedStudy,
+  dbPath: string,
+  submissions: IngestInputs['submissions'],
+): Promise<void> {
+  const prepared = ingestInputs(loaded);
+  prepared.inputs.submissions = submissions;
+  await build(ctx, dbPath, prepared.files, prepared.inputs, prepared.items, async () => {});
+}
+
+/** Every sealed submission file of the study, hashed (what a shard records it was made from). */
+export async function submissionHashes(loaded: LoadedStudy, progress: StageContext['progress']): Promise<IngestInputs['submissions']> {
+  return hashSubmissions(ingestInputs(loaded).files, progress);
+}
+
 /** `prereg ingest`: skip when the recorded run covers the inputs, else rebuild the store. */
 export const INGEST: CachedStage<IngestPrepared, IngestInputs, IngestOutputs> = {
   labels: INGEST_LABELS,

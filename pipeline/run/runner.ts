@@ -40,18 +40,28 @@ async function runCached(name: StageName, stage: CachedStage<unknown, unknown, u
   // What this stage stands on, read once; its predecessor reads its own.
   const prepared = await stage.prepare(ctx, loadStudyFiles(layout));
   const after = pipelineStage(name).after;
-  // The predecessor runs with no option of this command but the secret file (no --force).
+  // The predecessor runs with no option of this command but the secret file and the verified
+  // shards (`run --verified-shards`: verify loads them; no --force).
   const secretFile = ctx.values['secret-file'];
+  const shards = ctx.values['verified-shards'];
   const upstream =
     after === null
       ? null
       : (
-          (await runStage(after, { ...ctx, values: typeof secretFile === 'string' ? { 'secret-file': secretFile } : {} })).json as {
+          (
+            await runStage(after, {
+              ...ctx,
+              values: {
+                ...(typeof secretFile === 'string' ? { 'secret-file': secretFile } : {}),
+                ...(typeof shards === 'string' ? { 'verified-shards': shards } : {}),
+              },
+            })
+          ).json as {
             inputs_digest: string;
           }
         ).inputs_digest;
   const previous = await (stage.previous ? stage.previous(layout) : storedRun(layout, name));
-  const force = ctx.values.force === true;
+  const force = ctx.values.force === true || stage.forced?.(prepared) === true;
   const regardless = rerunRegardless(previous, force);
   const consumed = await stage.inputs(prepared, upstream, regardless === null, ctx);
   const before = regardless === null ? judge(previous, consumed, stage.labels, force) : null;

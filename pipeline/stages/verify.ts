@@ -21,6 +21,7 @@ export const verify: Command = {
   summary: 'verify every proof and receipt timeline of the study (or the given files)',
   help: [
     'usage: prereg verify [--force] [--root DIR] [--json]',
+    '       prereg verify --shard I/N --out DIR [--root DIR] [--json]',
     '       prereg verify FILE|DIR… [--trust DIR] [--commitments FILE] [--root DIR] [--json]',
     '',
     'In a study (no files): runs ingest if the store is missing or stale, then verifies every',
@@ -38,6 +39,13 @@ export const verify: Command = {
     'the trust directory or the corpus drifted from the freeze, or when the policy requires receipts and',
     'inputs/commitments.jsonl does not exist (COMMITMENTS_MISSING).',
     '',
+    "With --shard I/N --out DIR (0 <= I < N; docs/scaling.md): one machine's share of those checks.",
+    'Reads the sealed inputs itself (no store is shared), checks the evidence items and timelines of',
+    'the records whose SHA-256 of [system_id, item_id, attempt] falls to shard I, and writes their rows',
+    "as Parquet with shard.json (frozen digests, input files, I and N, each table's rows and SHA-256)",
+    'into DIR, which must not exist; it appears whole or not at all. `prereg run --verified-shards`',
+    'merges the N shards. A bad I/N is USAGE (exit 2).',
+    '',
     'With files: each is a proof, an evidence item ({proof, request?, response?, disclosure?,',
     'transparency_log_entry?}), an AER-1 timeline (a JSON array, or {"format":"aer-1", "revision",',
     '"entries"}) or a single AER-1 receipt (an object with receipt_schema_version); directories',
@@ -51,13 +59,29 @@ export const verify: Command = {
     'the best status of its kind (VERIFIED, ANCHORED, CONFORMANT: a conformant receipt is',
     'consistent, not evidence) and no commitments line is malformed, 1 otherwise.',
   ].join('\n'),
-  options: { trust: { type: 'string' }, commitments: { type: 'string' }, force: { type: 'boolean' } },
+  options: {
+    trust: { type: 'string' },
+    commitments: { type: 'string' },
+    force: { type: 'boolean' },
+    shard: { type: 'string' },
+    out: { type: 'string' },
+  },
   stage: true,
   operands: { min: 0, max: Infinity },
-  jsonSchema: (ctx) => (ctx.positionals.length > 0 ? 'prereg.verify-files/2' : 'prereg.verify/1'),
+  jsonSchema: (ctx) =>
+    ctx.positionals.length > 0 ? 'prereg.verify-files/2' : ctx.values.shard !== undefined ? 'prereg.verify-shard/1' : 'prereg.verify/1',
   // Verifying given files writes nothing; the study mode writes the store.
   writesStudy: (ctx) => ctx.positionals.length === 0,
   async run(ctx) {
+    const shard = ctx.values.shard;
+    const out = ctx.values.out;
+    if (shard !== undefined || out !== undefined) {
+      if (typeof shard !== 'string' || typeof out !== 'string' || ctx.positionals.length > 0 || ctx.values.force === true)
+        throw new PreregError('USAGE', '--shard I/N and --out DIR go together, without files or --force');
+      const { parseShardSpec } = await import('../verify/shard-share.ts');
+      const spec = parseShardSpec(shard);
+      return (await import('../verify/shard-write.ts')).verifyShard(ctx, spec, out);
+    }
     // The study mode (DuckDB; verify/study-stage.ts) is imported only when it runs: checking files needs no store.
     return ctx.positionals.length > 0 ? verifyGivenFiles(ctx) : (await import('../run/runner.ts')).runStage('verify', ctx);
   },

@@ -230,3 +230,38 @@ export const PASSAGE_COUNTS = 'SELECT count(*), count(*) FILTER (WHERE NOT in_co
 export const VERIFIED_PROOF_TRUST = `SELECT system_id, item_id, attempt, key_id, proof_timestamp, tsa_gen_time,
   CASE WHEN check_tsa = 'pass' THEN tsa_root_sha256 END AS tsa_root_sha256
 FROM read_parquet($1) WHERE status = 'VERIFIED'`;
+
+// --- verify shards (verify/shard-write.ts, verify/shard-merge.ts; docs/scaling.md) ------------------
+
+/** A table's rows in `order` (a verify shard's Parquet file). */
+export function orderedRows(table: string, order: string): string {
+  return `SELECT * FROM ${quoteIdent(table)} ORDER BY ${order}`;
+}
+
+/** How many rows a table holds. */
+export function tableRowCount(table: string): string {
+  return `SELECT count(*) AS n FROM ${quoteIdent(table)}`;
+}
+
+/** Appends the rows of the Parquet `files` to `table`, by column name, in `order` (DuckDB takes no parameter for the paths). */
+export function insertParquetRows(table: string, files: readonly string[], order: string): string {
+  return `INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}]) ORDER BY ${order}`;
+}
+
+/** proof_checks and chain_checks by status: what verify counts (VerifyCounts). */
+export const SHARD_STATUS_COUNTS = `SELECT 'evidence' AS kind, status, count(*) AS n FROM proof_checks GROUP BY ALL
+  UNION ALL SELECT 'chain' AS kind, status, count(*) AS n FROM chain_checks GROUP BY ALL ORDER BY kind, status`;
+
+/** Each per-item key with the rows it has in a table, against what ingest holds (evidence, receipts, records). */
+export const SHARD_COVERAGE = {
+  proof_checks: `SELECT record_id, evidence_index, count(p.record_id) AS n,
+                        bool_or(p.record_id IS NOT NULL AND (e.record_id IS NULL OR r.record_id IS NULL OR r.system_id <> p.system_id
+                                OR r.item_id <> p.item_id OR r.attempt <> p.attempt)) AS foreign_row
+                 FROM evidence e FULL JOIN proof_checks p USING (record_id, evidence_index) LEFT JOIN records r USING (record_id)
+                 GROUP BY record_id, evidence_index HAVING count(p.record_id) <> 1 OR foreign_row ORDER BY foreign_row DESC, record_id, evidence_index LIMIT 1`,
+  chain_checks: `SELECT record_id, NULL AS evidence_index, count(k.record_id) AS n,
+                        bool_or(k.record_id IS NOT NULL AND (c.record_id IS NULL OR r.record_id IS NULL OR r.system_id <> k.system_id
+                                OR r.item_id <> k.item_id OR r.attempt <> k.attempt)) AS foreign_row
+                 FROM receipts c FULL JOIN chain_checks k USING (record_id) LEFT JOIN records r USING (record_id)
+                 GROUP BY record_id HAVING count(k.record_id) <> 1 OR foreign_row ORDER BY foreign_row DESC, record_id LIMIT 1`,
+};

@@ -18,13 +18,16 @@ import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace 
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
 import { readCommitments, requireCommitmentsIfReceipts } from './inputs.ts';
-import { verifyStore, type VerifyCounts } from './study-verify.ts';
+import { verifyStore, type StoreVerifyInputs, type VerifyCounts } from './study-verify.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { intakeRecordFiles, listCommitmentsFiles } from '../intake/files.ts';
 import { commitmentWitnesses } from '../intake/commitment-witnesses.ts';
 import type { CachedStage } from '../cached-stage.ts';
 import type { StageContext } from '../command.ts';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { checkShards, type CheckedShards } from './shard-merge.ts';
+import { shardSource } from './shard-manifest.ts';
+import { submissionHashes } from '../ingest/stage.ts';
 
 // The SQL the stage runs, as the files that run (compiled: statements.js; running-code.ts).
 const SQL_FILES = [
@@ -81,110 +84,130 @@ export function verifyInputs(loaded: LoadedStudy, ingestDigest: string) {
   };
 }
 
-type VerifyInputs = ReturnType<typeof verifyInputs>;
+export type VerifyInputs = ReturnType<typeof verifyInputs>;
 
 /** `prereg verify` in a study: skip when nothing it consumed changed, else verify into the store. */
-export const VERIFY: CachedStage<{ loaded: LoadedStudy; before: VerifyInputs }, VerifyInputs, VerifyCounts> = {
-  labels: VERIFY_LABELS,
-  // Its refusals come before ingest's work, and its digests are taken once: the commitments read
-  // later must still be the files hashed here (COMMITMENTS_FILE_CHANGED).
-  prepare: (_ctx, loaded) => ({ loaded, before: verifyInputs(loaded, '') }),
-  inputs: (prepared, upstream) => ({ ...prepared.before, ingest_digest: upstream ?? '' }),
-  work: (ctx, prepared, consumed, record) => verifyWork(ctx, prepared.loaded, consumed, record),
-  result(_ctx, _prepared, { skipped, reason, digest, outputs }) {
-    if (skipped)
+export const VERIFY: CachedStage<{ loaded: LoadedStudy; before: VerifyInputs; shards: CheckedShards | null }, VerifyInputs, VerifyCounts> =
+  {
+    labels: VERIFY_LABELS,
+    // Its refusals come before ingest's work, and its digests are taken once: the commitments read
+    // later must still be the files hashed here (COMMITMENTS_FILE_CHANGED). Shards given by
+    // --verified-shards are checked here too: whole, once each, of these inputs (shard-merge.ts).
+    async prepare(ctx, loaded) {
+      const before = verifyInputs(loaded, '');
+      const dir = ctx.values['verified-shards'];
+      return {
+        loaded,
+        before,
+        shards: typeof dir === 'string' ? await checkShards(dir, shardSource(loaded, await submissionHashes(loaded, ctx.progress))) : null,
+      };
+    },
+    inputs: (prepared, upstream) => ({ ...prepared.before, ingest_digest: upstream ?? '' }),
+    // Given shards are always loaded: a verify recorded before stands for no shard.
+    forced: (prepared) => prepared.shards !== null,
+    work: (ctx, prepared, consumed, record) => verifyWork(ctx, prepared.loaded, consumed, record, prepared.shards),
+    result(_ctx, _prepared, { skipped, reason, digest, outputs }) {
+      if (skipped)
+        return {
+          exitCode: EXIT.ok,
+          json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...outputs },
+          text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}`,
+        };
       return {
         exitCode: EXIT.ok,
-        json: { ok: true, stage: 'verify', skipped: true, inputs_digest: digest, ...outputs },
-        text: `verify: skipped, inputs unchanged since the last verify\n${renderCounts(outputs)}`,
+        json: { ok: true, stage: 'verify', skipped: false, reason, inputs_digest: digest, ...outputs },
+        text: `verify: rerun — ${reason}\n${renderCounts(outputs)}`,
       };
-    return {
-      exitCode: EXIT.ok,
-      json: { ok: true, stage: 'verify', skipped: false, reason, inputs_digest: digest, ...outputs },
-      text: `verify: rerun — ${reason}\n${renderCounts(outputs)}`,
-    };
-  },
-};
+    },
+  };
 
 async function verifyWork(
   ctx: StageContext,
   loaded: LoadedStudy,
   consumed: VerifyInputs,
   record: (connection: DuckDBConnection, outputs: VerifyCounts) => Promise<void>,
+  shards: CheckedShards | null,
 ): Promise<VerifyCounts> {
   const layout = studyLayout(ctx.root);
-  const study = loaded.study();
   return writeStoreInPlace(storePath(layout), async () => {
     const store = await openStore(storePath(layout));
     try {
-      // Decoded only when the stage runs (the skip above needs their digests alone), from the bytes
-      // those digests were taken of; the commitments only once the evidence items are verified (StoreVerifyInputs).
-      const inputs = {
-        trust: loaded.trust().material.inputs,
-        window: study.window,
-        passages: {
-          sections: corpusSections(loaded.documents(), study.vocabulary.heading_patterns),
-          min_chars: consumed.passages.min_chars,
-        },
-        readCommitments: async () => {
-          // Who dated each file (an intake entry, the seal): each line's published_at is judged against it.
-          const witnesses = await commitmentWitnesses(layout, listCommitmentsFiles(layout), loaded.trust().tsa);
-          // Read minutes after its digest was taken: the bytes read must still be the file this run records.
-          const read = createHash('sha256');
-          let opened = false;
-          const lines = await readCommitments(
-            layout.commitments,
-            'inputs/commitments.jsonl',
-            (chunk) => {
-              opened = true;
-              read.update(chunk);
-            },
-            undefined,
-            witnesses.get('inputs/commitments.jsonl'),
-          );
-          const now = opened || existsSync(layout.commitments) ? read.digest('hex') : null;
-          if (now !== consumed.commitments_sha256) {
-            throw new PreregError(
-              'COMMITMENTS_FILE_CHANGED',
-              `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`,
-              { file: 'inputs/commitments.jsonl' },
-            );
-          }
-          // Then each system's own (inputs/commitments/<system_id>.jsonl), under the same rule.
-          for (const f of consumed.participant_commitments) {
-            const own = createHash('sha256');
-            lines.push(
-              ...(await readCommitments(
-                join(layout.root, f.file),
-                f.file,
-                (chunk) => own.update(chunk),
-                f.owner ?? undefined,
-                witnesses.get(f.file),
-              )),
-            );
-            const ownNow = own.digest('hex');
-            if (ownNow !== f.sha256)
-              throw new PreregError(
-                'COMMITMENTS_FILE_CHANGED',
-                `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`,
-                { file: f.file },
-              );
-          }
-          return lines;
-        },
-      };
+      const inputs = storeVerifyInputs(loaded, consumed);
       await deleteStageRun(store.connection, 'verify');
-      const counts = await verifyStore(
-        store,
-        { ...inputs, expectedTools: expectedToolsOf(study), ...(study.systems !== undefined ? { systems: study.systems } : {}) },
-        { progress: ctx.progress },
-      );
+      const counts = await verifyStore(store, inputs, { progress: ctx.progress, ...(shards ? { shards } : {}) });
       await record(store.connection, counts);
       return counts;
     } finally {
       store.close();
     }
   });
+}
+
+/**
+ * What verifyStore verifies with, from the bytes verifyInputs took the digests of: the trust
+ * material, the window, the passages' rule, the systems, the expected tools, and the commitments,
+ * read when the timelines are reached and refused if they changed since (COMMITMENTS_FILE_CHANGED).
+ */
+export function storeVerifyInputs(loaded: LoadedStudy, consumed: VerifyInputs): StoreVerifyInputs {
+  const { layout } = loaded;
+  const study = loaded.study();
+  // Decoded only when the stage runs (the skip above needs their digests alone), from the bytes
+  // those digests were taken of; the commitments only once the evidence items are verified (StoreVerifyInputs).
+  const inputs = {
+    trust: loaded.trust().material.inputs,
+    window: study.window,
+    passages: {
+      sections: corpusSections(loaded.documents(), study.vocabulary.heading_patterns),
+      min_chars: consumed.passages.min_chars,
+    },
+    readCommitments: async () => {
+      // Who dated each file (an intake entry, the seal): each line's published_at is judged against it.
+      const witnesses = await commitmentWitnesses(layout, listCommitmentsFiles(layout), loaded.trust().tsa);
+      // Read minutes after its digest was taken: the bytes read must still be the file this run records.
+      const read = createHash('sha256');
+      let opened = false;
+      const lines = await readCommitments(
+        layout.commitments,
+        'inputs/commitments.jsonl',
+        (chunk) => {
+          opened = true;
+          read.update(chunk);
+        },
+        undefined,
+        witnesses.get('inputs/commitments.jsonl'),
+      );
+      const now = opened || existsSync(layout.commitments) ? read.digest('hex') : null;
+      if (now !== consumed.commitments_sha256) {
+        throw new PreregError(
+          'COMMITMENTS_FILE_CHANGED',
+          `inputs/commitments.jsonl changed while verify ran (SHA-256 ${consumed.commitments_sha256 ?? 'none'} when it started, ${now ?? 'none'} when the timelines were reached)`,
+          { file: 'inputs/commitments.jsonl' },
+        );
+      }
+      // Then each system's own (inputs/commitments/<system_id>.jsonl), under the same rule.
+      for (const f of consumed.participant_commitments) {
+        const own = createHash('sha256');
+        lines.push(
+          ...(await readCommitments(
+            join(layout.root, f.file),
+            f.file,
+            (chunk) => own.update(chunk),
+            f.owner ?? undefined,
+            witnesses.get(f.file),
+          )),
+        );
+        const ownNow = own.digest('hex');
+        if (ownNow !== f.sha256)
+          throw new PreregError(
+            'COMMITMENTS_FILE_CHANGED',
+            `${f.file} changed while verify ran (SHA-256 ${f.sha256 ?? 'none'} when it started, ${ownNow} when the timelines were reached)`,
+            { file: f.file },
+          );
+      }
+      return lines;
+    },
+  };
+  return { ...inputs, expectedTools: expectedToolsOf(study), ...(study.systems !== undefined ? { systems: study.systems } : {}) };
 }
 
 function renderCounts(counts: unknown): string {

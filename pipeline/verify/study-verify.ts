@@ -22,6 +22,7 @@ import {
   PASSAGE_COUNTS,
   receiptsToVerify,
   SET_REQUIRE_RECEIPTS,
+  SHARD_STATUS_COUNTS,
   VERIFY_RECORD_RANGE,
   VERIFY_TOTALS,
 } from '../store/statements.ts';
@@ -31,6 +32,8 @@ import { FactoredAppender, rowFactoring } from '../store/factored-appender.ts';
 import { VERIFY_DERIVED_SQL, VERIFY_TABLES_SQL } from '../store/table-files.ts';
 import { sellerMode, type SellerMode } from '../formats/trust-policy.ts';
 import { matchPassages, type PassageRule } from './passage-corpus.ts';
+import { shardOf, type ShardSpec } from './shard-share.ts';
+import { loadShards, type CheckedShards } from './shard-merge.ts';
 import {
   chainCheckRow,
   chainEntryRows,
@@ -81,11 +84,13 @@ export async function* rowBatches<T>(
   connection: DuckDBConnection,
   queries: Iterable<string>,
   toItem: (row: Record<string, unknown>) => T,
+  keep: (row: Record<string, unknown>) => boolean = () => true,
 ): AsyncGenerator<T[]> {
   let batch: T[] = [];
   for (const sql of queries) {
     for await (const rows of streamObjects(connection, sql)) {
       for (const row of rows) {
+        if (!keep(row)) continue;
         batch.push(toItem(row));
         if (batch.length === BATCH) {
           yield batch;
@@ -116,8 +121,60 @@ const count = (tally: Record<string, number>, key: string) => void (tally[key] =
 export async function verifyStore(
   store: { instance: { connect(): Promise<DuckDBConnection> }; connection: DuckDBConnection },
   inputs: StoreVerifyInputs,
-  options: { progress: (message: string, done?: number, total?: number) => void; threads?: number },
+  options: { progress: (message: string, done?: number, total?: number) => void; threads?: number; shards?: CheckedShards },
 ): Promise<VerifyCounts> {
+  const { connection } = store;
+  // Verified here, or by `verify --shard` on other machines: the same rows either way (verify/shard-merge.ts).
+  const { counts, commitments } = options.shards
+    ? await loadShardRows(store, inputs, options.shards)
+    : await verifyPerItem(store, inputs, options, null);
+  const reader = await store.instance.connect();
+  try {
+    options.progress('verify: matching served passages against the frozen corpus');
+    const [totals] = await readObjects(connection, VERIFY_TOTALS);
+    const first = Number(totals!.first_record);
+    const last = Number(totals!.last_record);
+    await matchPassages(connection, reader, inputs.passages, byRecordRange(evidencePassages, first, last));
+  } finally {
+    reader.closeSync();
+  }
+  await recordStudyFacts(connection, inputs, counts);
+  counts.commitments = commitments;
+  return counts;
+}
+
+/** The per-item rows verify loads instead of checking them: Parquet files of `verify --shard`, checked (verify/shard-merge.ts). */
+async function loadShardRows(
+  store: { connection: DuckDBConnection },
+  inputs: StoreVerifyInputs,
+  shards: CheckedShards,
+): Promise<{ counts: VerifyCounts; commitments: NonNullable<VerifyCounts['commitments']> }> {
+  const { connection } = store;
+  await runSqlFile(connection, VERIFY_TABLES_SQL);
+  // The commitments' rejects and bindings span records: read here as without shards.
+  const started = await startTimelines(connection, inputs, null);
+  await loadShards(connection, shards);
+  const counts: VerifyCounts = { evidence: 0, chains: 0, proofs_by_status: {}, chains_by_status: {} };
+  for (const row of await readObjects(connection, SHARD_STATUS_COUNTS)) {
+    const tally = row.kind === 'evidence' ? counts.proofs_by_status : counts.chains_by_status;
+    tally[String(row.status)] = Number(row.n);
+    if (row.kind === 'evidence') counts.evidence += Number(row.n);
+    else counts.chains += Number(row.n);
+  }
+  return { counts, commitments: started.commitments };
+}
+
+/**
+ * The per-item checks alone (every evidence item, then every timeline, against the commitments)
+ * into proof_checks, chain_checks, chain_entries and timeline_tools; with `share`, only the
+ * records shardOf gives that index (`verify --shard`).
+ */
+export async function verifyPerItem(
+  store: { instance: { connect(): Promise<DuckDBConnection> }; connection: DuckDBConnection },
+  inputs: StoreVerifyInputs,
+  options: { progress: (message: string, done?: number, total?: number) => void; threads?: number },
+  share: ShardSpec | null,
+): Promise<{ counts: VerifyCounts; commitments: NonNullable<VerifyCounts['commitments']> }> {
   const { connection } = store;
   await runSqlFile(connection, VERIFY_TABLES_SQL);
   const counts: VerifyCounts = { evidence: 0, chains: 0, proofs_by_status: {}, chains_by_status: {} };
@@ -143,19 +200,16 @@ export async function verifyStore(
     first: Number(totals.first_record),
     last: Number(totals.last_record),
     pool: null,
+    keep: share === null ? () => true : (row) => shardOf(recordKey(row), share.count) === share.index,
   };
   try {
     await verifyEvidenceItems(run, Number(totals.evidence), proofFactoring);
     await verifyTimelines(run, Number(totals.chains));
-    run.progress('verify: matching served passages against the frozen corpus');
-    await matchPassages(connection, run.reader, inputs.passages, byRecordRange(evidencePassages, run.first, run.last));
   } finally {
     run.reader.closeSync();
     await run.pool?.close();
   }
-  await recordStudyFacts(connection, inputs, counts);
-  counts.commitments = run.commitments;
-  return counts;
+  return { counts, commitments: run.commitments! };
 }
 
 type Pool = WorkerPool<StageVerifyInit, StageVerifyInput, StageVerifyOutput>;
@@ -172,6 +226,8 @@ interface Phase {
   first: number;
   last: number;
   pool: Pool | null;
+  /** Whether a record's items are this run's to check (`verify --shard`: its share). */
+  keep: (row: Record<string, unknown>) => boolean;
   /** The commitment lines read for the timelines (counted last). */
   commitments?: VerifyCounts['commitments'];
 }
@@ -198,6 +254,7 @@ async function verifyEvidenceItems(run: Phase, total: number, proofFactoring: Aw
           transparency_log_entry: (row.tlog_entry as string | null) ?? null,
         },
       }),
+      run.keep,
     ),
     (row) => row,
     (results) => {
@@ -233,6 +290,7 @@ async function verifyTimelines(run: Phase, total: number): Promise<void> {
         key: { ...recordKey(row), evidence_index: 0 },
         task: { kind: 'chain', key: String(row.record_id), chain: String(row.chain), owner: String(row.system_id) },
       }),
+      run.keep,
     ),
     (row) => row,
     (results, batch) => {

@@ -107,6 +107,7 @@ describe('schemas/cli', () => {
         'validate',
         'verify',
         'verify-files',
+        'verify-shard',
         'verify-token',
         'version',
       ]
@@ -293,6 +294,36 @@ describe('--json output conforms to schemas/cli, after one run', () => {
     expect(skipped.skipped).toBe(true);
     const [forced] = conforms(await runCli(['verify', '--root', root, '--force', '--json']), 'prereg.verify/1', 0);
     expect([forced.skipped, forced.reason]).toEqual([false, '--force']);
+  });
+
+  it('verify --shard I/N --out DIR (one shard of one), then run --verified-shards: the run document and its verify stage', async () => {
+    const shards = join(tmp.path, 'shards');
+    const [shard] = conforms(
+      await runCli(['verify', '--root', root, '--shard', '0/1', '--out', join(shards, '0'), '--json']),
+      'prereg.verify-shard/1',
+      0,
+    );
+    expect([shard.shard, shard.tables.proof_checks.rows]).toEqual([{ index: 0, count: 1 }, shard.evidence]);
+    const [run] = conforms(
+      await runCli([
+        'run',
+        '--root',
+        root,
+        '--verified-shards',
+        shards,
+        '--outputs',
+        join(tmp.path, 'sharded-outputs'),
+        ...TEST_OPERATOR_ARGS,
+        '--json',
+      ]),
+      'prereg.run/1',
+      0,
+    );
+    conforms(
+      { code: 0, stdout: '', stderr: '', jsonLines: [{ schema_version: 'prereg.verify/1', ...run.stages.verify }] },
+      'prereg.verify/1',
+    );
+    expect([run.stages.verify.skipped, run.stages.verify.evidence]).toEqual([false, shard.evidence]);
   });
 
   it('verify FILE…: a proof, an evidence item, a receipt, an unparsable file and a submission file whose timelines fail', async () => {
@@ -824,7 +855,7 @@ describe('the commands that publish a schema', () => {
       ['issue'],
       ['add-system', 'ID'],
     ];
-    const values = [{}, { verify: 'PROOF.json' }, { 'verify-receipt': 'RECEIPT.json' }];
+    const values = [{}, { verify: 'PROOF.json' }, { 'verify-receipt': 'RECEIPT.json' }, { shard: '0/1', out: 'DIR' }];
     for (const entry of COMMANDS) {
       const command = await entry.load();
       // The one command that prints no JSON of its own (its stdout is the MCP protocol) refuses --json.

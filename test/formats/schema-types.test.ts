@@ -1,5 +1,5 @@
 // The TypeScript types of a proof, a transparency-log entry, a trust policy, a freeze record, a
-// study, an intake request, a seal, a deviation entry, an item, an answer-key line, a submission
+// study, an intake request, a seal, a deviation entry, a verify shard's manifest, an item, an answer-key line, a submission
 // line, a commitment line and a timeline's entries have the shape of their JSON Schemas: checked by
 // the compiler (npm run typecheck), not at run time. A mismatch makes the assignment below a type error naming the path and the keys.
 import { describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ import {
   timelineSchema,
   tlogEntrySchema,
   trustPolicySchema,
+  verifyShardSchema,
 } from '../../pipeline/formats/schemas/index.ts';
 import type { SubmissionLine } from '../../pipeline/ingest/submission.ts';
 import type { CommitmentDocument } from '../../pipeline/evidence/aer1/index.ts';
@@ -31,6 +32,7 @@ import type { DeviationEntry } from '../../pipeline/evidence/deviations/records.
 import type { TrustPolicy } from '../../pipeline/formats/trust-policy.ts';
 import type { FreezeRecord } from '../../pipeline/study/freeze-record.ts';
 import type { StudyConfig } from '../../pipeline/study/study.ts';
+import type { ShardManifest } from '../../pipeline/verify/shard-manifest.ts';
 
 const proof: SchemaShapeProblems<ArkForgeProof, typeof proofSchema> = 'none';
 const entry: SchemaShapeProblems<TlogEntry, typeof tlogEntrySchema> = 'none';
@@ -42,6 +44,7 @@ const sealed: SchemaShapeProblems<SealRecord, typeof sealSchema> = 'none';
 const deviation: SchemaShapeProblems<DeviationEntry, typeof deviationSchema> = 'none';
 const item: SchemaShapeProblems<CorpusItem, typeof itemsSchema> = 'none';
 const answer: SchemaShapeProblems<AnswerKeyItem, typeof answerKeySchema> = 'none';
+const shard: SchemaShapeProblems<ShardManifest, typeof verifyShardSchema> = 'none';
 // The members later stages check held as objects, so that the schema's disclosure.disclosed has a key to meet.
 const submission: SchemaShapeProblems<SubmissionLine<Record<string, unknown>>, typeof submissionSchema> = 'none';
 const commitment: SchemaShapeProblems<CommitmentDocument, typeof commitmentSchema> = 'none';
@@ -78,6 +81,7 @@ describe('types from schemas', () => {
         request,
         sealed,
         deviation,
+        shard,
         item,
         answer,
         submission,

@@ -12,8 +12,9 @@ import { submissionSchema } from './submission.ts';
 import { timelineSchema } from './timeline.ts';
 import { tlogEntrySchema } from './tlog-entry.ts';
 import { trustPolicySchema } from './trust-policy.ts';
+import { verifyShardSchema } from './verify-shard.ts';
 
-export { answerKeySchema, commitmentSchema, deviationSchema, freezeSchema, intakeRequestSchema, itemsSchema, proofSchema, sealSchema, studySchema, submissionSchema, timelineSchema, tlogEntrySchema, trustPolicySchema };
+export { answerKeySchema, commitmentSchema, deviationSchema, freezeSchema, intakeRequestSchema, itemsSchema, proofSchema, sealSchema, studySchema, submissionSchema, timelineSchema, tlogEntrySchema, trustPolicySchema, verifyShardSchema };
 
 /** Every published schema, by name. */
 export const SCHEMA_DOCUMENTS = {
@@ -30,4 +31,5 @@ export const SCHEMA_DOCUMENTS = {
   "timeline": timelineSchema,
   "tlog-entry": tlogEntrySchema,
   "trust-policy": trustPolicySchema,
+  "verify-shard": verifyShardSchema,
 } as const;

@@ -13,6 +13,7 @@ import { validate as submission } from './submission.ts';
 import { validate as timeline } from './timeline.ts';
 import { validate as tlogEntry } from './tlog-entry.ts';
 import { validate as trustPolicy } from './trust-policy.ts';
+import { validate as verifyShard } from './verify-shard.ts';
 
 /** Every published schema's validator, by name. */
 export const VALIDATORS: Record<string, CompiledValidator> = {
@@ -29,4 +30,5 @@ export const VALIDATORS: Record<string, CompiledValidator> = {
   "timeline": timeline,
   "tlog-entry": tlogEntry,
   "trust-policy": trustPolicy,
+  "verify-shard": verifyShard,
 };
