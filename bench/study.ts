@@ -21,9 +21,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cachedStudy, generateStudy, studyCacheKey } from './study-generator.ts';
 import { timeCli } from './timed-cli.ts';
+import { EXAMPLE_OPERATOR_ARGS } from '../scripts/example-operator-keys.ts';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const KEYS = join(ROOT, 'test/fixtures/keys');
 const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '100000' },
@@ -77,14 +77,6 @@ function measure(stage: string, args: string[]): Measured {
 
 const root = ['--root', study];
 const outputs = join(study, 'outputs');
-const operator = [
-  '--operator-key',
-  join(KEYS, 'TEST-ONLY-operator.key.pem'),
-  '--cms-key',
-  join(KEYS, 'TEST-ONLY-operator-cms.key.pem'),
-  '--cms-cert',
-  join(KEYS, 'TEST-ONLY-operator-cms.cert.pem'),
-];
 console.log(
   `machine: ${availableParallelism()} cores, Node ${process.version}; study ${study}: ${records.toLocaleString('en-US')} records from ${systems} systems, ${(submitted / 1e6).toFixed(0)} MB of submissions`,
 );
@@ -93,7 +85,7 @@ const stages = [
   measure('verify', root),
   measure('classify', root),
   measure('score', root),
-  measure('emit', [...root, '--outputs', outputs, ...operator]),
+  measure('emit', [...root, '--outputs', outputs, ...EXAMPLE_OPERATOR_ARGS]),
 ];
 const total = stages.reduce((a, s) => ({ wall: a.wall + s.wall, cpu: a.cpu + s.cpu }), { wall: 0, cpu: 0 });
 const peak = Math.max(...stages.map((s) => s.peakMiB));

@@ -9,6 +9,7 @@
 //
 //   npm run example:rebuild
 //   npm run example:rebuild -- --outputs-only   # the inputs kept: only outputs/<run_id>/ and the doc's audit
+import { EXAMPLE_OPERATOR_ARGS } from './example-operator-keys.ts';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -275,18 +276,8 @@ export async function rebuildExample(root: string = ROOT): Promise<void> {
   await publishOutputs(root);
 }
 
-/** The example's TEST-ONLY operator keys, as `prereg run` options. */
-const OPERATOR_ARGS = [
-  '--operator-key',
-  join(KEYS, 'TEST-ONLY-operator.key.pem'),
-  '--cms-key',
-  join(KEYS, 'TEST-ONLY-operator-cms.key.pem'),
-  '--cms-cert',
-  join(KEYS, 'TEST-ONLY-operator-cms.cert.pem'),
-];
-
 async function publishOutputs(root: string): Promise<void> {
-  const runId = await publishExampleOutputs(root, OPERATOR_ARGS);
+  const runId = await publishExampleOutputs(root, EXAMPLE_OPERATOR_ARGS);
   console.log(`published outputs/${runId}/ (the previous published run removed) and its audit command in docs/audit.md`);
 }
 

@@ -82,11 +82,4 @@ export function scratchStudies(copy: () => { root: string; cleanup: () => void }
 }
 
 /** The example study's TEST-ONLY operator keys, as `prereg run` / `emit` options. */
-export const TEST_OPERATOR_ARGS = [
-  '--operator-key',
-  join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator.key.pem'),
-  '--cms-key',
-  join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator-cms.key.pem'),
-  '--cms-cert',
-  join(PROJECT_ROOT, 'test/fixtures/keys/TEST-ONLY-operator-cms.cert.pem'),
-];
+export { EXAMPLE_OPERATOR_ARGS as TEST_OPERATOR_ARGS } from '../../scripts/example-operator-keys.ts';
