@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { PreregError } from '../reasons.ts';
 import { packLines } from './check-worker.ts';
-import { checkSplitLine, DEFAULT_MAX_LINE_BYTES, splitLines } from './lines.ts';
+import { checkSplitLine, DEFAULT_MAX_LINE_BYTES, splitLines, type SplitLine } from './lines.ts';
 import { inFlightWeight, LINE_BYTES_IN_FLIGHT, type LineWorkers } from './parallel-check.ts';
 import type { AcceptedKey, AcceptedRecord, Outcome, Reject, SubmissionChecker } from './submission.ts';
 import type { StudyConfig } from '../study/study.ts';
@@ -67,14 +67,21 @@ export async function scanFile(
   file: string,
   checker: SubmissionChecker,
   sinks: ScanSinks,
-  options: { maxLineBytes: number; chunkBytes?: number; progress?: (bytesRead: number) => void; workers?: LineWorkers | null },
+  options: {
+    maxLineBytes: number;
+    chunkBytes?: number;
+    progress?: (bytesRead: number) => void;
+    workers?: LineWorkers | null;
+    /** Only the lines it keeps are checked and counted (`verify --shard`: the lines that may be its share's); the file is still read and hashed whole. */
+    keep?: (line: SplitLine) => boolean;
+  },
 ): Promise<FileSummary> {
   const fileHash = createHash('sha256');
   let bytes = 0;
   const summary: FileSummary = { file, sha256: '', bytes: 0, lines_read: 0, accepted: 0, rejected: 0, rejects_by_code: {} };
   const byCode = new Map<string, number>();
-  const { maxLineBytes, workers } = options;
-  const batches = splitLines(path, {
+  const { maxLineBytes, workers, keep } = options;
+  const split = splitLines(path, {
     maxLineBytes,
     ...(options.chunkBytes === undefined ? {} : { chunkBytes: options.chunkBytes }),
     onChunk: (chunk) => {
@@ -83,6 +90,7 @@ export async function scanFile(
       options.progress?.(bytes);
     },
   });
+  const batches = keep === undefined ? split : keptLines(split, keep);
   // An accepted outcome is a whole record whenever sinks.record is given (see packLines).
   const take = (outcome: Outcome<AcceptedKey>): void => {
     summary.lines_read++;
@@ -116,6 +124,10 @@ export async function scanFile(
   summary.bytes = bytes;
   summary.rejects_by_code = sortedCounts(byCode);
   return summary;
+}
+
+async function* keptLines(batches: AsyncIterable<SplitLine[]>, keep: (line: SplitLine) => boolean): AsyncIterable<SplitLine[]> {
+  for await (const lines of batches) yield lines.filter(keep);
 }
 
 export function sortedCounts(counts: ReadonlyMap<string, number> | Record<string, number>): Record<string, number> {

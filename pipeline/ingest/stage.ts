@@ -16,6 +16,7 @@ import { formatCounts, megabytes, scanFile, studyMaxLineBytes, studyMaxSystems, 
 import { evidenceRow, receiptRow, recordRow, rejectRow, submissionFileRow } from './rows.ts';
 import { listSubmissionFiles, type SubmissionFile } from './submission-files.ts';
 import { startLineWorkers } from './parallel-check.ts';
+import type { SplitLine } from './lines.ts';
 import { SubmissionChecker, type AcceptedRecord, type Reject } from './submission.ts';
 import { studyLayout, studyRelative } from '../layout.ts';
 import { EXIT, PreregError } from '../reasons.ts';
@@ -123,6 +124,7 @@ async function build(
   inputs: IngestInputs,
   items: Set<string>,
   record: (connection: DuckDBConnection, outputs: IngestOutputs) => Promise<void>,
+  keep?: (line: SplitLine) => boolean,
 ): Promise<IngestOutputs> {
   const summaries: FileSummary[] = [];
   const hashed = inputs.submissions.length === files.length;
@@ -173,6 +175,7 @@ async function build(
         const summary = await scanFile(f.path, f.file, checker, sinks, {
           maxLineBytes: inputs.max_line_bytes,
           workers,
+          ...(keep ? { keep } : {}),
           progress: (done) =>
             ctx.progress(
               `ingest: ${shown(f.file)} (${i + 1}/${files.length}) ${megabytes(done)} of ${megabytes(sizes[i]!)}`,
@@ -262,10 +265,11 @@ export async function ingestInto(
   loaded: LoadedStudy,
   dbPath: string,
   submissions: IngestInputs['submissions'],
+  keep?: (line: SplitLine) => boolean,
 ): Promise<void> {
   const prepared = ingestInputs(loaded);
   prepared.inputs.submissions = submissions;
-  await build(ctx, dbPath, prepared.files, prepared.inputs, prepared.items, async () => {});
+  await build(ctx, dbPath, prepared.files, prepared.inputs, prepared.items, async () => {}, keep);
 }
 
 /** Every sealed submission file of the study, hashed (what a shard records it was made from). */

@@ -233,19 +233,35 @@ FROM read_parquet($1) WHERE status = 'VERIFIED'`;
 
 // --- verify shards (verify/shard-write.ts, verify/shard-merge.ts; docs/scaling.md) ------------------
 
-/** A table's rows in `order` (a verify shard's Parquet file). */
-export function orderedRows(table: string, order: string): string {
-  return `SELECT * FROM ${quoteIdent(table)} ORDER BY ${order}`;
-}
-
 /** How many rows a table holds. */
 export function tableRowCount(table: string): string {
   return `SELECT count(*) AS n FROM ${quoteIdent(table)}`;
 }
 
-/** Appends the rows of the Parquet `files` to `table`, by column name, in `order` (DuckDB takes no parameter for the paths). */
-export function insertParquetRows(table: string, files: readonly string[], order: string): string {
-  return `INSERT INTO ${quoteIdent(table)} BY NAME SELECT * FROM read_parquet([${files.map(quoteLiteral).join(', ')}]) ORDER BY ${order}`;
+// A shard ingests only the lines of its share, so its record_id numbers are its own: its rows name
+// their record by (system_id, item_id, attempt) instead, which the merge turns back into its
+// store's record_id.
+const SHARD_RECORD = 'record_system_id, record_item_id, record_attempt';
+const SHARD_RECORD_MATCH = 'r.system_id = p.record_system_id AND r.item_id = p.record_item_id AND r.attempt = p.record_attempt';
+const parquetFiles = (files: readonly string[]) => `read_parquet([${files.map(quoteLiteral).join(', ')}])`;
+
+/** A shard's rows of `table`, in `order`: the record's identity in place of its record_id (read back by insertShardRows). */
+export function shardRows(table: string, order: string): string {
+  return `SELECT r.system_id AS record_system_id, r.item_id AS record_item_id, r.attempt AS record_attempt, t.* EXCLUDE (record_id)
+          FROM ${quoteIdent(table)} t JOIN records r USING (record_id) ORDER BY ${order}`;
+}
+
+/** The first row of the shards' Parquet `files` whose record is none of the store's records (none: every row's record is there). */
+export function shardRowsOfNoRecord(files: readonly string[]): string {
+  return `SELECT ${SHARD_RECORD} FROM ${parquetFiles(files)} p WHERE NOT EXISTS (SELECT 1 FROM records r WHERE ${SHARD_RECORD_MATCH})
+          ORDER BY ALL LIMIT 1`;
+}
+
+/** Appends the shards' rows of `table` (Parquet `files` written from shardRows), by column name, each with this store's record_id, in `order`. */
+export function insertShardRows(table: string, files: readonly string[], order: string): string {
+  return `INSERT INTO ${quoteIdent(table)} BY NAME
+          SELECT r.record_id, p.* EXCLUDE (${SHARD_RECORD}) FROM ${parquetFiles(files)} p JOIN records r ON ${SHARD_RECORD_MATCH}
+          ORDER BY ${order}`;
 }
 
 /** proof_checks and chain_checks by status: what verify counts (VerifyCounts). */

@@ -9,7 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { schemaProblems } from '../formats/schemas.ts';
 import { PreregError } from '../reasons.ts';
 import { execute, readObjects } from '../store/query.ts';
-import { insertParquetRows, SHARD_COVERAGE } from '../store/statements.ts';
+import { insertShardRows, SHARD_COVERAGE, shardRowsOfNoRecord } from '../store/statements.ts';
 import { fileSha256, SHARD_MANIFEST, SHARD_TABLES, type ShardManifest, type ShardSource, type ShardTable } from './shard-manifest.ts';
 
 /** The shards, checked: each table's Parquet files, in shard order. */
@@ -92,8 +92,15 @@ export async function checkShards(dir: string, source: ShardSource): Promise<Che
 /** Loads the checked shards' rows into the per-item tables (created empty by verify), then refuses a missing, doubled or foreign item. */
 export async function loadShards(connection: DuckDBConnection, shards: CheckedShards): Promise<void> {
   for (const table of TABLES) {
+    const [foreign] = await readObjects(connection, shardRowsOfNoRecord(shards.files[table]));
+    if (foreign !== undefined)
+      throw new PreregError(
+        'SHARD_FOREIGN',
+        `${table}: a row of record (${[foreign.record_system_id, foreign.record_item_id, foreign.record_attempt].map((v) => JSON.stringify(v)).join(', ')}), which is none of the study's accepted submission lines`,
+        { table },
+      );
     // The rows in the order one machine appends them: the tables downstream read the same store.
-    await execute(connection, insertParquetRows(table, shards.files[table], SHARD_TABLES[table]));
+    await execute(connection, insertShardRows(table, shards.files[table], SHARD_TABLES[table]));
   }
   for (const [table, sql] of Object.entries(SHARD_COVERAGE)) {
     const [bad] = await readObjects(connection, sql);

@@ -30,3 +30,24 @@ export function shardOf(key: { system_id: string; item_id: string; attempt: numb
     .digest();
   return digest.readUIntBE(0, 6) % count;
 }
+
+/**
+ * Whether a submission line may hold a record of `share`, before its checks: a shard checks only
+ * those lines, so that N shards read every file but check each line about once. JSON.parse reads
+ * the identity the canonical parser would of any line the checks accept; a line it cannot read as
+ * one (not JSON, no such members) is kept, for the checks to reject — keeping too much costs time,
+ * never a row, as verify checks only the records shardOf gives the share. A line left out wrongly
+ * would show at the merge as an item in no shard (SHARD_MISSING), never as a silent gap.
+ */
+export function mayBeInShare(line: { bytes: Buffer }, share: ShardSpec): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(line.bytes.toString('utf8'));
+  } catch {
+    return true;
+  }
+  if (typeof value !== 'object' || value === null) return true;
+  const { system_id, item_id, attempt } = value as Record<string, unknown>;
+  if (typeof system_id !== 'string' || typeof item_id !== 'string' || !Number.isSafeInteger(attempt)) return true;
+  return shardOf({ system_id, item_id, attempt: attempt as number }, share.count) === share.index;
+}

@@ -12,10 +12,10 @@ import { EXIT } from '../reasons.ts';
 import { PARQUET_OPTIONS } from '../store/emit-database.ts';
 import { openStore } from '../store/db.ts';
 import { execute, readObjects } from '../store/query.ts';
-import { copyTo, orderedRows, tableRowCount } from '../store/statements.ts';
+import { copyTo, shardRows, tableRowCount } from '../store/statements.ts';
 import { loadStudyFiles } from '../study/loaded-study.ts';
 import { fileSha256, SHARD_MANIFEST, SHARD_TABLES, shardSource, type ShardManifest, type ShardTable } from './shard-manifest.ts';
-import type { ShardSpec } from './shard-share.ts';
+import { mayBeInShare, type ShardSpec } from './shard-share.ts';
 import { storeVerifyInputs, verifyInputs } from './study-stage.ts';
 import { verifyPerItem } from './study-verify.ts';
 
@@ -32,7 +32,8 @@ export async function verifyShard(ctx: StageContext, spec: ShardSpec, out: strin
   const tmp = createTemporaryDir(dirname(final), basename(final));
   try {
     const db = join(tmp, 'work.duckdb');
-    await ingestInto(ctx, loaded, db, submissions);
+    // Only the lines that may be this shard's: N shards check each line about once between them.
+    await ingestInto(ctx, loaded, db, submissions, (line) => mayBeInShare(line, spec));
     const store = await openStore(db);
     const tables = {} as ShardManifest['tables'];
     let counts;
@@ -40,7 +41,7 @@ export async function verifyShard(ctx: StageContext, spec: ShardSpec, out: strin
       ({ counts } = await verifyPerItem(store, storeVerifyInputs(loaded, consumed), { progress: ctx.progress }, spec));
       for (const table of Object.keys(SHARD_TABLES) as ShardTable[]) {
         const file = `${table}.parquet`;
-        await execute(store.connection, copyTo(orderedRows(table, SHARD_TABLES[table]), join(tmp, file), PARQUET_OPTIONS));
+        await execute(store.connection, copyTo(shardRows(table, SHARD_TABLES[table]), join(tmp, file), PARQUET_OPTIONS));
         const [row] = await readObjects(store.connection, tableRowCount(table));
         tables[table] = { file, rows: Number(row!.n), sha256: await fileSha256(join(tmp, file)) };
       }

@@ -13,6 +13,7 @@ import { filesOf } from '../emit/helpers.ts';
 import { copyExampleStudy, PROJECT_ROOT, runCli, TEST_OPERATOR_ARGS } from '../support/cli.ts';
 import { auditorFlags } from '../support/auditor.ts';
 import { flipByte, scratchDir } from '../audit/helpers.ts';
+import { mayBeInShare, shardOf } from '../../pipeline/verify/shard-share.ts';
 
 const tmp = scratchDir('prereg-shards-');
 const sharded = copyExampleStudy();
@@ -81,6 +82,37 @@ describe('verify --shard I/N --out DIR', () => {
   });
 });
 
+describe('the lines a shard checks (mayBeInShare)', () => {
+  const lines = readdirSync(join(sharded.root, 'inputs/submissions'))
+    .filter((f) => f.endsWith('.jsonl'))
+    .flatMap((f) =>
+      readFileSync(join(sharded.root, 'inputs/submissions', f), 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    );
+
+  it("gives each of the example's lines to exactly the shard of its record", () => {
+    expect(lines.length).toBeGreaterThan(100);
+    for (const line of lines) {
+      const { system_id, item_id, attempt } = JSON.parse(line);
+      const of = [0, 1, 2].filter((index) => mayBeInShare({ bytes: Buffer.from(line) }, { index, count: 3 }));
+      expect(of).toEqual([shardOf({ system_id, item_id, attempt }, 3)]);
+    }
+  });
+
+  it('keeps, in every shard, a line whose record it cannot read, for the checks to reject', () => {
+    for (const text of [
+      'not json',
+      '',
+      '[1,2]',
+      'null',
+      '{"system_id":"s","item_id":"i","attempt":"1"}',
+      '{"system_id":"s","item_id":"i"}',
+    ])
+      for (const index of [0, 1, 2]) expect(mayBeInShare({ bytes: Buffer.from(text) }, { index, count: 3 }), text).toBe(true);
+  });
+});
+
 describe('run --verified-shards DIR', () => {
   it('gives the outputs of a single-machine run, byte for byte', async () => {
     const one = await runCli(['run', '--root', single.root, '--outputs', join(tmp.path, 'single'), ...TEST_OPERATOR_ARGS, '--json']);
@@ -136,7 +168,8 @@ describe('run --verified-shards DIR', () => {
     const dir = await shardsChanged((d) =>
       rewriteProofChecks(
         join(d, '0'),
-        'SELECT * FROM rows WHERE record_id <> (SELECT min(record_id) FROM rows) ORDER BY record_id, evidence_index',
+        `SELECT * FROM rows WHERE (record_system_id, record_item_id, record_attempt) <>
+           (SELECT min((record_system_id, record_item_id, record_attempt)) FROM rows) ORDER BY ALL`,
       ),
     );
     const { r, outputs } = await runWithShards(dir);
@@ -144,12 +177,23 @@ describe('run --verified-shards DIR', () => {
     expect(existsSync(outputs)).toBe(false);
   });
 
+  it('refuses a shard whose rows name a record the study does not have, digests rewritten to match (SHARD_FOREIGN)', async () => {
+    const dir = await shardsChanged((d) =>
+      rewriteProofChecks(join(d, '0'), `SELECT * REPLACE ('sys-nobody' AS record_system_id) FROM rows ORDER BY ALL`),
+    );
+    const { r, outputs } = await runWithShards(dir);
+    expect([r.code, (r.json as { code: string }).code], r.stdout + r.stderr).toEqual([3, 'SHARD_FOREIGN']);
+    expect((r.json as { message: string }).message).toContain('"sys-nobody"');
+    expect(existsSync(outputs)).toBe(false);
+  });
+
   it('a shard whose rows were forged whole, manifest rewritten to match, is merged: the audit says invalid (AUDIT_NOT_REPRODUCED)', async () => {
     const dir = await shardsChanged((d) =>
       rewriteProofChecks(
         join(d, '0'),
-        `SELECT * REPLACE (CASE WHEN (record_id, evidence_index) = (SELECT (record_id, evidence_index) FROM rows WHERE status <> 'VERIFIED' ORDER BY ALL LIMIT 1)
-                                THEN 'VERIFIED' ELSE status END AS status) FROM rows ORDER BY record_id, evidence_index`,
+        `SELECT * REPLACE (CASE WHEN (record_system_id, record_item_id, record_attempt, evidence_index) =
+                                     (SELECT (record_system_id, record_item_id, record_attempt, evidence_index) FROM rows WHERE status <> 'VERIFIED' ORDER BY ALL LIMIT 1)
+                                THEN 'VERIFIED' ELSE status END AS status) FROM rows ORDER BY ALL`,
       ),
     );
     const { r, outputs } = await runWithShards(dir);
