@@ -8,22 +8,38 @@ import { expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/cli.ts';
 import { queryStore } from '../support/store-query.ts';
 
-it('bench/study.ts generates a 200-record, 20-system study that runs and audits VALID', () => {
+it('bench/study.ts generates 100- and 200-record, 20-system studies that run, audit VALID and verify in shards, side by side', () => {
   const dir = mkdtempSync(join(tmpdir(), 'prereg-bench-study-'));
   try {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/study.ts', '--records', '200', '--dir', dir], {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/study.ts', '--records', '100,200', '--dir', dir], {
       cwd: PROJECT_ROOT,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as {
-      study: string;
-      stages: Record<string, { wall_s: number; peak_mib: number }>;
-      audit: { verdict: string };
+    const { runs } = JSON.parse(out.trim().split('\n').at(-1)!) as {
+      runs: Array<{
+        study: string;
+        records: number;
+        stages: Record<string, { wall_s: number; cpu_s: number; peak_mib: number }>;
+        audit: { verdict: string };
+        shards: { count: number; cpu_s: number; single_ingest_verify_cpu_s: number; ratio: number };
+      }>;
     };
-    expect(Object.keys(figures.stages)).toEqual(['ingest', 'verify', 'classify', 'score', 'emit']);
-    for (const s of Object.values(figures.stages)) expect(s.peak_mib).toBeGreaterThan(0);
-    expect(figures.audit.verdict).toBe('VALID');
+    expect(runs.map((r) => r.records)).toEqual([100, 200]);
+    for (const r of runs) {
+      expect(Object.keys(r.stages)).toEqual(['ingest', 'verify', 'classify', 'score', 'emit']);
+      for (const s of Object.values(r.stages)) expect(s.peak_mib).toBeGreaterThan(0);
+      expect(r.audit.verdict).toBe('VALID');
+      // Four `verify --shard i/4` processes ran (each exits 0, or the bench throws), set against the single run.
+      expect(r.shards.count).toBe(4);
+      expect(r.shards.single_ingest_verify_cpu_s).toBeCloseTo(r.stages.ingest!.cpu_s + r.stages.verify!.cpu_s, 1);
+      expect(r.shards.ratio).toBeCloseTo(r.shards.cpu_s / r.shards.single_ingest_verify_cpu_s, 2);
+    }
+    // The sizes side by side: one row per stage, the second size's peak with its ratio to the first's.
+    const table = out.slice(out.indexOf('peak memory, MiB'));
+    for (const stage of ['ingest', 'verify', 'classify', 'score', 'emit'])
+      expect(table).toMatch(new RegExp(`\\n${stage} +\\d+ +\\d+ \\(\\d+\\.\\d\\d\\)`));
+    const figures = runs[1]!;
 
     const submissions = join(figures.study, 'inputs/submissions');
     const files = readdirSync(submissions).sort();
@@ -69,6 +85,8 @@ it('a whole pipeline run with more than 200 discordant items scores, its sign te
         '--dir',
         dir,
         '--no-audit',
+        '--shards',
+        '0',
       ],
       {
         cwd: PROJECT_ROOT,
@@ -76,7 +94,7 @@ it('a whole pipeline run with more than 200 discordant items scores, its sign te
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as { study: string };
+    const figures = (JSON.parse(out.trim().split('\n').at(-1)!) as { runs: Array<{ study: string }> }).runs[0]!;
     const tests = await queryStore(figures.study, 'SELECT metric, wins_a, wins_b, p_value FROM result_sign_tests ORDER BY metric');
     expect(tests).toHaveLength(2);
     const splits = tests.map((t) => [Number(t.wins_a), Number(t.wins_b)]);
