@@ -257,19 +257,18 @@ async function hashSubmissions(files: SubmissionFile[], progress: StageContext['
 
 /**
  * Builds a store of the study's submissions at `dbPath`, recording no run (`verify --shard`: a
- * machine that verifies a share reads the sealed files itself); `submissions` are their hashes
- * taken before, which the scan must find again (SUBMISSION_FILE_CHANGED).
+ * machine that verifies a share reads the sealed files itself), checking only the lines `keep`
+ * keeps; returns every file's SHA-256 and size as the scan read them (the bytes the store holds).
  */
 export async function ingestInto(
   ctx: StageContext,
   loaded: LoadedStudy,
   dbPath: string,
-  submissions: IngestInputs['submissions'],
   keep?: (line: SplitLine) => boolean,
-): Promise<void> {
+): Promise<IngestInputs['submissions']> {
   const prepared = ingestInputs(loaded);
-  prepared.inputs.submissions = submissions;
   await build(ctx, dbPath, prepared.files, prepared.inputs, prepared.items, async () => {}, keep);
+  return prepared.inputs.submissions;
 }
 
 /** Every sealed submission file of the study, hashed (what a shard records it was made from). */

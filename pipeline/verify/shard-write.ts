@@ -6,7 +6,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { StageContext, StageResult } from '../command.ts';
 import { createTemporaryDir, publish, refuseExisting, refuseOutputsInsideStudy } from '../emit/directory.ts';
-import { ingestInto, submissionHashes } from '../ingest/stage.ts';
+import { ingestInto } from '../ingest/stage.ts';
 import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import { PARQUET_OPTIONS } from '../store/emit-database.ts';
@@ -27,13 +27,12 @@ export async function verifyShard(ctx: StageContext, spec: ShardSpec, out: strin
   const loaded = loadStudyFiles(layout);
   // verify's own refusals (a drifted trust policy or corpus, missing commitments) and digests.
   const consumed = verifyInputs(loaded, '');
-  const submissions = await submissionHashes(loaded, ctx.progress);
-  const source = shardSource(loaded, submissions);
   const tmp = createTemporaryDir(dirname(final), basename(final));
   try {
     const db = join(tmp, 'work.duckdb');
     // Only the lines that may be this shard's: N shards check each line about once between them.
-    await ingestInto(ctx, loaded, db, submissions, (line) => mayBeInShare(line, spec));
+    // The files are hashed by the scan that reads them: the manifest names the bytes verified.
+    const source = shardSource(loaded, await ingestInto(ctx, loaded, db, (line) => mayBeInShare(line, spec)));
     const store = await openStore(db);
     const tables = {} as ShardManifest['tables'];
     let counts;
