@@ -11,12 +11,15 @@ export interface FilesSet {
   count: number;
   /** The ratio prereg / peer (items/s) asked for. */
   target: number;
+  /** The most CPU per item asked for, in Ed25519 verifies measured in the same run (issue 39: 1.5 without tokens). */
+  cpuTarget?: number;
 }
 
 export interface FilesFigure {
   label: string;
   count: number;
   target: number;
+  cpuTarget?: number;
   prereg: { wall: number; cpu: number; peakMiB: number; load: number };
   peer: { jobs: number; wall: number; cpu: number; load: number };
   ratio: number;
@@ -68,6 +71,7 @@ export function filesAgainstPeer(
       label: set.label,
       count: set.count,
       target: set.target,
+      ...(set.cpuTarget !== undefined ? { cpuTarget: set.cpuTarget } : {}),
       prereg: { wall: p.wall, cpu: p.cpu, peakMiB: p.peakMiB, load: p.load },
       peer: { jobs, wall: peer.wall, cpu: peer.cpu, load: peer.load },
       ratio: peer.wall / p.wall,
@@ -76,10 +80,19 @@ export function filesAgainstPeer(
   return out;
 }
 
-export function describeFigure(f: FilesFigure): string {
+/**
+ * One set's line; with `edMicros` (the CPU of one Ed25519 verify, measured in the same run) also
+ * prereg's CPU per item (all threads, start-up included) in those verifies.
+ */
+export function describeFigure(f: FilesFigure, edMicros?: number): string {
   const rate = (wall: number) => Math.round(f.count / wall).toLocaleString('en-US');
+  const perItem = (f.prereg.cpu * 1e6) / f.count;
+  const cpu =
+    edMicros === undefined
+      ? ''
+      : `; prereg CPU ${Math.round(perItem)} µs per item = ${(perItem / edMicros).toFixed(2)} Ed25519 verifies of ${edMicros.toFixed(1)} µs${f.cpuTarget !== undefined ? ` (target <= ${f.cpuTarget})` : ''}`;
   return (
     `prereg verify DIR --json, ${f.label}: ${rate(f.prereg.wall)} items/s (${f.prereg.wall.toFixed(2)} s, ${f.prereg.cpu.toFixed(2)} s CPU, load ${f.prereg.load.toFixed(2)}); ` +
-    `peer ${rate(f.peer.wall)} items/s (${f.peer.jobs} process${f.peer.jobs > 1 ? 'es' : ''}, ${f.peer.wall.toFixed(2)} s, load ${f.peer.load.toFixed(2)}): ratio ${f.ratio.toFixed(2)} (target >= ${f.target})`
+    `peer ${rate(f.peer.wall)} items/s (${f.peer.jobs} process${f.peer.jobs > 1 ? 'es' : ''}, ${f.peer.wall.toFixed(2)} s, load ${f.peer.load.toFixed(2)}): ratio ${f.ratio.toFixed(2)} (target >= ${f.target})${cpu}`
   );
 }

@@ -51,9 +51,29 @@ it('bench/verify.ts runs end to end on 200 items and prints every figure', () =>
         [f.prereg.wall, f.peer.wall, f.ratio].every((x) => x > 0),
         f.label,
       ).toBe(true);
+    // prereg's CPU per item, in Ed25519 verifies measured in the same run; the no-token sets' target 1.5.
+    expect(out.match(/prereg CPU \d+ µs per item = \d+\.\d\d Ed25519 verifies of \d+\.\d µs/g)).toHaveLength(3);
+    expect(out.match(/Ed25519 verifies of \d+\.\d µs \(target <= 1\.5\)/g)).toHaveLength(2);
     expect(out).toContain('verify stage, 100 proofs without tokens');
     // 100 batch-anchored proofs are two batches (64 + 36): two tokens verified, not 100.
     expect([figures.batch_tokens_proofs, figures.batch_tokens_verified]).toEqual([100, 2]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+it('bench/verify.ts --only files prints one Ed25519 verify and prereg CPU per item in it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prereg-bench-'));
+  try {
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'bench/verify.ts', '--items', '200', '--seconds', '0.2', '--rounds', '1', '--dir', dir, '--only', 'files'],
+      { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as { ed25519_cpu_us: number; files: Array<{ cpuTarget?: number }> };
+    expect(figures.ed25519_cpu_us).toBeGreaterThan(0);
+    expect(figures.files.map((f) => f.cpuTarget)).toEqual([1.5, 1.5, undefined]);
+    expect(out.match(/prereg CPU \d+ µs per item = \d+\.\d\d Ed25519 verifies/g)).toHaveLength(3);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
