@@ -3,6 +3,7 @@
 // interleaved so that the load falls on all three alike; each keeps its best wall time, the peer
 // the better of its two. Whole processes, start-up and output included. Used by bench/verify.ts.
 import { timePeer } from './peer.ts';
+import { threadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { timeCli, type TimedRun } from './timed-cli.ts';
 
 export interface FilesSet {
@@ -11,15 +12,20 @@ export interface FilesSet {
   count: number;
   /** The ratio prereg / peer (items/s) asked for. */
   target: number;
+  /** The most CPU per item asked for, in Ed25519 verifies measured in the same run (issue 39: 1.5 without tokens). */
+  cpuTarget?: number;
 }
 
 export interface FilesFigure {
   label: string;
   count: number;
   target: number;
+  cpuTarget?: number;
   prereg: { wall: number; cpu: number; peakMiB: number; load: number };
   peer: { jobs: number; wall: number; cpu: number; load: number };
   ratio: number;
+  /** prereg's CPU by thread, from one more run (bench/thread-cpu.ts); null off Linux. */
+  threads: ThreadCpu | null;
 }
 
 function checked(run: TimedRun, count: number, who: string): TimedRun {
@@ -38,18 +44,25 @@ function checked(run: TimedRun, count: number, who: string): TimedRun {
 
 const best = (runs: TimedRun[]) => runs.reduce((a, b) => (b.wall < a.wall ? b : a));
 
-/** Every set, `rounds` interleaved rounds each; `root` is a directory without study.json (unbounded window). */
-export function filesAgainstPeer(
+/** The signature threads of `verify DIR` (one per core; pipeline/verify/file-verify.ts). */
+const SIGNATURE_THREADS = 2;
+
+/**
+ * Every set, `rounds` interleaved rounds each, then one more run of prereg with its CPU counted by
+ * thread; `root` is a directory without study.json (unbounded window).
+ */
+export async function filesAgainstPeer(
   sets: readonly FilesSet[],
   options: { trustDir: string; root: string; timeFile: string; rounds: number; log?: (line: string) => void },
-): FilesFigure[] {
+): Promise<FilesFigure[]> {
   const out: FilesFigure[] = [];
   for (const set of sets) {
+    const args = ['verify', set.dir, '--json', '--trust', options.trustDir, '--root', options.root];
     const runs: Record<'prereg' | 'peer1' | 'peer2', TimedRun[]> = { prereg: [], peer1: [], peer2: [] };
     for (let round = 0; round < options.rounds; round++) {
       runs.prereg.push(
         checked(
-          timeCli(['verify', set.dir, '--json', '--trust', options.trustDir, '--root', options.root], {
+          timeCli(args, {
             timeFile: options.timeFile,
             stderr: 'pipe',
           }),
@@ -68,18 +81,34 @@ export function filesAgainstPeer(
       label: set.label,
       count: set.count,
       target: set.target,
+      ...(set.cpuTarget !== undefined ? { cpuTarget: set.cpuTarget } : {}),
       prereg: { wall: p.wall, cpu: p.cpu, peakMiB: p.peakMiB, load: p.load },
       peer: { jobs, wall: peer.wall, cpu: peer.cpu, load: peer.load },
       ratio: peer.wall / p.wall,
+      threads: await threadCpu(args, SIGNATURE_THREADS),
     });
   }
   return out;
 }
 
-export function describeFigure(f: FilesFigure): string {
+/**
+ * One set's line; with `edMicros` (the CPU of one Ed25519 verify, measured in the same run) also
+ * prereg's CPU per item (all threads, start-up included) in those verifies.
+ */
+export function describeFigure(f: FilesFigure, edMicros?: number): string {
   const rate = (wall: number) => Math.round(f.count / wall).toLocaleString('en-US');
+  const perItem = (f.prereg.cpu * 1e6) / f.count;
+  const cpu =
+    edMicros === undefined
+      ? ''
+      : `; prereg CPU ${Math.round(perItem)} µs per item = ${(perItem / edMicros).toFixed(2)} Ed25519 verifies of ${edMicros.toFixed(1)} µs${f.cpuTarget !== undefined ? ` (target <= ${f.cpuTarget})` : ''}`;
+  const us = (seconds: number) => Math.round((seconds * 1e6) / f.count);
+  const threads =
+    f.threads === null
+      ? ''
+      : `; by thread (one more run), µs per item: main ${us(f.threads.main)}, the ${f.threads.busiest.length} busiest others (the signature threads from 256 files on) ${f.threads.busiest.map(us).join(' + ')}, the rest (V8's platform threads, libuv's) ${us(f.threads.rest)}`;
   return (
     `prereg verify DIR --json, ${f.label}: ${rate(f.prereg.wall)} items/s (${f.prereg.wall.toFixed(2)} s, ${f.prereg.cpu.toFixed(2)} s CPU, load ${f.prereg.load.toFixed(2)}); ` +
-    `peer ${rate(f.peer.wall)} items/s (${f.peer.jobs} process${f.peer.jobs > 1 ? 'es' : ''}, ${f.peer.wall.toFixed(2)} s, load ${f.peer.load.toFixed(2)}): ratio ${f.ratio.toFixed(2)} (target >= ${f.target})`
+    `peer ${rate(f.peer.wall)} items/s (${f.peer.jobs} process${f.peer.jobs > 1 ? 'es' : ''}, ${f.peer.wall.toFixed(2)} s, load ${f.peer.load.toFixed(2)}): ratio ${f.ratio.toFixed(2)} (target >= ${f.target})${cpu}${threads}`
   );
 }

@@ -51,9 +51,38 @@ it('bench/verify.ts runs end to end on 200 items and prints every figure', () =>
         [f.prereg.wall, f.peer.wall, f.ratio].every((x) => x > 0),
         f.label,
       ).toBe(true);
+    // prereg's CPU per item, in Ed25519 verifies measured in the same run; the no-token sets' target 1.5.
+    expect(out.match(/prereg CPU \d+ µs per item = \d+\.\d\d Ed25519 verifies of \d+\.\d µs/g)).toHaveLength(3);
+    expect(out.match(/Ed25519 verifies of \d+\.\d µs \(target <= 1\.5\)/g)).toHaveLength(2);
     expect(out).toContain('verify stage, 100 proofs without tokens');
     // 100 batch-anchored proofs are two batches (64 + 36): two tokens verified, not 100.
     expect([figures.batch_tokens_proofs, figures.batch_tokens_verified]).toEqual([100, 2]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+it('bench/verify.ts --only files prints one Ed25519 verify, prereg CPU per item in it, and by thread', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'prereg-bench-'));
+  try {
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'bench/verify.ts', '--items', '200', '--seconds', '0.2', '--rounds', '1', '--dir', dir, '--only', 'files'],
+      { cwd: PROJECT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const figures = JSON.parse(out.trim().split('\n').at(-1)!) as {
+      ed25519_cpu_us: number;
+      files: Array<{ cpuTarget?: number; threads: { main: number; busiest: number[]; rest: number } | null }>;
+    };
+    expect(figures.ed25519_cpu_us).toBeGreaterThan(0);
+    expect(figures.files.map((f) => f.cpuTarget)).toEqual([1.5, 1.5, undefined]);
+    expect(out.match(/prereg CPU \d+ µs per item = \d+\.\d\d Ed25519 verifies/g)).toHaveLength(3);
+    // prereg's CPU by thread, from one more run: the main thread verified every file.
+    for (const f of figures.files) {
+      expect(f.threads!.main).toBeGreaterThan(0);
+      expect(f.threads!.busiest).toHaveLength(2);
+    }
+    expect(out.match(/by thread \(one more run\), µs per item: main \d+, the 2 busiest others/g)).toHaveLength(3);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
