@@ -10,6 +10,7 @@ import { isDiskFull } from '../io/write-failures.ts';
 import { quoteIdent } from './sql-text.ts';
 import { BASE_TABLE_SQL, CLASS_FIXTURE_SQL, COVERAGE_SQL } from './table-files.ts';
 import { registerStatisticsFunctions } from './statistics-sql.ts';
+import { SECTION5_MEMORY_LIMIT, section5MemoryConfig } from './stage-memory.ts';
 import { decisionProblems, type HypothesisDecision } from '../statistics/hypothesis-decisions.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
@@ -237,7 +238,8 @@ export async function runSection5(
   alpha: number,
   frozenFamily: readonly string[] | null = null,
 ): Promise<Record<string, number>> {
-  const instance = await DuckDBInstance.create(dbPath, LOCKED_CONFIG);
+  // Bounded: beyond the limit DuckDB spills into work/, so the peak does not grow with the study.
+  const instance = await DuckDBInstance.create(dbPath, { ...section5MemoryConfig(dbPath), ...LOCKED_CONFIG });
   const connection = await instance.connect();
   const counts: Record<string, number> = {};
   try {
@@ -281,7 +283,7 @@ export async function dryRunSection5(
   classes: readonly string[],
   alpha: number,
 ): Promise<{ hypothesis_family: string[] }> {
-  const instance = await DuckDBInstance.create(':memory:', LOCKED_CONFIG);
+  const instance = await DuckDBInstance.create(':memory:', { memory_limit: SECTION5_MEMORY_LIMIT, ...LOCKED_CONFIG });
   const connection = await instance.connect();
   try {
     await prepareConnection(connection, alpha);

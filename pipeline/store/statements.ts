@@ -128,6 +128,17 @@ export function countRows(table: string): string {
 }
 
 /** Rows per value of `column`, as (text, count) pairs sorted by the value, NULL last. */
+/**
+ * Per system and class, how many rows of assertion_classes (`table`) carry it as class_declared and
+ * as class_proven: what the report's table of classes shows, counted here rather than over every row.
+ */
+export function classCountsOf(table: string): string {
+  return `SELECT system_id, class, count(*) FILTER (WHERE side = 'declared') AS declared, count(*) FILTER (WHERE side = 'proven') AS proven
+  FROM (SELECT system_id, class_declared AS class, 'declared' AS side FROM ${table}
+        UNION ALL SELECT system_id, class_proven, 'proven' FROM ${table})
+  GROUP BY ALL ORDER BY ALL`;
+}
+
 export function countsBy(table: string, column: string): string {
   const c = quoteIdent(column);
   return `SELECT CAST(${c} AS VARCHAR) AS v, count(*) FROM ${table} GROUP BY v ORDER BY v NULLS LAST`;
