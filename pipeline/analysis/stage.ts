@@ -163,7 +163,7 @@ export const CLASSIFY = analysisStage({
   prepare: async (ctx, store, frozen) => {
     ctx.progress('classify: extracting assertions…');
     const items = frozen.items();
-    return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
+    return { ...(await buildBaseTables(store, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
   },
 });
 
