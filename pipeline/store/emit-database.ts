@@ -10,7 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { openMemoryDatabase } from './db.ts';
 import { registerShown, shownSelect } from './shown-sql.ts';
 import { quoteIdent } from './sql-text.ts';
-import { boundMemory } from './stage-memory.ts';
+import { boundMemory, EMIT_MEMORY_LIMIT } from './stage-memory.ts';
 import { attachReadOnly, copyTo, orderedSelect, SET_TIME_ZONE_UTC } from './statements.ts';
 
 /** The alias of the attached store database. */
@@ -47,7 +47,7 @@ export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase>
       // Without the ICU extension DuckDB has no time zones at all and writes TIMESTAMPTZ in UTC.
     }
     // Its sorts (ORDER BY ALL of per-record tables) spill beside the store instead of growing.
-    await boundMemory(db.connection, storeFile);
+    await boundMemory(db.connection, storeFile, EMIT_MEMORY_LIMIT);
     await db.connection.run(attachReadOnly(storeFile, STORE_ALIAS));
     registerShown(db.connection);
   } catch (err) {

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PreregError } from '../../pipeline/reasons.ts';
 import { readCells, streamCells } from '../../pipeline/store/cells.ts';
 import { openMemoryDatabase, openStore } from '../../pipeline/store/db.ts';
 import { openEmitDatabase } from '../../pipeline/store/emit-database.ts';
@@ -34,7 +35,7 @@ function bytesOf(shown: string): number {
 const SETTINGS = "SELECT current_setting('memory_limit') AS memory_limit, current_setting('temp_directory') AS temp_directory";
 
 describe('every DuckDB instance of classify, score and emit is bounded', () => {
-  it("section 5's locked instance: at most 1 GiB (not DuckDB's 80% of the machine), spilling beside the store in work/", async () => {
+  it("section 5's locked instance: at most 1.5 GiB (not DuckDB's 80% of the machine), spilling beside the store in work/", async () => {
     // What section 5 itself sees of its instance, recorded in a table of the store.
     await runSection5(
       db,
@@ -53,25 +54,46 @@ CREATE VIEW assertion_classes AS SELECT 's' AS system_id, 'i' AS item_id, 1 AS a
     const store = await openStore(db, { readOnly: true });
     try {
       const [seen] = await readObjects(store.connection, 'SELECT memory_limit, temp_directory FROM seen');
-      expect(bytesOf(String(seen!.memory_limit))).toBeLessThanOrEqual(1024 ** 3);
+      expect(bytesOf(String(seen!.memory_limit))).toBeLessThanOrEqual(1.5 * 1024 ** 3);
       expect(seen!.temp_directory).toBe(join(dir, 'work', 'prereg.duckdb.tmp'));
     } finally {
       store.close();
     }
   });
 
-  it("emit's in-memory database: at most 256 MiB, spilling beside the store it reads, not in the working directory", async () => {
+  it('a plan that needs more than the limit is refused (SECTION5_OUT_OF_MEMORY), and writes nothing', async () => {
+    const plan = [
+      { sql: 'CREATE TABLE held AS SELECT list(i) AS l FROM range(20000000) r(i)', line: 1 },
+      {
+        sql: `CREATE VIEW assertion_classes AS SELECT 's' AS system_id, 'i' AS item_id, 1 AS attempt, 'a' AS assertion_id, 'record' AS kind,
+  NULL AS ref, 'TRUNCATED' AS class_declared, 'TRUNCATED' AS class_proven WHERE false`,
+        line: 2,
+      },
+    ];
+    const err = await runSection5(db, plan, ['assertion_classes'], BUILT_IN_CLASSES, 0.05, null, '32MB').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PreregError);
+    expect((err as PreregError).code).toBe('SECTION5_OUT_OF_MEMORY');
+    expect((err as PreregError).exitCode).toBe(3);
+    const store = await openStore(db, { readOnly: true });
+    try {
+      expect(await readObjects(store.connection, "SELECT table_name FROM duckdb_tables() WHERE table_name = 'held'")).toEqual([]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("emit's in-memory database: at most 512 MiB, spilling beside the store it reads, not in the working directory", async () => {
     const emit = await openEmitDatabase(db);
     try {
       const [seen] = await readObjects(emit.connection, SETTINGS);
-      expect(bytesOf(String(seen!.memory_limit))).toBeLessThanOrEqual(256 * 1024 ** 2);
+      expect(bytesOf(String(seen!.memory_limit))).toBeLessThanOrEqual(512 * 1024 ** 2);
       expect(seen!.temp_directory).toBe(join(dir, 'work', 'prereg.duckdb.tmp'));
       // Within that limit, a sort larger than it spills and completes instead of failing.
       const [sorted] = await readObjects(
         emit.connection,
-        "SELECT count(*) AS n FROM (SELECT repeat('x', 200) || i AS s FROM range(1500000) r(i) ORDER BY s DESC)",
+        "SELECT count(*) AS n FROM (SELECT repeat('x', 200) || i AS s FROM range(3000000) r(i) ORDER BY s DESC)",
       );
-      expect(Number(sorted!.n)).toBe(1_500_000);
+      expect(Number(sorted!.n)).toBe(3_000_000);
     } finally {
       emit.close();
     }
