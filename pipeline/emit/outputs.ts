@@ -106,6 +106,7 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     });
     const written = await writeOutputs({
       connection: c,
+      storeFile,
       schema,
       study: emitting.study,
       run_id: runId,

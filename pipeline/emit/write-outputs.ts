@@ -11,7 +11,7 @@ import { writeFailure } from '../io/write-failures.ts';
 import { canonicalFrame, canonicalJson, STREAMED_ARRAY } from '../formats/canonical-json.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.ts';
 import { duckdbVersion } from '../store/db.ts';
-import { copyCsv, copyParquet, copyScoresCsv } from '../store/emit-database.ts';
+import { copyCsv, copyParquet, copyScoresCsv, withEmitDatabase } from '../store/emit-database.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { crashPoint, createTemporaryDir, publish, removeStaleTemporaries } from './directory.ts';
 import {
@@ -36,6 +36,8 @@ import type { HeldResultName, StoreFacts } from '../results/shapes.ts';
 
 export interface OutputsToWrite {
   connection: DuckDBConnection;
+  /** The store `connection` attaches: each Parquet file is written by a database of its own on it. */
+  storeFile: string;
   schema: Schema;
   study: { study_id: string; as_of: string };
   run_id: string;
@@ -122,7 +124,7 @@ export async function writeOutputs(o: OutputsToWrite): Promise<{ manifest: Manif
     wrote('scores.csv');
     for (const name of ['assertions', 'proof_checks', 'chain_checks'] as const) {
       const t = BASE_TABLES[name].table;
-      await copyParquet(c, t, columnsOf(o.schema, t), join(tmp, `${name}.parquet`));
+      await withEmitDatabase(o.storeFile, (own) => copyParquet(own, t, columnsOf(o.schema, t), join(tmp, `${name}.parquet`)));
       wrote(`${name}.parquet`);
     }
     await copyCsv(c, BASE_TABLES.rejects.table, columnsOf(o.schema, BASE_TABLES.rejects.table), join(tmp, 'rejects.csv'));

@@ -57,6 +57,20 @@ export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase>
   return db;
 }
 
+/**
+ * Runs `work` on an emit database of its own, closed after it: what DuckDB allocated for one output
+ * (the Parquet writer's row group, which it cannot spill) is given back before the next one, so
+ * emit's peak is its largest file's, not their sum.
+ */
+export async function withEmitDatabase<T>(storeFile: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  const db = await openEmitDatabase(storeFile);
+  try {
+    return await work(db.connection);
+  } finally {
+    db.close();
+  }
+}
+
 /** A table of the attached store, as SQL names it in the emit database. */
 export function qualified(table: string): string {
   return `${STORE_ALIAS}.main.${quoteIdent(table)}`;
