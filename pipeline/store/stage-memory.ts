@@ -5,15 +5,16 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteLiteral } from './sql-text.ts';
 
-/** The memory limit of the instances classify and score open on the store (base tables, statistics). */
+/** The memory limit of the instances classify, score and emit open on the store (base tables, statistics, results). */
 export const STAGE_MEMORY_LIMIT = '256MB';
 
 /**
- * The memory limit of emit's database. Higher: DuckDB's Parquet writer holds a whole row group
- * (ROW_GROUP_SIZE, pinned for the bytes: 122,880 rows) in memory, which it cannot spill, and
- * proof_checks' 63 columns need ≈ 300–400 MB of it; bounded by the row group, not by the study.
+ * The memory limit of the database emit writes a Parquet file with. Higher: DuckDB's Parquet
+ * writer holds a whole row group (ROW_GROUP_SIZE, pinned for the bytes: 122,880 rows) in memory,
+ * which it cannot spill, and proof_checks' 63 columns need ≈ 300–400 MB of it (256 MB failed at
+ * 100,000 records); bounded by the row group, not by the study.
  */
-export const EMIT_MEMORY_LIMIT = '512MB';
+export const PARQUET_MEMORY_LIMIT = '512MB';
 
 /**
  * The memory limit of section 5's locked instance. Higher: the plan's own SQL is the operator's,
