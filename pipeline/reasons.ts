@@ -1010,6 +1010,11 @@ export const REASONS = {
       'A fenced sql block of section 5 failed to run (the message names its line); external access is disabled and the configuration locked while it runs.',
     next: 'Section 5 is frozen: fixing it means a new freeze before the study opens, or a declared deviation.',
   },
+  SECTION5_OUT_OF_MEMORY: {
+    meaning:
+      "Section 5's SQL needed more memory than its locked DuckDB instance may take (store/stage-memory.ts): DuckDB spills sorts, aggregates and joins to work/ beyond the limit, but a query can pin more than the limit holds (e.g. many joins in one UNION). Nothing was written.",
+    next: 'The plan must need less (fewer joins held open at once, an intermediate view materialised as a table): section 5 is frozen, so that means a new freeze before the study opens, or a declared deviation.',
+  },
   SECTION5_VIEW_MISSING: {
     meaning:
       'Section 5 ran but did not create a view the contract requires (assertion_classes, scores, constancy, sign_tests, hypotheses).',

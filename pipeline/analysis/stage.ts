@@ -9,6 +9,7 @@ import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
+import { boundMemory } from '../store/stage-memory.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
 import type { StageContext } from '../command.ts';
@@ -121,6 +122,8 @@ async function analysisWork(
     const store = await openStore(dbPath);
     let prepared: Record<string, number> = {};
     try {
+      // Bounded: the base tables' work spills into work/ instead of growing with the study.
+      await boundMemory(store.connection, dbPath);
       await deleteStageRun(store.connection, stage.name);
       if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
     } finally {
@@ -137,6 +140,7 @@ async function analysisWork(
     );
     const after = await openStore(dbPath);
     try {
+      await boundMemory(after.connection, dbPath);
       const finished = stage.finish ? await stage.finish(after, frozen) : {};
       const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])), ...finished };
       await record(after.connection, outputs);
@@ -159,7 +163,7 @@ export const CLASSIFY = analysisStage({
   prepare: async (ctx, store, frozen) => {
     ctx.progress('classify: extracting assertions…');
     const items = frozen.items();
-    return { ...(await buildBaseTables(store.connection, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
+    return { ...(await buildBaseTables(store, frozen.study, frozen.digests.vocabulary.ids, frozen.answerKey, items)) };
   },
 });
 

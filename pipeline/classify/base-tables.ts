@@ -1,14 +1,13 @@
 // The classify stage's base tables for section 5: the pipeline extracts assertions from every
 // answer and the references and amounts of every served passage; section 5 only classifies.
-import type { DuckDBConnection } from '@duckdb/node-api';
 import type { AnswerKeyItem } from '../study/answer-key.ts';
 import { expectedToolsOf, lineProtocolOf, refusalRuleOf, type StudyConfig } from '../study/study.ts';
-import { runSqlFile, TableAppender } from '../store/db.ts';
-import { execute, readObjects } from '../store/query.ts';
+import { runSqlFile, TableAppender, type Store } from '../store/db.ts';
+import { execute, streamObjects } from '../store/query.ts';
+import type { TableRow } from '../store/table-declarations.ts';
 import { CLASSIFY_TABLES_SQL, COVERAGE_SQL } from '../store/table-files.ts';
 import {
   ANSWERS_TO_CLASSIFY,
-  PASSAGES_TO_SCAN,
   SERVED_PASSAGES_TO_CLASSIFY,
   SET_ATTEMPTS_PER_ITEM,
   SET_EXPECTED_TOOLS_DECLARED,
@@ -28,7 +27,7 @@ export interface BaseTableCounts {
 }
 
 export async function buildBaseTables(
-  connection: DuckDBConnection,
+  { instance, connection }: Store,
   study: StudyConfig,
   vocabulary: readonly string[],
   answerKey: readonly AnswerKeyItem[],
@@ -61,21 +60,95 @@ export async function buildBaseTables(
     passage_mentions: 0,
     refusal_flags_disagreeing: 0,
   };
+  const tables: RecordTables = {
+    assertions: await TableAppender.declared(connection, 'assertions'),
+    served_refs: await TableAppender.declared(connection, 'served_refs'),
+    served_amounts: await TableAppender.declared(connection, 'served_amounts'),
+    record_refusals: await TableAppender.declared(connection, 'record_refusals'),
+    passage_mentions: await TableAppender.declared(connection, 'passage_mentions'),
+  };
   const refusalRule = refusalRuleOf(study);
-  // What the refusal judgement reads of each record; judged once what was served is known.
-  const refusalFacts: Array<{ key: RecordKey; facts: RefusalFacts }> = [];
-  // The identifiers each record's answer cites (stubs excluded), for passage_mentions.
-  const cited = new Map<number, Set<string>>();
-  const assertions = await TableAppender.declared(connection, 'assertions');
-  for (const r of await readObjects(connection, ANSWERS_TO_CLASSIFY)) {
+  // Record by record, the answer beside the passages served to it, each read a chunk at a time on
+  // its own connection (the appenders write on `connection`): nothing per record is kept once that
+  // record's rows are appended, so the stage's memory does not grow with the study.
+  const answerReader = await instance.connect();
+  const passageReader = await instance.connect();
+  try {
+    const answers = byRecord(streamObjects(answerReader, ANSWERS_TO_CLASSIFY));
+    const passages = byRecord(streamObjects(passageReader, SERVED_PASSAGES_TO_CLASSIFY));
+    let answer = await answers.next();
+    let served = await passages.next();
+    while (!answer.done || !served.done) {
+      const record = Math.min(answer.done ? Infinity : answer.value.record, served.done ? Infinity : served.value.record);
+      const answerRow = !answer.done && answer.value.record === record ? answer.value.rows[0]! : null;
+      const passageRows = !served.done && served.value.record === record ? served.value.rows : [];
+      classifyRecord(tables, extractor, refusalRule, record, answerRow, passageRows, counts);
+      if (answerRow !== null) answer = await answers.next();
+      if (passageRows.length > 0) served = await passages.next();
+    }
+  } finally {
+    answerReader.closeSync();
+    passageReader.closeSync();
+  }
+  for (const table of Object.values(tables)) table.close();
+  await execute(connection, SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
+  await execute(connection, SET_EXPECTED_TOOLS_DECLARED, [expectedToolsOf(study) !== null]);
+  await runSqlFile(connection, COVERAGE_SQL);
+  return counts;
+}
+
+/** The appenders of the tables classify fills record by record. */
+interface RecordTables {
+  assertions: TableAppender<TableRow<'assertions'>>;
+  served_refs: TableAppender<TableRow<'served_refs'>>;
+  served_amounts: TableAppender<TableRow<'served_amounts'>>;
+  record_refusals: TableAppender<TableRow<'record_refusals'>>;
+  passage_mentions: TableAppender<TableRow<'passage_mentions'>>;
+}
+
+type Rows = Array<Record<string, unknown>>;
+
+/** A stream of rows ordered by record_id, as one group of rows per record. */
+async function* byRecord(chunks: AsyncGenerator<Rows>): AsyncGenerator<{ record: number; rows: Rows }> {
+  let group: { record: number; rows: Rows } | null = null;
+  for await (const chunk of chunks) {
+    for (const row of chunk) {
+      const record = Number(row.record_id);
+      if (group !== null && group.record === record) {
+        group.rows.push(row);
+        continue;
+      }
+      if (group !== null) yield group;
+      group = { record, rows: [row] };
+    }
+  }
+  if (group !== null) yield group;
+}
+
+/**
+ * One record's rows of every table classify fills: its answer's assertions (none without an
+ * answer), what it was served, its refusal, and where its served passages write what it cites.
+ */
+function classifyRecord(
+  tables: RecordTables,
+  extractor: Extractor,
+  refusalRule: ReturnType<typeof refusalRuleOf>,
+  record: number,
+  answer: Record<string, unknown> | null,
+  passages: Rows,
+  counts: BaseTableCounts,
+): void {
+  let judged: { key: RecordKey; facts: RefusalFacts } | null = null;
+  if (answer !== null) {
     counts.records++;
+    const r = answer;
     const id = `${String(r.system_id)}/${String(r.item_id)}/${String(r.attempt)}`;
-    const key = { record_id: Number(r.record_id), system_id: String(r.system_id), item_id: String(r.item_id), attempt: Number(r.attempt) };
+    const key = { record_id: record, system_id: String(r.system_id), item_id: String(r.item_id), attempt: Number(r.attempt) };
     const text = String(r.answer_text);
     const truncated = r.truncated === true;
     const extracted = extractor.extract(text, { truncated });
     for (const a of extracted) {
-      assertions.appendNamed({
+      tables.assertions.appendNamed({
         ...key,
         assertion_id: `${id}/${a.assertion_index}`,
         assertion_index: a.assertion_index,
@@ -91,38 +164,30 @@ export async function buildBaseTables(
       });
       counts.assertions++;
     }
-    // The pattern's verdict now, so the texts are not held until what was served is known.
-    const facts: RefusalFacts = {
-      byText: refusalByText(text, refusalRule),
-      flag: r.refused === true,
-      truncated,
-      ...assertionFacts(extracted),
+    judged = {
+      key,
+      facts: { byText: refusalByText(text, refusalRule), flag: r.refused === true, truncated, ...assertionFacts(extracted) },
     };
-    if (facts.cited.length > 0) cited.set(key.record_id, new Set(facts.cited));
-    refusalFacts.push({ key, facts });
   }
-  assertions.close();
-  const servedRef = await servedFacts(connection, extractor, counts);
-  await recordRefusals(connection, refusalFacts, servedRef, counts);
-  await passageMentions(connection, cited, counts);
-  await execute(connection, SET_ATTEMPTS_PER_ITEM, [lineProtocolOf(study).attemptsPerItem]);
-  await execute(connection, SET_EXPECTED_TOOLS_DECLARED, [expectedToolsOf(study) !== null]);
-  await runSqlFile(connection, COVERAGE_SQL);
-  return counts;
+  const served = servedFacts(tables, extractor, record, passages, counts);
+  if (judged !== null) {
+    recordRefusal(tables, judged.key, judged.facts, served, counts);
+    if (judged.facts.cited.length > 0) passageMentions(tables, record, new Set(judged.facts.cited), passages, counts);
+  }
 }
 
 /**
- * What each record was served (SPEC §12.4): a passage serves exactly its own `ref` — identifiers
+ * What a record was served (SPEC §12.4): a passage serves exactly its own `ref` — identifiers
  * its text mentions are mentions (passage_mentions), never served refs — and the amounts its text
  * contains. Declared if any passage serves it (amounts read from the served text), proven if a
  * proven passage does (amounts read from the matched corpus span, served_passages.corpus_text,
  * never from the served bytes), proven_owned if a proven passage whose evidence belongs to the
  * record does (SPEC §6.2).
  */
-async function servedFacts(connection: DuckDBConnection, extractor: Extractor, counts: BaseTableCounts): Promise<ServedRef> {
+function servedFacts(tables: RecordTables, extractor: Extractor, record: number, passages: Rows, counts: BaseTableCounts): ServedRef {
   type Flags = { declared: boolean; proven: boolean; proven_owned: boolean };
-  const refs = new Map<string, { record: number; ref: string } & Flags>();
-  const amounts = new Map<string, { record: number; value: string; unit: string } & Flags>();
+  const refs = new Map<string, { ref: string } & Flags>();
+  const amounts = new Map<string, { value: string; unit: string } & Flags>();
   const merge = <T extends Flags>(map: Map<string, T>, k: string, fresh: T) => {
     const seen = map.get(k);
     if (!seen) map.set(k, fresh);
@@ -133,44 +198,26 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     }
   };
   const amountsOf = (text: unknown) => amountsIn(extractor, typeof text === 'string' ? text : '');
-  for (const p of await readObjects(connection, SERVED_PASSAGES_TO_CLASSIFY)) {
-    const record = Number(p.record_id);
+  for (const p of passages) {
     const declared = p.declared === true;
     // served_passages.proven holds only for a passage matched in the corpus (corpus_text set).
     const proven = p.proven === true;
     const flags = { declared, proven, proven_owned: proven && p.owned === true };
-    if (typeof p.ref === 'string' && p.ref !== '') merge(refs, `${record}\u0000${p.ref}`, { record, ref: p.ref, ...flags });
+    if (typeof p.ref === 'string' && p.ref !== '') merge(refs, p.ref, { ref: p.ref, ...flags });
     if (declared)
       for (const a of amountsOf(p.text))
-        merge(amounts, `${record}\u0000${a.value}`, {
-          record,
-          value: a.value,
-          unit: a.unit ?? '',
-          declared: true,
-          proven: false,
-          proven_owned: false,
-        });
+        merge(amounts, a.value, { value: a.value, unit: a.unit ?? '', declared: true, proven: false, proven_owned: false });
     if (proven)
       for (const a of amountsOf(p.corpus_text))
-        merge(amounts, `${record}\u0000${a.value}`, {
-          record,
-          value: a.value,
-          unit: a.unit ?? '',
-          declared: false,
-          proven: true,
-          proven_owned: flags.proven_owned,
-        });
+        merge(amounts, a.value, { value: a.value, unit: a.unit ?? '', declared: false, proven: true, proven_owned: flags.proven_owned });
   }
-  const refTable = await TableAppender.declared(connection, 'served_refs');
-  for (const r of [...refs.values()].sort((a, b) => a.record - b.record || (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {
-    refTable.appendNamed({ record_id: r.record, ref: r.ref, declared: r.declared, proven: r.proven, proven_owned: r.proven_owned });
+  for (const r of [...refs.values()].sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0))) {
+    tables.served_refs.appendNamed({ record_id: record, ref: r.ref, declared: r.declared, proven: r.proven, proven_owned: r.proven_owned });
     counts.served_refs++;
   }
-  refTable.close();
-  const amountTable = await TableAppender.declared(connection, 'served_amounts');
-  for (const a of [...amounts.values()].sort((x, y) => x.record - y.record || (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))) {
-    amountTable.appendNamed({
-      record_id: a.record,
+  for (const a of [...amounts.values()].sort((x, y) => (x.value < y.value ? -1 : x.value > y.value ? 1 : 0))) {
+    tables.served_amounts.appendNamed({
+      record_id: record,
       value: a.value,
       unit: a.unit,
       declared: a.declared,
@@ -179,68 +226,46 @@ async function servedFacts(connection: DuckDBConnection, extractor: Extractor, c
     });
     counts.served_amounts++;
   }
-  amountTable.close();
-  return (record, ref) => {
-    const r = refs.get(`${record}\u0000${ref}`);
+  return (ref) => {
+    const r = refs.get(ref);
     return { declared: r?.declared === true, proven: r?.proven_owned === true };
   };
 }
 
 type RecordKey = { record_id: number; system_id: string; item_id: string; attempt: number };
 
-/** Whether a reference was served to a record: declared, and proven as section 5 counts it (proven and owned). */
-type ServedRef = (record: number, ref: string) => { declared: boolean; proven: boolean };
+/** Whether a reference was served to the record: declared, and proven as section 5 counts it (proven and owned). */
+type ServedRef = (ref: string) => { declared: boolean; proven: boolean };
 
 /**
- * Each record's refusal (SPEC §13.1): the flag as the system declares it, the pattern's verdict on
+ * A record's refusal (SPEC §13.1): the flag as the system declares it, the pattern's verdict on
  * the text, and the judgement in each column — the same rule, "served" read as declared or as
  * proven. A flag the declared judgement contradicts is REFUSAL_FLAG_DISAGREES (with a pattern only).
  */
-async function recordRefusals(
-  connection: DuckDBConnection,
-  records: ReadonlyArray<{ key: RecordKey; facts: RefusalFacts }>,
-  served: ServedRef,
-  counts: BaseTableCounts,
-): Promise<void> {
-  const table = await TableAppender.declared(connection, 'record_refusals');
-  for (const { key, facts } of records) {
-    const declared = judgeRefusal(facts, (ref) => served(key.record_id, ref).declared);
-    const proven = judgeRefusal(facts, (ref) => served(key.record_id, ref).proven);
-    if (facts.byText !== null && declared !== facts.flag) counts.refusal_flags_disagreeing++;
-    table.appendNamed({ ...key, flag: facts.flag, by_text: facts.byText, declared, proven });
-  }
-  table.close();
+function recordRefusal(tables: RecordTables, key: RecordKey, facts: RefusalFacts, served: ServedRef, counts: BaseTableCounts): void {
+  const declared = judgeRefusal(facts, (ref) => served(ref).declared);
+  const proven = judgeRefusal(facts, (ref) => served(ref).proven);
+  if (facts.byText !== null && declared !== facts.flag) counts.refusal_flags_disagreeing++;
+  tables.record_refusals.appendNamed({ ...key, flag: facts.flag, by_text: facts.byText, declared, proven });
 }
 
 /**
- * Where served passages write what the answers cite: one row per passage and identifier cited by
- * that record's answer (in the vocabulary or not) that the passage's served text (declared) or its
+ * Where served passages write what the answer cites: one row per passage and identifier cited by
+ * the record's answer (in the vocabulary or not) that the passage's served text (declared) or its
  * matched corpus span (proven, SPEC §12.4) contains, found by the vocabulary's literal bounded
  * matching (a trie of the record's citations, one pass per text). Section 5 reads it to tell a
  * reference relayed from a served passage from an invented one, and a mention from a served ref.
+ * The matcher holds the record's own citations only: another record's identifier can never shadow
+ * one of them (leftmost-longest).
  */
-async function passageMentions(
-  connection: DuckDBConnection,
-  cited: ReadonlyMap<number, ReadonlySet<string>>,
-  counts: BaseTableCounts,
-): Promise<void> {
-  const table = await TableAppender.declared(connection, 'passage_mentions');
-  // One matcher per record, over that record's own citations only: another record's identifier can
-  // never shadow one of them (leftmost-longest), and passages come grouped by record.
-  let matcherRecord: number | null = null;
-  let match = compileLiteralMatcher([]);
-  for (const p of await readObjects(connection, PASSAGES_TO_SCAN)) {
-    const record = Number(p.record_id);
-    const own = cited.get(record);
-    if (own === undefined) continue;
-    if (matcherRecord !== record) {
-      matcherRecord = record;
-      match = compileLiteralMatcher(own);
-    }
+function passageMentions(tables: RecordTables, record: number, cited: ReadonlySet<string>, passages: Rows, counts: BaseTableCounts): void {
+  if (passages.length === 0) return;
+  const match = compileLiteralMatcher(cited);
+  for (const p of passages) {
     const inServed = new Set(p.declared === true && typeof p.text === 'string' ? match(p.text).map((m) => m.ref) : []);
     const inCorpus = new Set(p.proven === true && typeof p.corpus_text === 'string' ? match(p.corpus_text).map((m) => m.ref) : []);
     for (const ref of [...new Set([...inServed, ...inCorpus])].sort()) {
-      table.appendNamed({
+      tables.passage_mentions.appendNamed({
         record_id: record,
         evidence_index: Number(p.evidence_index),
         passage_index: Number(p.passage_index),
@@ -252,5 +277,4 @@ async function passageMentions(
       counts.passage_mentions++;
     }
   }
-  table.close();
 }

@@ -1,5 +1,5 @@
 // manifest.json, its digests, run_id and SHA256SUMS (SPEC §7). Pure: values in, values out.
-import { canonicalJson } from '../formats/canonical-json.ts';
+import { canonicalFrame, canonicalJson, STREAMED_ARRAY } from '../formats/canonical-json.ts';
 import { sha256Hex } from '../formats/hash.ts';
 import type { EmitInputs } from '../results/shapes.ts';
 
@@ -54,7 +54,19 @@ export function runIdOf(inputs: EmitInputs): string {
  * in their total order — the rows a decision rests on, and nothing else.
  */
 export function decisionDigest(rows: { assertion_classes: unknown[]; scores: unknown[]; hypotheses: unknown[] }): string {
-  return sha256Hex(canonicalJson({ assertion_classes: rows.assertion_classes, scores: rows.scores, hypotheses: rows.hypotheses }));
+  return sha256Hex(canonicalJson(decisionObject(rows)));
+}
+
+function decisionObject(rows: { assertion_classes: unknown; scores: unknown[]; hypotheses: unknown[] }) {
+  return { assertion_classes: rows.assertion_classes, scores: rows.scores, hypotheses: rows.hypotheses };
+}
+
+/**
+ * decisionDigest's text around its assertion_classes rows (canonicalFrame), for a writer that
+ * streams those rows: the same digest without holding them.
+ */
+export function decisionFrame(rows: { scores: unknown[]; hypotheses: unknown[] }): [string, string] {
+  return canonicalFrame(decisionObject({ ...rows, assertion_classes: STREAMED_ARRAY }));
 }
 
 /** Completes a manifest with artifact_digest = SHA-256(canonical JSON of every other field). */

@@ -15,7 +15,7 @@ import { emitPreconditions } from './preconditions.ts';
 import { reportInput } from './report-input.ts';
 import { refuseDeviationFindings, verifyDeviationLog } from '../deviations/log.ts';
 import type { OperatorKeyPems } from './sign.ts';
-import { BASE_TABLES, describeStore, readResults, readStoreFacts, RESULT_TABLES } from './tables.ts';
+import { BASE_TABLES, describeStore, readClassCounts, readResults, readStoreFacts, RESULT_TABLES } from './tables.ts';
 import { openEmitDatabase } from '../store/emit-database.ts';
 import { writeOutputs } from './write-outputs.ts';
 import { intakeRecordFiles, requireSealedIntake } from '../intake/files.ts';
@@ -94,10 +94,19 @@ export async function emitOutputs(layout: StudyLayout, options: EmitOptions): Pr
     refuseOutputsInsideStudy(outputsDir, layout);
     refuseExisting(finalDir);
     progress('emit: reading results');
+    // Every result but the per-record assertion_classes, which writeOutputs streams; the report counts its classes in SQL.
     const results = await readResults(c, schema);
-    const report = await reportInput(layout, emitting, { run_id: runId, inputs, results, facts, deviations: deviations.checked });
+    const report = await reportInput(layout, emitting, {
+      run_id: runId,
+      inputs,
+      results,
+      class_counts: await readClassCounts(c),
+      facts,
+      deviations: deviations.checked,
+    });
     const written = await writeOutputs({
       connection: c,
+      storeFile,
       schema,
       study: emitting.study,
       run_id: runId,

@@ -12,12 +12,19 @@ import type { LoadedTrust } from '../study/trust.ts';
 import type { EmitInputs } from '../results/shapes.ts';
 import type { CheckedDeviation } from '../evidence/deviations/check.ts';
 import type { Row } from './tables.ts';
-import type { ResultName, StoreFacts } from '../results/shapes.ts';
+import type { HeldResultName, StoreFacts } from '../results/shapes.ts';
 
 export async function reportInput(
   layout: StudyLayout,
   s: { study: StudyConfig; frozen: FreezeRecord; trust: LoadedTrust },
-  run: { run_id: string; inputs: EmitInputs; results: Record<ResultName, Row[]>; facts: StoreFacts; deviations: CheckedDeviation[] },
+  run: {
+    run_id: string;
+    inputs: EmitInputs;
+    results: Record<HeldResultName, Row[]>;
+    class_counts: Row[];
+    facts: StoreFacts;
+    deviations: CheckedDeviation[];
+  },
 ): Promise<ReportInput> {
   const { study } = s;
   const primary = study.report?.primary_metric ?? null;
@@ -50,6 +57,7 @@ export async function reportInput(
     metric_labels: study.report?.metrics ?? {},
     classes: studyClassesOf(study),
     results: run.results,
+    class_counts: run.class_counts,
     facts: run.facts,
     deviations: run.deviations,
   };

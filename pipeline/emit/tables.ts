@@ -8,14 +8,15 @@
 // every column, whose relative order cannot show in any output. Insertion order is never relied on.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { PreregError } from '../reasons.ts';
-import { readCells, type Cell, type Row } from '../store/cells.ts';
-import type { CoverageFacts, EvidenceOwnershipFacts, ResultName, StoreFacts } from '../results/shapes.ts';
+import { readCells, streamCells, type Cell, type Row } from '../store/cells.ts';
+import type { CoverageFacts, EvidenceOwnershipFacts, HeldResultName, ResultName, StoreFacts } from '../results/shapes.ts';
 import { readCounts, readObjects, readPairs } from '../store/query.ts';
 import { orderedStoreSelect, qualified, STORE_ALIAS } from '../store/emit-database.ts';
 import { REQUIRED_VIEWS, type RequiredView } from '../store/section5-runner.ts';
 import { declaredColumns, type TableName } from '../store/table-declarations.ts';
 import {
   BASE_TABLE_COLUMNS,
+  classCountsOf,
   countRows,
   countsBy,
   derivedAmounts,
@@ -147,15 +148,26 @@ export async function readRows(connection: DuckDBConnection, table: string, colu
   return readCells(connection, orderedStoreSelect(table, columns), table);
 }
 
-/** Small aggregate facts for the report, computed from base tables only. */
-/** Every result table, in the columns section 5 gave it. */
-export async function readResults(connection: DuckDBConnection, schema: Schema): Promise<Record<ResultName, Row[]>> {
-  const results = {} as Record<ResultName, Row[]>;
+/** Every result table but assertion_classes (streamRows), in the columns section 5 gave it. */
+export async function readResults(connection: DuckDBConnection, schema: Schema): Promise<Record<HeldResultName, Row[]>> {
+  const results = {} as Record<HeldResultName, Row[]>;
   for (const name of RESULT_NAMES) {
+    if (name === 'assertion_classes') continue;
     const t = RESULT_TABLES[name].table;
     results[name] = await readRows(connection, t, columnsOf(schema, t));
   }
   return results;
+}
+
+/** A table's rows as readRows gives them, one chunk at a time (a per-record table is never held whole). */
+export function streamRows(connection: DuckDBConnection, schema: Schema, table: string): AsyncGenerator<Row[]> {
+  return streamCells(connection, orderedStoreSelect(table, columnsOf(schema, table)), table);
+}
+
+/** Per system and class, the assertion_classes rows declared and proven in it: the report's table of classes. */
+export async function readClassCounts(connection: DuckDBConnection): Promise<Row[]> {
+  const t = RESULT_TABLES.assertion_classes.table;
+  return readCells(connection, classCountsOf(qualified(t)), t);
 }
 
 async function count(connection: DuckDBConnection, table: string): Promise<bigint> {

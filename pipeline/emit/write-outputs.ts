@@ -3,20 +3,21 @@
 // Nothing is visible under outputs/<run_id>/ until every file is written; a failure removes the
 // temporary directory.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256OfFile } from '../io/file-hash.ts';
+import { hashFileStreamed } from '../io/file-hash.ts';
 import { writeFailure } from '../io/write-failures.ts';
-import { canonicalJson } from '../formats/canonical-json.ts';
+import { canonicalFrame, canonicalJson, STREAMED_ARRAY } from '../formats/canonical-json.ts';
 import { renderHtml, renderMarkdown, type ReportInput } from '../report/render.ts';
 import { duckdbVersion } from '../store/db.ts';
-import { copyCsv, copyParquet, copyScoresCsv } from '../store/emit-database.ts';
+import { copyCsv, copyParquet, copyScoresCsv, withEmitDatabase } from '../store/emit-database.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { crashPoint, createTemporaryDir, publish, removeStaleTemporaries } from './directory.ts';
 import {
   CMS_FILE,
   DATA_FILES,
-  decisionDigest,
+  decisionFrame,
   MANIFEST_FILE,
   MANIFEST_FORMAT,
   manifestBytes,
@@ -30,16 +31,19 @@ import {
 } from './manifest.ts';
 import type { EmitInputs } from '../results/shapes.ts';
 import { signCmsDetached, signEd25519, type OperatorKeys } from './sign.ts';
-import { BASE_TABLES, columnsOf, DECISION_RESULTS, RESULT_TABLES, type Row, type Schema } from './tables.ts';
-import type { ResultName, StoreFacts } from '../results/shapes.ts';
+import { BASE_TABLES, columnsOf, RESULT_TABLES, streamRows, type Row, type Schema } from './tables.ts';
+import type { HeldResultName, StoreFacts } from '../results/shapes.ts';
 
 export interface OutputsToWrite {
   connection: DuckDBConnection;
+  /** The store `connection` attaches: each Parquet file is written by a database of its own on it. */
+  storeFile: string;
   schema: Schema;
   study: { study_id: string; as_of: string };
   run_id: string;
   inputs: EmitInputs;
-  results: Record<ResultName, Row[]>;
+  /** Every result but assertion_classes, which is streamed from the store as it is written. */
+  results: Record<HeldResultName, Row[]>;
   facts: StoreFacts;
   report: ReportInput;
   keys: OperatorKeys | null;
@@ -49,9 +53,47 @@ export interface OutputsToWrite {
   progress: (message: string) => void;
 }
 
-function describeFile(dir: string, file: string): OutputFile {
-  const path = join(dir, file);
-  return { file, bytes: statSync(path).size, sha256: sha256OfFile(path) };
+/** A written file's size and SHA-256, read in chunks (results.json and the Parquet files grow with the study). */
+async function describeFile(dir: string, file: string): Promise<OutputFile> {
+  const { sha256, bytes } = await hashFileStreamed(join(dir, file));
+  return { file, bytes, sha256 };
+}
+
+/**
+ * results.json, with assertion_classes (a row per assertion and record) streamed from the store a
+ * chunk at a time between the canonical text around it; the decision digest (SPEC §7) hashed from
+ * the same rows in the same pass. Byte for byte what canonicalJson of the whole document gives.
+ */
+async function writeResults(o: OutputsToWrite, path: string): Promise<string> {
+  const doc = {
+    format: RESULTS_FORMAT,
+    study_id: o.study.study_id,
+    as_of: o.study.as_of,
+    run_id: o.run_id,
+    ...o.results,
+    assertion_classes: STREAMED_ARRAY,
+    evidence: o.facts.evidence,
+    coverage: o.facts.coverage,
+  };
+  const [before, after] = canonicalFrame(doc);
+  const [decisionBefore, decisionAfter] = decisionFrame(o.results);
+  const decision = createHash('sha256').update(decisionBefore);
+  const fd = openSync(path, 'wx');
+  try {
+    writeSync(fd, before);
+    let first = true;
+    for await (const rows of streamRows(o.connection, o.schema, RESULT_TABLES.assertion_classes.table)) {
+      if (rows.length === 0) continue;
+      const text = (first ? '' : ',') + rows.map((r) => canonicalJson(r)).join(',');
+      first = false;
+      writeSync(fd, text);
+      decision.update(text);
+    }
+    writeSync(fd, `${after}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return decision.update(decisionAfter).digest('hex');
 }
 
 /** Writes every output, signs the manifest when keys are given, and publishes the directory; returns its manifest. */
@@ -76,21 +118,13 @@ export async function writeOutputs(o: OutputsToWrite): Promise<{ manifest: Manif
       wrote(file);
     };
     const c = o.connection;
-    const resultsDoc = {
-      format: RESULTS_FORMAT,
-      study_id: o.study.study_id,
-      as_of: o.study.as_of,
-      run_id: o.run_id,
-      ...o.results,
-      evidence: o.facts.evidence,
-      coverage: o.facts.coverage,
-    };
-    writeText('results.json', `${canonicalJson(resultsDoc)}\n`);
+    const decision_digest = await writeResults(o, join(tmp, 'results.json'));
+    wrote('results.json');
     await copyScoresCsv(c, columnsOf(o.schema, RESULT_TABLES.scores.table), join(tmp, 'scores.csv'));
     wrote('scores.csv');
     for (const name of ['assertions', 'proof_checks', 'chain_checks'] as const) {
       const t = BASE_TABLES[name].table;
-      await copyParquet(c, t, columnsOf(o.schema, t), join(tmp, `${name}.parquet`));
+      await withEmitDatabase(o.storeFile, (own) => copyParquet(own, t, columnsOf(o.schema, t), join(tmp, `${name}.parquet`)));
       wrote(`${name}.parquet`);
     }
     await copyCsv(c, BASE_TABLES.rejects.table, columnsOf(o.schema, BASE_TABLES.rejects.table), join(tmp, 'rejects.csv'));
@@ -98,10 +132,6 @@ export async function writeOutputs(o: OutputsToWrite): Promise<{ manifest: Manif
     writeText('report.md', renderMarkdown(o.report));
     writeText('report.html', renderHtml(o.report));
 
-    const decisionRows = Object.fromEntries(DECISION_RESULTS.map((n) => [n, o.results[n]])) as Record<
-      (typeof DECISION_RESULTS)[number],
-      Row[]
-    >;
     const manifest = sealManifest({
       format: MANIFEST_FORMAT,
       study_id: o.study.study_id,
@@ -110,12 +140,12 @@ export async function writeOutputs(o: OutputsToWrite): Promise<{ manifest: Manif
       inputs: o.inputs,
       tool: { name: 'prereg', version: TOOL_VERSION },
       duckdb_version: duckdbVersion(),
-      outputs: DATA_FILES.map((f) => describeFile(tmp, f)),
-      decision_digest: decisionDigest(decisionRows),
+      outputs: await Promise.all(DATA_FILES.map((f) => describeFile(tmp, f))),
+      decision_digest,
     });
     const manifestData = manifestBytes(manifest);
     writeText(MANIFEST_FILE, manifestData);
-    writeText(SUMS_FILE, sha256sums([...manifest.outputs, describeFile(tmp, MANIFEST_FILE)]));
+    writeText(SUMS_FILE, sha256sums([...manifest.outputs, await describeFile(tmp, MANIFEST_FILE)]));
     if (o.keys) {
       writeText(SIGNATURE_FILE, signEd25519(o.keys, manifestData));
       writeText(CMS_FILE, await signCmsDetached(o.keys, manifestData));

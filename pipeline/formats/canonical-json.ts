@@ -63,6 +63,24 @@ export function canonicalJson(value: unknown): string {
   }
 }
 
+/**
+ * Stands, in a value given to canonicalFrame, for an array its caller writes element by element.
+ * Its text holds a raw NUL, which canonical JSON never holds (it writes one as \u0000).
+ */
+export const STREAMED_ARRAY = new CanonicalText('[\u0000]');
+
+/**
+ * canonicalJson(value) cut at STREAMED_ARRAY's one NUL: the text up to and including that array's
+ * "[", and the text from its "]". The caller writes each element's canonicalJson between them,
+ * ","-separated, and gets canonicalJson of the value holding those elements — without ever holding
+ * them all (a per-record table of results.json).
+ */
+export function canonicalFrame(value: unknown): [before: string, after: string] {
+  const parts = canonicalJson(value).split('\u0000');
+  if (parts.length !== 2) throw new TypeError(`canonicalFrame: the value holds STREAMED_ARRAY ${parts.length - 1} times, not once`);
+  return [parts[0]!, parts[1]!];
+}
+
 /** The canonical form as bytes (pure ASCII, so UTF-8 and ASCII agree). */
 export function canonicalJsonBytes(value: unknown): Buffer {
   return Buffer.from(canonicalJson(value), 'latin1');

@@ -3,7 +3,7 @@
 // metric, that metric's chart, the hypotheses with their outcomes — and the details follow.
 import type { CheckedDeviation } from '../evidence/deviations/check.ts';
 import type { Cell, Row } from '../store/cells.ts';
-import type { EmitInputs, ResultName, StoreFacts } from '../results/shapes.ts';
+import type { EmitInputs, HeldResultName, StoreFacts } from '../results/shapes.ts';
 import type { StudyClass } from '../study/classes.ts';
 import {
   codePointOrder,
@@ -47,7 +47,10 @@ export interface ReportInput {
   metric_labels: MetricLabels;
   /** study.json classes: the classes of the study's own, each with its one-line meaning (SPEC §13.1). */
   classes: StudyClass[];
-  results: Record<ResultName, Row[]>;
+  /** Every result but assertion_classes (a row per assertion and record), whose classes class_counts counts. */
+  results: Record<HeldResultName, Row[]>;
+  /** Per system and class, assertion_classes rows declared and proven in it (system_id, class, declared, proven). */
+  class_counts: Row[];
   facts: StoreFacts;
   /** inputs/deviations.jsonl, checked (SPEC §13.3): listed right after the finding. */
   deviations: CheckedDeviation[];
@@ -390,23 +393,19 @@ function signTests(r: ReportInput): Block[] {
 // The details
 
 function classCounts(rows: Row[]): Block {
-  // class → system → [declared, proven]
+  // class → system → [declared, proven], from the counts per system and class (ReportInput.class_counts)
   const counts = new Map<string, Map<string, [number, number]>>();
   const systems = new Set<string>();
   for (const r of rows) {
     const system = show(r.system_id);
     systems.add(system);
-    for (const [col, i] of [
-      ['class_declared', 0],
-      ['class_proven', 1],
-    ] as const) {
-      const cls = show(r[col]);
-      const bySystem = counts.get(cls) ?? new Map<string, [number, number]>();
-      const pair = bySystem.get(system) ?? [0, 0];
-      pair[i]++;
-      bySystem.set(system, pair);
-      counts.set(cls, bySystem);
-    }
+    const cls = show(r.class);
+    const bySystem = counts.get(cls) ?? new Map<string, [number, number]>();
+    const pair = bySystem.get(system) ?? [0, 0];
+    pair[0] += Number(r.declared);
+    pair[1] += Number(r.proven);
+    bySystem.set(system, pair);
+    counts.set(cls, bySystem);
   }
   const sys = [...systems].sort(codePointOrder);
   const headers = ['class', ...sys.flatMap((s) => [`${s} declared`, `${s} proven`])];
@@ -954,7 +953,7 @@ export function sections(r: ReportInput): Section[] {
     },
     { title: 'Noise floor', blocks: noiseFloorBlocks(r) },
     { title: 'Sign tests', blocks: signTests(r) },
-    { title: 'Assertion classes', blocks: [classCounts(r.results.assertion_classes), ...studyClasses(r.classes)] },
+    { title: 'Assertion classes', blocks: [classCounts(r.class_counts), ...studyClasses(r.classes)] },
     {
       title: 'Evidence checked',
       blocks: [

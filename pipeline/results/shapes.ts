@@ -17,6 +17,12 @@ export type ResultName =
   | 'retrieval'
   | 'constancy_flips';
 
+/**
+ * The results emit holds whole: every one but assertion_classes, a row per assertion and record,
+ * which is streamed into results.json and the decision digest and counted for the report.
+ */
+export type HeldResultName = Exclude<ResultName, 'assertion_classes'>;
+
 /** Every input digest the outputs depend on; run_id is derived from this object alone. */
 export interface EmitInputs {
   /** RFC 6962 root of the frozen corpus (freeze.json corpus.root). */

@@ -28,12 +28,29 @@ export type Row = Record<string, Cell>;
 /** The rows of a query, each cell decoded by its column's type; `where` names the source in an error (e.g. the table). */
 export async function readCells(connection: DuckDBConnection, sql: string, where: string): Promise<Row[]> {
   const reader = await connection.runAndReadAll(sql);
-  const types = reader.columnTypes();
-  const names = reader.columnNames();
-  return reader.getRows().map((values, i) => {
+  return rowsOfCells(reader.getRows(), reader.columnNames(), reader.columnTypes(), where, 0);
+}
+
+/**
+ * The rows of a query as readCells decodes them, one chunk of DuckDB's (2,048 rows) at a time: a
+ * per-record table is never held whole in JavaScript.
+ */
+export async function* streamCells(connection: DuckDBConnection, sql: string, where: string): AsyncGenerator<Row[]> {
+  const result = await connection.stream(sql);
+  const names = result.columnNames();
+  const types = result.columnTypes();
+  let offset = 0;
+  for await (const chunk of result.yieldRows()) {
+    yield rowsOfCells(chunk, names, types, where, offset);
+    offset += chunk.length;
+  }
+}
+
+function rowsOfCells(rows: DuckDBValue[][], names: readonly string[], types: readonly DuckDBType[], where: string, offset: number): Row[] {
+  return rows.map((values, i) => {
     const row: Row = {};
     values.forEach((v, c) => {
-      row[names[c]!] = toCell(v, types[c]!, `${where}.${names[c]} (row ${i + 1})`);
+      row[names[c]!] = toCell(v, types[c]!, `${where}.${names[c]} (row ${offset + i + 1})`);
     });
     return row;
   });

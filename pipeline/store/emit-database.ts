@@ -10,6 +10,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { openMemoryDatabase } from './db.ts';
 import { registerShown, shownSelect } from './shown-sql.ts';
 import { quoteIdent } from './sql-text.ts';
+import { boundMemory, PARQUET_MEMORY_LIMIT, STAGE_MEMORY_LIMIT } from './stage-memory.ts';
 import { attachReadOnly, copyTo, orderedSelect, SET_TIME_ZONE_UTC } from './statements.ts';
 
 /** The alias of the attached store database. */
@@ -37,7 +38,7 @@ export const CSV_OPTIONS =
  * section 5 runs, may have locked off) with the store ATTACHed READ_ONLY as `store`, and the
  * display rule as a SQL function (shown-sql.ts) for the CSV files.
  */
-export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase> {
+export async function openEmitDatabase(storeFile: string, memoryLimit: string = STAGE_MEMORY_LIMIT): Promise<EmitDatabase> {
   const db = await openMemoryDatabase();
   try {
     try {
@@ -45,6 +46,8 @@ export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase>
     } catch {
       // Without the ICU extension DuckDB has no time zones at all and writes TIMESTAMPTZ in UTC.
     }
+    // Its sorts (ORDER BY ALL of per-record tables) spill beside the store instead of growing.
+    await boundMemory(db.connection, storeFile, memoryLimit);
     await db.connection.run(attachReadOnly(storeFile, STORE_ALIAS));
     registerShown(db.connection);
   } catch (err) {
@@ -52,6 +55,20 @@ export async function openEmitDatabase(storeFile: string): Promise<EmitDatabase>
     throw err;
   }
   return db;
+}
+
+/**
+ * Runs `work` (a Parquet file's COPY) on an emit database of its own, closed after it: what DuckDB
+ * allocated for one file (the Parquet writer's row group, which it cannot spill) is given back
+ * before the next one, so emit's peak is its largest file's, not their sum.
+ */
+export async function withEmitDatabase<T>(storeFile: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  const db = await openEmitDatabase(storeFile, PARQUET_MEMORY_LIMIT);
+  try {
+    return await work(db.connection);
+  } finally {
+    db.close();
+  }
 }
 
 /** A table of the attached store, as SQL names it in the emit database. */

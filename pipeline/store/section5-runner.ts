@@ -10,6 +10,7 @@ import { isDiskFull } from '../io/write-failures.ts';
 import { quoteIdent } from './sql-text.ts';
 import { BASE_TABLE_SQL, CLASS_FIXTURE_SQL, COVERAGE_SQL } from './table-files.ts';
 import { registerStatisticsFunctions } from './statistics-sql.ts';
+import { SECTION5_MEMORY_LIMIT, section5MemoryConfig } from './stage-memory.ts';
 import { decisionProblems, type HypothesisDecision } from '../statistics/hypothesis-decisions.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
@@ -88,8 +89,8 @@ async function runBlocks(connection: DuckDBConnection, blocks: readonly Section5
     try {
       await connection.run(block.sql);
     } catch (err) {
-      // A full disk is the machine's, not the plan's (store/db.ts writeStoreInPlace).
-      if (isDiskFull(err)) throw err;
+      // A full disk is the machine's, not the plan's (store/db.ts writeStoreInPlace); memory, below.
+      if (isDiskFull(err) || isOutOfMemory(err)) throw err;
       throw new PreregError(
         'SECTION5_SQL_FAILED',
         `the section-5 SQL block at PREREGISTRATION.md line ${block.line} failed: ${documentLines((err as Error).message, block)}`,
@@ -236,8 +237,10 @@ export async function runSection5(
   classes: readonly string[],
   alpha: number,
   frozenFamily: readonly string[] | null = null,
+  memoryLimit: string = SECTION5_MEMORY_LIMIT,
 ): Promise<Record<string, number>> {
-  const instance = await DuckDBInstance.create(dbPath, LOCKED_CONFIG);
+  // Bounded: beyond the limit DuckDB spills into work/, so the peak does not grow with the study.
+  const instance = await DuckDBInstance.create(dbPath, { ...section5MemoryConfig(dbPath), memory_limit: memoryLimit, ...LOCKED_CONFIG });
   const connection = await instance.connect();
   const counts: Record<string, number> = {};
   try {
@@ -260,12 +263,23 @@ export async function runSection5(
     await connection.run('COMMIT');
   } catch (err) {
     await connection.run('ROLLBACK').catch(() => undefined);
+    if (isOutOfMemory(err))
+      throw new PreregError(
+        'SECTION5_OUT_OF_MEMORY',
+        `section 5 needed more memory than its limit of ${memoryLimit}: ${(err as Error).message.split('\n')[0]}`,
+        { memory_limit: memoryLimit },
+      );
     throw err;
   } finally {
     connection.closeSync();
     instance.closeSync();
   }
   return counts;
+}
+
+/** DuckDB's refusal to allocate past its memory_limit (a block it could neither find room for nor spill). */
+function isOutOfMemory(err: unknown): boolean {
+  return err instanceof Error && err.message.startsWith('Out of Memory Error');
 }
 
 /**
@@ -281,7 +295,7 @@ export async function dryRunSection5(
   classes: readonly string[],
   alpha: number,
 ): Promise<{ hypothesis_family: string[] }> {
-  const instance = await DuckDBInstance.create(':memory:', LOCKED_CONFIG);
+  const instance = await DuckDBInstance.create(':memory:', { memory_limit: SECTION5_MEMORY_LIMIT, ...LOCKED_CONFIG });
   const connection = await instance.connect();
   try {
     await prepareConnection(connection, alpha);

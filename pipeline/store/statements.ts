@@ -74,13 +74,9 @@ export const SET_ATTEMPTS_PER_ITEM = 'SET VARIABLE attempts_per_item = CAST($1 A
 /** What coverage.sql reads as getvariable('expected_tools_declared') ($1: whether study.json declares protocol.expected_tools). */
 export const SET_EXPECTED_TOOLS_DECLARED = 'SET VARIABLE expected_tools_declared = $1::BOOLEAN';
 
-/** The served passages the classify stage reads, in (record, evidence, passage) order. */
+/** The served passages the classify stage reads (what each serves, and the texts it scans for mentions), in (record, evidence, passage) order. */
 export const SERVED_PASSAGES_TO_CLASSIFY =
-  'SELECT record_id, ref, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
-
-/** The served passages, with their position, that the classify stage scans for vocabulary mentions. */
-export const PASSAGES_TO_SCAN =
-  'SELECT record_id, evidence_index, passage_index, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
+  'SELECT record_id, evidence_index, passage_index, ref, text, corpus_text, declared, proven, owned FROM served_passages ORDER BY record_id, evidence_index, passage_index';
 
 /** What served-passages.sql reads as getvariable('require_receipts') ($1: a boolean). */
 export const SET_REQUIRE_RECEIPTS = 'SET VARIABLE require_receipts = $1::BOOLEAN';
@@ -128,6 +124,17 @@ export function countRows(table: string): string {
 }
 
 /** Rows per value of `column`, as (text, count) pairs sorted by the value, NULL last. */
+/**
+ * Per system and class, how many rows of assertion_classes (`table`) carry it as class_declared and
+ * as class_proven: what the report's table of classes shows, counted here rather than over every row.
+ */
+export function classCountsOf(table: string): string {
+  return `SELECT system_id, class, count(*) FILTER (WHERE side = 'declared') AS declared, count(*) FILTER (WHERE side = 'proven') AS proven
+  FROM (SELECT system_id, class_declared AS class, 'declared' AS side FROM ${table}
+        UNION ALL SELECT system_id, class_proven, 'proven' FROM ${table})
+  GROUP BY ALL ORDER BY ALL`;
+}
+
 export function countsBy(table: string, column: string): string {
   const c = quoteIdent(column);
   return `SELECT CAST(${c} AS VARCHAR) AS v, count(*) FROM ${table} GROUP BY v ORDER BY v NULLS LAST`;

@@ -118,7 +118,6 @@ function report(scores: Row[]): ReportInput {
     metric_labels: {},
     classes: [],
     results: {
-      assertion_classes: [],
       scores,
       constancy: [],
       sign_tests: [],
@@ -130,6 +129,7 @@ function report(scores: Row[]): ReportInput {
       constancy_flips: [],
       retrieval: [],
     },
+    class_counts: [],
     facts,
     deviations: [],
   };
