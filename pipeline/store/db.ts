@@ -16,7 +16,7 @@ import {
   type DuckDBConnection,
 } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { StudyLayout } from '../layout.ts';
 import { TABLE_COLUMNS } from './statements.ts';
@@ -48,24 +48,102 @@ export interface Store {
 }
 
 /**
- * The DuckDB memory limit while a stage builds the store: DuckDB spills beyond it, so inputs larger
- * than memory work (without it DuckDB may cache up to 80% of RAM).
+ * The DuckDB memory limit of every store a stage writes (ingest's build, verify, classify, score):
+ * past it DuckDB spills to its temporary directory instead of growing (without it DuckDB caches up
+ * to 80% of RAM, and a stage's peak grew with the study: docs/performance.md, "Bounded memory:
+ * ingest and verify"). $PREREG_DUCKDB_MEMORY_LIMIT sets another (e.g. "64MB": the tests run a
+ * stage under a tiny one to prove the outputs do not depend on it).
  */
-export const BUILD_MEMORY_LIMIT = '512MB';
+export const STAGE_MEMORY_LIMIT = '256MB';
+export const MEMORY_LIMIT_ENV = 'PREREG_DUCKDB_MEMORY_LIMIT';
 
+/** The directory, beside the store, under which each open store spills (one subdirectory each, removed on close). */
+export const SPILL_DIR = 'duckdb-tmp';
+
+/** The memory limit a stage's store gets: $PREREG_DUCKDB_MEMORY_LIMIT when set (USAGE unless a size such as "256MB"), else STAGE_MEMORY_LIMIT. */
+export function stageMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
+  const given = env[MEMORY_LIMIT_ENV];
+  if (given === undefined || given === '') return STAGE_MEMORY_LIMIT;
+  if (!/^[1-9][0-9]{0,6}(KB|MB|GB|KiB|MiB|GiB)$/.test(given)) {
+    throw new PreregError(
+      'USAGE',
+      `$${MEMORY_LIMIT_ENV} must be a size such as 512MB or 2GiB (a whole number and KB, MB, GB, KiB, MiB or GiB), got ${JSON.stringify(given)}`,
+    );
+  }
+  return given;
+}
+
+/**
+ * Opens the store at `path`. Read-write (a stage's store), it gets the stage's memory limit
+ * (stageMemoryLimit, or `memoryLimit`) and a temporary directory of its own under work/duckdb-tmp/
+ * to spill to, removed when the store closes. Read-only (a status query: was a stage recorded?),
+ * it stays as cheap as DuckDB's defaults: no directory, no limit unless `memoryLimit` is given.
+ */
 export async function openStore(path: string, options: { readOnly?: boolean; memoryLimit?: string } = {}): Promise<Store> {
   const config: Record<string, string> = {};
   if (options.readOnly) config.access_mode = 'READ_ONLY';
-  if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
-  return connected(path, await DuckDBInstance.create(path, config));
+  const memoryLimit = options.memoryLimit ?? (options.readOnly ? undefined : stageMemoryLimit());
+  if (memoryLimit !== undefined) config.memory_limit = memoryLimit;
+  const spill = options.readOnly
+    ? null
+    : join(dirname(path), SPILL_DIR, `${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}`);
+  if (spill !== null) {
+    removeAbandonedSpills(dirname(spill));
+    // DuckDB creates the directory it spills to, not its parent.
+    mkdirSync(dirname(spill), { recursive: true });
+    config.temp_directory = spill;
+  }
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(path, config);
+  } catch (err) {
+    if (spill !== null) removeSpill(spill);
+    throw err;
+  }
+  return connected(path, instance, spill === null ? () => {} : () => removeSpill(spill));
 }
 
-async function connected(path: string, instance: DuckDBInstance): Promise<Store> {
+/** Spill directories left by processes that are gone (killed mid-stage): only a live process's store spills. */
+function removeAbandonedSpills(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/\.([0-9]+)\.[0-9a-f]{8}$/.exec(name)?.[1]);
+    if (Number.isSafeInteger(pid) && !processAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, someone else's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes a store's spill directory, and work/duckdb-tmp/ once no open store has one there. */
+function removeSpill(spill: string): void {
+  rmSync(spill, { recursive: true, force: true });
+  try {
+    rmdirSync(dirname(spill));
+  } catch {
+    // Another store still spills there (or it is gone already).
+  }
+}
+
+async function connected(path: string, instance: DuckDBInstance, closed: () => void = () => {}): Promise<Store> {
   let connection: DuckDBConnection;
   try {
     connection = await instance.connect();
   } catch (err) {
     instance.closeSync();
+    closed();
     throw err;
   }
   let open = true;
@@ -78,6 +156,7 @@ async function connected(path: string, instance: DuckDBInstance): Promise<Store>
       open = false;
       connection.closeSync();
       instance.closeSync();
+      closed();
     },
   };
 }
@@ -162,7 +241,7 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
   mkdirSync(dir, { recursive: true });
   removeStaleTemporaries(finalPath);
   const tmp = join(dir, `.${basename(finalPath)}.${randomBytes(6).toString('hex')}.tmp`);
-  const store = await openStore(tmp, { memoryLimit: BUILD_MEMORY_LIMIT }).catch((err: unknown) => {
+  const store = await openStore(tmp).catch((err: unknown) => {
     throw writeFailure(err, dir) ?? err;
   });
   try {
