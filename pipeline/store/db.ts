@@ -127,6 +127,19 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The refusal for DuckDB running out of its memory limit (a step it cannot spill), or null for any
+ * other failure: the limit is the operator's to raise, not a bug (STORE_MEMORY_LIMIT).
+ */
+export function memoryLimitRefusal(err: unknown): PreregError | null {
+  if (err instanceof PreregError || !(err instanceof Error) || !/Out of Memory Error/.test(err.message)) return null;
+  return new PreregError(
+    'STORE_MEMORY_LIMIT',
+    `DuckDB ran out of the store's memory limit (${err.message.split('\n')[0]}); nothing was recorded for the stage. Rerun with a larger $${MEMORY_LIMIT_ENV} (now ${stageMemoryLimit()})`,
+    { limit: stageMemoryLimit() },
+  );
+}
+
 /** Removes a store's spill directory, and work/duckdb-tmp/ once no open store has one there. */
 function removeSpill(spill: string): void {
   rmSync(spill, { recursive: true, force: true });
@@ -253,8 +266,8 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
     renameSync(tmp, finalPath);
   } catch (err) {
     store.close();
-    // A full disk or a read-only work/ is the operator's to fix, not a bug (nothing was replaced).
-    throw writeFailure(err, dir) ?? err;
+    // A full disk, a read-only work/ or too small a memory limit is the operator's to fix, not a bug (nothing was replaced).
+    throw writeFailure(err, dir) ?? memoryLimitRefusal(err) ?? err;
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
@@ -265,14 +278,15 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
  * Runs `write`, a stage writing the store at `path` in place (verify, classify, score), which
  * closes the store before it throws. A full disk is the operator's to fix, not a bug: the store,
  * half-written now, is removed with its WAL — a cache, it loses nothing; no later stage reads a
- * half of it, and the space is given back — and the refusal is OUTPUT_DISK_FULL. Any other
+ * half of it, and the space is given back — and the refusal is OUTPUT_DISK_FULL. DuckDB out of
+ * its memory limit is STORE_MEMORY_LIMIT (the store stays: the stage recorded nothing). Any other
  * failure is thrown as it is.
  */
 export async function writeStoreInPlace<T>(path: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (!isDiskFull(err)) throw err;
+    if (!isDiskFull(err)) throw memoryLimitRefusal(err) ?? err;
     rmSync(path, { force: true });
     rmSync(`${path}.wal`, { force: true });
     const refusal = writeFailure(err, dirname(path))!;

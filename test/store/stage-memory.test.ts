@@ -95,19 +95,28 @@ describe("a stage's store", () => {
 describe('the stages under the limit', () => {
   const study = scratchStudies();
 
+  /** `prereg STAGE` under the given limit: its exit code and reason code (--json). */
+  const under = async (limit: string | undefined, stage: string, root: string) => {
+    if (limit === undefined) vi.unstubAllEnvs();
+    else vi.stubEnv(MEMORY_LIMIT_ENV, limit);
+    const r = await runCli([stage, '--root', root, '--json']);
+    return { code: r.code, reason: (r.json as { code?: string } | null)?.code, names: r.stdout.includes(MEMORY_LIMIT_ENV) };
+  };
+
   it(`every stage that writes the store applies $${MEMORY_LIMIT_ENV}: one that is not a size is refused (USAGE, exit 2)`, async () => {
     const root = study();
-    vi.stubEnv(MEMORY_LIMIT_ENV, 'lots');
-    const ingest = await runCli(['ingest', '--root', root, '--json']);
-    expect(ingest.code).toBe(2);
-    expect(ingest.json).toMatchObject({ ok: false, code: 'USAGE' });
-    vi.unstubAllEnvs();
-    expect((await runCli(['ingest', '--root', root])).code).toBe(0);
-    vi.stubEnv(MEMORY_LIMIT_ENV, 'lots');
-    const verify = await runCli(['verify', '--root', root, '--json']);
-    expect(verify.code).toBe(2);
-    expect(verify.json).toMatchObject({ ok: false, code: 'USAGE' });
-    expect(verify.stdout).toContain('PREREG_DUCKDB_MEMORY_LIMIT');
+    expect(await under('lots', 'ingest', root)).toEqual({ code: 2, reason: 'USAGE', names: true });
+    expect((await under(undefined, 'ingest', root)).code).toBe(0);
+    expect(await under('lots', 'verify', root)).toEqual({ code: 2, reason: 'USAGE', names: true });
+  });
+
+  it('a limit too small for what DuckDB cannot spill is refused with STORE_MEMORY_LIMIT (exit 3), naming the variable to raise', async () => {
+    const root = study();
+    expect((await under(undefined, 'ingest', root)).code).toBe(0);
+    // Verify's many tables and appenders pin more than 8MB at once.
+    expect(await under('8MB', 'verify', root)).toEqual({ code: 3, reason: 'STORE_MEMORY_LIMIT', names: true });
+    // Raised, the same store verifies.
+    expect((await under(undefined, 'verify', root)).code).toBe(0);
   });
 
   it('writes the same tables under a tiny limit (64MB) as under the default, and leaves no spill directory', async () => {
