@@ -902,6 +902,11 @@ export const REASONS = {
       "The device holding the outputs (or the store's work/) ran out of space or quota while writing: the environment's, not a bug. The partial directory or database was removed (a stage writing the store in place — verify, classify, score — removes the store, a cache the next run rebuilds), and nothing was published or replaced.",
     next: 'Free space on that device (or choose another --outputs) and rerun.',
   },
+  STORE_MEMORY_LIMIT: {
+    meaning:
+      "DuckDB needed more memory than a stage's store may use ($PREREG_DUCKDB_MEMORY_LIMIT, else 256MB) for a step it cannot spill to disk (lists built over every record that shares a piece of evidence, when very many do): the machine's limit, not a bug. Nothing was recorded for the stage; the store is a cache the next run rebuilds or completes.",
+    next: 'Rerun the stage with a larger PREREG_DUCKDB_MEMORY_LIMIT in the environment (e.g. PREREG_DUCKDB_MEMORY_LIMIT=2GB, within what the machine has): the outputs do not depend on it.',
+  },
   OUTPUT_STORE_INCOMPLETE: {
     meaning:
       'The DuckDB store lacks a table or column that emit reads (or it is a view, not a table): the stages before emit did not all complete.',
@@ -1012,8 +1017,8 @@ export const REASONS = {
   },
   SECTION5_OUT_OF_MEMORY: {
     meaning:
-      "Section 5's SQL needed more memory than its locked DuckDB instance may take (store/stage-memory.ts): DuckDB spills sorts, aggregates and joins to work/ beyond the limit, but a query can pin more than the limit holds (e.g. many joins in one UNION). Nothing was written.",
-    next: 'The plan must need less (fewer joins held open at once, an intermediate view materialised as a table): section 5 is frozen, so that means a new freeze before the study opens, or a declared deviation.',
+      "Section 5's SQL needed more memory than its locked DuckDB instance may take ($PREREG_SECTION5_MEMORY_LIMIT, else 1536MB): DuckDB spills sorts, aggregates and joins to work/ beyond the limit, but a query can pin more than the limit holds (e.g. many joins in one UNION). Nothing was written.",
+    next: 'Rerun with a larger PREREG_SECTION5_MEMORY_LIMIT in the environment (default 1536MB; e.g. PREREG_SECTION5_MEMORY_LIMIT=4GB, within what the machine has): what section 5 computes does not depend on it.',
   },
   SECTION5_VIEW_MISSING: {
     meaning:

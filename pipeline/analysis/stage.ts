@@ -9,7 +9,6 @@ import { studyLayout } from '../layout.ts';
 import { EXIT } from '../reasons.ts';
 import { deleteStageRun, duckdbVersion, openStore, storePath, writeStoreInPlace } from '../store/db.ts';
 import { runSection5, type RequiredView } from '../store/section5-runner.ts';
-import { boundMemory } from '../store/stage-memory.ts';
 import { TOOL_VERSION } from '../version.ts';
 import { runningModule } from '../running-code.ts';
 import type { StageContext } from '../command.ts';
@@ -123,7 +122,6 @@ async function analysisWork(
     let prepared: Record<string, number> = {};
     try {
       // Bounded: the base tables' work spills into work/ instead of growing with the study.
-      await boundMemory(store.connection, dbPath);
       await deleteStageRun(store.connection, stage.name);
       if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
     } finally {
@@ -140,7 +138,6 @@ async function analysisWork(
     );
     const after = await openStore(dbPath);
     try {
-      await boundMemory(after.connection, dbPath);
       const finished = stage.finish ? await stage.finish(after, frozen) : {};
       const outputs = { ...prepared, ...Object.fromEntries(Object.entries(rows).map(([k, v]) => [`${k}_rows`, v])), ...finished };
       await record(after.connection, outputs);

@@ -57,8 +57,13 @@ export class WorkerPool<TInit, TIn, TOut> {
 
   constructor(options: PoolOptions<TInit>) {
     this.threads = Math.max(1, options.threads ?? availableParallelism());
-    this.started = workerStart(options.module).then((start) => {
-      for (let i = 0; i < this.threads; i++) this.startWorker(start, options.init, i);
+    // The workers get their own copy of init; the pool keeps none (the commitments the timelines'
+    // workers start with grow with the study: docs/performance.md, "Bounded memory: ingest and verify").
+    let init: TInit | null = options.init;
+    const module = options.module;
+    this.started = workerStart(module).then((start) => {
+      for (let i = 0; i < this.threads; i++) this.startWorker(start, init as TInit, i);
+      init = null;
     });
     this.started.catch((err: Error) => this.fail(err));
   }

@@ -16,7 +16,7 @@ import {
   type DuckDBConnection,
 } from '@duckdb/node-api';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { StudyLayout } from '../layout.ts';
 import { TABLE_COLUMNS } from './statements.ts';
@@ -48,24 +48,133 @@ export interface Store {
 }
 
 /**
- * The DuckDB memory limit while a stage builds the store: DuckDB spills beyond it, so inputs larger
- * than memory work (without it DuckDB may cache up to 80% of RAM).
+ * The DuckDB memory limit of every store a stage writes (ingest's build, verify, classify, score):
+ * past it DuckDB spills to its temporary directory instead of growing (without it DuckDB caches up
+ * to 80% of RAM, and a stage's peak grew with the study: docs/performance.md, "Bounded memory:
+ * ingest and verify"). $PREREG_DUCKDB_MEMORY_LIMIT sets another (e.g. "64MB": the tests run a
+ * stage under a tiny one to prove the outputs do not depend on it).
  */
-export const BUILD_MEMORY_LIMIT = '512MB';
+export const STAGE_MEMORY_LIMIT = '256MB';
+export const MEMORY_LIMIT_ENV = 'PREREG_DUCKDB_MEMORY_LIMIT';
 
+/** The directory, beside the store, under which each open store spills (one subdirectory each, removed on close). */
+export const SPILL_DIR = 'duckdb-tmp';
+
+/** The memory limit a stage's store gets: $PREREG_DUCKDB_MEMORY_LIMIT when set (USAGE unless a size such as "256MB"), else STAGE_MEMORY_LIMIT. */
+export function stageMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
+  return memoryLimitOf(env, MEMORY_LIMIT_ENV, STAGE_MEMORY_LIMIT);
+}
+
+/** A DuckDB memory limit from the environment variable `name` (USAGE unless a size such as "256MB"), else `fallback`. */
+export function memoryLimitOf(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const given = env[name];
+  if (given === undefined || given === '') return fallback;
+  if (!/^[1-9][0-9]{0,6}(KB|MB|GB|KiB|MiB|GiB)$/.test(given)) {
+    throw new PreregError(
+      'USAGE',
+      `$${name} must be a size such as 512MB or 2GiB (a whole number and KB, MB, GB, KiB, MiB or GiB), got ${JSON.stringify(given)}`,
+    );
+  }
+  return given;
+}
+
+/**
+ * Opens the store at `path`. Read-write (a stage's store), it gets the stage's memory limit
+ * (stageMemoryLimit, or `memoryLimit`) and a temporary directory of its own under work/duckdb-tmp/
+ * to spill to, removed when the store closes. Read-only (a status query: was a stage recorded?),
+ * it gets the same limit and no directory: nothing is made on disk for it.
+ */
 export async function openStore(path: string, options: { readOnly?: boolean; memoryLimit?: string } = {}): Promise<Store> {
   const config: Record<string, string> = {};
   if (options.readOnly) config.access_mode = 'READ_ONLY';
-  if (options.memoryLimit !== undefined) config.memory_limit = options.memoryLimit;
-  return connected(path, await DuckDBInstance.create(path, config));
+  // Read-only too: the check of a recorded run reads every block (readEveryBlock), and without a
+  // limit DuckDB kept them all cached (a skipped verify peaked at 879 MiB at 100,000 records).
+  const memoryLimit = options.memoryLimit ?? stageMemoryLimit();
+  if (memoryLimit !== undefined) config.memory_limit = memoryLimit;
+  const spill = options.readOnly ? null : spillDirectory(path);
+  if (spill !== null) config.temp_directory = spill.path;
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(path, config);
+  } catch (err) {
+    spill?.remove();
+    throw err;
+  }
+  return connected(path, instance, spill === null ? () => {} : spill.remove);
 }
 
-async function connected(path: string, instance: DuckDBInstance): Promise<Store> {
+/**
+ * A directory of its own, under work/duckdb-tmp/ beside the store at `storePath`, for one DuckDB
+ * instance working on it (the store itself, section 5's locked instance, emit's databases) to
+ * spill to; `remove` deletes it, and work/duckdb-tmp/ once no other instance spills there.
+ */
+export function spillDirectory(storePath: string): { path: string; remove(): void } {
+  const path = join(dirname(storePath), SPILL_DIR, `${basename(storePath)}.${process.pid}.${randomBytes(4).toString('hex')}`);
+  removeAbandonedSpills(dirname(path));
+  // DuckDB creates the directory it spills to, not its parent.
+  mkdirSync(dirname(path), { recursive: true });
+  return { path, remove: () => removeSpill(path) };
+}
+
+/** Whether DuckDB failed for want of memory within its limit (a step it cannot spill). */
+export function isOutOfMemory(err: unknown): boolean {
+  return err instanceof Error && /^Out of Memory Error/.test(err.message);
+}
+
+/** Spill directories left by processes that are gone (killed mid-stage): only a live process's store spills. */
+function removeAbandonedSpills(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/\.([0-9]+)\.[0-9a-f]{8}$/.exec(name)?.[1]);
+    if (Number.isSafeInteger(pid) && !processAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: alive, someone else's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The refusal for DuckDB running out of its memory limit (a step it cannot spill), or null for any
+ * other failure: the limit is the operator's to raise, not a bug (STORE_MEMORY_LIMIT).
+ */
+export function memoryLimitRefusal(err: unknown): PreregError | null {
+  if (err instanceof PreregError || !isOutOfMemory(err)) return null;
+  return new PreregError(
+    'STORE_MEMORY_LIMIT',
+    `DuckDB ran out of the store's memory limit (${(err as Error).message.split('\n')[0]}); nothing was recorded for the stage. Rerun with a larger $${MEMORY_LIMIT_ENV} (now ${stageMemoryLimit()})`,
+    { limit: stageMemoryLimit() },
+  );
+}
+
+/** Removes a store's spill directory, and work/duckdb-tmp/ once no open store has one there. */
+function removeSpill(spill: string): void {
+  rmSync(spill, { recursive: true, force: true });
+  try {
+    rmdirSync(dirname(spill));
+  } catch {
+    // Another store still spills there (or it is gone already).
+  }
+}
+
+async function connected(path: string, instance: DuckDBInstance, closed: () => void = () => {}): Promise<Store> {
   let connection: DuckDBConnection;
   try {
     connection = await instance.connect();
   } catch (err) {
     instance.closeSync();
+    closed();
     throw err;
   }
   let open = true;
@@ -78,6 +187,7 @@ async function connected(path: string, instance: DuckDBInstance): Promise<Store>
       open = false;
       connection.closeSync();
       instance.closeSync();
+      closed();
     },
   };
 }
@@ -162,7 +272,7 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
   mkdirSync(dir, { recursive: true });
   removeStaleTemporaries(finalPath);
   const tmp = join(dir, `.${basename(finalPath)}.${randomBytes(6).toString('hex')}.tmp`);
-  const store = await openStore(tmp, { memoryLimit: BUILD_MEMORY_LIMIT }).catch((err: unknown) => {
+  const store = await openStore(tmp).catch((err: unknown) => {
     throw writeFailure(err, dir) ?? err;
   });
   try {
@@ -174,8 +284,8 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
     renameSync(tmp, finalPath);
   } catch (err) {
     store.close();
-    // A full disk or a read-only work/ is the operator's to fix, not a bug (nothing was replaced).
-    throw writeFailure(err, dir) ?? err;
+    // A full disk, a read-only work/ or too small a memory limit is the operator's to fix, not a bug (nothing was replaced).
+    throw writeFailure(err, dir) ?? memoryLimitRefusal(err) ?? err;
   } finally {
     rmSync(tmp, { force: true });
     rmSync(`${tmp}.wal`, { force: true });
@@ -186,14 +296,15 @@ export async function buildStoreAtomically(finalPath: string, build: (store: Sto
  * Runs `write`, a stage writing the store at `path` in place (verify, classify, score), which
  * closes the store before it throws. A full disk is the operator's to fix, not a bug: the store,
  * half-written now, is removed with its WAL — a cache, it loses nothing; no later stage reads a
- * half of it, and the space is given back — and the refusal is OUTPUT_DISK_FULL. Any other
+ * half of it, and the space is given back — and the refusal is OUTPUT_DISK_FULL. DuckDB out of
+ * its memory limit is STORE_MEMORY_LIMIT (the store stays: the stage recorded nothing). Any other
  * failure is thrown as it is.
  */
 export async function writeStoreInPlace<T>(path: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (!isDiskFull(err)) throw err;
+    if (!isDiskFull(err)) throw memoryLimitRefusal(err) ?? err;
     rmSync(path, { force: true });
     rmSync(`${path}.wal`, { force: true });
     const refusal = writeFailure(err, dirname(path))!;

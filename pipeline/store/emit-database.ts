@@ -7,10 +7,10 @@
 // no extension loaded or installed on demand, time zone UTC. The Parquet footer names the DuckDB
 // version, which the manifest records: the same inputs give the same bytes with the same DuckDB.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { openMemoryDatabase } from './db.ts';
+import { openMemoryDatabase, spillDirectory, stageMemoryLimit } from './db.ts';
 import { registerShown, shownSelect } from './shown-sql.ts';
 import { quoteIdent } from './sql-text.ts';
-import { boundMemory, PARQUET_MEMORY_LIMIT, STAGE_MEMORY_LIMIT } from './stage-memory.ts';
+import { boundMemory, PARQUET_MEMORY_LIMIT } from './stage-memory.ts';
 import { attachReadOnly, copyTo, orderedSelect, SET_TIME_ZONE_UTC } from './statements.ts';
 
 /** The alias of the attached store database. */
@@ -38,8 +38,16 @@ export const CSV_OPTIONS =
  * section 5 runs, may have locked off) with the store ATTACHed READ_ONLY as `store`, and the
  * display rule as a SQL function (shown-sql.ts) for the CSV files.
  */
-export async function openEmitDatabase(storeFile: string, memoryLimit: string = STAGE_MEMORY_LIMIT): Promise<EmitDatabase> {
-  const db = await openMemoryDatabase();
+export async function openEmitDatabase(storeFile: string, memoryLimit: string = stageMemoryLimit()): Promise<EmitDatabase> {
+  const opened = await openMemoryDatabase();
+  const spill = spillDirectory(storeFile);
+  const db: EmitDatabase = {
+    connection: opened.connection,
+    close() {
+      opened.close();
+      spill.remove();
+    },
+  };
   try {
     try {
       await db.connection.run(SET_TIME_ZONE_UTC);
@@ -47,7 +55,7 @@ export async function openEmitDatabase(storeFile: string, memoryLimit: string = 
       // Without the ICU extension DuckDB has no time zones at all and writes TIMESTAMPTZ in UTC.
     }
     // Its sorts (ORDER BY ALL of per-record tables) spill beside the store instead of growing.
-    await boundMemory(db.connection, storeFile, memoryLimit);
+    await boundMemory(db.connection, spill.path, memoryLimit);
     await db.connection.run(attachReadOnly(storeFile, STORE_ALIAS));
     registerShown(db.connection);
   } catch (err) {

@@ -10,7 +10,8 @@ import { isDiskFull } from '../io/write-failures.ts';
 import { quoteIdent } from './sql-text.ts';
 import { BASE_TABLE_SQL, CLASS_FIXTURE_SQL, COVERAGE_SQL } from './table-files.ts';
 import { registerStatisticsFunctions } from './statistics-sql.ts';
-import { SECTION5_MEMORY_LIMIT, section5MemoryConfig } from './stage-memory.ts';
+import { SECTION5_MEMORY_LIMIT_ENV, section5MemoryConfig, section5MemoryLimit } from './stage-memory.ts';
+import { isOutOfMemory, spillDirectory } from './db.ts';
 import { decisionProblems, type HypothesisDecision } from '../statistics/hypothesis-decisions.ts';
 
 /** The views section 5 must create (SPEC §6.3), with their documented columns in order. */
@@ -237,10 +238,17 @@ export async function runSection5(
   classes: readonly string[],
   alpha: number,
   frozenFamily: readonly string[] | null = null,
-  memoryLimit: string = SECTION5_MEMORY_LIMIT,
+  memoryLimit: string = section5MemoryLimit(),
 ): Promise<Record<string, number>> {
   // Bounded: beyond the limit DuckDB spills into work/, so the peak does not grow with the study.
-  const instance = await DuckDBInstance.create(dbPath, { ...section5MemoryConfig(dbPath), memory_limit: memoryLimit, ...LOCKED_CONFIG });
+  const spill = spillDirectory(dbPath);
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(dbPath, { ...section5MemoryConfig(spill.path), memory_limit: memoryLimit, ...LOCKED_CONFIG });
+  } catch (err) {
+    spill.remove();
+    throw err;
+  }
   const connection = await instance.connect();
   const counts: Record<string, number> = {};
   try {
@@ -266,22 +274,19 @@ export async function runSection5(
     if (isOutOfMemory(err))
       throw new PreregError(
         'SECTION5_OUT_OF_MEMORY',
-        `section 5 needed more memory than its limit of ${memoryLimit}: ${(err as Error).message.split('\n')[0]}`,
+        `section 5 needed more memory than its limit of ${memoryLimit} (${(err as Error).message.split('\n')[0]}); nothing was written. Rerun with a larger $${SECTION5_MEMORY_LIMIT_ENV}`,
         { memory_limit: memoryLimit },
       );
     throw err;
   } finally {
     connection.closeSync();
     instance.closeSync();
+    spill.remove();
   }
   return counts;
 }
 
 /** DuckDB's refusal to allocate past its memory_limit (a block it could neither find room for nor spill). */
-function isOutOfMemory(err: unknown): boolean {
-  return err instanceof Error && err.message.startsWith('Out of Memory Error');
-}
-
 /**
  * Before the freeze: runs section 5 in the same locked configuration, in memory, against base
  * tables holding the product's fixture (store/class-fixture.sql: every combination of the flags a
@@ -295,7 +300,7 @@ export async function dryRunSection5(
   classes: readonly string[],
   alpha: number,
 ): Promise<{ hypothesis_family: string[] }> {
-  const instance = await DuckDBInstance.create(':memory:', { memory_limit: SECTION5_MEMORY_LIMIT, ...LOCKED_CONFIG });
+  const instance = await DuckDBInstance.create(':memory:', { memory_limit: section5MemoryLimit(), ...LOCKED_CONFIG });
   const connection = await instance.connect();
   try {
     await prepareConnection(connection, alpha);

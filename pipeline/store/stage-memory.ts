@@ -1,12 +1,11 @@
-// What bounds DuckDB's memory in the stages after verify (classify, score, emit): a memory limit
-// beyond which DuckDB spills to a temporary directory beside the store, inside the study's work
-// directory. Without a limit DuckDB keeps up to 80% of the machine's memory, so a stage's peak grew
-// with the study (docs/performance.md, "Bounded memory: classify, score, emit").
+// What bounds DuckDB's memory in the instances a stage opens besides its store (whose limit is
+// openStore's, store/db.ts): section 5's locked instance and emit's databases, each with a memory
+// limit beyond which DuckDB spills to a directory of its own under work/duckdb-tmp/
+// (spillDirectory). Without a limit DuckDB keeps up to 80% of the machine's memory, so a stage's
+// peak grew with the study (docs/performance.md, "Bounded memory: classify, score, emit").
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { memoryLimitOf } from './db.ts';
 import { quoteLiteral } from './sql-text.ts';
-
-/** The memory limit of the instances classify, score and emit open on the store (base tables, statistics, results). */
-export const STAGE_MEMORY_LIMIT = '256MB';
 
 /**
  * The memory limit of the database emit writes a Parquet file with. Higher: DuckDB's Parquet
@@ -23,19 +22,24 @@ export const PARQUET_MEMORY_LIMIT = '512MB';
  * plan needs refuses an honest study (SECTION5_OUT_OF_MEMORY). With Node's own, under 2 GiB.
  */
 export const SECTION5_MEMORY_LIMIT = '1536MB';
+export const SECTION5_MEMORY_LIMIT_ENV = 'PREREG_SECTION5_MEMORY_LIMIT';
 
-/** Where an instance working on the store at `storeFile` spills: DuckDB's own default name for it, beside the store in work/. */
-export function spillDirectory(storeFile: string): string {
-  return `${storeFile}.tmp`;
+/**
+ * Section 5's limit: $PREREG_SECTION5_MEMORY_LIMIT when set, else SECTION5_MEMORY_LIMIT. The
+ * operator's to raise for a plan that needs more (SECTION5_OUT_OF_MEMORY): what section 5 computes
+ * does not depend on it, only whether the machine can hold its joins.
+ */
+export function section5MemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
+  return memoryLimitOf(env, SECTION5_MEMORY_LIMIT_ENV, SECTION5_MEMORY_LIMIT);
 }
 
-/** The configuration that bounds section 5's instance on `storeFile` (given when it is created: its configuration is then locked). */
-export function section5MemoryConfig(storeFile: string): { memory_limit: string; temp_directory: string } {
-  return { memory_limit: SECTION5_MEMORY_LIMIT, temp_directory: spillDirectory(storeFile) };
+/** The configuration that bounds section 5's instance, spilling into `spill` (given when it is created: its configuration is then locked). */
+export function section5MemoryConfig(spill: string): { memory_limit: string; temp_directory: string } {
+  return { memory_limit: section5MemoryLimit(), temp_directory: spill };
 }
 
-/** Bounds an open instance (the stage's store, emit's in-memory database) working on `storeFile`. */
-export async function boundMemory(connection: DuckDBConnection, storeFile: string, limit: string = STAGE_MEMORY_LIMIT): Promise<void> {
+/** Bounds an open instance (emit's in-memory database) to `limit`, spilling into `spill`. */
+export async function boundMemory(connection: DuckDBConnection, spill: string, limit: string): Promise<void> {
   await connection.run(`SET memory_limit = ${quoteLiteral(limit)}`);
-  await connection.run(`SET temp_directory = ${quoteLiteral(spillDirectory(storeFile))}`);
+  await connection.run(`SET temp_directory = ${quoteLiteral(spill)}`);
 }
