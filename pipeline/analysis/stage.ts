@@ -121,7 +121,6 @@ async function analysisWork(
     const store = await openStore(dbPath);
     let prepared: Record<string, number> = {};
     try {
-      // Bounded: the base tables' work spills into work/ instead of growing with the study.
       await deleteStageRun(store.connection, stage.name);
       if (stage.prepare) prepared = await stage.prepare(ctx, store, frozen);
     } finally {

@@ -89,8 +89,7 @@ export async function openStore(path: string, options: { readOnly?: boolean; mem
   if (options.readOnly) config.access_mode = 'READ_ONLY';
   // Read-only too: the check of a recorded run reads every block (readEveryBlock), and without a
   // limit DuckDB kept them all cached (a skipped verify peaked at 879 MiB at 100,000 records).
-  const memoryLimit = options.memoryLimit ?? stageMemoryLimit();
-  if (memoryLimit !== undefined) config.memory_limit = memoryLimit;
+  config.memory_limit = options.memoryLimit ?? stageMemoryLimit();
   const spill = options.readOnly ? null : spillDirectory(path);
   if (spill !== null) config.temp_directory = spill.path;
   let instance: DuckDBInstance;
@@ -151,10 +150,11 @@ function processAlive(pid: number): boolean {
  */
 export function memoryLimitRefusal(err: unknown): PreregError | null {
   if (err instanceof PreregError || !isOutOfMemory(err)) return null;
+  const limit = stageMemoryLimit();
   return new PreregError(
     'STORE_MEMORY_LIMIT',
-    `DuckDB ran out of the store's memory limit (${(err as Error).message.split('\n')[0]}); nothing was recorded for the stage. Rerun with a larger $${MEMORY_LIMIT_ENV} (now ${stageMemoryLimit()})`,
-    { limit: stageMemoryLimit() },
+    `DuckDB ran out of the store's memory limit (${(err as Error).message.split('\n')[0]}); nothing was recorded for the stage. Rerun with a larger $${MEMORY_LIMIT_ENV} (now ${limit})`,
+    { limit },
   );
 }
 

@@ -10,7 +10,7 @@ import { isDiskFull } from '../io/write-failures.ts';
 import { quoteIdent } from './sql-text.ts';
 import { BASE_TABLE_SQL, CLASS_FIXTURE_SQL, COVERAGE_SQL } from './table-files.ts';
 import { registerStatisticsFunctions } from './statistics-sql.ts';
-import { SECTION5_MEMORY_LIMIT_ENV, section5MemoryConfig, section5MemoryLimit } from './stage-memory.ts';
+import { SECTION5_MEMORY_LIMIT_ENV, section5MemoryLimit } from './stage-memory.ts';
 import { isOutOfMemory, spillDirectory } from './db.ts';
 import { decisionProblems, type HypothesisDecision } from '../statistics/hypothesis-decisions.ts';
 
@@ -244,7 +244,7 @@ export async function runSection5(
   const spill = spillDirectory(dbPath);
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(dbPath, { ...section5MemoryConfig(spill.path), memory_limit: memoryLimit, ...LOCKED_CONFIG });
+    instance = await DuckDBInstance.create(dbPath, { memory_limit: memoryLimit, temp_directory: spill.path, ...LOCKED_CONFIG });
   } catch (err) {
     spill.remove();
     throw err;
@@ -286,7 +286,6 @@ export async function runSection5(
   return counts;
 }
 
-/** DuckDB's refusal to allocate past its memory_limit (a block it could neither find room for nor spill). */
 /**
  * Before the freeze: runs section 5 in the same locked configuration, in memory, against base
  * tables holding the product's fixture (store/class-fixture.sql: every combination of the flags a

@@ -33,11 +33,6 @@ export function section5MemoryLimit(env: NodeJS.ProcessEnv = process.env): strin
   return memoryLimitOf(env, SECTION5_MEMORY_LIMIT_ENV, SECTION5_MEMORY_LIMIT);
 }
 
-/** The configuration that bounds section 5's instance, spilling into `spill` (given when it is created: its configuration is then locked). */
-export function section5MemoryConfig(spill: string): { memory_limit: string; temp_directory: string } {
-  return { memory_limit: section5MemoryLimit(), temp_directory: spill };
-}
-
 /** Bounds an open instance (emit's in-memory database) to `limit`, spilling into `spill`. */
 export async function boundMemory(connection: DuckDBConnection, spill: string, limit: string): Promise<void> {
   await connection.run(`SET memory_limit = ${quoteLiteral(limit)}`);

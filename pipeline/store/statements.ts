@@ -123,7 +123,6 @@ export function countRows(table: string): string {
   return `SELECT count(*) FROM ${table}`;
 }
 
-/** Rows per value of `column`, as (text, count) pairs sorted by the value, NULL last. */
 /**
  * Per system and class, how many rows of assertion_classes (`table`) carry it as class_declared and
  * as class_proven: what the report's table of classes shows, counted here rather than over every row.
@@ -135,6 +134,7 @@ export function classCountsOf(table: string): string {
   GROUP BY ALL ORDER BY ALL`;
 }
 
+/** Rows per value of `column`, as (text, count) pairs sorted by the value, NULL last. */
 export function countsBy(table: string, column: string): string {
   const c = quoteIdent(column);
   return `SELECT CAST(${c} AS VARCHAR) AS v, count(*) FROM ${table} GROUP BY v ORDER BY v NULLS LAST`;
